@@ -1,0 +1,22 @@
+//! The backend-neutral heart of xnagraph.
+//!
+//! A game's calls are recorded into [`FrameCommands`]: a list of [`Node`]s (pass segments,
+//! uploads, readbacks, presents) that hold the [`TextureState`]s they name by `Arc`. At a flush
+//! the frame is handed to [`compile::compile`], which turns it into a [`FramePlan`]: ordered plan
+//! nodes with every load/store op, resolve, mip cascade and barrier decided. A [`Backend`]
+//! executes the plan without making any further policy decision, and frees native objects only
+//! through the [`retire::RetirementQueue`] once the GPU has finished with them.
+
+pub mod backend;
+pub mod commands;
+pub mod compile;
+pub mod format;
+pub mod plan;
+pub mod resource;
+pub mod retire;
+
+pub use backend::{Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId};
+pub use commands::*;
+pub use format::{DepthFormat, SurfaceFormat};
+pub use plan::*;
+pub use resource::*;

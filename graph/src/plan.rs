@@ -1,0 +1,139 @@
+//! The compiler's output: what a backend executes, with every policy decision already made.
+//!
+//! A [`FramePlan`] owns the frame it was compiled from (so every `Arc` a node names stays alive
+//! until the plan is dropped, after submission) and lists [`PlanNode`]s in execution order. Each
+//! node carries the barriers that must precede it, in synchronization2 terms expressed as
+//! [`Access`] kinds; a backend maps each kind to its native stage/access/layout in one table.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::commands::FrameCommands;
+use crate::resource::TextureState;
+
+/// Which native image of a texture state a barrier or attachment names. A multisampled render
+/// target has a sample image plus its single-sample (resolved, sampled) image; a render target
+/// with a depth format has a depth/stencil image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Image {
+    /// The single-sample colour image: what is sampled, read back, uploaded to and mip-mapped.
+    Color,
+    /// The multisample colour image of a multisampled target.
+    Samples,
+    /// The depth/stencil image (multisampled when the target is).
+    DepthStencil,
+}
+
+/// How a subresource is used, in the spirit of vk-sync's access types. Each maps to exactly one
+/// (stage, access, layout) triple in a backend's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Access {
+    /// Nothing yet, or content that may be discarded (layout UNDEFINED as a source).
+    Nothing,
+    ColorAttachmentWrite,
+    /// Colour attachment loaded and written (LOAD op, or blending).
+    ColorAttachmentReadWrite,
+    DepthStencilAttachmentReadWrite,
+    /// Sampled by a fragment shader.
+    FragmentSampled,
+    TransferRead,
+    TransferWrite,
+    /// Handed to presentation.
+    Present,
+}
+
+/// A clear value for a CLEAR load op.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClearValue {
+    Color([f32; 4]),
+    DepthStencil { depth: f32, stencil: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LoadOp {
+    Clear(ClearValue),
+    Load,
+    DontCare,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreOp {
+    Store,
+    DontCare,
+}
+
+/// One attachment of a planned pass.
+#[derive(Clone, Debug)]
+pub struct PlannedAttachment {
+    pub texture: Arc<TextureState>,
+    /// `Color` for a single-sample target, `Samples` for a multisampled one, `DepthStencil`.
+    pub image: Image,
+    pub layer: u32,
+    pub load: LoadOp,
+    pub store: StoreOp,
+    /// For `Samples`: resolve into the `Color` image (same layer, level 0) at the end of the pass.
+    pub resolve: bool,
+}
+
+/// A planned render pass over one recorded segment.
+#[derive(Clone, Debug)]
+pub struct PlannedPass {
+    /// Index of the `Node::Pass` in `FramePlan::frame.nodes`.
+    pub segment: usize,
+    pub colors: Vec<PlannedAttachment>,
+    pub depth: Option<PlannedAttachment>,
+    /// Indices into the segment's `ops` to execute inside the pass, in order. Clears absorbed
+    /// into a CLEAR load op, and clears made redundant by a later clear with nothing drawn in
+    /// between, are left out.
+    pub ops: Vec<usize>,
+}
+
+/// A state transition of one subresource range of one image.
+#[derive(Clone, Debug)]
+pub struct Barrier {
+    pub texture: Arc<TextureState>,
+    pub image: Image,
+    pub levels: Range<u32>,
+    pub layers: Range<u32>,
+    pub src: Access,
+    pub dst: Access,
+    /// True when the previous content need not survive (transition from an undefined layout).
+    pub discard: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum PlanNodeKind {
+    Pass(PlannedPass),
+    /// Index of the `Node::Upload` in `frame.nodes`.
+    Upload { node: usize },
+    /// Index of the `Node::Readback` in `frame.nodes`.
+    Readback { node: usize },
+    /// Blit cascade level 0 → 1 → … of one layer of a mipmapped render target's `Color` image.
+    GenerateMips { texture: Arc<TextureState>, layer: u32 },
+    /// Index of the `Node::Present` in `frame.nodes`.
+    Present { node: usize },
+}
+
+#[derive(Clone, Debug)]
+pub struct PlanNode {
+    /// Barriers to issue (as one batch) before the node.
+    pub barriers: Vec<Barrier>,
+    pub kind: PlanNodeKind,
+}
+
+/// What the plan costs, for comparison against the frame-blind policy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlanCost {
+    pub nodes: usize,
+    pub barriers: usize,
+    pub bytes_loaded: u64,
+    pub bytes_stored: u64,
+}
+
+/// The compiled frame.
+#[derive(Debug)]
+pub struct FramePlan {
+    pub frame: FrameCommands,
+    pub nodes: Vec<PlanNode>,
+    pub cost: PlanCost,
+}

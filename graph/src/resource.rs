@@ -1,0 +1,184 @@
+//! Backend-neutral resource descriptions and the shared state that recorded commands hold.
+//!
+//! A [`TextureState`] is the one object that stands for a native texture (with its multisample
+//! and depth companions, for a render target). Public wrappers, pass segments, draws, uploads and
+//! readbacks all hold it by `Arc`, so a queued command always keeps what it names alive. When the
+//! last `Arc` drops, the state hands its [`NativeHandle`] to its [`RetireSink`]; the backend frees
+//! it only after the submission that last used it has completed.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::compile::track::TrackedState;
+use crate::format::{DepthFormat, SurfaceFormat};
+
+/// Identity of a texture state, unique for the life of the process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TextureId(pub u64);
+
+impl TextureId {
+    /// A fresh id, never handed out before.
+    pub fn next() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        TextureId(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// A backend's name for one native texture object (with its companions). Opaque to `graph`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NativeHandle(pub u64);
+
+/// XNA's `RenderTargetUsage`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RenderTargetUsage {
+    #[default]
+    DiscardContents,
+    PreserveContents,
+    PlatformContents,
+}
+
+impl RenderTargetUsage {
+    /// The usage predicate, in its one home: only `DiscardContents` discards;
+    /// `PreserveContents` and `PlatformContents` both preserve (FNA's `usage != DiscardContents`).
+    pub fn preserves_contents(self) -> bool {
+        self != RenderTargetUsage::DiscardContents
+    }
+}
+
+/// What makes a texture a render target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RenderTargetDesc {
+    /// The depth format the backend applied (not necessarily the one requested).
+    pub depth: DepthFormat,
+    /// Applied multisample count: 0 means single-sampled, otherwise a power of two ≥ 2.
+    pub sample_count: u32,
+    pub usage: RenderTargetUsage,
+    /// The device's back buffer: presented, never sampled.
+    pub back_buffer: bool,
+}
+
+impl RenderTargetDesc {
+    pub fn is_multisampled(&self) -> bool {
+        self.sample_count > 1
+    }
+}
+
+/// Everything a backend needs to create a native texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TextureDesc {
+    pub width: u32,
+    pub height: u32,
+    pub mip_levels: u32,
+    /// 1 for a 2D texture, 6 for a cube (faces in XNA's `CubeMapFace` order).
+    pub layers: u32,
+    pub format: SurfaceFormat,
+    pub render_target: Option<RenderTargetDesc>,
+}
+
+impl TextureDesc {
+    pub fn texture_2d(width: u32, height: u32, mip_levels: u32, format: SurfaceFormat) -> Self {
+        TextureDesc { width, height, mip_levels, layers: 1, format, render_target: None }
+    }
+
+    /// Size of mip `level` (never below 1).
+    pub fn level_size(&self, level: u32) -> (u32, u32) {
+        ((self.width >> level).max(1), (self.height >> level).max(1))
+    }
+
+    pub fn depth_format(&self) -> DepthFormat {
+        self.render_target.map_or(DepthFormat::None, |rt| rt.depth)
+    }
+
+    pub fn sample_count(&self) -> u32 {
+        self.render_target.map_or(0, |rt| rt.sample_count)
+    }
+
+    pub fn is_back_buffer(&self) -> bool {
+        self.render_target.is_some_and(|rt| rt.back_buffer)
+    }
+}
+
+/// Where a dropped state's native handle goes. Shared between the backend (which drains it at
+/// each submission) and every state it created.
+#[derive(Clone, Debug, Default)]
+pub struct RetireSink(Arc<Mutex<Vec<NativeHandle>>>);
+
+impl RetireSink {
+    pub fn push(&self, handle: NativeHandle) {
+        // A poisoned lock only means another thread panicked mid-push; the Vec is still valid.
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(handle);
+    }
+
+    /// Takes every handle dropped since the last call.
+    pub fn drain(&self) -> Vec<NativeHandle> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+/// The shared, backend-neutral state of one native texture.
+#[derive(Debug)]
+pub struct TextureState {
+    id: TextureId,
+    desc: TextureDesc,
+    native: NativeHandle,
+    sink: RetireSink,
+    /// Per-subresource access and content tracking, owned by the compiler across frames.
+    pub(crate) tracked: Mutex<TrackedState>,
+}
+
+impl TextureState {
+    pub fn new(desc: TextureDesc, native: NativeHandle, sink: RetireSink) -> Arc<Self> {
+        Arc::new(TextureState {
+            id: TextureId::next(),
+            desc,
+            native,
+            sink,
+            tracked: Mutex::new(TrackedState::new(&desc)),
+        })
+    }
+
+    pub fn id(&self) -> TextureId {
+        self.id
+    }
+
+    pub fn desc(&self) -> &TextureDesc {
+        &self.desc
+    }
+
+    pub fn native(&self) -> NativeHandle {
+        self.native
+    }
+}
+
+impl Drop for TextureState {
+    fn drop(&mut self) {
+        self.sink.push(self.native);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_discard_contents_discards() {
+        assert!(!RenderTargetUsage::DiscardContents.preserves_contents());
+        assert!(RenderTargetUsage::PreserveContents.preserves_contents());
+        assert!(RenderTargetUsage::PlatformContents.preserves_contents());
+    }
+
+    #[test]
+    fn dropping_the_last_state_retires_its_handle() {
+        let sink = RetireSink::default();
+        let state = TextureState::new(
+            TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color),
+            NativeHandle(7),
+            sink.clone(),
+        );
+        let held = state.clone();
+        drop(state);
+        assert!(sink.drain().is_empty());
+        drop(held);
+        assert_eq!(sink.drain(), vec![NativeHandle(7)]);
+    }
+}

@@ -1,0 +1,49 @@
+//! The stock effect shaders.
+//!
+//! GLSL 450 sources live in `shaders/glsl/`, written in SDL_gpu's resource layout (vertex
+//! uniforms in set 1, fragment samplers in set 2, fragment uniforms in set 3) so both backends
+//! can use one binary. Their SPIR-V in `shaders/spirv/` is committed; `shaders/build.sh --check`
+//! rebuilds it with glslc, diffs it against the committed files and runs spirv-val.
+
+/// One compiled stage.
+#[derive(Clone, Copy, Debug)]
+pub struct Stage {
+    pub name: &'static str,
+    spirv: &'static [u8],
+}
+
+impl Stage {
+    /// The SPIR-V as 32-bit words (copied, so alignment of the embedded bytes never matters).
+    pub fn words(&self) -> Vec<u32> {
+        self.spirv
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
+
+    pub fn bytes(&self) -> &'static [u8] {
+        self.spirv
+    }
+}
+
+/// SpriteBatch vertex stage: inputs position (vec3, location 0), colour (unorm RGBA8,
+/// location 1), texcoord (vec2, location 2); uniform block `SpriteTransform { mat4 }` at
+/// set 1, binding 0.
+pub const SPRITE_VERT: Stage =
+    Stage { name: "sprite.vert", spirv: include_bytes!("../spirv/sprite.vert.spv") };
+
+/// SpriteBatch fragment stage: combined image sampler at set 2, binding 0; one colour output.
+pub const SPRITE_FRAG: Stage =
+    Stage { name: "sprite.frag", spirv: include_bytes!("../spirv/sprite.frag.spv") };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn committed_spirv_starts_with_the_spirv_magic() {
+        for stage in [SPRITE_VERT, SPRITE_FRAG] {
+            assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
+        }
+    }
+}
