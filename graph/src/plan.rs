@@ -105,13 +105,22 @@ pub struct Barrier {
 pub enum PlanNodeKind {
     Pass(PlannedPass),
     /// Index of the `Node::Upload` in `frame.nodes`.
-    Upload { node: usize },
+    Upload {
+        node: usize,
+    },
     /// Index of the `Node::Readback` in `frame.nodes`.
-    Readback { node: usize },
+    Readback {
+        node: usize,
+    },
     /// Blit cascade level 0 → 1 → … of one layer of a mipmapped render target's `Color` image.
-    GenerateMips { texture: Arc<TextureState>, layer: u32 },
+    GenerateMips {
+        texture: Arc<TextureState>,
+        layer: u32,
+    },
     /// Index of the `Node::Present` in `frame.nodes`.
-    Present { node: usize },
+    Present {
+        node: usize,
+    },
 }
 
 #[derive(Clone, Debug)]

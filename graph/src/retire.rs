@@ -14,7 +14,9 @@ pub struct RetirementQueue<T> {
 
 impl<T> Default for RetirementQueue<T> {
     fn default() -> Self {
-        RetirementQueue { pending: Vec::new() }
+        RetirementQueue {
+            pending: Vec::new(),
+        }
     }
 }
 

@@ -1,0 +1,237 @@
+//! What each plan node touches: the subresource ranges it uses and the [`Access`] of each use.
+//!
+//! In: a [`PlanNodeKind`] with its load ops, stores and resolves already derived, and the frame
+//! it indexes. Out: a stream of [`Use`]s, consumed by the barrier stage (which transitions each
+//! range to the use's access) and by the dependency graph (which derives hazards from whether a
+//! use reads or writes).
+//!
+//! Decided here: a colour attachment is `ColorAttachmentReadWrite` when it is loaded or when a
+//! draw of the pass reads the destination (blending, a partial write mask, min/max), and
+//! `ColorAttachmentWrite` otherwise; the resolved image of a multisampled attachment is written
+//! as a colour attachment (Vulkan's resolve attachment); a sampled texture is read at all its
+//! levels and layers; a depth/stencil attachment is always read-write (depth tests read it).
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::commands::{Blend, BlendFunction, BlendState, FrameCommands, Node, PassOp};
+use crate::plan::{Access, Image, LoadOp, PlanNodeKind, PlannedAttachment};
+use crate::resource::TextureState;
+
+/// One use of a subresource range by a plan node.
+#[derive(Clone, Debug)]
+pub(crate) struct Use<'a> {
+    pub texture: &'a Arc<TextureState>,
+    pub image: Image,
+    pub levels: Range<u32>,
+    pub layers: Range<u32>,
+    pub access: Access,
+    /// The use overwrites the whole range without reading it first.
+    pub discard: bool,
+}
+
+impl Use<'_> {
+    pub fn reads(&self) -> bool {
+        match self.access {
+            Access::Nothing | Access::TransferWrite => false,
+            Access::ColorAttachmentWrite => !self.discard,
+            _ => true,
+        }
+    }
+
+    pub fn writes(&self) -> bool {
+        matches!(
+            self.access,
+            Access::ColorAttachmentWrite
+                | Access::ColorAttachmentReadWrite
+                | Access::DepthStencilAttachmentReadWrite
+                | Access::TransferWrite
+        )
+    }
+}
+
+/// Whether a draw with this blend state reads the colour already in the attachment.
+pub(crate) fn reads_destination(blend: &BlendState) -> bool {
+    let uses_destination = |b: Blend| {
+        matches!(
+            b,
+            Blend::DestinationColor
+                | Blend::InverseDestinationColor
+                | Blend::DestinationAlpha
+                | Blend::InverseDestinationAlpha
+                | Blend::SourceAlphaSaturation
+        )
+    };
+    let min_max = |f: BlendFunction| matches!(f, BlendFunction::Min | BlendFunction::Max);
+    blend.color_write_channels & 0xF != 0xF
+        || blend.color_destination_blend != Blend::Zero
+        || blend.alpha_destination_blend != Blend::Zero
+        || uses_destination(blend.color_source_blend)
+        || uses_destination(blend.alpha_source_blend)
+        || min_max(blend.color_blend_function)
+        || min_max(blend.alpha_blend_function)
+}
+
+fn one(layer: u32) -> Range<u32> {
+    layer..layer.saturating_add(1)
+}
+
+fn attachment_use(att: &PlannedAttachment, blends: bool) -> Use<'_> {
+    let loaded = matches!(att.load, LoadOp::Load);
+    let access = match att.image {
+        Image::DepthStencil => Access::DepthStencilAttachmentReadWrite,
+        _ if loaded || blends => Access::ColorAttachmentReadWrite,
+        _ => Access::ColorAttachmentWrite,
+    };
+    let layers = if att.image == Image::DepthStencil {
+        0..1
+    } else {
+        one(att.layer)
+    };
+    Use {
+        texture: &att.texture,
+        image: att.image,
+        levels: 0..1,
+        layers,
+        access,
+        discard: !loaded,
+    }
+}
+
+/// Calls `f` with every use of `kind`, sampled textures of a pass before its attachments.
+pub(crate) fn for_each_use<'a>(
+    kind: &'a PlanNodeKind,
+    frame: &'a FrameCommands,
+    mut f: impl FnMut(Use<'a>),
+) {
+    match kind {
+        PlanNodeKind::Pass(pass) => {
+            let mut blends = false;
+            if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
+                let mut previous = None;
+                for op in pass.ops.iter().filter_map(|&i| segment.ops.get(i)) {
+                    let PassOp::Draw(draw) = op else { continue };
+                    blends |= reads_destination(&draw.pipeline.blend);
+                    // Sprite batches sample one texture many times in a row; one use is enough.
+                    if previous == Some(draw.texture.id()) {
+                        continue;
+                    }
+                    previous = Some(draw.texture.id());
+                    let desc = draw.texture.desc();
+                    f(Use {
+                        texture: &draw.texture,
+                        image: Image::Color,
+                        levels: 0..desc.mip_levels.max(1),
+                        layers: 0..desc.layers.max(1),
+                        access: Access::FragmentSampled,
+                        discard: false,
+                    });
+                }
+            }
+            for att in &pass.colors {
+                f(attachment_use(att, blends));
+                if att.resolve {
+                    f(Use {
+                        texture: &att.texture,
+                        image: Image::Color,
+                        levels: 0..1,
+                        layers: one(att.layer),
+                        access: Access::ColorAttachmentWrite,
+                        discard: true,
+                    });
+                }
+            }
+            if let Some(depth) = &pass.depth {
+                f(attachment_use(depth, blends));
+            }
+        }
+        PlanNodeKind::Upload { node } => {
+            if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
+                let (w, h) = u.texture.desc().level_size(u.level);
+                let whole = u.rect.x <= 0
+                    && u.rect.y <= 0
+                    && i64::from(u.rect.x) + i64::from(u.rect.width) >= i64::from(w)
+                    && i64::from(u.rect.y) + i64::from(u.rect.height) >= i64::from(h);
+                f(Use {
+                    texture: &u.texture,
+                    image: Image::Color,
+                    levels: one(u.level),
+                    layers: one(u.layer),
+                    access: Access::TransferWrite,
+                    discard: whole,
+                });
+            }
+        }
+        PlanNodeKind::Readback { node } => {
+            if let Some(Node::Readback(r)) = frame.nodes.get(*node) {
+                f(Use {
+                    texture: &r.texture,
+                    image: Image::Color,
+                    levels: one(r.level),
+                    layers: one(r.layer),
+                    access: Access::TransferRead,
+                    discard: false,
+                });
+            }
+        }
+        PlanNodeKind::GenerateMips { texture, layer } => {
+            let layers = one(*layer);
+            let image = Image::Color;
+            let access = Access::TransferRead;
+            f(Use {
+                texture,
+                image,
+                levels: 0..1,
+                layers: layers.clone(),
+                access,
+                discard: false,
+            });
+            let levels = 1..texture.desc().mip_levels.max(1);
+            if !levels.is_empty() {
+                let access = Access::TransferWrite;
+                f(Use {
+                    texture,
+                    image,
+                    levels,
+                    layers,
+                    access,
+                    discard: true,
+                });
+            }
+        }
+        PlanNodeKind::Present { node } => {
+            if let Some(Node::Present(texture)) = frame.nodes.get(*node) {
+                f(Use {
+                    texture,
+                    image: Image::Color,
+                    levels: 0..1,
+                    layers: 0..1,
+                    access: Access::Present,
+                    discard: false,
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_blending_that_reads_the_destination_counts() {
+        assert!(!reads_destination(&BlendState::OPAQUE));
+        assert!(reads_destination(&BlendState::ALPHA_BLEND));
+        assert!(reads_destination(&BlendState::ADDITIVE));
+        let masked = BlendState {
+            color_write_channels: 0x7,
+            ..BlendState::OPAQUE
+        };
+        assert!(reads_destination(&masked));
+        let max = BlendState {
+            color_blend_function: BlendFunction::Max,
+            ..BlendState::OPAQUE
+        };
+        assert!(reads_destination(&max));
+    }
+}

@@ -1,0 +1,512 @@
+//! Stage 5, barriers: the one batch of transitions before each plan node.
+//!
+//! In: the plan's nodes in execution order (stage 4) and each texture's tracked state from the
+//! previous frame. Out: every node's `barriers`, and the tracked states advanced to the end of
+//! the frame.
+//!
+//! Walking the nodes in order, each use (see [`super::access`]) of each subresource is compared
+//! with the access the subresource was last left in:
+//! - a read after the same read (sampled → sampled, transfer-read → transfer-read) needs no
+//!   barrier: same layout, and reads do not hazard with reads;
+//! - anything else is a barrier from the old access to the new one, including a write after a
+//!   read with a layout change (the read must finish before the write) and a write after a
+//!   write (attachment → attachment across passes, upload → upload);
+//! - `discard` is set when the old content need not survive: the subresource was never written,
+//!   its last store dropped it, or the use overwrites it whole (a CLEAR or DONT_CARE load, the
+//!   resolve, the upper levels of a mip cascade, an upload of the whole level).
+//!
+//! Adjacent levels, then adjacent layers, with equal transitions merge into one range.
+//!
+//! Before tracking a pass, its LOADs of content that does not exist become DONT_CARE
+//! ([`super::load::settle_load`]). After each node the tracker records what it left behind:
+//! stored attachments and resolved images hold content, dropped ones do not; a cascade leaves
+//! every level of its layer in transfer-read; a presented back buffer goes to the swapchain, so
+//! the next frame's back buffer has no content to keep.
+
+use super::access::{for_each_use, Use};
+use super::load::settle_load;
+use super::track::FrameTracker;
+use crate::commands::{FrameCommands, Node};
+use crate::plan::{Access, Barrier, Image, PlanNode, PlanNodeKind, StoreOp};
+
+fn is_read_only(access: Access) -> bool {
+    matches!(
+        access,
+        Access::FragmentSampled | Access::TransferRead | Access::Present
+    )
+}
+
+/// Moves every subresource of `u` to its access, appending the barriers that takes.
+fn transition(tracker: &mut FrameTracker, u: &Use<'_>, out: &mut Vec<Barrier>) {
+    let state = tracker.state(u.texture);
+    let start = out.len();
+    for layer in u.layers.clone() {
+        for level in u.levels.clone() {
+            let Some(sub) = state.get_mut(u.image, level, layer) else {
+                continue;
+            };
+            let from = *sub;
+            sub.access = u.access;
+            if from.access == u.access && is_read_only(u.access) {
+                continue;
+            }
+            let discard = u.discard || !from.defined || from.access == Access::Nothing;
+            let previous = if out.len() > start {
+                out.last_mut()
+            } else {
+                None
+            };
+            if let Some(last) = previous {
+                if last.layers.start == layer
+                    && last.levels.end == level
+                    && last.src == from.access
+                    && last.discard == discard
+                {
+                    last.levels.end = level + 1;
+                    continue;
+                }
+            }
+            out.push(Barrier {
+                texture: u.texture.clone(),
+                image: u.image,
+                levels: level..level + 1,
+                layers: layer..layer + 1,
+                src: from.access,
+                dst: u.access,
+                discard,
+            });
+        }
+    }
+    merge_adjacent_layers(out, start);
+}
+
+fn merge_adjacent_layers(out: &mut Vec<Barrier>, start: usize) {
+    if out.len() <= start + 1 {
+        return;
+    }
+    let mut w = start;
+    for r in start + 1..out.len() {
+        let (a, b) = (&out[w], &out[r]);
+        if a.levels == b.levels
+            && a.layers.end == b.layers.start
+            && (a.src, a.discard) == (b.src, b.discard)
+        {
+            out[w].layers.end = out[r].layers.end;
+        } else {
+            w += 1;
+            out.swap(w, r);
+        }
+    }
+    out.truncate(w + 1);
+}
+
+/// Records what a node leaves behind in its subresources, beyond the access of its uses.
+fn record_effects(kind: &PlanNodeKind, frame: &FrameCommands, tracker: &mut FrameTracker) {
+    match kind {
+        PlanNodeKind::Pass(pass) => {
+            for att in pass.colors.iter().chain(pass.depth.iter()) {
+                let state = tracker.state(&att.texture);
+                if let Some(sub) = state.get_mut(att.image, 0, att.layer) {
+                    sub.defined = att.store == StoreOp::Store;
+                }
+                if att.resolve {
+                    if let Some(sub) = state.get_mut(Image::Color, 0, att.layer) {
+                        sub.defined = true;
+                    }
+                }
+            }
+        }
+        PlanNodeKind::Upload { node } => {
+            if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
+                if let Some(sub) = tracker
+                    .state(&u.texture)
+                    .get_mut(Image::Color, u.level, u.layer)
+                {
+                    sub.defined = true;
+                }
+            }
+        }
+        PlanNodeKind::GenerateMips { texture, layer } => {
+            let state = tracker.state(texture);
+            let defined = state
+                .get(Image::Color, 0, *layer)
+                .is_some_and(|s| s.defined);
+            for level in 0..texture.desc().mip_levels.max(1) {
+                if let Some(sub) = state.get_mut(Image::Color, level, *layer) {
+                    *sub = super::track::SubState {
+                        access: Access::TransferRead,
+                        defined,
+                    };
+                }
+            }
+        }
+        PlanNodeKind::Present { node } => {
+            if let Some(Node::Present(texture)) = frame.nodes.get(*node) {
+                if let Some(sub) = tracker.state(texture).get_mut(Image::Color, 0, 0) {
+                    sub.defined = false;
+                }
+            }
+        }
+        PlanNodeKind::Readback { .. } => {}
+    }
+}
+
+/// Settles the loads of undefined content and derives every node's barriers.
+pub(crate) fn derive_barriers(
+    frame: &FrameCommands,
+    nodes: &mut [PlanNode],
+    tracker: &mut FrameTracker,
+) {
+    for node in nodes {
+        let PlanNode { barriers, kind } = node;
+        if let PlanNodeKind::Pass(pass) = kind {
+            for att in pass.colors.iter_mut().chain(pass.depth.iter_mut()) {
+                let content = tracker.get(&att.texture, att.image, 0, att.layer);
+                settle_load(&mut att.load, content.defined);
+            }
+        }
+        for_each_use(kind, frame, |u| transition(tracker, &u, barriers));
+        record_effects(kind, frame, tracker);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::compile;
+    use crate::compile::nodes::{dependency_graph, Hazard};
+    use crate::compile::testkit::*;
+    use crate::format::DepthFormat;
+    use crate::plan::{Access::*, Image};
+
+    #[test]
+    fn first_use_from_undefined_discards() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![bind(&rt, vec![clear_color(RED), draw(&t)])]));
+        let (rt, t) = (rt.id().0, t.id().0);
+        assert_eq!(
+            barriers(&plan, 0),
+            [
+                (t, Image::Color, 0..1, 0..1, Nothing, FragmentSampled, true),
+                (
+                    rt,
+                    Image::Color,
+                    0..1,
+                    0..1,
+                    Nothing,
+                    ColorAttachmentWrite,
+                    true
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn render_to_texture_then_sample() {
+        let (t, a, b) = (
+            texture(4, 4, 1),
+            target(4, 4, 0, DISCARD),
+            target(4, 4, 0, DISCARD),
+        );
+        let plan = compile(frame(vec![
+            bind(&a, vec![clear_color(RED), draw(&t)]),
+            bind(&b, vec![clear_color(RED), draw(&a)]),
+        ]));
+        let expected = (
+            a.id().0,
+            Image::Color,
+            0..1,
+            0..1,
+            ColorAttachmentWrite,
+            FragmentSampled,
+            false,
+        );
+        assert!(
+            barriers(&plan, 1).contains(&expected),
+            "{:?}",
+            barriers(&plan, 1)
+        );
+    }
+
+    #[test]
+    fn upload_then_sample() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![
+            upload(&t, 0, 0),
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+        ]));
+        let id = t.id().0;
+        assert_eq!(
+            barriers(&plan, 0),
+            [(id, Image::Color, 0..1, 0..1, Nothing, TransferWrite, true)]
+        );
+        assert!(barriers(&plan, 1).contains(&(
+            id,
+            Image::Color,
+            0..1,
+            0..1,
+            TransferWrite,
+            FragmentSampled,
+            false
+        )));
+    }
+
+    #[test]
+    fn write_after_read_with_layout_change_is_a_dependency() {
+        let (t, rt, other) = (
+            texture(4, 4, 1),
+            target(4, 4, 0, PRESERVE),
+            target(4, 4, 0, DISCARD),
+        );
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind(&other, vec![clear_color(RED), draw(&rt)]),
+            bind(&rt, vec![draw(&t)]),
+        ]));
+        let expected = (
+            rt.id().0,
+            Image::Color,
+            0..1,
+            0..1,
+            FragmentSampled,
+            ColorAttachmentReadWrite,
+            false,
+        );
+        assert!(
+            barriers(&plan, 2).contains(&expected),
+            "{:?}",
+            barriers(&plan, 2)
+        );
+        let g = dependency_graph(&plan);
+        let war = g.edge_indices().any(|e| {
+            let (a, b) = g.edge_endpoints(e).unwrap();
+            (g[a], g[b], g[e]) == (1, 2, Hazard::WriteAfterRead)
+        });
+        assert!(
+            war,
+            "the sampling pass must finish before the target is rendered again"
+        );
+    }
+
+    #[test]
+    fn attachment_write_then_transfer_read() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            readback(&rt, 0, 0),
+        ]));
+        let id = rt.id().0;
+        assert_eq!(
+            barriers(&plan, 1),
+            [(
+                id,
+                Image::Color,
+                0..1,
+                0..1,
+                ColorAttachmentWrite,
+                TransferRead,
+                false
+            )]
+        );
+    }
+
+    #[test]
+    fn transfer_write_then_attachment_load() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, PRESERVE));
+        let plan = compile(frame(vec![upload(&rt, 0, 0), bind(&rt, vec![draw(&t)])]));
+        let id = rt.id().0;
+        assert!(barriers(&plan, 1).contains(&(
+            id,
+            Image::Color,
+            0..1,
+            0..1,
+            TransferWrite,
+            ColorAttachmentReadWrite,
+            false
+        )));
+    }
+
+    #[test]
+    fn write_after_write_between_two_passes_with_load() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            readback(&t, 0, 0),
+            resume(&rt, vec![draw(&t)]),
+        ]));
+        let id = rt.id().0;
+        assert!(barriers(&plan, 2).contains(&(
+            id,
+            Image::Color,
+            0..1,
+            0..1,
+            ColorAttachmentWrite,
+            ColorAttachmentReadWrite,
+            false
+        )));
+    }
+
+    #[test]
+    fn sample_after_sample_needs_no_barrier() {
+        let (t, a, b) = (
+            texture(4, 4, 1),
+            target(4, 4, 0, DISCARD),
+            target(4, 4, 0, DISCARD),
+        );
+        let plan = compile(frame(vec![
+            upload(&t, 0, 0),
+            bind(&a, vec![clear_color(RED), draw(&t)]),
+            bind(&b, vec![clear_color(RED), draw(&t), draw(&a), draw(&t)]),
+        ]));
+        let into_b = barriers(&plan, 2);
+        assert!(into_b.iter().all(|b| b.0 != t.id().0), "{into_b:?}");
+    }
+
+    #[test]
+    fn transfer_read_then_sample_changes_layout() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![
+            upload(&t, 0, 0),
+            readback(&t, 0, 0),
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+        ]));
+        let id = t.id().0;
+        assert!(barriers(&plan, 2).contains(&(
+            id,
+            Image::Color,
+            0..1,
+            0..1,
+            TransferRead,
+            FragmentSampled,
+            false
+        )));
+    }
+
+    #[test]
+    fn multisampled_resolve_target_is_written_as_a_colour_attachment() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 4, DISCARD));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            readback(&rt, 0, 0),
+        ]));
+        let id = rt.id().0;
+        let b = barriers(&plan, 0);
+        assert!(b.contains(&(
+            id,
+            Image::Samples,
+            0..1,
+            0..1,
+            Nothing,
+            ColorAttachmentWrite,
+            true
+        )));
+        assert!(b.contains(&(
+            id,
+            Image::Color,
+            0..1,
+            0..1,
+            Nothing,
+            ColorAttachmentWrite,
+            true
+        )));
+        assert_eq!(
+            barriers(&plan, 1),
+            [(
+                id,
+                Image::Color,
+                0..1,
+                0..1,
+                ColorAttachmentWrite,
+                TransferRead,
+                false
+            )]
+        );
+    }
+
+    #[test]
+    fn blending_draw_reads_the_attachment() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let alpha = crate::commands::BlendState::ALPHA_BLEND;
+        let plan = compile(frame(vec![bind(
+            &rt,
+            vec![clear_color(RED), draw_with(&t, alpha)],
+        )]));
+        let id = rt.id().0;
+        assert!(barriers(&plan, 0).contains(&(
+            id,
+            Image::Color,
+            0..1,
+            0..1,
+            Nothing,
+            ColorAttachmentReadWrite,
+            true
+        )));
+    }
+
+    #[test]
+    fn state_carries_across_frames() {
+        let (t, rt, bb) = (
+            texture(4, 4, 1),
+            target(4, 4, 0, DISCARD),
+            back_buffer(4, 4, DISCARD),
+        );
+        let _ = compile(frame(vec![bind(&rt, vec![clear_color(RED), draw(&t)])]));
+        let plan = compile(frame(vec![
+            bind(&bb, vec![clear_color(RED), draw(&rt)]),
+            present(&bb),
+        ]));
+        let b = barriers(&plan, 0);
+        assert!(b.contains(&(
+            rt.id().0,
+            Image::Color,
+            0..1,
+            0..1,
+            ColorAttachmentWrite,
+            FragmentSampled,
+            false
+        )));
+        assert_eq!(
+            barriers(&plan, 1),
+            [(
+                bb.id().0,
+                Image::Color,
+                0..1,
+                0..1,
+                ColorAttachmentWrite,
+                Present,
+                false
+            )]
+        );
+        // The next frame's back buffer comes back from presentation with nothing to keep.
+        let plan = compile(frame(vec![bind(&bb, vec![draw(&t)]), present(&bb)]));
+        assert!(barriers(&plan, 0).contains(&(
+            bb.id().0,
+            Image::Color,
+            0..1,
+            0..1,
+            Present,
+            ColorAttachmentWrite,
+            true
+        )));
+    }
+
+    #[test]
+    fn sampled_cube_levels_and_faces_merge_into_one_range() {
+        let t = texture(4, 4, 1);
+        let cube = target_cube(8, 3, 0, PRESERVE);
+        let rt = target_with_depth(4, 0, DepthFormat::None, DISCARD);
+        let plan = compile(frame(vec![bind(
+            &rt,
+            vec![clear_color(RED), draw(&cube), draw(&t)],
+        )]));
+        let id = cube.id().0;
+        assert!(barriers(&plan, 0).contains(&(
+            id,
+            Image::Color,
+            0..3,
+            0..6,
+            Nothing,
+            FragmentSampled,
+            true
+        )));
+    }
+}

@@ -1,0 +1,165 @@
+//! What a plan costs, and what the frame-blind policy would cost for the same frame.
+//!
+//! In: a finished plan, or a recorded frame. Out: a [`PlanCost`] — node count, barrier count,
+//! attachment bytes loaded and stored.
+//!
+//! Attachment bytes are those of level 0 of one layer: width × height × samples × bytes per
+//! sample (the colour format's element size, or the depth format's sample size; the resolved
+//! `Color` image has one sample). A plan's stored bytes count STORE attachments plus resolves.
+//!
+//! The frame-blind policy is what a driver that sees one call at a time must do (FNA3D's SDL_GPU
+//! driver, for one): per pass segment, each attachment is CLEARed when a clear is pending at the
+//! start of the segment and LOADed otherwise, and always STOREd — multisample samples and depth
+//! included — with a multisampled colour attachment also resolved. It counts one node per
+//! recorded node plus one mip cascade per mipmapped attachment per segment, and one barrier per
+//! attachment, per resolve, per distinct texture sampled in a segment, per cascade and per
+//! upload, readback and present.
+
+use std::collections::HashSet;
+
+use crate::commands::{FrameCommands, Node, PassOp};
+use crate::plan::{Image, LoadOp, PlanCost, PlanNode, PlanNodeKind, StoreOp};
+use crate::resource::TextureState;
+
+/// Bytes of level 0 of one layer of `image`.
+pub fn attachment_bytes(texture: &TextureState, image: Image) -> u64 {
+    let desc = texture.desc();
+    let (w, h) = desc.level_size(0);
+    let pixels = u64::from(w) * u64::from(h);
+    let samples = u64::from(desc.sample_count().max(1));
+    let color = desc.format.element_size() as u64;
+    match image {
+        Image::Color => pixels * color,
+        Image::Samples => pixels * samples * color,
+        Image::DepthStencil => pixels * samples * desc.depth_format().bytes_per_sample() as u64,
+    }
+}
+
+/// The cost of a compiled plan's nodes.
+pub(crate) fn plan_cost(nodes: &[PlanNode]) -> PlanCost {
+    let mut cost = PlanCost {
+        nodes: nodes.len(),
+        ..PlanCost::default()
+    };
+    for node in nodes {
+        cost.barriers += node.barriers.len();
+        let PlanNodeKind::Pass(pass) = &node.kind else {
+            continue;
+        };
+        for att in pass.colors.iter().chain(pass.depth.iter()) {
+            let bytes = attachment_bytes(&att.texture, att.image);
+            if matches!(att.load, LoadOp::Load) {
+                cost.bytes_loaded += bytes;
+            }
+            if att.store == StoreOp::Store {
+                cost.bytes_stored += bytes;
+            }
+            if att.resolve {
+                cost.bytes_stored += attachment_bytes(&att.texture, Image::Color);
+            }
+        }
+    }
+    cost
+}
+
+/// One attachment under the frame-blind policy: a barrier, a LOAD unless a clear is pending, a
+/// STORE.
+fn attach(cost: &mut PlanCost, texture: &TextureState, image: Image, clear_pending: bool) {
+    let bytes = attachment_bytes(texture, image);
+    cost.barriers += 1;
+    if !clear_pending {
+        cost.bytes_loaded += bytes;
+    }
+    cost.bytes_stored += bytes;
+}
+
+/// What a driver that sees one call at a time must do for `frame` (see the module doc).
+pub fn frame_blind_cost(frame: &FrameCommands) -> PlanCost {
+    let mut cost = PlanCost::default();
+    let mut sampled = HashSet::new();
+    for node in &frame.nodes {
+        cost.nodes += 1;
+        let Node::Pass(segment) = node else {
+            cost.barriers += 1;
+            continue;
+        };
+        let (mut color_pending, mut depth_pending) = (false, false);
+        for op in &segment.ops {
+            match op {
+                PassOp::Clear(c) => {
+                    color_pending |= c.color.is_some();
+                    depth_pending |= c.depth.is_some() || c.stencil.is_some();
+                }
+                PassOp::Draw(_) => break,
+            }
+        }
+        for binding in &segment.colors {
+            let target = &*binding.target;
+            if target.desc().sample_count() > 1 {
+                attach(&mut cost, target, Image::Samples, color_pending);
+                cost.bytes_stored += attachment_bytes(target, Image::Color);
+                cost.barriers += 1;
+            } else {
+                attach(&mut cost, target, Image::Color, color_pending);
+            }
+            if target.desc().render_target.is_some() && target.desc().mip_levels > 1 {
+                cost.nodes += 1;
+                cost.barriers += 1;
+            }
+        }
+        if let Some(primary) = segment.colors.first() {
+            if primary.target.desc().depth_format().has_depth() {
+                let target = &*primary.target;
+                attach(&mut cost, target, Image::DepthStencil, depth_pending);
+            }
+        }
+        sampled.clear();
+        for op in &segment.ops {
+            if let PassOp::Draw(draw) = op {
+                sampled.insert(draw.texture.id());
+            }
+        }
+        cost.barriers += sampled.len();
+    }
+    cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+    use crate::compile::testkit::*;
+    use crate::format::DepthFormat;
+
+    #[test]
+    fn attachment_bytes_count_samples_and_depth() {
+        let rt = target_with_depth(16, 4, DepthFormat::Depth24Stencil8, DISCARD);
+        assert_eq!(attachment_bytes(&rt, Image::Color), 16 * 16 * 4);
+        assert_eq!(attachment_bytes(&rt, Image::Samples), 16 * 16 * 4 * 4);
+        assert_eq!(attachment_bytes(&rt, Image::DepthStencil), 16 * 16 * 4 * 4);
+    }
+
+    #[test]
+    fn frame_blind_policy_loads_without_a_pending_clear_and_always_stores() {
+        let t = texture(4, 4, 1);
+        let rt = target_with_depth(8, 4, DepthFormat::Depth24Stencil8, DISCARD);
+        let f = frame(vec![bind(&rt, vec![clear_color(RED), draw(&t), draw(&t)])]);
+        let blind = frame_blind_cost(&f);
+        let samples = 8 * 8 * 4 * 4;
+        assert_eq!(
+            blind.bytes_loaded, samples,
+            "depth is loaded: no depth clear is pending"
+        );
+        assert_eq!(blind.bytes_stored, samples + 8 * 8 * 4 + samples);
+        assert_eq!(
+            blind.barriers, 4,
+            "samples, resolve, depth, one sampled texture"
+        );
+        assert_eq!(blind.nodes, 1);
+        let plan = compile(f);
+        assert_eq!(plan.cost.bytes_loaded, 0);
+        assert_eq!(plan.cost.bytes_stored, 8 * 8 * 4, "only the resolve");
+        assert_eq!(plan.cost.nodes, 1);
+        assert_eq!(plan.cost.barriers, 4);
+    }
+}

@@ -1,0 +1,240 @@
+//! Stage 4, mips: where the mip cascades of rendered targets go.
+//!
+//! In: the passes with their stores and resolves (stage 3), in recording order. Out: the plan's
+//! node list in execution order, with a [`PlanNodeKind::GenerateMips`] node inserted for each
+//! (mipmapped render target, layer) whose level 0 was rendered.
+//!
+//! A pass writes level 0 of a layer when it renders to that layer's `Color` image directly or
+//! resolves into it. The cascade of that layer goes right after the last such pass before the
+//! layer's next *read* — a draw sampling the texture, a readback, or an upload (whose level the
+//! cascade must not overwrite afterwards, and which sees the cascaded levels, as when XNA
+//! regenerates them at unbind) — or after the last such pass of the frame when nothing reads it.
+//! The resolve happens at the end of its pass, so the cascade always follows it. Plain textures
+//! (no render-target description) never get generated mips: their upper levels are authored.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::commands::{FrameCommands, Node, PassOp};
+use crate::plan::{Image, PlanNode, PlanNodeKind};
+use crate::resource::{TextureId, TextureState};
+
+/// Whether rendering into `texture` must be followed by a mip cascade.
+fn has_generated_mips(texture: &TextureState) -> bool {
+    let desc = texture.desc();
+    desc.render_target.is_some() && desc.mip_levels > 1
+}
+
+struct Cascade {
+    /// Index (in the input list) of the node the cascade follows.
+    after: usize,
+    texture: Arc<TextureState>,
+    layer: u32,
+}
+
+#[derive(Default)]
+struct Pending {
+    /// (texture, layer) → (last writer, texture) of layers rendered since their last cascade.
+    dirty: HashMap<(TextureId, u32), (usize, Arc<TextureState>)>,
+    cascades: Vec<Cascade>,
+}
+
+impl Pending {
+    fn flush(&mut self, id: TextureId, layer: u32) {
+        if let Some((after, texture)) = self.dirty.remove(&(id, layer)) {
+            self.cascades.push(Cascade {
+                after,
+                texture,
+                layer,
+            });
+        }
+    }
+
+    fn flush_all_layers(&mut self, texture: &TextureState) {
+        if self.dirty.is_empty() || !has_generated_mips(texture) {
+            return;
+        }
+        for layer in 0..texture.desc().layers.max(1) {
+            self.flush(texture.id(), layer);
+        }
+    }
+}
+
+/// Inserts the mip cascades into `nodes` (one plan node per recorded node, in order).
+pub(crate) fn insert_mip_cascades(frame: &FrameCommands, nodes: Vec<PlanNode>) -> Vec<PlanNode> {
+    let mut pending = Pending::default();
+    for (i, node) in nodes.iter().enumerate() {
+        match &node.kind {
+            PlanNodeKind::Pass(pass) => {
+                if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
+                    for op in pass.ops.iter().filter_map(|&i| segment.ops.get(i)) {
+                        if let PassOp::Draw(draw) = op {
+                            pending.flush_all_layers(&draw.texture);
+                        }
+                    }
+                }
+                for att in &pass.colors {
+                    let writes_level_0 = att.image == Image::Color || att.resolve;
+                    if writes_level_0 && has_generated_mips(&att.texture) {
+                        let entry = (i, att.texture.clone());
+                        pending.dirty.insert((att.texture.id(), att.layer), entry);
+                    }
+                }
+            }
+            PlanNodeKind::Upload { node } => {
+                if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
+                    pending.flush(u.texture.id(), u.layer);
+                }
+            }
+            PlanNodeKind::Readback { node } => {
+                if let Some(Node::Readback(r)) = frame.nodes.get(*node) {
+                    pending.flush(r.texture.id(), r.layer);
+                }
+            }
+            PlanNodeKind::Present { .. } | PlanNodeKind::GenerateMips { .. } => {}
+        }
+    }
+    let mut rest: Vec<_> = pending.dirty.drain().collect();
+    rest.sort_unstable_by_key(|((id, layer), (after, _))| (*after, *id, *layer));
+    for ((_, layer), (after, texture)) in rest {
+        pending.cascades.push(Cascade {
+            after,
+            texture,
+            layer,
+        });
+    }
+    if pending.cascades.is_empty() {
+        return nodes;
+    }
+    pending.cascades.sort_by_key(|c| c.after);
+    let mut out = Vec::with_capacity(nodes.len() + pending.cascades.len());
+    let mut cascades = pending.cascades.into_iter().peekable();
+    for (i, node) in nodes.into_iter().enumerate() {
+        out.push(node);
+        while let Some(c) = cascades.next_if(|c| c.after == i) {
+            let kind = PlanNodeKind::GenerateMips {
+                texture: c.texture,
+                layer: c.layer,
+            };
+            out.push(PlanNode {
+                barriers: Vec::new(),
+                kind,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+    use crate::compile::testkit::*;
+    use crate::plan::{Access, FramePlan};
+
+    fn mips_of(plan: &FramePlan, i: usize) -> (TextureId, u32) {
+        match &plan.nodes[i].kind {
+            PlanNodeKind::GenerateMips { texture, layer } => (texture.id(), *layer),
+            other => panic!("node {i} is {other:?}"),
+        }
+    }
+
+    #[test]
+    fn mipmapped_target_gets_cascade_after_last_write_before_read() {
+        let (t, rt, other) = (
+            texture(4, 4, 1),
+            mipmapped_target(8, 4, PRESERVE),
+            target(4, 4, 0, DISCARD),
+        );
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind(&rt, vec![draw(&t)]),
+            bind(&other, vec![clear_color(BLUE), draw(&t)]),
+            bind(&other, vec![clear_color(BLUE), draw(&rt)]),
+        ]));
+        assert_eq!(kinds(&plan), ["pass", "pass", "mips", "pass", "pass"]);
+        assert_eq!(mips_of(&plan, 2), (rt.id(), 0));
+        // Level 0 is read by the blits, the upper levels written; afterwards all are sampled
+        // from transfer-read.
+        let b = barriers(&plan, 2);
+        let id = rt.id().0;
+        assert!(b.contains(&(
+            id,
+            Image::Color,
+            0..1,
+            0..1,
+            Access::ColorAttachmentReadWrite,
+            Access::TransferRead,
+            false
+        )));
+        assert!(b.contains(&(
+            id,
+            Image::Color,
+            1..4,
+            0..1,
+            Access::Nothing,
+            Access::TransferWrite,
+            true
+        )));
+        let b = barriers(&plan, 4);
+        assert!(
+            b.contains(&(
+                id,
+                Image::Color,
+                0..4,
+                0..1,
+                Access::TransferRead,
+                Access::FragmentSampled,
+                false
+            )),
+            "{b:?}"
+        );
+    }
+
+    #[test]
+    fn cascade_follows_the_last_write_when_nothing_reads_it() {
+        let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 2, DISCARD));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            upload(&t, 0, 0),
+        ]));
+        assert_eq!(kinds(&plan), ["pass", "mips", "upload"]);
+    }
+
+    #[test]
+    fn resolve_comes_before_the_cascade_of_each_rendered_face() {
+        let t = texture(4, 4, 1);
+        let cube = target_cube(8, 3, 4, DISCARD);
+        let plan = compile(frame(vec![
+            bind_face(&cube, 2, vec![discard_clear_ds(), draw(&t)]),
+            bind_face(&cube, 5, vec![discard_clear_ds(), draw(&t)]),
+            readback(&cube, 1, 5),
+        ]));
+        // Each face's cascade follows the last pass that resolved into it.
+        assert_eq!(kinds(&plan), ["pass", "mips", "pass", "mips", "readback"]);
+        assert!(pass(&plan, 0).colors[0].resolve);
+        assert_eq!(mips_of(&plan, 1), (cube.id(), 2));
+        assert_eq!(mips_of(&plan, 3), (cube.id(), 5));
+    }
+
+    #[test]
+    fn plain_texture_never_gets_generated_mips() {
+        let (t, rt) = (texture(8, 8, 4), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![
+            upload(&t, 0, 0),
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            readback(&t, 2, 0),
+        ]));
+        assert_eq!(kinds(&plan), ["upload", "pass", "readback"]);
+    }
+
+    #[test]
+    fn upload_to_an_upper_level_comes_after_the_cascade() {
+        let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            upload(&rt, 2, 0),
+        ]));
+        assert_eq!(kinds(&plan), ["pass", "mips", "upload"]);
+    }
+}

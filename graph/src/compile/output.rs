@@ -1,0 +1,305 @@
+//! Stage 6, output: the plan as text and as Graphviz DOT.
+//!
+//! In: a finished [`FramePlan`]. Out: text meant to be diffed between compiler versions or
+//! frames. Textures are named `t0`, `t1`, … in order of first appearance in the plan (not by
+//! process-wide id), so the same frame prints the same way in every run. The text has a cost
+//! line, one legend line per texture, then per node one line, its barriers, and for a pass one
+//! line per attachment with its load, store and resolve. The DOT graph has one box per node and
+//! one edge per hazard of [`super::nodes::dependency_graph`].
+
+use std::collections::HashMap;
+use std::fmt::{self, Display, Formatter, Write};
+use std::sync::Arc;
+
+use super::nodes::dependency_graph;
+use crate::commands::{Node, PassOp};
+use crate::plan::*;
+use crate::resource::{TextureId, TextureState};
+
+/// Frame-local names of the plan's textures, in order of first appearance.
+struct Names {
+    index: HashMap<TextureId, usize>,
+    order: Vec<Arc<TextureState>>,
+}
+
+impl Names {
+    fn of(plan: &FramePlan) -> Names {
+        let mut names = Names {
+            index: HashMap::new(),
+            order: Vec::new(),
+        };
+        let mut see = |t: &Arc<TextureState>| {
+            let next = names.order.len();
+            if *names.index.entry(t.id()).or_insert(next) == next {
+                names.order.push(t.clone());
+            }
+        };
+        for node in &plan.nodes {
+            for b in &node.barriers {
+                see(&b.texture);
+            }
+            match &node.kind {
+                PlanNodeKind::Pass(pass) => {
+                    pass.colors
+                        .iter()
+                        .chain(pass.depth.iter())
+                        .for_each(|a| see(&a.texture));
+                    if let Some(Node::Pass(segment)) = plan.frame.nodes.get(pass.segment) {
+                        for op in &segment.ops {
+                            if let PassOp::Draw(d) = op {
+                                see(&d.texture);
+                            }
+                        }
+                    }
+                }
+                PlanNodeKind::GenerateMips { texture, .. } => see(texture),
+                PlanNodeKind::Upload { node }
+                | PlanNodeKind::Readback { node }
+                | PlanNodeKind::Present { node } => match plan.frame.nodes.get(*node) {
+                    Some(Node::Upload(u)) => see(&u.texture),
+                    Some(Node::Readback(r)) => see(&r.texture),
+                    Some(Node::Present(t)) => see(t),
+                    _ => {}
+                },
+            }
+        }
+        names
+    }
+
+    fn name(&self, t: &TextureState) -> String {
+        self.index
+            .get(&t.id())
+            .map_or_else(|| "t?".to_owned(), |i| format!("t{i}"))
+    }
+}
+
+fn image_name(image: Image) -> &'static str {
+    match image {
+        Image::Color => "color",
+        Image::Samples => "samples",
+        Image::DepthStencil => "depth",
+    }
+}
+
+struct Load<'a>(&'a LoadOp);
+
+impl Display for Load<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            LoadOp::Clear(ClearValue::Color([r, g, b, a])) => write!(f, "clear({r} {g} {b} {a})"),
+            LoadOp::Clear(ClearValue::DepthStencil { depth, stencil }) => {
+                write!(f, "clear(depth {depth} stencil {stencil})")
+            }
+            LoadOp::Load => f.write_str("load"),
+            LoadOp::DontCare => f.write_str("dont-care"),
+        }
+    }
+}
+
+fn store_name(store: StoreOp) -> &'static str {
+    match store {
+        StoreOp::Store => "store",
+        StoreOp::DontCare => "dont-care",
+    }
+}
+
+/// A one-line summary of a node, for the text and the DOT labels.
+fn node_line(plan: &FramePlan, names: &Names, kind: &PlanNodeKind) -> String {
+    match kind {
+        PlanNodeKind::Pass(pass) => {
+            let targets: Vec<_> = pass.colors.iter().map(|a| names.name(&a.texture)).collect();
+            format!(
+                "pass segment {} -> {} ops {:?}",
+                pass.segment,
+                targets.join(","),
+                pass.ops
+            )
+        }
+        PlanNodeKind::Upload { node } => match plan.frame.nodes.get(*node) {
+            Some(Node::Upload(u)) => format!(
+                "upload node {node} -> {} level {} layer {}",
+                names.name(&u.texture),
+                u.level,
+                u.layer
+            ),
+            _ => format!("upload node {node}"),
+        },
+        PlanNodeKind::Readback { node } => match plan.frame.nodes.get(*node) {
+            Some(Node::Readback(r)) => format!(
+                "readback node {node} <- {} level {} layer {}",
+                names.name(&r.texture),
+                r.level,
+                r.layer
+            ),
+            _ => format!("readback node {node}"),
+        },
+        PlanNodeKind::GenerateMips { texture, layer } => {
+            format!("mips {} layer {layer}", names.name(texture))
+        }
+        PlanNodeKind::Present { node } => match plan.frame.nodes.get(*node) {
+            Some(Node::Present(t)) => format!("present node {node} {}", names.name(t)),
+            _ => format!("present node {node}"),
+        },
+    }
+}
+
+fn attachment_line(names: &Names, slot: &str, a: &PlannedAttachment) -> String {
+    let resolve = if a.resolve { " resolve" } else { "" };
+    let (name, image) = (names.name(&a.texture), image_name(a.image));
+    let (load, store) = (Load(&a.load), store_name(a.store));
+    format!(
+        "{slot} {name}.{image} layer {} load {load} store {store}{resolve}",
+        a.layer
+    )
+}
+
+impl Display for FramePlan {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let c = &self.cost;
+        writeln!(
+            f,
+            "plan: {} nodes, {} barriers, {} bytes loaded, {} bytes stored",
+            c.nodes, c.barriers, c.bytes_loaded, c.bytes_stored
+        )?;
+        let names = Names::of(self);
+        for (i, t) in names.order.iter().enumerate() {
+            let d = t.desc();
+            write!(
+                f,
+                "t{i}: {}x{} {:?} levels {} layers {}",
+                d.width, d.height, d.format, d.mip_levels, d.layers
+            )?;
+            if let Some(rt) = d.render_target {
+                let kind = if rt.back_buffer {
+                    "back buffer"
+                } else {
+                    "target"
+                };
+                write!(
+                    f,
+                    ", {kind} {:?} samples {} depth {:?}",
+                    rt.usage, rt.sample_count, rt.depth
+                )?;
+            }
+            writeln!(f)?;
+        }
+        for (i, node) in self.nodes.iter().enumerate() {
+            writeln!(f, "{i}: {}", node_line(self, &names, &node.kind))?;
+            for b in &node.barriers {
+                let discard = if b.discard { " discard" } else { "" };
+                writeln!(
+                    f,
+                    "  barrier {}.{} levels {:?} layers {:?} {:?} -> {:?}{discard}",
+                    names.name(&b.texture),
+                    image_name(b.image),
+                    b.levels,
+                    b.layers,
+                    b.src,
+                    b.dst
+                )?;
+            }
+            if let PlanNodeKind::Pass(pass) = &node.kind {
+                for a in &pass.colors {
+                    writeln!(f, "  {}", attachment_line(&names, "color", a))?;
+                }
+                if let Some(a) = &pass.depth {
+                    writeln!(f, "  {}", attachment_line(&names, "depth", a))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The plan's dependency DAG in Graphviz DOT: one box per node (its line, attachments and
+/// barrier count), one edge per hazard labelled RAW, WAR or WAW.
+pub fn to_dot(plan: &FramePlan) -> String {
+    let names = Names::of(plan);
+    let mut out = String::from(
+        "digraph frame {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n",
+    );
+    for (i, node) in plan.nodes.iter().enumerate() {
+        let mut label = format!("{i}: {}", node_line(plan, &names, &node.kind));
+        if let PlanNodeKind::Pass(pass) = &node.kind {
+            for a in &pass.colors {
+                label.push('\n');
+                label.push_str(&attachment_line(&names, "color", a));
+            }
+            if let Some(a) = &pass.depth {
+                label.push('\n');
+                label.push_str(&attachment_line(&names, "depth", a));
+            }
+        }
+        if !node.barriers.is_empty() {
+            let _ = write!(label, "\n{} barriers", node.barriers.len());
+        }
+        let label = label
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace('\n', "\\l");
+        let _ = writeln!(out, "  n{i} [label=\"{label}\\l\"];");
+    }
+    let graph = dependency_graph(plan);
+    let mut edges: Vec<_> = graph
+        .edge_indices()
+        .filter_map(|e| {
+            graph
+                .edge_endpoints(e)
+                .map(|(a, b)| (graph[a], graph[b], graph[e]))
+        })
+        .collect();
+    edges.sort_unstable();
+    for (from, to, hazard) in edges {
+        let _ = writeln!(
+            out,
+            "  n{from} -> n{to} [label=\"{}\"];",
+            hazard.abbreviation()
+        );
+    }
+    out.push_str("}\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+    use crate::compile::testkit::*;
+
+    fn small_frame() -> FramePlan {
+        let (t, rt) = (texture(4, 4, 1), target(8, 8, 0, DISCARD));
+        compile(frame(vec![
+            upload(&t, 0, 0),
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            readback(&rt, 0, 0),
+        ]))
+    }
+
+    #[test]
+    fn text_names_textures_by_first_appearance() {
+        let text = small_frame().to_string();
+        let expected = "\
+plan: 3 nodes, 4 barriers, 0 bytes loaded, 256 bytes stored
+t0: 4x4 Color levels 1 layers 1
+t1: 8x8 Color levels 1 layers 1, target DiscardContents samples 0 depth None
+0: upload node 0 -> t0 level 0 layer 0
+  barrier t0.color levels 0..1 layers 0..1 Nothing -> TransferWrite discard
+1: pass segment 1 -> t1 ops [1]
+  barrier t0.color levels 0..1 layers 0..1 TransferWrite -> FragmentSampled
+  barrier t1.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
+  color t1.color layer 0 load clear(1 0 0 1) store store
+2: readback node 2 <- t1 level 0 layer 0
+  barrier t1.color levels 0..1 layers 0..1 ColorAttachmentWrite -> TransferRead
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn dot_has_a_box_per_node_and_an_edge_per_hazard() {
+        let dot = to_dot(&small_frame());
+        assert!(dot.starts_with("digraph frame {"));
+        assert_eq!(dot.matches(" [label=").count(), 3 + 2, "{dot}");
+        assert!(dot.contains("n0 -> n1 [label=\"RAW\"]"), "{dot}");
+        assert!(dot.contains("n1 -> n2 [label=\"RAW\"]"), "{dot}");
+    }
+}

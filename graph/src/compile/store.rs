@@ -1,0 +1,221 @@
+//! Stage 3, store ops: what each attachment keeps when its pass ends, and which multisampled
+//! attachments resolve.
+//!
+//! In: passes with their load ops (stage 2) in recording order. Out: every attachment's
+//! [`StoreOp`] and `resolve` flag.
+//!
+//! One backward walk over the frame remembers, per (texture, image, layer), the next event that
+//! touches level 0 after the node being decided:
+//! - a *read*: a later pass loads it or samples it, a readback, an upload (which may keep the
+//!   texels it does not cover, and whose level a mip cascade must not overwrite), a present;
+//! - an *overwrite*: a later pass CLEARs it or does not care about it, or resolves into it.
+//!
+//! STORE when the next event reads; DONT_CARE when it overwrites. With no later event the content
+//! must survive the frame when something could still observe it: the resolved `Color` image of
+//! any render target (it may be sampled or read back in a later frame), and the samples and
+//! depth/stencil of a preserving target (its next bind loads them). The samples and depth of a
+//! DiscardContents target are therefore dropped unless a later segment of this frame loads them.
+//! A multisampled attachment resolves unless its `Color` image is overwritten before anything
+//! reads it.
+
+use std::collections::HashMap;
+
+use crate::commands::{FrameCommands, Node, PassOp};
+use crate::plan::{Image, LoadOp, PlanNode, PlanNodeKind, PlannedAttachment, StoreOp};
+use crate::resource::TextureId;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    Read,
+    Overwrite,
+}
+
+type Key = (TextureId, Image, u32);
+
+fn key(att: &PlannedAttachment) -> Key {
+    (att.texture.id(), att.image, att.layer)
+}
+
+/// Whether content left in `image` at the end of the frame can still be observed.
+fn survives_frame(att: &PlannedAttachment) -> bool {
+    match att.image {
+        Image::Color => true,
+        Image::Samples | Image::DepthStencil => att
+            .texture
+            .desc()
+            .render_target
+            .is_some_and(|rt| rt.usage.preserves_contents()),
+    }
+}
+
+fn store_for(att: &PlannedAttachment, next: Option<Next>) -> StoreOp {
+    match next {
+        Some(Next::Read) => StoreOp::Store,
+        Some(Next::Overwrite) => StoreOp::DontCare,
+        None if survives_frame(att) => StoreOp::Store,
+        None => StoreOp::DontCare,
+    }
+}
+
+/// Decides every attachment's store op and resolve.
+pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
+    let mut next: HashMap<Key, Next> = HashMap::with_capacity(nodes.len());
+    for node in nodes.iter_mut().rev() {
+        let mut read = |id: TextureId, layer: u32| {
+            next.insert((id, Image::Color, layer), Next::Read);
+        };
+        match &mut node.kind {
+            PlanNodeKind::Pass(pass) => {
+                for att in pass.colors.iter_mut().chain(pass.depth.iter_mut()) {
+                    att.store = store_for(att, next.get(&key(att)).copied());
+                    if att.image == Image::Samples {
+                        let resolved = (att.texture.id(), Image::Color, att.layer);
+                        att.resolve = next.get(&resolved) != Some(&Next::Overwrite);
+                    }
+                }
+                // This pass's own events, as the earlier nodes see them.
+                for att in pass.colors.iter().chain(pass.depth.iter()) {
+                    if att.resolve {
+                        next.insert((att.texture.id(), Image::Color, att.layer), Next::Overwrite);
+                    }
+                    let event = if matches!(att.load, LoadOp::Load) {
+                        Next::Read
+                    } else {
+                        Next::Overwrite
+                    };
+                    next.insert(key(att), event);
+                }
+                if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
+                    for op in pass.ops.iter().filter_map(|&i| segment.ops.get(i)) {
+                        if let PassOp::Draw(draw) = op {
+                            for layer in 0..draw.texture.desc().layers.max(1) {
+                                next.insert((draw.texture.id(), Image::Color, layer), Next::Read);
+                            }
+                        }
+                    }
+                }
+            }
+            PlanNodeKind::Upload { node } => {
+                if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
+                    read(u.texture.id(), u.layer);
+                }
+            }
+            PlanNodeKind::Readback { node } => {
+                if let Some(Node::Readback(r)) = frame.nodes.get(*node) {
+                    read(r.texture.id(), r.layer);
+                }
+            }
+            PlanNodeKind::Present { node } => {
+                if let Some(Node::Present(t)) = frame.nodes.get(*node) {
+                    read(t.id(), 0);
+                }
+            }
+            PlanNodeKind::GenerateMips { texture, layer } => read(texture.id(), *layer),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::compile;
+    use crate::compile::testkit::*;
+    use crate::format::DepthFormat;
+    use crate::plan::{LoadOp, StoreOp};
+
+    #[test]
+    fn render_target_color_survives_the_frame() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![bind(&rt, vec![clear_color(RED), draw(&t)])]));
+        assert_eq!(pass(&plan, 0).colors[0].store, StoreOp::Store);
+    }
+
+    #[test]
+    fn discarding_bind_next_drops_the_store() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, PRESERVE));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind(&rt, vec![clear_color(BLUE), draw(&t)]),
+        ]));
+        assert_eq!(pass(&plan, 0).colors[0].store, StoreOp::DontCare);
+        assert_eq!(pass(&plan, 1).colors[0].store, StoreOp::Store);
+    }
+
+    #[test]
+    fn sampled_by_a_later_pass_is_stored() {
+        let (t, a, b) = (
+            texture(4, 4, 1),
+            target(4, 4, 0, DISCARD),
+            target(4, 4, 0, DISCARD),
+        );
+        let plan = compile(frame(vec![
+            bind(&a, vec![clear_color(RED), draw(&t)]),
+            bind(&b, vec![clear_color(BLUE), draw(&a)]),
+            bind(&a, vec![clear_color(RED), draw(&t)]),
+        ]));
+        assert_eq!(
+            pass(&plan, 0).colors[0].store,
+            StoreOp::Store,
+            "pass 1 samples it first"
+        );
+    }
+
+    #[test]
+    fn preserving_target_stores_samples_and_depth() {
+        let t = texture(4, 4, 1);
+        let rt = target_with_depth(4, 4, DepthFormat::Depth24Stencil8, PRESERVE);
+        let plan = compile(frame(vec![bind(&rt, vec![discard_clear_ds(), draw(&t)])]));
+        let p = pass(&plan, 0);
+        assert_eq!(p.colors[0].store, StoreOp::Store);
+        assert!(p.colors[0].resolve);
+        assert_eq!(p.depth.as_ref().unwrap().store, StoreOp::Store);
+    }
+
+    #[test]
+    fn discard_target_depth_is_stored_only_for_a_continue_that_loads_it() {
+        let t = texture(4, 4, 1);
+        let rt = target_with_depth(4, 0, DepthFormat::Depth16, DISCARD);
+        let plan = compile(frame(vec![
+            bind(&rt, vec![discard_clear_ds(), draw(&t)]),
+            readback(&t, 0, 0),
+            resume(&rt, vec![draw(&t)]),
+        ]));
+        assert_eq!(pass(&plan, 0).depth.as_ref().unwrap().store, StoreOp::Store);
+        assert_eq!(pass(&plan, 2).depth.as_ref().unwrap().load, LoadOp::Load);
+        assert_eq!(
+            pass(&plan, 2).depth.as_ref().unwrap().store,
+            StoreOp::DontCare
+        );
+    }
+
+    #[test]
+    fn back_buffer_color_is_stored() {
+        let (t, bb) = (texture(4, 4, 1), back_buffer(4, 4, DISCARD));
+        let plan = compile(frame(vec![bind(&bb, vec![draw(&t)]), present(&bb)]));
+        assert_eq!(pass(&plan, 0).colors[0].store, StoreOp::Store);
+    }
+
+    #[test]
+    fn multisampled_samples_kept_only_when_a_later_bind_loads_them() {
+        let t = texture(4, 4, 1);
+        let rt = target(4, 4, 4, PRESERVE);
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind(&rt, vec![clear_color(BLUE), draw(&t)]),
+        ]));
+        let first = &pass(&plan, 0).colors[0];
+        assert_eq!(
+            first.store,
+            StoreOp::DontCare,
+            "the next bind clears the samples"
+        );
+        assert!(
+            !first.resolve,
+            "and resolves over the colour before anyone reads it"
+        );
+        assert_eq!(
+            pass(&plan, 1).colors[0].store,
+            StoreOp::Store,
+            "preserved past the frame"
+        );
+    }
+}
