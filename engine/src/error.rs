@@ -1,0 +1,107 @@
+//! One error type for every exception XNA's graphics API can throw.
+//!
+//! Each variant is an XNA exception; the payload names the parameter (where XNA's exception has
+//! one) and carries the message. No public call panics on bad input: it returns one of these.
+
+use std::fmt;
+
+use xnagraph_graph::BackendError;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum XnaError {
+    /// `ArgumentNullException`.
+    ArgumentNull { param: &'static str },
+    /// `ArgumentOutOfRangeException`.
+    ArgumentOutOfRange { param: &'static str, message: String },
+    /// `ArgumentException`.
+    Argument { param: &'static str, message: String },
+    /// `NotSupportedException`.
+    NotSupported { message: String },
+    /// `InvalidOperationException`.
+    InvalidOperation { message: String },
+    /// `ObjectDisposedException`, naming the disposed object's type.
+    ObjectDisposed { object: &'static str },
+    /// `OutOfVideoMemoryException`.
+    OutOfVideoMemory { message: String },
+    /// `DeviceLostException`.
+    DeviceLost { message: String },
+}
+
+pub type Result<T> = std::result::Result<T, XnaError>;
+
+impl XnaError {
+    pub(crate) fn out_of_range(param: &'static str, message: impl Into<String>) -> Self {
+        XnaError::ArgumentOutOfRange { param, message: message.into() }
+    }
+
+    pub(crate) fn argument(param: &'static str, message: impl Into<String>) -> Self {
+        XnaError::Argument { param, message: message.into() }
+    }
+
+    pub(crate) fn not_supported(message: impl Into<String>) -> Self {
+        XnaError::NotSupported { message: message.into() }
+    }
+
+    pub(crate) fn invalid_operation(message: impl Into<String>) -> Self {
+        XnaError::InvalidOperation { message: message.into() }
+    }
+
+    /// The message XNA would show, without the parameter.
+    pub fn message(&self) -> String {
+        match self {
+            XnaError::ArgumentNull { .. } => "Value cannot be null.".to_owned(),
+            XnaError::ObjectDisposed { object } => {
+                format!("Cannot access a disposed object. Object name: '{object}'.")
+            }
+            XnaError::ArgumentOutOfRange { message, .. }
+            | XnaError::Argument { message, .. }
+            | XnaError::NotSupported { message }
+            | XnaError::InvalidOperation { message }
+            | XnaError::OutOfVideoMemory { message }
+            | XnaError::DeviceLost { message } => message.clone(),
+        }
+    }
+
+    /// The parameter the exception names, if any.
+    pub fn param(&self) -> Option<&'static str> {
+        match self {
+            XnaError::ArgumentNull { param }
+            | XnaError::ArgumentOutOfRange { param, .. }
+            | XnaError::Argument { param, .. } => Some(param),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for XnaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self {
+            XnaError::ArgumentNull { .. } => "ArgumentNullException",
+            XnaError::ArgumentOutOfRange { .. } => "ArgumentOutOfRangeException",
+            XnaError::Argument { .. } => "ArgumentException",
+            XnaError::NotSupported { .. } => "NotSupportedException",
+            XnaError::InvalidOperation { .. } => "InvalidOperationException",
+            XnaError::ObjectDisposed { .. } => "ObjectDisposedException",
+            XnaError::OutOfVideoMemory { .. } => "OutOfVideoMemoryException",
+            XnaError::DeviceLost { .. } => "DeviceLostException",
+        };
+        write!(f, "{kind}: {}", self.message())?;
+        if let Some(param) = self.param() {
+            write!(f, " (Parameter '{param}')")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for XnaError {}
+
+impl From<BackendError> for XnaError {
+    fn from(e: BackendError) -> Self {
+        match e {
+            BackendError::OutOfMemory(m) => XnaError::OutOfVideoMemory { message: m },
+            BackendError::DeviceLost(m) => XnaError::DeviceLost { message: m },
+            BackendError::NotSupported(m) => XnaError::NotSupported { message: m },
+            BackendError::Native(m) => XnaError::InvalidOperation { message: m },
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! The small slice of XNA's math types the graphics API needs: `Color`, `Vector2`, `Matrix`,
+//! `Rectangle`.
+
+use bytemuck::{Pod, Zeroable};
+
+pub use xnagraph_graph::Rect as Rectangle;
+
+/// XNA's `Color`: four bytes, R G B A, as stored in `SurfaceFormat::Color` textures.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+pub struct Color {
+    pub r: u8,
+    pub g: u8,
+    pub b: u8,
+    pub a: u8,
+}
+
+impl Color {
+    pub const fn new(r: u8, g: u8, b: u8, a: u8) -> Self {
+        Color { r, g, b, a }
+    }
+
+    /// From floats in [0, 1] (clamped, rounded as XNA does).
+    pub fn from_floats(r: f32, g: f32, b: f32, a: f32) -> Self {
+        let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+        Color::new(q(r), q(g), q(b), q(a))
+    }
+
+    pub fn to_floats(self) -> [f32; 4] {
+        [self.r, self.g, self.b, self.a].map(|c| f32::from(c) / 255.0)
+    }
+
+    /// `Color * float`, as XNA scales every channel (alpha included).
+    pub fn scaled(self, s: f32) -> Self {
+        let [r, g, b, a] = self.to_floats();
+        Color::from_floats(r * s, g * s, b * s, a * s)
+    }
+
+    pub const TRANSPARENT: Color = Color::new(0, 0, 0, 0);
+    pub const BLACK: Color = Color::new(0, 0, 0, 255);
+    pub const WHITE: Color = Color::new(255, 255, 255, 255);
+    pub const RED: Color = Color::new(255, 0, 0, 255);
+    pub const LIME: Color = Color::new(0, 255, 0, 255);
+    pub const GREEN: Color = Color::new(0, 128, 0, 255);
+    pub const BLUE: Color = Color::new(0, 0, 255, 255);
+    pub const YELLOW: Color = Color::new(255, 255, 0, 255);
+    pub const MAGENTA: Color = Color::new(255, 0, 255, 255);
+    pub const CYAN: Color = Color::new(0, 255, 255, 255);
+    pub const CORNFLOWER_BLUE: Color = Color::new(100, 149, 237, 255);
+}
+
+/// XNA's `Vector2`.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Vector2 {
+    pub x: f32,
+    pub y: f32,
+}
+
+impl Vector2 {
+    pub const ZERO: Vector2 = Vector2 { x: 0.0, y: 0.0 };
+    pub const ONE: Vector2 = Vector2 { x: 1.0, y: 1.0 };
+
+    pub const fn new(x: f32, y: f32) -> Self {
+        Vector2 { x, y }
+    }
+}
+
+/// XNA's `Matrix`: row-vector convention (`v * M`), stored row-major as XNA's M11…M44.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Matrix {
+    pub m: [[f32; 4]; 4],
+}
+
+impl Default for Matrix {
+    fn default() -> Self {
+        Matrix::IDENTITY
+    }
+}
+
+impl Matrix {
+    pub const IDENTITY: Matrix = Matrix {
+        m: [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]],
+    };
+
+    pub fn create_translation(x: f32, y: f32, z: f32) -> Self {
+        let mut m = Matrix::IDENTITY;
+        m.m[3] = [x, y, z, 1.0];
+        m
+    }
+
+    pub fn create_scale(x: f32, y: f32, z: f32) -> Self {
+        let mut m = Matrix::IDENTITY;
+        m.m[0][0] = x;
+        m.m[1][1] = y;
+        m.m[2][2] = z;
+        m
+    }
+
+    /// `self * rhs` in XNA's row-vector convention (apply `self` first).
+    pub fn mul(&self, rhs: &Matrix) -> Matrix {
+        let mut out = [[0.0f32; 4]; 4];
+        for (i, row) in out.iter_mut().enumerate() {
+            for (j, cell) in row.iter_mut().enumerate() {
+                *cell = (0..4).map(|k| self.m[i][k] * rhs.m[k][j]).sum();
+            }
+        }
+        Matrix { m: out }
+    }
+
+    /// The same transform as a column-major array for a column-vector shader (`M * v`).
+    /// XNA's row-major row-vector matrix read column by column is exactly its transpose laid out
+    /// column-major, so the flattening is the identity on storage order.
+    pub fn to_column_major(&self) -> [f32; 16] {
+        let mut out = [0.0; 16];
+        for (r, row) in self.m.iter().enumerate() {
+            out[r * 4..r * 4 + 4].copy_from_slice(row);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn translation_then_scale_applies_in_xna_order() {
+        let m = Matrix::create_translation(1.0, 2.0, 0.0).mul(&Matrix::create_scale(2.0, 3.0, 1.0));
+        // v = (0,0,0,1): translate to (1,2), then scale to (2,6).
+        assert_eq!(m.m[3], [2.0, 6.0, 0.0, 1.0]);
+    }
+}

@@ -1,0 +1,94 @@
+//! `GraphicsProfile`: the limits XNA's Reach and HiDef profiles impose, in one place.
+
+use xnagraph_graph::SurfaceFormat;
+
+/// XNA's `GraphicsProfile`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum GraphicsProfile {
+    /// The broad profile: 2048 texture edges, 512 cube edges, one render target, a small format
+    /// set, and no mipmaps on non-power-of-two textures.
+    Reach,
+    #[default]
+    HiDef,
+}
+
+impl GraphicsProfile {
+    /// Largest edge of a 2D texture or render target.
+    pub fn max_texture_size(self) -> u32 {
+        match self {
+            GraphicsProfile::Reach => 2048,
+            GraphicsProfile::HiDef => 4096,
+        }
+    }
+
+    /// Largest edge of a cube texture or cube render target.
+    pub fn max_cube_size(self) -> u32 {
+        match self {
+            GraphicsProfile::Reach => 512,
+            GraphicsProfile::HiDef => 4096,
+        }
+    }
+
+    /// Simultaneous render-target bindings.
+    pub fn max_render_targets(self) -> usize {
+        match self {
+            GraphicsProfile::Reach => 1,
+            GraphicsProfile::HiDef => 4,
+        }
+    }
+
+    /// Whether a texture of this format may be created under the profile.
+    pub fn supports_texture_format(self, format: SurfaceFormat) -> bool {
+        match self {
+            GraphicsProfile::HiDef => true,
+            GraphicsProfile::Reach => matches!(
+                format,
+                SurfaceFormat::Color
+                    | SurfaceFormat::Bgr565
+                    | SurfaceFormat::Bgra5551
+                    | SurfaceFormat::Bgra4444
+                    | SurfaceFormat::Dxt1
+                    | SurfaceFormat::Dxt3
+                    | SurfaceFormat::Dxt5
+                    | SurfaceFormat::NormalizedByte2
+                    | SurfaceFormat::NormalizedByte4
+            ),
+        }
+    }
+
+    /// Whether a render target of this format may be created under the profile (before the
+    /// backend's own verdict).
+    pub fn supports_render_target_format(self, format: SurfaceFormat) -> bool {
+        match self {
+            GraphicsProfile::Reach => format == SurfaceFormat::Color,
+            GraphicsProfile::HiDef => !format.is_block_compressed(),
+        }
+    }
+}
+
+/// Number of levels in a full mip chain for the given size.
+pub(crate) fn full_mip_count(width: u32, height: u32) -> u32 {
+    32 - width.max(height).max(1).leading_zeros()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_limits_are_xnas() {
+        assert_eq!(GraphicsProfile::Reach.max_texture_size(), 2048);
+        assert_eq!(GraphicsProfile::HiDef.max_texture_size(), 4096);
+        assert_eq!(GraphicsProfile::Reach.max_cube_size(), 512);
+        assert_eq!(GraphicsProfile::HiDef.max_cube_size(), 4096);
+        assert_eq!(GraphicsProfile::Reach.max_render_targets(), 1);
+        assert_eq!(GraphicsProfile::HiDef.max_render_targets(), 4);
+    }
+
+    #[test]
+    fn full_mip_chain_counts_down_to_one_texel() {
+        assert_eq!(full_mip_count(1, 1), 1);
+        assert_eq!(full_mip_count(256, 64), 9);
+        assert_eq!(full_mip_count(300, 5), 9);
+    }
+}

@@ -1,0 +1,393 @@
+//! `RenderTarget2D` and the `SetRenderTargets` transaction.
+//!
+//! Construction decides the applied format, depth format and sample count (what the object
+//! reports afterwards). Binding is one transaction with every check before any state changes:
+//! same set → no-op; binding-count limits; per-binding checks; cross-binding checks; then the
+//! bind cycle is recorded and the public state published (content-lost flags cleared, viewport
+//! and scissor reset to the first target, the `DiscardContents` clear recorded).
+//!
+//! A bound target ends in one of two ways: `dispose()` refuses ("Disposing target that is still
+//! bound"); dropping it detaches it — the bindings are cleared, recording returns to the back
+//! buffer, and `present` keeps refusing until the game binds again.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use xnagraph_graph::{DepthFormat, Rect, RenderTargetDesc, RenderTargetUsage, SurfaceFormat, TextureDesc};
+
+use crate::device::{BoundTarget, DeviceShared, GraphicsDevice};
+use crate::error::{Result, XnaError};
+use crate::profile::full_mip_count;
+use crate::resource::{lock, Event, ResourceEventArgs, ResourceId};
+use crate::texture::{create_core, record_upload, RenderTargetInfo, Texture2D, TextureCore};
+
+/// XNA's four-binding ceiling, whatever the profile.
+pub const MAX_RENDER_TARGET_BINDINGS: usize = 4;
+
+/// XNA's `RenderTarget2D`: a `Texture2D` (through `Deref`) with attachment policy. Not `Clone`:
+/// the device's bindings name it.
+pub struct RenderTarget2D {
+    texture: Texture2D,
+}
+
+impl std::ops::Deref for RenderTarget2D {
+    type Target = Texture2D;
+    fn deref(&self) -> &Texture2D {
+        &self.texture
+    }
+}
+
+impl std::fmt::Debug for RenderTarget2D {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.texture.fmt(f)
+    }
+}
+
+/// One entry of `set_render_targets` (XNA's `RenderTargetBinding`). `None` is a null target.
+#[derive(Clone, Copy, Debug)]
+pub struct RenderTargetBinding<'a> {
+    pub render_target: Option<&'a RenderTarget2D>,
+    pub array_slice: i32,
+}
+
+impl<'a> From<&'a RenderTarget2D> for RenderTargetBinding<'a> {
+    fn from(target: &'a RenderTarget2D) -> Self {
+        RenderTargetBinding { render_target: Some(target), array_slice: 0 }
+    }
+}
+
+/// XNA's 2048:1 limit on a render target's aspect ratio.
+const MAX_ASPECT_RATIO: u32 = 2048;
+
+impl RenderTarget2D {
+    /// `new RenderTarget2D(device, width, height)`: Color, no depth, no multisampling,
+    /// `DiscardContents`.
+    pub fn new(device: &GraphicsDevice, width: i32, height: i32) -> Result<Self> {
+        Self::with_options(
+            device,
+            width,
+            height,
+            false,
+            SurfaceFormat::Color,
+            DepthFormat::None,
+            0,
+            RenderTargetUsage::DiscardContents,
+        )
+    }
+
+    /// `new RenderTarget2D(device, width, height, mipMap, preferredFormat, preferredDepthFormat,
+    /// preferredMultiSampleCount, usage)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_options(
+        device: &GraphicsDevice,
+        width: i32,
+        height: i32,
+        mip_map: bool,
+        preferred_format: SurfaceFormat,
+        preferred_depth_format: DepthFormat,
+        preferred_multi_sample_count: i32,
+        usage: RenderTargetUsage,
+    ) -> Result<Self> {
+        let shared = &device.shared;
+        shared.check_alive()?;
+        if width <= 0 {
+            return Err(XnaError::out_of_range("width", "The width must be positive."));
+        }
+        if height <= 0 {
+            return Err(XnaError::out_of_range("height", "The height must be positive."));
+        }
+        let (w, h) = (width as u32, height as u32);
+        let max = shared.profile.max_texture_size().min(shared.caps.max_texture_dimension);
+        if w > max || h > max {
+            return Err(XnaError::not_supported(format!(
+                "Render target size {w}x{h} exceeds the {:?} profile's limit of {max}.",
+                shared.profile
+            )));
+        }
+        if u64::from(w.max(h)) > u64::from(MAX_ASPECT_RATIO) * u64::from(w.min(h)) {
+            return Err(XnaError::not_supported(format!(
+                "Render target aspect ratio {w}:{h} exceeds {MAX_ASPECT_RATIO}:1."
+            )));
+        }
+        let format = select_render_target_format(shared, preferred_format);
+        // Mipmapped non-power-of-two targets are allowed under Reach too.
+        let levels = if mip_map { full_mip_count(w, h) } else { 1 };
+        let depth = shared.applied_depth_format(preferred_depth_format);
+        let sample_count =
+            shared.caps.clamp_sample_count(closest_msaa_power(preferred_multi_sample_count));
+        let desc = TextureDesc {
+            width: w,
+            height: h,
+            mip_levels: levels,
+            layers: 1,
+            format,
+            render_target: Some(RenderTargetDesc { depth, sample_count, usage, back_buffer: false }),
+        };
+        let info = RenderTargetInfo { usage, depth, sample_count };
+        let core = create_core(device, "RenderTarget2D", desc, Some(info), false)?;
+        Ok(RenderTarget2D { texture: Texture2D { core } })
+    }
+
+    fn core(&self) -> &Arc<TextureCore> {
+        &self.texture.core
+    }
+
+    fn info(&self) -> RenderTargetInfo {
+        self.core().render_target.unwrap_or(RenderTargetInfo {
+            usage: RenderTargetUsage::DiscardContents,
+            depth: DepthFormat::None,
+            sample_count: 0,
+        })
+    }
+
+    pub fn render_target_usage(&self) -> RenderTargetUsage {
+        self.info().usage
+    }
+
+    /// The depth format the backend applied.
+    pub fn depth_stencil_format(&self) -> DepthFormat {
+        self.info().depth
+    }
+
+    /// The device-clamped sample count (0: not multisampled).
+    pub fn multi_sample_count(&self) -> i32 {
+        self.info().sample_count as i32
+    }
+
+    /// True after a reported device reset, until the target is next bound.
+    pub fn is_content_lost(&self) -> bool {
+        self.core().content_lost.load(Ordering::Acquire)
+    }
+
+    /// XNA's `ContentLost` event.
+    pub fn content_lost(&self) -> &Event<ResourceEventArgs> {
+        &self.core().content_lost_event
+    }
+
+    /// Explicit `Dispose()`. Refused while the target is bound to its live device.
+    pub fn dispose(&self) -> Result<()> {
+        if let Some(device) = self.core().res.device.upgrade().filter(|d| !d.is_disposed()) {
+            if is_bound(&device, self.core().res.id) {
+                return Err(XnaError::invalid_operation("Disposing target that is still bound"));
+            }
+        }
+        self.core().dispose(true);
+        Ok(())
+    }
+}
+
+impl Drop for RenderTarget2D {
+    fn drop(&mut self) {
+        if let Some(device) = self.core().res.device.upgrade().filter(|d| !d.is_disposed()) {
+            detach_destroyed_target(&device, self.core().res.id);
+        }
+        self.core().dispose(false);
+    }
+}
+
+/// XNA's "preferred" format: a format the profile forbids or the backend cannot render to
+/// becomes `Color`.
+fn select_render_target_format(device: &DeviceShared, preferred: SurfaceFormat) -> SurfaceFormat {
+    if device.profile.supports_render_target_format(preferred)
+        && device.format_support(preferred).render_target
+    {
+        preferred
+    } else {
+        SurfaceFormat::Color
+    }
+}
+
+/// FNA's `ClosestMSAAPower`: rounds down to a power of two; 0 and 1 mean no multisampling.
+fn closest_msaa_power(requested: i32) -> u32 {
+    if requested <= 1 {
+        0
+    } else {
+        1 << (31 - (requested as u32).leading_zeros())
+    }
+}
+
+fn is_bound(device: &DeviceShared, id: ResourceId) -> bool {
+    lock(&device.rec).bindings.iter().any(|b| b.resource == id)
+}
+
+/// Refuses data transfer on a bound target.
+pub(crate) fn check_not_bound(device: &DeviceShared, id: ResourceId) -> Result<()> {
+    if is_bound(device, id) {
+        return Err(XnaError::invalid_operation(
+            "The render target must be resolved before its data can be transferred.",
+        ));
+    }
+    Ok(())
+}
+
+/// `SetData` on a render target: the GPU is the authority; the region is uploaded in place.
+pub(crate) fn write_target(
+    device: &Arc<DeviceShared>,
+    core: &TextureCore,
+    level: u32,
+    rect: Rect,
+    bytes: &[u8],
+) -> Result<()> {
+    check_not_bound(device, core.res.id)?;
+    let state = core.state()?;
+    record_upload(device, &state, level, rect, bytes.to_vec());
+    Ok(())
+}
+
+/// The destructor path of a bound target: drop every binding so nothing can see the dead
+/// target, return recording to the back buffer, and leave the device marked bound so that
+/// `present` refuses until the game binds again.
+fn detach_destroyed_target(device: &DeviceShared, id: ResourceId) {
+    let mut rec = lock(&device.rec);
+    if !rec.bindings.iter().any(|b| b.resource == id) {
+        return;
+    }
+    rec.bindings.clear();
+    rec.bound_target_destroyed = true;
+    rec.pass_open = false;
+    rec.interrupted = false;
+    rec.reset_viewport_and_scissor();
+}
+
+impl GraphicsDevice {
+    /// `SetRenderTarget(target)`; `None` returns to the back buffer.
+    pub fn set_render_target(&self, target: Option<&RenderTarget2D>) -> Result<()> {
+        match target {
+            Some(t) => self.set_render_targets(&[RenderTargetBinding::from(t)]),
+            None => self.set_render_targets(&[]),
+        }
+    }
+
+    /// `SetRenderTargets(bindings)`; an empty slice returns to the back buffer.
+    pub fn set_render_targets(&self, bindings: &[RenderTargetBinding<'_>]) -> Result<()> {
+        let shared = &self.shared;
+        shared.check_alive()?;
+        let mut rec = lock(&shared.rec);
+
+        // 1. The same set is a no-op (unless a bound target was destroyed since).
+        let same = bindings.len() == rec.bindings.len()
+            && bindings.iter().zip(&rec.bindings).all(|(b, cur)| {
+                b.render_target.is_some_and(|t| t.core().res.id == cur.resource)
+                    && b.array_slice.max(0) as u32 == cur.layer
+            });
+        if same && !rec.bound_target_destroyed {
+            return Ok(());
+        }
+
+        // 2. Limits.
+        if bindings.len() > MAX_RENDER_TARGET_BINDINGS {
+            return Err(XnaError::not_supported(format!(
+                "At most {MAX_RENDER_TARGET_BINDINGS} render targets can be bound at once."
+            )));
+        }
+        let profile_max =
+            shared.profile.max_render_targets().min(shared.caps.max_color_attachments as usize);
+        if bindings.len() > profile_max {
+            return Err(XnaError::not_supported(format!(
+                "The {:?} profile supports at most {profile_max} simultaneous render targets.",
+                shared.profile
+            )));
+        }
+
+        // 3. Per binding.
+        let mut resolved: Vec<(BoundTarget, &TextureCore)> = Vec::with_capacity(bindings.len());
+        for binding in bindings {
+            let target = binding.render_target.ok_or_else(|| {
+                XnaError::argument("renderTarget", "A render target binding has no render target.")
+            })?;
+            let core = target.core();
+            core.res.check_alive()?;
+            let same_device =
+                core.res.device.upgrade().is_some_and(|d| Arc::ptr_eq(&d, shared));
+            if !same_device {
+                return Err(XnaError::invalid_operation(
+                    "The render target was created by a different GraphicsDevice.",
+                ));
+            }
+            if binding.array_slice != 0 {
+                return Err(XnaError::not_supported(
+                    "A RenderTarget2D has one array slice; the slice must be 0.",
+                ));
+            }
+            let state = lock(&core.backing).as_ref().map(|b| b.state.clone()).ok_or_else(|| {
+                XnaError::not_supported("this renderer does not support RenderTarget2D")
+            })?;
+            resolved.push((BoundTarget { resource: core.res.id, layer: 0, state }, core));
+        }
+
+        // 4. Across bindings.
+        for (i, (a, _)) in resolved.iter().enumerate() {
+            if resolved[..i].iter().any(|(b, _)| b.resource == a.resource) {
+                return Err(XnaError::argument(
+                    "renderTargets",
+                    "The same render target cannot be bound to more than one slot.",
+                ));
+            }
+        }
+        if let Some(((first, _), rest)) = resolved.split_first() {
+            let f = first.state.desc();
+            for (other, _) in rest {
+                let o = other.state.desc();
+                if (o.width, o.height) != (f.width, f.height) {
+                    return Err(XnaError::argument(
+                        "renderTargets",
+                        "All render targets must have the same width and height.",
+                    ));
+                }
+                if o.sample_count() != f.sample_count() {
+                    return Err(XnaError::argument(
+                        "renderTargets",
+                        "All render targets must have the same multisample count.",
+                    ));
+                }
+                if o.format.element_size() != f.format.element_size() {
+                    return Err(XnaError::argument(
+                        "renderTargets",
+                        "All render targets must have the same pixel size.",
+                    ));
+                }
+            }
+        }
+
+        // 5. Commit: record the new bind cycle, then publish the public state.
+        if rec.pass_open {
+            rec.pass_open = false;
+        }
+        rec.interrupted = false;
+        for (_, core) in &resolved {
+            core.content_lost.store(false, Ordering::Release);
+        }
+        let discard = resolved.first().map_or(rec.params.render_target_usage, |(_, core)| {
+            core.render_target.map_or(RenderTargetUsage::DiscardContents, |i| i.usage)
+        });
+        rec.bindings = resolved.into_iter().map(|(b, _)| b).collect();
+        rec.render_target_bound = !rec.bindings.is_empty();
+        rec.bound_target_destroyed = false;
+        rec.reset_viewport_and_scissor();
+        rec.begin_bind_cycle();
+        if !discard.preserves_contents() {
+            rec.record_discard_clear();
+        }
+        Ok(())
+    }
+
+    /// The current bindings as (resource, array slice); empty when drawing to the back buffer.
+    pub fn render_target_bindings(&self) -> Vec<(ResourceId, u32)> {
+        lock(&self.shared.rec).bindings.iter().map(|b| (b.resource, b.layer)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multisample_count_rounds_down_to_a_power_of_two_and_one_means_none() {
+        assert_eq!(closest_msaa_power(0), 0);
+        assert_eq!(closest_msaa_power(1), 0);
+        assert_eq!(closest_msaa_power(3), 2);
+        assert_eq!(closest_msaa_power(4), 4);
+        assert_eq!(closest_msaa_power(7), 4);
+        assert_eq!(closest_msaa_power(16), 16);
+    }
+}

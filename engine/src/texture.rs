@@ -1,0 +1,565 @@
+//! `Texture2D`: construction rules, the data paths and the CPU shadow.
+//!
+//! A wrapper ([`Texture2D`]) owns a [`TextureCore`]: its resource identity plus a shared
+//! [`TextureBacking`] (the backend state and the CPU shadow). `clone()` makes an untracked copy
+//! sharing the backing. Uploads and readbacks are recorded like everything else; a readback
+//! flushes and waits.
+//!
+//! Rules kept here: a full-level `set_data` on a backing that another wrapper shares detaches the
+//! writer onto a fresh backing (the others keep the old pixels); the CPU shadow is kept unless
+//! context recovery was disabled before creation, and a partial `set_data` of an ordinary texture
+//! without its shadow is an error rather than a zero-filled upload. Render targets keep no
+//! shadow: the GPU is the authority for their pixels.
+
+use std::sync::{Arc, Mutex};
+
+use bytemuck::Pod;
+use xnagraph_graph::{Node, Readback, Rect, SurfaceFormat, TextureDesc, TextureState, Upload};
+
+use crate::device::{DeviceShared, GraphicsDevice};
+use crate::error::{Result, XnaError};
+use crate::profile::full_mip_count;
+use crate::resource::{lock, Event, ResourceCore, ResourceEventArgs, Tracked};
+
+/// The backend state and CPU shadow that copies of a texture share.
+pub(crate) struct TextureBacking {
+    pub state: Arc<TextureState>,
+    /// One byte vector per level; `None` when context recovery is off or for render targets.
+    pub shadow: Mutex<Option<Vec<Vec<u8>>>>,
+}
+
+/// Render-target facts kept on the core (applied values, not requested ones).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RenderTargetInfo {
+    pub usage: xnagraph_graph::RenderTargetUsage,
+    pub depth: xnagraph_graph::DepthFormat,
+    pub sample_count: u32,
+}
+
+/// One wrapper's resource identity and its (shareable) backing.
+pub(crate) struct TextureCore {
+    pub res: ResourceCore,
+    pub backing: Mutex<Option<Arc<TextureBacking>>>,
+    pub desc: TextureDesc,
+    pub render_target: Option<RenderTargetInfo>,
+    /// Set by a reported device reset, cleared by the next bind (render targets only).
+    pub content_lost: std::sync::atomic::AtomicBool,
+    pub content_lost_event: Event<ResourceEventArgs>,
+}
+
+impl TextureCore {
+    /// The backend state, or `ObjectDisposed`.
+    pub fn state(&self) -> Result<Arc<TextureState>> {
+        self.res.check_alive()?;
+        lock(&self.backing)
+            .as_ref()
+            .map(|b| b.state.clone())
+            .ok_or(XnaError::ObjectDisposed { object: self.res.kind })
+    }
+
+    pub fn backing(&self) -> Result<Arc<TextureBacking>> {
+        self.res.check_alive()?;
+        lock(&self.backing).clone().ok_or(XnaError::ObjectDisposed { object: self.res.kind })
+    }
+
+    /// Common disposal: `Disposing` (explicit only), release the backing, `ResourceDestroyed`
+    /// and unregistration while the device lives, then disposed.
+    pub fn dispose(&self, explicit: bool) {
+        if !self.res.begin_dispose(explicit) {
+            return;
+        }
+        lock(&self.backing).take();
+        self.res.end_dispose();
+    }
+}
+
+impl Tracked for TextureCore {
+    fn dispose_by_device(&self) {
+        self.dispose(true);
+    }
+
+    fn notify_content_lost(&self) {
+        if self.render_target.is_some() && !self.res.is_disposed() {
+            self.content_lost.store(true, std::sync::atomic::Ordering::Release);
+            self.content_lost_event.raise(&self.res.args());
+        }
+    }
+}
+
+/// Creates a tracked core around a fresh backend state.
+pub(crate) fn create_core(
+    device: &GraphicsDevice,
+    kind: &'static str,
+    desc: TextureDesc,
+    render_target: Option<RenderTargetInfo>,
+    keep_shadow: bool,
+) -> Result<Arc<TextureCore>> {
+    let shared = &device.shared;
+    let state = shared.create_state(desc)?;
+    let shadow = keep_shadow.then(|| zeroed_levels(&desc));
+    let core = Arc::new(TextureCore {
+        res: ResourceCore::new(kind, Arc::downgrade(shared)),
+        backing: Mutex::new(Some(Arc::new(TextureBacking { state, shadow: Mutex::new(shadow) }))),
+        desc,
+        render_target,
+        content_lost: std::sync::atomic::AtomicBool::new(false),
+        content_lost_event: Event::default(),
+    });
+    let weak: std::sync::Weak<dyn Tracked> = Arc::downgrade(&(core.clone() as Arc<dyn Tracked>));
+    shared.register(core.res.id, weak, &core.res.args());
+    Ok(core)
+}
+
+fn zeroed_levels(desc: &TextureDesc) -> Vec<Vec<u8>> {
+    (0..desc.mip_levels)
+        .map(|l| {
+            let (w, h) = desc.level_size(l);
+            vec![0u8; desc.format.region_size(w, h)]
+        })
+        .collect()
+}
+
+/// XNA's `Texture2D`.
+pub struct Texture2D {
+    pub(crate) core: Arc<TextureCore>,
+}
+
+impl std::fmt::Debug for Texture2D {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}({:?}, {}x{})", self.core.res.kind, self.core.res.id, self.width(), self.height())
+    }
+}
+
+/// Validates a texture's size against the profile and device.
+pub(crate) fn validate_size(device: &DeviceShared, width: i32, height: i32) -> Result<(u32, u32)> {
+    if width <= 0 {
+        return Err(XnaError::out_of_range("width", "The width must be positive."));
+    }
+    if height <= 0 {
+        return Err(XnaError::out_of_range("height", "The height must be positive."));
+    }
+    let max = device.profile.max_texture_size().min(device.caps.max_texture_dimension);
+    if width as u32 > max || height as u32 > max {
+        return Err(XnaError::not_supported(format!(
+            "Texture size {width}x{height} exceeds the {:?} profile's limit of {max}.",
+            device.profile
+        )));
+    }
+    Ok((width as u32, height as u32))
+}
+
+impl Texture2D {
+    /// `new Texture2D(device, width, height)`: one level, `SurfaceFormat::Color`.
+    pub fn new(device: &GraphicsDevice, width: i32, height: i32) -> Result<Self> {
+        Self::with_format(device, width, height, false, SurfaceFormat::Color)
+    }
+
+    /// `new Texture2D(device, width, height, mipMap, format)`.
+    pub fn with_format(
+        device: &GraphicsDevice,
+        width: i32,
+        height: i32,
+        mip_map: bool,
+        format: SurfaceFormat,
+    ) -> Result<Self> {
+        let shared = &device.shared;
+        shared.check_alive()?;
+        let (w, h) = validate_size(shared, width, height)?;
+        if !shared.profile.supports_texture_format(format) {
+            return Err(XnaError::not_supported(format!(
+                "{format:?} textures are not supported by the {:?} profile.",
+                shared.profile
+            )));
+        }
+        if !shared.format_support(format).sampled {
+            return Err(XnaError::not_supported(format!(
+                "{format:?} textures are not supported by this device."
+            )));
+        }
+        let pow2 = w.is_power_of_two() && h.is_power_of_two();
+        if mip_map && !pow2 && shared.profile == crate::GraphicsProfile::Reach {
+            return Err(XnaError::not_supported(
+                "Reach profile does not support mipmaps on non-power-of-two textures.",
+            ));
+        }
+        if format.is_block_compressed() && (w % 4 != 0 || h % 4 != 0) {
+            return Err(XnaError::not_supported(format!(
+                "{format:?} textures must have a width and height that are multiples of 4."
+            )));
+        }
+        let levels = if mip_map { full_mip_count(w, h) } else { 1 };
+        let desc = TextureDesc::texture_2d(w, h, levels, format);
+        let keep_shadow = shared.context_recovery.load(std::sync::atomic::Ordering::Acquire);
+        let core = create_core(device, "Texture2D", desc, None, keep_shadow)?;
+        // A new texture reads back as zero, as the CPU image it starts from.
+        let state = core.state()?;
+        let mut rec = lock(&shared.rec);
+        for (level, bytes) in zeroed_levels(&desc).into_iter().enumerate() {
+            let (lw, lh) = desc.level_size(level as u32);
+            rec.push_outside_pass(Node::Upload(Upload {
+                texture: state.clone(),
+                level: level as u32,
+                layer: 0,
+                rect: Rect::new(0, 0, lw as i32, lh as i32),
+                data: bytes,
+            }));
+        }
+        drop(rec);
+        Ok(Texture2D { core })
+    }
+
+    pub fn width(&self) -> i32 {
+        self.core.desc.width as i32
+    }
+
+    pub fn height(&self) -> i32 {
+        self.core.desc.height as i32
+    }
+
+    pub fn level_count(&self) -> i32 {
+        self.core.desc.mip_levels as i32
+    }
+
+    pub fn format(&self) -> SurfaceFormat {
+        self.core.desc.format
+    }
+
+    pub fn bounds(&self) -> Rect {
+        Rect::new(0, 0, self.width(), self.height())
+    }
+
+    pub fn is_disposed(&self) -> bool {
+        self.core.res.is_disposed()
+    }
+
+    pub fn name(&self) -> String {
+        lock(&self.core.res.name).clone()
+    }
+
+    pub fn set_name(&self, name: impl Into<String>) {
+        *lock(&self.core.res.name) = name.into();
+    }
+
+    pub fn tag(&self) -> Option<String> {
+        lock(&self.core.res.tag).clone()
+    }
+
+    pub fn set_tag(&self, tag: Option<String>) {
+        *lock(&self.core.res.tag) = tag;
+    }
+
+    /// The resource's identity (what the device's events carry).
+    pub fn resource_id(&self) -> crate::ResourceId {
+        self.core.res.id
+    }
+
+    /// XNA's `Disposing` event (explicit disposal only).
+    pub fn disposing(&self) -> &Event<ResourceEventArgs> {
+        &self.core.res.disposing
+    }
+
+    /// Whether this wrapper shares its backend state with `other` (a copy of it, or the same).
+    pub fn shares_backing_with(&self, other: &Texture2D) -> bool {
+        match (lock(&self.core.backing).as_ref(), lock(&other.core.backing).as_ref()) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// Whether a CPU shadow of the pixels is kept (see `set_context_recovery_enabled`).
+    pub fn has_cpu_shadow(&self) -> bool {
+        lock(&self.core.backing).as_ref().is_some_and(|b| lock(&b.shadow).is_some())
+    }
+
+    /// Explicit `Dispose()`: raises `Disposing`, releases the backend state (queued commands
+    /// keep what they use), raises the device's `ResourceDestroyed`.
+    pub fn dispose(&self) {
+        self.core.dispose(true);
+    }
+
+    /// `SetData(T[])`: the whole of level 0.
+    pub fn set_data<T: Pod>(&self, data: &[T]) -> Result<()> {
+        self.set_data_region(0, None, data, 0, data.len())
+    }
+
+    /// `SetData(T[], startIndex, elementCount)`: level 0.
+    pub fn set_data_range<T: Pod>(&self, data: &[T], start_index: usize, element_count: usize) -> Result<()> {
+        self.set_data_region(0, None, data, start_index, element_count)
+    }
+
+    /// `SetData(level, rect, T[], startIndex, elementCount)`.
+    pub fn set_data_region<T: Pod>(
+        &self,
+        level: i32,
+        rect: Option<Rect>,
+        data: &[T],
+        start_index: usize,
+        element_count: usize,
+    ) -> Result<()> {
+        let device = self.core.res.live_device()?;
+        let desc = self.core.desc;
+        let (level, rect) = validate_region(&desc, level, rect)?;
+        let bytes = checked_bytes(&desc, rect, data, start_index, element_count)?;
+        let (lw, lh) = desc.level_size(level);
+        let full_level = rect == Rect::new(0, 0, lw as i32, lh as i32);
+        if self.core.render_target.is_some() {
+            return crate::render_target::write_target(&device, &self.core, level, rect, bytes);
+        }
+        let mut backing = self.core.backing()?;
+        if full_level && Arc::strong_count(&backing) > 1 {
+            backing = self.detach(&device, &backing, level)?;
+        }
+        {
+            let mut shadow = lock(&backing.shadow);
+            match shadow.as_mut() {
+                Some(levels) => write_into_level(&mut levels[level as usize], &desc, level, rect, bytes),
+                None if !full_level => {
+                    return Err(XnaError::invalid_operation(
+                        "A partial SetData needs the texture's CPU copy, which was released \
+                         because context recovery is disabled.",
+                    ))
+                }
+                None => {}
+            }
+        }
+        record_upload(&device, &backing.state, level, rect, bytes.to_vec());
+        Ok(())
+    }
+
+    /// Gives this wrapper a fresh backend state holding the old contents of every level but
+    /// `level` (which the caller is about to overwrite); other holders keep the old backing.
+    fn detach(
+        &self,
+        device: &Arc<DeviceShared>,
+        old: &Arc<TextureBacking>,
+        level: u32,
+    ) -> Result<Arc<TextureBacking>> {
+        let desc = self.core.desc;
+        let state = device.create_state(desc)?;
+        let old_shadow = lock(&old.shadow).clone();
+        let mut levels = Vec::with_capacity(desc.mip_levels as usize);
+        for l in 0..desc.mip_levels {
+            let (w, h) = desc.level_size(l);
+            let rect = Rect::new(0, 0, w as i32, h as i32);
+            let bytes = match &old_shadow {
+                Some(s) => s[l as usize].clone(),
+                None if l == level => vec![0; desc.format.region_size(w, h)],
+                None => device.read_back(Readback {
+                    id: lock(&device.rec).readback_id(),
+                    texture: old.state.clone(),
+                    level: l,
+                    layer: 0,
+                    rect,
+                })?,
+            };
+            if l != level {
+                record_upload(device, &state, l, rect, bytes.clone());
+            }
+            levels.push(bytes);
+        }
+        let fresh = Arc::new(TextureBacking {
+            state,
+            shadow: Mutex::new(old_shadow.map(|_| levels)),
+        });
+        *lock(&self.core.backing) = Some(fresh.clone());
+        Ok(fresh)
+    }
+
+    /// `GetData(T[])`: the whole of level 0.
+    pub fn get_data<T: Pod>(&self, data: &mut [T]) -> Result<()> {
+        let n = data.len();
+        self.get_data_region(0, None, data, 0, n)
+    }
+
+    /// `GetData(level, rect, T[], startIndex, elementCount)`. Reads the GPU copy (for a render
+    /// target, its resolved image).
+    pub fn get_data_region<T: Pod>(
+        &self,
+        level: i32,
+        rect: Option<Rect>,
+        data: &mut [T],
+        start_index: usize,
+        element_count: usize,
+    ) -> Result<()> {
+        let device = self.core.res.live_device()?;
+        if self.core.render_target.is_some() {
+            crate::render_target::check_not_bound(&device, self.core.res.id)?;
+        }
+        let state = self.core.state()?;
+        let (level, rect) = validate_region(&self.core.desc, level, rect)?;
+        read_validated(&device, &state, level, 0, rect, data, start_index, element_count)
+    }
+}
+
+impl Clone for Texture2D {
+    /// An untracked copy: shares the backend state and CPU shadow, adds no registry entry and
+    /// raises no `ResourceCreated`; starts undisposed with the same name and tag and no
+    /// `Disposing` handlers.
+    fn clone(&self) -> Self {
+        let core = Arc::new(TextureCore {
+            res: ResourceCore::copy_of(&self.core.res),
+            backing: Mutex::new(lock(&self.core.backing).clone()),
+            desc: self.core.desc,
+            render_target: None,
+            content_lost: std::sync::atomic::AtomicBool::new(false),
+            content_lost_event: Event::default(),
+        });
+        Texture2D { core }
+    }
+}
+
+impl Drop for Texture2D {
+    fn drop(&mut self) {
+        if self.core.render_target.is_none() {
+            self.core.dispose(false);
+        }
+    }
+}
+
+/// Level and rectangle checks shared by every data path.
+pub(crate) fn validate_region(desc: &TextureDesc, level: i32, rect: Option<Rect>) -> Result<(u32, Rect)> {
+    if level < 0 || level as u32 >= desc.mip_levels {
+        return Err(XnaError::out_of_range(
+            "level",
+            format!("The level must be between 0 and {}.", desc.mip_levels - 1),
+        ));
+    }
+    let level = level as u32;
+    let (lw, lh) = desc.level_size(level);
+    let rect = rect.unwrap_or(Rect::new(0, 0, lw as i32, lh as i32));
+    let inside = rect.x >= 0
+        && rect.y >= 0
+        && rect.width > 0
+        && rect.height > 0
+        && rect.x as i64 + rect.width as i64 <= lw as i64
+        && rect.y as i64 + rect.height as i64 <= lh as i64;
+    if !inside {
+        return Err(XnaError::argument(
+            "rect",
+            format!("The rectangle {rect:?} is not inside level {level} ({lw}x{lh})."),
+        ));
+    }
+    let b = desc.format.block_edge() as i32;
+    if b > 1 {
+        let aligned_end = |start: i32, len: i32, edge: u32| (start + len) % b == 0 || (start + len) as u32 == edge;
+        if rect.x % b != 0 || rect.y % b != 0 || !aligned_end(rect.x, rect.width, lw) || !aligned_end(rect.y, rect.height, lh) {
+            return Err(XnaError::argument(
+                "rect",
+                "The rectangle must be aligned to the format's 4x4 blocks.",
+            ));
+        }
+    }
+    Ok((level, rect))
+}
+
+/// Element-size and count checks; returns the bytes of `data[start..start + count]`.
+pub(crate) fn checked_bytes<'a, T: Pod>(
+    desc: &TextureDesc,
+    rect: Rect,
+    data: &'a [T],
+    start_index: usize,
+    element_count: usize,
+) -> Result<&'a [u8]> {
+    let slice = checked_slice(desc, rect, data.len(), start_index, element_count, std::mem::size_of::<T>())?;
+    Ok(&bytemuck::cast_slice(data)[slice])
+}
+
+fn checked_slice(
+    desc: &TextureDesc,
+    rect: Rect,
+    len: usize,
+    start_index: usize,
+    element_count: usize,
+    elem: usize,
+) -> Result<std::ops::Range<usize>> {
+    let format_size = desc.format.element_size();
+    if elem == 0 || format_size % elem != 0 {
+        return Err(XnaError::argument(
+            "T",
+            "The type you are using for T in this method is an invalid size for this resource.",
+        ));
+    }
+    if start_index.checked_add(element_count).is_none_or(|end| end > len) {
+        return Err(XnaError::argument(
+            "data",
+            format!(
+                "The start index {start_index} and element count {element_count} exceed the \
+                 {len} elements of data."
+            ),
+        ));
+    }
+    let needed = desc.format.region_size(rect.width as u32, rect.height as u32);
+    if element_count * elem != needed {
+        return Err(XnaError::argument(
+            "elementCount",
+            "The size of the data passed in is too large or too small for this resource.",
+        ));
+    }
+    Ok(start_index * elem..(start_index + element_count) * elem)
+}
+
+/// Copies `bytes` (a tightly packed region) into a level's shadow.
+fn write_into_level(level_bytes: &mut [u8], desc: &TextureDesc, level: u32, rect: Rect, bytes: &[u8]) {
+    let f = desc.format;
+    let b = f.block_edge();
+    let (lw, _) = desc.level_size(level);
+    let row_bytes = f.region_size(lw, 1);
+    let src_row = f.region_size(rect.width as u32, 1);
+    let x_off = f.region_size(rect.x as u32, 1);
+    let rows = (rect.height as u32).div_ceil(b) as usize;
+    let y0 = rect.y as usize / b as usize;
+    for r in 0..rows {
+        let dst = (y0 + r) * row_bytes + x_off;
+        level_bytes[dst..dst + src_row].copy_from_slice(&bytes[r * src_row..(r + 1) * src_row]);
+    }
+}
+
+pub(crate) fn record_upload(device: &DeviceShared, state: &Arc<TextureState>, level: u32, rect: Rect, data: Vec<u8>) {
+    lock(&device.rec).push_outside_pass(Node::Upload(Upload {
+        texture: state.clone(),
+        level,
+        layer: 0,
+        rect,
+        data,
+    }));
+}
+
+/// Reads an already validated region into `data[start..start + count]`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn read_validated<T: Pod>(
+    device: &DeviceShared,
+    state: &Arc<TextureState>,
+    level: u32,
+    layer: u32,
+    rect: Rect,
+    data: &mut [T],
+    start_index: usize,
+    element_count: usize,
+) -> Result<()> {
+    let slice = checked_slice(state.desc(), rect, data.len(), start_index, element_count, std::mem::size_of::<T>())?;
+    let id = lock(&device.rec).readback_id();
+    let bytes = device.read_back(Readback { id, texture: state.clone(), level, layer, rect })?;
+    let out: &mut [u8] = bytemuck::cast_slice_mut(data);
+    let dst = &mut out[slice];
+    if bytes.len() != dst.len() {
+        return Err(XnaError::invalid_operation("the backend returned a readback of the wrong size"));
+    }
+    dst.copy_from_slice(&bytes);
+    Ok(())
+}
+
+/// Validates and reads a region of any texture state (used for the back buffer too).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn read_region<T: Pod>(
+    device: &DeviceShared,
+    state: &Arc<TextureState>,
+    level: i32,
+    layer: u32,
+    rect: Option<Rect>,
+    data: &mut [T],
+    start_index: usize,
+    element_count: usize,
+) -> Result<()> {
+    let (level, rect) = validate_region(state.desc(), level, rect)?;
+    read_validated(device, state, level, layer, rect, data, start_index, element_count)
+}

@@ -1,0 +1,72 @@
+//! Targets live as long as the commands that name them; native objects are released only after
+//! the GPU is done, and all of them by device teardown.
+
+mod common;
+
+use common::*;
+use xnagraph::{Color, Rectangle, RenderTarget2D, SpriteBatch};
+
+/// One frame of the short-lived target regression: an 8×8 target created, cleared red, sampled
+/// into a longer-lived 16×16 target, and dropped before the frame is submitted.
+fn draw_through_short_lived_target(device: &xnagraph::GraphicsDevice, dest: &RenderTarget2D, sb: &mut SpriteBatch) {
+    let local = RenderTarget2D::new(device, 8, 8).unwrap();
+    device.set_render_target(Some(&local)).unwrap();
+    device.clear(Color::RED).unwrap();
+    device.set_render_target(None).unwrap();
+
+    device.set_render_target(Some(dest)).unwrap();
+    device.clear(Color::BLUE).unwrap();
+    sb.begin().unwrap();
+    sb.draw_rect_source(&local, Rectangle::new(0, 0, 16, 16), Some(Rectangle::new(0, 0, 8, 8)), Color::WHITE)
+        .unwrap();
+    sb.end().unwrap();
+    device.set_render_target(None).unwrap();
+}
+
+#[test]
+fn short_lived_target_is_sampled_after_it_was_dropped() {
+    let _v = Validation::new();
+    let device = device(16, 16);
+    let dest = RenderTarget2D::new(&device, 16, 16).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    draw_through_short_lived_target(&device, &dest, &mut sb);
+    device.present().unwrap();
+    let px = read_target(&dest);
+    assert_near(at(&px, 16, 8, 8), Color::RED, 2);
+    assert_near(at(&px, 16, 2, 13), Color::RED, 2);
+
+    let baseline = device.live_native_objects().unwrap().textures;
+    let mut peak = 0;
+    for _ in 0..120 {
+        draw_through_short_lived_target(&device, &dest, &mut sb);
+        device.present().unwrap();
+        peak = peak.max(device.live_native_objects().unwrap().textures);
+    }
+    assert!(
+        peak <= baseline + 4,
+        "live native textures must stay bounded (baseline {baseline}, peak {peak})"
+    );
+    let px = read_target(&dest);
+    assert_near(at(&px, 16, 8, 8), Color::RED, 2);
+}
+
+#[test]
+fn teardown_frees_every_native_object() {
+    let _v = Validation::new();
+    let device = device(16, 16);
+    let dest = RenderTarget2D::new(&device, 16, 16).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    for _ in 0..3 {
+        draw_through_short_lived_target(&device, &dest, &mut sb);
+        device.present().unwrap();
+    }
+    drop(sb);
+    drop(dest);
+    device.wait_idle().unwrap();
+    let live = device.live_native_objects().unwrap();
+    // Only the back buffer remains once every wrapper and queued command is gone.
+    assert_eq!(live.textures, 1, "{live:?}");
+    assert_eq!(live.awaiting_retirement, 0, "{live:?}");
+    drop(device);
+    assert_eq!(xnagraph::diagnostics::live_vulkan_objects(), 0, "device teardown frees everything");
+}

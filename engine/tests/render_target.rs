@@ -1,0 +1,396 @@
+//! RenderTarget2D construction rules and the SetRenderTargets transaction.
+
+mod common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use common::*;
+use xnagraph::{
+    Color, DepthFormat, GraphicsProfile, Rectangle, RenderTarget2D, RenderTargetBinding,
+    RenderTargetUsage, SpriteBatch, SurfaceFormat, Vector2, Viewport, XnaError,
+};
+
+fn target(
+    device: &xnagraph::GraphicsDevice,
+    w: i32,
+    h: i32,
+    depth: DepthFormat,
+    samples: i32,
+    usage: RenderTargetUsage,
+) -> RenderTarget2D {
+    RenderTarget2D::with_options(device, w, h, false, SurfaceFormat::Color, depth, samples, usage)
+        .expect("render target")
+}
+
+#[test]
+fn construction_requires_a_positive_size() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let err = RenderTarget2D::new(&device, 0, 4).unwrap_err();
+    assert!(matches!(err, XnaError::ArgumentOutOfRange { param: "width", .. }), "{err}");
+    let err = RenderTarget2D::new(&device, 4, -1).unwrap_err();
+    assert!(matches!(err, XnaError::ArgumentOutOfRange { param: "height", .. }), "{err}");
+}
+
+#[test]
+fn construction_enforces_the_profile_ceiling_and_aspect_ratio() {
+    let _v = Validation::new();
+    let reach = device_with(GraphicsProfile::Reach, params(8, 8));
+    assert!(matches!(RenderTarget2D::new(&reach, 2049, 4), Err(XnaError::NotSupported { .. })));
+    assert!(RenderTarget2D::new(&reach, 2048, 1).is_ok(), "exactly 2048:1 is allowed");
+    drop(reach);
+    let hidef = device(8, 8);
+    assert!(RenderTarget2D::new(&hidef, 4096, 2).is_ok());
+    assert!(matches!(RenderTarget2D::new(&hidef, 4097, 4), Err(XnaError::NotSupported { .. })));
+    assert!(matches!(RenderTarget2D::new(&hidef, 4096, 1), Err(XnaError::NotSupported { .. })));
+}
+
+#[test]
+fn preferred_format_is_substituted_not_refused() {
+    let _v = Validation::new();
+    let reach = device_with(GraphicsProfile::Reach, params(8, 8));
+    let rt = RenderTarget2D::with_options(
+        &reach, 8, 8, false, SurfaceFormat::HdrBlendable, DepthFormat::None, 0,
+        RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    assert_eq!(rt.format(), SurfaceFormat::Color);
+    drop(rt);
+    drop(reach);
+    let hidef = device(8, 8);
+    let rt = RenderTarget2D::with_options(
+        &hidef, 8, 8, false, SurfaceFormat::HdrBlendable, DepthFormat::None, 0,
+        RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    assert_eq!(rt.format(), SurfaceFormat::HdrBlendable);
+    let rt = RenderTarget2D::with_options(
+        &hidef, 8, 8, false, SurfaceFormat::Dxt1, DepthFormat::None, 0,
+        RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    assert_eq!(rt.format(), SurfaceFormat::Color, "compressed formats cannot be rendered to");
+}
+
+#[test]
+fn mipmapped_non_power_of_two_target_is_allowed_under_reach() {
+    let _v = Validation::new();
+    let reach = device_with(GraphicsProfile::Reach, params(8, 8));
+    let rt = RenderTarget2D::with_options(
+        &reach, 100, 60, true, SurfaceFormat::Color, DepthFormat::None, 0,
+        RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    assert_eq!(rt.level_count(), 7);
+    // The Texture2D rule still holds for plain textures.
+    let err = xnagraph::Texture2D::with_format(&reach, 100, 60, true, SurfaceFormat::Color);
+    assert!(matches!(err, Err(XnaError::NotSupported { .. })));
+}
+
+#[test]
+fn multisample_count_is_rounded_clamped_and_reported() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let one = target(&device, 8, 8, DepthFormat::None, 1, RenderTargetUsage::DiscardContents);
+    assert_eq!(one.multi_sample_count(), 0, "1 means no multisampling");
+    let three = target(&device, 8, 8, DepthFormat::None, 3, RenderTargetUsage::DiscardContents);
+    assert!(three.multi_sample_count() <= 2, "3 rounds down to 2, or less if unsupported");
+    let many = target(&device, 8, 8, DepthFormat::None, 64, RenderTargetUsage::DiscardContents);
+    let applied = many.multi_sample_count();
+    assert!(applied == 0 || (applied as u32).is_power_of_two());
+    assert!(applied < 64, "clamped to what the device supports");
+}
+
+#[test]
+fn applied_depth_format_is_reported() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    for depth in [DepthFormat::None, DepthFormat::Depth16, DepthFormat::Depth24, DepthFormat::Depth24Stencil8] {
+        let rt = target(&device, 8, 8, depth, 0, RenderTargetUsage::DiscardContents);
+        assert_eq!(rt.depth_stencil_format().has_stencil(), depth.has_stencil());
+        assert_eq!(rt.depth_stencil_format().has_depth(), depth.has_depth());
+    }
+}
+
+#[test]
+fn same_set_is_a_no_op_that_keeps_the_viewport() {
+    let _v = Validation::new();
+    let device = device(32, 32);
+    let rt = RenderTarget2D::new(&device, 16, 16).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    assert_eq!(device.viewport(), Viewport::new(0, 0, 16, 16));
+    device.set_viewport(Viewport::new(2, 2, 4, 4)).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    assert_eq!(device.viewport(), Viewport::new(2, 2, 4, 4), "re-binding the same set changes nothing");
+    device.set_render_target(None).unwrap();
+    assert_eq!(device.viewport(), Viewport::new(0, 0, 32, 32), "unbinding resets to the back buffer");
+    device.set_viewport(Viewport::new(1, 1, 3, 3)).unwrap();
+    device.set_render_target(None).unwrap();
+    assert_eq!(device.viewport(), Viewport::new(1, 1, 3, 3), "empty to empty is a no-op");
+}
+
+#[test]
+fn binding_limits_are_four_and_the_profiles() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rts: Vec<_> = (0..5).map(|_| RenderTarget2D::new(&device, 8, 8).unwrap()).collect();
+    let five: Vec<RenderTargetBinding> = rts.iter().map(RenderTargetBinding::from).collect();
+    assert!(matches!(device.set_render_targets(&five), Err(XnaError::NotSupported { .. })));
+    assert!(device.set_render_targets(&five[..4]).is_ok());
+    device.set_render_target(None).unwrap();
+    drop(rts);
+    drop(device);
+    let reach = device_with(GraphicsProfile::Reach, params(8, 8));
+    let a = RenderTarget2D::new(&reach, 8, 8).unwrap();
+    let b = RenderTarget2D::new(&reach, 8, 8).unwrap();
+    let err = reach.set_render_targets(&[(&a).into(), (&b).into()]).unwrap_err();
+    assert!(matches!(err, XnaError::NotSupported { .. }), "Reach binds one target: {err}");
+}
+
+#[test]
+fn per_binding_checks_reject_null_disposed_foreign_and_array_slice() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let other = common::device(8, 8);
+    let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+    let null = RenderTargetBinding { render_target: None, array_slice: 0 };
+    assert!(matches!(device.set_render_targets(&[null]), Err(XnaError::Argument { .. })));
+    let slice = RenderTargetBinding { render_target: Some(&rt), array_slice: 1 };
+    assert!(matches!(device.set_render_targets(&[slice]), Err(XnaError::NotSupported { .. })));
+    let foreign = RenderTarget2D::new(&other, 8, 8).unwrap();
+    assert!(matches!(
+        device.set_render_target(Some(&foreign)),
+        Err(XnaError::InvalidOperation { .. })
+    ));
+    let disposed = RenderTarget2D::new(&device, 8, 8).unwrap();
+    disposed.dispose().unwrap();
+    assert!(matches!(
+        device.set_render_target(Some(&disposed)),
+        Err(XnaError::ObjectDisposed { .. })
+    ));
+    assert!(device.render_target_bindings().is_empty(), "a failed bind changes nothing");
+}
+
+#[test]
+fn cross_binding_checks_reject_duplicates_and_mismatches() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let a = RenderTarget2D::new(&device, 8, 8).unwrap();
+    let small = RenderTarget2D::new(&device, 4, 8).unwrap();
+    let hdr = RenderTarget2D::with_options(
+        &device, 8, 8, false, SurfaceFormat::HdrBlendable, DepthFormat::None, 0,
+        RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    let single = RenderTarget2D::with_options(
+        &device, 8, 8, false, SurfaceFormat::Single, DepthFormat::None, 0,
+        RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    let dup = device.set_render_targets(&[(&a).into(), (&a).into()]).unwrap_err();
+    assert!(matches!(dup, XnaError::Argument { .. }), "{dup}");
+    assert!(device.set_render_targets(&[(&a).into(), (&small).into()]).is_err());
+    assert!(device.set_render_targets(&[(&a).into(), (&hdr).into()]).is_err(), "4 vs 8 bytes");
+    // Equal pixel size is compatible even when the formats differ.
+    assert!(device.set_render_targets(&[(&a).into(), (&single).into()]).is_ok());
+    device.set_render_target(None).unwrap();
+    let msaa = target(&device, 8, 8, DepthFormat::None, 4, RenderTargetUsage::DiscardContents);
+    if msaa.multi_sample_count() > 0 {
+        let err = device.set_render_targets(&[(&a).into(), (&msaa).into()]).unwrap_err();
+        assert!(matches!(err, XnaError::Argument { .. }), "sample counts differ: {err}");
+    }
+}
+
+#[test]
+fn discard_contents_bind_clears_to_opaque_black() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    device.set_render_target(None).unwrap();
+    assert!(read_target(&rt).iter().all(|&p| p == Color::RED));
+    // A new bind cycle of a DiscardContents target starts from opaque black.
+    device.set_render_target(Some(&rt)).unwrap();
+    device.set_render_target(None).unwrap();
+    assert!(read_target(&rt).iter().all(|&p| p == Color::BLACK));
+}
+
+fn draw_square(device: &xnagraph::GraphicsDevice, rect: Rectangle, color: Color) {
+    let white = white(device);
+    let mut sb = SpriteBatch::new(device).unwrap();
+    sb.begin().unwrap();
+    sb.draw_rect(&white, rect, color).unwrap();
+    sb.end().unwrap();
+}
+
+#[test]
+fn preserve_contents_target_keeps_pixels_across_binds() {
+    let _v = Validation::new();
+    for usage in [RenderTargetUsage::PreserveContents, RenderTargetUsage::PlatformContents] {
+        let device = device(8, 8);
+        let rt = target(&device, 8, 8, DepthFormat::Depth24, 0, usage);
+        device.set_render_target(Some(&rt)).unwrap();
+        device.clear(Color::BLUE).unwrap();
+        device.set_render_target(None).unwrap();
+        device.present().unwrap();
+        device.set_render_target(Some(&rt)).unwrap();
+        draw_square(&device, Rectangle::new(5, 1, 2, 2), Color::RED);
+        device.set_render_target(None).unwrap();
+        let px = read_target(&rt);
+        assert_eq!(at(&px, 8, 1, 6), Color::BLUE, "{usage:?} keeps the earlier clear");
+        assert_eq!(at(&px, 8, 5, 1), Color::RED, "{usage:?} shows the new draw");
+    }
+}
+
+#[test]
+fn preserving_multisampled_target_keeps_samples_across_binds() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = target(&device, 8, 8, DepthFormat::Depth24Stencil8, 4, RenderTargetUsage::PreserveContents);
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::GREEN).unwrap();
+    device.set_render_target(None).unwrap();
+    device.present().unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    draw_square(&device, Rectangle::new(0, 0, 2, 2), Color::YELLOW);
+    device.set_render_target(None).unwrap();
+    let px = read_target(&rt);
+    assert_eq!(at(&px, 8, 6, 6), Color::GREEN);
+    assert_eq!(at(&px, 8, 1, 1), Color::YELLOW);
+}
+
+#[test]
+fn multiple_render_targets_are_all_cleared() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let a = RenderTarget2D::new(&device, 8, 8).unwrap();
+    let b = RenderTarget2D::new(&device, 8, 8).unwrap();
+    device.set_render_targets(&[(&a).into(), (&b).into()]).unwrap();
+    device.clear(Color::new(1, 2, 3, 255)).unwrap();
+    device.set_render_target(None).unwrap();
+    assert!(read_target(&a).iter().all(|&p| p == Color::new(1, 2, 3, 255)));
+    assert!(read_target(&b).iter().all(|&p| p == Color::new(1, 2, 3, 255)));
+}
+
+#[test]
+fn disposing_a_bound_target_is_refused() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    let err = rt.dispose().unwrap_err();
+    assert_eq!(err, XnaError::InvalidOperation { message: "Disposing target that is still bound".into() });
+    assert!(!rt.is_disposed());
+    device.set_render_target(None).unwrap();
+    rt.dispose().unwrap();
+    assert!(rt.is_disposed());
+}
+
+#[test]
+fn dropping_a_bound_target_detaches_it_and_present_keeps_refusing() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    {
+        let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+        device.set_render_target(Some(&rt)).unwrap();
+        device.clear(Color::RED).unwrap();
+    }
+    assert!(device.render_target_bindings().is_empty(), "the dead binding is gone");
+    assert!(matches!(device.present(), Err(XnaError::InvalidOperation { .. })));
+    // Even an empty set is a real transition now.
+    device.set_render_target(None).unwrap();
+    device.clear(Color::BLUE).unwrap();
+    device.present().unwrap();
+    assert!(read_back_buffer(&device).iter().all(|&p| p == Color::BLUE));
+}
+
+#[test]
+fn content_lost_is_set_by_a_reset_and_cleared_by_the_next_bind() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+    let raised = Arc::new(AtomicUsize::new(0));
+    let r = raised.clone();
+    rt.content_lost().subscribe(move |_| {
+        r.fetch_add(1, Ordering::SeqCst);
+    });
+    assert!(!rt.is_content_lost());
+    device.notify_device_reset();
+    assert!(rt.is_content_lost());
+    assert_eq!(raised.load(Ordering::SeqCst), 1);
+    device.set_render_target(Some(&rt)).unwrap();
+    assert!(!rt.is_content_lost());
+    device.set_render_target(None).unwrap();
+}
+
+#[test]
+fn target_data_transfer_is_refused_while_bound() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    let mut out = vec![Color::TRANSPARENT; 16];
+    assert!(matches!(rt.get_data(&mut out), Err(XnaError::InvalidOperation { .. })));
+    assert!(matches!(rt.set_data(&out), Err(XnaError::InvalidOperation { .. })));
+    device.set_render_target(None).unwrap();
+    // Unbound: a partial SetData updates the target in place and keeps the other texels.
+    rt.set_data_region(0, Some(Rectangle::new(2, 1, 2, 2)), &[Color::BLUE; 4], 0, 4).unwrap();
+    rt.get_data(&mut out).unwrap();
+    assert_eq!(at(&out, 4, 0, 0), Color::RED);
+    assert_eq!(at(&out, 4, 2, 1), Color::BLUE);
+    assert_eq!(at(&out, 4, 3, 2), Color::BLUE);
+    assert_eq!(at(&out, 4, 1, 2), Color::RED);
+}
+
+#[test]
+fn sampling_a_bound_target_is_refused() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    sb.begin().unwrap();
+    sb.draw(&rt, Vector2::ZERO, Color::WHITE).unwrap();
+    assert!(matches!(sb.end(), Err(XnaError::InvalidOperation { .. })));
+    device.set_render_target(None).unwrap();
+}
+
+#[test]
+fn mipmapped_target_levels_are_generated_from_level_zero() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::with_options(
+        &device, 16, 16, true, SurfaceFormat::Color, DepthFormat::None, 0,
+        RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::new(40, 80, 160, 255)).unwrap();
+    device.set_render_target(None).unwrap();
+    let mut level2 = vec![Color::TRANSPARENT; 16];
+    rt.get_data_region(2, None, &mut level2, 0, 16).unwrap();
+    assert!(level2.iter().all(|&p| p == Color::new(40, 80, 160, 255)), "{level2:?}");
+}
+
+#[test]
+fn multisampled_target_is_resolved_before_it_is_sampled() {
+    let _v = Validation::new();
+    let device = device(16, 16);
+    let rt = target(&device, 8, 8, DepthFormat::Depth24Stencil8, 4, RenderTargetUsage::DiscardContents);
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    draw_square(&device, Rectangle::new(4, 0, 4, 8), Color::BLUE);
+    device.set_render_target(None).unwrap();
+    device.clear(Color::BLACK).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    sb.begin_with(xnagraph::SpriteSortMode::Deferred, None, Some(xnagraph::SamplerState::POINT_CLAMP), None, None, None).unwrap();
+    sb.draw_rect(&rt, Rectangle::new(0, 0, 16, 16), Color::WHITE).unwrap();
+    sb.end().unwrap();
+    device.present().unwrap();
+    let px = read_back_buffer(&device);
+    assert_eq!(at(&px, 16, 2, 8), Color::RED);
+    assert_eq!(at(&px, 16, 13, 8), Color::BLUE);
+}
