@@ -1,1 +1,504 @@
-//! Vulkan backend.
+//! Vulkan 1.3 lowering of xnagraph frame plans (ash + vk-mem), headless.
+//!
+//! [`VulkanBackend`] implements [`Backend`]: it creates textures eagerly, lowers each
+//! [`FramePlan`] into one command buffer of a frame-ring slot (dynamic rendering,
+//! synchronization2) and submits it with a fence, and frees native objects only once the
+//! submission that last used them has completed. It decides no policy: load/store ops,
+//! resolves, mip cascades and barriers are executed as the plan states them.
+//!
+//! Modules follow the plan's node kinds: [`device`] (instance, adapter, validation), `format`
+//! (the format table), `sync` (the access table and barrier lowering), `texture` (native
+//! textures), `pass` (rendering and draws) with `pipeline` (pipelines and samplers), `transfer`
+//! (uploads, readbacks, mips), `record` (one plan → one command buffer) and `frame` (the ring of
+//! frames in flight and its buffers). Deferred release lives here, in the backend itself.
+
+mod device;
+mod format;
+mod frame;
+mod pass;
+mod pipeline;
+mod record;
+mod sync;
+mod texture;
+mod transfer;
+pub mod validation;
+
+use std::collections::HashMap;
+
+use ash::vk;
+use xnagraph_graph::retire::RetirementQueue;
+use xnagraph_graph::{
+    Backend, BackendError, Capabilities, DepthFormat, FormatSupport, FramePlan, LiveObjects,
+    NativeHandle, Node, PassOp, PlanNodeKind, ReadbackId, RetireSink, SubmissionId, SurfaceFormat,
+    TextureDesc,
+};
+
+use crate::device::Gpu;
+use crate::format::FormatTable;
+use crate::frame::{ensure_buffer, FrameSlot, HostBuffer};
+use crate::pipeline::Pipelines;
+use crate::record::Recorder;
+use crate::texture::TextureTable;
+
+/// How the backend is created.
+#[derive(Clone, Debug)]
+pub struct VulkanConfig {
+    /// Enable Khronos' validation layer with synchronization validation and collect its warnings
+    /// and errors (see [`validation`]). `XNAGRAPH_VALIDATION=1` enables it as well.
+    pub validation: bool,
+    /// Submissions that may be executing at once (at least 1; default 2).
+    pub frames_in_flight: u32,
+}
+
+impl Default for VulkanConfig {
+    fn default() -> Self {
+        VulkanConfig { validation: false, frames_in_flight: 2 }
+    }
+}
+
+/// Maps a Vulkan result onto the backend error kinds.
+pub(crate) fn vk_error(what: &str, result: vk::Result) -> BackendError {
+    let message = format!("{what}: {result}");
+    match result {
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY
+        | vk::Result::ERROR_OUT_OF_DEVICE_MEMORY
+        | vk::Result::ERROR_OUT_OF_POOL_MEMORY => BackendError::OutOfMemory(message),
+        vk::Result::ERROR_DEVICE_LOST => BackendError::DeviceLost(message),
+        _ => BackendError::Native(message),
+    }
+}
+
+/// Something waiting for its last submission to complete before it is freed.
+enum Retired {
+    Texture(NativeHandle),
+    Buffer(HostBuffer),
+}
+
+/// Quad indices (TL, TR, BL, BR → 0 1 2, 1 3 2) are shared by every slot and only ever grown.
+const MIN_INDEXED_QUADS: u32 = 1024;
+
+/// The Vulkan backend. See the crate documentation.
+pub struct VulkanBackend {
+    gpu: Gpu,
+    caps: Capabilities,
+    formats: FormatTable,
+    pipelines: Pipelines,
+    textures: TextureTable,
+    slots: Vec<FrameSlot>,
+    next_slot: usize,
+    index_buffer: Option<HostBuffer>,
+    indexed_quads: u32,
+    sink: RetireSink,
+    retired: RetirementQueue<Retired>,
+    retired_textures: usize,
+    retired_buffers: usize,
+    last_submitted: SubmissionId,
+    completed: SubmissionId,
+    readbacks: HashMap<ReadbackId, Vec<u8>>,
+}
+
+impl VulkanBackend {
+    /// Loads Vulkan, picks the adapter and creates the device and the frame ring.
+    pub fn new(config: VulkanConfig) -> Result<VulkanBackend, BackendError> {
+        let mut gpu = Gpu::new(&config)?;
+        let pipelines = match Pipelines::new(&gpu) {
+            Ok(p) => p,
+            Err(e) => {
+                // SAFETY: nothing else was created from the device.
+                unsafe { gpu.destroy() };
+                return Err(e);
+            }
+        };
+        let formats = FormatTable::measure(&gpu.instance, gpu.physical);
+        let caps = gpu.capabilities();
+        let mut backend = VulkanBackend {
+            gpu,
+            caps,
+            formats,
+            pipelines,
+            textures: TextureTable::default(),
+            slots: Vec::new(),
+            next_slot: 0,
+            index_buffer: None,
+            indexed_quads: 0,
+            sink: RetireSink::default(),
+            retired: RetirementQueue::default(),
+            retired_textures: 0,
+            retired_buffers: 0,
+            last_submitted: SubmissionId(0),
+            completed: SubmissionId(0),
+            readbacks: HashMap::new(),
+        };
+        for _ in 0..config.frames_in_flight.clamp(1, 16) {
+            // On failure `backend` drops here and tears down what exists.
+            backend.slots.push(FrameSlot::new(&backend.gpu)?);
+        }
+        Ok(backend)
+    }
+
+    /// Waits for slot `i`'s submission (if any) and takes out its readbacks.
+    fn finish_slot(&mut self, i: usize) -> Result<(), BackendError> {
+        let slot = &mut self.slots[i];
+        let Some(id) = slot.in_flight else { return Ok(()) };
+        // SAFETY: the fence belongs to this device and was submitted with `id`.
+        unsafe { self.gpu.device.wait_for_fences(&[slot.fence], true, u64::MAX) }
+            .map_err(|e| vk_error("vkWaitForFences", e))?;
+        slot.in_flight = None;
+        self.completed = self.completed.max(id);
+        let mut result = Ok(());
+        for pending in slot.readbacks.drain(..) {
+            match pending.buffer.read(&self.gpu, pending.len) {
+                Ok(bytes) => {
+                    self.readbacks.insert(pending.id, bytes);
+                }
+                Err(e) => result = Err(e),
+            }
+            // SAFETY: the fence has signalled; the copy into this buffer is complete.
+            unsafe { pending.buffer.destroy(&self.gpu) };
+        }
+        result
+    }
+
+    /// Queues every handle the engine dropped, tagged with its last use.
+    fn retire_dropped(&mut self) {
+        for handle in self.sink.drain() {
+            if let Some(t) = self.textures.get_mut(handle) {
+                self.retired.retire(t.last_use, Retired::Texture(handle));
+                self.retired_textures += 1;
+            }
+        }
+    }
+
+    /// Frees everything whose last use has completed.
+    fn free_completed(&mut self) {
+        for object in self.retired.collect(self.completed) {
+            self.free(object);
+        }
+    }
+
+    fn free(&mut self, object: Retired) {
+        match object {
+            Retired::Texture(handle) => {
+                self.retired_textures -= 1;
+                if let Some(t) = self.textures.remove(handle) {
+                    // SAFETY: its last submission has completed.
+                    unsafe { texture::destroy(&self.gpu, t) };
+                }
+            }
+            Retired::Buffer(buffer) => {
+                self.retired_buffers -= 1;
+                // SAFETY: its last submission has completed.
+                unsafe { buffer.destroy(&self.gpu) };
+            }
+        }
+    }
+
+    fn retire_buffer(&mut self, last_use: SubmissionId, buffer: HostBuffer) {
+        self.retired.retire(last_use, Retired::Buffer(buffer));
+        self.retired_buffers += 1;
+    }
+
+    /// Grows the shared quad index buffer to hold `quads` quads.
+    fn ensure_indices(&mut self, quads: u32) -> Result<(), BackendError> {
+        if quads <= self.indexed_quads && self.index_buffer.is_some() {
+            return Ok(());
+        }
+        let quads = quads.max(self.indexed_quads * 2).max(MIN_INDEXED_QUADS);
+        let indices: Vec<u8> = (0..quads)
+            .flat_map(|q| [0u32, 1, 2, 1, 3, 2].map(|i| q * 4 + i))
+            .flat_map(u32::to_ne_bytes)
+            .collect();
+        let buffer = HostBuffer::new(&self.gpu, indices.len() as u64, vk::BufferUsageFlags::INDEX_BUFFER, false)?;
+        if let Err(e) = buffer.write(&self.gpu, 0, &indices) {
+            // SAFETY: never submitted.
+            unsafe { buffer.destroy(&self.gpu) };
+            return Err(e);
+        }
+        if let Some(old) = self.index_buffer.replace(buffer) {
+            // Submissions still in flight may read the old indices.
+            self.retire_buffer(self.last_submitted, old);
+        }
+        self.indexed_quads = quads;
+        Ok(())
+    }
+
+    /// Records the plan's texture uses against `id`.
+    fn mark_uses(&mut self, plan: &FramePlan, id: SubmissionId) {
+        let mut handles = Vec::new();
+        for node in &plan.nodes {
+            handles.extend(node.barriers.iter().map(|b| b.texture.native()));
+            match &node.kind {
+                PlanNodeKind::Pass(p) => {
+                    handles.extend(p.colors.iter().chain(&p.depth).map(|a| a.texture.native()));
+                }
+                PlanNodeKind::GenerateMips { texture, .. } => handles.push(texture.native()),
+                _ => {}
+            }
+        }
+        for node in &plan.frame.nodes {
+            match node {
+                Node::Pass(s) => {
+                    handles.extend(s.colors.iter().map(|c| c.target.native()));
+                    handles.extend(s.ops.iter().filter_map(|op| match op {
+                        PassOp::Draw(d) => Some(d.texture.native()),
+                        PassOp::Clear(_) => None,
+                    }));
+                }
+                Node::Upload(u) => handles.push(u.texture.native()),
+                Node::Readback(r) => handles.push(r.texture.native()),
+                Node::Present(t) => handles.push(t.native()),
+            }
+        }
+        for handle in handles {
+            if let Some(t) = self.textures.get_mut(handle) {
+                t.last_use = id;
+            }
+        }
+    }
+
+    /// Frees the ring's buffers and the index buffer (the device must be idle).
+    fn release_idle_buffers(&mut self) {
+        let mut idle = Vec::new();
+        for slot in &mut self.slots {
+            idle.extend([slot.vertices.take(), slot.uniforms.take(), slot.staging.take()].into_iter().flatten());
+        }
+        idle.extend(self.index_buffer.take());
+        self.indexed_quads = 0;
+        for buffer in idle {
+            // SAFETY: the device is idle (caller's contract).
+            unsafe { buffer.destroy(&self.gpu) };
+        }
+    }
+
+    fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
+        let needs = record::measure(plan)?;
+        let i = self.next_slot;
+        self.finish_slot(i)?;
+        self.free_completed();
+        self.ensure_indices(needs.max_quads)?;
+
+        let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
+        let uniform_stride = 64u64.next_multiple_of(align);
+        let mut outgrown = Vec::new();
+        let slot = &mut self.slots[i];
+        let wanted = [
+            (&mut slot.vertices, needs.vertex_bytes, vk::BufferUsageFlags::VERTEX_BUFFER),
+            (&mut slot.uniforms, uniform_stride * u64::from(needs.draws), vk::BufferUsageFlags::UNIFORM_BUFFER),
+            (&mut slot.staging, needs.staging_bytes, vk::BufferUsageFlags::TRANSFER_SRC),
+        ];
+        let mut grown = Ok(());
+        for (buffer, size, usage) in wanted {
+            match ensure_buffer(&self.gpu, buffer, size, usage) {
+                Ok(old) => outgrown.extend(old),
+                Err(e) => {
+                    grown = Err(e);
+                    break;
+                }
+            }
+        }
+        let slot_last = slot.last;
+        for old in outgrown {
+            // The slot is idle, so this is freed at the next collection.
+            self.retire_buffer(slot_last, old);
+        }
+        grown?;
+        let slot = &mut self.slots[i];
+        slot.prepare_descriptors(&self.gpu, needs.draws)?;
+        if let Some(v) = &slot.vertices {
+            let bytes: Vec<u8> = plan
+                .frame
+                .vertices
+                .iter()
+                .flat_map(|v| {
+                    let mut b = [0u8; 24];
+                    b[0..4].copy_from_slice(&v.position[0].to_ne_bytes());
+                    b[4..8].copy_from_slice(&v.position[1].to_ne_bytes());
+                    b[8..12].copy_from_slice(&v.position[2].to_ne_bytes());
+                    b[12..16].copy_from_slice(&v.color);
+                    b[16..20].copy_from_slice(&v.texcoord[0].to_ne_bytes());
+                    b[20..24].copy_from_slice(&v.texcoord[1].to_ne_bytes());
+                    b
+                })
+                .collect();
+            v.write(&self.gpu, 0, &bytes)?;
+        }
+
+        let device = &self.gpu.device;
+        let cmd = slot.cmd;
+        let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: the slot is idle, so its pool's command buffer may be reset and re-recorded.
+        unsafe {
+            device
+                .reset_command_pool(slot.pool, vk::CommandPoolResetFlags::empty())
+                .and_then(|_| device.begin_command_buffer(cmd, &begin))
+        }
+        .map_err(|e| vk_error("vkBeginCommandBuffer", e))?;
+
+        let mut rec = Recorder {
+            gpu: &self.gpu,
+            formats: &self.formats,
+            textures: &self.textures,
+            pipelines: &mut self.pipelines,
+            cmd,
+            frame: &plan.frame,
+            vertex_buffer: slot.vertices.as_ref().map(|b| b.buffer).unwrap_or_default(),
+            index_buffer: self.index_buffer.as_ref().map(|b| b.buffer).unwrap_or_default(),
+            uniforms: slot.uniforms.as_ref(),
+            uniform_stride,
+            uniforms_used: 0,
+            staging: slot.staging.as_ref(),
+            staging_used: 0,
+            descriptors: slot.descriptors,
+            readbacks: Vec::new(),
+        };
+        let recorded = record::record(&mut rec, plan);
+        let readbacks = std::mem::take(&mut rec.readbacks);
+        let id = SubmissionId(self.last_submitted.0 + 1);
+        let submitted = recorded.and_then(|()| {
+            // SAFETY: `cmd` is recording; the fence is unsignalled after the reset and not in use
+            // (the slot is idle).
+            unsafe {
+                device.end_command_buffer(cmd).map_err(|e| vk_error("vkEndCommandBuffer", e))?;
+                device.reset_fences(&[slot.fence]).map_err(|e| vk_error("vkResetFences", e))?;
+                let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
+                let submit = vk::SubmitInfo2::default().command_buffer_infos(&cmds);
+                device
+                    .queue_submit2(self.gpu.queue, &[submit], slot.fence)
+                    .map_err(|e| vk_error("vkQueueSubmit2", e))
+            }
+        });
+        if let Err(e) = submitted {
+            for pending in readbacks {
+                // SAFETY: never submitted.
+                unsafe { pending.buffer.destroy(&self.gpu) };
+            }
+            return Err(e);
+        }
+        let slot = &mut self.slots[i];
+        slot.in_flight = Some(id);
+        slot.last = id;
+        slot.readbacks = readbacks;
+        self.last_submitted = id;
+        self.next_slot = (i + 1) % self.slots.len();
+        self.mark_uses(plan, id);
+        Ok(id)
+    }
+}
+
+impl Backend for VulkanBackend {
+    /// The adapter's name and type, e.g. "llvmpipe (LLVM 15.0.6, 256 bits) [cpu]".
+    fn adapter_name(&self) -> &str {
+        &self.gpu.adapter_name
+    }
+
+    fn capabilities(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
+        self.formats.support(format)
+    }
+
+    fn applied_depth_format(&self, requested: DepthFormat) -> DepthFormat {
+        self.formats.applied_depth(requested)
+    }
+
+    fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
+        let texture = texture::create(&self.gpu, &self.formats, desc)?;
+        Ok(self.textures.insert(texture))
+    }
+
+    fn retire_sink(&self) -> RetireSink {
+        self.sink.clone()
+    }
+
+    fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
+        let result = self.record_and_submit(plan);
+        self.retire_dropped();
+        result
+    }
+
+    fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError> {
+        if submission > self.last_submitted {
+            return Err(BackendError::Native(format!("submission {} was never made", submission.0)));
+        }
+        for i in 0..self.slots.len() {
+            if self.slots[i].in_flight.is_some_and(|s| s <= submission) {
+                self.finish_slot(i)?;
+            }
+        }
+        // Every earlier submission has completed too (fences signal in submission order).
+        self.completed = self.completed.max(submission);
+        self.retire_dropped();
+        self.free_completed();
+        Ok(())
+    }
+
+    fn take_readback(&mut self, id: ReadbackId) -> Option<Vec<u8>> {
+        if !self.readbacks.contains_key(&id) {
+            for i in 0..self.slots.len() {
+                let fence = self.slots[i].fence;
+                // SAFETY: a status query on a live fence.
+                let done = unsafe { self.gpu.device.get_fence_status(fence) }.unwrap_or(false);
+                if done && self.slots[i].in_flight.is_some() {
+                    // A read failure leaves the readback missing, which is what None says.
+                    let _ = self.finish_slot(i);
+                }
+            }
+        }
+        self.readbacks.remove(&id)
+    }
+
+    fn wait_idle(&mut self) -> Result<(), BackendError> {
+        // SAFETY: the device is live; no other thread uses its queue.
+        unsafe { self.gpu.device.device_wait_idle() }.map_err(|e| vk_error("vkDeviceWaitIdle", e))?;
+        let mut result = Ok(());
+        for i in 0..self.slots.len() {
+            if let Err(e) = self.finish_slot(i) {
+                result = Err(e);
+            }
+        }
+        self.completed = self.last_submitted;
+        self.retire_dropped();
+        self.free_completed();
+        self.release_idle_buffers();
+        result
+    }
+
+    fn live_objects(&self) -> LiveObjects {
+        let slot_buffers: usize = self.slots.iter().map(FrameSlot::buffer_count).sum();
+        LiveObjects {
+            textures: self.textures.len(),
+            images: self.textures.image_count(),
+            buffers: slot_buffers + usize::from(self.index_buffer.is_some()) + self.retired_buffers,
+            awaiting_retirement: self.retired_textures,
+        }
+    }
+}
+
+impl Drop for VulkanBackend {
+    /// Waits for the GPU, then frees every native object — including those of texture states
+    /// still alive elsewhere, whose later drop only pushes a handle into the sink.
+    fn drop(&mut self) {
+        // SAFETY: the device is live. An error (device lost) leaves nothing to wait for.
+        let _ = unsafe { self.gpu.device.device_wait_idle() };
+        for object in self.retired.drain_all() {
+            self.free(object);
+        }
+        for t in self.textures.drain() {
+            // SAFETY: the device is idle.
+            unsafe { texture::destroy(&self.gpu, t) };
+        }
+        self.release_idle_buffers();
+        for slot in std::mem::take(&mut self.slots) {
+            // SAFETY: the device is idle.
+            unsafe { slot.destroy(&self.gpu) };
+        }
+        // SAFETY: the device is idle; pipelines, then the device's remaining children, then
+        // the device, messenger and instance.
+        unsafe {
+            self.pipelines.destroy(&self.gpu);
+            self.gpu.destroy();
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! Instance, adapter and device: everything that exists once per backend.
+//!
+//! In: a [`crate::VulkanConfig`]. Out: a [`Gpu`] holding the loaded entry points, the instance
+//! (with the validation layer and a debug-utils messenger when asked for), the chosen physical
+//! device, one graphics queue, the vk-mem allocator and the device limits and optional features
+//! the rest of the backend consults. The adapter is the best-ranked device that supports Vulkan
+//! 1.3 with dynamic rendering and synchronization2: discrete before integrated before virtual
+//! before CPU.
+
+use std::ffi::CStr;
+use std::mem::ManuallyDrop;
+
+use ash::vk;
+use xnagraph_graph::{BackendError, Capabilities};
+
+use crate::{validation, vk_error, VulkanConfig};
+
+const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+/// Optional device features the lowering checks before using them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Features {
+    pub fill_mode_non_solid: bool,
+    pub sampler_anisotropy: bool,
+}
+
+pub(crate) struct Gpu {
+    _entry: ash::Entry,
+    pub instance: ash::Instance,
+    debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    pub physical: vk::PhysicalDevice,
+    pub device: ash::Device,
+    pub queue: vk::Queue,
+    pub queue_family: u32,
+    pub allocator: ManuallyDrop<vk_mem::Allocator>,
+    pub adapter_name: String,
+    pub limits: vk::PhysicalDeviceLimits,
+    pub features: Features,
+}
+
+/// Whether validation is on: asked for by the config or by `XNAGRAPH_VALIDATION=1`.
+fn validation_wanted(config: &VulkanConfig) -> (bool, bool) {
+    let from_env = std::env::var("XNAGRAPH_VALIDATION").is_ok_and(|v| v == "1");
+    (config.validation, from_env)
+}
+
+fn device_type_rank(ty: vk::PhysicalDeviceType) -> u32 {
+    match ty {
+        vk::PhysicalDeviceType::DISCRETE_GPU => 0,
+        vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
+        vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
+        vk::PhysicalDeviceType::CPU => 3,
+        _ => 4,
+    }
+}
+
+fn device_type_name(ty: vk::PhysicalDeviceType) -> &'static str {
+    match ty {
+        vk::PhysicalDeviceType::DISCRETE_GPU => "discrete",
+        vk::PhysicalDeviceType::INTEGRATED_GPU => "integrated",
+        vk::PhysicalDeviceType::VIRTUAL_GPU => "virtual",
+        vk::PhysicalDeviceType::CPU => "cpu",
+        _ => "other",
+    }
+}
+
+fn messenger_info() -> vk::DebugUtilsMessengerCreateInfoEXT<'static> {
+    vk::DebugUtilsMessengerCreateInfoEXT::default()
+        .message_severity(
+            vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+        )
+        .message_type(
+            vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+        )
+        .pfn_user_callback(Some(validation::on_message))
+}
+
+struct Candidate {
+    physical: vk::PhysicalDevice,
+    queue_family: u32,
+    rank: u32,
+    name: String,
+    features: Features,
+}
+
+/// A usable adapter, or `None`: Vulkan 1.3, dynamic rendering, synchronization2, a graphics queue.
+fn examine(instance: &ash::Instance, physical: vk::PhysicalDevice) -> Option<Candidate> {
+    // SAFETY: `physical` was enumerated from this live instance.
+    let props = unsafe { instance.get_physical_device_properties(physical) };
+    if props.api_version < vk::API_VERSION_1_3 {
+        return None;
+    }
+    let mut v13 = vk::PhysicalDeviceVulkan13Features::default();
+    let mut features2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut v13);
+    // SAFETY: as above; the feature chain is valid and lives across the call.
+    unsafe { instance.get_physical_device_features2(physical, &mut features2) };
+    let core = features2.features;
+    if v13.dynamic_rendering == vk::FALSE || v13.synchronization2 == vk::FALSE {
+        return None;
+    }
+    // SAFETY: as above.
+    let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
+    let queue_family = families
+        .iter()
+        .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS) && f.queue_count > 0)?;
+    let name = props.device_name_as_c_str().map_or_else(
+        |_| "unnamed adapter".to_owned(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Some(Candidate {
+        physical,
+        queue_family: queue_family as u32,
+        rank: device_type_rank(props.device_type),
+        name: format!("{name} [{}]", device_type_name(props.device_type)),
+        features: Features {
+            fill_mode_non_solid: core.fill_mode_non_solid == vk::TRUE,
+            sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
+        },
+    })
+}
+
+impl Gpu {
+    pub fn new(config: &VulkanConfig) -> Result<Gpu, BackendError> {
+        // SAFETY: loading the system Vulkan loader; its entry points are used only through ash.
+        let entry = unsafe { ash::Entry::load() }
+            .map_err(|e| BackendError::NotSupported(format!("no Vulkan loader: {e}")))?;
+
+        let (asked, from_env) = validation_wanted(config);
+        // SAFETY: a plain query on the loaded entry.
+        let layers = unsafe { entry.enumerate_instance_layer_properties() }
+            .map_err(|e| vk_error("vkEnumerateInstanceLayerProperties", e))?;
+        let has_layer = layers
+            .iter()
+            .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+        let validate = (asked || from_env) && has_layer;
+        if asked && !has_layer {
+            return Err(BackendError::NotSupported(
+                "validation requested but VK_LAYER_KHRONOS_validation is not installed".into(),
+            ));
+        }
+        if from_env && !has_layer {
+            eprintln!("xnagraph-vulkan: XNAGRAPH_VALIDATION=1 but the validation layer is missing");
+        }
+
+        let app_info = vk::ApplicationInfo::default()
+            .application_name(c"xnagraph")
+            .engine_name(c"xnagraph")
+            .api_version(vk::API_VERSION_1_3);
+        let layer_names = [VALIDATION_LAYER.as_ptr()];
+        let extension_names =
+            [ash::ext::debug_utils::NAME.as_ptr(), ash::ext::validation_features::NAME.as_ptr()];
+        let enabled_checks = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+        let mut features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_checks);
+        // Chained into the instance info too, so creation and destruction are reported.
+        let mut chained_messenger = messenger_info();
+        let mut instance_info = vk::InstanceCreateInfo::default().application_info(&app_info);
+        if validate {
+            instance_info = instance_info
+                .enabled_layer_names(&layer_names)
+                .enabled_extension_names(&extension_names)
+                .push_next(&mut features)
+                .push_next(&mut chained_messenger);
+        }
+        // SAFETY: every pointer in the create info refers to locals alive across the call.
+        let instance = unsafe { entry.create_instance(&instance_info, None) }
+            .map_err(|e| vk_error("vkCreateInstance", e))?;
+
+        let debug = if validate {
+            let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            let messenger_info = messenger_info();
+            // SAFETY: the instance was created with VK_EXT_debug_utils enabled.
+            match unsafe { loader.create_debug_utils_messenger(&messenger_info, None) } {
+                Ok(m) => Some((loader, m)),
+                Err(e) => {
+                    // SAFETY: nothing else was created from this instance yet.
+                    unsafe { instance.destroy_instance(None) };
+                    return Err(vk_error("vkCreateDebugUtilsMessengerEXT", e));
+                }
+            }
+        } else {
+            None
+        };
+
+        let opened = match Self::open_device(&instance) {
+            Ok(o) => o,
+            Err(e) => {
+                if let Some((loader, messenger)) = &debug {
+                    // SAFETY: device creation failed; nothing else uses the messenger.
+                    unsafe { loader.destroy_debug_utils_messenger(*messenger, None) };
+                }
+                // SAFETY: the instance has no other children.
+                unsafe { instance.destroy_instance(None) };
+                return Err(e);
+            }
+        };
+        let (chosen, limits, device, queue, allocator) = opened;
+
+        eprintln!("xnagraph-vulkan: using {}", chosen.name);
+        Ok(Gpu {
+            _entry: entry,
+            instance,
+            debug,
+            physical: chosen.physical,
+            device,
+            queue,
+            queue_family: chosen.queue_family,
+            allocator: ManuallyDrop::new(allocator),
+            adapter_name: chosen.name,
+            limits,
+            features: chosen.features,
+        })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn open_device(
+        instance: &ash::Instance,
+    ) -> Result<
+        (Candidate, vk::PhysicalDeviceLimits, ash::Device, vk::Queue, vk_mem::Allocator),
+        BackendError,
+    > {
+        let chosen = Self::choose_adapter(instance)?;
+        // SAFETY: `chosen.physical` belongs to this instance.
+        let props = unsafe { instance.get_physical_device_properties(chosen.physical) };
+
+        let priorities = [1.0f32];
+        let queue_infos = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(chosen.queue_family)
+            .queue_priorities(&priorities)];
+        let core = vk::PhysicalDeviceFeatures::default()
+            .fill_mode_non_solid(chosen.features.fill_mode_non_solid)
+            .sampler_anisotropy(chosen.features.sampler_anisotropy);
+        let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
+            .dynamic_rendering(true)
+            .synchronization2(true);
+        let device_info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_infos)
+            .enabled_features(&core)
+            .push_next(&mut v13);
+        // SAFETY: the adapter supports every feature enabled here (checked in `examine`).
+        let device = unsafe { instance.create_device(chosen.physical, &device_info, None) }
+            .map_err(|e| vk_error("vkCreateDevice", e))?;
+        // SAFETY: queue 0 of the family the device was created with.
+        let queue = unsafe { device.get_device_queue(chosen.queue_family, 0) };
+
+        let mut alloc_info = vk_mem::AllocatorCreateInfo::new(instance, &device, chosen.physical);
+        alloc_info.vulkan_api_version = vk::API_VERSION_1_3;
+        // SAFETY: instance, device and adapter outlive the allocator (it is dropped first).
+        match unsafe { vk_mem::Allocator::new(alloc_info) } {
+            Ok(allocator) => Ok((chosen, props.limits, device, queue, allocator)),
+            Err(e) => {
+                // SAFETY: the device has no children yet.
+                unsafe { device.destroy_device(None) };
+                Err(vk_error("vmaCreateAllocator", e))
+            }
+        }
+    }
+
+    fn choose_adapter(instance: &ash::Instance) -> Result<Candidate, BackendError> {
+        // SAFETY: a plain query on a live instance.
+        let physicals = unsafe { instance.enumerate_physical_devices() }
+            .map_err(|e| vk_error("vkEnumeratePhysicalDevices", e))?;
+        physicals
+            .into_iter()
+            .filter_map(|p| examine(instance, p))
+            .min_by_key(|c| c.rank)
+            .ok_or_else(|| {
+                BackendError::NotSupported(
+                    "no Vulkan 1.3 adapter with dynamicRendering and synchronization2".into(),
+                )
+            })
+    }
+
+    pub fn capabilities(&self) -> Capabilities {
+        let l = &self.limits;
+        let counts = l.framebuffer_color_sample_counts
+            & l.framebuffer_depth_sample_counts
+            & l.framebuffer_stencil_sample_counts;
+        Capabilities {
+            max_texture_dimension: l.max_image_dimension2_d,
+            max_cube_dimension: l.max_image_dimension_cube,
+            max_color_attachments: l.max_color_attachments,
+            sample_counts: counts.as_raw(),
+        }
+    }
+
+    /// Destroys allocator, device, messenger and instance, in that order.
+    ///
+    /// # Safety
+    /// The device must be idle and every object created from it already destroyed.
+    pub unsafe fn destroy(&mut self) {
+        // SAFETY: the caller guarantees nothing allocated from the allocator is still alive.
+        unsafe { ManuallyDrop::drop(&mut self.allocator) };
+        // SAFETY: the device is idle and childless (caller's contract).
+        unsafe { self.device.destroy_device(None) };
+        if let Some((loader, messenger)) = self.debug.take() {
+            // SAFETY: the messenger belongs to this instance and is destroyed once.
+            unsafe { loader.destroy_debug_utils_messenger(messenger, None) };
+        }
+        // SAFETY: every child of the instance is gone now.
+        unsafe { self.instance.destroy_instance(None) };
+    }
+}
+

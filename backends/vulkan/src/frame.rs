@@ -1,0 +1,242 @@
+//! The frame ring and the host-visible buffers a frame writes through.
+//!
+//! In: how much a plan needs (vertex bytes, uniform slots, staging bytes, descriptor sets).
+//! Out: a [`FrameSlot`] — command pool and buffer, fence, descriptor pool and grown-on-demand
+//! [`HostBuffer`]s — ready to record into. There are `frames_in_flight` slots used round-robin;
+//! a slot is reused only after its fence has signalled, so its buffers are rewritten only when
+//! the GPU is done with them. Buffers outgrown by a plan are handed back to the caller to retire
+//! like any other native object. Readback buffers live in the slot that copied into them until
+//! the fence signals and their bytes are taken out.
+
+use ash::vk;
+use vk_mem::Alloc;
+use xnagraph_graph::{BackendError, ReadbackId, SubmissionId};
+
+use crate::device::Gpu;
+use crate::vk_error;
+
+/// A persistently mapped buffer in host-visible memory.
+pub(crate) struct HostBuffer {
+    pub buffer: vk::Buffer,
+    alloc: vk_mem::Allocation,
+    pub size: u64,
+}
+
+impl HostBuffer {
+    /// `readback`: read by the host (random access) rather than written sequentially.
+    pub fn new(
+        gpu: &Gpu,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        readback: bool,
+    ) -> Result<HostBuffer, BackendError> {
+        let size = size.max(16);
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let host = if readback {
+            vk_mem::AllocationCreateFlags::HOST_ACCESS_RANDOM
+        } else {
+            vk_mem::AllocationCreateFlags::HOST_ACCESS_SEQUENTIAL_WRITE
+        };
+        let alloc_info = vk_mem::AllocationCreateInfo {
+            flags: host | vk_mem::AllocationCreateFlags::MAPPED,
+            usage: vk_mem::MemoryUsage::Auto,
+            ..Default::default()
+        };
+        // SAFETY: a valid create info; the allocator outlives the buffer.
+        let (buffer, alloc) = unsafe { gpu.allocator.create_buffer(&info, &alloc_info) }
+            .map_err(|e| vk_error("vmaCreateBuffer", e))?;
+        Ok(HostBuffer { buffer, alloc, size })
+    }
+
+    fn mapped(&self, gpu: &Gpu) -> Result<*mut u8, BackendError> {
+        let ptr = gpu.allocator.get_allocation_info(&self.alloc).mapped_data as *mut u8;
+        if ptr.is_null() {
+            return Err(BackendError::Native("host buffer is not mapped".into()));
+        }
+        Ok(ptr)
+    }
+
+    /// Copies `bytes` to `offset` and flushes them to the device.
+    pub fn write(&self, gpu: &Gpu, offset: u64, bytes: &[u8]) -> Result<(), BackendError> {
+        if offset + bytes.len() as u64 > self.size {
+            return Err(BackendError::Native("write past the end of a host buffer".into()));
+        }
+        let ptr = self.mapped(gpu)?;
+        // SAFETY: the mapping covers `size` bytes and the range was checked above; the GPU does
+        // not use this range now (the slot's fence has signalled).
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.add(offset as usize), bytes.len()) };
+        gpu.allocator
+            .flush_allocation(&self.alloc, offset, bytes.len() as u64)
+            .map_err(|e| vk_error("vmaFlushAllocation", e))
+    }
+
+    /// The first `len` bytes, after invalidating host caches.
+    pub fn read(&self, gpu: &Gpu, len: usize) -> Result<Vec<u8>, BackendError> {
+        if len as u64 > self.size {
+            return Err(BackendError::Native("read past the end of a host buffer".into()));
+        }
+        gpu.allocator
+            .invalidate_allocation(&self.alloc, 0, len as u64)
+            .map_err(|e| vk_error("vmaInvalidateAllocation", e))?;
+        let ptr = self.mapped(gpu)?;
+        let mut out = vec![0u8; len];
+        // SAFETY: the range lies inside the mapping and the transfer that wrote it has completed.
+        unsafe { std::ptr::copy_nonoverlapping(ptr, out.as_mut_ptr(), len) };
+        Ok(out)
+    }
+
+    /// # Safety
+    /// No pending or executing submission may use the buffer.
+    pub unsafe fn destroy(mut self, gpu: &Gpu) {
+        // SAFETY: the caller guarantees the GPU is done with it.
+        unsafe { gpu.allocator.destroy_buffer(self.buffer, &mut self.alloc) };
+    }
+}
+
+/// A readback in flight: its buffer and how many bytes of it are the answer.
+pub(crate) struct PendingReadback {
+    pub id: ReadbackId,
+    pub buffer: HostBuffer,
+    pub len: usize,
+}
+
+/// One slot of the frame ring.
+pub(crate) struct FrameSlot {
+    pub pool: vk::CommandPool,
+    pub cmd: vk::CommandBuffer,
+    pub fence: vk::Fence,
+    /// The submission recorded here whose fence has not been observed yet.
+    pub in_flight: Option<SubmissionId>,
+    /// The last submission recorded here (completed once `in_flight` is None).
+    pub last: SubmissionId,
+    pub vertices: Option<HostBuffer>,
+    pub uniforms: Option<HostBuffer>,
+    pub staging: Option<HostBuffer>,
+    pub descriptors: vk::DescriptorPool,
+    pub descriptor_capacity: u32,
+    pub readbacks: Vec<PendingReadback>,
+}
+
+impl FrameSlot {
+    pub fn new(gpu: &Gpu) -> Result<FrameSlot, BackendError> {
+        let pool_info = vk::CommandPoolCreateInfo::default().queue_family_index(gpu.queue_family);
+        // SAFETY: a valid create info for this device.
+        let pool = unsafe { gpu.device.create_command_pool(&pool_info, None) }
+            .map_err(|e| vk_error("vkCreateCommandPool", e))?;
+        let mut slot = FrameSlot {
+            pool,
+            cmd: vk::CommandBuffer::null(),
+            fence: vk::Fence::null(),
+            in_flight: None,
+            last: SubmissionId(0),
+            vertices: None,
+            uniforms: None,
+            staging: None,
+            descriptors: vk::DescriptorPool::null(),
+            descriptor_capacity: 0,
+            readbacks: Vec::new(),
+        };
+        let cmd_info = vk::CommandBufferAllocateInfo::default()
+            .command_pool(pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        // SAFETY: `pool` is live.
+        let made = unsafe { gpu.device.allocate_command_buffers(&cmd_info) }
+            .map_err(|e| vk_error("vkAllocateCommandBuffers", e))
+            .and_then(|cmds| {
+                slot.cmd = cmds[0];
+                // SAFETY: a plain fence on a live device.
+                unsafe { gpu.device.create_fence(&vk::FenceCreateInfo::default(), None) }
+                    .map_err(|e| vk_error("vkCreateFence", e))
+            });
+        match made {
+            Ok(fence) => {
+                slot.fence = fence;
+                Ok(slot)
+            }
+            Err(e) => {
+                // SAFETY: nothing from this slot was ever submitted.
+                unsafe { slot.destroy(gpu) };
+                Err(e)
+            }
+        }
+    }
+
+    /// Makes sure the slot's descriptor pool can hand out `draws` uniform and sampler sets,
+    /// then resets it. The slot must be idle.
+    pub fn prepare_descriptors(&mut self, gpu: &Gpu, draws: u32) -> Result<(), BackendError> {
+        if draws > self.descriptor_capacity || self.descriptors == vk::DescriptorPool::null() {
+            let capacity = draws.max(self.descriptor_capacity * 2).max(64);
+            if self.descriptors != vk::DescriptorPool::null() {
+                // SAFETY: the slot is idle, so no set from this pool is in use.
+                unsafe { gpu.device.destroy_descriptor_pool(self.descriptors, None) };
+                self.descriptors = vk::DescriptorPool::null();
+                self.descriptor_capacity = 0;
+            }
+            let sizes = [
+                vk::DescriptorPoolSize { ty: vk::DescriptorType::UNIFORM_BUFFER, descriptor_count: capacity },
+                vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                    descriptor_count: capacity,
+                },
+            ];
+            let info = vk::DescriptorPoolCreateInfo::default().max_sets(capacity * 2).pool_sizes(&sizes);
+            // SAFETY: a valid create info for this device.
+            self.descriptors = unsafe { gpu.device.create_descriptor_pool(&info, None) }
+                .map_err(|e| vk_error("vkCreateDescriptorPool", e))?;
+            self.descriptor_capacity = capacity;
+        } else {
+            // SAFETY: the slot is idle, so no set from this pool is in use.
+            unsafe { gpu.device.reset_descriptor_pool(self.descriptors, vk::DescriptorPoolResetFlags::empty()) }
+                .map_err(|e| vk_error("vkResetDescriptorPool", e))?;
+        }
+        Ok(())
+    }
+
+    pub fn buffer_count(&self) -> usize {
+        [&self.vertices, &self.uniforms, &self.staging].iter().filter(|b| b.is_some()).count()
+            + self.readbacks.len()
+    }
+
+    /// # Safety
+    /// The slot must be idle (its fence signalled or never submitted).
+    pub unsafe fn destroy(mut self, gpu: &Gpu) {
+        for buffer in [self.vertices.take(), self.uniforms.take(), self.staging.take()].into_iter().flatten() {
+            // SAFETY: the slot is idle (caller's contract).
+            unsafe { buffer.destroy(gpu) };
+        }
+        for pending in self.readbacks.drain(..) {
+            // SAFETY: as above.
+            unsafe { pending.buffer.destroy(gpu) };
+        }
+        // SAFETY: as above; each handle is destroyed once, null handles are skipped.
+        unsafe {
+            if self.descriptors != vk::DescriptorPool::null() {
+                gpu.device.destroy_descriptor_pool(self.descriptors, None);
+            }
+            if self.fence != vk::Fence::null() {
+                gpu.device.destroy_fence(self.fence, None);
+            }
+            gpu.device.destroy_command_pool(self.pool, None);
+        }
+    }
+}
+
+/// Makes `slot` hold a buffer of at least `size` bytes; an outgrown buffer is returned so the
+/// caller can retire it.
+pub(crate) fn ensure_buffer(
+    gpu: &Gpu,
+    slot: &mut Option<HostBuffer>,
+    size: u64,
+    usage: vk::BufferUsageFlags,
+) -> Result<Option<HostBuffer>, BackendError> {
+    if size == 0 || slot.as_ref().is_some_and(|b| b.size >= size) {
+        return Ok(None);
+    }
+    let grown = size.max(slot.as_ref().map_or(0, |b| b.size * 2)).max(4096);
+    let fresh = HostBuffer::new(gpu, grown, usage, false)?;
+    Ok(slot.replace(fresh))
+}

@@ -1,0 +1,327 @@
+//! Render passes: dynamic rendering over the planned attachments, then the segment's clears and
+//! draws.
+//!
+//! In: a [`PlannedPass`] — attachments with their load/store ops and resolve flags, and the
+//! indices of the segment's ops to run. Out: vkCmdBeginRendering (render area = attachment size;
+//! a resolving `Samples` attachment averages into the `Color` image's view of that layer), the
+//! ops (clears via vkCmdClearAttachments on the aspects present; sprite draws with their pipeline,
+//! viewport, scissor, transform and texture), vkCmdEndRendering. Nothing here decides a load or
+//! store op: they come from the plan as they are.
+
+use ash::vk;
+use xnagraph_graph::{
+    Access, BackendError, Clear, ClearValue, Draw, Image, LoadOp, Node, PassOp, PlannedAttachment,
+    PlannedPass, StoreOp,
+};
+
+use crate::format::depth_aspects;
+use crate::pipeline::PassFormats;
+use crate::record::Recorder;
+use crate::sync::layout;
+
+fn malformed(message: &str) -> BackendError {
+    BackendError::Native(format!("malformed plan: {message}"))
+}
+
+fn load_op(load: LoadOp, depth: bool) -> Result<(vk::AttachmentLoadOp, vk::ClearValue), BackendError> {
+    Ok(match load {
+        LoadOp::Load => (vk::AttachmentLoadOp::LOAD, vk::ClearValue::default()),
+        LoadOp::DontCare => (vk::AttachmentLoadOp::DONT_CARE, vk::ClearValue::default()),
+        LoadOp::Clear(ClearValue::Color(c)) if !depth => {
+            (vk::AttachmentLoadOp::CLEAR, vk::ClearValue { color: vk::ClearColorValue { float32: c } })
+        }
+        LoadOp::Clear(ClearValue::DepthStencil { depth: d, stencil }) if depth => (
+            vk::AttachmentLoadOp::CLEAR,
+            vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: d, stencil } },
+        ),
+        LoadOp::Clear(_) => return Err(malformed("clear value of the wrong kind for its attachment")),
+    })
+}
+
+fn store_op(store: StoreOp) -> vk::AttachmentStoreOp {
+    match store {
+        StoreOp::Store => vk::AttachmentStoreOp::STORE,
+        StoreOp::DontCare => vk::AttachmentStoreOp::DONT_CARE,
+    }
+}
+
+/// The attachments of a pass, lowered.
+struct Attachments {
+    colors: Vec<vk::RenderingAttachmentInfo<'static>>,
+    depth: Option<vk::RenderingAttachmentInfo<'static>>,
+    formats: PassFormats,
+    extent: vk::Extent2D,
+}
+
+fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachments, BackendError> {
+    if pass.colors.is_empty() {
+        return Err(malformed("a pass without colour attachments"));
+    }
+    let mut extent = vk::Extent2D { width: u32::MAX, height: u32::MAX };
+    let mut samples = None;
+    let mut check = |t: &crate::texture::NativeTexture, a: &PlannedAttachment| -> Result<(), BackendError> {
+        let s = if a.image == Image::Color { vk::SampleCountFlags::TYPE_1 } else { t.samples };
+        if *samples.get_or_insert(s) != s {
+            return Err(malformed("attachments with different sample counts"));
+        }
+        if a.layer >= t.desc.layers {
+            return Err(malformed("attachment layer out of range"));
+        }
+        extent.width = extent.width.min(t.desc.width);
+        extent.height = extent.height.min(t.desc.height);
+        Ok(())
+    };
+    let mut colors = Vec::with_capacity(pass.colors.len());
+    let mut color_formats = Vec::with_capacity(pass.colors.len());
+    for a in &pass.colors {
+        let t = rec.textures.get(a.texture.native())?;
+        if a.image == Image::DepthStencil {
+            return Err(malformed("a depth image as a colour attachment"));
+        }
+        check(t, a)?;
+        let (load, clear) = load_op(a.load, false)?;
+        let mut info = vk::RenderingAttachmentInfo::default()
+            .image_view(t.attachment_view(a.image, a.layer)?)
+            .image_layout(layout(Access::ColorAttachmentWrite))
+            .load_op(load)
+            .store_op(store_op(a.store))
+            .clear_value(clear);
+        if a.resolve {
+            if a.image != Image::Samples {
+                return Err(malformed("resolve from a single-sample attachment"));
+            }
+            info = info
+                .resolve_mode(vk::ResolveModeFlags::AVERAGE)
+                .resolve_image_view(t.attachment_view(Image::Color, a.layer)?)
+                .resolve_image_layout(layout(Access::ColorAttachmentWrite));
+        }
+        colors.push(info);
+        color_formats.push(t.format);
+    }
+    let mut depth = None;
+    let mut depth_format = vk::Format::UNDEFINED;
+    if let Some(a) = &pass.depth {
+        let t = rec.textures.get(a.texture.native())?;
+        if a.image != Image::DepthStencil {
+            return Err(malformed("a colour image as the depth attachment"));
+        }
+        check(t, a)?;
+        let (load, clear) = load_op(a.load, true)?;
+        depth = Some(
+            vk::RenderingAttachmentInfo::default()
+                .image_view(t.attachment_view(Image::DepthStencil, a.layer)?)
+                .image_layout(layout(Access::DepthStencilAttachmentReadWrite))
+                .load_op(load)
+                .store_op(store_op(a.store))
+                .clear_value(clear),
+        );
+        depth_format = t.depth_format;
+    }
+    let samples = samples.unwrap_or(vk::SampleCountFlags::TYPE_1);
+    Ok(Attachments {
+        colors,
+        depth,
+        formats: PassFormats { colors: color_formats, depth: depth_format, samples },
+        extent,
+    })
+}
+
+pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendError> {
+    let Some(Node::Pass(segment)) = rec.frame.nodes.get(pass.segment) else {
+        return Err(malformed("pass names a node that is not a segment"));
+    };
+    let att = lower_attachments(rec, pass)?;
+    let has_stencil =
+        att.depth.is_some() && depth_aspects(att.formats.depth).contains(vk::ImageAspectFlags::STENCIL);
+    let area = vk::Rect2D { offset: vk::Offset2D { x: 0, y: 0 }, extent: att.extent };
+    let mut info = vk::RenderingInfo::default()
+        .render_area(area)
+        .layer_count(1)
+        .color_attachments(&att.colors);
+    if let Some(d) = &att.depth {
+        info = info.depth_attachment(d);
+        if has_stencil {
+            info = info.stencil_attachment(d);
+        }
+    }
+    let device = &rec.gpu.device;
+    // SAFETY: `cmd` is recording outside any rendering; the views are live and the plan's
+    // barriers put them in the layouts named above.
+    unsafe { device.cmd_begin_rendering(rec.cmd, &info) };
+    let mut state = DrawState { pipeline: vk::Pipeline::null(), buffers_bound: false };
+    let mut result = Ok(());
+    for &i in &pass.ops {
+        result = match segment.ops.get(i) {
+            Some(PassOp::Clear(c)) => {
+                clear(rec, c, &att, has_stencil);
+                Ok(())
+            }
+            Some(PassOp::Draw(d)) => draw(rec, d, &att, &mut state),
+            None => Err(malformed("pass op index out of range")),
+        };
+        if result.is_err() {
+            break;
+        }
+    }
+    // SAFETY: rendering was begun above on this command buffer.
+    unsafe { rec.gpu.device.cmd_end_rendering(rec.cmd) };
+    result
+}
+
+fn clear(rec: &Recorder<'_>, c: &Clear, att: &Attachments, has_stencil: bool) {
+    let mut clears = Vec::new();
+    if let Some(color) = c.color {
+        for i in 0..att.colors.len() {
+            clears.push(vk::ClearAttachment {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                color_attachment: i as u32,
+                clear_value: vk::ClearValue { color: vk::ClearColorValue { float32: color } },
+            });
+        }
+    }
+    let mut aspects = vk::ImageAspectFlags::empty();
+    if att.depth.is_some() && c.depth.is_some() {
+        aspects |= vk::ImageAspectFlags::DEPTH;
+    }
+    if has_stencil && c.stencil.is_some() {
+        aspects |= vk::ImageAspectFlags::STENCIL;
+    }
+    if !aspects.is_empty() {
+        clears.push(vk::ClearAttachment {
+            aspect_mask: aspects,
+            color_attachment: 0,
+            clear_value: vk::ClearValue {
+                depth_stencil: vk::ClearDepthStencilValue {
+                    depth: c.depth.unwrap_or(1.0),
+                    stencil: c.stencil.unwrap_or(0),
+                },
+            },
+        });
+    }
+    if clears.is_empty() {
+        return;
+    }
+    let rect = vk::ClearRect {
+        rect: vk::Rect2D { offset: vk::Offset2D::default(), extent: att.extent },
+        base_array_layer: 0,
+        layer_count: 1,
+    };
+    // SAFETY: inside rendering; the attachments cleared exist in this pass.
+    unsafe { rec.gpu.device.cmd_clear_attachments(rec.cmd, &clears, &[rect]) };
+}
+
+struct DrawState {
+    pipeline: vk::Pipeline,
+    buffers_bound: bool,
+}
+
+/// A rectangle clamped to the render area (empty when it misses it).
+fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> vk::Rect2D {
+    let x0 = i64::from(x).clamp(0, i64::from(area.width));
+    let y0 = i64::from(y).clamp(0, i64::from(area.height));
+    let x1 = (i64::from(x) + i64::from(w.max(0))).clamp(x0, i64::from(area.width));
+    let y1 = (i64::from(y) + i64::from(h.max(0))).clamp(y0, i64::from(area.height));
+    vk::Rect2D {
+        offset: vk::Offset2D { x: x0 as i32, y: y0 as i32 },
+        extent: vk::Extent2D { width: (x1 - x0) as u32, height: (y1 - y0) as u32 },
+    }
+}
+
+fn draw(rec: &mut Recorder<'_>, d: &Draw, att: &Attachments, state: &mut DrawState) -> Result<(), BackendError> {
+    let vp = d.viewport;
+    if d.quad_count == 0 || vp.width <= 0 || vp.height <= 0 {
+        // Nothing can reach a pixel.
+        return Ok(());
+    }
+    let gpu = rec.gpu;
+    let device = &gpu.device;
+    let pipeline = rec.pipelines.pipeline(gpu, &d.pipeline, &att.formats)?;
+    let sampler = rec.pipelines.sampler(gpu, &d.sampler)?;
+    let texture = rec.textures.get(d.texture.native())?;
+
+    let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
+    let offset = rec.uniforms_used;
+    let bytes: Vec<u8> = d.transform.iter().flat_map(|f| f.to_ne_bytes()).collect();
+    uniforms.write(gpu, offset, &bytes)?;
+    rec.uniforms_used += rec.uniform_stride;
+
+    let layouts = [rec.pipelines.set_layouts[1], rec.pipelines.set_layouts[2]];
+    let alloc = vk::DescriptorSetAllocateInfo::default()
+        .descriptor_pool(rec.descriptors)
+        .set_layouts(&layouts);
+    // SAFETY: the pool was sized for every draw of this plan and is not used concurrently.
+    let sets = unsafe { device.allocate_descriptor_sets(&alloc) }
+        .map_err(|e| crate::vk_error("vkAllocateDescriptorSets", e))?;
+    let buffer_info = [vk::DescriptorBufferInfo { buffer: uniforms.buffer, offset, range: bytes.len() as u64 }];
+    let image_info = [vk::DescriptorImageInfo {
+        sampler,
+        image_view: texture.sampled_view,
+        image_layout: layout(Access::FragmentSampled),
+    }];
+    let writes = [
+        vk::WriteDescriptorSet::default()
+            .dst_set(sets[0])
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+            .buffer_info(&buffer_info),
+        vk::WriteDescriptorSet::default()
+            .dst_set(sets[1])
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .image_info(&image_info),
+    ];
+    let viewport = vk::Viewport {
+        x: vp.x as f32,
+        y: vp.y as f32,
+        width: vp.width as f32,
+        height: vp.height as f32,
+        min_depth: vp.min_depth,
+        max_depth: vp.max_depth,
+    };
+    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
+        let s = d.scissor;
+        clamp_rect(s.x, s.y, s.width, s.height, att.extent)
+    } else {
+        clamp_rect(vp.x, vp.y, vp.width, vp.height, att.extent)
+    };
+    // SAFETY: inside rendering on a recording command buffer; the sets were just allocated and
+    // every handle written or bound is live for the submission.
+    unsafe {
+        device.update_descriptor_sets(&writes, &[]);
+        if state.pipeline != pipeline {
+            device.cmd_bind_pipeline(rec.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+            state.pipeline = pipeline;
+        }
+        if !state.buffers_bound {
+            device.cmd_bind_vertex_buffers(rec.cmd, 0, &[rec.vertex_buffer], &[0]);
+            device.cmd_bind_index_buffer(rec.cmd, rec.index_buffer, 0, vk::IndexType::UINT32);
+            state.buffers_bound = true;
+        }
+        device.cmd_bind_descriptor_sets(
+            rec.cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            rec.pipelines.layout,
+            1,
+            &sets,
+            &[],
+        );
+        device.cmd_set_viewport(rec.cmd, 0, &[viewport]);
+        device.cmd_set_scissor(rec.cmd, 0, &[scissor]);
+        device.cmd_draw_indexed(rec.cmd, d.quad_count * 6, 1, 0, d.first_vertex as i32, 0);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scissor_is_clamped_to_the_render_area() {
+        let area = vk::Extent2D { width: 64, height: 32 };
+        let r = clamp_rect(-10, 20, 100, 100, area);
+        assert_eq!((r.offset.x, r.offset.y, r.extent.width, r.extent.height), (0, 20, 64, 12));
+        let outside = clamp_rect(70, 0, 5, 5, area);
+        assert_eq!(outside.extent.width, 0);
+    }
+}

@@ -1,0 +1,368 @@
+//! Graphics pipelines and samplers, built on first use and cached.
+//!
+//! In: a draw's [`PipelineKey`] plus the attachment formats and sample count of the pass it is
+//! in, or its [`SamplerState`]. Out: a `VkPipeline` (dynamic rendering; viewport and scissor
+//! dynamic) or a `VkSampler`. The translation of XNA's blend, depth/stencil, rasterizer and
+//! sampler states to Vulkan lives here. The pipeline layout follows the stock shaders' resource
+//! layout: set 0 empty, set 1 the vertex uniform block, set 2 the fragment texture.
+
+use std::collections::HashMap;
+
+use ash::vk;
+use xnagraph_graph::{
+    BackendError, Blend, BlendFunction, CompareFunction, CullMode, FillMode, PipelineKey,
+    SamplerState, ShaderKind, SpriteVertex, StencilOperation, TextureAddressMode, TextureFilter,
+};
+
+use crate::device::Gpu;
+use crate::format::{depth_aspects, depth_bias_scale};
+use crate::vk_error;
+
+/// What selects one pipeline object.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PassFormats {
+    pub colors: Vec<vk::Format>,
+    /// `UNDEFINED` without a depth attachment.
+    pub depth: vk::Format,
+    pub samples: vk::SampleCountFlags,
+}
+
+pub(crate) struct Pipelines {
+    vertex: vk::ShaderModule,
+    fragment: vk::ShaderModule,
+    /// Sets 0 (empty), 1 (uniform buffer) and 2 (combined image sampler).
+    pub set_layouts: [vk::DescriptorSetLayout; 3],
+    pub layout: vk::PipelineLayout,
+    pipelines: HashMap<(PipelineKey, PassFormats), vk::Pipeline>,
+    samplers: HashMap<SamplerState, vk::Sampler>,
+}
+
+fn shader_module(gpu: &Gpu, words: &[u32]) -> Result<vk::ShaderModule, BackendError> {
+    let info = vk::ShaderModuleCreateInfo::default().code(words);
+    // SAFETY: the words are the committed SPIR-V of a stock shader.
+    unsafe { gpu.device.create_shader_module(&info, None) }.map_err(|e| vk_error("vkCreateShaderModule", e))
+}
+
+impl Pipelines {
+    pub fn new(gpu: &Gpu) -> Result<Pipelines, BackendError> {
+        let mut p = Pipelines {
+            vertex: vk::ShaderModule::null(),
+            fragment: vk::ShaderModule::null(),
+            set_layouts: [vk::DescriptorSetLayout::null(); 3],
+            layout: vk::PipelineLayout::null(),
+            pipelines: HashMap::new(),
+            samplers: HashMap::new(),
+        };
+        match p.build_fixed(gpu) {
+            Ok(()) => Ok(p),
+            Err(e) => {
+                // SAFETY: nothing from `p` has been used by the GPU.
+                unsafe { p.destroy(gpu) };
+                Err(e)
+            }
+        }
+    }
+
+    fn build_fixed(&mut self, gpu: &Gpu) -> Result<(), BackendError> {
+        self.vertex = shader_module(gpu, &xnagraph_shaders::SPRITE_VERT.words())?;
+        self.fragment = shader_module(gpu, &xnagraph_shaders::SPRITE_FRAG.words())?;
+        let bindings: [&[vk::DescriptorSetLayoutBinding]; 3] = [
+            &[],
+            &[vk::DescriptorSetLayoutBinding::default()
+                .binding(0)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::VERTEX)],
+            &[vk::DescriptorSetLayoutBinding::default()
+                .binding(0)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::FRAGMENT)],
+        ];
+        for (i, b) in bindings.iter().enumerate() {
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(b);
+            // SAFETY: a valid create info for this device.
+            self.set_layouts[i] = unsafe { gpu.device.create_descriptor_set_layout(&info, None) }
+                .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
+        }
+        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&self.set_layouts);
+        // SAFETY: the set layouts are live.
+        self.layout = unsafe { gpu.device.create_pipeline_layout(&info, None) }
+            .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
+        Ok(())
+    }
+
+    /// The pipeline for a draw in a pass with these formats.
+    pub fn pipeline(&mut self, gpu: &Gpu, key: &PipelineKey, formats: &PassFormats) -> Result<vk::Pipeline, BackendError> {
+        let cache_key = (*key, formats.clone());
+        if let Some(p) = self.pipelines.get(&cache_key) {
+            return Ok(*p);
+        }
+        let pipeline = self.build(gpu, key, formats)?;
+        self.pipelines.insert(cache_key, pipeline);
+        Ok(pipeline)
+    }
+
+    fn build(&self, gpu: &Gpu, key: &PipelineKey, formats: &PassFormats) -> Result<vk::Pipeline, BackendError> {
+        let ShaderKind::Sprite = key.shader;
+        let stages = [
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(self.vertex)
+                .name(c"main"),
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::FRAGMENT)
+                .module(self.fragment)
+                .name(c"main"),
+        ];
+        let vertex_bindings = [vk::VertexInputBindingDescription {
+            binding: 0,
+            stride: std::mem::size_of::<SpriteVertex>() as u32,
+            input_rate: vk::VertexInputRate::VERTEX,
+        }];
+        let attribute = |location, format, offset| vk::VertexInputAttributeDescription { location, binding: 0, format, offset };
+        let vertex_attributes = [
+            attribute(0, vk::Format::R32G32B32_SFLOAT, 0),
+            attribute(1, vk::Format::R8G8B8A8_UNORM, 12),
+            attribute(2, vk::Format::R32G32_SFLOAT, 16),
+        ];
+        let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&vertex_bindings)
+            .vertex_attribute_descriptions(&vertex_attributes);
+        let assembly =
+            vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+        let viewport = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
+
+        let r = key.rasterizer;
+        let polygon_mode = match r.fill_mode {
+            FillMode::Solid => vk::PolygonMode::FILL,
+            FillMode::WireFrame if gpu.features.fill_mode_non_solid => vk::PolygonMode::LINE,
+            FillMode::WireFrame => {
+                return Err(BackendError::NotSupported("FillMode.WireFrame (fillModeNonSolid)".into()))
+            }
+        };
+        // XNA names the face it culls by its winding on screen; with y pointing down in Vulkan
+        // clip space, XNA's clockwise is Vulkan's clockwise.
+        let cull = match r.cull_mode {
+            CullMode::None => vk::CullModeFlags::NONE,
+            CullMode::CullCounterClockwiseFace => vk::CullModeFlags::BACK,
+            CullMode::CullClockwiseFace => vk::CullModeFlags::FRONT,
+        };
+        let bias = f32::from_bits(r.depth_bias_bits);
+        let slope = f32::from_bits(r.slope_scale_depth_bias_bits);
+        let has_depth = formats.depth != vk::Format::UNDEFINED;
+        let bias_on = has_depth && (bias != 0.0 || slope != 0.0);
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(polygon_mode)
+            .cull_mode(cull)
+            .front_face(vk::FrontFace::CLOCKWISE)
+            .depth_bias_enable(bias_on)
+            .depth_bias_constant_factor(if bias_on { bias * depth_bias_scale(formats.depth) } else { 0.0 })
+            .depth_bias_slope_factor(if bias_on { slope } else { 0.0 })
+            .line_width(1.0);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(formats.samples);
+
+        let d = key.depth_stencil;
+        let has_stencil = has_depth && depth_aspects(formats.depth).contains(vk::ImageAspectFlags::STENCIL);
+        let stencil = vk::StencilOpState {
+            fail_op: stencil_op(d.stencil_fail),
+            pass_op: stencil_op(d.stencil_pass),
+            depth_fail_op: stencil_op(d.stencil_depth_buffer_fail),
+            compare_op: compare(d.stencil_function),
+            compare_mask: d.stencil_mask,
+            write_mask: d.stencil_write_mask,
+            reference: d.reference_stencil,
+        };
+        let depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(has_depth && d.depth_buffer_enable)
+            .depth_write_enable(has_depth && d.depth_buffer_enable && d.depth_buffer_write_enable)
+            .depth_compare_op(compare(d.depth_buffer_function))
+            .stencil_test_enable(has_stencil && d.stencil_enable)
+            .front(stencil)
+            .back(stencil)
+            .min_depth_bounds(0.0)
+            .max_depth_bounds(1.0);
+
+        let b = key.blend;
+        let is_opaque = |src, dst, f| src == Blend::One && dst == Blend::Zero && f == BlendFunction::Add;
+        let blend_on = !(is_opaque(b.color_source_blend, b.color_destination_blend, b.color_blend_function)
+            && is_opaque(b.alpha_source_blend, b.alpha_destination_blend, b.alpha_blend_function));
+        let blend_attachments: Vec<_> = (0..formats.colors.len())
+            .map(|i| {
+                // The stock shaders write only the first target; the others keep their content.
+                let mask = if i == 0 { vk::ColorComponentFlags::from_raw(u32::from(b.color_write_channels & 0xF)) } else { vk::ColorComponentFlags::empty() };
+                vk::PipelineColorBlendAttachmentState::default()
+                    .blend_enable(blend_on && i == 0)
+                    .src_color_blend_factor(blend_factor(b.color_source_blend))
+                    .dst_color_blend_factor(blend_factor(b.color_destination_blend))
+                    .color_blend_op(blend_op(b.color_blend_function))
+                    .src_alpha_blend_factor(blend_factor(b.alpha_source_blend))
+                    .dst_alpha_blend_factor(blend_factor(b.alpha_destination_blend))
+                    .alpha_blend_op(blend_op(b.alpha_blend_function))
+                    .color_write_mask(mask)
+            })
+            .collect();
+        // XNA's default BlendFactor is opaque white; the key carries no other.
+        let blend = vk::PipelineColorBlendStateCreateInfo::default()
+            .attachments(&blend_attachments)
+            .blend_constants([1.0; 4]);
+        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+        let stencil_format = if has_stencil { formats.depth } else { vk::Format::UNDEFINED };
+        let mut rendering = vk::PipelineRenderingCreateInfo::default()
+            .color_attachment_formats(&formats.colors)
+            .depth_attachment_format(formats.depth)
+            .stencil_attachment_format(stencil_format);
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex_input)
+            .input_assembly_state(&assembly)
+            .viewport_state(&viewport)
+            .rasterization_state(&raster)
+            .multisample_state(&multisample)
+            .depth_stencil_state(&depth_stencil)
+            .color_blend_state(&blend)
+            .dynamic_state(&dynamic)
+            .layout(self.layout)
+            .push_next(&mut rendering);
+        // SAFETY: every state struct above lives across the call; modules and layout are live.
+        let made = unsafe { gpu.device.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) };
+        match made {
+            Ok(p) => Ok(p[0]),
+            Err((_, e)) => Err(vk_error("vkCreateGraphicsPipelines", e)),
+        }
+    }
+
+    /// The sampler for an XNA sampler state.
+    pub fn sampler(&mut self, gpu: &Gpu, state: &SamplerState) -> Result<vk::Sampler, BackendError> {
+        if let Some(s) = self.samplers.get(state) {
+            return Ok(*s);
+        }
+        use vk::Filter as F;
+        use vk::SamplerMipmapMode as M;
+        let (min, mag, mip) = match state.filter {
+            TextureFilter::Linear | TextureFilter::Anisotropic => (F::LINEAR, F::LINEAR, M::LINEAR),
+            TextureFilter::Point => (F::NEAREST, F::NEAREST, M::NEAREST),
+            TextureFilter::LinearMipPoint => (F::LINEAR, F::LINEAR, M::NEAREST),
+            TextureFilter::PointMipLinear => (F::NEAREST, F::NEAREST, M::LINEAR),
+            TextureFilter::MinLinearMagPointMipLinear => (F::LINEAR, F::NEAREST, M::LINEAR),
+            TextureFilter::MinLinearMagPointMipPoint => (F::LINEAR, F::NEAREST, M::NEAREST),
+            TextureFilter::MinPointMagLinearMipLinear => (F::NEAREST, F::LINEAR, M::LINEAR),
+            TextureFilter::MinPointMagLinearMipPoint => (F::NEAREST, F::LINEAR, M::NEAREST),
+        };
+        // Without the samplerAnisotropy feature an anisotropic sampler is plain trilinear.
+        let anisotropic = state.filter == TextureFilter::Anisotropic && gpu.features.sampler_anisotropy;
+        let max_anisotropy = (state.max_anisotropy.max(1) as f32).min(gpu.limits.max_sampler_anisotropy);
+        let info = vk::SamplerCreateInfo::default()
+            .min_filter(min)
+            .mag_filter(mag)
+            .mipmap_mode(mip)
+            .address_mode_u(address(state.address_u))
+            .address_mode_v(address(state.address_v))
+            .address_mode_w(address(state.address_w))
+            .anisotropy_enable(anisotropic)
+            .max_anisotropy(if anisotropic { max_anisotropy } else { 1.0 })
+            // XNA's MaxMipLevel is the most detailed level used.
+            .min_lod(state.max_mip_level as f32)
+            .max_lod(vk::LOD_CLAMP_NONE);
+        // SAFETY: a valid create info for this device.
+        let sampler = unsafe { gpu.device.create_sampler(&info, None) }.map_err(|e| vk_error("vkCreateSampler", e))?;
+        self.samplers.insert(*state, sampler);
+        Ok(sampler)
+    }
+
+    /// # Safety
+    /// The device must be idle.
+    pub unsafe fn destroy(&mut self, gpu: &Gpu) {
+        // SAFETY: the device is idle (caller's contract); every handle is destroyed once and
+        // null handles are skipped.
+        unsafe {
+            for (_, p) in self.pipelines.drain() {
+                gpu.device.destroy_pipeline(p, None);
+            }
+            for (_, s) in self.samplers.drain() {
+                gpu.device.destroy_sampler(s, None);
+            }
+            if self.layout != vk::PipelineLayout::null() {
+                gpu.device.destroy_pipeline_layout(self.layout, None);
+            }
+            for l in self.set_layouts {
+                if l != vk::DescriptorSetLayout::null() {
+                    gpu.device.destroy_descriptor_set_layout(l, None);
+                }
+            }
+            for m in [self.vertex, self.fragment] {
+                if m != vk::ShaderModule::null() {
+                    gpu.device.destroy_shader_module(m, None);
+                }
+            }
+        }
+        self.layout = vk::PipelineLayout::null();
+        self.set_layouts = [vk::DescriptorSetLayout::null(); 3];
+        self.vertex = vk::ShaderModule::null();
+        self.fragment = vk::ShaderModule::null();
+    }
+}
+
+fn blend_factor(b: Blend) -> vk::BlendFactor {
+    use vk::BlendFactor as V;
+    match b {
+        Blend::One => V::ONE,
+        Blend::Zero => V::ZERO,
+        Blend::SourceColor => V::SRC_COLOR,
+        Blend::InverseSourceColor => V::ONE_MINUS_SRC_COLOR,
+        Blend::SourceAlpha => V::SRC_ALPHA,
+        Blend::InverseSourceAlpha => V::ONE_MINUS_SRC_ALPHA,
+        Blend::DestinationColor => V::DST_COLOR,
+        Blend::InverseDestinationColor => V::ONE_MINUS_DST_COLOR,
+        Blend::DestinationAlpha => V::DST_ALPHA,
+        Blend::InverseDestinationAlpha => V::ONE_MINUS_DST_ALPHA,
+        Blend::BlendFactor => V::CONSTANT_COLOR,
+        Blend::InverseBlendFactor => V::ONE_MINUS_CONSTANT_COLOR,
+        Blend::SourceAlphaSaturation => V::SRC_ALPHA_SATURATE,
+    }
+}
+
+fn blend_op(f: BlendFunction) -> vk::BlendOp {
+    match f {
+        BlendFunction::Add => vk::BlendOp::ADD,
+        BlendFunction::Subtract => vk::BlendOp::SUBTRACT,
+        BlendFunction::ReverseSubtract => vk::BlendOp::REVERSE_SUBTRACT,
+        BlendFunction::Min => vk::BlendOp::MIN,
+        BlendFunction::Max => vk::BlendOp::MAX,
+    }
+}
+
+fn compare(c: CompareFunction) -> vk::CompareOp {
+    match c {
+        CompareFunction::Always => vk::CompareOp::ALWAYS,
+        CompareFunction::Never => vk::CompareOp::NEVER,
+        CompareFunction::Less => vk::CompareOp::LESS,
+        CompareFunction::LessEqual => vk::CompareOp::LESS_OR_EQUAL,
+        CompareFunction::Equal => vk::CompareOp::EQUAL,
+        CompareFunction::GreaterEqual => vk::CompareOp::GREATER_OR_EQUAL,
+        CompareFunction::Greater => vk::CompareOp::GREATER,
+        CompareFunction::NotEqual => vk::CompareOp::NOT_EQUAL,
+    }
+}
+
+fn stencil_op(s: StencilOperation) -> vk::StencilOp {
+    match s {
+        StencilOperation::Keep => vk::StencilOp::KEEP,
+        StencilOperation::Zero => vk::StencilOp::ZERO,
+        StencilOperation::Replace => vk::StencilOp::REPLACE,
+        StencilOperation::Increment => vk::StencilOp::INCREMENT_AND_WRAP,
+        StencilOperation::Decrement => vk::StencilOp::DECREMENT_AND_WRAP,
+        StencilOperation::IncrementSaturation => vk::StencilOp::INCREMENT_AND_CLAMP,
+        StencilOperation::DecrementSaturation => vk::StencilOp::DECREMENT_AND_CLAMP,
+        StencilOperation::Invert => vk::StencilOp::INVERT,
+    }
+}
+
+fn address(mode: TextureAddressMode) -> vk::SamplerAddressMode {
+    match mode {
+        TextureAddressMode::Wrap => vk::SamplerAddressMode::REPEAT,
+        TextureAddressMode::Clamp => vk::SamplerAddressMode::CLAMP_TO_EDGE,
+        TextureAddressMode::Mirror => vk::SamplerAddressMode::MIRRORED_REPEAT,
+    }
+}

@@ -1,0 +1,129 @@
+//! One plan → one command buffer.
+//!
+//! [`measure`] walks a plan before anything is recorded and says how much vertex, uniform,
+//! staging and descriptor space it needs (and rejects plans that name ops or vertices that do not
+//! exist). [`record`] then lowers the nodes in order: each node's barriers as one batch, then the
+//! node itself — a pass ([`crate::pass`]), an upload, readback or mip cascade
+//! ([`crate::transfer`]), or a present (headless: only its barrier). The [`Recorder`] carries
+//! what every node kind needs while recording.
+
+use ash::vk;
+use xnagraph_graph::{BackendError, FrameCommands, FramePlan, Node, PassOp, PlanNodeKind, SpriteVertex};
+
+use crate::device::Gpu;
+use crate::format::FormatTable;
+use crate::frame::{HostBuffer, PendingReadback};
+use crate::pipeline::Pipelines;
+use crate::texture::TextureTable;
+use crate::{pass, sync, transfer};
+
+/// Staging offsets are aligned for any texel or block size.
+pub(crate) const STAGING_ALIGN: u64 = 16;
+
+/// What one plan needs from its frame slot.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Needs {
+    pub vertex_bytes: u64,
+    pub draws: u32,
+    pub max_quads: u32,
+    pub staging_bytes: u64,
+}
+
+fn plan_error(message: String) -> BackendError {
+    BackendError::Native(format!("malformed plan: {message}"))
+}
+
+pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
+    let frame = &plan.frame;
+    let mut needs = Needs {
+        vertex_bytes: (frame.vertices.len() * std::mem::size_of::<SpriteVertex>()) as u64,
+        ..Needs::default()
+    };
+    for node in &plan.nodes {
+        match &node.kind {
+            PlanNodeKind::Pass(p) => {
+                let Some(Node::Pass(segment)) = frame.nodes.get(p.segment) else {
+                    return Err(plan_error(format!("node {} is not a pass segment", p.segment)));
+                };
+                for &i in &p.ops {
+                    match segment.ops.get(i) {
+                        Some(PassOp::Draw(d)) => {
+                            let end = u64::from(d.first_vertex) + 4 * u64::from(d.quad_count);
+                            if end > frame.vertices.len() as u64 {
+                                return Err(plan_error(format!("draw reads vertices up to {end}")));
+                            }
+                            needs.draws += 1;
+                            needs.max_quads = needs.max_quads.max(d.quad_count);
+                        }
+                        Some(PassOp::Clear(_)) => {}
+                        None => return Err(plan_error(format!("pass op {i} does not exist"))),
+                    }
+                }
+            }
+            PlanNodeKind::Upload { node } => {
+                let Some(Node::Upload(u)) = frame.nodes.get(*node) else {
+                    return Err(plan_error(format!("node {node} is not an upload")));
+                };
+                needs.staging_bytes += (u.data.len() as u64).next_multiple_of(STAGING_ALIGN);
+            }
+            PlanNodeKind::Readback { node } => {
+                if !matches!(frame.nodes.get(*node), Some(Node::Readback(_))) {
+                    return Err(plan_error(format!("node {node} is not a readback")));
+                }
+            }
+            PlanNodeKind::Present { node } => {
+                if !matches!(frame.nodes.get(*node), Some(Node::Present(_))) {
+                    return Err(plan_error(format!("node {node} is not a present")));
+                }
+            }
+            PlanNodeKind::GenerateMips { .. } => {}
+        }
+    }
+    Ok(needs)
+}
+
+/// Everything recording needs, borrowed from the backend for one submission.
+pub(crate) struct Recorder<'a> {
+    pub gpu: &'a Gpu,
+    pub formats: &'a FormatTable,
+    pub textures: &'a TextureTable,
+    pub pipelines: &'a mut Pipelines,
+    pub cmd: vk::CommandBuffer,
+    pub frame: &'a FrameCommands,
+    pub vertex_buffer: vk::Buffer,
+    pub index_buffer: vk::Buffer,
+    pub uniforms: Option<&'a HostBuffer>,
+    /// Bytes between two draws' transforms (a multiple of minUniformBufferOffsetAlignment).
+    pub uniform_stride: u64,
+    pub uniforms_used: u64,
+    pub staging: Option<&'a HostBuffer>,
+    pub staging_used: u64,
+    pub descriptors: vk::DescriptorPool,
+    /// Readbacks recorded so far; the caller owns them after recording, success or not.
+    pub readbacks: Vec<PendingReadback>,
+}
+
+pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
+    for node in &plan.nodes {
+        sync::record_plan_barriers(&rec.gpu.device, rec.cmd, rec.textures, &node.barriers)?;
+        match &node.kind {
+            PlanNodeKind::Pass(p) => pass::record_pass(rec, p)?,
+            PlanNodeKind::Upload { node } => {
+                if let Some(Node::Upload(u)) = rec.frame.nodes.get(*node) {
+                    transfer::record_upload(rec, u)?;
+                }
+            }
+            PlanNodeKind::Readback { node } => {
+                if let Some(Node::Readback(r)) = rec.frame.nodes.get(*node) {
+                    transfer::record_readback(rec, r)?;
+                }
+            }
+            PlanNodeKind::GenerateMips { texture, layer } => {
+                transfer::record_mips(rec, texture.native(), *layer)?;
+            }
+            // Headless: presenting is the barrier the plan put before this node.
+            PlanNodeKind::Present { .. } => {}
+        }
+    }
+    Ok(())
+}

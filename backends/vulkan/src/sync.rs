@@ -1,0 +1,218 @@
+//! The access table and barrier lowering.
+//!
+//! In: the plan's [`Barrier`]s (graph [`Access`] kinds per subresource range), plus the few
+//! transitions the backend adds itself (per-level steps of a mip cascade, readback buffers made
+//! visible to the host). Out: synchronization2 barriers. [`sync_point`] is the only place in the
+//! crate that names a pipeline stage, access mask or image layout for an access; everything else
+//! asks it. A node's plan barriers are recorded as one vkCmdPipelineBarrier2.
+
+use ash::vk;
+use xnagraph_graph::{Access, Barrier, BackendError, Image};
+
+use crate::texture::TextureTable;
+
+/// A use of a resource, in the table's terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Use {
+    /// A use the plan names.
+    Plan(Access),
+    /// The host reads a buffer after the fence (readbacks).
+    HostRead,
+}
+
+/// Stage, access mask and image layout of one use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SyncPoint {
+    pub stage: vk::PipelineStageFlags2,
+    pub access: vk::AccessFlags2,
+    pub layout: vk::ImageLayout,
+}
+
+/// The table: each use maps to exactly one (stage, access, layout).
+pub(crate) fn sync_point(use_: Use) -> SyncPoint {
+    use vk::AccessFlags2 as A;
+    use vk::ImageLayout as L;
+    use vk::PipelineStageFlags2 as S;
+    let (stage, access, layout) = match use_ {
+        Use::Plan(Access::Nothing) => (S::NONE, A::NONE, L::UNDEFINED),
+        Use::Plan(Access::ColorAttachmentWrite) => {
+            (S::COLOR_ATTACHMENT_OUTPUT, A::COLOR_ATTACHMENT_WRITE, L::COLOR_ATTACHMENT_OPTIMAL)
+        }
+        Use::Plan(Access::ColorAttachmentReadWrite) => (
+            S::COLOR_ATTACHMENT_OUTPUT,
+            A::COLOR_ATTACHMENT_READ | A::COLOR_ATTACHMENT_WRITE,
+            L::COLOR_ATTACHMENT_OPTIMAL,
+        ),
+        Use::Plan(Access::DepthStencilAttachmentReadWrite) => (
+            S::EARLY_FRAGMENT_TESTS | S::LATE_FRAGMENT_TESTS,
+            A::DEPTH_STENCIL_ATTACHMENT_READ | A::DEPTH_STENCIL_ATTACHMENT_WRITE,
+            L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+        ),
+        Use::Plan(Access::FragmentSampled) => {
+            (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ, L::SHADER_READ_ONLY_OPTIMAL)
+        }
+        Use::Plan(Access::TransferRead) => (S::TRANSFER, A::TRANSFER_READ, L::TRANSFER_SRC_OPTIMAL),
+        Use::Plan(Access::TransferWrite) => {
+            (S::TRANSFER, A::TRANSFER_WRITE, L::TRANSFER_DST_OPTIMAL)
+        }
+        // Headless: there is no swapchain, so "presented" is a layout any later use can leave
+        // without a queue-ownership dance. TRANSFER_SRC_OPTIMAL is what a copy to a window
+        // surface (or a screenshot) would read; ALL_COMMANDS keeps the next frame's transition
+        // chained after this one, and no access is made visible because nothing reads it here.
+        Use::Plan(Access::Present) => (S::ALL_COMMANDS, A::NONE, L::TRANSFER_SRC_OPTIMAL),
+        Use::HostRead => (S::HOST, A::HOST_READ, L::UNDEFINED),
+    };
+    SyncPoint { stage, access, layout }
+}
+
+/// The layout an image is in while used as `access`.
+pub(crate) fn layout(access: Access) -> vk::ImageLayout {
+    sync_point(Use::Plan(access)).layout
+}
+
+/// One image transition from `src` to `dst` over a subresource range.
+pub(crate) fn image_barrier(
+    image: vk::Image,
+    range: vk::ImageSubresourceRange,
+    src: Access,
+    dst: Access,
+    discard: bool,
+) -> vk::ImageMemoryBarrier2<'static> {
+    let from = sync_point(Use::Plan(src));
+    let to = sync_point(Use::Plan(dst));
+    let old_layout = if discard { vk::ImageLayout::UNDEFINED } else { from.layout };
+    vk::ImageMemoryBarrier2::default()
+        .src_stage_mask(from.stage)
+        .src_access_mask(from.access)
+        .dst_stage_mask(to.stage)
+        .dst_access_mask(to.access)
+        .old_layout(old_layout)
+        .new_layout(to.layout)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(image)
+        .subresource_range(range)
+}
+
+/// Makes a transfer's writes to `buffer` visible to the host after the fence.
+pub(crate) fn host_read_barrier(buffer: vk::Buffer) -> vk::BufferMemoryBarrier2<'static> {
+    let from = sync_point(Use::Plan(Access::TransferWrite));
+    let to = sync_point(Use::HostRead);
+    vk::BufferMemoryBarrier2::default()
+        .src_stage_mask(from.stage)
+        .src_access_mask(from.access)
+        .dst_stage_mask(to.stage)
+        .dst_access_mask(to.access)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .buffer(buffer)
+        .offset(0)
+        .size(vk::WHOLE_SIZE)
+}
+
+/// Records image barriers as one vkCmdPipelineBarrier2 (nothing when the list is empty).
+pub(crate) fn record_image_barriers(
+    device: &ash::Device,
+    cmd: vk::CommandBuffer,
+    barriers: &[vk::ImageMemoryBarrier2<'_>],
+) {
+    if barriers.is_empty() {
+        return;
+    }
+    let dependency = vk::DependencyInfo::default().image_memory_barriers(barriers);
+    // SAFETY: `cmd` is recording, and every barrier names a live image of this device.
+    unsafe { device.cmd_pipeline_barrier2(cmd, &dependency) };
+}
+
+/// Lowers a node's plan barriers to one batch.
+pub(crate) fn record_plan_barriers(
+    device: &ash::Device,
+    cmd: vk::CommandBuffer,
+    textures: &TextureTable,
+    barriers: &[Barrier],
+) -> Result<(), BackendError> {
+    let mut lowered = Vec::with_capacity(barriers.len());
+    for b in barriers {
+        let texture = textures.get(b.texture.native())?;
+        let image = texture.image(b.image).ok_or_else(|| {
+            BackendError::Native(format!("barrier names a missing {:?} image", b.image))
+        })?;
+        let desc = texture.desc;
+        let levels_max = if b.image == Image::Color { desc.mip_levels } else { 1 };
+        if b.levels.start >= b.levels.end
+            || b.levels.end > levels_max
+            || b.layers.start >= b.layers.end
+            || b.layers.end > desc.layers
+        {
+            return Err(BackendError::Native(format!(
+                "barrier range levels {:?} layers {:?} outside the image",
+                b.levels, b.layers
+            )));
+        }
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: texture.aspect(b.image),
+            base_mip_level: b.levels.start,
+            level_count: b.levels.end - b.levels.start,
+            base_array_layer: b.layers.start,
+            layer_count: b.layers.end - b.layers.start,
+        };
+        lowered.push(image_barrier(image, range, b.src, b.dst, b.discard || b.src == Access::Nothing));
+    }
+    record_image_barriers(device, cmd, &lowered);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discarding_barrier_transitions_from_undefined() {
+        let range = vk::ImageSubresourceRange::default().aspect_mask(vk::ImageAspectFlags::COLOR);
+        let b = image_barrier(
+            vk::Image::null(),
+            range,
+            Access::FragmentSampled,
+            Access::ColorAttachmentWrite,
+            true,
+        );
+        assert_eq!(b.old_layout, vk::ImageLayout::UNDEFINED);
+        assert_eq!(b.new_layout, vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL);
+        assert_eq!(b.src_stage_mask, vk::PipelineStageFlags2::FRAGMENT_SHADER);
+    }
+
+    #[test]
+    fn sampled_after_attachment_write_waits_for_colour_output() {
+        let range = vk::ImageSubresourceRange::default().aspect_mask(vk::ImageAspectFlags::COLOR);
+        let b = image_barrier(
+            vk::Image::null(),
+            range,
+            Access::ColorAttachmentWrite,
+            Access::FragmentSampled,
+            false,
+        );
+        assert_eq!(b.src_access_mask, vk::AccessFlags2::COLOR_ATTACHMENT_WRITE);
+        assert_eq!(b.dst_access_mask, vk::AccessFlags2::SHADER_SAMPLED_READ);
+        assert_eq!(b.old_layout, vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL);
+        assert_eq!(b.new_layout, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+    }
+
+    #[test]
+    fn every_plan_access_has_a_distinct_meaning() {
+        let all = [
+            Access::Nothing,
+            Access::ColorAttachmentWrite,
+            Access::ColorAttachmentReadWrite,
+            Access::DepthStencilAttachmentReadWrite,
+            Access::FragmentSampled,
+            Access::TransferRead,
+            Access::TransferWrite,
+            Access::Present,
+        ];
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(sync_point(Use::Plan(*a)), sync_point(Use::Plan(*b)), "{a:?} {b:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! Native textures: images, their memory and views, kept in a table by handle.
+//!
+//! In: a [`TextureDesc`]. Out: a [`NativeTexture`] — the single-sample `Color` image (every mip
+//! level and layer; a cube when it has six layers), the `Samples` image of a multisampled target
+//! and the `DepthStencil` image of a target with a depth format — with one sampled view over the
+//! whole `Color` image and one level-0 view per layer of each image a pass can attach. The table
+//! hands out [`NativeHandle`]s, remembers the last submission that used each texture, and frees
+//! nothing by itself: the backend removes an entry only once the retirement queue allows it.
+
+use std::collections::HashMap;
+
+use ash::vk;
+use vk_mem::Alloc;
+use xnagraph_graph::{BackendError, Image, NativeHandle, SubmissionId, TextureDesc};
+
+use crate::device::Gpu;
+use crate::format::{depth_aspects, surface_format, FormatTable};
+use crate::vk_error;
+
+/// One image and its memory.
+pub(crate) struct ImageMemory {
+    pub image: vk::Image,
+    alloc: vk_mem::Allocation,
+}
+
+pub(crate) struct NativeTexture {
+    pub desc: TextureDesc,
+    pub format: vk::Format,
+    /// `UNDEFINED` when the texture has no depth image.
+    pub depth_format: vk::Format,
+    /// Samples of the attachments a pass binds (the `Samples` and `DepthStencil` images).
+    pub samples: vk::SampleCountFlags,
+    pub color: Option<ImageMemory>,
+    pub msaa: Option<ImageMemory>,
+    pub depth: Option<ImageMemory>,
+    pub sampled_view: vk::ImageView,
+    /// Level-0 view per layer, indexed by layer; empty for images a pass never attaches.
+    color_views: Vec<vk::ImageView>,
+    msaa_views: Vec<vk::ImageView>,
+    depth_views: Vec<vk::ImageView>,
+    pub last_use: SubmissionId,
+}
+
+impl NativeTexture {
+    pub fn image(&self, which: Image) -> Option<vk::Image> {
+        let memory = match which {
+            Image::Color => &self.color,
+            Image::Samples => &self.msaa,
+            Image::DepthStencil => &self.depth,
+        };
+        memory.as_ref().map(|m| m.image)
+    }
+
+    pub fn aspect(&self, which: Image) -> vk::ImageAspectFlags {
+        match which {
+            Image::DepthStencil => depth_aspects(self.depth_format),
+            _ => vk::ImageAspectFlags::COLOR,
+        }
+    }
+
+    /// The level-0 view of one layer of an attachable image.
+    pub fn attachment_view(&self, which: Image, layer: u32) -> Result<vk::ImageView, BackendError> {
+        let views = match which {
+            Image::Color => &self.color_views,
+            Image::Samples => &self.msaa_views,
+            Image::DepthStencil => &self.depth_views,
+        };
+        views.get(layer as usize).copied().ok_or_else(|| {
+            BackendError::Native(format!("{which:?} layer {layer} of this texture is not attachable"))
+        })
+    }
+
+    pub fn image_count(&self) -> usize {
+        [&self.color, &self.msaa, &self.depth].iter().filter(|m| m.is_some()).count()
+    }
+}
+
+/// Every live native texture, by handle.
+#[derive(Default)]
+pub(crate) struct TextureTable {
+    entries: HashMap<u64, NativeTexture>,
+    next: u64,
+}
+
+impl TextureTable {
+    pub fn get(&self, handle: NativeHandle) -> Result<&NativeTexture, BackendError> {
+        self.entries
+            .get(&handle.0)
+            .ok_or_else(|| BackendError::Native(format!("unknown texture handle {}", handle.0)))
+    }
+
+    pub fn get_mut(&mut self, handle: NativeHandle) -> Option<&mut NativeTexture> {
+        self.entries.get_mut(&handle.0)
+    }
+
+    pub fn insert(&mut self, texture: NativeTexture) -> NativeHandle {
+        self.next += 1;
+        self.entries.insert(self.next, texture);
+        NativeHandle(self.next)
+    }
+
+    pub fn remove(&mut self, handle: NativeHandle) -> Option<NativeTexture> {
+        self.entries.remove(&handle.0)
+    }
+
+    pub fn drain(&mut self) -> Vec<NativeTexture> {
+        self.entries.drain().map(|(_, t)| t).collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn image_count(&self) -> usize {
+        self.entries.values().map(NativeTexture::image_count).sum()
+    }
+}
+
+fn check_desc(gpu: &Gpu, formats: &FormatTable, desc: &TextureDesc) -> Result<(), BackendError> {
+    let caps = gpu.capabilities();
+    let unsupported = |m: String| Err(BackendError::NotSupported(m));
+    let max = if desc.layers == 6 { caps.max_cube_dimension } else { caps.max_texture_dimension };
+    if desc.width == 0 || desc.height == 0 || desc.width > max || desc.height > max {
+        return unsupported(format!("texture size {}x{} (limit {max})", desc.width, desc.height));
+    }
+    let full_chain = 32 - desc.width.max(desc.height).leading_zeros();
+    if desc.mip_levels == 0 || desc.mip_levels > full_chain {
+        return unsupported(format!("{} mip levels for {}x{}", desc.mip_levels, desc.width, desc.height));
+    }
+    if desc.layers != 1 && !(desc.layers == 6 && desc.width == desc.height) {
+        return unsupported(format!("{} layers of {}x{}", desc.layers, desc.width, desc.height));
+    }
+    let support = formats.support(desc.format);
+    if !support.sampled {
+        return unsupported(format!("{:?} textures", desc.format));
+    }
+    if let Some(rt) = desc.render_target {
+        if !support.render_target {
+            return unsupported(format!("{:?} render targets", desc.format));
+        }
+        if rt.sample_count > 1 && (!rt.sample_count.is_power_of_two() || caps.sample_counts & rt.sample_count == 0) {
+            return unsupported(format!("{} samples", rt.sample_count));
+        }
+        if rt.depth.has_depth() && formats.depth_format(rt.depth).is_none() {
+            return unsupported(format!("depth format {:?}", rt.depth));
+        }
+    }
+    Ok(())
+}
+
+/// Creates every native object of a texture. On failure nothing is left allocated.
+pub(crate) fn create(
+    gpu: &Gpu,
+    formats: &FormatTable,
+    desc: &TextureDesc,
+) -> Result<NativeTexture, BackendError> {
+    check_desc(gpu, formats, desc)?;
+    let (format, swizzle) = surface_format(desc.format);
+    let rt = desc.render_target;
+    let samples = match rt.map_or(0, |r| r.sample_count) {
+        n if n > 1 => vk::SampleCountFlags::from_raw(n),
+        _ => vk::SampleCountFlags::TYPE_1,
+    };
+    let depth_format = rt.and_then(|r| formats.depth_format(r.depth)).unwrap_or(vk::Format::UNDEFINED);
+    let mut texture = NativeTexture {
+        desc: *desc,
+        format,
+        depth_format,
+        samples,
+        color: None,
+        msaa: None,
+        depth: None,
+        sampled_view: vk::ImageView::null(),
+        color_views: Vec::new(),
+        msaa_views: Vec::new(),
+        depth_views: Vec::new(),
+        last_use: SubmissionId(0),
+    };
+    match fill(gpu, &mut texture, swizzle) {
+        Ok(()) => Ok(texture),
+        Err(e) => {
+            // SAFETY: nothing created so far has been used by any submission.
+            unsafe { destroy(gpu, texture) };
+            Err(e)
+        }
+    }
+}
+
+fn fill(gpu: &Gpu, t: &mut NativeTexture, swizzle: vk::ComponentMapping) -> Result<(), BackendError> {
+    let desc = t.desc;
+    let is_target = desc.render_target.is_some();
+    let mut usage = vk::ImageUsageFlags::SAMPLED
+        | vk::ImageUsageFlags::TRANSFER_SRC
+        | vk::ImageUsageFlags::TRANSFER_DST;
+    if is_target {
+        usage |= vk::ImageUsageFlags::COLOR_ATTACHMENT;
+    }
+    let flags = if desc.layers == 6 {
+        vk::ImageCreateFlags::CUBE_COMPATIBLE
+    } else {
+        vk::ImageCreateFlags::empty()
+    };
+    let color = allocate_image(gpu, t.format, &desc, desc.mip_levels, vk::SampleCountFlags::TYPE_1, usage, flags)?;
+    let color_image = color.image;
+    t.color = Some(color);
+    let view_type = if desc.layers == 6 { vk::ImageViewType::CUBE } else { vk::ImageViewType::TYPE_2D };
+    let full = vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: desc.mip_levels,
+        base_array_layer: 0,
+        layer_count: desc.layers,
+    };
+    t.sampled_view = create_view(gpu, color_image, view_type, t.format, swizzle, full)?;
+    if !is_target {
+        return Ok(());
+    }
+    for layer in 0..desc.layers {
+        let range = single(vk::ImageAspectFlags::COLOR, layer);
+        let view = create_view(gpu, color_image, vk::ImageViewType::TYPE_2D, t.format, Default::default(), range)?;
+        t.color_views.push(view);
+    }
+    if t.samples != vk::SampleCountFlags::TYPE_1 {
+        let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC;
+        let msaa = allocate_image(gpu, t.format, &desc, 1, t.samples, usage, vk::ImageCreateFlags::empty())?;
+        let image = msaa.image;
+        t.msaa = Some(msaa);
+        for layer in 0..desc.layers {
+            let range = single(vk::ImageAspectFlags::COLOR, layer);
+            let view = create_view(gpu, image, vk::ImageViewType::TYPE_2D, t.format, Default::default(), range)?;
+            t.msaa_views.push(view);
+        }
+    }
+    if t.depth_format != vk::Format::UNDEFINED {
+        let usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+        let depth = allocate_image(gpu, t.depth_format, &desc, 1, t.samples, usage, vk::ImageCreateFlags::empty())?;
+        let image = depth.image;
+        t.depth = Some(depth);
+        for layer in 0..desc.layers {
+            let range = single(depth_aspects(t.depth_format), layer);
+            let view = create_view(gpu, image, vk::ImageViewType::TYPE_2D, t.depth_format, Default::default(), range)?;
+            t.depth_views.push(view);
+        }
+    }
+    Ok(())
+}
+
+fn single(aspect_mask: vk::ImageAspectFlags, layer: u32) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: layer,
+        layer_count: 1,
+    }
+}
+
+fn allocate_image(
+    gpu: &Gpu,
+    format: vk::Format,
+    desc: &TextureDesc,
+    mip_levels: u32,
+    samples: vk::SampleCountFlags,
+    usage: vk::ImageUsageFlags,
+    flags: vk::ImageCreateFlags,
+) -> Result<ImageMemory, BackendError> {
+    let info = vk::ImageCreateInfo::default()
+        .flags(flags)
+        .image_type(vk::ImageType::TYPE_2D)
+        .format(format)
+        .extent(vk::Extent3D { width: desc.width, height: desc.height, depth: 1 })
+        .mip_levels(mip_levels)
+        .array_layers(desc.layers)
+        .samples(samples)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(usage)
+        .sharing_mode(vk::SharingMode::EXCLUSIVE)
+        .initial_layout(vk::ImageLayout::UNDEFINED);
+    let alloc_info = vk_mem::AllocationCreateInfo {
+        usage: vk_mem::MemoryUsage::AutoPreferDevice,
+        ..Default::default()
+    };
+    // SAFETY: a valid create info for this device; the allocator outlives the image.
+    let (image, alloc) = unsafe { gpu.allocator.create_image(&info, &alloc_info) }
+        .map_err(|e| vk_error("vmaCreateImage", e))?;
+    Ok(ImageMemory { image, alloc })
+}
+
+fn create_view(
+    gpu: &Gpu,
+    image: vk::Image,
+    view_type: vk::ImageViewType,
+    format: vk::Format,
+    components: vk::ComponentMapping,
+    range: vk::ImageSubresourceRange,
+) -> Result<vk::ImageView, BackendError> {
+    let info = vk::ImageViewCreateInfo::default()
+        .image(image)
+        .view_type(view_type)
+        .format(format)
+        .components(components)
+        .subresource_range(range);
+    // SAFETY: `image` is live and the range lies inside it.
+    unsafe { gpu.device.create_image_view(&info, None) }.map_err(|e| vk_error("vkCreateImageView", e))
+}
+
+/// Frees every native object of a texture.
+///
+/// # Safety
+/// No pending or executing submission may use the texture.
+pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
+    let views = t.color_views.iter().chain(&t.msaa_views).chain(&t.depth_views);
+    for view in views.chain(std::iter::once(&t.sampled_view)) {
+        if *view != vk::ImageView::null() {
+            // SAFETY: the caller guarantees the GPU is done with the view.
+            unsafe { gpu.device.destroy_image_view(*view, None) };
+        }
+    }
+    for memory in [t.color.take(), t.msaa.take(), t.depth.take()].into_iter().flatten() {
+        let ImageMemory { image, mut alloc } = memory;
+        // SAFETY: as above; the image and allocation came from this allocator together.
+        unsafe { gpu.allocator.destroy_image(image, &mut alloc) };
+    }
+}

@@ -1,0 +1,164 @@
+//! Transfers: uploads, readbacks and mip cascades.
+//!
+//! In: an [`Upload`] (tightly packed bytes of one region of one subresource), a [`Readback`]
+//! (one region of one subresource of the `Color` image), or a mipmapped target's layer. Out:
+//! a buffer→image copy through the frame's staging buffer; an image→buffer copy into a fresh
+//! host-visible buffer whose bytes the backend hands out after the fence; a blit cascade level
+//! i-1 → i with each finished level moved from TransferWrite to TransferRead through the access
+//! table. The plan has already put every subresource in the layout its node needs.
+
+use ash::vk;
+use xnagraph_graph::{Access, BackendError, NativeHandle, Readback, Rect, TextureDesc, Upload};
+
+use crate::frame::{HostBuffer, PendingReadback};
+use crate::record::{Recorder, STAGING_ALIGN};
+use crate::sync::{host_read_barrier, image_barrier, layout, record_image_barriers};
+
+/// Checks that `rect` of `level`/`layer` lies inside the texture; returns its offset and extent.
+fn region(desc: &TextureDesc, level: u32, layer: u32, rect: Rect) -> Result<(vk::Offset3D, vk::Extent3D), BackendError> {
+    let (w, h) = desc.level_size(level);
+    let inside = level < desc.mip_levels
+        && layer < desc.layers
+        && rect.x >= 0
+        && rect.y >= 0
+        && rect.width > 0
+        && rect.height > 0
+        && i64::from(rect.x) + i64::from(rect.width) <= i64::from(w)
+        && i64::from(rect.y) + i64::from(rect.height) <= i64::from(h);
+    if !inside {
+        return Err(BackendError::Native(format!(
+            "region {rect:?} of level {level} layer {layer} lies outside a {w}x{h} level"
+        )));
+    }
+    Ok((
+        vk::Offset3D { x: rect.x, y: rect.y, z: 0 },
+        vk::Extent3D { width: rect.width as u32, height: rect.height as u32, depth: 1 },
+    ))
+}
+
+fn copy_region(buffer_offset: u64, level: u32, layer: u32, offset: vk::Offset3D, extent: vk::Extent3D) -> vk::BufferImageCopy {
+    vk::BufferImageCopy {
+        buffer_offset,
+        buffer_row_length: 0,
+        buffer_image_height: 0,
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: level,
+            base_array_layer: layer,
+            layer_count: 1,
+        },
+        image_offset: offset,
+        image_extent: extent,
+    }
+}
+
+pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(), BackendError> {
+    let texture = rec.textures.get(upload.texture.native())?;
+    let desc = &texture.desc;
+    let (offset, extent) = region(desc, upload.level, upload.layer, upload.rect)?;
+    let expected = desc.format.region_size(extent.width, extent.height);
+    if upload.data.len() != expected {
+        return Err(BackendError::Native(format!(
+            "upload of {} bytes for a region of {expected}",
+            upload.data.len()
+        )));
+    }
+    let staging = rec.staging.ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
+    let at = rec.staging_used;
+    staging.write(rec.gpu, at, &upload.data)?;
+    rec.staging_used += (upload.data.len() as u64).next_multiple_of(STAGING_ALIGN);
+    let image = texture.color.as_ref().map(|m| m.image).unwrap_or_default();
+    let copy = copy_region(at, upload.level, upload.layer, offset, extent);
+    // SAFETY: recording outside rendering; the staging range was written above and the plan put
+    // the subresource in TRANSFER_DST layout.
+    unsafe {
+        rec.gpu.device.cmd_copy_buffer_to_image(
+            rec.cmd,
+            staging.buffer,
+            image,
+            layout(Access::TransferWrite),
+            &[copy],
+        )
+    };
+    Ok(())
+}
+
+pub(crate) fn record_readback(rec: &mut Recorder<'_>, readback: &Readback) -> Result<(), BackendError> {
+    let texture = rec.textures.get(readback.texture.native())?;
+    let desc = &texture.desc;
+    let (offset, extent) = region(desc, readback.level, readback.layer, readback.rect)?;
+    let len = desc.format.region_size(extent.width, extent.height);
+    let buffer = HostBuffer::new(rec.gpu, len as u64, vk::BufferUsageFlags::TRANSFER_DST, true)?;
+    let copy = copy_region(0, readback.level, readback.layer, offset, extent);
+    let image = texture.color.as_ref().map(|m| m.image).unwrap_or_default();
+    let host = [host_read_barrier(buffer.buffer)];
+    let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&host);
+    // SAFETY: recording outside rendering; the plan put the subresource in TRANSFER_SRC layout
+    // and the buffer is fresh.
+    unsafe {
+        rec.gpu.device.cmd_copy_image_to_buffer(
+            rec.cmd,
+            image,
+            layout(Access::TransferRead),
+            buffer.buffer,
+            &[copy],
+        );
+        rec.gpu.device.cmd_pipeline_barrier2(rec.cmd, &dependency);
+    }
+    rec.readbacks.push(PendingReadback { id: readback.id, buffer, len });
+    Ok(())
+}
+
+pub(crate) fn record_mips(rec: &mut Recorder<'_>, handle: NativeHandle, layer: u32) -> Result<(), BackendError> {
+    let texture = rec.textures.get(handle)?;
+    let desc = texture.desc;
+    if layer >= desc.layers {
+        return Err(BackendError::Native(format!("mip cascade of layer {layer} of {}", desc.layers)));
+    }
+    let filter = rec.formats.mip_filter(desc.format).ok_or_else(|| {
+        BackendError::NotSupported(format!("generating mips of {:?} (no blit support)", desc.format))
+    })?;
+    let image = texture.color.as_ref().map(|m| m.image).unwrap_or_default();
+    let device = &rec.gpu.device;
+    let corner = |level: u32| {
+        let (w, h) = desc.level_size(level);
+        [vk::Offset3D { x: 0, y: 0, z: 0 }, vk::Offset3D { x: w as i32, y: h as i32, z: 1 }]
+    };
+    let layers = |level: u32| vk::ImageSubresourceLayers {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        mip_level: level,
+        base_array_layer: layer,
+        layer_count: 1,
+    };
+    for level in 1..desc.mip_levels {
+        let blit = vk::ImageBlit {
+            src_subresource: layers(level - 1),
+            src_offsets: corner(level - 1),
+            dst_subresource: layers(level),
+            dst_offsets: corner(level),
+        };
+        // SAFETY: recording outside rendering; level-1 is in TRANSFER_SRC (the plan's barrier or
+        // the previous step) and `level` in TRANSFER_DST (the plan's barrier).
+        unsafe {
+            device.cmd_blit_image(
+                rec.cmd,
+                image,
+                layout(Access::TransferRead),
+                image,
+                layout(Access::TransferWrite),
+                &[blit],
+                filter,
+            )
+        };
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            base_mip_level: level,
+            level_count: 1,
+            base_array_layer: layer,
+            layer_count: 1,
+        };
+        let step = image_barrier(image, range, Access::TransferWrite, Access::TransferRead, false);
+        record_image_barriers(device, rec.cmd, &[step]);
+    }
+    Ok(())
+}

@@ -1,0 +1,122 @@
+//! Helpers for building frames and plans by hand, and for running each test alone.
+
+#![allow(dead_code)]
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use xnagraph_graph::{
+    Access, Backend, Barrier, BlendState, Clear, ColorBinding, DepthStencilState, Draw, Image,
+    LoadOp, PassOp, PassSegment, PipelineKey, PlannedAttachment, RasterizerState, Rect,
+    RenderTargetDesc, RenderTargetUsage, SamplerState, SegmentStart, ShaderKind, SpriteVertex,
+    StoreOp, SurfaceFormat, TextureDesc, TextureState, Viewport, DepthFormat,
+};
+use xnagraph_vulkan::{validation, VulkanBackend, VulkanConfig};
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// One test at a time per process, so validation messages belong to the test that caused them.
+pub struct Session {
+    pub backend: VulkanBackend,
+    _serial: MutexGuard<'static, ()>,
+}
+
+impl Session {
+    pub fn new() -> Session {
+        let serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+        let stale = validation::take_messages();
+        assert!(stale.is_empty(), "messages left by an earlier test: {stale:#?}");
+        let backend = VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() })
+            .expect("a Vulkan 1.3 adapter");
+        Session { backend, _serial: serial }
+    }
+
+    pub fn texture(&mut self, desc: TextureDesc) -> Arc<TextureState> {
+        let handle = self.backend.create_texture(&desc).expect("texture");
+        TextureState::new(desc, handle, self.backend.retire_sink())
+    }
+
+    /// Tears the backend down and asserts validation stayed silent throughout.
+    pub fn finish(self) {
+        let Session { backend, _serial } = self;
+        drop(backend);
+        let messages = validation::take_messages();
+        assert!(messages.is_empty(), "validation reported: {messages:#?}");
+    }
+}
+
+pub fn target_desc(width: u32, height: u32, mip_levels: u32, sample_count: u32) -> TextureDesc {
+    TextureDesc {
+        width,
+        height,
+        mip_levels,
+        layers: 1,
+        format: SurfaceFormat::Color,
+        render_target: Some(RenderTargetDesc {
+            depth: DepthFormat::None,
+            sample_count,
+            usage: RenderTargetUsage::DiscardContents,
+            back_buffer: false,
+        }),
+    }
+}
+
+pub fn barrier(texture: &Arc<TextureState>, image: Image, levels: std::ops::Range<u32>, src: Access, dst: Access) -> Barrier {
+    Barrier { texture: texture.clone(), image, levels, layers: 0..1, src, dst, discard: src == Access::Nothing }
+}
+
+pub fn attachment(texture: &Arc<TextureState>, image: Image, load: LoadOp, store: StoreOp, resolve: bool) -> PlannedAttachment {
+    PlannedAttachment { texture: texture.clone(), image, layer: 0, load, store, resolve }
+}
+
+pub fn segment(target: &Arc<TextureState>, ops: Vec<PassOp>) -> PassSegment {
+    PassSegment { colors: vec![ColorBinding { target: target.clone(), layer: 0 }], start: SegmentStart::Bind, ops }
+}
+
+pub fn clear_op(color: [f32; 4]) -> PassOp {
+    PassOp::Clear(Clear { color: Some(color), depth: None, stencil: None })
+}
+
+/// Pixels → Vulkan clip space (y down), column-major.
+pub fn pixel_transform(width: u32, height: u32) -> [f32; 16] {
+    let mut m = [0.0; 16];
+    m[0] = 2.0 / width as f32;
+    m[5] = 2.0 / height as f32;
+    m[10] = 1.0;
+    m[12] = -1.0;
+    m[13] = -1.0;
+    m[15] = 1.0;
+    m
+}
+
+/// The four vertices (TL, TR, BL, BR) of an axis-aligned sprite covering `rect`.
+pub fn quad(rect: Rect, color: [u8; 4]) -> [SpriteVertex; 4] {
+    let (x0, y0) = (rect.x as f32, rect.y as f32);
+    let (x1, y1) = (x0 + rect.width as f32, y0 + rect.height as f32);
+    let v = |x, y, u, t| SpriteVertex { position: [x, y, 0.0], color, texcoord: [u, t] };
+    [v(x0, y0, 0.0, 0.0), v(x1, y0, 1.0, 0.0), v(x0, y1, 0.0, 1.0), v(x1, y1, 1.0, 1.0)]
+}
+
+/// A SpriteBatch-style draw (opaque, point-clamped, XNA's default culling) of `quads` quads.
+pub fn sprite_draw(texture: &Arc<TextureState>, first_vertex: u32, quads: u32, width: u32, height: u32) -> PassOp {
+    PassOp::Draw(Draw {
+        pipeline: PipelineKey {
+            shader: ShaderKind::Sprite,
+            blend: BlendState::OPAQUE,
+            depth_stencil: DepthStencilState::NONE,
+            rasterizer: RasterizerState::CULL_COUNTER_CLOCKWISE,
+        },
+        sampler: SamplerState::POINT_CLAMP,
+        texture: texture.clone(),
+        first_vertex,
+        quad_count: quads,
+        viewport: Viewport::new(0, 0, width as i32, height as i32),
+        scissor: Rect::new(0, 0, width as i32, height as i32),
+        transform: pixel_transform(width, height),
+    })
+}
+
+/// The RGBA bytes of pixel (x, y) of a tightly packed Color image `width` wide.
+pub fn pixel(bytes: &[u8], width: u32, x: u32, y: u32) -> [u8; 4] {
+    let i = ((y * width + x) * 4) as usize;
+    [bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]
+}

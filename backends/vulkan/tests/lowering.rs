@@ -1,0 +1,347 @@
+//! Plans written by hand, lowered on the local adapter with validation on, pixels read back.
+
+mod common;
+
+use common::*;
+use xnagraph_graph::{
+    Access, Backend, ClearValue, DepthFormat, FrameCommands, FramePlan, Image, LiveObjects,
+    LoadOp, Node, PlanCost, PlanNode, PlanNodeKind, PlannedPass, Readback, ReadbackId, Rect,
+    StoreOp, SurfaceFormat, TextureDesc, Upload,
+};
+
+fn plan(frame: FrameCommands, nodes: Vec<PlanNode>) -> FramePlan {
+    FramePlan { frame, nodes, cost: PlanCost::default() }
+}
+
+fn readback(id: u64, texture: &std::sync::Arc<xnagraph_graph::TextureState>, level: u32, rect: Rect) -> Node {
+    Node::Readback(Readback { id: ReadbackId(id), texture: texture.clone(), level, layer: 0, rect })
+}
+
+fn pass(segment: usize, colors: Vec<xnagraph_graph::PlannedAttachment>, ops: Vec<usize>) -> PlanNodeKind {
+    PlanNodeKind::Pass(PlannedPass { segment, colors, depth: None, ops })
+}
+
+fn submit_and_read(s: &mut Session, plan: FramePlan, id: u64) -> Vec<u8> {
+    let submission = s.backend.submit(&plan).expect("submit");
+    drop(plan);
+    s.backend.wait(submission).expect("wait");
+    s.backend.take_readback(ReadbackId(id)).expect("readback bytes")
+}
+
+fn assert_all_freed(s: &mut Session) {
+    s.backend.wait_idle().expect("wait_idle");
+    assert_eq!(s.backend.live_objects(), LiveObjects::default());
+}
+
+#[test]
+fn load_op_clear_fills_the_whole_target() {
+    let mut s = Session::new();
+    let target = s.texture(target_desc(64, 64, 1, 0));
+    let colour = [1.0, 0.2, 0.6, 1.0];
+    let frame = FrameCommands {
+        nodes: vec![
+            Node::Pass(segment(&target, vec![clear_op(colour)])),
+            readback(1, &target, 0, Rect::new(0, 0, 64, 64)),
+        ],
+        vertices: vec![],
+    };
+    let load = LoadOp::Clear(ClearValue::Color(colour));
+    let nodes = vec![
+        PlanNode {
+            barriers: vec![barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite)],
+            kind: pass(0, vec![attachment(&target, Image::Color, load, StoreOp::Store, false)], vec![]),
+        },
+        PlanNode {
+            barriers: vec![barrier(&target, Image::Color, 0..1, Access::ColorAttachmentWrite, Access::TransferRead)],
+            kind: PlanNodeKind::Readback { node: 1 },
+        },
+    ];
+    let bytes = submit_and_read(&mut s, plan(frame, nodes), 1);
+    assert_eq!(bytes.len(), 64 * 64 * 4);
+    assert!(bytes.chunks_exact(4).all(|p| p == [255, 51, 153, 255]), "first pixel {:?}", &bytes[..4]);
+    assert!(s.backend.take_readback(ReadbackId(1)).is_none(), "a readback is handed out once");
+    drop(target);
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+const RED: [u8; 4] = [255, 0, 0, 255];
+const GREEN: [u8; 4] = [0, 255, 0, 255];
+const BLUE: [u8; 4] = [0, 0, 255, 255];
+const WHITE: [u8; 4] = [255, 255, 255, 255];
+const BLACK: [u8; 4] = [0, 0, 0, 255];
+
+/// A 4×4 texture in four 2×2 quadrants: red, green / blue, white.
+fn quadrant_texels() -> Vec<u8> {
+    let mut data = Vec::new();
+    for y in 0..4 {
+        for x in 0..4 {
+            data.extend_from_slice(match (x < 2, y < 2) {
+                (true, true) => &RED,
+                (false, true) => &GREEN,
+                (true, false) => &BLUE,
+                (false, false) => &WHITE,
+            });
+        }
+    }
+    data
+}
+
+#[test]
+fn uploaded_texture_is_drawn_into_an_off_centre_region() {
+    let mut s = Session::new();
+    let texture = s.texture(TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color));
+    let target = s.texture(target_desc(64, 64, 1, 0));
+    let region = Rect::new(10, 20, 16, 16);
+    let frame = FrameCommands {
+        nodes: vec![
+            Node::Upload(Upload {
+                texture: texture.clone(),
+                level: 0,
+                layer: 0,
+                rect: Rect::new(0, 0, 4, 4),
+                data: quadrant_texels(),
+            }),
+            Node::Pass(segment(&target, vec![clear_op([0.0, 0.0, 0.0, 1.0]), sprite_draw(&texture, 0, 1, 64, 64)])),
+            readback(7, &target, 0, Rect::new(0, 0, 64, 64)),
+        ],
+        vertices: quad(region, WHITE).to_vec(),
+    };
+    let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
+    let nodes = vec![
+        PlanNode {
+            barriers: vec![barrier(&texture, Image::Color, 0..1, Access::Nothing, Access::TransferWrite)],
+            kind: PlanNodeKind::Upload { node: 0 },
+        },
+        PlanNode {
+            barriers: vec![
+                barrier(&texture, Image::Color, 0..1, Access::TransferWrite, Access::FragmentSampled),
+                barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
+            ],
+            // The clear (op 0) is absorbed into the CLEAR load op.
+            kind: pass(1, vec![attachment(&target, Image::Color, load, StoreOp::Store, false)], vec![1]),
+        },
+        PlanNode {
+            barriers: vec![barrier(&target, Image::Color, 0..1, Access::ColorAttachmentWrite, Access::TransferRead)],
+            kind: PlanNodeKind::Readback { node: 2 },
+        },
+    ];
+    let bytes = submit_and_read(&mut s, plan(frame, nodes), 7);
+    for y in 0..64 {
+        for x in 0..64 {
+            let inside = (10..26).contains(&x) && (20..36).contains(&y);
+            let expected = if !inside {
+                BLACK
+            } else {
+                match ((x - 10) < 8, (y - 20) < 8) {
+                    (true, true) => RED,
+                    (false, true) => GREEN,
+                    (true, false) => BLUE,
+                    (false, false) => WHITE,
+                }
+            };
+            assert_eq!(pixel(&bytes, 64, x, y), expected, "pixel ({x}, {y})");
+        }
+    }
+    drop((texture, target));
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
+    let mut s = Session::new();
+    if s.backend.capabilities().sample_counts & 4 == 0 {
+        eprintln!("4x multisampling unsupported here; nothing to test");
+        s.finish();
+        return;
+    }
+    let white = s.texture(TextureDesc::texture_2d(1, 1, 1, SurfaceFormat::Color));
+    let target = s.texture(target_desc(32, 32, 1, 4));
+    let frame = FrameCommands {
+        nodes: vec![
+            Node::Upload(Upload { texture: white.clone(), level: 0, layer: 0, rect: Rect::new(0, 0, 1, 1), data: WHITE.to_vec() }),
+            Node::Pass(segment(&target, vec![clear_op([0.0, 0.0, 1.0, 1.0]), sprite_draw(&white, 0, 1, 32, 32)])),
+            readback(3, &target, 0, Rect::new(0, 0, 32, 32)),
+        ],
+        vertices: quad(Rect::new(0, 0, 16, 32), RED).to_vec(),
+    };
+    let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 1.0, 1.0]));
+    let nodes = vec![
+        PlanNode {
+            barriers: vec![barrier(&white, Image::Color, 0..1, Access::Nothing, Access::TransferWrite)],
+            kind: PlanNodeKind::Upload { node: 0 },
+        },
+        PlanNode {
+            barriers: vec![
+                barrier(&white, Image::Color, 0..1, Access::TransferWrite, Access::FragmentSampled),
+                barrier(&target, Image::Samples, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
+                barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
+            ],
+            // Samples are never loaded again: DONT_CARE, resolved into the Color image.
+            kind: pass(1, vec![attachment(&target, Image::Samples, load, StoreOp::DontCare, true)], vec![1]),
+        },
+        PlanNode {
+            barriers: vec![barrier(&target, Image::Color, 0..1, Access::ColorAttachmentWrite, Access::TransferRead)],
+            kind: PlanNodeKind::Readback { node: 2 },
+        },
+    ];
+    let bytes = submit_and_read(&mut s, plan(frame, nodes), 3);
+    for y in 0..32 {
+        for x in 0..32 {
+            let expected = if x < 16 { RED } else { BLUE };
+            assert_eq!(pixel(&bytes, 32, x, y), expected, "pixel ({x}, {y})");
+        }
+    }
+    drop((white, target));
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn mip_cascade_carries_level_0_down_to_level_2() {
+    let mut s = Session::new();
+    let target = s.texture(target_desc(16, 16, 5, 0));
+    let colour = [0.2, 0.4, 0.6, 1.0];
+    let frame = FrameCommands {
+        nodes: vec![
+            Node::Pass(segment(&target, vec![clear_op(colour)])),
+            readback(9, &target, 2, Rect::new(0, 0, 4, 4)),
+        ],
+        vertices: vec![],
+    };
+    let load = LoadOp::Clear(ClearValue::Color(colour));
+    let nodes = vec![
+        PlanNode {
+            barriers: vec![barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite)],
+            kind: pass(0, vec![attachment(&target, Image::Color, load, StoreOp::Store, false)], vec![]),
+        },
+        PlanNode {
+            barriers: vec![
+                barrier(&target, Image::Color, 0..1, Access::ColorAttachmentWrite, Access::TransferRead),
+                barrier(&target, Image::Color, 1..5, Access::Nothing, Access::TransferWrite),
+            ],
+            kind: PlanNodeKind::GenerateMips { texture: target.clone(), layer: 0 },
+        },
+        // The cascade leaves every level in TransferRead: no barrier before the readback.
+        PlanNode { barriers: vec![], kind: PlanNodeKind::Readback { node: 1 } },
+    ];
+    let bytes = submit_and_read(&mut s, plan(frame, nodes), 9);
+    assert_eq!(bytes.len(), 4 * 4 * 4);
+    assert!(bytes.chunks_exact(4).all(|p| p == [51, 102, 153, 255]), "level 2: {bytes:?}");
+    drop(target);
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn dropped_textures_are_freed_only_after_their_last_submission() {
+    let mut s = Session::new();
+    let mut most_alive = 0;
+    let mut ever_awaiting = false;
+    for frame_index in 0..24u32 {
+        let uploaded = s.texture(TextureDesc::texture_2d(8, 8, 1, SurfaceFormat::Color));
+        let cleared = s.texture(target_desc(8, 8, 1, 0));
+        let unused = s.texture(TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color));
+        let shade = (frame_index % 4) as f32 / 4.0;
+        let frame = FrameCommands {
+            nodes: vec![
+                Node::Upload(Upload {
+                    texture: uploaded.clone(),
+                    level: 0,
+                    layer: 0,
+                    rect: Rect::new(0, 0, 8, 8),
+                    data: vec![frame_index as u8; 8 * 8 * 4],
+                }),
+                Node::Pass(segment(&cleared, vec![clear_op([shade, 0.0, 0.0, 1.0])])),
+            ],
+            vertices: vec![],
+        };
+        let load = LoadOp::Clear(ClearValue::Color([shade, 0.0, 0.0, 1.0]));
+        let nodes = vec![
+            PlanNode {
+                barriers: vec![barrier(&uploaded, Image::Color, 0..1, Access::Nothing, Access::TransferWrite)],
+                kind: PlanNodeKind::Upload { node: 0 },
+            },
+            PlanNode {
+                barriers: vec![barrier(&cleared, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite)],
+                kind: pass(1, vec![attachment(&cleared, Image::Color, load, StoreOp::Store, false)], vec![]),
+            },
+        ];
+        let p = plan(frame, nodes);
+        s.backend.submit(&p).expect("submit");
+        // The engine drops everything right after submission, while the GPU may still be busy.
+        drop((p, uploaded, cleared, unused));
+        let live = s.backend.live_objects();
+        most_alive = most_alive.max(live.textures);
+        ever_awaiting |= live.awaiting_retirement > 0;
+    }
+    // Two frames in flight: at most this frame's three plus the previous frame's three.
+    assert!(most_alive <= 9, "{most_alive} textures alive at once");
+    assert!(ever_awaiting, "nothing ever waited for its fence");
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn capabilities_report_the_device_sample_counts() {
+    let s = Session::new();
+    let caps = s.backend.capabilities().clone();
+    assert!(caps.sample_counts & 1 != 0, "single-sampling always works");
+    assert!(caps.max_texture_dimension >= 4096);
+    assert!(caps.max_color_attachments >= 4);
+    let name = s.backend.adapter_name().to_owned();
+    assert!(name.ends_with(']'), "adapter name names its type: {name}");
+    if name.contains("llvmpipe") {
+        // Lavapipe renders with 1 or 4 samples only.
+        assert!(name.ends_with("[cpu]"), "{name}");
+        assert_eq!(caps.sample_counts, 0b101);
+        assert_eq!(caps.clamp_sample_count(8), 4);
+        assert_eq!(caps.clamp_sample_count(2), 0);
+    }
+    let color = s.backend.format_support(SurfaceFormat::Color);
+    assert!(color.sampled && color.render_target && color.blendable);
+    assert_eq!(s.backend.applied_depth_format(DepthFormat::None), DepthFormat::None);
+    assert_eq!(s.backend.applied_depth_format(DepthFormat::Depth24), DepthFormat::Depth24);
+    s.finish();
+}
+
+#[test]
+fn a_multisampled_depth_target_counts_three_images() {
+    let mut s = Session::new();
+    let samples = s.backend.capabilities().clamp_sample_count(4);
+    let mut desc = target_desc(16, 16, 1, samples);
+    if let Some(rt) = desc.render_target.as_mut() {
+        rt.depth = s.backend.applied_depth_format(DepthFormat::Depth24Stencil8);
+    }
+    let target = s.texture(desc);
+    let expected = if samples > 1 { 3 } else { 2 };
+    assert_eq!(s.backend.live_objects().images, expected);
+    drop(target);
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn a_texture_state_outliving_its_backend_is_harmless() {
+    let mut s = Session::new();
+    let survivor = s.texture(target_desc(8, 8, 1, 0));
+    s.finish();
+    // Only pushes its handle into a sink nobody drains any more.
+    drop(survivor);
+}
+
+#[test]
+fn a_plan_naming_a_missing_op_is_an_error_not_a_panic() {
+    let mut s = Session::new();
+    let target = s.texture(target_desc(8, 8, 1, 0));
+    let frame = FrameCommands { nodes: vec![Node::Pass(segment(&target, vec![]))], vertices: vec![] };
+    let nodes = vec![PlanNode {
+        barriers: vec![],
+        kind: pass(0, vec![attachment(&target, Image::Color, LoadOp::DontCare, StoreOp::Store, false)], vec![3]),
+    }];
+    assert!(s.backend.submit(&plan(frame, nodes)).is_err());
+    drop(target);
+    assert_all_freed(&mut s);
+    s.finish();
+}
