@@ -346,6 +346,28 @@ mod tests {
     }
 
     #[test]
+    fn depth_write_after_write_between_two_passes_with_load() {
+        let t = texture(4, 4, 1);
+        let rt = target_with_depth(4, 0, DepthFormat::Depth24Stencil8, PRESERVE);
+        let plan = compile(frame(vec![
+            bind(&rt, vec![discard_clear_ds(), draw(&t)]),
+            bind(&rt, vec![draw(&t)]),
+        ]));
+        let id = rt.id().0;
+        let rw = DepthStencilAttachmentReadWrite;
+        assert!(barriers(&plan, 0).contains(&(
+            id,
+            Image::DepthStencil,
+            0..1,
+            0..1,
+            Nothing,
+            rw,
+            true
+        )));
+        assert!(barriers(&plan, 1).contains(&(id, Image::DepthStencil, 0..1, 0..1, rw, rw, false)));
+    }
+
+    #[test]
     fn sample_after_sample_needs_no_barrier() {
         let (t, a, b) = (
             texture(4, 4, 1),

@@ -348,6 +348,18 @@ mod tests {
     }
 
     #[test]
+    fn clear_after_draws_stays_in_the_pass() {
+        let (t, rt) = (texture(1, 1, 1), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![bind(
+            &rt,
+            vec![draw(&t), clear_color(RED), draw(&t)],
+        )]));
+        let p = pass(&plan, 0);
+        assert_eq!(p.colors[0].load, LoadOp::DontCare);
+        assert_eq!(p.ops, [0, 1, 2]);
+    }
+
+    #[test]
     fn explicit_clear_wins_over_usage_aspect_by_aspect() {
         let t = texture(1, 1, 1);
         let rt = target_with_depth(4, 0, DepthFormat::Depth24, PRESERVE);

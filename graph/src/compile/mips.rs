@@ -12,9 +12,9 @@
 //! The resolve happens at the end of its pass, so the cascade always follows it. Plain textures
 //! (no render-target description) never get generated mips: their upper levels are authored.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::track::IdMap;
 use crate::commands::{FrameCommands, Node, PassOp};
 use crate::plan::{Image, PlanNode, PlanNodeKind};
 use crate::resource::{TextureId, TextureState};
@@ -35,7 +35,7 @@ struct Cascade {
 #[derive(Default)]
 struct Pending {
     /// (texture, layer) → (last writer, texture) of layers rendered since their last cascade.
-    dirty: HashMap<(TextureId, u32), (usize, Arc<TextureState>)>,
+    dirty: IdMap<(TextureId, u32), (usize, Arc<TextureState>)>,
     cascades: Vec<Cascade>,
 }
 

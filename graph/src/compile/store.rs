@@ -18,8 +18,7 @@
 //! A multisampled attachment resolves unless its `Color` image is overwritten before anything
 //! reads it.
 
-use std::collections::HashMap;
-
+use super::track::IdMap;
 use crate::commands::{FrameCommands, Node, PassOp};
 use crate::plan::{Image, LoadOp, PlanNode, PlanNodeKind, PlannedAttachment, StoreOp};
 use crate::resource::TextureId;
@@ -59,7 +58,8 @@ fn store_for(att: &PlannedAttachment, next: Option<Next>) -> StoreOp {
 
 /// Decides every attachment's store op and resolve.
 pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
-    let mut next: HashMap<Key, Next> = HashMap::with_capacity(nodes.len());
+    let mut next: IdMap<Key, Next> = IdMap::default();
+    next.reserve(nodes.len() * 2);
     for node in nodes.iter_mut().rev() {
         let mut read = |id: TextureId, layer: u32| {
             next.insert((id, Image::Color, layer), Next::Read);

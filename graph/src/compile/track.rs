@@ -10,10 +10,51 @@
 //! the tracker drops. The compiler assumes that every plan it produces is executed in order.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::plan::{Access, Image};
 use crate::resource::{TextureDesc, TextureId, TextureState};
+
+/// A multiplicative hasher for the compiler's small integer keys (texture ids, images,
+/// layers): the default SipHash costs more than the rest of a lookup on the compile path.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_isize(&mut self, n: isize) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A hash map keyed by small integers, with [`IdHasher`].
+pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 /// What one subresource was last used as, and whether it holds content worth keeping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +153,7 @@ impl TrackedState {
 /// back on drop.
 #[derive(Default)]
 pub(crate) struct FrameTracker {
-    index: HashMap<TextureId, usize>,
+    index: IdMap<TextureId, usize>,
     entries: Vec<(Arc<TextureState>, TrackedState)>,
 }
 
