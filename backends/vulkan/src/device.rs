@@ -150,8 +150,10 @@ impl Gpu {
             .engine_name(c"xnagraph")
             .api_version(vk::API_VERSION_1_3);
         let layer_names = [VALIDATION_LAYER.as_ptr()];
-        let extension_names =
-            [ash::ext::debug_utils::NAME.as_ptr(), ash::ext::validation_features::NAME.as_ptr()];
+        let extension_names = [
+            ash::ext::debug_utils::NAME.as_ptr(),
+            ash::ext::validation_features::NAME.as_ptr(),
+        ];
         let enabled_checks = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
         let mut features =
             vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_checks);
@@ -219,7 +221,13 @@ impl Gpu {
     fn open_device(
         instance: &ash::Instance,
     ) -> Result<
-        (Candidate, vk::PhysicalDeviceLimits, ash::Device, vk::Queue, vk_mem::Allocator),
+        (
+            Candidate,
+            vk::PhysicalDeviceLimits,
+            ash::Device,
+            vk::Queue,
+            vk_mem::Allocator,
+        ),
         BackendError,
     > {
         let chosen = Self::choose_adapter(instance)?;
@@ -304,4 +312,3 @@ impl Gpu {
         unsafe { self.instance.destroy_instance(None) };
     }
 }
-

@@ -53,9 +53,10 @@ fn depth_candidates(format: DepthFormat) -> &'static [vk::Format] {
         DepthFormat::None => &[],
         DepthFormat::Depth16 => &[vk::Format::D16_UNORM],
         DepthFormat::Depth24 => &[vk::Format::X8_D24_UNORM_PACK32, vk::Format::D32_SFLOAT],
-        DepthFormat::Depth24Stencil8 => {
-            &[vk::Format::D24_UNORM_S8_UINT, vk::Format::D32_SFLOAT_S8_UINT]
-        }
+        DepthFormat::Depth24Stencil8 => &[
+            vk::Format::D24_UNORM_S8_UINT,
+            vk::Format::D32_SFLOAT_S8_UINT,
+        ],
     }
 }
 
@@ -87,7 +88,10 @@ pub(crate) struct FormatTable {
 }
 
 fn index_of(format: SurfaceFormat) -> usize {
-    SurfaceFormat::ALL.iter().position(|f| *f == format).unwrap_or(0)
+    SurfaceFormat::ALL
+        .iter()
+        .position(|f| *f == format)
+        .unwrap_or(0)
 }
 
 impl FormatTable {
@@ -123,7 +127,11 @@ impl FormatTable {
             };
         }
         // Each request falls back to a weaker XNA format when none of its candidates works.
-        let order = [DepthFormat::Depth16, DepthFormat::Depth24, DepthFormat::Depth24Stencil8];
+        let order = [
+            DepthFormat::Depth16,
+            DepthFormat::Depth24,
+            DepthFormat::Depth24Stencil8,
+        ];
         let mut depth = [None; 4];
         for (i, requested) in order.iter().enumerate() {
             for fallback in order[..=i].iter().rev() {
@@ -136,7 +144,11 @@ impl FormatTable {
                 }
             }
         }
-        FormatTable { support, mip_filter, depth }
+        FormatTable {
+            support,
+            mip_filter,
+            depth,
+        }
     }
 
     pub fn support(&self, format: SurfaceFormat) -> FormatSupport {
@@ -182,7 +194,12 @@ mod tests {
 
     #[test]
     fn only_combined_formats_have_a_stencil_aspect() {
-        assert!(depth_aspects(vk::Format::D24_UNORM_S8_UINT).contains(vk::ImageAspectFlags::STENCIL));
-        assert_eq!(depth_aspects(vk::Format::X8_D24_UNORM_PACK32), vk::ImageAspectFlags::DEPTH);
+        assert!(
+            depth_aspects(vk::Format::D24_UNORM_S8_UINT).contains(vk::ImageAspectFlags::STENCIL)
+        );
+        assert_eq!(
+            depth_aspects(vk::Format::X8_D24_UNORM_PACK32),
+            vk::ImageAspectFlags::DEPTH
+        );
     }
 }

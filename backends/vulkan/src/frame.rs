@@ -48,7 +48,11 @@ impl HostBuffer {
         // SAFETY: a valid create info; the allocator outlives the buffer.
         let (buffer, alloc) = unsafe { gpu.allocator.create_buffer(&info, &alloc_info) }
             .map_err(|e| vk_error("vmaCreateBuffer", e))?;
-        Ok(HostBuffer { buffer, alloc, size })
+        Ok(HostBuffer {
+            buffer,
+            alloc,
+            size,
+        })
     }
 
     fn mapped(&self, gpu: &Gpu) -> Result<*mut u8, BackendError> {
@@ -62,12 +66,16 @@ impl HostBuffer {
     /// Copies `bytes` to `offset` and flushes them to the device.
     pub fn write(&self, gpu: &Gpu, offset: u64, bytes: &[u8]) -> Result<(), BackendError> {
         if offset + bytes.len() as u64 > self.size {
-            return Err(BackendError::Native("write past the end of a host buffer".into()));
+            return Err(BackendError::Native(
+                "write past the end of a host buffer".into(),
+            ));
         }
         let ptr = self.mapped(gpu)?;
         // SAFETY: the mapping covers `size` bytes and the range was checked above; the GPU does
         // not use this range now (the slot's fence has signalled).
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.add(offset as usize), bytes.len()) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.add(offset as usize), bytes.len())
+        };
         gpu.allocator
             .flush_allocation(&self.alloc, offset, bytes.len() as u64)
             .map_err(|e| vk_error("vmaFlushAllocation", e))
@@ -76,7 +84,9 @@ impl HostBuffer {
     /// The first `len` bytes, after invalidating host caches.
     pub fn read(&self, gpu: &Gpu, len: usize) -> Result<Vec<u8>, BackendError> {
         if len as u64 > self.size {
-            return Err(BackendError::Native("read past the end of a host buffer".into()));
+            return Err(BackendError::Native(
+                "read past the end of a host buffer".into(),
+            ));
         }
         gpu.allocator
             .invalidate_allocation(&self.alloc, 0, len as u64)
@@ -149,8 +159,11 @@ impl FrameSlot {
             .and_then(|cmds| {
                 slot.cmd = cmds[0];
                 // SAFETY: a plain fence on a live device.
-                unsafe { gpu.device.create_fence(&vk::FenceCreateInfo::default(), None) }
-                    .map_err(|e| vk_error("vkCreateFence", e))
+                unsafe {
+                    gpu.device
+                        .create_fence(&vk::FenceCreateInfo::default(), None)
+                }
+                .map_err(|e| vk_error("vkCreateFence", e))
             });
         match made {
             Ok(fence) => {
@@ -177,34 +190,52 @@ impl FrameSlot {
                 self.descriptor_capacity = 0;
             }
             let sizes = [
-                vk::DescriptorPoolSize { ty: vk::DescriptorType::UNIFORM_BUFFER, descriptor_count: capacity },
+                vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::UNIFORM_BUFFER,
+                    descriptor_count: capacity,
+                },
                 vk::DescriptorPoolSize {
                     ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
                     descriptor_count: capacity,
                 },
             ];
-            let info = vk::DescriptorPoolCreateInfo::default().max_sets(capacity * 2).pool_sizes(&sizes);
+            let info = vk::DescriptorPoolCreateInfo::default()
+                .max_sets(capacity * 2)
+                .pool_sizes(&sizes);
             // SAFETY: a valid create info for this device.
             self.descriptors = unsafe { gpu.device.create_descriptor_pool(&info, None) }
                 .map_err(|e| vk_error("vkCreateDescriptorPool", e))?;
             self.descriptor_capacity = capacity;
         } else {
             // SAFETY: the slot is idle, so no set from this pool is in use.
-            unsafe { gpu.device.reset_descriptor_pool(self.descriptors, vk::DescriptorPoolResetFlags::empty()) }
-                .map_err(|e| vk_error("vkResetDescriptorPool", e))?;
+            unsafe {
+                gpu.device
+                    .reset_descriptor_pool(self.descriptors, vk::DescriptorPoolResetFlags::empty())
+            }
+            .map_err(|e| vk_error("vkResetDescriptorPool", e))?;
         }
         Ok(())
     }
 
     pub fn buffer_count(&self) -> usize {
-        [&self.vertices, &self.uniforms, &self.staging].iter().filter(|b| b.is_some()).count()
+        [&self.vertices, &self.uniforms, &self.staging]
+            .iter()
+            .filter(|b| b.is_some())
+            .count()
             + self.readbacks.len()
     }
 
     /// # Safety
     /// The slot must be idle (its fence signalled or never submitted).
     pub unsafe fn destroy(mut self, gpu: &Gpu) {
-        for buffer in [self.vertices.take(), self.uniforms.take(), self.staging.take()].into_iter().flatten() {
+        for buffer in [
+            self.vertices.take(),
+            self.uniforms.take(),
+            self.staging.take(),
+        ]
+        .into_iter()
+        .flatten()
+        {
             // SAFETY: the slot is idle (caller's contract).
             unsafe { buffer.destroy(gpu) };
         }

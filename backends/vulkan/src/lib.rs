@@ -52,7 +52,10 @@ pub struct VulkanConfig {
 
 impl Default for VulkanConfig {
     fn default() -> Self {
-        VulkanConfig { validation: false, frames_in_flight: 2 }
+        VulkanConfig {
+            validation: false,
+            frames_in_flight: 2,
+        }
     }
 }
 
@@ -139,10 +142,16 @@ impl VulkanBackend {
     /// Waits for slot `i`'s submission (if any) and takes out its readbacks.
     fn finish_slot(&mut self, i: usize) -> Result<(), BackendError> {
         let slot = &mut self.slots[i];
-        let Some(id) = slot.in_flight else { return Ok(()) };
+        let Some(id) = slot.in_flight else {
+            return Ok(());
+        };
         // SAFETY: the fence belongs to this device and was submitted with `id`.
-        unsafe { self.gpu.device.wait_for_fences(&[slot.fence], true, u64::MAX) }
-            .map_err(|e| vk_error("vkWaitForFences", e))?;
+        unsafe {
+            self.gpu
+                .device
+                .wait_for_fences(&[slot.fence], true, u64::MAX)
+        }
+        .map_err(|e| vk_error("vkWaitForFences", e))?;
         slot.in_flight = None;
         self.completed = self.completed.max(id);
         let mut result = Ok(());
@@ -208,7 +217,12 @@ impl VulkanBackend {
             .flat_map(|q| [0u32, 1, 2, 1, 3, 2].map(|i| q * 4 + i))
             .flat_map(u32::to_ne_bytes)
             .collect();
-        let buffer = HostBuffer::new(&self.gpu, indices.len() as u64, vk::BufferUsageFlags::INDEX_BUFFER, false)?;
+        let buffer = HostBuffer::new(
+            &self.gpu,
+            indices.len() as u64,
+            vk::BufferUsageFlags::INDEX_BUFFER,
+            false,
+        )?;
         if let Err(e) = buffer.write(&self.gpu, 0, &indices) {
             // SAFETY: never submitted.
             unsafe { buffer.destroy(&self.gpu) };
@@ -260,7 +274,15 @@ impl VulkanBackend {
     fn release_idle_buffers(&mut self) {
         let mut idle = Vec::new();
         for slot in &mut self.slots {
-            idle.extend([slot.vertices.take(), slot.uniforms.take(), slot.staging.take()].into_iter().flatten());
+            idle.extend(
+                [
+                    slot.vertices.take(),
+                    slot.uniforms.take(),
+                    slot.staging.take(),
+                ]
+                .into_iter()
+                .flatten(),
+            );
         }
         idle.extend(self.index_buffer.take());
         self.indexed_quads = 0;
@@ -282,9 +304,21 @@ impl VulkanBackend {
         let mut outgrown = Vec::new();
         let slot = &mut self.slots[i];
         let wanted = [
-            (&mut slot.vertices, needs.vertex_bytes, vk::BufferUsageFlags::VERTEX_BUFFER),
-            (&mut slot.uniforms, uniform_stride * u64::from(needs.draws), vk::BufferUsageFlags::UNIFORM_BUFFER),
-            (&mut slot.staging, needs.staging_bytes, vk::BufferUsageFlags::TRANSFER_SRC),
+            (
+                &mut slot.vertices,
+                needs.vertex_bytes,
+                vk::BufferUsageFlags::VERTEX_BUFFER,
+            ),
+            (
+                &mut slot.uniforms,
+                uniform_stride * u64::from(needs.draws),
+                vk::BufferUsageFlags::UNIFORM_BUFFER,
+            ),
+            (
+                &mut slot.staging,
+                needs.staging_bytes,
+                vk::BufferUsageFlags::TRANSFER_SRC,
+            ),
         ];
         let mut grown = Ok(());
         for (buffer, size, usage) in wanted {
@@ -325,7 +359,8 @@ impl VulkanBackend {
 
         let device = &self.gpu.device;
         let cmd = slot.cmd;
-        let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        let begin = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
         // SAFETY: the slot is idle, so its pool's command buffer may be reset and re-recorded.
         unsafe {
             device
@@ -342,7 +377,11 @@ impl VulkanBackend {
             cmd,
             frame: &plan.frame,
             vertex_buffer: slot.vertices.as_ref().map(|b| b.buffer).unwrap_or_default(),
-            index_buffer: self.index_buffer.as_ref().map(|b| b.buffer).unwrap_or_default(),
+            index_buffer: self
+                .index_buffer
+                .as_ref()
+                .map(|b| b.buffer)
+                .unwrap_or_default(),
             uniforms: slot.uniforms.as_ref(),
             uniform_stride,
             uniforms_used: 0,
@@ -358,8 +397,12 @@ impl VulkanBackend {
             // SAFETY: `cmd` is recording; the fence is unsignalled after the reset and not in use
             // (the slot is idle).
             unsafe {
-                device.end_command_buffer(cmd).map_err(|e| vk_error("vkEndCommandBuffer", e))?;
-                device.reset_fences(&[slot.fence]).map_err(|e| vk_error("vkResetFences", e))?;
+                device
+                    .end_command_buffer(cmd)
+                    .map_err(|e| vk_error("vkEndCommandBuffer", e))?;
+                device
+                    .reset_fences(&[slot.fence])
+                    .map_err(|e| vk_error("vkResetFences", e))?;
                 let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
                 let submit = vk::SubmitInfo2::default().command_buffer_infos(&cmds);
                 device
@@ -420,7 +463,10 @@ impl Backend for VulkanBackend {
 
     fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError> {
         if submission > self.last_submitted {
-            return Err(BackendError::Native(format!("submission {} was never made", submission.0)));
+            return Err(BackendError::Native(format!(
+                "submission {} was never made",
+                submission.0
+            )));
         }
         for i in 0..self.slots.len() {
             if self.slots[i].in_flight.is_some_and(|s| s <= submission) {
@@ -451,7 +497,8 @@ impl Backend for VulkanBackend {
 
     fn wait_idle(&mut self) -> Result<(), BackendError> {
         // SAFETY: the device is live; no other thread uses its queue.
-        unsafe { self.gpu.device.device_wait_idle() }.map_err(|e| vk_error("vkDeviceWaitIdle", e))?;
+        unsafe { self.gpu.device.device_wait_idle() }
+            .map_err(|e| vk_error("vkDeviceWaitIdle", e))?;
         let mut result = Ok(());
         for i in 0..self.slots.len() {
             if let Err(e) = self.finish_slot(i) {

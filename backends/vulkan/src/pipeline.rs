@@ -40,7 +40,8 @@ pub(crate) struct Pipelines {
 fn shader_module(gpu: &Gpu, words: &[u32]) -> Result<vk::ShaderModule, BackendError> {
     let info = vk::ShaderModuleCreateInfo::default().code(words);
     // SAFETY: the words are the committed SPIR-V of a stock shader.
-    unsafe { gpu.device.create_shader_module(&info, None) }.map_err(|e| vk_error("vkCreateShaderModule", e))
+    unsafe { gpu.device.create_shader_module(&info, None) }
+        .map_err(|e| vk_error("vkCreateShaderModule", e))
 }
 
 impl Pipelines {
@@ -93,7 +94,12 @@ impl Pipelines {
     }
 
     /// The pipeline for a draw in a pass with these formats.
-    pub fn pipeline(&mut self, gpu: &Gpu, key: &PipelineKey, formats: &PassFormats) -> Result<vk::Pipeline, BackendError> {
+    pub fn pipeline(
+        &mut self,
+        gpu: &Gpu,
+        key: &PipelineKey,
+        formats: &PassFormats,
+    ) -> Result<vk::Pipeline, BackendError> {
         let cache_key = (*key, formats.clone());
         if let Some(p) = self.pipelines.get(&cache_key) {
             return Ok(*p);
@@ -103,7 +109,12 @@ impl Pipelines {
         Ok(pipeline)
     }
 
-    fn build(&self, gpu: &Gpu, key: &PipelineKey, formats: &PassFormats) -> Result<vk::Pipeline, BackendError> {
+    fn build(
+        &self,
+        gpu: &Gpu,
+        key: &PipelineKey,
+        formats: &PassFormats,
+    ) -> Result<vk::Pipeline, BackendError> {
         let ShaderKind::Sprite = key.shader;
         let stages = [
             vk::PipelineShaderStageCreateInfo::default()
@@ -120,7 +131,12 @@ impl Pipelines {
             stride: std::mem::size_of::<SpriteVertex>() as u32,
             input_rate: vk::VertexInputRate::VERTEX,
         }];
-        let attribute = |location, format, offset| vk::VertexInputAttributeDescription { location, binding: 0, format, offset };
+        let attribute = |location, format, offset| vk::VertexInputAttributeDescription {
+            location,
+            binding: 0,
+            format,
+            offset,
+        };
         let vertex_attributes = [
             attribute(0, vk::Format::R32G32B32_SFLOAT, 0),
             attribute(1, vk::Format::R8G8B8A8_UNORM, 12),
@@ -129,16 +145,20 @@ impl Pipelines {
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vertex_bindings)
             .vertex_attribute_descriptions(&vertex_attributes);
-        let assembly =
-            vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-        let viewport = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+        let viewport = vk::PipelineViewportStateCreateInfo::default()
+            .viewport_count(1)
+            .scissor_count(1);
 
         let r = key.rasterizer;
         let polygon_mode = match r.fill_mode {
             FillMode::Solid => vk::PolygonMode::FILL,
             FillMode::WireFrame if gpu.features.fill_mode_non_solid => vk::PolygonMode::LINE,
             FillMode::WireFrame => {
-                return Err(BackendError::NotSupported("FillMode.WireFrame (fillModeNonSolid)".into()))
+                return Err(BackendError::NotSupported(
+                    "FillMode.WireFrame (fillModeNonSolid)".into(),
+                ))
             }
         };
         // XNA names the face it culls by its winding on screen; with y pointing down in Vulkan
@@ -157,13 +177,19 @@ impl Pipelines {
             .cull_mode(cull)
             .front_face(vk::FrontFace::CLOCKWISE)
             .depth_bias_enable(bias_on)
-            .depth_bias_constant_factor(if bias_on { bias * depth_bias_scale(formats.depth) } else { 0.0 })
+            .depth_bias_constant_factor(if bias_on {
+                bias * depth_bias_scale(formats.depth)
+            } else {
+                0.0
+            })
             .depth_bias_slope_factor(if bias_on { slope } else { 0.0 })
             .line_width(1.0);
-        let multisample = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(formats.samples);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(formats.samples);
 
         let d = key.depth_stencil;
-        let has_stencil = has_depth && depth_aspects(formats.depth).contains(vk::ImageAspectFlags::STENCIL);
+        let has_stencil =
+            has_depth && depth_aspects(formats.depth).contains(vk::ImageAspectFlags::STENCIL);
         let stencil = vk::StencilOpState {
             fail_op: stencil_op(d.stencil_fail),
             pass_op: stencil_op(d.stencil_pass),
@@ -184,13 +210,25 @@ impl Pipelines {
             .max_depth_bounds(1.0);
 
         let b = key.blend;
-        let is_opaque = |src, dst, f| src == Blend::One && dst == Blend::Zero && f == BlendFunction::Add;
-        let blend_on = !(is_opaque(b.color_source_blend, b.color_destination_blend, b.color_blend_function)
-            && is_opaque(b.alpha_source_blend, b.alpha_destination_blend, b.alpha_blend_function));
+        let is_opaque =
+            |src, dst, f| src == Blend::One && dst == Blend::Zero && f == BlendFunction::Add;
+        let blend_on = !(is_opaque(
+            b.color_source_blend,
+            b.color_destination_blend,
+            b.color_blend_function,
+        ) && is_opaque(
+            b.alpha_source_blend,
+            b.alpha_destination_blend,
+            b.alpha_blend_function,
+        ));
         let blend_attachments: Vec<_> = (0..formats.colors.len())
             .map(|i| {
                 // The stock shaders write only the first target; the others keep their content.
-                let mask = if i == 0 { vk::ColorComponentFlags::from_raw(u32::from(b.color_write_channels & 0xF)) } else { vk::ColorComponentFlags::empty() };
+                let mask = if i == 0 {
+                    vk::ColorComponentFlags::from_raw(u32::from(b.color_write_channels & 0xF))
+                } else {
+                    vk::ColorComponentFlags::empty()
+                };
                 vk::PipelineColorBlendAttachmentState::default()
                     .blend_enable(blend_on && i == 0)
                     .src_color_blend_factor(blend_factor(b.color_source_blend))
@@ -208,7 +246,11 @@ impl Pipelines {
             .blend_constants([1.0; 4]);
         let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let stencil_format = if has_stencil { formats.depth } else { vk::Format::UNDEFINED };
+        let stencil_format = if has_stencil {
+            formats.depth
+        } else {
+            vk::Format::UNDEFINED
+        };
         let mut rendering = vk::PipelineRenderingCreateInfo::default()
             .color_attachment_formats(&formats.colors)
             .depth_attachment_format(formats.depth)
@@ -226,7 +268,10 @@ impl Pipelines {
             .layout(self.layout)
             .push_next(&mut rendering);
         // SAFETY: every state struct above lives across the call; modules and layout are live.
-        let made = unsafe { gpu.device.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) };
+        let made = unsafe {
+            gpu.device
+                .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
+        };
         match made {
             Ok(p) => Ok(p[0]),
             Err((_, e)) => Err(vk_error("vkCreateGraphicsPipelines", e)),
@@ -234,7 +279,11 @@ impl Pipelines {
     }
 
     /// The sampler for an XNA sampler state.
-    pub fn sampler(&mut self, gpu: &Gpu, state: &SamplerState) -> Result<vk::Sampler, BackendError> {
+    pub fn sampler(
+        &mut self,
+        gpu: &Gpu,
+        state: &SamplerState,
+    ) -> Result<vk::Sampler, BackendError> {
         if let Some(s) = self.samplers.get(state) {
             return Ok(*s);
         }
@@ -251,8 +300,10 @@ impl Pipelines {
             TextureFilter::MinPointMagLinearMipPoint => (F::NEAREST, F::LINEAR, M::NEAREST),
         };
         // Without the samplerAnisotropy feature an anisotropic sampler is plain trilinear.
-        let anisotropic = state.filter == TextureFilter::Anisotropic && gpu.features.sampler_anisotropy;
-        let max_anisotropy = (state.max_anisotropy.max(1) as f32).min(gpu.limits.max_sampler_anisotropy);
+        let anisotropic =
+            state.filter == TextureFilter::Anisotropic && gpu.features.sampler_anisotropy;
+        let max_anisotropy =
+            (state.max_anisotropy.max(1) as f32).min(gpu.limits.max_sampler_anisotropy);
         let info = vk::SamplerCreateInfo::default()
             .min_filter(min)
             .mag_filter(mag)
@@ -266,7 +317,8 @@ impl Pipelines {
             .min_lod(state.max_mip_level as f32)
             .max_lod(vk::LOD_CLAMP_NONE);
         // SAFETY: a valid create info for this device.
-        let sampler = unsafe { gpu.device.create_sampler(&info, None) }.map_err(|e| vk_error("vkCreateSampler", e))?;
+        let sampler = unsafe { gpu.device.create_sampler(&info, None) }
+            .map_err(|e| vk_error("vkCreateSampler", e))?;
         self.samplers.insert(*state, sampler);
         Ok(sampler)
     }

@@ -8,7 +8,9 @@
 //! what every node kind needs while recording.
 
 use ash::vk;
-use xnagraph_graph::{BackendError, FrameCommands, FramePlan, Node, PassOp, PlanNodeKind, SpriteVertex};
+use xnagraph_graph::{
+    BackendError, FrameCommands, FramePlan, Node, PassOp, PlanNodeKind, SpriteVertex,
+};
 
 use crate::device::Gpu;
 use crate::format::FormatTable;
@@ -43,7 +45,10 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
         match &node.kind {
             PlanNodeKind::Pass(p) => {
                 let Some(Node::Pass(segment)) = frame.nodes.get(p.segment) else {
-                    return Err(plan_error(format!("node {} is not a pass segment", p.segment)));
+                    return Err(plan_error(format!(
+                        "node {} is not a pass segment",
+                        p.segment
+                    )));
                 };
                 for &i in &p.ops {
                     match segment.ops.get(i) {

@@ -66,12 +66,17 @@ impl NativeTexture {
             Image::DepthStencil => &self.depth_views,
         };
         views.get(layer as usize).copied().ok_or_else(|| {
-            BackendError::Native(format!("{which:?} layer {layer} of this texture is not attachable"))
+            BackendError::Native(format!(
+                "{which:?} layer {layer} of this texture is not attachable"
+            ))
         })
     }
 
     pub fn image_count(&self) -> usize {
-        [&self.color, &self.msaa, &self.depth].iter().filter(|m| m.is_some()).count()
+        [&self.color, &self.msaa, &self.depth]
+            .iter()
+            .filter(|m| m.is_some())
+            .count()
     }
 }
 
@@ -119,16 +124,29 @@ impl TextureTable {
 fn check_desc(gpu: &Gpu, formats: &FormatTable, desc: &TextureDesc) -> Result<(), BackendError> {
     let caps = gpu.capabilities();
     let unsupported = |m: String| Err(BackendError::NotSupported(m));
-    let max = if desc.layers == 6 { caps.max_cube_dimension } else { caps.max_texture_dimension };
+    let max = if desc.layers == 6 {
+        caps.max_cube_dimension
+    } else {
+        caps.max_texture_dimension
+    };
     if desc.width == 0 || desc.height == 0 || desc.width > max || desc.height > max {
-        return unsupported(format!("texture size {}x{} (limit {max})", desc.width, desc.height));
+        return unsupported(format!(
+            "texture size {}x{} (limit {max})",
+            desc.width, desc.height
+        ));
     }
     let full_chain = 32 - desc.width.max(desc.height).leading_zeros();
     if desc.mip_levels == 0 || desc.mip_levels > full_chain {
-        return unsupported(format!("{} mip levels for {}x{}", desc.mip_levels, desc.width, desc.height));
+        return unsupported(format!(
+            "{} mip levels for {}x{}",
+            desc.mip_levels, desc.width, desc.height
+        ));
     }
     if desc.layers != 1 && !(desc.layers == 6 && desc.width == desc.height) {
-        return unsupported(format!("{} layers of {}x{}", desc.layers, desc.width, desc.height));
+        return unsupported(format!(
+            "{} layers of {}x{}",
+            desc.layers, desc.width, desc.height
+        ));
     }
     let support = formats.support(desc.format);
     if !support.sampled {
@@ -138,7 +156,9 @@ fn check_desc(gpu: &Gpu, formats: &FormatTable, desc: &TextureDesc) -> Result<()
         if !support.render_target {
             return unsupported(format!("{:?} render targets", desc.format));
         }
-        if rt.sample_count > 1 && (!rt.sample_count.is_power_of_two() || caps.sample_counts & rt.sample_count == 0) {
+        if rt.sample_count > 1
+            && (!rt.sample_count.is_power_of_two() || caps.sample_counts & rt.sample_count == 0)
+        {
             return unsupported(format!("{} samples", rt.sample_count));
         }
         if rt.depth.has_depth() && formats.depth_format(rt.depth).is_none() {
@@ -161,7 +181,9 @@ pub(crate) fn create(
         n if n > 1 => vk::SampleCountFlags::from_raw(n),
         _ => vk::SampleCountFlags::TYPE_1,
     };
-    let depth_format = rt.and_then(|r| formats.depth_format(r.depth)).unwrap_or(vk::Format::UNDEFINED);
+    let depth_format = rt
+        .and_then(|r| formats.depth_format(r.depth))
+        .unwrap_or(vk::Format::UNDEFINED);
     let mut texture = NativeTexture {
         desc: *desc,
         format,
@@ -186,7 +208,11 @@ pub(crate) fn create(
     }
 }
 
-fn fill(gpu: &Gpu, t: &mut NativeTexture, swizzle: vk::ComponentMapping) -> Result<(), BackendError> {
+fn fill(
+    gpu: &Gpu,
+    t: &mut NativeTexture,
+    swizzle: vk::ComponentMapping,
+) -> Result<(), BackendError> {
     let desc = t.desc;
     let is_target = desc.render_target.is_some();
     let mut usage = vk::ImageUsageFlags::SAMPLED
@@ -200,10 +226,22 @@ fn fill(gpu: &Gpu, t: &mut NativeTexture, swizzle: vk::ComponentMapping) -> Resu
     } else {
         vk::ImageCreateFlags::empty()
     };
-    let color = allocate_image(gpu, t.format, &desc, desc.mip_levels, vk::SampleCountFlags::TYPE_1, usage, flags)?;
+    let color = allocate_image(
+        gpu,
+        t.format,
+        &desc,
+        desc.mip_levels,
+        vk::SampleCountFlags::TYPE_1,
+        usage,
+        flags,
+    )?;
     let color_image = color.image;
     t.color = Some(color);
-    let view_type = if desc.layers == 6 { vk::ImageViewType::CUBE } else { vk::ImageViewType::TYPE_2D };
+    let view_type = if desc.layers == 6 {
+        vk::ImageViewType::CUBE
+    } else {
+        vk::ImageViewType::TYPE_2D
+    };
     let full = vk::ImageSubresourceRange {
         aspect_mask: vk::ImageAspectFlags::COLOR,
         base_mip_level: 0,
@@ -217,28 +255,65 @@ fn fill(gpu: &Gpu, t: &mut NativeTexture, swizzle: vk::ComponentMapping) -> Resu
     }
     for layer in 0..desc.layers {
         let range = single(vk::ImageAspectFlags::COLOR, layer);
-        let view = create_view(gpu, color_image, vk::ImageViewType::TYPE_2D, t.format, Default::default(), range)?;
+        let view = create_view(
+            gpu,
+            color_image,
+            vk::ImageViewType::TYPE_2D,
+            t.format,
+            Default::default(),
+            range,
+        )?;
         t.color_views.push(view);
     }
     if t.samples != vk::SampleCountFlags::TYPE_1 {
         let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC;
-        let msaa = allocate_image(gpu, t.format, &desc, 1, t.samples, usage, vk::ImageCreateFlags::empty())?;
+        let msaa = allocate_image(
+            gpu,
+            t.format,
+            &desc,
+            1,
+            t.samples,
+            usage,
+            vk::ImageCreateFlags::empty(),
+        )?;
         let image = msaa.image;
         t.msaa = Some(msaa);
         for layer in 0..desc.layers {
             let range = single(vk::ImageAspectFlags::COLOR, layer);
-            let view = create_view(gpu, image, vk::ImageViewType::TYPE_2D, t.format, Default::default(), range)?;
+            let view = create_view(
+                gpu,
+                image,
+                vk::ImageViewType::TYPE_2D,
+                t.format,
+                Default::default(),
+                range,
+            )?;
             t.msaa_views.push(view);
         }
     }
     if t.depth_format != vk::Format::UNDEFINED {
         let usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
-        let depth = allocate_image(gpu, t.depth_format, &desc, 1, t.samples, usage, vk::ImageCreateFlags::empty())?;
+        let depth = allocate_image(
+            gpu,
+            t.depth_format,
+            &desc,
+            1,
+            t.samples,
+            usage,
+            vk::ImageCreateFlags::empty(),
+        )?;
         let image = depth.image;
         t.depth = Some(depth);
         for layer in 0..desc.layers {
             let range = single(depth_aspects(t.depth_format), layer);
-            let view = create_view(gpu, image, vk::ImageViewType::TYPE_2D, t.depth_format, Default::default(), range)?;
+            let view = create_view(
+                gpu,
+                image,
+                vk::ImageViewType::TYPE_2D,
+                t.depth_format,
+                Default::default(),
+                range,
+            )?;
             t.depth_views.push(view);
         }
     }
@@ -268,7 +343,11 @@ fn allocate_image(
         .flags(flags)
         .image_type(vk::ImageType::TYPE_2D)
         .format(format)
-        .extent(vk::Extent3D { width: desc.width, height: desc.height, depth: 1 })
+        .extent(vk::Extent3D {
+            width: desc.width,
+            height: desc.height,
+            depth: 1,
+        })
         .mip_levels(mip_levels)
         .array_layers(desc.layers)
         .samples(samples)
@@ -301,7 +380,8 @@ fn create_view(
         .components(components)
         .subresource_range(range);
     // SAFETY: `image` is live and the range lies inside it.
-    unsafe { gpu.device.create_image_view(&info, None) }.map_err(|e| vk_error("vkCreateImageView", e))
+    unsafe { gpu.device.create_image_view(&info, None) }
+        .map_err(|e| vk_error("vkCreateImageView", e))
 }
 
 /// Frees every native object of a texture.
@@ -309,14 +389,21 @@ fn create_view(
 /// # Safety
 /// No pending or executing submission may use the texture.
 pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
-    let views = t.color_views.iter().chain(&t.msaa_views).chain(&t.depth_views);
+    let views = t
+        .color_views
+        .iter()
+        .chain(&t.msaa_views)
+        .chain(&t.depth_views);
     for view in views.chain(std::iter::once(&t.sampled_view)) {
         if *view != vk::ImageView::null() {
             // SAFETY: the caller guarantees the GPU is done with the view.
             unsafe { gpu.device.destroy_image_view(*view, None) };
         }
     }
-    for memory in [t.color.take(), t.msaa.take(), t.depth.take()].into_iter().flatten() {
+    for memory in [t.color.take(), t.msaa.take(), t.depth.take()]
+        .into_iter()
+        .flatten()
+    {
         let ImageMemory { image, mut alloc } = memory;
         // SAFETY: as above; the image and allocation came from this allocator together.
         unsafe { gpu.allocator.destroy_image(image, &mut alloc) };

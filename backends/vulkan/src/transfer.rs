@@ -15,7 +15,12 @@ use crate::record::{Recorder, STAGING_ALIGN};
 use crate::sync::{host_read_barrier, image_barrier, layout, record_image_barriers};
 
 /// Checks that `rect` of `level`/`layer` lies inside the texture; returns its offset and extent.
-fn region(desc: &TextureDesc, level: u32, layer: u32, rect: Rect) -> Result<(vk::Offset3D, vk::Extent3D), BackendError> {
+fn region(
+    desc: &TextureDesc,
+    level: u32,
+    layer: u32,
+    rect: Rect,
+) -> Result<(vk::Offset3D, vk::Extent3D), BackendError> {
     let (w, h) = desc.level_size(level);
     let inside = level < desc.mip_levels
         && layer < desc.layers
@@ -31,12 +36,26 @@ fn region(desc: &TextureDesc, level: u32, layer: u32, rect: Rect) -> Result<(vk:
         )));
     }
     Ok((
-        vk::Offset3D { x: rect.x, y: rect.y, z: 0 },
-        vk::Extent3D { width: rect.width as u32, height: rect.height as u32, depth: 1 },
+        vk::Offset3D {
+            x: rect.x,
+            y: rect.y,
+            z: 0,
+        },
+        vk::Extent3D {
+            width: rect.width as u32,
+            height: rect.height as u32,
+            depth: 1,
+        },
     ))
 }
 
-fn copy_region(buffer_offset: u64, level: u32, layer: u32, offset: vk::Offset3D, extent: vk::Extent3D) -> vk::BufferImageCopy {
+fn copy_region(
+    buffer_offset: u64,
+    level: u32,
+    layer: u32,
+    offset: vk::Offset3D,
+    extent: vk::Extent3D,
+) -> vk::BufferImageCopy {
     vk::BufferImageCopy {
         buffer_offset,
         buffer_row_length: 0,
@@ -63,7 +82,9 @@ pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(
             upload.data.len()
         )));
     }
-    let staging = rec.staging.ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
+    let staging = rec
+        .staging
+        .ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
     let at = rec.staging_used;
     staging.write(rec.gpu, at, &upload.data)?;
     rec.staging_used += (upload.data.len() as u64).next_multiple_of(STAGING_ALIGN);
@@ -83,12 +104,20 @@ pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(
     Ok(())
 }
 
-pub(crate) fn record_readback(rec: &mut Recorder<'_>, readback: &Readback) -> Result<(), BackendError> {
+pub(crate) fn record_readback(
+    rec: &mut Recorder<'_>,
+    readback: &Readback,
+) -> Result<(), BackendError> {
     let texture = rec.textures.get(readback.texture.native())?;
     let desc = &texture.desc;
     let (offset, extent) = region(desc, readback.level, readback.layer, readback.rect)?;
     let len = desc.format.region_size(extent.width, extent.height);
-    let buffer = HostBuffer::new(rec.gpu, len as u64, vk::BufferUsageFlags::TRANSFER_DST, true)?;
+    let buffer = HostBuffer::new(
+        rec.gpu,
+        len as u64,
+        vk::BufferUsageFlags::TRANSFER_DST,
+        true,
+    )?;
     let copy = copy_region(0, readback.level, readback.layer, offset, extent);
     let image = texture.color.as_ref().map(|m| m.image).unwrap_or_default();
     let host = [host_read_barrier(buffer.buffer)];
@@ -105,24 +134,45 @@ pub(crate) fn record_readback(rec: &mut Recorder<'_>, readback: &Readback) -> Re
         );
         rec.gpu.device.cmd_pipeline_barrier2(rec.cmd, &dependency);
     }
-    rec.readbacks.push(PendingReadback { id: readback.id, buffer, len });
+    rec.readbacks.push(PendingReadback {
+        id: readback.id,
+        buffer,
+        len,
+    });
     Ok(())
 }
 
-pub(crate) fn record_mips(rec: &mut Recorder<'_>, handle: NativeHandle, layer: u32) -> Result<(), BackendError> {
+pub(crate) fn record_mips(
+    rec: &mut Recorder<'_>,
+    handle: NativeHandle,
+    layer: u32,
+) -> Result<(), BackendError> {
     let texture = rec.textures.get(handle)?;
     let desc = texture.desc;
     if layer >= desc.layers {
-        return Err(BackendError::Native(format!("mip cascade of layer {layer} of {}", desc.layers)));
+        return Err(BackendError::Native(format!(
+            "mip cascade of layer {layer} of {}",
+            desc.layers
+        )));
     }
     let filter = rec.formats.mip_filter(desc.format).ok_or_else(|| {
-        BackendError::NotSupported(format!("generating mips of {:?} (no blit support)", desc.format))
+        BackendError::NotSupported(format!(
+            "generating mips of {:?} (no blit support)",
+            desc.format
+        ))
     })?;
     let image = texture.color.as_ref().map(|m| m.image).unwrap_or_default();
     let device = &rec.gpu.device;
     let corner = |level: u32| {
         let (w, h) = desc.level_size(level);
-        [vk::Offset3D { x: 0, y: 0, z: 0 }, vk::Offset3D { x: w as i32, y: h as i32, z: 1 }]
+        [
+            vk::Offset3D { x: 0, y: 0, z: 0 },
+            vk::Offset3D {
+                x: w as i32,
+                y: h as i32,
+                z: 1,
+            },
+        ]
     };
     let layers = |level: u32| vk::ImageSubresourceLayers {
         aspect_mask: vk::ImageAspectFlags::COLOR,
@@ -157,7 +207,13 @@ pub(crate) fn record_mips(rec: &mut Recorder<'_>, handle: NativeHandle, layer: u
             base_array_layer: layer,
             layer_count: 1,
         };
-        let step = image_barrier(image, range, Access::TransferWrite, Access::TransferRead, false);
+        let step = image_barrier(
+            image,
+            range,
+            Access::TransferWrite,
+            Access::TransferRead,
+            false,
+        );
         record_image_barriers(device, rec.cmd, &[step]);
     }
     Ok(())

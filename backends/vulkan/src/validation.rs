@@ -26,7 +26,10 @@ pub fn messages_so_far() -> usize {
 
 fn record(message: String) {
     TOTAL.fetch_add(1, Ordering::Relaxed);
-    MESSAGES.lock().unwrap_or_else(|p| p.into_inner()).push(message);
+    MESSAGES
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(message);
 }
 
 /// The debug-utils callback: records warnings and errors, never aborts the call.
@@ -36,8 +39,8 @@ pub(crate) unsafe extern "system" fn on_message(
     data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
     _user: *mut c_void,
 ) -> vk::Bool32 {
-    let wanted =
-        vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR;
+    let wanted = vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+        | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR;
     if !severity.intersects(wanted) {
         return vk::FALSE;
     }

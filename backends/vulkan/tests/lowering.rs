@@ -4,28 +4,54 @@ mod common;
 
 use common::*;
 use xnagraph_graph::{
-    Access, Backend, ClearValue, DepthFormat, FrameCommands, FramePlan, Image, LiveObjects,
-    LoadOp, Node, PlanCost, PlanNode, PlanNodeKind, PlannedPass, Readback, ReadbackId, Rect,
-    StoreOp, SurfaceFormat, TextureDesc, Upload,
+    Access, Backend, ClearValue, DepthFormat, FrameCommands, FramePlan, Image, LiveObjects, LoadOp,
+    Node, PlanCost, PlanNode, PlanNodeKind, PlannedPass, Readback, ReadbackId, Rect, StoreOp,
+    SurfaceFormat, TextureDesc, Upload,
 };
 
 fn plan(frame: FrameCommands, nodes: Vec<PlanNode>) -> FramePlan {
-    FramePlan { frame, nodes, cost: PlanCost::default() }
+    FramePlan {
+        frame,
+        nodes,
+        cost: PlanCost::default(),
+    }
 }
 
-fn readback(id: u64, texture: &std::sync::Arc<xnagraph_graph::TextureState>, level: u32, rect: Rect) -> Node {
-    Node::Readback(Readback { id: ReadbackId(id), texture: texture.clone(), level, layer: 0, rect })
+fn readback(
+    id: u64,
+    texture: &std::sync::Arc<xnagraph_graph::TextureState>,
+    level: u32,
+    rect: Rect,
+) -> Node {
+    Node::Readback(Readback {
+        id: ReadbackId(id),
+        texture: texture.clone(),
+        level,
+        layer: 0,
+        rect,
+    })
 }
 
-fn pass(segment: usize, colors: Vec<xnagraph_graph::PlannedAttachment>, ops: Vec<usize>) -> PlanNodeKind {
-    PlanNodeKind::Pass(PlannedPass { segment, colors, depth: None, ops })
+fn pass(
+    segment: usize,
+    colors: Vec<xnagraph_graph::PlannedAttachment>,
+    ops: Vec<usize>,
+) -> PlanNodeKind {
+    PlanNodeKind::Pass(PlannedPass {
+        segment,
+        colors,
+        depth: None,
+        ops,
+    })
 }
 
 fn submit_and_read(s: &mut Session, plan: FramePlan, id: u64) -> Vec<u8> {
     let submission = s.backend.submit(&plan).expect("submit");
     drop(plan);
     s.backend.wait(submission).expect("wait");
-    s.backend.take_readback(ReadbackId(id)).expect("readback bytes")
+    s.backend
+        .take_readback(ReadbackId(id))
+        .expect("readback bytes")
 }
 
 fn assert_all_freed(s: &mut Session) {
@@ -48,18 +74,47 @@ fn load_op_clear_fills_the_whole_target() {
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
         PlanNode {
-            barriers: vec![barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite)],
-            kind: pass(0, vec![attachment(&target, Image::Color, load, StoreOp::Store, false)], vec![]),
+            barriers: vec![barrier(
+                &target,
+                Image::Color,
+                0..1,
+                Access::Nothing,
+                Access::ColorAttachmentWrite,
+            )],
+            kind: pass(
+                0,
+                vec![attachment(
+                    &target,
+                    Image::Color,
+                    load,
+                    StoreOp::Store,
+                    false,
+                )],
+                vec![],
+            ),
         },
         PlanNode {
-            barriers: vec![barrier(&target, Image::Color, 0..1, Access::ColorAttachmentWrite, Access::TransferRead)],
+            barriers: vec![barrier(
+                &target,
+                Image::Color,
+                0..1,
+                Access::ColorAttachmentWrite,
+                Access::TransferRead,
+            )],
             kind: PlanNodeKind::Readback { node: 1 },
         },
     ];
     let bytes = submit_and_read(&mut s, plan(frame, nodes), 1);
     assert_eq!(bytes.len(), 64 * 64 * 4);
-    assert!(bytes.chunks_exact(4).all(|p| p == [255, 51, 153, 255]), "first pixel {:?}", &bytes[..4]);
-    assert!(s.backend.take_readback(ReadbackId(1)).is_none(), "a readback is handed out once");
+    assert!(
+        bytes.chunks_exact(4).all(|p| p == [255, 51, 153, 255]),
+        "first pixel {:?}",
+        &bytes[..4]
+    );
+    assert!(
+        s.backend.take_readback(ReadbackId(1)).is_none(),
+        "a readback is handed out once"
+    );
     drop(target);
     assert_all_freed(&mut s);
     s.finish();
@@ -102,7 +157,13 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
                 rect: Rect::new(0, 0, 4, 4),
                 data: quadrant_texels(),
             }),
-            Node::Pass(segment(&target, vec![clear_op([0.0, 0.0, 0.0, 1.0]), sprite_draw(&texture, 0, 1, 64, 64)])),
+            Node::Pass(segment(
+                &target,
+                vec![
+                    clear_op([0.0, 0.0, 0.0, 1.0]),
+                    sprite_draw(&texture, 0, 1, 64, 64),
+                ],
+            )),
             readback(7, &target, 0, Rect::new(0, 0, 64, 64)),
         ],
         vertices: quad(region, WHITE).to_vec(),
@@ -110,19 +171,53 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let nodes = vec![
         PlanNode {
-            barriers: vec![barrier(&texture, Image::Color, 0..1, Access::Nothing, Access::TransferWrite)],
+            barriers: vec![barrier(
+                &texture,
+                Image::Color,
+                0..1,
+                Access::Nothing,
+                Access::TransferWrite,
+            )],
             kind: PlanNodeKind::Upload { node: 0 },
         },
         PlanNode {
             barriers: vec![
-                barrier(&texture, Image::Color, 0..1, Access::TransferWrite, Access::FragmentSampled),
-                barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
+                barrier(
+                    &texture,
+                    Image::Color,
+                    0..1,
+                    Access::TransferWrite,
+                    Access::FragmentSampled,
+                ),
+                barrier(
+                    &target,
+                    Image::Color,
+                    0..1,
+                    Access::Nothing,
+                    Access::ColorAttachmentWrite,
+                ),
             ],
             // The clear (op 0) is absorbed into the CLEAR load op.
-            kind: pass(1, vec![attachment(&target, Image::Color, load, StoreOp::Store, false)], vec![1]),
+            kind: pass(
+                1,
+                vec![attachment(
+                    &target,
+                    Image::Color,
+                    load,
+                    StoreOp::Store,
+                    false,
+                )],
+                vec![1],
+            ),
         },
         PlanNode {
-            barriers: vec![barrier(&target, Image::Color, 0..1, Access::ColorAttachmentWrite, Access::TransferRead)],
+            barriers: vec![barrier(
+                &target,
+                Image::Color,
+                0..1,
+                Access::ColorAttachmentWrite,
+                Access::TransferRead,
+            )],
             kind: PlanNodeKind::Readback { node: 2 },
         },
     ];
@@ -160,8 +255,20 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
     let target = s.texture(target_desc(32, 32, 1, 4));
     let frame = FrameCommands {
         nodes: vec![
-            Node::Upload(Upload { texture: white.clone(), level: 0, layer: 0, rect: Rect::new(0, 0, 1, 1), data: WHITE.to_vec() }),
-            Node::Pass(segment(&target, vec![clear_op([0.0, 0.0, 1.0, 1.0]), sprite_draw(&white, 0, 1, 32, 32)])),
+            Node::Upload(Upload {
+                texture: white.clone(),
+                level: 0,
+                layer: 0,
+                rect: Rect::new(0, 0, 1, 1),
+                data: WHITE.to_vec(),
+            }),
+            Node::Pass(segment(
+                &target,
+                vec![
+                    clear_op([0.0, 0.0, 1.0, 1.0]),
+                    sprite_draw(&white, 0, 1, 32, 32),
+                ],
+            )),
             readback(3, &target, 0, Rect::new(0, 0, 32, 32)),
         ],
         vertices: quad(Rect::new(0, 0, 16, 32), RED).to_vec(),
@@ -169,20 +276,60 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 1.0, 1.0]));
     let nodes = vec![
         PlanNode {
-            barriers: vec![barrier(&white, Image::Color, 0..1, Access::Nothing, Access::TransferWrite)],
+            barriers: vec![barrier(
+                &white,
+                Image::Color,
+                0..1,
+                Access::Nothing,
+                Access::TransferWrite,
+            )],
             kind: PlanNodeKind::Upload { node: 0 },
         },
         PlanNode {
             barriers: vec![
-                barrier(&white, Image::Color, 0..1, Access::TransferWrite, Access::FragmentSampled),
-                barrier(&target, Image::Samples, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
-                barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
+                barrier(
+                    &white,
+                    Image::Color,
+                    0..1,
+                    Access::TransferWrite,
+                    Access::FragmentSampled,
+                ),
+                barrier(
+                    &target,
+                    Image::Samples,
+                    0..1,
+                    Access::Nothing,
+                    Access::ColorAttachmentWrite,
+                ),
+                barrier(
+                    &target,
+                    Image::Color,
+                    0..1,
+                    Access::Nothing,
+                    Access::ColorAttachmentWrite,
+                ),
             ],
             // Samples are never loaded again: DONT_CARE, resolved into the Color image.
-            kind: pass(1, vec![attachment(&target, Image::Samples, load, StoreOp::DontCare, true)], vec![1]),
+            kind: pass(
+                1,
+                vec![attachment(
+                    &target,
+                    Image::Samples,
+                    load,
+                    StoreOp::DontCare,
+                    true,
+                )],
+                vec![1],
+            ),
         },
         PlanNode {
-            barriers: vec![barrier(&target, Image::Color, 0..1, Access::ColorAttachmentWrite, Access::TransferRead)],
+            barriers: vec![barrier(
+                &target,
+                Image::Color,
+                0..1,
+                Access::ColorAttachmentWrite,
+                Access::TransferRead,
+            )],
             kind: PlanNodeKind::Readback { node: 2 },
         },
     ];
@@ -213,22 +360,59 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
         PlanNode {
-            barriers: vec![barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite)],
-            kind: pass(0, vec![attachment(&target, Image::Color, load, StoreOp::Store, false)], vec![]),
+            barriers: vec![barrier(
+                &target,
+                Image::Color,
+                0..1,
+                Access::Nothing,
+                Access::ColorAttachmentWrite,
+            )],
+            kind: pass(
+                0,
+                vec![attachment(
+                    &target,
+                    Image::Color,
+                    load,
+                    StoreOp::Store,
+                    false,
+                )],
+                vec![],
+            ),
         },
         PlanNode {
             barriers: vec![
-                barrier(&target, Image::Color, 0..1, Access::ColorAttachmentWrite, Access::TransferRead),
-                barrier(&target, Image::Color, 1..5, Access::Nothing, Access::TransferWrite),
+                barrier(
+                    &target,
+                    Image::Color,
+                    0..1,
+                    Access::ColorAttachmentWrite,
+                    Access::TransferRead,
+                ),
+                barrier(
+                    &target,
+                    Image::Color,
+                    1..5,
+                    Access::Nothing,
+                    Access::TransferWrite,
+                ),
             ],
-            kind: PlanNodeKind::GenerateMips { texture: target.clone(), layer: 0 },
+            kind: PlanNodeKind::GenerateMips {
+                texture: target.clone(),
+                layer: 0,
+            },
         },
         // The cascade leaves every level in TransferRead: no barrier before the readback.
-        PlanNode { barriers: vec![], kind: PlanNodeKind::Readback { node: 1 } },
+        PlanNode {
+            barriers: vec![],
+            kind: PlanNodeKind::Readback { node: 1 },
+        },
     ];
     let bytes = submit_and_read(&mut s, plan(frame, nodes), 9);
     assert_eq!(bytes.len(), 4 * 4 * 4);
-    assert!(bytes.chunks_exact(4).all(|p| p == [51, 102, 153, 255]), "level 2: {bytes:?}");
+    assert!(
+        bytes.chunks_exact(4).all(|p| p == [51, 102, 153, 255]),
+        "level 2: {bytes:?}"
+    );
     drop(target);
     assert_all_freed(&mut s);
     s.finish();
@@ -260,12 +444,34 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
         let load = LoadOp::Clear(ClearValue::Color([shade, 0.0, 0.0, 1.0]));
         let nodes = vec![
             PlanNode {
-                barriers: vec![barrier(&uploaded, Image::Color, 0..1, Access::Nothing, Access::TransferWrite)],
+                barriers: vec![barrier(
+                    &uploaded,
+                    Image::Color,
+                    0..1,
+                    Access::Nothing,
+                    Access::TransferWrite,
+                )],
                 kind: PlanNodeKind::Upload { node: 0 },
             },
             PlanNode {
-                barriers: vec![barrier(&cleared, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite)],
-                kind: pass(1, vec![attachment(&cleared, Image::Color, load, StoreOp::Store, false)], vec![]),
+                barriers: vec![barrier(
+                    &cleared,
+                    Image::Color,
+                    0..1,
+                    Access::Nothing,
+                    Access::ColorAttachmentWrite,
+                )],
+                kind: pass(
+                    1,
+                    vec![attachment(
+                        &cleared,
+                        Image::Color,
+                        load,
+                        StoreOp::Store,
+                        false,
+                    )],
+                    vec![],
+                ),
             },
         ];
         let p = plan(frame, nodes);
@@ -301,8 +507,14 @@ fn capabilities_report_the_device_sample_counts() {
     }
     let color = s.backend.format_support(SurfaceFormat::Color);
     assert!(color.sampled && color.render_target && color.blendable);
-    assert_eq!(s.backend.applied_depth_format(DepthFormat::None), DepthFormat::None);
-    assert_eq!(s.backend.applied_depth_format(DepthFormat::Depth24), DepthFormat::Depth24);
+    assert_eq!(
+        s.backend.applied_depth_format(DepthFormat::None),
+        DepthFormat::None
+    );
+    assert_eq!(
+        s.backend.applied_depth_format(DepthFormat::Depth24),
+        DepthFormat::Depth24
+    );
     s.finish();
 }
 
@@ -335,13 +547,285 @@ fn a_texture_state_outliving_its_backend_is_harmless() {
 fn a_plan_naming_a_missing_op_is_an_error_not_a_panic() {
     let mut s = Session::new();
     let target = s.texture(target_desc(8, 8, 1, 0));
-    let frame = FrameCommands { nodes: vec![Node::Pass(segment(&target, vec![]))], vertices: vec![] };
+    let frame = FrameCommands {
+        nodes: vec![Node::Pass(segment(&target, vec![]))],
+        vertices: vec![],
+    };
     let nodes = vec![PlanNode {
         barriers: vec![],
-        kind: pass(0, vec![attachment(&target, Image::Color, LoadOp::DontCare, StoreOp::Store, false)], vec![3]),
+        kind: pass(
+            0,
+            vec![attachment(
+                &target,
+                Image::Color,
+                LoadOp::DontCare,
+                StoreOp::Store,
+                false,
+            )],
+            vec![3],
+        ),
     }];
     assert!(s.backend.submit(&plan(frame, nodes)).is_err());
     drop(target);
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn validation_reports_a_readback_without_its_barrier() {
+    let mut s = Session::new();
+    let target = s.texture(target_desc(8, 8, 1, 0));
+    let colour = [0.0, 1.0, 0.0, 1.0];
+    let frame = FrameCommands {
+        nodes: vec![
+            Node::Pass(segment(&target, vec![clear_op(colour)])),
+            readback(2, &target, 0, Rect::new(0, 0, 8, 8)),
+        ],
+        vertices: vec![],
+    };
+    let load = LoadOp::Clear(ClearValue::Color(colour));
+    let nodes = vec![
+        PlanNode {
+            barriers: vec![barrier(
+                &target,
+                Image::Color,
+                0..1,
+                Access::Nothing,
+                Access::ColorAttachmentWrite,
+            )],
+            kind: pass(
+                0,
+                vec![attachment(
+                    &target,
+                    Image::Color,
+                    load,
+                    StoreOp::Store,
+                    false,
+                )],
+                vec![],
+            ),
+        },
+        // Deliberately wrong: the image is still a colour attachment when it is copied.
+        PlanNode {
+            barriers: vec![],
+            kind: PlanNodeKind::Readback { node: 1 },
+        },
+    ];
+    let submission = s.backend.submit(&plan(frame, nodes)).expect("submit");
+    s.backend.wait(submission).expect("wait");
+    let messages = xnagraph_vulkan::validation::take_messages();
+    assert!(
+        !messages.is_empty(),
+        "the harness must see validation errors"
+    );
+    drop(target);
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+/// A sprite draw with depth testing (LessEqual, writes on) of `quads` quads.
+fn depth_tested_draw(
+    texture: &std::sync::Arc<xnagraph_graph::TextureState>,
+    quads: u32,
+    size: u32,
+) -> xnagraph_graph::PassOp {
+    let mut op = sprite_draw(texture, 0, quads, size, size);
+    if let xnagraph_graph::PassOp::Draw(d) = &mut op {
+        d.pipeline.depth_stencil = xnagraph_graph::DepthStencilState::DEFAULT;
+    }
+    op
+}
+
+fn at_depth(
+    mut vertices: [xnagraph_graph::SpriteVertex; 4],
+    z: f32,
+) -> [xnagraph_graph::SpriteVertex; 4] {
+    for v in &mut vertices {
+        v.position[2] = z;
+    }
+    vertices
+}
+
+#[test]
+fn depth_test_keeps_the_nearer_sprite() {
+    let mut s = Session::new();
+    let white = s.texture(TextureDesc::texture_2d(1, 1, 1, SurfaceFormat::Color));
+    let mut desc = target_desc(32, 32, 1, 0);
+    let depth = s.backend.applied_depth_format(DepthFormat::Depth24Stencil8);
+    if let Some(rt) = desc.render_target.as_mut() {
+        rt.depth = depth;
+    }
+    let target = s.texture(desc);
+    // Red at 0.5 over the left 20 columns, green at 0.7 over columns 10..30 (behind red),
+    // blue at 0.3 over rows 0..8 of columns 0..32 (in front of both).
+    let mut vertices = Vec::new();
+    vertices.extend(at_depth(quad(Rect::new(0, 0, 20, 32), RED), 0.5));
+    vertices.extend(at_depth(quad(Rect::new(10, 0, 20, 32), GREEN), 0.7));
+    vertices.extend(at_depth(quad(Rect::new(0, 0, 32, 8), BLUE), 0.3));
+    let frame = FrameCommands {
+        nodes: vec![
+            Node::Upload(Upload {
+                texture: white.clone(),
+                level: 0,
+                layer: 0,
+                rect: Rect::new(0, 0, 1, 1),
+                data: WHITE.to_vec(),
+            }),
+            Node::Pass(segment(&target, vec![depth_tested_draw(&white, 3, 32)])),
+            readback(4, &target, 0, Rect::new(0, 0, 32, 32)),
+        ],
+        vertices,
+    };
+    let depth_attachment = xnagraph_graph::PlannedAttachment {
+        texture: target.clone(),
+        image: Image::DepthStencil,
+        layer: 0,
+        load: LoadOp::Clear(ClearValue::DepthStencil {
+            depth: 1.0,
+            stencil: 0,
+        }),
+        store: StoreOp::DontCare,
+        resolve: false,
+    };
+    let nodes = vec![
+        PlanNode {
+            barriers: vec![barrier(
+                &white,
+                Image::Color,
+                0..1,
+                Access::Nothing,
+                Access::TransferWrite,
+            )],
+            kind: PlanNodeKind::Upload { node: 0 },
+        },
+        PlanNode {
+            barriers: vec![
+                barrier(
+                    &white,
+                    Image::Color,
+                    0..1,
+                    Access::TransferWrite,
+                    Access::FragmentSampled,
+                ),
+                barrier(
+                    &target,
+                    Image::Color,
+                    0..1,
+                    Access::Nothing,
+                    Access::ColorAttachmentWrite,
+                ),
+                barrier(
+                    &target,
+                    Image::DepthStencil,
+                    0..1,
+                    Access::Nothing,
+                    Access::DepthStencilAttachmentReadWrite,
+                ),
+            ],
+            kind: PlanNodeKind::Pass(PlannedPass {
+                segment: 1,
+                colors: vec![attachment(
+                    &target,
+                    Image::Color,
+                    LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0])),
+                    StoreOp::Store,
+                    false,
+                )],
+                depth: Some(depth_attachment),
+                ops: vec![0],
+            }),
+        },
+        PlanNode {
+            barriers: vec![barrier(
+                &target,
+                Image::Color,
+                0..1,
+                Access::ColorAttachmentWrite,
+                Access::TransferRead,
+            )],
+            kind: PlanNodeKind::Readback { node: 2 },
+        },
+    ];
+    let bytes = submit_and_read(&mut s, plan(frame, nodes), 4);
+    for y in 0..32 {
+        for x in 0..32 {
+            let expected = if y < 8 {
+                BLUE
+            } else if x < 20 {
+                RED
+            } else if x < 30 {
+                GREEN
+            } else {
+                BLACK
+            };
+            assert_eq!(pixel(&bytes, 32, x, y), expected, "pixel ({x}, {y})");
+        }
+    }
+    drop((white, target));
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn a_cube_face_is_rendered_and_read_back_alone() {
+    let mut s = Session::new();
+    let mut desc = target_desc(8, 8, 1, 0);
+    desc.layers = 6;
+    let cube = s.texture(desc);
+    let face = 3;
+    let colour = [0.0, 0.2, 1.0, 1.0];
+    let mut seg = segment(&cube, vec![]);
+    seg.colors[0].layer = face;
+    let frame = FrameCommands {
+        nodes: vec![
+            Node::Pass(seg),
+            Node::Readback(Readback {
+                id: ReadbackId(6),
+                texture: cube.clone(),
+                level: 0,
+                layer: face,
+                rect: Rect::new(0, 0, 8, 8),
+            }),
+        ],
+        vertices: vec![],
+    };
+    let face_barrier = |src, dst| xnagraph_graph::Barrier {
+        texture: cube.clone(),
+        image: Image::Color,
+        levels: 0..1,
+        layers: face..face + 1,
+        src,
+        dst,
+        discard: src == Access::Nothing,
+    };
+    let mut colour_attachment = attachment(
+        &cube,
+        Image::Color,
+        LoadOp::Clear(ClearValue::Color(colour)),
+        StoreOp::Store,
+        false,
+    );
+    colour_attachment.layer = face;
+    let nodes = vec![
+        PlanNode {
+            barriers: vec![face_barrier(Access::Nothing, Access::ColorAttachmentWrite)],
+            kind: pass(0, vec![colour_attachment], vec![]),
+        },
+        PlanNode {
+            barriers: vec![face_barrier(
+                Access::ColorAttachmentWrite,
+                Access::TransferRead,
+            )],
+            kind: PlanNodeKind::Readback { node: 1 },
+        },
+    ];
+    let bytes = submit_and_read(&mut s, plan(frame, nodes), 6);
+    assert!(
+        bytes.chunks_exact(4).all(|p| p == [0, 51, 255, 255]),
+        "face {face}: {:?}",
+        &bytes[..4]
+    );
+    drop(cube);
     assert_all_freed(&mut s);
     s.finish();
 }

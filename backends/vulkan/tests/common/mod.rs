@@ -5,10 +5,10 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use xnagraph_graph::{
-    Access, Backend, Barrier, BlendState, Clear, ColorBinding, DepthStencilState, Draw, Image,
-    LoadOp, PassOp, PassSegment, PipelineKey, PlannedAttachment, RasterizerState, Rect,
-    RenderTargetDesc, RenderTargetUsage, SamplerState, SegmentStart, ShaderKind, SpriteVertex,
-    StoreOp, SurfaceFormat, TextureDesc, TextureState, Viewport, DepthFormat,
+    Access, Backend, Barrier, BlendState, Clear, ColorBinding, DepthFormat, DepthStencilState,
+    Draw, Image, LoadOp, PassOp, PassSegment, PipelineKey, PlannedAttachment, RasterizerState,
+    Rect, RenderTargetDesc, RenderTargetUsage, SamplerState, SegmentStart, ShaderKind,
+    SpriteVertex, StoreOp, SurfaceFormat, TextureDesc, TextureState, Viewport,
 };
 use xnagraph_vulkan::{validation, VulkanBackend, VulkanConfig};
 
@@ -24,10 +24,19 @@ impl Session {
     pub fn new() -> Session {
         let serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
         let stale = validation::take_messages();
-        assert!(stale.is_empty(), "messages left by an earlier test: {stale:#?}");
-        let backend = VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() })
-            .expect("a Vulkan 1.3 adapter");
-        Session { backend, _serial: serial }
+        assert!(
+            stale.is_empty(),
+            "messages left by an earlier test: {stale:#?}"
+        );
+        let backend = VulkanBackend::new(VulkanConfig {
+            validation: true,
+            ..VulkanConfig::default()
+        })
+        .expect("a Vulkan 1.3 adapter");
+        Session {
+            backend,
+            _serial: serial,
+        }
     }
 
     pub fn texture(&mut self, desc: TextureDesc) -> Arc<TextureState> {
@@ -60,20 +69,58 @@ pub fn target_desc(width: u32, height: u32, mip_levels: u32, sample_count: u32) 
     }
 }
 
-pub fn barrier(texture: &Arc<TextureState>, image: Image, levels: std::ops::Range<u32>, src: Access, dst: Access) -> Barrier {
-    Barrier { texture: texture.clone(), image, levels, layers: 0..1, src, dst, discard: src == Access::Nothing }
+pub fn barrier(
+    texture: &Arc<TextureState>,
+    image: Image,
+    levels: std::ops::Range<u32>,
+    src: Access,
+    dst: Access,
+) -> Barrier {
+    Barrier {
+        texture: texture.clone(),
+        image,
+        levels,
+        layers: 0..1,
+        src,
+        dst,
+        discard: src == Access::Nothing,
+    }
 }
 
-pub fn attachment(texture: &Arc<TextureState>, image: Image, load: LoadOp, store: StoreOp, resolve: bool) -> PlannedAttachment {
-    PlannedAttachment { texture: texture.clone(), image, layer: 0, load, store, resolve }
+pub fn attachment(
+    texture: &Arc<TextureState>,
+    image: Image,
+    load: LoadOp,
+    store: StoreOp,
+    resolve: bool,
+) -> PlannedAttachment {
+    PlannedAttachment {
+        texture: texture.clone(),
+        image,
+        layer: 0,
+        load,
+        store,
+        resolve,
+    }
 }
 
 pub fn segment(target: &Arc<TextureState>, ops: Vec<PassOp>) -> PassSegment {
-    PassSegment { colors: vec![ColorBinding { target: target.clone(), layer: 0 }], start: SegmentStart::Bind, ops }
+    PassSegment {
+        colors: vec![ColorBinding {
+            target: target.clone(),
+            layer: 0,
+        }],
+        start: SegmentStart::Bind,
+        ops,
+    }
 }
 
 pub fn clear_op(color: [f32; 4]) -> PassOp {
-    PassOp::Clear(Clear { color: Some(color), depth: None, stencil: None })
+    PassOp::Clear(Clear {
+        color: Some(color),
+        depth: None,
+        stencil: None,
+    })
 }
 
 /// Pixels → Vulkan clip space (y down), column-major.
@@ -92,12 +139,27 @@ pub fn pixel_transform(width: u32, height: u32) -> [f32; 16] {
 pub fn quad(rect: Rect, color: [u8; 4]) -> [SpriteVertex; 4] {
     let (x0, y0) = (rect.x as f32, rect.y as f32);
     let (x1, y1) = (x0 + rect.width as f32, y0 + rect.height as f32);
-    let v = |x, y, u, t| SpriteVertex { position: [x, y, 0.0], color, texcoord: [u, t] };
-    [v(x0, y0, 0.0, 0.0), v(x1, y0, 1.0, 0.0), v(x0, y1, 0.0, 1.0), v(x1, y1, 1.0, 1.0)]
+    let v = |x, y, u, t| SpriteVertex {
+        position: [x, y, 0.0],
+        color,
+        texcoord: [u, t],
+    };
+    [
+        v(x0, y0, 0.0, 0.0),
+        v(x1, y0, 1.0, 0.0),
+        v(x0, y1, 0.0, 1.0),
+        v(x1, y1, 1.0, 1.0),
+    ]
 }
 
 /// A SpriteBatch-style draw (opaque, point-clamped, XNA's default culling) of `quads` quads.
-pub fn sprite_draw(texture: &Arc<TextureState>, first_vertex: u32, quads: u32, width: u32, height: u32) -> PassOp {
+pub fn sprite_draw(
+    texture: &Arc<TextureState>,
+    first_vertex: u32,
+    quads: u32,
+    width: u32,
+    height: u32,
+) -> PassOp {
     PassOp::Draw(Draw {
         pipeline: PipelineKey {
             shader: ShaderKind::Sprite,
