@@ -1,1 +1,57 @@
-//! Benchmarks.
+//! Shared pieces of xnagraph's benchmarks: timing statistics and JSON output.
+//!
+//! Each benchmark in `benches/benches/` is a plain binary (`harness = false`) that prints one
+//! JSON object per figure on stdout, so runs can be compared by tools and by eye.
+
+pub mod ash_clear;
+
+use std::time::{Duration, Instant};
+
+/// Runs `f` `iterations` times after `warmup` untimed runs; returns each run's duration.
+pub fn sample(warmup: usize, iterations: usize, mut f: impl FnMut()) -> Vec<Duration> {
+    for _ in 0..warmup {
+        f();
+    }
+    (0..iterations)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect()
+}
+
+/// Median, minimum and mean of a sample, in nanoseconds.
+#[derive(Clone, Copy, Debug)]
+pub struct Stats {
+    pub median_ns: f64,
+    pub min_ns: f64,
+    pub mean_ns: f64,
+}
+
+pub fn stats(samples: &[Duration]) -> Stats {
+    let mut ns: Vec<f64> = samples.iter().map(|d| d.as_secs_f64() * 1e9).collect();
+    ns.sort_by(f64::total_cmp);
+    let median_ns = if ns.is_empty() { 0.0 } else { ns[ns.len() / 2] };
+    let min_ns = ns.first().copied().unwrap_or(0.0);
+    let mean_ns = if ns.is_empty() { 0.0 } else { ns.iter().sum::<f64>() / ns.len() as f64 };
+    Stats { median_ns, min_ns, mean_ns }
+}
+
+/// One JSON object from key/value pairs (values already formatted as JSON).
+pub fn json(fields: &[(&str, String)]) -> String {
+    let body: Vec<String> = fields.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+    format!("{{{}}}", body.join(", "))
+}
+
+pub fn string(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+pub fn number(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.3}")
+    } else {
+        "null".to_owned()
+    }
+}

@@ -213,6 +213,12 @@ impl Recorder {
 
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
+/// `XNAGRAPH_PRINT_PLAN=1` prints every compiled plan to stderr (read once).
+fn print_plans() -> bool {
+    static PRINT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PRINT.get_or_init(|| std::env::var_os("XNAGRAPH_PRINT_PLAN").is_some_and(|v| v != "0"))
+}
+
 /// What resources share with their device; resources hold it weakly (the lifetime token).
 pub(crate) struct DeviceShared {
     pub id: u64,
@@ -290,6 +296,9 @@ impl DeviceShared {
             return Ok(None);
         }
         let plan = compile(frame);
+        if print_plans() {
+            eprintln!("{plan}");
+        }
         let result = {
             let mut backend = lock(&self.backend);
             let backend =

@@ -305,8 +305,10 @@ impl Texture2D {
         if self.core.render_target.is_some() {
             return crate::render_target::write_target(&device, &self.core, level, rect, bytes);
         }
+        let shared_with_others =
+            lock(&self.core.backing).as_ref().is_some_and(|b| Arc::strong_count(b) > 1);
         let mut backing = self.core.backing()?;
-        if full_level && Arc::strong_count(&backing) > 1 {
+        if full_level && shared_with_others {
             backing = self.detach(&device, &backing, level)?;
         }
         {

@@ -1,0 +1,182 @@
+//! The baseline for the clear-and-present benchmark: a minimal hand-written ash program that
+//! clears one offscreen colour image per frame, submits and waits for the fence. No engine, no
+//! render graph, no validation: the least work a Vulkan program can do for the same frame.
+
+use std::time::{Duration, Instant};
+
+use ash::vk;
+
+/// A device, one image and one command buffer, ready to loop.
+pub struct AshClearLoop {
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    device: ash::Device,
+    queue: vk::Queue,
+    pool: vk::CommandPool,
+    cmd: vk::CommandBuffer,
+    fence: vk::Fence,
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+    pub adapter: String,
+}
+
+fn err(what: &str, r: vk::Result) -> String {
+    format!("{what}: {r}")
+}
+
+impl AshClearLoop {
+    /// Sets up on the first adapter with a graphics queue, preferring a discrete GPU.
+    pub fn new(width: u32, height: u32) -> Result<Self, String> {
+        // SAFETY: loading the system Vulkan loader; the library stays loaded while `_entry` lives.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("loading Vulkan: {e}"))?;
+        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
+        let info = vk::InstanceCreateInfo::default().application_info(&app);
+        // SAFETY: valid create info; the instance is destroyed in Drop.
+        let instance = unsafe { entry.create_instance(&info, None) }.map_err(|r| err("instance", r))?;
+        // SAFETY: the instance is valid.
+        let physicals = unsafe { instance.enumerate_physical_devices() }.map_err(|r| err("adapters", r))?;
+        let rank = |t: vk::PhysicalDeviceType| match t {
+            vk::PhysicalDeviceType::DISCRETE_GPU => 0,
+            vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
+            vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
+            vk::PhysicalDeviceType::CPU => 3,
+            _ => 4,
+        };
+        let (physical, props) = physicals
+            .iter()
+            // SAFETY: each handle came from this instance.
+            .map(|&p| (p, unsafe { instance.get_physical_device_properties(p) }))
+            .min_by_key(|(_, props)| rank(props.device_type))
+            .ok_or("no Vulkan adapter")?;
+        let adapter = props.device_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        // SAFETY: valid physical device.
+        let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
+        let family = families
+            .iter()
+            .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
+            .ok_or("no graphics queue")? as u32;
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&priorities)];
+        let device_info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_info);
+        // SAFETY: valid physical device and create info; destroyed in Drop.
+        let device = unsafe { instance.create_device(physical, &device_info, None) }.map_err(|r| err("device", r))?;
+        // SAFETY: the family and index were requested at device creation.
+        let queue = unsafe { device.get_device_queue(family, 0) };
+
+        let image_info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(vk::Format::R8G8B8A8_UNORM)
+            .extent(vk::Extent3D { width, height, depth: 1 })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::COLOR_ATTACHMENT);
+        // SAFETY: valid device and create info.
+        let image = unsafe { device.create_image(&image_info, None) }.map_err(|r| err("image", r))?;
+        // SAFETY: the image belongs to this device.
+        let req = unsafe { device.get_image_memory_requirements(image) };
+        // SAFETY: valid physical device.
+        let mem_props = unsafe { instance.get_physical_device_memory_properties(physical) };
+        let type_index = (0..mem_props.memory_type_count)
+            .find(|&i| {
+                req.memory_type_bits & (1 << i) != 0
+                    && mem_props.memory_types[i as usize].property_flags.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
+            })
+            .ok_or("no device-local memory type")?;
+        let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(type_index);
+        // SAFETY: the type index satisfies the image's requirements.
+        let memory = unsafe { device.allocate_memory(&alloc, None) }.map_err(|r| err("memory", r))?;
+        // SAFETY: fresh image and memory of the right type and size.
+        unsafe { device.bind_image_memory(image, memory, 0) }.map_err(|r| err("bind", r))?;
+
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(family)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        // SAFETY: valid device.
+        let pool = unsafe { device.create_command_pool(&pool_info, None) }.map_err(|r| err("pool", r))?;
+        let cmd_info = vk::CommandBufferAllocateInfo::default()
+            .command_pool(pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        // SAFETY: the pool belongs to this device.
+        let cmd = unsafe { device.allocate_command_buffers(&cmd_info) }.map_err(|r| err("command buffer", r))?[0];
+        // SAFETY: valid device.
+        let fence = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }.map_err(|r| err("fence", r))?;
+        Ok(AshClearLoop { _entry: entry, instance, device, queue, pool, cmd, fence, image, memory, adapter })
+    }
+
+    /// One frame: clear the image, submit, wait for the fence.
+    pub fn frame(&mut self, color: [f32; 4]) -> Result<(), String> {
+        let d = &self.device;
+        let range = vk::ImageSubresourceRange::default()
+            .aspect_mask(vk::ImageAspectFlags::COLOR)
+            .level_count(1)
+            .layer_count(1);
+        let to_dst = [vk::ImageMemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_READ)
+            .dst_stage_mask(vk::PipelineStageFlags2::CLEAR)
+            .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .image(self.image)
+            .subresource_range(range)];
+        let to_src = [vk::ImageMemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::CLEAR)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+            .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
+            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+            .image(self.image)
+            .subresource_range(range)];
+        let clear = vk::ClearColorValue { float32: color };
+        let cmds = [self.cmd];
+        let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
+        // SAFETY: the command buffer is not in use (the previous frame's fence was waited on),
+        // every handle belongs to this device, and the fence is reset before it is reused.
+        unsafe {
+            d.begin_command_buffer(
+                self.cmd,
+                &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+            )
+            .map_err(|r| err("begin", r))?;
+            d.cmd_pipeline_barrier2(self.cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_dst));
+            d.cmd_clear_color_image(self.cmd, self.image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &clear, &[range]);
+            d.cmd_pipeline_barrier2(self.cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_src));
+            d.end_command_buffer(self.cmd).map_err(|r| err("end", r))?;
+            d.queue_submit(self.queue, &submit, self.fence).map_err(|r| err("submit", r))?;
+            d.wait_for_fences(&[self.fence], true, u64::MAX).map_err(|r| err("wait", r))?;
+            d.reset_fences(&[self.fence]).map_err(|r| err("reset", r))?;
+        }
+        Ok(())
+    }
+
+    /// Runs `frames` frames and returns each one's duration.
+    pub fn run(&mut self, frames: usize) -> Result<Vec<Duration>, String> {
+        let mut out = Vec::with_capacity(frames);
+        for i in 0..frames {
+            let start = Instant::now();
+            self.frame([0.1, (i % 255) as f32 / 255.0, 0.3, 1.0])?;
+            out.push(start.elapsed());
+        }
+        Ok(out)
+    }
+}
+
+impl Drop for AshClearLoop {
+    fn drop(&mut self) {
+        // SAFETY: waiting for idle first; every object was created by this device/instance and
+        // is destroyed exactly once, children before parents.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_fence(self.fence, None);
+            self.device.destroy_command_pool(self.pool, None);
+            self.device.destroy_image(self.image, None);
+            self.device.free_memory(self.memory, None);
+            self.device.destroy_device(None);
+            self.instance.destroy_instance(None);
+        }
+    }
+}
