@@ -5,14 +5,14 @@
 
 use std::sync::Arc;
 
+use xnagraph_benches::{json, number, sample, stats, string};
 use xnagraph_graph::compile::{compile, frame_blind_cost};
 use xnagraph_graph::{
     BlendState, Clear, ColorBinding, DepthFormat, DepthStencilState, Draw, FrameCommands,
-    NativeHandle, Node, PassOp, PassSegment, PipelineKey, RasterizerState, Rect,
-    RenderTargetDesc, RenderTargetUsage, RetireSink, SamplerState, SegmentStart, ShaderKind,
-    SpriteVertex, SurfaceFormat, TextureDesc, TextureState, Viewport,
+    NativeHandle, Node, PassOp, PassSegment, PipelineKey, RasterizerState, Rect, RenderTargetDesc,
+    RenderTargetUsage, RetireSink, SamplerState, SegmentStart, ShaderKind, SpriteVertex,
+    SurfaceFormat, TextureDesc, TextureState, Viewport,
 };
-use xnagraph_benches::{json, number, sample, stats, string};
 
 const SEGMENTS: usize = 256;
 
@@ -51,31 +51,49 @@ fn draw(texture: &Arc<TextureState>, first_vertex: u32) -> PassOp {
     })
 }
 
-fn frame(targets: &[Arc<TextureState>], back_buffer: &Arc<TextureState>, source: &Arc<TextureState>) -> FrameCommands {
+fn frame(
+    targets: &[Arc<TextureState>],
+    back_buffer: &Arc<TextureState>,
+    source: &Arc<TextureState>,
+) -> FrameCommands {
     let mut nodes = Vec::with_capacity(SEGMENTS + 1);
     for (i, t) in targets.iter().enumerate() {
         let sampled = if i == 0 { source } else { &targets[i - 1] };
-        let mut ops = vec![PassOp::Clear(Clear { color: Some([0.0, 0.0, 0.0, 1.0]), depth: Some(1.0), stencil: Some(0) })];
+        let mut ops = vec![PassOp::Clear(Clear {
+            color: Some([0.0, 0.0, 0.0, 1.0]),
+            depth: Some(1.0),
+            stencil: Some(0),
+        })];
         ops.extend((0..4).map(|d| draw(sampled, (i * 16 + d * 4) as u32)));
         nodes.push(Node::Pass(PassSegment {
-            colors: vec![ColorBinding { target: t.clone(), layer: 0 }],
+            colors: vec![ColorBinding {
+                target: t.clone(),
+                layer: 0,
+            }],
             start: SegmentStart::Bind,
             ops,
         }));
     }
     let last = targets.last().unwrap_or(source);
     nodes.push(Node::Pass(PassSegment {
-        colors: vec![ColorBinding { target: back_buffer.clone(), layer: 0 }],
+        colors: vec![ColorBinding {
+            target: back_buffer.clone(),
+            layer: 0,
+        }],
         start: SegmentStart::Bind,
         ops: vec![draw(last, 0)],
     }));
     nodes.push(Node::Present(back_buffer.clone()));
-    FrameCommands { nodes, vertices: vec![SpriteVertex::default(); SEGMENTS * 16] }
+    FrameCommands {
+        nodes,
+        vertices: vec![SpriteVertex::default(); SEGMENTS * 16],
+    }
 }
 
 fn main() {
-    let targets: Vec<_> =
-        (0..SEGMENTS as u64).map(|i| target(i + 2, 256, 256, DepthFormat::Depth24Stencil8, false)).collect();
+    let targets: Vec<_> = (0..SEGMENTS as u64)
+        .map(|i| target(i + 2, 256, 256, DepthFormat::Depth24Stencil8, false))
+        .collect();
     let back_buffer = target(1, 1280, 720, DepthFormat::None, true);
     let source = {
         let desc = TextureDesc::texture_2d(64, 64, 1, SurfaceFormat::Color);

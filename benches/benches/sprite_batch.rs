@@ -11,21 +11,33 @@ use xnagraph_benches::{json, number, stats, string};
 const SPRITES: usize = 100_000;
 
 fn main() -> xnagraph::Result<()> {
-    let params = PresentationParameters { back_buffer_width: 256, back_buffer_height: 256, ..Default::default() };
+    let params = PresentationParameters {
+        back_buffer_width: 256,
+        back_buffer_height: 256,
+        ..Default::default()
+    };
     let device = GraphicsDevice::new(GraphicsProfile::HiDef, params)?;
     let texture = Texture2D::new(&device, 16, 16)?;
     texture.set_data(&[Color::WHITE; 256])?;
     let mut batch = SpriteBatch::new(&device)?;
-    let positions: Vec<Vector2> =
-        (0..SPRITES).map(|i| Vector2::new((i % 256) as f32, ((i / 256) % 256) as f32)).collect();
+    let positions: Vec<Vector2> = (0..SPRITES)
+        .map(|i| Vector2::new((i % 256) as f32, ((i / 256) % 256) as f32))
+        .collect();
 
     let mut result = Ok(());
     let record = |batch: &mut SpriteBatch| -> xnagraph::Result<()> {
         batch.begin()?;
         for (i, &p) in positions.iter().enumerate() {
             batch.draw_ex(
-                &texture, p, None, Color::WHITE, i as f32 * 0.001, Vector2::new(8.0, 8.0),
-                Vector2::new(0.5, 0.5), SpriteEffects::NONE, 0.0,
+                &texture,
+                p,
+                None,
+                Color::WHITE,
+                i as f32 * 0.001,
+                Vector2::new(8.0, 8.0),
+                Vector2::new(0.5, 0.5),
+                SpriteEffects::NONE,
+                0.0,
             )?;
         }
         batch.end()

@@ -32,9 +32,11 @@ impl AshClearLoop {
         let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
         let info = vk::InstanceCreateInfo::default().application_info(&app);
         // SAFETY: valid create info; the instance is destroyed in Drop.
-        let instance = unsafe { entry.create_instance(&info, None) }.map_err(|r| err("instance", r))?;
+        let instance =
+            unsafe { entry.create_instance(&info, None) }.map_err(|r| err("instance", r))?;
         // SAFETY: the instance is valid.
-        let physicals = unsafe { instance.enumerate_physical_devices() }.map_err(|r| err("adapters", r))?;
+        let physicals =
+            unsafe { instance.enumerate_physical_devices() }.map_err(|r| err("adapters", r))?;
         let rank = |t: vk::PhysicalDeviceType| match t {
             vk::PhysicalDeviceType::DISCRETE_GPU => 0,
             vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
@@ -48,7 +50,10 @@ impl AshClearLoop {
             .map(|&p| (p, unsafe { instance.get_physical_device_properties(p) }))
             .min_by_key(|(_, props)| rank(props.device_type))
             .ok_or("no Vulkan adapter")?;
-        let adapter = props.device_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let adapter = props
+            .device_name_as_c_str()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         // SAFETY: valid physical device.
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
         let family = families
@@ -56,24 +61,36 @@ impl AshClearLoop {
             .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
             .ok_or("no graphics queue")? as u32;
         let priorities = [1.0f32];
-        let queue_info = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&priorities)];
+        let queue_info = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&priorities)];
         let device_info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_info);
         // SAFETY: valid physical device and create info; destroyed in Drop.
-        let device = unsafe { instance.create_device(physical, &device_info, None) }.map_err(|r| err("device", r))?;
+        let device = unsafe { instance.create_device(physical, &device_info, None) }
+            .map_err(|r| err("device", r))?;
         // SAFETY: the family and index were requested at device creation.
         let queue = unsafe { device.get_device_queue(family, 0) };
 
         let image_info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(vk::Format::R8G8B8A8_UNORM)
-            .extent(vk::Extent3D { width, height, depth: 1 })
+            .extent(vk::Extent3D {
+                width,
+                height,
+                depth: 1,
+            })
             .mip_levels(1)
             .array_layers(1)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::COLOR_ATTACHMENT);
+            .usage(
+                vk::ImageUsageFlags::TRANSFER_DST
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+                    | vk::ImageUsageFlags::COLOR_ATTACHMENT,
+            );
         // SAFETY: valid device and create info.
-        let image = unsafe { device.create_image(&image_info, None) }.map_err(|r| err("image", r))?;
+        let image =
+            unsafe { device.create_image(&image_info, None) }.map_err(|r| err("image", r))?;
         // SAFETY: the image belongs to this device.
         let req = unsafe { device.get_image_memory_requirements(image) };
         // SAFETY: valid physical device.
@@ -81,12 +98,17 @@ impl AshClearLoop {
         let type_index = (0..mem_props.memory_type_count)
             .find(|&i| {
                 req.memory_type_bits & (1 << i) != 0
-                    && mem_props.memory_types[i as usize].property_flags.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
+                    && mem_props.memory_types[i as usize]
+                        .property_flags
+                        .contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
             })
             .ok_or("no device-local memory type")?;
-        let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(type_index);
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(type_index);
         // SAFETY: the type index satisfies the image's requirements.
-        let memory = unsafe { device.allocate_memory(&alloc, None) }.map_err(|r| err("memory", r))?;
+        let memory =
+            unsafe { device.allocate_memory(&alloc, None) }.map_err(|r| err("memory", r))?;
         // SAFETY: fresh image and memory of the right type and size.
         unsafe { device.bind_image_memory(image, memory, 0) }.map_err(|r| err("bind", r))?;
 
@@ -94,16 +116,30 @@ impl AshClearLoop {
             .queue_family_index(family)
             .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
         // SAFETY: valid device.
-        let pool = unsafe { device.create_command_pool(&pool_info, None) }.map_err(|r| err("pool", r))?;
+        let pool =
+            unsafe { device.create_command_pool(&pool_info, None) }.map_err(|r| err("pool", r))?;
         let cmd_info = vk::CommandBufferAllocateInfo::default()
             .command_pool(pool)
             .level(vk::CommandBufferLevel::PRIMARY)
             .command_buffer_count(1);
         // SAFETY: the pool belongs to this device.
-        let cmd = unsafe { device.allocate_command_buffers(&cmd_info) }.map_err(|r| err("command buffer", r))?[0];
+        let cmd = unsafe { device.allocate_command_buffers(&cmd_info) }
+            .map_err(|r| err("command buffer", r))?[0];
         // SAFETY: valid device.
-        let fence = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }.map_err(|r| err("fence", r))?;
-        Ok(AshClearLoop { _entry: entry, instance, device, queue, pool, cmd, fence, image, memory, adapter })
+        let fence = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }
+            .map_err(|r| err("fence", r))?;
+        Ok(AshClearLoop {
+            _entry: entry,
+            instance,
+            device,
+            queue,
+            pool,
+            cmd,
+            fence,
+            image,
+            memory,
+            adapter,
+        })
     }
 
     /// One frame: clear the image, submit, wait for the fence.
@@ -139,15 +175,30 @@ impl AshClearLoop {
         unsafe {
             d.begin_command_buffer(
                 self.cmd,
-                &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+                &vk::CommandBufferBeginInfo::default()
+                    .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
             )
             .map_err(|r| err("begin", r))?;
-            d.cmd_pipeline_barrier2(self.cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_dst));
-            d.cmd_clear_color_image(self.cmd, self.image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &clear, &[range]);
-            d.cmd_pipeline_barrier2(self.cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_src));
+            d.cmd_pipeline_barrier2(
+                self.cmd,
+                &vk::DependencyInfo::default().image_memory_barriers(&to_dst),
+            );
+            d.cmd_clear_color_image(
+                self.cmd,
+                self.image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &clear,
+                &[range],
+            );
+            d.cmd_pipeline_barrier2(
+                self.cmd,
+                &vk::DependencyInfo::default().image_memory_barriers(&to_src),
+            );
             d.end_command_buffer(self.cmd).map_err(|r| err("end", r))?;
-            d.queue_submit(self.queue, &submit, self.fence).map_err(|r| err("submit", r))?;
-            d.wait_for_fences(&[self.fence], true, u64::MAX).map_err(|r| err("wait", r))?;
+            d.queue_submit(self.queue, &submit, self.fence)
+                .map_err(|r| err("submit", r))?;
+            d.wait_for_fences(&[self.fence], true, u64::MAX)
+                .map_err(|r| err("wait", r))?;
             d.reset_fences(&[self.fence]).map_err(|r| err("reset", r))?;
         }
         Ok(())

@@ -79,7 +79,12 @@ impl Default for Matrix {
 
 impl Matrix {
     pub const IDENTITY: Matrix = Matrix {
-        m: [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]],
+        m: [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+        ],
     };
 
     pub fn create_translation(x: f32, y: f32, z: f32) -> Self {

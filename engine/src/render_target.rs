@@ -13,7 +13,9 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use xnagraph_graph::{DepthFormat, Rect, RenderTargetDesc, RenderTargetUsage, SurfaceFormat, TextureDesc};
+use xnagraph_graph::{
+    DepthFormat, Rect, RenderTargetDesc, RenderTargetUsage, SurfaceFormat, TextureDesc,
+};
 
 use crate::device::{BoundTarget, DeviceShared, GraphicsDevice};
 use crate::error::{Result, XnaError};
@@ -52,7 +54,10 @@ pub struct RenderTargetBinding<'a> {
 
 impl<'a> From<&'a RenderTarget2D> for RenderTargetBinding<'a> {
     fn from(target: &'a RenderTarget2D) -> Self {
-        RenderTargetBinding { render_target: Some(target), array_slice: 0 }
+        RenderTargetBinding {
+            render_target: Some(target),
+            array_slice: 0,
+        }
     }
 }
 
@@ -91,13 +96,22 @@ impl RenderTarget2D {
         let shared = &device.shared;
         shared.check_alive()?;
         if width <= 0 {
-            return Err(XnaError::out_of_range("width", "The width must be positive."));
+            return Err(XnaError::out_of_range(
+                "width",
+                "The width must be positive.",
+            ));
         }
         if height <= 0 {
-            return Err(XnaError::out_of_range("height", "The height must be positive."));
+            return Err(XnaError::out_of_range(
+                "height",
+                "The height must be positive.",
+            ));
         }
         let (w, h) = (width as u32, height as u32);
-        let max = shared.profile.max_texture_size().min(shared.caps.max_texture_dimension);
+        let max = shared
+            .profile
+            .max_texture_size()
+            .min(shared.caps.max_texture_dimension);
         if w > max || h > max {
             return Err(XnaError::not_supported(format!(
                 "Render target size {w}x{h} exceeds the {:?} profile's limit of {max}.",
@@ -113,19 +127,31 @@ impl RenderTarget2D {
         // Mipmapped non-power-of-two targets are allowed under Reach too.
         let levels = if mip_map { full_mip_count(w, h) } else { 1 };
         let depth = shared.applied_depth_format(preferred_depth_format);
-        let sample_count =
-            shared.caps.clamp_sample_count(closest_msaa_power(preferred_multi_sample_count));
+        let sample_count = shared
+            .caps
+            .clamp_sample_count(closest_msaa_power(preferred_multi_sample_count));
         let desc = TextureDesc {
             width: w,
             height: h,
             mip_levels: levels,
             layers: 1,
             format,
-            render_target: Some(RenderTargetDesc { depth, sample_count, usage, back_buffer: false }),
+            render_target: Some(RenderTargetDesc {
+                depth,
+                sample_count,
+                usage,
+                back_buffer: false,
+            }),
         };
-        let info = RenderTargetInfo { usage, depth, sample_count };
+        let info = RenderTargetInfo {
+            usage,
+            depth,
+            sample_count,
+        };
         let core = create_core(device, "RenderTarget2D", desc, Some(info), false)?;
-        Ok(RenderTarget2D { texture: Texture2D { core } })
+        Ok(RenderTarget2D {
+            texture: Texture2D { core },
+        })
     }
 
     fn core(&self) -> &Arc<TextureCore> {
@@ -166,9 +192,17 @@ impl RenderTarget2D {
 
     /// Explicit `Dispose()`. Refused while the target is bound to its live device.
     pub fn dispose(&self) -> Result<()> {
-        if let Some(device) = self.core().res.device.upgrade().filter(|d| !d.is_disposed()) {
+        if let Some(device) = self
+            .core()
+            .res
+            .device
+            .upgrade()
+            .filter(|d| !d.is_disposed())
+        {
             if is_bound(&device, self.core().res.id) {
-                return Err(XnaError::invalid_operation("Disposing target that is still bound"));
+                return Err(XnaError::invalid_operation(
+                    "Disposing target that is still bound",
+                ));
             }
         }
         self.core().dispose(true);
@@ -178,7 +212,13 @@ impl RenderTarget2D {
 
 impl Drop for RenderTarget2D {
     fn drop(&mut self) {
-        if let Some(device) = self.core().res.device.upgrade().filter(|d| !d.is_disposed()) {
+        if let Some(device) = self
+            .core()
+            .res
+            .device
+            .upgrade()
+            .filter(|d| !d.is_disposed())
+        {
             detach_destroyed_target(&device, self.core().res.id);
         }
         self.core().dispose(false);
@@ -267,7 +307,8 @@ impl GraphicsDevice {
         // 1. The same set is a no-op (unless a bound target was destroyed since).
         let same = bindings.len() == rec.bindings.len()
             && bindings.iter().zip(&rec.bindings).all(|(b, cur)| {
-                b.render_target.is_some_and(|t| t.core().res.id == cur.resource)
+                b.render_target
+                    .is_some_and(|t| t.core().res.id == cur.resource)
                     && b.array_slice.max(0) as u32 == cur.layer
             });
         if same && !rec.bound_target_destroyed {
@@ -280,8 +321,10 @@ impl GraphicsDevice {
                 "At most {MAX_RENDER_TARGET_BINDINGS} render targets can be bound at once."
             )));
         }
-        let profile_max =
-            shared.profile.max_render_targets().min(shared.caps.max_color_attachments as usize);
+        let profile_max = shared
+            .profile
+            .max_render_targets()
+            .min(shared.caps.max_color_attachments as usize);
         if bindings.len() > profile_max {
             return Err(XnaError::not_supported(format!(
                 "The {:?} profile supports at most {profile_max} simultaneous render targets.",
@@ -293,12 +336,18 @@ impl GraphicsDevice {
         let mut resolved: Vec<(BoundTarget, &TextureCore)> = Vec::with_capacity(bindings.len());
         for binding in bindings {
             let target = binding.render_target.ok_or_else(|| {
-                XnaError::argument("renderTarget", "A render target binding has no render target.")
+                XnaError::argument(
+                    "renderTarget",
+                    "A render target binding has no render target.",
+                )
             })?;
             let core = target.core();
             core.res.check_alive()?;
-            let same_device =
-                core.res.device.upgrade().is_some_and(|d| Arc::ptr_eq(&d, shared));
+            let same_device = core
+                .res
+                .device
+                .upgrade()
+                .is_some_and(|d| Arc::ptr_eq(&d, shared));
             if !same_device {
                 return Err(XnaError::invalid_operation(
                     "The render target was created by a different GraphicsDevice.",
@@ -309,10 +358,20 @@ impl GraphicsDevice {
                     "A RenderTarget2D has one array slice; the slice must be 0.",
                 ));
             }
-            let state = lock(&core.backing).as_ref().map(|b| b.state.clone()).ok_or_else(|| {
-                XnaError::not_supported("this renderer does not support RenderTarget2D")
-            })?;
-            resolved.push((BoundTarget { resource: core.res.id, layer: 0, state }, core));
+            let state = lock(&core.backing)
+                .as_ref()
+                .map(|b| b.state.clone())
+                .ok_or_else(|| {
+                    XnaError::not_supported("this renderer does not support RenderTarget2D")
+                })?;
+            resolved.push((
+                BoundTarget {
+                    resource: core.res.id,
+                    layer: 0,
+                    state,
+                },
+                core,
+            ));
         }
 
         // 4. Across bindings.
@@ -357,9 +416,12 @@ impl GraphicsDevice {
         for (_, core) in &resolved {
             core.content_lost.store(false, Ordering::Release);
         }
-        let discard = resolved.first().map_or(rec.params.render_target_usage, |(_, core)| {
-            core.render_target.map_or(RenderTargetUsage::DiscardContents, |i| i.usage)
-        });
+        let discard = resolved
+            .first()
+            .map_or(rec.params.render_target_usage, |(_, core)| {
+                core.render_target
+                    .map_or(RenderTargetUsage::DiscardContents, |i| i.usage)
+            });
         rec.bindings = resolved.into_iter().map(|(b, _)| b).collect();
         rec.render_target_bound = !rec.bindings.is_empty();
         rec.bound_target_destroyed = false;
@@ -373,7 +435,11 @@ impl GraphicsDevice {
 
     /// The current bindings as (resource, array slice); empty when drawing to the back buffer.
     pub fn render_target_bindings(&self) -> Vec<(ResourceId, u32)> {
-        lock(&self.shared.rec).bindings.iter().map(|b| (b.resource, b.layer)).collect()
+        lock(&self.shared.rec)
+            .bindings
+            .iter()
+            .map(|b| (b.resource, b.layer))
+            .collect()
     }
 }
 

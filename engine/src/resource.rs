@@ -52,7 +52,9 @@ pub struct HandlerId(u64);
 
 impl<A> Default for Event<A> {
     fn default() -> Self {
-        Event { handlers: Mutex::new(Vec::new()) }
+        Event {
+            handlers: Mutex::new(Vec::new()),
+        }
     }
 }
 
@@ -75,7 +77,10 @@ impl<A> Event<A> {
     }
 
     pub(crate) fn raise(&self, args: &A) {
-        let handlers: Vec<Handler<A>> = lock(&self.handlers).iter().map(|(_, h)| h.clone()).collect();
+        let handlers: Vec<Handler<A>> = lock(&self.handlers)
+            .iter()
+            .map(|(_, h)| h.clone())
+            .collect();
         for h in handlers {
             h(args);
         }
@@ -133,7 +138,11 @@ impl ResourceCore {
     }
 
     pub fn args(&self) -> ResourceEventArgs {
-        ResourceEventArgs { resource: self.id, kind: self.kind, name: lock(&self.name).clone() }
+        ResourceEventArgs {
+            resource: self.id,
+            kind: self.kind,
+            name: lock(&self.name).clone(),
+        }
     }
 
     pub fn is_disposed(&self) -> bool {
@@ -155,7 +164,9 @@ impl ResourceCore {
         self.device
             .upgrade()
             .filter(|d| !d.is_disposed())
-            .ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })
+            .ok_or(XnaError::ObjectDisposed {
+                object: "GraphicsDevice",
+            })
     }
 
     /// Starts disposal; false when it already began (re-entrant or repeated dispose).

@@ -106,7 +106,9 @@ impl SpriteBatch {
         self.device
             .upgrade()
             .filter(|d| !d.is_disposed())
-            .ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })
+            .ok_or(XnaError::ObjectDisposed {
+                object: "GraphicsDevice",
+            })
     }
 
     /// `Begin()`: deferred, alpha blend, linear clamp, no depth, cull counter-clockwise.
@@ -146,12 +148,36 @@ impl SpriteBatch {
 
     /// `Draw(texture, position, color)`.
     pub fn draw(&mut self, texture: &Texture2D, position: Vector2, color: Color) -> Result<()> {
-        self.draw_ex(texture, position, None, color, 0.0, Vector2::ZERO, Vector2::ONE, SpriteEffects::NONE, 0.0)
+        self.draw_ex(
+            texture,
+            position,
+            None,
+            color,
+            0.0,
+            Vector2::ZERO,
+            Vector2::ONE,
+            SpriteEffects::NONE,
+            0.0,
+        )
     }
 
     /// `Draw(texture, destinationRectangle, color)`.
-    pub fn draw_rect(&mut self, texture: &Texture2D, destination: Rectangle, color: Color) -> Result<()> {
-        self.draw_rect_ex(texture, destination, None, color, 0.0, Vector2::ZERO, SpriteEffects::NONE, 0.0)
+    pub fn draw_rect(
+        &mut self,
+        texture: &Texture2D,
+        destination: Rectangle,
+        color: Color,
+    ) -> Result<()> {
+        self.draw_rect_ex(
+            texture,
+            destination,
+            None,
+            color,
+            0.0,
+            Vector2::ZERO,
+            SpriteEffects::NONE,
+            0.0,
+        )
     }
 
     /// `Draw(texture, destinationRectangle, sourceRectangle, color)`.
@@ -162,7 +188,16 @@ impl SpriteBatch {
         source: Option<Rectangle>,
         color: Color,
     ) -> Result<()> {
-        self.draw_rect_ex(texture, destination, source, color, 0.0, Vector2::ZERO, SpriteEffects::NONE, 0.0)
+        self.draw_rect_ex(
+            texture,
+            destination,
+            source,
+            color,
+            0.0,
+            Vector2::ZERO,
+            SpriteEffects::NONE,
+            0.0,
+        )
     }
 
     /// `Draw(texture, position, sourceRectangle, color, rotation, origin, scale, effects,
@@ -184,7 +219,16 @@ impl SpriteBatch {
         let (src, sw, sh) = normalised_source(source, tw, th);
         let destination = [position.x, position.y, scale.x * sw, scale.y * sh];
         let origin = [origin.x / sw, origin.y / sh];
-        self.push(texture, src, destination, origin, rotation, color, effects, layer_depth)
+        self.push(
+            texture,
+            src,
+            destination,
+            origin,
+            rotation,
+            color,
+            effects,
+            layer_depth,
+        )
     }
 
     /// `Draw(texture, destinationRectangle, sourceRectangle, color, rotation, origin, effects,
@@ -210,7 +254,16 @@ impl SpriteBatch {
             destination.height as f32,
         ];
         let origin = [origin.x / sw, origin.y / sh];
-        self.push(texture, src, destination, origin, rotation, color, effects, layer_depth)
+        self.push(
+            texture,
+            src,
+            destination,
+            origin,
+            rotation,
+            color,
+            effects,
+            layer_depth,
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -244,7 +297,11 @@ impl SpriteBatch {
                 }
             },
         };
-        let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { rotation.sin_cos() };
+        let (sin, cos) = if rotation == 0.0 {
+            (0.0, 1.0)
+        } else {
+            rotation.sin_cos()
+        };
         self.sprites.push(Sprite {
             texture: index as u32,
             source,
@@ -265,7 +322,9 @@ impl SpriteBatch {
     /// `End()`: sorts, generates vertices and records the draws.
     pub fn end(&mut self) -> Result<()> {
         let Some(state) = self.state.take() else {
-            return Err(XnaError::invalid_operation("Begin must be called before calling End."));
+            return Err(XnaError::invalid_operation(
+                "Begin must be called before calling End.",
+            ));
         };
         let result = self.flush_sprites(&state);
         self.textures.clear();
@@ -293,16 +352,23 @@ impl SpriteBatch {
             SpriteSortMode::Deferred | SpriteSortMode::Immediate => {}
             SpriteSortMode::Texture => self.order.sort_by_key(|&i| sprites[i as usize].texture),
             SpriteSortMode::BackToFront => self.order.sort_by(|&a, &b| {
-                sprites[b as usize].depth.total_cmp(&sprites[a as usize].depth)
+                sprites[b as usize]
+                    .depth
+                    .total_cmp(&sprites[a as usize].depth)
             }),
             SpriteSortMode::FrontToBack => self.order.sort_by(|&a, &b| {
-                sprites[a as usize].depth.total_cmp(&sprites[b as usize].depth)
+                sprites[a as usize]
+                    .depth
+                    .total_cmp(&sprites[b as usize].depth)
             }),
         }
 
         let viewport = rec.viewport;
         let scissor = rec.scissor;
-        let transform = state.transform.mul(&projection(viewport.width, viewport.height)).to_column_major();
+        let transform = state
+            .transform
+            .mul(&projection(viewport.width, viewport.height))
+            .to_column_major();
         let pipeline = PipelineKey {
             shader: ShaderKind::Sprite,
             blend: state.blend,
@@ -370,7 +436,11 @@ fn push_vertices(out: &mut Vec<SpriteVertex>, s: &Sprite) {
         let cy = (CORNER_Y[corner] - s.origin[1]) * dh;
         let flipped = corner ^ s.effects as usize;
         out.push(SpriteVertex {
-            position: [dx + s.cos * cx - s.sin * cy, dy + s.sin * cx + s.cos * cy, s.depth],
+            position: [
+                dx + s.cos * cx - s.sin * cy,
+                dy + s.sin * cx + s.cos * cy,
+                s.depth,
+            ],
             color: s.color,
             texcoord: [sx + CORNER_X[flipped] * sw, sy + CORNER_Y[flipped] * sh],
         });
@@ -399,7 +469,10 @@ mod tests {
     #[test]
     fn corners_follow_destination_and_flips_swap_texcoords() {
         let mut v = Vec::new();
-        push_vertices(&mut v, &sprite(SpriteEffects::FLIP_HORIZONTALLY.0, 0.0, [0.0, 0.0]));
+        push_vertices(
+            &mut v,
+            &sprite(SpriteEffects::FLIP_HORIZONTALLY.0, 0.0, [0.0, 0.0]),
+        );
         assert_eq!(v[0].position, [10.0, 20.0, 0.5]);
         assert_eq!(v[3].position, [14.0, 22.0, 0.5]);
         assert_eq!(v[0].texcoord, [1.0, 0.0]);

@@ -54,12 +54,16 @@ impl TextureCore {
         lock(&self.backing)
             .as_ref()
             .map(|b| b.state.clone())
-            .ok_or(XnaError::ObjectDisposed { object: self.res.kind })
+            .ok_or(XnaError::ObjectDisposed {
+                object: self.res.kind,
+            })
     }
 
     pub fn backing(&self) -> Result<Arc<TextureBacking>> {
         self.res.check_alive()?;
-        lock(&self.backing).clone().ok_or(XnaError::ObjectDisposed { object: self.res.kind })
+        lock(&self.backing).clone().ok_or(XnaError::ObjectDisposed {
+            object: self.res.kind,
+        })
     }
 
     /// Common disposal: `Disposing` (explicit only), release the backing, `ResourceDestroyed`
@@ -80,7 +84,8 @@ impl Tracked for TextureCore {
 
     fn notify_content_lost(&self) {
         if self.render_target.is_some() && !self.res.is_disposed() {
-            self.content_lost.store(true, std::sync::atomic::Ordering::Release);
+            self.content_lost
+                .store(true, std::sync::atomic::Ordering::Release);
             self.content_lost_event.raise(&self.res.args());
         }
     }
@@ -99,7 +104,10 @@ pub(crate) fn create_core(
     let shadow = keep_shadow.then(|| zeroed_levels(&desc));
     let core = Arc::new(TextureCore {
         res: ResourceCore::new(kind, Arc::downgrade(shared)),
-        backing: Mutex::new(Some(Arc::new(TextureBacking { state, shadow: Mutex::new(shadow) }))),
+        backing: Mutex::new(Some(Arc::new(TextureBacking {
+            state,
+            shadow: Mutex::new(shadow),
+        }))),
         desc,
         render_target,
         content_lost: std::sync::atomic::AtomicBool::new(false),
@@ -126,19 +134,35 @@ pub struct Texture2D {
 
 impl std::fmt::Debug for Texture2D {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}({:?}, {}x{})", self.core.res.kind, self.core.res.id, self.width(), self.height())
+        write!(
+            f,
+            "{}({:?}, {}x{})",
+            self.core.res.kind,
+            self.core.res.id,
+            self.width(),
+            self.height()
+        )
     }
 }
 
 /// Validates a texture's size against the profile and device.
 pub(crate) fn validate_size(device: &DeviceShared, width: i32, height: i32) -> Result<(u32, u32)> {
     if width <= 0 {
-        return Err(XnaError::out_of_range("width", "The width must be positive."));
+        return Err(XnaError::out_of_range(
+            "width",
+            "The width must be positive.",
+        ));
     }
     if height <= 0 {
-        return Err(XnaError::out_of_range("height", "The height must be positive."));
+        return Err(XnaError::out_of_range(
+            "height",
+            "The height must be positive.",
+        ));
     }
-    let max = device.profile.max_texture_size().min(device.caps.max_texture_dimension);
+    let max = device
+        .profile
+        .max_texture_size()
+        .min(device.caps.max_texture_dimension);
     if width as u32 > max || height as u32 > max {
         return Err(XnaError::not_supported(format!(
             "Texture size {width}x{height} exceeds the {:?} profile's limit of {max}.",
@@ -189,7 +213,9 @@ impl Texture2D {
         }
         let levels = if mip_map { full_mip_count(w, h) } else { 1 };
         let desc = TextureDesc::texture_2d(w, h, levels, format);
-        let keep_shadow = shared.context_recovery.load(std::sync::atomic::Ordering::Acquire);
+        let keep_shadow = shared
+            .context_recovery
+            .load(std::sync::atomic::Ordering::Acquire);
         let core = create_core(device, "Texture2D", desc, None, keep_shadow)?;
         // A new texture reads back as zero, as the CPU image it starts from.
         let state = core.state()?;
@@ -260,7 +286,10 @@ impl Texture2D {
 
     /// Whether this wrapper shares its backend state with `other` (a copy of it, or the same).
     pub fn shares_backing_with(&self, other: &Texture2D) -> bool {
-        match (lock(&self.core.backing).as_ref(), lock(&other.core.backing).as_ref()) {
+        match (
+            lock(&self.core.backing).as_ref(),
+            lock(&other.core.backing).as_ref(),
+        ) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
@@ -268,7 +297,9 @@ impl Texture2D {
 
     /// Whether a CPU shadow of the pixels is kept (see `set_context_recovery_enabled`).
     pub fn has_cpu_shadow(&self) -> bool {
-        lock(&self.core.backing).as_ref().is_some_and(|b| lock(&b.shadow).is_some())
+        lock(&self.core.backing)
+            .as_ref()
+            .is_some_and(|b| lock(&b.shadow).is_some())
     }
 
     /// Explicit `Dispose()`: raises `Disposing`, releases the backend state (queued commands
@@ -283,7 +314,12 @@ impl Texture2D {
     }
 
     /// `SetData(T[], startIndex, elementCount)`: level 0.
-    pub fn set_data_range<T: Pod>(&self, data: &[T], start_index: usize, element_count: usize) -> Result<()> {
+    pub fn set_data_range<T: Pod>(
+        &self,
+        data: &[T],
+        start_index: usize,
+        element_count: usize,
+    ) -> Result<()> {
         self.set_data_region(0, None, data, start_index, element_count)
     }
 
@@ -305,8 +341,9 @@ impl Texture2D {
         if self.core.render_target.is_some() {
             return crate::render_target::write_target(&device, &self.core, level, rect, bytes);
         }
-        let shared_with_others =
-            lock(&self.core.backing).as_ref().is_some_and(|b| Arc::strong_count(b) > 1);
+        let shared_with_others = lock(&self.core.backing)
+            .as_ref()
+            .is_some_and(|b| Arc::strong_count(b) > 1);
         let mut backing = self.core.backing()?;
         if full_level && shared_with_others {
             backing = self.detach(&device, &backing, level)?;
@@ -314,7 +351,9 @@ impl Texture2D {
         {
             let mut shadow = lock(&backing.shadow);
             match shadow.as_mut() {
-                Some(levels) => write_into_level(&mut levels[level as usize], &desc, level, rect, bytes),
+                Some(levels) => {
+                    write_into_level(&mut levels[level as usize], &desc, level, rect, bytes)
+                }
                 None if !full_level => {
                     return Err(XnaError::invalid_operation(
                         "A partial SetData needs the texture's CPU copy, which was released \
@@ -389,7 +428,16 @@ impl Texture2D {
         }
         let state = self.core.state()?;
         let (level, rect) = validate_region(&self.core.desc, level, rect)?;
-        read_validated(&device, &state, level, 0, rect, data, start_index, element_count)
+        read_validated(
+            &device,
+            &state,
+            level,
+            0,
+            rect,
+            data,
+            start_index,
+            element_count,
+        )
     }
 }
 
@@ -419,7 +467,11 @@ impl Drop for Texture2D {
 }
 
 /// Level and rectangle checks shared by every data path.
-pub(crate) fn validate_region(desc: &TextureDesc, level: i32, rect: Option<Rect>) -> Result<(u32, Rect)> {
+pub(crate) fn validate_region(
+    desc: &TextureDesc,
+    level: i32,
+    rect: Option<Rect>,
+) -> Result<(u32, Rect)> {
     if level < 0 || level as u32 >= desc.mip_levels {
         return Err(XnaError::out_of_range(
             "level",
@@ -443,8 +495,14 @@ pub(crate) fn validate_region(desc: &TextureDesc, level: i32, rect: Option<Rect>
     }
     let b = desc.format.block_edge() as i32;
     if b > 1 {
-        let aligned_end = |start: i32, len: i32, edge: u32| (start + len) % b == 0 || (start + len) as u32 == edge;
-        if rect.x % b != 0 || rect.y % b != 0 || !aligned_end(rect.x, rect.width, lw) || !aligned_end(rect.y, rect.height, lh) {
+        let aligned_end = |start: i32, len: i32, edge: u32| {
+            (start + len) % b == 0 || (start + len) as u32 == edge
+        };
+        if rect.x % b != 0
+            || rect.y % b != 0
+            || !aligned_end(rect.x, rect.width, lw)
+            || !aligned_end(rect.y, rect.height, lh)
+        {
             return Err(XnaError::argument(
                 "rect",
                 "The rectangle must be aligned to the format's 4x4 blocks.",
@@ -462,7 +520,14 @@ pub(crate) fn checked_bytes<'a, T: Pod>(
     start_index: usize,
     element_count: usize,
 ) -> Result<&'a [u8]> {
-    let slice = checked_slice(desc, rect, data.len(), start_index, element_count, std::mem::size_of::<T>())?;
+    let slice = checked_slice(
+        desc,
+        rect,
+        data.len(),
+        start_index,
+        element_count,
+        std::mem::size_of::<T>(),
+    )?;
     Ok(&bytemuck::cast_slice(data)[slice])
 }
 
@@ -481,7 +546,10 @@ fn checked_slice(
             "The type you are using for T in this method is an invalid size for this resource.",
         ));
     }
-    if start_index.checked_add(element_count).is_none_or(|end| end > len) {
+    if start_index
+        .checked_add(element_count)
+        .is_none_or(|end| end > len)
+    {
         return Err(XnaError::argument(
             "data",
             format!(
@@ -490,7 +558,9 @@ fn checked_slice(
             ),
         ));
     }
-    let needed = desc.format.region_size(rect.width as u32, rect.height as u32);
+    let needed = desc
+        .format
+        .region_size(rect.width as u32, rect.height as u32);
     if element_count * elem != needed {
         return Err(XnaError::argument(
             "elementCount",
@@ -501,7 +571,13 @@ fn checked_slice(
 }
 
 /// Copies `bytes` (a tightly packed region) into a level's shadow.
-fn write_into_level(level_bytes: &mut [u8], desc: &TextureDesc, level: u32, rect: Rect, bytes: &[u8]) {
+fn write_into_level(
+    level_bytes: &mut [u8],
+    desc: &TextureDesc,
+    level: u32,
+    rect: Rect,
+    bytes: &[u8],
+) {
     let f = desc.format;
     let b = f.block_edge();
     let (lw, _) = desc.level_size(level);
@@ -516,7 +592,13 @@ fn write_into_level(level_bytes: &mut [u8], desc: &TextureDesc, level: u32, rect
     }
 }
 
-pub(crate) fn record_upload(device: &DeviceShared, state: &Arc<TextureState>, level: u32, rect: Rect, data: Vec<u8>) {
+pub(crate) fn record_upload(
+    device: &DeviceShared,
+    state: &Arc<TextureState>,
+    level: u32,
+    rect: Rect,
+    data: Vec<u8>,
+) {
     lock(&device.rec).push_outside_pass(Node::Upload(Upload {
         texture: state.clone(),
         level,
@@ -538,13 +620,28 @@ pub(crate) fn read_validated<T: Pod>(
     start_index: usize,
     element_count: usize,
 ) -> Result<()> {
-    let slice = checked_slice(state.desc(), rect, data.len(), start_index, element_count, std::mem::size_of::<T>())?;
+    let slice = checked_slice(
+        state.desc(),
+        rect,
+        data.len(),
+        start_index,
+        element_count,
+        std::mem::size_of::<T>(),
+    )?;
     let id = lock(&device.rec).readback_id();
-    let bytes = device.read_back(Readback { id, texture: state.clone(), level, layer, rect })?;
+    let bytes = device.read_back(Readback {
+        id,
+        texture: state.clone(),
+        level,
+        layer,
+        rect,
+    })?;
     let out: &mut [u8] = bytemuck::cast_slice_mut(data);
     let dst = &mut out[slice];
     if bytes.len() != dst.len() {
-        return Err(XnaError::invalid_operation("the backend returned a readback of the wrong size"));
+        return Err(XnaError::invalid_operation(
+            "the backend returned a readback of the wrong size",
+        ));
     }
     dst.copy_from_slice(&bytes);
     Ok(())
@@ -563,5 +660,14 @@ pub(crate) fn read_region<T: Pod>(
     element_count: usize,
 ) -> Result<()> {
     let (level, rect) = validate_region(state.desc(), level, rect)?;
-    read_validated(device, state, level, layer, rect, data, start_index, element_count)
+    read_validated(
+        device,
+        state,
+        level,
+        layer,
+        rect,
+        data,
+        start_index,
+        element_count,
+    )
 }

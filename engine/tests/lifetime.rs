@@ -8,7 +8,11 @@ use xnagraph::{Color, Rectangle, RenderTarget2D, SpriteBatch};
 
 /// One frame of the short-lived target regression: an 8×8 target created, cleared red, sampled
 /// into a longer-lived 16×16 target, and dropped before the frame is submitted.
-fn draw_through_short_lived_target(device: &xnagraph::GraphicsDevice, dest: &RenderTarget2D, sb: &mut SpriteBatch) {
+fn draw_through_short_lived_target(
+    device: &xnagraph::GraphicsDevice,
+    dest: &RenderTarget2D,
+    sb: &mut SpriteBatch,
+) {
     let local = RenderTarget2D::new(device, 8, 8).unwrap();
     device.set_render_target(Some(&local)).unwrap();
     device.clear(Color::RED).unwrap();
@@ -17,8 +21,13 @@ fn draw_through_short_lived_target(device: &xnagraph::GraphicsDevice, dest: &Ren
     device.set_render_target(Some(dest)).unwrap();
     device.clear(Color::BLUE).unwrap();
     sb.begin().unwrap();
-    sb.draw_rect_source(&local, Rectangle::new(0, 0, 16, 16), Some(Rectangle::new(0, 0, 8, 8)), Color::WHITE)
-        .unwrap();
+    sb.draw_rect_source(
+        &local,
+        Rectangle::new(0, 0, 16, 16),
+        Some(Rectangle::new(0, 0, 8, 8)),
+        Color::WHITE,
+    )
+    .unwrap();
     sb.end().unwrap();
     device.set_render_target(None).unwrap();
 }
@@ -68,5 +77,9 @@ fn teardown_frees_every_native_object() {
     assert_eq!(live.textures, 1, "{live:?}");
     assert_eq!(live.awaiting_retirement, 0, "{live:?}");
     drop(device);
-    assert_eq!(xnagraph::diagnostics::live_vulkan_objects(), 0, "device teardown frees everything");
+    assert_eq!(
+        xnagraph::diagnostics::live_vulkan_objects(),
+        0,
+        "device teardown frees everything"
+    );
 }

@@ -19,20 +19,56 @@ fn texture(device: &GraphicsDevice, w: i32, h: i32, pixels: &[Color]) -> Texture
 }
 
 /// Draws a red sprite then a green one over (4..12, 4..12), returns the overlap's colour.
-fn overlap_winner(sort: SpriteSortMode, red_depth: f32, green_depth: f32, with_third: bool) -> Color {
+fn overlap_winner(
+    sort: SpriteSortMode,
+    red_depth: f32,
+    green_depth: f32,
+    with_third: bool,
+) -> Color {
     let device = device(16, 16);
     let a = white(&device);
     let b = white(&device);
     let t2 = &b;
     device.clear(Color::BLACK).unwrap();
     let mut sb = batch(&device);
-    sb.begin_with(sort, Some(BlendState::OPAQUE), None, None, None, None).unwrap();
+    sb.begin_with(sort, Some(BlendState::OPAQUE), None, None, None, None)
+        .unwrap();
     let rect = |x| Rectangle::new(x, 4, 8, 8);
-    sb.draw_rect_ex(&a, rect(0), None, Color::RED, 0.0, Vector2::ZERO, SpriteEffects::NONE, red_depth).unwrap();
-    sb.draw_rect_ex(t2, rect(4), None, Color::LIME, 0.0, Vector2::ZERO, SpriteEffects::NONE, green_depth).unwrap();
+    sb.draw_rect_ex(
+        &a,
+        rect(0),
+        None,
+        Color::RED,
+        0.0,
+        Vector2::ZERO,
+        SpriteEffects::NONE,
+        red_depth,
+    )
+    .unwrap();
+    sb.draw_rect_ex(
+        t2,
+        rect(4),
+        None,
+        Color::LIME,
+        0.0,
+        Vector2::ZERO,
+        SpriteEffects::NONE,
+        green_depth,
+    )
+    .unwrap();
     if with_third {
         // A third sprite with the first texture, drawn last, over the same overlap.
-        sb.draw_rect_ex(&a, rect(6), None, Color::BLUE, 0.0, Vector2::ZERO, SpriteEffects::NONE, 0.0).unwrap();
+        sb.draw_rect_ex(
+            &a,
+            rect(6),
+            None,
+            Color::BLUE,
+            0.0,
+            Vector2::ZERO,
+            SpriteEffects::NONE,
+            0.0,
+        )
+        .unwrap();
     }
     sb.end().unwrap();
     let px = read_back_buffer(&device);
@@ -43,22 +79,40 @@ fn overlap_winner(sort: SpriteSortMode, red_depth: f32, green_depth: f32, with_t
 #[test]
 fn deferred_draws_in_call_order() {
     let _v = Validation::new();
-    assert_eq!(overlap_winner(SpriteSortMode::Deferred, 0.2, 0.8, false), Color::LIME);
-    assert_eq!(overlap_winner(SpriteSortMode::Deferred, 0.8, 0.2, false), Color::LIME);
+    assert_eq!(
+        overlap_winner(SpriteSortMode::Deferred, 0.2, 0.8, false),
+        Color::LIME
+    );
+    assert_eq!(
+        overlap_winner(SpriteSortMode::Deferred, 0.8, 0.2, false),
+        Color::LIME
+    );
 }
 
 #[test]
 fn back_to_front_draws_the_highest_depth_first() {
     let _v = Validation::new();
-    assert_eq!(overlap_winner(SpriteSortMode::BackToFront, 0.2, 0.8, false), Color::RED);
-    assert_eq!(overlap_winner(SpriteSortMode::BackToFront, 0.8, 0.2, false), Color::LIME);
+    assert_eq!(
+        overlap_winner(SpriteSortMode::BackToFront, 0.2, 0.8, false),
+        Color::RED
+    );
+    assert_eq!(
+        overlap_winner(SpriteSortMode::BackToFront, 0.8, 0.2, false),
+        Color::LIME
+    );
 }
 
 #[test]
 fn front_to_back_draws_the_lowest_depth_first() {
     let _v = Validation::new();
-    assert_eq!(overlap_winner(SpriteSortMode::FrontToBack, 0.8, 0.2, false), Color::RED);
-    assert_eq!(overlap_winner(SpriteSortMode::FrontToBack, 0.2, 0.8, false), Color::LIME);
+    assert_eq!(
+        overlap_winner(SpriteSortMode::FrontToBack, 0.8, 0.2, false),
+        Color::RED
+    );
+    assert_eq!(
+        overlap_winner(SpriteSortMode::FrontToBack, 0.2, 0.8, false),
+        Color::LIME
+    );
 }
 
 #[test]
@@ -66,23 +120,34 @@ fn texture_mode_groups_sprites_by_texture() {
     let _v = Validation::new();
     // Call order red(A), green(B), blue(A): grouped, A's sprites go first and B's green ends on
     // top of blue; in call order blue would win.
-    assert_eq!(overlap_winner(SpriteSortMode::Texture, 0.0, 0.0, true), Color::LIME);
-    assert_eq!(overlap_winner(SpriteSortMode::Deferred, 0.0, 0.0, true), Color::BLUE);
+    assert_eq!(
+        overlap_winner(SpriteSortMode::Texture, 0.0, 0.0, true),
+        Color::LIME
+    );
+    assert_eq!(
+        overlap_winner(SpriteSortMode::Deferred, 0.0, 0.0, true),
+        Color::BLUE
+    );
 }
 
 #[test]
 fn immediate_records_each_draw_when_called() {
     let _v = Validation::new();
-    for (sort, left_expected) in [(SpriteSortMode::Immediate, Color::RED), (SpriteSortMode::Deferred, Color::BLUE)] {
+    for (sort, left_expected) in [
+        (SpriteSortMode::Immediate, Color::RED),
+        (SpriteSortMode::Deferred, Color::BLUE),
+    ] {
         let device = device(8, 8);
         let t = solid(&device, 1, 1, Color::RED);
         device.clear(Color::BLACK).unwrap();
         let mut sb = batch(&device);
         sb.begin_with(sort, None, None, None, None, None).unwrap();
-        sb.draw_rect(&t, Rectangle::new(0, 0, 4, 8), Color::WHITE).unwrap();
+        sb.draw_rect(&t, Rectangle::new(0, 0, 4, 8), Color::WHITE)
+            .unwrap();
         // Recorded between the two draws: Immediate already recorded the first one.
         t.set_data(&[Color::BLUE]).unwrap();
-        sb.draw_rect(&t, Rectangle::new(4, 0, 4, 8), Color::WHITE).unwrap();
+        sb.draw_rect(&t, Rectangle::new(4, 0, 4, 8), Color::WHITE)
+            .unwrap();
         sb.end().unwrap();
         let px = read_back_buffer(&device);
         assert_eq!(at(&px, 8, 1, 1), left_expected, "{sort:?}");
@@ -95,8 +160,17 @@ fn blended(blend: BlendState) -> Color {
     let w = white(&device);
     device.clear(Color::RED).unwrap();
     let mut sb = batch(&device);
-    sb.begin_with(SpriteSortMode::Deferred, Some(blend), None, None, None, None).unwrap();
-    sb.draw_rect(&w, Rectangle::new(0, 0, 4, 4), Color::new(0, 0, 255, 128)).unwrap();
+    sb.begin_with(
+        SpriteSortMode::Deferred,
+        Some(blend),
+        None,
+        None,
+        None,
+        None,
+    )
+    .unwrap();
+    sb.draw_rect(&w, Rectangle::new(0, 0, 4, 4), Color::new(0, 0, 255, 128))
+        .unwrap();
     sb.end().unwrap();
     read_back_buffer(&device)[5]
 }
@@ -111,29 +185,50 @@ fn opaque_replaces_the_destination() {
 fn alpha_blend_is_premultiplied_over() {
     let _v = Validation::new();
     // src + dst × (1 − srcα): (0,0,255,128) over red.
-    assert_near(blended(BlendState::ALPHA_BLEND), Color::new(127, 0, 255, 255), 2);
+    assert_near(
+        blended(BlendState::ALPHA_BLEND),
+        Color::new(127, 0, 255, 255),
+        2,
+    );
 }
 
 #[test]
 fn additive_adds_alpha_scaled_source() {
     let _v = Validation::new();
     // src × srcα + dst.
-    assert_near(blended(BlendState::ADDITIVE), Color::new(255, 0, 128, 255), 2);
+    assert_near(
+        blended(BlendState::ADDITIVE),
+        Color::new(255, 0, 128, 255),
+        2,
+    );
 }
 
 #[test]
 fn non_premultiplied_interpolates_by_source_alpha() {
     let _v = Validation::new();
     // src × srcα + dst × (1 − srcα); alpha 128×128/255 + 255×127/255.
-    assert_near(blended(BlendState::NON_PREMULTIPLIED), Color::new(127, 0, 128, 191), 2);
+    assert_near(
+        blended(BlendState::NON_PREMULTIPLIED),
+        Color::new(127, 0, 128, 191),
+        2,
+    );
 }
 
 fn sampled_row(sampler: SamplerState, source: Option<Rectangle>) -> Vec<Color> {
     let device = device(8, 1);
     let t = texture(&device, 2, 1, &[Color::BLACK, Color::WHITE]);
     let mut sb = batch(&device);
-    sb.begin_with(SpriteSortMode::Deferred, Some(BlendState::OPAQUE), Some(sampler), None, None, None).unwrap();
-    sb.draw_rect_source(&t, Rectangle::new(0, 0, 8, 1), source, Color::WHITE).unwrap();
+    sb.begin_with(
+        SpriteSortMode::Deferred,
+        Some(BlendState::OPAQUE),
+        Some(sampler),
+        None,
+        None,
+        None,
+    )
+    .unwrap();
+    sb.draw_rect_source(&t, Rectangle::new(0, 0, 8, 1), source, Color::WHITE)
+        .unwrap();
     sb.end().unwrap();
     read_back_buffer(&device)
 }
@@ -147,7 +242,11 @@ fn point_sampling_keeps_hard_edges_and_linear_blends() {
     let linear = sampled_row(SamplerState::LINEAR_CLAMP, None);
     assert_eq!(linear[0], Color::BLACK, "clamped at the edge");
     assert_eq!(linear[7], Color::WHITE);
-    assert!(linear[3].r > 20 && linear[3].r < 235, "in between: {:?}", linear[3]);
+    assert!(
+        linear[3].r > 20 && linear[3].r < 235,
+        "in between: {:?}",
+        linear[3]
+    );
     let aniso = sampled_row(SamplerState::ANISOTROPIC_CLAMP, None);
     assert_eq!(aniso[0], Color::BLACK);
     assert_eq!(aniso[7], Color::WHITE);
@@ -158,23 +257,75 @@ fn wrap_repeats_and_clamp_extends_the_edge() {
     let _v = Validation::new();
     let twice = Some(Rectangle::new(0, 0, 4, 1));
     let wrap = sampled_row(SamplerState::POINT_WRAP, twice);
-    assert_eq!(wrap, [Color::BLACK, Color::BLACK, Color::WHITE, Color::WHITE, Color::BLACK, Color::BLACK, Color::WHITE, Color::WHITE]);
+    assert_eq!(
+        wrap,
+        [
+            Color::BLACK,
+            Color::BLACK,
+            Color::WHITE,
+            Color::WHITE,
+            Color::BLACK,
+            Color::BLACK,
+            Color::WHITE,
+            Color::WHITE
+        ]
+    );
     let clamp = sampled_row(SamplerState::POINT_CLAMP, twice);
-    assert_eq!(clamp, [Color::BLACK, Color::BLACK, Color::WHITE, Color::WHITE, Color::WHITE, Color::WHITE, Color::WHITE, Color::WHITE]);
+    assert_eq!(
+        clamp,
+        [
+            Color::BLACK,
+            Color::BLACK,
+            Color::WHITE,
+            Color::WHITE,
+            Color::WHITE,
+            Color::WHITE,
+            Color::WHITE,
+            Color::WHITE
+        ]
+    );
     let linear_wrap = sampled_row(SamplerState::LINEAR_WRAP, twice);
-    assert!(linear_wrap[7].r < 235, "wrapping blends the last texel back towards black");
+    assert!(
+        linear_wrap[7].r < 235,
+        "wrapping blends the last texel back towards black"
+    );
 }
 
 #[test]
 fn tint_and_source_rectangle_select_and_colour_texels() {
     let _v = Validation::new();
     let device = device(8, 8);
-    let quads = texture(&device, 2, 2, &[Color::RED, Color::LIME, Color::BLUE, Color::WHITE]);
+    let quads = texture(
+        &device,
+        2,
+        2,
+        &[Color::RED, Color::LIME, Color::BLUE, Color::WHITE],
+    );
     device.clear(Color::BLACK).unwrap();
     let mut sb = batch(&device);
-    sb.begin_with(SpriteSortMode::Deferred, None, Some(SamplerState::POINT_CLAMP), None, None, None).unwrap();
-    sb.draw_rect_source(&quads, Rectangle::new(1, 1, 3, 3), Some(Rectangle::new(1, 0, 1, 1)), Color::WHITE).unwrap();
-    sb.draw_rect_source(&quads, Rectangle::new(5, 5, 2, 2), Some(Rectangle::new(1, 1, 1, 1)), Color::new(255, 128, 0, 255)).unwrap();
+    sb.begin_with(
+        SpriteSortMode::Deferred,
+        None,
+        Some(SamplerState::POINT_CLAMP),
+        None,
+        None,
+        None,
+    )
+    .unwrap();
+    sb.draw_rect_source(
+        &quads,
+        Rectangle::new(1, 1, 3, 3),
+        Some(Rectangle::new(1, 0, 1, 1)),
+        Color::WHITE,
+    )
+    .unwrap();
+    sb.draw_rect_source(
+        &quads,
+        Rectangle::new(5, 5, 2, 2),
+        Some(Rectangle::new(1, 1, 1, 1)),
+        Color::new(255, 128, 0, 255),
+    )
+    .unwrap();
     sb.end().unwrap();
     let px = read_back_buffer(&device);
     assert_eq!(at(&px, 8, 2, 2), Color::LIME);
@@ -190,12 +341,42 @@ fn rotation_origin_and_scale_place_the_quad() {
     let w = white(&device);
     device.clear(Color::BLACK).unwrap();
     let mut sb = batch(&device);
-    sb.begin_with(SpriteSortMode::Deferred, Some(BlendState::OPAQUE), None, None, Some(xnagraph::RasterizerState::CULL_NONE), None).unwrap();
+    sb.begin_with(
+        SpriteSortMode::Deferred,
+        Some(BlendState::OPAQUE),
+        None,
+        None,
+        Some(xnagraph::RasterizerState::CULL_NONE),
+        None,
+    )
+    .unwrap();
     // 1×1 texel scaled to 4×2 at (8,8), rotated 90° clockwise about its top-left: covers
     // x ∈ [6,8), y ∈ [8,12).
-    sb.draw_ex(&w, Vector2::new(8.0, 8.0), None, Color::RED, std::f32::consts::FRAC_PI_2, Vector2::ZERO, Vector2::new(4.0, 2.0), SpriteEffects::NONE, 0.0).unwrap();
+    sb.draw_ex(
+        &w,
+        Vector2::new(8.0, 8.0),
+        None,
+        Color::RED,
+        std::f32::consts::FRAC_PI_2,
+        Vector2::ZERO,
+        Vector2::new(4.0, 2.0),
+        SpriteEffects::NONE,
+        0.0,
+    )
+    .unwrap();
     // Scaled 4×4 about its centre origin (0.5, 0.5) at (3,3): covers [1, 5).
-    sb.draw_ex(&w, Vector2::new(3.0, 3.0), None, Color::LIME, 0.0, Vector2::new(0.5, 0.5), Vector2::new(4.0, 4.0), SpriteEffects::NONE, 0.0).unwrap();
+    sb.draw_ex(
+        &w,
+        Vector2::new(3.0, 3.0),
+        None,
+        Color::LIME,
+        0.0,
+        Vector2::new(0.5, 0.5),
+        Vector2::new(4.0, 4.0),
+        SpriteEffects::NONE,
+        0.0,
+    )
+    .unwrap();
     sb.end().unwrap();
     let px = read_back_buffer(&device);
     assert_eq!(at(&px, 16, 6, 11), Color::RED);
@@ -212,22 +393,59 @@ fn rotation_origin_and_scale_place_the_quad() {
 fn sprite_effects_flip_the_texture() {
     let _v = Validation::new();
     let device = device(4, 4);
-    let t = texture(&device, 2, 2, &[Color::RED, Color::LIME, Color::BLUE, Color::WHITE]);
+    let t = texture(
+        &device,
+        2,
+        2,
+        &[Color::RED, Color::LIME, Color::BLUE, Color::WHITE],
+    );
     for (effects, want) in [
-        (SpriteEffects::NONE, [Color::RED, Color::LIME, Color::BLUE, Color::WHITE]),
-        (SpriteEffects::FLIP_HORIZONTALLY, [Color::LIME, Color::RED, Color::WHITE, Color::BLUE]),
-        (SpriteEffects::FLIP_VERTICALLY, [Color::BLUE, Color::WHITE, Color::RED, Color::LIME]),
+        (
+            SpriteEffects::NONE,
+            [Color::RED, Color::LIME, Color::BLUE, Color::WHITE],
+        ),
+        (
+            SpriteEffects::FLIP_HORIZONTALLY,
+            [Color::LIME, Color::RED, Color::WHITE, Color::BLUE],
+        ),
+        (
+            SpriteEffects::FLIP_VERTICALLY,
+            [Color::BLUE, Color::WHITE, Color::RED, Color::LIME],
+        ),
         (
             SpriteEffects::FLIP_HORIZONTALLY | SpriteEffects::FLIP_VERTICALLY,
             [Color::WHITE, Color::BLUE, Color::LIME, Color::RED],
         ),
     ] {
         let mut sb = batch(&device);
-        sb.begin_with(SpriteSortMode::Deferred, None, Some(SamplerState::POINT_CLAMP), None, None, None).unwrap();
-        sb.draw_rect_ex(&t, Rectangle::new(0, 0, 4, 4), None, Color::WHITE, 0.0, Vector2::ZERO, effects, 0.0).unwrap();
+        sb.begin_with(
+            SpriteSortMode::Deferred,
+            None,
+            Some(SamplerState::POINT_CLAMP),
+            None,
+            None,
+            None,
+        )
+        .unwrap();
+        sb.draw_rect_ex(
+            &t,
+            Rectangle::new(0, 0, 4, 4),
+            None,
+            Color::WHITE,
+            0.0,
+            Vector2::ZERO,
+            effects,
+            0.0,
+        )
+        .unwrap();
         sb.end().unwrap();
         let px = read_back_buffer(&device);
-        let got = [at(&px, 4, 0, 0), at(&px, 4, 3, 0), at(&px, 4, 0, 3), at(&px, 4, 3, 3)];
+        let got = [
+            at(&px, 4, 0, 0),
+            at(&px, 4, 3, 0),
+            at(&px, 4, 0, 3),
+            at(&px, 4, 3, 3),
+        ];
         assert_eq!(got, want, "{effects:?}");
     }
 }
@@ -238,7 +456,10 @@ fn begin_end_misuse_is_invalid_operation() {
     let device = device(4, 4);
     let w = white(&device);
     let mut sb = batch(&device);
-    assert!(matches!(sb.draw(&w, Vector2::ZERO, Color::WHITE), Err(XnaError::InvalidOperation { .. })));
+    assert!(matches!(
+        sb.draw(&w, Vector2::ZERO, Color::WHITE),
+        Err(XnaError::InvalidOperation { .. })
+    ));
     assert!(matches!(sb.end(), Err(XnaError::InvalidOperation { .. })));
     sb.begin().unwrap();
     assert!(matches!(sb.begin(), Err(XnaError::InvalidOperation { .. })));
@@ -253,8 +474,10 @@ fn transform_matrix_moves_sprites() {
     device.clear(Color::BLACK).unwrap();
     let mut sb = batch(&device);
     let m = xnagraph::Matrix::create_translation(4.0, 2.0, 0.0);
-    sb.begin_with(SpriteSortMode::Deferred, None, None, None, None, Some(m)).unwrap();
-    sb.draw_rect(&w, Rectangle::new(0, 0, 2, 2), Color::WHITE).unwrap();
+    sb.begin_with(SpriteSortMode::Deferred, None, None, None, None, Some(m))
+        .unwrap();
+    sb.draw_rect(&w, Rectangle::new(0, 0, 2, 2), Color::WHITE)
+        .unwrap();
     sb.end().unwrap();
     let px = read_back_buffer(&device);
     assert_eq!(at(&px, 8, 4, 2), Color::WHITE);

@@ -24,14 +24,32 @@ struct Args {
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut args = Args { frames: 120, width: 640, height: 360, out: "scene.png".into(), validation: false };
+    let mut args = Args {
+        frames: 120,
+        width: 640,
+        height: 360,
+        out: "scene.png".into(),
+        validation: false,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match flag.as_str() {
-            "--frames" => args.frames = value("--frames")?.parse().map_err(|e| format!("--frames: {e}"))?,
-            "--width" => args.width = value("--width")?.parse().map_err(|e| format!("--width: {e}"))?,
-            "--height" => args.height = value("--height")?.parse().map_err(|e| format!("--height: {e}"))?,
+            "--frames" => {
+                args.frames = value("--frames")?
+                    .parse()
+                    .map_err(|e| format!("--frames: {e}"))?
+            }
+            "--width" => {
+                args.width = value("--width")?
+                    .parse()
+                    .map_err(|e| format!("--width: {e}"))?
+            }
+            "--height" => {
+                args.height = value("--height")?
+                    .parse()
+                    .map_err(|e| format!("--height: {e}"))?
+            }
             "--out" => args.out = value("--out")?,
             "--validation" => args.validation = true,
             other => return Err(format!("unknown argument {other}")),
@@ -74,12 +92,21 @@ fn run(args: &Args) -> xnagraph::Result<()> {
         back_buffer_height: args.height,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: args.validation, ..DeviceOptions::default() };
+    let options = DeviceOptions {
+        validation: args.validation,
+        ..DeviceOptions::default()
+    };
     let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)?;
     eprintln!("adapter: {}", device.adapter_name());
     let (sw, sh) = (args.width / 2, args.height / 2);
     let scene = RenderTarget2D::with_options(
-        &device, sw, sh, false, SurfaceFormat::Color, DepthFormat::None, 0,
+        &device,
+        sw,
+        sh,
+        false,
+        SurfaceFormat::Color,
+        DepthFormat::None,
+        0,
         RenderTargetUsage::DiscardContents,
     )?;
     let ball = ball_texture(&device)?;
@@ -92,23 +119,50 @@ fn run(args: &Args) -> xnagraph::Result<()> {
 
         device.set_render_target(Some(&scene))?;
         device.clear(Color::new(16, 20, 40, 255))?;
-        batch.begin_with(SpriteSortMode::Deferred, Some(BlendState::ALPHA_BLEND), None, None, None, None)?;
+        batch.begin_with(
+            SpriteSortMode::Deferred,
+            Some(BlendState::ALPHA_BLEND),
+            None,
+            None,
+            None,
+            None,
+        )?;
         for i in 0..200usize {
             let phase = i as f32 * 0.37;
-            let x = (sw as f32 * 0.5) + (t * 0.8 + phase).cos() * (sw as f32 * 0.42) * ((i % 7) as f32 / 7.0 + 0.3);
-            let y = (sh as f32 * 0.5) + (t * 1.1 + phase * 1.3).sin() * (sh as f32 * 0.4) * ((i % 5) as f32 / 5.0 + 0.3);
+            let x = (sw as f32 * 0.5)
+                + (t * 0.8 + phase).cos() * (sw as f32 * 0.42) * ((i % 7) as f32 / 7.0 + 0.3);
+            let y = (sh as f32 * 0.5)
+                + (t * 1.1 + phase * 1.3).sin() * (sh as f32 * 0.4) * ((i % 5) as f32 / 5.0 + 0.3);
             let scale = 0.5 + (i % 4) as f32 * 0.25;
             batch.draw_ex(
-                &ball, Vector2::new(x, y), None, hue(i), t + phase, Vector2::new(8.0, 8.0),
-                Vector2::new(scale, scale), SpriteEffects::NONE, 0.0,
+                &ball,
+                Vector2::new(x, y),
+                None,
+                hue(i),
+                t + phase,
+                Vector2::new(8.0, 8.0),
+                Vector2::new(scale, scale),
+                SpriteEffects::NONE,
+                0.0,
             )?;
         }
         batch.end()?;
 
         device.set_render_target(None)?;
         device.clear(Color::BLACK)?;
-        batch.begin_with(SpriteSortMode::Deferred, Some(BlendState::OPAQUE), Some(SamplerState::LINEAR_CLAMP), None, None, None)?;
-        batch.draw_rect(&scene, Rectangle::new(0, 0, args.width, args.height), Color::WHITE)?;
+        batch.begin_with(
+            SpriteSortMode::Deferred,
+            Some(BlendState::OPAQUE),
+            Some(SamplerState::LINEAR_CLAMP),
+            None,
+            None,
+            None,
+        )?;
+        batch.draw_rect(
+            &scene,
+            Rectangle::new(0, 0, args.width, args.height),
+            Color::WHITE,
+        )?;
         batch.end()?;
         device.present()?;
         frame_ms.push(start.elapsed().as_secs_f64() * 1000.0);
@@ -117,8 +171,11 @@ fn run(args: &Args) -> xnagraph::Result<()> {
     let n = (args.width * args.height) as usize;
     let mut pixels = vec![Color::TRANSPARENT; n];
     device.get_back_buffer_data(None, &mut pixels, 0, n)?;
-    write_png(&args.out, args.width as u32, args.height as u32, &pixels)
-        .map_err(|e| xnagraph::XnaError::InvalidOperation { message: format!("{}: {e}", args.out) })?;
+    write_png(&args.out, args.width as u32, args.height as u32, &pixels).map_err(|e| {
+        xnagraph::XnaError::InvalidOperation {
+            message: format!("{}: {e}", args.out),
+        }
+    })?;
 
     for (i, ms) in frame_ms.iter().enumerate() {
         println!("frame {i:4}: {ms:8.3} ms");
@@ -147,7 +204,9 @@ fn write_png(path: &str, width: u32, height: u32, pixels: &[Color]) -> std::io::
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
     let bytes: Vec<u8> = pixels.iter().flat_map(|c| [c.r, c.g, c.b, c.a]).collect();
-    writer.write_image_data(&bytes).map_err(std::io::Error::other)?;
+    writer
+        .write_image_data(&bytes)
+        .map_err(std::io::Error::other)?;
     Ok(())
 }
 
