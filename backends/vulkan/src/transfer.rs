@@ -35,6 +35,18 @@ fn region(
             "region {rect:?} of level {level} layer {layer} lies outside a {w}x{h} level"
         )));
     }
+    // Block-compressed copies start on a block and cover whole blocks unless they reach the
+    // level's edge.
+    let b = desc.format.block_edge() as i32;
+    let aligned = |start: i32, len: i32, edge: u32| {
+        start % b == 0 && (len % b == 0 || i64::from(start) + i64::from(len) == i64::from(edge))
+    };
+    if !aligned(rect.x, rect.width, w) || !aligned(rect.y, rect.height, h) {
+        return Err(BackendError::Native(format!(
+            "region {rect:?} is not aligned to {:?}'s {b}x{b} blocks",
+            desc.format
+        )));
+    }
     Ok((
         vk::Offset3D {
             x: rect.x,
@@ -217,4 +229,31 @@ pub(crate) fn record_mips(
         record_image_barriers(device, rec.cmd, &[step]);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xnagraph_graph::SurfaceFormat;
+
+    #[test]
+    fn block_compressed_regions_must_cover_whole_blocks() {
+        let desc = TextureDesc::texture_2d(10, 10, 1, SurfaceFormat::Dxt1);
+        assert!(region(&desc, 0, 0, Rect::new(0, 0, 8, 8)).is_ok());
+        assert!(
+            region(&desc, 0, 0, Rect::new(8, 8, 2, 2)).is_ok(),
+            "reaches the edge"
+        );
+        assert!(region(&desc, 0, 0, Rect::new(2, 0, 4, 4)).is_err());
+        assert!(region(&desc, 0, 0, Rect::new(0, 0, 6, 4)).is_err());
+    }
+
+    #[test]
+    fn regions_outside_the_level_are_rejected() {
+        let desc = TextureDesc::texture_2d(8, 8, 2, SurfaceFormat::Color);
+        assert!(region(&desc, 1, 0, Rect::new(0, 0, 4, 4)).is_ok());
+        assert!(region(&desc, 1, 0, Rect::new(0, 0, 5, 4)).is_err());
+        assert!(region(&desc, 2, 0, Rect::new(0, 0, 1, 1)).is_err());
+        assert!(region(&desc, 0, 1, Rect::new(0, 0, 1, 1)).is_err());
+    }
 }
