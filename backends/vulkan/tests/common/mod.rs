@@ -10,6 +10,10 @@ use xnagraph_graph::{
     Rect, RenderTargetDesc, RenderTargetUsage, SamplerState, SegmentStart, ShaderKind,
     SpriteVertex, StoreOp, SurfaceFormat, TextureDesc, TextureState, Viewport,
 };
+use xnagraph_graph::{
+    FrameCommands, FramePlan, LiveObjects, Node, PlanCost, PlanNode, PlanNodeKind, PlannedPass,
+    Readback, ReadbackId,
+};
 use xnagraph_vulkan::{validation, VulkanBackend, VulkanConfig};
 
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -181,4 +185,54 @@ pub fn sprite_draw(
 pub fn pixel(bytes: &[u8], width: u32, x: u32, y: u32) -> [u8; 4] {
     let i = ((y * width + x) * 4) as usize;
     [bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]
+}
+
+pub fn plan(frame: FrameCommands, nodes: Vec<PlanNode>) -> FramePlan {
+    FramePlan {
+        frame,
+        nodes,
+        cost: PlanCost::default(),
+    }
+}
+
+pub fn readback(
+    id: u64,
+    texture: &std::sync::Arc<xnagraph_graph::TextureState>,
+    level: u32,
+    rect: Rect,
+) -> Node {
+    Node::Readback(Readback {
+        id: ReadbackId(id),
+        texture: texture.clone(),
+        level,
+        layer: 0,
+        rect,
+    })
+}
+
+pub fn pass(
+    segment: usize,
+    colors: Vec<xnagraph_graph::PlannedAttachment>,
+    ops: Vec<usize>,
+) -> PlanNodeKind {
+    PlanNodeKind::Pass(PlannedPass {
+        segment,
+        colors,
+        depth: None,
+        ops,
+    })
+}
+
+pub fn submit_and_read(s: &mut Session, plan: FramePlan, id: u64) -> Vec<u8> {
+    let submission = s.backend.submit(&plan).expect("submit");
+    drop(plan);
+    s.backend.wait(submission).expect("wait");
+    s.backend
+        .take_readback(ReadbackId(id))
+        .expect("readback bytes")
+}
+
+pub fn assert_all_freed(s: &mut Session) {
+    s.backend.wait_idle().expect("wait_idle");
+    assert_eq!(s.backend.live_objects(), LiveObjects::default());
 }
