@@ -33,7 +33,9 @@ pub use xnagraph_graph::{
     SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
 };
 
-/// Diagnostics of the Vulkan backend: validation messages collected by its debug messenger.
+/// Diagnostics of the Vulkan backend: validation messages collected by its debug messenger, and
+/// the process-wide count of live native objects.
 pub mod diagnostics {
+    pub use xnagraph_vulkan::live::native_objects as live_vulkan_objects;
     pub use xnagraph_vulkan::validation::{messages_so_far, take_messages};
 }

@@ -15,6 +15,7 @@
 mod device;
 mod format;
 mod frame;
+pub mod live;
 mod pass;
 mod pipeline;
 mod record;

@@ -362,6 +362,7 @@ fn allocate_image(
     // SAFETY: a valid create info for this device; the allocator outlives the image.
     let (image, alloc) = unsafe { gpu.allocator.create_image(&info, &alloc_info) }
         .map_err(|e| vk_error("vmaCreateImage", e))?;
+    crate::live::created();
     Ok(ImageMemory { image, alloc })
 }
 
@@ -380,8 +381,10 @@ fn create_view(
         .components(components)
         .subresource_range(range);
     // SAFETY: `image` is live and the range lies inside it.
-    unsafe { gpu.device.create_image_view(&info, None) }
-        .map_err(|e| vk_error("vkCreateImageView", e))
+    let view = unsafe { gpu.device.create_image_view(&info, None) }
+        .map_err(|e| vk_error("vkCreateImageView", e))?;
+    crate::live::created();
+    Ok(view)
 }
 
 /// Frees every native object of a texture.
@@ -398,6 +401,7 @@ pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
         if *view != vk::ImageView::null() {
             // SAFETY: the caller guarantees the GPU is done with the view.
             unsafe { gpu.device.destroy_image_view(*view, None) };
+            crate::live::destroyed();
         }
     }
     for memory in [t.color.take(), t.msaa.take(), t.depth.take()]
@@ -407,5 +411,6 @@ pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
         let ImageMemory { image, mut alloc } = memory;
         // SAFETY: as above; the image and allocation came from this allocator together.
         unsafe { gpu.allocator.destroy_image(image, &mut alloc) };
+        crate::live::destroyed();
     }
 }
