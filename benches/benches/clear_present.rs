@@ -3,7 +3,7 @@
 //! image size. Reports the per-frame median of each and their ratio.
 
 use xnagraph::{Color, GraphicsDevice, GraphicsProfile, PresentationParameters};
-use xnagraph_benches::ash_clear::AshClearLoop;
+use xnagraph_benches::ash_clear::{AshClearLoop, ClearMethod};
 use xnagraph_benches::{json, number, stats, string};
 
 const WIDTH: u32 = 1280;
@@ -39,11 +39,16 @@ fn main() -> Result<(), String> {
     // Interleave rounds so drift on a shared machine hits both sides alike.
     let mut engine_all = Vec::new();
     let mut ash_all = Vec::new();
+    let mut ash_pass_all = Vec::new();
     let mut adapter = String::new();
     for _ in 0..3 {
-        let mut ash = AshClearLoop::new(WIDTH, HEIGHT)?;
+        let mut ash = AshClearLoop::new(WIDTH, HEIGHT, ClearMethod::Transfer)?;
         ash.run(WARMUP)?;
         ash_all.extend(ash.run(FRAMES)?);
+        drop(ash);
+        let mut ash = AshClearLoop::new(WIDTH, HEIGHT, ClearMethod::RenderPass)?;
+        ash.run(WARMUP)?;
+        ash_pass_all.extend(ash.run(FRAMES)?);
         drop(ash);
         let (name, mut timings) = engine_loop(WARMUP + FRAMES).map_err(|e| e.to_string())?;
         adapter = name;
@@ -51,6 +56,7 @@ fn main() -> Result<(), String> {
     }
     let e = stats(&engine_all);
     let a = stats(&ash_all);
+    let p = stats(&ash_pass_all);
     println!(
         "{}",
         json(&[
@@ -63,7 +69,12 @@ fn main() -> Result<(), String> {
             ("engine_mean_us", number(e.mean_ns / 1e3)),
             ("ash_median_us", number(a.median_ns / 1e3)),
             ("ash_mean_us", number(a.mean_ns / 1e3)),
+            ("ash_render_pass_median_us", number(p.median_ns / 1e3)),
             ("ratio_median", number(e.median_ns / a.median_ns)),
+            (
+                "ratio_median_vs_render_pass",
+                number(e.median_ns / p.median_ns)
+            ),
             ("ratio_mean", number(e.mean_ns / a.mean_ns)),
             ("budget_ratio", "1.5".into()),
         ])

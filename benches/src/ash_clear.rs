@@ -6,8 +6,21 @@ use std::time::{Duration, Instant};
 
 use ash::vk;
 
+/// How the hand-written loop clears its image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClearMethod {
+    /// `vkCmdClearColorImage` in TRANSFER_DST layout.
+    Transfer,
+    /// A dynamic-rendering pass with a CLEAR load op and a STORE store op, no draws.
+    RenderPass,
+}
+
 /// A device, one image and one command buffer, ready to loop.
 pub struct AshClearLoop {
+    method: ClearMethod,
+    view: vk::ImageView,
+    width: u32,
+    height: u32,
     _entry: ash::Entry,
     instance: ash::Instance,
     device: ash::Device,
@@ -26,7 +39,7 @@ fn err(what: &str, r: vk::Result) -> String {
 
 impl AshClearLoop {
     /// Sets up on the first adapter with a graphics queue, preferring a discrete GPU.
-    pub fn new(width: u32, height: u32) -> Result<Self, String> {
+    pub fn new(width: u32, height: u32, method: ClearMethod) -> Result<Self, String> {
         // SAFETY: loading the system Vulkan loader; the library stays loaded while `_entry` lives.
         let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("loading Vulkan: {e}"))?;
         let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
@@ -64,7 +77,12 @@ impl AshClearLoop {
         let queue_info = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
-        let device_info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_info);
+        let mut features13 = vk::PhysicalDeviceVulkan13Features::default()
+            .dynamic_rendering(true)
+            .synchronization2(true);
+        let device_info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_info)
+            .push_next(&mut features13);
         // SAFETY: valid physical device and create info; destroyed in Drop.
         let device = unsafe { instance.create_device(physical, &device_info, None) }
             .map_err(|r| err("device", r))?;
@@ -112,6 +130,19 @@ impl AshClearLoop {
         // SAFETY: fresh image and memory of the right type and size.
         unsafe { device.bind_image_memory(image, memory, 0) }.map_err(|r| err("bind", r))?;
 
+        let view_info = vk::ImageViewCreateInfo::default()
+            .image(image)
+            .view_type(vk::ImageViewType::TYPE_2D)
+            .format(vk::Format::R8G8B8A8_UNORM)
+            .subresource_range(
+                vk::ImageSubresourceRange::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .level_count(1)
+                    .layer_count(1),
+            );
+        // SAFETY: the image is bound to memory and the range lies inside it.
+        let view =
+            unsafe { device.create_image_view(&view_info, None) }.map_err(|r| err("view", r))?;
         let pool_info = vk::CommandPoolCreateInfo::default()
             .queue_family_index(family)
             .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
@@ -129,6 +160,10 @@ impl AshClearLoop {
         let fence = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }
             .map_err(|r| err("fence", r))?;
         Ok(AshClearLoop {
+            method,
+            view,
+            width,
+            height,
             _entry: entry,
             instance,
             device,
@@ -149,25 +184,53 @@ impl AshClearLoop {
             .aspect_mask(vk::ImageAspectFlags::COLOR)
             .level_count(1)
             .layer_count(1);
+        let (stage, access, layout) = match self.method {
+            ClearMethod::Transfer => (
+                vk::PipelineStageFlags2::CLEAR,
+                vk::AccessFlags2::TRANSFER_WRITE,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            ),
+            ClearMethod::RenderPass => (
+                vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+                vk::AccessFlags2::COLOR_ATTACHMENT_WRITE,
+                vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            ),
+        };
         let to_dst = [vk::ImageMemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
             .src_access_mask(vk::AccessFlags2::TRANSFER_READ)
-            .dst_stage_mask(vk::PipelineStageFlags2::CLEAR)
-            .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(stage)
+            .dst_access_mask(access)
             .old_layout(vk::ImageLayout::UNDEFINED)
-            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .new_layout(layout)
             .image(self.image)
             .subresource_range(range)];
         let to_src = [vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::CLEAR)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .src_stage_mask(stage)
+            .src_access_mask(access)
             .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)
             .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
-            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .old_layout(layout)
             .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
             .image(self.image)
             .subresource_range(range)];
         let clear = vk::ClearColorValue { float32: color };
+        let attachment = [vk::RenderingAttachmentInfo::default()
+            .image_view(self.view)
+            .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+            .load_op(vk::AttachmentLoadOp::CLEAR)
+            .store_op(vk::AttachmentStoreOp::STORE)
+            .clear_value(vk::ClearValue { color: clear })];
+        let rendering = vk::RenderingInfo::default()
+            .render_area(vk::Rect2D {
+                offset: vk::Offset2D::default(),
+                extent: vk::Extent2D {
+                    width: self.width,
+                    height: self.height,
+                },
+            })
+            .layer_count(1)
+            .color_attachments(&attachment);
         let cmds = [self.cmd];
         let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
         // SAFETY: the command buffer is not in use (the previous frame's fence was waited on),
@@ -183,13 +246,19 @@ impl AshClearLoop {
                 self.cmd,
                 &vk::DependencyInfo::default().image_memory_barriers(&to_dst),
             );
-            d.cmd_clear_color_image(
-                self.cmd,
-                self.image,
-                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                &clear,
-                &[range],
-            );
+            match self.method {
+                ClearMethod::Transfer => d.cmd_clear_color_image(
+                    self.cmd,
+                    self.image,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &clear,
+                    &[range],
+                ),
+                ClearMethod::RenderPass => {
+                    d.cmd_begin_rendering(self.cmd, &rendering);
+                    d.cmd_end_rendering(self.cmd);
+                }
+            }
             d.cmd_pipeline_barrier2(
                 self.cmd,
                 &vk::DependencyInfo::default().image_memory_barriers(&to_src),
@@ -224,6 +293,7 @@ impl Drop for AshClearLoop {
             let _ = self.device.device_wait_idle();
             self.device.destroy_fence(self.fence, None);
             self.device.destroy_command_pool(self.pool, None);
+            self.device.destroy_image_view(self.view, None);
             self.device.destroy_image(self.image, None);
             self.device.free_memory(self.memory, None);
             self.device.destroy_device(None);
