@@ -101,9 +101,31 @@ pub struct Barrier {
     pub discard: bool,
 }
 
+/// One subresource filled with one value by a transfer clear, outside any render pass.
+///
+/// The compiler turns a pass that would only clear (nothing drawn, every clear absorbed into a
+/// CLEAR load op) into these: a render pass that does no work still costs a whole attachment
+/// load/store cycle on some drivers, while a transfer clear writes each observed image once.
+#[derive(Clone, Debug)]
+pub struct ImageClear {
+    pub texture: Arc<TextureState>,
+    /// `Color` or `Samples` with a [`ClearValue::Color`]; `DepthStencil` with a
+    /// [`ClearValue::DepthStencil`] (every aspect of the depth format: depth, and stencil when
+    /// the format has one).
+    pub image: Image,
+    pub level: u32,
+    pub layer: u32,
+    pub value: ClearValue,
+}
+
 #[derive(Clone, Debug)]
 pub enum PlanNodeKind {
     Pass(PlannedPass),
+    /// Transfer clears of whole subresources, in order; each subresource is in the
+    /// `TransferWrite` access when the node runs.
+    ClearImages {
+        clears: Vec<ImageClear>,
+    },
     /// Index of the `Node::Upload` in `frame.nodes`.
     Upload {
         node: usize,

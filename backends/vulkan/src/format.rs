@@ -135,9 +135,12 @@ impl FormatTable {
         let mut depth = [None; 4];
         for (i, requested) in order.iter().enumerate() {
             for fallback in order[..=i].iter().rev() {
-                let found = depth_candidates(*fallback).iter().find(|c| {
-                    features(**c).contains(vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT)
-                });
+                // Plans may clear a depth image by transfer as well as by its load op.
+                let needed = vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT
+                    | vk::FormatFeatureFlags::TRANSFER_DST;
+                let found = depth_candidates(*fallback)
+                    .iter()
+                    .find(|c| features(**c).contains(needed));
                 if let Some(f) = found {
                     depth[*requested as usize] = Some((*fallback, *f));
                     break;

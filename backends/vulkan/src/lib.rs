@@ -247,6 +247,9 @@ impl VulkanBackend {
                     handles.extend(p.colors.iter().chain(&p.depth).map(|a| a.texture.native()));
                 }
                 PlanNodeKind::GenerateMips { texture, .. } => handles.push(texture.native()),
+                PlanNodeKind::ClearImages { clears } => {
+                    handles.extend(clears.iter().map(|c| c.texture.native()));
+                }
                 _ => {}
             }
         }

@@ -3,7 +3,7 @@
 //! [`measure`] walks a plan before anything is recorded and says how much vertex, uniform,
 //! staging and descriptor space it needs (and rejects plans that name ops or vertices that do not
 //! exist). [`record`] then lowers the nodes in order: each node's barriers as one batch, then the
-//! node itself — a pass ([`crate::pass`]), an upload, readback or mip cascade
+//! node itself — a pass ([`crate::pass`]), an upload, readback, mip cascade or image clears
 //! ([`crate::transfer`]), or a present (headless: only its barrier). The [`Recorder`] carries
 //! what every node kind needs while recording.
 
@@ -81,7 +81,7 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
                     return Err(plan_error(format!("node {node} is not a present")));
                 }
             }
-            PlanNodeKind::GenerateMips { .. } => {}
+            PlanNodeKind::GenerateMips { .. } | PlanNodeKind::ClearImages { .. } => {}
         }
     }
     Ok(needs)
@@ -126,6 +126,7 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
             PlanNodeKind::GenerateMips { texture, layer } => {
                 transfer::record_mips(rec, texture.native(), *layer)?;
             }
+            PlanNodeKind::ClearImages { clears } => transfer::record_clears(rec, clears)?,
             // Headless: presenting is the barrier the plan put before this node.
             PlanNodeKind::Present { .. } => {}
         }

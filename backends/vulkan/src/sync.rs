@@ -220,6 +220,18 @@ mod tests {
     }
 
     #[test]
+    fn transfer_write_covers_copies_blits_and_clears() {
+        let stage = sync_point(Use::Plan(Access::TransferWrite)).stage;
+        let transfers = vk::PipelineStageFlags2::COPY
+            | vk::PipelineStageFlags2::BLIT
+            | vk::PipelineStageFlags2::CLEAR;
+        assert!(
+            stage.contains(transfers) || stage == vk::PipelineStageFlags2::ALL_TRANSFER,
+            "{stage:?}"
+        );
+    }
+
+    #[test]
     fn every_plan_access_has_a_distinct_meaning() {
         let all = [
             Access::Nothing,

@@ -266,7 +266,10 @@ fn fill(
         t.color_views.push(view);
     }
     if t.samples != vk::SampleCountFlags::TYPE_1 {
-        let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC;
+        // TRANSFER_DST: the plan may fill the samples with a transfer clear.
+        let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
+            | vk::ImageUsageFlags::TRANSFER_SRC
+            | vk::ImageUsageFlags::TRANSFER_DST;
         let msaa = allocate_image(
             gpu,
             t.format,
@@ -292,7 +295,8 @@ fn fill(
         }
     }
     if t.depth_format != vk::Format::UNDEFINED {
-        let usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+        let usage =
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_DST;
         let depth = allocate_image(
             gpu,
             t.depth_format,

@@ -1,14 +1,19 @@
-//! Transfers: uploads, readbacks and mip cascades.
+//! Transfers: uploads, readbacks, mip cascades and image clears.
 //!
 //! In: an [`Upload`] (tightly packed bytes of one region of one subresource), a [`Readback`]
-//! (one region of one subresource of the `Color` image), or a mipmapped target's layer. Out:
-//! a buffer→image copy through the frame's staging buffer; an image→buffer copy into a fresh
-//! host-visible buffer whose bytes the backend hands out after the fence; a blit cascade level
-//! i-1 → i with each finished level moved from TransferWrite to TransferRead through the access
-//! table. The plan has already put every subresource in the layout its node needs.
+//! (one region of one subresource of the `Color` image), a mipmapped target's layer, or
+//! [`ImageClear`]s (whole subresources of any image). Out: a buffer→image copy through the
+//! frame's staging buffer; an image→buffer copy into a fresh host-visible buffer whose bytes the
+//! backend hands out after the fence; a blit cascade level i-1 → i with each finished level
+//! moved from TransferWrite to TransferRead through the access table; vkCmdClearColorImage or
+//! vkCmdClearDepthStencilImage (every aspect of the depth format) per clear. The plan has
+//! already put every subresource in the layout its node needs.
 
 use ash::vk;
-use xnagraph_graph::{Access, BackendError, NativeHandle, Readback, Rect, TextureDesc, Upload};
+use xnagraph_graph::{
+    Access, BackendError, ClearValue, Image, ImageClear, NativeHandle, Readback, Rect, TextureDesc,
+    Upload,
+};
 
 use crate::frame::{HostBuffer, PendingReadback};
 use crate::record::{Recorder, STAGING_ALIGN};
@@ -227,6 +232,68 @@ pub(crate) fn record_mips(
             false,
         );
         record_image_barriers(device, rec.cmd, &[step]);
+    }
+    Ok(())
+}
+
+pub(crate) fn record_clears(
+    rec: &mut Recorder<'_>,
+    clears: &[ImageClear],
+) -> Result<(), BackendError> {
+    for c in clears {
+        let texture = rec.textures.get(c.texture.native())?;
+        let image = texture.image(c.image).ok_or_else(|| {
+            BackendError::Native(format!("clear names a missing {:?} image", c.image))
+        })?;
+        let levels = if c.image == Image::Color {
+            texture.desc.mip_levels
+        } else {
+            1
+        };
+        if c.level >= levels || c.layer >= texture.desc.layers {
+            return Err(BackendError::Native(format!(
+                "clear of level {} layer {} outside the {:?} image",
+                c.level, c.layer, c.image
+            )));
+        }
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: texture.aspect(c.image),
+            base_mip_level: c.level,
+            level_count: 1,
+            base_array_layer: c.layer,
+            layer_count: 1,
+        };
+        let dst = layout(Access::TransferWrite);
+        match (c.image, c.value) {
+            (Image::Color | Image::Samples, ClearValue::Color(float32)) => {
+                let value = vk::ClearColorValue { float32 };
+                // SAFETY: recording outside rendering; the plan put the subresource in
+                // TRANSFER_DST layout and the image was created with TRANSFER_DST usage.
+                unsafe {
+                    rec.gpu
+                        .device
+                        .cmd_clear_color_image(rec.cmd, image, dst, &value, &[range])
+                };
+            }
+            (Image::DepthStencil, ClearValue::DepthStencil { depth, stencil }) => {
+                let value = vk::ClearDepthStencilValue { depth, stencil };
+                // SAFETY: as above.
+                unsafe {
+                    rec.gpu.device.cmd_clear_depth_stencil_image(
+                        rec.cmd,
+                        image,
+                        dst,
+                        &value,
+                        &[range],
+                    )
+                };
+            }
+            (image, _) => {
+                return Err(BackendError::Native(format!(
+                    "malformed plan: clear value of the wrong kind for the {image:?} image"
+                )))
+            }
+        }
     }
     Ok(())
 }

@@ -2,14 +2,19 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use common::*;
 use xnagraph_graph::compile::compile;
 use xnagraph_graph::{
-    Backend, FrameCommands, LiveObjects, Node, Readback, ReadbackId, Rect, SurfaceFormat,
-    TextureDesc, Upload,
+    Backend, Clear, CompareFunction, DepthFormat, DepthStencilState, FrameCommands, FramePlan,
+    Image, LiveObjects, Node, PassOp, PlanNodeKind, Readback, ReadbackId, Rect, RenderTargetUsage,
+    SurfaceFormat, TextureDesc, TextureState, Upload,
 };
 
 const RED: [u8; 4] = [255, 0, 0, 255];
+const GREEN: [u8; 4] = [0, 255, 0, 255];
+const BLUE: [u8; 4] = [0, 0, 255, 255];
 const BLACK: [u8; 4] = [0, 0, 0, 255];
 const GREY: [u8; 4] = [128, 128, 128, 255];
 
@@ -83,11 +88,22 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
     let mut s = Session::new();
     let samples = s.backend.capabilities().clamp_sample_count(4);
     let target = s.texture(target_desc(16, 16, 3, samples));
-    let colour = [0.2, 0.4, 0.6, 1.0];
+    let white = s.texture(TextureDesc::texture_2d(1, 1, 1, SurfaceFormat::Color));
+    // A draw, so that the pass renders and resolves rather than becoming a transfer clear.
     let nodes = vec![
+        Node::Upload(Upload {
+            texture: white.clone(),
+            level: 0,
+            layer: 0,
+            rect: Rect::new(0, 0, 1, 1),
+            data: vec![255; 4],
+        }),
         Node::Pass(segment(
             &target,
-            vec![clear_op([0.0, 0.0, 0.0, 1.0]), clear_op(colour)],
+            vec![
+                clear_op([0.0, 0.0, 0.0, 1.0]),
+                sprite_draw(&white, 0, 1, 16, 16),
+            ],
         )),
         Node::Readback(Readback {
             id: ReadbackId(11),
@@ -99,8 +115,9 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
     ];
     let plan = compile(FrameCommands {
         nodes,
-        vertices: vec![],
+        vertices: quad(Rect::new(0, 0, 16, 16), CLEARED).to_vec(),
     });
+    assert!(cleared_images(&plan).is_empty());
     let submission = s.backend.submit(&plan).expect("submit");
     drop(plan);
     s.backend.wait(submission).expect("wait");
@@ -111,8 +128,197 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
         "level 1: {:?}",
         &bytes[..4]
     );
-    drop(target);
+    drop((target, white));
     s.backend.wait_idle().expect("wait_idle");
     assert_eq!(s.backend.live_objects(), LiveObjects::default());
+    s.finish();
+}
+
+const CLEAR: [f32; 4] = [0.2, 0.4, 0.6, 1.0];
+const CLEARED: [u8; 4] = [51, 102, 153, 255];
+
+/// The images each transfer-clear node of `plan` clears, in order.
+fn cleared_images(plan: &FramePlan) -> Vec<Image> {
+    plan.nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            PlanNodeKind::ClearImages { clears } => Some(clears.iter().map(|c| c.image)),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn clear_all(color: [f32; 4], depth: f32, stencil: u32) -> PassOp {
+    PassOp::Clear(Clear {
+        color: Some(color),
+        depth: Some(depth),
+        stencil: Some(stencil),
+    })
+}
+
+/// A DiscardContents bind (cleared to black, as the engine records it), then the caller's clear,
+/// nothing drawn, and the whole target read back.
+fn clear_only_frame(target: &Arc<TextureState>, size: u32, id: u64) -> FrameCommands {
+    FrameCommands {
+        nodes: vec![
+            Node::Pass(segment(
+                target,
+                vec![clear_op([0.0, 0.0, 0.0, 1.0]), clear_op(CLEAR)],
+            )),
+            readback(id, target, 0, Rect::new(0, 0, size as i32, size as i32)),
+        ],
+        vertices: vec![],
+    }
+}
+
+#[test]
+fn clear_only_frame_on_a_single_sample_target_clears_by_transfer() {
+    let mut s = Session::new();
+    let target = s.texture(target_desc(24, 24, 1, 0));
+    for frame_index in 0..2 {
+        let plan = compile(clear_only_frame(&target, 24, 21 + frame_index));
+        assert_eq!(cleared_images(&plan), [Image::Color]);
+        let bytes = submit_and_read(&mut s, plan, 21 + frame_index);
+        assert_eq!(bytes.len(), 24 * 24 * 4);
+        assert!(
+            bytes.chunks_exact(4).all(|p| p == CLEARED),
+            "frame {frame_index}: {:?}",
+            &bytes[..4]
+        );
+    }
+    drop(target);
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn clear_only_frame_on_a_multisampled_discard_target_clears_only_the_resolved_image() {
+    let mut s = Session::new();
+    if s.backend.capabilities().clamp_sample_count(4) != 4 {
+        eprintln!("skipped: the adapter has no 4x multisampling");
+        s.finish();
+        return;
+    }
+    // Mipmapped: the cascade follows the transfer clear.
+    let target = s.texture(target_desc(24, 24, 3, 4));
+    let mut frame = clear_only_frame(&target, 24, 31);
+    frame
+        .nodes
+        .push(readback(32, &target, 1, Rect::new(0, 0, 12, 12)));
+    let plan = compile(frame);
+    assert_eq!(cleared_images(&plan), [Image::Color]);
+    let submission = s.backend.submit(&plan).expect("submit");
+    drop(plan);
+    s.backend.wait(submission).expect("wait");
+    for (id, len) in [(31, 24 * 24 * 4), (32, 12 * 12 * 4)] {
+        let bytes = s.backend.take_readback(ReadbackId(id)).expect("readback");
+        assert_eq!(bytes.len(), len);
+        assert!(
+            bytes.chunks_exact(4).all(|p| p == CLEARED),
+            "readback {id}: {:?}",
+            &bytes[..4]
+        );
+    }
+    drop(target);
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over() {
+    const SIZE: u32 = 16;
+    let mut s = Session::new();
+    let samples = s.backend.capabilities().clamp_sample_count(4);
+    let depth = s.backend.applied_depth_format(DepthFormat::Depth24Stencil8);
+    let mut desc = target_desc(SIZE, SIZE, 1, samples);
+    if let Some(rt) = desc.render_target.as_mut() {
+        rt.depth = depth;
+        rt.usage = RenderTargetUsage::PreserveContents;
+    }
+    let target = s.texture(desc);
+    let white = s.texture(TextureDesc::texture_2d(1, 1, 1, SurfaceFormat::Color));
+    let has_stencil = depth == DepthFormat::Depth24Stencil8;
+
+    // Frame 1: colour, depth 0.5 and stencil 3, nothing drawn: every image is cleared by
+    // transfer, because the next bind loads them all.
+    let nodes = vec![
+        Node::Pass(segment(&target, vec![clear_all(CLEAR, 0.5, 3)])),
+        readback(41, &target, 0, Rect::new(0, 0, SIZE as i32, SIZE as i32)),
+    ];
+    let plan = compile(FrameCommands {
+        nodes,
+        vertices: vec![],
+    });
+    let mut expected = vec![Image::Color];
+    if samples > 1 {
+        expected.push(Image::Samples);
+    }
+    expected.push(Image::DepthStencil);
+    assert_eq!(cleared_images(&plan), expected);
+    let bytes = submit_and_read(&mut s, plan, 41);
+    assert!(
+        bytes.chunks_exact(4).all(|p| p == CLEARED),
+        "{:?}",
+        &bytes[..4]
+    );
+
+    // Frame 2: the bind loads the cleared samples and depth/stencil. Top left passes the depth
+    // test (0.25 <= 0.5), top right fails it (0.75); bottom left passes a stencil test against
+    // 3, bottom right fails one against 4.
+    let half = SIZE as i32 / 2;
+    let mut vertices = Vec::new();
+    for (x, z) in [(0, 0.25), (half, 0.75)] {
+        let mut q = quad(Rect::new(x, 0, half, half), GREEN);
+        q.iter_mut().for_each(|v| v.position[2] = z);
+        vertices.extend(q);
+    }
+    vertices.extend(quad(Rect::new(0, half, half, half), BLUE));
+    vertices.extend(quad(Rect::new(half, half, half, half), BLUE));
+    let with = |first: u32, quads: u32, depth_stencil: DepthStencilState| {
+        let mut op = sprite_draw(&white, first, quads, SIZE, SIZE);
+        if let PassOp::Draw(d) = &mut op {
+            d.pipeline.depth_stencil = depth_stencil;
+        }
+        op
+    };
+    let stencil_equal = |reference| DepthStencilState {
+        stencil_enable: true,
+        stencil_function: CompareFunction::Equal,
+        reference_stencil: reference,
+        ..DepthStencilState::NONE
+    };
+    let mut ops = vec![with(0, 2, DepthStencilState::DEPTH_READ)];
+    if has_stencil {
+        ops.push(with(8, 1, stencil_equal(3)));
+        ops.push(with(12, 1, stencil_equal(4)));
+    }
+    let nodes = vec![
+        Node::Upload(Upload {
+            texture: white.clone(),
+            level: 0,
+            layer: 0,
+            rect: Rect::new(0, 0, 1, 1),
+            data: vec![255; 4],
+        }),
+        Node::Pass(segment(&target, ops)),
+        readback(42, &target, 0, Rect::new(0, 0, SIZE as i32, SIZE as i32)),
+    ];
+    let plan = compile(FrameCommands { nodes, vertices });
+    assert!(cleared_images(&plan).is_empty());
+    let bytes = submit_and_read(&mut s, plan, 42);
+    for y in 0..SIZE {
+        for x in 0..SIZE {
+            let (left, top) = (x < SIZE / 2, y < SIZE / 2);
+            let expected = match (top, left) {
+                (true, true) => GREEN,
+                (false, true) if has_stencil => BLUE,
+                _ => CLEARED,
+            };
+            assert_eq!(pixel(&bytes, SIZE, x, y), expected, "pixel ({x}, {y})");
+        }
+    }
+    drop((target, white));
+    assert_all_freed(&mut s);
     s.finish();
 }

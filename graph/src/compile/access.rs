@@ -9,7 +9,8 @@
 //! draw of the pass reads the destination (blending, a partial write mask, min/max), and
 //! `ColorAttachmentWrite` otherwise; the resolved image of a multisampled attachment is written
 //! as a colour attachment (Vulkan's resolve attachment); a sampled texture is read at all its
-//! levels and layers; a depth/stencil attachment is always read-write (depth tests read it).
+//! levels and layers; a depth/stencil attachment is always read-write (depth tests read it); a
+//! transfer clear writes its whole subresource without reading it.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -143,6 +144,18 @@ pub(crate) fn for_each_use<'a>(
             }
             if let Some(depth) = &pass.depth {
                 f(attachment_use(depth, blends));
+            }
+        }
+        PlanNodeKind::ClearImages { clears } => {
+            for c in clears {
+                f(Use {
+                    texture: &c.texture,
+                    image: c.image,
+                    levels: one(c.level),
+                    layers: one(c.layer),
+                    access: Access::TransferWrite,
+                    discard: true,
+                });
             }
         }
         PlanNodeKind::Upload { node } => {

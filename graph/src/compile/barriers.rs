@@ -1,6 +1,6 @@
-//! Stage 5, barriers: the one batch of transitions before each plan node.
+//! Stage 6, barriers: the one batch of transitions before each plan node.
 //!
-//! In: the plan's nodes in execution order (stage 4) and each texture's tracked state from the
+//! In: the plan's nodes in execution order (stage 5) and each texture's tracked state from the
 //! previous frame. Out: every node's `barriers`, and the tracked states advanced to the end of
 //! the frame.
 //!
@@ -13,13 +13,13 @@
 //!   write (attachment → attachment across passes, upload → upload);
 //! - `discard` is set when the old content need not survive: the subresource was never written,
 //!   its last store dropped it, or the use overwrites it whole (a CLEAR or DONT_CARE load, the
-//!   resolve, the upper levels of a mip cascade, an upload of the whole level).
+//!   resolve, a transfer clear, the upper levels of a mip cascade, an upload of the whole level).
 //!
 //! Adjacent levels, then adjacent layers, with equal transitions merge into one range.
 //!
 //! Before tracking a pass, its LOADs of content that does not exist become DONT_CARE
 //! ([`super::load::settle_load`]). After each node the tracker records what it left behind:
-//! stored attachments and resolved images hold content, dropped ones do not; a cascade leaves
+//! stored attachments, resolved and cleared images hold content, dropped ones do not; a cascade leaves
 //! every level of its layer in transfer-read; a presented back buffer goes to the swapchain, so
 //! the next frame's back buffer has no content to keep.
 
@@ -116,6 +116,13 @@ fn record_effects(kind: &PlanNodeKind, frame: &FrameCommands, tracker: &mut Fram
                 }
             }
         }
+        PlanNodeKind::ClearImages { clears } => {
+            for c in clears {
+                if let Some(sub) = tracker.state(&c.texture).get_mut(c.image, c.level, c.layer) {
+                    sub.defined = true;
+                }
+            }
+        }
         PlanNodeKind::Upload { node } => {
             if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
                 if let Some(sub) = tracker
@@ -198,6 +205,44 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn transfer_clear_then_sample() {
+        let (t, a, b) = (
+            texture(4, 4, 1),
+            target(4, 4, 0, DISCARD),
+            target(4, 4, 0, DISCARD),
+        );
+        let plan = compile(frame(vec![
+            bind(&a, vec![clear_color(RED)]),
+            bind(&b, vec![clear_color(BLUE), draw(&t), draw(&a)]),
+        ]));
+        let id = a.id().0;
+        assert_eq!(
+            barriers(&plan, 0),
+            [(id, Image::Color, 0..1, 0..1, Nothing, TransferWrite, true)]
+        );
+        let expected = (
+            id,
+            Image::Color,
+            0..1,
+            0..1,
+            TransferWrite,
+            FragmentSampled,
+            false,
+        );
+        assert!(
+            barriers(&plan, 1).contains(&expected),
+            "{:?}",
+            barriers(&plan, 1)
+        );
+        let g = dependency_graph(&plan);
+        let raw = g.edge_indices().any(|e| {
+            let (from, to) = g.edge_endpoints(e).unwrap();
+            (g[from], g[to], g[e]) == (0, 1, Hazard::ReadAfterWrite)
+        });
+        assert!(raw, "the sampling pass waits for the clear");
     }
 
     #[test]

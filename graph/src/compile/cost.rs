@@ -5,7 +5,8 @@
 //!
 //! Attachment bytes are those of level 0 of one layer: width × height × samples × bytes per
 //! sample (the colour format's element size, or the depth format's sample size; the resolved
-//! `Color` image has one sample). A plan's stored bytes count STORE attachments plus resolves.
+//! `Color` image has one sample). A plan's stored bytes count STORE attachments, resolves and
+//! transfer clears (each writes its whole subresource).
 //!
 //! The frame-blind policy is what a driver that sees one call at a time must do (FNA3D's SDL_GPU
 //! driver, for one): per pass segment, each attachment is CLEARed when a clear is pending at the
@@ -43,8 +44,15 @@ pub(crate) fn plan_cost(nodes: &[PlanNode]) -> PlanCost {
     };
     for node in nodes {
         cost.barriers += node.barriers.len();
-        let PlanNodeKind::Pass(pass) = &node.kind else {
-            continue;
+        let pass = match &node.kind {
+            PlanNodeKind::Pass(pass) => pass,
+            PlanNodeKind::ClearImages { clears } => {
+                for c in clears {
+                    cost.bytes_stored += attachment_bytes(&c.texture, c.image);
+                }
+                continue;
+            }
+            _ => continue,
         };
         for att in pass.colors.iter().chain(pass.depth.iter()) {
             let bytes = attachment_bytes(&att.texture, att.image);

@@ -215,7 +215,7 @@ mod tests {
         let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, PRESERVE));
         let plan = compile(frame(vec![
             bind(&rt, vec![clear_color(RED), draw(&t)]),
-            bind(&t_other(), vec![]),
+            bind(&t_other(), vec![draw(&t)]),
             bind(&rt, vec![draw(&t)]),
         ]));
         assert_eq!(pass(&plan, 0).colors[0].load, clear_of(RED));
@@ -366,7 +366,7 @@ mod tests {
         let depth_only = clear(None, Some(1.0), None);
         let plan = compile(frame(vec![
             bind(&rt, vec![discard_clear_ds(), draw(&t)]),
-            bind(&target(4, 4, 0, DISCARD), vec![]),
+            bind(&target(4, 4, 0, DISCARD), vec![draw(&t)]),
             bind(&rt, vec![depth_only, draw(&t)]),
         ]));
         let p = pass(&plan, 2);

@@ -9,7 +9,8 @@
 //! layer's next *read* — a draw sampling the texture, a readback, or an upload (whose level the
 //! cascade must not overwrite afterwards, and which sees the cascaded levels, as when XNA
 //! regenerates them at unbind) — or after the last such pass of the frame when nothing reads it.
-//! The resolve happens at the end of its pass, so the cascade always follows it. Plain textures
+//! The resolve happens at the end of its pass, so the cascade always follows it; a pass that the
+//! next stage turns into transfer clears keeps the cascade placed after it. Plain textures
 //! (no render-target description) never get generated mips: their upper levels are authored.
 
 use std::sync::Arc;
@@ -89,6 +90,16 @@ pub(crate) fn insert_mip_cascades(frame: &FrameCommands, nodes: Vec<PlanNode>) -
             PlanNodeKind::Readback { node } => {
                 if let Some(Node::Readback(r)) = frame.nodes.get(*node) {
                     pending.flush(r.texture.id(), r.layer);
+                }
+            }
+            // Made from passes after this stage, but a clear of level 0 is a write like any.
+            PlanNodeKind::ClearImages { clears } => {
+                for c in clears {
+                    let level_0 = c.image == Image::Color && c.level == 0;
+                    if level_0 && has_generated_mips(&c.texture) {
+                        let entry = (i, c.texture.clone());
+                        pending.dirty.insert((c.texture.id(), c.layer), entry);
+                    }
                 }
             }
             PlanNodeKind::Present { .. } | PlanNodeKind::GenerateMips { .. } => {}

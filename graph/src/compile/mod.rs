@@ -1,6 +1,6 @@
 //! The render-graph compiler: [`FrameCommands`] → [`FramePlan`].
 //!
-//! One frame goes through six stages, one module each, every decision made once:
+//! One frame goes through seven stages, one module each, every decision made once:
 //!
 //! 1. [`nodes`] — every recorded node becomes a plan node, in recording order; the dependency
 //!    DAG of per-subresource hazards is derived from the finished plan.
@@ -10,14 +10,17 @@
 //!    colour that is observed, drop the rest.
 //! 4. [`mips`] — a cascade after the last pass that renders a mipmapped target's layer, before
 //!    its next read.
-//! 5. [`barriers`] — per-subresource tracking (carried across frames in [`track`]), one batch of
+//! 5. [`clears`] — a pass left with nothing to execute but its CLEAR load ops becomes transfer
+//!    clears of the images whose content is observed, or nothing.
+//! 6. [`barriers`] — per-subresource tracking (carried across frames in [`track`]), one batch of
 //!    barriers per node; LOADs of content that does not exist become DONT_CARE here.
-//! 6. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
+//! 7. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
 //!
 //! What each node touches is written once, in [`access`], for the barriers and the DAG alike.
 
 mod access;
 pub mod barriers;
+pub mod clears;
 pub mod cost;
 pub mod load;
 pub mod mips;
@@ -44,6 +47,7 @@ pub fn compile(frame: FrameCommands) -> FramePlan {
     load::derive_load_ops(&frame, &mut nodes);
     store::derive_store_ops(&frame, &mut nodes);
     let mut nodes = mips::insert_mip_cascades(&frame, nodes);
+    clears::lower_clear_only_passes(&mut nodes);
     let mut tracker = track::FrameTracker::default();
     barriers::derive_barriers(&frame, &mut nodes, &mut tracker);
     drop(tracker);

@@ -1,10 +1,11 @@
-//! Stage 6, output: the plan as text and as Graphviz DOT.
+//! Stage 7, output: the plan as text and as Graphviz DOT.
 //!
 //! In: a finished [`FramePlan`]. Out: text meant to be diffed between compiler versions or
 //! frames. Textures are named `t0`, `t1`, … in order of first appearance in the plan (not by
 //! process-wide id), so the same frame prints the same way in every run. The text has a cost
-//! line, one legend line per texture, then per node one line, its barriers, and for a pass one
-//! line per attachment with its load, store and resolve. The DOT graph has one box per node and
+//! line, one legend line per texture, then per node one line, its barriers, for a pass one line
+//! per attachment with its load, store and resolve, and for transfer clears one line per
+//! cleared subresource with its value. The DOT graph has one box per node and
 //! one edge per hazard of [`super::nodes::dependency_graph`].
 
 use std::collections::HashMap;
@@ -52,6 +53,7 @@ impl Names {
                         }
                     }
                 }
+                PlanNodeKind::ClearImages { clears } => clears.iter().for_each(|c| see(&c.texture)),
                 PlanNodeKind::GenerateMips { texture, .. } => see(texture),
                 PlanNodeKind::Upload { node }
                 | PlanNodeKind::Readback { node }
@@ -81,15 +83,25 @@ fn image_name(image: Image) -> &'static str {
     }
 }
 
+struct Value<'a>(&'a ClearValue);
+
+impl Display for Value<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            ClearValue::Color([r, g, b, a]) => write!(f, "({r} {g} {b} {a})"),
+            ClearValue::DepthStencil { depth, stencil } => {
+                write!(f, "(depth {depth} stencil {stencil})")
+            }
+        }
+    }
+}
+
 struct Load<'a>(&'a LoadOp);
 
 impl Display for Load<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self.0 {
-            LoadOp::Clear(ClearValue::Color([r, g, b, a])) => write!(f, "clear({r} {g} {b} {a})"),
-            LoadOp::Clear(ClearValue::DepthStencil { depth, stencil }) => {
-                write!(f, "clear(depth {depth} stencil {stencil})")
-            }
+            LoadOp::Clear(value) => write!(f, "clear{}", Value(value)),
             LoadOp::Load => f.write_str("load"),
             LoadOp::DontCare => f.write_str("dont-care"),
         }
@@ -115,6 +127,7 @@ fn node_line(plan: &FramePlan, names: &Names, kind: &PlanNodeKind) -> String {
                 pass.ops
             )
         }
+        PlanNodeKind::ClearImages { .. } => "clear images".to_owned(),
         PlanNodeKind::Upload { node } => match plan.frame.nodes.get(*node) {
             Some(Node::Upload(u)) => format!(
                 "upload node {node} -> {} level {} layer {}",
@@ -151,6 +164,38 @@ fn attachment_line(names: &Names, slot: &str, a: &PlannedAttachment) -> String {
         "{slot} {name}.{image} layer {} load {load} store {store}{resolve}",
         a.layer
     )
+}
+
+fn clear_line(names: &Names, c: &ImageClear) -> String {
+    format!(
+        "clear {}.{} level {} layer {} to {}",
+        names.name(&c.texture),
+        image_name(c.image),
+        c.level,
+        c.layer,
+        Value(&c.value)
+    )
+}
+
+/// The lines under a node's summary that say what it does: attachments or clears.
+fn detail_lines(names: &Names, kind: &PlanNodeKind) -> Vec<String> {
+    match kind {
+        PlanNodeKind::Pass(pass) => {
+            let colors = pass
+                .colors
+                .iter()
+                .map(|a| attachment_line(names, "color", a));
+            let depth = pass
+                .depth
+                .iter()
+                .map(|a| attachment_line(names, "depth", a));
+            colors.chain(depth).collect()
+        }
+        PlanNodeKind::ClearImages { clears } => {
+            clears.iter().map(|c| clear_line(names, c)).collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 impl Display for FramePlan {
@@ -198,13 +243,8 @@ impl Display for FramePlan {
                     b.dst
                 )?;
             }
-            if let PlanNodeKind::Pass(pass) = &node.kind {
-                for a in &pass.colors {
-                    writeln!(f, "  {}", attachment_line(&names, "color", a))?;
-                }
-                if let Some(a) = &pass.depth {
-                    writeln!(f, "  {}", attachment_line(&names, "depth", a))?;
-                }
+            for line in detail_lines(&names, &node.kind) {
+                writeln!(f, "  {line}")?;
             }
         }
         Ok(())
@@ -220,15 +260,9 @@ pub fn to_dot(plan: &FramePlan) -> String {
     );
     for (i, node) in plan.nodes.iter().enumerate() {
         let mut label = format!("{i}: {}", node_line(plan, &names, &node.kind));
-        if let PlanNodeKind::Pass(pass) = &node.kind {
-            for a in &pass.colors {
-                label.push('\n');
-                label.push_str(&attachment_line(&names, "color", a));
-            }
-            if let Some(a) = &pass.depth {
-                label.push('\n');
-                label.push_str(&attachment_line(&names, "depth", a));
-            }
+        for line in detail_lines(&names, &node.kind) {
+            label.push('\n');
+            label.push_str(&line);
         }
         if !node.barriers.is_empty() {
             let _ = write!(label, "\n{} barriers", node.barriers.len());

@@ -111,6 +111,13 @@ pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
                 }
             }
             PlanNodeKind::GenerateMips { texture, layer } => read(texture.id(), *layer),
+            // Transfer clears are made from passes after this stage; they overwrite what they
+            // name all the same.
+            PlanNodeKind::ClearImages { clears } => {
+                for c in clears.iter().filter(|c| c.level == 0) {
+                    next.insert((c.texture.id(), c.image, c.layer), Next::Overwrite);
+                }
+            }
         }
     }
 }

@@ -292,6 +292,7 @@ pub fn kinds(plan: &FramePlan) -> Vec<&'static str> {
         .iter()
         .map(|n| match n.kind {
             PlanNodeKind::Pass(_) => "pass",
+            PlanNodeKind::ClearImages { .. } => "clear",
             PlanNodeKind::Upload { .. } => "upload",
             PlanNodeKind::Readback { .. } => "readback",
             PlanNodeKind::GenerateMips { .. } => "mips",
