@@ -1,6 +1,9 @@
-//! SpriteBatch recording plus vertex generation: 100k sprites of one texture, with rotation,
-//! origin and scale, from `begin` to `end` (which writes the vertices into the frame). The frame
-//! is submitted outside the timed region.
+//! SpriteBatch recording plus vertex generation: 100k sprites of one texture, from `begin` to
+//! `end` (which hands the vertices to the frame). Two workloads: the full overload (rotation,
+//! origin, scale) and the plain `draw(texture, position, color)`. Each round's frame is submitted
+//! and drained outside the timed region.
+
+use std::time::{Duration, Instant};
 
 use xnagraph::{
     Color, GraphicsDevice, GraphicsProfile, PresentationParameters, SpriteBatch, SpriteEffects,
@@ -9,6 +12,47 @@ use xnagraph::{
 use xnagraph_benches::{json, number, stats, string};
 
 const SPRITES: usize = 100_000;
+const WARMUP: usize = 3;
+const ROUNDS: usize = 30;
+
+fn rounds(
+    device: &GraphicsDevice,
+    batch: &mut SpriteBatch,
+    mut draw_all: impl FnMut(&mut SpriteBatch) -> xnagraph::Result<()>,
+) -> xnagraph::Result<Vec<Duration>> {
+    let mut timings = Vec::with_capacity(ROUNDS);
+    for round in 0..WARMUP + ROUNDS {
+        let start = Instant::now();
+        batch.begin()?;
+        draw_all(batch)?;
+        batch.end()?;
+        let elapsed = start.elapsed();
+        if round >= WARMUP {
+            timings.push(elapsed);
+        }
+        device.flush()?;
+        device.wait_idle()?;
+    }
+    Ok(timings)
+}
+
+fn report(workload: &str, timings: &[Duration]) {
+    let s = stats(timings);
+    println!(
+        "{}",
+        json(&[
+            ("bench", string("sprite_batch_record")),
+            ("workload", string(workload)),
+            ("sprites", SPRITES.to_string()),
+            ("textures", "1".into()),
+            ("rounds", timings.len().to_string()),
+            ("median_ns_per_sprite", number(s.median_ns / SPRITES as f64)),
+            ("min_ns_per_sprite", number(s.min_ns / SPRITES as f64)),
+            ("mean_ns_per_sprite", number(s.mean_ns / SPRITES as f64)),
+            ("budget_ns_per_sprite", "25".into()),
+        ])
+    );
+}
 
 fn main() -> xnagraph::Result<()> {
     let params = PresentationParameters {
@@ -24,9 +68,7 @@ fn main() -> xnagraph::Result<()> {
         .map(|i| Vector2::new((i % 256) as f32, ((i / 256) % 256) as f32))
         .collect();
 
-    let mut result = Ok(());
-    let record = |batch: &mut SpriteBatch| -> xnagraph::Result<()> {
-        batch.begin()?;
+    let rotated = rounds(&device, &mut batch, |batch| {
         for (i, &p) in positions.iter().enumerate() {
             batch.draw_ex(
                 &texture,
@@ -40,37 +82,16 @@ fn main() -> xnagraph::Result<()> {
                 0.0,
             )?;
         }
-        batch.end()
-    };
-    let mut timings = Vec::new();
-    for round in 0..12 {
-        let start = std::time::Instant::now();
-        if let Err(e) = record(&mut batch) {
-            result = Err(e);
-            break;
+        Ok(())
+    })?;
+    report("rotation_origin_scale", &rotated);
+
+    let plain = rounds(&device, &mut batch, |batch| {
+        for &p in &positions {
+            batch.draw(&texture, p, Color::WHITE)?;
         }
-        let elapsed = start.elapsed();
-        if round >= 2 {
-            timings.push(elapsed);
-        }
-        // Submit (and let the GPU drain) outside the timed region.
-        device.flush()?;
-        device.wait_idle()?;
-    }
-    result?;
-    let s = stats(&timings);
-    println!(
-        "{}",
-        json(&[
-            ("bench", string("sprite_batch_record")),
-            ("sprites", SPRITES.to_string()),
-            ("textures", "1".into()),
-            ("iterations", timings.len().to_string()),
-            ("median_ns_per_sprite", number(s.median_ns / SPRITES as f64)),
-            ("min_ns_per_sprite", number(s.min_ns / SPRITES as f64)),
-            ("mean_ns_per_sprite", number(s.mean_ns / SPRITES as f64)),
-            ("budget_ns_per_sprite", "25".into()),
-        ])
-    );
+        Ok(())
+    })?;
+    report("position_only", &plain);
     Ok(())
 }

@@ -132,6 +132,8 @@ pub(crate) struct Recorder {
     pub back_buffer: Arc<TextureState>,
     pub params: PresentationParameters,
     next_readback: u64,
+    /// A submitted frame's vertex arena, emptied, for the next sprite batch to fill.
+    pub spare_vertices: Vec<xnagraph_graph::SpriteVertex>,
 }
 
 impl Recorder {
@@ -323,7 +325,7 @@ impl DeviceShared {
         if frame.is_empty() {
             return Ok(None);
         }
-        let plan = compile(frame);
+        let mut plan = compile(frame);
         if print_plans() {
             eprintln!("{plan}");
         }
@@ -334,7 +336,16 @@ impl DeviceShared {
             })?;
             backend.submit(&plan)
         };
+        // The vertex arena's memory goes back to the sprite batches: the next frame writes into
+        // the same (cache-warm, already mapped) pages instead of faulting in fresh ones.
+        let mut vertices = std::mem::take(&mut plan.frame.vertices);
         drop(plan);
+        vertices.clear();
+        let mut rec = lock(&self.rec);
+        if rec.spare_vertices.capacity() < vertices.capacity() {
+            rec.spare_vertices = vertices;
+        }
+        drop(rec);
         self.submissions.fetch_add(1, Ordering::Relaxed);
         result.map(Some).map_err(|e| self.backend_failed(e))
     }
@@ -404,7 +415,6 @@ fn create_backend(options: &DeviceOptions) -> Result<Box<dyn Backend>> {
             let config = VulkanConfig {
                 validation: options.validation,
                 frames_in_flight: options.frames_in_flight.max(1),
-                ..VulkanConfig::default()
             };
             Ok(Box::new(VulkanBackend::new(config)?))
         }
@@ -506,6 +516,7 @@ impl GraphicsDevice {
                 back_buffer,
                 params: applied_params,
                 next_readback: 0,
+                spare_vertices: Vec::new(),
             }),
             backend: Mutex::new(Some(backend)),
             caps,

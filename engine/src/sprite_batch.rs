@@ -1,9 +1,11 @@
 //! `SpriteBatch`: XNA's sprite renderer, recording quads into the frame.
 //!
-//! `draw*` calls append a compact [`Sprite`] (no vertices yet). `end` sorts them by the sort
-//! mode, turns each into four vertices in the frame's vertex arena (rotation, origin, scale,
-//! flips and layer depth applied as XNA does) and records one `Draw` per run of sprites sharing
-//! a texture. `Immediate` records each sprite as it is drawn.
+//! Each `draw*` call turns its sprite into four vertices at once (rotation, origin, scale, flips
+//! and layer depth applied as XNA does) in the batch's own vertex buffer, and extends the current
+//! run of sprites sharing a texture. `end` hands the vertices to the frame — by swapping buffers
+//! when the frame has none yet, so a large batch is never copied — and records one `Draw` per
+//! run. The sorting modes also keep a (depth, texture) key per sprite and write the quads into
+//! the frame in sorted order. `Immediate` records each sprite as it is drawn.
 
 use std::sync::{Arc, Weak};
 
@@ -51,10 +53,9 @@ impl std::ops::BitOr for SpriteEffects {
     }
 }
 
-/// One queued sprite; source and origin are normalised to the texture / source size.
+/// One sprite's geometry; source and origin are normalised to the texture / source size.
 #[derive(Clone, Copy, Debug)]
 struct Sprite {
-    texture: u32,
     source: [f32; 4],
     destination: [f32; 4],
     origin: [f32; 2],
@@ -63,6 +64,13 @@ struct Sprite {
     depth: f32,
     color: [u8; 4],
     effects: u8,
+}
+
+/// Consecutive quads that sample the same texture (an index into `SpriteBatch::textures`).
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    texture: u32,
+    quads: u32,
 }
 
 /// The state `begin` fixes for the batch.
@@ -80,15 +88,18 @@ struct BatchState {
 pub struct SpriteBatch {
     device: Weak<DeviceShared>,
     state: Option<BatchState>,
-    sprites: Vec<Sprite>,
-    /// Distinct textures of the batch, by wrapper core; `Sprite::texture` indexes this.
+    /// Four vertices per sprite, in call order.
+    vertices: Vec<SpriteVertex>,
+    /// Call-order runs of one texture (all modes).
+    runs: Vec<Run>,
+    /// Per-sprite (layer depth, texture) for the sorting modes only.
+    keys: Vec<(f32, u32)>,
+    /// Scratch for the sorting modes: sprite indices in drawing order.
+    order: Vec<u32>,
+    /// Distinct textures of the batch, by wrapper core; runs and keys index this.
     /// Keyed by the core's address, used only as an identity while the `Arc` keeps it alive.
     textures: Vec<(usize, Arc<TextureState>, Arc<TextureCore>)>,
-    order: Vec<u32>,
 }
-
-const CORNER_X: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
-const CORNER_Y: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
 
 impl SpriteBatch {
     pub fn new(device: &GraphicsDevice) -> Result<Self> {
@@ -96,9 +107,11 @@ impl SpriteBatch {
         Ok(SpriteBatch {
             device: Arc::downgrade(&device.shared),
             state: None,
-            sprites: Vec::new(),
-            textures: Vec::new(),
+            vertices: Vec::new(),
+            runs: Vec::new(),
+            keys: Vec::new(),
             order: Vec::new(),
+            textures: Vec::new(),
         })
     }
 
@@ -127,11 +140,14 @@ impl SpriteBatch {
         rasterizer: Option<RasterizerState>,
         transform: Option<Matrix>,
     ) -> Result<()> {
-        self.device()?;
+        let device = self.device()?;
         if self.state.is_some() {
             return Err(XnaError::invalid_operation(
                 "Begin cannot be called again until End has been successfully called.",
             ));
+        }
+        if self.vertices.capacity() == 0 {
+            self.vertices = std::mem::take(&mut lock(&device.rec).spare_vertices);
         }
         self.state = Some(BatchState {
             sort,
@@ -141,7 +157,7 @@ impl SpriteBatch {
             rasterizer: rasterizer.unwrap_or(RasterizerState::CULL_COUNTER_CLOCKWISE),
             transform: transform.unwrap_or(Matrix::IDENTITY),
         });
-        self.sprites.clear();
+        self.clear_queue();
         self.textures.clear();
         Ok(())
     }
@@ -203,6 +219,7 @@ impl SpriteBatch {
     /// `Draw(texture, position, sourceRectangle, color, rotation, origin, scale, effects,
     /// layerDepth)`.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub fn draw_ex(
         &mut self,
         texture: &Texture2D,
@@ -267,6 +284,7 @@ impl SpriteBatch {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn push(
         &mut self,
         texture: &Texture2D,
@@ -278,7 +296,7 @@ impl SpriteBatch {
         effects: SpriteEffects,
         depth: f32,
     ) -> Result<()> {
-        let Some(state) = self.state else {
+        let Some(sort) = self.state.as_ref().map(|s| s.sort) else {
             return Err(XnaError::invalid_operation(
                 "Draw was called, but Begin has not yet been called. Begin must be called \
                  successfully before you can call Draw.",
@@ -300,10 +318,9 @@ impl SpriteBatch {
         let (sin, cos) = if rotation == 0.0 {
             (0.0, 1.0)
         } else {
-            rotation.sin_cos()
+            crate::math::sin_cos(rotation)
         };
-        self.sprites.push(Sprite {
-            texture: index as u32,
+        let sprite = Sprite {
             source,
             destination,
             origin,
@@ -312,9 +329,23 @@ impl SpriteBatch {
             depth,
             color: [color.r, color.g, color.b, color.a],
             effects: effects.0 & 3,
-        });
-        if state.sort == SpriteSortMode::Immediate {
-            self.flush_sprites(&state)?;
+        };
+        self.vertices.extend_from_slice(&quad_vertices(&sprite));
+        let texture = index as u32;
+        match self.runs.last_mut() {
+            Some(run) if run.texture == texture => run.quads += 1,
+            _ => self.runs.push(Run { texture, quads: 1 }),
+        }
+        if matches!(
+            sort,
+            SpriteSortMode::Texture | SpriteSortMode::BackToFront | SpriteSortMode::FrontToBack
+        ) {
+            self.keys.push((depth, texture));
+        }
+        if sort == SpriteSortMode::Immediate {
+            if let Some(state) = self.state {
+                self.flush_sprites(&state)?;
+            }
         }
         Ok(())
     }
@@ -331,38 +362,28 @@ impl SpriteBatch {
         result
     }
 
+    fn clear_queue(&mut self) {
+        self.vertices.clear();
+        self.runs.clear();
+        self.keys.clear();
+    }
+
     fn flush_sprites(&mut self, state: &BatchState) -> Result<()> {
-        if self.sprites.is_empty() {
+        if self.runs.is_empty() {
             return Ok(());
         }
         let device = self.device()?;
         let mut rec = lock(&device.rec);
-        for (_, _, core) in &self.textures {
-            if rec.bindings.iter().any(|b| b.resource == core.res.id) {
-                self.sprites.clear();
-                return Err(XnaError::invalid_operation(
-                    "A render target that is still bound cannot be drawn as a texture.",
-                ));
-            }
+        let bound = self
+            .textures
+            .iter()
+            .any(|(_, _, core)| rec.bindings.iter().any(|b| b.resource == core.res.id));
+        if bound {
+            self.clear_queue();
+            return Err(XnaError::invalid_operation(
+                "A render target that is still bound cannot be drawn as a texture.",
+            ));
         }
-        self.order.clear();
-        self.order.extend(0..self.sprites.len() as u32);
-        let sprites = &self.sprites;
-        match state.sort {
-            SpriteSortMode::Deferred | SpriteSortMode::Immediate => {}
-            SpriteSortMode::Texture => self.order.sort_by_key(|&i| sprites[i as usize].texture),
-            SpriteSortMode::BackToFront => self.order.sort_by(|&a, &b| {
-                sprites[b as usize]
-                    .depth
-                    .total_cmp(&sprites[a as usize].depth)
-            }),
-            SpriteSortMode::FrontToBack => self.order.sort_by(|&a, &b| {
-                sprites[a as usize]
-                    .depth
-                    .total_cmp(&sprites[b as usize].depth)
-            }),
-        }
-
         let viewport = rec.viewport;
         let scissor = rec.scissor;
         let transform = state
@@ -376,32 +397,65 @@ impl SpriteBatch {
             rasterizer: state.rasterizer,
         };
         let first_vertex = rec.frame.vertices.len();
-        rec.frame.vertices.reserve(sprites.len() * 4);
-        for &i in &self.order {
-            push_vertices(&mut rec.frame.vertices, &sprites[i as usize]);
-        }
-        let mut run_start = 0usize;
-        let order = &self.order;
-        for k in 1..=order.len() {
-            let run_texture = sprites[order[run_start] as usize].texture;
-            if k == order.len() || sprites[order[k] as usize].texture != run_texture {
-                let draw = Draw {
-                    pipeline,
-                    sampler: state.sampler,
-                    texture: self.textures[run_texture as usize].1.clone(),
-                    first_vertex: (first_vertex + run_start * 4) as u32,
-                    quad_count: (k - run_start) as u32,
-                    viewport,
-                    scissor,
-                    transform,
-                };
-                rec.pass().ops.push(PassOp::Draw(draw));
-                run_start = k;
+        let runs = if self.keys.is_empty() {
+            if first_vertex == 0 {
+                // Hand the whole buffer over; it comes back through the device once submitted.
+                rec.frame.vertices = std::mem::take(&mut self.vertices);
+            } else {
+                rec.frame.vertices.extend_from_slice(&self.vertices);
             }
+            std::mem::take(&mut self.runs)
+        } else {
+            self.write_sorted(state.sort, &mut rec.frame.vertices)
+        };
+        let mut quad = 0u32;
+        for run in &runs {
+            let draw = Draw {
+                pipeline,
+                sampler: state.sampler,
+                texture: self.textures[run.texture as usize].1.clone(),
+                first_vertex: first_vertex as u32 + quad * 4,
+                quad_count: run.quads,
+                viewport,
+                scissor,
+                transform,
+            };
+            rec.pass().ops.push(PassOp::Draw(draw));
+            quad += run.quads;
         }
         drop(rec);
-        self.sprites.clear();
+        self.runs = runs;
+        self.clear_queue();
         Ok(())
+    }
+
+    /// Appends the queued quads to `out` in the sort mode's order (stable: equal keys keep call
+    /// order) and returns the texture runs of that order.
+    fn write_sorted(&mut self, sort: SpriteSortMode, out: &mut Vec<SpriteVertex>) -> Vec<Run> {
+        let keys = &self.keys;
+        self.order.clear();
+        self.order.extend(0..keys.len() as u32);
+        match sort {
+            SpriteSortMode::Texture => self.order.sort_by_key(|&i| keys[i as usize].1),
+            SpriteSortMode::BackToFront => self
+                .order
+                .sort_by(|&a, &b| keys[b as usize].0.total_cmp(&keys[a as usize].0)),
+            _ => self
+                .order
+                .sort_by(|&a, &b| keys[a as usize].0.total_cmp(&keys[b as usize].0)),
+        }
+        out.reserve(self.vertices.len());
+        let mut runs: Vec<Run> = Vec::new();
+        for &i in &self.order {
+            let i = i as usize;
+            out.extend_from_slice(&self.vertices[i * 4..i * 4 + 4]);
+            let texture = keys[i].1;
+            match runs.last_mut() {
+                Some(run) if run.texture == texture => run.quads += 1,
+                _ => runs.push(Run { texture, quads: 1 }),
+            }
+        }
+        runs
     }
 }
 
@@ -426,25 +480,40 @@ fn projection(width: i32, height: i32) -> Matrix {
     m
 }
 
-/// The four corners of a sprite (TL, TR, BL, BR), as XNA places them.
+/// The four corners of a sprite (TL, TR, BL, BR), as XNA places them: the top-left corner is
+/// the origin's offset rotated about the position, and the others follow along the rotated
+/// width and height edges. Flips swap texture coordinates, never positions.
 #[inline]
-fn push_vertices(out: &mut Vec<SpriteVertex>, s: &Sprite) {
+fn quad_vertices(s: &Sprite) -> [SpriteVertex; 4] {
     let [dx, dy, dw, dh] = s.destination;
     let [sx, sy, sw, sh] = s.source;
-    for corner in 0..4 {
-        let cx = (CORNER_X[corner] - s.origin[0]) * dw;
-        let cy = (CORNER_Y[corner] - s.origin[1]) * dh;
-        let flipped = corner ^ s.effects as usize;
-        out.push(SpriteVertex {
-            position: [
-                dx + s.cos * cx - s.sin * cy,
-                dy + s.sin * cx + s.cos * cy,
-                s.depth,
-            ],
-            color: s.color,
-            texcoord: [sx + CORNER_X[flipped] * sw, sy + CORNER_Y[flipped] * sh],
-        });
+    let (ox, oy) = (-s.origin[0] * dw, -s.origin[1] * dh);
+    let tl = [dx + s.cos * ox - s.sin * oy, dy + s.sin * ox + s.cos * oy];
+    let right = [s.cos * dw, s.sin * dw];
+    let down = [-s.sin * dh, s.cos * dh];
+    let (mut u0, mut u1, mut v0, mut v1) = (sx, sx + sw, sy, sy + sh);
+    if s.effects & 1 != 0 {
+        std::mem::swap(&mut u0, &mut u1);
     }
+    if s.effects & 2 != 0 {
+        std::mem::swap(&mut v0, &mut v1);
+    }
+    let vertex = |x: f32, y: f32, u: f32, v: f32| SpriteVertex {
+        position: [x, y, s.depth],
+        color: s.color,
+        texcoord: [u, v],
+    };
+    [
+        vertex(tl[0], tl[1], u0, v0),
+        vertex(tl[0] + right[0], tl[1] + right[1], u1, v0),
+        vertex(tl[0] + down[0], tl[1] + down[1], u0, v1),
+        vertex(
+            tl[0] + right[0] + down[0],
+            tl[1] + right[1] + down[1],
+            u1,
+            v1,
+        ),
+    ]
 }
 
 #[cfg(test)]
@@ -454,7 +523,6 @@ mod tests {
     fn sprite(effects: u8, rotation: f32, origin: [f32; 2]) -> Sprite {
         let (sin, cos) = rotation.sin_cos();
         Sprite {
-            texture: 0,
             source: [0.0, 0.0, 1.0, 1.0],
             destination: [10.0, 20.0, 4.0, 2.0],
             origin,
@@ -468,11 +536,7 @@ mod tests {
 
     #[test]
     fn corners_follow_destination_and_flips_swap_texcoords() {
-        let mut v = Vec::new();
-        push_vertices(
-            &mut v,
-            &sprite(SpriteEffects::FLIP_HORIZONTALLY.0, 0.0, [0.0, 0.0]),
-        );
+        let v = quad_vertices(&sprite(SpriteEffects::FLIP_HORIZONTALLY.0, 0.0, [0.0, 0.0]));
         assert_eq!(v[0].position, [10.0, 20.0, 0.5]);
         assert_eq!(v[3].position, [14.0, 22.0, 0.5]);
         assert_eq!(v[0].texcoord, [1.0, 0.0]);
@@ -481,8 +545,7 @@ mod tests {
 
     #[test]
     fn rotation_turns_about_the_origin() {
-        let mut v = Vec::new();
-        push_vertices(&mut v, &sprite(0, std::f32::consts::FRAC_PI_2, [0.5, 0.5]));
+        let v = quad_vertices(&sprite(0, std::f32::consts::FRAC_PI_2, [0.5, 0.5]));
         // Centre (10,20); the top-left corner (-2,-1) rotated 90° lands at (1,-2) from it.
         assert!((v[0].position[0] - 11.0).abs() < 1e-5 && (v[0].position[1] - 18.0).abs() < 1e-5);
     }

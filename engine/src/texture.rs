@@ -540,7 +540,7 @@ fn checked_slice(
     elem: usize,
 ) -> Result<std::ops::Range<usize>> {
     let format_size = desc.format.element_size();
-    if elem == 0 || format_size % elem != 0 {
+    if elem == 0 || !format_size.is_multiple_of(elem) {
         return Err(XnaError::argument(
             "T",
             "The type you are using for T in this method is an invalid size for this resource.",
