@@ -78,6 +78,12 @@ fn messenger_info() -> vk::DebugUtilsMessengerCreateInfoEXT<'static> {
         .pfn_user_callback(Some(validation::on_message))
 }
 
+/// The best-ranked usable adapter (discrete before integrated before virtual before CPU); among
+/// equals, the first the driver listed.
+fn best_candidate(candidates: impl Iterator<Item = Candidate>) -> Option<Candidate> {
+    candidates.min_by_key(|c| c.rank)
+}
+
 struct Candidate {
     physical: vk::PhysicalDevice,
     queue_family: u32,
@@ -271,15 +277,13 @@ impl Gpu {
         // SAFETY: a plain query on a live instance.
         let physicals = unsafe { instance.enumerate_physical_devices() }
             .map_err(|e| vk_error("vkEnumeratePhysicalDevices", e))?;
-        physicals
-            .into_iter()
-            .filter_map(|p| examine(instance, p))
-            .min_by_key(|c| c.rank)
-            .ok_or_else(|| {
+        best_candidate(physicals.into_iter().filter_map(|p| examine(instance, p))).ok_or_else(
+            || {
                 BackendError::NotSupported(
                     "no Vulkan 1.3 adapter with dynamicRendering and synchronization2".into(),
                 )
-            })
+            },
+        )
     }
 
     pub fn capabilities(&self) -> Capabilities {
@@ -310,5 +314,49 @@ impl Gpu {
         }
         // SAFETY: every child of the instance is gone now.
         unsafe { self.instance.destroy_instance(None) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(ty: vk::PhysicalDeviceType, name: &str) -> Candidate {
+        Candidate {
+            physical: vk::PhysicalDevice::null(),
+            queue_family: 0,
+            rank: device_type_rank(ty),
+            name: name.to_owned(),
+            features: Features {
+                fill_mode_non_solid: true,
+                sampler_anisotropy: true,
+            },
+        }
+    }
+
+    #[test]
+    fn a_discrete_gpu_is_chosen_over_a_cpu_device() {
+        use vk::PhysicalDeviceType as T;
+        let listed = [
+            candidate(T::CPU, "llvmpipe"),
+            candidate(T::INTEGRATED_GPU, "igpu"),
+            candidate(T::DISCRETE_GPU, "dgpu"),
+            candidate(T::VIRTUAL_GPU, "vgpu"),
+        ];
+        let best = best_candidate(listed.into_iter()).map(|c| c.name);
+        assert_eq!(best.as_deref(), Some("dgpu"));
+        let no_discrete = [
+            candidate(T::CPU, "llvmpipe"),
+            candidate(T::INTEGRATED_GPU, "igpu"),
+        ];
+        let best = best_candidate(no_discrete.into_iter()).map(|c| c.name);
+        assert_eq!(best.as_deref(), Some("igpu"));
+        let only_cpu = [candidate(T::CPU, "llvmpipe")];
+        let best = best_candidate(only_cpu.into_iter()).map(|c| c.name);
+        assert_eq!(
+            best.as_deref(),
+            Some("llvmpipe"),
+            "a CPU device is used when it is all there is"
+        );
     }
 }
