@@ -71,10 +71,7 @@ fn main() -> Result<(), String> {
             ("ash_mean_us", number(a.mean_ns / 1e3)),
             ("ash_render_pass_median_us", number(p.median_ns / 1e3)),
             ("ratio_median", number(e.median_ns / a.median_ns)),
-            (
-                "ratio_median_vs_render_pass",
-                number(e.median_ns / p.median_ns)
-            ),
+            ("ratio_median_vs_render_pass", number(e.median_ns / p.median_ns)),
             ("ratio_mean", number(e.mean_ns / a.mean_ns)),
             ("budget_ratio", "1.5".into()),
         ])

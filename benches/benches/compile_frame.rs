@@ -66,28 +66,19 @@ fn frame(
         })];
         ops.extend((0..4).map(|d| draw(sampled, (i * 16 + d * 4) as u32)));
         nodes.push(Node::Pass(PassSegment {
-            colors: vec![ColorBinding {
-                target: t.clone(),
-                layer: 0,
-            }],
+            colors: vec![ColorBinding { target: t.clone(), layer: 0 }],
             start: SegmentStart::Bind,
             ops,
         }));
     }
     let last = targets.last().unwrap_or(source);
     nodes.push(Node::Pass(PassSegment {
-        colors: vec![ColorBinding {
-            target: back_buffer.clone(),
-            layer: 0,
-        }],
+        colors: vec![ColorBinding { target: back_buffer.clone(), layer: 0 }],
         start: SegmentStart::Bind,
         ops: vec![draw(last, 0)],
     }));
     nodes.push(Node::Present(back_buffer.clone()));
-    FrameCommands {
-        nodes,
-        vertices: vec![SpriteVertex::default(); SEGMENTS * 16],
-    }
+    FrameCommands { nodes, vertices: vec![SpriteVertex::default(); SEGMENTS * 16] }
 }
 
 fn main() {

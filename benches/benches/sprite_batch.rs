@@ -64,9 +64,8 @@ fn main() -> xnagraph::Result<()> {
     let texture = Texture2D::new(&device, 16, 16)?;
     texture.set_data(&[Color::WHITE; 256])?;
     let mut batch = SpriteBatch::new(&device)?;
-    let positions: Vec<Vector2> = (0..SPRITES)
-        .map(|i| Vector2::new((i % 256) as f32, ((i / 256) % 256) as f32))
-        .collect();
+    let positions: Vec<Vector2> =
+        (0..SPRITES).map(|i| Vector2::new((i % 256) as f32, ((i / 256) % 256) as f32)).collect();
 
     let rotated = rounds(&device, &mut batch, |batch| {
         for (i, &p) in positions.iter().enumerate() {

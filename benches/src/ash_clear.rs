@@ -92,11 +92,7 @@ impl AshClearLoop {
         let image_info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(vk::Format::R8G8B8A8_UNORM)
-            .extent(vk::Extent3D {
-                width,
-                height,
-                depth: 1,
-            })
+            .extent(vk::Extent3D { width, height, depth: 1 })
             .mip_levels(1)
             .array_layers(1)
             .samples(vk::SampleCountFlags::TYPE_1)
@@ -224,10 +220,7 @@ impl AshClearLoop {
         let rendering = vk::RenderingInfo::default()
             .render_area(vk::Rect2D {
                 offset: vk::Offset2D::default(),
-                extent: vk::Extent2D {
-                    width: self.width,
-                    height: self.height,
-                },
+                extent: vk::Extent2D { width: self.width, height: self.height },
             })
             .layer_count(1)
             .color_attachments(&attachment);
@@ -264,10 +257,8 @@ impl AshClearLoop {
                 &vk::DependencyInfo::default().image_memory_barriers(&to_src),
             );
             d.end_command_buffer(self.cmd).map_err(|r| err("end", r))?;
-            d.queue_submit(self.queue, &submit, self.fence)
-                .map_err(|r| err("submit", r))?;
-            d.wait_for_fences(&[self.fence], true, u64::MAX)
-                .map_err(|r| err("wait", r))?;
+            d.queue_submit(self.queue, &submit, self.fence).map_err(|r| err("submit", r))?;
+            d.wait_for_fences(&[self.fence], true, u64::MAX).map_err(|r| err("wait", r))?;
             d.reset_fences(&[self.fence]).map_err(|r| err("reset", r))?;
         }
         Ok(())

@@ -34,24 +34,13 @@ pub fn stats(samples: &[Duration]) -> Stats {
     ns.sort_by(f64::total_cmp);
     let median_ns = if ns.is_empty() { 0.0 } else { ns[ns.len() / 2] };
     let min_ns = ns.first().copied().unwrap_or(0.0);
-    let mean_ns = if ns.is_empty() {
-        0.0
-    } else {
-        ns.iter().sum::<f64>() / ns.len() as f64
-    };
-    Stats {
-        median_ns,
-        min_ns,
-        mean_ns,
-    }
+    let mean_ns = if ns.is_empty() { 0.0 } else { ns.iter().sum::<f64>() / ns.len() as f64 };
+    Stats { median_ns, min_ns, mean_ns }
 }
 
 /// One JSON object from key/value pairs (values already formatted as JSON).
 pub fn json(fields: &[(&str, String)]) -> String {
-    let body: Vec<String> = fields
-        .iter()
-        .map(|(k, v)| format!("\"{k}\": {v}"))
-        .collect();
+    let body: Vec<String> = fields.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
     format!("{{{}}}", body.join(", "))
 }
 

@@ -68,11 +68,7 @@ pub struct DeviceOptions {
 
 impl Default for DeviceOptions {
     fn default() -> Self {
-        DeviceOptions {
-            backend: BackendKind::Vulkan,
-            validation: false,
-            frames_in_flight: 2,
-        }
+        DeviceOptions { backend: BackendKind::Vulkan, validation: false, frames_in_flight: 2 }
     }
 }
 
@@ -140,28 +136,19 @@ impl Recorder {
     /// The attachments of the current bind cycle.
     fn colors(&self) -> Vec<ColorBinding> {
         if self.bindings.is_empty() {
-            vec![ColorBinding {
-                target: self.back_buffer.clone(),
-                layer: 0,
-            }]
+            vec![ColorBinding { target: self.back_buffer.clone(), layer: 0 }]
         } else {
             self.bindings
                 .iter()
-                .map(|b| ColorBinding {
-                    target: b.state.clone(),
-                    layer: b.layer,
-                })
+                .map(|b| ColorBinding { target: b.state.clone(), layer: b.layer })
                 .collect()
         }
     }
 
     /// Starts a new bind cycle's segment.
     pub fn begin_bind_cycle(&mut self) {
-        let segment = PassSegment {
-            colors: self.colors(),
-            start: SegmentStart::Bind,
-            ops: Vec::new(),
-        };
+        let segment =
+            PassSegment { colors: self.colors(), start: SegmentStart::Bind, ops: Vec::new() };
         self.frame.nodes.push(Node::Pass(segment));
         self.pass_open = true;
         self.interrupted = false;
@@ -170,16 +157,8 @@ impl Recorder {
     /// The open segment, resuming the bind cycle if something split it.
     pub fn pass(&mut self) -> &mut PassSegment {
         if !self.pass_open {
-            let start = if self.interrupted {
-                SegmentStart::Continue
-            } else {
-                SegmentStart::Bind
-            };
-            let segment = PassSegment {
-                colors: self.colors(),
-                start,
-                ops: Vec::new(),
-            };
+            let start = if self.interrupted { SegmentStart::Continue } else { SegmentStart::Bind };
+            let segment = PassSegment { colors: self.colors(), start, ops: Vec::new() };
             self.frame.nodes.push(Node::Pass(segment));
             self.pass_open = true;
             self.interrupted = false;
@@ -206,9 +185,7 @@ impl Recorder {
 
     /// The current primary attachment (first bound target or the back buffer).
     pub fn primary(&self) -> &Arc<TextureState> {
-        self.bindings
-            .first()
-            .map_or(&self.back_buffer, |b| &b.state)
+        self.bindings.first().map_or(&self.back_buffer, |b| &b.state)
     }
 
     fn full_view(state: &TextureState) -> (Viewport, Rect) {
@@ -269,9 +246,7 @@ impl DeviceShared {
 
     pub fn check_alive(&self) -> Result<()> {
         if self.is_disposed() {
-            Err(XnaError::ObjectDisposed {
-                object: "GraphicsDevice",
-            })
+            Err(XnaError::ObjectDisposed { object: "GraphicsDevice" })
         } else {
             Ok(())
         }
@@ -305,9 +280,8 @@ impl DeviceShared {
     /// Creates a native texture (eagerly) and its shared state.
     pub fn create_state(&self, desc: TextureDesc) -> Result<Arc<TextureState>> {
         let mut backend = lock(&self.backend);
-        let backend = backend.as_mut().ok_or(XnaError::ObjectDisposed {
-            object: "GraphicsDevice",
-        })?;
+        let backend =
+            backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
         let handle = backend.create_texture(&desc)?;
         Ok(TextureState::new(desc, handle, backend.retire_sink()))
     }
@@ -331,9 +305,8 @@ impl DeviceShared {
         }
         let result = {
             let mut backend = lock(&self.backend);
-            let backend = backend.as_mut().ok_or(XnaError::ObjectDisposed {
-                object: "GraphicsDevice",
-            })?;
+            let backend =
+                backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
             backend.submit(&plan)
         };
         // The vertex arena's memory goes back to the sprite batches: the next frame writes into
@@ -358,12 +331,9 @@ impl DeviceShared {
             .flush()?
             .ok_or_else(|| XnaError::invalid_operation("the readback was not submitted"))?;
         let mut backend = lock(&self.backend);
-        let backend = backend.as_mut().ok_or(XnaError::ObjectDisposed {
-            object: "GraphicsDevice",
-        })?;
-        backend
-            .wait(submission)
-            .map_err(|e| self.backend_failed(e))?;
+        let backend =
+            backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
+        backend.wait(submission).map_err(|e| self.backend_failed(e))?;
         backend
             .take_readback(id)
             .ok_or_else(|| XnaError::invalid_operation("the backend returned no readback data"))
@@ -379,10 +349,8 @@ impl DeviceShared {
     /// Tells every content-losing resource that its content is gone, then raises `DeviceReset`.
     /// Walks a snapshot, so a handler may dispose the resource it is told about.
     pub fn notify_device_reset(&self) {
-        let snapshot: Vec<Weak<dyn Tracked>> = lock(&self.registry)
-            .iter()
-            .map(|(_, w)| w.clone())
-            .collect();
+        let snapshot: Vec<Weak<dyn Tracked>> =
+            lock(&self.registry).iter().map(|(_, w)| w.clone()).collect();
         for resource in snapshot.iter().filter_map(Weak::upgrade) {
             resource.notify_content_lost();
         }
@@ -401,11 +369,7 @@ pub struct GraphicsDevice {
 
 impl std::fmt::Debug for GraphicsDevice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "GraphicsDevice({}, {})",
-            self.shared.id, self.shared.adapter_name
-        )
+        write!(f, "GraphicsDevice({}, {})", self.shared.id, self.shared.adapter_name)
     }
 }
 
@@ -433,16 +397,10 @@ impl GraphicsDevice {
         options: DeviceOptions,
     ) -> Result<Self> {
         if params.back_buffer_width <= 0 {
-            return Err(XnaError::out_of_range(
-                "BackBufferWidth",
-                "must be positive",
-            ));
+            return Err(XnaError::out_of_range("BackBufferWidth", "must be positive"));
         }
         if params.back_buffer_height <= 0 {
-            return Err(XnaError::out_of_range(
-                "BackBufferHeight",
-                "must be positive",
-            ));
+            return Err(XnaError::out_of_range("BackBufferHeight", "must be positive"));
         }
         let mut backend = create_backend(&options)?;
         let caps = backend.capabilities().clone();
@@ -452,10 +410,8 @@ impl GraphicsDevice {
                 "The back buffer size exceeds the {profile:?} profile's limit of {max}."
             )));
         }
-        let format_support = SurfaceFormat::ALL
-            .iter()
-            .map(|&f| (f, backend.format_support(f)))
-            .collect::<Vec<_>>();
+        let format_support =
+            SurfaceFormat::ALL.iter().map(|&f| (f, backend.format_support(f))).collect::<Vec<_>>();
         let applied_depth = [
             DepthFormat::None,
             backend.applied_depth_format(DepthFormat::Depth16),
@@ -463,9 +419,7 @@ impl GraphicsDevice {
             backend.applied_depth_format(DepthFormat::Depth24Stencil8),
         ];
         let back_format = {
-            let s = format_support
-                .iter()
-                .find(|(f, _)| *f == params.back_buffer_format);
+            let s = format_support.iter().find(|(f, _)| *f == params.back_buffer_format);
             if profile.supports_render_target_format(params.back_buffer_format)
                 && s.is_some_and(|(_, s)| s.render_target)
             {
@@ -554,9 +508,7 @@ impl GraphicsDevice {
     /// CNA's `SetContextRecoveryEnabled`: with recovery off, textures created afterwards keep no
     /// CPU shadow of their pixels.
     pub fn set_context_recovery_enabled(&self, enabled: bool) {
-        self.shared
-            .context_recovery
-            .store(enabled, Ordering::Release);
+        self.shared.context_recovery.store(enabled, Ordering::Release);
     }
 
     pub fn viewport(&self) -> Viewport {
@@ -566,10 +518,7 @@ impl GraphicsDevice {
     pub fn set_viewport(&self, viewport: Viewport) -> Result<()> {
         self.shared.check_alive()?;
         if viewport.width <= 0 || viewport.height <= 0 {
-            return Err(XnaError::argument(
-                "value",
-                "The viewport must have a positive size.",
-            ));
+            return Err(XnaError::argument("value", "The viewport must have a positive size."));
         }
         lock(&self.shared.rec).viewport = viewport;
         Ok(())
@@ -693,9 +642,8 @@ impl GraphicsDevice {
     /// Waits for the GPU and frees everything whose last user has gone.
     pub fn wait_idle(&self) -> Result<()> {
         let mut backend = lock(&self.shared.backend);
-        let backend = backend.as_mut().ok_or(XnaError::ObjectDisposed {
-            object: "GraphicsDevice",
-        })?;
+        let backend =
+            backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
         backend.wait_idle().map_err(Into::into)
     }
 

@@ -12,15 +12,9 @@ pub enum XnaError {
     /// `ArgumentNullException`.
     ArgumentNull { param: &'static str },
     /// `ArgumentOutOfRangeException`.
-    ArgumentOutOfRange {
-        param: &'static str,
-        message: String,
-    },
+    ArgumentOutOfRange { param: &'static str, message: String },
     /// `ArgumentException`.
-    Argument {
-        param: &'static str,
-        message: String,
-    },
+    Argument { param: &'static str, message: String },
     /// `NotSupportedException`.
     NotSupported { message: String },
     /// `InvalidOperationException`.
@@ -37,29 +31,19 @@ pub type Result<T> = std::result::Result<T, XnaError>;
 
 impl XnaError {
     pub(crate) fn out_of_range(param: &'static str, message: impl Into<String>) -> Self {
-        XnaError::ArgumentOutOfRange {
-            param,
-            message: message.into(),
-        }
+        XnaError::ArgumentOutOfRange { param, message: message.into() }
     }
 
     pub(crate) fn argument(param: &'static str, message: impl Into<String>) -> Self {
-        XnaError::Argument {
-            param,
-            message: message.into(),
-        }
+        XnaError::Argument { param, message: message.into() }
     }
 
     pub(crate) fn not_supported(message: impl Into<String>) -> Self {
-        XnaError::NotSupported {
-            message: message.into(),
-        }
+        XnaError::NotSupported { message: message.into() }
     }
 
     pub(crate) fn invalid_operation(message: impl Into<String>) -> Self {
-        XnaError::InvalidOperation {
-            message: message.into(),
-        }
+        XnaError::InvalidOperation { message: message.into() }
     }
 
     /// The message XNA would show, without the parameter.

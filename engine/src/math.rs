@@ -79,12 +79,7 @@ impl Default for Matrix {
 
 impl Matrix {
     pub const IDENTITY: Matrix = Matrix {
-        m: [
-            [1.0, 0.0, 0.0, 0.0],
-            [0.0, 1.0, 0.0, 0.0],
-            [0.0, 0.0, 1.0, 0.0],
-            [0.0, 0.0, 0.0, 1.0],
-        ],
+        m: [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]],
     };
 
     pub fn create_translation(x: f32, y: f32, z: f32) -> Self {
@@ -172,9 +167,7 @@ mod sin_cos_tests {
         while x < 1000.0 {
             let (s, c) = super::sin_cos(x);
             let (rs, rc) = (x as f64).sin_cos();
-            worst = worst
-                .max((s as f64 - rs).abs() as f32)
-                .max((c as f64 - rc).abs() as f32);
+            worst = worst.max((s as f64 - rs).abs() as f32).max((c as f64 - rc).abs() as f32);
             x += 0.0137;
         }
         assert!(worst < 2e-6, "worst error {worst}");

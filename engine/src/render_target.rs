@@ -21,7 +21,9 @@ use crate::device::{BoundTarget, DeviceShared, GraphicsDevice};
 use crate::error::{Result, XnaError};
 use crate::profile::full_mip_count;
 use crate::resource::{lock, Event, ResourceEventArgs, ResourceId};
-use crate::texture::{create_core, record_upload, RenderTargetInfo, Texture2D, TextureCore};
+use crate::texture::{
+    create_core, record_upload, validate_size, RenderTargetInfo, Texture2D, TextureCore,
+};
 
 /// XNA's four-binding ceiling, whatever the profile.
 pub const MAX_RENDER_TARGET_BINDINGS: usize = 4;
@@ -54,10 +56,7 @@ pub struct RenderTargetBinding<'a> {
 
 impl<'a> From<&'a RenderTarget2D> for RenderTargetBinding<'a> {
     fn from(target: &'a RenderTarget2D) -> Self {
-        RenderTargetBinding {
-            render_target: Some(target),
-            array_slice: 0,
-        }
+        RenderTargetBinding { render_target: Some(target), array_slice: 0 }
     }
 }
 
@@ -95,29 +94,7 @@ impl RenderTarget2D {
     ) -> Result<Self> {
         let shared = &device.shared;
         shared.check_alive()?;
-        if width <= 0 {
-            return Err(XnaError::out_of_range(
-                "width",
-                "The width must be positive.",
-            ));
-        }
-        if height <= 0 {
-            return Err(XnaError::out_of_range(
-                "height",
-                "The height must be positive.",
-            ));
-        }
-        let (w, h) = (width as u32, height as u32);
-        let max = shared
-            .profile
-            .max_texture_size()
-            .min(shared.caps.max_texture_dimension);
-        if w > max || h > max {
-            return Err(XnaError::not_supported(format!(
-                "Render target size {w}x{h} exceeds the {:?} profile's limit of {max}.",
-                shared.profile
-            )));
-        }
+        let (w, h) = validate_size(shared, width, height)?;
         if u64::from(w.max(h)) > u64::from(MAX_ASPECT_RATIO) * u64::from(w.min(h)) {
             return Err(XnaError::not_supported(format!(
                 "Render target aspect ratio {w}:{h} exceeds {MAX_ASPECT_RATIO}:1."
@@ -127,9 +104,8 @@ impl RenderTarget2D {
         // Mipmapped non-power-of-two targets are allowed under Reach too.
         let levels = if mip_map { full_mip_count(w, h) } else { 1 };
         let depth = shared.applied_depth_format(preferred_depth_format);
-        let sample_count = shared
-            .caps
-            .clamp_sample_count(closest_msaa_power(preferred_multi_sample_count));
+        let sample_count =
+            shared.caps.clamp_sample_count(closest_msaa_power(preferred_multi_sample_count));
         let desc = TextureDesc {
             width: w,
             height: h,
@@ -143,15 +119,9 @@ impl RenderTarget2D {
                 back_buffer: false,
             }),
         };
-        let info = RenderTargetInfo {
-            usage,
-            depth,
-            sample_count,
-        };
+        let info = RenderTargetInfo { usage, depth, sample_count };
         let core = create_core(device, "RenderTarget2D", desc, Some(info), false)?;
-        Ok(RenderTarget2D {
-            texture: Texture2D { core },
-        })
+        Ok(RenderTarget2D { texture: Texture2D { core } })
     }
 
     fn core(&self) -> &Arc<TextureCore> {
@@ -192,17 +162,9 @@ impl RenderTarget2D {
 
     /// Explicit `Dispose()`. Refused while the target is bound to its live device.
     pub fn dispose(&self) -> Result<()> {
-        if let Some(device) = self
-            .core()
-            .res
-            .device
-            .upgrade()
-            .filter(|d| !d.is_disposed())
-        {
+        if let Some(device) = self.core().res.device_if_alive() {
             if is_bound(&device, self.core().res.id) {
-                return Err(XnaError::invalid_operation(
-                    "Disposing target that is still bound",
-                ));
+                return Err(XnaError::invalid_operation("Disposing target that is still bound"));
             }
         }
         self.core().dispose(true);
@@ -212,13 +174,7 @@ impl RenderTarget2D {
 
 impl Drop for RenderTarget2D {
     fn drop(&mut self) {
-        if let Some(device) = self
-            .core()
-            .res
-            .device
-            .upgrade()
-            .filter(|d| !d.is_disposed())
-        {
+        if let Some(device) = self.core().res.device_if_alive() {
             detach_destroyed_target(&device, self.core().res.id);
         }
         self.core().dispose(false);
@@ -307,8 +263,7 @@ impl GraphicsDevice {
         // 1. The same set is a no-op (unless a bound target was destroyed since).
         let same = bindings.len() == rec.bindings.len()
             && bindings.iter().zip(&rec.bindings).all(|(b, cur)| {
-                b.render_target
-                    .is_some_and(|t| t.core().res.id == cur.resource)
+                b.render_target.is_some_and(|t| t.core().res.id == cur.resource)
                     && b.array_slice.max(0) as u32 == cur.layer
             });
         if same && !rec.bound_target_destroyed {
@@ -321,10 +276,8 @@ impl GraphicsDevice {
                 "At most {MAX_RENDER_TARGET_BINDINGS} render targets can be bound at once."
             )));
         }
-        let profile_max = shared
-            .profile
-            .max_render_targets()
-            .min(shared.caps.max_color_attachments as usize);
+        let profile_max =
+            shared.profile.max_render_targets().min(shared.caps.max_color_attachments as usize);
         if bindings.len() > profile_max {
             return Err(XnaError::not_supported(format!(
                 "The {:?} profile supports at most {profile_max} simultaneous render targets.",
@@ -336,18 +289,11 @@ impl GraphicsDevice {
         let mut resolved: Vec<(BoundTarget, &TextureCore)> = Vec::with_capacity(bindings.len());
         for binding in bindings {
             let target = binding.render_target.ok_or_else(|| {
-                XnaError::argument(
-                    "renderTarget",
-                    "A render target binding has no render target.",
-                )
+                XnaError::argument("renderTarget", "A render target binding has no render target.")
             })?;
             let core = target.core();
             core.res.check_alive()?;
-            let same_device = core
-                .res
-                .device
-                .upgrade()
-                .is_some_and(|d| Arc::ptr_eq(&d, shared));
+            let same_device = core.res.device.upgrade().is_some_and(|d| Arc::ptr_eq(&d, shared));
             if !same_device {
                 return Err(XnaError::invalid_operation(
                     "The render target was created by a different GraphicsDevice.",
@@ -358,20 +304,10 @@ impl GraphicsDevice {
                     "A RenderTarget2D has one array slice; the slice must be 0.",
                 ));
             }
-            let state = lock(&core.backing)
-                .as_ref()
-                .map(|b| b.state.clone())
-                .ok_or_else(|| {
-                    XnaError::not_supported("this renderer does not support RenderTarget2D")
-                })?;
-            resolved.push((
-                BoundTarget {
-                    resource: core.res.id,
-                    layer: 0,
-                    state,
-                },
-                core,
-            ));
+            let state = lock(&core.backing).as_ref().map(|b| b.state.clone()).ok_or_else(|| {
+                XnaError::not_supported("this renderer does not support RenderTarget2D")
+            })?;
+            resolved.push((BoundTarget { resource: core.res.id, layer: 0, state }, core));
         }
 
         // 4. Across bindings.
@@ -416,12 +352,9 @@ impl GraphicsDevice {
         for (_, core) in &resolved {
             core.content_lost.store(false, Ordering::Release);
         }
-        let discard = resolved
-            .first()
-            .map_or(rec.params.render_target_usage, |(_, core)| {
-                core.render_target
-                    .map_or(RenderTargetUsage::DiscardContents, |i| i.usage)
-            });
+        let discard = resolved.first().map_or(rec.params.render_target_usage, |(_, core)| {
+            core.render_target.map_or(RenderTargetUsage::DiscardContents, |i| i.usage)
+        });
         rec.bindings = resolved.into_iter().map(|(b, _)| b).collect();
         rec.render_target_bound = !rec.bindings.is_empty();
         rec.bound_target_destroyed = false;
@@ -435,11 +368,7 @@ impl GraphicsDevice {
 
     /// The current bindings as (resource, array slice); empty when drawing to the back buffer.
     pub fn render_target_bindings(&self) -> Vec<(ResourceId, u32)> {
-        lock(&self.shared.rec)
-            .bindings
-            .iter()
-            .map(|b| (b.resource, b.layer))
-            .collect()
+        lock(&self.shared.rec).bindings.iter().map(|b| (b.resource, b.layer)).collect()
     }
 }
 

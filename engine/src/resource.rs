@@ -52,9 +52,7 @@ pub struct HandlerId(u64);
 
 impl<A> Default for Event<A> {
     fn default() -> Self {
-        Event {
-            handlers: Mutex::new(Vec::new()),
-        }
+        Event { handlers: Mutex::new(Vec::new()) }
     }
 }
 
@@ -77,10 +75,8 @@ impl<A> Event<A> {
     }
 
     pub(crate) fn raise(&self, args: &A) {
-        let handlers: Vec<Handler<A>> = lock(&self.handlers)
-            .iter()
-            .map(|(_, h)| h.clone())
-            .collect();
+        let handlers: Vec<Handler<A>> =
+            lock(&self.handlers).iter().map(|(_, h)| h.clone()).collect();
         for h in handlers {
             h(args);
         }
@@ -138,11 +134,7 @@ impl ResourceCore {
     }
 
     pub fn args(&self) -> ResourceEventArgs {
-        ResourceEventArgs {
-            resource: self.id,
-            kind: self.kind,
-            name: lock(&self.name).clone(),
-        }
+        ResourceEventArgs { resource: self.id, kind: self.kind, name: lock(&self.name).clone() }
     }
 
     pub fn is_disposed(&self) -> bool {
@@ -161,12 +153,12 @@ impl ResourceCore {
     /// The live device, or `ObjectDisposed` when the resource or its device has gone.
     pub fn live_device(&self) -> Result<Arc<DeviceShared>> {
         self.check_alive()?;
-        self.device
-            .upgrade()
-            .filter(|d| !d.is_disposed())
-            .ok_or(XnaError::ObjectDisposed {
-                object: "GraphicsDevice",
-            })
+        self.device_if_alive().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })
+    }
+
+    /// The device, while it exists and is not disposed (the lifetime token, upgraded).
+    pub fn device_if_alive(&self) -> Option<Arc<DeviceShared>> {
+        self.device.upgrade().filter(|d| !d.is_disposed())
     }
 
     /// Starts disposal; false when it already began (re-entrant or repeated dispose).

@@ -119,9 +119,7 @@ impl SpriteBatch {
         self.device
             .upgrade()
             .filter(|d| !d.is_disposed())
-            .ok_or(XnaError::ObjectDisposed {
-                object: "GraphicsDevice",
-            })
+            .ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })
     }
 
     /// `Begin()`: deferred, alpha blend, linear clamp, no depth, cull counter-clockwise.
@@ -236,16 +234,7 @@ impl SpriteBatch {
         let (src, sw, sh) = normalised_source(source, tw, th);
         let destination = [position.x, position.y, scale.x * sw, scale.y * sh];
         let origin = [origin.x / sw, origin.y / sh];
-        self.push(
-            texture,
-            src,
-            destination,
-            origin,
-            rotation,
-            color,
-            effects,
-            layer_depth,
-        )
+        self.push(texture, src, destination, origin, rotation, color, effects, layer_depth)
     }
 
     /// `Draw(texture, destinationRectangle, sourceRectangle, color, rotation, origin, effects,
@@ -271,16 +260,7 @@ impl SpriteBatch {
             destination.height as f32,
         ];
         let origin = [origin.x / sw, origin.y / sh];
-        self.push(
-            texture,
-            src,
-            destination,
-            origin,
-            rotation,
-            color,
-            effects,
-            layer_depth,
-        )
+        self.push(texture, src, destination, origin, rotation, color, effects, layer_depth)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -315,11 +295,7 @@ impl SpriteBatch {
                 }
             },
         };
-        let (sin, cos) = if rotation == 0.0 {
-            (0.0, 1.0)
-        } else {
-            crate::math::sin_cos(rotation)
-        };
+        let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
         let sprite = Sprite {
             source,
             destination,
@@ -353,9 +329,7 @@ impl SpriteBatch {
     /// `End()`: sorts, generates vertices and records the draws.
     pub fn end(&mut self) -> Result<()> {
         let Some(state) = self.state.take() else {
-            return Err(XnaError::invalid_operation(
-                "Begin must be called before calling End.",
-            ));
+            return Err(XnaError::invalid_operation("Begin must be called before calling End."));
         };
         let result = self.flush_sprites(&state);
         self.textures.clear();
@@ -386,10 +360,8 @@ impl SpriteBatch {
         }
         let viewport = rec.viewport;
         let scissor = rec.scissor;
-        let transform = state
-            .transform
-            .mul(&projection(viewport.width, viewport.height))
-            .to_column_major();
+        let transform =
+            state.transform.mul(&projection(viewport.width, viewport.height)).to_column_major();
         let pipeline = PipelineKey {
             shader: ShaderKind::Sprite,
             blend: state.blend,
@@ -437,12 +409,10 @@ impl SpriteBatch {
         self.order.extend(0..keys.len() as u32);
         match sort {
             SpriteSortMode::Texture => self.order.sort_by_key(|&i| keys[i as usize].1),
-            SpriteSortMode::BackToFront => self
-                .order
-                .sort_by(|&a, &b| keys[b as usize].0.total_cmp(&keys[a as usize].0)),
-            _ => self
-                .order
-                .sort_by(|&a, &b| keys[a as usize].0.total_cmp(&keys[b as usize].0)),
+            SpriteSortMode::BackToFront => {
+                self.order.sort_by(|&a, &b| keys[b as usize].0.total_cmp(&keys[a as usize].0))
+            }
+            _ => self.order.sort_by(|&a, &b| keys[a as usize].0.total_cmp(&keys[b as usize].0)),
         }
         out.reserve(self.vertices.len());
         let mut runs: Vec<Run> = Vec::new();
@@ -507,12 +477,7 @@ fn quad_vertices(s: &Sprite) -> [SpriteVertex; 4] {
         vertex(tl[0], tl[1], u0, v0),
         vertex(tl[0] + right[0], tl[1] + right[1], u1, v0),
         vertex(tl[0] + down[0], tl[1] + down[1], u0, v1),
-        vertex(
-            tl[0] + right[0] + down[0],
-            tl[1] + right[1] + down[1],
-            u1,
-            v1,
-        ),
+        vertex(tl[0] + right[0] + down[0], tl[1] + right[1] + down[1], u1, v1),
     ]
 }
 

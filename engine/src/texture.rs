@@ -54,16 +54,12 @@ impl TextureCore {
         lock(&self.backing)
             .as_ref()
             .map(|b| b.state.clone())
-            .ok_or(XnaError::ObjectDisposed {
-                object: self.res.kind,
-            })
+            .ok_or(XnaError::ObjectDisposed { object: self.res.kind })
     }
 
     pub fn backing(&self) -> Result<Arc<TextureBacking>> {
         self.res.check_alive()?;
-        lock(&self.backing).clone().ok_or(XnaError::ObjectDisposed {
-            object: self.res.kind,
-        })
+        lock(&self.backing).clone().ok_or(XnaError::ObjectDisposed { object: self.res.kind })
     }
 
     /// Common disposal: `Disposing` (explicit only), release the backing, `ResourceDestroyed`
@@ -84,8 +80,7 @@ impl Tracked for TextureCore {
 
     fn notify_content_lost(&self) {
         if self.render_target.is_some() && !self.res.is_disposed() {
-            self.content_lost
-                .store(true, std::sync::atomic::Ordering::Release);
+            self.content_lost.store(true, std::sync::atomic::Ordering::Release);
             self.content_lost_event.raise(&self.res.args());
         }
     }
@@ -104,10 +99,7 @@ pub(crate) fn create_core(
     let shadow = keep_shadow.then(|| zeroed_levels(&desc));
     let core = Arc::new(TextureCore {
         res: ResourceCore::new(kind, Arc::downgrade(shared)),
-        backing: Mutex::new(Some(Arc::new(TextureBacking {
-            state,
-            shadow: Mutex::new(shadow),
-        }))),
+        backing: Mutex::new(Some(Arc::new(TextureBacking { state, shadow: Mutex::new(shadow) }))),
         desc,
         render_target,
         content_lost: std::sync::atomic::AtomicBool::new(false),
@@ -148,21 +140,12 @@ impl std::fmt::Debug for Texture2D {
 /// Validates a texture's size against the profile and device.
 pub(crate) fn validate_size(device: &DeviceShared, width: i32, height: i32) -> Result<(u32, u32)> {
     if width <= 0 {
-        return Err(XnaError::out_of_range(
-            "width",
-            "The width must be positive.",
-        ));
+        return Err(XnaError::out_of_range("width", "The width must be positive."));
     }
     if height <= 0 {
-        return Err(XnaError::out_of_range(
-            "height",
-            "The height must be positive.",
-        ));
+        return Err(XnaError::out_of_range("height", "The height must be positive."));
     }
-    let max = device
-        .profile
-        .max_texture_size()
-        .min(device.caps.max_texture_dimension);
+    let max = device.profile.max_texture_size().min(device.caps.max_texture_dimension);
     if width as u32 > max || height as u32 > max {
         return Err(XnaError::not_supported(format!(
             "Texture size {width}x{height} exceeds the {:?} profile's limit of {max}.",
@@ -213,9 +196,7 @@ impl Texture2D {
         }
         let levels = if mip_map { full_mip_count(w, h) } else { 1 };
         let desc = TextureDesc::texture_2d(w, h, levels, format);
-        let keep_shadow = shared
-            .context_recovery
-            .load(std::sync::atomic::Ordering::Acquire);
+        let keep_shadow = shared.context_recovery.load(std::sync::atomic::Ordering::Acquire);
         let core = create_core(device, "Texture2D", desc, None, keep_shadow)?;
         // A new texture reads back as zero, as the CPU image it starts from.
         let state = core.state()?;
@@ -286,10 +267,7 @@ impl Texture2D {
 
     /// Whether this wrapper shares its backend state with `other` (a copy of it, or the same).
     pub fn shares_backing_with(&self, other: &Texture2D) -> bool {
-        match (
-            lock(&self.core.backing).as_ref(),
-            lock(&other.core.backing).as_ref(),
-        ) {
+        match (lock(&self.core.backing).as_ref(), lock(&other.core.backing).as_ref()) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
@@ -297,9 +275,7 @@ impl Texture2D {
 
     /// Whether a CPU shadow of the pixels is kept (see `set_context_recovery_enabled`).
     pub fn has_cpu_shadow(&self) -> bool {
-        lock(&self.core.backing)
-            .as_ref()
-            .is_some_and(|b| lock(&b.shadow).is_some())
+        lock(&self.core.backing).as_ref().is_some_and(|b| lock(&b.shadow).is_some())
     }
 
     /// Explicit `Dispose()`: raises `Disposing`, releases the backend state (queued commands
@@ -341,9 +317,8 @@ impl Texture2D {
         if self.core.render_target.is_some() {
             return crate::render_target::write_target(&device, &self.core, level, rect, bytes);
         }
-        let shared_with_others = lock(&self.core.backing)
-            .as_ref()
-            .is_some_and(|b| Arc::strong_count(b) > 1);
+        let shared_with_others =
+            lock(&self.core.backing).as_ref().is_some_and(|b| Arc::strong_count(b) > 1);
         let mut backing = self.core.backing()?;
         if full_level && shared_with_others {
             backing = self.detach(&device, &backing, level)?;
@@ -398,10 +373,8 @@ impl Texture2D {
             }
             levels.push(bytes);
         }
-        let fresh = Arc::new(TextureBacking {
-            state,
-            shadow: Mutex::new(old_shadow.map(|_| levels)),
-        });
+        let fresh =
+            Arc::new(TextureBacking { state, shadow: Mutex::new(old_shadow.map(|_| levels)) });
         *lock(&self.core.backing) = Some(fresh.clone());
         Ok(fresh)
     }
@@ -427,17 +400,7 @@ impl Texture2D {
             crate::render_target::check_not_bound(&device, self.core.res.id)?;
         }
         let state = self.core.state()?;
-        let (level, rect) = validate_region(&self.core.desc, level, rect)?;
-        read_validated(
-            &device,
-            &state,
-            level,
-            0,
-            rect,
-            data,
-            start_index,
-            element_count,
-        )
+        read_region(&device, &state, level, 0, rect, data, start_index, element_count)
     }
 }
 
@@ -546,10 +509,7 @@ fn checked_slice(
             "The type you are using for T in this method is an invalid size for this resource.",
         ));
     }
-    if start_index
-        .checked_add(element_count)
-        .is_none_or(|end| end > len)
-    {
+    if start_index.checked_add(element_count).is_none_or(|end| end > len) {
         return Err(XnaError::argument(
             "data",
             format!(
@@ -558,9 +518,7 @@ fn checked_slice(
             ),
         ));
     }
-    let needed = desc
-        .format
-        .region_size(rect.width as u32, rect.height as u32);
+    let needed = desc.format.region_size(rect.width as u32, rect.height as u32);
     if element_count * elem != needed {
         return Err(XnaError::argument(
             "elementCount",
@@ -608,46 +566,8 @@ pub(crate) fn record_upload(
     }));
 }
 
-/// Reads an already validated region into `data[start..start + count]`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn read_validated<T: Pod>(
-    device: &DeviceShared,
-    state: &Arc<TextureState>,
-    level: u32,
-    layer: u32,
-    rect: Rect,
-    data: &mut [T],
-    start_index: usize,
-    element_count: usize,
-) -> Result<()> {
-    let slice = checked_slice(
-        state.desc(),
-        rect,
-        data.len(),
-        start_index,
-        element_count,
-        std::mem::size_of::<T>(),
-    )?;
-    let id = lock(&device.rec).readback_id();
-    let bytes = device.read_back(Readback {
-        id,
-        texture: state.clone(),
-        level,
-        layer,
-        rect,
-    })?;
-    let out: &mut [u8] = bytemuck::cast_slice_mut(data);
-    let dst = &mut out[slice];
-    if bytes.len() != dst.len() {
-        return Err(XnaError::invalid_operation(
-            "the backend returned a readback of the wrong size",
-        ));
-    }
-    dst.copy_from_slice(&bytes);
-    Ok(())
-}
-
-/// Validates and reads a region of any texture state (used for the back buffer too).
+/// Validates and reads a region of any texture state (the back buffer too) into
+/// `data[start..start + count]`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn read_region<T: Pod>(
     device: &DeviceShared,
@@ -660,14 +580,23 @@ pub(crate) fn read_region<T: Pod>(
     element_count: usize,
 ) -> Result<()> {
     let (level, rect) = validate_region(state.desc(), level, rect)?;
-    read_validated(
-        device,
-        state,
-        level,
-        layer,
+    let slice = checked_slice(
+        state.desc(),
         rect,
-        data,
+        data.len(),
         start_index,
         element_count,
-    )
+        std::mem::size_of::<T>(),
+    )?;
+    let id = lock(&device.rec).readback_id();
+    let bytes = device.read_back(Readback { id, texture: state.clone(), level, layer, rect })?;
+    let out: &mut [u8] = bytemuck::cast_slice_mut(data);
+    let dst = &mut out[slice];
+    if bytes.len() != dst.len() {
+        return Err(XnaError::invalid_operation(
+            "the backend returned a readback of the wrong size",
+        ));
+    }
+    dst.copy_from_slice(&bytes);
+    Ok(())
 }

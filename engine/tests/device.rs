@@ -15,10 +15,7 @@ fn device_reports_the_adapter_it_chose() {
     let device = device(32, 32);
     let name = device.adapter_name();
     assert!(!name.is_empty());
-    assert!(
-        name.contains('['),
-        "adapter line names the device type: {name}"
-    );
+    assert!(name.contains('['), "adapter line names the device type: {name}");
 }
 
 #[test]
@@ -40,13 +37,10 @@ fn back_buffer_readback_of_a_rectangle_is_off_centre_exact() {
     device.clear(Color::BLUE).unwrap();
     let mut sb = SpriteBatch::new(&device).unwrap();
     sb.begin().unwrap();
-    sb.draw_rect(&white, Rectangle::new(20, 4, 6, 3), Color::RED)
-        .unwrap();
+    sb.draw_rect(&white, Rectangle::new(20, 4, 6, 3), Color::RED).unwrap();
     sb.end().unwrap();
     let mut region = vec![Color::TRANSPARENT; 8 * 5];
-    device
-        .get_back_buffer_data(Some(Rectangle::new(19, 3, 8, 5)), &mut region, 0, 40)
-        .unwrap();
+    device.get_back_buffer_data(Some(Rectangle::new(19, 3, 8, 5)), &mut region, 0, 40).unwrap();
     // Row 0 and column 0 of the region lie outside the sprite.
     assert_eq!(region[0], Color::BLUE);
     assert_eq!(region[8 + 1], Color::RED);
@@ -74,12 +68,7 @@ fn clear_options_touch_only_the_requested_aspects() {
     device.clear(Color::RED).unwrap();
     // A depth-only clear must leave the colour alone.
     device
-        .clear_with(
-            ClearOptions::DEPTH_BUFFER | ClearOptions::STENCIL,
-            [0.0; 4],
-            0.5,
-            3,
-        )
+        .clear_with(ClearOptions::DEPTH_BUFFER | ClearOptions::STENCIL, [0.0; 4], 0.5, 3)
         .unwrap();
     device.set_render_target(None).unwrap();
     assert!(read_target(&rt).iter().all(|&p| p == Color::RED));
@@ -87,13 +76,9 @@ fn clear_options_touch_only_the_requested_aspects() {
     // Depth on a target without depth is silently absent, colour still cleared.
     let plain = RenderTarget2D::new(&device, 8, 8).unwrap();
     device.set_render_target(Some(&plain)).unwrap();
-    device
-        .clear_with(ClearOptions::ALL, [0.0, 1.0, 0.0, 1.0], 1.0, 0)
-        .unwrap();
+    device.clear_with(ClearOptions::ALL, [0.0, 1.0, 0.0, 1.0], 1.0, 0).unwrap();
     device.set_render_target(None).unwrap();
-    assert!(read_target(&plain)
-        .iter()
-        .all(|&p| p == Color::new(0, 255, 0, 255)));
+    assert!(read_target(&plain).iter().all(|&p| p == Color::new(0, 255, 0, 255)));
 }
 
 #[test]
@@ -105,15 +90,10 @@ fn viewport_offsets_sprite_drawing() {
     device.set_viewport(Viewport::new(16, 8, 16, 16)).unwrap();
     let mut sb = SpriteBatch::new(&device).unwrap();
     sb.begin().unwrap();
-    sb.draw_rect(&white, Rectangle::new(0, 0, 4, 4), Color::WHITE)
-        .unwrap();
+    sb.draw_rect(&white, Rectangle::new(0, 0, 4, 4), Color::WHITE).unwrap();
     sb.end().unwrap();
     let px = read_back_buffer(&device);
-    assert_eq!(
-        at(&px, 32, 17, 9),
-        Color::WHITE,
-        "sprite lands at the viewport origin"
-    );
+    assert_eq!(at(&px, 32, 17, 9), Color::WHITE, "sprite lands at the viewport origin");
     assert_eq!(at(&px, 32, 1, 1), Color::BLACK);
     assert_eq!(at(&px, 32, 21, 9), Color::BLACK);
 }
@@ -124,25 +104,11 @@ fn scissor_rectangle_clips_when_the_rasterizer_enables_it() {
     let device = device(32, 32);
     let white = white(&device);
     device.clear(Color::BLACK).unwrap();
-    device
-        .set_scissor_rectangle(Rectangle::new(8, 4, 10, 6))
-        .unwrap();
-    let raster = RasterizerState {
-        scissor_test_enable: true,
-        ..RasterizerState::CULL_NONE
-    };
+    device.set_scissor_rectangle(Rectangle::new(8, 4, 10, 6)).unwrap();
+    let raster = RasterizerState { scissor_test_enable: true, ..RasterizerState::CULL_NONE };
     let mut sb = SpriteBatch::new(&device).unwrap();
-    sb.begin_with(
-        SpriteSortMode::Deferred,
-        None,
-        None,
-        None,
-        Some(raster),
-        None,
-    )
-    .unwrap();
-    sb.draw_rect(&white, Rectangle::new(0, 0, 32, 32), Color::YELLOW)
-        .unwrap();
+    sb.begin_with(SpriteSortMode::Deferred, None, None, None, Some(raster), None).unwrap();
+    sb.draw_rect(&white, Rectangle::new(0, 0, 32, 32), Color::YELLOW).unwrap();
     sb.end().unwrap();
     let px = read_back_buffer(&device);
     assert_eq!(at(&px, 32, 8, 4), Color::YELLOW);
@@ -156,9 +122,7 @@ fn scissor_rectangle_clips_when_the_rasterizer_enables_it() {
 fn scissor_is_clipped_to_the_target() {
     let _v = Validation::new();
     let device = device(32, 32);
-    device
-        .set_scissor_rectangle(Rectangle::new(-5, 20, 100, 100))
-        .unwrap();
+    device.set_scissor_rectangle(Rectangle::new(-5, 20, 100, 100)).unwrap();
     assert_eq!(device.scissor_rectangle(), Rectangle::new(0, 20, 32, 12));
 }
 
@@ -185,27 +149,18 @@ fn recording_reaches_the_backend_only_at_a_flush() {
         device.set_render_target(Some(&rt)).unwrap();
         device.clear(Color::RED).unwrap();
         sb.begin().unwrap();
-        sb.draw_rect(&white, Rectangle::new(0, 0, 4, 4), Color::BLUE)
-            .unwrap();
+        sb.draw_rect(&white, Rectangle::new(0, 0, 4, 4), Color::BLUE).unwrap();
         sb.end().unwrap();
         device.set_render_target(None).unwrap();
         sb.begin().unwrap();
         sb.draw(&rt, xnagraph::Vector2::ZERO, Color::WHITE).unwrap();
         sb.end().unwrap();
     }
-    assert_eq!(
-        device.submission_count(),
-        0,
-        "nothing is submitted while recording"
-    );
+    assert_eq!(device.submission_count(), 0, "nothing is submitted while recording");
     device.present().unwrap();
     assert_eq!(device.submission_count(), 1);
     device.flush().unwrap();
-    assert_eq!(
-        device.submission_count(),
-        1,
-        "an empty flush submits nothing"
-    );
+    assert_eq!(device.submission_count(), 1, "an empty flush submits nothing");
 }
 
 #[test]
@@ -227,25 +182,19 @@ fn back_buffer_takes_the_applied_parameters() {
     assert!(applied.multi_sample_count == 0 || applied.multi_sample_count == 2);
     device.clear(Color::MAGENTA).unwrap();
     device.present().unwrap();
-    assert!(read_back_buffer(&device)
-        .iter()
-        .all(|&p| p == Color::MAGENTA));
+    assert!(read_back_buffer(&device).iter().all(|&p| p == Color::MAGENTA));
 }
 
 #[test]
 fn multisampled_back_buffer_resolves_for_readback() {
     let _v = Validation::new();
-    let params = PresentationParameters {
-        multi_sample_count: 4,
-        ..params(16, 16)
-    };
+    let params = PresentationParameters { multi_sample_count: 4, ..params(16, 16) };
     let device = device_with(GraphicsProfile::HiDef, params);
     let white = white(&device);
     device.clear(Color::BLACK).unwrap();
     let mut sb = SpriteBatch::new(&device).unwrap();
     sb.begin().unwrap();
-    sb.draw_rect(&white, Rectangle::new(4, 4, 8, 8), Color::CYAN)
-        .unwrap();
+    sb.draw_rect(&white, Rectangle::new(4, 4, 8, 8), Color::CYAN).unwrap();
     sb.end().unwrap();
     device.present().unwrap();
     let px = read_back_buffer(&device);
@@ -267,10 +216,7 @@ fn back_buffer_usage_decides_what_returning_to_it_keeps() {
         (RenderTargetUsage::PlatformContents, Color::RED),
         (RenderTargetUsage::DiscardContents, Color::BLACK),
     ] {
-        let params = PresentationParameters {
-            render_target_usage: usage,
-            ..params(8, 8)
-        };
+        let params = PresentationParameters { render_target_usage: usage, ..params(8, 8) };
         let device = device_with(GraphicsProfile::HiDef, params);
         let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
         device.clear(Color::RED).unwrap();

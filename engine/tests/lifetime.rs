@@ -77,9 +77,5 @@ fn teardown_frees_every_native_object() {
     assert_eq!(live.textures, 1, "{live:?}");
     assert_eq!(live.awaiting_retirement, 0, "{live:?}");
     drop(device);
-    assert_eq!(
-        xnagraph::diagnostics::live_vulkan_objects(),
-        0,
-        "device teardown frees everything"
-    );
+    assert_eq!(xnagraph::diagnostics::live_vulkan_objects(), 0, "device teardown frees everything");
 }

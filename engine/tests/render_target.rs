@@ -19,17 +19,8 @@ fn target(
     samples: i32,
     usage: RenderTargetUsage,
 ) -> RenderTarget2D {
-    RenderTarget2D::with_options(
-        device,
-        w,
-        h,
-        false,
-        SurfaceFormat::Color,
-        depth,
-        samples,
-        usage,
-    )
-    .expect("render target")
+    RenderTarget2D::with_options(device, w, h, false, SurfaceFormat::Color, depth, samples, usage)
+        .expect("render target")
 }
 
 #[test]
@@ -37,46 +28,22 @@ fn construction_requires_a_positive_size() {
     let _v = Validation::new();
     let device = device(8, 8);
     let err = RenderTarget2D::new(&device, 0, 4).unwrap_err();
-    assert!(
-        matches!(err, XnaError::ArgumentOutOfRange { param: "width", .. }),
-        "{err}"
-    );
+    assert!(matches!(err, XnaError::ArgumentOutOfRange { param: "width", .. }), "{err}");
     let err = RenderTarget2D::new(&device, 4, -1).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            XnaError::ArgumentOutOfRange {
-                param: "height",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(matches!(err, XnaError::ArgumentOutOfRange { param: "height", .. }), "{err}");
 }
 
 #[test]
 fn construction_enforces_the_profile_ceiling_and_aspect_ratio() {
     let _v = Validation::new();
     let reach = device_with(GraphicsProfile::Reach, params(8, 8));
-    assert!(matches!(
-        RenderTarget2D::new(&reach, 2049, 4),
-        Err(XnaError::NotSupported { .. })
-    ));
-    assert!(
-        RenderTarget2D::new(&reach, 2048, 1).is_ok(),
-        "exactly 2048:1 is allowed"
-    );
+    assert!(matches!(RenderTarget2D::new(&reach, 2049, 4), Err(XnaError::NotSupported { .. })));
+    assert!(RenderTarget2D::new(&reach, 2048, 1).is_ok(), "exactly 2048:1 is allowed");
     drop(reach);
     let hidef = device(8, 8);
     assert!(RenderTarget2D::new(&hidef, 4096, 2).is_ok());
-    assert!(matches!(
-        RenderTarget2D::new(&hidef, 4097, 4),
-        Err(XnaError::NotSupported { .. })
-    ));
-    assert!(matches!(
-        RenderTarget2D::new(&hidef, 4096, 1),
-        Err(XnaError::NotSupported { .. })
-    ));
+    assert!(matches!(RenderTarget2D::new(&hidef, 4097, 4), Err(XnaError::NotSupported { .. })));
+    assert!(matches!(RenderTarget2D::new(&hidef, 4096, 1), Err(XnaError::NotSupported { .. })));
 }
 
 #[test]
@@ -121,11 +88,7 @@ fn preferred_format_is_substituted_not_refused() {
         RenderTargetUsage::DiscardContents,
     )
     .unwrap();
-    assert_eq!(
-        rt.format(),
-        SurfaceFormat::Color,
-        "compressed formats cannot be rendered to"
-    );
+    assert_eq!(rt.format(), SurfaceFormat::Color, "compressed formats cannot be rendered to");
 }
 
 #[test]
@@ -153,35 +116,11 @@ fn mipmapped_non_power_of_two_target_is_allowed_under_reach() {
 fn multisample_count_is_rounded_clamped_and_reported() {
     let _v = Validation::new();
     let device = device(8, 8);
-    let one = target(
-        &device,
-        8,
-        8,
-        DepthFormat::None,
-        1,
-        RenderTargetUsage::DiscardContents,
-    );
+    let one = target(&device, 8, 8, DepthFormat::None, 1, RenderTargetUsage::DiscardContents);
     assert_eq!(one.multi_sample_count(), 0, "1 means no multisampling");
-    let three = target(
-        &device,
-        8,
-        8,
-        DepthFormat::None,
-        3,
-        RenderTargetUsage::DiscardContents,
-    );
-    assert!(
-        three.multi_sample_count() <= 2,
-        "3 rounds down to 2, or less if unsupported"
-    );
-    let many = target(
-        &device,
-        8,
-        8,
-        DepthFormat::None,
-        64,
-        RenderTargetUsage::DiscardContents,
-    );
+    let three = target(&device, 8, 8, DepthFormat::None, 3, RenderTargetUsage::DiscardContents);
+    assert!(three.multi_sample_count() <= 2, "3 rounds down to 2, or less if unsupported");
+    let many = target(&device, 8, 8, DepthFormat::None, 64, RenderTargetUsage::DiscardContents);
     let applied = many.multi_sample_count();
     assert!(applied == 0 || (applied as u32).is_power_of_two());
     assert!(applied < 64, "clamped to what the device supports");
@@ -225,25 +164,16 @@ fn same_set_is_a_no_op_that_keeps_the_viewport() {
     );
     device.set_viewport(Viewport::new(1, 1, 3, 3)).unwrap();
     device.set_render_target(None).unwrap();
-    assert_eq!(
-        device.viewport(),
-        Viewport::new(1, 1, 3, 3),
-        "empty to empty is a no-op"
-    );
+    assert_eq!(device.viewport(), Viewport::new(1, 1, 3, 3), "empty to empty is a no-op");
 }
 
 #[test]
 fn binding_limits_are_four_and_the_profiles() {
     let _v = Validation::new();
     let device = device(8, 8);
-    let rts: Vec<_> = (0..5)
-        .map(|_| RenderTarget2D::new(&device, 8, 8).unwrap())
-        .collect();
+    let rts: Vec<_> = (0..5).map(|_| RenderTarget2D::new(&device, 8, 8).unwrap()).collect();
     let five: Vec<RenderTargetBinding> = rts.iter().map(RenderTargetBinding::from).collect();
-    assert!(matches!(
-        device.set_render_targets(&five),
-        Err(XnaError::NotSupported { .. })
-    ));
+    assert!(matches!(device.set_render_targets(&five), Err(XnaError::NotSupported { .. })));
     assert!(device.set_render_targets(&five[..4]).is_ok());
     device.set_render_target(None).unwrap();
     drop(rts);
@@ -251,13 +181,8 @@ fn binding_limits_are_four_and_the_profiles() {
     let reach = device_with(GraphicsProfile::Reach, params(8, 8));
     let a = RenderTarget2D::new(&reach, 8, 8).unwrap();
     let b = RenderTarget2D::new(&reach, 8, 8).unwrap();
-    let err = reach
-        .set_render_targets(&[(&a).into(), (&b).into()])
-        .unwrap_err();
-    assert!(
-        matches!(err, XnaError::NotSupported { .. }),
-        "Reach binds one target: {err}"
-    );
+    let err = reach.set_render_targets(&[(&a).into(), (&b).into()]).unwrap_err();
+    assert!(matches!(err, XnaError::NotSupported { .. }), "Reach binds one target: {err}");
 }
 
 #[test]
@@ -266,22 +191,10 @@ fn per_binding_checks_reject_null_disposed_foreign_and_array_slice() {
     let device = device(8, 8);
     let other = common::device(8, 8);
     let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
-    let null = RenderTargetBinding {
-        render_target: None,
-        array_slice: 0,
-    };
-    assert!(matches!(
-        device.set_render_targets(&[null]),
-        Err(XnaError::Argument { .. })
-    ));
-    let slice = RenderTargetBinding {
-        render_target: Some(&rt),
-        array_slice: 1,
-    };
-    assert!(matches!(
-        device.set_render_targets(&[slice]),
-        Err(XnaError::NotSupported { .. })
-    ));
+    let null = RenderTargetBinding { render_target: None, array_slice: 0 };
+    assert!(matches!(device.set_render_targets(&[null]), Err(XnaError::Argument { .. })));
+    let slice = RenderTargetBinding { render_target: Some(&rt), array_slice: 1 };
+    assert!(matches!(device.set_render_targets(&[slice]), Err(XnaError::NotSupported { .. })));
     let foreign = RenderTarget2D::new(&other, 8, 8).unwrap();
     assert!(matches!(
         device.set_render_target(Some(&foreign)),
@@ -293,10 +206,7 @@ fn per_binding_checks_reject_null_disposed_foreign_and_array_slice() {
         device.set_render_target(Some(&disposed)),
         Err(XnaError::ObjectDisposed { .. })
     ));
-    assert!(
-        device.render_target_bindings().is_empty(),
-        "a failed bind changes nothing"
-    );
+    assert!(device.render_target_bindings().is_empty(), "a failed bind changes nothing");
 }
 
 #[test]
@@ -327,40 +237,17 @@ fn cross_binding_checks_reject_duplicates_and_mismatches() {
         RenderTargetUsage::DiscardContents,
     )
     .unwrap();
-    let dup = device
-        .set_render_targets(&[(&a).into(), (&a).into()])
-        .unwrap_err();
+    let dup = device.set_render_targets(&[(&a).into(), (&a).into()]).unwrap_err();
     assert!(matches!(dup, XnaError::Argument { .. }), "{dup}");
-    assert!(device
-        .set_render_targets(&[(&a).into(), (&small).into()])
-        .is_err());
-    assert!(
-        device
-            .set_render_targets(&[(&a).into(), (&hdr).into()])
-            .is_err(),
-        "4 vs 8 bytes"
-    );
+    assert!(device.set_render_targets(&[(&a).into(), (&small).into()]).is_err());
+    assert!(device.set_render_targets(&[(&a).into(), (&hdr).into()]).is_err(), "4 vs 8 bytes");
     // Equal pixel size is compatible even when the formats differ.
-    assert!(device
-        .set_render_targets(&[(&a).into(), (&single).into()])
-        .is_ok());
+    assert!(device.set_render_targets(&[(&a).into(), (&single).into()]).is_ok());
     device.set_render_target(None).unwrap();
-    let msaa = target(
-        &device,
-        8,
-        8,
-        DepthFormat::None,
-        4,
-        RenderTargetUsage::DiscardContents,
-    );
+    let msaa = target(&device, 8, 8, DepthFormat::None, 4, RenderTargetUsage::DiscardContents);
     if msaa.multi_sample_count() > 0 {
-        let err = device
-            .set_render_targets(&[(&a).into(), (&msaa).into()])
-            .unwrap_err();
-        assert!(
-            matches!(err, XnaError::Argument { .. }),
-            "sample counts differ: {err}"
-        );
+        let err = device.set_render_targets(&[(&a).into(), (&msaa).into()]).unwrap_err();
+        assert!(matches!(err, XnaError::Argument { .. }), "sample counts differ: {err}");
     }
 }
 
@@ -390,10 +277,7 @@ fn draw_square(device: &xnagraph::GraphicsDevice, rect: Rectangle, color: Color)
 #[test]
 fn preserve_contents_target_keeps_pixels_across_binds() {
     let _v = Validation::new();
-    for usage in [
-        RenderTargetUsage::PreserveContents,
-        RenderTargetUsage::PlatformContents,
-    ] {
+    for usage in [RenderTargetUsage::PreserveContents, RenderTargetUsage::PlatformContents] {
         let device = device(8, 8);
         let rt = target(&device, 8, 8, DepthFormat::Depth24, 0, usage);
         device.set_render_target(Some(&rt)).unwrap();
@@ -404,11 +288,7 @@ fn preserve_contents_target_keeps_pixels_across_binds() {
         draw_square(&device, Rectangle::new(5, 1, 2, 2), Color::RED);
         device.set_render_target(None).unwrap();
         let px = read_target(&rt);
-        assert_eq!(
-            at(&px, 8, 1, 6),
-            Color::BLUE,
-            "{usage:?} keeps the earlier clear"
-        );
+        assert_eq!(at(&px, 8, 1, 6), Color::BLUE, "{usage:?} keeps the earlier clear");
         assert_eq!(at(&px, 8, 5, 1), Color::RED, "{usage:?} shows the new draw");
     }
 }
@@ -417,14 +297,8 @@ fn preserve_contents_target_keeps_pixels_across_binds() {
 fn preserving_multisampled_target_keeps_samples_across_binds() {
     let _v = Validation::new();
     let device = device(8, 8);
-    let rt = target(
-        &device,
-        8,
-        8,
-        DepthFormat::Depth24Stencil8,
-        4,
-        RenderTargetUsage::PreserveContents,
-    );
+    let rt =
+        target(&device, 8, 8, DepthFormat::Depth24Stencil8, 4, RenderTargetUsage::PreserveContents);
     device.set_render_target(Some(&rt)).unwrap();
     device.clear(Color::GREEN).unwrap();
     device.set_render_target(None).unwrap();
@@ -443,17 +317,11 @@ fn multiple_render_targets_are_all_cleared() {
     let device = device(8, 8);
     let a = RenderTarget2D::new(&device, 8, 8).unwrap();
     let b = RenderTarget2D::new(&device, 8, 8).unwrap();
-    device
-        .set_render_targets(&[(&a).into(), (&b).into()])
-        .unwrap();
+    device.set_render_targets(&[(&a).into(), (&b).into()]).unwrap();
     device.clear(Color::new(1, 2, 3, 255)).unwrap();
     device.set_render_target(None).unwrap();
-    assert!(read_target(&a)
-        .iter()
-        .all(|&p| p == Color::new(1, 2, 3, 255)));
-    assert!(read_target(&b)
-        .iter()
-        .all(|&p| p == Color::new(1, 2, 3, 255)));
+    assert!(read_target(&a).iter().all(|&p| p == Color::new(1, 2, 3, 255)));
+    assert!(read_target(&b).iter().all(|&p| p == Color::new(1, 2, 3, 255)));
 }
 
 #[test]
@@ -465,9 +333,7 @@ fn disposing_a_bound_target_is_refused() {
     let err = rt.dispose().unwrap_err();
     assert_eq!(
         err,
-        XnaError::InvalidOperation {
-            message: "Disposing target that is still bound".into()
-        }
+        XnaError::InvalidOperation { message: "Disposing target that is still bound".into() }
     );
     assert!(!rt.is_disposed());
     device.set_render_target(None).unwrap();
@@ -484,14 +350,8 @@ fn dropping_a_bound_target_detaches_it_and_present_keeps_refusing() {
         device.set_render_target(Some(&rt)).unwrap();
         device.clear(Color::RED).unwrap();
     }
-    assert!(
-        device.render_target_bindings().is_empty(),
-        "the dead binding is gone"
-    );
-    assert!(matches!(
-        device.present(),
-        Err(XnaError::InvalidOperation { .. })
-    ));
+    assert!(device.render_target_bindings().is_empty(), "the dead binding is gone");
+    assert!(matches!(device.present(), Err(XnaError::InvalidOperation { .. })));
     // Even an empty set is a real transition now.
     device.set_render_target(None).unwrap();
     device.clear(Color::BLUE).unwrap();
@@ -526,18 +386,11 @@ fn target_data_transfer_is_refused_while_bound() {
     device.set_render_target(Some(&rt)).unwrap();
     device.clear(Color::RED).unwrap();
     let mut out = vec![Color::TRANSPARENT; 16];
-    assert!(matches!(
-        rt.get_data(&mut out),
-        Err(XnaError::InvalidOperation { .. })
-    ));
-    assert!(matches!(
-        rt.set_data(&out),
-        Err(XnaError::InvalidOperation { .. })
-    ));
+    assert!(matches!(rt.get_data(&mut out), Err(XnaError::InvalidOperation { .. })));
+    assert!(matches!(rt.set_data(&out), Err(XnaError::InvalidOperation { .. })));
     device.set_render_target(None).unwrap();
     // Unbound: a partial SetData updates the target in place and keeps the other texels.
-    rt.set_data_region(0, Some(Rectangle::new(2, 1, 2, 2)), &[Color::BLUE; 4], 0, 4)
-        .unwrap();
+    rt.set_data_region(0, Some(Rectangle::new(2, 1, 2, 2)), &[Color::BLUE; 4], 0, 4).unwrap();
     rt.get_data(&mut out).unwrap();
     assert_eq!(at(&out, 4, 0, 0), Color::RED);
     assert_eq!(at(&out, 4, 2, 1), Color::BLUE);
@@ -578,24 +431,15 @@ fn mipmapped_target_levels_are_generated_from_level_zero() {
     device.set_render_target(None).unwrap();
     let mut level2 = vec![Color::TRANSPARENT; 16];
     rt.get_data_region(2, None, &mut level2, 0, 16).unwrap();
-    assert!(
-        level2.iter().all(|&p| p == Color::new(40, 80, 160, 255)),
-        "{level2:?}"
-    );
+    assert!(level2.iter().all(|&p| p == Color::new(40, 80, 160, 255)), "{level2:?}");
 }
 
 #[test]
 fn multisampled_target_is_resolved_before_it_is_sampled() {
     let _v = Validation::new();
     let device = device(16, 16);
-    let rt = target(
-        &device,
-        8,
-        8,
-        DepthFormat::Depth24Stencil8,
-        4,
-        RenderTargetUsage::DiscardContents,
-    );
+    let rt =
+        target(&device, 8, 8, DepthFormat::Depth24Stencil8, 4, RenderTargetUsage::DiscardContents);
     device.set_render_target(Some(&rt)).unwrap();
     device.clear(Color::RED).unwrap();
     draw_square(&device, Rectangle::new(4, 0, 4, 8), Color::BLUE);
@@ -611,8 +455,7 @@ fn multisampled_target_is_resolved_before_it_is_sampled() {
         None,
     )
     .unwrap();
-    sb.draw_rect(&rt, Rectangle::new(0, 0, 16, 16), Color::WHITE)
-        .unwrap();
+    sb.draw_rect(&rt, Rectangle::new(0, 0, 16, 16), Color::WHITE).unwrap();
     sb.end().unwrap();
     device.present().unwrap();
     let px = read_back_buffer(&device);

@@ -22,10 +22,7 @@ fn watch(device: &xnagraph::GraphicsDevice) -> Log {
         .resource_destroyed
         .subscribe(move |a| l.lock().unwrap().push(format!("destroyed {}", a.kind)));
     let l = log.clone();
-    device
-        .events()
-        .disposing
-        .subscribe(move |_| l.lock().unwrap().push("device disposing".into()));
+    device.events().disposing.subscribe(move |_| l.lock().unwrap().push("device disposing".into()));
     log
 }
 
@@ -54,11 +51,9 @@ fn explicit_dispose_raises_disposing_and_drop_does_not() {
     let a = Texture2D::new(&device, 2, 2).unwrap();
     let b = Texture2D::new(&device, 2, 2).unwrap();
     let l = log.clone();
-    a.disposing()
-        .subscribe(move |_| l.lock().unwrap().push("a disposing".into()));
+    a.disposing().subscribe(move |_| l.lock().unwrap().push("a disposing".into()));
     let l = log.clone();
-    b.disposing()
-        .subscribe(move |_| l.lock().unwrap().push("b disposing".into()));
+    b.disposing().subscribe(move |_| l.lock().unwrap().push("b disposing".into()));
     take(&log);
     a.dispose();
     a.dispose(); // a second dispose is a no-op
@@ -75,29 +70,16 @@ fn copies_are_untracked_but_their_disposal_is_reported() {
     let log = watch(&device);
     let t = solid(&device, 2, 2, Color::RED);
     t.set_name("hero");
-    let handler = t
-        .disposing()
-        .subscribe(|_| panic!("handlers are not copied"));
+    let handler = t.disposing().subscribe(|_| panic!("handlers are not copied"));
     take(&log);
     let copy = t.clone();
-    assert_eq!(
-        device.tracked_resource_count(),
-        1,
-        "a copy adds no registry entry"
-    );
+    assert_eq!(device.tracked_resource_count(), 1, "a copy adds no registry entry");
     assert!(take(&log).is_empty(), "and raises no ResourceCreated");
     assert_eq!(copy.name(), "hero");
     assert_ne!(copy.resource_id(), t.resource_id());
     copy.dispose();
-    assert_eq!(
-        take(&log),
-        ["destroyed Texture2D"],
-        "ResourceDestroyed without a ResourceCreated"
-    );
-    assert!(
-        !t.is_disposed(),
-        "disposing a copy leaves the original alone"
-    );
+    assert_eq!(take(&log), ["destroyed Texture2D"], "ResourceDestroyed without a ResourceCreated");
+    assert!(!t.is_disposed(), "disposing a copy leaves the original alone");
     let mut out = [Color::TRANSPARENT; 4];
     t.get_data(&mut out).unwrap();
     assert_eq!(out, [Color::RED; 4]);
@@ -113,8 +95,7 @@ fn device_disposal_marks_raises_then_disposes_every_tracked_resource() {
     let rt = RenderTarget2D::new(&device, 2, 2).unwrap();
     let copy = t.clone();
     let l = log.clone();
-    t.disposing()
-        .subscribe(move |_| l.lock().unwrap().push("texture disposing".into()));
+    t.disposing().subscribe(move |_| l.lock().unwrap().push("texture disposing".into()));
     device.set_render_target(Some(&rt)).unwrap();
     take(&log);
     device.dispose();
@@ -129,22 +110,10 @@ fn device_disposal_marks_raises_then_disposes_every_tracked_resource() {
         ]
     );
     assert!(t.is_disposed() && rt.is_disposed());
-    assert!(
-        !copy.is_disposed(),
-        "the device never disposes an untracked copy"
-    );
-    assert!(matches!(
-        t.set_data(&[Color::RED; 4]),
-        Err(XnaError::ObjectDisposed { .. })
-    ));
-    assert!(matches!(
-        device.clear(Color::RED),
-        Err(XnaError::ObjectDisposed { .. })
-    ));
-    assert!(matches!(
-        Texture2D::new(&device, 2, 2),
-        Err(XnaError::ObjectDisposed { .. })
-    ));
+    assert!(!copy.is_disposed(), "the device never disposes an untracked copy");
+    assert!(matches!(t.set_data(&[Color::RED; 4]), Err(XnaError::ObjectDisposed { .. })));
+    assert!(matches!(device.clear(Color::RED), Err(XnaError::ObjectDisposed { .. })));
+    assert!(matches!(Texture2D::new(&device, 2, 2), Err(XnaError::ObjectDisposed { .. })));
     // Resources outliving the device drop quietly.
     drop((t, rt, copy));
 }
@@ -158,10 +127,7 @@ fn resources_may_outlive_their_device() {
     drop(device);
     assert!(t.is_disposed(), "device drop disposes tracked resources");
     let mut out = [Color::TRANSPARENT; 4];
-    assert!(matches!(
-        copy.get_data(&mut out),
-        Err(XnaError::ObjectDisposed { .. })
-    ));
+    assert!(matches!(copy.get_data(&mut out), Err(XnaError::ObjectDisposed { .. })));
     copy.dispose();
 }
 

@@ -31,8 +31,7 @@ fn overlap_winner(
     let t2 = &b;
     device.clear(Color::BLACK).unwrap();
     let mut sb = batch(&device);
-    sb.begin_with(sort, Some(BlendState::OPAQUE), None, None, None, None)
-        .unwrap();
+    sb.begin_with(sort, Some(BlendState::OPAQUE), None, None, None, None).unwrap();
     let rect = |x| Rectangle::new(x, 4, 8, 8);
     sb.draw_rect_ex(
         &a,
@@ -79,40 +78,22 @@ fn overlap_winner(
 #[test]
 fn deferred_draws_in_call_order() {
     let _v = Validation::new();
-    assert_eq!(
-        overlap_winner(SpriteSortMode::Deferred, 0.2, 0.8, false),
-        Color::LIME
-    );
-    assert_eq!(
-        overlap_winner(SpriteSortMode::Deferred, 0.8, 0.2, false),
-        Color::LIME
-    );
+    assert_eq!(overlap_winner(SpriteSortMode::Deferred, 0.2, 0.8, false), Color::LIME);
+    assert_eq!(overlap_winner(SpriteSortMode::Deferred, 0.8, 0.2, false), Color::LIME);
 }
 
 #[test]
 fn back_to_front_draws_the_highest_depth_first() {
     let _v = Validation::new();
-    assert_eq!(
-        overlap_winner(SpriteSortMode::BackToFront, 0.2, 0.8, false),
-        Color::RED
-    );
-    assert_eq!(
-        overlap_winner(SpriteSortMode::BackToFront, 0.8, 0.2, false),
-        Color::LIME
-    );
+    assert_eq!(overlap_winner(SpriteSortMode::BackToFront, 0.2, 0.8, false), Color::RED);
+    assert_eq!(overlap_winner(SpriteSortMode::BackToFront, 0.8, 0.2, false), Color::LIME);
 }
 
 #[test]
 fn front_to_back_draws_the_lowest_depth_first() {
     let _v = Validation::new();
-    assert_eq!(
-        overlap_winner(SpriteSortMode::FrontToBack, 0.8, 0.2, false),
-        Color::RED
-    );
-    assert_eq!(
-        overlap_winner(SpriteSortMode::FrontToBack, 0.2, 0.8, false),
-        Color::LIME
-    );
+    assert_eq!(overlap_winner(SpriteSortMode::FrontToBack, 0.8, 0.2, false), Color::RED);
+    assert_eq!(overlap_winner(SpriteSortMode::FrontToBack, 0.2, 0.8, false), Color::LIME);
 }
 
 #[test]
@@ -120,34 +101,25 @@ fn texture_mode_groups_sprites_by_texture() {
     let _v = Validation::new();
     // Call order red(A), green(B), blue(A): grouped, A's sprites go first and B's green ends on
     // top of blue; in call order blue would win.
-    assert_eq!(
-        overlap_winner(SpriteSortMode::Texture, 0.0, 0.0, true),
-        Color::LIME
-    );
-    assert_eq!(
-        overlap_winner(SpriteSortMode::Deferred, 0.0, 0.0, true),
-        Color::BLUE
-    );
+    assert_eq!(overlap_winner(SpriteSortMode::Texture, 0.0, 0.0, true), Color::LIME);
+    assert_eq!(overlap_winner(SpriteSortMode::Deferred, 0.0, 0.0, true), Color::BLUE);
 }
 
 #[test]
 fn immediate_records_each_draw_when_called() {
     let _v = Validation::new();
-    for (sort, left_expected) in [
-        (SpriteSortMode::Immediate, Color::RED),
-        (SpriteSortMode::Deferred, Color::BLUE),
-    ] {
+    for (sort, left_expected) in
+        [(SpriteSortMode::Immediate, Color::RED), (SpriteSortMode::Deferred, Color::BLUE)]
+    {
         let device = device(8, 8);
         let t = solid(&device, 1, 1, Color::RED);
         device.clear(Color::BLACK).unwrap();
         let mut sb = batch(&device);
         sb.begin_with(sort, None, None, None, None, None).unwrap();
-        sb.draw_rect(&t, Rectangle::new(0, 0, 4, 8), Color::WHITE)
-            .unwrap();
+        sb.draw_rect(&t, Rectangle::new(0, 0, 4, 8), Color::WHITE).unwrap();
         // Recorded between the two draws: Immediate already recorded the first one.
         t.set_data(&[Color::BLUE]).unwrap();
-        sb.draw_rect(&t, Rectangle::new(4, 0, 4, 8), Color::WHITE)
-            .unwrap();
+        sb.draw_rect(&t, Rectangle::new(4, 0, 4, 8), Color::WHITE).unwrap();
         sb.end().unwrap();
         let px = read_back_buffer(&device);
         assert_eq!(at(&px, 8, 1, 1), left_expected, "{sort:?}");
@@ -160,17 +132,8 @@ fn blended(blend: BlendState) -> Color {
     let w = white(&device);
     device.clear(Color::RED).unwrap();
     let mut sb = batch(&device);
-    sb.begin_with(
-        SpriteSortMode::Deferred,
-        Some(blend),
-        None,
-        None,
-        None,
-        None,
-    )
-    .unwrap();
-    sb.draw_rect(&w, Rectangle::new(0, 0, 4, 4), Color::new(0, 0, 255, 128))
-        .unwrap();
+    sb.begin_with(SpriteSortMode::Deferred, Some(blend), None, None, None, None).unwrap();
+    sb.draw_rect(&w, Rectangle::new(0, 0, 4, 4), Color::new(0, 0, 255, 128)).unwrap();
     sb.end().unwrap();
     read_back_buffer(&device)[5]
 }
@@ -185,33 +148,21 @@ fn opaque_replaces_the_destination() {
 fn alpha_blend_is_premultiplied_over() {
     let _v = Validation::new();
     // src + dst × (1 − srcα): (0,0,255,128) over red.
-    assert_near(
-        blended(BlendState::ALPHA_BLEND),
-        Color::new(127, 0, 255, 255),
-        2,
-    );
+    assert_near(blended(BlendState::ALPHA_BLEND), Color::new(127, 0, 255, 255), 2);
 }
 
 #[test]
 fn additive_adds_alpha_scaled_source() {
     let _v = Validation::new();
     // src × srcα + dst.
-    assert_near(
-        blended(BlendState::ADDITIVE),
-        Color::new(255, 0, 128, 255),
-        2,
-    );
+    assert_near(blended(BlendState::ADDITIVE), Color::new(255, 0, 128, 255), 2);
 }
 
 #[test]
 fn non_premultiplied_interpolates_by_source_alpha() {
     let _v = Validation::new();
     // src × srcα + dst × (1 − srcα); alpha 128×128/255 + 255×127/255.
-    assert_near(
-        blended(BlendState::NON_PREMULTIPLIED),
-        Color::new(127, 0, 128, 191),
-        2,
-    );
+    assert_near(blended(BlendState::NON_PREMULTIPLIED), Color::new(127, 0, 128, 191), 2);
 }
 
 fn sampled_row(sampler: SamplerState, source: Option<Rectangle>) -> Vec<Color> {
@@ -227,8 +178,7 @@ fn sampled_row(sampler: SamplerState, source: Option<Rectangle>) -> Vec<Color> {
         None,
     )
     .unwrap();
-    sb.draw_rect_source(&t, Rectangle::new(0, 0, 8, 1), source, Color::WHITE)
-        .unwrap();
+    sb.draw_rect_source(&t, Rectangle::new(0, 0, 8, 1), source, Color::WHITE).unwrap();
     sb.end().unwrap();
     read_back_buffer(&device)
 }
@@ -242,11 +192,7 @@ fn point_sampling_keeps_hard_edges_and_linear_blends() {
     let linear = sampled_row(SamplerState::LINEAR_CLAMP, None);
     assert_eq!(linear[0], Color::BLACK, "clamped at the edge");
     assert_eq!(linear[7], Color::WHITE);
-    assert!(
-        linear[3].r > 20 && linear[3].r < 235,
-        "in between: {:?}",
-        linear[3]
-    );
+    assert!(linear[3].r > 20 && linear[3].r < 235, "in between: {:?}", linear[3]);
     let aniso = sampled_row(SamplerState::ANISOTROPIC_CLAMP, None);
     assert_eq!(aniso[0], Color::BLACK);
     assert_eq!(aniso[7], Color::WHITE);
@@ -285,22 +231,14 @@ fn wrap_repeats_and_clamp_extends_the_edge() {
         ]
     );
     let linear_wrap = sampled_row(SamplerState::LINEAR_WRAP, twice);
-    assert!(
-        linear_wrap[7].r < 235,
-        "wrapping blends the last texel back towards black"
-    );
+    assert!(linear_wrap[7].r < 235, "wrapping blends the last texel back towards black");
 }
 
 #[test]
 fn tint_and_source_rectangle_select_and_colour_texels() {
     let _v = Validation::new();
     let device = device(8, 8);
-    let quads = texture(
-        &device,
-        2,
-        2,
-        &[Color::RED, Color::LIME, Color::BLUE, Color::WHITE],
-    );
+    let quads = texture(&device, 2, 2, &[Color::RED, Color::LIME, Color::BLUE, Color::WHITE]);
     device.clear(Color::BLACK).unwrap();
     let mut sb = batch(&device);
     sb.begin_with(
@@ -393,25 +331,11 @@ fn rotation_origin_and_scale_place_the_quad() {
 fn sprite_effects_flip_the_texture() {
     let _v = Validation::new();
     let device = device(4, 4);
-    let t = texture(
-        &device,
-        2,
-        2,
-        &[Color::RED, Color::LIME, Color::BLUE, Color::WHITE],
-    );
+    let t = texture(&device, 2, 2, &[Color::RED, Color::LIME, Color::BLUE, Color::WHITE]);
     for (effects, want) in [
-        (
-            SpriteEffects::NONE,
-            [Color::RED, Color::LIME, Color::BLUE, Color::WHITE],
-        ),
-        (
-            SpriteEffects::FLIP_HORIZONTALLY,
-            [Color::LIME, Color::RED, Color::WHITE, Color::BLUE],
-        ),
-        (
-            SpriteEffects::FLIP_VERTICALLY,
-            [Color::BLUE, Color::WHITE, Color::RED, Color::LIME],
-        ),
+        (SpriteEffects::NONE, [Color::RED, Color::LIME, Color::BLUE, Color::WHITE]),
+        (SpriteEffects::FLIP_HORIZONTALLY, [Color::LIME, Color::RED, Color::WHITE, Color::BLUE]),
+        (SpriteEffects::FLIP_VERTICALLY, [Color::BLUE, Color::WHITE, Color::RED, Color::LIME]),
         (
             SpriteEffects::FLIP_HORIZONTALLY | SpriteEffects::FLIP_VERTICALLY,
             [Color::WHITE, Color::BLUE, Color::LIME, Color::RED],
@@ -440,12 +364,7 @@ fn sprite_effects_flip_the_texture() {
         .unwrap();
         sb.end().unwrap();
         let px = read_back_buffer(&device);
-        let got = [
-            at(&px, 4, 0, 0),
-            at(&px, 4, 3, 0),
-            at(&px, 4, 0, 3),
-            at(&px, 4, 3, 3),
-        ];
+        let got = [at(&px, 4, 0, 0), at(&px, 4, 3, 0), at(&px, 4, 0, 3), at(&px, 4, 3, 3)];
         assert_eq!(got, want, "{effects:?}");
     }
 }
@@ -474,10 +393,8 @@ fn transform_matrix_moves_sprites() {
     device.clear(Color::BLACK).unwrap();
     let mut sb = batch(&device);
     let m = xnagraph::Matrix::create_translation(4.0, 2.0, 0.0);
-    sb.begin_with(SpriteSortMode::Deferred, None, None, None, None, Some(m))
-        .unwrap();
-    sb.draw_rect(&w, Rectangle::new(0, 0, 2, 2), Color::WHITE)
-        .unwrap();
+    sb.begin_with(SpriteSortMode::Deferred, None, None, None, None, Some(m)).unwrap();
+    sb.draw_rect(&w, Rectangle::new(0, 0, 2, 2), Color::WHITE).unwrap();
     sb.end().unwrap();
     let px = read_back_buffer(&device);
     assert_eq!(at(&px, 8, 4, 2), Color::WHITE);

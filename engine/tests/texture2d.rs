@@ -17,15 +17,9 @@ fn construction_validates_size_profile_format_and_shape() {
     ));
     assert!(matches!(
         Texture2D::new(&reach, 4, 0),
-        Err(XnaError::ArgumentOutOfRange {
-            param: "height",
-            ..
-        })
+        Err(XnaError::ArgumentOutOfRange { param: "height", .. })
     ));
-    assert!(matches!(
-        Texture2D::new(&reach, 2049, 4),
-        Err(XnaError::NotSupported { .. })
-    ));
+    assert!(matches!(Texture2D::new(&reach, 2049, 4), Err(XnaError::NotSupported { .. })));
     assert!(Texture2D::new(&reach, 2048, 4).is_ok());
     assert!(matches!(
         Texture2D::with_format(&reach, 4, 4, false, SurfaceFormat::HdrBlendable),
@@ -38,10 +32,7 @@ fn construction_validates_size_profile_format_and_shape() {
     drop(reach);
     let hidef = device(8, 8);
     assert!(Texture2D::new(&hidef, 4096, 4).is_ok());
-    assert!(matches!(
-        Texture2D::new(&hidef, 4097, 4),
-        Err(XnaError::NotSupported { .. })
-    ));
+    assert!(matches!(Texture2D::new(&hidef, 4097, 4), Err(XnaError::NotSupported { .. })));
     let npot = Texture2D::with_format(&hidef, 6, 5, true, SurfaceFormat::Color).unwrap();
     assert_eq!(npot.level_count(), 3);
     assert!(matches!(
@@ -65,19 +56,10 @@ fn set_data_and_get_data_round_trip_whole_level_rect_and_levels() {
     let _v = Validation::new();
     let device = device(8, 8);
     let t = Texture2D::with_format(&device, 4, 4, true, SurfaceFormat::Color).unwrap();
-    let pixels: Vec<Color> = (0..16)
-        .map(|i| Color::new(i * 10, 255 - i * 10, i, 255))
-        .collect();
+    let pixels: Vec<Color> = (0..16).map(|i| Color::new(i * 10, 255 - i * 10, i, 255)).collect();
     t.set_data(&pixels).unwrap();
     // An off-centre rectangle, written separately in its own colour.
-    t.set_data_region(
-        0,
-        Some(Rectangle::new(2, 1, 2, 2)),
-        &[Color::MAGENTA; 4],
-        0,
-        4,
-    )
-    .unwrap();
+    t.set_data_region(0, Some(Rectangle::new(2, 1, 2, 2)), &[Color::MAGENTA; 4], 0, 4).unwrap();
     // Level 1 (2×2) and level 2 (1×1) get their own colours.
     t.set_data_region(1, None, &[Color::CYAN; 4], 0, 4).unwrap();
     t.set_data_region(2, None, &[Color::YELLOW], 0, 1).unwrap();
@@ -98,14 +80,9 @@ fn set_data_and_get_data_round_trip_whole_level_rect_and_levels() {
     assert!(l1.iter().all(|&p| p == Color::CYAN));
     let mut l2 = [Color::TRANSPARENT; 3];
     t.get_data_region(2, None, &mut l2, 1, 1).unwrap();
-    assert_eq!(
-        l2,
-        [Color::TRANSPARENT, Color::YELLOW, Color::TRANSPARENT],
-        "start index honoured"
-    );
+    assert_eq!(l2, [Color::TRANSPARENT, Color::YELLOW, Color::TRANSPARENT], "start index honoured");
     let mut sub = vec![Color::TRANSPARENT; 2];
-    t.get_data_region(0, Some(Rectangle::new(1, 3, 2, 1)), &mut sub, 0, 2)
-        .unwrap();
+    t.get_data_region(0, Some(Rectangle::new(1, 3, 2, 1)), &mut sub, 0, 2).unwrap();
     assert_eq!(sub, vec![pixels[13], pixels[14]]);
 }
 
@@ -128,46 +105,21 @@ fn data_errors_are_xnas() {
     let t = Texture2D::with_format(&device, 4, 4, true, SurfaceFormat::Color).unwrap();
     let short = vec![Color::RED; 15];
     let err = t.set_data(&short).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            XnaError::Argument {
-                param: "elementCount",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(matches!(err, XnaError::Argument { param: "elementCount", .. }), "{err}");
     let err = t.set_data_range(&short, 10, 16).unwrap_err();
-    assert!(
-        matches!(err, XnaError::Argument { param: "data", .. }),
-        "{err}"
-    );
-    let err = t
-        .set_data_region(0, Some(Rectangle::new(3, 3, 2, 2)), &[Color::RED; 4], 0, 4)
-        .unwrap_err();
-    assert!(
-        matches!(err, XnaError::Argument { param: "rect", .. }),
-        "{err}"
-    );
+    assert!(matches!(err, XnaError::Argument { param: "data", .. }), "{err}");
+    let err =
+        t.set_data_region(0, Some(Rectangle::new(3, 3, 2, 2)), &[Color::RED; 4], 0, 4).unwrap_err();
+    assert!(matches!(err, XnaError::Argument { param: "rect", .. }), "{err}");
     let err = t
         .set_data_region(0, Some(Rectangle::new(-1, 0, 2, 2)), &[Color::RED; 4], 0, 4)
         .unwrap_err();
-    assert!(
-        matches!(err, XnaError::Argument { param: "rect", .. }),
-        "{err}"
-    );
+    assert!(matches!(err, XnaError::Argument { param: "rect", .. }), "{err}");
     let err = t.set_data_region(3, None, &[Color::RED], 0, 1).unwrap_err();
-    assert!(
-        matches!(err, XnaError::ArgumentOutOfRange { param: "level", .. }),
-        "{err}"
-    );
+    assert!(matches!(err, XnaError::ArgumentOutOfRange { param: "level", .. }), "{err}");
     // 8-byte elements do not divide a 4-byte Color texel.
     let err = t.set_data(&[0u64; 8]).unwrap_err();
-    assert!(
-        matches!(err, XnaError::Argument { param: "T", .. }),
-        "{err}"
-    );
+    assert!(matches!(err, XnaError::Argument { param: "T", .. }), "{err}");
     // 1-byte and 4-byte elements do.
     t.set_data(&[7u8; 64]).unwrap();
     t.set_data(&[0x0102_0304u32; 16]).unwrap();
@@ -189,13 +141,8 @@ fn block_compressed_sizes_count_blocks() {
     let mut out = [0u8; 32];
     t.get_data(&mut out).unwrap();
     assert!(out.iter().all(|&b| b == 0xAB));
-    let err = t
-        .set_data_region(0, Some(Rectangle::new(2, 0, 4, 4)), &[0u8; 8], 0, 8)
-        .unwrap_err();
-    assert!(
-        matches!(err, XnaError::Argument { param: "rect", .. }),
-        "{err}"
-    );
+    let err = t.set_data_region(0, Some(Rectangle::new(2, 0, 4, 4)), &[0u8; 8], 0, 8).unwrap_err();
+    assert!(matches!(err, XnaError::Argument { param: "rect", .. }), "{err}");
 }
 
 #[test]
@@ -205,15 +152,10 @@ fn a_clone_shares_the_backend_state() {
     let t = solid(&device, 2, 2, Color::RED);
     let copy = t.clone();
     assert!(copy.shares_backing_with(&t));
-    t.set_data_region(0, Some(Rectangle::new(0, 0, 1, 1)), &[Color::BLUE], 0, 1)
-        .unwrap();
+    t.set_data_region(0, Some(Rectangle::new(0, 0, 1, 1)), &[Color::BLUE], 0, 1).unwrap();
     let mut out = [Color::TRANSPARENT; 4];
     copy.get_data(&mut out).unwrap();
-    assert_eq!(
-        out[0],
-        Color::BLUE,
-        "a partial upload is visible through every holder"
-    );
+    assert_eq!(out[0], Color::BLUE, "a partial upload is visible through every holder");
 }
 
 #[test]
@@ -233,10 +175,8 @@ fn full_level_set_data_on_a_shared_texture_detaches_the_writer() {
     device.clear(Color::BLACK).unwrap();
     let mut sb = SpriteBatch::new(&device).unwrap();
     sb.begin().unwrap();
-    sb.draw_rect(&original, Rectangle::new(0, 0, 4, 8), Color::WHITE)
-        .unwrap();
-    sb.draw_rect(&copy, Rectangle::new(4, 0, 4, 8), Color::WHITE)
-        .unwrap();
+    sb.draw_rect(&original, Rectangle::new(0, 0, 4, 8), Color::WHITE).unwrap();
+    sb.draw_rect(&copy, Rectangle::new(4, 0, 4, 8), Color::WHITE).unwrap();
     sb.end().unwrap();
     let px = read_back_buffer(&device);
     assert_eq!(at(&px, 8, 1, 4), Color::RED);
@@ -248,9 +188,7 @@ fn detaching_keeps_the_other_levels() {
     let _v = Validation::new();
     let device = device(8, 8);
     let original = Texture2D::with_format(&device, 2, 2, true, SurfaceFormat::Color).unwrap();
-    original
-        .set_data_region(1, None, &[Color::YELLOW], 0, 1)
-        .unwrap();
+    original.set_data_region(1, None, &[Color::YELLOW], 0, 1).unwrap();
     let copy = original.clone();
     copy.set_data(&[Color::GREEN; 4]).unwrap();
     let mut l1 = [Color::TRANSPARENT];
@@ -276,11 +214,7 @@ fn cpu_shadow_is_kept_by_default_and_dropped_without_context_recovery() {
     assert!(matches!(err, XnaError::InvalidOperation { .. }), "{err}");
     let mut out = [Color::TRANSPARENT; 16];
     bare.get_data(&mut out).unwrap();
-    assert_eq!(
-        out,
-        [Color::RED; 16],
-        "the texture is untouched by the refused upload"
-    );
+    assert_eq!(out, [Color::RED; 16], "the texture is untouched by the refused upload");
 }
 
 #[test]
@@ -291,21 +225,15 @@ fn set_data_recorded_after_a_draw_is_not_visible_to_that_draw() {
     device.clear(Color::BLACK).unwrap();
     let mut sb = SpriteBatch::new(&device).unwrap();
     sb.begin().unwrap();
-    sb.draw_rect(&t, Rectangle::new(0, 0, 4, 8), Color::WHITE)
-        .unwrap();
+    sb.draw_rect(&t, Rectangle::new(0, 0, 4, 8), Color::WHITE).unwrap();
     sb.end().unwrap();
     t.set_data(&[Color::BLUE]).unwrap();
     sb.begin().unwrap();
-    sb.draw_rect(&t, Rectangle::new(4, 0, 4, 8), Color::WHITE)
-        .unwrap();
+    sb.draw_rect(&t, Rectangle::new(4, 0, 4, 8), Color::WHITE).unwrap();
     sb.end().unwrap();
     device.present().unwrap();
     let px = read_back_buffer(&device);
-    assert_eq!(
-        at(&px, 8, 1, 3),
-        Color::RED,
-        "the first draw sees the data recorded before it"
-    );
+    assert_eq!(at(&px, 8, 1, 3), Color::RED, "the first draw sees the data recorded before it");
     assert_eq!(at(&px, 8, 6, 3), Color::BLUE);
 }
 
@@ -318,9 +246,7 @@ fn using_a_disposed_texture_is_object_disposed() {
     assert!(t.is_disposed());
     assert!(matches!(
         t.set_data(&[Color::RED; 4]),
-        Err(XnaError::ObjectDisposed {
-            object: "Texture2D"
-        })
+        Err(XnaError::ObjectDisposed { object: "Texture2D" })
     ));
     let mut sb = SpriteBatch::new(&device).unwrap();
     sb.begin().unwrap();

@@ -21,12 +21,7 @@ pub struct Rect {
 
 impl Rect {
     pub const fn new(x: i32, y: i32, width: i32, height: i32) -> Self {
-        Rect {
-            x,
-            y,
-            width,
-            height,
-        }
+        Rect { x, y, width, height }
     }
 }
 
@@ -43,14 +38,7 @@ pub struct Viewport {
 
 impl Viewport {
     pub fn new(x: i32, y: i32, width: i32, height: i32) -> Self {
-        Viewport {
-            x,
-            y,
-            width,
-            height,
-            min_depth: 0.0,
-            max_depth: 1.0,
-        }
+        Viewport { x, y, width, height, min_depth: 0.0, max_depth: 1.0 }
     }
 }
 

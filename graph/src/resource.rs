@@ -77,14 +77,7 @@ pub struct TextureDesc {
 
 impl TextureDesc {
     pub fn texture_2d(width: u32, height: u32, mip_levels: u32, format: SurfaceFormat) -> Self {
-        TextureDesc {
-            width,
-            height,
-            mip_levels,
-            layers: 1,
-            format,
-            render_target: None,
-        }
+        TextureDesc { width, height, mip_levels, layers: 1, format, render_target: None }
     }
 
     /// Size of mip `level` (never below 1).
@@ -113,10 +106,7 @@ pub struct RetireSink(Arc<Mutex<Vec<NativeHandle>>>);
 impl RetireSink {
     pub fn push(&self, handle: NativeHandle) {
         // A poisoned lock only means another thread panicked mid-push; the Vec is still valid.
-        self.0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(handle);
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(handle);
     }
 
     /// Takes every handle dropped since the last call.

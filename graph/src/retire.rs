@@ -14,9 +14,7 @@ pub struct RetirementQueue<T> {
 
 impl<T> Default for RetirementQueue<T> {
     fn default() -> Self {
-        RetirementQueue {
-            pending: Vec::new(),
-        }
+        RetirementQueue { pending: Vec::new() }
     }
 }
 

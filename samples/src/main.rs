@@ -24,31 +24,20 @@ struct Args {
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut args = Args {
-        frames: 120,
-        width: 640,
-        height: 360,
-        out: "scene.png".into(),
-        validation: false,
-    };
+    let mut args =
+        Args { frames: 120, width: 640, height: 360, out: "scene.png".into(), validation: false };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match flag.as_str() {
             "--frames" => {
-                args.frames = value("--frames")?
-                    .parse()
-                    .map_err(|e| format!("--frames: {e}"))?
+                args.frames = value("--frames")?.parse().map_err(|e| format!("--frames: {e}"))?
             }
             "--width" => {
-                args.width = value("--width")?
-                    .parse()
-                    .map_err(|e| format!("--width: {e}"))?
+                args.width = value("--width")?.parse().map_err(|e| format!("--width: {e}"))?
             }
             "--height" => {
-                args.height = value("--height")?
-                    .parse()
-                    .map_err(|e| format!("--height: {e}"))?
+                args.height = value("--height")?.parse().map_err(|e| format!("--height: {e}"))?
             }
             "--out" => args.out = value("--out")?,
             "--validation" => args.validation = true,
@@ -92,10 +81,7 @@ fn run(args: &Args) -> xnagraph::Result<()> {
         back_buffer_height: args.height,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions {
-        validation: args.validation,
-        ..DeviceOptions::default()
-    };
+    let options = DeviceOptions { validation: args.validation, ..DeviceOptions::default() };
     let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)?;
     eprintln!("adapter: {}", device.adapter_name());
     let (sw, sh) = (args.width / 2, args.height / 2);
@@ -158,11 +144,7 @@ fn run(args: &Args) -> xnagraph::Result<()> {
             None,
             None,
         )?;
-        batch.draw_rect(
-            &scene,
-            Rectangle::new(0, 0, args.width, args.height),
-            Color::WHITE,
-        )?;
+        batch.draw_rect(&scene, Rectangle::new(0, 0, args.width, args.height), Color::WHITE)?;
         batch.end()?;
         device.present()?;
         frame_ms.push(start.elapsed().as_secs_f64() * 1000.0);
@@ -172,9 +154,7 @@ fn run(args: &Args) -> xnagraph::Result<()> {
     let mut pixels = vec![Color::TRANSPARENT; n];
     device.get_back_buffer_data(None, &mut pixels, 0, n)?;
     write_png(&args.out, args.width as u32, args.height as u32, &pixels).map_err(|e| {
-        xnagraph::XnaError::InvalidOperation {
-            message: format!("{}: {e}", args.out),
-        }
+        xnagraph::XnaError::InvalidOperation { message: format!("{}: {e}", args.out) }
     })?;
 
     for (i, ms) in frame_ms.iter().enumerate() {
@@ -204,9 +184,7 @@ fn write_png(path: &str, width: u32, height: u32, pixels: &[Color]) -> std::io::
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
     let bytes: Vec<u8> = pixels.iter().flat_map(|c| [c.r, c.g, c.b, c.a]).collect();
-    writer
-        .write_image_data(&bytes)
-        .map_err(std::io::Error::other)?;
+    writer.write_image_data(&bytes).map_err(std::io::Error::other)?;
     Ok(())
 }
 

@@ -15,10 +15,7 @@ pub struct Stage {
 impl Stage {
     /// The SPIR-V as 32-bit words (copied, so alignment of the embedded bytes never matters).
     pub fn words(&self) -> Vec<u32> {
-        self.spirv
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
+        self.spirv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
     }
 
     pub fn bytes(&self) -> &'static [u8] {
@@ -29,16 +26,12 @@ impl Stage {
 /// SpriteBatch vertex stage: inputs position (vec3, location 0), colour (unorm RGBA8,
 /// location 1), texcoord (vec2, location 2); uniform block `SpriteTransform { mat4 }` at
 /// set 1, binding 0.
-pub const SPRITE_VERT: Stage = Stage {
-    name: "sprite.vert",
-    spirv: include_bytes!("../spirv/sprite.vert.spv"),
-};
+pub const SPRITE_VERT: Stage =
+    Stage { name: "sprite.vert", spirv: include_bytes!("../spirv/sprite.vert.spv") };
 
 /// SpriteBatch fragment stage: combined image sampler at set 2, binding 0; one colour output.
-pub const SPRITE_FRAG: Stage = Stage {
-    name: "sprite.frag",
-    spirv: include_bytes!("../spirv/sprite.frag.spv"),
-};
+pub const SPRITE_FRAG: Stage =
+    Stage { name: "sprite.frag", spirv: include_bytes!("../spirv/sprite.frag.spv") };
 
 #[cfg(test)]
 mod tests {

@@ -112,10 +112,9 @@ fn examine(instance: &ash::Instance, physical: vk::PhysicalDevice) -> Option<Can
     let queue_family = families
         .iter()
         .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS) && f.queue_count > 0)?;
-    let name = props.device_name_as_c_str().map_or_else(
-        |_| "unnamed adapter".to_owned(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = props
+        .device_name_as_c_str()
+        .map_or_else(|_| "unnamed adapter".to_owned(), |n| n.to_string_lossy().into_owned());
     Some(Candidate {
         physical,
         queue_family: queue_family as u32,
@@ -138,9 +137,8 @@ impl Gpu {
         // SAFETY: a plain query on the loaded entry.
         let layers = unsafe { entry.enumerate_instance_layer_properties() }
             .map_err(|e| vk_error("vkEnumerateInstanceLayerProperties", e))?;
-        let has_layer = layers
-            .iter()
-            .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+        let has_layer =
+            layers.iter().any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
         let validate = (asked || from_env) && has_layer;
         if asked && !has_layer {
             return Err(BackendError::NotSupported(
@@ -156,10 +154,8 @@ impl Gpu {
             .engine_name(c"xnagraph")
             .api_version(vk::API_VERSION_1_3);
         let layer_names = [VALIDATION_LAYER.as_ptr()];
-        let extension_names = [
-            ash::ext::debug_utils::NAME.as_ptr(),
-            ash::ext::validation_features::NAME.as_ptr(),
-        ];
+        let extension_names =
+            [ash::ext::debug_utils::NAME.as_ptr(), ash::ext::validation_features::NAME.as_ptr()];
         let enabled_checks = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
         let mut features =
             vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_checks);
@@ -227,13 +223,7 @@ impl Gpu {
     fn open_device(
         instance: &ash::Instance,
     ) -> Result<
-        (
-            Candidate,
-            vk::PhysicalDeviceLimits,
-            ash::Device,
-            vk::Queue,
-            vk_mem::Allocator,
-        ),
+        (Candidate, vk::PhysicalDeviceLimits, ash::Device, vk::Queue, vk_mem::Allocator),
         BackendError,
     > {
         let chosen = Self::choose_adapter(instance)?;
@@ -327,10 +317,7 @@ mod tests {
             queue_family: 0,
             rank: device_type_rank(ty),
             name: name.to_owned(),
-            features: Features {
-                fill_mode_non_solid: true,
-                sampler_anisotropy: true,
-            },
+            features: Features { fill_mode_non_solid: true, sampler_anisotropy: true },
         }
     }
 
@@ -345,10 +332,7 @@ mod tests {
         ];
         let best = best_candidate(listed.into_iter()).map(|c| c.name);
         assert_eq!(best.as_deref(), Some("dgpu"));
-        let no_discrete = [
-            candidate(T::CPU, "llvmpipe"),
-            candidate(T::INTEGRATED_GPU, "igpu"),
-        ];
+        let no_discrete = [candidate(T::CPU, "llvmpipe"), candidate(T::INTEGRATED_GPU, "igpu")];
         let best = best_candidate(no_discrete.into_iter()).map(|c| c.name);
         assert_eq!(best.as_deref(), Some("igpu"));
         let only_cpu = [candidate(T::CPU, "llvmpipe")];

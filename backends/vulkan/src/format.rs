@@ -53,10 +53,9 @@ fn depth_candidates(format: DepthFormat) -> &'static [vk::Format] {
         DepthFormat::None => &[],
         DepthFormat::Depth16 => &[vk::Format::D16_UNORM],
         DepthFormat::Depth24 => &[vk::Format::X8_D24_UNORM_PACK32, vk::Format::D32_SFLOAT],
-        DepthFormat::Depth24Stencil8 => &[
-            vk::Format::D24_UNORM_S8_UINT,
-            vk::Format::D32_SFLOAT_S8_UINT,
-        ],
+        DepthFormat::Depth24Stencil8 => {
+            &[vk::Format::D24_UNORM_S8_UINT, vk::Format::D32_SFLOAT_S8_UINT]
+        }
     }
 }
 
@@ -88,10 +87,7 @@ pub(crate) struct FormatTable {
 }
 
 fn index_of(format: SurfaceFormat) -> usize {
-    SurfaceFormat::ALL
-        .iter()
-        .position(|f| *f == format)
-        .unwrap_or(0)
+    SurfaceFormat::ALL.iter().position(|f| *f == format).unwrap_or(0)
 }
 
 impl FormatTable {
@@ -127,31 +123,22 @@ impl FormatTable {
             };
         }
         // Each request falls back to a weaker XNA format when none of its candidates works.
-        let order = [
-            DepthFormat::Depth16,
-            DepthFormat::Depth24,
-            DepthFormat::Depth24Stencil8,
-        ];
+        let order = [DepthFormat::Depth16, DepthFormat::Depth24, DepthFormat::Depth24Stencil8];
         let mut depth = [None; 4];
         for (i, requested) in order.iter().enumerate() {
             for fallback in order[..=i].iter().rev() {
                 // Plans may clear a depth image by transfer as well as by its load op.
                 let needed = vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT
                     | vk::FormatFeatureFlags::TRANSFER_DST;
-                let found = depth_candidates(*fallback)
-                    .iter()
-                    .find(|c| features(**c).contains(needed));
+                let found =
+                    depth_candidates(*fallback).iter().find(|c| features(**c).contains(needed));
                 if let Some(f) = found {
                     depth[*requested as usize] = Some((*fallback, *f));
                     break;
                 }
             }
         }
-        FormatTable {
-            support,
-            mip_filter,
-            depth,
-        }
+        FormatTable { support, mip_filter, depth }
     }
 
     pub fn support(&self, format: SurfaceFormat) -> FormatSupport {
@@ -200,9 +187,6 @@ mod tests {
         assert!(
             depth_aspects(vk::Format::D24_UNORM_S8_UINT).contains(vk::ImageAspectFlags::STENCIL)
         );
-        assert_eq!(
-            depth_aspects(vk::Format::X8_D24_UNORM_PACK32),
-            vk::ImageAspectFlags::DEPTH
-        );
+        assert_eq!(depth_aspects(vk::Format::X8_D24_UNORM_PACK32), vk::ImageAspectFlags::DEPTH);
     }
 }

@@ -49,11 +49,7 @@ impl HostBuffer {
         let (buffer, alloc) = unsafe { gpu.allocator.create_buffer(&info, &alloc_info) }
             .map_err(|e| vk_error("vmaCreateBuffer", e))?;
         crate::live::created();
-        Ok(HostBuffer {
-            buffer,
-            alloc,
-            size,
-        })
+        Ok(HostBuffer { buffer, alloc, size })
     }
 
     fn mapped(&self, gpu: &Gpu) -> Result<*mut u8, BackendError> {
@@ -67,9 +63,7 @@ impl HostBuffer {
     /// Copies `bytes` to `offset` and flushes them to the device.
     pub fn write(&self, gpu: &Gpu, offset: u64, bytes: &[u8]) -> Result<(), BackendError> {
         if offset + bytes.len() as u64 > self.size {
-            return Err(BackendError::Native(
-                "write past the end of a host buffer".into(),
-            ));
+            return Err(BackendError::Native("write past the end of a host buffer".into()));
         }
         let ptr = self.mapped(gpu)?;
         // SAFETY: the mapping covers `size` bytes and the range was checked above; the GPU does
@@ -85,9 +79,7 @@ impl HostBuffer {
     /// The first `len` bytes, after invalidating host caches.
     pub fn read(&self, gpu: &Gpu, len: usize) -> Result<Vec<u8>, BackendError> {
         if len as u64 > self.size {
-            return Err(BackendError::Native(
-                "read past the end of a host buffer".into(),
-            ));
+            return Err(BackendError::Native("read past the end of a host buffer".into()));
         }
         gpu.allocator
             .invalidate_allocation(&self.alloc, 0, len as u64)
@@ -161,11 +153,8 @@ impl FrameSlot {
             .and_then(|cmds| {
                 slot.cmd = cmds[0];
                 // SAFETY: a plain fence on a live device.
-                unsafe {
-                    gpu.device
-                        .create_fence(&vk::FenceCreateInfo::default(), None)
-                }
-                .map_err(|e| vk_error("vkCreateFence", e))
+                unsafe { gpu.device.create_fence(&vk::FenceCreateInfo::default(), None) }
+                    .map_err(|e| vk_error("vkCreateFence", e))
             });
         match made {
             Ok(fence) => {
@@ -201,9 +190,8 @@ impl FrameSlot {
                     descriptor_count: capacity,
                 },
             ];
-            let info = vk::DescriptorPoolCreateInfo::default()
-                .max_sets(capacity * 2)
-                .pool_sizes(&sizes);
+            let info =
+                vk::DescriptorPoolCreateInfo::default().max_sets(capacity * 2).pool_sizes(&sizes);
             // SAFETY: a valid create info for this device.
             self.descriptors = unsafe { gpu.device.create_descriptor_pool(&info, None) }
                 .map_err(|e| vk_error("vkCreateDescriptorPool", e))?;
@@ -220,23 +208,15 @@ impl FrameSlot {
     }
 
     pub fn buffer_count(&self) -> usize {
-        [&self.vertices, &self.uniforms, &self.staging]
-            .iter()
-            .filter(|b| b.is_some())
-            .count()
+        [&self.vertices, &self.uniforms, &self.staging].iter().filter(|b| b.is_some()).count()
             + self.readbacks.len()
     }
 
     /// # Safety
     /// The slot must be idle (its fence signalled or never submitted).
     pub unsafe fn destroy(mut self, gpu: &Gpu) {
-        for buffer in [
-            self.vertices.take(),
-            self.uniforms.take(),
-            self.staging.take(),
-        ]
-        .into_iter()
-        .flatten()
+        for buffer in
+            [self.vertices.take(), self.uniforms.take(), self.staging.take()].into_iter().flatten()
         {
             // SAFETY: the slot is idle (caller's contract).
             unsafe { buffer.destroy(gpu) };

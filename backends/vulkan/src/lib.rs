@@ -53,10 +53,7 @@ pub struct VulkanConfig {
 
 impl Default for VulkanConfig {
     fn default() -> Self {
-        VulkanConfig {
-            validation: false,
-            frames_in_flight: 2,
-        }
+        VulkanConfig { validation: false, frames_in_flight: 2 }
     }
 }
 
@@ -147,12 +144,8 @@ impl VulkanBackend {
             return Ok(());
         };
         // SAFETY: the fence belongs to this device and was submitted with `id`.
-        unsafe {
-            self.gpu
-                .device
-                .wait_for_fences(&[slot.fence], true, u64::MAX)
-        }
-        .map_err(|e| vk_error("vkWaitForFences", e))?;
+        unsafe { self.gpu.device.wait_for_fences(&[slot.fence], true, u64::MAX) }
+            .map_err(|e| vk_error("vkWaitForFences", e))?;
         slot.in_flight = None;
         self.completed = self.completed.max(id);
         let mut result = Ok(());
@@ -279,13 +272,9 @@ impl VulkanBackend {
         let mut idle = Vec::new();
         for slot in &mut self.slots {
             idle.extend(
-                [
-                    slot.vertices.take(),
-                    slot.uniforms.take(),
-                    slot.staging.take(),
-                ]
-                .into_iter()
-                .flatten(),
+                [slot.vertices.take(), slot.uniforms.take(), slot.staging.take()]
+                    .into_iter()
+                    .flatten(),
             );
         }
         idle.extend(self.index_buffer.take());
@@ -308,21 +297,13 @@ impl VulkanBackend {
         let mut outgrown = Vec::new();
         let slot = &mut self.slots[i];
         let wanted = [
-            (
-                &mut slot.vertices,
-                needs.vertex_bytes,
-                vk::BufferUsageFlags::VERTEX_BUFFER,
-            ),
+            (&mut slot.vertices, needs.vertex_bytes, vk::BufferUsageFlags::VERTEX_BUFFER),
             (
                 &mut slot.uniforms,
                 uniform_stride * u64::from(needs.draws),
                 vk::BufferUsageFlags::UNIFORM_BUFFER,
             ),
-            (
-                &mut slot.staging,
-                needs.staging_bytes,
-                vk::BufferUsageFlags::TRANSFER_SRC,
-            ),
+            (&mut slot.staging, needs.staging_bytes, vk::BufferUsageFlags::TRANSFER_SRC),
         ];
         let mut grown = Ok(());
         for (buffer, size, usage) in wanted {
@@ -381,11 +362,7 @@ impl VulkanBackend {
             cmd,
             frame: &plan.frame,
             vertex_buffer: slot.vertices.as_ref().map(|b| b.buffer).unwrap_or_default(),
-            index_buffer: self
-                .index_buffer
-                .as_ref()
-                .map(|b| b.buffer)
-                .unwrap_or_default(),
+            index_buffer: self.index_buffer.as_ref().map(|b| b.buffer).unwrap_or_default(),
             uniforms: slot.uniforms.as_ref(),
             uniform_stride,
             uniforms_used: 0,
@@ -401,12 +378,8 @@ impl VulkanBackend {
             // SAFETY: `cmd` is recording; the fence is unsignalled after the reset and not in use
             // (the slot is idle).
             unsafe {
-                device
-                    .end_command_buffer(cmd)
-                    .map_err(|e| vk_error("vkEndCommandBuffer", e))?;
-                device
-                    .reset_fences(&[slot.fence])
-                    .map_err(|e| vk_error("vkResetFences", e))?;
+                device.end_command_buffer(cmd).map_err(|e| vk_error("vkEndCommandBuffer", e))?;
+                device.reset_fences(&[slot.fence]).map_err(|e| vk_error("vkResetFences", e))?;
                 let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
                 let submit = vk::SubmitInfo2::default().command_buffer_infos(&cmds);
                 device

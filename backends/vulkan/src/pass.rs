@@ -32,20 +32,14 @@ fn load_op(
         LoadOp::DontCare => (vk::AttachmentLoadOp::DONT_CARE, vk::ClearValue::default()),
         LoadOp::Clear(ClearValue::Color(c)) if !depth => (
             vk::AttachmentLoadOp::CLEAR,
-            vk::ClearValue {
-                color: vk::ClearColorValue { float32: c },
-            },
+            vk::ClearValue { color: vk::ClearColorValue { float32: c } },
         ),
         LoadOp::Clear(ClearValue::DepthStencil { depth: d, stencil }) if depth => (
             vk::AttachmentLoadOp::CLEAR,
-            vk::ClearValue {
-                depth_stencil: vk::ClearDepthStencilValue { depth: d, stencil },
-            },
+            vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: d, stencil } },
         ),
         LoadOp::Clear(_) => {
-            return Err(malformed(
-                "clear value of the wrong kind for its attachment",
-            ))
+            return Err(malformed("clear value of the wrong kind for its attachment"))
         }
     })
 }
@@ -69,18 +63,11 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
     if pass.colors.is_empty() {
         return Err(malformed("a pass without colour attachments"));
     }
-    let mut extent = vk::Extent2D {
-        width: u32::MAX,
-        height: u32::MAX,
-    };
+    let mut extent = vk::Extent2D { width: u32::MAX, height: u32::MAX };
     let mut samples = None;
     let mut check =
         |t: &crate::texture::NativeTexture, a: &PlannedAttachment| -> Result<(), BackendError> {
-            let s = if a.image == Image::Color {
-                vk::SampleCountFlags::TYPE_1
-            } else {
-                t.samples
-            };
+            let s = if a.image == Image::Color { vk::SampleCountFlags::TYPE_1 } else { t.samples };
             if *samples.get_or_insert(s) != s {
                 return Err(malformed("attachments with different sample counts"));
             }
@@ -141,11 +128,7 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
     Ok(Attachments {
         colors,
         depth,
-        formats: PassFormats {
-            colors: color_formats,
-            depth: depth_format,
-            samples,
-        },
+        formats: PassFormats { colors: color_formats, depth: depth_format, samples },
         extent,
     })
 }
@@ -157,10 +140,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     let att = lower_attachments(rec, pass)?;
     let has_stencil = att.depth.is_some()
         && depth_aspects(att.formats.depth).contains(vk::ImageAspectFlags::STENCIL);
-    let area = vk::Rect2D {
-        offset: vk::Offset2D { x: 0, y: 0 },
-        extent: att.extent,
-    };
+    let area = vk::Rect2D { offset: vk::Offset2D { x: 0, y: 0 }, extent: att.extent };
     let mut info = vk::RenderingInfo::default()
         .render_area(area)
         .layer_count(1)
@@ -175,10 +155,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     // SAFETY: `cmd` is recording outside any rendering; the views are live and the plan's
     // barriers put them in the layouts named above.
     unsafe { device.cmd_begin_rendering(rec.cmd, &info) };
-    let mut state = DrawState {
-        pipeline: vk::Pipeline::null(),
-        buffers_bound: false,
-    };
+    let mut state = DrawState { pipeline: vk::Pipeline::null(), buffers_bound: false };
     let mut result = Ok(());
     for &i in &pass.ops {
         result = match segment.ops.get(i) {
@@ -205,9 +182,7 @@ fn clear(rec: &Recorder<'_>, c: &Clear, att: &Attachments, has_stencil: bool) {
             clears.push(vk::ClearAttachment {
                 aspect_mask: vk::ImageAspectFlags::COLOR,
                 color_attachment: i as u32,
-                clear_value: vk::ClearValue {
-                    color: vk::ClearColorValue { float32: color },
-                },
+                clear_value: vk::ClearValue { color: vk::ClearColorValue { float32: color } },
             });
         }
     }
@@ -234,19 +209,12 @@ fn clear(rec: &Recorder<'_>, c: &Clear, att: &Attachments, has_stencil: bool) {
         return;
     }
     let rect = vk::ClearRect {
-        rect: vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: att.extent,
-        },
+        rect: vk::Rect2D { offset: vk::Offset2D::default(), extent: att.extent },
         base_array_layer: 0,
         layer_count: 1,
     };
     // SAFETY: inside rendering; the attachments cleared exist in this pass.
-    unsafe {
-        rec.gpu
-            .device
-            .cmd_clear_attachments(rec.cmd, &clears, &[rect])
-    };
+    unsafe { rec.gpu.device.cmd_clear_attachments(rec.cmd, &clears, &[rect]) };
 }
 
 struct DrawState {
@@ -261,14 +229,8 @@ fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> vk::Rect2D 
     let x1 = (i64::from(x) + i64::from(w.max(0))).clamp(x0, i64::from(area.width));
     let y1 = (i64::from(y) + i64::from(h.max(0))).clamp(y0, i64::from(area.height));
     vk::Rect2D {
-        offset: vk::Offset2D {
-            x: x0 as i32,
-            y: y0 as i32,
-        },
-        extent: vk::Extent2D {
-            width: (x1 - x0) as u32,
-            height: (y1 - y0) as u32,
-        },
+        offset: vk::Offset2D { x: x0 as i32, y: y0 as i32 },
+        extent: vk::Extent2D { width: (x1 - x0) as u32, height: (y1 - y0) as u32 },
     }
 }
 
@@ -289,9 +251,7 @@ fn draw(
     let sampler = rec.pipelines.sampler(gpu, &d.sampler)?;
     let texture = rec.textures.get(d.texture.native())?;
 
-    let uniforms = rec
-        .uniforms
-        .ok_or_else(|| malformed("draw without uniform space"))?;
+    let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
     let offset = rec.uniforms_used;
     let bytes: Vec<u8> = d.transform.iter().flat_map(|f| f.to_ne_bytes()).collect();
     uniforms.write(gpu, offset, &bytes)?;
@@ -304,11 +264,8 @@ fn draw(
     // SAFETY: the pool was sized for every draw of this plan and is not used concurrently.
     let sets = unsafe { device.allocate_descriptor_sets(&alloc) }
         .map_err(|e| crate::vk_error("vkAllocateDescriptorSets", e))?;
-    let buffer_info = [vk::DescriptorBufferInfo {
-        buffer: uniforms.buffer,
-        offset,
-        range: bytes.len() as u64,
-    }];
+    let buffer_info =
+        [vk::DescriptorBufferInfo { buffer: uniforms.buffer, offset, range: bytes.len() as u64 }];
     let image_info = [vk::DescriptorImageInfo {
         sampler,
         image_view: texture.sampled_view,
@@ -374,15 +331,9 @@ mod tests {
 
     #[test]
     fn scissor_is_clamped_to_the_render_area() {
-        let area = vk::Extent2D {
-            width: 64,
-            height: 32,
-        };
+        let area = vk::Extent2D { width: 64, height: 32 };
         let r = clamp_rect(-10, 20, 100, 100, area);
-        assert_eq!(
-            (r.offset.x, r.offset.y, r.extent.width, r.extent.height),
-            (0, 20, 64, 12)
-        );
+        assert_eq!((r.offset.x, r.offset.y, r.extent.width, r.extent.height), (0, 20, 64, 12));
         let outside = clamp_rect(70, 0, 5, 5, area);
         assert_eq!(outside.extent.width, 0);
     }

@@ -147,9 +147,8 @@ impl Pipelines {
             .vertex_attribute_descriptions(&vertex_attributes);
         let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
             .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-        let viewport = vk::PipelineViewportStateCreateInfo::default()
-            .viewport_count(1)
-            .scissor_count(1);
+        let viewport =
+            vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
 
         let r = key.rasterizer;
         let polygon_mode = match r.fill_mode {
@@ -212,15 +211,13 @@ impl Pipelines {
         let b = key.blend;
         let is_opaque =
             |src, dst, f| src == Blend::One && dst == Blend::Zero && f == BlendFunction::Add;
-        let blend_on = !(is_opaque(
-            b.color_source_blend,
-            b.color_destination_blend,
-            b.color_blend_function,
-        ) && is_opaque(
-            b.alpha_source_blend,
-            b.alpha_destination_blend,
-            b.alpha_blend_function,
-        ));
+        let blend_on =
+            !(is_opaque(b.color_source_blend, b.color_destination_blend, b.color_blend_function)
+                && is_opaque(
+                    b.alpha_source_blend,
+                    b.alpha_destination_blend,
+                    b.alpha_blend_function,
+                ));
         let blend_attachments: Vec<_> = (0..formats.colors.len())
             .map(|i| {
                 // The stock shaders write only the first target; the others keep their content.
@@ -246,11 +243,7 @@ impl Pipelines {
             .blend_constants([1.0; 4]);
         let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let stencil_format = if has_stencil {
-            formats.depth
-        } else {
-            vk::Format::UNDEFINED
-        };
+        let stencil_format = if has_stencil { formats.depth } else { vk::Format::UNDEFINED };
         let mut rendering = vk::PipelineRenderingCreateInfo::default()
             .color_attachment_formats(&formats.colors)
             .depth_attachment_format(formats.depth)
@@ -269,8 +262,7 @@ impl Pipelines {
             .push_next(&mut rendering);
         // SAFETY: every state struct above lives across the call; modules and layout are live.
         let made = unsafe {
-            gpu.device
-                .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
+            gpu.device.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
         };
         match made {
             Ok(p) => Ok(p[0]),

@@ -45,10 +45,7 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
         match &node.kind {
             PlanNodeKind::Pass(p) => {
                 let Some(Node::Pass(segment)) = frame.nodes.get(p.segment) else {
-                    return Err(plan_error(format!(
-                        "node {} is not a pass segment",
-                        p.segment
-                    )));
+                    return Err(plan_error(format!("node {} is not a pass segment", p.segment)));
                 };
                 for &i in &p.ops {
                     match segment.ops.get(i) {

@@ -35,11 +35,9 @@ pub(crate) fn sync_point(use_: Use) -> SyncPoint {
     use vk::PipelineStageFlags2 as S;
     let (stage, access, layout) = match use_ {
         Use::Plan(Access::Nothing) => (S::NONE, A::NONE, L::UNDEFINED),
-        Use::Plan(Access::ColorAttachmentWrite) => (
-            S::COLOR_ATTACHMENT_OUTPUT,
-            A::COLOR_ATTACHMENT_WRITE,
-            L::COLOR_ATTACHMENT_OPTIMAL,
-        ),
+        Use::Plan(Access::ColorAttachmentWrite) => {
+            (S::COLOR_ATTACHMENT_OUTPUT, A::COLOR_ATTACHMENT_WRITE, L::COLOR_ATTACHMENT_OPTIMAL)
+        }
         Use::Plan(Access::ColorAttachmentReadWrite) => (
             S::COLOR_ATTACHMENT_OUTPUT,
             A::COLOR_ATTACHMENT_READ | A::COLOR_ATTACHMENT_WRITE,
@@ -50,11 +48,9 @@ pub(crate) fn sync_point(use_: Use) -> SyncPoint {
             A::DEPTH_STENCIL_ATTACHMENT_READ | A::DEPTH_STENCIL_ATTACHMENT_WRITE,
             L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
         ),
-        Use::Plan(Access::FragmentSampled) => (
-            S::FRAGMENT_SHADER,
-            A::SHADER_SAMPLED_READ,
-            L::SHADER_READ_ONLY_OPTIMAL,
-        ),
+        Use::Plan(Access::FragmentSampled) => {
+            (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ, L::SHADER_READ_ONLY_OPTIMAL)
+        }
         Use::Plan(Access::TransferRead) => (S::TRANSFER, A::TRANSFER_READ, L::TRANSFER_SRC_OPTIMAL),
         Use::Plan(Access::TransferWrite) => {
             (S::TRANSFER, A::TRANSFER_WRITE, L::TRANSFER_DST_OPTIMAL)
@@ -66,11 +62,7 @@ pub(crate) fn sync_point(use_: Use) -> SyncPoint {
         Use::Plan(Access::Present) => (S::ALL_COMMANDS, A::NONE, L::TRANSFER_SRC_OPTIMAL),
         Use::HostRead => (S::HOST, A::HOST_READ, L::UNDEFINED),
     };
-    SyncPoint {
-        stage,
-        access,
-        layout,
-    }
+    SyncPoint { stage, access, layout }
 }
 
 /// The layout an image is in while used as `access`.
@@ -88,11 +80,7 @@ pub(crate) fn image_barrier(
 ) -> vk::ImageMemoryBarrier2<'static> {
     let from = sync_point(Use::Plan(src));
     let to = sync_point(Use::Plan(dst));
-    let old_layout = if discard {
-        vk::ImageLayout::UNDEFINED
-    } else {
-        from.layout
-    };
+    let old_layout = if discard { vk::ImageLayout::UNDEFINED } else { from.layout };
     vk::ImageMemoryBarrier2::default()
         .src_stage_mask(from.stage)
         .src_access_mask(from.access)
@@ -150,11 +138,7 @@ pub(crate) fn record_plan_barriers(
             BackendError::Native(format!("barrier names a missing {:?} image", b.image))
         })?;
         let desc = texture.desc;
-        let levels_max = if b.image == Image::Color {
-            desc.mip_levels
-        } else {
-            1
-        };
+        let levels_max = if b.image == Image::Color { desc.mip_levels } else { 1 };
         if b.levels.start >= b.levels.end
             || b.levels.end > levels_max
             || b.layers.start >= b.layers.end
@@ -245,11 +229,7 @@ mod tests {
         ];
         for (i, a) in all.iter().enumerate() {
             for b in &all[i + 1..] {
-                assert_ne!(
-                    sync_point(Use::Plan(*a)),
-                    sync_point(Use::Plan(*b)),
-                    "{a:?} {b:?}"
-                );
+                assert_ne!(sync_point(Use::Plan(*a)), sync_point(Use::Plan(*b)), "{a:?} {b:?}");
             }
         }
     }

@@ -73,10 +73,7 @@ impl NativeTexture {
     }
 
     pub fn image_count(&self) -> usize {
-        [&self.color, &self.msaa, &self.depth]
-            .iter()
-            .filter(|m| m.is_some())
-            .count()
+        [&self.color, &self.msaa, &self.depth].iter().filter(|m| m.is_some()).count()
     }
 }
 
@@ -124,16 +121,9 @@ impl TextureTable {
 fn check_desc(gpu: &Gpu, formats: &FormatTable, desc: &TextureDesc) -> Result<(), BackendError> {
     let caps = gpu.capabilities();
     let unsupported = |m: String| Err(BackendError::NotSupported(m));
-    let max = if desc.layers == 6 {
-        caps.max_cube_dimension
-    } else {
-        caps.max_texture_dimension
-    };
+    let max = if desc.layers == 6 { caps.max_cube_dimension } else { caps.max_texture_dimension };
     if desc.width == 0 || desc.height == 0 || desc.width > max || desc.height > max {
-        return unsupported(format!(
-            "texture size {}x{} (limit {max})",
-            desc.width, desc.height
-        ));
+        return unsupported(format!("texture size {}x{} (limit {max})", desc.width, desc.height));
     }
     let full_chain = 32 - desc.width.max(desc.height).leading_zeros();
     if desc.mip_levels == 0 || desc.mip_levels > full_chain {
@@ -143,10 +133,7 @@ fn check_desc(gpu: &Gpu, formats: &FormatTable, desc: &TextureDesc) -> Result<()
         ));
     }
     if desc.layers != 1 && !(desc.layers == 6 && desc.width == desc.height) {
-        return unsupported(format!(
-            "{} layers of {}x{}",
-            desc.layers, desc.width, desc.height
-        ));
+        return unsupported(format!("{} layers of {}x{}", desc.layers, desc.width, desc.height));
     }
     let support = formats.support(desc.format);
     if !support.sampled {
@@ -181,9 +168,8 @@ pub(crate) fn create(
         n if n > 1 => vk::SampleCountFlags::from_raw(n),
         _ => vk::SampleCountFlags::TYPE_1,
     };
-    let depth_format = rt
-        .and_then(|r| formats.depth_format(r.depth))
-        .unwrap_or(vk::Format::UNDEFINED);
+    let depth_format =
+        rt.and_then(|r| formats.depth_format(r.depth)).unwrap_or(vk::Format::UNDEFINED);
     let mut texture = NativeTexture {
         desc: *desc,
         format,
@@ -237,11 +223,8 @@ fn fill(
     )?;
     let color_image = color.image;
     t.color = Some(color);
-    let view_type = if desc.layers == 6 {
-        vk::ImageViewType::CUBE
-    } else {
-        vk::ImageViewType::TYPE_2D
-    };
+    let view_type =
+        if desc.layers == 6 { vk::ImageViewType::CUBE } else { vk::ImageViewType::TYPE_2D };
     let full = vk::ImageSubresourceRange {
         aspect_mask: vk::ImageAspectFlags::COLOR,
         base_mip_level: 0,
@@ -347,11 +330,7 @@ fn allocate_image(
         .flags(flags)
         .image_type(vk::ImageType::TYPE_2D)
         .format(format)
-        .extent(vk::Extent3D {
-            width: desc.width,
-            height: desc.height,
-            depth: 1,
-        })
+        .extent(vk::Extent3D { width: desc.width, height: desc.height, depth: 1 })
         .mip_levels(mip_levels)
         .array_layers(desc.layers)
         .samples(samples)
@@ -396,11 +375,7 @@ fn create_view(
 /// # Safety
 /// No pending or executing submission may use the texture.
 pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
-    let views = t
-        .color_views
-        .iter()
-        .chain(&t.msaa_views)
-        .chain(&t.depth_views);
+    let views = t.color_views.iter().chain(&t.msaa_views).chain(&t.depth_views);
     for view in views.chain(std::iter::once(&t.sampled_view)) {
         if *view != vk::ImageView::null() {
             // SAFETY: the caller guarantees the GPU is done with the view.
@@ -408,10 +383,7 @@ pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
             crate::live::destroyed();
         }
     }
-    for memory in [t.color.take(), t.msaa.take(), t.depth.take()]
-        .into_iter()
-        .flatten()
-    {
+    for memory in [t.color.take(), t.msaa.take(), t.depth.take()].into_iter().flatten() {
         let ImageMemory { image, mut alloc } = memory;
         // SAFETY: as above; the image and allocation came from this allocator together.
         unsafe { gpu.allocator.destroy_image(image, &mut alloc) };

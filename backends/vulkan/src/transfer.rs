@@ -53,16 +53,8 @@ fn region(
         )));
     }
     Ok((
-        vk::Offset3D {
-            x: rect.x,
-            y: rect.y,
-            z: 0,
-        },
-        vk::Extent3D {
-            width: rect.width as u32,
-            height: rect.height as u32,
-            depth: 1,
-        },
+        vk::Offset3D { x: rect.x, y: rect.y, z: 0 },
+        vk::Extent3D { width: rect.width as u32, height: rect.height as u32, depth: 1 },
     ))
 }
 
@@ -99,9 +91,8 @@ pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(
             upload.data.len()
         )));
     }
-    let staging = rec
-        .staging
-        .ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
+    let staging =
+        rec.staging.ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
     let at = rec.staging_used;
     staging.write(rec.gpu, at, &upload.data)?;
     rec.staging_used += (upload.data.len() as u64).next_multiple_of(STAGING_ALIGN);
@@ -129,12 +120,7 @@ pub(crate) fn record_readback(
     let desc = &texture.desc;
     let (offset, extent) = region(desc, readback.level, readback.layer, readback.rect)?;
     let len = desc.format.region_size(extent.width, extent.height);
-    let buffer = HostBuffer::new(
-        rec.gpu,
-        len as u64,
-        vk::BufferUsageFlags::TRANSFER_DST,
-        true,
-    )?;
+    let buffer = HostBuffer::new(rec.gpu, len as u64, vk::BufferUsageFlags::TRANSFER_DST, true)?;
     let copy = copy_region(0, readback.level, readback.layer, offset, extent);
     let image = texture.color.as_ref().map(|m| m.image).unwrap_or_default();
     let host = [host_read_barrier(buffer.buffer)];
@@ -151,11 +137,7 @@ pub(crate) fn record_readback(
         );
         rec.gpu.device.cmd_pipeline_barrier2(rec.cmd, &dependency);
     }
-    rec.readbacks.push(PendingReadback {
-        id: readback.id,
-        buffer,
-        len,
-    });
+    rec.readbacks.push(PendingReadback { id: readback.id, buffer, len });
     Ok(())
 }
 
@@ -182,14 +164,7 @@ pub(crate) fn record_mips(
     let device = &rec.gpu.device;
     let corner = |level: u32| {
         let (w, h) = desc.level_size(level);
-        [
-            vk::Offset3D { x: 0, y: 0, z: 0 },
-            vk::Offset3D {
-                x: w as i32,
-                y: h as i32,
-                z: 1,
-            },
-        ]
+        [vk::Offset3D { x: 0, y: 0, z: 0 }, vk::Offset3D { x: w as i32, y: h as i32, z: 1 }]
     };
     let layers = |level: u32| vk::ImageSubresourceLayers {
         aspect_mask: vk::ImageAspectFlags::COLOR,
@@ -224,13 +199,7 @@ pub(crate) fn record_mips(
             base_array_layer: layer,
             layer_count: 1,
         };
-        let step = image_barrier(
-            image,
-            range,
-            Access::TransferWrite,
-            Access::TransferRead,
-            false,
-        );
+        let step = image_barrier(image, range, Access::TransferWrite, Access::TransferRead, false);
         record_image_barriers(device, rec.cmd, &[step]);
     }
     Ok(())
@@ -245,11 +214,7 @@ pub(crate) fn record_clears(
         let image = texture.image(c.image).ok_or_else(|| {
             BackendError::Native(format!("clear names a missing {:?} image", c.image))
         })?;
-        let levels = if c.image == Image::Color {
-            texture.desc.mip_levels
-        } else {
-            1
-        };
+        let levels = if c.image == Image::Color { texture.desc.mip_levels } else { 1 };
         if c.level >= levels || c.layer >= texture.desc.layers {
             return Err(BackendError::Native(format!(
                 "clear of level {} layer {} outside the {:?} image",
@@ -270,9 +235,7 @@ pub(crate) fn record_clears(
                 // SAFETY: recording outside rendering; the plan put the subresource in
                 // TRANSFER_DST layout and the image was created with TRANSFER_DST usage.
                 unsafe {
-                    rec.gpu
-                        .device
-                        .cmd_clear_color_image(rec.cmd, image, dst, &value, &[range])
+                    rec.gpu.device.cmd_clear_color_image(rec.cmd, image, dst, &value, &[range])
                 };
             }
             (Image::DepthStencil, ClearValue::DepthStencil { depth, stencil }) => {
@@ -307,10 +270,7 @@ mod tests {
     fn block_compressed_regions_must_cover_whole_blocks() {
         let desc = TextureDesc::texture_2d(10, 10, 1, SurfaceFormat::Dxt1);
         assert!(region(&desc, 0, 0, Rect::new(0, 0, 8, 8)).is_ok());
-        assert!(
-            region(&desc, 0, 0, Rect::new(8, 8, 2, 2)).is_ok(),
-            "reaches the edge"
-        );
+        assert!(region(&desc, 0, 0, Rect::new(8, 8, 2, 2)).is_ok(), "reaches the edge");
         assert!(region(&desc, 0, 0, Rect::new(2, 0, 4, 4)).is_err());
         assert!(region(&desc, 0, 0, Rect::new(0, 0, 6, 4)).is_err());
     }

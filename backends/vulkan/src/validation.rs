@@ -26,10 +26,7 @@ pub fn messages_so_far() -> usize {
 
 fn record(message: String) {
     TOTAL.fetch_add(1, Ordering::Relaxed);
-    MESSAGES
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push(message);
+    MESSAGES.lock().unwrap_or_else(|p| p.into_inner()).push(message);
 }
 
 /// The debug-utils callback: records warnings and errors, never aborts the call.

@@ -24,9 +24,8 @@ fn compiled_frames_render_and_read_back_across_frames() {
     let texture = s.texture(TextureDesc::texture_2d(2, 2, 1, SurfaceFormat::Color));
     let target = s.texture(target_desc(32, 32, 1, 0));
     let grey = 128.0 / 255.0;
-    for (frame_index, region) in [Rect::new(4, 6, 8, 8), Rect::new(18, 12, 10, 6)]
-        .into_iter()
-        .enumerate()
+    for (frame_index, region) in
+        [Rect::new(4, 6, 8, 8), Rect::new(18, 12, 10, 6)].into_iter().enumerate()
     {
         let mut nodes = Vec::new();
         if frame_index == 0 {
@@ -55,10 +54,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
             layer: 0,
             rect: Rect::new(0, 0, 32, 32),
         }));
-        let plan = compile(FrameCommands {
-            nodes,
-            vertices: quad(region, [255; 4]).to_vec(),
-        });
+        let plan = compile(FrameCommands { nodes, vertices: quad(region, [255; 4]).to_vec() });
         let submission = s.backend.submit(&plan).expect("submit");
         drop(plan);
         s.backend.wait(submission).expect("wait");
@@ -100,10 +96,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
         }),
         Node::Pass(segment(
             &target,
-            vec![
-                clear_op([0.0, 0.0, 0.0, 1.0]),
-                sprite_draw(&white, 0, 1, 16, 16),
-            ],
+            vec![clear_op([0.0, 0.0, 0.0, 1.0]), sprite_draw(&white, 0, 1, 16, 16)],
         )),
         Node::Readback(Readback {
             id: ReadbackId(11),
@@ -113,21 +106,15 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
             rect: Rect::new(0, 0, 8, 8),
         }),
     ];
-    let plan = compile(FrameCommands {
-        nodes,
-        vertices: quad(Rect::new(0, 0, 16, 16), CLEARED).to_vec(),
-    });
+    let plan =
+        compile(FrameCommands { nodes, vertices: quad(Rect::new(0, 0, 16, 16), CLEARED).to_vec() });
     assert!(cleared_images(&plan).is_empty());
     let submission = s.backend.submit(&plan).expect("submit");
     drop(plan);
     s.backend.wait(submission).expect("wait");
     let bytes = s.backend.take_readback(ReadbackId(11)).expect("readback");
     assert_eq!(bytes.len(), 8 * 8 * 4);
-    assert!(
-        bytes.chunks_exact(4).all(|p| p == [51, 102, 153, 255]),
-        "level 1: {:?}",
-        &bytes[..4]
-    );
+    assert!(bytes.chunks_exact(4).all(|p| p == [51, 102, 153, 255]), "level 1: {:?}", &bytes[..4]);
     drop((target, white));
     s.backend.wait_idle().expect("wait_idle");
     assert_eq!(s.backend.live_objects(), LiveObjects::default());
@@ -150,11 +137,7 @@ fn cleared_images(plan: &FramePlan) -> Vec<Image> {
 }
 
 fn clear_all(color: [f32; 4], depth: f32, stencil: u32) -> PassOp {
-    PassOp::Clear(Clear {
-        color: Some(color),
-        depth: Some(depth),
-        stencil: Some(stencil),
-    })
+    PassOp::Clear(Clear { color: Some(color), depth: Some(depth), stencil: Some(stencil) })
 }
 
 /// A DiscardContents bind (cleared to black, as the engine records it), then the caller's clear,
@@ -162,10 +145,7 @@ fn clear_all(color: [f32; 4], depth: f32, stencil: u32) -> PassOp {
 fn clear_only_frame(target: &Arc<TextureState>, size: u32, id: u64) -> FrameCommands {
     FrameCommands {
         nodes: vec![
-            Node::Pass(segment(
-                target,
-                vec![clear_op([0.0, 0.0, 0.0, 1.0]), clear_op(CLEAR)],
-            )),
+            Node::Pass(segment(target, vec![clear_op([0.0, 0.0, 0.0, 1.0]), clear_op(CLEAR)])),
             readback(id, target, 0, Rect::new(0, 0, size as i32, size as i32)),
         ],
         vertices: vec![],
@@ -203,9 +183,7 @@ fn clear_only_frame_on_a_multisampled_discard_target_clears_only_the_resolved_im
     // Mipmapped: the cascade follows the transfer clear.
     let target = s.texture(target_desc(24, 24, 3, 4));
     let mut frame = clear_only_frame(&target, 24, 31);
-    frame
-        .nodes
-        .push(readback(32, &target, 1, Rect::new(0, 0, 12, 12)));
+    frame.nodes.push(readback(32, &target, 1, Rect::new(0, 0, 12, 12)));
     let plan = compile(frame);
     assert_eq!(cleared_images(&plan), [Image::Color]);
     let submission = s.backend.submit(&plan).expect("submit");
@@ -214,11 +192,7 @@ fn clear_only_frame_on_a_multisampled_discard_target_clears_only_the_resolved_im
     for (id, len) in [(31, 24 * 24 * 4), (32, 12 * 12 * 4)] {
         let bytes = s.backend.take_readback(ReadbackId(id)).expect("readback");
         assert_eq!(bytes.len(), len);
-        assert!(
-            bytes.chunks_exact(4).all(|p| p == CLEARED),
-            "readback {id}: {:?}",
-            &bytes[..4]
-        );
+        assert!(bytes.chunks_exact(4).all(|p| p == CLEARED), "readback {id}: {:?}", &bytes[..4]);
     }
     drop(target);
     assert_all_freed(&mut s);
@@ -246,10 +220,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
         Node::Pass(segment(&target, vec![clear_all(CLEAR, 0.5, 3)])),
         readback(41, &target, 0, Rect::new(0, 0, SIZE as i32, SIZE as i32)),
     ];
-    let plan = compile(FrameCommands {
-        nodes,
-        vertices: vec![],
-    });
+    let plan = compile(FrameCommands { nodes, vertices: vec![] });
     let mut expected = vec![Image::Color];
     if samples > 1 {
         expected.push(Image::Samples);
@@ -257,11 +228,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
     expected.push(Image::DepthStencil);
     assert_eq!(cleared_images(&plan), expected);
     let bytes = submit_and_read(&mut s, plan, 41);
-    assert!(
-        bytes.chunks_exact(4).all(|p| p == CLEARED),
-        "{:?}",
-        &bytes[..4]
-    );
+    assert!(bytes.chunks_exact(4).all(|p| p == CLEARED), "{:?}", &bytes[..4]);
 
     // Frame 2: the bind loads the cleared samples and depth/stencil. Top left passes the depth
     // test (0.25 <= 0.5), top right fails it (0.75); bottom left passes a stencil test against

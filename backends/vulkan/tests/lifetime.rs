@@ -53,13 +53,7 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
                 )],
                 kind: pass(
                     1,
-                    vec![attachment(
-                        &cleared,
-                        Image::Color,
-                        load,
-                        StoreOp::Store,
-                        false,
-                    )],
+                    vec![attachment(&cleared, Image::Color, load, StoreOp::Store, false)],
                     vec![],
                 ),
             },
@@ -97,14 +91,8 @@ fn capabilities_report_the_device_sample_counts() {
     }
     let color = s.backend.format_support(SurfaceFormat::Color);
     assert!(color.sampled && color.render_target && color.blendable);
-    assert_eq!(
-        s.backend.applied_depth_format(DepthFormat::None),
-        DepthFormat::None
-    );
-    assert_eq!(
-        s.backend.applied_depth_format(DepthFormat::Depth24),
-        DepthFormat::Depth24
-    );
+    assert_eq!(s.backend.applied_depth_format(DepthFormat::None), DepthFormat::None);
+    assert_eq!(s.backend.applied_depth_format(DepthFormat::Depth24), DepthFormat::Depth24);
     s.finish();
 }
 
@@ -137,21 +125,13 @@ fn a_texture_state_outliving_its_backend_is_harmless() {
 fn a_plan_naming_a_missing_op_is_an_error_not_a_panic() {
     let mut s = Session::new();
     let target = s.texture(target_desc(8, 8, 1, 0));
-    let frame = FrameCommands {
-        nodes: vec![Node::Pass(segment(&target, vec![]))],
-        vertices: vec![],
-    };
+    let frame =
+        FrameCommands { nodes: vec![Node::Pass(segment(&target, vec![]))], vertices: vec![] };
     let nodes = vec![PlanNode {
         barriers: vec![],
         kind: pass(
             0,
-            vec![attachment(
-                &target,
-                Image::Color,
-                LoadOp::DontCare,
-                StoreOp::Store,
-                false,
-            )],
+            vec![attachment(&target, Image::Color, LoadOp::DontCare, StoreOp::Store, false)],
             vec![3],
         ),
     }];

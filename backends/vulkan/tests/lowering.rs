@@ -33,13 +33,7 @@ fn load_op_clear_fills_the_whole_target() {
             )],
             kind: pass(
                 0,
-                vec![attachment(
-                    &target,
-                    Image::Color,
-                    load,
-                    StoreOp::Store,
-                    false,
-                )],
+                vec![attachment(&target, Image::Color, load, StoreOp::Store, false)],
                 vec![],
             ),
         },
@@ -61,10 +55,7 @@ fn load_op_clear_fills_the_whole_target() {
         "first pixel {:?}",
         &bytes[..4]
     );
-    assert!(
-        s.backend.take_readback(ReadbackId(1)).is_none(),
-        "a readback is handed out once"
-    );
+    assert!(s.backend.take_readback(ReadbackId(1)).is_none(), "a readback is handed out once");
     drop(target);
     assert_all_freed(&mut s);
     s.finish();
@@ -109,10 +100,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
             }),
             Node::Pass(segment(
                 &target,
-                vec![
-                    clear_op([0.0, 0.0, 0.0, 1.0]),
-                    sprite_draw(&texture, 0, 1, 64, 64),
-                ],
+                vec![clear_op([0.0, 0.0, 0.0, 1.0]), sprite_draw(&texture, 0, 1, 64, 64)],
             )),
             readback(7, &target, 0, Rect::new(0, 0, 64, 64)),
         ],
@@ -139,24 +127,12 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
                     Access::TransferWrite,
                     Access::FragmentSampled,
                 ),
-                barrier(
-                    &target,
-                    Image::Color,
-                    0..1,
-                    Access::Nothing,
-                    Access::ColorAttachmentWrite,
-                ),
+                barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
             ],
             // The clear (op 0) is absorbed into the CLEAR load op.
             kind: pass(
                 1,
-                vec![attachment(
-                    &target,
-                    Image::Color,
-                    load,
-                    StoreOp::Store,
-                    false,
-                )],
+                vec![attachment(&target, Image::Color, load, StoreOp::Store, false)],
                 vec![1],
             ),
         },
@@ -214,10 +190,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
             }),
             Node::Pass(segment(
                 &target,
-                vec![
-                    clear_op([0.0, 0.0, 1.0, 1.0]),
-                    sprite_draw(&white, 0, 1, 32, 32),
-                ],
+                vec![clear_op([0.0, 0.0, 1.0, 1.0]), sprite_draw(&white, 0, 1, 32, 32)],
             )),
             readback(3, &target, 0, Rect::new(0, 0, 32, 32)),
         ],
@@ -237,13 +210,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
         },
         PlanNode {
             barriers: vec![
-                barrier(
-                    &white,
-                    Image::Color,
-                    0..1,
-                    Access::TransferWrite,
-                    Access::FragmentSampled,
-                ),
+                barrier(&white, Image::Color, 0..1, Access::TransferWrite, Access::FragmentSampled),
                 barrier(
                     &target,
                     Image::Samples,
@@ -251,24 +218,12 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
                     Access::Nothing,
                     Access::ColorAttachmentWrite,
                 ),
-                barrier(
-                    &target,
-                    Image::Color,
-                    0..1,
-                    Access::Nothing,
-                    Access::ColorAttachmentWrite,
-                ),
+                barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
             ],
             // Samples are never loaded again: DONT_CARE, resolved into the Color image.
             kind: pass(
                 1,
-                vec![attachment(
-                    &target,
-                    Image::Samples,
-                    load,
-                    StoreOp::DontCare,
-                    true,
-                )],
+                vec![attachment(&target, Image::Samples, load, StoreOp::DontCare, true)],
                 vec![1],
             ),
         },
@@ -319,13 +274,7 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
             )],
             kind: pass(
                 0,
-                vec![attachment(
-                    &target,
-                    Image::Color,
-                    load,
-                    StoreOp::Store,
-                    false,
-                )],
+                vec![attachment(&target, Image::Color, load, StoreOp::Store, false)],
                 vec![],
             ),
         },
@@ -338,31 +287,16 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
                     Access::ColorAttachmentWrite,
                     Access::TransferRead,
                 ),
-                barrier(
-                    &target,
-                    Image::Color,
-                    1..5,
-                    Access::Nothing,
-                    Access::TransferWrite,
-                ),
+                barrier(&target, Image::Color, 1..5, Access::Nothing, Access::TransferWrite),
             ],
-            kind: PlanNodeKind::GenerateMips {
-                texture: target.clone(),
-                layer: 0,
-            },
+            kind: PlanNodeKind::GenerateMips { texture: target.clone(), layer: 0 },
         },
         // The cascade leaves every level in TransferRead: no barrier before the readback.
-        PlanNode {
-            barriers: vec![],
-            kind: PlanNodeKind::Readback { node: 1 },
-        },
+        PlanNode { barriers: vec![], kind: PlanNodeKind::Readback { node: 1 } },
     ];
     let bytes = submit_and_read(&mut s, plan(frame, nodes), 9);
     assert_eq!(bytes.len(), 4 * 4 * 4);
-    assert!(
-        bytes.chunks_exact(4).all(|p| p == [51, 102, 153, 255]),
-        "level 2: {bytes:?}"
-    );
+    assert!(bytes.chunks_exact(4).all(|p| p == [51, 102, 153, 255]), "level 2: {bytes:?}");
     drop(target);
     assert_all_freed(&mut s);
     s.finish();
@@ -392,29 +326,17 @@ fn validation_reports_a_readback_without_its_barrier() {
             )],
             kind: pass(
                 0,
-                vec![attachment(
-                    &target,
-                    Image::Color,
-                    load,
-                    StoreOp::Store,
-                    false,
-                )],
+                vec![attachment(&target, Image::Color, load, StoreOp::Store, false)],
                 vec![],
             ),
         },
         // Deliberately wrong: the image is still a colour attachment when it is copied.
-        PlanNode {
-            barriers: vec![],
-            kind: PlanNodeKind::Readback { node: 1 },
-        },
+        PlanNode { barriers: vec![], kind: PlanNodeKind::Readback { node: 1 } },
     ];
     let submission = s.backend.submit(&plan(frame, nodes)).expect("submit");
     s.backend.wait(submission).expect("wait");
     let messages = xnagraph_vulkan::validation::take_messages();
-    assert!(
-        !messages.is_empty(),
-        "the harness must see validation errors"
-    );
+    assert!(!messages.is_empty(), "the harness must see validation errors");
     drop(target);
     assert_all_freed(&mut s);
     s.finish();
@@ -477,10 +399,7 @@ fn depth_test_keeps_the_nearer_sprite() {
         texture: target.clone(),
         image: Image::DepthStencil,
         layer: 0,
-        load: LoadOp::Clear(ClearValue::DepthStencil {
-            depth: 1.0,
-            stencil: 0,
-        }),
+        load: LoadOp::Clear(ClearValue::DepthStencil { depth: 1.0, stencil: 0 }),
         store: StoreOp::DontCare,
         resolve: false,
     };
@@ -497,20 +416,8 @@ fn depth_test_keeps_the_nearer_sprite() {
         },
         PlanNode {
             barriers: vec![
-                barrier(
-                    &white,
-                    Image::Color,
-                    0..1,
-                    Access::TransferWrite,
-                    Access::FragmentSampled,
-                ),
-                barrier(
-                    &target,
-                    Image::Color,
-                    0..1,
-                    Access::Nothing,
-                    Access::ColorAttachmentWrite,
-                ),
+                barrier(&white, Image::Color, 0..1, Access::TransferWrite, Access::FragmentSampled),
+                barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
                 barrier(
                     &target,
                     Image::DepthStencil,
@@ -609,10 +516,7 @@ fn a_cube_face_is_rendered_and_read_back_alone() {
             kind: pass(0, vec![colour_attachment], vec![]),
         },
         PlanNode {
-            barriers: vec![face_barrier(
-                Access::ColorAttachmentWrite,
-                Access::TransferRead,
-            )],
+            barriers: vec![face_barrier(Access::ColorAttachmentWrite, Access::TransferRead)],
             kind: PlanNodeKind::Readback { node: 1 },
         },
     ];

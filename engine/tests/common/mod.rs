@@ -13,10 +13,7 @@ pub struct Validation;
 impl Validation {
     pub fn new() -> Self {
         let stale = diagnostics::take_messages();
-        assert!(
-            stale.is_empty(),
-            "validation messages before the test: {stale:#?}"
-        );
+        assert!(stale.is_empty(), "validation messages before the test: {stale:#?}");
         Validation
     }
 }
@@ -25,11 +22,7 @@ impl Drop for Validation {
     fn drop(&mut self) {
         let messages = diagnostics::take_messages();
         if !std::thread::panicking() {
-            assert!(
-                messages.is_empty(),
-                "validation reported:\n{}",
-                messages.join("\n")
-            );
+            assert!(messages.is_empty(), "validation reported:\n{}", messages.join("\n"));
         }
     }
 }
@@ -43,10 +36,7 @@ pub fn params(width: i32, height: i32) -> PresentationParameters {
 }
 
 pub fn device_with(profile: GraphicsProfile, params: PresentationParameters) -> GraphicsDevice {
-    let options = DeviceOptions {
-        validation: true,
-        ..DeviceOptions::default()
-    };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
     GraphicsDevice::with_options(profile, params, options).expect("device")
 }
 
@@ -57,8 +47,7 @@ pub fn device(width: i32, height: i32) -> GraphicsDevice {
 /// A texture filled with one colour.
 pub fn solid(device: &GraphicsDevice, w: i32, h: i32, color: Color) -> Texture2D {
     let t = Texture2D::new(device, w, h).expect("texture");
-    t.set_data(&vec![color; (w * h) as usize])
-        .expect("set_data");
+    t.set_data(&vec![color; (w * h) as usize]).expect("set_data");
     t
 }
 
@@ -77,9 +66,7 @@ pub fn read_back_buffer(device: &GraphicsDevice) -> Vec<Color> {
     let p = device.presentation_parameters();
     let n = (p.back_buffer_width * p.back_buffer_height) as usize;
     let mut out = vec![Color::TRANSPARENT; n];
-    device
-        .get_back_buffer_data(None, &mut out, 0, n)
-        .expect("back buffer");
+    device.get_back_buffer_data(None, &mut out, 0, n).expect("back buffer");
     out
 }
 

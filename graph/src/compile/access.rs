@@ -84,19 +84,8 @@ fn attachment_use(att: &PlannedAttachment, blends: bool) -> Use<'_> {
         _ if loaded || blends => Access::ColorAttachmentReadWrite,
         _ => Access::ColorAttachmentWrite,
     };
-    let layers = if att.image == Image::DepthStencil {
-        0..1
-    } else {
-        one(att.layer)
-    };
-    Use {
-        texture: &att.texture,
-        image: att.image,
-        levels: 0..1,
-        layers,
-        access,
-        discard: !loaded,
-    }
+    let layers = if att.image == Image::DepthStencil { 0..1 } else { one(att.layer) };
+    Use { texture: &att.texture, image: att.image, levels: 0..1, layers, access, discard: !loaded }
 }
 
 /// Calls `f` with every use of `kind`, sampled textures of a pass before its attachments.
@@ -191,25 +180,11 @@ pub(crate) fn for_each_use<'a>(
             let layers = one(*layer);
             let image = Image::Color;
             let access = Access::TransferRead;
-            f(Use {
-                texture,
-                image,
-                levels: 0..1,
-                layers: layers.clone(),
-                access,
-                discard: false,
-            });
+            f(Use { texture, image, levels: 0..1, layers: layers.clone(), access, discard: false });
             let levels = 1..texture.desc().mip_levels.max(1);
             if !levels.is_empty() {
                 let access = Access::TransferWrite;
-                f(Use {
-                    texture,
-                    image,
-                    levels,
-                    layers,
-                    access,
-                    discard: true,
-                });
+                f(Use { texture, image, levels, layers, access, discard: true });
             }
         }
         PlanNodeKind::Present { node } => {
@@ -236,15 +211,9 @@ mod tests {
         assert!(!reads_destination(&BlendState::OPAQUE));
         assert!(reads_destination(&BlendState::ALPHA_BLEND));
         assert!(reads_destination(&BlendState::ADDITIVE));
-        let masked = BlendState {
-            color_write_channels: 0x7,
-            ..BlendState::OPAQUE
-        };
+        let masked = BlendState { color_write_channels: 0x7, ..BlendState::OPAQUE };
         assert!(reads_destination(&masked));
-        let max = BlendState {
-            color_blend_function: BlendFunction::Max,
-            ..BlendState::OPAQUE
-        };
+        let max = BlendState { color_blend_function: BlendFunction::Max, ..BlendState::OPAQUE };
         assert!(reads_destination(&max));
     }
 }

@@ -30,10 +30,7 @@ use crate::commands::{FrameCommands, Node};
 use crate::plan::{Access, Barrier, Image, PlanNode, PlanNodeKind, StoreOp};
 
 fn is_read_only(access: Access) -> bool {
-    matches!(
-        access,
-        Access::FragmentSampled | Access::TransferRead | Access::Present
-    )
+    matches!(access, Access::FragmentSampled | Access::TransferRead | Access::Present)
 }
 
 /// Moves every subresource of `u` to its access, appending the barriers that takes.
@@ -51,11 +48,7 @@ fn transition(tracker: &mut FrameTracker, u: &Use<'_>, out: &mut Vec<Barrier>) {
                 continue;
             }
             let discard = u.discard || !from.defined || from.access == Access::Nothing;
-            let previous = if out.len() > start {
-                out.last_mut()
-            } else {
-                None
-            };
+            let previous = if out.len() > start { out.last_mut() } else { None };
             if let Some(last) = previous {
                 if last.layers.start == layer
                     && last.levels.end == level
@@ -125,9 +118,7 @@ fn record_effects(kind: &PlanNodeKind, frame: &FrameCommands, tracker: &mut Fram
         }
         PlanNodeKind::Upload { node } => {
             if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
-                if let Some(sub) = tracker
-                    .state(&u.texture)
-                    .get_mut(Image::Color, u.level, u.layer)
+                if let Some(sub) = tracker.state(&u.texture).get_mut(Image::Color, u.level, u.layer)
                 {
                     sub.defined = true;
                 }
@@ -135,15 +126,10 @@ fn record_effects(kind: &PlanNodeKind, frame: &FrameCommands, tracker: &mut Fram
         }
         PlanNodeKind::GenerateMips { texture, layer } => {
             let state = tracker.state(texture);
-            let defined = state
-                .get(Image::Color, 0, *layer)
-                .is_some_and(|s| s.defined);
+            let defined = state.get(Image::Color, 0, *layer).is_some_and(|s| s.defined);
             for level in 0..texture.desc().mip_levels.max(1) {
                 if let Some(sub) = state.get_mut(Image::Color, level, *layer) {
-                    *sub = super::track::SubState {
-                        access: Access::TransferRead,
-                        defined,
-                    };
+                    *sub = super::track::SubState { access: Access::TransferRead, defined };
                 }
             }
         }
@@ -194,26 +180,14 @@ mod tests {
             barriers(&plan, 0),
             [
                 (t, Image::Color, 0..1, 0..1, Nothing, FragmentSampled, true),
-                (
-                    rt,
-                    Image::Color,
-                    0..1,
-                    0..1,
-                    Nothing,
-                    ColorAttachmentWrite,
-                    true
-                ),
+                (rt, Image::Color, 0..1, 0..1, Nothing, ColorAttachmentWrite, true),
             ]
         );
     }
 
     #[test]
     fn transfer_clear_then_sample() {
-        let (t, a, b) = (
-            texture(4, 4, 1),
-            target(4, 4, 0, DISCARD),
-            target(4, 4, 0, DISCARD),
-        );
+        let (t, a, b) = (texture(4, 4, 1), target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
         let plan = compile(frame(vec![
             bind(&a, vec![clear_color(RED)]),
             bind(&b, vec![clear_color(BLUE), draw(&t), draw(&a)]),
@@ -223,20 +197,8 @@ mod tests {
             barriers(&plan, 0),
             [(id, Image::Color, 0..1, 0..1, Nothing, TransferWrite, true)]
         );
-        let expected = (
-            id,
-            Image::Color,
-            0..1,
-            0..1,
-            TransferWrite,
-            FragmentSampled,
-            false,
-        );
-        assert!(
-            barriers(&plan, 1).contains(&expected),
-            "{:?}",
-            barriers(&plan, 1)
-        );
+        let expected = (id, Image::Color, 0..1, 0..1, TransferWrite, FragmentSampled, false);
+        assert!(barriers(&plan, 1).contains(&expected), "{:?}", barriers(&plan, 1));
         let g = dependency_graph(&plan);
         let raw = g.edge_indices().any(|e| {
             let (from, to) = g.edge_endpoints(e).unwrap();
@@ -247,38 +209,21 @@ mod tests {
 
     #[test]
     fn render_to_texture_then_sample() {
-        let (t, a, b) = (
-            texture(4, 4, 1),
-            target(4, 4, 0, DISCARD),
-            target(4, 4, 0, DISCARD),
-        );
+        let (t, a, b) = (texture(4, 4, 1), target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
         let plan = compile(frame(vec![
             bind(&a, vec![clear_color(RED), draw(&t)]),
             bind(&b, vec![clear_color(RED), draw(&a)]),
         ]));
-        let expected = (
-            a.id().0,
-            Image::Color,
-            0..1,
-            0..1,
-            ColorAttachmentWrite,
-            FragmentSampled,
-            false,
-        );
-        assert!(
-            barriers(&plan, 1).contains(&expected),
-            "{:?}",
-            barriers(&plan, 1)
-        );
+        let expected =
+            (a.id().0, Image::Color, 0..1, 0..1, ColorAttachmentWrite, FragmentSampled, false);
+        assert!(barriers(&plan, 1).contains(&expected), "{:?}", barriers(&plan, 1));
     }
 
     #[test]
     fn upload_then_sample() {
         let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
-        let plan = compile(frame(vec![
-            upload(&t, 0, 0),
-            bind(&rt, vec![clear_color(RED), draw(&t)]),
-        ]));
+        let plan =
+            compile(frame(vec![upload(&t, 0, 0), bind(&rt, vec![clear_color(RED), draw(&t)])]));
         let id = t.id().0;
         assert_eq!(
             barriers(&plan, 0),
@@ -297,60 +242,33 @@ mod tests {
 
     #[test]
     fn write_after_read_with_layout_change_is_a_dependency() {
-        let (t, rt, other) = (
-            texture(4, 4, 1),
-            target(4, 4, 0, PRESERVE),
-            target(4, 4, 0, DISCARD),
-        );
+        let (t, rt, other) =
+            (texture(4, 4, 1), target(4, 4, 0, PRESERVE), target(4, 4, 0, DISCARD));
         let plan = compile(frame(vec![
             bind(&rt, vec![clear_color(RED), draw(&t)]),
             bind(&other, vec![clear_color(RED), draw(&rt)]),
             bind(&rt, vec![draw(&t)]),
         ]));
-        let expected = (
-            rt.id().0,
-            Image::Color,
-            0..1,
-            0..1,
-            FragmentSampled,
-            ColorAttachmentReadWrite,
-            false,
-        );
-        assert!(
-            barriers(&plan, 2).contains(&expected),
-            "{:?}",
-            barriers(&plan, 2)
-        );
+        let expected =
+            (rt.id().0, Image::Color, 0..1, 0..1, FragmentSampled, ColorAttachmentReadWrite, false);
+        assert!(barriers(&plan, 2).contains(&expected), "{:?}", barriers(&plan, 2));
         let g = dependency_graph(&plan);
         let war = g.edge_indices().any(|e| {
             let (a, b) = g.edge_endpoints(e).unwrap();
             (g[a], g[b], g[e]) == (1, 2, Hazard::WriteAfterRead)
         });
-        assert!(
-            war,
-            "the sampling pass must finish before the target is rendered again"
-        );
+        assert!(war, "the sampling pass must finish before the target is rendered again");
     }
 
     #[test]
     fn attachment_write_then_transfer_read() {
         let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
-        let plan = compile(frame(vec![
-            bind(&rt, vec![clear_color(RED), draw(&t)]),
-            readback(&rt, 0, 0),
-        ]));
+        let plan =
+            compile(frame(vec![bind(&rt, vec![clear_color(RED), draw(&t)]), readback(&rt, 0, 0)]));
         let id = rt.id().0;
         assert_eq!(
             barriers(&plan, 1),
-            [(
-                id,
-                Image::Color,
-                0..1,
-                0..1,
-                ColorAttachmentWrite,
-                TransferRead,
-                false
-            )]
+            [(id, Image::Color, 0..1, 0..1, ColorAttachmentWrite, TransferRead, false)]
         );
     }
 
@@ -414,11 +332,7 @@ mod tests {
 
     #[test]
     fn sample_after_sample_needs_no_barrier() {
-        let (t, a, b) = (
-            texture(4, 4, 1),
-            target(4, 4, 0, DISCARD),
-            target(4, 4, 0, DISCARD),
-        );
+        let (t, a, b) = (texture(4, 4, 1), target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
         let plan = compile(frame(vec![
             upload(&t, 0, 0),
             bind(&a, vec![clear_color(RED), draw(&t)]),
@@ -451,41 +365,15 @@ mod tests {
     #[test]
     fn multisampled_resolve_target_is_written_as_a_colour_attachment() {
         let (t, rt) = (texture(4, 4, 1), target(4, 4, 4, DISCARD));
-        let plan = compile(frame(vec![
-            bind(&rt, vec![clear_color(RED), draw(&t)]),
-            readback(&rt, 0, 0),
-        ]));
+        let plan =
+            compile(frame(vec![bind(&rt, vec![clear_color(RED), draw(&t)]), readback(&rt, 0, 0)]));
         let id = rt.id().0;
         let b = barriers(&plan, 0);
-        assert!(b.contains(&(
-            id,
-            Image::Samples,
-            0..1,
-            0..1,
-            Nothing,
-            ColorAttachmentWrite,
-            true
-        )));
-        assert!(b.contains(&(
-            id,
-            Image::Color,
-            0..1,
-            0..1,
-            Nothing,
-            ColorAttachmentWrite,
-            true
-        )));
+        assert!(b.contains(&(id, Image::Samples, 0..1, 0..1, Nothing, ColorAttachmentWrite, true)));
+        assert!(b.contains(&(id, Image::Color, 0..1, 0..1, Nothing, ColorAttachmentWrite, true)));
         assert_eq!(
             barriers(&plan, 1),
-            [(
-                id,
-                Image::Color,
-                0..1,
-                0..1,
-                ColorAttachmentWrite,
-                TransferRead,
-                false
-            )]
+            [(id, Image::Color, 0..1, 0..1, ColorAttachmentWrite, TransferRead, false)]
         );
     }
 
@@ -493,10 +381,7 @@ mod tests {
     fn blending_draw_reads_the_attachment() {
         let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
         let alpha = crate::commands::BlendState::ALPHA_BLEND;
-        let plan = compile(frame(vec![bind(
-            &rt,
-            vec![clear_color(RED), draw_with(&t, alpha)],
-        )]));
+        let plan = compile(frame(vec![bind(&rt, vec![clear_color(RED), draw_with(&t, alpha)])]));
         let id = rt.id().0;
         assert!(barriers(&plan, 0).contains(&(
             id,
@@ -511,16 +396,9 @@ mod tests {
 
     #[test]
     fn state_carries_across_frames() {
-        let (t, rt, bb) = (
-            texture(4, 4, 1),
-            target(4, 4, 0, DISCARD),
-            back_buffer(4, 4, DISCARD),
-        );
+        let (t, rt, bb) = (texture(4, 4, 1), target(4, 4, 0, DISCARD), back_buffer(4, 4, DISCARD));
         let _ = compile(frame(vec![bind(&rt, vec![clear_color(RED), draw(&t)])]));
-        let plan = compile(frame(vec![
-            bind(&bb, vec![clear_color(RED), draw(&rt)]),
-            present(&bb),
-        ]));
+        let plan = compile(frame(vec![bind(&bb, vec![clear_color(RED), draw(&rt)]), present(&bb)]));
         let b = barriers(&plan, 0);
         assert!(b.contains(&(
             rt.id().0,
@@ -533,15 +411,7 @@ mod tests {
         )));
         assert_eq!(
             barriers(&plan, 1),
-            [(
-                bb.id().0,
-                Image::Color,
-                0..1,
-                0..1,
-                ColorAttachmentWrite,
-                Present,
-                false
-            )]
+            [(bb.id().0, Image::Color, 0..1, 0..1, ColorAttachmentWrite, Present, false)]
         );
         // The next frame's back buffer comes back from presentation with nothing to keep.
         let plan = compile(frame(vec![bind(&bb, vec![draw(&t)]), present(&bb)]));
@@ -561,10 +431,7 @@ mod tests {
         let t = texture(4, 4, 1);
         let cube = target_cube(8, 3, 0, PRESERVE);
         let rt = target_with_depth(4, 0, DepthFormat::None, DISCARD);
-        let plan = compile(frame(vec![bind(
-            &rt,
-            vec![clear_color(RED), draw(&cube), draw(&t)],
-        )]));
+        let plan = compile(frame(vec![bind(&rt, vec![clear_color(RED), draw(&cube), draw(&t)])]));
         let id = cube.id().0;
         assert!(barriers(&plan, 0).contains(&(
             id,

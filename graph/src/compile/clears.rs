@@ -90,10 +90,7 @@ mod tests {
         }
     }
 
-    const DEPTH_ONE: ClearValue = ClearValue::DepthStencil {
-        depth: 1.0,
-        stencil: 0,
-    };
+    const DEPTH_ONE: ClearValue = ClearValue::DepthStencil { depth: 1.0, stencil: 0 };
 
     #[test]
     fn clear_only_pass_becomes_a_transfer_clear() {
@@ -104,21 +101,10 @@ mod tests {
         ]));
         assert_eq!(kinds(&plan), ["clear", "readback"]);
         let id = rt.id().0;
-        assert_eq!(
-            clears(&plan, 0),
-            [(id, Image::Color, 0, 0, ClearValue::Color(RED))]
-        );
+        assert_eq!(clears(&plan, 0), [(id, Image::Color, 0, 0, ClearValue::Color(RED))]);
         assert_eq!(
             barriers(&plan, 0),
-            [(
-                id,
-                Image::Color,
-                0..1,
-                0..1,
-                Access::Nothing,
-                Access::TransferWrite,
-                true
-            )]
+            [(id, Image::Color, 0..1, 0..1, Access::Nothing, Access::TransferWrite, true)]
         );
         assert_eq!(plan.cost.bytes_stored, 8 * 8 * 4, "the cleared bytes");
         let text = plan.to_string();
@@ -134,10 +120,7 @@ mod tests {
         let rt = target_with_depth(8, 4, DepthFormat::Depth24Stencil8, DISCARD);
         let plan = compile(frame(vec![bind(&rt, vec![discard_clear_ds()])]));
         // The samples and the depth of a DiscardContents target are never loaded again.
-        assert_eq!(
-            clears(&plan, 0),
-            [(rt.id().0, Image::Color, 0, 0, ClearValue::Color(BLACK))]
-        );
+        assert_eq!(clears(&plan, 0), [(rt.id().0, Image::Color, 0, 0, ClearValue::Color(BLACK))]);
         assert_eq!(plan.nodes[0].barriers.len(), 1);
     }
 
@@ -149,10 +132,7 @@ mod tests {
         let blue = ClearValue::Color(BLUE);
         assert_eq!(
             clears(&plan, 0),
-            [
-                (id, Image::Color, 0, 0, blue),
-                (id, Image::Samples, 0, 0, blue)
-            ]
+            [(id, Image::Color, 0, 0, blue), (id, Image::Samples, 0, 0, blue)]
         );
         // The next bind loads the cleared samples from transfer-write.
         let t = texture(4, 4, 1);
@@ -182,10 +162,7 @@ mod tests {
         let (s, d) = (stored.id().0, dropped.id().0);
         assert_eq!(
             clears(&plan, 0),
-            [
-                (s, Image::Color, 0, 0, black),
-                (s, Image::DepthStencil, 0, 0, DEPTH_ONE)
-            ]
+            [(s, Image::Color, 0, 0, black), (s, Image::DepthStencil, 0, 0, DEPTH_ONE)]
         );
         assert_eq!(clears(&plan, 1), [(d, Image::Color, 0, 0, black)]);
         assert!(barriers(&plan, 0).contains(&(
@@ -197,18 +174,13 @@ mod tests {
             Access::TransferWrite,
             true
         )));
-        assert!(barriers(&plan, 1)
-            .iter()
-            .all(|b| b.1 != Image::DepthStencil));
+        assert!(barriers(&plan, 1).iter().all(|b| b.1 != Image::DepthStencil));
     }
 
     #[test]
     fn empty_preserving_bind_emits_no_node() {
-        let (t, rt, other) = (
-            texture(4, 4, 1),
-            target(4, 4, 0, PRESERVE),
-            target(4, 4, 0, DISCARD),
-        );
+        let (t, rt, other) =
+            (texture(4, 4, 1), target(4, 4, 0, PRESERVE), target(4, 4, 0, DISCARD));
         let plan = compile(frame(vec![
             bind(&rt, vec![clear_color(RED), draw(&t)]),
             bind(&rt, vec![]),
@@ -241,11 +213,8 @@ mod tests {
 
     #[test]
     fn clear_only_pass_that_resolves_loaded_samples_stays_a_pass() {
-        let (t, rt, other) = (
-            texture(4, 4, 1),
-            target(4, 4, 4, PRESERVE),
-            target(4, 4, 0, DISCARD),
-        );
+        let (t, rt, other) =
+            (texture(4, 4, 1), target(4, 4, 4, PRESERVE), target(4, 4, 0, DISCARD));
         let plan = compile(frame(vec![
             bind(&rt, vec![clear_color(RED), draw(&t)]),
             bind(&rt, vec![]),
@@ -262,17 +231,7 @@ mod tests {
     #[test]
     fn clear_only_mipmapped_target_still_gets_its_cascade() {
         let (rt, other) = (
-            render_target(
-                8,
-                8,
-                4,
-                1,
-                SurfaceFormat::Color,
-                4,
-                DepthFormat::None,
-                DISCARD,
-                false,
-            ),
+            render_target(8, 8, 4, 1, SurfaceFormat::Color, 4, DepthFormat::None, DISCARD, false),
             target(4, 4, 0, DISCARD),
         );
         let plan = compile(frame(vec![
@@ -281,10 +240,7 @@ mod tests {
         ]));
         assert_eq!(kinds(&plan), ["clear", "mips", "pass"]);
         let id = rt.id().0;
-        assert_eq!(
-            clears(&plan, 0),
-            [(id, Image::Color, 0, 0, ClearValue::Color(RED))]
-        );
+        assert_eq!(clears(&plan, 0), [(id, Image::Color, 0, 0, ClearValue::Color(RED))]);
         assert!(barriers(&plan, 1).contains(&(
             id,
             Image::Color,

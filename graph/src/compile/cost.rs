@@ -38,10 +38,7 @@ pub fn attachment_bytes(texture: &TextureState, image: Image) -> u64 {
 
 /// The cost of a compiled plan's nodes.
 pub(crate) fn plan_cost(nodes: &[PlanNode]) -> PlanCost {
-    let mut cost = PlanCost {
-        nodes: nodes.len(),
-        ..PlanCost::default()
-    };
+    let mut cost = PlanCost { nodes: nodes.len(), ..PlanCost::default() };
     for node in nodes {
         cost.barriers += node.barriers.len();
         let pass = match &node.kind {
@@ -154,15 +151,9 @@ mod tests {
         let f = frame(vec![bind(&rt, vec![clear_color(RED), draw(&t), draw(&t)])]);
         let blind = frame_blind_cost(&f);
         let samples = 8 * 8 * 4 * 4;
-        assert_eq!(
-            blind.bytes_loaded, samples,
-            "depth is loaded: no depth clear is pending"
-        );
+        assert_eq!(blind.bytes_loaded, samples, "depth is loaded: no depth clear is pending");
         assert_eq!(blind.bytes_stored, samples + 8 * 8 * 4 + samples);
-        assert_eq!(
-            blind.barriers, 4,
-            "samples, resolve, depth, one sampled texture"
-        );
+        assert_eq!(blind.barriers, 4, "samples, resolve, depth, one sampled texture");
         assert_eq!(blind.nodes, 1);
         let plan = compile(f);
         assert_eq!(plan.cost.bytes_loaded, 0);

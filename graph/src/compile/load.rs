@@ -108,10 +108,7 @@ pub(crate) fn plan_clears(
 
 /// The load op of an attachment that no leading clear covers.
 pub(crate) fn preserved_load(target: &TextureState, start: SegmentStart) -> LoadOp {
-    let preserves = target
-        .desc()
-        .render_target
-        .is_some_and(|rt| rt.usage.preserves_contents());
+    let preserves = target.desc().render_target.is_some_and(|rt| rt.usage.preserves_contents());
     if start == SegmentStart::Continue || preserves {
         LoadOp::Load
     } else {
@@ -127,10 +124,7 @@ pub(crate) fn settle_load(load: &mut LoadOp, content_defined: bool) {
 }
 
 fn depth_aspects(segment: &PassSegment) -> u8 {
-    let format = segment
-        .colors
-        .first()
-        .map(|c| c.target.desc().depth_format());
+    let format = segment.colors.first().map(|c| c.target.desc().depth_format());
     match format {
         Some(f) if f.has_stencil() => DEPTH | STENCIL,
         Some(f) if f.has_depth() => DEPTH,
@@ -148,12 +142,8 @@ pub(crate) fn derive_load_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
         let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) else {
             continue;
         };
-        let leading = plan_clears(
-            &segment.ops,
-            depth_aspects(segment),
-            &mut scratch,
-            &mut pass.ops,
-        );
+        let leading =
+            plan_clears(&segment.ops, depth_aspects(segment), &mut scratch, &mut pass.ops);
         for (att, binding) in pass.colors.iter_mut().zip(&segment.colors) {
             debug_assert_eq!(att.image, color_image(binding));
             att.load = match leading.color {
@@ -185,27 +175,16 @@ mod tests {
 
     #[test]
     fn discard_bind_clears_and_samples_are_not_stored() {
-        let (t, rt) = (
-            texture(4, 4, 1),
-            target_with_depth(8, 4, DepthFormat::Depth24, DISCARD),
-        );
-        let plan = compile(frame(vec![bind(
-            &rt,
-            vec![clear(Some(BLACK), Some(1.0), None), draw(&t)],
-        )]));
+        let (t, rt) = (texture(4, 4, 1), target_with_depth(8, 4, DepthFormat::Depth24, DISCARD));
+        let plan =
+            compile(frame(vec![bind(&rt, vec![clear(Some(BLACK), Some(1.0), None), draw(&t)])]));
         let p = pass(&plan, 0);
         assert_eq!(p.colors[0].image, Image::Samples);
         assert_eq!(p.colors[0].load, clear_of(BLACK));
         assert_eq!(p.colors[0].store, StoreOp::DontCare);
         assert!(p.colors[0].resolve);
         let depth = p.depth.as_ref().unwrap();
-        assert_eq!(
-            depth.load,
-            LoadOp::Clear(ClearValue::DepthStencil {
-                depth: 1.0,
-                stencil: 0
-            })
-        );
+        assert_eq!(depth.load, LoadOp::Clear(ClearValue::DepthStencil { depth: 1.0, stencil: 0 }));
         assert_eq!(depth.store, StoreOp::DontCare);
         assert_eq!(p.ops, [1], "the bind clear is absorbed, the draw stays");
     }
@@ -229,10 +208,7 @@ mod tests {
     #[test]
     fn platform_contents_preserves_like_preserve_contents() {
         let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, PLATFORM));
-        let plan = compile(frame(vec![
-            bind(&rt, vec![draw(&t)]),
-            bind(&rt, vec![draw(&t)]),
-        ]));
+        let plan = compile(frame(vec![bind(&rt, vec![draw(&t)]), bind(&rt, vec![draw(&t)])]));
         // The first bind has nothing to load yet; the second loads what the first drew.
         assert_eq!(pass(&plan, 0).colors[0].load, LoadOp::DontCare);
         assert_eq!(pass(&plan, 1).colors[0].load, LoadOp::Load);
@@ -241,16 +217,9 @@ mod tests {
     #[test]
     fn discard_contents_rebind_without_clear_does_not_load() {
         let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
-        let plan = compile(frame(vec![
-            bind(&rt, vec![draw(&t)]),
-            bind(&rt, vec![draw(&t)]),
-        ]));
+        let plan = compile(frame(vec![bind(&rt, vec![draw(&t)]), bind(&rt, vec![draw(&t)])]));
         assert_eq!(pass(&plan, 1).colors[0].load, LoadOp::DontCare);
-        assert_eq!(
-            pass(&plan, 0).colors[0].store,
-            StoreOp::DontCare,
-            "the rebind discards it"
-        );
+        assert_eq!(pass(&plan, 0).colors[0].store, StoreOp::DontCare, "the rebind discards it");
     }
 
     #[test]
@@ -262,15 +231,8 @@ mod tests {
             resume(&rt, vec![draw(&t)]),
         ]));
         assert_eq!(pass(&plan, 2).colors[0].load, LoadOp::Load);
-        assert_eq!(
-            pass(&plan, 0).colors[0].store,
-            StoreOp::Store,
-            "samples kept for the resume"
-        );
-        assert!(
-            !pass(&plan, 0).colors[0].resolve,
-            "the resumed segment resolves instead"
-        );
+        assert_eq!(pass(&plan, 0).colors[0].store, StoreOp::Store, "samples kept for the resume");
+        assert!(!pass(&plan, 0).colors[0].resolve, "the resumed segment resolves instead");
         assert!(pass(&plan, 2).colors[0].resolve);
     }
 
@@ -287,29 +249,16 @@ mod tests {
     #[test]
     fn redundant_clears_merge() {
         let t = texture(1, 1, 1);
-        let ops = [
-            clear_color(RED),
-            clear(Some(BLUE), Some(0.5), Some(3)),
-            draw(&t),
-        ];
+        let ops = [clear_color(RED), clear(Some(BLUE), Some(0.5), Some(3)), draw(&t)];
         let (leading, kept_ops) = kept(&ops, DEPTH | STENCIL);
         assert_eq!(leading.color, Some(BLUE));
         assert_eq!(
             leading.depth_stencil,
-            Some(ClearValue::DepthStencil {
-                depth: 0.5,
-                stencil: 3
-            })
+            Some(ClearValue::DepthStencil { depth: 0.5, stencil: 3 })
         );
         assert_eq!(kept_ops, [2]);
         // After a draw, consecutive clears collapse to the last one but stay in the pass.
-        let ops = [
-            draw(&t),
-            clear_color(RED),
-            clear_color(BLUE),
-            draw(&t),
-            clear_color(RED),
-        ];
+        let ops = [draw(&t), clear_color(RED), clear_color(BLUE), draw(&t), clear_color(RED)];
         let (leading, kept_ops) = kept(&ops, 0);
         assert_eq!(leading, LeadingClear::default());
         assert_eq!(kept_ops, [0, 2, 3, 4]);
@@ -318,11 +267,7 @@ mod tests {
     #[test]
     fn clear_of_depth_only_on_a_stencil_format_stays_in_the_pass() {
         let t = texture(1, 1, 1);
-        let ops = [
-            clear(Some(RED), Some(1.0), None),
-            clear_color(BLUE),
-            draw(&t),
-        ];
+        let ops = [clear(Some(RED), Some(1.0), None), clear_color(BLUE), draw(&t)];
         let (leading, kept_ops) = kept(&ops, DEPTH | STENCIL);
         assert_eq!(leading.color, Some(BLUE));
         assert_eq!(leading.depth_stencil, None);
@@ -350,10 +295,7 @@ mod tests {
     #[test]
     fn clear_after_draws_stays_in_the_pass() {
         let (t, rt) = (texture(1, 1, 1), target(4, 4, 0, DISCARD));
-        let plan = compile(frame(vec![bind(
-            &rt,
-            vec![draw(&t), clear_color(RED), draw(&t)],
-        )]));
+        let plan = compile(frame(vec![bind(&rt, vec![draw(&t), clear_color(RED), draw(&t)])]));
         let p = pass(&plan, 0);
         assert_eq!(p.colors[0].load, LoadOp::DontCare);
         assert_eq!(p.ops, [0, 1, 2]);
@@ -371,10 +313,7 @@ mod tests {
         ]));
         let p = pass(&plan, 2);
         assert_eq!(p.colors[0].load, LoadOp::Load, "colour is preserved");
-        assert!(
-            matches!(p.depth.as_ref().unwrap().load, LoadOp::Clear(_)),
-            "depth is cleared"
-        );
+        assert!(matches!(p.depth.as_ref().unwrap().load, LoadOp::Clear(_)), "depth is cleared");
         assert_eq!(p.ops, [1]);
     }
 }

@@ -43,11 +43,7 @@ struct Pending {
 impl Pending {
     fn flush(&mut self, id: TextureId, layer: u32) {
         if let Some((after, texture)) = self.dirty.remove(&(id, layer)) {
-            self.cascades.push(Cascade {
-                after,
-                texture,
-                layer,
-            });
+            self.cascades.push(Cascade { after, texture, layer });
         }
     }
 
@@ -108,11 +104,7 @@ pub(crate) fn insert_mip_cascades(frame: &FrameCommands, nodes: Vec<PlanNode>) -
     let mut rest: Vec<_> = pending.dirty.drain().collect();
     rest.sort_unstable_by_key(|((id, layer), (after, _))| (*after, *id, *layer));
     for ((_, layer), (after, texture)) in rest {
-        pending.cascades.push(Cascade {
-            after,
-            texture,
-            layer,
-        });
+        pending.cascades.push(Cascade { after, texture, layer });
     }
     if pending.cascades.is_empty() {
         return nodes;
@@ -123,14 +115,8 @@ pub(crate) fn insert_mip_cascades(frame: &FrameCommands, nodes: Vec<PlanNode>) -
     for (i, node) in nodes.into_iter().enumerate() {
         out.push(node);
         while let Some(c) = cascades.next_if(|c| c.after == i) {
-            let kind = PlanNodeKind::GenerateMips {
-                texture: c.texture,
-                layer: c.layer,
-            };
-            out.push(PlanNode {
-                barriers: Vec::new(),
-                kind,
-            });
+            let kind = PlanNodeKind::GenerateMips { texture: c.texture, layer: c.layer };
+            out.push(PlanNode { barriers: Vec::new(), kind });
         }
     }
     out
@@ -152,11 +138,8 @@ mod tests {
 
     #[test]
     fn mipmapped_target_gets_cascade_after_last_write_before_read() {
-        let (t, rt, other) = (
-            texture(4, 4, 1),
-            mipmapped_target(8, 4, PRESERVE),
-            target(4, 4, 0, DISCARD),
-        );
+        let (t, rt, other) =
+            (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE), target(4, 4, 0, DISCARD));
         let plan = compile(frame(vec![
             bind(&rt, vec![clear_color(RED), draw(&t)]),
             bind(&rt, vec![draw(&t)]),
@@ -205,10 +188,8 @@ mod tests {
     #[test]
     fn cascade_follows_the_last_write_when_nothing_reads_it() {
         let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 2, DISCARD));
-        let plan = compile(frame(vec![
-            bind(&rt, vec![clear_color(RED), draw(&t)]),
-            upload(&t, 0, 0),
-        ]));
+        let plan =
+            compile(frame(vec![bind(&rt, vec![clear_color(RED), draw(&t)]), upload(&t, 0, 0)]));
         assert_eq!(kinds(&plan), ["pass", "mips", "upload"]);
     }
 
@@ -242,10 +223,8 @@ mod tests {
     #[test]
     fn upload_to_an_upper_level_comes_after_the_cascade() {
         let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE));
-        let plan = compile(frame(vec![
-            bind(&rt, vec![clear_color(RED), draw(&t)]),
-            upload(&rt, 2, 0),
-        ]));
+        let plan =
+            compile(frame(vec![bind(&rt, vec![clear_color(RED), draw(&t)]), upload(&rt, 2, 0)]));
         assert_eq!(kinds(&plan), ["pass", "mips", "upload"]);
     }
 }

@@ -97,24 +97,11 @@ mod tests {
         let p = pass(&plan, 1);
         assert_eq!(p.ops, [1, 2, 3], "the bind clear became the load op");
         let samples = &p.colors[0];
-        assert_eq!(
-            (samples.image, samples.load),
-            (Image::Samples, clear_of(BLACK))
-        );
-        assert_eq!(
-            samples.store,
-            StoreOp::DontCare,
-            "nothing loads a discard target's samples"
-        );
+        assert_eq!((samples.image, samples.load), (Image::Samples, clear_of(BLACK)));
+        assert_eq!(samples.store, StoreOp::DontCare, "nothing loads a discard target's samples");
         assert!(samples.resolve, "node 2 samples the resolved image");
         let depth = p.depth.as_ref().unwrap();
-        assert_eq!(
-            depth.load,
-            LoadOp::Clear(ClearValue::DepthStencil {
-                depth: 1.0,
-                stencil: 0
-            })
-        );
+        assert_eq!(depth.load, LoadOp::Clear(ClearValue::DepthStencil { depth: 1.0, stencil: 0 }));
         assert_eq!(depth.store, StoreOp::DontCare, "depth is never sampled");
 
         // Node 2: half.
@@ -189,14 +176,8 @@ mod tests {
         // Costs: the blind policy stores the 4x samples and the depth (48 bytes per pixel).
         let pixels = u64::from(w * h);
         assert_eq!(plan.cost.bytes_loaded, 0);
-        assert_eq!(
-            plan.cost.bytes_stored,
-            pixels * 8 + pixels / 4 * 4 + pixels * 4
-        );
-        assert_eq!(
-            blind.bytes_stored - plan.cost.bytes_stored,
-            pixels * (4 * 8 + 4 * 4)
-        );
+        assert_eq!(plan.cost.bytes_stored, pixels * 8 + pixels / 4 * 4 + pixels * 4);
+        assert_eq!(blind.bytes_stored - plan.cost.bytes_stored, pixels * (4 * 8 + 4 * 4));
         assert_eq!(plan.cost.nodes, 5);
     }
 
@@ -234,13 +215,8 @@ mod tests {
             let mut nodes = Vec::with_capacity(256);
             for i in 1..=256 {
                 let prev = &targets[i - 1];
-                let ops = vec![
-                    clear_color(BLACK),
-                    draw(&sprite),
-                    draw(prev),
-                    draw(&sprite),
-                    draw(prev),
-                ];
+                let ops =
+                    vec![clear_color(BLACK), draw(&sprite), draw(prev), draw(&sprite), draw(prev)];
                 nodes.push(bind(&targets[i], ops));
             }
             frame(nodes)

@@ -44,32 +44,21 @@ pub(crate) fn recorded_nodes(frame: &FrameCommands) -> Vec<PlanNode> {
     for (i, node) in frame.nodes.iter().enumerate() {
         let kind = match node {
             Node::Pass(segment) => {
-                let colors = segment
-                    .colors
-                    .iter()
-                    .map(|c| undecided(c, color_image(c), c.layer))
-                    .collect();
+                let colors =
+                    segment.colors.iter().map(|c| undecided(c, color_image(c), c.layer)).collect();
                 let depth = segment
                     .colors
                     .first()
                     .filter(|c| c.target.desc().depth_format().has_depth())
                     .map(|c| undecided(c, Image::DepthStencil, 0));
                 let ops = (0..segment.ops.len()).collect();
-                PlanNodeKind::Pass(crate::plan::PlannedPass {
-                    segment: i,
-                    colors,
-                    depth,
-                    ops,
-                })
+                PlanNodeKind::Pass(crate::plan::PlannedPass { segment: i, colors, depth, ops })
             }
             Node::Upload(_) => PlanNodeKind::Upload { node: i },
             Node::Readback(_) => PlanNodeKind::Readback { node: i },
             Node::Present(_) => PlanNodeKind::Present { node: i },
         };
-        nodes.push(PlanNode {
-            barriers: Vec::new(),
-            kind,
-        });
+        nodes.push(PlanNode { barriers: Vec::new(), kind });
     }
     nodes
 }
@@ -162,30 +151,16 @@ mod tests {
     #[test]
     fn recording_order_is_execution_order() {
         let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
-        let f = frame(vec![
-            upload(&t, 0, 0),
-            bind(&rt, vec![draw(&t)]),
-            readback(&rt, 0, 0),
-        ]);
+        let f = frame(vec![upload(&t, 0, 0), bind(&rt, vec![draw(&t)]), readback(&rt, 0, 0)]);
         let plan = compile(f);
         assert_eq!(kinds(&plan), ["upload", "pass", "readback"]);
-        assert!(matches!(
-            plan.nodes[0].kind,
-            PlanNodeKind::Upload { node: 0 }
-        ));
-        assert!(matches!(
-            plan.nodes[2].kind,
-            PlanNodeKind::Readback { node: 2 }
-        ));
+        assert!(matches!(plan.nodes[0].kind, PlanNodeKind::Upload { node: 0 }));
+        assert!(matches!(plan.nodes[2].kind, PlanNodeKind::Readback { node: 2 }));
     }
 
     #[test]
     fn set_data_after_draw_is_ordered_after_it() {
-        let (t, a, b) = (
-            texture(4, 4, 1),
-            target(4, 4, 0, DISCARD),
-            target(4, 4, 0, DISCARD),
-        );
+        let (t, a, b) = (texture(4, 4, 1), target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
         let f = frame(vec![
             upload(&t, 0, 0),
             bind(&a, vec![clear_color(BLACK), draw(&t)]),
@@ -206,11 +181,7 @@ mod tests {
 
     #[test]
     fn independent_passes_have_no_edge() {
-        let (t, a, b) = (
-            texture(4, 4, 1),
-            target(4, 4, 0, DISCARD),
-            target(4, 4, 0, DISCARD),
-        );
+        let (t, a, b) = (texture(4, 4, 1), target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
         let f = frame(vec![
             bind(&a, vec![clear_color(BLACK), draw(&t)]),
             bind(&b, vec![clear_color(BLACK), draw(&t)]),

@@ -25,10 +25,7 @@ struct Names {
 
 impl Names {
     fn of(plan: &FramePlan) -> Names {
-        let mut names = Names {
-            index: HashMap::new(),
-            order: Vec::new(),
-        };
+        let mut names = Names { index: HashMap::new(), order: Vec::new() };
         let mut see = |t: &Arc<TextureState>| {
             let next = names.order.len();
             if *names.index.entry(t.id()).or_insert(next) == next {
@@ -41,10 +38,7 @@ impl Names {
             }
             match &node.kind {
                 PlanNodeKind::Pass(pass) => {
-                    pass.colors
-                        .iter()
-                        .chain(pass.depth.iter())
-                        .for_each(|a| see(&a.texture));
+                    pass.colors.iter().chain(pass.depth.iter()).for_each(|a| see(&a.texture));
                     if let Some(Node::Pass(segment)) = plan.frame.nodes.get(pass.segment) {
                         for op in &segment.ops {
                             if let PassOp::Draw(d) = op {
@@ -69,9 +63,7 @@ impl Names {
     }
 
     fn name(&self, t: &TextureState) -> String {
-        self.index
-            .get(&t.id())
-            .map_or_else(|| "t?".to_owned(), |i| format!("t{i}"))
+        self.index.get(&t.id()).map_or_else(|| "t?".to_owned(), |i| format!("t{i}"))
     }
 }
 
@@ -120,12 +112,7 @@ fn node_line(plan: &FramePlan, names: &Names, kind: &PlanNodeKind) -> String {
     match kind {
         PlanNodeKind::Pass(pass) => {
             let targets: Vec<_> = pass.colors.iter().map(|a| names.name(&a.texture)).collect();
-            format!(
-                "pass segment {} -> {} ops {:?}",
-                pass.segment,
-                targets.join(","),
-                pass.ops
-            )
+            format!("pass segment {} -> {} ops {:?}", pass.segment, targets.join(","), pass.ops)
         }
         PlanNodeKind::ClearImages { .. } => "clear images".to_owned(),
         PlanNodeKind::Upload { node } => match plan.frame.nodes.get(*node) {
@@ -160,10 +147,7 @@ fn attachment_line(names: &Names, slot: &str, a: &PlannedAttachment) -> String {
     let resolve = if a.resolve { " resolve" } else { "" };
     let (name, image) = (names.name(&a.texture), image_name(a.image));
     let (load, store) = (Load(&a.load), store_name(a.store));
-    format!(
-        "{slot} {name}.{image} layer {} load {load} store {store}{resolve}",
-        a.layer
-    )
+    format!("{slot} {name}.{image} layer {} load {load} store {store}{resolve}", a.layer)
 }
 
 fn clear_line(names: &Names, c: &ImageClear) -> String {
@@ -181,14 +165,8 @@ fn clear_line(names: &Names, c: &ImageClear) -> String {
 fn detail_lines(names: &Names, kind: &PlanNodeKind) -> Vec<String> {
     match kind {
         PlanNodeKind::Pass(pass) => {
-            let colors = pass
-                .colors
-                .iter()
-                .map(|a| attachment_line(names, "color", a));
-            let depth = pass
-                .depth
-                .iter()
-                .map(|a| attachment_line(names, "depth", a));
+            let colors = pass.colors.iter().map(|a| attachment_line(names, "color", a));
+            let depth = pass.depth.iter().map(|a| attachment_line(names, "depth", a));
             colors.chain(depth).collect()
         }
         PlanNodeKind::ClearImages { clears } => {
@@ -215,11 +193,7 @@ impl Display for FramePlan {
                 d.width, d.height, d.format, d.mip_levels, d.layers
             )?;
             if let Some(rt) = d.render_target {
-                let kind = if rt.back_buffer {
-                    "back buffer"
-                } else {
-                    "target"
-                };
+                let kind = if rt.back_buffer { "back buffer" } else { "target" };
                 write!(
                     f,
                     ", {kind} {:?} samples {} depth {:?}",
@@ -267,28 +241,17 @@ pub fn to_dot(plan: &FramePlan) -> String {
         if !node.barriers.is_empty() {
             let _ = write!(label, "\n{} barriers", node.barriers.len());
         }
-        let label = label
-            .replace('\\', "\\\\")
-            .replace('"', "\\\"")
-            .replace('\n', "\\l");
+        let label = label.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\l");
         let _ = writeln!(out, "  n{i} [label=\"{label}\\l\"];");
     }
     let graph = dependency_graph(plan);
     let mut edges: Vec<_> = graph
         .edge_indices()
-        .filter_map(|e| {
-            graph
-                .edge_endpoints(e)
-                .map(|(a, b)| (graph[a], graph[b], graph[e]))
-        })
+        .filter_map(|e| graph.edge_endpoints(e).map(|(a, b)| (graph[a], graph[b], graph[e])))
         .collect();
     edges.sort_unstable();
     for (from, to, hazard) in edges {
-        let _ = writeln!(
-            out,
-            "  n{from} -> n{to} [label=\"{}\"];",
-            hazard.abbreviation()
-        );
+        let _ = writeln!(out, "  n{from} -> n{to} [label=\"{}\"];", hazard.abbreviation());
     }
     out.push_str("}\n");
     out

@@ -39,11 +39,9 @@ fn key(att: &PlannedAttachment) -> Key {
 fn survives_frame(att: &PlannedAttachment) -> bool {
     match att.image {
         Image::Color => true,
-        Image::Samples | Image::DepthStencil => att
-            .texture
-            .desc()
-            .render_target
-            .is_some_and(|rt| rt.usage.preserves_contents()),
+        Image::Samples | Image::DepthStencil => {
+            att.texture.desc().render_target.is_some_and(|rt| rt.usage.preserves_contents())
+        }
     }
 }
 
@@ -78,11 +76,8 @@ pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
                     if att.resolve {
                         next.insert((att.texture.id(), Image::Color, att.layer), Next::Overwrite);
                     }
-                    let event = if matches!(att.load, LoadOp::Load) {
-                        Next::Read
-                    } else {
-                        Next::Overwrite
-                    };
+                    let event =
+                        if matches!(att.load, LoadOp::Load) { Next::Read } else { Next::Overwrite };
                     next.insert(key(att), event);
                 }
                 if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
@@ -149,21 +144,13 @@ mod tests {
 
     #[test]
     fn sampled_by_a_later_pass_is_stored() {
-        let (t, a, b) = (
-            texture(4, 4, 1),
-            target(4, 4, 0, DISCARD),
-            target(4, 4, 0, DISCARD),
-        );
+        let (t, a, b) = (texture(4, 4, 1), target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
         let plan = compile(frame(vec![
             bind(&a, vec![clear_color(RED), draw(&t)]),
             bind(&b, vec![clear_color(BLUE), draw(&a)]),
             bind(&a, vec![clear_color(RED), draw(&t)]),
         ]));
-        assert_eq!(
-            pass(&plan, 0).colors[0].store,
-            StoreOp::Store,
-            "pass 1 samples it first"
-        );
+        assert_eq!(pass(&plan, 0).colors[0].store, StoreOp::Store, "pass 1 samples it first");
     }
 
     #[test]
@@ -188,10 +175,7 @@ mod tests {
         ]));
         assert_eq!(pass(&plan, 0).depth.as_ref().unwrap().store, StoreOp::Store);
         assert_eq!(pass(&plan, 2).depth.as_ref().unwrap().load, LoadOp::Load);
-        assert_eq!(
-            pass(&plan, 2).depth.as_ref().unwrap().store,
-            StoreOp::DontCare
-        );
+        assert_eq!(pass(&plan, 2).depth.as_ref().unwrap().store, StoreOp::DontCare);
     }
 
     #[test]
@@ -210,19 +194,8 @@ mod tests {
             bind(&rt, vec![clear_color(BLUE), draw(&t)]),
         ]));
         let first = &pass(&plan, 0).colors[0];
-        assert_eq!(
-            first.store,
-            StoreOp::DontCare,
-            "the next bind clears the samples"
-        );
-        assert!(
-            !first.resolve,
-            "and resolves over the colour before anyone reads it"
-        );
-        assert_eq!(
-            pass(&plan, 1).colors[0].store,
-            StoreOp::Store,
-            "preserved past the frame"
-        );
+        assert_eq!(first.store, StoreOp::DontCare, "the next bind clears the samples");
+        assert!(!first.resolve, "and resolves over the colour before anyone reads it");
+        assert_eq!(pass(&plan, 1).colors[0].store, StoreOp::Store, "preserved past the frame");
     }
 }

@@ -22,12 +22,7 @@ fn state(desc: TextureDesc) -> Arc<TextureState> {
 }
 
 pub fn texture(width: u32, height: u32, levels: u32) -> Arc<TextureState> {
-    state(TextureDesc::texture_2d(
-        width,
-        height,
-        levels,
-        SurfaceFormat::Color,
-    ))
+    state(TextureDesc::texture_2d(width, height, levels, SurfaceFormat::Color))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -48,12 +43,7 @@ pub fn render_target(
         mip_levels: levels,
         layers,
         format,
-        render_target: Some(RenderTargetDesc {
-            depth,
-            sample_count: samples,
-            usage,
-            back_buffer,
-        }),
+        render_target: Some(RenderTargetDesc { depth, sample_count: samples, usage, back_buffer }),
     })
 }
 
@@ -83,31 +73,11 @@ pub fn target_with_depth(
     depth: DepthFormat,
     usage: RenderTargetUsage,
 ) -> Arc<TextureState> {
-    render_target(
-        size,
-        size,
-        1,
-        1,
-        SurfaceFormat::Color,
-        samples,
-        depth,
-        usage,
-        false,
-    )
+    render_target(size, size, 1, 1, SurfaceFormat::Color, samples, depth, usage, false)
 }
 
 pub fn mipmapped_target(size: u32, levels: u32, usage: RenderTargetUsage) -> Arc<TextureState> {
-    render_target(
-        size,
-        size,
-        levels,
-        1,
-        SurfaceFormat::Color,
-        0,
-        DepthFormat::None,
-        usage,
-        false,
-    )
+    render_target(size, size, levels, 1, SurfaceFormat::Color, 0, DepthFormat::None, usage, false)
 }
 
 pub fn target_cube(
@@ -117,43 +87,17 @@ pub fn target_cube(
     usage: RenderTargetUsage,
 ) -> Arc<TextureState> {
     let depth = DepthFormat::Depth24Stencil8;
-    render_target(
-        size,
-        size,
-        levels,
-        6,
-        SurfaceFormat::Color,
-        samples,
-        depth,
-        usage,
-        false,
-    )
+    render_target(size, size, levels, 6, SurfaceFormat::Color, samples, depth, usage, false)
 }
 
 pub fn back_buffer(width: u32, height: u32, usage: RenderTargetUsage) -> Arc<TextureState> {
-    render_target(
-        width,
-        height,
-        1,
-        1,
-        SurfaceFormat::Color,
-        0,
-        DepthFormat::None,
-        usage,
-        true,
-    )
+    render_target(width, height, 1, 1, SurfaceFormat::Color, 0, DepthFormat::None, usage, true)
 }
 
 fn segment(start: SegmentStart, colors: &[(&Arc<TextureState>, u32)], ops: Vec<PassOp>) -> Node {
-    let colors = colors.iter().map(|(t, layer)| ColorBinding {
-        target: Arc::clone(t),
-        layer: *layer,
-    });
-    Node::Pass(PassSegment {
-        colors: colors.collect(),
-        start,
-        ops,
-    })
+    let colors =
+        colors.iter().map(|(t, layer)| ColorBinding { target: Arc::clone(t), layer: *layer });
+    Node::Pass(PassSegment { colors: colors.collect(), start, ops })
 }
 
 /// A `SetRenderTarget(target)` bind cycle.
@@ -177,11 +121,7 @@ pub fn resume(target: &Arc<TextureState>, ops: Vec<PassOp>) -> Node {
 }
 
 pub fn clear(color: Option<[f32; 4]>, depth: Option<f32>, stencil: Option<u32>) -> PassOp {
-    PassOp::Clear(Clear {
-        color,
-        depth,
-        stencil,
-    })
+    PassOp::Clear(Clear { color, depth, stencil })
 }
 
 pub fn clear_color(color: [f32; 4]) -> PassOp {
@@ -220,24 +160,12 @@ pub fn upload(texture: &Arc<TextureState>, level: u32, layer: u32) -> Node {
     let (w, h) = texture.desc().level_size(level);
     let data = vec![0; texture.desc().format.region_size(w, h)];
     let rect = Rect::new(0, 0, w as i32, h as i32);
-    Node::Upload(Upload {
-        texture: Arc::clone(texture),
-        level,
-        layer,
-        rect,
-        data,
-    })
+    Node::Upload(Upload { texture: Arc::clone(texture), level, layer, rect, data })
 }
 
 pub fn readback(texture: &Arc<TextureState>, level: u32, layer: u32) -> Node {
     let rect = Rect::new(0, 0, 1, 1);
-    Node::Readback(Readback {
-        id: ReadbackId(1),
-        texture: Arc::clone(texture),
-        level,
-        layer,
-        rect,
-    })
+    Node::Readback(Readback { id: ReadbackId(1), texture: Arc::clone(texture), level, layer, rect })
 }
 
 pub fn present(back_buffer: &Arc<TextureState>) -> Node {
@@ -245,10 +173,7 @@ pub fn present(back_buffer: &Arc<TextureState>) -> Node {
 }
 
 pub fn frame(nodes: Vec<Node>) -> FrameCommands {
-    FrameCommands {
-        nodes,
-        vertices: Vec::new(),
-    }
+    FrameCommands { nodes, vertices: Vec::new() }
 }
 
 /// The planned pass at plan node `i` (panics in a test when it is not a pass).
@@ -273,15 +198,7 @@ pub fn barriers(plan: &FramePlan, i: usize) -> Vec<BarrierRow> {
         .iter()
         .map(|b| {
             let id = b.texture.id().0;
-            (
-                id,
-                b.image,
-                b.levels.clone(),
-                b.layers.clone(),
-                b.src,
-                b.dst,
-                b.discard,
-            )
+            (id, b.image, b.levels.clone(), b.layers.clone(), b.src, b.dst, b.discard)
         })
         .collect()
 }

@@ -65,10 +65,7 @@ pub struct SubState {
 
 impl Default for SubState {
     fn default() -> Self {
-        SubState {
-            access: Access::Nothing,
-            defined: false,
-        }
+        SubState { access: Access::Nothing, defined: false }
     }
 }
 
@@ -95,16 +92,8 @@ impl TrackedState {
             levels,
             layers,
             color: count(levels * layers),
-            samples: if multisampled {
-                count(layers)
-            } else {
-                Vec::new()
-            },
-            depth: if desc.depth_format().has_depth() {
-                count(1)
-            } else {
-                Vec::new()
-            },
+            samples: if multisampled { count(layers) } else { Vec::new() },
+            depth: if desc.depth_format().has_depth() { count(1) } else { Vec::new() },
         }
     }
 
@@ -177,9 +166,7 @@ impl FrameTracker {
         level: u32,
         layer: u32,
     ) -> SubState {
-        self.state(texture)
-            .get(image, level, layer)
-            .unwrap_or_default()
+        self.state(texture).get(image, level, layer).unwrap_or_default()
     }
 }
 
@@ -213,18 +200,9 @@ mod tests {
         {
             let mut tracker = FrameTracker::default();
             let s = tracker.state(&t).get_mut(Image::Color, 0, 0).unwrap();
-            *s = SubState {
-                access: Access::TransferWrite,
-                defined: true,
-            };
+            *s = SubState { access: Access::TransferWrite, defined: true };
         }
         let state = t.tracked.lock().unwrap().get(Image::Color, 0, 0).unwrap();
-        assert_eq!(
-            state,
-            SubState {
-                access: Access::TransferWrite,
-                defined: true
-            }
-        );
+        assert_eq!(state, SubState { access: Access::TransferWrite, defined: true });
     }
 }

@@ -28,19 +28,11 @@ impl Session {
     pub fn new() -> Session {
         let serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
         let stale = validation::take_messages();
-        assert!(
-            stale.is_empty(),
-            "messages left by an earlier test: {stale:#?}"
-        );
-        let backend = VulkanBackend::new(VulkanConfig {
-            validation: true,
-            ..VulkanConfig::default()
-        })
-        .expect("a Vulkan 1.3 adapter");
-        Session {
-            backend,
-            _serial: serial,
-        }
+        assert!(stale.is_empty(), "messages left by an earlier test: {stale:#?}");
+        let backend =
+            VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() })
+                .expect("a Vulkan 1.3 adapter");
+        Session { backend, _serial: serial }
     }
 
     pub fn texture(&mut self, desc: TextureDesc) -> Arc<TextureState> {
@@ -98,33 +90,19 @@ pub fn attachment(
     store: StoreOp,
     resolve: bool,
 ) -> PlannedAttachment {
-    PlannedAttachment {
-        texture: texture.clone(),
-        image,
-        layer: 0,
-        load,
-        store,
-        resolve,
-    }
+    PlannedAttachment { texture: texture.clone(), image, layer: 0, load, store, resolve }
 }
 
 pub fn segment(target: &Arc<TextureState>, ops: Vec<PassOp>) -> PassSegment {
     PassSegment {
-        colors: vec![ColorBinding {
-            target: target.clone(),
-            layer: 0,
-        }],
+        colors: vec![ColorBinding { target: target.clone(), layer: 0 }],
         start: SegmentStart::Bind,
         ops,
     }
 }
 
 pub fn clear_op(color: [f32; 4]) -> PassOp {
-    PassOp::Clear(Clear {
-        color: Some(color),
-        depth: None,
-        stencil: None,
-    })
+    PassOp::Clear(Clear { color: Some(color), depth: None, stencil: None })
 }
 
 /// Pixels → Vulkan clip space (y down), column-major.
@@ -143,17 +121,8 @@ pub fn pixel_transform(width: u32, height: u32) -> [f32; 16] {
 pub fn quad(rect: Rect, color: [u8; 4]) -> [SpriteVertex; 4] {
     let (x0, y0) = (rect.x as f32, rect.y as f32);
     let (x1, y1) = (x0 + rect.width as f32, y0 + rect.height as f32);
-    let v = |x, y, u, t| SpriteVertex {
-        position: [x, y, 0.0],
-        color,
-        texcoord: [u, t],
-    };
-    [
-        v(x0, y0, 0.0, 0.0),
-        v(x1, y0, 1.0, 0.0),
-        v(x0, y1, 0.0, 1.0),
-        v(x1, y1, 1.0, 1.0),
-    ]
+    let v = |x, y, u, t| SpriteVertex { position: [x, y, 0.0], color, texcoord: [u, t] };
+    [v(x0, y0, 0.0, 0.0), v(x1, y0, 1.0, 0.0), v(x0, y1, 0.0, 1.0), v(x1, y1, 1.0, 1.0)]
 }
 
 /// A SpriteBatch-style draw (opaque, point-clamped, XNA's default culling) of `quads` quads.
@@ -188,11 +157,7 @@ pub fn pixel(bytes: &[u8], width: u32, x: u32, y: u32) -> [u8; 4] {
 }
 
 pub fn plan(frame: FrameCommands, nodes: Vec<PlanNode>) -> FramePlan {
-    FramePlan {
-        frame,
-        nodes,
-        cost: PlanCost::default(),
-    }
+    FramePlan { frame, nodes, cost: PlanCost::default() }
 }
 
 pub fn readback(
@@ -201,13 +166,7 @@ pub fn readback(
     level: u32,
     rect: Rect,
 ) -> Node {
-    Node::Readback(Readback {
-        id: ReadbackId(id),
-        texture: texture.clone(),
-        level,
-        layer: 0,
-        rect,
-    })
+    Node::Readback(Readback { id: ReadbackId(id), texture: texture.clone(), level, layer: 0, rect })
 }
 
 pub fn pass(
@@ -215,21 +174,14 @@ pub fn pass(
     colors: Vec<xnagraph_graph::PlannedAttachment>,
     ops: Vec<usize>,
 ) -> PlanNodeKind {
-    PlanNodeKind::Pass(PlannedPass {
-        segment,
-        colors,
-        depth: None,
-        ops,
-    })
+    PlanNodeKind::Pass(PlannedPass { segment, colors, depth: None, ops })
 }
 
 pub fn submit_and_read(s: &mut Session, plan: FramePlan, id: u64) -> Vec<u8> {
     let submission = s.backend.submit(&plan).expect("submit");
     drop(plan);
     s.backend.wait(submission).expect("wait");
-    s.backend
-        .take_readback(ReadbackId(id))
-        .expect("readback bytes")
+    s.backend.take_readback(ReadbackId(id)).expect("readback bytes")
 }
 
 pub fn assert_all_freed(s: &mut Session) {
