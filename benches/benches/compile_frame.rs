@@ -10,7 +10,7 @@ use xnagraph_graph::compile::{compile, frame_blind_cost};
 use xnagraph_graph::{
     BlendState, Clear, ColorBinding, DepthFormat, DepthStencilState, Draw, FrameCommands,
     NativeHandle, Node, PassOp, PassSegment, PipelineKey, RasterizerState, Rect, RenderTargetDesc,
-    RenderTargetUsage, RetireSink, SamplerState, SegmentStart, ShaderKind, SpriteVertex,
+    RenderTargetUsage, RetireSink, SamplerState, SegmentStart, ShaderKind, SpriteInstance,
     SurfaceFormat, TextureDesc, TextureState, Viewport,
 };
 
@@ -33,7 +33,7 @@ fn target(n: u64, w: u32, h: u32, depth: DepthFormat, back_buffer: bool) -> Arc<
     TextureState::new(desc, NativeHandle(n), RetireSink::default())
 }
 
-fn draw(texture: &Arc<TextureState>, first_vertex: u32) -> PassOp {
+fn draw(texture: &Arc<TextureState>, first_sprite: u32) -> PassOp {
     PassOp::Draw(Draw {
         pipeline: PipelineKey {
             shader: ShaderKind::Sprite,
@@ -43,8 +43,8 @@ fn draw(texture: &Arc<TextureState>, first_vertex: u32) -> PassOp {
         },
         sampler: SamplerState::LINEAR_CLAMP,
         texture: texture.clone(),
-        first_vertex,
-        quad_count: 1,
+        first_sprite,
+        sprite_count: 1,
         viewport: Viewport::new(0, 0, 256, 256),
         scissor: Rect::new(0, 0, 256, 256),
         transform: [0.0; 16],
@@ -64,7 +64,7 @@ fn frame(
             depth: Some(1.0),
             stencil: Some(0),
         })];
-        ops.extend((0..4).map(|d| draw(sampled, (i * 16 + d * 4) as u32)));
+        ops.extend((0..4).map(|d| draw(sampled, (i * 4 + d) as u32)));
         nodes.push(Node::Pass(PassSegment {
             colors: vec![ColorBinding { target: t.clone(), layer: 0 }],
             start: SegmentStart::Bind,
@@ -78,7 +78,7 @@ fn frame(
         ops: vec![draw(last, 0)],
     }));
     nodes.push(Node::Present(back_buffer.clone()));
-    FrameCommands { nodes, vertices: vec![SpriteVertex::default(); SEGMENTS * 16] }
+    FrameCommands { nodes, sprites: vec![SpriteInstance::default(); SEGMENTS * 4] }
 }
 
 fn main() {

@@ -38,6 +38,13 @@ fn rounds(
 
 fn report(workload: &str, timings: &[Duration]) {
     let s = stats(timings);
+    if std::env::var_os("XNAGRAPH_BENCH_ROUNDS").is_some() {
+        let ns: Vec<String> = timings
+            .iter()
+            .map(|d| format!("{:.1}", d.as_secs_f64() * 1e9 / SPRITES as f64))
+            .collect();
+        eprintln!("{workload} rounds (ns/sprite): {}", ns.join(" "));
+    }
     println!(
         "{}",
         json(&[

@@ -128,8 +128,8 @@ pub(crate) struct Recorder {
     pub back_buffer: Arc<TextureState>,
     pub params: PresentationParameters,
     next_readback: u64,
-    /// A submitted frame's vertex arena, emptied, for the next sprite batch to fill.
-    pub spare_vertices: Vec<xnagraph_graph::SpriteVertex>,
+    /// A submitted frame's sprite arena, emptied, for the next sprite batch to fill.
+    pub spare_sprites: Vec<xnagraph_graph::SpriteInstance>,
 }
 
 impl Recorder {
@@ -309,14 +309,14 @@ impl DeviceShared {
                 backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
             backend.submit(&plan)
         };
-        // The vertex arena's memory goes back to the sprite batches: the next frame writes into
+        // The sprite arena's memory goes back to the sprite batches: the next frame writes into
         // the same (cache-warm, already mapped) pages instead of faulting in fresh ones.
-        let mut vertices = std::mem::take(&mut plan.frame.vertices);
+        let mut sprites = std::mem::take(&mut plan.frame.sprites);
         drop(plan);
-        vertices.clear();
+        sprites.clear();
         let mut rec = lock(&self.rec);
-        if rec.spare_vertices.capacity() < vertices.capacity() {
-            rec.spare_vertices = vertices;
+        if rec.spare_sprites.capacity() < sprites.capacity() {
+            rec.spare_sprites = sprites;
         }
         drop(rec);
         self.submissions.fetch_add(1, Ordering::Relaxed);
@@ -470,7 +470,7 @@ impl GraphicsDevice {
                 back_buffer,
                 params: applied_params,
                 next_readback: 0,
-                spare_vertices: Vec::new(),
+                spare_sprites: Vec::new(),
             }),
             backend: Mutex::new(Some(backend)),
             caps,

@@ -1,17 +1,19 @@
-//! `SpriteBatch`: XNA's sprite renderer, recording quads into the frame.
+//! `SpriteBatch`: XNA's sprite renderer, recording sprites into the frame.
 //!
-//! Each `draw*` call turns its sprite into four vertices at once (rotation, origin, scale, flips
-//! and layer depth applied as XNA does) in the batch's own vertex buffer, and extends the current
-//! run of sprites sharing a texture. `end` hands the vertices to the frame — by swapping buffers
-//! when the frame has none yet, so a large batch is never copied — and records one `Draw` per
-//! run. The sorting modes also keep a (depth, texture) key per sprite and write the quads into
-//! the frame in sorted order. `Immediate` records each sprite as it is drawn.
+//! Each `draw*` call turns its sprite into one [`SpriteInstance`] at once — the top-left corner
+//! and the two edge vectors with rotation, origin and scale applied as XNA places the corners,
+//! texture coordinates with the flips applied, layer depth and tint — in the batch's own buffer,
+//! and extends the current run of sprites sharing a texture. The stock vertex stage expands each
+//! instance into its four corners. `end` hands the buffer to the frame (moved, not copied, when
+//! the frame has no sprites yet) and records one `Draw` per run. The sorting modes also keep a
+//! (depth, texture) key per sprite and write the instances into the frame in sorted order.
+//! `Immediate` records each sprite as it is drawn.
 
 use std::sync::{Arc, Weak};
 
 use xnagraph_graph::{
     BlendState, DepthStencilState, Draw, PassOp, PipelineKey, RasterizerState, SamplerState,
-    ShaderKind, SpriteVertex, TextureState,
+    ShaderKind, SpriteInstance, TextureState,
 };
 
 use crate::device::{DeviceShared, GraphicsDevice};
@@ -53,12 +55,13 @@ impl std::ops::BitOr for SpriteEffects {
     }
 }
 
-/// One sprite's geometry; source and origin are normalised to the texture / source size.
+/// One sprite's geometry: source normalised to the texture, destination and the origin's offset
+/// (before rotation) in pixels.
 #[derive(Clone, Copy, Debug)]
 struct Sprite {
     source: [f32; 4],
     destination: [f32; 4],
-    origin: [f32; 2],
+    offset: [f32; 2],
     sin: f32,
     cos: f32,
     depth: f32,
@@ -66,11 +69,11 @@ struct Sprite {
     effects: u8,
 }
 
-/// Consecutive quads that sample the same texture (an index into `SpriteBatch::textures`).
+/// Consecutive sprites that sample the same texture (an index into `SpriteBatch::textures`).
 #[derive(Clone, Copy, Debug)]
 struct Run {
     texture: u32,
-    quads: u32,
+    sprites: u32,
 }
 
 /// The state `begin` fixes for the batch.
@@ -88,8 +91,8 @@ struct BatchState {
 pub struct SpriteBatch {
     device: Weak<DeviceShared>,
     state: Option<BatchState>,
-    /// Four vertices per sprite, in call order.
-    vertices: Vec<SpriteVertex>,
+    /// One instance per sprite, in call order.
+    instances: Vec<SpriteInstance>,
     /// Call-order runs of one texture (all modes).
     runs: Vec<Run>,
     /// Per-sprite (layer depth, texture) for the sorting modes only.
@@ -107,7 +110,7 @@ impl SpriteBatch {
         Ok(SpriteBatch {
             device: Arc::downgrade(&device.shared),
             state: None,
-            vertices: Vec::new(),
+            instances: Vec::new(),
             runs: Vec::new(),
             keys: Vec::new(),
             order: Vec::new(),
@@ -144,8 +147,8 @@ impl SpriteBatch {
                 "Begin cannot be called again until End has been successfully called.",
             ));
         }
-        if self.vertices.capacity() == 0 {
-            self.vertices = std::mem::take(&mut lock(&device.rec).spare_vertices);
+        if self.instances.capacity() == 0 {
+            self.instances = std::mem::take(&mut lock(&device.rec).spare_sprites);
         }
         self.state = Some(BatchState {
             sort,
@@ -233,8 +236,9 @@ impl SpriteBatch {
         let (tw, th) = (texture.width() as f32, texture.height() as f32);
         let (src, sw, sh) = normalised_source(source, tw, th);
         let destination = [position.x, position.y, scale.x * sw, scale.y * sh];
-        let origin = [origin.x / sw, origin.y / sh];
-        self.push(texture, src, destination, origin, rotation, color, effects, layer_depth)
+        // The origin is in source texels; scaling carries it to destination pixels.
+        let offset = [origin.x * scale.x, origin.y * scale.y];
+        self.push(texture, src, destination, offset, rotation, color, effects, layer_depth)
     }
 
     /// `Draw(texture, destinationRectangle, sourceRectangle, color, rotation, origin, effects,
@@ -259,8 +263,9 @@ impl SpriteBatch {
             destination.width as f32,
             destination.height as f32,
         ];
-        let origin = [origin.x / sw, origin.y / sh];
-        self.push(texture, src, destination, origin, rotation, color, effects, layer_depth)
+        // The origin is in source texels; the rectangle's stretch carries it to its pixels.
+        let offset = [origin.x / sw * destination[2], origin.y / sh * destination[3]];
+        self.push(texture, src, destination, offset, rotation, color, effects, layer_depth)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -270,7 +275,7 @@ impl SpriteBatch {
         texture: &Texture2D,
         source: [f32; 4],
         destination: [f32; 4],
-        origin: [f32; 2],
+        offset: [f32; 2],
         rotation: f32,
         color: Color,
         effects: SpriteEffects,
@@ -299,18 +304,18 @@ impl SpriteBatch {
         let sprite = Sprite {
             source,
             destination,
-            origin,
+            offset,
             sin,
             cos,
             depth,
             color: [color.r, color.g, color.b, color.a],
             effects: effects.0 & 3,
         };
-        self.vertices.extend_from_slice(&quad_vertices(&sprite));
+        self.instances.push(instance(&sprite));
         let texture = index as u32;
         match self.runs.last_mut() {
-            Some(run) if run.texture == texture => run.quads += 1,
-            _ => self.runs.push(Run { texture, quads: 1 }),
+            Some(run) if run.texture == texture => run.sprites += 1,
+            _ => self.runs.push(Run { texture, sprites: 1 }),
         }
         if matches!(
             sort,
@@ -326,7 +331,8 @@ impl SpriteBatch {
         Ok(())
     }
 
-    /// `End()`: sorts, generates vertices and records the draws.
+    /// `End()`: sorts (in the sorting modes), hands the sprites to the frame and records the
+    /// draws.
     pub fn end(&mut self) -> Result<()> {
         let Some(state) = self.state.take() else {
             return Err(XnaError::invalid_operation("Begin must be called before calling End."));
@@ -337,7 +343,7 @@ impl SpriteBatch {
     }
 
     fn clear_queue(&mut self) {
-        self.vertices.clear();
+        self.instances.clear();
         self.runs.clear();
         self.keys.clear();
     }
@@ -368,32 +374,32 @@ impl SpriteBatch {
             depth_stencil: state.depth_stencil,
             rasterizer: state.rasterizer,
         };
-        let first_vertex = rec.frame.vertices.len();
+        let first_sprite = rec.frame.sprites.len();
         let runs = if self.keys.is_empty() {
-            if first_vertex == 0 {
+            if first_sprite == 0 {
                 // Hand the whole buffer over; it comes back through the device once submitted.
-                rec.frame.vertices = std::mem::take(&mut self.vertices);
+                rec.frame.sprites = std::mem::take(&mut self.instances);
             } else {
-                rec.frame.vertices.extend_from_slice(&self.vertices);
+                rec.frame.sprites.extend_from_slice(&self.instances);
             }
             std::mem::take(&mut self.runs)
         } else {
-            self.write_sorted(state.sort, &mut rec.frame.vertices)
+            self.write_sorted(state.sort, &mut rec.frame.sprites)
         };
-        let mut quad = 0u32;
+        let mut done = 0usize;
         for run in &runs {
             let draw = Draw {
                 pipeline,
                 sampler: state.sampler,
                 texture: self.textures[run.texture as usize].1.clone(),
-                first_vertex: first_vertex as u32 + quad * 4,
-                quad_count: run.quads,
+                first_sprite: (first_sprite + done) as u32,
+                sprite_count: run.sprites,
                 viewport,
                 scissor,
                 transform,
             };
             rec.pass().ops.push(PassOp::Draw(draw));
-            quad += run.quads;
+            done += run.sprites as usize;
         }
         drop(rec);
         self.runs = runs;
@@ -401,9 +407,9 @@ impl SpriteBatch {
         Ok(())
     }
 
-    /// Appends the queued quads to `out` in the sort mode's order (stable: equal keys keep call
+    /// Appends the queued sprites to `out` in the sort mode's order (stable: equal keys keep call
     /// order) and returns the texture runs of that order.
-    fn write_sorted(&mut self, sort: SpriteSortMode, out: &mut Vec<SpriteVertex>) -> Vec<Run> {
+    fn write_sorted(&mut self, sort: SpriteSortMode, out: &mut Vec<SpriteInstance>) -> Vec<Run> {
         let keys = &self.keys;
         self.order.clear();
         self.order.extend(0..keys.len() as u32);
@@ -414,15 +420,15 @@ impl SpriteBatch {
             }
             _ => self.order.sort_by(|&a, &b| keys[a as usize].0.total_cmp(&keys[b as usize].0)),
         }
-        out.reserve(self.vertices.len());
+        out.reserve(self.instances.len());
         let mut runs: Vec<Run> = Vec::new();
         for &i in &self.order {
             let i = i as usize;
-            out.extend_from_slice(&self.vertices[i * 4..i * 4 + 4]);
+            out.push(self.instances[i]);
             let texture = keys[i].1;
             match runs.last_mut() {
-                Some(run) if run.texture == texture => run.quads += 1,
-                _ => runs.push(Run { texture, quads: 1 }),
+                Some(run) if run.texture == texture => run.sprites += 1,
+                _ => runs.push(Run { texture, sprites: 1 }),
             }
         }
         runs
@@ -450,17 +456,14 @@ fn projection(width: i32, height: i32) -> Matrix {
     m
 }
 
-/// The four corners of a sprite (TL, TR, BL, BR), as XNA places them: the top-left corner is
-/// the origin's offset rotated about the position, and the others follow along the rotated
-/// width and height edges. Flips swap texture coordinates, never positions.
+/// A sprite's instance: the top-left corner is the origin's offset rotated about the position,
+/// and the other corners follow along the rotated width and height edges, as XNA places them.
+/// Flips swap texture coordinates, never positions.
 #[inline]
-fn quad_vertices(s: &Sprite) -> [SpriteVertex; 4] {
+fn instance(s: &Sprite) -> SpriteInstance {
     let [dx, dy, dw, dh] = s.destination;
     let [sx, sy, sw, sh] = s.source;
-    let (ox, oy) = (-s.origin[0] * dw, -s.origin[1] * dh);
-    let tl = [dx + s.cos * ox - s.sin * oy, dy + s.sin * ox + s.cos * oy];
-    let right = [s.cos * dw, s.sin * dw];
-    let down = [-s.sin * dh, s.cos * dh];
+    let (ox, oy) = (-s.offset[0], -s.offset[1]);
     let (mut u0, mut u1, mut v0, mut v1) = (sx, sx + sw, sy, sy + sh);
     if s.effects & 1 != 0 {
         std::mem::swap(&mut u0, &mut u1);
@@ -468,29 +471,26 @@ fn quad_vertices(s: &Sprite) -> [SpriteVertex; 4] {
     if s.effects & 2 != 0 {
         std::mem::swap(&mut v0, &mut v1);
     }
-    let vertex = |x: f32, y: f32, u: f32, v: f32| SpriteVertex {
-        position: [x, y, s.depth],
+    SpriteInstance {
+        origin: [dx + s.cos * ox - s.sin * oy, dy + s.sin * ox + s.cos * oy],
+        right: [s.cos * dw, s.sin * dw],
+        down: [-s.sin * dh, s.cos * dh],
+        texcoords: [u0, v0, u1, v1],
+        depth: s.depth,
         color: s.color,
-        texcoord: [u, v],
-    };
-    [
-        vertex(tl[0], tl[1], u0, v0),
-        vertex(tl[0] + right[0], tl[1] + right[1], u1, v0),
-        vertex(tl[0] + down[0], tl[1] + down[1], u0, v1),
-        vertex(tl[0] + right[0] + down[0], tl[1] + right[1] + down[1], u1, v1),
-    ]
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sprite(effects: u8, rotation: f32, origin: [f32; 2]) -> Sprite {
+    fn sprite(effects: u8, rotation: f32, offset: [f32; 2]) -> Sprite {
         let (sin, cos) = rotation.sin_cos();
         Sprite {
             source: [0.0, 0.0, 1.0, 1.0],
             destination: [10.0, 20.0, 4.0, 2.0],
-            origin,
+            offset,
             sin,
             cos,
             depth: 0.5,
@@ -501,17 +501,22 @@ mod tests {
 
     #[test]
     fn corners_follow_destination_and_flips_swap_texcoords() {
-        let v = quad_vertices(&sprite(SpriteEffects::FLIP_HORIZONTALLY.0, 0.0, [0.0, 0.0]));
-        assert_eq!(v[0].position, [10.0, 20.0, 0.5]);
-        assert_eq!(v[3].position, [14.0, 22.0, 0.5]);
-        assert_eq!(v[0].texcoord, [1.0, 0.0]);
-        assert_eq!(v[3].texcoord, [0.0, 1.0]);
+        let i = instance(&sprite(SpriteEffects::FLIP_HORIZONTALLY.0, 0.0, [0.0, 0.0]));
+        assert_eq!(i.depth, 0.5);
+        assert_eq!(i.corner(0), ([10.0, 20.0], [1.0, 0.0]));
+        assert_eq!(i.corner(1), ([14.0, 20.0], [0.0, 0.0]));
+        assert_eq!(i.corner(2), ([10.0, 22.0], [1.0, 1.0]));
+        assert_eq!(i.corner(3), ([14.0, 22.0], [0.0, 1.0]));
     }
 
     #[test]
     fn rotation_turns_about_the_origin() {
-        let v = quad_vertices(&sprite(0, std::f32::consts::FRAC_PI_2, [0.5, 0.5]));
-        // Centre (10,20); the top-left corner (-2,-1) rotated 90° lands at (1,-2) from it.
-        assert!((v[0].position[0] - 11.0).abs() < 1e-5 && (v[0].position[1] - 18.0).abs() < 1e-5);
+        let i = instance(&sprite(0, std::f32::consts::FRAC_PI_2, [2.0, 1.0]));
+        // Centre (10,20); the top-left corner (-2,-1) rotated 90° lands at (1,-2) from it, and
+        // the bottom-right corner (2,1) at (-1,2).
+        let near =
+            |p: [f32; 2], q: [f32; 2]| (p[0] - q[0]).abs() < 1e-5 && (p[1] - q[1]).abs() < 1e-5;
+        assert!(near(i.corner(0).0, [11.0, 18.0]), "{:?}", i.corner(0));
+        assert!(near(i.corner(3).0, [9.0, 22.0]), "{:?}", i.corner(3));
     }
 }

@@ -3,8 +3,8 @@
 //! A frame is a sequence of [`Node`]s in recording order. A [`PassSegment`] is one render-target
 //! bind cycle (or the continuation of one that an upload or readback interrupted); it holds its
 //! attachments and the textures its draws sample by `Arc`, and its [`PassOp`]s (clears and
-//! draws) in order. Uploads carry a copy of the caller's data. Sprite vertices of every draw live
-//! in one arena, [`FrameCommands::vertices`], four per quad.
+//! draws) in order. Uploads carry a copy of the caller's data. The sprites of every draw live in
+//! one arena, [`FrameCommands::sprites`], one instance each.
 
 use std::sync::Arc;
 
@@ -279,14 +279,41 @@ pub struct PipelineKey {
     pub rasterizer: RasterizerState,
 }
 
-/// One sprite-shader vertex (24 bytes, the layout `sprite.vert` reads).
+/// One sprite as `sprite.vert` reads it: an instance (48 bytes) whose four corners the vertex
+/// stage expands, drawn as a four-vertex strip TL, TR, BL, BR. Corner `i` lies at
+/// `origin + right·(i & 1) + down·(i >> 1)` and samples `texcoords` interpolated the same way,
+/// so a rotated, scaled, flipped sprite costs the CPU one instance instead of four vertices.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct SpriteVertex {
-    pub position: [f32; 3],
-    /// Premultiplied-or-not tint as XNA's `Color` bytes, R G B A.
+#[derive(Clone, Copy, Debug, PartialEq, Default, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct SpriteInstance {
+    /// The top-left corner, in pixels before the draw's transform.
+    pub origin: [f32; 2],
+    /// The edge from the top-left to the top-right corner.
+    pub right: [f32; 2],
+    /// The edge from the top-left to the bottom-left corner.
+    pub down: [f32; 2],
+    /// Texture coordinates at the top-left (u, v) and bottom-right (u, v) corners, flips applied.
+    pub texcoords: [f32; 4],
+    /// XNA's layer depth, written as the corners' z.
+    pub depth: f32,
+    /// The tint as XNA's `Color` bytes, R G B A.
     pub color: [u8; 4],
-    pub texcoord: [f32; 2],
+}
+
+impl SpriteInstance {
+    /// Corner `i` (0 TL, 1 TR, 2 BL, 3 BR): its position and texture coordinates, as the
+    /// vertex stage computes them.
+    pub fn corner(&self, i: usize) -> ([f32; 2], [f32; 2]) {
+        let (x, y) = ((i & 1) as f32, (i >> 1) as f32);
+        let [u0, v0, u1, v1] = self.texcoords;
+        (
+            [
+                self.origin[0] + self.right[0] * x + self.down[0] * y,
+                self.origin[1] + self.right[1] * x + self.down[1] * y,
+            ],
+            [u0 + (u1 - u0) * x, v0 + (v1 - v0) * y],
+        )
+    }
 }
 
 /// A clear command. Each aspect is `Some` only when the caller asked for it *and* the bound
@@ -304,9 +331,9 @@ pub struct Draw {
     pub pipeline: PipelineKey,
     pub sampler: SamplerState,
     pub texture: Arc<TextureState>,
-    /// First vertex in [`FrameCommands::vertices`]; quads are 4 vertices each (TL, TR, BL, BR).
-    pub first_vertex: u32,
-    pub quad_count: u32,
+    /// First sprite in [`FrameCommands::sprites`].
+    pub first_sprite: u32,
+    pub sprite_count: u32,
     pub viewport: Viewport,
     /// Applied only when `pipeline.rasterizer.scissor_test_enable`.
     pub scissor: Rect,
@@ -392,7 +419,7 @@ pub enum Node {
 #[derive(Clone, Debug, Default)]
 pub struct FrameCommands {
     pub nodes: Vec<Node>,
-    pub vertices: Vec<SpriteVertex>,
+    pub sprites: Vec<SpriteInstance>,
 }
 
 impl FrameCommands {

@@ -23,9 +23,10 @@ impl Stage {
     }
 }
 
-/// SpriteBatch vertex stage: inputs position (vec3, location 0), colour (unorm RGBA8,
-/// location 1), texcoord (vec2, location 2); uniform block `SpriteTransform { mat4 }` at
-/// set 1, binding 0.
+/// SpriteBatch vertex stage, one instance per sprite drawn as a four-vertex strip. Per-instance
+/// inputs: origin (vec2, location 0), right edge (vec2, 1), down edge (vec2, 2), texcoords at TL
+/// and BR (vec4, 3), depth (float, 4), colour (unorm RGBA8, 5), laid out as
+/// `xnagraph_graph::SpriteInstance`; uniform block `SpriteTransform { mat4 }` at set 1, binding 0.
 pub const SPRITE_VERT: Stage =
     Stage { name: "sprite.vert", spirv: include_bytes!("../spirv/sprite.vert.spv") };
 

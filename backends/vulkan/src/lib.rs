@@ -75,9 +75,6 @@ enum Retired {
     Buffer(HostBuffer),
 }
 
-/// Quad indices (TL, TR, BL, BR → 0 1 2, 1 3 2) are shared by every slot and only ever grown.
-const MIN_INDEXED_QUADS: u32 = 1024;
-
 /// The Vulkan backend. See the crate documentation.
 pub struct VulkanBackend {
     gpu: Gpu,
@@ -87,8 +84,6 @@ pub struct VulkanBackend {
     textures: TextureTable,
     slots: Vec<FrameSlot>,
     next_slot: usize,
-    index_buffer: Option<HostBuffer>,
-    indexed_quads: u32,
     sink: RetireSink,
     retired: RetirementQueue<Retired>,
     retired_textures: usize,
@@ -120,8 +115,6 @@ impl VulkanBackend {
             textures: TextureTable::default(),
             slots: Vec::new(),
             next_slot: 0,
-            index_buffer: None,
-            indexed_quads: 0,
             sink: RetireSink::default(),
             retired: RetirementQueue::default(),
             retired_textures: 0,
@@ -201,35 +194,6 @@ impl VulkanBackend {
         self.retired_buffers += 1;
     }
 
-    /// Grows the shared quad index buffer to hold `quads` quads.
-    fn ensure_indices(&mut self, quads: u32) -> Result<(), BackendError> {
-        if quads <= self.indexed_quads && self.index_buffer.is_some() {
-            return Ok(());
-        }
-        let quads = quads.max(self.indexed_quads * 2).max(MIN_INDEXED_QUADS);
-        let indices: Vec<u8> = (0..quads)
-            .flat_map(|q| [0u32, 1, 2, 1, 3, 2].map(|i| q * 4 + i))
-            .flat_map(u32::to_ne_bytes)
-            .collect();
-        let buffer = HostBuffer::new(
-            &self.gpu,
-            indices.len() as u64,
-            vk::BufferUsageFlags::INDEX_BUFFER,
-            false,
-        )?;
-        if let Err(e) = buffer.write(&self.gpu, 0, &indices) {
-            // SAFETY: never submitted.
-            unsafe { buffer.destroy(&self.gpu) };
-            return Err(e);
-        }
-        if let Some(old) = self.index_buffer.replace(buffer) {
-            // Submissions still in flight may read the old indices.
-            self.retire_buffer(self.last_submitted, old);
-        }
-        self.indexed_quads = quads;
-        Ok(())
-    }
-
     /// Records the plan's texture uses against `id`.
     fn mark_uses(&mut self, plan: &FramePlan, id: SubmissionId) {
         let mut handles = Vec::new();
@@ -267,7 +231,7 @@ impl VulkanBackend {
         }
     }
 
-    /// Frees the ring's buffers and the index buffer (the device must be idle).
+    /// Frees the ring's buffers (the device must be idle).
     fn release_idle_buffers(&mut self) {
         let mut idle = Vec::new();
         for slot in &mut self.slots {
@@ -277,8 +241,6 @@ impl VulkanBackend {
                     .flatten(),
             );
         }
-        idle.extend(self.index_buffer.take());
-        self.indexed_quads = 0;
         for buffer in idle {
             // SAFETY: the device is idle (caller's contract).
             unsafe { buffer.destroy(&self.gpu) };
@@ -290,7 +252,6 @@ impl VulkanBackend {
         let i = self.next_slot;
         self.finish_slot(i)?;
         self.free_completed();
-        self.ensure_indices(needs.max_quads)?;
 
         let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
         let uniform_stride = 64u64.next_multiple_of(align);
@@ -324,22 +285,7 @@ impl VulkanBackend {
         let slot = &mut self.slots[i];
         slot.prepare_descriptors(&self.gpu, needs.draws)?;
         if let Some(v) = &slot.vertices {
-            let bytes: Vec<u8> = plan
-                .frame
-                .vertices
-                .iter()
-                .flat_map(|v| {
-                    let mut b = [0u8; 24];
-                    b[0..4].copy_from_slice(&v.position[0].to_ne_bytes());
-                    b[4..8].copy_from_slice(&v.position[1].to_ne_bytes());
-                    b[8..12].copy_from_slice(&v.position[2].to_ne_bytes());
-                    b[12..16].copy_from_slice(&v.color);
-                    b[16..20].copy_from_slice(&v.texcoord[0].to_ne_bytes());
-                    b[20..24].copy_from_slice(&v.texcoord[1].to_ne_bytes());
-                    b
-                })
-                .collect();
-            v.write(&self.gpu, 0, &bytes)?;
+            v.write(&self.gpu, 0, bytemuck::cast_slice(&plan.frame.sprites))?;
         }
 
         let device = &self.gpu.device;
@@ -362,7 +308,6 @@ impl VulkanBackend {
             cmd,
             frame: &plan.frame,
             vertex_buffer: slot.vertices.as_ref().map(|b| b.buffer).unwrap_or_default(),
-            index_buffer: self.index_buffer.as_ref().map(|b| b.buffer).unwrap_or_default(),
             uniforms: slot.uniforms.as_ref(),
             uniform_stride,
             uniforms_used: 0,
@@ -494,7 +439,7 @@ impl Backend for VulkanBackend {
         LiveObjects {
             textures: self.textures.len(),
             images: self.textures.image_count(),
-            buffers: slot_buffers + usize::from(self.index_buffer.is_some()) + self.retired_buffers,
+            buffers: slot_buffers + self.retired_buffers,
             awaiting_retirement: self.retired_textures,
         }
     }

@@ -241,7 +241,7 @@ fn draw(
     state: &mut DrawState,
 ) -> Result<(), BackendError> {
     let vp = d.viewport;
-    if d.quad_count == 0 || vp.width <= 0 || vp.height <= 0 {
+    if d.sprite_count == 0 || vp.width <= 0 || vp.height <= 0 {
         // Nothing can reach a pixel.
         return Ok(());
     }
@@ -307,7 +307,6 @@ fn draw(
         }
         if !state.buffers_bound {
             device.cmd_bind_vertex_buffers(rec.cmd, 0, &[rec.vertex_buffer], &[0]);
-            device.cmd_bind_index_buffer(rec.cmd, rec.index_buffer, 0, vk::IndexType::UINT32);
             state.buffers_bound = true;
         }
         device.cmd_bind_descriptor_sets(
@@ -320,7 +319,8 @@ fn draw(
         );
         device.cmd_set_viewport(rec.cmd, 0, &[viewport]);
         device.cmd_set_scissor(rec.cmd, 0, &[scissor]);
-        device.cmd_draw_indexed(rec.cmd, d.quad_count * 6, 1, 0, d.first_vertex as i32, 0);
+        // Four strip vertices (TL, TR, BL, BR) per sprite instance.
+        device.cmd_draw(rec.cmd, 4, d.sprite_count, 0, d.first_sprite);
     }
     Ok(())
 }

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use ash::vk;
 use xnagraph_graph::{
     BackendError, Blend, BlendFunction, CompareFunction, CullMode, FillMode, PipelineKey,
-    SamplerState, ShaderKind, SpriteVertex, StencilOperation, TextureAddressMode, TextureFilter,
+    SamplerState, ShaderKind, SpriteInstance, StencilOperation, TextureAddressMode, TextureFilter,
 };
 
 use crate::device::Gpu;
@@ -126,10 +126,11 @@ impl Pipelines {
                 .module(self.fragment)
                 .name(c"main"),
         ];
+        // One `SpriteInstance` per sprite; the shader expands its four strip vertices.
         let vertex_bindings = [vk::VertexInputBindingDescription {
             binding: 0,
-            stride: std::mem::size_of::<SpriteVertex>() as u32,
-            input_rate: vk::VertexInputRate::VERTEX,
+            stride: std::mem::size_of::<SpriteInstance>() as u32,
+            input_rate: vk::VertexInputRate::INSTANCE,
         }];
         let attribute = |location, format, offset| vk::VertexInputAttributeDescription {
             location,
@@ -138,15 +139,18 @@ impl Pipelines {
             offset,
         };
         let vertex_attributes = [
-            attribute(0, vk::Format::R32G32B32_SFLOAT, 0),
-            attribute(1, vk::Format::R8G8B8A8_UNORM, 12),
+            attribute(0, vk::Format::R32G32_SFLOAT, 0),
+            attribute(1, vk::Format::R32G32_SFLOAT, 8),
             attribute(2, vk::Format::R32G32_SFLOAT, 16),
+            attribute(3, vk::Format::R32G32B32A32_SFLOAT, 24),
+            attribute(4, vk::Format::R32_SFLOAT, 40),
+            attribute(5, vk::Format::R8G8B8A8_UNORM, 44),
         ];
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vertex_bindings)
             .vertex_attribute_descriptions(&vertex_attributes);
         let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+            .topology(vk::PrimitiveTopology::TRIANGLE_STRIP);
         let viewport =
             vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
 

@@ -1,7 +1,7 @@
 //! One plan → one command buffer.
 //!
 //! [`measure`] walks a plan before anything is recorded and says how much vertex, uniform,
-//! staging and descriptor space it needs (and rejects plans that name ops or vertices that do not
+//! staging and descriptor space it needs (and rejects plans that name ops or sprites that do not
 //! exist). [`record`] then lowers the nodes in order: each node's barriers as one batch, then the
 //! node itself — a pass ([`crate::pass`]), an upload, readback, mip cascade or image clears
 //! ([`crate::transfer`]), or a present (headless: only its barrier). The [`Recorder`] carries
@@ -9,7 +9,7 @@
 
 use ash::vk;
 use xnagraph_graph::{
-    BackendError, FrameCommands, FramePlan, Node, PassOp, PlanNodeKind, SpriteVertex,
+    BackendError, FrameCommands, FramePlan, Node, PassOp, PlanNodeKind, SpriteInstance,
 };
 
 use crate::device::Gpu;
@@ -27,7 +27,6 @@ pub(crate) const STAGING_ALIGN: u64 = 16;
 pub(crate) struct Needs {
     pub vertex_bytes: u64,
     pub draws: u32,
-    pub max_quads: u32,
     pub staging_bytes: u64,
 }
 
@@ -38,7 +37,7 @@ fn plan_error(message: String) -> BackendError {
 pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
     let frame = &plan.frame;
     let mut needs = Needs {
-        vertex_bytes: (frame.vertices.len() * std::mem::size_of::<SpriteVertex>()) as u64,
+        vertex_bytes: (frame.sprites.len() * std::mem::size_of::<SpriteInstance>()) as u64,
         ..Needs::default()
     };
     for node in &plan.nodes {
@@ -50,12 +49,11 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
                 for &i in &p.ops {
                     match segment.ops.get(i) {
                         Some(PassOp::Draw(d)) => {
-                            let end = u64::from(d.first_vertex) + 4 * u64::from(d.quad_count);
-                            if end > frame.vertices.len() as u64 {
-                                return Err(plan_error(format!("draw reads vertices up to {end}")));
+                            let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);
+                            if end > frame.sprites.len() as u64 {
+                                return Err(plan_error(format!("draw reads sprites up to {end}")));
                             }
                             needs.draws += 1;
-                            needs.max_quads = needs.max_quads.max(d.quad_count);
                         }
                         Some(PassOp::Clear(_)) => {}
                         None => return Err(plan_error(format!("pass op {i} does not exist"))),
@@ -93,7 +91,6 @@ pub(crate) struct Recorder<'a> {
     pub cmd: vk::CommandBuffer,
     pub frame: &'a FrameCommands,
     pub vertex_buffer: vk::Buffer,
-    pub index_buffer: vk::Buffer,
     pub uniforms: Option<&'a HostBuffer>,
     /// Bytes between two draws' transforms (a multiple of minUniformBufferOffsetAlignment).
     pub uniform_stride: u64,

@@ -54,7 +54,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
             layer: 0,
             rect: Rect::new(0, 0, 32, 32),
         }));
-        let plan = compile(FrameCommands { nodes, vertices: quad(region, [255; 4]).to_vec() });
+        let plan = compile(FrameCommands { nodes, sprites: quad(region, [255; 4]).to_vec() });
         let submission = s.backend.submit(&plan).expect("submit");
         drop(plan);
         s.backend.wait(submission).expect("wait");
@@ -107,7 +107,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
         }),
     ];
     let plan =
-        compile(FrameCommands { nodes, vertices: quad(Rect::new(0, 0, 16, 16), CLEARED).to_vec() });
+        compile(FrameCommands { nodes, sprites: quad(Rect::new(0, 0, 16, 16), CLEARED).to_vec() });
     assert!(cleared_images(&plan).is_empty());
     let submission = s.backend.submit(&plan).expect("submit");
     drop(plan);
@@ -148,7 +148,7 @@ fn clear_only_frame(target: &Arc<TextureState>, size: u32, id: u64) -> FrameComm
             Node::Pass(segment(target, vec![clear_op([0.0, 0.0, 0.0, 1.0]), clear_op(CLEAR)])),
             readback(id, target, 0, Rect::new(0, 0, size as i32, size as i32)),
         ],
-        vertices: vec![],
+        sprites: vec![],
     }
 }
 
@@ -220,7 +220,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
         Node::Pass(segment(&target, vec![clear_all(CLEAR, 0.5, 3)])),
         readback(41, &target, 0, Rect::new(0, 0, SIZE as i32, SIZE as i32)),
     ];
-    let plan = compile(FrameCommands { nodes, vertices: vec![] });
+    let plan = compile(FrameCommands { nodes, sprites: vec![] });
     let mut expected = vec![Image::Color];
     if samples > 1 {
         expected.push(Image::Samples);
@@ -237,7 +237,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
     let mut vertices = Vec::new();
     for (x, z) in [(0, 0.25), (half, 0.75)] {
         let mut q = quad(Rect::new(x, 0, half, half), GREEN);
-        q.iter_mut().for_each(|v| v.position[2] = z);
+        q.iter_mut().for_each(|s| s.depth = z);
         vertices.extend(q);
     }
     vertices.extend(quad(Rect::new(0, half, half, half), BLUE));
@@ -257,8 +257,8 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
     };
     let mut ops = vec![with(0, 2, DepthStencilState::DEPTH_READ)];
     if has_stencil {
-        ops.push(with(8, 1, stencil_equal(3)));
-        ops.push(with(12, 1, stencil_equal(4)));
+        ops.push(with(2, 1, stencil_equal(3)));
+        ops.push(with(3, 1, stencil_equal(4)));
     }
     let nodes = vec![
         Node::Upload(Upload {
@@ -271,7 +271,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
         Node::Pass(segment(&target, ops)),
         readback(42, &target, 0, Rect::new(0, 0, SIZE as i32, SIZE as i32)),
     ];
-    let plan = compile(FrameCommands { nodes, vertices });
+    let plan = compile(FrameCommands { nodes, sprites: vertices });
     assert!(cleared_images(&plan).is_empty());
     let bytes = submit_and_read(&mut s, plan, 42);
     for y in 0..SIZE {

@@ -19,7 +19,7 @@ fn load_op_clear_fills_the_whole_target() {
             Node::Pass(segment(&target, vec![clear_op(colour)])),
             readback(1, &target, 0, Rect::new(0, 0, 64, 64)),
         ],
-        vertices: vec![],
+        sprites: vec![],
     };
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
@@ -104,7 +104,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
             )),
             readback(7, &target, 0, Rect::new(0, 0, 64, 64)),
         ],
-        vertices: quad(region, WHITE).to_vec(),
+        sprites: quad(region, WHITE).to_vec(),
     };
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let nodes = vec![
@@ -194,7 +194,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
             )),
             readback(3, &target, 0, Rect::new(0, 0, 32, 32)),
         ],
-        vertices: quad(Rect::new(0, 0, 16, 32), RED).to_vec(),
+        sprites: quad(Rect::new(0, 0, 16, 32), RED).to_vec(),
     };
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 1.0, 1.0]));
     let nodes = vec![
@@ -260,7 +260,7 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
             Node::Pass(segment(&target, vec![clear_op(colour)])),
             readback(9, &target, 2, Rect::new(0, 0, 4, 4)),
         ],
-        vertices: vec![],
+        sprites: vec![],
     };
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
@@ -312,7 +312,7 @@ fn validation_reports_a_readback_without_its_barrier() {
             Node::Pass(segment(&target, vec![clear_op(colour)])),
             readback(2, &target, 0, Rect::new(0, 0, 8, 8)),
         ],
-        vertices: vec![],
+        sprites: vec![],
     };
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
@@ -356,13 +356,13 @@ fn depth_tested_draw(
 }
 
 fn at_depth(
-    mut vertices: [xnagraph_graph::SpriteVertex; 4],
+    mut sprites: [xnagraph_graph::SpriteInstance; 1],
     z: f32,
-) -> [xnagraph_graph::SpriteVertex; 4] {
-    for v in &mut vertices {
-        v.position[2] = z;
+) -> [xnagraph_graph::SpriteInstance; 1] {
+    for s in &mut sprites {
+        s.depth = z;
     }
-    vertices
+    sprites
 }
 
 #[test]
@@ -393,7 +393,7 @@ fn depth_test_keeps_the_nearer_sprite() {
             Node::Pass(segment(&target, vec![depth_tested_draw(&white, 3, 32)])),
             readback(4, &target, 0, Rect::new(0, 0, 32, 32)),
         ],
-        vertices,
+        sprites: vertices,
     };
     let depth_attachment = xnagraph_graph::PlannedAttachment {
         texture: target.clone(),
@@ -491,7 +491,7 @@ fn a_cube_face_is_rendered_and_read_back_alone() {
                 rect: Rect::new(0, 0, 8, 8),
             }),
         ],
-        vertices: vec![],
+        sprites: vec![],
     };
     let face_barrier = |src, dst| xnagraph_graph::Barrier {
         texture: cube.clone(),

@@ -143,8 +143,8 @@ pub fn draw_with(texture: &Arc<TextureState>, blend: BlendState) -> PassOp {
         },
         sampler: SamplerState::LINEAR_CLAMP,
         texture: Arc::clone(texture),
-        first_vertex: 0,
-        quad_count: 1,
+        first_sprite: 0,
+        sprite_count: 1,
         viewport: Viewport::new(0, 0, 1, 1),
         scissor: Rect::default(),
         transform: [0.0; 16],
@@ -173,7 +173,7 @@ pub fn present(back_buffer: &Arc<TextureState>) -> Node {
 }
 
 pub fn frame(nodes: Vec<Node>) -> FrameCommands {
-    FrameCommands { nodes, vertices: Vec::new() }
+    FrameCommands { nodes, sprites: Vec::new() }
 }
 
 /// The planned pass at plan node `i` (panics in a test when it is not a pass).

@@ -8,7 +8,7 @@ use xnagraph_graph::{
     Access, Backend, Barrier, BlendState, Clear, ColorBinding, DepthFormat, DepthStencilState,
     Draw, Image, LoadOp, PassOp, PassSegment, PipelineKey, PlannedAttachment, RasterizerState,
     Rect, RenderTargetDesc, RenderTargetUsage, SamplerState, SegmentStart, ShaderKind,
-    SpriteVertex, StoreOp, SurfaceFormat, TextureDesc, TextureState, Viewport,
+    SpriteInstance, StoreOp, SurfaceFormat, TextureDesc, TextureState, Viewport,
 };
 use xnagraph_graph::{
     FrameCommands, FramePlan, LiveObjects, Node, PlanCost, PlanNode, PlanNodeKind, PlannedPass,
@@ -117,19 +117,23 @@ pub fn pixel_transform(width: u32, height: u32) -> [f32; 16] {
     m
 }
 
-/// The four vertices (TL, TR, BL, BR) of an axis-aligned sprite covering `rect`.
-pub fn quad(rect: Rect, color: [u8; 4]) -> [SpriteVertex; 4] {
-    let (x0, y0) = (rect.x as f32, rect.y as f32);
-    let (x1, y1) = (x0 + rect.width as f32, y0 + rect.height as f32);
-    let v = |x, y, u, t| SpriteVertex { position: [x, y, 0.0], color, texcoord: [u, t] };
-    [v(x0, y0, 0.0, 0.0), v(x1, y0, 1.0, 0.0), v(x0, y1, 0.0, 1.0), v(x1, y1, 1.0, 1.0)]
+/// The instance of an axis-aligned sprite covering `rect`, sampling the whole texture.
+pub fn quad(rect: Rect, color: [u8; 4]) -> [SpriteInstance; 1] {
+    [SpriteInstance {
+        origin: [rect.x as f32, rect.y as f32],
+        right: [rect.width as f32, 0.0],
+        down: [0.0, rect.height as f32],
+        texcoords: [0.0, 0.0, 1.0, 1.0],
+        depth: 0.0,
+        color,
+    }]
 }
 
-/// A SpriteBatch-style draw (opaque, point-clamped, XNA's default culling) of `quads` quads.
+/// A SpriteBatch-style draw (opaque, point-clamped, XNA's default culling) of `sprites` sprites.
 pub fn sprite_draw(
     texture: &Arc<TextureState>,
-    first_vertex: u32,
-    quads: u32,
+    first_sprite: u32,
+    sprites: u32,
     width: u32,
     height: u32,
 ) -> PassOp {
@@ -142,8 +146,8 @@ pub fn sprite_draw(
         },
         sampler: SamplerState::POINT_CLAMP,
         texture: texture.clone(),
-        first_vertex,
-        quad_count: quads,
+        first_sprite,
+        sprite_count: sprites,
         viewport: Viewport::new(0, 0, width as i32, height as i32),
         scissor: Rect::new(0, 0, width as i32, height as i32),
         transform: pixel_transform(width, height),
