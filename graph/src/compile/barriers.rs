@@ -133,14 +133,9 @@ fn record_effects(kind: &PlanNodeKind, frame: &FrameCommands, tracker: &mut Fram
                 }
             }
         }
-        PlanNodeKind::Present { node } => {
-            if let Some(Node::Present(texture)) = frame.nodes.get(*node) {
-                if let Some(sub) = tracker.state(texture).get_mut(Image::Color, 0, 0) {
-                    sub.defined = false;
-                }
-            }
-        }
-        PlanNodeKind::Readback { .. } => {}
+        // The offscreen back buffer keeps what was presented, so GetBackBufferData after Present
+        // reads the frame; whether the next frame loads it is its usage's decision (load ops).
+        PlanNodeKind::Present { .. } | PlanNodeKind::Readback { .. } => {}
     }
 }
 
@@ -424,6 +419,18 @@ mod tests {
             ColorAttachmentWrite,
             true
         )));
+    }
+
+    #[test]
+    fn presented_back_buffer_keeps_its_content_for_readback() {
+        let bb = back_buffer(8, 8, DISCARD);
+        let _ = compile(frame(vec![bind(&bb, vec![clear_color(RED)]), present(&bb)]));
+        let plan = compile(frame(vec![readback(&bb, 0, 0)]));
+        assert_eq!(
+            barriers(&plan, 0),
+            [(bb.id().0, Image::Color, 0..1, 0..1, Present, TransferRead, false)],
+            "reading the presented frame back must not discard it"
+        );
     }
 
     #[test]
