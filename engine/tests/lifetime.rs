@@ -79,3 +79,36 @@ fn teardown_frees_every_native_object() {
     drop(device);
     assert_eq!(xnagraph::diagnostics::live_vulkan_objects(), 0, "device teardown frees everything");
 }
+
+#[test]
+fn frames_in_flight_is_configurable_and_rendering_stays_correct() {
+    let _v = Validation::new();
+    for frames_in_flight in [1, 3] {
+        let options = xnagraph::DeviceOptions {
+            validation: true,
+            frames_in_flight,
+            ..xnagraph::DeviceOptions::default()
+        };
+        let device = xnagraph::GraphicsDevice::with_options(
+            xnagraph::GraphicsProfile::HiDef,
+            params(16, 16),
+            options,
+        )
+        .unwrap();
+        let dest = RenderTarget2D::new(&device, 16, 16).unwrap();
+        let mut sb = SpriteBatch::new(&device).unwrap();
+        let baseline = device.live_native_objects().unwrap().textures;
+        let mut peak = 0;
+        for _ in 0..30 {
+            draw_through_short_lived_target(&device, &dest, &mut sb);
+            device.present().unwrap();
+            peak = peak.max(device.live_native_objects().unwrap().textures);
+        }
+        assert!(
+            peak <= baseline + 2 + frames_in_flight as usize * 2,
+            "{frames_in_flight} in flight: baseline {baseline}, peak {peak}"
+        );
+        let px = read_target(&dest);
+        assert_near(at(&px, 16, 8, 8), Color::RED, 2);
+    }
+}

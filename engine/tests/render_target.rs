@@ -462,3 +462,57 @@ fn multisampled_target_is_resolved_before_it_is_sampled() {
     assert_eq!(at(&px, 16, 2, 8), Color::RED);
     assert_eq!(at(&px, 16, 13, 8), Color::BLUE);
 }
+
+#[test]
+fn discard_contents_bind_resets_depth_to_one_and_stencil_to_zero() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt =
+        target(&device, 8, 8, DepthFormat::Depth24Stencil8, 0, RenderTargetUsage::DiscardContents);
+    let white = white(&device);
+    // First cycle: leave depth 0 and stencil 5 behind.
+    device.set_render_target(Some(&rt)).unwrap();
+    device
+        .clear_with(
+            xnagraph::ClearOptions::DEPTH_BUFFER | xnagraph::ClearOptions::STENCIL,
+            [0.0; 4],
+            0.0,
+            5,
+        )
+        .unwrap();
+    device.set_render_target(None).unwrap();
+    // Second cycle: the bind itself must have cleared depth to 1 and stencil to 0, so a sprite
+    // at depth 0.5 passes LessEqual, and one tested for stencil == 0 passes too.
+    device.set_render_target(Some(&rt)).unwrap();
+    let depth_tested = xnagraph::DepthStencilState::DEFAULT;
+    let stencil_zero = xnagraph::DepthStencilState {
+        stencil_enable: true,
+        stencil_function: xnagraph::CompareFunction::Equal,
+        reference_stencil: 0,
+        ..xnagraph::DepthStencilState::NONE
+    };
+    for (rect, color, state) in [
+        (Rectangle::new(0, 0, 4, 8), Color::RED, depth_tested),
+        (Rectangle::new(4, 0, 4, 8), Color::BLUE, stencil_zero),
+    ] {
+        let mut sb = SpriteBatch::new(&device).unwrap();
+        sb.begin_with(xnagraph::SpriteSortMode::Deferred, None, None, Some(state), None, None)
+            .unwrap();
+        sb.draw_rect_ex(
+            &white,
+            rect,
+            None,
+            color,
+            0.0,
+            Vector2::ZERO,
+            xnagraph::SpriteEffects::NONE,
+            0.5,
+        )
+        .unwrap();
+        sb.end().unwrap();
+    }
+    device.set_render_target(None).unwrap();
+    let px = read_target(&rt);
+    assert_eq!(at(&px, 8, 1, 4), Color::RED, "depth was reset to 1");
+    assert_eq!(at(&px, 8, 6, 4), Color::BLUE, "stencil was reset to 0");
+}
