@@ -295,6 +295,11 @@ impl SpriteBatch {
             _ => match self.textures.iter().rposition(|(k, _, _)| *k == key) {
                 Some(i) => i,
                 None => {
+                    if !Weak::ptr_eq(&core.res.device, &self.device) {
+                        return Err(XnaError::invalid_operation(
+                            "The texture was created by a different GraphicsDevice.",
+                        ));
+                    }
                     self.textures.push((key, core.state()?, core.clone()));
                     self.textures.len() - 1
                 }

@@ -400,3 +400,16 @@ fn transform_matrix_moves_sprites() {
     assert_eq!(at(&px, 8, 4, 2), Color::WHITE);
     assert_eq!(at(&px, 8, 0, 0), Color::BLACK);
 }
+
+#[test]
+fn drawing_a_texture_of_another_device_is_invalid_operation() {
+    let _v = Validation::new();
+    let device = device(4, 4);
+    let other = common::device(4, 4);
+    let foreign = white(&other);
+    let mut sb = batch(&device);
+    sb.begin().unwrap();
+    let err = sb.draw(&foreign, Vector2::ZERO, Color::WHITE).unwrap_err();
+    assert!(matches!(err, XnaError::InvalidOperation { .. }), "{err}");
+    sb.end().unwrap();
+}
