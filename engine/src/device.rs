@@ -515,12 +515,28 @@ impl GraphicsDevice {
         lock(&self.shared.rec).viewport
     }
 
+    /// Sets the viewport. As in XNA, it must lie inside the current target (the back buffer
+    /// when none is bound) and its depth range inside [0, 1]; switching targets resets it.
     pub fn set_viewport(&self, viewport: Viewport) -> Result<()> {
         self.shared.check_alive()?;
-        if viewport.width <= 0 || viewport.height <= 0 {
-            return Err(XnaError::argument("value", "The viewport must have a positive size."));
+        let mut rec = lock(&self.shared.rec);
+        let d = *rec.primary().desc();
+        let inside = viewport.x >= 0
+            && viewport.y >= 0
+            && viewport.width > 0
+            && viewport.height > 0
+            && i64::from(viewport.x) + i64::from(viewport.width) <= i64::from(d.width)
+            && i64::from(viewport.y) + i64::from(viewport.height) <= i64::from(d.height);
+        let depth_ok =
+            (0.0..=1.0).contains(&viewport.min_depth) && (0.0..=1.0).contains(&viewport.max_depth);
+        if !inside || !depth_ok {
+            return Err(XnaError::argument(
+                "value",
+                "The viewport is invalid. The viewport cannot be larger than or outside of the \
+                 current render target bounds. The MinDepth and MaxDepth must be between 0 and 1.",
+            ));
         }
-        lock(&self.shared.rec).viewport = viewport;
+        rec.viewport = viewport;
         Ok(())
     }
 

@@ -227,3 +227,33 @@ fn back_buffer_usage_decides_what_returning_to_it_keeps() {
         assert_eq!(at(&px, 8, 5, 5), want, "{usage:?}");
     }
 }
+
+#[test]
+fn a_viewport_outside_the_target_is_an_argument_error() {
+    let _v = Validation::new();
+    let device = device(32, 16);
+    for bad in [
+        Viewport::new(0, 0, 33, 16),
+        Viewport::new(-1, 0, 8, 8),
+        Viewport::new(30, 10, 4, 4),
+        Viewport::new(0, 0, 0, 4),
+        Viewport { min_depth: -0.5, ..Viewport::new(0, 0, 8, 8) },
+        Viewport { max_depth: 2.0, ..Viewport::new(0, 0, 8, 8) },
+    ] {
+        let err = device.set_viewport(bad).unwrap_err();
+        assert!(matches!(err, XnaError::Argument { param: "value", .. }), "{bad:?}: {err}");
+    }
+    assert_eq!(
+        device.viewport(),
+        Viewport::new(0, 0, 32, 16),
+        "a refused viewport changes nothing"
+    );
+    device.set_viewport(Viewport::new(28, 12, 4, 4)).unwrap();
+    let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    assert!(
+        device.set_viewport(Viewport::new(4, 4, 8, 8)).is_err(),
+        "checked against the bound target"
+    );
+    device.set_render_target(None).unwrap();
+}
