@@ -3,7 +3,8 @@
 //! One frame goes through seven stages, one module each, every decision made once:
 //!
 //! 1. [`nodes`] — every recorded node becomes a plan node, in recording order; the dependency
-//!    DAG of per-subresource hazards is derived from the finished plan.
+//!    DAG of per-subresource hazards is derived from the finished plan. `uploads` then drops
+//!    uploads that a later whole-subresource upload overwrites before anything uses them.
 //! 2. [`load`] — leading clears become CLEAR load ops, preserved content LOADs, the rest is
 //!    DONT_CARE; redundant clears leave the pass.
 //! 3. [`store`] — STORE what a later node or a later frame can observe, resolve multisampled
@@ -28,6 +29,7 @@ pub mod nodes;
 pub mod output;
 pub mod store;
 pub mod track;
+mod uploads;
 
 #[cfg(test)]
 pub(crate) mod testkit;
@@ -44,6 +46,7 @@ use crate::plan::FramePlan;
 /// they were compiled.
 pub fn compile(frame: FrameCommands) -> FramePlan {
     let mut nodes = nodes::recorded_nodes(&frame);
+    uploads::drop_dead_uploads(&frame, &mut nodes);
     load::derive_load_ops(&frame, &mut nodes);
     store::derive_store_ops(&frame, &mut nodes);
     let mut nodes = mips::insert_mip_cascades(&frame, nodes);
