@@ -413,3 +413,25 @@ fn drawing_a_texture_of_another_device_is_invalid_operation() {
     assert!(matches!(err, XnaError::InvalidOperation { .. }), "{err}");
     sb.end().unwrap();
 }
+
+#[test]
+fn blend_factor_scales_the_source() {
+    let _v = Validation::new();
+    let factor = xnagraph::BlendState {
+        color_source_blend: xnagraph::Blend::BlendFactor,
+        alpha_source_blend: xnagraph::Blend::BlendFactor,
+        color_destination_blend: xnagraph::Blend::InverseBlendFactor,
+        alpha_destination_blend: xnagraph::Blend::InverseBlendFactor,
+        blend_factor: [64, 128, 255, 255],
+        ..BlendState::OPAQUE
+    };
+    let device = device(4, 4);
+    let w = white(&device);
+    device.clear(Color::RED).unwrap();
+    let mut sb = batch(&device);
+    sb.begin_with(SpriteSortMode::Deferred, Some(factor), None, None, None, None).unwrap();
+    sb.draw_rect(&w, Rectangle::new(0, 0, 4, 4), Color::WHITE).unwrap();
+    sb.end().unwrap();
+    // white × factor + red × (1 − factor).
+    assert_near(read_back_buffer(&device)[5], Color::new(255, 128, 255, 255), 1);
+}

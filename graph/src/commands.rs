@@ -81,6 +81,9 @@ pub struct BlendState {
     pub alpha_blend_function: BlendFunction,
     /// RGBA write mask, bit 0 = red.
     pub color_write_channels: u8,
+    /// The constant colour `Blend::BlendFactor` and `Blend::InverseBlendFactor` use, as XNA's
+    /// `Color` bytes R G B A (opaque white by default, as in XNA).
+    pub blend_factor: [u8; 4],
 }
 
 impl BlendState {
@@ -93,6 +96,7 @@ impl BlendState {
             alpha_destination_blend: dst,
             alpha_blend_function: BlendFunction::Add,
             color_write_channels: 0xF,
+            blend_factor: [255; 4],
         }
     }
     pub const OPAQUE: BlendState = Self::uniform(Blend::One, Blend::Zero);

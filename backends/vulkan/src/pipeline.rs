@@ -241,10 +241,10 @@ impl Pipelines {
                     .color_write_mask(mask)
             })
             .collect();
-        // XNA's default BlendFactor is opaque white; the key carries no other.
+        // The blend factor is part of the blend state, hence of the key: baked, not dynamic.
         let blend = vk::PipelineColorBlendStateCreateInfo::default()
             .attachments(&blend_attachments)
-            .blend_constants([1.0; 4]);
+            .blend_constants(key.blend.blend_factor.map(|c| f32::from(c) / 255.0));
         let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
         let stencil_format = if has_stencil { formats.depth } else { vk::Format::UNDEFINED };
