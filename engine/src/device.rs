@@ -147,11 +147,9 @@ impl Recorder {
 
     /// Starts a new bind cycle's segment.
     pub fn begin_bind_cycle(&mut self) {
-        let segment =
-            PassSegment { colors: self.colors(), start: SegmentStart::Bind, ops: Vec::new() };
-        self.frame.nodes.push(Node::Pass(segment));
-        self.pass_open = true;
+        self.pass_open = false;
         self.interrupted = false;
+        self.pass();
     }
 
     /// The open segment, resuming the bind cycle if something split it.
@@ -277,13 +275,27 @@ impl DeviceShared {
         lock(&self.registry).len()
     }
 
+    /// Runs `f` on the backend. The lock is released before a failure is handled, so the
+    /// events a lost device raises may call back into the device.
+    fn with_backend<R>(
+        &self,
+        f: impl FnOnce(&mut dyn Backend) -> std::result::Result<R, xnagraph_graph::BackendError>,
+    ) -> Result<R> {
+        let result = {
+            let mut backend = lock(&self.backend);
+            let backend =
+                backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
+            f(backend.as_mut())
+        };
+        result.map_err(|e| self.backend_failed(e))
+    }
+
     /// Creates a native texture (eagerly) and its shared state.
     pub fn create_state(&self, desc: TextureDesc) -> Result<Arc<TextureState>> {
-        let mut backend = lock(&self.backend);
-        let backend =
-            backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
-        let handle = backend.create_texture(&desc)?;
-        Ok(TextureState::new(desc, handle, backend.retire_sink()))
+        self.with_backend(|backend| {
+            let handle = backend.create_texture(&desc)?;
+            Ok(TextureState::new(desc, handle, backend.retire_sink()))
+        })
     }
 
     /// Compiles and submits everything recorded so far.
@@ -303,12 +315,7 @@ impl DeviceShared {
         if print_plans() {
             eprintln!("{plan}");
         }
-        let result = {
-            let mut backend = lock(&self.backend);
-            let backend =
-                backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
-            backend.submit(&plan)
-        };
+        let result = self.with_backend(|backend| backend.submit(&plan));
         // The sprite arena's memory goes back to the sprite batches: the next frame writes into
         // the same (cache-warm, already mapped) pages instead of faulting in fresh ones.
         let mut sprites = std::mem::take(&mut plan.frame.sprites);
@@ -320,7 +327,7 @@ impl DeviceShared {
         }
         drop(rec);
         self.submissions.fetch_add(1, Ordering::Relaxed);
-        result.map(Some).map_err(|e| self.backend_failed(e))
+        result.map(Some)
     }
 
     /// Flushes, waits for the readback and returns its bytes.
@@ -330,13 +337,11 @@ impl DeviceShared {
         let submission = self
             .flush()?
             .ok_or_else(|| XnaError::invalid_operation("the readback was not submitted"))?;
-        let mut backend = lock(&self.backend);
-        let backend =
-            backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
-        backend.wait(submission).map_err(|e| self.backend_failed(e))?;
-        backend
-            .take_readback(id)
-            .ok_or_else(|| XnaError::invalid_operation("the backend returned no readback data"))
+        self.with_backend(|backend| {
+            backend.wait(submission)?;
+            Ok(backend.take_readback(id))
+        })?
+        .ok_or_else(|| XnaError::invalid_operation("the backend returned no readback data"))
     }
 
     fn backend_failed(&self, e: xnagraph_graph::BackendError) -> XnaError {
@@ -657,10 +662,7 @@ impl GraphicsDevice {
 
     /// Waits for the GPU and frees everything whose last user has gone.
     pub fn wait_idle(&self) -> Result<()> {
-        let mut backend = lock(&self.shared.backend);
-        let backend =
-            backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
-        backend.wait_idle().map_err(Into::into)
+        self.shared.with_backend(|backend| backend.wait_idle())
     }
 
     /// Disposes the device: marks it disposed, raises `Disposing`, disposes every tracked

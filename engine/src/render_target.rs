@@ -345,10 +345,6 @@ impl GraphicsDevice {
         }
 
         // 5. Commit: record the new bind cycle, then publish the public state.
-        if rec.pass_open {
-            rec.pass_open = false;
-        }
-        rec.interrupted = false;
         for (_, core) in &resolved {
             core.content_lost.store(false, Ordering::Release);
         }

@@ -100,8 +100,7 @@ pub struct SpriteBatch {
     /// Scratch for the sorting modes: sprite indices in drawing order.
     order: Vec<u32>,
     /// Distinct textures of the batch, by wrapper core; runs and keys index this.
-    /// Keyed by the core's address, used only as an identity while the `Arc` keeps it alive.
-    textures: Vec<(usize, Arc<TextureState>, Arc<TextureCore>)>,
+    textures: Vec<(Arc<TextureCore>, Arc<TextureState>)>,
 }
 
 impl SpriteBatch {
@@ -289,10 +288,9 @@ impl SpriteBatch {
         };
         let core = &texture.core;
         core.res.check_alive()?;
-        let key = Arc::as_ptr(core) as usize;
         let index = match self.textures.last() {
-            Some((last, _, _)) if *last == key => self.textures.len() - 1,
-            _ => match self.textures.iter().rposition(|(k, _, _)| *k == key) {
+            Some((last, _)) if Arc::ptr_eq(last, core) => self.textures.len() - 1,
+            _ => match self.textures.iter().rposition(|(known, _)| Arc::ptr_eq(known, core)) {
                 Some(i) => i,
                 None => {
                     if !Weak::ptr_eq(&core.res.device, &self.device) {
@@ -300,7 +298,7 @@ impl SpriteBatch {
                             "The texture was created by a different GraphicsDevice.",
                         ));
                     }
-                    self.textures.push((key, core.state()?, core.clone()));
+                    self.textures.push((core.clone(), core.state()?));
                     self.textures.len() - 1
                 }
             },
@@ -362,7 +360,7 @@ impl SpriteBatch {
         let bound = self
             .textures
             .iter()
-            .any(|(_, _, core)| rec.bindings.iter().any(|b| b.resource == core.res.id));
+            .any(|(core, _)| rec.bindings.iter().any(|b| b.resource == core.res.id));
         if bound {
             self.clear_queue();
             return Err(XnaError::invalid_operation(

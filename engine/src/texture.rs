@@ -50,11 +50,7 @@ pub(crate) struct TextureCore {
 impl TextureCore {
     /// The backend state, or `ObjectDisposed`.
     pub fn state(&self) -> Result<Arc<TextureState>> {
-        self.res.check_alive()?;
-        lock(&self.backing)
-            .as_ref()
-            .map(|b| b.state.clone())
-            .ok_or(XnaError::ObjectDisposed { object: self.res.kind })
+        self.backing().map(|b| b.state.clone())
     }
 
     pub fn backing(&self) -> Result<Arc<TextureBacking>> {
