@@ -202,8 +202,6 @@ impl Gpu {
             }
         };
         let (chosen, limits, device, queue, allocator) = opened;
-
-        eprintln!("xnagraph-vulkan: using {}", chosen.name);
         Ok(Gpu {
             _entry: entry,
             instance,
