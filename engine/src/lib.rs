@@ -7,6 +7,8 @@
 //! mip cascades, barriers) and lowered by the backend. Errors are [`XnaError`] values named after
 //! XNA's exceptions; no call panics on bad input.
 
+#![warn(missing_docs)]
+
 mod device;
 mod error;
 mod math;

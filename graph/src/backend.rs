@@ -43,7 +43,10 @@ impl std::error::Error for BackendError {}
 /// What a backend can do with one surface format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct FormatSupport {
+    /// Can be sampled by a shader (a `Texture2D` of this format is usable).
     pub sampled: bool,
+    /// Can be rendered to (a `RenderTarget2D` of this format keeps it instead of falling back to
+    /// `Color`).
     pub render_target: bool,
     /// Blendable as a colour attachment.
     pub blendable: bool,
@@ -52,8 +55,12 @@ pub struct FormatSupport {
 /// Device limits the engine validates against.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capabilities {
+    /// Largest width or height of a 2D texture or render target, in texels.
     pub max_texture_dimension: u32,
+    /// Largest edge of a cube texture or cube render target, in texels.
     pub max_cube_dimension: u32,
+    /// Most colour attachments one pass can write (XNA's HiDef allows four simultaneous render
+    /// targets).
     pub max_color_attachments: u32,
     /// Supported multisample counts for colour+depth attachments, as a bit set (bit n ⇒ 2ⁿ).
     pub sample_counts: u32,
@@ -84,17 +91,26 @@ pub struct LiveObjects {
     pub textures: usize,
     /// Native images (a multisampled, depth-buffered target counts three).
     pub images: usize,
+    /// Native buffers (vertex, uniform, staging and readback buffers).
     pub buffers: usize,
     /// Handles dropped by the engine but not yet freed because the GPU may still use them.
     pub awaiting_retirement: usize,
 }
 
+/// A native API that executes compiled plans.
+/// The engine owns one per `GraphicsDevice` and calls it only to create textures and at a flush: a
+/// backend never sees an individual draw or clear as it is recorded. It executes what the plan says
+/// (load/store ops, resolves, mip cascades, barriers) and decides nothing of its own; a capability
+/// it lacks is `BackendError::NotSupported`, never an operation skipped in silence.
 pub trait Backend: Send {
     /// The adapter in use, as a human-readable line (e.g. "llvmpipe (CPU)").
     fn adapter_name(&self) -> &str;
 
+    /// The device limits the engine validates XNA's arguments against.
     fn capabilities(&self) -> &Capabilities;
 
+    /// What the backend can do with `format`; the engine consults it when a texture or render
+    /// target of that format is created.
     fn format_support(&self, format: SurfaceFormat) -> FormatSupport;
 
     /// The depth format this backend will really allocate for a request.
@@ -119,5 +135,6 @@ pub trait Backend: Send {
     /// Waits for the GPU and frees everything retired so far.
     fn wait_idle(&mut self) -> Result<(), BackendError>;
 
+    /// Live native objects right now, for leak tests.
     fn live_objects(&self) -> LiveObjects;
 }

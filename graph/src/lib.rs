@@ -7,6 +7,8 @@
 //! executes the plan without making any further policy decision, and frees native objects only
 //! through the [`retire::RetirementQueue`] once the GPU has finished with them.
 
+#![warn(missing_docs)]
+
 pub mod backend;
 pub mod commands;
 pub mod compile;

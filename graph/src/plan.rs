@@ -30,13 +30,17 @@ pub enum Image {
 pub enum Access {
     /// Nothing yet, or content that may be discarded (layout UNDEFINED as a source).
     Nothing,
+    /// Written as a colour attachment without reading it (CLEAR or DONT_CARE load, no blending).
     ColorAttachmentWrite,
     /// Colour attachment loaded and written (LOAD op, or blending).
     ColorAttachmentReadWrite,
+    /// Read and written as a depth/stencil attachment (depth tests read it).
     DepthStencilAttachmentReadWrite,
     /// Sampled by a fragment shader.
     FragmentSampled,
+    /// Read by a transfer: a readback, or the source level of a mip blit.
     TransferRead,
+    /// Written by a transfer: an upload, a transfer clear, or the destination level of a mip blit.
     TransferWrite,
     /// Handed to presentation.
     Present,
@@ -45,31 +49,49 @@ pub enum Access {
 /// A clear value for a CLEAR load op.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ClearValue {
+    /// RGBA as floats in [0, 1].
     Color([f32; 4]),
-    DepthStencil { depth: f32, stencil: u32 },
+    /// Depth and stencil (stencil ignored for a format without one).
+    DepthStencil {
+        /// Depth in [0, 1].
+        depth: f32,
+        /// The stencil value every sample takes.
+        stencil: u32,
+    },
 }
 
+/// How an attachment's content begins when its pass starts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LoadOp {
+    /// Fill it with a value first.
     Clear(ClearValue),
+    /// Keep the content it had.
     Load,
+    /// The content is not observed; the backend may leave anything there.
     DontCare,
 }
 
+/// What happens to an attachment's content when its pass ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StoreOp {
+    /// Write it back: something later observes it.
     Store,
+    /// Nothing observes it; the backend may discard it.
     DontCare,
 }
 
 /// One attachment of a planned pass.
 #[derive(Clone, Debug)]
 pub struct PlannedAttachment {
+    /// The texture whose image is attached.
     pub texture: Arc<TextureState>,
     /// `Color` for a single-sample target, `Samples` for a multisampled one, `DepthStencil`.
     pub image: Image,
+    /// The array layer (cube face) attached; 0 for a 2D target.
     pub layer: u32,
+    /// How the attachment begins.
     pub load: LoadOp,
+    /// What the attachment keeps at the end.
     pub store: StoreOp,
     /// For `Samples`: resolve into the `Color` image (same layer, level 0) at the end of the pass.
     pub resolve: bool,
@@ -80,7 +102,9 @@ pub struct PlannedAttachment {
 pub struct PlannedPass {
     /// Index of the `Node::Pass` in `FramePlan::frame.nodes`.
     pub segment: usize,
+    /// Colour attachments, in binding order (`colors[0]` is the primary target).
     pub colors: Vec<PlannedAttachment>,
+    /// The primary target's depth/stencil image, when it has a depth format.
     pub depth: Option<PlannedAttachment>,
     /// Indices into the segment's `ops` to execute inside the pass, in order. Clears absorbed
     /// into a CLEAR load op, and clears made redundant by a later clear with nothing drawn in
@@ -91,11 +115,17 @@ pub struct PlannedPass {
 /// A state transition of one subresource range of one image.
 #[derive(Clone, Debug)]
 pub struct Barrier {
+    /// The texture whose image changes state.
     pub texture: Arc<TextureState>,
+    /// Which of its images.
     pub image: Image,
+    /// The mip levels covered.
     pub levels: Range<u32>,
+    /// The array layers (cube faces) covered.
     pub layers: Range<u32>,
+    /// The access the range was last left in.
     pub src: Access,
+    /// The access the next use needs.
     pub dst: Access,
     /// True when the previous content need not survive (transition from an undefined layout).
     pub discard: bool,
@@ -108,63 +138,85 @@ pub struct Barrier {
 /// load/store cycle on some drivers, while a transfer clear writes each observed image once.
 #[derive(Clone, Debug)]
 pub struct ImageClear {
+    /// The texture whose image is cleared.
     pub texture: Arc<TextureState>,
     /// `Color` or `Samples` with a [`ClearValue::Color`]; `DepthStencil` with a
     /// [`ClearValue::DepthStencil`] (every aspect of the depth format: depth, and stencil when
     /// the format has one).
     pub image: Image,
+    /// The mip level cleared.
     pub level: u32,
+    /// The array layer (cube face) cleared.
     pub layer: u32,
+    /// The value every texel takes.
     pub value: ClearValue,
 }
 
+/// What one plan node does.
 #[derive(Clone, Debug)]
 pub enum PlanNodeKind {
+    /// A render pass over one recorded segment.
     Pass(PlannedPass),
     /// Transfer clears of whole subresources, in order; each subresource is in the
     /// `TransferWrite` access when the node runs.
     ClearImages {
+        /// The clears, in order.
         clears: Vec<ImageClear>,
     },
     /// Index of the `Node::Upload` in `frame.nodes`.
     Upload {
+        /// Index into `frame.nodes`.
         node: usize,
     },
     /// Index of the `Node::Readback` in `frame.nodes`.
     Readback {
+        /// Index into `frame.nodes`.
         node: usize,
     },
     /// Blit cascade level 0 → 1 → … of one layer of a mipmapped render target's `Color` image.
     GenerateMips {
+        /// The render target whose levels are regenerated.
         texture: Arc<TextureState>,
+        /// The layer (cube face) whose levels are regenerated.
         layer: u32,
     },
     /// Index of the `Node::Present` in `frame.nodes`.
     Present {
+        /// Index into `frame.nodes`.
         node: usize,
     },
 }
 
+/// One step of a plan: its barriers, then its work.
 #[derive(Clone, Debug)]
 pub struct PlanNode {
     /// Barriers to issue (as one batch) before the node.
     pub barriers: Vec<Barrier>,
+    /// The work.
     pub kind: PlanNodeKind,
 }
 
 /// What the plan costs, for comparison against the frame-blind policy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlanCost {
+    /// Plan nodes.
     pub nodes: usize,
+    /// Barriers (one per subresource range transition).
     pub barriers: usize,
+    /// Attachment bytes read by LOAD ops.
     pub bytes_loaded: u64,
+    /// Attachment bytes written by STORE ops, resolves and transfer clears.
     pub bytes_stored: u64,
 }
 
 /// The compiled frame.
 #[derive(Debug)]
 pub struct FramePlan {
+    /// The recorded frame the plan indexes; owned so that every texture it names outlives the
+    /// submission.
     pub frame: FrameCommands,
+    /// The nodes, in execution order.
     pub nodes: Vec<PlanNode>,
+    /// What the plan loads, stores and synchronizes.
     pub cost: PlanCost,
 }

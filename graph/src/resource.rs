@@ -31,9 +31,14 @@ pub struct NativeHandle(pub u64);
 /// XNA's `RenderTargetUsage`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum RenderTargetUsage {
+    /// The content does not survive a new bind: each bind starts the target cleared to opaque
+    /// black, depth 1, stencil 0 (on the buffers it has).
     #[default]
     DiscardContents,
+    /// The content survives from one bind to the next.
     PreserveContents,
+    /// The platform's choice in XNA; here it preserves, like `PreserveContents` (FNA's rule: only
+    /// `DiscardContents` discards).
     PlatformContents,
 }
 
@@ -52,12 +57,14 @@ pub struct RenderTargetDesc {
     pub depth: DepthFormat,
     /// Applied multisample count: 0 means single-sampled, otherwise a power of two ≥ 2.
     pub sample_count: u32,
+    /// How the target treats its content when it is bound again.
     pub usage: RenderTargetUsage,
     /// The device's back buffer: presented, never sampled.
     pub back_buffer: bool,
 }
 
 impl RenderTargetDesc {
+    /// Whether the target has a multisample image (two or more samples).
     pub fn is_multisampled(&self) -> bool {
         self.sample_count > 1
     }
@@ -66,16 +73,22 @@ impl RenderTargetDesc {
 /// Everything a backend needs to create a native texture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TextureDesc {
+    /// Width of level 0, in texels.
     pub width: u32,
+    /// Height of level 0, in texels.
     pub height: u32,
+    /// Number of mip levels (at least 1).
     pub mip_levels: u32,
     /// 1 for a 2D texture, 6 for a cube (faces in XNA's `CubeMapFace` order).
     pub layers: u32,
+    /// The format of the colour image, as applied (after any fallback).
     pub format: SurfaceFormat,
+    /// Set for a render target (or the back buffer); `None` for a plain texture.
     pub render_target: Option<RenderTargetDesc>,
 }
 
 impl TextureDesc {
+    /// A plain 2D texture: one layer, no render-target companions.
     pub fn texture_2d(width: u32, height: u32, mip_levels: u32, format: SurfaceFormat) -> Self {
         TextureDesc { width, height, mip_levels, layers: 1, format, render_target: None }
     }
@@ -85,14 +98,17 @@ impl TextureDesc {
         ((self.width >> level).max(1), (self.height >> level).max(1))
     }
 
+    /// The applied depth format (`None` for a plain texture).
     pub fn depth_format(&self) -> DepthFormat {
         self.render_target.map_or(DepthFormat::None, |rt| rt.depth)
     }
 
+    /// The applied sample count (0 when not multisampled).
     pub fn sample_count(&self) -> u32 {
         self.render_target.map_or(0, |rt| rt.sample_count)
     }
 
+    /// Whether this is a device's back buffer.
     pub fn is_back_buffer(&self) -> bool {
         self.render_target.is_some_and(|rt| rt.back_buffer)
     }
@@ -104,6 +120,7 @@ impl TextureDesc {
 pub struct RetireSink(Arc<Mutex<Vec<NativeHandle>>>);
 
 impl RetireSink {
+    /// Queues `handle` for retirement (called when a texture state drops).
     pub fn push(&self, handle: NativeHandle) {
         // A poisoned lock only means another thread panicked mid-push; the Vec is still valid.
         self.0.lock().unwrap_or_else(|p| p.into_inner()).push(handle);
@@ -127,6 +144,8 @@ pub struct TextureState {
 }
 
 impl TextureState {
+    /// A state for a texture the backend has just created as `native`; its handle goes to `sink`
+    /// when the last `Arc` drops.
     pub fn new(desc: TextureDesc, native: NativeHandle, sink: RetireSink) -> Arc<Self> {
         Arc::new(TextureState {
             id: TextureId::next(),
@@ -137,14 +156,17 @@ impl TextureState {
         })
     }
 
+    /// The texture's process-wide identity.
     pub fn id(&self) -> TextureId {
         self.id
     }
 
+    /// What the texture is.
     pub fn desc(&self) -> &TextureDesc {
         &self.desc
     }
 
+    /// The backend's handle for the native objects.
     pub fn native(&self) -> NativeHandle {
         self.native
     }

@@ -7,6 +7,7 @@
 
 use crate::backend::SubmissionId;
 
+/// Native objects waiting for their last submission to complete, each tagged with that submission.
 #[derive(Debug)]
 pub struct RetirementQueue<T> {
     pending: Vec<(SubmissionId, T)>,
@@ -43,10 +44,12 @@ impl<T> RetirementQueue<T> {
         self.pending.drain(..).map(|(_, o)| o).collect()
     }
 
+    /// Number of objects still waiting.
     pub fn len(&self) -> usize {
         self.pending.len()
     }
 
+    /// Whether nothing is waiting.
     pub fn is_empty(&self) -> bool {
         self.pending.is_empty()
     }

@@ -12,6 +12,8 @@
 //! (uploads, readbacks, mips), `record` (one plan → one command buffer) and `frame` (the ring of
 //! frames in flight and its buffers). Deferred release lives here, in the backend itself.
 
+#![warn(missing_docs)]
+
 mod device;
 mod format;
 mod frame;

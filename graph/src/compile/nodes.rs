@@ -66,12 +66,16 @@ pub(crate) fn recorded_nodes(frame: &FrameCommands) -> Vec<PlanNode> {
 /// Why one plan node must run after another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Hazard {
+    /// The later node reads what the earlier one wrote.
     ReadAfterWrite,
+    /// The later node overwrites what the earlier one reads.
     WriteAfterRead,
+    /// Both write; the later write must land last.
     WriteAfterWrite,
 }
 
 impl Hazard {
+    /// The short name the DOT output labels an edge with (`RAW`, `WAR`, `WAW`).
     pub fn abbreviation(self) -> &'static str {
         match self {
             Hazard::ReadAfterWrite => "RAW",

@@ -59,7 +59,10 @@ pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 /// What one subresource was last used as, and whether it holds content worth keeping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SubState {
+    /// The access the last planned use left the subresource in (its layout, in Vulkan terms).
     pub access: Access,
+    /// Whether the subresource holds content that a later LOAD must keep; false when it was never
+    /// written or its last store dropped it.
     pub defined: bool,
 }
 
@@ -83,6 +86,8 @@ pub struct TrackedState {
 }
 
 impl TrackedState {
+    /// The state of a fresh texture: every subresource of every image it has, with no access and no
+    /// content.
     pub fn new(desc: &TextureDesc) -> Self {
         let levels = desc.mip_levels.max(1);
         let layers = desc.layers.max(1);
@@ -116,6 +121,8 @@ impl TrackedState {
         self.images(image).get(i).copied()
     }
 
+    /// The state of one subresource, to be updated; `None` when the texture has no such
+    /// subresource.
     pub fn get_mut(&mut self, image: Image, level: u32, layer: u32) -> Option<&mut SubState> {
         let (i, image) = self.slot(image, level, layer)?;
         self.images_mut(image).get_mut(i)
