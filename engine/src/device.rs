@@ -26,9 +26,16 @@ use crate::resource::{lock, Event, ResourceEventArgs, ResourceId, Tracked};
 /// XNA's `PresentationParameters` (the headless subset: no window handle).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PresentationParameters {
+    /// Width of the back buffer in pixels (XNA's `BackBufferWidth`); must be positive and within
+    /// the profile's texture size limit.
     pub back_buffer_width: i32,
+    /// Height of the back buffer in pixels (XNA's `BackBufferHeight`); same limits as the width.
     pub back_buffer_height: i32,
+    /// Requested back buffer format; a format the profile or the adapter cannot render to falls
+    /// back to `Color` (see `presentation_parameters`).
     pub back_buffer_format: SurfaceFormat,
+    /// Requested depth format of the back buffer; the device applies the nearest format the adapter
+    /// has.
     pub depth_stencil_format: DepthFormat,
     /// Requested multisample count (0 or 1: none).
     pub multi_sample_count: i32,
@@ -52,6 +59,7 @@ impl Default for PresentationParameters {
 /// Which native API lowers the plans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BackendKind {
+    /// Vulkan 1.3 through ash and vk-mem (lavapipe included).
     #[default]
     Vulkan,
 }
@@ -59,6 +67,7 @@ pub enum BackendKind {
 /// Engine options XNA has no place for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeviceOptions {
+    /// Which backend lowers the frames.
     pub backend: BackendKind,
     /// Khronos validation with synchronization validation (also on with `XNAGRAPH_VALIDATION=1`).
     pub validation: bool,
@@ -77,11 +86,16 @@ impl Default for DeviceOptions {
 pub struct ClearOptions(u8);
 
 impl ClearOptions {
+    /// `ClearOptions.Target`: the colour attachments.
     pub const TARGET: ClearOptions = ClearOptions(1);
+    /// `ClearOptions.DepthBuffer`: the depth buffer, where the target has one.
     pub const DEPTH_BUFFER: ClearOptions = ClearOptions(2);
+    /// `ClearOptions.Stencil`: the stencil buffer, where the target has one.
     pub const STENCIL: ClearOptions = ClearOptions(4);
+    /// Target, depth buffer and stencil together.
     pub const ALL: ClearOptions = ClearOptions(7);
 
+    /// Whether every flag of `other` is set in `self`.
     pub fn contains(self, other: ClearOptions) -> bool {
         self.0 & other.0 == other.0
     }
@@ -97,7 +111,9 @@ impl std::ops::BitOr for ClearOptions {
 /// Device-level events.
 #[derive(Debug, Default)]
 pub struct DeviceEvents {
+    /// Raised when a graphics resource of this device is created (XNA's `ResourceCreated`).
     pub resource_created: Event<ResourceEventArgs>,
+    /// Raised when a resource of this device is disposed or dropped (XNA's `ResourceDestroyed`).
     pub resource_destroyed: Event<ResourceEventArgs>,
     /// Raised once, first, by an explicit `dispose`.
     pub disposing: Event<()>,
@@ -396,6 +412,13 @@ impl GraphicsDevice {
         Self::with_options(profile, params, DeviceOptions::default())
     }
 
+    /// `new GraphicsDevice(adapter, profile, presentationParameters)` with engine options XNA has
+    /// no place for (backend, validation, frames in flight).
+    /// A non-positive back buffer width or height is `ArgumentOutOfRange` naming `BackBufferWidth`
+    /// or `BackBufferHeight`; a back buffer larger than the profile (or the adapter) allows is
+    /// `NotSupported`; no usable adapter, or validation asked for without the layer, is
+    /// `NotSupported` as well. The back buffer is created at once; nothing else reaches the GPU
+    /// until the first flush.
     pub fn with_options(
         profile: GraphicsProfile,
         params: PresentationParameters,
@@ -487,6 +510,8 @@ impl GraphicsDevice {
         Ok(GraphicsDevice { shared })
     }
 
+    /// The profile the device was created with (XNA's `GraphicsProfile`); it bounds texture sizes,
+    /// formats and render-target counts.
     pub fn graphics_profile(&self) -> GraphicsProfile {
         self.shared.profile
     }
@@ -502,10 +527,13 @@ impl GraphicsDevice {
         lock(&self.shared.rec).params
     }
 
+    /// The device's events: resource creation and destruction, disposing, device reset.
     pub fn events(&self) -> &DeviceEvents {
         &self.shared.events
     }
 
+    /// Whether the device has been disposed (XNA's `IsDisposed`); every call on a disposed device
+    /// is `ObjectDisposed`.
     pub fn is_disposed(&self) -> bool {
         self.shared.is_disposed()
     }
@@ -516,6 +544,8 @@ impl GraphicsDevice {
         self.shared.context_recovery.store(enabled, Ordering::Release);
     }
 
+    /// The current viewport (XNA's `Viewport`); binding render targets resets it to the first
+    /// target's bounds.
     pub fn viewport(&self) -> Viewport {
         lock(&self.shared.rec).viewport
     }
@@ -545,6 +575,7 @@ impl GraphicsDevice {
         Ok(())
     }
 
+    /// The current scissor rectangle (XNA's `ScissorRectangle`), as clipped to the current target.
     pub fn scissor_rectangle(&self) -> Rect {
         lock(&self.shared.rec).scissor
     }

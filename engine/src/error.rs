@@ -7,26 +7,57 @@ use std::fmt;
 
 use xnagraph_graph::BackendError;
 
+/// An XNA exception, as a value. The variant names the exception XNA throws for the same
+/// misuse; its fields carry the parameter XNA names and the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum XnaError {
     /// `ArgumentNullException`.
-    ArgumentNull { param: &'static str },
+    ArgumentNull {
+        /// The parameter that was null.
+        param: &'static str,
+    },
     /// `ArgumentOutOfRangeException`.
-    ArgumentOutOfRange { param: &'static str, message: String },
+    ArgumentOutOfRange {
+        /// The parameter out of range.
+        param: &'static str,
+        /// Why it is out of range.
+        message: String,
+    },
     /// `ArgumentException`.
-    Argument { param: &'static str, message: String },
-    /// `NotSupportedException`.
-    NotSupported { message: String },
-    /// `InvalidOperationException`.
-    InvalidOperation { message: String },
+    Argument {
+        /// The parameter refused.
+        param: &'static str,
+        /// Why it is refused.
+        message: String,
+    },
+    /// `NotSupportedException`: the profile or the adapter lacks what the call asks for.
+    NotSupported {
+        /// What is not supported.
+        message: String,
+    },
+    /// `InvalidOperationException`: the call is not allowed in the device's current state.
+    InvalidOperation {
+        /// Why not.
+        message: String,
+    },
     /// `ObjectDisposedException`, naming the disposed object's type.
-    ObjectDisposed { object: &'static str },
+    ObjectDisposed {
+        /// The XNA type name of the disposed object, e.g. `"Texture2D"`.
+        object: &'static str,
+    },
     /// `OutOfVideoMemoryException`.
-    OutOfVideoMemory { message: String },
-    /// `DeviceLostException`.
-    DeviceLost { message: String },
+    OutOfVideoMemory {
+        /// What could not be allocated.
+        message: String,
+    },
+    /// `DeviceLostException`: render targets are marked content-lost and `DeviceReset` raised.
+    DeviceLost {
+        /// What the backend reported.
+        message: String,
+    },
 }
 
+/// The result of every fallible public call.
 pub type Result<T> = std::result::Result<T, XnaError>;
 
 impl XnaError {

@@ -9,13 +9,18 @@ pub use xnagraph_graph::Rect as Rectangle;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
 pub struct Color {
+    /// Red.
     pub r: u8,
+    /// Green.
     pub g: u8,
+    /// Blue.
     pub b: u8,
+    /// Alpha (255 is opaque).
     pub a: u8,
 }
 
 impl Color {
+    /// `new Color(r, g, b, a)` from bytes.
     pub const fn new(r: u8, g: u8, b: u8, a: u8) -> Self {
         Color { r, g, b, a }
     }
@@ -26,6 +31,7 @@ impl Color {
         Color::new(q(r), q(g), q(b), q(a))
     }
 
+    /// `ToVector4()`: each channel divided by 255.
     pub fn to_floats(self) -> [f32; 4] {
         [self.r, self.g, self.b, self.a].map(|c| f32::from(c) / 255.0)
     }
@@ -36,30 +42,46 @@ impl Color {
         Color::from_floats(r * s, g * s, b * s, a * s)
     }
 
+    /// `Color.Transparent`: (0, 0, 0, 0), as XNA 4.0 defines it (premultiplied).
     pub const TRANSPARENT: Color = Color::new(0, 0, 0, 0);
+    /// `Color.Black`.
     pub const BLACK: Color = Color::new(0, 0, 0, 255);
+    /// `Color.White`.
     pub const WHITE: Color = Color::new(255, 255, 255, 255);
+    /// `Color.Red`.
     pub const RED: Color = Color::new(255, 0, 0, 255);
+    /// `Color.Lime`: pure green (XNA's `Green` is half as bright).
     pub const LIME: Color = Color::new(0, 255, 0, 255);
+    /// `Color.Green`: (0, 128, 0).
     pub const GREEN: Color = Color::new(0, 128, 0, 255);
+    /// `Color.Blue`.
     pub const BLUE: Color = Color::new(0, 0, 255, 255);
+    /// `Color.Yellow`.
     pub const YELLOW: Color = Color::new(255, 255, 0, 255);
+    /// `Color.Magenta`.
     pub const MAGENTA: Color = Color::new(255, 0, 255, 255);
+    /// `Color.Cyan`.
     pub const CYAN: Color = Color::new(0, 255, 255, 255);
+    /// `Color.CornflowerBlue`, the colour of XNA's project template.
     pub const CORNFLOWER_BLUE: Color = Color::new(100, 149, 237, 255);
 }
 
 /// XNA's `Vector2`.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Vector2 {
+    /// The x component.
     pub x: f32,
+    /// The y component.
     pub y: f32,
 }
 
 impl Vector2 {
+    /// `Vector2.Zero`.
     pub const ZERO: Vector2 = Vector2 { x: 0.0, y: 0.0 };
+    /// `Vector2.One`.
     pub const ONE: Vector2 = Vector2 { x: 1.0, y: 1.0 };
 
+    /// `new Vector2(x, y)`.
     pub const fn new(x: f32, y: f32) -> Self {
         Vector2 { x, y }
     }
@@ -68,6 +90,7 @@ impl Vector2 {
 /// XNA's `Matrix`: row-vector convention (`v * M`), stored row-major as XNA's M11…M44.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Matrix {
+    /// `m[row][column]`: `m[0][0]` is XNA's M11, `m[3]` holds the translation (M41, M42, M43).
     pub m: [[f32; 4]; 4],
 }
 
@@ -78,16 +101,19 @@ impl Default for Matrix {
 }
 
 impl Matrix {
+    /// `Matrix.Identity`.
     pub const IDENTITY: Matrix = Matrix {
         m: [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]],
     };
 
+    /// `Matrix.CreateTranslation(x, y, z)`.
     pub fn create_translation(x: f32, y: f32, z: f32) -> Self {
         let mut m = Matrix::IDENTITY;
         m.m[3] = [x, y, z, 1.0];
         m
     }
 
+    /// `Matrix.CreateScale(x, y, z)`.
     pub fn create_scale(x: f32, y: f32, z: f32) -> Self {
         let mut m = Matrix::IDENTITY;
         m.m[0][0] = x;

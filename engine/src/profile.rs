@@ -8,6 +8,8 @@ pub enum GraphicsProfile {
     /// The broad profile: 2048 texture edges, 512 cube edges, one render target, a small format
     /// set, and no mipmaps on non-power-of-two textures.
     Reach,
+    /// The full profile: 4096 texture and cube edges, four simultaneous render targets, every
+    /// surface format (subject to what the adapter supports). The default.
     #[default]
     HiDef,
 }

@@ -50,7 +50,11 @@ impl std::fmt::Debug for RenderTarget2D {
 /// One entry of `set_render_targets` (XNA's `RenderTargetBinding`). `None` is a null target.
 #[derive(Clone, Copy, Debug)]
 pub struct RenderTargetBinding<'a> {
+    /// The target to bind; `None` (a binding without a target) is refused with `Argument`
+    /// naming `renderTarget`.
     pub render_target: Option<&'a RenderTarget2D>,
+    /// XNA's `ArraySlice` (the cube face of a cube target); a `RenderTarget2D` has one slice,
+    /// so anything but 0 is `NotSupported`.
     pub array_slice: i32,
 }
 
@@ -136,6 +140,7 @@ impl RenderTarget2D {
         })
     }
 
+    /// `RenderTargetUsage`: how the target treats its content when it is bound again.
     pub fn render_target_usage(&self) -> RenderTargetUsage {
         self.info().usage
     }

@@ -32,9 +32,11 @@ impl ResourceId {
 /// What resource events carry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResourceEventArgs {
+    /// The resource the event is about.
     pub resource: ResourceId,
     /// The XNA type name, e.g. `"Texture2D"`.
     pub kind: &'static str,
+    /// The resource's `Name` at the time of the event.
     pub name: String,
 }
 
@@ -63,6 +65,8 @@ impl<A> std::fmt::Debug for Event<A> {
 }
 
 impl<A> Event<A> {
+    /// Adds a handler (XNA's `+=`); it runs on the thread that raises the event, outside every lock
+    /// of the device.
     pub fn subscribe(&self, handler: impl Fn(&A) + Send + Sync + 'static) -> HandlerId {
         static NEXT: AtomicU64 = AtomicU64::new(1);
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -70,6 +74,8 @@ impl<A> Event<A> {
         HandlerId(id)
     }
 
+    /// Removes a handler (XNA's `-=`); an unknown id is ignored, as removing a handler that is not
+    /// subscribed is in .NET.
     pub fn unsubscribe(&self, id: HandlerId) {
         lock(&self.handlers).retain(|(h, _)| *h != id.0);
     }

@@ -43,8 +43,11 @@ pub enum SpriteSortMode {
 pub struct SpriteEffects(u8);
 
 impl SpriteEffects {
+    /// `SpriteEffects.None`.
     pub const NONE: SpriteEffects = SpriteEffects(0);
+    /// `SpriteEffects.FlipHorizontally`: mirror the texture left to right.
     pub const FLIP_HORIZONTALLY: SpriteEffects = SpriteEffects(1);
+    /// `SpriteEffects.FlipVertically`: mirror the texture top to bottom.
     pub const FLIP_VERTICALLY: SpriteEffects = SpriteEffects(2);
 }
 
@@ -104,6 +107,8 @@ pub struct SpriteBatch {
 }
 
 impl SpriteBatch {
+    /// `new SpriteBatch(graphicsDevice)`; `ObjectDisposed` when the device is disposed. It holds
+    /// the device weakly, so a batch never keeps a disposed device alive.
     pub fn new(device: &GraphicsDevice) -> Result<Self> {
         device.shared.check_alive()?;
         Ok(SpriteBatch {

@@ -211,42 +211,52 @@ impl Texture2D {
         Ok(Texture2D { core })
     }
 
+    /// `Width`: of level 0, in texels.
     pub fn width(&self) -> i32 {
         self.core.desc.width as i32
     }
 
+    /// `Height`: of level 0, in texels.
     pub fn height(&self) -> i32 {
         self.core.desc.height as i32
     }
 
+    /// `LevelCount`: 1 without mipmaps, else the full chain down to 1×1.
     pub fn level_count(&self) -> i32 {
         self.core.desc.mip_levels as i32
     }
 
+    /// `Format`, as applied (a render target may fall back to `Color`).
     pub fn format(&self) -> SurfaceFormat {
         self.core.desc.format
     }
 
+    /// `Bounds`: (0, 0, width, height).
     pub fn bounds(&self) -> Rect {
         Rect::new(0, 0, self.width(), self.height())
     }
 
+    /// `IsDisposed`.
     pub fn is_disposed(&self) -> bool {
         self.core.res.is_disposed()
     }
 
+    /// `Name` (empty until set).
     pub fn name(&self) -> String {
         lock(&self.core.res.name).clone()
     }
 
+    /// Sets `Name`.
     pub fn set_name(&self, name: impl Into<String>) {
         *lock(&self.core.res.name) = name.into();
     }
 
+    /// `Tag`: any text the game attaches.
     pub fn tag(&self) -> Option<String> {
         lock(&self.core.res.tag).clone()
     }
 
+    /// Sets `Tag`.
     pub fn set_tag(&self, tag: Option<String>) {
         *lock(&self.core.res.tag) = tag;
     }
