@@ -383,7 +383,15 @@ impl DeviceShared {
     }
 }
 
-/// XNA's `GraphicsDevice`, headless: it renders into an offscreen back buffer.
+/// XNA's `GraphicsDevice`: render-target bindings, viewport, scissor, clears, presentation,
+/// back-buffer readback, and the registry and events of the resources created on it.
+///
+/// Arguments are checked as XNA checks them, with the same exceptions (as [`XnaError`]), but a
+/// call only records: nothing reaches the GPU until a flush (`present`, a `get_data`, `flush`).
+/// Where it differs from XNA: it is headless (the back buffer is an offscreen render target read
+/// with `get_back_buffer_data`, and there is no window or swap chain yet); it may be used from
+/// several threads, calls being serialised by the device; and dropping it waits for the GPU
+/// and frees every native object.
 pub struct GraphicsDevice {
     pub(crate) shared: Arc<DeviceShared>,
 }

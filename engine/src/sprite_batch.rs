@@ -90,7 +90,13 @@ struct BatchState {
     transform: Matrix,
 }
 
-/// XNA's `SpriteBatch`.
+/// XNA's `SpriteBatch`: `begin`, any number of `draw*` calls, `end`.
+///
+/// States, sort modes, sprite placement (rotation about the origin, scale, flips, layer depth)
+/// and the errors for misuse (a second `begin`, a draw or `end` without `begin`) follow XNA.
+/// The projection is taken from the viewport at `begin`. Sprites become instances of the stock
+/// sprite shader recorded into the frame; they are drawn when the frame is flushed. Where it
+/// differs from XNA: no custom `Effect` can be passed to `begin`.
 pub struct SpriteBatch {
     device: Weak<DeviceShared>,
     state: Option<BatchState>,

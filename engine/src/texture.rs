@@ -115,7 +115,15 @@ fn zeroed_levels(desc: &TextureDesc) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// XNA's `Texture2D`.
+/// XNA's `Texture2D`: a 2D texture with optional mipmaps, filled by `set_data` and read by
+/// `get_data`.
+///
+/// Creation follows XNA's size, format and profile rules. `set_data` copies the caller's data
+/// into the frame at the call (the slice may be reused at once) and the upload runs in recording
+/// order, after the draws recorded before it; `get_data` flushes and waits for the GPU. Where it
+/// differs from XNA: `clone()` gives a second wrapper over the same pixels (a full-level
+/// `set_data` through one of them detaches it onto its own copy), and dropping the last wrapper
+/// disposes it, the native texture being freed once the GPU no longer uses it.
 pub struct Texture2D {
     pub(crate) core: Arc<TextureCore>,
 }
