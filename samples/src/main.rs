@@ -111,19 +111,26 @@ fn hue(i: usize) -> Color {
     PALETTE[i % PALETTE.len()]
 }
 
-/// Renders the frames and returns the last one's pixels with each frame's CPU time in ms.
-fn render(args: &Args) -> xnagraph::Result<(Vec<Color>, Vec<f64>)> {
+/// Creates the device; an error names the flags whose values it was created with.
+fn create_device(args: &Args) -> Result<GraphicsDevice, String> {
     let params = PresentationParameters {
         back_buffer_width: args.width,
         back_buffer_height: args.height,
         ..PresentationParameters::default()
     };
     let options = DeviceOptions { validation: args.validation, ..DeviceOptions::default() };
-    let device = GraphicsDevice::with_options(PROFILE, params, options)?;
+    GraphicsDevice::with_options(PROFILE, params, options).map_err(|e| {
+        let validation = if args.validation { " --validation" } else { "" };
+        format!("no device for --width {} --height {}{validation}: {e}", args.width, args.height)
+    })
+}
+
+/// Renders the frames and returns the last one's pixels with each frame's CPU time in ms.
+fn render(device: &GraphicsDevice, args: &Args) -> xnagraph::Result<(Vec<Color>, Vec<f64>)> {
     info!("adapter: {}", device.adapter_name());
     let (sw, sh) = (args.width / 2, args.height / 2);
     let scene = RenderTarget2D::with_options(
-        &device,
+        device,
         sw,
         sh,
         false,
@@ -132,8 +139,8 @@ fn render(args: &Args) -> xnagraph::Result<(Vec<Color>, Vec<f64>)> {
         0,
         RenderTargetUsage::DiscardContents,
     )?;
-    let ball = ball_texture(&device)?;
-    let mut batch = SpriteBatch::new(&device)?;
+    let ball = ball_texture(device)?;
+    let mut batch = SpriteBatch::new(device)?;
     let mut frame_ms = Vec::with_capacity(args.frames as usize);
 
     for frame in 0..args.frames {
@@ -228,7 +235,8 @@ fn run(args: &Args) -> Result<(), String> {
     // Opened before rendering, so that an unwritable --out is reported at once.
     let out_error = |e: std::io::Error| format!("--out {}: {e}", args.out.display());
     let file = std::fs::File::create(&args.out).map_err(out_error)?;
-    let rendered = render(args).map_err(|e| format!("{e}"));
+    let rendered =
+        create_device(args).and_then(|device| render(&device, args).map_err(|e| format!("{e}")));
     let written = rendered.and_then(|(pixels, frame_ms)| {
         write_png(file, args.width as u32, args.height as u32, &pixels).map_err(out_error)?;
         Ok(frame_ms)

@@ -137,3 +137,18 @@ fn verbose_logs_one_line_per_frame() {
     }
     assert!(!err.contains("frame    3:"), "{err}");
 }
+
+#[test]
+fn without_a_driver_the_error_names_the_values_given_and_leaves_no_image() {
+    let png = scratch("no_driver.png");
+    let out = Command::new(env!("CARGO_BIN_EXE_xnagraph-samples"))
+        .args(["--frames", "1", "--width", "48", "--height", "30", "--out", png.to_str().unwrap()])
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = stderr(&out);
+    assert!(err.contains("--width 48 --height 30"), "{err}");
+    assert!(!png.exists(), "a failed run left {}", png.display());
+}
