@@ -13,7 +13,7 @@
 //!   hung GPU would; a wait then ends with `DeviceLost` after the configured timeout;
 //! - executes each accepted plan's barriers against its own per-subresource state and records
 //!   every barrier whose source access is not the state the subresource is really in
-//!   ([`NullProbe::mismatches`]): what a validation layer reports as an invalid image layout.
+//!   ([`NullProbe::take_mismatches`]): what a validation layer reports as an invalid image layout.
 //!
 //! Readbacks return zeroed bytes of the right length: the null backend renders nothing.
 
@@ -223,6 +223,7 @@ pub struct NullBackend {
 }
 
 impl NullBackend {
+    /// A null backend with no textures and nothing submitted; [`NullBackend::probe`] observes it.
     pub fn new(config: NullConfig) -> NullBackend {
         let timeline = Arc::new(Timeline {
             progress: Mutex::new(Progress::default()),

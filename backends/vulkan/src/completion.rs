@@ -108,3 +108,39 @@ impl SubmissionWaiter for Timeline {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+    use crate::device::Gpu;
+    use crate::VulkanConfig;
+
+    /// A submission whose signal never comes is a lost device once the timeout has passed; the
+    /// signal, once it comes, ends the wait; after teardown every wait is over.
+    #[test]
+    fn a_wait_past_the_timeout_is_a_lost_device() {
+        let mut gpu = Gpu::new(&VulkanConfig::default()).expect("a Vulkan 1.3 adapter");
+        let timeout = Duration::from_millis(100);
+        let timeline = Timeline::new(&gpu.device, timeout).expect("timeline");
+        // Announced but not signalled: as a submission the GPU never finishes.
+        timeline.submitted(SubmissionId(1));
+        let start = Instant::now();
+        let waited = timeline.wait_for(SubmissionId(1));
+        assert!(matches!(&waited, Err(BackendError::DeviceLost(m)) if m.contains("100ms")));
+        assert!(start.elapsed() >= timeout, "gave up after {:?}", start.elapsed());
+        assert!(matches!(timeline.wait_for(SubmissionId(2)), Err(BackendError::Native(_))));
+
+        let signal = vk::SemaphoreSignalInfo::default().semaphore(timeline.semaphore()).value(1);
+        // SAFETY: a host signal of a live timeline semaphore to a larger value.
+        unsafe { gpu.device.signal_semaphore(&signal) }.expect("signal");
+        assert_eq!(timeline.wait_for(SubmissionId(1)), Ok(()));
+        // SAFETY: nothing was submitted; the device is idle and destroyed after the timeline.
+        unsafe {
+            timeline.destroy();
+            gpu.destroy();
+        }
+        assert_eq!(timeline.wait_for(SubmissionId(1)), Ok(()));
+    }
+}

@@ -6,7 +6,7 @@
 //! use left it in and whether its content is defined.
 //!
 //! Two operations combine them. A compile *checks out* a copy of the state of each texture it
-//! names into a [`FrameTracker`] (one lock per texture per frame) and advances the copies while
+//! names into a `FrameTracker` (one lock per texture per frame) and advances the copies while
 //! it plans barriers; the finished tracker becomes a [`TrackingCommit`]. The caller *commits* it
 //! once the backend has accepted the plan, which writes the advanced states back; a submission
 //! that fails drops the commit instead, so the next frame's barriers start from the last state
@@ -201,6 +201,7 @@ impl TrackingCommit {
         self.entries.len()
     }
 
+    /// True when the plan names no texture.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
