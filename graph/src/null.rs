@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use crate::backend::{
     Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId, SubmissionWaiter,
 };
-use crate::commands::{Node, ReadbackId};
+use crate::commands::{Node, PassOp, ReadbackId};
 use crate::format::{DepthFormat, SurfaceFormat};
 use crate::plan::{Access, FramePlan, Image, PlanNodeKind};
 use crate::resource::{NativeHandle, RetireSink, TextureDesc};
@@ -277,6 +277,27 @@ impl NullBackend {
         }
     }
 
+    /// The submission the frames-in-flight bound makes the next one wait for, while incomplete.
+    fn in_flight_bound(&self) -> Option<SubmissionId> {
+        let oldest = (self.last_submitted.0 + 1).checked_sub(self.frames_in_flight)?;
+        (oldest > self.timeline().completed().0).then_some(SubmissionId(oldest))
+    }
+
+    /// Fails as told, or waits for the in-flight bound and executes the plan.
+    fn accept(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
+        if let Some(injected) = locked(&self.probe.0.fail_next_submit).take() {
+            return Err(injected);
+        }
+        if let Some(blocker) = self.in_flight_bound() {
+            self.timeline().wait_for(blocker)?;
+        }
+        let id = SubmissionId(self.last_submitted.0 + 1);
+        self.execute(plan, id);
+        self.last_submitted = id;
+        self.timeline().submitted(id);
+        Ok(id)
+    }
+
     /// Runs the plan's barriers and node effects against the null GPU's subresource states.
     fn execute(&mut self, plan: &FramePlan, id: SubmissionId) {
         let mut mismatches = Vec::new();
@@ -310,33 +331,28 @@ impl NullBackend {
             }
         }
         locked(&self.probe.0.mismatches).extend(mismatches);
+        // Every texture the frame names was last used by this submission.
         for node in &plan.frame.nodes {
-            let textures = match node {
-                Node::Pass(s) => s.colors.iter().map(|c| c.target.native()).collect(),
-                Node::Upload(u) => vec![u.texture.native()],
+            let mut used = Vec::new();
+            match node {
+                Node::Pass(segment) => {
+                    used.extend(segment.colors.iter().map(|c| c.target.native()));
+                    used.extend(segment.ops.iter().filter_map(|op| match op {
+                        PassOp::Draw(d) => Some(d.texture.native()),
+                        PassOp::Clear(_) => None,
+                    }));
+                }
+                Node::Upload(u) => used.push(u.texture.native()),
                 Node::Readback(r) => {
                     let (w, h) = (r.rect.width.max(0) as u32, r.rect.height.max(0) as u32);
                     let bytes = vec![0; r.texture.desc().format.region_size(w, h)];
                     self.readbacks.insert(r.id, (id, bytes));
-                    vec![r.texture.native()]
+                    used.push(r.texture.native());
                 }
-                Node::Present(t) => vec![t.native()],
-            };
-            for handle in textures {
-                if let Some(t) = self.textures.get_mut(&handle) {
-                    t.last_use = id;
-                }
+                Node::Present(t) => used.push(t.native()),
             }
-        }
-        for op in plan.frame.nodes.iter().filter_map(|n| match n {
-            Node::Pass(s) => Some(&s.ops),
-            _ => None,
-        }) {
-            for draw in op.iter().filter_map(|op| match op {
-                crate::commands::PassOp::Draw(d) => Some(d),
-                crate::commands::PassOp::Clear(_) => None,
-            }) {
-                if let Some(t) = self.textures.get_mut(&draw.texture.native()) {
+            for handle in used {
+                if let Some(t) = self.textures.get_mut(&handle) {
                     t.last_use = id;
                 }
             }
@@ -387,30 +403,12 @@ impl Backend for NullBackend {
 
     fn submit_blocker(&self) -> Option<SubmissionId> {
         self.probe.called(BackendCall::SubmitBlocker);
-        let oldest = (self.last_submitted.0 + 1).checked_sub(self.frames_in_flight)?;
-        (oldest > self.timeline().completed().0).then_some(SubmissionId(oldest))
+        self.in_flight_bound()
     }
 
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
         self.probe.called(BackendCall::Submit);
-        let failure = locked(&self.probe.0.fail_next_submit).take();
-        let result = match failure {
-            Some(e) => Err(e),
-            None => {
-                let blocker = (self.last_submitted.0 + 1).checked_sub(self.frames_in_flight);
-                match blocker.filter(|&b| b > 0) {
-                    Some(b) => self.timeline().wait_for(SubmissionId(b)),
-                    None => Ok(()),
-                }
-                .map(|()| {
-                    let id = SubmissionId(self.last_submitted.0 + 1);
-                    self.execute(plan, id);
-                    self.last_submitted = id;
-                    self.timeline().submitted(id);
-                    id
-                })
-            }
-        };
+        let result = self.accept(plan);
         self.retire();
         result
     }
@@ -474,6 +472,24 @@ mod tests {
         assert!(start.elapsed() >= Duration::from_millis(50));
         probe.release_completion();
         assert_eq!(backend.waiter().wait_for(id), Ok(()));
+    }
+
+    #[test]
+    fn the_frames_in_flight_bound_names_the_oldest_incomplete_submission() {
+        let mut backend = NullBackend::new(config(1000));
+        let probe = backend.probe();
+        probe.hold_completion();
+        let t = texture(4, 4, 1);
+        for expected in [None, None, Some(SubmissionId(1))] {
+            assert_eq!(backend.submit_blocker(), expected);
+            if expected.is_none() {
+                backend.submit(&compile(frame(vec![upload(&t, 0, 0)]))).unwrap();
+            }
+        }
+        probe.release_completion();
+        assert_eq!(backend.submit_blocker(), None);
+        assert_eq!(probe.count(BackendCall::SubmitBlocker), 4);
+        assert_eq!(probe.count(BackendCall::Submit), 2);
     }
 
     #[test]
