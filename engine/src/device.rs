@@ -4,17 +4,20 @@
 //! [`FrameCommands`]; only a flush (`present`, a `get_data`, [`GraphicsDevice::flush`]) compiles
 //! the frame and hands the plan to the backend. Resource creation is the one eager exception.
 //!
-//! Locks: `rec` guards recording and binding state, `backend` guards the backend. A flush takes
-//! the frame out of `rec` before locking `backend`, and no lock is held while events are raised.
+//! Locks: `submission_order` makes a flush one ordered step (see [`crate::submit`]), `rec`
+//! guards recording and binding state, `backend` guards the backend; they are taken in that
+//! order. No lock is held while events are raised or while the GPU is awaited.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
 
-use xnagraph_graph::compile::compile;
+use xnagraph_graph::null::{NullBackend, NullConfig, NullProbe};
 use xnagraph_graph::{
-    Backend, Capabilities, Clear, ColorBinding, DepthFormat, FormatSupport, FrameCommands, Node,
-    PassOp, PassSegment, Readback, ReadbackId, Rect, RenderTargetDesc, RenderTargetUsage,
-    SegmentStart, SubmissionId, SurfaceFormat, TextureDesc, TextureState, Viewport,
+    Backend, BackendError, Capabilities, Clear, ColorBinding, DepthFormat, FormatSupport,
+    FrameCommands, Node, PassOp, PassSegment, ReadbackId, Rect, RenderTargetDesc,
+    RenderTargetUsage, SegmentStart, SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
+    Viewport,
 };
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
@@ -62,6 +65,10 @@ pub enum BackendKind {
     /// Vulkan 1.3 through ash and vk-mem (lavapipe included).
     #[default]
     Vulkan,
+    /// No GPU: plans are accepted and nothing is drawn; readbacks return zeroed bytes. Every
+    /// backend call is counted and submissions can be made to fail or to hang through
+    /// [`GraphicsDevice::null_probe`]. For tests of the engine's contract with its backend.
+    Null,
 }
 
 /// Engine options XNA has no place for.
@@ -73,11 +80,20 @@ pub struct DeviceOptions {
     pub validation: bool,
     /// Submissions that may be in flight before `present` waits (at least 1).
     pub frames_in_flight: u32,
+    /// The longest any wait for the GPU may take (default 10 s). XNA has no such bound; here a
+    /// frame that has not completed by then fails its call with `DeviceLost` and raises the
+    /// device-reset events, rather than hanging the game.
+    pub timeout: Duration,
 }
 
 impl Default for DeviceOptions {
     fn default() -> Self {
-        DeviceOptions { backend: BackendKind::Vulkan, validation: false, frames_in_flight: 2 }
+        DeviceOptions {
+            backend: BackendKind::Vulkan,
+            validation: false,
+            frames_in_flight: 2,
+            timeout: Duration::from_secs(10),
+        }
     }
 }
 
@@ -197,6 +213,24 @@ impl Recorder {
         ReadbackId(self.next_readback)
     }
 
+    /// Takes the frame recorded so far out for a flush; an open bind cycle resumes afterwards.
+    pub fn take_frame(&mut self) -> FrameCommands {
+        if self.pass_open {
+            self.pass_open = false;
+            self.interrupted = true;
+        }
+        std::mem::take(&mut self.frame)
+    }
+
+    /// Gives a submitted frame's sprite arena back, emptied, to be filled again: the next frame
+    /// writes into the same (cache-warm, already mapped) pages instead of faulting in fresh ones.
+    pub fn recycle_sprites(&mut self, mut sprites: Vec<xnagraph_graph::SpriteInstance>) {
+        sprites.clear();
+        if self.spare_sprites.capacity() < sprites.capacity() {
+            self.spare_sprites = sprites;
+        }
+    }
+
     /// The current primary attachment (first bound target or the back buffer).
     pub fn primary(&self) -> &Arc<TextureState> {
         self.bindings.first().map_or(&self.back_buffer, |b| &b.state)
@@ -230,12 +264,6 @@ impl Recorder {
 
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
-/// `XNAGRAPH_PRINT_PLAN=1` prints every compiled plan to stderr (read once).
-fn print_plans() -> bool {
-    static PRINT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *PRINT.get_or_init(|| std::env::var_os("XNAGRAPH_PRINT_PLAN").is_some_and(|v| v != "0"))
-}
-
 /// What resources share with their device; resources hold it weakly (the lifetime token).
 pub(crate) struct DeviceShared {
     pub id: u64,
@@ -244,13 +272,20 @@ pub(crate) struct DeviceShared {
     pub context_recovery: AtomicBool,
     pub events: DeviceEvents,
     registry: Mutex<Vec<(ResourceId, Weak<dyn Tracked>)>>,
+    /// Held from taking a frame out of `rec` until its submission is settled.
+    pub submission_order: Mutex<()>,
     pub rec: Mutex<Recorder>,
     backend: Mutex<Option<Box<dyn Backend>>>,
+    /// Waits for submissions without `backend`.
+    pub waiter: Arc<dyn SubmissionWaiter>,
+    null_probe: Option<NullProbe>,
     pub caps: Capabilities,
     format_support: Vec<(SurfaceFormat, FormatSupport)>,
     applied_depth: [DepthFormat; 4],
     pub adapter_name: String,
-    submissions: AtomicU64,
+    pub submissions: AtomicU64,
+    /// The latest submission the backend accepted (0: none).
+    pub last_submission: AtomicU64,
 }
 
 impl DeviceShared {
@@ -293,17 +328,23 @@ impl DeviceShared {
 
     /// Runs `f` on the backend. The lock is released before a failure is handled, so the
     /// events a lost device raises may call back into the device.
-    fn with_backend<R>(
+    pub fn with_backend<R>(
         &self,
-        f: impl FnOnce(&mut dyn Backend) -> std::result::Result<R, xnagraph_graph::BackendError>,
+        f: impl FnOnce(&mut dyn Backend) -> std::result::Result<R, BackendError>,
     ) -> Result<R> {
-        let result = {
-            let mut backend = lock(&self.backend);
-            let backend =
-                backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
-            f(backend.as_mut())
-        };
-        result.map_err(|e| self.backend_failed(e))
+        self.backend_call(f)?.map_err(|e| self.backend_failed(e))
+    }
+
+    /// Runs `f` on the backend and hands its failure back unhandled, for a caller that must
+    /// release its own locks before [`DeviceShared::backend_failed`] raises events.
+    pub fn backend_call<R>(
+        &self,
+        f: impl FnOnce(&mut dyn Backend) -> std::result::Result<R, BackendError>,
+    ) -> Result<std::result::Result<R, BackendError>> {
+        let mut backend = lock(&self.backend);
+        let backend =
+            backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
+        Ok(f(backend.as_mut()))
     }
 
     /// Creates a native texture (eagerly) and its shared state.
@@ -314,54 +355,9 @@ impl DeviceShared {
         })
     }
 
-    /// Compiles and submits everything recorded so far.
-    pub fn flush(&self) -> Result<Option<SubmissionId>> {
-        let frame = {
-            let mut rec = lock(&self.rec);
-            if rec.pass_open {
-                rec.pass_open = false;
-                rec.interrupted = true;
-            }
-            std::mem::take(&mut rec.frame)
-        };
-        if frame.is_empty() {
-            return Ok(None);
-        }
-        let mut plan = compile(frame);
-        if print_plans() {
-            eprintln!("{plan}");
-        }
-        let result = self.with_backend(|backend| backend.submit(&plan));
-        // The sprite arena's memory goes back to the sprite batches: the next frame writes into
-        // the same (cache-warm, already mapped) pages instead of faulting in fresh ones.
-        let mut sprites = std::mem::take(&mut plan.frame.sprites);
-        drop(plan);
-        sprites.clear();
-        let mut rec = lock(&self.rec);
-        if rec.spare_sprites.capacity() < sprites.capacity() {
-            rec.spare_sprites = sprites;
-        }
-        drop(rec);
-        self.submissions.fetch_add(1, Ordering::Relaxed);
-        result.map(Some)
-    }
-
-    /// Flushes, waits for the readback and returns its bytes.
-    pub fn read_back(&self, readback: Readback) -> Result<Vec<u8>> {
-        let id = readback.id;
-        lock(&self.rec).push_outside_pass(Node::Readback(readback));
-        let submission = self
-            .flush()?
-            .ok_or_else(|| XnaError::invalid_operation("the readback was not submitted"))?;
-        self.with_backend(|backend| {
-            backend.wait(submission)?;
-            Ok(backend.take_readback(id))
-        })?
-        .ok_or_else(|| XnaError::invalid_operation("the backend returned no readback data"))
-    }
-
-    fn backend_failed(&self, e: xnagraph_graph::BackendError) -> XnaError {
-        if matches!(e, xnagraph_graph::BackendError::DeviceLost(_)) {
+    /// Maps a backend failure onto its error; a lost device first raises the reset events.
+    pub fn backend_failed(&self, e: BackendError) -> XnaError {
+        if matches!(e, BackendError::DeviceLost(_)) {
             self.notify_device_reset();
         }
         e.into()
@@ -402,14 +398,22 @@ impl std::fmt::Debug for GraphicsDevice {
     }
 }
 
-fn create_backend(options: &DeviceOptions) -> Result<Box<dyn Backend>> {
+fn create_backend(options: &DeviceOptions) -> Result<(Box<dyn Backend>, Option<NullProbe>)> {
+    let frames_in_flight = options.frames_in_flight.max(1);
     match options.backend {
         BackendKind::Vulkan => {
             let config = VulkanConfig {
                 validation: options.validation,
-                frames_in_flight: options.frames_in_flight.max(1),
+                frames_in_flight,
+                timeout: options.timeout,
             };
-            Ok(Box::new(VulkanBackend::new(config)?))
+            Ok((Box::new(VulkanBackend::new(config)?), None))
+        }
+        BackendKind::Null => {
+            let backend =
+                NullBackend::new(NullConfig { frames_in_flight, timeout: options.timeout });
+            let probe = backend.probe();
+            Ok((Box::new(backend), Some(probe)))
         }
     }
 }
@@ -438,7 +442,7 @@ impl GraphicsDevice {
         if params.back_buffer_height <= 0 {
             return Err(XnaError::out_of_range("BackBufferHeight", "must be positive"));
         }
-        let mut backend = create_backend(&options)?;
+        let (mut backend, null_probe) = create_backend(&options)?;
         let caps = backend.capabilities().clone();
         let max = profile.max_texture_size().min(caps.max_texture_dimension);
         if params.back_buffer_width as u32 > max || params.back_buffer_height as u32 > max {
@@ -487,11 +491,13 @@ impl GraphicsDevice {
             ..params
         };
         let adapter_name = backend.adapter_name().to_owned();
+        let waiter = backend.waiter();
         let shared = Arc::new(DeviceShared {
             id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
             profile,
             disposed: AtomicBool::new(false),
             context_recovery: AtomicBool::new(true),
+            submission_order: Mutex::new(()),
             events: DeviceEvents::default(),
             registry: Mutex::new(Vec::new()),
             rec: Mutex::new(Recorder {
@@ -509,11 +515,14 @@ impl GraphicsDevice {
                 spare_sprites: Vec::new(),
             }),
             backend: Mutex::new(Some(backend)),
+            waiter,
+            null_probe,
             caps,
             format_support,
             applied_depth,
             adapter_name,
             submissions: AtomicU64::new(0),
+            last_submission: AtomicU64::new(0),
         });
         Ok(GraphicsDevice { shared })
     }
@@ -694,14 +703,21 @@ impl GraphicsDevice {
         self.shared.tracked_count()
     }
 
+    /// The test probe of a device created with [`BackendKind::Null`]: counts of every backend
+    /// call, and switches that make submissions fail or stay incomplete. `None` on a GPU.
+    pub fn null_probe(&self) -> Option<NullProbe> {
+        self.shared.null_probe.clone()
+    }
+
     /// Native objects the backend holds right now (leak checks).
     pub fn live_native_objects(&self) -> Option<xnagraph_graph::LiveObjects> {
         self.shared.live_native_objects()
     }
 
-    /// Waits for the GPU and frees everything whose last user has gone.
+    /// Waits for the GPU (within [`DeviceOptions::timeout`]) and frees everything whose last
+    /// user has gone.
     pub fn wait_idle(&self) -> Result<()> {
-        self.shared.with_backend(|backend| backend.wait_idle())
+        self.shared.wait_idle()
     }
 
     /// Disposes the device: marks it disposed, raises `Disposing`, disposes every tracked

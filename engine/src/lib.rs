@@ -16,6 +16,7 @@ mod profile;
 mod render_target;
 mod resource;
 mod sprite_batch;
+mod submit;
 mod texture;
 
 pub use device::{
@@ -35,9 +36,12 @@ pub use xnagraph_graph::{
     SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
 };
 
-/// Diagnostics of the Vulkan backend: validation messages collected by its debug messenger, and
-/// the process-wide count of live native objects.
+/// Diagnostics: validation messages the Vulkan backend's debug messenger collected, the
+/// process-wide count of live Vulkan objects, and the null backend's probe
+/// ([`crate::BackendKind::Null`]).
 pub mod diagnostics {
+    pub use xnagraph_graph::null::{BackendCall, NullProbe};
+    pub use xnagraph_graph::BackendError;
     pub use xnagraph_vulkan::live::native_objects as live_vulkan_objects;
     pub use xnagraph_vulkan::validation::{messages_so_far, take_messages};
 }

@@ -3,10 +3,11 @@
 mod common;
 
 use common::*;
+use xnagraph::diagnostics::BackendCall;
 use xnagraph::{
     ClearOptions, Color, DepthFormat, GraphicsProfile, PresentationParameters, RasterizerState,
     Rectangle, RenderTarget2D, RenderTargetUsage, SpriteBatch, SpriteSortMode, SurfaceFormat,
-    Viewport, XnaError,
+    Texture2D, Viewport, XnaError,
 };
 
 #[test]
@@ -138,29 +139,102 @@ fn present_refuses_while_a_target_is_bound() {
     device.present().unwrap();
 }
 
+/// Invariant 1: no public call but a flush reaches the backend; resource creation may create
+/// eagerly. The null backend counts every trait call, and each recording call below must leave
+/// the counts as they were (creation: only texture creation and its retire sink).
 #[test]
 fn recording_reaches_the_backend_only_at_a_flush() {
-    let _v = Validation::new();
-    let device = device(16, 16);
-    let white = white(&device);
-    let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+    let (device, probe) = null_device(16, 16);
+    let mut seen = probe.calls();
+    let mut only = |what: &str, allowed: &[BackendCall]| {
+        let now = probe.calls();
+        for (call, &n) in &now {
+            let before = seen.get(call).copied().unwrap_or(0);
+            assert!(
+                n == before || allowed.contains(call),
+                "{what} called the backend: {call:?} x{}",
+                n - before
+            );
+        }
+        seen = now;
+    };
+    let create = [BackendCall::CreateTexture, BackendCall::RetireSink];
+
+    let white = Texture2D::new(&device, 1, 1).unwrap();
+    only("Texture2D::new", &create);
+    white.set_data(&[Color::WHITE]).unwrap();
+    only("SetData", &[]);
+    let mipped = Texture2D::with_format(&device, 8, 8, true, SurfaceFormat::Color).unwrap();
+    only("a mipmapped Texture2D", &create);
+    mipped.set_data_region(1, Some(Rectangle::new(1, 1, 2, 2)), &[Color::RED; 4], 0, 4).unwrap();
+    only("SetData on a level's region", &[]);
+    let rt = RenderTarget2D::with_options(
+        &device,
+        8,
+        8,
+        true,
+        SurfaceFormat::Color,
+        DepthFormat::Depth24Stencil8,
+        4,
+        RenderTargetUsage::PreserveContents,
+    )
+    .unwrap();
+    let second = RenderTarget2D::new(&device, 8, 8).unwrap();
+    only("RenderTarget2D", &create);
     let mut sb = SpriteBatch::new(&device).unwrap();
+    only("SpriteBatch::new", &[]);
     for _ in 0..3 {
         device.set_render_target(Some(&rt)).unwrap();
+        only("SetRenderTarget", &[]);
         device.clear(Color::RED).unwrap();
+        device
+            .clear_with(ClearOptions::DEPTH_BUFFER | ClearOptions::STENCIL, [0.0; 4], 0.5, 3)
+            .unwrap();
+        only("Clear", &[]);
+        device.set_viewport(Viewport::new(1, 1, 6, 6)).unwrap();
+        device.set_scissor_rectangle(Rectangle::new(2, 2, 4, 4)).unwrap();
+        only("viewport and scissor", &[]);
         sb.begin().unwrap();
         sb.draw_rect(&white, Rectangle::new(0, 0, 4, 4), Color::BLUE).unwrap();
+        sb.draw(&mipped, xnagraph::Vector2::new(1.0, 1.0), Color::WHITE).unwrap();
         sb.end().unwrap();
+        only("a deferred SpriteBatch", &[]);
+        sb.begin_with(SpriteSortMode::Immediate, None, None, None, None, None).unwrap();
+        sb.draw_rect(&white, Rectangle::new(4, 4, 2, 2), Color::GREEN).unwrap();
+        sb.end().unwrap();
+        only("an immediate SpriteBatch", &[]);
+        device.set_render_targets(&[(&second).into()]).unwrap();
+        only("SetRenderTargets", &[]);
         device.set_render_target(None).unwrap();
         sb.begin().unwrap();
         sb.draw(&rt, xnagraph::Vector2::ZERO, Color::WHITE).unwrap();
+        sb.draw(&second, xnagraph::Vector2::new(8.0, 8.0), Color::WHITE).unwrap();
         sb.end().unwrap();
+        only("drawing targets into the back buffer", &[]);
     }
+    drop(white);
+    second.dispose().unwrap();
+    only("dropping and disposing resources", &[]);
     assert_eq!(device.submission_count(), 0, "nothing is submitted while recording");
+
     device.present().unwrap();
-    assert_eq!(device.submission_count(), 1);
+    only("Present", &[BackendCall::SubmitBlocker, BackendCall::Submit]);
+    assert_eq!(probe.count(BackendCall::Submit), 1, "Present submits once");
     device.flush().unwrap();
-    assert_eq!(device.submission_count(), 1, "an empty flush submits nothing");
+    only("an empty flush", &[]);
+    let mut pixels = [Color::TRANSPARENT; 64];
+    rt.get_data(&mut pixels).unwrap();
+    let readback = [
+        BackendCall::SubmitBlocker,
+        BackendCall::Submit,
+        BackendCall::Wait,
+        BackendCall::TakeReadback,
+    ];
+    only("GetData", &readback);
+    assert_eq!(probe.count(BackendCall::Submit), 2, "GetData submits once");
+    assert_eq!(probe.count(BackendCall::TakeReadback), 1);
+    assert_eq!(device.submission_count(), 2);
+    assert!(probe.take_mismatches().is_empty());
 }
 
 #[test]

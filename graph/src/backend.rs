@@ -4,6 +4,16 @@
 //! compiled plans, and frees native objects through its [`crate::retire::RetirementQueue`]. It
 //! makes no policy decisions: load/store ops, resolves, mip cascades and barriers all come from
 //! the plan.
+//!
+//! Waiting for the GPU is split from using the backend: a [`SubmissionWaiter`] blocks until a
+//! submission completes without borrowing the backend, so the engine waits for a frame with no
+//! lock held that resource creation on another thread needs. Before a submit the engine asks
+//! [`Backend::submit_blocker`] which earlier submission the frames-in-flight bound needs
+//! completed and waits for it that way; after a wait, [`Backend::wait`] only collects (readbacks,
+//! retired objects). Every wait ends: one longer than the backend's timeout is
+//! [`BackendError::DeviceLost`].
+
+use std::sync::Arc;
 
 use crate::commands::ReadbackId;
 use crate::format::{DepthFormat, SurfaceFormat};
@@ -97,6 +107,13 @@ pub struct LiveObjects {
     pub awaiting_retirement: usize,
 }
 
+/// Blocks until a submission has completed, without borrowing the backend that made it.
+pub trait SubmissionWaiter: Send + Sync {
+    /// Returns once `submission` (and every earlier one) has completed on the GPU. A lost device,
+    /// or a wait longer than the backend's timeout, is [`BackendError::DeviceLost`].
+    fn wait_for(&self, submission: SubmissionId) -> Result<(), BackendError>;
+}
+
 /// A native API that executes compiled plans.
 /// The engine owns one per `GraphicsDevice` and calls it only to create textures and at a flush: a
 /// backend never sees an individual draw or clear as it is recorded. It executes what the plan says
@@ -122,11 +139,23 @@ pub trait Backend: Send {
     /// The sink every texture state created by this backend retires its handle into.
     fn retire_sink(&self) -> RetireSink;
 
-    /// Lowers and submits a plan. May wait for the oldest frame in flight first. The caller
-    /// drops the plan afterwards; handles it releases are retired against this submission.
+    /// The waiter for this backend's submissions; one shared object, usable from any thread
+    /// while others use the backend.
+    fn waiter(&self) -> Arc<dyn SubmissionWaiter>;
+
+    /// The submission that must complete before the next [`Backend::submit`] can reuse its
+    /// resources (the frames-in-flight bound), when it has not been seen to complete yet. A
+    /// caller waits for it through [`Backend::waiter`], not holding the backend, then submits.
+    fn submit_blocker(&self) -> Option<SubmissionId>;
+
+    /// Lowers and submits a plan. It waits (within the timeout) only for a
+    /// [`Backend::submit_blocker`] the caller has not waited for. The caller drops the plan
+    /// afterwards; handles it releases are retired against this submission. On an error nothing
+    /// of the plan has executed.
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError>;
 
-    /// Blocks until `submission` has completed, then frees whatever that retires.
+    /// Collects what `submission` completes (readbacks, retired objects), waiting for it within
+    /// the timeout when the caller did not wait through the waiter first.
     fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError>;
 
     /// The bytes of a readback of a completed submission (tightly packed), once.

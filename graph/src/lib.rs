@@ -13,11 +13,14 @@ pub mod backend;
 pub mod commands;
 pub mod compile;
 pub mod format;
+pub mod null;
 pub mod plan;
 pub mod resource;
 pub mod retire;
 
-pub use backend::{Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId};
+pub use backend::{
+    Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId, SubmissionWaiter,
+};
 pub use commands::*;
 pub use format::{DepthFormat, SurfaceFormat};
 pub use plan::*;

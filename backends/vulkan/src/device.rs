@@ -238,10 +238,13 @@ impl Gpu {
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
             .synchronization2(true);
+        // Timeline semaphores are required of every Vulkan 1.3 device.
+        let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_infos)
             .enabled_features(&core)
-            .push_next(&mut v13);
+            .push_next(&mut v13)
+            .push_next(&mut v12);
         // SAFETY: the adapter supports every feature enabled here (checked in `examine`).
         let device = unsafe { instance.create_device(chosen.physical, &device_info, None) }
             .map_err(|e| vk_error("vkCreateDevice", e))?;

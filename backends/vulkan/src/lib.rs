@@ -6,7 +6,8 @@
 //! submission that last used them has completed. It decides no policy: load/store ops,
 //! resolves, mip cascades and barriers are executed as the plan states them.
 //!
-//! Modules follow the plan's node kinds: `device` (instance, adapter, validation), `format`
+//! Modules follow the plan's node kinds: `device` (instance, adapter, validation), `completion`
+//! (the timeline semaphore engine threads wait on, with a timeout), `format`
 //! (the format table), `sync` (the access table and barrier lowering), `texture` (native
 //! textures), `pass` (rendering and draws) with `pipeline` (pipelines and samplers), `transfer`
 //! (uploads, readbacks, mips), `record` (one plan → one command buffer) and `frame` (the ring of
@@ -14,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+mod completion;
 mod device;
 mod format;
 mod frame;
@@ -27,15 +29,18 @@ mod transfer;
 pub mod validation;
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
 
 use ash::vk;
 use xnagraph_graph::retire::RetirementQueue;
 use xnagraph_graph::{
     Backend, BackendError, Capabilities, DepthFormat, FormatSupport, FramePlan, LiveObjects,
-    NativeHandle, Node, PassOp, PlanNodeKind, ReadbackId, RetireSink, SubmissionId, SurfaceFormat,
-    TextureDesc,
+    NativeHandle, Node, PassOp, PlanNodeKind, ReadbackId, RetireSink, SubmissionId,
+    SubmissionWaiter, SurfaceFormat, TextureDesc,
 };
 
+use crate::completion::Timeline;
 use crate::device::Gpu;
 use crate::format::FormatTable;
 use crate::frame::{ensure_buffer, FrameSlot, HostBuffer};
@@ -51,11 +56,14 @@ pub struct VulkanConfig {
     pub validation: bool,
     /// Submissions that may be executing at once (at least 1; default 2).
     pub frames_in_flight: u32,
+    /// The longest any wait for the GPU may take (default 10 s); a submission that has not
+    /// completed by then is reported as [`BackendError::DeviceLost`].
+    pub timeout: Duration,
 }
 
 impl Default for VulkanConfig {
     fn default() -> Self {
-        VulkanConfig { validation: false, frames_in_flight: 2 }
+        VulkanConfig { validation: false, frames_in_flight: 2, timeout: Duration::from_secs(10) }
     }
 }
 
@@ -93,14 +101,24 @@ pub struct VulkanBackend {
     last_submitted: SubmissionId,
     completed: SubmissionId,
     readbacks: HashMap<ReadbackId, Vec<u8>>,
+    timeline: Arc<Timeline>,
 }
 
 impl VulkanBackend {
     /// Loads Vulkan, picks the adapter and creates the device and the frame ring.
     pub fn new(config: VulkanConfig) -> Result<VulkanBackend, BackendError> {
         let mut gpu = Gpu::new(&config)?;
-        let pipelines = match Pipelines::new(&gpu) {
-            Ok(p) => p,
+        let created =
+            Timeline::new(&gpu.device, config.timeout).and_then(|t| match Pipelines::new(&gpu) {
+                Ok(p) => Ok((Arc::new(t), p)),
+                Err(e) => {
+                    // SAFETY: nothing has used the semaphore.
+                    unsafe { t.destroy() };
+                    Err(e)
+                }
+            });
+        let (timeline, pipelines) = match created {
+            Ok(c) => c,
             Err(e) => {
                 // SAFETY: nothing else was created from the device.
                 unsafe { gpu.destroy() };
@@ -124,6 +142,7 @@ impl VulkanBackend {
             last_submitted: SubmissionId(0),
             completed: SubmissionId(0),
             readbacks: HashMap::new(),
+            timeline,
         };
         for _ in 0..config.frames_in_flight.clamp(1, 16) {
             // On failure `backend` drops here and tears down what exists.
@@ -139,8 +158,15 @@ impl VulkanBackend {
             return Ok(());
         };
         // SAFETY: the fence belongs to this device and was submitted with `id`.
-        unsafe { self.gpu.device.wait_for_fences(&[slot.fence], true, u64::MAX) }
-            .map_err(|e| vk_error("vkWaitForFences", e))?;
+        match unsafe {
+            self.gpu.device.wait_for_fences(&[slot.fence], true, self.timeline.timeout_ns())
+        } {
+            Ok(()) => {}
+            Err(vk::Result::TIMEOUT) => {
+                return Err(self.timeline.timed_out(&format!("submission {}", id.0)))
+            }
+            Err(e) => return Err(vk_error("vkWaitForFences", e)),
+        }
         slot.in_flight = None;
         self.completed = self.completed.max(id);
         let mut result = Ok(());
@@ -328,7 +354,13 @@ impl VulkanBackend {
                 device.end_command_buffer(cmd).map_err(|e| vk_error("vkEndCommandBuffer", e))?;
                 device.reset_fences(&[slot.fence]).map_err(|e| vk_error("vkResetFences", e))?;
                 let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
-                let submit = vk::SubmitInfo2::default().command_buffer_infos(&cmds);
+                let signals = [vk::SemaphoreSubmitInfo::default()
+                    .semaphore(self.timeline.semaphore())
+                    .value(id.0)
+                    .stage_mask(sync::SUBMISSION_COMPLETE)];
+                let submit = vk::SubmitInfo2::default()
+                    .command_buffer_infos(&cmds)
+                    .signal_semaphore_infos(&signals);
                 device
                     .queue_submit2(self.gpu.queue, &[submit], slot.fence)
                     .map_err(|e| vk_error("vkQueueSubmit2", e))
@@ -341,6 +373,7 @@ impl VulkanBackend {
             }
             return Err(e);
         }
+        self.timeline.submitted(id);
         let slot = &mut self.slots[i];
         slot.in_flight = Some(id);
         slot.last = id;
@@ -377,6 +410,15 @@ impl Backend for VulkanBackend {
 
     fn retire_sink(&self) -> RetireSink {
         self.sink.clone()
+    }
+
+    fn waiter(&self) -> Arc<dyn SubmissionWaiter> {
+        self.timeline.clone()
+    }
+
+    /// The submission of the slot the next plan is recorded into, while it is in flight.
+    fn submit_blocker(&self) -> Option<SubmissionId> {
+        self.slots.get(self.next_slot).and_then(|slot| slot.in_flight)
     }
 
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
@@ -419,20 +461,21 @@ impl Backend for VulkanBackend {
         self.readbacks.remove(&id)
     }
 
+    /// Every submission went through a slot of the ring, so finishing each slot (a fence wait
+    /// bounded by the timeout, unlike vkDeviceWaitIdle) leaves the queue idle.
     fn wait_idle(&mut self) -> Result<(), BackendError> {
-        // SAFETY: the device is live; no other thread uses its queue.
-        unsafe { self.gpu.device.device_wait_idle() }
-            .map_err(|e| vk_error("vkDeviceWaitIdle", e))?;
         let mut result = Ok(());
         for i in 0..self.slots.len() {
             if let Err(e) = self.finish_slot(i) {
                 result = Err(e);
             }
         }
-        self.completed = self.last_submitted;
         self.retire_dropped();
-        self.free_completed();
-        self.release_idle_buffers();
+        if self.slots.iter().all(|slot| slot.in_flight.is_none()) {
+            self.completed = self.last_submitted;
+            self.free_completed();
+            self.release_idle_buffers();
+        }
         result
     }
 
@@ -465,9 +508,10 @@ impl Drop for VulkanBackend {
             // SAFETY: the device is idle.
             unsafe { slot.destroy(&self.gpu) };
         }
-        // SAFETY: the device is idle; pipelines, then the device's remaining children, then
-        // the device, messenger and instance.
+        // SAFETY: the device is idle; the timeline and pipelines, then the device's remaining
+        // children, then the device, messenger and instance.
         unsafe {
+            self.timeline.destroy();
             self.pipelines.destroy(&self.gpu);
             self.gpu.destroy();
         }

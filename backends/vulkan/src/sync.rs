@@ -28,6 +28,10 @@ pub(crate) struct SyncPoint {
     pub layout: vk::ImageLayout,
 }
 
+/// The stage a submission's completion signal (its timeline value) waits for: all of it.
+pub(crate) const SUBMISSION_COMPLETE: vk::PipelineStageFlags2 =
+    vk::PipelineStageFlags2::ALL_COMMANDS;
+
 /// The table: each use maps to exactly one (stage, access, layout).
 pub(crate) fn sync_point(use_: Use) -> SyncPoint {
     use vk::AccessFlags2 as A;

@@ -86,3 +86,21 @@ pub fn assert_near(got: Color, want: Color, tol: u8) {
         "got {got:?}, want {want:?} (±{tol})"
     );
 }
+
+/// A device on the null backend (no GPU), with its probe.
+pub fn null_device_with(
+    width: i32,
+    height: i32,
+    options: xnagraph::DeviceOptions,
+) -> (GraphicsDevice, xnagraph::diagnostics::NullProbe) {
+    let options = xnagraph::DeviceOptions { backend: xnagraph::BackendKind::Null, ..options };
+    let device =
+        GraphicsDevice::with_options(GraphicsProfile::HiDef, params(width, height), options)
+            .expect("null device");
+    let probe = device.null_probe().expect("the null backend has a probe");
+    (device, probe)
+}
+
+pub fn null_device(width: i32, height: i32) -> (GraphicsDevice, xnagraph::diagnostics::NullProbe) {
+    null_device_with(width, height, xnagraph::DeviceOptions::default())
+}

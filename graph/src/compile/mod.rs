@@ -37,14 +37,17 @@ pub(crate) mod testkit;
 pub use cost::{attachment_bytes, frame_blind_cost};
 pub use nodes::{dependency_graph, Hazard};
 pub use output::to_dot;
+pub use track::TrackingCommit;
 
 use crate::commands::FrameCommands;
 use crate::plan::FramePlan;
 
-/// Compiles one frame. Cross-frame state (per-subresource access, whether content exists) lives
-/// in each texture state's tracker and is advanced here, so plans must be executed in the order
-/// they were compiled.
-pub fn compile(frame: FrameCommands) -> FramePlan {
+/// Compiles one frame for submission. Cross-frame state (per-subresource access, whether content
+/// exists) lives in each texture state's tracker; the returned [`TrackingCommit`] holds it
+/// advanced to the end of the plan. Commit it once the backend has accepted the plan, before the
+/// next compile; drop it when the submission failed, so that the next frame starts from the
+/// state the GPU really reached.
+pub fn compile_for_submission(frame: FrameCommands) -> (FramePlan, TrackingCommit) {
     let mut nodes = nodes::recorded_nodes(&frame);
     uploads::drop_dead_uploads(&frame, &mut nodes);
     load::derive_load_ops(&frame, &mut nodes);
@@ -53,9 +56,17 @@ pub fn compile(frame: FrameCommands) -> FramePlan {
     clears::lower_clear_only_passes(&mut nodes);
     let mut tracker = track::FrameTracker::default();
     barriers::derive_barriers(&frame, &mut nodes, &mut tracker);
-    drop(tracker);
     let cost = cost::plan_cost(&nodes);
-    FramePlan { frame, nodes, cost }
+    (FramePlan { frame, nodes, cost }, tracker.into_commit())
+}
+
+/// Compiles one frame and commits its tracked state at once: for callers that execute every
+/// plan they compile (tests, tools). A caller whose submission can fail uses
+/// [`compile_for_submission`].
+pub fn compile(frame: FrameCommands) -> FramePlan {
+    let (plan, tracking) = compile_for_submission(frame);
+    tracking.commit();
+    plan
 }
 
 #[cfg(test)]
@@ -182,6 +193,40 @@ mod tests {
         assert_eq!(plan.cost.bytes_stored, pixels * 8 + pixels / 4 * 4 + pixels * 4);
         assert_eq!(blind.bytes_stored - plan.cost.bytes_stored, pixels * (4 * 8 + 4 * 4));
         assert_eq!(plan.cost.nodes, 5);
+    }
+
+    /// A frame whose submission failed never ran: the next frame's barriers start from the
+    /// state the last committed plan left, not from the one the failed plan would have.
+    #[test]
+    fn a_plan_whose_submission_failed_leaves_tracked_state_as_it_was() {
+        let t = texture(4, 4, 1);
+        let (plan, tracking) = compile_for_submission(frame(vec![upload(&t, 0, 0)]));
+        assert_eq!(barriers(&plan, 0)[0].4, Access::Nothing);
+        assert!(!tracking.is_empty());
+        drop((plan, tracking)); // the backend refused it
+
+        let (plan, tracking) = compile_for_submission(frame(vec![readback(&t, 0, 0)]));
+        assert_eq!(
+            barriers(&plan, 0),
+            [(t.id().0, Image::Color, 0..1, 0..1, Access::Nothing, Access::TransferRead, true)],
+            "the refused upload never happened"
+        );
+        tracking.commit();
+
+        let (plan, _) = compile_for_submission(frame(vec![upload(&t, 0, 0)]));
+        assert_eq!(
+            barriers(&plan, 0),
+            [(
+                t.id().0,
+                Image::Color,
+                0..1,
+                0..1,
+                Access::TransferRead,
+                Access::TransferWrite,
+                true
+            )],
+            "the committed readback did"
+        );
     }
 
     #[test]

@@ -5,9 +5,13 @@
 //! subresource shared by all faces of a cube target) it records the [`Access`] the last planned
 //! use left it in and whether its content is defined.
 //!
-//! A compile checks the states of the textures it names out into a `FrameTracker` (one lock per
-//! texture per frame), reads and updates them while it plans barriers, and puts them back when
-//! the tracker drops. The compiler assumes that every plan it produces is executed in order.
+//! Two operations combine them. A compile *checks out* a copy of the state of each texture it
+//! names into a `FrameTracker` (one lock per texture per frame) and advances the copies while
+//! it plans barriers; the finished tracker becomes a [`TrackingCommit`]. The caller *commits* it
+//! once the backend has accepted the plan, which writes the advanced states back; a submission
+//! that fails drops the commit instead, so the next frame's barriers start from the last state
+//! the GPU really reached. Plans must be submitted in the order they were compiled, each
+//! committed before the next compile: one ordered step per device.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -145,8 +149,7 @@ impl TrackedState {
     }
 }
 
-/// The tracked states of the textures one frame names, checked out for the compile and put
-/// back on drop.
+/// Copies of the tracked states of the textures one frame names, advanced by the compile.
 #[derive(Default)]
 pub(crate) struct FrameTracker {
     index: IdMap<TextureId, usize>,
@@ -159,8 +162,7 @@ impl FrameTracker {
         let next = self.entries.len();
         let i = *self.index.entry(texture.id()).or_insert(next);
         if i == next {
-            let mut guard = texture.tracked.lock().unwrap_or_else(|p| p.into_inner());
-            let state = std::mem::take(&mut *guard);
+            let state = texture.tracked.lock().unwrap_or_else(|p| p.into_inner()).clone();
             self.entries.push((texture.clone(), state));
         }
         &mut self.entries[i].1
@@ -175,13 +177,40 @@ impl FrameTracker {
     ) -> SubState {
         self.state(texture).get(image, level, layer).unwrap_or_default()
     }
+
+    /// The advanced states, to be committed once the plan was submitted.
+    pub(crate) fn into_commit(self) -> TrackingCommit {
+        TrackingCommit { entries: self.entries }
+    }
 }
 
-impl Drop for FrameTracker {
-    fn drop(&mut self) {
-        for (texture, state) in self.entries.drain(..) {
+/// The tracked states a compiled plan leaves its textures in, not yet written back.
+///
+/// [`TrackingCommit::commit`] writes them back; call it once the backend has accepted the plan.
+/// Dropping it instead (the submission failed) leaves every texture in the state the last
+/// committed plan left it in.
+#[must_use = "a plan's tracked states take effect only when committed"]
+#[derive(Debug, Default)]
+pub struct TrackingCommit {
+    entries: Vec<(Arc<TextureState>, TrackedState)>,
+}
+
+impl TrackingCommit {
+    /// Writes the advanced states back to their textures.
+    pub fn commit(self) {
+        for (texture, state) in self.entries {
             *texture.tracked.lock().unwrap_or_else(|p| p.into_inner()) = state;
         }
+    }
+
+    /// How many textures the plan advanced.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when the plan names no texture.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 }
 
@@ -202,14 +231,20 @@ mod tests {
     }
 
     #[test]
-    fn checked_out_state_is_put_back_when_the_tracker_drops() {
+    fn checked_out_state_takes_effect_only_when_committed() {
         let t = target(4, 4, 0, DISCARD);
-        {
+        let written = SubState { access: Access::TransferWrite, defined: true };
+        let advance = || {
             let mut tracker = FrameTracker::default();
-            let s = tracker.state(&t).get_mut(Image::Color, 0, 0).unwrap();
-            *s = SubState { access: Access::TransferWrite, defined: true };
-        }
-        let state = t.tracked.lock().unwrap().get(Image::Color, 0, 0).unwrap();
-        assert_eq!(state, SubState { access: Access::TransferWrite, defined: true });
+            *tracker.state(&t).get_mut(Image::Color, 0, 0).unwrap() = written;
+            tracker.into_commit()
+        };
+        let pending = advance();
+        let now = || t.tracked.lock().unwrap().get(Image::Color, 0, 0).unwrap();
+        assert_eq!(now(), SubState::default(), "checking out leaves the committed state");
+        drop(pending);
+        assert_eq!(now(), SubState::default(), "a dropped commit changes nothing");
+        advance().commit();
+        assert_eq!(now(), written);
     }
 }

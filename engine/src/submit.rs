@@ -1,0 +1,119 @@
+//! Flushes: recorded frame → plan → backend, one ordered step per device.
+//!
+//! A flush takes the frame out of the recorder, compiles it, waits for the submission the
+//! frames-in-flight bound needs completed, submits, and commits the plan's tracked texture state.
+//! Three rules shape it:
+//!
+//! - **Ordered.** Compiling advances each texture's tracked layouts, so plans must reach the
+//!   backend in the order they were compiled. The `submission_order` lock is taken before the
+//!   frame leaves the recorder and held until its submission is settled; a readback is recorded
+//!   and flushed under the same lock, so no other thread's flush can carry it off.
+//! - **Committed on success only.** The tracked state a plan leaves is written back only once
+//!   the backend accepted the plan; a failed submission executed nothing, and the next frame's
+//!   barriers start from the state the GPU really reached.
+//! - **No lock across a GPU wait.** Waits go through the backend's
+//!   [`xnagraph_graph::SubmissionWaiter`], holding neither the backend (resource creation on
+//!   other threads proceeds) nor the recorder, and every wait is bounded: a timeout is
+//!   `DeviceLost`. Events a failure raises are raised after every lock is released.
+
+use std::sync::atomic::Ordering;
+
+use xnagraph_graph::compile::compile_for_submission;
+use xnagraph_graph::{BackendError, Node, Readback, SubmissionId};
+
+use crate::device::DeviceShared;
+use crate::error::{Result, XnaError};
+use crate::resource::lock;
+
+/// `XNAGRAPH_PRINT_PLAN=1` prints every compiled plan to stderr (read once).
+fn print_plans() -> bool {
+    static PRINT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PRINT.get_or_init(|| std::env::var_os("XNAGRAPH_PRINT_PLAN").is_some_and(|v| v != "0"))
+}
+
+/// A flush's outcome before its failure is handled: `Err` only for a disposed device, the inner
+/// result is the backend's.
+type Unhandled<T> = Result<std::result::Result<T, BackendError>>;
+
+impl DeviceShared {
+    /// Compiles and submits everything recorded so far; `None` when nothing was recorded.
+    pub fn flush(&self) -> Result<Option<SubmissionId>> {
+        let outcome = {
+            let _order = lock(&self.submission_order);
+            self.flush_in_order()
+        };
+        outcome?.map_err(|e| self.backend_failed(e))
+    }
+
+    /// Records `readback`, flushes, waits for it and returns its bytes.
+    pub fn read_back(&self, readback: Readback) -> Result<Vec<u8>> {
+        let id = readback.id;
+        let submitted = {
+            let _order = lock(&self.submission_order);
+            lock(&self.rec).push_outside_pass(Node::Readback(readback));
+            self.flush_in_order()
+        };
+        let submission = submitted?
+            .map_err(|e| self.backend_failed(e))?
+            .ok_or_else(|| XnaError::invalid_operation("the readback was not submitted"))?;
+        self.await_submission(submission)?;
+        self.with_backend(|backend| {
+            backend.wait(submission)?;
+            Ok(backend.take_readback(id))
+        })?
+        .ok_or_else(|| XnaError::invalid_operation("the backend returned no readback data"))
+    }
+
+    /// Waits for every submission made so far, then lets the backend free what they retire.
+    pub fn wait_idle(&self) -> Result<()> {
+        let last = SubmissionId(self.last_submission.load(Ordering::Acquire));
+        if last.0 > 0 {
+            self.await_submission(last)?;
+        }
+        self.with_backend(|backend| backend.wait_idle())
+    }
+
+    /// Blocks until `submission` has completed, holding no lock of this device.
+    pub fn await_submission(&self, submission: SubmissionId) -> Result<()> {
+        self.waiter.wait_for(submission).map_err(|e| self.backend_failed(e))
+    }
+
+    /// The flush proper; the caller holds `submission_order`.
+    fn flush_in_order(&self) -> Unhandled<Option<SubmissionId>> {
+        let frame = lock(&self.rec).take_frame();
+        if frame.is_empty() {
+            return Ok(Ok(None));
+        }
+        let (mut plan, tracking) = compile_for_submission(frame);
+        if print_plans() {
+            eprintln!("{plan}");
+        }
+        let submitted = self.submit_plan(&plan);
+        if matches!(submitted, Ok(Ok(_))) {
+            tracking.commit();
+        } else {
+            // Nothing of the plan executed: the textures keep the state the GPU really has.
+            drop(tracking);
+        }
+        let sprites = std::mem::take(&mut plan.frame.sprites);
+        drop(plan);
+        lock(&self.rec).recycle_sprites(sprites);
+        self.submissions.fetch_add(1, Ordering::Relaxed);
+        if let Ok(Ok(id)) = submitted {
+            self.last_submission.fetch_max(id.0, Ordering::AcqRel);
+        }
+        submitted.map(|r| r.map(Some))
+    }
+
+    /// Waits, without the backend lock, for the submission whose resources the next one
+    /// reuses, then submits.
+    fn submit_plan(&self, plan: &xnagraph_graph::FramePlan) -> Unhandled<SubmissionId> {
+        let blocker = self.backend_call(|backend| Ok(backend.submit_blocker()))?;
+        if let Ok(Some(blocker)) = blocker {
+            if let Err(e) = self.waiter.wait_for(blocker) {
+                return Ok(Err(e));
+            }
+        }
+        self.backend_call(|backend| backend.submit(plan))
+    }
+}
