@@ -67,18 +67,22 @@ fn frame(
         ops.extend((0..4).map(|d| draw(sampled, (i * 4 + d) as u32)));
         nodes.push(Node::Pass(PassSegment {
             colors: vec![ColorBinding { target: t.clone(), layer: 0 }],
-            start: SegmentStart::Bind,
+            start: SegmentStart::Bind { usage: RenderTargetUsage::DiscardContents },
             ops,
         }));
     }
     let last = targets.last().unwrap_or(source);
     nodes.push(Node::Pass(PassSegment {
         colors: vec![ColorBinding { target: back_buffer.clone(), layer: 0 }],
-        start: SegmentStart::Bind,
+        start: SegmentStart::Implicit,
         ops: vec![draw(last, 0)],
     }));
     nodes.push(Node::Present(back_buffer.clone()));
-    FrameCommands { nodes, sprites: vec![SpriteInstance::default(); SEGMENTS * 4] }
+    FrameCommands {
+        nodes,
+        sprites: vec![SpriteInstance::default(); SEGMENTS * 4],
+        open_cycle: None,
+    }
 }
 
 fn main() {

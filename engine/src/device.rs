@@ -1,76 +1,27 @@
-//! `GraphicsDevice`: creation, public state, recording, flushes and disposal.
+//! `GraphicsDevice`: creation, public state, clears, presents, flushes and disposal.
 //!
-//! Every public call validates, updates public state and appends to the frame's
-//! [`FrameCommands`]; only a flush (`present`, a `get_data`, [`GraphicsDevice::flush`]) compiles
-//! the frame and hands the plan to the backend. Resource creation is the one eager exception.
-//!
-//! Locks: `rec` guards recording and binding state, `backend` guards the backend. A flush takes
-//! the frame out of `rec` before locking `backend`, and no lock is held while events are raised.
+//! Every public call validates, updates public state and records through the device's
+//! [`xnagraph_graph::FrameBuilder`]; only a flush (`present`, a `get_data`,
+//! [`GraphicsDevice::flush`]) compiles the frame and hands the plan to the backend. Resource
+//! creation is the one eager exception. What resources share with the device lives in
+//! [`crate::shared`].
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 
-use xnagraph_graph::compile::compile;
 use xnagraph_graph::{
-    Backend, Capabilities, Clear, ColorBinding, DepthFormat, FormatSupport, FrameCommands, Node,
-    PassOp, PassSegment, Readback, ReadbackId, Rect, RenderTargetDesc, RenderTargetUsage,
-    SegmentStart, SubmissionId, SurfaceFormat, TextureDesc, TextureState, Viewport,
+    Backend, Clear, DepthFormat, Rect, RenderTargetDesc, SurfaceFormat, TextureDesc, TextureState,
+    Viewport,
 };
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
 use crate::error::{Result, XnaError};
+use crate::event::lock;
 use crate::math::Color;
+use crate::options::{BackendKind, DeviceOptions, PresentationParameters};
 use crate::profile::GraphicsProfile;
-use crate::resource::{lock, Event, ResourceEventArgs, ResourceId, Tracked};
-
-/// XNA's `PresentationParameters` (the headless subset: no window handle).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PresentationParameters {
-    pub back_buffer_width: i32,
-    pub back_buffer_height: i32,
-    pub back_buffer_format: SurfaceFormat,
-    pub depth_stencil_format: DepthFormat,
-    /// Requested multisample count (0 or 1: none).
-    pub multi_sample_count: i32,
-    /// How the back buffer treats its content when it is bound again (see `set_render_targets`).
-    pub render_target_usage: RenderTargetUsage,
-}
-
-impl Default for PresentationParameters {
-    fn default() -> Self {
-        PresentationParameters {
-            back_buffer_width: 800,
-            back_buffer_height: 480,
-            back_buffer_format: SurfaceFormat::Color,
-            depth_stencil_format: DepthFormat::None,
-            multi_sample_count: 0,
-            render_target_usage: RenderTargetUsage::DiscardContents,
-        }
-    }
-}
-
-/// Which native API lowers the plans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum BackendKind {
-    #[default]
-    Vulkan,
-}
-
-/// Engine options XNA has no place for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DeviceOptions {
-    pub backend: BackendKind,
-    /// Khronos validation with synchronization validation (also on with `XNAGRAPH_VALIDATION=1`).
-    pub validation: bool,
-    /// Submissions that may be in flight before `present` waits (at least 1).
-    pub frames_in_flight: u32,
-}
-
-impl Default for DeviceOptions {
-    fn default() -> Self {
-        DeviceOptions { backend: BackendKind::Vulkan, validation: false, frames_in_flight: 2 }
-    }
-}
+use crate::registry::Registry;
+use crate::shared::{DeviceEvents, DeviceShared, Recording};
 
 /// XNA's `ClearOptions` flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -94,278 +45,7 @@ impl std::ops::BitOr for ClearOptions {
     }
 }
 
-/// Device-level events.
-#[derive(Debug, Default)]
-pub struct DeviceEvents {
-    pub resource_created: Event<ResourceEventArgs>,
-    pub resource_destroyed: Event<ResourceEventArgs>,
-    /// Raised once, first, by an explicit `dispose`.
-    pub disposing: Event<()>,
-    /// Raised after a reported device reset, once every content-losing resource was told.
-    pub device_reset: Event<()>,
-}
-
-/// One bound colour target as the device records it.
-#[derive(Clone, Debug)]
-pub(crate) struct BoundTarget {
-    pub resource: ResourceId,
-    pub layer: u32,
-    pub state: Arc<TextureState>,
-}
-
-/// Recording and binding state.
-pub(crate) struct Recorder {
-    pub frame: FrameCommands,
-    /// The last node of `frame` is the open pass of the current bind cycle.
-    pub pass_open: bool,
-    /// The current bind cycle was split (upload, readback, flush): resume it as `Continue`.
-    pub interrupted: bool,
-    pub bindings: Vec<BoundTarget>,
-    pub render_target_bound: bool,
-    pub bound_target_destroyed: bool,
-    pub viewport: Viewport,
-    pub scissor: Rect,
-    pub back_buffer: Arc<TextureState>,
-    pub params: PresentationParameters,
-    next_readback: u64,
-    /// A submitted frame's sprite arena, emptied, for the next sprite batch to fill.
-    pub spare_sprites: Vec<xnagraph_graph::SpriteInstance>,
-}
-
-impl Recorder {
-    /// The attachments of the current bind cycle.
-    fn colors(&self) -> Vec<ColorBinding> {
-        if self.bindings.is_empty() {
-            vec![ColorBinding { target: self.back_buffer.clone(), layer: 0 }]
-        } else {
-            self.bindings
-                .iter()
-                .map(|b| ColorBinding { target: b.state.clone(), layer: b.layer })
-                .collect()
-        }
-    }
-
-    /// Starts a new bind cycle's segment.
-    pub fn begin_bind_cycle(&mut self) {
-        self.pass_open = false;
-        self.interrupted = false;
-        self.pass();
-    }
-
-    /// The open segment, resuming the bind cycle if something split it.
-    pub fn pass(&mut self) -> &mut PassSegment {
-        if !self.pass_open {
-            let start = if self.interrupted { SegmentStart::Continue } else { SegmentStart::Bind };
-            let segment = PassSegment { colors: self.colors(), start, ops: Vec::new() };
-            self.frame.nodes.push(Node::Pass(segment));
-            self.pass_open = true;
-            self.interrupted = false;
-        }
-        match self.frame.nodes.last_mut() {
-            Some(Node::Pass(p)) => p,
-            _ => unreachable!("pass_open implies the last node is a pass"),
-        }
-    }
-
-    /// Appends a non-pass node, splitting the open bind cycle.
-    pub fn push_outside_pass(&mut self, node: Node) {
-        if self.pass_open {
-            self.pass_open = false;
-            self.interrupted = true;
-        }
-        self.frame.nodes.push(node);
-    }
-
-    pub fn readback_id(&mut self) -> ReadbackId {
-        self.next_readback += 1;
-        ReadbackId(self.next_readback)
-    }
-
-    /// The current primary attachment (first bound target or the back buffer).
-    pub fn primary(&self) -> &Arc<TextureState> {
-        self.bindings.first().map_or(&self.back_buffer, |b| &b.state)
-    }
-
-    fn full_view(state: &TextureState) -> (Viewport, Rect) {
-        let d = state.desc();
-        let (w, h) = (d.width as i32, d.height as i32);
-        (Viewport::new(0, 0, w, h), Rect::new(0, 0, w, h))
-    }
-
-    /// Viewport and scissor to the first target's size (the back buffer's when unbound).
-    pub fn reset_viewport_and_scissor(&mut self) {
-        let (vp, sc) = Self::full_view(self.primary());
-        self.viewport = vp;
-        self.scissor = sc;
-    }
-
-    /// The clear a `DiscardContents` bind records: opaque black, depth 1, stencil 0, on the
-    /// aspects the primary target really has.
-    pub fn record_discard_clear(&mut self) {
-        let depth = self.primary().desc().depth_format();
-        let clear = Clear {
-            color: Some([0.0, 0.0, 0.0, 1.0]),
-            depth: depth.has_depth().then_some(1.0),
-            stencil: depth.has_stencil().then_some(0),
-        };
-        self.pass().ops.push(PassOp::Clear(clear));
-    }
-}
-
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
-
-/// `XNAGRAPH_PRINT_PLAN=1` prints every compiled plan to stderr (read once).
-fn print_plans() -> bool {
-    static PRINT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *PRINT.get_or_init(|| std::env::var_os("XNAGRAPH_PRINT_PLAN").is_some_and(|v| v != "0"))
-}
-
-/// What resources share with their device; resources hold it weakly (the lifetime token).
-pub(crate) struct DeviceShared {
-    pub id: u64,
-    pub profile: GraphicsProfile,
-    disposed: AtomicBool,
-    pub context_recovery: AtomicBool,
-    pub events: DeviceEvents,
-    registry: Mutex<Vec<(ResourceId, Weak<dyn Tracked>)>>,
-    pub rec: Mutex<Recorder>,
-    backend: Mutex<Option<Box<dyn Backend>>>,
-    pub caps: Capabilities,
-    format_support: Vec<(SurfaceFormat, FormatSupport)>,
-    applied_depth: [DepthFormat; 4],
-    pub adapter_name: String,
-    submissions: AtomicU64,
-}
-
-impl DeviceShared {
-    pub fn is_disposed(&self) -> bool {
-        self.disposed.load(Ordering::Acquire)
-    }
-
-    pub fn check_alive(&self) -> Result<()> {
-        if self.is_disposed() {
-            Err(XnaError::ObjectDisposed { object: "GraphicsDevice" })
-        } else {
-            Ok(())
-        }
-    }
-
-    pub fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
-        self.format_support
-            .iter()
-            .find(|(f, _)| *f == format)
-            .map_or(FormatSupport::default(), |(_, s)| *s)
-    }
-
-    pub fn applied_depth_format(&self, requested: DepthFormat) -> DepthFormat {
-        self.applied_depth[requested as usize]
-    }
-
-    /// Registers a tracked resource and raises `ResourceCreated`.
-    pub fn register(&self, id: ResourceId, resource: Weak<dyn Tracked>, args: &ResourceEventArgs) {
-        lock(&self.registry).push((id, resource));
-        self.events.resource_created.raise(args);
-    }
-
-    pub fn unregister(&self, id: ResourceId) {
-        lock(&self.registry).retain(|(r, _)| *r != id);
-    }
-
-    pub fn tracked_count(&self) -> usize {
-        lock(&self.registry).len()
-    }
-
-    /// Runs `f` on the backend. The lock is released before a failure is handled, so the
-    /// events a lost device raises may call back into the device.
-    fn with_backend<R>(
-        &self,
-        f: impl FnOnce(&mut dyn Backend) -> std::result::Result<R, xnagraph_graph::BackendError>,
-    ) -> Result<R> {
-        let result = {
-            let mut backend = lock(&self.backend);
-            let backend =
-                backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
-            f(backend.as_mut())
-        };
-        result.map_err(|e| self.backend_failed(e))
-    }
-
-    /// Creates a native texture (eagerly) and its shared state.
-    pub fn create_state(&self, desc: TextureDesc) -> Result<Arc<TextureState>> {
-        self.with_backend(|backend| {
-            let handle = backend.create_texture(&desc)?;
-            Ok(TextureState::new(desc, handle, backend.retire_sink()))
-        })
-    }
-
-    /// Compiles and submits everything recorded so far.
-    pub fn flush(&self) -> Result<Option<SubmissionId>> {
-        let frame = {
-            let mut rec = lock(&self.rec);
-            if rec.pass_open {
-                rec.pass_open = false;
-                rec.interrupted = true;
-            }
-            std::mem::take(&mut rec.frame)
-        };
-        if frame.is_empty() {
-            return Ok(None);
-        }
-        let mut plan = compile(frame);
-        if print_plans() {
-            eprintln!("{plan}");
-        }
-        let result = self.with_backend(|backend| backend.submit(&plan));
-        // The sprite arena's memory goes back to the sprite batches: the next frame writes into
-        // the same (cache-warm, already mapped) pages instead of faulting in fresh ones.
-        let mut sprites = std::mem::take(&mut plan.frame.sprites);
-        drop(plan);
-        sprites.clear();
-        let mut rec = lock(&self.rec);
-        if rec.spare_sprites.capacity() < sprites.capacity() {
-            rec.spare_sprites = sprites;
-        }
-        drop(rec);
-        self.submissions.fetch_add(1, Ordering::Relaxed);
-        result.map(Some)
-    }
-
-    /// Flushes, waits for the readback and returns its bytes.
-    pub fn read_back(&self, readback: Readback) -> Result<Vec<u8>> {
-        let id = readback.id;
-        lock(&self.rec).push_outside_pass(Node::Readback(readback));
-        let submission = self
-            .flush()?
-            .ok_or_else(|| XnaError::invalid_operation("the readback was not submitted"))?;
-        self.with_backend(|backend| {
-            backend.wait(submission)?;
-            Ok(backend.take_readback(id))
-        })?
-        .ok_or_else(|| XnaError::invalid_operation("the backend returned no readback data"))
-    }
-
-    fn backend_failed(&self, e: xnagraph_graph::BackendError) -> XnaError {
-        if matches!(e, xnagraph_graph::BackendError::DeviceLost(_)) {
-            self.notify_device_reset();
-        }
-        e.into()
-    }
-
-    /// Tells every content-losing resource that its content is gone, then raises `DeviceReset`.
-    /// Walks a snapshot, so a handler may dispose the resource it is told about.
-    pub fn notify_device_reset(&self) {
-        let snapshot: Vec<Weak<dyn Tracked>> =
-            lock(&self.registry).iter().map(|(_, w)| w.clone()).collect();
-        for resource in snapshot.iter().filter_map(Weak::upgrade) {
-            resource.notify_content_lost();
-        }
-        self.events.device_reset.raise(&());
-    }
-
-    pub fn live_native_objects(&self) -> Option<xnagraph_graph::LiveObjects> {
-        lock(&self.backend).as_ref().map(|b| b.live_objects())
-    }
-}
 
 /// XNA's `GraphicsDevice`, headless: it renders into an offscreen back buffer.
 pub struct GraphicsDevice {
@@ -448,7 +128,6 @@ impl GraphicsDevice {
         };
         let handle = backend.create_texture(&desc)?;
         let back_buffer = TextureState::new(desc, handle, backend.retire_sink());
-        let (w, h) = (desc.width as i32, desc.height as i32);
         let applied_params = PresentationParameters {
             back_buffer_format: back_format,
             depth_stencil_format: desc.depth_format(),
@@ -462,21 +141,8 @@ impl GraphicsDevice {
             disposed: AtomicBool::new(false),
             context_recovery: AtomicBool::new(true),
             events: DeviceEvents::default(),
-            registry: Mutex::new(Vec::new()),
-            rec: Mutex::new(Recorder {
-                frame: FrameCommands::default(),
-                pass_open: false,
-                interrupted: false,
-                bindings: Vec::new(),
-                render_target_bound: false,
-                bound_target_destroyed: false,
-                viewport: Viewport::new(0, 0, w, h),
-                scissor: Rect::new(0, 0, w, h),
-                back_buffer,
-                params: applied_params,
-                next_readback: 0,
-                spare_sprites: Vec::new(),
-            }),
+            registry: Registry::default(),
+            rec: Mutex::new(Recording::new(back_buffer, applied_params)),
             backend: Mutex::new(Some(backend)),
             caps,
             format_support,
@@ -586,7 +252,7 @@ impl GraphicsDevice {
                 .then_some(stencil as u32),
         };
         if clear.color.is_some() || clear.depth.is_some() || clear.stencil.is_some() {
-            rec.pass().ops.push(PassOp::Clear(clear));
+            rec.builder.clear(clear);
         }
         Ok(())
     }
@@ -602,10 +268,7 @@ impl GraphicsDevice {
                     "Cannot call Present when a render target is active.",
                 ));
             }
-            let back_buffer = rec.back_buffer.clone();
-            rec.push_outside_pass(Node::Present(back_buffer));
-            // A new frame starts: the back buffer's next use begins a fresh cycle.
-            rec.interrupted = false;
+            rec.builder.present();
         }
         self.shared.flush()?;
         Ok(())
@@ -626,17 +289,8 @@ impl GraphicsDevice {
         element_count: usize,
     ) -> Result<()> {
         self.shared.check_alive()?;
-        let state = lock(&self.shared.rec).back_buffer.clone();
-        crate::texture::read_region(
-            &self.shared,
-            &state,
-            0,
-            0,
-            rect,
-            data,
-            start_index,
-            element_count,
-        )
+        let state = lock(&self.shared.rec).builder.back_buffer().clone();
+        crate::data::read_region(&self.shared, &state, 0, 0, rect, data, start_index, element_count)
     }
 
     /// Reports a real device reset (from the platform layer, or when the backend reports a lost
@@ -652,7 +306,7 @@ impl GraphicsDevice {
 
     /// Number of resources in the device's registry.
     pub fn tracked_resource_count(&self) -> usize {
-        self.shared.tracked_count()
+        self.shared.registry.len()
     }
 
     /// Native objects the backend holds right now (leak checks).
@@ -679,15 +333,13 @@ impl GraphicsDevice {
         if explicit {
             shared.events.disposing.raise(&());
         }
-        let tracked = std::mem::take(&mut *lock(&shared.registry));
-        for resource in tracked.iter().filter_map(|(_, w)| w.upgrade()) {
+        for resource in shared.registry.take().iter().filter_map(|w| w.upgrade()) {
             resource.dispose_by_device();
         }
         {
             let mut rec = lock(&shared.rec);
-            rec.frame = FrameCommands::default();
+            rec.builder.discard_frame();
             rec.bindings.clear();
-            rec.pass_open = false;
         }
         if let Some(mut backend) = lock(&shared.backend).take() {
             // Teardown must not fail loudly: the backend's Drop waits and frees regardless.

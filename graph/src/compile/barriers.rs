@@ -308,7 +308,7 @@ mod tests {
         let t = texture(4, 4, 1);
         let rt = target_with_depth(4, 0, DepthFormat::Depth24Stencil8, PRESERVE);
         let plan = compile(frame(vec![
-            bind(&rt, vec![discard_clear_ds(), draw(&t)]),
+            bind(&rt, vec![clear_all(BLACK), draw(&t)]),
             bind(&rt, vec![draw(&t)]),
         ]));
         let id = rt.id().0;

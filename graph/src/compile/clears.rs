@@ -118,7 +118,7 @@ mod tests {
     #[test]
     fn clear_only_multisampled_discard_target_clears_only_its_resolved_image() {
         let rt = target_with_depth(8, 4, DepthFormat::Depth24Stencil8, DISCARD);
-        let plan = compile(frame(vec![bind(&rt, vec![discard_clear_ds()])]));
+        let plan = compile(frame(vec![bind(&rt, vec![]), unbind()]));
         // The samples and the depth of a DiscardContents target are never loaded again.
         assert_eq!(clears(&plan, 0), [(rt.id().0, Image::Color, 0, 0, ClearValue::Color(BLACK))]);
         assert_eq!(plan.nodes[0].barriers.len(), 1);
@@ -155,8 +155,9 @@ mod tests {
         let stored = target_with_depth(4, 0, DepthFormat::Depth24Stencil8, PRESERVE);
         let dropped = target_with_depth(4, 0, DepthFormat::Depth24Stencil8, DISCARD);
         let plan = compile(frame(vec![
-            bind(&stored, vec![discard_clear_ds()]),
-            bind(&dropped, vec![discard_clear_ds()]),
+            bind(&stored, vec![clear_all(BLACK)]),
+            bind(&dropped, vec![]),
+            unbind(),
         ]));
         let black = ClearValue::Color(BLACK);
         let (s, d) = (stored.id().0, dropped.id().0);

@@ -87,8 +87,8 @@ mod tests {
         let draws = |t| -> Vec<PassOp> { (0..3).map(|_| draw(t)).collect() };
         let f = frame(vec![
             upload(&sprite, 0, 0),
-            bind(&scene, [vec![discard_clear_ds()], draws(&sprite)].concat()),
-            bind(&half, vec![clear_color(BLACK), draw(&scene)]),
+            bind(&scene, draws(&sprite)),
+            bind(&half, vec![draw(&scene)]),
             bind(&bb, vec![draw(&half)]),
             present(&bb),
         ]);
@@ -98,7 +98,7 @@ mod tests {
 
         // Node 1: scene.
         let p = pass(&plan, 1);
-        assert_eq!(p.ops, [1, 2, 3], "the bind clear became the load op");
+        assert_eq!(p.ops, [0, 1, 2], "the draws; the bind is the load op");
         let samples = &p.colors[0];
         assert_eq!((samples.image, samples.load), (Image::Samples, clear_of(BLACK)));
         assert_eq!(samples.store, StoreOp::DontCare, "nothing loads a discard target's samples");
@@ -126,10 +126,10 @@ mod tests {
         );
         assert!(barriers(&plan, 2).contains(&expected));
 
-        // Node 3: back buffer, DiscardContents with no clear recorded.
+        // Node 3: back buffer, bound again with its DiscardContents presentation usage.
         let p = pass(&plan, 3);
         let a = &p.colors[0];
-        assert_eq!((a.load, a.store), (LoadOp::DontCare, StoreOp::Store));
+        assert_eq!((a.load, a.store), (clear_of(BLACK), StoreOp::Store));
         let expected = (
             half.id().0,
             Image::Color,
@@ -155,21 +155,21 @@ mod tests {
 
         // The whole table, as the plan prints it.
         let table = "\
-1: pass segment 1 -> t1 ops [1, 2, 3]
+1: pass segment 1 -> t1 ops [0, 1, 2]
   barrier t0.color levels 0..1 layers 0..1 TransferWrite -> FragmentSampled
   barrier t1.samples levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   barrier t1.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   barrier t1.depth levels 0..1 layers 0..1 Nothing -> DepthStencilAttachmentReadWrite discard
   color t1.samples layer 0 load clear(0 0 0 1) store dont-care resolve
   depth t1.depth layer 0 load clear(depth 1 stencil 0) store dont-care
-2: pass segment 2 -> t2 ops [1]
+2: pass segment 2 -> t2 ops [0]
   barrier t1.color levels 0..1 layers 0..1 ColorAttachmentWrite -> FragmentSampled
   barrier t2.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   color t2.color layer 0 load clear(0 0 0 1) store store
 3: pass segment 3 -> t3 ops [0]
   barrier t2.color levels 0..1 layers 0..1 ColorAttachmentWrite -> FragmentSampled
   barrier t3.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
-  color t3.color layer 0 load dont-care store store
+  color t3.color layer 0 load clear(0 0 0 1) store store
 4: present node 4 t3
   barrier t3.color levels 0..1 layers 0..1 ColorAttachmentWrite -> Present
 ";
@@ -197,10 +197,12 @@ mod tests {
         let t = texture(4, 4, 1);
         let empty = Node::Pass(PassSegment {
             colors: vec![],
-            start: SegmentStart::Bind,
+            start: SegmentStart::Bind { usage: crate::RenderTargetUsage::DiscardContents },
             ops: vec![draw(&t)],
         });
-        let plan = compile(frame(vec![empty, readback(&t, 7, 9), upload(&t, 3, 0)]));
+        let mut f = frame(vec![readback(&t, 7, 9), upload(&t, 3, 0)]);
+        f.nodes.insert(0, empty);
+        let plan = compile(f);
         assert_eq!(plan.nodes.len(), 3);
         let _ = plan.to_string();
         let _ = to_dot(&plan);

@@ -12,11 +12,13 @@
 //!
 //! STORE when the next event reads; DONT_CARE when it overwrites. With no later event the content
 //! must survive the frame when something could still observe it: the resolved `Color` image of
-//! any render target (it may be sampled or read back in a later frame), and the samples and
-//! depth/stencil of a preserving target (its next bind loads them). The samples and depth of a
-//! DiscardContents target are therefore dropped unless a later segment of this frame loads them.
-//! A multisampled attachment resolves unless its `Color` image is overwritten before anything
-//! reads it.
+//! any render target (it may be sampled or read back in a later frame), the samples and
+//! depth/stencil of a preserving target (its next bind loads them), and every attachment of the
+//! bind cycle that was still open when the frame was flushed ([`FrameCommands::open_cycle`]: the
+//! next frame continues that cycle and loads them). The samples and depth of a DiscardContents
+//! target are therefore dropped unless a later segment of this frame, or of the next frame
+//! continuing its cycle, loads them. A multisampled attachment resolves unless its `Color` image
+//! is overwritten before anything reads it.
 
 use super::track::IdMap;
 use crate::commands::{FrameCommands, Node, PassOp};
@@ -58,6 +60,14 @@ fn store_for(att: &PlannedAttachment, next: Option<Next>) -> StoreOp {
 pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
     let mut next: IdMap<Key, Next> = IdMap::default();
     next.reserve(nodes.len() * 2);
+    // The continuation of a cycle still open at the flush loads its attachments next frame.
+    let open = nodes.iter().find_map(|n| match &n.kind {
+        PlanNodeKind::Pass(pass) if Some(pass.segment) == frame.open_cycle => Some(pass),
+        _ => None,
+    });
+    for att in open.iter().flat_map(|pass| pass.colors.iter().chain(pass.depth.iter())) {
+        next.insert(key(att), Next::Read);
+    }
     for node in nodes.iter_mut().rev() {
         let mut read = |id: TextureId, layer: u32| {
             next.insert((id, Image::Color, layer), Next::Read);
@@ -157,7 +167,7 @@ mod tests {
     fn preserving_target_stores_samples_and_depth() {
         let t = texture(4, 4, 1);
         let rt = target_with_depth(4, 4, DepthFormat::Depth24Stencil8, PRESERVE);
-        let plan = compile(frame(vec![bind(&rt, vec![discard_clear_ds(), draw(&t)])]));
+        let plan = compile(frame(vec![bind(&rt, vec![clear_all(BLACK), draw(&t)])]));
         let p = pass(&plan, 0);
         assert_eq!(p.colors[0].store, StoreOp::Store);
         assert!(p.colors[0].resolve);
@@ -169,13 +179,56 @@ mod tests {
         let t = texture(4, 4, 1);
         let rt = target_with_depth(4, 0, DepthFormat::Depth16, DISCARD);
         let plan = compile(frame(vec![
-            bind(&rt, vec![discard_clear_ds(), draw(&t)]),
+            bind(&rt, vec![draw(&t)]),
             readback(&t, 0, 0),
             resume(&rt, vec![draw(&t)]),
+            unbind(),
         ]));
         assert_eq!(pass(&plan, 0).depth.as_ref().unwrap().store, StoreOp::Store);
         assert_eq!(pass(&plan, 2).depth.as_ref().unwrap().load, LoadOp::Load);
         assert_eq!(pass(&plan, 2).depth.as_ref().unwrap().store, StoreOp::DontCare);
+    }
+
+    #[test]
+    fn a_cycle_open_at_a_flush_keeps_the_samples_and_depth_its_continuation_loads() {
+        let t = texture(4, 4, 1);
+        let rt = target_with_depth(8, 4, DepthFormat::Depth24Stencil8, DISCARD);
+        let mut frames =
+            frames(vec![bind(&rt, vec![draw(&t)]), flush(), resume(&rt, vec![draw(&t)]), unbind()])
+                .into_iter();
+        let plan = compile(frames.next().unwrap());
+        let p = pass(&plan, 0);
+        assert_eq!(p.colors[0].store, StoreOp::Store, "the next frame loads the samples");
+        assert_eq!(p.depth.as_ref().unwrap().store, StoreOp::Store, "and the depth");
+        let plan = compile(frames.next().unwrap());
+        let p = pass(&plan, 0);
+        assert_eq!(p.colors[0].load, LoadOp::Load);
+        assert_eq!(p.depth.as_ref().unwrap().load, LoadOp::Load);
+        assert_eq!(p.colors[0].store, StoreOp::DontCare, "the cycle ended in this frame");
+        assert_eq!(p.depth.as_ref().unwrap().store, StoreOp::DontCare);
+    }
+
+    #[test]
+    fn a_discard_bind_flushed_before_any_draw_clears_what_the_continuation_loads() {
+        let t = texture(4, 4, 1);
+        let rt = target_with_depth(8, 4, DepthFormat::Depth24Stencil8, DISCARD);
+        let mut frames =
+            frames(vec![bind(&rt, vec![]), flush(), resume(&rt, vec![draw(&t)]), unbind()])
+                .into_iter();
+        let plan = compile(frames.next().unwrap());
+        let cleared: Vec<_> = match &plan.nodes[0].kind {
+            crate::plan::PlanNodeKind::ClearImages { clears } => {
+                clears.iter().map(|c| c.image).collect()
+            }
+            other => panic!("{other:?}"),
+        };
+        use crate::plan::Image;
+        assert_eq!(cleared, [Image::Color, Image::Samples, Image::DepthStencil]);
+        let plan = compile(frames.next().unwrap());
+        let p = pass(&plan, 0);
+        // Loads of content that exists: a LOAD of never-written content would be DONT_CARE.
+        assert_eq!(p.colors[0].load, LoadOp::Load);
+        assert_eq!(p.depth.as_ref().unwrap().load, LoadOp::Load);
     }
 
     #[test]

@@ -69,7 +69,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::super::testkit::*;
-    use crate::commands::{Node, Rect, Upload};
+    use crate::commands::Rect;
     use crate::compile::compile;
     use crate::plan::PlanNodeKind;
     use crate::resource::TextureState;
@@ -84,10 +84,8 @@ mod tests {
             .collect()
     }
 
-    fn partial(texture: &Arc<TextureState>) -> Node {
-        let rect = Rect::new(0, 0, 1, 1);
-        let data = vec![0; texture.desc().format.region_size(1, 1)];
-        Node::Upload(Upload { texture: Arc::clone(texture), level: 0, layer: 0, rect, data })
+    fn partial(texture: &Arc<TextureState>) -> Step {
+        upload_rect(texture, 0, 0, Rect::new(0, 0, 1, 1))
     }
 
     #[test]

@@ -96,7 +96,12 @@ pub fn attachment(
 pub fn segment(target: &Arc<TextureState>, ops: Vec<PassOp>) -> PassSegment {
     PassSegment {
         colors: vec![ColorBinding { target: target.clone(), layer: 0 }],
-        start: SegmentStart::Bind,
+        start: SegmentStart::Bind {
+            usage: target
+                .desc()
+                .render_target
+                .map_or(RenderTargetUsage::DiscardContents, |rt| rt.usage),
+        },
         ops,
     }
 }
