@@ -221,6 +221,51 @@ mod tests {
     }
 
     #[test]
+    fn a_readback_between_two_renders_gets_the_first_renders_cascade() {
+        let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            unbind(),
+            readback(&rt, 2, 0),
+            bind(&rt, vec![draw(&t)]),
+            unbind(),
+        ]));
+        // Without the rule the one cascade would follow the second render, after the readback
+        // had read level 2 unfilled.
+        assert_eq!(kinds(&plan), ["pass", "mips", "readback", "pass", "mips", "clear"]);
+        assert_eq!(mips_of(&plan, 1), (rt.id(), 0));
+        assert_eq!(mips_of(&plan, 4), (rt.id(), 0));
+    }
+
+    #[test]
+    fn an_upload_between_two_renders_comes_after_the_first_renders_cascade() {
+        let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            unbind(),
+            upload(&rt, 2, 0),
+            bind(&rt, vec![draw(&t)]),
+            unbind(),
+        ]));
+        // The cascade must not follow the upload: it would overwrite the uploaded level 2.
+        assert_eq!(kinds(&plan), ["pass", "mips", "upload", "pass", "mips", "clear"]);
+    }
+
+    #[test]
+    fn a_read_of_another_layer_does_not_place_this_layers_cascade() {
+        let t = texture(4, 4, 1);
+        let cube = target_cube(8, 3, 0, PRESERVE);
+        let plan = compile(frame(vec![
+            bind_face(&cube, 1, vec![clear_color(RED), draw(&t)]),
+            unbind(),
+            readback(&cube, 1, 4),
+            bind_face(&cube, 1, vec![draw(&t)]),
+            unbind(),
+        ]));
+        assert_eq!(kinds(&plan), ["pass", "readback", "pass", "mips", "clear"]);
+    }
+
+    #[test]
     fn upload_to_an_upper_level_comes_after_the_cascade() {
         let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE));
         let plan =

@@ -35,7 +35,7 @@ mod uploads;
 pub(crate) mod testkit;
 
 pub use cost::{attachment_bytes, frame_blind_cost};
-pub use nodes::{dependency_graph, Hazard};
+pub use nodes::{dependency_graph, Hazard, Hazards};
 pub use output::to_dot;
 
 use crate::commands::FrameCommands;

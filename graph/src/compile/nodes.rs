@@ -7,10 +7,11 @@
 //! and presents keep their index. Recording order is execution order: an upload recorded after
 //! a draw runs after it, so the draw never sees its data.
 //!
-//! The same module derives the dependency DAG of a finished plan ([`dependency_graph`]): an
-//! edge for each read-after-write, write-after-read and write-after-write hazard per
-//! subresource (texture, image, mip level, array layer). The plan's order is one topological
-//! order of that DAG; the DAG is what the DOT output draws.
+//! The same module derives the dependency DAG of a plan ([`dependency_graph`]): one edge per
+//! ordered pair of nodes that hazard on some subresource (texture, image, mip level, array
+//! layer), weighted with the set of [`Hazards`] between them — read-after-write,
+//! write-after-read, write-after-write — so a pair that hazards in several ways shows each. The
+//! plan's order is one topological order of that DAG.
 
 use std::collections::HashMap;
 
@@ -81,6 +82,41 @@ impl Hazard {
     }
 }
 
+/// A set of [`Hazard`]s: the weight of one edge of the dependency DAG.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Hazards(u8);
+
+impl Hazards {
+    const ALL: [Hazard; 3] =
+        [Hazard::ReadAfterWrite, Hazard::WriteAfterRead, Hazard::WriteAfterWrite];
+
+    fn bit(h: Hazard) -> u8 {
+        1 << h as u8
+    }
+
+    pub fn of(h: Hazard) -> Self {
+        Hazards(Self::bit(h))
+    }
+
+    pub fn insert(&mut self, h: Hazard) {
+        self.0 |= Self::bit(h);
+    }
+
+    pub fn contains(self, h: Hazard) -> bool {
+        self.0 & Self::bit(h) != 0
+    }
+
+    /// The hazards in the set, read-after-write first.
+    pub fn iter(self) -> impl Iterator<Item = Hazard> {
+        Self::ALL.into_iter().filter(move |&h| self.contains(h))
+    }
+
+    /// The abbreviations joined by `+`, e.g. `RAW+WAW`.
+    pub fn label(self) -> String {
+        self.iter().map(Hazard::abbreviation).collect::<Vec<_>>().join("+")
+    }
+}
+
 #[derive(Default)]
 struct History {
     last_writer: Option<NodeIndex>,
@@ -88,13 +124,19 @@ struct History {
 }
 
 /// The dependency DAG of a plan: node weights are indices into `plan.nodes`, edges point from
-/// the earlier node to the one that depends on it.
-pub fn dependency_graph(plan: &FramePlan) -> DiGraph<usize, Hazard> {
+/// the earlier node to the one that depends on it, weighted with every hazard between the two.
+pub fn dependency_graph(plan: &FramePlan) -> DiGraph<usize, Hazards> {
     let mut graph = DiGraph::with_capacity(plan.nodes.len(), plan.nodes.len() * 2);
     let mut history: HashMap<(TextureId, Image, u32, u32), History> = HashMap::new();
-    let link = |g: &mut DiGraph<usize, Hazard>, from: NodeIndex, to: NodeIndex, h: Hazard| {
-        if from != to && g.find_edge(from, to).is_none() {
-            g.add_edge(from, to, h);
+    let link = |g: &mut DiGraph<usize, Hazards>, from: NodeIndex, to: NodeIndex, h: Hazard| {
+        if from == to {
+            return;
+        }
+        match g.find_edge(from, to) {
+            Some(e) => g[e].insert(h),
+            None => {
+                g.add_edge(from, to, Hazards::of(h));
+            }
         }
     };
     for (i, node) in plan.nodes.iter().enumerate() {
@@ -132,17 +174,17 @@ pub fn dependency_graph(plan: &FramePlan) -> DiGraph<usize, Hazard> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::Rect;
     use crate::compile::compile;
     use crate::compile::testkit::*;
 
-    fn edges(plan: &FramePlan) -> Vec<(usize, usize, Hazard)> {
+    /// Every (from, to, hazard) of the plan's DAG, one row per hazard of each edge.
+    pub(crate) fn edges(plan: &FramePlan) -> Vec<(usize, usize, Hazard)> {
         let g = dependency_graph(plan);
         let mut e: Vec<_> = g
             .edge_indices()
-            .filter_map(|e| {
-                let (a, b) = g.edge_endpoints(e)?;
-                Some((g[a], g[b], g[e]))
-            })
+            .filter_map(|e| g.edge_endpoints(e).map(|(a, b)| (g[a], g[b], g[e])))
+            .flat_map(|(a, b, hazards)| hazards.iter().map(move |h| (a, b, h)))
             .collect();
         e.sort();
         e
@@ -198,6 +240,28 @@ mod tests {
             bind(&a, vec![draw(&t)]),
         ]);
         let e = edges(&compile(f));
-        assert!(e.contains(&(0, 2, Hazard::ReadAfterWrite)), "{e:?}");
+        let between: Vec<_> = e.iter().filter(|(a, b, _)| (*a, *b) == (0, 2)).collect();
+        assert_eq!(
+            between,
+            [&(0, 2, Hazard::ReadAfterWrite), &(0, 2, Hazard::WriteAfterWrite)],
+            "the LOAD reads what pass 0 wrote, and the pass writes over it"
+        );
+    }
+
+    #[test]
+    fn a_partial_upload_after_an_upload_is_a_write_after_write_only() {
+        let t = texture(4, 4, 1);
+        let f = frame(vec![upload(&t, 0, 0), upload_rect(&t, 0, 0, Rect::new(1, 1, 2, 2))]);
+        assert_eq!(edges(&compile(f)), [(0, 1, Hazard::WriteAfterWrite)]);
+    }
+
+    #[test]
+    fn hazard_sets_list_each_kind_once_in_order() {
+        let mut h = Hazards::of(Hazard::WriteAfterWrite);
+        h.insert(Hazard::ReadAfterWrite);
+        h.insert(Hazard::WriteAfterWrite);
+        assert_eq!(h.iter().collect::<Vec<_>>(), [Hazard::ReadAfterWrite, Hazard::WriteAfterWrite]);
+        assert!(!h.contains(Hazard::WriteAfterRead));
+        assert_eq!(h.label(), "RAW+WAW");
     }
 }

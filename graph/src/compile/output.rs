@@ -6,7 +6,7 @@
 //! line, one legend line per texture, then per node one line, its barriers, for a pass one line
 //! per attachment with its load, store and resolve, and for transfer clears one line per
 //! cleared subresource with its value. The DOT graph has one box per node and
-//! one edge per hazard of [`super::nodes::dependency_graph`].
+//! one edge per dependent pair, labelled with its hazards, of [`super::nodes::dependency_graph`].
 
 use std::collections::HashMap;
 use std::fmt::{self, Display, Formatter, Write};
@@ -226,7 +226,8 @@ impl Display for FramePlan {
 }
 
 /// The plan's dependency DAG in Graphviz DOT: one box per node (its line, attachments and
-/// barrier count), one edge per hazard labelled RAW, WAR or WAW.
+/// barrier count), one edge per dependent pair labelled with its hazards (RAW, WAR, WAW, joined
+/// by `+`).
 pub fn to_dot(plan: &FramePlan) -> String {
     let names = Names::of(plan);
     let mut out = String::from(
@@ -250,8 +251,8 @@ pub fn to_dot(plan: &FramePlan) -> String {
         .filter_map(|e| graph.edge_endpoints(e).map(|(a, b)| (graph[a], graph[b], graph[e])))
         .collect();
     edges.sort_unstable();
-    for (from, to, hazard) in edges {
-        let _ = writeln!(out, "  n{from} -> n{to} [label=\"{}\"];", hazard.abbreviation());
+    for (from, to, hazards) in edges {
+        let _ = writeln!(out, "  n{from} -> n{to} [label=\"{}\"];", hazards.label());
     }
     out.push_str("}\n");
     out
