@@ -4,9 +4,9 @@ mod common;
 
 use common::*;
 use xnagraph_graph::{
-    Access, Backend, ClearValue, DepthFormat, FrameCommands, Image, LoadOp, Node, PlanNode,
-    PlanNodeKind, PlannedPass, Readback, ReadbackId, Rect, StoreOp, SurfaceFormat, TextureDesc,
-    Upload,
+    Access, Backend, ClearValue, ColorWrites, DepthFormat, FrameCommands, Image, LoadOp, Node,
+    PlanNode, PlanNodeKind, PlannedOp, PlannedPass, Readback, ReadbackId, Rect, StoreOp,
+    SurfaceFormat, TextureDesc, Upload,
 };
 
 #[test]
@@ -442,7 +442,7 @@ fn depth_test_keeps_the_nearer_sprite() {
                     false,
                 )],
                 depth: Some(depth_attachment),
-                ops: vec![0],
+                ops: vec![PlannedOp { index: 0, writes: ColorWrites([0xF, 0, 0, 0]) }],
             }),
         },
         PlanNode {

@@ -209,7 +209,7 @@ mod tests {
             bind(&rt, vec![draw(&t), clear_color(BLUE)]),
         ]));
         assert_eq!(kinds(&plan), ["pass", "pass"]);
-        assert_eq!(pass(&plan, 1).ops, [0, 1], "an in-pass clear is work");
+        assert_eq!(ops(&plan, 1), [0, 1], "an in-pass clear is work");
     }
 
     #[test]

@@ -23,9 +23,10 @@
 //! no draw in between, or absorbed into the load op with no kept clear of that aspect before it.
 //! Every other clear stays an in-pass op, in order.
 
+use super::access::op_writes;
 use super::nodes::color_image;
 use crate::commands::{Clear, FrameCommands, Node, PassOp, PassSegment, SegmentStart};
-use crate::plan::{ClearValue, LoadOp, PlanNode, PlanNodeKind};
+use crate::plan::{ClearValue, LoadOp, PlanNode, PlanNodeKind, PlannedOp};
 use crate::resource::TextureState;
 
 const COLOR: u8 = 1;
@@ -154,7 +155,7 @@ fn depth_aspects(segment: &PassSegment) -> u8 {
 
 /// Decides every attachment's load op and each pass's in-pass ops.
 pub(crate) fn derive_load_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
-    let mut scratch = Vec::new();
+    let (mut scratch, mut kept) = (Vec::new(), Vec::new());
     for node in nodes {
         let PlanNodeKind::Pass(pass) = &mut node.kind else {
             continue;
@@ -164,7 +165,13 @@ pub(crate) fn derive_load_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
         };
         let aspects = depth_aspects(segment);
         let start_clear = discard_bind_clear(segment.start, aspects);
-        let leading = plan_clears(&segment.ops, start_clear, aspects, &mut scratch, &mut pass.ops);
+        let leading = plan_clears(&segment.ops, start_clear, aspects, &mut scratch, &mut kept);
+        let n = segment.colors.len();
+        pass.ops.clear();
+        pass.ops.extend(
+            kept.iter()
+                .map(|&index| PlannedOp { index, writes: op_writes(&segment.ops[index], n) }),
+        );
         for (att, binding) in pass.colors.iter_mut().zip(&segment.colors) {
             debug_assert_eq!(att.image, color_image(binding));
             att.load = match leading.color {
@@ -210,7 +217,7 @@ mod tests {
             let one_zero = ClearValue::DepthStencil { depth: 1.0, stencil: 0 };
             assert_eq!(depth.load, LoadOp::Clear(one_zero), "{format:?}");
             assert_eq!(depth.store, StoreOp::DontCare);
-            assert_eq!(p.ops, [0], "the draw is the pass's only op");
+            assert_eq!(ops(&plan, 0), [0], "the draw is the pass's only op");
         }
     }
 
@@ -245,7 +252,7 @@ mod tests {
         let depth = p.depth.as_ref().unwrap().load;
         let expected = ClearValue::DepthStencil { depth: 0.5, stencil: 0 };
         assert_eq!(depth, LoadOp::Clear(expected), "depth from the clear, stencil from the bind");
-        assert_eq!(p.ops, [1], "the depth clear is absorbed with the bind's stencil");
+        assert_eq!(ops(&plan, 0), [1], "the depth clear is absorbed with the bind's stencil");
     }
 
     #[test]
@@ -362,7 +369,7 @@ mod tests {
         let plan = compile(frame(vec![bind(&rt, vec![draw(&t), clear_color(RED), draw(&t)])]));
         let p = pass(&plan, 0);
         assert_eq!(p.colors[0].load, clear_of(BLACK), "the discarding bind");
-        assert_eq!(p.ops, [0, 1, 2]);
+        assert_eq!(ops(&plan, 0), [0, 1, 2]);
     }
 
     #[test]
@@ -378,6 +385,6 @@ mod tests {
         let p = pass(&plan, 2);
         assert_eq!(p.colors[0].load, LoadOp::Load, "colour is preserved");
         assert!(matches!(p.depth.as_ref().unwrap().load, LoadOp::Clear(_)), "depth is cleared");
-        assert_eq!(p.ops, [1]);
+        assert_eq!(ops(&plan, 2), [1]);
     }
 }

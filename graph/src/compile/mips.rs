@@ -64,7 +64,7 @@ pub(crate) fn insert_mip_cascades(frame: &FrameCommands, nodes: Vec<PlanNode>) -
         match &node.kind {
             PlanNodeKind::Pass(pass) => {
                 if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
-                    for op in pass.ops.iter().filter_map(|&i| segment.ops.get(i)) {
+                    for op in pass.ops.iter().filter_map(|o| segment.ops.get(o.index)) {
                         if let PassOp::Draw(draw) = op {
                             pending.flush_all_layers(&draw.texture);
                         }

@@ -98,7 +98,7 @@ mod tests {
 
         // Node 1: scene.
         let p = pass(&plan, 1);
-        assert_eq!(p.ops, [0, 1, 2], "the draws; the bind is the load op");
+        assert_eq!(ops(&plan, 1), [0, 1, 2], "the draws; the bind is the load op");
         let samples = &p.colors[0];
         assert_eq!((samples.image, samples.load), (Image::Samples, clear_of(BLACK)));
         assert_eq!(samples.store, StoreOp::DontCare, "nothing loads a discard target's samples");

@@ -17,9 +17,11 @@ use std::collections::HashMap;
 
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use super::access::for_each_use;
+use super::access::{for_each_use, op_writes};
 use crate::commands::{ColorBinding, FrameCommands, Node};
-use crate::plan::{FramePlan, Image, LoadOp, PlanNode, PlanNodeKind, PlannedAttachment, StoreOp};
+use crate::plan::{
+    FramePlan, Image, LoadOp, PlanNode, PlanNodeKind, PlannedAttachment, PlannedOp, StoreOp,
+};
 use crate::resource::TextureId;
 
 /// The attachment image a colour binding renders into.
@@ -52,7 +54,10 @@ pub(crate) fn recorded_nodes(frame: &FrameCommands) -> Vec<PlanNode> {
                     .first()
                     .filter(|c| c.target.desc().depth_format().has_depth())
                     .map(|c| undecided(c, Image::DepthStencil, 0));
-                let ops = (0..segment.ops.len()).collect();
+                let n = segment.colors.len();
+                let ops = (segment.ops.iter().enumerate())
+                    .map(|(index, op)| PlannedOp { index, writes: op_writes(op, n) })
+                    .collect();
                 PlanNodeKind::Pass(crate::plan::PlannedPass { segment: i, colors, depth, ops })
             }
             Node::Upload(_) => PlanNodeKind::Upload { node: i },

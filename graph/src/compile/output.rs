@@ -75,6 +75,28 @@ fn image_name(image: Image) -> &'static str {
     }
 }
 
+/// A pass's op indices; with several attachments, each op's write masks too (`2 (f 0)`: op 2
+/// writes every channel of the first attachment and none of the second).
+struct Ops<'a>(&'a PlannedPass);
+
+impl Display for Ops<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let attachments = self.0.colors.len();
+        for (i, op) in self.0.ops.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{}", op.index)?;
+            if attachments > 1 {
+                let masks: Vec<_> =
+                    (0..attachments).map(|s| format!("{:x}", op.writes.get(s))).collect();
+                write!(f, " ({})", masks.join(" "))?;
+            }
+        }
+        Ok(())
+    }
+}
+
 struct Value<'a>(&'a ClearValue);
 
 impl Display for Value<'_> {
@@ -112,7 +134,7 @@ fn node_line(plan: &FramePlan, names: &Names, kind: &PlanNodeKind) -> String {
     match kind {
         PlanNodeKind::Pass(pass) => {
             let targets: Vec<_> = pass.colors.iter().map(|a| names.name(&a.texture)).collect();
-            format!("pass segment {} -> {} ops {:?}", pass.segment, targets.join(","), pass.ops)
+            format!("pass segment {} -> {} ops [{}]", pass.segment, targets.join(","), Ops(pass))
         }
         PlanNodeKind::ClearImages { .. } => "clear images".to_owned(),
         PlanNodeKind::Upload { node } => match plan.frame.nodes.get(*node) {

@@ -91,7 +91,7 @@ pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
                     next.insert(key(att), event);
                 }
                 if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
-                    for op in pass.ops.iter().filter_map(|&i| segment.ops.get(i)) {
+                    for op in pass.ops.iter().filter_map(|o| segment.ops.get(o.index)) {
                         if let PassOp::Draw(draw) = op {
                             for layer in 0..draw.texture.desc().layers.max(1) {
                                 next.insert((draw.texture.id(), Image::Color, layer), Next::Read);

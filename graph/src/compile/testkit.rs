@@ -256,6 +256,11 @@ pub fn pass(plan: &FramePlan, i: usize) -> &PlannedPass {
     }
 }
 
+/// The segment op indices plan node `i`'s pass executes.
+pub fn ops(plan: &FramePlan, i: usize) -> Vec<usize> {
+    pass(plan, i).ops.iter().map(|o| o.index).collect()
+}
+
 pub fn clear_of(color: [f32; 4]) -> LoadOp {
     LoadOp::Clear(ClearValue::Color(color))
 }

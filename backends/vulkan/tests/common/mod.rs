@@ -183,6 +183,9 @@ pub fn pass(
     colors: Vec<xnagraph_graph::PlannedAttachment>,
     ops: Vec<usize>,
 ) -> PlanNodeKind {
+    // Each op writes every channel of the first attachment, as a sprite draw does.
+    let writes = xnagraph_graph::ColorWrites([0xF, 0, 0, 0]);
+    let ops = ops.into_iter().map(|index| xnagraph_graph::PlannedOp { index, writes }).collect();
     PlanNodeKind::Pass(PlannedPass { segment, colors, depth: None, ops })
 }
 
