@@ -6,7 +6,7 @@
 //! submission that last used them has completed. It decides no policy: load/store ops,
 //! resolves, mip cascades and barriers are executed as the plan states them.
 //!
-//! Modules follow the plan's node kinds: [`device`] (instance, adapter, validation), `format`
+//! Modules follow the plan's node kinds: `device` (instance, adapter, validation), `format`
 //! (the format table), `sync` (the access table and barrier lowering), `texture` (native
 //! textures), `pass` (rendering and draws) with `pipeline` (pipelines and samplers), `transfer`
 //! (uploads, readbacks, mips), `record` (one plan → one command buffer) and `frame` (the ring of
@@ -351,7 +351,7 @@ impl VulkanBackend {
 }
 
 impl Backend for VulkanBackend {
-    /// The adapter's name and type, e.g. "llvmpipe (LLVM 15.0.6, 256 bits) [cpu]".
+    /// The adapter's name and type, e.g. `"llvmpipe (LLVM 15.0.6, 256 bits) [cpu]"`.
     fn adapter_name(&self) -> &str {
         &self.gpu.adapter_name
     }

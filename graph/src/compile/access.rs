@@ -36,11 +36,16 @@ pub(crate) struct Use<'a> {
 }
 
 impl Use<'_> {
+    /// Whether the result depends on what the range held: a read, or a write that keeps part
+    /// of it (a partial upload, an attachment that is loaded).
     pub fn reads(&self) -> bool {
         match self.access {
-            Access::Nothing | Access::TransferWrite => false,
-            Access::ColorAttachmentWrite => !self.discard,
-            _ => true,
+            Access::Nothing => false,
+            Access::FragmentSampled | Access::TransferRead | Access::Present => true,
+            Access::ColorAttachmentWrite
+            | Access::ColorAttachmentReadWrite
+            | Access::DepthStencilAttachmentReadWrite
+            | Access::TransferWrite => !self.discard,
         }
     }
 

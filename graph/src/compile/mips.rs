@@ -1,6 +1,6 @@
-//! Stage 4, mips: where the mip cascades of rendered targets go.
+//! Stage 5, mips: where the mip cascades of rendered targets go.
 //!
-//! In: the passes with their stores and resolves (stage 3), in recording order. Out: the plan's
+//! In: the live passes with their stores and resolves (stages 3–4), in recording order. Out: the plan's
 //! node list in execution order, with a [`PlanNodeKind::GenerateMips`] node inserted for each
 //! (mipmapped render target, layer) whose level 0 was rendered.
 //!
@@ -140,10 +140,11 @@ mod tests {
     fn mipmapped_target_gets_cascade_after_last_write_before_read() {
         let (t, rt, other) =
             (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE), target(4, 4, 0, DISCARD));
+        let t2 = target(4, 4, 0, DISCARD);
         let plan = compile(frame(vec![
             bind(&rt, vec![clear_color(RED), draw(&t)]),
             bind(&rt, vec![draw(&t)]),
-            bind(&other, vec![clear_color(BLUE), draw(&t)]),
+            bind(&t2, vec![clear_color(BLUE), draw(&t)]),
             bind(&other, vec![clear_color(BLUE), draw(&rt)]),
         ]));
         assert_eq!(kinds(&plan), ["pass", "pass", "mips", "pass", "pass"]);

@@ -1,35 +1,38 @@
 //! The render-graph compiler: [`FrameCommands`] → [`FramePlan`].
 //!
-//! One frame goes through seven stages, one module each, every decision made once:
+//! One frame goes through eight stages, one module each, every decision made once:
 //!
 //! 1. [`nodes`] — every recorded node becomes a plan node, in recording order; the dependency
-//!    DAG of per-subresource hazards is derived from the finished plan. `uploads` then drops
-//!    uploads that a later whole-subresource upload overwrites before anything uses them.
+//!    DAG of per-subresource hazards is derived from the nodes.
 //! 2. [`load`] — leading clears become CLEAR load ops, preserved content LOADs, the rest is
 //!    DONT_CARE; redundant clears leave the pass.
 //! 3. [`store`] — STORE what a later node or a later frame can observe, resolve multisampled
 //!    colour that is observed, drop the rest.
-//! 4. [`mips`] — a cascade after the last pass that renders a mipmapped target's layer, before
+//! 4. `cull` — the dependency DAG is built over the nodes; liveness flows back from what the
+//!    frame leaves behind (readbacks, presents, stored content that survives it) along the
+//!    read-after-write edges, and nodes whose results nothing observes leave the plan (among
+//!    them uploads a later whole-subresource upload overwrites before any use).
+//! 5. [`mips`] — a cascade after the last pass that renders a mipmapped target's layer, before
 //!    its next read.
-//! 5. [`clears`] — a pass left with nothing to execute but its CLEAR load ops becomes transfer
+//! 6. [`clears`] — a pass left with nothing to execute but its CLEAR load ops becomes transfer
 //!    clears of the images whose content is observed, or nothing.
-//! 6. [`barriers`] — per-subresource tracking (carried across frames in [`track`]), one batch of
+//! 7. [`barriers`] — per-subresource tracking (carried across frames in [`track`]), one batch of
 //!    barriers per node; LOADs of content that does not exist become DONT_CARE here.
-//! 7. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
+//! 8. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
 //!
-//! What each node touches is written once, in [`access`], for the barriers and the DAG alike.
+//! What each node touches is written once, in `access`, for the barriers and the DAG alike.
 
 mod access;
 pub mod barriers;
 pub mod clears;
 pub mod cost;
+mod cull;
 pub mod load;
 pub mod mips;
 pub mod nodes;
 pub mod output;
 pub mod store;
 pub mod track;
-mod uploads;
 
 #[cfg(test)]
 pub(crate) mod testkit;
@@ -46,9 +49,9 @@ use crate::plan::FramePlan;
 /// they were compiled.
 pub fn compile(frame: FrameCommands) -> FramePlan {
     let mut nodes = nodes::recorded_nodes(&frame);
-    uploads::drop_dead_uploads(&frame, &mut nodes);
     load::derive_load_ops(&frame, &mut nodes);
     store::derive_store_ops(&frame, &mut nodes);
+    cull::cull_unobserved(&frame, &mut nodes);
     let mut nodes = mips::insert_mip_cascades(&frame, nodes);
     clears::lower_clear_only_passes(&mut nodes);
     let mut tracker = track::FrameTracker::default();
@@ -203,7 +206,7 @@ mod tests {
         let mut f = frame(vec![readback(&t, 7, 9), upload(&t, 3, 0)]);
         f.nodes.insert(0, empty);
         let plan = compile(f);
-        assert_eq!(plan.nodes.len(), 3);
+        assert_eq!(plan.nodes.len(), 2, "the pass without attachments writes nothing");
         let _ = plan.to_string();
         let _ = to_dot(&plan);
     }

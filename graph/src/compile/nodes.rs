@@ -1,7 +1,7 @@
 //! Stage 1, segments → nodes: every recorded [`Node`] becomes one plan node, in recording order.
 //!
 //! In: the frame's nodes. Out: plan node candidates — each pass segment becomes a
-//! [`PlannedPass`] naming its attachments (the `Samples` image of a multisampled target, else
+//! [`crate::plan::PlannedPass`] naming its attachments (the `Samples` image of a multisampled target, else
 //! its `Color` image, plus the primary target's depth/stencil when it has one) with every op
 //! still listed and placeholder load/store ops that the next stages decide; uploads, readbacks
 //! and presents keep their index. Recording order is execution order: an upload recorded after
@@ -13,11 +13,10 @@
 //! write-after-read, write-after-write — so a pair that hazards in several ways shows each. The
 //! plan's order is one topological order of that DAG.
 
-use std::collections::HashMap;
-
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::access::{for_each_use, op_writes};
+use super::track::IdMap;
 use crate::commands::{ColorBinding, FrameCommands, Node};
 use crate::plan::{
     FramePlan, Image, LoadOp, PlanNode, PlanNodeKind, PlannedAttachment, PlannedOp, StoreOp,
@@ -128,11 +127,30 @@ struct History {
     readers: Vec<NodeIndex>,
 }
 
+/// One subresource: texture, image, mip level, array layer.
+pub(crate) type Subresource = (TextureId, Image, u32, u32);
+
+/// The dependency DAG of a list of plan nodes, with what it leaves at the end of the frame.
+pub(crate) struct Dag {
+    /// Node weights are indices into the list; graph node `i` is list node `i`.
+    pub graph: DiGraph<usize, Hazards>,
+    /// The node that last wrote each subresource the list writes.
+    pub last_writer: IdMap<Subresource, usize>,
+}
+
 /// The dependency DAG of a plan: node weights are indices into `plan.nodes`, edges point from
 /// the earlier node to the one that depends on it, weighted with every hazard between the two.
 pub fn dependency_graph(plan: &FramePlan) -> DiGraph<usize, Hazards> {
-    let mut graph = DiGraph::with_capacity(plan.nodes.len(), plan.nodes.len() * 2);
-    let mut history: HashMap<(TextureId, Image, u32, u32), History> = HashMap::new();
+    build_dag(&plan.nodes, &plan.frame).graph
+}
+
+/// The DAG of `nodes` (in execution order) over `frame`. A use that reads a subresource — a
+/// write that keeps part of what was there counts, see [`super::access`] — depends on its last
+/// writer (RAW); a write depends on the reads since the last write (WAR) and on that write
+/// (WAW).
+pub(crate) fn build_dag(nodes: &[PlanNode], frame: &FrameCommands) -> Dag {
+    let mut graph = DiGraph::with_capacity(nodes.len(), nodes.len() * 2);
+    let mut history: IdMap<Subresource, History> = IdMap::default();
     let link = |g: &mut DiGraph<usize, Hazards>, from: NodeIndex, to: NodeIndex, h: Hazard| {
         if from == to {
             return;
@@ -144,9 +162,9 @@ pub fn dependency_graph(plan: &FramePlan) -> DiGraph<usize, Hazards> {
             }
         }
     };
-    for (i, node) in plan.nodes.iter().enumerate() {
+    for (i, node) in nodes.iter().enumerate() {
         let me = graph.add_node(i);
-        for_each_use(&node.kind, &plan.frame, |u| {
+        for_each_use(&node.kind, frame, |u| {
             for layer in u.layers.clone() {
                 for level in u.levels.clone() {
                     let key = (u.texture.id(), u.image, level, layer);
@@ -173,7 +191,9 @@ pub fn dependency_graph(plan: &FramePlan) -> DiGraph<usize, Hazards> {
             }
         });
     }
-    graph
+    let last_writer =
+        history.into_iter().filter_map(|(key, h)| h.last_writer.map(|w| (key, graph[w]))).collect();
+    Dag { graph, last_writer }
 }
 
 #[cfg(test)]
@@ -254,10 +274,22 @@ mod tests {
     }
 
     #[test]
-    fn a_partial_upload_after_an_upload_is_a_write_after_write_only() {
+    fn a_partial_upload_depends_on_the_texels_it_keeps() {
         let t = texture(4, 4, 1);
         let f = frame(vec![upload(&t, 0, 0), upload_rect(&t, 0, 0, Rect::new(1, 1, 2, 2))]);
-        assert_eq!(edges(&compile(f)), [(0, 1, Hazard::WriteAfterWrite)]);
+        let expected = [(0, 1, Hazard::ReadAfterWrite), (0, 1, Hazard::WriteAfterWrite)];
+        assert_eq!(edges(&compile(f)), expected);
+    }
+
+    #[test]
+    fn a_clear_after_a_write_is_a_write_after_write_only() {
+        let (t, a, b) = (texture(4, 4, 1), target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
+        // `b` keeps the first pass observed; the second pass clears `a` without reading it.
+        let f =
+            frame(vec![bind_many(&[&a, &b], vec![draw(&t)]), bind(&a, vec![draw(&t)]), unbind()]);
+        let e = edges(&compile(f));
+        assert!(e.contains(&(0, 1, Hazard::WriteAfterWrite)), "{e:?}");
+        assert!(!e.contains(&(0, 1, Hazard::ReadAfterWrite)), "{e:?}");
     }
 
     #[test]

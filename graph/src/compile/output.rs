@@ -1,4 +1,4 @@
-//! Stage 7, output: the plan as text and as Graphviz DOT.
+//! Stage 8, output: the plan as text and as Graphviz DOT.
 //!
 //! In: a finished [`FramePlan`]. Out: text meant to be diffed between compiler versions or
 //! frames. Textures are named `t0`, `t1`, … in order of first appearance in the plan (not by

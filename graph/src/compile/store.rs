@@ -143,12 +143,14 @@ mod tests {
 
     #[test]
     fn discarding_bind_next_drops_the_store() {
-        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, PRESERVE));
+        let (t, rt, kept) = (texture(4, 4, 1), target(4, 4, 0, PRESERVE), target(4, 4, 0, DISCARD));
+        // `kept` keeps the first pass observed; `rt` alone is cleared by the next bind.
         let plan = compile(frame(vec![
-            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind_many(&[&rt, &kept], vec![clear_color(RED), draw(&t)]),
             bind(&rt, vec![clear_color(BLUE), draw(&t)]),
         ]));
         assert_eq!(pass(&plan, 0).colors[0].store, StoreOp::DontCare);
+        assert_eq!(pass(&plan, 0).colors[1].store, StoreOp::Store);
         assert_eq!(pass(&plan, 1).colors[0].store, StoreOp::Store);
     }
 
@@ -241,9 +243,10 @@ mod tests {
     #[test]
     fn multisampled_samples_kept_only_when_a_later_bind_loads_them() {
         let t = texture(4, 4, 1);
-        let rt = target(4, 4, 4, PRESERVE);
+        let (rt, kept) = (target(4, 4, 4, PRESERVE), target(4, 4, 4, PRESERVE));
+        // `kept` keeps the first pass observed; `rt` alone is rendered again.
         let plan = compile(frame(vec![
-            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind_many(&[&rt, &kept], vec![clear_color(RED), draw(&t)]),
             bind(&rt, vec![clear_color(BLUE), draw(&t)]),
         ]));
         let first = &pass(&plan, 0).colors[0];
