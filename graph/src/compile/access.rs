@@ -136,9 +136,9 @@ pub(crate) fn for_each_use<'a>(
                     let Some(PassOp::Draw(draw)) = segment.ops.get(planned.index) else {
                         continue;
                     };
-                    for (slot, reads) in blends.iter_mut().enumerate() {
-                        let w = planned.writes.get(slot);
-                        *reads |= w != 0 && (w != 0xF || reads_destination(&draw.pipeline.blend));
+                    let blending = reads_destination(&draw.pipeline.blend);
+                    for (reads, &w) in blends.iter_mut().zip(&planned.writes.0) {
+                        *reads |= w != 0 && (w != 0xF || blending);
                     }
                     // Sprite batches sample one texture many times in a row; one use is enough.
                     if previous == Some(draw.texture.id()) {

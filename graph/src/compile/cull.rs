@@ -33,7 +33,7 @@ fn observed_outside(
     frame: &FrameCommands,
     dag: &super::nodes::Dag,
 ) -> bool {
-    let last = |key| dag.last_writer.get(&key) == Some(&i);
+    let last = |key| dag.last_writer(&key) == Some(i);
     match &node.kind {
         PlanNodeKind::Pass(pass) => pass.colors.iter().chain(pass.depth.iter()).any(|att| {
             let id = att.texture.id();

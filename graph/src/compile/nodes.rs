@@ -121,10 +121,12 @@ impl Hazards {
     }
 }
 
-#[derive(Default)]
+/// What happened to one subresource so far: its last writer, and the readers since (a list
+/// threaded through one shared vector, so that no subresource allocates one of its own).
+#[derive(Clone, Copy, Default)]
 struct History {
     last_writer: Option<NodeIndex>,
-    readers: Vec<NodeIndex>,
+    readers: Option<u32>,
 }
 
 /// One subresource: texture, image, mip level, array layer.
@@ -134,8 +136,15 @@ pub(crate) type Subresource = (TextureId, Image, u32, u32);
 pub(crate) struct Dag {
     /// Node weights are indices into the list; graph node `i` is list node `i`.
     pub graph: DiGraph<usize, Hazards>,
-    /// The node that last wrote each subresource the list writes.
-    pub last_writer: IdMap<Subresource, usize>,
+    history: IdMap<Subresource, History>,
+}
+
+impl Dag {
+    /// The node that last wrote `key` in the list, if any did.
+    pub fn last_writer(&self, key: &Subresource) -> Option<usize> {
+        let w = self.history.get(key)?.last_writer?;
+        Some(self.graph[w])
+    }
 }
 
 /// The dependency DAG of a plan: node weights are indices into `plan.nodes`, edges point from
@@ -151,6 +160,9 @@ pub fn dependency_graph(plan: &FramePlan) -> DiGraph<usize, Hazards> {
 pub(crate) fn build_dag(nodes: &[PlanNode], frame: &FrameCommands) -> Dag {
     let mut graph = DiGraph::with_capacity(nodes.len(), nodes.len() * 2);
     let mut history: IdMap<Subresource, History> = IdMap::default();
+    history.reserve(nodes.len() * 2);
+    // Reader lists: (reader, the next older reader of the same subresource).
+    let mut readers: Vec<(NodeIndex, Option<u32>)> = Vec::with_capacity(nodes.len() * 4);
     let link = |g: &mut DiGraph<usize, Hazards>, from: NodeIndex, to: NodeIndex, h: Hazard| {
         if from == to {
             return;
@@ -173,27 +185,28 @@ pub(crate) fn build_dag(nodes: &[PlanNode], frame: &FrameCommands) -> Dag {
                         if let Some(w) = h.last_writer {
                             link(&mut graph, w, me, Hazard::ReadAfterWrite);
                         }
-                        if h.readers.last() != Some(&me) {
-                            h.readers.push(me);
+                        if h.readers.map(|r| readers[r as usize].0) != Some(me) {
+                            readers.push((me, h.readers));
+                            h.readers = Some(readers.len() as u32 - 1);
                         }
                     }
                     if u.writes() {
-                        for &r in &h.readers {
-                            link(&mut graph, r, me, Hazard::WriteAfterRead);
+                        let mut next = h.readers.take();
+                        while let Some(r) = next {
+                            let (reader, older) = readers[r as usize];
+                            link(&mut graph, reader, me, Hazard::WriteAfterRead);
+                            next = older;
                         }
                         if let Some(w) = h.last_writer {
                             link(&mut graph, w, me, Hazard::WriteAfterWrite);
                         }
                         h.last_writer = Some(me);
-                        h.readers.clear();
                     }
                 }
             }
         });
     }
-    let last_writer =
-        history.into_iter().filter_map(|(key, h)| h.last_writer.map(|w| (key, graph[w]))).collect();
-    Dag { graph, last_writer }
+    Dag { graph, history }
 }
 
 #[cfg(test)]
