@@ -52,6 +52,7 @@ impl FrameBuilder {
         }
     }
 
+    /// The device's back buffer: what `Present` shows and `SetRenderTarget(null)` binds.
     pub fn back_buffer(&self) -> &Arc<TextureState> {
         &self.back_buffer
     }

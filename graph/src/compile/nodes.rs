@@ -98,14 +98,17 @@ impl Hazards {
         1 << h as u8
     }
 
+    /// The set of one hazard.
     pub fn of(h: Hazard) -> Self {
         Hazards(Self::bit(h))
     }
 
+    /// Adds `h` to the set.
     pub fn insert(&mut self, h: Hazard) {
         self.0 |= Self::bit(h);
     }
 
+    /// Whether `h` is in the set.
     pub fn contains(self, h: Hazard) -> bool {
         self.0 & Self::bit(h) != 0
     }
@@ -277,13 +280,16 @@ mod tests {
             readback(&t, 0, 0),
             bind(&a, vec![draw(&t)]),
         ]);
-        let e = edges(&compile(f));
+        let plan = compile(f);
+        let e = edges(&plan);
         let between: Vec<_> = e.iter().filter(|(a, b, _)| (*a, *b) == (0, 2)).collect();
         assert_eq!(
             between,
             [&(0, 2, Hazard::ReadAfterWrite), &(0, 2, Hazard::WriteAfterWrite)],
             "the LOAD reads what pass 0 wrote, and the pass writes over it"
         );
+        let dot = crate::compile::to_dot(&plan);
+        assert!(dot.contains("n0 -> n2 [label=\"RAW+WAW\"]"), "{dot}");
     }
 
     #[test]
