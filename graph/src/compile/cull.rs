@@ -20,19 +20,15 @@
 //! this stage, for the live nodes only.
 
 use petgraph::graph::NodeIndex;
+use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
-use super::nodes::{build_dag, Hazard};
+use super::nodes::{build_dag, Dag, Hazard};
 use crate::commands::{FrameCommands, Node};
 use crate::plan::{Image, PlanNode, PlanNodeKind, StoreOp};
 
 /// Whether `node` (at position `i`) has an effect outside the frame's DAG.
-fn observed_outside(
-    i: usize,
-    node: &PlanNode,
-    frame: &FrameCommands,
-    dag: &super::nodes::Dag,
-) -> bool {
+fn observed_outside(i: usize, node: &PlanNode, frame: &FrameCommands, dag: &Dag) -> bool {
     let last = |key| dag.last_writer(&key) == Some(i);
     match &node.kind {
         PlanNodeKind::Pass(pass) => pass.colors.iter().chain(pass.depth.iter()).any(|att| {
@@ -65,7 +61,7 @@ pub(crate) fn cull_unobserved(frame: &FrameCommands, nodes: &mut Vec<PlanNode>) 
         }
         for e in dag.graph.edges_directed(NodeIndex::new(i), Direction::Incoming) {
             if e.weight().contains(Hazard::ReadAfterWrite) {
-                live[dag.graph[petgraph::visit::EdgeRef::source(&e)]] = true;
+                live[dag.graph[e.source()]] = true;
             }
         }
     }
