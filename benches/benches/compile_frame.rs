@@ -1,6 +1,7 @@
-//! Compiling a 256-segment frame: each segment binds its own render target (DiscardContents, so
-//! the bind clear comes first) and draws four sprites sampling the previous segment's target;
-//! the last samples into the back buffer, which is presented. Also reports what the plan costs
+//! Compiling a 256-segment frame, recorded through the engine's `FrameBuilder`: each segment
+//! binds its own render target (DiscardContents, so the bind clears it) and draws four sprites
+//! sampling the previous segment's target; the last samples into the back buffer, which is
+//! presented. Also reports what the plan costs
 //! against the frame-blind policy.
 
 use std::sync::Arc;
@@ -8,10 +9,10 @@ use std::sync::Arc;
 use xnagraph_benches::{json, number, sample, stats, string};
 use xnagraph_graph::compile::{compile, frame_blind_cost};
 use xnagraph_graph::{
-    BlendState, Clear, ColorBinding, DepthFormat, DepthStencilState, Draw, FrameCommands,
-    NativeHandle, Node, PassOp, PassSegment, PipelineKey, RasterizerState, Rect, RenderTargetDesc,
-    RenderTargetUsage, RetireSink, SamplerState, SegmentStart, ShaderKind, SpriteInstance,
-    SurfaceFormat, TextureDesc, TextureState, Viewport,
+    BlendState, ColorBinding, DepthFormat, DepthStencilState, Draw, FrameBuilder, FrameCommands,
+    NativeHandle, PipelineKey, RasterizerState, Rect, RenderTargetDesc, RenderTargetUsage,
+    RetireSink, SamplerState, ShaderKind, SpriteInstance, SurfaceFormat, TextureDesc, TextureState,
+    Viewport,
 };
 
 const SEGMENTS: usize = 256;
@@ -33,8 +34,8 @@ fn target(n: u64, w: u32, h: u32, depth: DepthFormat, back_buffer: bool) -> Arc<
     TextureState::new(desc, NativeHandle(n), RetireSink::default())
 }
 
-fn draw(texture: &Arc<TextureState>, first_sprite: u32) -> PassOp {
-    PassOp::Draw(Draw {
+fn draw(texture: &Arc<TextureState>, first_sprite: u32) -> Draw {
+    Draw {
         pipeline: PipelineKey {
             shader: ShaderKind::Sprite,
             blend: BlendState::ALPHA_BLEND,
@@ -48,37 +49,30 @@ fn draw(texture: &Arc<TextureState>, first_sprite: u32) -> PassOp {
         viewport: Viewport::new(0, 0, 256, 256),
         scissor: Rect::new(0, 0, 256, 256),
         transform: [0.0; 16],
-    })
+    }
 }
 
+/// The frame as the engine records it: through the one `FrameBuilder`.
 fn frame(
     targets: &[Arc<TextureState>],
     back_buffer: &Arc<TextureState>,
     source: &Arc<TextureState>,
 ) -> FrameCommands {
-    let mut nodes = Vec::with_capacity(SEGMENTS + 1);
+    let mut builder = FrameBuilder::new(back_buffer.clone());
     for (i, t) in targets.iter().enumerate() {
         let sampled = if i == 0 { source } else { &targets[i - 1] };
-        let mut ops = vec![PassOp::Clear(Clear {
-            color: Some([0.0, 0.0, 0.0, 1.0]),
-            depth: Some(1.0),
-            stencil: Some(0),
-        })];
-        ops.extend((0..4).map(|d| draw(sampled, (i * 4 + d) as u32)));
-        nodes.push(Node::Pass(PassSegment {
-            colors: vec![ColorBinding { target: t.clone(), layer: 0 }],
-            start: SegmentStart::Bind,
-            ops,
-        }));
+        builder.bind(vec![ColorBinding { target: t.clone(), layer: 0 }]);
+        for d in 0..4 {
+            builder.draw(draw(sampled, (i * 4 + d) as u32));
+        }
     }
     let last = targets.last().unwrap_or(source);
-    nodes.push(Node::Pass(PassSegment {
-        colors: vec![ColorBinding { target: back_buffer.clone(), layer: 0 }],
-        start: SegmentStart::Bind,
-        ops: vec![draw(last, 0)],
-    }));
-    nodes.push(Node::Present(back_buffer.clone()));
-    FrameCommands { nodes, sprites: vec![SpriteInstance::default(); SEGMENTS * 4] }
+    // The back buffer is drawn at the start of the frame's last cycle, without a bind.
+    builder.return_to_back_buffer();
+    builder.draw(draw(last, 0));
+    builder.present();
+    *builder.sprites_mut() = vec![SpriteInstance::default(); SEGMENTS * 4];
+    builder.take_frame()
 }
 
 fn main() {

@@ -1,101 +1,28 @@
-//! `GraphicsDevice`: creation, public state, recording, flushes and disposal.
+//! `GraphicsDevice`: creation, public state, clears, presents, flushes and disposal.
 //!
-//! Every public call validates, updates public state and appends to the frame's
-//! [`FrameCommands`]; only a flush (`present`, a `get_data`, [`GraphicsDevice::flush`]) compiles
-//! the frame and hands the plan to the backend. Resource creation is the one eager exception.
-//!
-//! Locks: `submission_order` makes a flush one ordered step (see [`crate::submit`]), `rec`
-//! guards recording and binding state, `backend` guards the backend; they are taken in that
-//! order. No lock is held while events are raised or while the GPU is awaited.
+//! Every public call validates, updates public state and records through the device's
+//! [`xnagraph_graph::FrameBuilder`]; only a flush (`present`, a `get_data`,
+//! [`GraphicsDevice::flush`]) compiles the frame and hands the plan to the backend. Resource
+//! creation is the one eager exception. What resources share with the device lives in
+//! [`crate::shared`].
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
 
 use xnagraph_graph::null::{NullBackend, NullConfig, NullProbe};
 use xnagraph_graph::{
-    Backend, BackendError, Capabilities, Clear, ColorBinding, DepthFormat, FormatSupport,
-    FrameCommands, Node, PassOp, PassSegment, ReadbackId, Rect, RenderTargetDesc,
-    RenderTargetUsage, SegmentStart, SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
+    Backend, Clear, DepthFormat, Rect, RenderTargetDesc, SurfaceFormat, TextureDesc, TextureState,
     Viewport,
 };
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
 use crate::error::{Result, XnaError};
+use crate::event::lock;
 use crate::math::Color;
+use crate::options::{BackendKind, DeviceOptions, PresentationParameters};
 use crate::profile::GraphicsProfile;
-use crate::resource::{lock, Event, ResourceEventArgs, ResourceId, Tracked};
-
-/// XNA's `PresentationParameters` (the headless subset: no window handle).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PresentationParameters {
-    /// Width of the back buffer in pixels (XNA's `BackBufferWidth`); must be positive and within
-    /// the profile's texture size limit.
-    pub back_buffer_width: i32,
-    /// Height of the back buffer in pixels (XNA's `BackBufferHeight`); same limits as the width.
-    pub back_buffer_height: i32,
-    /// Requested back buffer format; a format the profile or the adapter cannot render to falls
-    /// back to `Color` (see `presentation_parameters`).
-    pub back_buffer_format: SurfaceFormat,
-    /// Requested depth format of the back buffer; the device applies the nearest format the adapter
-    /// has.
-    pub depth_stencil_format: DepthFormat,
-    /// Requested multisample count (0 or 1: none).
-    pub multi_sample_count: i32,
-    /// How the back buffer treats its content when it is bound again (see `set_render_targets`).
-    pub render_target_usage: RenderTargetUsage,
-}
-
-impl Default for PresentationParameters {
-    fn default() -> Self {
-        PresentationParameters {
-            back_buffer_width: 800,
-            back_buffer_height: 480,
-            back_buffer_format: SurfaceFormat::Color,
-            depth_stencil_format: DepthFormat::None,
-            multi_sample_count: 0,
-            render_target_usage: RenderTargetUsage::DiscardContents,
-        }
-    }
-}
-
-/// Which native API lowers the plans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum BackendKind {
-    /// Vulkan 1.3 through ash and vk-mem (lavapipe included).
-    #[default]
-    Vulkan,
-    /// No GPU: plans are accepted and nothing is drawn; readbacks return zeroed bytes. Every
-    /// backend call is counted and submissions can be made to fail or to hang through
-    /// [`GraphicsDevice::null_probe`]. For tests of the engine's contract with its backend.
-    Null,
-}
-
-/// Engine options XNA has no place for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DeviceOptions {
-    /// Which backend lowers the frames.
-    pub backend: BackendKind,
-    /// Khronos validation with synchronization validation (also on with `XNAGRAPH_VALIDATION=1`).
-    pub validation: bool,
-    /// Submissions that may be in flight before `present` waits (at least 1).
-    pub frames_in_flight: u32,
-    /// The longest any wait for the GPU may take (default 10 s). XNA has no such bound; here a
-    /// frame that has not completed by then fails its call with `DeviceLost` and raises the
-    /// device-reset events, rather than hanging the game.
-    pub timeout: Duration,
-}
-
-impl Default for DeviceOptions {
-    fn default() -> Self {
-        DeviceOptions {
-            backend: BackendKind::Vulkan,
-            validation: false,
-            frames_in_flight: 2,
-            timeout: Duration::from_secs(10),
-        }
-    }
-}
+use crate::registry::Registry;
+use crate::shared::{DeviceEvents, DeviceShared, Recording};
 
 /// XNA's `ClearOptions` flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,270 +51,9 @@ impl std::ops::BitOr for ClearOptions {
     }
 }
 
-/// Device-level events.
-#[derive(Debug, Default)]
-pub struct DeviceEvents {
-    /// Raised when a graphics resource of this device is created (XNA's `ResourceCreated`).
-    pub resource_created: Event<ResourceEventArgs>,
-    /// Raised when a resource of this device is disposed or dropped (XNA's `ResourceDestroyed`).
-    pub resource_destroyed: Event<ResourceEventArgs>,
-    /// Raised once, first, by an explicit `dispose`.
-    pub disposing: Event<()>,
-    /// Raised after a reported device reset, once every content-losing resource was told.
-    pub device_reset: Event<()>,
-}
-
-/// One bound colour target as the device records it.
-#[derive(Clone, Debug)]
-pub(crate) struct BoundTarget {
-    pub resource: ResourceId,
-    pub layer: u32,
-    pub state: Arc<TextureState>,
-}
-
-/// Recording and binding state.
-pub(crate) struct Recorder {
-    pub frame: FrameCommands,
-    /// The last node of `frame` is the open pass of the current bind cycle.
-    pub pass_open: bool,
-    /// The current bind cycle was split (upload, readback, flush): resume it as `Continue`.
-    pub interrupted: bool,
-    pub bindings: Vec<BoundTarget>,
-    pub render_target_bound: bool,
-    pub bound_target_destroyed: bool,
-    pub viewport: Viewport,
-    pub scissor: Rect,
-    pub back_buffer: Arc<TextureState>,
-    pub params: PresentationParameters,
-    next_readback: u64,
-    /// A submitted frame's sprite arena, emptied, for the next sprite batch to fill.
-    pub spare_sprites: Vec<xnagraph_graph::SpriteInstance>,
-}
-
-impl Recorder {
-    /// The attachments of the current bind cycle.
-    fn colors(&self) -> Vec<ColorBinding> {
-        if self.bindings.is_empty() {
-            vec![ColorBinding { target: self.back_buffer.clone(), layer: 0 }]
-        } else {
-            self.bindings
-                .iter()
-                .map(|b| ColorBinding { target: b.state.clone(), layer: b.layer })
-                .collect()
-        }
-    }
-
-    /// Starts a new bind cycle's segment.
-    pub fn begin_bind_cycle(&mut self) {
-        self.pass_open = false;
-        self.interrupted = false;
-        self.pass();
-    }
-
-    /// The open segment, resuming the bind cycle if something split it.
-    pub fn pass(&mut self) -> &mut PassSegment {
-        if !self.pass_open {
-            let start = if self.interrupted { SegmentStart::Continue } else { SegmentStart::Bind };
-            let segment = PassSegment { colors: self.colors(), start, ops: Vec::new() };
-            self.frame.nodes.push(Node::Pass(segment));
-            self.pass_open = true;
-            self.interrupted = false;
-        }
-        match self.frame.nodes.last_mut() {
-            Some(Node::Pass(p)) => p,
-            _ => unreachable!("pass_open implies the last node is a pass"),
-        }
-    }
-
-    /// Appends a non-pass node, splitting the open bind cycle.
-    pub fn push_outside_pass(&mut self, node: Node) {
-        if self.pass_open {
-            self.pass_open = false;
-            self.interrupted = true;
-        }
-        self.frame.nodes.push(node);
-    }
-
-    pub fn readback_id(&mut self) -> ReadbackId {
-        self.next_readback += 1;
-        ReadbackId(self.next_readback)
-    }
-
-    /// Takes the frame recorded so far out for a flush; an open bind cycle resumes afterwards.
-    pub fn take_frame(&mut self) -> FrameCommands {
-        if self.pass_open {
-            self.pass_open = false;
-            self.interrupted = true;
-        }
-        std::mem::take(&mut self.frame)
-    }
-
-    /// Gives a submitted frame's sprite arena back, emptied, to be filled again: the next frame
-    /// writes into the same (cache-warm, already mapped) pages instead of faulting in fresh ones.
-    pub fn recycle_sprites(&mut self, mut sprites: Vec<xnagraph_graph::SpriteInstance>) {
-        sprites.clear();
-        if self.spare_sprites.capacity() < sprites.capacity() {
-            self.spare_sprites = sprites;
-        }
-    }
-
-    /// The current primary attachment (first bound target or the back buffer).
-    pub fn primary(&self) -> &Arc<TextureState> {
-        self.bindings.first().map_or(&self.back_buffer, |b| &b.state)
-    }
-
-    fn full_view(state: &TextureState) -> (Viewport, Rect) {
-        let d = state.desc();
-        let (w, h) = (d.width as i32, d.height as i32);
-        (Viewport::new(0, 0, w, h), Rect::new(0, 0, w, h))
-    }
-
-    /// Viewport and scissor to the first target's size (the back buffer's when unbound).
-    pub fn reset_viewport_and_scissor(&mut self) {
-        let (vp, sc) = Self::full_view(self.primary());
-        self.viewport = vp;
-        self.scissor = sc;
-    }
-
-    /// The clear a `DiscardContents` bind records: opaque black, depth 1, stencil 0, on the
-    /// aspects the primary target really has.
-    pub fn record_discard_clear(&mut self) {
-        let depth = self.primary().desc().depth_format();
-        let clear = Clear {
-            color: Some([0.0, 0.0, 0.0, 1.0]),
-            depth: depth.has_depth().then_some(1.0),
-            stencil: depth.has_stencil().then_some(0),
-        };
-        self.pass().ops.push(PassOp::Clear(clear));
-    }
-}
-
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
-/// What resources share with their device; resources hold it weakly (the lifetime token).
-pub(crate) struct DeviceShared {
-    pub id: u64,
-    pub profile: GraphicsProfile,
-    disposed: AtomicBool,
-    pub context_recovery: AtomicBool,
-    pub events: DeviceEvents,
-    registry: Mutex<Vec<(ResourceId, Weak<dyn Tracked>)>>,
-    /// Held from taking a frame out of `rec` until its submission is settled.
-    pub submission_order: Mutex<()>,
-    pub rec: Mutex<Recorder>,
-    backend: Mutex<Option<Box<dyn Backend>>>,
-    /// Waits for submissions without `backend`.
-    pub waiter: Arc<dyn SubmissionWaiter>,
-    null_probe: Option<NullProbe>,
-    pub caps: Capabilities,
-    format_support: Vec<(SurfaceFormat, FormatSupport)>,
-    applied_depth: [DepthFormat; 4],
-    pub adapter_name: String,
-    pub submissions: AtomicU64,
-    /// The latest submission the backend accepted (0: none).
-    pub last_submission: AtomicU64,
-}
-
-impl DeviceShared {
-    pub fn is_disposed(&self) -> bool {
-        self.disposed.load(Ordering::Acquire)
-    }
-
-    pub fn check_alive(&self) -> Result<()> {
-        if self.is_disposed() {
-            Err(XnaError::ObjectDisposed { object: "GraphicsDevice" })
-        } else {
-            Ok(())
-        }
-    }
-
-    pub fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
-        self.format_support
-            .iter()
-            .find(|(f, _)| *f == format)
-            .map_or(FormatSupport::default(), |(_, s)| *s)
-    }
-
-    pub fn applied_depth_format(&self, requested: DepthFormat) -> DepthFormat {
-        self.applied_depth[requested as usize]
-    }
-
-    /// Registers a tracked resource and raises `ResourceCreated`.
-    pub fn register(&self, id: ResourceId, resource: Weak<dyn Tracked>, args: &ResourceEventArgs) {
-        lock(&self.registry).push((id, resource));
-        self.events.resource_created.raise(args);
-    }
-
-    pub fn unregister(&self, id: ResourceId) {
-        lock(&self.registry).retain(|(r, _)| *r != id);
-    }
-
-    pub fn tracked_count(&self) -> usize {
-        lock(&self.registry).len()
-    }
-
-    /// Runs `f` on the backend. The lock is released before a failure is handled, so the
-    /// events a lost device raises may call back into the device.
-    pub fn with_backend<R>(
-        &self,
-        f: impl FnOnce(&mut dyn Backend) -> std::result::Result<R, BackendError>,
-    ) -> Result<R> {
-        self.backend_call(f)?.map_err(|e| self.backend_failed(e))
-    }
-
-    /// Runs `f` on the backend and hands its failure back unhandled, for a caller that must
-    /// release its own locks before [`DeviceShared::backend_failed`] raises events.
-    pub fn backend_call<R>(
-        &self,
-        f: impl FnOnce(&mut dyn Backend) -> std::result::Result<R, BackendError>,
-    ) -> Result<std::result::Result<R, BackendError>> {
-        let mut backend = lock(&self.backend);
-        let backend =
-            backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
-        Ok(f(backend.as_mut()))
-    }
-
-    /// Creates a native texture (eagerly) and its shared state.
-    pub fn create_state(&self, desc: TextureDesc) -> Result<Arc<TextureState>> {
-        self.with_backend(|backend| {
-            let handle = backend.create_texture(&desc)?;
-            Ok(TextureState::new(desc, handle, backend.retire_sink()))
-        })
-    }
-
-    /// Maps a backend failure onto its error; a lost device first raises the reset events.
-    pub fn backend_failed(&self, e: BackendError) -> XnaError {
-        if matches!(e, BackendError::DeviceLost(_)) {
-            self.notify_device_reset();
-        }
-        e.into()
-    }
-
-    /// Tells every content-losing resource that its content is gone, then raises `DeviceReset`.
-    /// Walks a snapshot, so a handler may dispose the resource it is told about.
-    pub fn notify_device_reset(&self) {
-        let snapshot: Vec<Weak<dyn Tracked>> =
-            lock(&self.registry).iter().map(|(_, w)| w.clone()).collect();
-        for resource in snapshot.iter().filter_map(Weak::upgrade) {
-            resource.notify_content_lost();
-        }
-        self.events.device_reset.raise(&());
-    }
-
-    pub fn live_native_objects(&self) -> Option<xnagraph_graph::LiveObjects> {
-        lock(&self.backend).as_ref().map(|b| b.live_objects())
-    }
-}
-
-/// XNA's `GraphicsDevice`: render-target bindings, viewport, scissor, clears, presentation,
-/// back-buffer readback, and the registry and events of the resources created on it.
-///
-/// Arguments are checked as XNA checks them, with the same exceptions (as [`XnaError`]), but a
-/// call only records: nothing reaches the GPU until a flush (`present`, a `get_data`, `flush`).
-/// Where it differs from XNA: it is headless (the back buffer is an offscreen render target read
-/// with `get_back_buffer_data`, and there is no window or swap chain yet); it may be used from
-/// several threads, calls being serialised by the device; and dropping it waits for the GPU
-/// and frees every native object.
+/// XNA's `GraphicsDevice`, headless: it renders into an offscreen back buffer.
 pub struct GraphicsDevice {
     pub(crate) shared: Arc<DeviceShared>,
 }
@@ -483,7 +149,6 @@ impl GraphicsDevice {
         };
         let handle = backend.create_texture(&desc)?;
         let back_buffer = TextureState::new(desc, handle, backend.retire_sink());
-        let (w, h) = (desc.width as i32, desc.height as i32);
         let applied_params = PresentationParameters {
             back_buffer_format: back_format,
             depth_stencil_format: desc.depth_format(),
@@ -497,23 +162,10 @@ impl GraphicsDevice {
             profile,
             disposed: AtomicBool::new(false),
             context_recovery: AtomicBool::new(true),
-            submission_order: Mutex::new(()),
             events: DeviceEvents::default(),
-            registry: Mutex::new(Vec::new()),
-            rec: Mutex::new(Recorder {
-                frame: FrameCommands::default(),
-                pass_open: false,
-                interrupted: false,
-                bindings: Vec::new(),
-                render_target_bound: false,
-                bound_target_destroyed: false,
-                viewport: Viewport::new(0, 0, w, h),
-                scissor: Rect::new(0, 0, w, h),
-                back_buffer,
-                params: applied_params,
-                next_readback: 0,
-                spare_sprites: Vec::new(),
-            }),
+            registry: Registry::default(),
+            submission_order: Mutex::new(()),
+            rec: Mutex::new(Recording::new(back_buffer, applied_params)),
             backend: Mutex::new(Some(backend)),
             waiter,
             null_probe,
@@ -634,7 +286,7 @@ impl GraphicsDevice {
                 .then_some(stencil as u32),
         };
         if clear.color.is_some() || clear.depth.is_some() || clear.stencil.is_some() {
-            rec.pass().ops.push(PassOp::Clear(clear));
+            rec.builder.clear(clear);
         }
         Ok(())
     }
@@ -650,10 +302,7 @@ impl GraphicsDevice {
                     "Cannot call Present when a render target is active.",
                 ));
             }
-            let back_buffer = rec.back_buffer.clone();
-            rec.push_outside_pass(Node::Present(back_buffer));
-            // A new frame starts: the back buffer's next use begins a fresh cycle.
-            rec.interrupted = false;
+            rec.builder.present();
         }
         self.shared.flush()?;
         Ok(())
@@ -674,17 +323,8 @@ impl GraphicsDevice {
         element_count: usize,
     ) -> Result<()> {
         self.shared.check_alive()?;
-        let state = lock(&self.shared.rec).back_buffer.clone();
-        crate::texture::read_region(
-            &self.shared,
-            &state,
-            0,
-            0,
-            rect,
-            data,
-            start_index,
-            element_count,
-        )
+        let state = lock(&self.shared.rec).builder.back_buffer().clone();
+        crate::data::read_region(&self.shared, &state, 0, 0, rect, data, start_index, element_count)
     }
 
     /// Reports a real device reset (from the platform layer, or when the backend reports a lost
@@ -700,18 +340,18 @@ impl GraphicsDevice {
 
     /// Number of resources in the device's registry.
     pub fn tracked_resource_count(&self) -> usize {
-        self.shared.tracked_count()
+        self.shared.registry.len()
+    }
+
+    /// Native objects the backend holds right now (leak checks).
+    pub fn live_native_objects(&self) -> Option<xnagraph_graph::LiveObjects> {
+        self.shared.live_native_objects()
     }
 
     /// The test probe of a device created with [`BackendKind::Null`]: counts of every backend
     /// call, and switches that make submissions fail or stay incomplete. `None` on a GPU.
     pub fn null_probe(&self) -> Option<NullProbe> {
         self.shared.null_probe.clone()
-    }
-
-    /// Native objects the backend holds right now (leak checks).
-    pub fn live_native_objects(&self) -> Option<xnagraph_graph::LiveObjects> {
-        self.shared.live_native_objects()
     }
 
     /// Waits for the GPU (within [`DeviceOptions::timeout`]) and frees everything whose last
@@ -734,15 +374,13 @@ impl GraphicsDevice {
         if explicit {
             shared.events.disposing.raise(&());
         }
-        let tracked = std::mem::take(&mut *lock(&shared.registry));
-        for resource in tracked.iter().filter_map(|(_, w)| w.upgrade()) {
+        for resource in shared.registry.take().iter().filter_map(|w| w.upgrade()) {
             resource.dispose_by_device();
         }
         {
             let mut rec = lock(&shared.rec);
-            rec.frame = FrameCommands::default();
+            rec.builder.discard_frame();
             rec.bindings.clear();
-            rec.pass_open = false;
         }
         if let Some(mut backend) = lock(&shared.backend).take() {
             // Teardown must not fail loudly: the backend's Drop waits and frees regardless.

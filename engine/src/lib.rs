@@ -9,24 +9,30 @@
 
 #![warn(missing_docs)]
 
+mod data;
 mod device;
 mod error;
+mod event;
 mod math;
+mod options;
 mod profile;
+mod registry;
 mod render_target;
 mod resource;
+mod shared;
 mod sprite_batch;
 mod submit;
 mod texture;
 
-pub use device::{
-    BackendKind, ClearOptions, DeviceEvents, DeviceOptions, GraphicsDevice, PresentationParameters,
-};
+pub use device::{ClearOptions, GraphicsDevice};
 pub use error::{Result, XnaError};
+pub use event::{Event, HandlerId};
 pub use math::{Color, Matrix, Rectangle, Vector2};
+pub use options::{BackendKind, DeviceOptions, PresentationParameters};
 pub use profile::GraphicsProfile;
+pub use registry::{ResourceEventArgs, ResourceId};
 pub use render_target::{RenderTarget2D, RenderTargetBinding, MAX_RENDER_TARGET_BINDINGS};
-pub use resource::{Event, HandlerId, ResourceEventArgs, ResourceId};
+pub use shared::DeviceEvents;
 pub use sprite_batch::{SpriteBatch, SpriteEffects, SpriteSortMode};
 pub use texture::Texture2D;
 

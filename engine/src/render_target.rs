@@ -4,7 +4,7 @@
 //! reports afterwards). Binding is one transaction with every check before any state changes:
 //! same set → no-op; binding-count limits; per-binding checks; cross-binding checks; then the
 //! bind cycle is recorded and the public state published (content-lost flags cleared, viewport
-//! and scissor reset to the first target, the `DiscardContents` clear recorded).
+//! and scissor reset to the first target, the bind recorded with the first target's usage).
 //!
 //! A bound target ends in one of two ways: `dispose()` refuses ("Disposing target that is still
 //! bound"); dropping it detaches it — the bindings are cleared, recording returns to the back
@@ -14,16 +14,16 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use xnagraph_graph::{
-    DepthFormat, Rect, RenderTargetDesc, RenderTargetUsage, SurfaceFormat, TextureDesc,
+    ColorBinding, DepthFormat, RenderTargetDesc, RenderTargetUsage, SurfaceFormat, TextureDesc,
 };
 
-use crate::device::{BoundTarget, DeviceShared, GraphicsDevice};
+use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
+use crate::event::{lock, Event};
 use crate::profile::full_mip_count;
-use crate::resource::{lock, Event, ResourceEventArgs, ResourceId};
-use crate::texture::{
-    create_core, record_upload, validate_size, RenderTargetInfo, Texture2D, TextureCore,
-};
+use crate::registry::{ResourceEventArgs, ResourceId};
+use crate::shared::{BoundTarget, DeviceShared};
+use crate::texture::{create_core, validate_size, RenderTargetInfo, Texture2D, TextureCore};
 
 /// XNA's four-binding ceiling, whatever the profile.
 pub const MAX_RENDER_TARGET_BINDINGS: usize = 4;
@@ -168,7 +168,7 @@ impl RenderTarget2D {
     /// Explicit `Dispose()`. Refused while the target is bound to its live device.
     pub fn dispose(&self) -> Result<()> {
         if let Some(device) = self.core().res.device_if_alive() {
-            if is_bound(&device, self.core().res.id) {
+            if lock(&device.rec).is_bound(self.core().res.id) {
                 return Err(XnaError::invalid_operation("Disposing target that is still bound"));
             }
         }
@@ -207,46 +207,17 @@ fn closest_msaa_power(requested: i32) -> u32 {
     }
 }
 
-fn is_bound(device: &DeviceShared, id: ResourceId) -> bool {
-    lock(&device.rec).bindings.iter().any(|b| b.resource == id)
-}
-
-/// Refuses data transfer on a bound target.
-pub(crate) fn check_not_bound(device: &DeviceShared, id: ResourceId) -> Result<()> {
-    if is_bound(device, id) {
-        return Err(XnaError::invalid_operation(
-            "The render target must be resolved before its data can be transferred.",
-        ));
-    }
-    Ok(())
-}
-
-/// `SetData` on a render target: the GPU is the authority; the region is uploaded in place.
-pub(crate) fn write_target(
-    device: &Arc<DeviceShared>,
-    core: &TextureCore,
-    level: u32,
-    rect: Rect,
-    bytes: &[u8],
-) -> Result<()> {
-    check_not_bound(device, core.res.id)?;
-    let state = core.state()?;
-    record_upload(device, &state, level, rect, bytes.to_vec());
-    Ok(())
-}
-
 /// The destructor path of a bound target: drop every binding so nothing can see the dead
 /// target, return recording to the back buffer, and leave the device marked bound so that
 /// `present` refuses until the game binds again.
 fn detach_destroyed_target(device: &DeviceShared, id: ResourceId) {
     let mut rec = lock(&device.rec);
-    if !rec.bindings.iter().any(|b| b.resource == id) {
+    if !rec.is_bound(id) {
         return;
     }
     rec.bindings.clear();
     rec.bound_target_destroyed = true;
-    rec.pass_open = false;
-    rec.interrupted = false;
+    rec.builder.return_to_back_buffer();
     rec.reset_viewport_and_scissor();
 }
 
@@ -353,17 +324,18 @@ impl GraphicsDevice {
         for (_, core) in &resolved {
             core.content_lost.store(false, Ordering::Release);
         }
-        let discard = resolved.first().map_or(rec.params.render_target_usage, |(_, core)| {
-            core.render_target.map_or(RenderTargetUsage::DiscardContents, |i| i.usage)
-        });
         rec.bindings = resolved.into_iter().map(|(b, _)| b).collect();
+        let attachments = rec
+            .bindings
+            .iter()
+            .map(|b| ColorBinding { target: b.state.clone(), layer: b.layer })
+            .collect();
+        // The bind records the first target's usage; the compiler turns a discarding one into
+        // the clear to opaque black, depth 1, stencil 0.
+        rec.builder.bind(attachments);
         rec.render_target_bound = !rec.bindings.is_empty();
         rec.bound_target_destroyed = false;
         rec.reset_viewport_and_scissor();
-        rec.begin_bind_cycle();
-        if !discard.preserves_contents() {
-            rec.record_discard_clear();
-        }
         Ok(())
     }
 

@@ -1,4 +1,4 @@
-//! Graphics resources: identity, the device registry, events, and the two ways a resource ends.
+//! Graphics resources: the core every wrapper holds, and the two ways a resource ends.
 //!
 //! Every resource a constructor makes is *tracked*: the device's registry holds a `Weak` to it
 //! (a disposal list, never an owner), `ResourceCreated` is raised, and the resource keeps a weak
@@ -12,96 +12,13 @@
 //! `ResourceDestroyed` too although no `ResourceCreated` was raised for it; tools that pair the
 //! two events must expect that, as with XNA-on-C++ ports.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use crate::device::DeviceShared;
 use crate::error::{Result, XnaError};
-
-/// Process-unique identity of one resource wrapper.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ResourceId(pub u64);
-
-impl ResourceId {
-    pub(crate) fn next() -> Self {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        ResourceId(NEXT.fetch_add(1, Ordering::Relaxed))
-    }
-}
-
-/// What resource events carry.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResourceEventArgs {
-    /// The resource the event is about.
-    pub resource: ResourceId,
-    /// The XNA type name, e.g. `"Texture2D"`.
-    pub kind: &'static str,
-    /// The resource's `Name` at the time of the event.
-    pub name: String,
-}
-
-type Handler<A> = Arc<dyn Fn(&A) + Send + Sync>;
-
-/// A multicast event (XNA's `EventHandler`). Handlers run on the raising thread, outside every
-/// internal lock, so a handler may dispose resources or subscribe others.
-pub struct Event<A> {
-    handlers: Mutex<Vec<(u64, Handler<A>)>>,
-}
-
-/// Returned by [`Event::subscribe`]; pass it to [`Event::unsubscribe`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HandlerId(u64);
-
-impl<A> Default for Event<A> {
-    fn default() -> Self {
-        Event { handlers: Mutex::new(Vec::new()) }
-    }
-}
-
-impl<A> std::fmt::Debug for Event<A> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Event({} handlers)", lock(&self.handlers).len())
-    }
-}
-
-impl<A> Event<A> {
-    /// Adds a handler (XNA's `+=`); it runs on the thread that raises the event, outside every lock
-    /// of the device.
-    pub fn subscribe(&self, handler: impl Fn(&A) + Send + Sync + 'static) -> HandlerId {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        let id = NEXT.fetch_add(1, Ordering::Relaxed);
-        lock(&self.handlers).push((id, Arc::new(handler)));
-        HandlerId(id)
-    }
-
-    /// Removes a handler (XNA's `-=`); an unknown id is ignored, as removing a handler that is not
-    /// subscribed is in .NET.
-    pub fn unsubscribe(&self, id: HandlerId) {
-        lock(&self.handlers).retain(|(h, _)| *h != id.0);
-    }
-
-    pub(crate) fn raise(&self, args: &A) {
-        let handlers: Vec<Handler<A>> =
-            lock(&self.handlers).iter().map(|(_, h)| h.clone()).collect();
-        for h in handlers {
-            h(args);
-        }
-    }
-}
-
-/// Locks a mutex, treating poisoning (a panic in another thread) as recoverable: the data is
-/// still consistent at every point where this crate releases a lock.
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Implemented by every tracked resource so the device can dispose it and tell it of a reset.
-pub(crate) trait Tracked: Send + Sync {
-    /// The public `Dispose()`, called by device disposal.
-    fn dispose_by_device(&self);
-    /// A real device reset happened: set the content-lost flag and raise `ContentLost`.
-    fn notify_content_lost(&self) {}
-}
+use crate::event::{lock, Event};
+use crate::registry::{ResourceEventArgs, ResourceId};
+use crate::shared::DeviceShared;
 
 const ALIVE: u8 = 0;
 const DISPOSING: u8 = 1;

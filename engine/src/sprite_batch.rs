@@ -12,14 +12,15 @@
 use std::sync::{Arc, Weak};
 
 use xnagraph_graph::{
-    BlendState, DepthStencilState, Draw, PassOp, PipelineKey, RasterizerState, SamplerState,
-    ShaderKind, SpriteInstance, TextureState,
+    BlendState, DepthStencilState, Draw, PipelineKey, RasterizerState, SamplerState, ShaderKind,
+    SpriteInstance, TextureState,
 };
 
-use crate::device::{DeviceShared, GraphicsDevice};
+use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
+use crate::event::lock;
 use crate::math::{Color, Matrix, Rectangle, Vector2};
-use crate::resource::lock;
+use crate::shared::DeviceShared;
 use crate::texture::{Texture2D, TextureCore};
 
 /// XNA's `SpriteSortMode`.
@@ -388,17 +389,18 @@ impl SpriteBatch {
             depth_stencil: state.depth_stencil,
             rasterizer: state.rasterizer,
         };
-        let first_sprite = rec.frame.sprites.len();
+        let sprites = rec.builder.sprites_mut();
+        let first_sprite = sprites.len();
         let runs = if self.keys.is_empty() {
             if first_sprite == 0 {
                 // Hand the whole buffer over; it comes back through the device once submitted.
-                rec.frame.sprites = std::mem::take(&mut self.instances);
+                *sprites = std::mem::take(&mut self.instances);
             } else {
-                rec.frame.sprites.extend_from_slice(&self.instances);
+                sprites.extend_from_slice(&self.instances);
             }
             std::mem::take(&mut self.runs)
         } else {
-            self.write_sorted(state.sort, &mut rec.frame.sprites)
+            self.write_sorted(state.sort, sprites)
         };
         let mut done = 0usize;
         for run in &runs {
@@ -412,7 +414,7 @@ impl SpriteBatch {
                 scissor,
                 transform,
             };
-            rec.pass().ops.push(PassOp::Draw(draw));
+            rec.builder.draw(draw);
             done += run.sprites as usize;
         }
         drop(rec);

@@ -18,12 +18,14 @@
 
 use std::sync::atomic::Ordering;
 
+use std::sync::Arc;
 use xnagraph_graph::compile::compile_for_submission;
-use xnagraph_graph::{BackendError, Node, Readback, SubmissionId};
 
-use crate::device::DeviceShared;
+use xnagraph_graph::{BackendError, Rect, SubmissionId, TextureState};
+
 use crate::error::{Result, XnaError};
-use crate::resource::lock;
+use crate::event::lock;
+use crate::shared::DeviceShared;
 
 /// `XNAGRAPH_PRINT_PLAN=1` prints every compiled plan to stderr (read once).
 fn print_plans() -> bool {
@@ -45,13 +47,19 @@ impl DeviceShared {
         outcome?.map_err(|e| self.backend_failed(e))
     }
 
-    /// Records `readback`, flushes, waits for it and returns its bytes.
-    pub fn read_back(&self, readback: Readback) -> Result<Vec<u8>> {
-        let id = readback.id;
-        let submitted = {
+    /// Records a readback of one region of one subresource, flushes, waits for it and returns
+    /// its bytes.
+    pub fn read_back(
+        &self,
+        texture: Arc<TextureState>,
+        level: u32,
+        layer: u32,
+        rect: Rect,
+    ) -> Result<Vec<u8>> {
+        let (id, submitted) = {
             let _order = lock(&self.submission_order);
-            lock(&self.rec).push_outside_pass(Node::Readback(readback));
-            self.flush_in_order()
+            let id = lock(&self.rec).builder.readback(texture, level, layer, rect);
+            (id, self.flush_in_order())
         };
         let submission = submitted?
             .map_err(|e| self.backend_failed(e))?
@@ -80,7 +88,7 @@ impl DeviceShared {
 
     /// The flush proper; the caller holds `submission_order`.
     fn flush_in_order(&self) -> Unhandled<Option<SubmissionId>> {
-        let frame = lock(&self.rec).take_frame();
+        let frame = lock(&self.rec).builder.take_frame();
         if frame.is_empty() {
             return Ok(Ok(None));
         }

@@ -14,12 +14,16 @@
 use std::sync::{Arc, Mutex};
 
 use bytemuck::Pod;
-use xnagraph_graph::{Node, Readback, Rect, SurfaceFormat, TextureDesc, TextureState, Upload};
+use xnagraph_graph::{Rect, SurfaceFormat, TextureDesc, TextureState, Upload};
 
-use crate::device::{DeviceShared, GraphicsDevice};
+use crate::data::{checked_bytes, read_region, validate_region, write_into_level};
+use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
+use crate::event::{lock, Event};
 use crate::profile::full_mip_count;
-use crate::resource::{lock, Event, ResourceCore, ResourceEventArgs, Tracked};
+use crate::registry::{ResourceEventArgs, Tracked};
+use crate::resource::ResourceCore;
+use crate::shared::DeviceShared;
 
 /// The backend state and CPU shadow that copies of a texture share.
 pub(crate) struct TextureBacking {
@@ -207,13 +211,13 @@ impl Texture2D {
         let mut rec = lock(&shared.rec);
         for (level, bytes) in zeroed_levels(&desc).into_iter().enumerate() {
             let (lw, lh) = desc.level_size(level as u32);
-            rec.push_outside_pass(Node::Upload(Upload {
+            rec.builder.upload(Upload {
                 texture: state.clone(),
                 level: level as u32,
                 layer: 0,
                 rect: Rect::new(0, 0, lw as i32, lh as i32),
                 data: bytes,
-            }));
+            });
         }
         drop(rec);
         Ok(Texture2D { core })
@@ -329,7 +333,7 @@ impl Texture2D {
         let (lw, lh) = desc.level_size(level);
         let full_level = rect == Rect::new(0, 0, lw as i32, lh as i32);
         if self.core.render_target.is_some() {
-            return crate::render_target::write_target(&device, &self.core, level, rect, bytes);
+            return write_target(&device, &self.core, level, rect, bytes);
         }
         let shared_with_others =
             lock(&self.core.backing).as_ref().is_some_and(|b| Arc::strong_count(b) > 1);
@@ -374,13 +378,7 @@ impl Texture2D {
             let bytes = match &old_shadow {
                 Some(s) => s[l as usize].clone(),
                 None if l == level => vec![0; desc.format.region_size(w, h)],
-                None => device.read_back(Readback {
-                    id: lock(&device.rec).readback_id(),
-                    texture: old.state.clone(),
-                    level: l,
-                    layer: 0,
-                    rect,
-                })?,
+                None => device.read_back(old.state.clone(), l, 0, rect)?,
             };
             if l != level {
                 record_upload(device, &state, l, rect, bytes.clone());
@@ -411,7 +409,7 @@ impl Texture2D {
     ) -> Result<()> {
         let device = self.core.res.live_device()?;
         if self.core.render_target.is_some() {
-            crate::render_target::check_not_bound(&device, self.core.res.id)?;
+            device.check_not_bound(self.core.res.id)?;
         }
         let state = self.core.state()?;
         read_region(&device, &state, level, 0, rect, data, start_index, element_count)
@@ -443,127 +441,6 @@ impl Drop for Texture2D {
     }
 }
 
-/// Level and rectangle checks shared by every data path.
-pub(crate) fn validate_region(
-    desc: &TextureDesc,
-    level: i32,
-    rect: Option<Rect>,
-) -> Result<(u32, Rect)> {
-    if level < 0 || level as u32 >= desc.mip_levels {
-        return Err(XnaError::out_of_range(
-            "level",
-            format!("The level must be between 0 and {}.", desc.mip_levels - 1),
-        ));
-    }
-    let level = level as u32;
-    let (lw, lh) = desc.level_size(level);
-    let rect = rect.unwrap_or(Rect::new(0, 0, lw as i32, lh as i32));
-    let inside = rect.x >= 0
-        && rect.y >= 0
-        && rect.width > 0
-        && rect.height > 0
-        && rect.x as i64 + rect.width as i64 <= lw as i64
-        && rect.y as i64 + rect.height as i64 <= lh as i64;
-    if !inside {
-        return Err(XnaError::argument(
-            "rect",
-            format!("The rectangle {rect:?} is not inside level {level} ({lw}x{lh})."),
-        ));
-    }
-    let b = desc.format.block_edge() as i32;
-    if b > 1 {
-        let aligned_end = |start: i32, len: i32, edge: u32| {
-            (start + len) % b == 0 || (start + len) as u32 == edge
-        };
-        if rect.x % b != 0
-            || rect.y % b != 0
-            || !aligned_end(rect.x, rect.width, lw)
-            || !aligned_end(rect.y, rect.height, lh)
-        {
-            return Err(XnaError::argument(
-                "rect",
-                "The rectangle must be aligned to the format's 4x4 blocks.",
-            ));
-        }
-    }
-    Ok((level, rect))
-}
-
-/// Element-size and count checks; returns the bytes of `data[start..start + count]`.
-pub(crate) fn checked_bytes<'a, T: Pod>(
-    desc: &TextureDesc,
-    rect: Rect,
-    data: &'a [T],
-    start_index: usize,
-    element_count: usize,
-) -> Result<&'a [u8]> {
-    let slice = checked_slice(
-        desc,
-        rect,
-        data.len(),
-        start_index,
-        element_count,
-        std::mem::size_of::<T>(),
-    )?;
-    Ok(&bytemuck::cast_slice(data)[slice])
-}
-
-fn checked_slice(
-    desc: &TextureDesc,
-    rect: Rect,
-    len: usize,
-    start_index: usize,
-    element_count: usize,
-    elem: usize,
-) -> Result<std::ops::Range<usize>> {
-    let format_size = desc.format.element_size();
-    if elem == 0 || !format_size.is_multiple_of(elem) {
-        return Err(XnaError::argument(
-            "T",
-            "The type you are using for T in this method is an invalid size for this resource.",
-        ));
-    }
-    if start_index.checked_add(element_count).is_none_or(|end| end > len) {
-        return Err(XnaError::argument(
-            "data",
-            format!(
-                "The start index {start_index} and element count {element_count} exceed the \
-                 {len} elements of data."
-            ),
-        ));
-    }
-    let needed = desc.format.region_size(rect.width as u32, rect.height as u32);
-    if element_count * elem != needed {
-        return Err(XnaError::argument(
-            "elementCount",
-            "The size of the data passed in is too large or too small for this resource.",
-        ));
-    }
-    Ok(start_index * elem..(start_index + element_count) * elem)
-}
-
-/// Copies `bytes` (a tightly packed region) into a level's shadow.
-fn write_into_level(
-    level_bytes: &mut [u8],
-    desc: &TextureDesc,
-    level: u32,
-    rect: Rect,
-    bytes: &[u8],
-) {
-    let f = desc.format;
-    let b = f.block_edge();
-    let (lw, _) = desc.level_size(level);
-    let row_bytes = f.region_size(lw, 1);
-    let src_row = f.region_size(rect.width as u32, 1);
-    let x_off = f.region_size(rect.x as u32, 1);
-    let rows = (rect.height as u32).div_ceil(b) as usize;
-    let y0 = rect.y as usize / b as usize;
-    for r in 0..rows {
-        let dst = (y0 + r) * row_bytes + x_off;
-        level_bytes[dst..dst + src_row].copy_from_slice(&bytes[r * src_row..(r + 1) * src_row]);
-    }
-}
-
 pub(crate) fn record_upload(
     device: &DeviceShared,
     state: &Arc<TextureState>,
@@ -571,46 +448,25 @@ pub(crate) fn record_upload(
     rect: Rect,
     data: Vec<u8>,
 ) {
-    lock(&device.rec).push_outside_pass(Node::Upload(Upload {
+    lock(&device.rec).builder.upload(Upload {
         texture: state.clone(),
         level,
         layer: 0,
         rect,
         data,
-    }));
+    });
 }
 
-/// Validates and reads a region of any texture state (the back buffer too) into
-/// `data[start..start + count]`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn read_region<T: Pod>(
-    device: &DeviceShared,
-    state: &Arc<TextureState>,
-    level: i32,
-    layer: u32,
-    rect: Option<Rect>,
-    data: &mut [T],
-    start_index: usize,
-    element_count: usize,
+/// `SetData` on a render target: the GPU is the authority; the region is uploaded in place.
+fn write_target(
+    device: &Arc<DeviceShared>,
+    core: &TextureCore,
+    level: u32,
+    rect: Rect,
+    bytes: &[u8],
 ) -> Result<()> {
-    let (level, rect) = validate_region(state.desc(), level, rect)?;
-    let slice = checked_slice(
-        state.desc(),
-        rect,
-        data.len(),
-        start_index,
-        element_count,
-        std::mem::size_of::<T>(),
-    )?;
-    let id = lock(&device.rec).readback_id();
-    let bytes = device.read_back(Readback { id, texture: state.clone(), level, layer, rect })?;
-    let out: &mut [u8] = bytemuck::cast_slice_mut(data);
-    let dst = &mut out[slice];
-    if bytes.len() != dst.len() {
-        return Err(XnaError::invalid_operation(
-            "the backend returned a readback of the wrong size",
-        ));
-    }
-    dst.copy_from_slice(&bytes);
+    device.check_not_bound(core.res.id)?;
+    let state = core.state()?;
+    record_upload(device, &state, level, rect, bytes.to_vec());
     Ok(())
 }

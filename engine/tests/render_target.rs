@@ -516,3 +516,88 @@ fn discard_contents_bind_resets_depth_to_one_and_stencil_to_zero() {
     assert_eq!(at(&px, 8, 1, 4), Color::RED, "depth was reset to 1");
     assert_eq!(at(&px, 8, 6, 4), Color::BLUE, "stencil was reset to 0");
 }
+
+/// Ends the frame in the middle of the current bind cycle: an explicit flush, or a GetData of
+/// another texture (which flushes to read it).
+fn flush_mid_cycle(device: &xnagraph::GraphicsDevice, how: usize, other: &xnagraph::Texture2D) {
+    if how == 0 {
+        device.flush().unwrap();
+    } else {
+        let mut px = [Color::TRANSPARENT; 1];
+        other.get_data_region(0, Some(Rectangle::new(0, 0, 1, 1)), &mut px, 0, 1).unwrap();
+    }
+}
+
+#[test]
+fn multisampled_discard_target_keeps_its_bind_clear_across_a_flush_in_the_cycle() {
+    let _v = Validation::new();
+    for how in 0..2 {
+        let device = device(8, 8);
+        let white = white(&device);
+        let rt = target(
+            &device,
+            8,
+            8,
+            DepthFormat::Depth24Stencil8,
+            4,
+            RenderTargetUsage::DiscardContents,
+        );
+        device.set_render_target(Some(&rt)).unwrap();
+        flush_mid_cycle(&device, how, &white);
+        let mut sb = SpriteBatch::new(&device).unwrap();
+        sb.begin().unwrap();
+        sb.draw_rect(&white, Rectangle::new(5, 1, 2, 3), Color::RED).unwrap();
+        sb.end().unwrap();
+        device.set_render_target(None).unwrap();
+        let px = read_target(&rt);
+        assert_eq!(at(&px, 8, 1, 6), Color::BLACK, "flush {how}: the undrawn area keeps the clear");
+        assert_eq!(at(&px, 8, 6, 2), Color::RED, "flush {how}: the draw after the flush");
+    }
+}
+
+#[test]
+fn discard_target_depth_cleared_by_its_bind_survives_a_flush_in_the_cycle() {
+    let _v = Validation::new();
+    for how in 0..2 {
+        let device = device(8, 8);
+        let white = white(&device);
+        let rt = target(
+            &device,
+            8,
+            8,
+            DepthFormat::Depth24Stencil8,
+            0,
+            RenderTargetUsage::DiscardContents,
+        );
+        device.set_render_target(Some(&rt)).unwrap();
+        flush_mid_cycle(&device, how, &white);
+        // Depth-tested at 0.5 against the bind's depth of 1: it must pass.
+        let mut sb = SpriteBatch::new(&device).unwrap();
+        let depth_tested = xnagraph::DepthStencilState::DEFAULT;
+        sb.begin_with(
+            xnagraph::SpriteSortMode::Deferred,
+            None,
+            None,
+            Some(depth_tested),
+            None,
+            None,
+        )
+        .unwrap();
+        sb.draw_rect_ex(
+            &white,
+            Rectangle::new(1, 2, 3, 5),
+            None,
+            Color::GREEN,
+            0.0,
+            Vector2::ZERO,
+            xnagraph::SpriteEffects::NONE,
+            0.5,
+        )
+        .unwrap();
+        sb.end().unwrap();
+        device.set_render_target(None).unwrap();
+        let px = read_target(&rt);
+        assert_eq!(at(&px, 8, 2, 4), Color::GREEN, "flush {how}: depth was 1 after the flush");
+        assert_eq!(at(&px, 8, 6, 1), Color::BLACK, "flush {how}: the undrawn area");
+    }
+}

@@ -1,14 +1,16 @@
 //! The frame command list: what the public API records between flushes.
 //!
 //! A frame is a sequence of [`Node`]s in recording order. A [`PassSegment`] is one render-target
-//! bind cycle (or the continuation of one that an upload or readback interrupted); it holds its
-//! attachments and the textures its draws sample by `Arc`, and its [`PassOp`]s (clears and
-//! draws) in order. Uploads carry a copy of the caller's data. The sprites of every draw live in
-//! one arena, [`FrameCommands::sprites`], one instance each.
+//! bind cycle (or the continuation of one that an upload, a readback or a flush interrupted); it
+//! holds its attachments and the textures its draws sample by `Arc`, says how it began
+//! ([`SegmentStart`]), and lists its [`PassOp`]s (clears and draws) in order. Uploads carry a
+//! copy of the caller's data. The sprites of every draw live in one arena,
+//! [`FrameCommands::sprites`], one instance each. Frames are built by
+//! [`crate::builder::FrameBuilder`], which records what the game did and decides nothing.
 
 use std::sync::Arc;
 
-use crate::resource::TextureState;
+use crate::resource::{RenderTargetUsage, TextureState};
 
 /// An integer rectangle in pixels (XNA's `Rectangle`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -487,9 +489,18 @@ pub struct ColorBinding {
 /// How a pass segment began.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SegmentStart {
-    /// A real `SetRenderTargets` transition (or the start of the frame on the back buffer).
-    Bind,
-    /// The same bind cycle resumed after an upload or readback split it.
+    /// A real `SetRenderTargets` transition. `usage` is the first target's (the back buffer's
+    /// presentation usage when returning to it): as in XNA and FNA, the first target's usage
+    /// decides whether the bind discards, and a discarding bind starts every attachment at
+    /// opaque black, depth 1 and stencil 0 (the load stage turns that into CLEAR load ops).
+    Bind {
+        /// The usage that decides whether this bind discards.
+        usage: RenderTargetUsage,
+    },
+    /// Drawing began on the back buffer without a `SetRenderTargets` call: at the start of a
+    /// frame, or after a bound target was destroyed. Nothing is cleared.
+    Implicit,
+    /// The same bind cycle resumed after an upload, a readback or a flush split it.
     Continue,
 }
 
@@ -567,6 +578,9 @@ pub struct FrameCommands {
     pub nodes: Vec<Node>,
     /// Every draw's sprites, in one arena; a draw names its range.
     pub sprites: Vec<SpriteInstance>,
+    /// The pass segment (an index into `nodes`) whose bind cycle was still open when the frame
+    /// was flushed: the next frame continues that cycle and loads what its attachments hold.
+    pub open_cycle: Option<usize>,
 }
 
 impl FrameCommands {

@@ -1,6 +1,6 @@
 //! The backend-neutral heart of xnagraph.
 //!
-//! A game's calls are recorded into [`FrameCommands`]: a list of [`Node`]s (pass segments,
+//! A game's calls are recorded by one [`FrameBuilder`] into [`FrameCommands`]: a list of [`Node`]s (pass segments,
 //! uploads, readbacks, presents) that hold the [`TextureState`]s they name by `Arc`. At a flush
 //! the frame is handed to [`compile::compile`], which turns it into a [`FramePlan`]: ordered plan
 //! nodes with every load/store op, resolve, mip cascade and barrier decided. A [`Backend`]
@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod backend;
+pub mod builder;
 pub mod commands;
 pub mod compile;
 pub mod format;
@@ -21,6 +22,7 @@ pub mod retire;
 pub use backend::{
     Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId, SubmissionWaiter,
 };
+pub use builder::FrameBuilder;
 pub use commands::*;
 pub use format::{DepthFormat, SurfaceFormat};
 pub use plan::*;

@@ -97,6 +97,31 @@ pub struct PlannedAttachment {
     pub resolve: bool,
 }
 
+/// At most this many colour attachments in one pass (XNA's four render-target bindings).
+pub const MAX_COLOR_ATTACHMENTS: usize = 4;
+
+/// Per colour attachment slot of a pass, the channels an op writes: RGBA bits, bit 0 red; 0
+/// leaves that attachment as it is. The backend masks colour output with it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ColorWrites(pub [u8; MAX_COLOR_ATTACHMENTS]);
+
+impl ColorWrites {
+    /// The channels written into attachment `slot` (none past the last slot).
+    pub fn get(self, slot: usize) -> u8 {
+        self.0.get(slot).copied().unwrap_or(0)
+    }
+}
+
+/// One op of a segment that runs inside its planned pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannedOp {
+    /// Index into the segment's `ops`.
+    pub index: usize,
+    /// What the op writes into each colour attachment: a colour clear, every channel of every
+    /// attachment; a draw, the channels its shader outputs, through its blend state's mask.
+    pub writes: ColorWrites,
+}
+
 /// A planned render pass over one recorded segment.
 #[derive(Clone, Debug)]
 pub struct PlannedPass {
@@ -106,10 +131,10 @@ pub struct PlannedPass {
     pub colors: Vec<PlannedAttachment>,
     /// The primary target's depth/stencil image, when it has a depth format.
     pub depth: Option<PlannedAttachment>,
-    /// Indices into the segment's `ops` to execute inside the pass, in order. Clears absorbed
-    /// into a CLEAR load op, and clears made redundant by a later clear with nothing drawn in
-    /// between, are left out.
-    pub ops: Vec<usize>,
+    /// The segment's ops to execute inside the pass, in order. Clears absorbed into a CLEAR
+    /// load op, and clears made redundant by a later clear with nothing drawn in between, are
+    /// left out.
+    pub ops: Vec<PlannedOp>,
 }
 
 /// A state transition of one subresource range of one image.

@@ -6,12 +6,12 @@
 //! a resolving `Samples` attachment averages into the `Color` image's view of that layer), the
 //! ops (clears via vkCmdClearAttachments on the aspects present; sprite draws with their pipeline,
 //! viewport, scissor, transform and texture), vkCmdEndRendering. Nothing here decides a load or
-//! store op: they come from the plan as they are.
+//! store op, or which attachments an op writes: they come from the plan as they are.
 
 use ash::vk;
 use xnagraph_graph::{
-    Access, BackendError, Clear, ClearValue, Draw, Image, LoadOp, Node, PassOp, PlannedAttachment,
-    PlannedPass, StoreOp,
+    Access, BackendError, Clear, ClearValue, ColorWrites, Draw, Image, LoadOp, Node, PassOp,
+    PlannedAttachment, PlannedPass, StoreOp,
 };
 
 use crate::format::depth_aspects;
@@ -157,13 +157,13 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     unsafe { device.cmd_begin_rendering(rec.cmd, &info) };
     let mut state = DrawState { pipeline: vk::Pipeline::null(), buffers_bound: false };
     let mut result = Ok(());
-    for &i in &pass.ops {
-        result = match segment.ops.get(i) {
+    for op in &pass.ops {
+        result = match segment.ops.get(op.index) {
             Some(PassOp::Clear(c)) => {
-                clear(rec, c, &att, has_stencil);
+                clear(rec, c, op.writes, &att, has_stencil);
                 Ok(())
             }
-            Some(PassOp::Draw(d)) => draw(rec, d, &att, &mut state),
+            Some(PassOp::Draw(d)) => draw(rec, d, op.writes, &att, &mut state),
             None => Err(malformed("pass op index out of range")),
         };
         if result.is_err() {
@@ -175,10 +175,10 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     result
 }
 
-fn clear(rec: &Recorder<'_>, c: &Clear, att: &Attachments, has_stencil: bool) {
+fn clear(rec: &Recorder<'_>, c: &Clear, writes: ColorWrites, att: &Attachments, has_stencil: bool) {
     let mut clears = Vec::new();
     if let Some(color) = c.color {
-        for i in 0..att.colors.len() {
+        for i in (0..att.colors.len()).filter(|&i| writes.get(i) != 0) {
             clears.push(vk::ClearAttachment {
                 aspect_mask: vk::ImageAspectFlags::COLOR,
                 color_attachment: i as u32,
@@ -237,6 +237,7 @@ fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> vk::Rect2D 
 fn draw(
     rec: &mut Recorder<'_>,
     d: &Draw,
+    writes: ColorWrites,
     att: &Attachments,
     state: &mut DrawState,
 ) -> Result<(), BackendError> {
@@ -247,7 +248,7 @@ fn draw(
     }
     let gpu = rec.gpu;
     let device = &gpu.device;
-    let pipeline = rec.pipelines.pipeline(gpu, &d.pipeline, &att.formats)?;
+    let pipeline = rec.pipelines.pipeline(gpu, &d.pipeline, &att.formats, writes)?;
     let sampler = rec.pipelines.sampler(gpu, &d.sampler)?;
     let texture = rec.textures.get(d.texture.native())?;
 

@@ -10,8 +10,9 @@ use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::{
-    BackendError, Blend, BlendFunction, CompareFunction, CullMode, FillMode, PipelineKey,
-    SamplerState, ShaderKind, SpriteInstance, StencilOperation, TextureAddressMode, TextureFilter,
+    BackendError, Blend, BlendFunction, ColorWrites, CompareFunction, CullMode, FillMode,
+    PipelineKey, SamplerState, ShaderKind, SpriteInstance, StencilOperation, TextureAddressMode,
+    TextureFilter,
 };
 
 use crate::device::Gpu;
@@ -33,7 +34,7 @@ pub(crate) struct Pipelines {
     /// Sets 0 (empty), 1 (uniform buffer) and 2 (combined image sampler).
     pub set_layouts: [vk::DescriptorSetLayout; 3],
     pub layout: vk::PipelineLayout,
-    pipelines: HashMap<(PipelineKey, PassFormats), vk::Pipeline>,
+    pipelines: HashMap<(PipelineKey, PassFormats, ColorWrites), vk::Pipeline>,
     samplers: HashMap<SamplerState, vk::Sampler>,
 }
 
@@ -93,18 +94,20 @@ impl Pipelines {
         Ok(())
     }
 
-    /// The pipeline for a draw in a pass with these formats.
+    /// The pipeline for a draw in a pass with these formats, writing the planned channels of
+    /// each attachment.
     pub fn pipeline(
         &mut self,
         gpu: &Gpu,
         key: &PipelineKey,
         formats: &PassFormats,
+        writes: ColorWrites,
     ) -> Result<vk::Pipeline, BackendError> {
-        let cache_key = (*key, formats.clone());
+        let cache_key = (*key, formats.clone(), writes);
         if let Some(p) = self.pipelines.get(&cache_key) {
             return Ok(*p);
         }
-        let pipeline = self.build(gpu, key, formats)?;
+        let pipeline = self.build(gpu, key, formats, writes)?;
         self.pipelines.insert(cache_key, pipeline);
         Ok(pipeline)
     }
@@ -114,6 +117,7 @@ impl Pipelines {
         gpu: &Gpu,
         key: &PipelineKey,
         formats: &PassFormats,
+        writes: ColorWrites,
     ) -> Result<vk::Pipeline, BackendError> {
         let ShaderKind::Sprite = key.shader;
         let stages = [
@@ -224,14 +228,10 @@ impl Pipelines {
                 ));
         let blend_attachments: Vec<_> = (0..formats.colors.len())
             .map(|i| {
-                // The stock shaders write only the first target; the others keep their content.
-                let mask = if i == 0 {
-                    vk::ColorComponentFlags::from_raw(u32::from(b.color_write_channels & 0xF))
-                } else {
-                    vk::ColorComponentFlags::empty()
-                };
+                // The plan says which channels of which attachment the draw writes.
+                let mask = vk::ColorComponentFlags::from_raw(u32::from(writes.get(i) & 0xF));
                 vk::PipelineColorBlendAttachmentState::default()
-                    .blend_enable(blend_on && i == 0)
+                    .blend_enable(blend_on && writes.get(i) != 0)
                     .src_color_blend_factor(blend_factor(b.color_source_blend))
                     .dst_color_blend_factor(blend_factor(b.color_destination_blend))
                     .color_blend_op(blend_op(b.color_blend_function))

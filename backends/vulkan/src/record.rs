@@ -46,7 +46,8 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
                 let Some(Node::Pass(segment)) = frame.nodes.get(p.segment) else {
                     return Err(plan_error(format!("node {} is not a pass segment", p.segment)));
                 };
-                for &i in &p.ops {
+                for op in &p.ops {
+                    let i = op.index;
                     match segment.ops.get(i) {
                         Some(PassOp::Draw(d)) => {
                             let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);

@@ -160,13 +160,8 @@ pub(crate) fn record_plan_barriers(
             base_array_layer: b.layers.start,
             layer_count: b.layers.end - b.layers.start,
         };
-        lowered.push(image_barrier(
-            image,
-            range,
-            b.src,
-            b.dst,
-            b.discard || b.src == Access::Nothing,
-        ));
+        // Whether the old content may be discarded is the plan's decision.
+        lowered.push(image_barrier(image, range, b.src, b.dst, b.discard));
     }
     record_image_barriers(device, cmd, &lowered);
     Ok(())

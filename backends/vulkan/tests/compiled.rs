@@ -54,7 +54,11 @@ fn compiled_frames_render_and_read_back_across_frames() {
             layer: 0,
             rect: Rect::new(0, 0, 32, 32),
         }));
-        let plan = compile(FrameCommands { nodes, sprites: quad(region, [255; 4]).to_vec() });
+        let plan = compile(FrameCommands {
+            nodes,
+            sprites: quad(region, [255; 4]).to_vec(),
+            open_cycle: None,
+        });
         let submission = s.backend.submit(&plan).expect("submit");
         drop(plan);
         s.backend.wait(submission).expect("wait");
@@ -106,8 +110,11 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
             rect: Rect::new(0, 0, 8, 8),
         }),
     ];
-    let plan =
-        compile(FrameCommands { nodes, sprites: quad(Rect::new(0, 0, 16, 16), CLEARED).to_vec() });
+    let plan = compile(FrameCommands {
+        nodes,
+        sprites: quad(Rect::new(0, 0, 16, 16), CLEARED).to_vec(),
+        open_cycle: None,
+    });
     assert!(cleared_images(&plan).is_empty());
     let submission = s.backend.submit(&plan).expect("submit");
     drop(plan);
@@ -149,6 +156,7 @@ fn clear_only_frame(target: &Arc<TextureState>, size: u32, id: u64) -> FrameComm
             readback(id, target, 0, Rect::new(0, 0, size as i32, size as i32)),
         ],
         sprites: vec![],
+        open_cycle: None,
     }
 }
 
@@ -220,7 +228,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
         Node::Pass(segment(&target, vec![clear_all(CLEAR, 0.5, 3)])),
         readback(41, &target, 0, Rect::new(0, 0, SIZE as i32, SIZE as i32)),
     ];
-    let plan = compile(FrameCommands { nodes, sprites: vec![] });
+    let plan = compile(FrameCommands { nodes, sprites: vec![], open_cycle: None });
     let mut expected = vec![Image::Color];
     if samples > 1 {
         expected.push(Image::Samples);
@@ -271,7 +279,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
         Node::Pass(segment(&target, ops)),
         readback(42, &target, 0, Rect::new(0, 0, SIZE as i32, SIZE as i32)),
     ];
-    let plan = compile(FrameCommands { nodes, sprites: vertices });
+    let plan = compile(FrameCommands { nodes, sprites: vertices, open_cycle: None });
     assert!(cleared_images(&plan).is_empty());
     let bytes = submit_and_read(&mut s, plan, 42);
     for y in 0..SIZE {

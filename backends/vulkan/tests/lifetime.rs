@@ -30,6 +30,7 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
                 Node::Pass(segment(&cleared, vec![clear_op([shade, 0.0, 0.0, 1.0])])),
             ],
             sprites: vec![],
+            open_cycle: None,
         };
         let load = LoadOp::Clear(ClearValue::Color([shade, 0.0, 0.0, 1.0]));
         let nodes = vec![
@@ -125,8 +126,11 @@ fn a_texture_state_outliving_its_backend_is_harmless() {
 fn a_plan_naming_a_missing_op_is_an_error_not_a_panic() {
     let mut s = Session::new();
     let target = s.texture(target_desc(8, 8, 1, 0));
-    let frame =
-        FrameCommands { nodes: vec![Node::Pass(segment(&target, vec![]))], sprites: vec![] };
+    let frame = FrameCommands {
+        nodes: vec![Node::Pass(segment(&target, vec![]))],
+        sprites: vec![],
+        open_cycle: None,
+    };
     let nodes = vec![PlanNode {
         barriers: vec![],
         kind: pass(

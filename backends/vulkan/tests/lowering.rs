@@ -4,9 +4,9 @@ mod common;
 
 use common::*;
 use xnagraph_graph::{
-    Access, Backend, ClearValue, DepthFormat, FrameCommands, Image, LoadOp, Node, PlanNode,
-    PlanNodeKind, PlannedPass, Readback, ReadbackId, Rect, StoreOp, SurfaceFormat, TextureDesc,
-    Upload,
+    Access, Backend, ClearValue, ColorWrites, DepthFormat, FrameCommands, Image, LoadOp, Node,
+    PlanNode, PlanNodeKind, PlannedOp, PlannedPass, Readback, ReadbackId, Rect, StoreOp,
+    SurfaceFormat, TextureDesc, Upload,
 };
 
 #[test]
@@ -20,6 +20,7 @@ fn load_op_clear_fills_the_whole_target() {
             readback(1, &target, 0, Rect::new(0, 0, 64, 64)),
         ],
         sprites: vec![],
+        open_cycle: None,
     };
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
@@ -105,6 +106,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
             readback(7, &target, 0, Rect::new(0, 0, 64, 64)),
         ],
         sprites: quad(region, WHITE).to_vec(),
+        open_cycle: None,
     };
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let nodes = vec![
@@ -195,6 +197,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
             readback(3, &target, 0, Rect::new(0, 0, 32, 32)),
         ],
         sprites: quad(Rect::new(0, 0, 16, 32), RED).to_vec(),
+        open_cycle: None,
     };
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 1.0, 1.0]));
     let nodes = vec![
@@ -261,6 +264,7 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
             readback(9, &target, 2, Rect::new(0, 0, 4, 4)),
         ],
         sprites: vec![],
+        open_cycle: None,
     };
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
@@ -313,6 +317,7 @@ fn validation_reports_a_readback_without_its_barrier() {
             readback(2, &target, 0, Rect::new(0, 0, 8, 8)),
         ],
         sprites: vec![],
+        open_cycle: None,
     };
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
@@ -394,6 +399,7 @@ fn depth_test_keeps_the_nearer_sprite() {
             readback(4, &target, 0, Rect::new(0, 0, 32, 32)),
         ],
         sprites: vertices,
+        open_cycle: None,
     };
     let depth_attachment = xnagraph_graph::PlannedAttachment {
         texture: target.clone(),
@@ -436,7 +442,7 @@ fn depth_test_keeps_the_nearer_sprite() {
                     false,
                 )],
                 depth: Some(depth_attachment),
-                ops: vec![0],
+                ops: vec![PlannedOp { index: 0, writes: ColorWrites([0xF, 0, 0, 0]) }],
             }),
         },
         PlanNode {
@@ -492,6 +498,7 @@ fn a_cube_face_is_rendered_and_read_back_alone() {
             }),
         ],
         sprites: vec![],
+        open_cycle: None,
     };
     let face_barrier = |src, dst| xnagraph_graph::Barrier {
         texture: cube.clone(),

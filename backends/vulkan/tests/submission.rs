@@ -49,6 +49,7 @@ fn a_plan_rejected_by_the_lowering_leaves_layouts_as_the_gpu_has_them() {
             readback(readback_id, &target, 0, whole),
         ],
         sprites: quad(region, [255; 4]).to_vec(),
+        open_cycle: None,
     };
 
     // Frame 1: upload, draw the texture (it ends up sampled), read the target back.
@@ -75,6 +76,7 @@ fn a_plan_rejected_by_the_lowering_leaves_layouts_as_the_gpu_has_them() {
             Node::Pass(segment(&target, vec![sprite_draw(&other, 5, 1, 16, 16)])),
         ],
         sprites: vec![],
+        open_cycle: None,
     };
     let refused = submit(&mut s, rejected);
     assert!(matches!(&refused, Err(BackendError::Native(m)) if m.contains("malformed plan")));
@@ -105,6 +107,7 @@ fn the_waiter_sees_a_submission_complete_without_the_backend() {
             readback(7, &target, 0, Rect::new(0, 0, 8, 8)),
         ],
         sprites: vec![],
+        open_cycle: None,
     };
     let id = submit(&mut s, frame).expect("submit");
     let thread = std::thread::spawn(move || waiter.wait_for(id));

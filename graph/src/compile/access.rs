@@ -7,7 +7,9 @@
 //!
 //! Decided here: a colour attachment is `ColorAttachmentReadWrite` when it is loaded or when a
 //! draw of the pass reads the destination (blending, a partial write mask, min/max), and
-//! `ColorAttachmentWrite` otherwise; the resolved image of a multisampled attachment is written
+//! `ColorAttachmentWrite` otherwise; which colour attachments an op writes ([`op_writes`]: a
+//! colour clear every attachment, a draw only the outputs of its shader, through its write
+//! mask), so an attachment a draw leaves alone is not read by it; the resolved image of a multisampled attachment is written
 //! as a colour attachment (Vulkan's resolve attachment); a sampled texture is read at all its
 //! levels and layers; a depth/stencil attachment is always read-write (depth tests read it); a
 //! transfer clear writes its whole subresource without reading it.
@@ -15,8 +17,10 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::commands::{Blend, BlendFunction, BlendState, FrameCommands, Node, PassOp};
-use crate::plan::{Access, Image, LoadOp, PlanNodeKind, PlannedAttachment};
+use crate::commands::{Blend, BlendFunction, BlendState, FrameCommands, Node, PassOp, ShaderKind};
+use crate::plan::{
+    Access, ColorWrites, Image, LoadOp, PlanNodeKind, PlannedAttachment, MAX_COLOR_ATTACHMENTS,
+};
 use crate::resource::TextureState;
 
 /// One use of a subresource range by a plan node.
@@ -32,11 +36,16 @@ pub(crate) struct Use<'a> {
 }
 
 impl Use<'_> {
+    /// Whether the result depends on what the range held: a read, or a write that keeps part
+    /// of it (a partial upload, an attachment that is loaded).
     pub fn reads(&self) -> bool {
         match self.access {
-            Access::Nothing | Access::TransferWrite => false,
-            Access::ColorAttachmentWrite => !self.discard,
-            _ => true,
+            Access::Nothing => false,
+            Access::FragmentSampled | Access::TransferRead | Access::Present => true,
+            Access::ColorAttachmentWrite
+            | Access::ColorAttachmentReadWrite
+            | Access::DepthStencilAttachmentReadWrite
+            | Access::TransferWrite => !self.discard,
         }
     }
 
@@ -73,6 +82,29 @@ pub(crate) fn reads_destination(blend: &BlendState) -> bool {
         || min_max(blend.alpha_blend_function)
 }
 
+/// How many colour outputs a stock shader writes, from location 0.
+fn shader_outputs(shader: ShaderKind) -> usize {
+    match shader {
+        ShaderKind::Sprite => 1,
+    }
+}
+
+/// Which channels of each of a pass's `attachments` colour attachments `op` writes.
+pub(crate) fn op_writes(op: &PassOp, attachments: usize) -> ColorWrites {
+    let mut writes = ColorWrites::default();
+    let (mask, outputs) = match op {
+        PassOp::Clear(c) if c.color.is_some() => (0xF, attachments),
+        PassOp::Clear(_) => (0, 0),
+        PassOp::Draw(d) => {
+            (d.pipeline.blend.color_write_channels & 0xF, shader_outputs(d.pipeline.shader))
+        }
+    };
+    for slot in writes.0.iter_mut().take(outputs.min(attachments).min(MAX_COLOR_ATTACHMENTS)) {
+        *slot = mask;
+    }
+    writes
+}
+
 fn one(layer: u32) -> Range<u32> {
     layer..layer.saturating_add(1)
 }
@@ -96,12 +128,18 @@ pub(crate) fn for_each_use<'a>(
 ) {
     match kind {
         PlanNodeKind::Pass(pass) => {
-            let mut blends = false;
+            // Per attachment slot: whether a draw reads what is already there.
+            let mut blends = [false; MAX_COLOR_ATTACHMENTS];
             if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
                 let mut previous = None;
-                for op in pass.ops.iter().filter_map(|&i| segment.ops.get(i)) {
-                    let PassOp::Draw(draw) = op else { continue };
-                    blends |= reads_destination(&draw.pipeline.blend);
+                for planned in &pass.ops {
+                    let Some(PassOp::Draw(draw)) = segment.ops.get(planned.index) else {
+                        continue;
+                    };
+                    let blending = reads_destination(&draw.pipeline.blend);
+                    for (reads, &w) in blends.iter_mut().zip(&planned.writes.0) {
+                        *reads |= w != 0 && (w != 0xF || blending);
+                    }
                     // Sprite batches sample one texture many times in a row; one use is enough.
                     if previous == Some(draw.texture.id()) {
                         continue;
@@ -118,8 +156,8 @@ pub(crate) fn for_each_use<'a>(
                     });
                 }
             }
-            for att in &pass.colors {
-                f(attachment_use(att, blends));
+            for (slot, att) in pass.colors.iter().enumerate() {
+                f(attachment_use(att, blends.get(slot).copied().unwrap_or(false)));
                 if att.resolve {
                     f(Use {
                         texture: &att.texture,
@@ -132,7 +170,7 @@ pub(crate) fn for_each_use<'a>(
                 }
             }
             if let Some(depth) = &pass.depth {
-                f(attachment_use(depth, blends));
+                f(attachment_use(depth, false));
             }
         }
         PlanNodeKind::ClearImages { clears } => {
@@ -205,6 +243,28 @@ pub(crate) fn for_each_use<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sprite_draw_writes_only_the_first_attachment_and_a_colour_clear_every_one() {
+        use crate::compile::compile;
+        use crate::compile::testkit::*;
+        let t = texture(1, 1, 1);
+        let (a, b) = (target(4, 4, 0, PRESERVE), target(4, 4, 0, PRESERVE));
+        let masked = BlendState { color_write_channels: 0b0101, ..BlendState::OPAQUE };
+        let plan = compile(frame(vec![
+            bind_many(&[&a, &b], vec![draw(&t), clear_color(RED), draw_with(&t, masked)]),
+            unbind(),
+        ]));
+        let writes: Vec<_> = pass(&plan, 0).ops.iter().map(|o| o.writes.0).collect();
+        assert_eq!(writes, [[0xF, 0, 0, 0], [0xF, 0xF, 0, 0], [0b0101, 0, 0, 0]]);
+        assert!(plan.to_string().contains("ops [0 (f 0), 1 (f f), 2 (5 0)]"), "{plan}");
+        // The partial mask reads the first attachment; no draw touches the second.
+        let rows = barriers(&plan, 0);
+        let access = |id: u64| rows.iter().find(|r| r.0 == id && r.1 == Image::Color).unwrap().5;
+        assert_eq!(access(a.id().0), Access::ColorAttachmentReadWrite);
+        assert_eq!(access(b.id().0), Access::ColorAttachmentWrite);
+        assert_eq!(op_writes(&clear(None, Some(1.0), None), 2), ColorWrites::default());
+    }
 
     #[test]
     fn only_blending_that_reads_the_destination_counts() {

@@ -1,7 +1,7 @@
-//! Stage 5, clears: passes that only clear become transfer clears.
+//! Stage 6, clears: passes that only clear become transfer clears.
 //!
 //! In: the plan's nodes in execution order, with load ops, store ops, resolves and mip cascades
-//! decided (stages 2–4). Out: the same list where every pass with nothing left to execute (no
+//! decided (stages 2–5). Out: the same list where every pass with nothing left to execute (no
 //! draw, no in-pass clear: all its clears were absorbed into CLEAR load ops) is replaced by a
 //! [`PlanNodeKind::ClearImages`] node, or removed when it clears nothing anyone can observe.
 //!
@@ -118,7 +118,7 @@ mod tests {
     #[test]
     fn clear_only_multisampled_discard_target_clears_only_its_resolved_image() {
         let rt = target_with_depth(8, 4, DepthFormat::Depth24Stencil8, DISCARD);
-        let plan = compile(frame(vec![bind(&rt, vec![discard_clear_ds()])]));
+        let plan = compile(frame(vec![bind(&rt, vec![]), unbind()]));
         // The samples and the depth of a DiscardContents target are never loaded again.
         assert_eq!(clears(&plan, 0), [(rt.id().0, Image::Color, 0, 0, ClearValue::Color(BLACK))]);
         assert_eq!(plan.nodes[0].barriers.len(), 1);
@@ -155,8 +155,9 @@ mod tests {
         let stored = target_with_depth(4, 0, DepthFormat::Depth24Stencil8, PRESERVE);
         let dropped = target_with_depth(4, 0, DepthFormat::Depth24Stencil8, DISCARD);
         let plan = compile(frame(vec![
-            bind(&stored, vec![discard_clear_ds()]),
-            bind(&dropped, vec![discard_clear_ds()]),
+            bind(&stored, vec![clear_all(BLACK)]),
+            bind(&dropped, vec![]),
+            unbind(),
         ]));
         let black = ClearValue::Color(BLACK);
         let (s, d) = (stored.id().0, dropped.id().0);
@@ -203,12 +204,9 @@ mod tests {
     #[test]
     fn pass_with_a_draw_stays_a_pass() {
         let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
-        let plan = compile(frame(vec![
-            bind(&rt, vec![clear_color(RED), draw(&t)]),
-            bind(&rt, vec![draw(&t), clear_color(BLUE)]),
-        ]));
-        assert_eq!(kinds(&plan), ["pass", "pass"]);
-        assert_eq!(pass(&plan, 1).ops, [0, 1], "an in-pass clear is work");
+        let plan = compile(frame(vec![bind(&rt, vec![draw(&t), clear_color(BLUE)]), unbind()]));
+        assert_eq!(kinds(&plan), ["pass", "clear"]);
+        assert_eq!(ops(&plan, 0), [0, 1], "an in-pass clear is work");
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //!
 //! The frame-blind policy is what a driver that sees one call at a time must do (FNA3D's SDL_GPU
 //! driver, for one): per pass segment, each attachment is CLEARed when a clear is pending at the
-//! start of the segment and LOADed otherwise, and always STOREd — multisample samples and depth
+//! start of the segment (a discarding bind's, or the game's before the first draw) and LOADed
+//! otherwise, and always STOREd — multisample samples and depth
 //! included — with a multisampled colour attachment also resolved. It counts one node per
 //! recorded node plus one mip cascade per mipmapped attachment per segment, and one barrier per
 //! attachment, per resolve, per distinct texture sampled in a segment, per cascade and per
@@ -88,7 +89,9 @@ pub fn frame_blind_cost(frame: &FrameCommands) -> PlanCost {
             cost.barriers += 1;
             continue;
         };
-        let (mut color_pending, mut depth_pending) = (false, false);
+        // A discarding bind is a pending clear of every aspect, as the engine issues it.
+        let bind_clear = super::load::discard_bind_clear(segment.start, 0).is_some();
+        let (mut color_pending, mut depth_pending) = (bind_clear, bind_clear);
         for op in &segment.ops {
             match op {
                 PassOp::Clear(c) => {
@@ -148,17 +151,21 @@ mod tests {
     fn frame_blind_policy_loads_without_a_pending_clear_and_always_stores() {
         let t = texture(4, 4, 1);
         let rt = target_with_depth(8, 4, DepthFormat::Depth24Stencil8, DISCARD);
-        let f = frame(vec![bind(&rt, vec![clear_color(RED), draw(&t), draw(&t)])]);
+        let f = frame(vec![bind(&rt, vec![clear_color(RED), draw(&t), draw(&t)]), unbind()]);
         let blind = frame_blind_cost(&f);
         let samples = 8 * 8 * 4 * 4;
-        assert_eq!(blind.bytes_loaded, samples, "depth is loaded: no depth clear is pending");
-        assert_eq!(blind.bytes_stored, samples + 8 * 8 * 4 + samples);
-        assert_eq!(blind.barriers, 4, "samples, resolve, depth, one sampled texture");
-        assert_eq!(blind.nodes, 1);
+        assert_eq!(blind.bytes_loaded, 0, "the discarding bind's clear is pending everywhere");
+        assert_eq!(blind.bytes_stored, samples + 8 * 8 * 4 + samples + 4, "and the back buffer");
+        assert_eq!(blind.barriers, 4 + 1, "samples, resolve, depth, one sampled texture; bb");
+        assert_eq!(blind.nodes, 2);
         let plan = compile(f);
         assert_eq!(plan.cost.bytes_loaded, 0);
-        assert_eq!(plan.cost.bytes_stored, 8 * 8 * 4, "only the resolve");
-        assert_eq!(plan.cost.nodes, 1);
-        assert_eq!(plan.cost.barriers, 4);
+        assert_eq!(plan.cost.bytes_stored, 8 * 8 * 4 + 4, "the resolve and the back buffer");
+        assert_eq!(plan.cost.nodes, 2);
+        assert_eq!(plan.cost.barriers, 4 + 1);
+        // A preserving bind has no clear pending: samples and depth are loaded.
+        let kept = target_with_depth(8, 4, DepthFormat::Depth24Stencil8, PRESERVE);
+        let blind = frame_blind_cost(&frame(vec![bind(&kept, vec![draw(&t)])]));
+        assert_eq!(blind.bytes_loaded, samples * 2);
     }
 }

@@ -1,6 +1,6 @@
-//! Stage 4, mips: where the mip cascades of rendered targets go.
+//! Stage 5, mips: where the mip cascades of rendered targets go.
 //!
-//! In: the passes with their stores and resolves (stage 3), in recording order. Out: the plan's
+//! In: the live passes with their stores and resolves (stages 3–4), in recording order. Out: the plan's
 //! node list in execution order, with a [`PlanNodeKind::GenerateMips`] node inserted for each
 //! (mipmapped render target, layer) whose level 0 was rendered.
 //!
@@ -64,7 +64,7 @@ pub(crate) fn insert_mip_cascades(frame: &FrameCommands, nodes: Vec<PlanNode>) -
         match &node.kind {
             PlanNodeKind::Pass(pass) => {
                 if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
-                    for op in pass.ops.iter().filter_map(|&i| segment.ops.get(i)) {
+                    for op in pass.ops.iter().filter_map(|o| segment.ops.get(o.index)) {
                         if let PassOp::Draw(draw) = op {
                             pending.flush_all_layers(&draw.texture);
                         }
@@ -140,10 +140,11 @@ mod tests {
     fn mipmapped_target_gets_cascade_after_last_write_before_read() {
         let (t, rt, other) =
             (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE), target(4, 4, 0, DISCARD));
+        let t2 = target(4, 4, 0, DISCARD);
         let plan = compile(frame(vec![
             bind(&rt, vec![clear_color(RED), draw(&t)]),
             bind(&rt, vec![draw(&t)]),
-            bind(&other, vec![clear_color(BLUE), draw(&t)]),
+            bind(&t2, vec![clear_color(BLUE), draw(&t)]),
             bind(&other, vec![clear_color(BLUE), draw(&rt)]),
         ]));
         assert_eq!(kinds(&plan), ["pass", "pass", "mips", "pass", "pass"]);
@@ -198,8 +199,8 @@ mod tests {
         let t = texture(4, 4, 1);
         let cube = target_cube(8, 3, 4, DISCARD);
         let plan = compile(frame(vec![
-            bind_face(&cube, 2, vec![discard_clear_ds(), draw(&t)]),
-            bind_face(&cube, 5, vec![discard_clear_ds(), draw(&t)]),
+            bind_face(&cube, 2, vec![draw(&t)]),
+            bind_face(&cube, 5, vec![draw(&t)]),
             readback(&cube, 1, 5),
         ]));
         // Each face's cascade follows the last pass that resolved into it.
@@ -218,6 +219,51 @@ mod tests {
             readback(&t, 2, 0),
         ]));
         assert_eq!(kinds(&plan), ["upload", "pass", "readback"]);
+    }
+
+    #[test]
+    fn a_readback_between_two_renders_gets_the_first_renders_cascade() {
+        let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            unbind(),
+            readback(&rt, 2, 0),
+            bind(&rt, vec![draw(&t)]),
+            unbind(),
+        ]));
+        // Without the rule the one cascade would follow the second render, after the readback
+        // had read level 2 unfilled.
+        assert_eq!(kinds(&plan), ["pass", "mips", "readback", "pass", "mips", "clear"]);
+        assert_eq!(mips_of(&plan, 1), (rt.id(), 0));
+        assert_eq!(mips_of(&plan, 4), (rt.id(), 0));
+    }
+
+    #[test]
+    fn an_upload_between_two_renders_comes_after_the_first_renders_cascade() {
+        let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            unbind(),
+            upload(&rt, 2, 0),
+            bind(&rt, vec![draw(&t)]),
+            unbind(),
+        ]));
+        // The cascade must not follow the upload: it would overwrite the uploaded level 2.
+        assert_eq!(kinds(&plan), ["pass", "mips", "upload", "pass", "mips", "clear"]);
+    }
+
+    #[test]
+    fn a_read_of_another_layer_does_not_place_this_layers_cascade() {
+        let t = texture(4, 4, 1);
+        let cube = target_cube(8, 3, 0, PRESERVE);
+        let plan = compile(frame(vec![
+            bind_face(&cube, 1, vec![clear_color(RED), draw(&t)]),
+            unbind(),
+            readback(&cube, 1, 4),
+            bind_face(&cube, 1, vec![draw(&t)]),
+            unbind(),
+        ]));
+        assert_eq!(kinds(&plan), ["pass", "readback", "pass", "mips", "clear"]);
     }
 
     #[test]

@@ -1,21 +1,24 @@
 //! The render-graph compiler: [`FrameCommands`] → [`FramePlan`].
 //!
-//! One frame goes through seven stages, one module each, every decision made once:
+//! One frame goes through eight stages, one module each, every decision made once:
 //!
 //! 1. [`nodes`] — every recorded node becomes a plan node, in recording order; the dependency
-//!    DAG of per-subresource hazards is derived from the finished plan. `uploads` then drops
-//!    uploads that a later whole-subresource upload overwrites before anything uses them.
+//!    DAG of per-subresource hazards is derived from the nodes.
 //! 2. [`load`] — leading clears become CLEAR load ops, preserved content LOADs, the rest is
 //!    DONT_CARE; redundant clears leave the pass.
 //! 3. [`store`] — STORE what a later node or a later frame can observe, resolve multisampled
 //!    colour that is observed, drop the rest.
-//! 4. [`mips`] — a cascade after the last pass that renders a mipmapped target's layer, before
+//! 4. `cull` — the dependency DAG is built over the nodes; liveness flows back from what the
+//!    frame leaves behind (readbacks, presents, stored content that survives it) along the
+//!    read-after-write edges, and nodes whose results nothing observes leave the plan (among
+//!    them uploads a later whole-subresource upload overwrites before any use).
+//! 5. [`mips`] — a cascade after the last pass that renders a mipmapped target's layer, before
 //!    its next read.
-//! 5. [`clears`] — a pass left with nothing to execute but its CLEAR load ops becomes transfer
+//! 6. [`clears`] — a pass left with nothing to execute but its CLEAR load ops becomes transfer
 //!    clears of the images whose content is observed, or nothing.
-//! 6. [`barriers`] — per-subresource tracking (carried across frames in [`track`]), one batch of
+//! 7. [`barriers`] — per-subresource tracking (carried across frames in [`track`]), one batch of
 //!    barriers per node; LOADs of content that does not exist become DONT_CARE here.
-//! 7. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
+//! 8. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
 //!
 //! What each node touches is written once, in `access`, for the barriers and the DAG alike.
 
@@ -23,19 +26,19 @@ mod access;
 pub mod barriers;
 pub mod clears;
 pub mod cost;
+mod cull;
 pub mod load;
 pub mod mips;
 pub mod nodes;
 pub mod output;
 pub mod store;
 pub mod track;
-mod uploads;
 
 #[cfg(test)]
 pub(crate) mod testkit;
 
 pub use cost::{attachment_bytes, frame_blind_cost};
-pub use nodes::{dependency_graph, Hazard};
+pub use nodes::{dependency_graph, Hazard, Hazards};
 pub use output::to_dot;
 pub use track::TrackingCommit;
 
@@ -49,9 +52,9 @@ use crate::plan::FramePlan;
 /// state the GPU really reached.
 pub fn compile_for_submission(frame: FrameCommands) -> (FramePlan, TrackingCommit) {
     let mut nodes = nodes::recorded_nodes(&frame);
-    uploads::drop_dead_uploads(&frame, &mut nodes);
     load::derive_load_ops(&frame, &mut nodes);
     store::derive_store_ops(&frame, &mut nodes);
+    cull::cull_unobserved(&frame, &mut nodes);
     let mut nodes = mips::insert_mip_cascades(&frame, nodes);
     clears::lower_clear_only_passes(&mut nodes);
     let mut tracker = track::FrameTracker::default();
@@ -98,8 +101,8 @@ mod tests {
         let draws = |t| -> Vec<PassOp> { (0..3).map(|_| draw(t)).collect() };
         let f = frame(vec![
             upload(&sprite, 0, 0),
-            bind(&scene, [vec![discard_clear_ds()], draws(&sprite)].concat()),
-            bind(&half, vec![clear_color(BLACK), draw(&scene)]),
+            bind(&scene, draws(&sprite)),
+            bind(&half, vec![draw(&scene)]),
             bind(&bb, vec![draw(&half)]),
             present(&bb),
         ]);
@@ -109,7 +112,7 @@ mod tests {
 
         // Node 1: scene.
         let p = pass(&plan, 1);
-        assert_eq!(p.ops, [1, 2, 3], "the bind clear became the load op");
+        assert_eq!(ops(&plan, 1), [0, 1, 2], "the draws; the bind is the load op");
         let samples = &p.colors[0];
         assert_eq!((samples.image, samples.load), (Image::Samples, clear_of(BLACK)));
         assert_eq!(samples.store, StoreOp::DontCare, "nothing loads a discard target's samples");
@@ -137,10 +140,10 @@ mod tests {
         );
         assert!(barriers(&plan, 2).contains(&expected));
 
-        // Node 3: back buffer, DiscardContents with no clear recorded.
+        // Node 3: back buffer, bound again with its DiscardContents presentation usage.
         let p = pass(&plan, 3);
         let a = &p.colors[0];
-        assert_eq!((a.load, a.store), (LoadOp::DontCare, StoreOp::Store));
+        assert_eq!((a.load, a.store), (clear_of(BLACK), StoreOp::Store));
         let expected = (
             half.id().0,
             Image::Color,
@@ -166,21 +169,21 @@ mod tests {
 
         // The whole table, as the plan prints it.
         let table = "\
-1: pass segment 1 -> t1 ops [1, 2, 3]
+1: pass segment 1 -> t1 ops [0, 1, 2]
   barrier t0.color levels 0..1 layers 0..1 TransferWrite -> FragmentSampled
   barrier t1.samples levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   barrier t1.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   barrier t1.depth levels 0..1 layers 0..1 Nothing -> DepthStencilAttachmentReadWrite discard
   color t1.samples layer 0 load clear(0 0 0 1) store dont-care resolve
   depth t1.depth layer 0 load clear(depth 1 stencil 0) store dont-care
-2: pass segment 2 -> t2 ops [1]
+2: pass segment 2 -> t2 ops [0]
   barrier t1.color levels 0..1 layers 0..1 ColorAttachmentWrite -> FragmentSampled
   barrier t2.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   color t2.color layer 0 load clear(0 0 0 1) store store
 3: pass segment 3 -> t3 ops [0]
   barrier t2.color levels 0..1 layers 0..1 ColorAttachmentWrite -> FragmentSampled
   barrier t3.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
-  color t3.color layer 0 load dont-care store store
+  color t3.color layer 0 load clear(0 0 0 1) store store
 4: present node 4 t3
   barrier t3.color levels 0..1 layers 0..1 ColorAttachmentWrite -> Present
 ";
@@ -242,11 +245,13 @@ mod tests {
         let t = texture(4, 4, 1);
         let empty = Node::Pass(PassSegment {
             colors: vec![],
-            start: SegmentStart::Bind,
+            start: SegmentStart::Bind { usage: crate::RenderTargetUsage::DiscardContents },
             ops: vec![draw(&t)],
         });
-        let plan = compile(frame(vec![empty, readback(&t, 7, 9), upload(&t, 3, 0)]));
-        assert_eq!(plan.nodes.len(), 3);
+        let mut f = frame(vec![readback(&t, 7, 9), upload(&t, 3, 0)]);
+        f.nodes.insert(0, empty);
+        let plan = compile(f);
+        assert_eq!(plan.nodes.len(), 2, "the pass without attachments writes nothing");
         let _ = plan.to_string();
         let _ = to_dot(&plan);
     }

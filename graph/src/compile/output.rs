@@ -1,4 +1,4 @@
-//! Stage 7, output: the plan as text and as Graphviz DOT.
+//! Stage 8, output: the plan as text and as Graphviz DOT.
 //!
 //! In: a finished [`FramePlan`]. Out: text meant to be diffed between compiler versions or
 //! frames. Textures are named `t0`, `t1`, … in order of first appearance in the plan (not by
@@ -6,7 +6,7 @@
 //! line, one legend line per texture, then per node one line, its barriers, for a pass one line
 //! per attachment with its load, store and resolve, and for transfer clears one line per
 //! cleared subresource with its value. The DOT graph has one box per node and
-//! one edge per hazard of [`super::nodes::dependency_graph`].
+//! one edge per dependent pair, labelled with its hazards, of [`super::nodes::dependency_graph`].
 
 use std::collections::HashMap;
 use std::fmt::{self, Display, Formatter, Write};
@@ -75,6 +75,28 @@ fn image_name(image: Image) -> &'static str {
     }
 }
 
+/// A pass's op indices; with several attachments, each op's write masks too (`2 (f 0)`: op 2
+/// writes every channel of the first attachment and none of the second).
+struct Ops<'a>(&'a PlannedPass);
+
+impl Display for Ops<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let attachments = self.0.colors.len();
+        for (i, op) in self.0.ops.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{}", op.index)?;
+            if attachments > 1 {
+                let masks: Vec<_> =
+                    (0..attachments).map(|s| format!("{:x}", op.writes.get(s))).collect();
+                write!(f, " ({})", masks.join(" "))?;
+            }
+        }
+        Ok(())
+    }
+}
+
 struct Value<'a>(&'a ClearValue);
 
 impl Display for Value<'_> {
@@ -112,7 +134,7 @@ fn node_line(plan: &FramePlan, names: &Names, kind: &PlanNodeKind) -> String {
     match kind {
         PlanNodeKind::Pass(pass) => {
             let targets: Vec<_> = pass.colors.iter().map(|a| names.name(&a.texture)).collect();
-            format!("pass segment {} -> {} ops {:?}", pass.segment, targets.join(","), pass.ops)
+            format!("pass segment {} -> {} ops [{}]", pass.segment, targets.join(","), Ops(pass))
         }
         PlanNodeKind::ClearImages { .. } => "clear images".to_owned(),
         PlanNodeKind::Upload { node } => match plan.frame.nodes.get(*node) {
@@ -226,7 +248,8 @@ impl Display for FramePlan {
 }
 
 /// The plan's dependency DAG in Graphviz DOT: one box per node (its line, attachments and
-/// barrier count), one edge per hazard labelled RAW, WAR or WAW.
+/// barrier count), one edge per dependent pair labelled with its hazards (RAW, WAR, WAW, joined
+/// by `+`).
 pub fn to_dot(plan: &FramePlan) -> String {
     let names = Names::of(plan);
     let mut out = String::from(
@@ -250,8 +273,8 @@ pub fn to_dot(plan: &FramePlan) -> String {
         .filter_map(|e| graph.edge_endpoints(e).map(|(a, b)| (graph[a], graph[b], graph[e])))
         .collect();
     edges.sort_unstable();
-    for (from, to, hazard) in edges {
-        let _ = writeln!(out, "  n{from} -> n{to} [label=\"{}\"];", hazard.abbreviation());
+    for (from, to, hazards) in edges {
+        let _ = writeln!(out, "  n{from} -> n{to} [label=\"{}\"];", hazards.label());
     }
     out.push_str("}\n");
     out

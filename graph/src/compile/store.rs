@@ -12,11 +12,13 @@
 //!
 //! STORE when the next event reads; DONT_CARE when it overwrites. With no later event the content
 //! must survive the frame when something could still observe it: the resolved `Color` image of
-//! any render target (it may be sampled or read back in a later frame), and the samples and
-//! depth/stencil of a preserving target (its next bind loads them). The samples and depth of a
-//! DiscardContents target are therefore dropped unless a later segment of this frame loads them.
-//! A multisampled attachment resolves unless its `Color` image is overwritten before anything
-//! reads it.
+//! any render target (it may be sampled or read back in a later frame), the samples and
+//! depth/stencil of a preserving target (its next bind loads them), and every attachment of the
+//! bind cycle that was still open when the frame was flushed ([`FrameCommands::open_cycle`]: the
+//! next frame continues that cycle and loads them). The samples and depth of a DiscardContents
+//! target are therefore dropped unless a later segment of this frame, or of the next frame
+//! continuing its cycle, loads them. A multisampled attachment resolves unless its `Color` image
+//! is overwritten before anything reads it.
 
 use super::track::IdMap;
 use crate::commands::{FrameCommands, Node, PassOp};
@@ -58,6 +60,14 @@ fn store_for(att: &PlannedAttachment, next: Option<Next>) -> StoreOp {
 pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
     let mut next: IdMap<Key, Next> = IdMap::default();
     next.reserve(nodes.len() * 2);
+    // The continuation of a cycle still open at the flush loads its attachments next frame.
+    let open = nodes.iter().find_map(|n| match &n.kind {
+        PlanNodeKind::Pass(pass) if Some(pass.segment) == frame.open_cycle => Some(pass),
+        _ => None,
+    });
+    for att in open.iter().flat_map(|pass| pass.colors.iter().chain(pass.depth.iter())) {
+        next.insert(key(att), Next::Read);
+    }
     for node in nodes.iter_mut().rev() {
         let mut read = |id: TextureId, layer: u32| {
             next.insert((id, Image::Color, layer), Next::Read);
@@ -81,7 +91,7 @@ pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
                     next.insert(key(att), event);
                 }
                 if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
-                    for op in pass.ops.iter().filter_map(|&i| segment.ops.get(i)) {
+                    for op in pass.ops.iter().filter_map(|o| segment.ops.get(o.index)) {
                         if let PassOp::Draw(draw) = op {
                             for layer in 0..draw.texture.desc().layers.max(1) {
                                 next.insert((draw.texture.id(), Image::Color, layer), Next::Read);
@@ -133,12 +143,14 @@ mod tests {
 
     #[test]
     fn discarding_bind_next_drops_the_store() {
-        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, PRESERVE));
+        let (t, rt, kept) = (texture(4, 4, 1), target(4, 4, 0, PRESERVE), target(4, 4, 0, DISCARD));
+        // `kept` keeps the first pass observed; `rt` alone is cleared by the next bind.
         let plan = compile(frame(vec![
-            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind_many(&[&rt, &kept], vec![clear_color(RED), draw(&t)]),
             bind(&rt, vec![clear_color(BLUE), draw(&t)]),
         ]));
         assert_eq!(pass(&plan, 0).colors[0].store, StoreOp::DontCare);
+        assert_eq!(pass(&plan, 0).colors[1].store, StoreOp::Store);
         assert_eq!(pass(&plan, 1).colors[0].store, StoreOp::Store);
     }
 
@@ -157,7 +169,7 @@ mod tests {
     fn preserving_target_stores_samples_and_depth() {
         let t = texture(4, 4, 1);
         let rt = target_with_depth(4, 4, DepthFormat::Depth24Stencil8, PRESERVE);
-        let plan = compile(frame(vec![bind(&rt, vec![discard_clear_ds(), draw(&t)])]));
+        let plan = compile(frame(vec![bind(&rt, vec![clear_all(BLACK), draw(&t)])]));
         let p = pass(&plan, 0);
         assert_eq!(p.colors[0].store, StoreOp::Store);
         assert!(p.colors[0].resolve);
@@ -169,13 +181,56 @@ mod tests {
         let t = texture(4, 4, 1);
         let rt = target_with_depth(4, 0, DepthFormat::Depth16, DISCARD);
         let plan = compile(frame(vec![
-            bind(&rt, vec![discard_clear_ds(), draw(&t)]),
+            bind(&rt, vec![draw(&t)]),
             readback(&t, 0, 0),
             resume(&rt, vec![draw(&t)]),
+            unbind(),
         ]));
         assert_eq!(pass(&plan, 0).depth.as_ref().unwrap().store, StoreOp::Store);
         assert_eq!(pass(&plan, 2).depth.as_ref().unwrap().load, LoadOp::Load);
         assert_eq!(pass(&plan, 2).depth.as_ref().unwrap().store, StoreOp::DontCare);
+    }
+
+    #[test]
+    fn a_cycle_open_at_a_flush_keeps_the_samples_and_depth_its_continuation_loads() {
+        let t = texture(4, 4, 1);
+        let rt = target_with_depth(8, 4, DepthFormat::Depth24Stencil8, DISCARD);
+        let mut frames =
+            frames(vec![bind(&rt, vec![draw(&t)]), flush(), resume(&rt, vec![draw(&t)]), unbind()])
+                .into_iter();
+        let plan = compile(frames.next().unwrap());
+        let p = pass(&plan, 0);
+        assert_eq!(p.colors[0].store, StoreOp::Store, "the next frame loads the samples");
+        assert_eq!(p.depth.as_ref().unwrap().store, StoreOp::Store, "and the depth");
+        let plan = compile(frames.next().unwrap());
+        let p = pass(&plan, 0);
+        assert_eq!(p.colors[0].load, LoadOp::Load);
+        assert_eq!(p.depth.as_ref().unwrap().load, LoadOp::Load);
+        assert_eq!(p.colors[0].store, StoreOp::DontCare, "the cycle ended in this frame");
+        assert_eq!(p.depth.as_ref().unwrap().store, StoreOp::DontCare);
+    }
+
+    #[test]
+    fn a_discard_bind_flushed_before_any_draw_clears_what_the_continuation_loads() {
+        let t = texture(4, 4, 1);
+        let rt = target_with_depth(8, 4, DepthFormat::Depth24Stencil8, DISCARD);
+        let mut frames =
+            frames(vec![bind(&rt, vec![]), flush(), resume(&rt, vec![draw(&t)]), unbind()])
+                .into_iter();
+        let plan = compile(frames.next().unwrap());
+        let cleared: Vec<_> = match &plan.nodes[0].kind {
+            crate::plan::PlanNodeKind::ClearImages { clears } => {
+                clears.iter().map(|c| c.image).collect()
+            }
+            other => panic!("{other:?}"),
+        };
+        use crate::plan::Image;
+        assert_eq!(cleared, [Image::Color, Image::Samples, Image::DepthStencil]);
+        let plan = compile(frames.next().unwrap());
+        let p = pass(&plan, 0);
+        // Loads of content that exists: a LOAD of never-written content would be DONT_CARE.
+        assert_eq!(p.colors[0].load, LoadOp::Load);
+        assert_eq!(p.depth.as_ref().unwrap().load, LoadOp::Load);
     }
 
     #[test]
@@ -188,9 +243,10 @@ mod tests {
     #[test]
     fn multisampled_samples_kept_only_when_a_later_bind_loads_them() {
         let t = texture(4, 4, 1);
-        let rt = target(4, 4, 4, PRESERVE);
+        let (rt, kept) = (target(4, 4, 4, PRESERVE), target(4, 4, 4, PRESERVE));
+        // `kept` keeps the first pass observed; `rt` alone is rendered again.
         let plan = compile(frame(vec![
-            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind_many(&[&rt, &kept], vec![clear_color(RED), draw(&t)]),
             bind(&rt, vec![clear_color(BLUE), draw(&t)]),
         ]));
         let first = &pass(&plan, 0).colors[0];

@@ -1,9 +1,11 @@
 //! Hand-written frames for the compiler's unit tests: textures without a GPU, and one-line
-//! builders for the recorded nodes.
+//! steps (binds, ops, uploads, readbacks, presents, flushes) that [`frame`] records through the
+//! engine's own [`FrameBuilder`].
 
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::builder::FrameBuilder;
 use crate::commands::*;
 use crate::format::{DepthFormat, SurfaceFormat};
 use crate::plan::*;
@@ -94,30 +96,43 @@ pub fn back_buffer(width: u32, height: u32, usage: RenderTargetUsage) -> Arc<Tex
     render_target(width, height, 1, 1, SurfaceFormat::Color, 0, DepthFormat::None, usage, true)
 }
 
-fn segment(start: SegmentStart, colors: &[(&Arc<TextureState>, u32)], ops: Vec<PassOp>) -> Node {
-    let colors =
-        colors.iter().map(|(t, layer)| ColorBinding { target: Arc::clone(t), layer: *layer });
-    Node::Pass(PassSegment { colors: colors.collect(), start, ops })
+/// One recorded call of a hand-written frame. [`frame`] replays the steps through a
+/// [`FrameBuilder`], so the frames the compiler's tests see follow the engine's conventions.
+pub enum Step {
+    /// `SetRenderTargets(targets)` (the back buffer binds as `SetRenderTarget(null)`), then ops.
+    Bind(Vec<ColorBinding>, Vec<PassOp>),
+    /// More ops in the current bind cycle (continuing it after an upload or readback split it).
+    Ops(Arc<TextureState>, Vec<PassOp>),
+    Upload(Upload),
+    Readback(Arc<TextureState>, u32, u32, Rect),
+    Present(Arc<TextureState>),
+    /// The frame is flushed here; [`frames`] starts the next one.
+    Flush,
 }
 
 /// A `SetRenderTarget(target)` bind cycle.
-pub fn bind(target: &Arc<TextureState>, ops: Vec<PassOp>) -> Node {
-    segment(SegmentStart::Bind, &[(target, 0)], ops)
+pub fn bind(target: &Arc<TextureState>, ops: Vec<PassOp>) -> Step {
+    bind_face(target, 0, ops)
 }
 
 /// A `SetRenderTargets` bind cycle of several targets.
-pub fn bind_many(targets: &[&Arc<TextureState>], ops: Vec<PassOp>) -> Node {
-    let colors: Vec<_> = targets.iter().map(|t| (*t, 0)).collect();
-    segment(SegmentStart::Bind, &colors, ops)
+pub fn bind_many(targets: &[&Arc<TextureState>], ops: Vec<PassOp>) -> Step {
+    let colors = targets.iter().map(|t| ColorBinding { target: Arc::clone(t), layer: 0 });
+    Step::Bind(colors.collect(), ops)
 }
 
-pub fn bind_face(target: &Arc<TextureState>, face: u32, ops: Vec<PassOp>) -> Node {
-    segment(SegmentStart::Bind, &[(target, face)], ops)
+pub fn bind_face(target: &Arc<TextureState>, face: u32, ops: Vec<PassOp>) -> Step {
+    Step::Bind(vec![ColorBinding { target: Arc::clone(target), layer: face }], ops)
 }
 
-/// The same bind cycle resumed after an upload or readback split it.
-pub fn resume(target: &Arc<TextureState>, ops: Vec<PassOp>) -> Node {
-    segment(SegmentStart::Continue, &[(target, 0)], ops)
+/// `SetRenderTarget(null)`: a bind cycle of the back buffer.
+pub fn unbind() -> Step {
+    Step::Bind(Vec::new(), Vec::new())
+}
+
+/// Ops recorded in the current bind cycle of `target` after an upload or readback split it.
+pub fn resume(target: &Arc<TextureState>, ops: Vec<PassOp>) -> Step {
+    Step::Ops(Arc::clone(target), ops)
 }
 
 pub fn clear(color: Option<[f32; 4]>, depth: Option<f32>, stencil: Option<u32>) -> PassOp {
@@ -128,9 +143,9 @@ pub fn clear_color(color: [f32; 4]) -> PassOp {
     clear(Some(color), None, None)
 }
 
-/// The engine's DiscardContents bind clear of a target with depth and stencil.
-pub fn discard_clear_ds() -> PassOp {
-    clear(Some(BLACK), Some(1.0), Some(0))
+/// `Clear(color)`: colour, depth 1 and stencil 0.
+pub fn clear_all(color: [f32; 4]) -> PassOp {
+    clear(Some(color), Some(1.0), Some(0))
 }
 
 pub fn draw_with(texture: &Arc<TextureState>, blend: BlendState) -> PassOp {
@@ -156,24 +171,81 @@ pub fn draw(texture: &Arc<TextureState>) -> PassOp {
     draw_with(texture, BlendState::OPAQUE)
 }
 
-pub fn upload(texture: &Arc<TextureState>, level: u32, layer: u32) -> Node {
+/// A whole-level upload.
+pub fn upload(texture: &Arc<TextureState>, level: u32, layer: u32) -> Step {
     let (w, h) = texture.desc().level_size(level);
-    let data = vec![0; texture.desc().format.region_size(w, h)];
-    let rect = Rect::new(0, 0, w as i32, h as i32);
-    Node::Upload(Upload { texture: Arc::clone(texture), level, layer, rect, data })
+    upload_rect(texture, level, layer, Rect::new(0, 0, w as i32, h as i32))
 }
 
-pub fn readback(texture: &Arc<TextureState>, level: u32, layer: u32) -> Node {
-    let rect = Rect::new(0, 0, 1, 1);
-    Node::Readback(Readback { id: ReadbackId(1), texture: Arc::clone(texture), level, layer, rect })
+pub fn upload_rect(texture: &Arc<TextureState>, level: u32, layer: u32, rect: Rect) -> Step {
+    let data = vec![0; texture.desc().format.region_size(rect.width as u32, rect.height as u32)];
+    Step::Upload(Upload { texture: Arc::clone(texture), level, layer, rect, data })
 }
 
-pub fn present(back_buffer: &Arc<TextureState>) -> Node {
-    Node::Present(Arc::clone(back_buffer))
+pub fn readback(texture: &Arc<TextureState>, level: u32, layer: u32) -> Step {
+    Step::Readback(Arc::clone(texture), level, layer, Rect::new(0, 0, 1, 1))
 }
 
-pub fn frame(nodes: Vec<Node>) -> FrameCommands {
-    FrameCommands { nodes, sprites: Vec::new() }
+pub fn present(back_buffer: &Arc<TextureState>) -> Step {
+    Step::Present(Arc::clone(back_buffer))
+}
+
+pub fn flush() -> Step {
+    Step::Flush
+}
+
+/// The frames `steps` record, one per [`Step::Flush`] plus the last, through one builder whose
+/// back buffer is the first back buffer the steps name (or a fresh one).
+pub fn frames(steps: Vec<Step>) -> Vec<FrameCommands> {
+    let named = steps.iter().find_map(|s| match s {
+        Step::Bind(colors, _) => {
+            colors.iter().map(|c| &c.target).find(|t| t.desc().is_back_buffer())
+        }
+        Step::Present(t) => Some(t),
+        _ => None,
+    });
+    let bb = named.cloned().unwrap_or_else(|| back_buffer(1, 1, DISCARD));
+    let mut builder = FrameBuilder::new(bb.clone());
+    let mut out = Vec::new();
+    let record = |builder: &mut FrameBuilder, ops: Vec<PassOp>| {
+        for op in ops {
+            match op {
+                PassOp::Clear(c) => builder.clear(c),
+                PassOp::Draw(d) => builder.draw(d),
+            }
+        }
+    };
+    for step in steps {
+        match step {
+            Step::Bind(colors, ops) => {
+                let to_back_buffer = colors.len() == 1 && Arc::ptr_eq(&colors[0].target, &bb);
+                builder.bind(if to_back_buffer { Vec::new() } else { colors });
+                record(&mut builder, ops);
+            }
+            Step::Ops(target, ops) => {
+                assert!(Arc::ptr_eq(builder.primary(), &target), "ops outside the bound target");
+                record(&mut builder, ops);
+            }
+            Step::Upload(u) => builder.upload(u),
+            Step::Readback(t, level, layer, rect) => {
+                builder.readback(t, level, layer, rect);
+            }
+            Step::Present(t) => {
+                assert!(Arc::ptr_eq(&t, &bb), "present of another back buffer");
+                builder.present();
+            }
+            Step::Flush => out.push(builder.take_frame()),
+        }
+    }
+    out.push(builder.take_frame());
+    out
+}
+
+/// The one frame `steps` record (no [`Step::Flush`]).
+pub fn frame(steps: Vec<Step>) -> FrameCommands {
+    let mut frames = frames(steps);
+    assert_eq!(frames.len(), 1, "a flush inside `frame`: use `frames`");
+    frames.remove(0)
 }
 
 /// The planned pass at plan node `i` (panics in a test when it is not a pass).
@@ -182,6 +254,11 @@ pub fn pass(plan: &FramePlan, i: usize) -> &PlannedPass {
         PlanNodeKind::Pass(p) => p,
         other => panic!("plan node {i} is {other:?}, not a pass"),
     }
+}
+
+/// The segment op indices plan node `i`'s pass executes.
+pub fn ops(plan: &FramePlan, i: usize) -> Vec<usize> {
+    pass(plan, i).ops.iter().map(|o| o.index).collect()
 }
 
 pub fn clear_of(color: [f32; 4]) -> LoadOp {

@@ -96,7 +96,12 @@ pub fn attachment(
 pub fn segment(target: &Arc<TextureState>, ops: Vec<PassOp>) -> PassSegment {
     PassSegment {
         colors: vec![ColorBinding { target: target.clone(), layer: 0 }],
-        start: SegmentStart::Bind,
+        start: SegmentStart::Bind {
+            usage: target
+                .desc()
+                .render_target
+                .map_or(RenderTargetUsage::DiscardContents, |rt| rt.usage),
+        },
         ops,
     }
 }
@@ -178,6 +183,9 @@ pub fn pass(
     colors: Vec<xnagraph_graph::PlannedAttachment>,
     ops: Vec<usize>,
 ) -> PlanNodeKind {
+    // Each op writes every channel of the first attachment, as a sprite draw does.
+    let writes = xnagraph_graph::ColorWrites([0xF, 0, 0, 0]);
+    let ops = ops.into_iter().map(|index| xnagraph_graph::PlannedOp { index, writes }).collect();
     PlanNodeKind::Pass(PlannedPass { segment, colors, depth: None, ops })
 }
 

@@ -1,0 +1,76 @@
+//! The options a device is created with: XNA's `PresentationParameters` and the engine's own.
+
+use std::time::Duration;
+
+use xnagraph_graph::{DepthFormat, RenderTargetUsage, SurfaceFormat};
+
+/// XNA's `PresentationParameters` (the headless subset: no window handle).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PresentationParameters {
+    /// Width of the back buffer in pixels (XNA's `BackBufferWidth`); must be positive and within
+    /// the profile's texture size limit.
+    pub back_buffer_width: i32,
+    /// Height of the back buffer in pixels (XNA's `BackBufferHeight`); same limits as the width.
+    pub back_buffer_height: i32,
+    /// Requested back buffer format; a format the profile or the adapter cannot render to falls
+    /// back to `Color` (see `presentation_parameters`).
+    pub back_buffer_format: SurfaceFormat,
+    /// Requested depth format of the back buffer; the device applies the nearest format the adapter
+    /// has.
+    pub depth_stencil_format: DepthFormat,
+    /// Requested multisample count (0 or 1: none).
+    pub multi_sample_count: i32,
+    /// How the back buffer treats its content when it is bound again (see `set_render_targets`).
+    pub render_target_usage: RenderTargetUsage,
+}
+
+impl Default for PresentationParameters {
+    fn default() -> Self {
+        PresentationParameters {
+            back_buffer_width: 800,
+            back_buffer_height: 480,
+            back_buffer_format: SurfaceFormat::Color,
+            depth_stencil_format: DepthFormat::None,
+            multi_sample_count: 0,
+            render_target_usage: RenderTargetUsage::DiscardContents,
+        }
+    }
+}
+
+/// Which native API lowers the plans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BackendKind {
+    /// Vulkan 1.3 through ash and vk-mem (lavapipe included).
+    #[default]
+    Vulkan,
+    /// No GPU: plans are accepted and nothing is drawn; readbacks return zeroed bytes. Every
+    /// backend call is counted and submissions can be made to fail or to hang through
+    /// [`crate::GraphicsDevice::null_probe`]. For tests of the engine's contract with its backend.
+    Null,
+}
+
+/// Engine options XNA has no place for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceOptions {
+    /// Which backend lowers the frames.
+    pub backend: BackendKind,
+    /// Khronos validation with synchronization validation (also on with `XNAGRAPH_VALIDATION=1`).
+    pub validation: bool,
+    /// Submissions that may be in flight before `present` waits (at least 1).
+    pub frames_in_flight: u32,
+    /// The longest any wait for the GPU may take (default 10 s). XNA has no such bound; here a
+    /// frame that has not completed by then fails its call with `DeviceLost` and raises the
+    /// device-reset events, rather than hanging the game.
+    pub timeout: Duration,
+}
+
+impl Default for DeviceOptions {
+    fn default() -> Self {
+        DeviceOptions {
+            backend: BackendKind::Vulkan,
+            validation: false,
+            frames_in_flight: 2,
+            timeout: Duration::from_secs(10),
+        }
+    }
+}

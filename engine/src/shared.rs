@@ -1,0 +1,228 @@
+//! What a device shares with its resources: recording and binding state, the backend, the
+//! registry and the device's events.
+//!
+//! Resources hold the [`DeviceShared`] weakly (the device-lifetime token) and reach the frame
+//! being recorded through it. Recording goes through one [`FrameBuilder`]; this module keeps the
+//! public binding state next to it; the two ways recorded work reaches the backend,
+//! `flush` and `read_back`, are in [`crate::submit`].
+//!
+//! Locks: `submission_order` makes a flush one ordered step (see [`crate::submit`]), `rec`
+//! guards recording and binding state, `backend` guards the backend; they are taken in that
+//! order. No lock is held while events are raised or while the GPU is awaited.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use xnagraph_graph::null::NullProbe;
+use xnagraph_graph::{
+    Backend, BackendError, Capabilities, DepthFormat, FormatSupport, FrameBuilder, LiveObjects,
+    Rect, SpriteInstance, SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState, Viewport,
+};
+
+use crate::error::{Result, XnaError};
+use crate::event::{lock, Event};
+use crate::options::PresentationParameters;
+use crate::profile::GraphicsProfile;
+use crate::registry::{Registry, ResourceEventArgs, ResourceId, Tracked};
+
+/// Device-level events.
+#[derive(Debug, Default)]
+pub struct DeviceEvents {
+    /// Raised when a graphics resource of this device is created (XNA's `ResourceCreated`).
+    pub resource_created: Event<ResourceEventArgs>,
+    /// Raised when a resource of this device is disposed or dropped (XNA's `ResourceDestroyed`).
+    pub resource_destroyed: Event<ResourceEventArgs>,
+    /// Raised once, first, by an explicit `dispose`.
+    pub disposing: Event<()>,
+    /// Raised after a reported device reset, once every content-losing resource was told.
+    pub device_reset: Event<()>,
+}
+
+/// One bound colour target as the device's public state names it.
+#[derive(Clone, Debug)]
+pub(crate) struct BoundTarget {
+    pub resource: ResourceId,
+    pub layer: u32,
+    pub state: Arc<TextureState>,
+}
+
+/// Recording and public binding state.
+pub(crate) struct Recording {
+    /// The frame being recorded.
+    pub builder: FrameBuilder,
+    pub bindings: Vec<BoundTarget>,
+    pub render_target_bound: bool,
+    pub bound_target_destroyed: bool,
+    pub viewport: Viewport,
+    pub scissor: Rect,
+    pub params: PresentationParameters,
+    /// A submitted frame's sprite arena, emptied, for the next sprite batch to fill.
+    pub spare_sprites: Vec<SpriteInstance>,
+}
+
+impl Recording {
+    pub fn new(back_buffer: Arc<TextureState>, params: PresentationParameters) -> Self {
+        let mut rec = Recording {
+            builder: FrameBuilder::new(back_buffer),
+            bindings: Vec::new(),
+            render_target_bound: false,
+            bound_target_destroyed: false,
+            viewport: Viewport::default(),
+            scissor: Rect::default(),
+            params,
+            spare_sprites: Vec::new(),
+        };
+        rec.reset_viewport_and_scissor();
+        rec
+    }
+
+    /// The current primary attachment (first bound target or the back buffer).
+    pub fn primary(&self) -> &Arc<TextureState> {
+        self.builder.primary()
+    }
+
+    /// Viewport and scissor to the first target's size (the back buffer's when unbound).
+    pub fn reset_viewport_and_scissor(&mut self) {
+        let d = self.primary().desc();
+        let (w, h) = (d.width as i32, d.height as i32);
+        self.viewport = Viewport::new(0, 0, w, h);
+        self.scissor = Rect::new(0, 0, w, h);
+    }
+
+    /// Gives a submitted frame's sprite arena back, emptied, to be filled again: the next frame
+    /// writes into the same (cache-warm, already mapped) pages instead of faulting in fresh ones.
+    pub fn recycle_sprites(&mut self, mut sprites: Vec<SpriteInstance>) {
+        sprites.clear();
+        if self.spare_sprites.capacity() < sprites.capacity() {
+            self.spare_sprites = sprites;
+        }
+    }
+
+    pub fn is_bound(&self, id: ResourceId) -> bool {
+        self.bindings.iter().any(|b| b.resource == id)
+    }
+}
+
+/// What resources share with their device; resources hold it weakly (the lifetime token).
+pub(crate) struct DeviceShared {
+    pub id: u64,
+    pub profile: GraphicsProfile,
+    pub disposed: AtomicBool,
+    pub context_recovery: AtomicBool,
+    pub events: DeviceEvents,
+    pub registry: Registry,
+    /// Held from taking a frame out of `rec` until its submission is settled.
+    pub submission_order: Mutex<()>,
+    pub rec: Mutex<Recording>,
+    pub backend: Mutex<Option<Box<dyn Backend>>>,
+    /// Waits for submissions without `backend`.
+    pub waiter: Arc<dyn SubmissionWaiter>,
+    pub null_probe: Option<NullProbe>,
+    pub caps: Capabilities,
+    pub format_support: Vec<(SurfaceFormat, FormatSupport)>,
+    pub applied_depth: [DepthFormat; 4],
+    pub adapter_name: String,
+    pub submissions: AtomicU64,
+    /// The latest submission the backend accepted (0: none).
+    pub last_submission: AtomicU64,
+}
+
+impl DeviceShared {
+    pub fn is_disposed(&self) -> bool {
+        self.disposed.load(Ordering::Acquire)
+    }
+
+    pub fn check_alive(&self) -> Result<()> {
+        if self.is_disposed() {
+            Err(XnaError::ObjectDisposed { object: "GraphicsDevice" })
+        } else {
+            Ok(())
+        }
+    }
+
+    pub fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
+        self.format_support
+            .iter()
+            .find(|(f, _)| *f == format)
+            .map_or(FormatSupport::default(), |(_, s)| *s)
+    }
+
+    pub fn applied_depth_format(&self, requested: DepthFormat) -> DepthFormat {
+        self.applied_depth[requested as usize]
+    }
+
+    /// Registers a tracked resource and raises `ResourceCreated`.
+    pub fn register(
+        &self,
+        id: ResourceId,
+        resource: std::sync::Weak<dyn Tracked>,
+        args: &ResourceEventArgs,
+    ) {
+        self.registry.register(id, resource);
+        self.events.resource_created.raise(args);
+    }
+
+    pub fn unregister(&self, id: ResourceId) {
+        self.registry.unregister(id);
+    }
+
+    /// Refuses data transfer on a bound target.
+    pub fn check_not_bound(&self, id: ResourceId) -> Result<()> {
+        if lock(&self.rec).is_bound(id) {
+            return Err(XnaError::invalid_operation(
+                "The render target must be resolved before its data can be transferred.",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs `f` on the backend. The lock is released before a failure is handled, so the
+    /// events a lost device raises may call back into the device.
+    pub fn with_backend<R>(
+        &self,
+        f: impl FnOnce(&mut dyn Backend) -> std::result::Result<R, BackendError>,
+    ) -> Result<R> {
+        self.backend_call(f)?.map_err(|e| self.backend_failed(e))
+    }
+
+    /// Runs `f` on the backend and hands its failure back unhandled, for a caller that must
+    /// release its own locks before [`DeviceShared::backend_failed`] raises events.
+    pub fn backend_call<R>(
+        &self,
+        f: impl FnOnce(&mut dyn Backend) -> std::result::Result<R, BackendError>,
+    ) -> Result<std::result::Result<R, BackendError>> {
+        let mut backend = lock(&self.backend);
+        let backend =
+            backend.as_mut().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })?;
+        Ok(f(backend.as_mut()))
+    }
+
+    /// Creates a native texture (eagerly) and its shared state.
+    pub fn create_state(&self, desc: TextureDesc) -> Result<Arc<TextureState>> {
+        self.with_backend(|backend| {
+            let handle = backend.create_texture(&desc)?;
+            Ok(TextureState::new(desc, handle, backend.retire_sink()))
+        })
+    }
+
+    /// Maps a backend failure onto its error; a lost device first raises the reset events.
+    pub fn backend_failed(&self, e: BackendError) -> XnaError {
+        if matches!(e, BackendError::DeviceLost(_)) {
+            self.notify_device_reset();
+        }
+        e.into()
+    }
+
+    /// Tells every content-losing resource that its content is gone, then raises `DeviceReset`.
+    /// Walks a snapshot, so a handler may dispose the resource it is told about.
+    pub fn notify_device_reset(&self) {
+        for resource in self.registry.snapshot().iter().filter_map(std::sync::Weak::upgrade) {
+            resource.notify_content_lost();
+        }
+        self.events.device_reset.raise(&());
+    }
+
+    pub fn live_native_objects(&self) -> Option<LiveObjects> {
+        lock(&self.backend).as_ref().map(|b| b.live_objects())
+    }
+}

@@ -1,0 +1,291 @@
+//! Recording: the one [`FrameBuilder`] that turns a game's calls into [`FrameCommands`].
+//!
+//! In: the calls the public API has validated — binds, clears, draws, uploads, readbacks,
+//! presents, flushes. Out: the frame's nodes in recording order.
+//!
+//! The builder owns the frame being recorded and the bookkeeping around it: the current bind
+//! cycle and its attachments, whether the frame's last node is that cycle's open segment, how
+//! the next segment of the cycle starts once an upload, a readback or a flush has split it, and
+//! the readback ids. It records what happened and decides nothing: a bind is recorded as a bind
+//! with its usage ([`SegmentStart::Bind`]), a clear with its aspects, a draw as drawn. Whether a
+//! bind clears, what is loaded or stored, is the compiler's.
+//!
+//! A segment is opened lazily, by the first clear or draw after an interruption, except that a
+//! bind opens its segment at once: a bind that draws nothing is still an event (a discarding
+//! bind leaves black behind). A flush hands over the frame; a cycle still open at that moment
+//! is marked ([`FrameCommands::open_cycle`]) and continues in the next frame.
+
+use std::sync::Arc;
+
+use crate::commands::{
+    Clear, ColorBinding, Draw, FrameCommands, Node, PassOp, PassSegment, Readback, ReadbackId,
+    Rect, SegmentStart, SpriteInstance, Upload,
+};
+use crate::resource::{RenderTargetUsage, TextureState};
+
+/// Records one device's frames (see the module doc).
+#[derive(Debug)]
+pub struct FrameBuilder {
+    frame: FrameCommands,
+    back_buffer: Arc<TextureState>,
+    /// The attachments of the current bind cycle: the bound targets, or the back buffer.
+    cycle: Vec<ColorBinding>,
+    /// How the cycle's next segment starts; `None` while the frame's last node is the cycle's
+    /// open segment.
+    next_start: Option<SegmentStart>,
+    /// The current cycle's latest segment in this frame (an index into `frame.nodes`).
+    cycle_segment: Option<usize>,
+    next_readback: u64,
+}
+
+impl FrameBuilder {
+    /// A builder whose unbound target is `back_buffer`; the first draw of a frame begins an
+    /// [`SegmentStart::Implicit`] segment on it.
+    pub fn new(back_buffer: Arc<TextureState>) -> Self {
+        FrameBuilder {
+            frame: FrameCommands::default(),
+            cycle: vec![ColorBinding { target: back_buffer.clone(), layer: 0 }],
+            back_buffer,
+            next_start: Some(SegmentStart::Implicit),
+            cycle_segment: None,
+            next_readback: 0,
+        }
+    }
+
+    /// The device's back buffer: what `Present` shows and `SetRenderTarget(null)` binds.
+    pub fn back_buffer(&self) -> &Arc<TextureState> {
+        &self.back_buffer
+    }
+
+    /// The current cycle's first attachment (the back buffer when nothing is bound).
+    pub fn primary(&self) -> &Arc<TextureState> {
+        &self.cycle[0].target
+    }
+
+    /// Whether nothing was recorded since the last flush.
+    pub fn is_empty(&self) -> bool {
+        self.frame.is_empty()
+    }
+
+    /// `SetRenderTargets`: begins a bind cycle over `targets`, or over the back buffer when
+    /// `targets` is empty, and opens its segment.
+    pub fn bind(&mut self, targets: Vec<ColorBinding>) {
+        self.cycle = if targets.is_empty() {
+            vec![ColorBinding { target: self.back_buffer.clone(), layer: 0 }]
+        } else {
+            targets
+        };
+        let usage = self.primary().desc().render_target.map_or(
+            // A plain texture cannot be bound; were it, it would keep nothing.
+            RenderTargetUsage::DiscardContents,
+            |rt| rt.usage,
+        );
+        self.open_segment(SegmentStart::Bind { usage });
+    }
+
+    /// Recording returns to the back buffer without a bind (a bound target was destroyed):
+    /// the next draw begins an [`SegmentStart::Implicit`] segment.
+    pub fn return_to_back_buffer(&mut self) {
+        self.cycle = vec![ColorBinding { target: self.back_buffer.clone(), layer: 0 }];
+        self.next_start = Some(SegmentStart::Implicit);
+        self.cycle_segment = None;
+    }
+
+    /// A clear of the aspects that are `Some`, in the current cycle.
+    pub fn clear(&mut self, clear: Clear) {
+        self.push_op(PassOp::Clear(clear));
+    }
+
+    /// A draw in the current cycle; its sprites must already be in [`Self::sprites_mut`].
+    pub fn draw(&mut self, draw: Draw) {
+        self.push_op(PassOp::Draw(draw));
+    }
+
+    /// The frame's sprite arena, which draws index.
+    pub fn sprites_mut(&mut self) -> &mut Vec<SpriteInstance> {
+        &mut self.frame.sprites
+    }
+
+    /// A CPU → texture upload; it splits the current cycle.
+    pub fn upload(&mut self, upload: Upload) {
+        self.push_outside_pass(Node::Upload(upload));
+    }
+
+    /// A texture → CPU copy; it splits the current cycle. The id names the bytes the backend
+    /// returns for it.
+    pub fn readback(
+        &mut self,
+        texture: Arc<TextureState>,
+        level: u32,
+        layer: u32,
+        rect: Rect,
+    ) -> ReadbackId {
+        self.next_readback += 1;
+        let id = ReadbackId(self.next_readback);
+        self.push_outside_pass(Node::Readback(Readback { id, texture, level, layer, rect }));
+        id
+    }
+
+    /// `Present`: the back buffer is observed, and the next frame starts on it afresh.
+    pub fn present(&mut self) {
+        self.push_outside_pass(Node::Present(self.back_buffer.clone()));
+        self.return_to_back_buffer();
+    }
+
+    /// Hands over everything recorded since the last flush. A cycle still open continues in
+    /// the next frame (as a [`SegmentStart::Continue`] segment), and the frame says so.
+    pub fn take_frame(&mut self) -> FrameCommands {
+        if self.next_start != Some(SegmentStart::Implicit) {
+            self.next_start = Some(SegmentStart::Continue);
+            self.frame.open_cycle = self.cycle_segment;
+        }
+        self.cycle_segment = None;
+        std::mem::take(&mut self.frame)
+    }
+
+    /// Drops everything recorded and returns to the back buffer (device disposal).
+    pub fn discard_frame(&mut self) {
+        self.frame = FrameCommands::default();
+        self.return_to_back_buffer();
+    }
+
+    fn open_segment(&mut self, start: SegmentStart) {
+        let segment = PassSegment { colors: self.cycle.clone(), start, ops: Vec::new() };
+        self.cycle_segment = Some(self.frame.nodes.len());
+        self.frame.nodes.push(Node::Pass(segment));
+        self.next_start = None;
+    }
+
+    fn push_op(&mut self, op: PassOp) {
+        if let Some(start) = self.next_start {
+            self.open_segment(start);
+        }
+        match self.frame.nodes.last_mut() {
+            Some(Node::Pass(segment)) => segment.ops.push(op),
+            // `open_segment` just pushed a segment, or the last node is the open one.
+            _ => unreachable!("the cycle's open segment is the frame's last node"),
+        }
+    }
+
+    fn push_outside_pass(&mut self, node: Node) {
+        if self.next_start.is_none() {
+            self.next_start = Some(SegmentStart::Continue);
+        }
+        self.frame.nodes.push(node);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::testkit::{back_buffer, draw, target, texture, DISCARD, PRESERVE};
+
+    fn starts(frame: &FrameCommands) -> Vec<Option<SegmentStart>> {
+        frame
+            .nodes
+            .iter()
+            .map(|n| match n {
+                Node::Pass(p) => Some(p.start),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn op(d: PassOp) -> Draw {
+        match d {
+            PassOp::Draw(d) => d,
+            PassOp::Clear(_) => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn a_bind_opens_its_segment_with_the_first_targets_usage() {
+        let (a, b) = (target(4, 4, 0, PRESERVE), target(4, 4, 0, DISCARD));
+        let mut builder = FrameBuilder::new(back_buffer(4, 4, DISCARD));
+        builder.bind(vec![
+            ColorBinding { target: a.clone(), layer: 0 },
+            ColorBinding { target: b, layer: 0 },
+        ]);
+        builder.bind(vec![]);
+        let frame = builder.take_frame();
+        assert_eq!(
+            starts(&frame),
+            [
+                Some(SegmentStart::Bind { usage: RenderTargetUsage::PreserveContents }),
+                Some(SegmentStart::Bind { usage: RenderTargetUsage::DiscardContents }),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_upload_splits_the_cycle_and_the_next_draw_continues_it() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let mut builder = FrameBuilder::new(back_buffer(4, 4, DISCARD));
+        builder.bind(vec![ColorBinding { target: rt, layer: 0 }]);
+        builder.upload(Upload {
+            texture: t.clone(),
+            level: 0,
+            layer: 0,
+            rect: Rect::new(0, 0, 4, 4),
+            data: vec![0; 64],
+        });
+        builder.upload(Upload {
+            texture: t.clone(),
+            level: 0,
+            layer: 0,
+            rect: Rect::new(0, 0, 4, 4),
+            data: vec![0; 64],
+        });
+        builder.draw(op(draw(&t)));
+        builder.draw(op(draw(&t)));
+        let frame = builder.take_frame();
+        let bind = Some(SegmentStart::Bind { usage: RenderTargetUsage::DiscardContents });
+        assert_eq!(starts(&frame), [bind, None, None, Some(SegmentStart::Continue)]);
+        assert_eq!(frame.open_cycle, Some(3));
+    }
+
+    #[test]
+    fn a_flush_inside_a_cycle_marks_it_open_and_the_next_frame_continues_it() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let mut builder = FrameBuilder::new(back_buffer(4, 4, DISCARD));
+        builder.bind(vec![ColorBinding { target: rt, layer: 0 }]);
+        let id = builder.readback(t.clone(), 0, 0, Rect::new(0, 0, 1, 1));
+        assert_eq!(id, ReadbackId(1));
+        let first = builder.take_frame();
+        assert_eq!(first.open_cycle, Some(0), "the segment before the readback");
+        // A frame with no segment of the cycle marks nothing.
+        builder.readback(t.clone(), 0, 0, Rect::new(0, 0, 1, 1));
+        assert_eq!(builder.take_frame().open_cycle, None);
+        builder.draw(op(draw(&t)));
+        let second = builder.take_frame();
+        assert_eq!(starts(&second), [Some(SegmentStart::Continue)]);
+        assert_eq!(second.open_cycle, Some(0));
+    }
+
+    #[test]
+    fn present_ends_the_cycle_and_the_next_frame_starts_implicitly() {
+        let t = texture(4, 4, 1);
+        let mut builder = FrameBuilder::new(back_buffer(4, 4, DISCARD));
+        builder.draw(op(draw(&t)));
+        builder.present();
+        let frame = builder.take_frame();
+        assert_eq!(starts(&frame), [Some(SegmentStart::Implicit), None]);
+        assert_eq!(frame.open_cycle, None, "presenting closed the cycle");
+        builder.draw(op(draw(&t)));
+        assert_eq!(starts(&builder.take_frame()), [Some(SegmentStart::Implicit)]);
+    }
+
+    #[test]
+    fn returning_to_the_back_buffer_without_a_bind_starts_implicitly() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let bb = back_buffer(4, 4, DISCARD);
+        let mut builder = FrameBuilder::new(bb.clone());
+        builder.bind(vec![ColorBinding { target: rt, layer: 0 }]);
+        builder.return_to_back_buffer();
+        assert!(Arc::ptr_eq(builder.primary(), &bb));
+        builder.draw(op(draw(&t)));
+        let frame = builder.take_frame();
+        assert_eq!(starts(&frame)[1], Some(SegmentStart::Implicit));
+        assert_eq!(frame.open_cycle, Some(1), "the back buffer's cycle goes on after a flush");
+    }
+}
