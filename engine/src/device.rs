@@ -332,14 +332,26 @@ impl DeviceShared {
 
     /// Flushes, waits for the readback and returns its bytes.
     pub fn read_back(&self, readback: Readback) -> Result<Vec<u8>> {
-        let id = readback.id;
-        lock(&self.rec).push_outside_pass(Node::Readback(readback));
+        let mut bytes = self.read_back_all(vec![readback])?;
+        Ok(bytes.swap_remove(0))
+    }
+
+    /// Records every readback, flushes once, waits, and returns their bytes in order. The
+    /// caller must hold no lock of this device.
+    pub fn read_back_all(&self, readbacks: Vec<Readback>) -> Result<Vec<Vec<u8>>> {
+        let ids: Vec<ReadbackId> = readbacks.iter().map(|r| r.id).collect();
+        {
+            let mut rec = lock(&self.rec);
+            for readback in readbacks {
+                rec.push_outside_pass(Node::Readback(readback));
+            }
+        }
         let submission = self
             .flush()?
             .ok_or_else(|| XnaError::invalid_operation("the readback was not submitted"))?;
         self.with_backend(|backend| {
             backend.wait(submission)?;
-            Ok(backend.take_readback(id))
+            Ok(ids.iter().map(|&id| backend.take_readback(id)).collect::<Option<Vec<_>>>())
         })?
         .ok_or_else(|| XnaError::invalid_operation("the backend returned no readback data"))
     }

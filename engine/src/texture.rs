@@ -340,6 +340,7 @@ impl Texture2D {
 
     /// Gives this wrapper a fresh backend state holding the old contents of every level but
     /// `level` (which the caller is about to overwrite); other holders keep the old backing.
+    /// Without a CPU shadow the kept levels are read back from the GPU, all in one flush.
     fn detach(
         &self,
         device: &Arc<DeviceShared>,
@@ -349,25 +350,19 @@ impl Texture2D {
         let desc = self.core.desc;
         let state = device.create_state(desc)?;
         let old_shadow = lock(&old.shadow).clone();
-        let mut levels = Vec::with_capacity(desc.mip_levels as usize);
-        for l in 0..desc.mip_levels {
-            let (w, h) = desc.level_size(l);
-            let rect = Rect::new(0, 0, w as i32, h as i32);
-            let bytes = match &old_shadow {
-                Some(s) => s[l as usize].clone(),
-                None if l == level => vec![0; desc.format.region_size(w, h)],
-                None => device.read_back(Readback {
-                    id: lock(&device.rec).readback_id(),
-                    texture: old.state.clone(),
-                    level: l,
-                    layer: 0,
-                    rect,
-                })?,
-            };
-            if l != level {
-                record_upload(device, &state, l, rect, bytes.clone());
-            }
-            levels.push(bytes);
+        let levels = match &old_shadow {
+            Some(levels) => levels.clone(),
+            None => read_levels_except(device, &old.state, level)?,
+        };
+        for (l, bytes) in levels.iter().enumerate().filter(|(l, _)| *l as u32 != level) {
+            let (w, h) = desc.level_size(l as u32);
+            record_upload(
+                device,
+                &state,
+                l as u32,
+                Rect::new(0, 0, w as i32, h as i32),
+                bytes.clone(),
+            );
         }
         let fresh =
             Arc::new(TextureBacking { state, shadow: Mutex::new(old_shadow.map(|_| levels)) });
@@ -544,6 +539,40 @@ fn write_into_level(
         let dst = (y0 + r) * row_bytes + x_off;
         level_bytes[dst..dst + src_row].copy_from_slice(&bytes[r * src_row..(r + 1) * src_row]);
     }
+}
+
+/// Every level of `state` read back in one flush, except `skip`, which is left zero-filled.
+fn read_levels_except(
+    device: &DeviceShared,
+    state: &Arc<TextureState>,
+    skip: u32,
+) -> Result<Vec<Vec<u8>>> {
+    let desc = *state.desc();
+    let kept: Vec<u32> = (0..desc.mip_levels).filter(|&l| l != skip).collect();
+    let mut readbacks = Vec::with_capacity(kept.len());
+    for &level in &kept {
+        // The id is taken in its own statement: the recorder lock must be released before
+        // `read_back_all` locks it again.
+        let id = lock(&device.rec).readback_id();
+        let (w, h) = desc.level_size(level);
+        let rect = Rect::new(0, 0, w as i32, h as i32);
+        readbacks.push(Readback { id, texture: state.clone(), level, layer: 0, rect });
+    }
+    let mut read = if kept.is_empty() {
+        Vec::new().into_iter()
+    } else {
+        device.read_back_all(readbacks)?.into_iter()
+    };
+    Ok((0..desc.mip_levels)
+        .map(|l| {
+            let (w, h) = desc.level_size(l);
+            if l == skip {
+                vec![0; desc.format.region_size(w, h)]
+            } else {
+                read.next().unwrap_or_default()
+            }
+        })
+        .collect())
 }
 
 pub(crate) fn record_upload(

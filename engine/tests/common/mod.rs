@@ -86,3 +86,25 @@ pub fn assert_near(got: Color, want: Color, tol: u8) {
         "got {got:?}, want {want:?} (±{tol})"
     );
 }
+
+/// Runs `body` on its own thread and fails the test if it has not returned within `limit`, so a
+/// deadlock is a failure instead of a hung test run. A panic in `body` fails the test too.
+pub fn within<T: Send + 'static>(
+    limit: std::time::Duration,
+    body: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (done, result) = std::sync::mpsc::channel();
+    let worker = std::thread::spawn(move || {
+        let _ = done.send(body());
+    });
+    match result.recv_timeout(limit) {
+        Ok(value) => value,
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(()) => unreachable!("the worker sends before it returns"),
+        },
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("still running after {limit:?}: deadlocked")
+        }
+    }
+}
