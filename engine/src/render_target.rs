@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use xnagraph_graph::{
     DepthFormat, Rect, RenderTargetDesc, RenderTargetUsage, SurfaceFormat, TextureDesc,
+    TextureState,
 };
 
 use crate::device::{BoundTarget, DeviceShared, GraphicsDevice};
@@ -206,9 +207,15 @@ fn is_bound(device: &DeviceShared, id: ResourceId) -> bool {
     lock(&device.rec).bindings.iter().any(|b| b.resource == id)
 }
 
-/// Refuses data transfer on a bound target.
-pub(crate) fn check_not_bound(device: &DeviceShared, id: ResourceId) -> Result<()> {
-    if is_bound(device, id) {
+/// Refuses a data transfer on a bound target (see [`refuse_bound`]).
+pub(crate) fn check_not_bound(device: &DeviceShared, state: &Arc<TextureState>) -> Result<()> {
+    refuse_bound(&lock(&device.rec).bindings, state)
+}
+
+/// Refuses a data transfer or a sampling draw on a target in `bindings`. Identity is the
+/// target's state, so a `Texture2D` copy or view of the target is refused like the target.
+pub(crate) fn refuse_bound(bindings: &[BoundTarget], state: &Arc<TextureState>) -> Result<()> {
+    if bindings.iter().any(|b| Arc::ptr_eq(&b.state, state)) {
         return Err(XnaError::invalid_operation(
             "The render target must be resolved before its data can be transferred.",
         ));
@@ -224,8 +231,8 @@ pub(crate) fn write_target(
     rect: Rect,
     bytes: &[u8],
 ) -> Result<()> {
-    check_not_bound(device, core.res.id)?;
     let state = core.state()?;
+    check_not_bound(device, &state)?;
     record_upload(device, &state, level, rect, bytes.to_vec());
     Ok(())
 }

@@ -19,6 +19,7 @@ use xnagraph_graph::{
 use crate::device::{DeviceShared, GraphicsDevice};
 use crate::error::{Result, XnaError};
 use crate::math::{Color, Matrix, Rectangle, Vector2};
+use crate::render_target::refuse_bound;
 use crate::resource::lock;
 use crate::texture::{Texture2D, TextureCore};
 
@@ -357,15 +358,11 @@ impl SpriteBatch {
         }
         let device = self.device()?;
         let mut rec = lock(&device.rec);
-        let bound = self
-            .textures
-            .iter()
-            .any(|(core, _)| rec.bindings.iter().any(|b| b.resource == core.res.id));
-        if bound {
-            self.clear_queue();
-            return Err(XnaError::invalid_operation(
-                "A render target that is still bound cannot be drawn as a texture.",
-            ));
+        for (_, texture) in &self.textures {
+            if let Err(e) = refuse_bound(&rec.bindings, texture) {
+                self.clear_queue();
+                return Err(e);
+            }
         }
         let viewport = rec.viewport;
         let scissor = rec.scissor;

@@ -310,7 +310,9 @@ impl Texture2D {
         let bytes = checked_bytes(&desc, rect, data, start_index, element_count)?;
         let (lw, lh) = desc.level_size(level);
         let full_level = rect == Rect::new(0, 0, lw as i32, lh as i32);
-        if self.core.render_target.is_some() {
+        // Render-target content (reached through the target or any copy of it) lives only on
+        // the GPU: it is updated in place, whole level or not.
+        if desc.render_target.is_some() {
             return crate::render_target::write_target(&device, &self.core, level, rect, bytes);
         }
         let shared_with_others =
@@ -387,10 +389,8 @@ impl Texture2D {
         element_count: usize,
     ) -> Result<()> {
         let device = self.core.res.live_device()?;
-        if self.core.render_target.is_some() {
-            crate::render_target::check_not_bound(&device, self.core.res.id)?;
-        }
         let state = self.core.state()?;
+        crate::render_target::check_not_bound(&device, &state)?;
         read_region(&device, &state, level, 0, rect, data, start_index, element_count)
     }
 }
