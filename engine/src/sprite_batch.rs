@@ -358,8 +358,10 @@ impl SpriteBatch {
         }
         let device = self.device()?;
         let mut rec = lock(&device.rec);
-        for (_, texture) in &self.textures {
-            if let Err(e) = refuse_bound(&rec.bindings, texture) {
+        // Only what these sprites sample: an earlier (Immediate) draw of a target that has been
+        // bound since is already recorded and blocks nothing.
+        for run in &self.runs {
+            if let Err(e) = refuse_bound(&rec.bindings, &self.textures[run.texture as usize].1) {
                 self.clear_queue();
                 return Err(e);
             }

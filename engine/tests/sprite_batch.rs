@@ -435,3 +435,42 @@ fn blend_factor_scales_the_source() {
     // white × factor + red × (1 − factor).
     assert_near(read_back_buffer(&device)[5], Color::new(255, 128, 255, 255), 1);
 }
+
+#[test]
+fn immediate_draws_after_binding_a_target_drawn_earlier_are_accepted() {
+    let _v = Validation::new();
+    let params = xnagraph::PresentationParameters {
+        render_target_usage: xnagraph::RenderTargetUsage::PreserveContents,
+        ..params(16, 16)
+    };
+    let device = device_with(xnagraph::GraphicsProfile::HiDef, params);
+    let rt = xnagraph::RenderTarget2D::new(&device, 16, 16).unwrap();
+    let w = white(&device);
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    device.set_render_target(None).unwrap();
+    device.clear(Color::BLACK).unwrap();
+    let mut sb = batch(&device);
+    sb.begin_with(SpriteSortMode::Immediate, None, None, None, None, None).unwrap();
+    sb.draw_rect(&rt, Rectangle::new(2, 2, 8, 8), Color::WHITE).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    // The target drawn before it was bound no longer blocks other textures.
+    sb.draw_rect(&w, Rectangle::new(5, 3, 4, 2), Color::BLUE).unwrap();
+    // The bound target itself is still refused, and the batch goes on after the refusal.
+    let err = sb.draw_rect(&rt, Rectangle::new(0, 0, 2, 2), Color::WHITE).unwrap_err();
+    assert!(matches!(err, XnaError::InvalidOperation { .. }), "{err}");
+    sb.draw_rect(&w, Rectangle::new(11, 12, 3, 2), Color::LIME).unwrap();
+    sb.end().unwrap();
+    device.set_render_target(None).unwrap();
+    let px = read_target(&rt);
+    assert_eq!(at(&px, 16, 5, 3), Color::BLUE);
+    assert_eq!(at(&px, 16, 8, 4), Color::BLUE);
+    assert_eq!(at(&px, 16, 13, 13), Color::LIME);
+    assert_eq!(at(&px, 16, 4, 3), Color::BLACK, "the discarding bind cleared the target");
+    assert_eq!(at(&px, 16, 1, 1), Color::BLACK, "the refused draw drew nothing");
+    let px = read_back_buffer(&device);
+    assert_eq!(at(&px, 16, 2, 2), Color::RED);
+    assert_eq!(at(&px, 16, 9, 9), Color::RED);
+    assert_eq!(at(&px, 16, 1, 2), Color::BLACK);
+    assert_eq!(at(&px, 16, 10, 9), Color::BLACK);
+}
