@@ -13,7 +13,7 @@ use std::sync::{Arc, Weak};
 
 use xnagraph_graph::{
     BlendState, DepthStencilState, Draw, PassOp, PipelineKey, RasterizerState, SamplerState,
-    ShaderKind, SpriteInstance, TextureState,
+    ShaderKind, SpriteInstance, TextureState, Viewport,
 };
 
 use crate::device::{DeviceShared, GraphicsDevice};
@@ -86,6 +86,8 @@ struct BatchState {
     depth_stencil: DepthStencilState,
     rasterizer: RasterizerState,
     transform: Matrix,
+    /// `Immediate` only: the transform times the projection of the viewport at `begin`.
+    projected: Option<[f32; 16]>,
 }
 
 /// XNA's `SpriteBatch`.
@@ -132,6 +134,12 @@ impl SpriteBatch {
 
     /// `Begin(sortMode, blendState, samplerState, depthStencilState, rasterizerState, effect:
     /// none, transformMatrix)`; `None` picks XNA's default for that state.
+    ///
+    /// The projection (pixels of the viewport to clip space) is taken where XNA, MonoGame and
+    /// FNA take it: from the viewport at `begin` in `Immediate` mode, and from the viewport at
+    /// `end` in the other modes. Each draw goes into the viewport current when it is recorded
+    /// (`Immediate`: at the draw call; otherwise: at `end`), so in `Immediate` mode a draw
+    /// after a viewport change lands in the new viewport, scaled by the projection of `begin`.
     pub fn begin_with(
         &mut self,
         sort: SpriteSortMode,
@@ -147,16 +155,22 @@ impl SpriteBatch {
                 "Begin cannot be called again until End has been successfully called.",
             ));
         }
-        if self.instances.capacity() == 0 {
-            self.instances = std::mem::take(&mut lock(&device.rec).spare_sprites);
-        }
+        let transform = transform.unwrap_or(Matrix::IDENTITY);
+        let projected = {
+            let mut rec = lock(&device.rec);
+            if self.instances.capacity() == 0 {
+                self.instances = std::mem::take(&mut rec.spare_sprites);
+            }
+            (sort == SpriteSortMode::Immediate).then(|| project(&transform, rec.viewport))
+        };
         self.state = Some(BatchState {
             sort,
             blend: blend.unwrap_or(BlendState::ALPHA_BLEND),
             sampler: sampler.unwrap_or(SamplerState::LINEAR_CLAMP),
             depth_stencil: depth_stencil.unwrap_or(DepthStencilState::NONE),
             rasterizer: rasterizer.unwrap_or(RasterizerState::CULL_COUNTER_CLOCKWISE),
-            transform: transform.unwrap_or(Matrix::IDENTITY),
+            transform,
+            projected,
         });
         self.clear_queue();
         self.textures.clear();
@@ -368,8 +382,7 @@ impl SpriteBatch {
         }
         let viewport = rec.viewport;
         let scissor = rec.scissor;
-        let transform =
-            state.transform.mul(&projection(viewport.width, viewport.height)).to_column_major();
+        let transform = state.projected.unwrap_or_else(|| project(&state.transform, viewport));
         let pipeline = PipelineKey {
             shader: ShaderKind::Sprite,
             blend: state.blend,
@@ -446,6 +459,11 @@ fn normalised_source(source: Option<Rectangle>, tw: f32, th: f32) -> ([f32; 4], 
         }
         None => ([0.0, 0.0, 1.0, 1.0], tw, th),
     }
+}
+
+/// The batch's transform followed by the projection of `viewport`, column-major.
+fn project(transform: &Matrix, viewport: Viewport) -> [f32; 16] {
+    transform.mul(&projection(viewport.width, viewport.height)).to_column_major()
 }
 
 /// Pixels → clip space with y down and depth unchanged (the backends' convention).

@@ -474,3 +474,43 @@ fn immediate_draws_after_binding_a_target_drawn_earlier_are_accepted() {
     assert_eq!(at(&px, 16, 1, 2), Color::BLACK);
     assert_eq!(at(&px, 16, 10, 9), Color::BLACK);
 }
+
+/// Draws a green sprite, moves the viewport to (16, 8, 16, 16), then draws a red one at the
+/// viewport's origin, all in one batch of `sort` on a 32×32 back buffer.
+fn draw_across_a_viewport_change(sort: SpriteSortMode) -> Vec<Color> {
+    let device = device(32, 32);
+    let w = white(&device);
+    device.clear(Color::BLACK).unwrap();
+    let mut sb = batch(&device);
+    sb.begin_with(sort, Some(BlendState::OPAQUE), None, None, None, None).unwrap();
+    sb.draw_rect(&w, Rectangle::new(2, 10, 4, 4), Color::LIME).unwrap();
+    device.set_viewport(xnagraph::Viewport::new(16, 8, 16, 16)).unwrap();
+    sb.draw_rect(&w, Rectangle::new(0, 0, 8, 4), Color::RED).unwrap();
+    sb.end().unwrap();
+    read_back_buffer(&device)
+}
+
+#[test]
+fn immediate_keeps_the_projection_of_the_viewport_at_begin() {
+    let _v = Validation::new();
+    // Immediate: the projection maps the 32×32 viewport of Begin; the second sprite is drawn
+    // into the new 16×16 viewport, so it lands at (16, 8) at half size: 4×2 pixels.
+    let px = draw_across_a_viewport_change(SpriteSortMode::Immediate);
+    assert_eq!(at(&px, 32, 2, 10), Color::LIME);
+    assert_eq!(at(&px, 32, 5, 13), Color::LIME);
+    assert_eq!(at(&px, 32, 6, 13), Color::BLACK);
+    assert_eq!(at(&px, 32, 16, 8), Color::RED);
+    assert_eq!(at(&px, 32, 19, 9), Color::RED);
+    assert_eq!(at(&px, 32, 20, 9), Color::BLACK, "half the width");
+    assert_eq!(at(&px, 32, 19, 10), Color::BLACK, "half the height");
+    assert_eq!(at(&px, 32, 15, 8), Color::BLACK);
+    // Deferred: everything is drawn at End, with End's viewport and its projection: both
+    // sprites are placed in the 16×16 viewport at full size.
+    let px = draw_across_a_viewport_change(SpriteSortMode::Deferred);
+    assert_eq!(at(&px, 32, 16, 8), Color::RED);
+    assert_eq!(at(&px, 32, 23, 11), Color::RED);
+    assert_eq!(at(&px, 32, 24, 11), Color::BLACK);
+    assert_eq!(at(&px, 32, 18, 18), Color::LIME);
+    assert_eq!(at(&px, 32, 21, 21), Color::LIME);
+    assert_eq!(at(&px, 32, 2, 10), Color::BLACK);
+}
