@@ -18,6 +18,7 @@ use xnagraph_graph::{
 };
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
+use crate::clear::ClearOptions;
 use crate::error::{Result, XnaError};
 use crate::math::Color;
 use crate::profile::GraphicsProfile;
@@ -69,28 +70,6 @@ pub struct DeviceOptions {
 impl Default for DeviceOptions {
     fn default() -> Self {
         DeviceOptions { backend: BackendKind::Vulkan, validation: false, frames_in_flight: 2 }
-    }
-}
-
-/// XNA's `ClearOptions` flags.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ClearOptions(u8);
-
-impl ClearOptions {
-    pub const TARGET: ClearOptions = ClearOptions(1);
-    pub const DEPTH_BUFFER: ClearOptions = ClearOptions(2);
-    pub const STENCIL: ClearOptions = ClearOptions(4);
-    pub const ALL: ClearOptions = ClearOptions(7);
-
-    pub fn contains(self, other: ClearOptions) -> bool {
-        self.0 & other.0 == other.0
-    }
-}
-
-impl std::ops::BitOr for ClearOptions {
-    type Output = ClearOptions;
-    fn bitor(self, rhs: ClearOptions) -> ClearOptions {
-        ClearOptions(self.0 | rhs.0)
     }
 }
 
@@ -576,7 +555,7 @@ impl GraphicsDevice {
 
     /// `Clear(Color)`: colour, depth 1 and stencil 0, on the aspects the target has.
     pub fn clear(&self, color: Color) -> Result<()> {
-        self.clear_with(ClearOptions::ALL, color.to_floats(), 1.0, 0)
+        self.clear_with(ClearOptions::all(), color.to_floats(), 1.0, 0)
     }
 
     /// `Clear(ClearOptions, Vector4, float, int)`: each requested aspect, only where it exists.

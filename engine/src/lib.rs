@@ -7,6 +7,7 @@
 //! mip cascades, barriers) and lowered by the backend. Errors are [`XnaError`] values named after
 //! XNA's exceptions; no call panics on bad input.
 
+mod clear;
 mod device;
 mod error;
 mod math;
@@ -16,8 +17,9 @@ mod resource;
 mod sprite_batch;
 mod texture;
 
+pub use clear::ClearOptions;
 pub use device::{
-    BackendKind, ClearOptions, DeviceEvents, DeviceOptions, GraphicsDevice, PresentationParameters,
+    BackendKind, DeviceEvents, DeviceOptions, GraphicsDevice, PresentationParameters,
 };
 pub use error::{Result, XnaError};
 pub use math::{Color, Matrix, Rectangle, Vector2};

@@ -76,7 +76,7 @@ fn clear_options_touch_only_the_requested_aspects() {
     // Depth on a target without depth is silently absent, colour still cleared.
     let plain = RenderTarget2D::new(&device, 8, 8).unwrap();
     device.set_render_target(Some(&plain)).unwrap();
-    device.clear_with(ClearOptions::ALL, [0.0, 1.0, 0.0, 1.0], 1.0, 0).unwrap();
+    device.clear_with(ClearOptions::all(), [0.0, 1.0, 0.0, 1.0], 1.0, 0).unwrap();
     device.set_render_target(None).unwrap();
     assert!(read_target(&plain).iter().all(|&p| p == Color::new(0, 255, 0, 255)));
 }
@@ -256,4 +256,43 @@ fn a_viewport_outside_the_target_is_an_argument_error() {
         "checked against the bound target"
     );
     device.set_render_target(None).unwrap();
+}
+
+#[test]
+fn empty_clear_options_clear_nothing() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::with_options(
+        &device,
+        8,
+        8,
+        false,
+        SurfaceFormat::Color,
+        DepthFormat::Depth24Stencil8,
+        0,
+        RenderTargetUsage::PreserveContents,
+    )
+    .unwrap();
+    assert_eq!(ClearOptions::empty().bits(), 0);
+    assert_eq!(
+        ClearOptions::all(),
+        ClearOptions::TARGET | ClearOptions::DEPTH_BUFFER | ClearOptions::STENCIL
+    );
+    assert_eq!(
+        [
+            ClearOptions::TARGET.bits(),
+            ClearOptions::DEPTH_BUFFER.bits(),
+            ClearOptions::STENCIL.bits()
+        ],
+        [1, 2, 4],
+        "XNA's values"
+    );
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    device.clear_with(ClearOptions::empty(), [0.0, 0.0, 1.0, 1.0], 0.0, 7).unwrap();
+    let mut only_colour = ClearOptions::all();
+    only_colour.remove(ClearOptions::DEPTH_BUFFER | ClearOptions::STENCIL);
+    assert_eq!(only_colour, ClearOptions::TARGET);
+    device.set_render_target(None).unwrap();
+    assert!(read_target(&rt).iter().all(|&p| p == Color::RED));
 }
