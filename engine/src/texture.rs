@@ -397,12 +397,15 @@ impl Texture2D {
 
 impl Clone for Texture2D {
     /// An untracked copy: shares the backend state and CPU shadow, adds no registry entry and
-    /// raises no `ResourceCreated`; starts undisposed with the same name and tag and no
-    /// `Disposing` handlers.
+    /// raises no `ResourceCreated`; starts with the same name and tag and no `Disposing`
+    /// handlers, undisposed (a copy of a disposed texture is disposed).
     fn clone(&self) -> Self {
+        // The backing first: disposal begins before it releases the backing, so a copy that
+        // finds none also finds its source disposing.
+        let backing = lock(&self.core.backing).clone();
         let core = Arc::new(TextureCore {
             res: ResourceCore::copy_of(&self.core.res),
-            backing: Mutex::new(lock(&self.core.backing).clone()),
+            backing: Mutex::new(backing),
             desc: self.core.desc,
             render_target: None,
             content_lost: std::sync::atomic::AtomicBool::new(false),
