@@ -582,3 +582,39 @@ fn data_transfer_through_a_copy_of_a_bound_target_is_refused() {
     rt.get_data(&mut out).unwrap();
     assert_eq!(out, vec![Color::GREEN; 16]);
 }
+
+#[test]
+fn a_partial_set_data_on_a_copy_of_a_target_updates_the_target() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    device.set_render_target(None).unwrap();
+    // Context recovery is on, and the copy has no CPU shadow either: a target never has one.
+    let copy: Texture2D = (*rt).clone();
+    copy.set_data_region(0, Some(Rectangle::new(3, 0, 1, 2)), &[Color::BLUE; 2], 0, 2).unwrap();
+    let mut out = vec![Color::TRANSPARENT; 16];
+    rt.get_data(&mut out).unwrap();
+    assert_eq!(at(&out, 4, 3, 0), Color::BLUE);
+    assert_eq!(at(&out, 4, 3, 1), Color::BLUE);
+    assert_eq!(at(&out, 4, 3, 2), Color::RED);
+    assert_eq!(at(&out, 4, 2, 0), Color::RED);
+}
+
+#[test]
+fn array_slice_is_validated_before_the_same_set_shortcut() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+    let minus_one = RenderTargetBinding { render_target: Some(&rt), array_slice: -1 };
+    let fresh = device.set_render_targets(&[minus_one]).unwrap_err();
+    assert!(matches!(fresh, XnaError::NotSupported { .. }), "{fresh}");
+    device.set_render_target(Some(&rt)).unwrap();
+    device.set_viewport(Viewport::new(1, 1, 4, 4)).unwrap();
+    let rebind = device.set_render_targets(&[minus_one]).unwrap_err();
+    assert_eq!(rebind, fresh, "the same answer whether or not the target is already bound");
+    assert_eq!(device.viewport(), Viewport::new(1, 1, 4, 4), "a refused bind changes nothing");
+    assert_eq!(device.render_target_bindings(), [(rt.resource_id(), 0)]);
+    device.set_render_target(None).unwrap();
+}
