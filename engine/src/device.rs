@@ -512,7 +512,8 @@ impl GraphicsDevice {
     }
 
     /// Sets the viewport. As in XNA, it must lie inside the current target (the back buffer
-    /// when none is bound) and its depth range inside [0, 1]; switching targets resets it.
+    /// when none is bound) and its depth range inside [0, 1] (NaN is outside); switching
+    /// targets resets it.
     pub fn set_viewport(&self, viewport: Viewport) -> Result<()> {
         self.shared.check_alive()?;
         let mut rec = lock(&self.shared.rec);
@@ -559,6 +560,8 @@ impl GraphicsDevice {
     }
 
     /// `Clear(ClearOptions, Vector4, float, int)`: each requested aspect, only where it exists.
+    /// A NaN or infinite `color` component or `depth` is `ArgumentException` (whatever the
+    /// options); a finite depth is clamped to [0, 1].
     pub fn clear_with(
         &self,
         options: ClearOptions,
@@ -567,6 +570,7 @@ impl GraphicsDevice {
         stencil: i32,
     ) -> Result<()> {
         self.shared.check_alive()?;
+        crate::finite::check_finite(&[("color", &color), ("depth", &[depth])])?;
         let mut rec = lock(&self.shared.rec);
         let target_depth = rec.primary().desc().depth_format();
         let clear = Clear {

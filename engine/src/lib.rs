@@ -10,6 +10,7 @@
 mod clear;
 mod device;
 mod error;
+mod finite;
 mod math;
 mod profile;
 mod render_target;

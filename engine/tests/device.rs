@@ -296,3 +296,47 @@ fn empty_clear_options_clear_nothing() {
     device.set_render_target(None).unwrap();
     assert!(read_target(&rt).iter().all(|&p| p == Color::RED));
 }
+
+#[test]
+fn non_finite_clear_values_are_argument_errors() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::with_options(
+        &device,
+        8,
+        8,
+        false,
+        SurfaceFormat::Color,
+        DepthFormat::Depth24Stencil8,
+        0,
+        RenderTargetUsage::PreserveContents,
+    )
+    .unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        let err = device.clear_with(ClearOptions::all(), [0.0, 0.0, 1.0, 1.0], bad, 0).unwrap_err();
+        assert!(matches!(err, XnaError::Argument { param: "depth", .. }), "{bad}: {err}");
+        let err = device.clear_with(ClearOptions::all(), [0.0, bad, 1.0, 1.0], 1.0, 0).unwrap_err();
+        assert!(matches!(err, XnaError::Argument { param: "color", .. }), "{bad}: {err}");
+    }
+    device.set_render_target(None).unwrap();
+    // Nothing of the refused clears was recorded (and nothing reached Vulkan: no validation).
+    assert!(read_target(&rt).iter().all(|&p| p == Color::RED));
+}
+
+#[test]
+fn a_non_finite_viewport_depth_is_an_argument_error() {
+    let _v = Validation::new();
+    let device = device(16, 16);
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        for viewport in [
+            Viewport { min_depth: bad, ..Viewport::new(0, 0, 8, 8) },
+            Viewport { max_depth: bad, ..Viewport::new(0, 0, 8, 8) },
+        ] {
+            let err = device.set_viewport(viewport).unwrap_err();
+            assert!(matches!(err, XnaError::Argument { param: "value", .. }), "{viewport:?}");
+        }
+    }
+    assert_eq!(device.viewport(), Viewport::new(0, 0, 16, 16));
+}
