@@ -18,6 +18,7 @@ use xnagraph_graph::{
 
 use crate::device::{DeviceShared, GraphicsDevice};
 use crate::error::{Result, XnaError};
+use crate::finite::{all_finite, check_finite, check_rasterizer};
 use crate::math::{Color, Matrix, Rectangle, Vector2};
 use crate::render_target::refuse_bound;
 use crate::resource::lock;
@@ -70,6 +71,15 @@ struct Sprite {
     effects: u8,
 }
 
+/// A sprite's placement before rotation, and the parameter blamed if its corners overflow.
+#[derive(Clone, Copy, Debug)]
+struct Geometry {
+    destination: [f32; 4],
+    offset: [f32; 2],
+    rotation: f32,
+    overflow: &'static str,
+}
+
 /// Consecutive sprites that sample the same texture (an index into `SpriteBatch::textures`).
 #[derive(Clone, Copy, Debug)]
 struct Run {
@@ -91,6 +101,12 @@ struct BatchState {
 }
 
 /// XNA's `SpriteBatch`.
+///
+/// Where XNA passes a sprite's floats to the GPU unchecked, here a NaN or infinite `position`,
+/// `rotation`, `origin`, `scale` or `layerDepth`, or finite ones whose corners overflow a 32-bit
+/// float, make the draw an `ArgumentException` naming the parameter, and nothing is recorded;
+/// `begin_with` refuses a non-finite transform matrix or rasterizer depth bias the same way. A
+/// finite layer depth outside [0, 1] is clipped by the depth range, as on Direct3D.
 pub struct SpriteBatch {
     device: Weak<DeviceShared>,
     state: Option<BatchState>,
@@ -154,6 +170,12 @@ impl SpriteBatch {
             return Err(XnaError::invalid_operation(
                 "Begin cannot be called again until End has been successfully called.",
             ));
+        }
+        if let Some(rasterizer) = &rasterizer {
+            check_rasterizer(rasterizer)?;
+        }
+        if let Some(transform) = &transform {
+            check_finite(&[("transformMatrix", transform.m.as_flattened())])?;
         }
         let transform = transform.unwrap_or(Matrix::IDENTITY);
         let projected = {
@@ -247,12 +269,23 @@ impl SpriteBatch {
         effects: SpriteEffects,
         layer_depth: f32,
     ) -> Result<()> {
+        let floats = [position.x, position.y, rotation, origin.x, origin.y, scale.x, scale.y];
+        if !all_finite(&floats) || !all_finite(&[layer_depth]) {
+            check_finite(&[
+                ("position", &[position.x, position.y]),
+                ("rotation", &[rotation]),
+                ("origin", &[origin.x, origin.y]),
+                ("scale", &[scale.x, scale.y]),
+                ("layerDepth", &[layer_depth]),
+            ])?;
+        }
         let (tw, th) = (texture.width() as f32, texture.height() as f32);
         let (src, sw, sh) = normalised_source(source, tw, th);
         let destination = [position.x, position.y, scale.x * sw, scale.y * sh];
         // The origin is in source texels; scaling carries it to destination pixels.
         let offset = [origin.x * scale.x, origin.y * scale.y];
-        self.push(texture, src, destination, offset, rotation, color, effects, layer_depth)
+        let geometry = Geometry { destination, offset, rotation, overflow: "scale" };
+        self.push(texture, src, geometry, color, effects, layer_depth)
     }
 
     /// `Draw(texture, destinationRectangle, sourceRectangle, color, rotation, origin, effects,
@@ -269,6 +302,13 @@ impl SpriteBatch {
         effects: SpriteEffects,
         layer_depth: f32,
     ) -> Result<()> {
+        if !all_finite(&[rotation, origin.x, origin.y, layer_depth]) {
+            check_finite(&[
+                ("rotation", &[rotation]),
+                ("origin", &[origin.x, origin.y]),
+                ("layerDepth", &[layer_depth]),
+            ])?;
+        }
         let (tw, th) = (texture.width() as f32, texture.height() as f32);
         let (src, sw, sh) = normalised_source(source, tw, th);
         let destination = [
@@ -277,20 +317,25 @@ impl SpriteBatch {
             destination.width as f32,
             destination.height as f32,
         ];
-        // The origin is in source texels; the rectangle's stretch carries it to its pixels.
-        let offset = [origin.x / sw * destination[2], origin.y / sh * destination[3]];
-        self.push(texture, src, destination, offset, rotation, color, effects, layer_depth)
+        // The origin is in source texels; the rectangle's stretch carries it to its pixels. A
+        // zero-sized source stretches nothing: its origin is scaled by the texture's size
+        // instead (as MonoGame and FNA do), not divided by zero.
+        let stretch = |o: f32, s: f32, texture: f32, d: f32| match s {
+            0.0 => o * d / texture,
+            _ => o / s * d,
+        };
+        let offset =
+            [stretch(origin.x, sw, tw, destination[2]), stretch(origin.y, sh, th, destination[3])];
+        let geometry = Geometry { destination, offset, rotation, overflow: "origin" };
+        self.push(texture, src, geometry, color, effects, layer_depth)
     }
 
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn push(
         &mut self,
         texture: &Texture2D,
         source: [f32; 4],
-        destination: [f32; 4],
-        offset: [f32; 2],
-        rotation: f32,
+        geometry: Geometry,
         color: Color,
         effects: SpriteEffects,
         depth: f32,
@@ -301,6 +346,25 @@ impl SpriteBatch {
                  successfully before you can call Draw.",
             ));
         };
+        let Geometry { destination, offset, rotation, overflow } = geometry;
+        let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
+        let sprite = Sprite {
+            source,
+            destination,
+            offset,
+            sin,
+            cos,
+            depth,
+            color: [color.r, color.g, color.b, color.a],
+            effects: effects.0 & 3,
+        };
+        let instance = instance(&sprite);
+        if !corners_finite(&instance) {
+            return Err(XnaError::argument(
+                overflow,
+                "The sprite's corners are too large for a 32-bit float.",
+            ));
+        }
         let core = &texture.core;
         core.res.check_alive()?;
         let index = match self.textures.last() {
@@ -318,18 +382,7 @@ impl SpriteBatch {
                 }
             },
         };
-        let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
-        let sprite = Sprite {
-            source,
-            destination,
-            offset,
-            sin,
-            cos,
-            depth,
-            color: [color.r, color.g, color.b, color.a],
-            effects: effects.0 & 3,
-        };
-        self.instances.push(instance(&sprite));
+        self.instances.push(instance);
         let texture = index as u32;
         match self.runs.last_mut() {
             Some(run) if run.texture == texture => run.sprites += 1,
@@ -448,6 +501,13 @@ impl SpriteBatch {
         }
         runs
     }
+}
+
+/// Whether all four corners the vertex stage will compute are finite numbers.
+#[inline]
+fn corners_finite(i: &SpriteInstance) -> bool {
+    let ([x, y], [rx, ry], [dx, dy]) = (i.origin, i.right, i.down);
+    all_finite(&[x, y, x + rx, y + ry, x + dx, y + dy, x + rx + dx, y + ry + dy])
 }
 
 /// Source rectangle normalised to the texture, and its size in texels.
