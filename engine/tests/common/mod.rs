@@ -108,3 +108,20 @@ pub fn within<T: Send + 'static>(
         }
     }
 }
+
+/// Reports that a test, or a part of one, could not run on this adapter. libtest has no skip
+/// at run time, so the test still passes: this line on stderr is what tells a reader that it
+/// proved nothing here.
+pub fn skipped(test: &str, reason: &str) {
+    eprintln!("SKIPPED: {test}: {reason}");
+}
+
+/// Whether the multisample count a resource reports is the `requested` one; if not, the part
+/// of the test that needs it is reported skipped.
+pub fn multisampled_as_requested(test: &str, applied: i32, requested: i32) -> bool {
+    if applied == requested {
+        return true;
+    }
+    skipped(test, &format!("the adapter gives {applied} samples for a request of {requested}"));
+    false
+}
