@@ -178,11 +178,27 @@ fn back_buffer_takes_the_applied_parameters() {
     let device = device_with(GraphicsProfile::Reach, params);
     let applied = device.presentation_parameters();
     assert_eq!(applied.back_buffer_format, SurfaceFormat::Color);
-    assert_eq!(applied.depth_stencil_format, DepthFormat::Depth24Stencil8);
     assert!(applied.multi_sample_count == 0 || applied.multi_sample_count == 2);
     device.clear(Color::MAGENTA).unwrap();
     device.present().unwrap();
     assert!(read_back_buffer(&device).iter().all(|&p| p == Color::MAGENTA));
+}
+
+#[test]
+fn back_buffer_depth_format_is_the_allocated_one() {
+    let _v = Validation::new();
+    for requested in [
+        DepthFormat::None,
+        DepthFormat::Depth16,
+        DepthFormat::Depth24,
+        DepthFormat::Depth24Stencil8,
+    ] {
+        let params = PresentationParameters { depth_stencil_format: requested, ..params(16, 16) };
+        let device = device_with(GraphicsProfile::HiDef, params);
+        let real = probe_depth_format(&device, || (read_back_buffer(&device), 16));
+        let applied = device.presentation_parameters().depth_stencil_format;
+        assert_eq!(applied, real, "requested {requested:?}");
+    }
 }
 
 #[test]
