@@ -131,7 +131,9 @@ impl Recorder {
         self.pass();
     }
 
-    /// The open segment, resuming the bind cycle if something split it.
+    /// The open segment, resuming the bind cycle if something split it. A new bind cycle of a
+    /// target that does not preserve its contents (a `set_render_targets`, or the back buffer's
+    /// first use in a frame) starts with the discard clear.
     pub fn pass(&mut self) -> &mut PassSegment {
         if !self.pass_open {
             let start = if self.interrupted { SegmentStart::Continue } else { SegmentStart::Bind };
@@ -139,6 +141,10 @@ impl Recorder {
             self.frame.nodes.push(Node::Pass(segment));
             self.pass_open = true;
             self.interrupted = false;
+            let usage = self.primary().desc().render_target.map(|r| r.usage);
+            if start == SegmentStart::Bind && !usage.is_some_and(|u| u.preserves_contents()) {
+                self.record_discard_clear();
+            }
         }
         match self.frame.nodes.last_mut() {
             Some(Node::Pass(p)) => p,

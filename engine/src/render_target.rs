@@ -357,17 +357,12 @@ impl GraphicsDevice {
         for (_, core) in &resolved {
             core.content_lost.store(false, Ordering::Release);
         }
-        let discard = resolved.first().map_or(rec.params.render_target_usage, |(_, core)| {
-            core.render_target.map_or(RenderTargetUsage::DiscardContents, |i| i.usage)
-        });
         rec.bindings = resolved.into_iter().map(|(b, _)| b).collect();
         rec.render_target_bound = !rec.bindings.is_empty();
         rec.bound_target_destroyed = false;
         rec.reset_viewport_and_scissor();
+        // A discarding bind records its clear as the cycle's segment opens.
         rec.begin_bind_cycle();
-        if !discard.preserves_contents() {
-            rec.record_discard_clear();
-        }
         Ok(())
     }
 

@@ -360,3 +360,40 @@ fn a_non_finite_viewport_depth_is_an_argument_error() {
     }
     assert_eq!(device.viewport(), Viewport::new(0, 0, 16, 16));
 }
+
+#[test]
+fn back_buffer_usage_decides_what_the_next_frame_starts_from() {
+    let _v = Validation::new();
+    for (usage, kept) in [
+        (RenderTargetUsage::PreserveContents, true),
+        (RenderTargetUsage::PlatformContents, true),
+        (RenderTargetUsage::DiscardContents, false),
+    ] {
+        let params = PresentationParameters {
+            render_target_usage: usage,
+            depth_stencil_format: DepthFormat::Depth24Stencil8,
+            ..params(8, 8)
+        };
+        let device = device_with(GraphicsProfile::HiDef, params);
+        let white = white(&device);
+        let square = |rect: Rectangle, color: Color| {
+            let mut sb = SpriteBatch::new(&device).unwrap();
+            sb.begin().unwrap();
+            sb.draw_rect(&white, rect, color).unwrap();
+            sb.end().unwrap();
+        };
+        // Frame 1: red, with a blue square off-centre.
+        device.clear(Color::RED).unwrap();
+        square(Rectangle::new(5, 1, 2, 2), Color::BLUE);
+        device.present().unwrap();
+        // Frame 2 draws without clearing: a lime square elsewhere.
+        square(Rectangle::new(1, 5, 2, 2), Color::LIME);
+        device.present().unwrap();
+        let px = read_back_buffer(&device);
+        assert_eq!(at(&px, 8, 1, 5), Color::LIME, "{usage:?}");
+        let (background, earlier) =
+            if kept { (Color::RED, Color::BLUE) } else { (Color::BLACK, Color::BLACK) };
+        assert_eq!(at(&px, 8, 6, 6), background, "{usage:?}: frame 1's background");
+        assert_eq!(at(&px, 8, 5, 1), earlier, "{usage:?}: frame 1's square");
+    }
+}
