@@ -288,3 +288,21 @@ fn using_a_disposed_texture_is_object_disposed() {
     ));
     sb.end().unwrap();
 }
+
+#[test]
+fn a_whole_level_set_data_replaces_the_level_and_a_partial_one_merges() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let t = Texture2D::new(&device, 4, 4).unwrap();
+    // All in one frame: nothing flushes between the uploads.
+    t.set_data(&[Color::RED; 16]).unwrap();
+    t.set_data_region(0, Some(Rectangle::new(1, 1, 2, 2)), &[Color::BLUE; 4], 0, 4).unwrap();
+    t.set_data(&[Color::GREEN; 16]).unwrap();
+    t.set_data_region(0, Some(Rectangle::new(2, 0, 2, 1)), &[Color::YELLOW; 2], 0, 2).unwrap();
+    let mut out = [Color::TRANSPARENT; 16];
+    t.get_data(&mut out).unwrap();
+    for (i, &p) in out.iter().enumerate() {
+        let want = if i == 2 || i == 3 { Color::YELLOW } else { Color::GREEN };
+        assert_eq!(p, want, "texel {i}: the whole level replaced red and blue, yellow merged");
+    }
+}
