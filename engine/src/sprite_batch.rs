@@ -250,8 +250,8 @@ impl SpriteBatch {
         effects: SpriteEffects,
         layer_depth: f32,
     ) -> Result<()> {
-        let floats = [position.x, position.y, rotation, origin.x, origin.y, scale.x, scale.y];
-        if !all_finite(&floats) || !all_finite(&[layer_depth]) {
+        let (p, o, s) = (position, origin, scale);
+        if !all_finite(&[p.x, p.y, rotation, o.x, o.y, s.x, s.y, layer_depth]) {
             check_finite(&[
                 ("position", &[position.x, position.y]),
                 ("rotation", &[rotation]),
@@ -301,9 +301,12 @@ impl SpriteBatch {
         // The origin is in source texels; the rectangle's stretch carries it to its pixels. A
         // zero-sized source stretches nothing: its origin is scaled by the texture's size
         // instead (as MonoGame and FNA do), not divided by zero.
-        let stretch = |o: f32, s: f32, texture: f32, d: f32| match s {
-            0.0 => o * d / texture,
-            _ => o / s * d,
+        let stretch = |o: f32, s: f32, texture: f32, d: f32| {
+            if s == 0.0 {
+                o * d / texture
+            } else {
+                o / s * d
+            }
         };
         let offset =
             [stretch(origin.x, sw, tw, destination[2]), stretch(origin.y, sh, th, destination[3])];

@@ -9,7 +9,9 @@
 //! writer onto a fresh backing (the others keep the old pixels); the CPU shadow is kept unless
 //! context recovery was disabled before creation, and a partial `set_data` of an ordinary texture
 //! without its shadow is an error rather than a zero-filled upload. Render targets keep no
-//! shadow: the GPU is the authority for their pixels.
+//! shadow: the GPU is the authority for their pixels, which are updated in place whichever
+//! alias (the target, a `Texture2D` view or copy of it) writes them, and which no alias may
+//! transfer while the target is bound.
 
 use std::sync::{Arc, Mutex};
 
