@@ -18,7 +18,7 @@ use xnagraph_graph::{
 
 use crate::device::{DeviceShared, GraphicsDevice};
 use crate::error::{Result, XnaError};
-use crate::finite::{all_finite, check_finite, check_rasterizer};
+use crate::finite::{all_below_2_pow_124, all_finite, check_finite, check_rasterizer};
 use crate::math::{Color, Matrix, Rectangle, Vector2};
 use crate::render_target::refuse_bound;
 use crate::resource::lock;
@@ -26,7 +26,7 @@ use crate::texture::{Texture2D, TextureCore};
 
 mod geometry;
 
-use geometry::{corners_finite, instance, normalised_source, project, Geometry, Sprite};
+use geometry::{instance, normalised_source, project, Geometry, Sprite};
 
 /// XNA's `SpriteSortMode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -81,11 +81,33 @@ struct BatchState {
     projected: Option<[f32; 16]>,
 }
 
+/// Whether a sprite's placement (destination position and size, origin offset, all in pixels)
+/// keeps every corner a finite number, and its rotation and layer depth are finite. Each
+/// placement value below 2^124 in magnitude bounds every corner the vertex stage computes below
+/// 5 × 2^124, well inside `f32`; NaN and the infinities fail the bound too.
+#[inline]
+fn placement_ok(placement: &[f32; 6], rotation: f32, layer_depth: f32) -> bool {
+    all_below_2_pow_124(placement) && all_finite(&[rotation, layer_depth])
+}
+
+/// The `ArgumentException` of a sprite `placement_ok` refused: the first argument in `given`
+/// that is not a finite number, else the first placement value in `placed` that is too large.
+#[cold]
+#[inline(never)]
+fn refuse_sprite(given: &[(&'static str, &[f32])], placed: &[(&'static str, &[f32])]) -> XnaError {
+    if let Err(e) = check_finite(given) {
+        return e;
+    }
+    let param = placed.iter().find(|(_, v)| !all_below_2_pow_124(v)).map_or("position", |p| p.0);
+    XnaError::argument(param, "The sprite reaches 2^124 pixels or more from the origin.")
+}
+
 /// XNA's `SpriteBatch`.
 ///
 /// Where XNA passes a sprite's floats to the GPU unchecked, here a NaN or infinite `position`,
-/// `rotation`, `origin`, `scale` or `layerDepth`, or finite ones whose corners overflow a 32-bit
-/// float, make the draw an `ArgumentException` naming the parameter, and nothing is recorded;
+/// `rotation`, `origin`, `scale` or `layerDepth`, or finite ones that place the sprite 2^124
+/// pixels or more away (where its corners could overflow 32-bit floats), make the draw an
+/// `ArgumentException` naming the parameter, and nothing is recorded;
 /// `begin_with` refuses a non-finite transform matrix or rasterizer depth bias the same way. A
 /// finite layer depth outside [0, 1] is clipped by the depth range, as on Direct3D.
 pub struct SpriteBatch {
@@ -250,22 +272,25 @@ impl SpriteBatch {
         effects: SpriteEffects,
         layer_depth: f32,
     ) -> Result<()> {
-        let (p, o, s) = (position, origin, scale);
-        if !all_finite(&[p.x, p.y, rotation, o.x, o.y, s.x, s.y, layer_depth]) {
-            check_finite(&[
-                ("position", &[position.x, position.y]),
-                ("rotation", &[rotation]),
-                ("origin", &[origin.x, origin.y]),
-                ("scale", &[scale.x, scale.y]),
-                ("layerDepth", &[layer_depth]),
-            ])?;
-        }
         let (tw, th) = (texture.width() as f32, texture.height() as f32);
         let (src, sw, sh) = normalised_source(source, tw, th);
         let destination = [position.x, position.y, scale.x * sw, scale.y * sh];
         // The origin is in source texels; scaling carries it to destination pixels.
         let offset = [origin.x * scale.x, origin.y * scale.y];
-        let geometry = Geometry { destination, offset, rotation, overflow: "scale" };
+        let [x, y, w, h] = destination;
+        if !placement_ok(&[x, y, w, h, offset[0], offset[1]], rotation, layer_depth) {
+            return Err(refuse_sprite(
+                &[
+                    ("position", &[position.x, position.y]),
+                    ("rotation", &[rotation]),
+                    ("origin", &[origin.x, origin.y]),
+                    ("scale", &[scale.x, scale.y]),
+                    ("layerDepth", &[layer_depth]),
+                ],
+                &[("position", &[x, y]), ("scale", &[w, h]), ("origin", &offset)],
+            ));
+        }
+        let geometry = Geometry { destination, offset, rotation };
         self.push(texture, src, geometry, color, effects, layer_depth)
     }
 
@@ -283,13 +308,6 @@ impl SpriteBatch {
         effects: SpriteEffects,
         layer_depth: f32,
     ) -> Result<()> {
-        if !all_finite(&[rotation, origin.x, origin.y, layer_depth]) {
-            check_finite(&[
-                ("rotation", &[rotation]),
-                ("origin", &[origin.x, origin.y]),
-                ("layerDepth", &[layer_depth]),
-            ])?;
-        }
         let (tw, th) = (texture.width() as f32, texture.height() as f32);
         let (src, sw, sh) = normalised_source(source, tw, th);
         let destination = [
@@ -310,7 +328,18 @@ impl SpriteBatch {
         };
         let offset =
             [stretch(origin.x, sw, tw, destination[2]), stretch(origin.y, sh, th, destination[3])];
-        let geometry = Geometry { destination, offset, rotation, overflow: "origin" };
+        let [x, y, w, h] = destination;
+        if !placement_ok(&[x, y, w, h, offset[0], offset[1]], rotation, layer_depth) {
+            return Err(refuse_sprite(
+                &[
+                    ("rotation", &[rotation]),
+                    ("origin", &[origin.x, origin.y]),
+                    ("layerDepth", &[layer_depth]),
+                ],
+                &[("origin", &offset)],
+            ));
+        }
+        let geometry = Geometry { destination, offset, rotation };
         self.push(texture, src, geometry, color, effects, layer_depth)
     }
 
@@ -330,7 +359,7 @@ impl SpriteBatch {
                  successfully before you can call Draw.",
             ));
         };
-        let Geometry { destination, offset, rotation, overflow } = geometry;
+        let Geometry { destination, offset, rotation } = geometry;
         let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
         let sprite = Sprite {
             source,
@@ -343,12 +372,6 @@ impl SpriteBatch {
             effects: effects.0 & 3,
         };
         let instance = instance(&sprite);
-        if !corners_finite(&instance) {
-            return Err(XnaError::argument(
-                overflow,
-                "The sprite's corners are too large for a 32-bit float.",
-            ));
-        }
         let core = &texture.core;
         core.res.check_alive()?;
         let index = match self.textures.last() {

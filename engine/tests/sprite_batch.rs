@@ -526,7 +526,7 @@ fn non_finite_sprite_geometry_is_an_argument_error() {
     let (nan, inf) = (f32::NAN, f32::INFINITY);
     let v = Vector2::new;
     let none = SpriteEffects::NONE;
-    let cases: [(&str, Result<(), XnaError>); 8] = [
+    let cases: [(&str, Result<(), XnaError>); 9] = [
         (
             "position",
             sb.draw_ex(&w, v(nan, 0.0), None, Color::RED, 0.0, v(0.0, 0.0), v(1.0, 1.0), none, 0.0),
@@ -559,10 +559,24 @@ fn non_finite_sprite_geometry_is_an_argument_error() {
         ),
         // Finite arguments whose product overflows.
         (
-            "scale",
+            "position",
             sb.draw_ex(
                 &w,
                 v(f32::MAX, 0.0),
+                None,
+                Color::RED,
+                0.0,
+                v(0.0, 0.0),
+                v(1.0, 1.0),
+                none,
+                0.0,
+            ),
+        ),
+        (
+            "scale",
+            sb.draw_ex(
+                &w,
+                v(0.0, 0.0),
                 None,
                 Color::RED,
                 0.0,

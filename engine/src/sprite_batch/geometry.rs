@@ -3,7 +3,6 @@
 
 use xnagraph_graph::{SpriteInstance, Viewport};
 
-use crate::finite::all_finite;
 use crate::math::{Matrix, Rectangle};
 
 /// One sprite's geometry: source normalised to the texture, destination and the origin's offset
@@ -20,20 +19,12 @@ pub(super) struct Sprite {
     pub(super) effects: u8,
 }
 
-/// A sprite's placement before rotation, and the parameter blamed if its corners overflow.
+/// A sprite's placement before rotation: destination position and size, origin offset.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Geometry {
     pub(super) destination: [f32; 4],
     pub(super) offset: [f32; 2],
     pub(super) rotation: f32,
-    pub(super) overflow: &'static str,
-}
-
-/// Whether all four corners the vertex stage will compute are finite numbers.
-#[inline]
-pub(super) fn corners_finite(i: &SpriteInstance) -> bool {
-    let ([x, y], [rx, ry], [dx, dy]) = (i.origin, i.right, i.down);
-    all_finite(&[x, y, x + rx, y + ry, x + dx, y + dy, x + rx + dx, y + ry + dy])
 }
 
 /// Source rectangle normalised to the texture, and its size in texels.
