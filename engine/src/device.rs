@@ -16,6 +16,7 @@ use xnagraph_graph::{
 };
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
+use crate::clear::ClearOptions;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::math::Color;
@@ -23,33 +24,6 @@ use crate::options::{BackendKind, DeviceOptions, PresentationParameters};
 use crate::profile::GraphicsProfile;
 use crate::registry::Registry;
 use crate::shared::{DeviceEvents, DeviceShared, Recording};
-
-/// XNA's `ClearOptions` flags.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ClearOptions(u8);
-
-impl ClearOptions {
-    /// `ClearOptions.Target`: the colour attachments.
-    pub const TARGET: ClearOptions = ClearOptions(1);
-    /// `ClearOptions.DepthBuffer`: the depth buffer, where the target has one.
-    pub const DEPTH_BUFFER: ClearOptions = ClearOptions(2);
-    /// `ClearOptions.Stencil`: the stencil buffer, where the target has one.
-    pub const STENCIL: ClearOptions = ClearOptions(4);
-    /// Target, depth buffer and stencil together.
-    pub const ALL: ClearOptions = ClearOptions(7);
-
-    /// Whether every flag of `other` is set in `self`.
-    pub fn contains(self, other: ClearOptions) -> bool {
-        self.0 & other.0 == other.0
-    }
-}
-
-impl std::ops::BitOr for ClearOptions {
-    type Output = ClearOptions;
-    fn bitor(self, rhs: ClearOptions) -> ClearOptions {
-        ClearOptions(self.0 | rhs.0)
-    }
-}
 
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
@@ -220,7 +194,8 @@ impl GraphicsDevice {
     }
 
     /// Sets the viewport. As in XNA, it must lie inside the current target (the back buffer
-    /// when none is bound) and its depth range inside [0, 1]; switching targets resets it.
+    /// when none is bound) and its depth range inside [0, 1] (NaN is outside); switching
+    /// targets resets it.
     pub fn set_viewport(&self, viewport: Viewport) -> Result<()> {
         self.shared.check_alive()?;
         let mut rec = lock(&self.shared.rec);
@@ -264,10 +239,12 @@ impl GraphicsDevice {
 
     /// `Clear(Color)`: colour, depth 1 and stencil 0, on the aspects the target has.
     pub fn clear(&self, color: Color) -> Result<()> {
-        self.clear_with(ClearOptions::ALL, color.to_floats(), 1.0, 0)
+        self.clear_with(ClearOptions::all(), color.to_floats(), 1.0, 0)
     }
 
     /// `Clear(ClearOptions, Vector4, float, int)`: each requested aspect, only where it exists.
+    /// A NaN or infinite `color` component or `depth` is `ArgumentException` (whatever the
+    /// options); a finite depth is clamped to [0, 1].
     pub fn clear_with(
         &self,
         options: ClearOptions,
@@ -276,6 +253,7 @@ impl GraphicsDevice {
         stencil: i32,
     ) -> Result<()> {
         self.shared.check_alive()?;
+        crate::finite::check_finite(&[("color", &color), ("depth", &[depth])])?;
         let mut rec = lock(&self.shared.rec);
         let target_depth = rec.primary().desc().depth_format();
         let clear = Clear {

@@ -9,10 +9,12 @@
 
 #![warn(missing_docs)]
 
+mod clear;
 mod data;
 mod device;
 mod error;
 mod event;
+mod finite;
 mod math;
 mod options;
 mod profile;
@@ -24,7 +26,8 @@ mod sprite_batch;
 mod submit;
 mod texture;
 
-pub use device::{ClearOptions, GraphicsDevice};
+pub use clear::ClearOptions;
+pub use device::GraphicsDevice;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
 pub use math::{Color, Matrix, Rectangle, Vector2};

@@ -2,9 +2,10 @@
 //!
 //! Construction decides the applied format, depth format and sample count (what the object
 //! reports afterwards). Binding is one transaction with every check before any state changes:
-//! same set → no-op; binding-count limits; per-binding checks; cross-binding checks; then the
-//! bind cycle is recorded and the public state published (content-lost flags cleared, viewport
-//! and scissor reset to the first target, the bind recorded with the first target's usage).
+//! binding-count limits; per-binding checks; cross-binding checks; only then, as XNA validates
+//! its arguments first, same set → no-op; else the bind cycle is recorded and the public state
+//! published (content-lost flags cleared, viewport and scissor reset to the first target, the
+//! bind recorded with the first target's usage).
 //!
 //! A bound target ends in one of two ways: `dispose()` refuses ("Disposing target that is still
 //! bound"); dropping it detaches it — the bindings are cleared, recording returns to the back
@@ -236,17 +237,7 @@ impl GraphicsDevice {
         shared.check_alive()?;
         let mut rec = lock(&shared.rec);
 
-        // 1. The same set is a no-op (unless a bound target was destroyed since).
-        let same = bindings.len() == rec.bindings.len()
-            && bindings.iter().zip(&rec.bindings).all(|(b, cur)| {
-                b.render_target.is_some_and(|t| t.core().res.id == cur.resource)
-                    && b.array_slice.max(0) as u32 == cur.layer
-            });
-        if same && !rec.bound_target_destroyed {
-            return Ok(());
-        }
-
-        // 2. Limits.
+        // 1. Limits.
         if bindings.len() > MAX_RENDER_TARGET_BINDINGS {
             return Err(XnaError::not_supported(format!(
                 "At most {MAX_RENDER_TARGET_BINDINGS} render targets can be bound at once."
@@ -261,7 +252,7 @@ impl GraphicsDevice {
             )));
         }
 
-        // 3. Per binding.
+        // 2. Per binding.
         let mut resolved: Vec<(BoundTarget, &TextureCore)> = Vec::with_capacity(bindings.len());
         for binding in bindings {
             let target = binding.render_target.ok_or_else(|| {
@@ -286,7 +277,7 @@ impl GraphicsDevice {
             resolved.push((BoundTarget { resource: core.res.id, layer: 0, state }, core));
         }
 
-        // 4. Across bindings.
+        // 3. Across bindings.
         for (i, (a, _)) in resolved.iter().enumerate() {
             if resolved[..i].iter().any(|(b, _)| b.resource == a.resource) {
                 return Err(XnaError::argument(
@@ -318,6 +309,17 @@ impl GraphicsDevice {
                     ));
                 }
             }
+        }
+
+        // 4. Only a valid set reaches the shortcut: the same set is a no-op (unless a bound
+        // target was destroyed since).
+        let same = resolved.len() == rec.bindings.len()
+            && resolved
+                .iter()
+                .zip(&rec.bindings)
+                .all(|((b, _), cur)| b.resource == cur.resource && b.layer == cur.layer);
+        if same && !rec.bound_target_destroyed {
+            return Ok(());
         }
 
         // 5. Commit: record the new bind cycle, then publish the public state.

@@ -48,11 +48,16 @@ impl ResourceCore {
         }
     }
 
-    /// An untracked copy's core: same device, name and tag; undisposed; no handlers.
+    /// An untracked copy's core: same device, name and tag; no handlers; undisposed unless
+    /// `other`'s disposal has begun (a copy of a disposed resource is born disposed, and its
+    /// end raises nothing).
     pub fn copy_of(other: &ResourceCore) -> Self {
         let core = ResourceCore::new(other.kind, other.device.clone());
         *lock(&core.name) = lock(&other.name).clone();
         *lock(&core.tag) = lock(&other.tag).clone();
+        if other.state.load(Ordering::Acquire) != ALIVE {
+            core.state.store(DISPOSED, Ordering::Release);
+        }
         core
     }
 

@@ -101,6 +101,17 @@ impl Recording {
     pub fn is_bound(&self, id: ResourceId) -> bool {
         self.bindings.iter().any(|b| b.resource == id)
     }
+
+    /// Refuses a data transfer or a sampling draw on a bound target. Identity is the target's
+    /// state, so a `Texture2D` copy or view of the target is refused like the target itself.
+    pub fn refuse_bound(&self, state: &Arc<TextureState>) -> Result<()> {
+        if self.bindings.iter().any(|b| Arc::ptr_eq(&b.state, state)) {
+            return Err(XnaError::invalid_operation(
+                "The render target must be resolved before its data can be transferred.",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// What resources share with their device; resources hold it weakly (the lifetime token).
@@ -166,14 +177,10 @@ impl DeviceShared {
         self.registry.unregister(id);
     }
 
-    /// Refuses data transfer on a bound target.
-    pub fn check_not_bound(&self, id: ResourceId) -> Result<()> {
-        if lock(&self.rec).is_bound(id) {
-            return Err(XnaError::invalid_operation(
-                "The render target must be resolved before its data can be transferred.",
-            ));
-        }
-        Ok(())
+    /// Refuses a data transfer on a bound target, whatever alias reaches it (see
+    /// [`Recording::refuse_bound`]).
+    pub fn check_not_bound(&self, state: &Arc<TextureState>) -> Result<()> {
+        lock(&self.rec).refuse_bound(state)
     }
 
     /// Runs `f` on the backend. The lock is released before a failure is handled, so the

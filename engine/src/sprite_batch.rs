@@ -19,9 +19,14 @@ use xnagraph_graph::{
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
+use crate::finite::{all_below_2_pow_124, all_finite, check_finite, check_rasterizer};
 use crate::math::{Color, Matrix, Rectangle, Vector2};
 use crate::shared::DeviceShared;
 use crate::texture::{Texture2D, TextureCore};
+
+mod geometry;
+
+use geometry::{instance, normalised_source, project, Geometry, Sprite};
 
 /// XNA's `SpriteSortMode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -59,20 +64,6 @@ impl std::ops::BitOr for SpriteEffects {
     }
 }
 
-/// One sprite's geometry: source normalised to the texture, destination and the origin's offset
-/// (before rotation) in pixels.
-#[derive(Clone, Copy, Debug)]
-struct Sprite {
-    source: [f32; 4],
-    destination: [f32; 4],
-    offset: [f32; 2],
-    sin: f32,
-    cos: f32,
-    depth: f32,
-    color: [u8; 4],
-    effects: u8,
-}
-
 /// Consecutive sprites that sample the same texture (an index into `SpriteBatch::textures`).
 #[derive(Clone, Copy, Debug)]
 struct Run {
@@ -89,6 +80,29 @@ struct BatchState {
     depth_stencil: DepthStencilState,
     rasterizer: RasterizerState,
     transform: Matrix,
+    /// `Immediate` only: the transform times the projection of the viewport at `begin`.
+    projected: Option<[f32; 16]>,
+}
+
+/// Whether a sprite's placement (destination position and size, origin offset, all in pixels)
+/// keeps every corner a finite number, and its rotation and layer depth are finite. Each
+/// placement value below 2^124 in magnitude bounds every corner the vertex stage computes below
+/// 5 × 2^124, well inside `f32`; NaN and the infinities fail the bound too.
+#[inline]
+fn placement_ok(placement: &[f32; 6], rotation: f32, layer_depth: f32) -> bool {
+    all_below_2_pow_124(placement) && all_finite(&[rotation, layer_depth])
+}
+
+/// The `ArgumentException` of a sprite `placement_ok` refused: the first argument in `given`
+/// that is not a finite number, else the first placement value in `placed` that is too large.
+#[cold]
+#[inline(never)]
+fn refuse_sprite(given: &[(&'static str, &[f32])], placed: &[(&'static str, &[f32])]) -> XnaError {
+    if let Err(e) = check_finite(given) {
+        return e;
+    }
+    let param = placed.iter().find(|(_, v)| !all_below_2_pow_124(v)).map_or("position", |p| p.0);
+    XnaError::argument(param, "The sprite reaches 2^124 pixels or more from the origin.")
 }
 
 /// XNA's `SpriteBatch`: `begin`, any number of `draw*` calls, `end`.
@@ -98,6 +112,13 @@ struct BatchState {
 /// The projection is taken from the viewport at `begin`. Sprites become instances of the stock
 /// sprite shader recorded into the frame; they are drawn when the frame is flushed. Where it
 /// differs from XNA: no custom `Effect` can be passed to `begin`.
+///
+/// Where XNA passes a sprite's floats to the GPU unchecked, here a NaN or infinite `position`,
+/// `rotation`, `origin`, `scale` or `layerDepth`, or finite ones that place the sprite 2^124
+/// pixels or more away (where its corners could overflow 32-bit floats), make the draw an
+/// `ArgumentException` naming the parameter, and nothing is recorded;
+/// `begin_with` refuses a non-finite transform matrix or rasterizer depth bias the same way. A
+/// finite layer depth outside [0, 1] is clipped by the depth range, as on Direct3D.
 pub struct SpriteBatch {
     device: Weak<DeviceShared>,
     state: Option<BatchState>,
@@ -143,6 +164,12 @@ impl SpriteBatch {
 
     /// `Begin(sortMode, blendState, samplerState, depthStencilState, rasterizerState, effect:
     /// none, transformMatrix)`; `None` picks XNA's default for that state.
+    ///
+    /// The projection (pixels of the viewport to clip space) is taken where XNA, MonoGame and
+    /// FNA take it: from the viewport at `begin` in `Immediate` mode, and from the viewport at
+    /// `end` in the other modes. Each draw goes into the viewport current when it is recorded
+    /// (`Immediate`: at the draw call; otherwise: at `end`), so in `Immediate` mode a draw
+    /// after a viewport change lands in the new viewport, scaled by the projection of `begin`.
     pub fn begin_with(
         &mut self,
         sort: SpriteSortMode,
@@ -158,16 +185,28 @@ impl SpriteBatch {
                 "Begin cannot be called again until End has been successfully called.",
             ));
         }
-        if self.instances.capacity() == 0 {
-            self.instances = std::mem::take(&mut lock(&device.rec).spare_sprites);
+        if let Some(rasterizer) = &rasterizer {
+            check_rasterizer(rasterizer)?;
         }
+        if let Some(transform) = &transform {
+            check_finite(&[("transformMatrix", transform.m.as_flattened())])?;
+        }
+        let transform = transform.unwrap_or(Matrix::IDENTITY);
+        let projected = {
+            let mut rec = lock(&device.rec);
+            if self.instances.capacity() == 0 {
+                self.instances = std::mem::take(&mut rec.spare_sprites);
+            }
+            (sort == SpriteSortMode::Immediate).then(|| project(&transform, rec.viewport))
+        };
         self.state = Some(BatchState {
             sort,
             blend: blend.unwrap_or(BlendState::ALPHA_BLEND),
             sampler: sampler.unwrap_or(SamplerState::LINEAR_CLAMP),
             depth_stencil: depth_stencil.unwrap_or(DepthStencilState::NONE),
             rasterizer: rasterizer.unwrap_or(RasterizerState::CULL_COUNTER_CLOCKWISE),
-            transform: transform.unwrap_or(Matrix::IDENTITY),
+            transform,
+            projected,
         });
         self.clear_queue();
         self.textures.clear();
@@ -249,7 +288,21 @@ impl SpriteBatch {
         let destination = [position.x, position.y, scale.x * sw, scale.y * sh];
         // The origin is in source texels; scaling carries it to destination pixels.
         let offset = [origin.x * scale.x, origin.y * scale.y];
-        self.push(texture, src, destination, offset, rotation, color, effects, layer_depth)
+        let [x, y, w, h] = destination;
+        if !placement_ok(&[x, y, w, h, offset[0], offset[1]], rotation, layer_depth) {
+            return Err(refuse_sprite(
+                &[
+                    ("position", &[position.x, position.y]),
+                    ("rotation", &[rotation]),
+                    ("origin", &[origin.x, origin.y]),
+                    ("scale", &[scale.x, scale.y]),
+                    ("layerDepth", &[layer_depth]),
+                ],
+                &[("position", &[x, y]), ("scale", &[w, h]), ("origin", &offset)],
+            ));
+        }
+        let geometry = Geometry { destination, offset, rotation };
+        self.push(texture, src, geometry, color, effects, layer_depth)
     }
 
     /// `Draw(texture, destinationRectangle, sourceRectangle, color, rotation, origin, effects,
@@ -274,20 +327,39 @@ impl SpriteBatch {
             destination.width as f32,
             destination.height as f32,
         ];
-        // The origin is in source texels; the rectangle's stretch carries it to its pixels.
-        let offset = [origin.x / sw * destination[2], origin.y / sh * destination[3]];
-        self.push(texture, src, destination, offset, rotation, color, effects, layer_depth)
+        // The origin is in source texels; the rectangle's stretch carries it to its pixels. A
+        // zero-sized source stretches nothing: its origin is scaled by the texture's size
+        // instead (as MonoGame and FNA do), not divided by zero.
+        let stretch = |o: f32, s: f32, texture: f32, d: f32| {
+            if s == 0.0 {
+                o * d / texture
+            } else {
+                o / s * d
+            }
+        };
+        let offset =
+            [stretch(origin.x, sw, tw, destination[2]), stretch(origin.y, sh, th, destination[3])];
+        let [x, y, w, h] = destination;
+        if !placement_ok(&[x, y, w, h, offset[0], offset[1]], rotation, layer_depth) {
+            return Err(refuse_sprite(
+                &[
+                    ("rotation", &[rotation]),
+                    ("origin", &[origin.x, origin.y]),
+                    ("layerDepth", &[layer_depth]),
+                ],
+                &[("origin", &offset)],
+            ));
+        }
+        let geometry = Geometry { destination, offset, rotation };
+        self.push(texture, src, geometry, color, effects, layer_depth)
     }
 
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn push(
         &mut self,
         texture: &Texture2D,
         source: [f32; 4],
-        destination: [f32; 4],
-        offset: [f32; 2],
-        rotation: f32,
+        geometry: Geometry,
         color: Color,
         effects: SpriteEffects,
         depth: f32,
@@ -298,6 +370,19 @@ impl SpriteBatch {
                  successfully before you can call Draw.",
             ));
         };
+        let Geometry { destination, offset, rotation } = geometry;
+        let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
+        let sprite = Sprite {
+            source,
+            destination,
+            offset,
+            sin,
+            cos,
+            depth,
+            color: [color.r, color.g, color.b, color.a],
+            effects: effects.0 & 3,
+        };
+        let instance = instance(&sprite);
         let core = &texture.core;
         core.res.check_alive()?;
         let index = match self.textures.last() {
@@ -315,18 +400,7 @@ impl SpriteBatch {
                 }
             },
         };
-        let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
-        let sprite = Sprite {
-            source,
-            destination,
-            offset,
-            sin,
-            cos,
-            depth,
-            color: [color.r, color.g, color.b, color.a],
-            effects: effects.0 & 3,
-        };
-        self.instances.push(instance(&sprite));
+        self.instances.push(instance);
         let texture = index as u32;
         match self.runs.last_mut() {
             Some(run) if run.texture == texture => run.sprites += 1,
@@ -369,20 +443,17 @@ impl SpriteBatch {
         }
         let device = self.device()?;
         let mut rec = lock(&device.rec);
-        let bound = self
-            .textures
-            .iter()
-            .any(|(core, _)| rec.bindings.iter().any(|b| b.resource == core.res.id));
-        if bound {
-            self.clear_queue();
-            return Err(XnaError::invalid_operation(
-                "A render target that is still bound cannot be drawn as a texture.",
-            ));
+        // Only what these sprites sample: an earlier (Immediate) draw of a target that has been
+        // bound since is already recorded and blocks nothing.
+        for run in &self.runs {
+            if let Err(e) = rec.refuse_bound(&self.textures[run.texture as usize].1) {
+                self.clear_queue();
+                return Err(e);
+            }
         }
         let viewport = rec.viewport;
         let scissor = rec.scissor;
-        let transform =
-            state.transform.mul(&projection(viewport.width, viewport.height)).to_column_major();
+        let transform = state.projected.unwrap_or_else(|| project(&state.transform, viewport));
         let pipeline = PipelineKey {
             shader: ShaderKind::Sprite,
             blend: state.blend,
@@ -448,91 +519,5 @@ impl SpriteBatch {
             }
         }
         runs
-    }
-}
-
-/// Source rectangle normalised to the texture, and its size in texels.
-fn normalised_source(source: Option<Rectangle>, tw: f32, th: f32) -> ([f32; 4], f32, f32) {
-    match source {
-        Some(r) => {
-            let (w, h) = (r.width as f32, r.height as f32);
-            ([r.x as f32 / tw, r.y as f32 / th, w / tw, h / th], w, h)
-        }
-        None => ([0.0, 0.0, 1.0, 1.0], tw, th),
-    }
-}
-
-/// Pixels → clip space with y down and depth unchanged (the backends' convention).
-fn projection(width: i32, height: i32) -> Matrix {
-    let mut m = Matrix::IDENTITY;
-    m.m[0][0] = 2.0 / width.max(1) as f32;
-    m.m[1][1] = 2.0 / height.max(1) as f32;
-    m.m[3][0] = -1.0;
-    m.m[3][1] = -1.0;
-    m
-}
-
-/// A sprite's instance: the top-left corner is the origin's offset rotated about the position,
-/// and the other corners follow along the rotated width and height edges, as XNA places them.
-/// Flips swap texture coordinates, never positions.
-#[inline]
-fn instance(s: &Sprite) -> SpriteInstance {
-    let [dx, dy, dw, dh] = s.destination;
-    let [sx, sy, sw, sh] = s.source;
-    let (ox, oy) = (-s.offset[0], -s.offset[1]);
-    let (mut u0, mut u1, mut v0, mut v1) = (sx, sx + sw, sy, sy + sh);
-    if s.effects & 1 != 0 {
-        std::mem::swap(&mut u0, &mut u1);
-    }
-    if s.effects & 2 != 0 {
-        std::mem::swap(&mut v0, &mut v1);
-    }
-    SpriteInstance {
-        origin: [dx + s.cos * ox - s.sin * oy, dy + s.sin * ox + s.cos * oy],
-        right: [s.cos * dw, s.sin * dw],
-        down: [-s.sin * dh, s.cos * dh],
-        texcoords: [u0, v0, u1, v1],
-        depth: s.depth,
-        color: s.color,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sprite(effects: u8, rotation: f32, offset: [f32; 2]) -> Sprite {
-        let (sin, cos) = rotation.sin_cos();
-        Sprite {
-            source: [0.0, 0.0, 1.0, 1.0],
-            destination: [10.0, 20.0, 4.0, 2.0],
-            offset,
-            sin,
-            cos,
-            depth: 0.5,
-            color: [255; 4],
-            effects,
-        }
-    }
-
-    #[test]
-    fn corners_follow_destination_and_flips_swap_texcoords() {
-        let i = instance(&sprite(SpriteEffects::FLIP_HORIZONTALLY.0, 0.0, [0.0, 0.0]));
-        assert_eq!(i.depth, 0.5);
-        assert_eq!(i.corner(0), ([10.0, 20.0], [1.0, 0.0]));
-        assert_eq!(i.corner(1), ([14.0, 20.0], [0.0, 0.0]));
-        assert_eq!(i.corner(2), ([10.0, 22.0], [1.0, 1.0]));
-        assert_eq!(i.corner(3), ([14.0, 22.0], [0.0, 1.0]));
-    }
-
-    #[test]
-    fn rotation_turns_about_the_origin() {
-        let i = instance(&sprite(0, std::f32::consts::FRAC_PI_2, [2.0, 1.0]));
-        // Centre (10,20); the top-left corner (-2,-1) rotated 90° lands at (1,-2) from it, and
-        // the bottom-right corner (2,1) at (-1,2).
-        let near =
-            |p: [f32; 2], q: [f32; 2]| (p[0] - q[0]).abs() < 1e-5 && (p[1] - q[1]).abs() < 1e-5;
-        assert!(near(i.corner(0).0, [11.0, 18.0]), "{:?}", i.corner(0));
-        assert!(near(i.corner(3).0, [9.0, 22.0]), "{:?}", i.corner(3));
     }
 }

@@ -21,7 +21,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use xnagraph_graph::compile::compile_for_submission;
 
-use xnagraph_graph::{BackendError, Rect, SubmissionId, TextureState};
+use xnagraph_graph::{BackendError, ReadbackId, Rect, SubmissionId, TextureState};
 
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -31,6 +31,14 @@ use crate::shared::DeviceShared;
 fn print_plans() -> bool {
     static PRINT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *PRINT.get_or_init(|| std::env::var_os("XNAGRAPH_PRINT_PLAN").is_some_and(|v| v != "0"))
+}
+
+/// One region of one subresource to read back.
+pub(crate) struct ReadRegion {
+    pub texture: Arc<TextureState>,
+    pub level: u32,
+    pub layer: u32,
+    pub rect: Rect,
 }
 
 /// A flush's outcome before its failure is handled: `Err` only for a disposed device, the inner
@@ -56,10 +64,23 @@ impl DeviceShared {
         layer: u32,
         rect: Rect,
     ) -> Result<Vec<u8>> {
-        let (id, submitted) = {
+        let mut bytes = self.read_back_all(vec![ReadRegion { texture, level, layer, rect }])?;
+        Ok(bytes.swap_remove(0))
+    }
+
+    /// Records a readback of every region, flushes once, waits, and returns their bytes in
+    /// order. The caller must hold no lock of this device.
+    pub fn read_back_all(&self, regions: Vec<ReadRegion>) -> Result<Vec<Vec<u8>>> {
+        let (ids, submitted) = {
             let _order = lock(&self.submission_order);
-            let id = lock(&self.rec).builder.readback(texture, level, layer, rect);
-            (id, self.flush_in_order())
+            let ids: Vec<ReadbackId> = {
+                let mut rec = lock(&self.rec);
+                regions
+                    .into_iter()
+                    .map(|r| rec.builder.readback(r.texture, r.level, r.layer, r.rect))
+                    .collect()
+            };
+            (ids, self.flush_in_order())
         };
         let submission = submitted?
             .map_err(|e| self.backend_failed(e))?
@@ -67,7 +88,7 @@ impl DeviceShared {
         self.await_submission(submission)?;
         self.with_backend(|backend| {
             backend.wait(submission)?;
-            Ok(backend.take_readback(id))
+            Ok(ids.iter().map(|&id| backend.take_readback(id)).collect::<Option<Vec<_>>>())
         })?
         .ok_or_else(|| XnaError::invalid_operation("the backend returned no readback data"))
     }

@@ -9,7 +9,9 @@
 //! writer onto a fresh backing (the others keep the old pixels); the CPU shadow is kept unless
 //! context recovery was disabled before creation, and a partial `set_data` of an ordinary texture
 //! without its shadow is an error rather than a zero-filled upload. Render targets keep no
-//! shadow: the GPU is the authority for their pixels.
+//! shadow: the GPU is the authority for their pixels, which are updated in place whichever
+//! alias (the target, a `Texture2D` view or copy of it) writes them, and which no alias may
+//! transfer while the target is bound.
 
 use std::sync::{Arc, Mutex};
 
@@ -24,6 +26,7 @@ use crate::profile::full_mip_count;
 use crate::registry::{ResourceEventArgs, Tracked};
 use crate::resource::ResourceCore;
 use crate::shared::DeviceShared;
+use crate::submit::ReadRegion;
 
 /// The backend state and CPU shadow that copies of a texture share.
 pub(crate) struct TextureBacking {
@@ -332,7 +335,9 @@ impl Texture2D {
         let bytes = checked_bytes(&desc, rect, data, start_index, element_count)?;
         let (lw, lh) = desc.level_size(level);
         let full_level = rect == Rect::new(0, 0, lw as i32, lh as i32);
-        if self.core.render_target.is_some() {
+        // Render-target content (reached through the target or any copy of it) lives only on
+        // the GPU: it is updated in place, whole level or not.
+        if desc.render_target.is_some() {
             return write_target(&device, &self.core, level, rect, bytes);
         }
         let shared_with_others =
@@ -362,6 +367,7 @@ impl Texture2D {
 
     /// Gives this wrapper a fresh backend state holding the old contents of every level but
     /// `level` (which the caller is about to overwrite); other holders keep the old backing.
+    /// Without a CPU shadow the kept levels are read back from the GPU, all in one flush.
     fn detach(
         &self,
         device: &Arc<DeviceShared>,
@@ -371,19 +377,19 @@ impl Texture2D {
         let desc = self.core.desc;
         let state = device.create_state(desc)?;
         let old_shadow = lock(&old.shadow).clone();
-        let mut levels = Vec::with_capacity(desc.mip_levels as usize);
-        for l in 0..desc.mip_levels {
-            let (w, h) = desc.level_size(l);
-            let rect = Rect::new(0, 0, w as i32, h as i32);
-            let bytes = match &old_shadow {
-                Some(s) => s[l as usize].clone(),
-                None if l == level => vec![0; desc.format.region_size(w, h)],
-                None => device.read_back(old.state.clone(), l, 0, rect)?,
-            };
-            if l != level {
-                record_upload(device, &state, l, rect, bytes.clone());
-            }
-            levels.push(bytes);
+        let levels = match &old_shadow {
+            Some(levels) => levels.clone(),
+            None => read_levels_except(device, &old.state, level)?,
+        };
+        for (l, bytes) in levels.iter().enumerate().filter(|(l, _)| *l as u32 != level) {
+            let (w, h) = desc.level_size(l as u32);
+            record_upload(
+                device,
+                &state,
+                l as u32,
+                Rect::new(0, 0, w as i32, h as i32),
+                bytes.clone(),
+            );
         }
         let fresh =
             Arc::new(TextureBacking { state, shadow: Mutex::new(old_shadow.map(|_| levels)) });
@@ -408,22 +414,23 @@ impl Texture2D {
         element_count: usize,
     ) -> Result<()> {
         let device = self.core.res.live_device()?;
-        if self.core.render_target.is_some() {
-            device.check_not_bound(self.core.res.id)?;
-        }
         let state = self.core.state()?;
+        device.check_not_bound(&state)?;
         read_region(&device, &state, level, 0, rect, data, start_index, element_count)
     }
 }
 
 impl Clone for Texture2D {
     /// An untracked copy: shares the backend state and CPU shadow, adds no registry entry and
-    /// raises no `ResourceCreated`; starts undisposed with the same name and tag and no
-    /// `Disposing` handlers.
+    /// raises no `ResourceCreated`; starts with the same name and tag and no `Disposing`
+    /// handlers, undisposed (a copy of a disposed texture is disposed).
     fn clone(&self) -> Self {
+        // The backing first: disposal begins before it releases the backing, so a copy that
+        // finds none also finds its source disposing.
+        let backing = lock(&self.core.backing).clone();
         let core = Arc::new(TextureCore {
             res: ResourceCore::copy_of(&self.core.res),
-            backing: Mutex::new(lock(&self.core.backing).clone()),
+            backing: Mutex::new(backing),
             desc: self.core.desc,
             render_target: None,
             content_lost: std::sync::atomic::AtomicBool::new(false),
@@ -439,6 +446,39 @@ impl Drop for Texture2D {
             self.core.dispose(false);
         }
     }
+}
+
+/// Every level of `state` read back in one flush, except `skip`, which is left zero-filled.
+fn read_levels_except(
+    device: &DeviceShared,
+    state: &Arc<TextureState>,
+    skip: u32,
+) -> Result<Vec<Vec<u8>>> {
+    let desc = *state.desc();
+    let regions: Vec<ReadRegion> = (0..desc.mip_levels)
+        .filter(|&l| l != skip)
+        .map(|level| {
+            let (w, h) = desc.level_size(level);
+            ReadRegion {
+                texture: state.clone(),
+                level,
+                layer: 0,
+                rect: Rect::new(0, 0, w as i32, h as i32),
+            }
+        })
+        .collect();
+    let mut read =
+        if regions.is_empty() { Vec::new() } else { device.read_back_all(regions)? }.into_iter();
+    Ok((0..desc.mip_levels)
+        .map(|l| {
+            let (w, h) = desc.level_size(l);
+            if l == skip {
+                vec![0; desc.format.region_size(w, h)]
+            } else {
+                read.next().unwrap_or_default()
+            }
+        })
+        .collect())
 }
 
 pub(crate) fn record_upload(
@@ -465,8 +505,8 @@ fn write_target(
     rect: Rect,
     bytes: &[u8],
 ) -> Result<()> {
-    device.check_not_bound(core.res.id)?;
     let state = core.state()?;
+    device.check_not_bound(&state)?;
     record_upload(device, &state, level, rect, bytes.to_vec());
     Ok(())
 }

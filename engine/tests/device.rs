@@ -77,7 +77,7 @@ fn clear_options_touch_only_the_requested_aspects() {
     // Depth on a target without depth is silently absent, colour still cleared.
     let plain = RenderTarget2D::new(&device, 8, 8).unwrap();
     device.set_render_target(Some(&plain)).unwrap();
-    device.clear_with(ClearOptions::ALL, [0.0, 1.0, 0.0, 1.0], 1.0, 0).unwrap();
+    device.clear_with(ClearOptions::all(), [0.0, 1.0, 0.0, 1.0], 1.0, 0).unwrap();
     device.set_render_target(None).unwrap();
     assert!(read_target(&plain).iter().all(|&p| p == Color::new(0, 255, 0, 255)));
 }
@@ -252,7 +252,6 @@ fn back_buffer_takes_the_applied_parameters() {
     let device = device_with(GraphicsProfile::Reach, params);
     let applied = device.presentation_parameters();
     assert_eq!(applied.back_buffer_format, SurfaceFormat::Color);
-    assert_eq!(applied.depth_stencil_format, DepthFormat::Depth24Stencil8);
     assert!(applied.multi_sample_count == 0 || applied.multi_sample_count == 2);
     device.clear(Color::MAGENTA).unwrap();
     device.present().unwrap();
@@ -260,10 +259,31 @@ fn back_buffer_takes_the_applied_parameters() {
 }
 
 #[test]
+fn back_buffer_depth_format_is_the_allocated_one() {
+    let _v = Validation::new();
+    for requested in [
+        DepthFormat::None,
+        DepthFormat::Depth16,
+        DepthFormat::Depth24,
+        DepthFormat::Depth24Stencil8,
+    ] {
+        let params = PresentationParameters { depth_stencil_format: requested, ..params(16, 16) };
+        let device = device_with(GraphicsProfile::HiDef, params);
+        let real = probe_depth_format(&device, || (read_back_buffer(&device), 16));
+        let applied = device.presentation_parameters().depth_stencil_format;
+        assert_eq!(applied, real, "requested {requested:?}");
+    }
+}
+
+#[test]
 fn multisampled_back_buffer_resolves_for_readback() {
     let _v = Validation::new();
     let params = PresentationParameters { multi_sample_count: 4, ..params(16, 16) };
     let device = device_with(GraphicsProfile::HiDef, params);
+    let applied = device.presentation_parameters().multi_sample_count;
+    if !multisampled_as_requested("multisampled_back_buffer_resolves_for_readback", applied, 4) {
+        return;
+    }
     let white = white(&device);
     device.clear(Color::BLACK).unwrap();
     let mut sb = SpriteBatch::new(&device).unwrap();
@@ -330,4 +350,124 @@ fn a_viewport_outside_the_target_is_an_argument_error() {
         "checked against the bound target"
     );
     device.set_render_target(None).unwrap();
+}
+
+#[test]
+fn empty_clear_options_clear_nothing() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::with_options(
+        &device,
+        8,
+        8,
+        false,
+        SurfaceFormat::Color,
+        DepthFormat::Depth24Stencil8,
+        0,
+        RenderTargetUsage::PreserveContents,
+    )
+    .unwrap();
+    assert_eq!(ClearOptions::empty().bits(), 0);
+    assert_eq!(
+        ClearOptions::all(),
+        ClearOptions::TARGET | ClearOptions::DEPTH_BUFFER | ClearOptions::STENCIL
+    );
+    assert_eq!(
+        [
+            ClearOptions::TARGET.bits(),
+            ClearOptions::DEPTH_BUFFER.bits(),
+            ClearOptions::STENCIL.bits()
+        ],
+        [1, 2, 4],
+        "XNA's values"
+    );
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    device.clear_with(ClearOptions::empty(), [0.0, 0.0, 1.0, 1.0], 0.0, 7).unwrap();
+    let mut only_colour = ClearOptions::all();
+    only_colour.remove(ClearOptions::DEPTH_BUFFER | ClearOptions::STENCIL);
+    assert_eq!(only_colour, ClearOptions::TARGET);
+    device.set_render_target(None).unwrap();
+    assert!(read_target(&rt).iter().all(|&p| p == Color::RED));
+}
+
+#[test]
+fn non_finite_clear_values_are_argument_errors() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::with_options(
+        &device,
+        8,
+        8,
+        false,
+        SurfaceFormat::Color,
+        DepthFormat::Depth24Stencil8,
+        0,
+        RenderTargetUsage::PreserveContents,
+    )
+    .unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        let err = device.clear_with(ClearOptions::all(), [0.0, 0.0, 1.0, 1.0], bad, 0).unwrap_err();
+        assert!(matches!(err, XnaError::Argument { param: "depth", .. }), "{bad}: {err}");
+        let err = device.clear_with(ClearOptions::all(), [0.0, bad, 1.0, 1.0], 1.0, 0).unwrap_err();
+        assert!(matches!(err, XnaError::Argument { param: "color", .. }), "{bad}: {err}");
+    }
+    device.set_render_target(None).unwrap();
+    // Nothing of the refused clears was recorded (and nothing reached Vulkan: no validation).
+    assert!(read_target(&rt).iter().all(|&p| p == Color::RED));
+}
+
+#[test]
+fn a_non_finite_viewport_depth_is_an_argument_error() {
+    let _v = Validation::new();
+    let device = device(16, 16);
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        for viewport in [
+            Viewport { min_depth: bad, ..Viewport::new(0, 0, 8, 8) },
+            Viewport { max_depth: bad, ..Viewport::new(0, 0, 8, 8) },
+        ] {
+            let err = device.set_viewport(viewport).unwrap_err();
+            assert!(matches!(err, XnaError::Argument { param: "value", .. }), "{viewport:?}");
+        }
+    }
+    assert_eq!(device.viewport(), Viewport::new(0, 0, 16, 16));
+}
+
+#[test]
+fn back_buffer_usage_decides_what_the_next_frame_starts_from() {
+    let _v = Validation::new();
+    for (usage, kept) in [
+        (RenderTargetUsage::PreserveContents, true),
+        (RenderTargetUsage::PlatformContents, true),
+        (RenderTargetUsage::DiscardContents, false),
+    ] {
+        let params = PresentationParameters {
+            render_target_usage: usage,
+            depth_stencil_format: DepthFormat::Depth24Stencil8,
+            ..params(8, 8)
+        };
+        let device = device_with(GraphicsProfile::HiDef, params);
+        let white = white(&device);
+        let square = |rect: Rectangle, color: Color| {
+            let mut sb = SpriteBatch::new(&device).unwrap();
+            sb.begin().unwrap();
+            sb.draw_rect(&white, rect, color).unwrap();
+            sb.end().unwrap();
+        };
+        // Frame 1: red, with a blue square off-centre.
+        device.clear(Color::RED).unwrap();
+        square(Rectangle::new(5, 1, 2, 2), Color::BLUE);
+        device.present().unwrap();
+        // Frame 2 draws without clearing: a lime square elsewhere.
+        square(Rectangle::new(1, 5, 2, 2), Color::LIME);
+        device.present().unwrap();
+        let px = read_back_buffer(&device);
+        assert_eq!(at(&px, 8, 1, 5), Color::LIME, "{usage:?}");
+        let (background, earlier) =
+            if kept { (Color::RED, Color::BLUE) } else { (Color::BLACK, Color::BLACK) };
+        assert_eq!(at(&px, 8, 6, 6), background, "{usage:?}: frame 1's background");
+        assert_eq!(at(&px, 8, 5, 1), earlier, "{usage:?}: frame 1's square");
+    }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use common::*;
 use xnagraph::{
     Color, DepthFormat, GraphicsProfile, Rectangle, RenderTarget2D, RenderTargetBinding,
-    RenderTargetUsage, SpriteBatch, SurfaceFormat, Vector2, Viewport, XnaError,
+    RenderTargetUsage, SpriteBatch, SurfaceFormat, Texture2D, Vector2, Viewport, XnaError,
 };
 
 fn target(
@@ -127,18 +127,25 @@ fn multisample_count_is_rounded_clamped_and_reported() {
 }
 
 #[test]
-fn applied_depth_format_is_reported() {
+fn applied_depth_format_is_the_allocated_one() {
     let _v = Validation::new();
-    let device = device(8, 8);
-    for depth in [
+    let device = device(16, 16);
+    for requested in [
         DepthFormat::None,
         DepthFormat::Depth16,
         DepthFormat::Depth24,
         DepthFormat::Depth24Stencil8,
     ] {
-        let rt = target(&device, 8, 8, depth, 0, RenderTargetUsage::DiscardContents);
-        assert_eq!(rt.depth_stencil_format().has_stencil(), depth.has_stencil());
-        assert_eq!(rt.depth_stencil_format().has_depth(), depth.has_depth());
+        let rt = target(&device, 16, 16, requested, 0, RenderTargetUsage::DiscardContents);
+        device.set_render_target(Some(&rt)).unwrap();
+        let real = probe_depth_format(&device, || {
+            device.set_render_target(None).unwrap();
+            (read_target(&rt), 16)
+        });
+        assert_eq!(rt.depth_stencil_format(), real, "requested {requested:?}");
+        if real != requested {
+            eprintln!("{requested:?} was substituted by {real:?} on this adapter");
+        }
     }
 }
 
@@ -245,7 +252,8 @@ fn cross_binding_checks_reject_duplicates_and_mismatches() {
     assert!(device.set_render_targets(&[(&a).into(), (&single).into()]).is_ok());
     device.set_render_target(None).unwrap();
     let msaa = target(&device, 8, 8, DepthFormat::None, 4, RenderTargetUsage::DiscardContents);
-    if msaa.multi_sample_count() > 0 {
+    let name = "cross_binding_checks_reject_duplicates_and_mismatches";
+    if multisampled_as_requested(name, msaa.multi_sample_count(), 4) {
         let err = device.set_render_targets(&[(&a).into(), (&msaa).into()]).unwrap_err();
         assert!(matches!(err, XnaError::Argument { .. }), "sample counts differ: {err}");
     }
@@ -299,6 +307,10 @@ fn preserving_multisampled_target_keeps_samples_across_binds() {
     let device = device(8, 8);
     let rt =
         target(&device, 8, 8, DepthFormat::Depth24Stencil8, 4, RenderTargetUsage::PreserveContents);
+    let name = "preserving_multisampled_target_keeps_samples_across_binds";
+    if !multisampled_as_requested(name, rt.multi_sample_count(), 4) {
+        return;
+    }
     device.set_render_target(Some(&rt)).unwrap();
     device.clear(Color::GREEN).unwrap();
     device.set_render_target(None).unwrap();
@@ -407,7 +419,7 @@ fn sampling_a_bound_target_is_refused() {
     let mut sb = SpriteBatch::new(&device).unwrap();
     sb.begin().unwrap();
     sb.draw(&rt, Vector2::ZERO, Color::WHITE).unwrap();
-    assert!(matches!(sb.end(), Err(XnaError::InvalidOperation { .. })));
+    assert_eq!(sb.end(), Err(XnaError::InvalidOperation { message: NOT_RESOLVED.into() }));
     device.set_render_target(None).unwrap();
 }
 
@@ -440,6 +452,10 @@ fn multisampled_target_is_resolved_before_it_is_sampled() {
     let device = device(16, 16);
     let rt =
         target(&device, 8, 8, DepthFormat::Depth24Stencil8, 4, RenderTargetUsage::DiscardContents);
+    let name = "multisampled_target_is_resolved_before_it_is_sampled";
+    if !multisampled_as_requested(name, rt.multi_sample_count(), 4) {
+        return;
+    }
     device.set_render_target(Some(&rt)).unwrap();
     device.clear(Color::RED).unwrap();
     draw_square(&device, Rectangle::new(4, 0, 4, 8), Color::BLUE);
@@ -600,4 +616,106 @@ fn discard_target_depth_cleared_by_its_bind_survives_a_flush_in_the_cycle() {
         assert_eq!(at(&px, 8, 2, 4), Color::GREEN, "flush {how}: depth was 1 after the flush");
         assert_eq!(at(&px, 8, 6, 1), Color::BLACK, "flush {how}: the undrawn area");
     }
+}
+
+const NOT_RESOLVED: &str = "The render target must be resolved before its data can be transferred.";
+
+#[test]
+fn sampling_a_bound_target_through_a_copy_or_view_is_refused() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    let copy: Texture2D = (*rt).clone();
+    let view: &Texture2D = &rt;
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    for (alias, texture) in [("copy", &copy), ("view", view)] {
+        let mut sb = SpriteBatch::new(&device).unwrap();
+        sb.begin().unwrap();
+        sb.draw(texture, Vector2::ZERO, Color::WHITE).unwrap();
+        let err = sb.end().unwrap_err();
+        assert_eq!(err, XnaError::InvalidOperation { message: NOT_RESOLVED.into() }, "{alias}");
+        let mut sb = SpriteBatch::new(&device).unwrap();
+        sb.begin_with(xnagraph::SpriteSortMode::Immediate, None, None, None, None, None).unwrap();
+        let err = sb.draw(texture, Vector2::ZERO, Color::WHITE).unwrap_err();
+        assert_eq!(err, XnaError::InvalidOperation { message: NOT_RESOLVED.into() }, "{alias}");
+        sb.end().unwrap();
+    }
+    device.set_render_target(None).unwrap();
+    // Unbound, the copy samples the target's pixels.
+    device.clear(Color::BLACK).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    sb.begin().unwrap();
+    sb.draw(&copy, Vector2::new(3.0, 2.0), Color::WHITE).unwrap();
+    sb.end().unwrap();
+    let px = read_back_buffer(&device);
+    assert_eq!(at(&px, 8, 3, 2), Color::RED);
+    assert_eq!(at(&px, 8, 6, 5), Color::RED);
+    assert_eq!(at(&px, 8, 2, 2), Color::BLACK);
+    assert_eq!(at(&px, 8, 7, 6), Color::BLACK);
+}
+
+#[test]
+fn data_transfer_through_a_copy_of_a_bound_target_is_refused() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    let copy: Texture2D = (*rt).clone();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    let refused = XnaError::InvalidOperation { message: NOT_RESOLVED.into() };
+    let mut out = vec![Color::TRANSPARENT; 16];
+    assert_eq!(copy.get_data(&mut out).unwrap_err(), refused);
+    assert_eq!(copy.set_data(&out).unwrap_err(), refused);
+    let one = [Color::BLUE];
+    let rect = Some(Rectangle::new(1, 1, 1, 1));
+    assert_eq!(copy.set_data_region(0, rect, &one, 0, 1).unwrap_err(), refused);
+    device.set_render_target(None).unwrap();
+    // Unbound, both paths go to the target itself: the GPU is the authority for its pixels.
+    copy.set_data_region(0, Some(Rectangle::new(2, 1, 2, 2)), &[Color::BLUE; 4], 0, 4).unwrap();
+    rt.get_data(&mut out).unwrap();
+    assert_eq!(at(&out, 4, 0, 0), Color::RED);
+    assert_eq!(at(&out, 4, 2, 1), Color::BLUE);
+    assert_eq!(at(&out, 4, 3, 2), Color::BLUE);
+    assert_eq!(at(&out, 4, 1, 2), Color::RED);
+    copy.set_data(&[Color::GREEN; 16]).unwrap();
+    assert!(copy.shares_backing_with(&rt), "a whole-level SetData updates the target in place");
+    rt.get_data(&mut out).unwrap();
+    assert_eq!(out, vec![Color::GREEN; 16]);
+}
+
+#[test]
+fn a_partial_set_data_on_a_copy_of_a_target_updates_the_target() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    device.set_render_target(None).unwrap();
+    // Context recovery is on, and the copy has no CPU shadow either: a target never has one.
+    let copy: Texture2D = (*rt).clone();
+    copy.set_data_region(0, Some(Rectangle::new(3, 0, 1, 2)), &[Color::BLUE; 2], 0, 2).unwrap();
+    let mut out = vec![Color::TRANSPARENT; 16];
+    rt.get_data(&mut out).unwrap();
+    assert_eq!(at(&out, 4, 3, 0), Color::BLUE);
+    assert_eq!(at(&out, 4, 3, 1), Color::BLUE);
+    assert_eq!(at(&out, 4, 3, 2), Color::RED);
+    assert_eq!(at(&out, 4, 2, 0), Color::RED);
+}
+
+#[test]
+fn array_slice_is_validated_before_the_same_set_shortcut() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+    let minus_one = RenderTargetBinding { render_target: Some(&rt), array_slice: -1 };
+    let fresh = device.set_render_targets(&[minus_one]).unwrap_err();
+    assert!(matches!(fresh, XnaError::NotSupported { .. }), "{fresh}");
+    device.set_render_target(Some(&rt)).unwrap();
+    device.set_viewport(Viewport::new(1, 1, 4, 4)).unwrap();
+    let rebind = device.set_render_targets(&[minus_one]).unwrap_err();
+    assert_eq!(rebind, fresh, "the same answer whether or not the target is already bound");
+    assert_eq!(device.viewport(), Viewport::new(1, 1, 4, 4), "a refused bind changes nothing");
+    assert_eq!(device.render_target_bindings(), [(rt.resource_id(), 0)]);
+    device.set_render_target(None).unwrap();
 }

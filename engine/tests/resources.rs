@@ -143,3 +143,28 @@ fn a_disposing_handler_may_dispose_other_resources() {
     assert!(b.is_disposed());
     assert_eq!(device.tracked_resource_count(), 0);
 }
+
+#[test]
+fn a_copy_of_a_disposed_texture_is_disposed() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let log = watch(&device);
+    let t = solid(&device, 2, 2, Color::RED);
+    t.dispose();
+    take(&log);
+    let copy = t.clone();
+    assert!(copy.is_disposed(), "the copy reports what every call on it answers");
+    assert_eq!(
+        copy.set_data(&[Color::RED; 4]).unwrap_err(),
+        XnaError::ObjectDisposed { object: "Texture2D" }
+    );
+    copy.dispose();
+    drop(copy);
+    assert!(take(&log).is_empty(), "a copy born disposed raises nothing when it ends");
+    // The same for a texture the device disposed.
+    let kept = solid(&device, 2, 2, Color::RED);
+    let alive_copy = kept.clone();
+    device.dispose();
+    assert!(kept.clone().is_disposed());
+    assert!(!alive_copy.is_disposed(), "an untracked copy made before is left to its owner");
+}

@@ -435,3 +435,257 @@ fn blend_factor_scales_the_source() {
     // white × factor + red × (1 − factor).
     assert_near(read_back_buffer(&device)[5], Color::new(255, 128, 255, 255), 1);
 }
+
+#[test]
+fn immediate_draws_after_binding_a_target_drawn_earlier_are_accepted() {
+    let _v = Validation::new();
+    let params = xnagraph::PresentationParameters {
+        render_target_usage: xnagraph::RenderTargetUsage::PreserveContents,
+        ..params(16, 16)
+    };
+    let device = device_with(xnagraph::GraphicsProfile::HiDef, params);
+    let rt = xnagraph::RenderTarget2D::new(&device, 16, 16).unwrap();
+    let w = white(&device);
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    device.set_render_target(None).unwrap();
+    device.clear(Color::BLACK).unwrap();
+    let mut sb = batch(&device);
+    sb.begin_with(SpriteSortMode::Immediate, None, None, None, None, None).unwrap();
+    sb.draw_rect(&rt, Rectangle::new(2, 2, 8, 8), Color::WHITE).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    // The target drawn before it was bound no longer blocks other textures.
+    sb.draw_rect(&w, Rectangle::new(5, 3, 4, 2), Color::BLUE).unwrap();
+    // The bound target itself is still refused, and the batch goes on after the refusal.
+    let err = sb.draw_rect(&rt, Rectangle::new(0, 0, 2, 2), Color::WHITE).unwrap_err();
+    assert!(matches!(err, XnaError::InvalidOperation { .. }), "{err}");
+    sb.draw_rect(&w, Rectangle::new(11, 12, 3, 2), Color::LIME).unwrap();
+    sb.end().unwrap();
+    device.set_render_target(None).unwrap();
+    let px = read_target(&rt);
+    assert_eq!(at(&px, 16, 5, 3), Color::BLUE);
+    assert_eq!(at(&px, 16, 8, 4), Color::BLUE);
+    assert_eq!(at(&px, 16, 13, 13), Color::LIME);
+    assert_eq!(at(&px, 16, 4, 3), Color::BLACK, "the discarding bind cleared the target");
+    assert_eq!(at(&px, 16, 1, 1), Color::BLACK, "the refused draw drew nothing");
+    let px = read_back_buffer(&device);
+    assert_eq!(at(&px, 16, 2, 2), Color::RED);
+    assert_eq!(at(&px, 16, 9, 9), Color::RED);
+    assert_eq!(at(&px, 16, 1, 2), Color::BLACK);
+    assert_eq!(at(&px, 16, 10, 9), Color::BLACK);
+}
+
+/// Draws a green sprite, moves the viewport to (16, 8, 16, 16), then draws a red one at the
+/// viewport's origin, all in one batch of `sort` on a 32×32 back buffer.
+fn draw_across_a_viewport_change(sort: SpriteSortMode) -> Vec<Color> {
+    let device = device(32, 32);
+    let w = white(&device);
+    device.clear(Color::BLACK).unwrap();
+    let mut sb = batch(&device);
+    sb.begin_with(sort, Some(BlendState::OPAQUE), None, None, None, None).unwrap();
+    sb.draw_rect(&w, Rectangle::new(2, 10, 4, 4), Color::LIME).unwrap();
+    device.set_viewport(xnagraph::Viewport::new(16, 8, 16, 16)).unwrap();
+    sb.draw_rect(&w, Rectangle::new(0, 0, 8, 4), Color::RED).unwrap();
+    sb.end().unwrap();
+    read_back_buffer(&device)
+}
+
+#[test]
+fn immediate_keeps_the_projection_of_the_viewport_at_begin() {
+    let _v = Validation::new();
+    // Immediate: the projection maps the 32×32 viewport of Begin; the second sprite is drawn
+    // into the new 16×16 viewport, so it lands at (16, 8) at half size: 4×2 pixels.
+    let px = draw_across_a_viewport_change(SpriteSortMode::Immediate);
+    assert_eq!(at(&px, 32, 2, 10), Color::LIME);
+    assert_eq!(at(&px, 32, 5, 13), Color::LIME);
+    assert_eq!(at(&px, 32, 6, 13), Color::BLACK);
+    assert_eq!(at(&px, 32, 16, 8), Color::RED);
+    assert_eq!(at(&px, 32, 19, 9), Color::RED);
+    assert_eq!(at(&px, 32, 20, 9), Color::BLACK, "half the width");
+    assert_eq!(at(&px, 32, 19, 10), Color::BLACK, "half the height");
+    assert_eq!(at(&px, 32, 15, 8), Color::BLACK);
+    // Deferred: everything is drawn at End, with End's viewport and its projection: both
+    // sprites are placed in the 16×16 viewport at full size.
+    let px = draw_across_a_viewport_change(SpriteSortMode::Deferred);
+    assert_eq!(at(&px, 32, 16, 8), Color::RED);
+    assert_eq!(at(&px, 32, 23, 11), Color::RED);
+    assert_eq!(at(&px, 32, 24, 11), Color::BLACK);
+    assert_eq!(at(&px, 32, 18, 18), Color::LIME);
+    assert_eq!(at(&px, 32, 21, 21), Color::LIME);
+    assert_eq!(at(&px, 32, 2, 10), Color::BLACK);
+}
+
+#[test]
+fn non_finite_sprite_geometry_is_an_argument_error() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let w = white(&device);
+    device.clear(Color::BLACK).unwrap();
+    let mut sb = batch(&device);
+    sb.begin().unwrap();
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    let v = Vector2::new;
+    let none = SpriteEffects::NONE;
+    let cases: [(&str, Result<(), XnaError>); 9] = [
+        (
+            "position",
+            sb.draw_ex(&w, v(nan, 0.0), None, Color::RED, 0.0, v(0.0, 0.0), v(1.0, 1.0), none, 0.0),
+        ),
+        (
+            "rotation",
+            sb.draw_ex(&w, v(0.0, 0.0), None, Color::RED, inf, v(0.0, 0.0), v(1.0, 1.0), none, 0.0),
+        ),
+        (
+            "origin",
+            sb.draw_ex(
+                &w,
+                v(0.0, 0.0),
+                None,
+                Color::RED,
+                0.0,
+                v(0.0, -inf),
+                v(1.0, 1.0),
+                none,
+                0.0,
+            ),
+        ),
+        (
+            "scale",
+            sb.draw_ex(&w, v(0.0, 0.0), None, Color::RED, 0.0, v(0.0, 0.0), v(nan, 1.0), none, 0.0),
+        ),
+        (
+            "layerDepth",
+            sb.draw_ex(&w, v(0.0, 0.0), None, Color::RED, 0.0, v(0.0, 0.0), v(1.0, 1.0), none, nan),
+        ),
+        // Finite arguments whose product overflows.
+        (
+            "position",
+            sb.draw_ex(
+                &w,
+                v(f32::MAX, 0.0),
+                None,
+                Color::RED,
+                0.0,
+                v(0.0, 0.0),
+                v(1.0, 1.0),
+                none,
+                0.0,
+            ),
+        ),
+        (
+            "scale",
+            sb.draw_ex(
+                &w,
+                v(0.0, 0.0),
+                None,
+                Color::RED,
+                0.0,
+                v(0.0, 0.0),
+                v(f32::MAX, 1.0),
+                none,
+                0.0,
+            ),
+        ),
+        (
+            "rotation",
+            sb.draw_rect_ex(
+                &w,
+                Rectangle::new(0, 0, 2, 2),
+                None,
+                Color::RED,
+                nan,
+                v(0.0, 0.0),
+                none,
+                0.0,
+            ),
+        ),
+        (
+            "origin",
+            sb.draw_rect_ex(
+                &w,
+                Rectangle::new(0, 0, 2, 2),
+                None,
+                Color::RED,
+                0.0,
+                v(f32::MAX, 0.0),
+                none,
+                0.0,
+            ),
+        ),
+    ];
+    for (param, result) in cases {
+        let err = result.unwrap_err();
+        assert!(
+            matches!(&err, XnaError::Argument { param: p, .. } if *p == param),
+            "{param}: {err}"
+        );
+    }
+    // The refused sprites left nothing behind; the batch goes on.
+    sb.draw_rect(&w, Rectangle::new(5, 1, 2, 3), Color::LIME).unwrap();
+    sb.end().unwrap();
+    let px = read_back_buffer(&device);
+    assert_eq!(at(&px, 8, 5, 1), Color::LIME);
+    assert_eq!(at(&px, 8, 6, 3), Color::LIME);
+    assert!(px.iter().all(|&p| p == Color::BLACK || p == Color::LIME), "no refused sprite drew");
+}
+
+#[test]
+fn non_finite_batch_state_is_an_argument_error() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let mut sb = batch(&device);
+    for bias in [f32::NAN, f32::INFINITY] {
+        for raster in [
+            xnagraph::RasterizerState {
+                depth_bias_bits: bias.to_bits(),
+                ..xnagraph::RasterizerState::CULL_NONE
+            },
+            xnagraph::RasterizerState {
+                slope_scale_depth_bias_bits: bias.to_bits(),
+                ..xnagraph::RasterizerState::CULL_NONE
+            },
+        ] {
+            let err = sb
+                .begin_with(SpriteSortMode::Deferred, None, None, None, Some(raster), None)
+                .unwrap_err();
+            assert!(matches!(err, XnaError::Argument { param: "rasterizerState", .. }), "{err}");
+        }
+    }
+    let mut m = xnagraph::Matrix::IDENTITY;
+    m.m[3][1] = f32::NAN;
+    let err = sb.begin_with(SpriteSortMode::Deferred, None, None, None, None, Some(m)).unwrap_err();
+    assert!(matches!(err, XnaError::Argument { param: "transformMatrix", .. }), "{err}");
+    // A refused Begin leaves the batch closed.
+    sb.begin().unwrap();
+    sb.end().unwrap();
+}
+
+#[test]
+fn a_zero_width_source_scales_the_origin_by_the_texture_size() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let w = solid(&device, 2, 2, Color::WHITE);
+    device.clear(Color::BLACK).unwrap();
+    let mut sb = batch(&device);
+    sb.begin().unwrap();
+    // A zero-width source: the origin's x is carried to pixels by the destination width over
+    // the texture width (4 / 2), so the quad starts 2 pixels left of x = 3.
+    sb.draw_rect_ex(
+        &w,
+        Rectangle::new(3, 2, 4, 3),
+        Some(Rectangle::new(1, 0, 0, 2)),
+        Color::BLUE,
+        0.0,
+        Vector2::new(1.0, 0.0),
+        SpriteEffects::NONE,
+        0.0,
+    )
+    .unwrap();
+    sb.end().unwrap();
+    let px = read_back_buffer(&device);
+    assert_eq!(at(&px, 8, 1, 2), Color::BLUE);
+    assert_eq!(at(&px, 8, 4, 4), Color::BLUE);
+    assert_eq!(at(&px, 8, 0, 2), Color::BLACK);
+    assert_eq!(at(&px, 8, 5, 2), Color::BLACK);
+    assert_eq!(at(&px, 8, 1, 5), Color::BLACK);
+}

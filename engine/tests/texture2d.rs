@@ -197,6 +197,38 @@ fn detaching_keeps_the_other_levels() {
 }
 
 #[test]
+fn detaching_without_a_cpu_shadow_reads_the_kept_levels_back_in_one_flush() {
+    within(std::time::Duration::from_secs(30), || {
+        let _v = Validation::new();
+        let device = device(8, 8);
+        device.set_context_recovery_enabled(false);
+        let original = Texture2D::with_format(&device, 4, 4, true, SurfaceFormat::Color).unwrap();
+        assert_eq!(original.level_count(), 3);
+        original.set_data(&[Color::RED; 16]).unwrap();
+        original.set_data_region(1, None, &[Color::BLUE; 4], 0, 4).unwrap();
+        original.set_data_region(2, None, &[Color::YELLOW], 0, 1).unwrap();
+        let copy = original.clone();
+        device.flush().unwrap();
+        let before = device.submission_count();
+        // Without a shadow, the levels the copy keeps come from the GPU: one flush for both.
+        copy.set_data(&[Color::GREEN; 16]).unwrap();
+        assert_eq!(device.submission_count() - before, 1, "one flush, not one per kept level");
+        assert!(!copy.shares_backing_with(&original));
+        let mut level0 = [Color::TRANSPARENT; 16];
+        copy.get_data(&mut level0).unwrap();
+        assert_eq!(level0, [Color::GREEN; 16]);
+        original.get_data(&mut level0).unwrap();
+        assert_eq!(level0, [Color::RED; 16], "the original keeps its level 0");
+        let mut level1 = [Color::TRANSPARENT; 4];
+        copy.get_data_region(1, None, &mut level1, 0, 4).unwrap();
+        assert_eq!(level1, [Color::BLUE; 4]);
+        let mut level2 = [Color::TRANSPARENT; 1];
+        copy.get_data_region(2, None, &mut level2, 0, 1).unwrap();
+        assert_eq!(level2, [Color::YELLOW]);
+    });
+}
+
+#[test]
 fn cpu_shadow_is_kept_by_default_and_dropped_without_context_recovery() {
     let _v = Validation::new();
     let device = device(8, 8);
@@ -255,4 +287,22 @@ fn using_a_disposed_texture_is_object_disposed() {
         Err(XnaError::ObjectDisposed { .. })
     ));
     sb.end().unwrap();
+}
+
+#[test]
+fn a_whole_level_set_data_replaces_the_level_and_a_partial_one_merges() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let t = Texture2D::new(&device, 4, 4).unwrap();
+    // All in one frame: nothing flushes between the uploads.
+    t.set_data(&[Color::RED; 16]).unwrap();
+    t.set_data_region(0, Some(Rectangle::new(1, 1, 2, 2)), &[Color::BLUE; 4], 0, 4).unwrap();
+    t.set_data(&[Color::GREEN; 16]).unwrap();
+    t.set_data_region(0, Some(Rectangle::new(2, 0, 2, 1)), &[Color::YELLOW; 2], 0, 2).unwrap();
+    let mut out = [Color::TRANSPARENT; 16];
+    t.get_data(&mut out).unwrap();
+    for (i, &p) in out.iter().enumerate() {
+        let want = if i == 2 || i == 3 { Color::YELLOW } else { Color::GREEN };
+        assert_eq!(p, want, "texel {i}: the whole level replaced red and blue, yellow merged");
+    }
 }

@@ -39,17 +39,19 @@ pub struct FrameBuilder {
 }
 
 impl FrameBuilder {
-    /// A builder whose unbound target is `back_buffer`; the first draw of a frame begins an
-    /// [`SegmentStart::Implicit`] segment on it.
+    /// A builder whose unbound target is `back_buffer`; the first draw of a frame begins a
+    /// segment on it that starts as a bind with the back buffer's usage (see [`Self::present`]).
     pub fn new(back_buffer: Arc<TextureState>) -> Self {
-        FrameBuilder {
+        let mut builder = FrameBuilder {
             frame: FrameCommands::default(),
-            cycle: vec![ColorBinding { target: back_buffer.clone(), layer: 0 }],
+            cycle: Vec::new(),
             back_buffer,
-            next_start: Some(SegmentStart::Implicit),
+            next_start: None,
             cycle_segment: None,
             next_readback: 0,
-        }
+        };
+        builder.start_frame();
+        builder
     }
 
     /// The device's back buffer: what `Present` shows and `SetRenderTarget(null)` binds.
@@ -75,12 +77,28 @@ impl FrameBuilder {
         } else {
             targets
         };
+        self.open_segment(self.bind_start());
+    }
+
+    /// How a bind of the current cycle starts: with its first target's usage.
+    fn bind_start(&self) -> SegmentStart {
         let usage = self.primary().desc().render_target.map_or(
             // A plain texture cannot be bound; were it, it would keep nothing.
             RenderTargetUsage::DiscardContents,
             |rt| rt.usage,
         );
-        self.open_segment(SegmentStart::Bind { usage });
+        SegmentStart::Bind { usage }
+    }
+
+    /// A new frame begins on the back buffer as if it had just been bound: its presentation
+    /// usage decides whether it starts from the presented frame or discards it (a discarding
+    /// back buffer starts at opaque black, as a discarding target bind does). The segment opens
+    /// with the frame's first clear or draw, so a frame that never touches the back buffer
+    /// records nothing for it.
+    fn start_frame(&mut self) {
+        self.cycle = vec![ColorBinding { target: self.back_buffer.clone(), layer: 0 }];
+        self.next_start = Some(self.bind_start());
+        self.cycle_segment = None;
     }
 
     /// Recording returns to the back buffer without a bind (a bound target was destroyed):
@@ -126,16 +144,19 @@ impl FrameBuilder {
         id
     }
 
-    /// `Present`: the back buffer is observed, and the next frame starts on it afresh.
+    /// `Present`: the back buffer is observed, and the next frame starts on it afresh, as a
+    /// bind with the back buffer's usage.
     pub fn present(&mut self) {
         self.push_outside_pass(Node::Present(self.back_buffer.clone()));
-        self.return_to_back_buffer();
+        self.start_frame();
     }
 
     /// Hands over everything recorded since the last flush. A cycle still open continues in
     /// the next frame (as a [`SegmentStart::Continue`] segment), and the frame says so.
     pub fn take_frame(&mut self) -> FrameCommands {
-        if self.next_start != Some(SegmentStart::Implicit) {
+        // A cycle is open when its segment is the last node or an upload or readback split it;
+        // a bind that has not begun yet (a new frame's) or an implicit return stays as it is.
+        if matches!(self.next_start, None | Some(SegmentStart::Continue)) {
             self.next_start = Some(SegmentStart::Continue);
             self.frame.open_cycle = self.cycle_segment;
         }
@@ -146,7 +167,7 @@ impl FrameBuilder {
     /// Drops everything recorded and returns to the back buffer (device disposal).
     pub fn discard_frame(&mut self) {
         self.frame = FrameCommands::default();
-        self.return_to_back_buffer();
+        self.start_frame();
     }
 
     fn open_segment(&mut self, start: SegmentStart) {
@@ -263,16 +284,21 @@ mod tests {
     }
 
     #[test]
-    fn present_ends_the_cycle_and_the_next_frame_starts_implicitly() {
+    fn a_frame_starts_as_a_bind_of_the_back_buffer_with_its_usage() {
         let t = texture(4, 4, 1);
-        let mut builder = FrameBuilder::new(back_buffer(4, 4, DISCARD));
-        builder.draw(op(draw(&t)));
-        builder.present();
-        let frame = builder.take_frame();
-        assert_eq!(starts(&frame), [Some(SegmentStart::Implicit), None]);
-        assert_eq!(frame.open_cycle, None, "presenting closed the cycle");
-        builder.draw(op(draw(&t)));
-        assert_eq!(starts(&builder.take_frame()), [Some(SegmentStart::Implicit)]);
+        for usage in [DISCARD, PRESERVE] {
+            let mut builder = FrameBuilder::new(back_buffer(4, 4, usage));
+            builder.draw(op(draw(&t)));
+            builder.present();
+            let frame = builder.take_frame();
+            let bind = Some(SegmentStart::Bind { usage });
+            assert_eq!(starts(&frame), [bind, None]);
+            assert_eq!(frame.open_cycle, None, "presenting closed the cycle");
+            // A flush with nothing drawn after the present leaves the next frame's bind pending.
+            assert!(builder.take_frame().is_empty());
+            builder.draw(op(draw(&t)));
+            assert_eq!(starts(&builder.take_frame()), [bind], "{usage:?}");
+        }
     }
 
     #[test]

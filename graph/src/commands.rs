@@ -497,8 +497,9 @@ pub enum SegmentStart {
         /// The usage that decides whether this bind discards.
         usage: RenderTargetUsage,
     },
-    /// Drawing began on the back buffer without a `SetRenderTargets` call: at the start of a
-    /// frame, or after a bound target was destroyed. Nothing is cleared.
+    /// Drawing went back to the back buffer without a `SetRenderTargets` call, after a bound
+    /// target was destroyed. Nothing is cleared. (A new frame starts as a `Bind` of the back
+    /// buffer with its presentation usage.)
     Implicit,
     /// The same bind cycle resumed after an upload, a readback or a flush split it.
     Continue,

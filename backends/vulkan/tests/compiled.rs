@@ -184,7 +184,7 @@ fn clear_only_frame_on_a_single_sample_target_clears_by_transfer() {
 fn clear_only_frame_on_a_multisampled_discard_target_clears_only_the_resolved_image() {
     let mut s = Session::new();
     if s.backend.capabilities().clamp_sample_count(4) != 4 {
-        eprintln!("skipped: the adapter has no 4x multisampling");
+        eprintln!("SKIPPED: the adapter has no 4x multisampling");
         s.finish();
         return;
     }

@@ -175,7 +175,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
 fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
     let mut s = Session::new();
     if s.backend.capabilities().sample_counts & 4 == 0 {
-        eprintln!("4x multisampling unsupported here; nothing to test");
+        eprintln!("SKIPPED: 4x multisampling unsupported here; nothing to test");
         s.finish();
         return;
     }

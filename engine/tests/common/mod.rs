@@ -104,3 +104,102 @@ pub fn null_device_with(
 pub fn null_device(width: i32, height: i32) -> (GraphicsDevice, xnagraph::diagnostics::NullProbe) {
     null_device_with(width, height, xnagraph::DeviceOptions::default())
 }
+
+/// Runs `body` on its own thread and fails the test if it has not returned within `limit`, so a
+/// deadlock is a failure instead of a hung test run. A panic in `body` fails the test too.
+pub fn within<T: Send + 'static>(
+    limit: std::time::Duration,
+    body: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (done, result) = std::sync::mpsc::channel();
+    let worker = std::thread::spawn(move || {
+        let _ = done.send(body());
+    });
+    match result.recv_timeout(limit) {
+        Ok(value) => value,
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(()) => unreachable!("the worker sends before it returns"),
+        },
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("still running after {limit:?}: deadlocked")
+        }
+    }
+}
+
+/// Reports that a test, or a part of one, could not run on this adapter. libtest has no skip
+/// at run time, so the test still passes: this line on stderr is what tells a reader that it
+/// proved nothing here.
+pub fn skipped(test: &str, reason: &str) {
+    eprintln!("SKIPPED: {test}: {reason}");
+}
+
+/// Whether the multisample count a resource reports is the `requested` one; if not, the part
+/// of the test that needs it is reported skipped.
+pub fn multisampled_as_requested(test: &str, applied: i32, requested: i32) -> bool {
+    if applied == requested {
+        return true;
+    }
+    skipped(test, &format!("the adapter gives {applied} samples for a request of {requested}"));
+    false
+}
+
+/// What the depth attachment of the current target really is, found by drawing into it (so a
+/// format a resource reports can be checked against the image the backend allocated): a sprite
+/// behind a `Never` depth test shows only without depth, one behind a stencil test that the
+/// cleared stencil fails shows only without stencil, and one a fifteenth of a 16-bit step in
+/// front of the cleared depth passes a `Greater` test only with more than 16 bits of depth.
+/// Draws into the left 12×4 pixels of the current target and reads them with `read`.
+pub fn probe_depth_format(
+    device: &xnagraph::GraphicsDevice,
+    read: impl FnOnce() -> (Vec<Color>, i32),
+) -> xnagraph::DepthFormat {
+    use xnagraph::{
+        ClearOptions, CompareFunction, DepthFormat, DepthStencilState, Rectangle, SpriteBatch,
+        SpriteEffects, SpriteSortMode, Vector2,
+    };
+    const STEP: f32 = 1.0 / 65535.0;
+    let cleared = 40_000.0 * STEP;
+    device.clear_with(ClearOptions::all(), [0.0, 0.0, 0.0, 1.0], cleared, 5).unwrap();
+    let white = white(device);
+    let never = DepthStencilState {
+        depth_buffer_function: CompareFunction::Never,
+        depth_buffer_write_enable: false,
+        ..DepthStencilState::DEFAULT
+    };
+    let greater = DepthStencilState { depth_buffer_function: CompareFunction::Greater, ..never };
+    let stencil_zero = DepthStencilState {
+        stencil_enable: true,
+        stencil_function: CompareFunction::Equal,
+        reference_stencil: 0,
+        ..DepthStencilState::NONE
+    };
+    let probes =
+        [(0, never, cleared), (4, stencil_zero, cleared), (8, greater, cleared + STEP / 15.0)];
+    for (x, state, depth) in probes {
+        let mut sb = SpriteBatch::new(device).unwrap();
+        sb.begin_with(SpriteSortMode::Deferred, None, None, Some(state), None, None).unwrap();
+        let rect = Rectangle::new(x, 0, 4, 4);
+        sb.draw_rect_ex(
+            &white,
+            rect,
+            None,
+            Color::WHITE,
+            0.0,
+            Vector2::ZERO,
+            SpriteEffects::NONE,
+            depth,
+        )
+        .unwrap();
+        sb.end().unwrap();
+    }
+    let (pixels, width) = read();
+    let drawn = |x: i32| at(&pixels, width, x + 1, 1) == Color::WHITE;
+    match (!drawn(0), !drawn(4), drawn(8)) {
+        (false, false, _) => DepthFormat::None,
+        (true, true, _) => DepthFormat::Depth24Stencil8,
+        (true, false, true) => DepthFormat::Depth24,
+        (true, false, false) => DepthFormat::Depth16,
+        (false, true, _) => panic!("stencil without depth"),
+    }
+}

@@ -450,4 +450,29 @@ mod tests {
             true
         )));
     }
+
+    #[test]
+    fn only_an_upload_of_the_whole_level_discards_what_was_there() {
+        use crate::commands::Rect;
+        // A preserving target: its second bind loads what the first pass drew, so culling
+        // keeps both passes.
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, PRESERVE));
+        let partial = upload_rect(&t, 0, 0, Rect::new(1, 2, 3, 2));
+        // Each upload follows a draw that sampled the texture, so the uploads stay in the plan
+        // and the old content is defined when each one begins.
+        let plan = compile(frame(vec![
+            upload(&t, 0, 0),
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            partial,
+            bind(&rt, vec![draw(&t)]),
+            upload(&t, 0, 0),
+            readback(&t, 0, 0),
+        ]));
+        assert_eq!(kinds(&plan), ["upload", "pass", "upload", "pass", "upload", "readback"]);
+        let id = t.id().0;
+        let keeps = (id, Image::Color, 0..1, 0..1, FragmentSampled, TransferWrite, false);
+        assert_eq!(barriers(&plan, 2), [keeps], "a partial upload merges with the old texels");
+        let discards = (id, Image::Color, 0..1, 0..1, FragmentSampled, TransferWrite, true);
+        assert_eq!(barriers(&plan, 4), [discards], "a whole-level upload replaces them");
+    }
 }

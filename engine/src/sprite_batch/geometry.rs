@@ -1,0 +1,124 @@
+//! Sprite geometry: where a sprite's corners go, from its source, destination, origin, rotation
+//! and flips, and the projection from viewport pixels to clip space.
+
+use xnagraph_graph::{SpriteInstance, Viewport};
+
+use crate::math::{Matrix, Rectangle};
+
+/// One sprite's geometry: source normalised to the texture, destination and the origin's offset
+/// (before rotation) in pixels.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sprite {
+    pub(super) source: [f32; 4],
+    pub(super) destination: [f32; 4],
+    pub(super) offset: [f32; 2],
+    pub(super) sin: f32,
+    pub(super) cos: f32,
+    pub(super) depth: f32,
+    pub(super) color: [u8; 4],
+    pub(super) effects: u8,
+}
+
+/// A sprite's placement before rotation: destination position and size, origin offset.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Geometry {
+    pub(super) destination: [f32; 4],
+    pub(super) offset: [f32; 2],
+    pub(super) rotation: f32,
+}
+
+/// Source rectangle normalised to the texture, and its size in texels.
+pub(super) fn normalised_source(
+    source: Option<Rectangle>,
+    tw: f32,
+    th: f32,
+) -> ([f32; 4], f32, f32) {
+    match source {
+        Some(r) => {
+            let (w, h) = (r.width as f32, r.height as f32);
+            ([r.x as f32 / tw, r.y as f32 / th, w / tw, h / th], w, h)
+        }
+        None => ([0.0, 0.0, 1.0, 1.0], tw, th),
+    }
+}
+
+/// The batch's transform followed by the projection of `viewport`, column-major.
+pub(super) fn project(transform: &Matrix, viewport: Viewport) -> [f32; 16] {
+    transform.mul(&projection(viewport.width, viewport.height)).to_column_major()
+}
+
+/// Pixels → clip space with y down and depth unchanged (the backends' convention).
+fn projection(width: i32, height: i32) -> Matrix {
+    let mut m = Matrix::IDENTITY;
+    m.m[0][0] = 2.0 / width.max(1) as f32;
+    m.m[1][1] = 2.0 / height.max(1) as f32;
+    m.m[3][0] = -1.0;
+    m.m[3][1] = -1.0;
+    m
+}
+
+/// A sprite's instance: the top-left corner is the origin's offset rotated about the position,
+/// and the other corners follow along the rotated width and height edges, as XNA places them.
+/// Flips swap texture coordinates, never positions.
+#[inline]
+pub(super) fn instance(s: &Sprite) -> SpriteInstance {
+    let [dx, dy, dw, dh] = s.destination;
+    let [sx, sy, sw, sh] = s.source;
+    let (ox, oy) = (-s.offset[0], -s.offset[1]);
+    let (mut u0, mut u1, mut v0, mut v1) = (sx, sx + sw, sy, sy + sh);
+    if s.effects & 1 != 0 {
+        std::mem::swap(&mut u0, &mut u1);
+    }
+    if s.effects & 2 != 0 {
+        std::mem::swap(&mut v0, &mut v1);
+    }
+    SpriteInstance {
+        origin: [dx + s.cos * ox - s.sin * oy, dy + s.sin * ox + s.cos * oy],
+        right: [s.cos * dw, s.sin * dw],
+        down: [-s.sin * dh, s.cos * dh],
+        texcoords: [u0, v0, u1, v1],
+        depth: s.depth,
+        color: s.color,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sprite_batch::SpriteEffects;
+
+    fn sprite(effects: u8, rotation: f32, offset: [f32; 2]) -> Sprite {
+        let (sin, cos) = rotation.sin_cos();
+        Sprite {
+            source: [0.0, 0.0, 1.0, 1.0],
+            destination: [10.0, 20.0, 4.0, 2.0],
+            offset,
+            sin,
+            cos,
+            depth: 0.5,
+            color: [255; 4],
+            effects,
+        }
+    }
+
+    #[test]
+    fn corners_follow_destination_and_flips_swap_texcoords() {
+        let i = instance(&sprite(SpriteEffects::FLIP_HORIZONTALLY.0, 0.0, [0.0, 0.0]));
+        assert_eq!(i.depth, 0.5);
+        assert_eq!(i.corner(0), ([10.0, 20.0], [1.0, 0.0]));
+        assert_eq!(i.corner(1), ([14.0, 20.0], [0.0, 0.0]));
+        assert_eq!(i.corner(2), ([10.0, 22.0], [1.0, 1.0]));
+        assert_eq!(i.corner(3), ([14.0, 22.0], [0.0, 1.0]));
+    }
+
+    #[test]
+    fn rotation_turns_about_the_origin() {
+        let i = instance(&sprite(0, std::f32::consts::FRAC_PI_2, [2.0, 1.0]));
+        // Centre (10,20); the top-left corner (-2,-1) rotated 90° lands at (1,-2) from it, and
+        // the bottom-right corner (2,1) at (-1,2).
+        let near =
+            |p: [f32; 2], q: [f32; 2]| (p[0] - q[0]).abs() < 1e-5 && (p[1] - q[1]).abs() < 1e-5;
+        assert!(near(i.corner(0).0, [11.0, 18.0]), "{:?}", i.corner(0));
+        assert!(near(i.corner(3).0, [9.0, 22.0]), "{:?}", i.corner(3));
+    }
+}
