@@ -12,9 +12,10 @@ use std::sync::{Arc, Mutex, Weak};
 
 use xnagraph_graph::compile::compile;
 use xnagraph_graph::{
-    Backend, Capabilities, Clear, ColorBinding, DepthFormat, FormatSupport, FrameCommands, Node,
-    PassOp, PassSegment, Readback, ReadbackId, Rect, RenderTargetDesc, RenderTargetUsage,
-    SegmentStart, SubmissionId, SurfaceFormat, TextureDesc, TextureState, Viewport,
+    Backend, Capabilities, Clear, ColorBinding, DepthFormat, Diagnostics, FormatSupport,
+    FrameCommands, Node, PassOp, PassSegment, Readback, ReadbackId, Rect, RenderTargetDesc,
+    RenderTargetUsage, SegmentStart, SubmissionId, SurfaceFormat, TextureDesc, TextureState,
+    Viewport,
 };
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
@@ -64,11 +65,21 @@ pub struct DeviceOptions {
     pub validation: bool,
     /// Submissions that may be in flight before `present` waits (at least 1).
     pub frames_in_flight: u32,
+    /// A debug switch for tests: fill every attachment the plan loads or stores with DONT_CARE
+    /// with a poison value (magenta colour, depth 0, stencil 0), so a wrong load or store
+    /// decision changes pixels even on drivers that keep the old content. Costs a clear per
+    /// such attachment; off by default.
+    pub poison_undefined: bool,
 }
 
 impl Default for DeviceOptions {
     fn default() -> Self {
-        DeviceOptions { backend: BackendKind::Vulkan, validation: false, frames_in_flight: 2 }
+        DeviceOptions {
+            backend: BackendKind::Vulkan,
+            validation: false,
+            frames_in_flight: 2,
+            poison_undefined: false,
+        }
     }
 }
 
@@ -235,6 +246,7 @@ pub(crate) struct DeviceShared {
     applied_depth: [DepthFormat; 4],
     pub adapter_name: String,
     submissions: AtomicU64,
+    diagnostics: Diagnostics,
 }
 
 impl DeviceShared {
@@ -384,6 +396,7 @@ fn create_backend(options: &DeviceOptions) -> Result<Box<dyn Backend>> {
             let config = VulkanConfig {
                 validation: options.validation,
                 frames_in_flight: options.frames_in_flight.max(1),
+                poison_undefined: options.poison_undefined,
             };
             Ok(Box::new(VulkanBackend::new(config)?))
         }
@@ -456,6 +469,7 @@ impl GraphicsDevice {
             ..params
         };
         let adapter_name = backend.adapter_name().to_owned();
+        let diagnostics = backend.diagnostics();
         let shared = Arc::new(DeviceShared {
             id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
             profile,
@@ -483,6 +497,7 @@ impl GraphicsDevice {
             applied_depth,
             adapter_name,
             submissions: AtomicU64::new(0),
+            diagnostics,
         });
         Ok(GraphicsDevice { shared })
     }
@@ -658,6 +673,13 @@ impl GraphicsDevice {
     /// Native objects the backend holds right now (leak checks).
     pub fn live_native_objects(&self) -> Option<xnagraph_graph::LiveObjects> {
         self.shared.live_native_objects()
+    }
+
+    /// This device's validation messages and live native object count (not XNA). The handle
+    /// outlives the device, so a test can check that teardown freed everything; devices of
+    /// parallel tests never see each other's records.
+    pub fn diagnostics(&self) -> Diagnostics {
+        self.shared.diagnostics.clone()
     }
 
     /// Waits for the GPU and frees everything whose last user has gone.

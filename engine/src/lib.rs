@@ -33,9 +33,7 @@ pub use xnagraph_graph::{
     SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
 };
 
-/// Diagnostics of the Vulkan backend: validation messages collected by its debug messenger, and
-/// the process-wide count of live native objects.
-pub mod diagnostics {
-    pub use xnagraph_vulkan::live::native_objects as live_vulkan_objects;
-    pub use xnagraph_vulkan::validation::{messages_so_far, take_messages};
-}
+/// Per-device diagnostics (not XNA): validation messages collected by the backend's debug
+/// messenger and the count of live native objects, read through
+/// [`GraphicsDevice::diagnostics`].
+pub use xnagraph_graph::Diagnostics;

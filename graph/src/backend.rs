@@ -6,6 +6,7 @@
 //! the plan.
 
 use crate::commands::ReadbackId;
+use crate::diagnostics::Diagnostics;
 use crate::format::{DepthFormat, SurfaceFormat};
 use crate::plan::FramePlan;
 use crate::resource::{NativeHandle, RetireSink, TextureDesc};
@@ -120,4 +121,10 @@ pub trait Backend: Send {
     fn wait_idle(&mut self) -> Result<(), BackendError>;
 
     fn live_objects(&self) -> LiveObjects;
+
+    /// This device's validation messages and live native object count. A backend without a
+    /// validation layer reports none; the handle outlives the backend, so teardown is checkable.
+    fn diagnostics(&self) -> Diagnostics {
+        Diagnostics::default()
+    }
 }

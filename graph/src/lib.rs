@@ -10,6 +10,7 @@
 pub mod backend;
 pub mod commands;
 pub mod compile;
+pub mod diagnostics;
 pub mod format;
 pub mod plan;
 pub mod resource;
@@ -17,6 +18,7 @@ pub mod retire;
 
 pub use backend::{Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId};
 pub use commands::*;
+pub use diagnostics::Diagnostics;
 pub use format::{DepthFormat, SurfaceFormat};
 pub use plan::*;
 pub use resource::*;

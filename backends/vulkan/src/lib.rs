@@ -6,7 +6,7 @@
 //! submission that last used them has completed. It decides no policy: load/store ops,
 //! resolves, mip cascades and barriers are executed as the plan states them.
 //!
-//! Modules follow the plan's node kinds: [`device`] (instance, adapter, validation), `format`
+//! Modules follow the plan's node kinds: `device` (instance, adapter, validation), `format`
 //! (the format table), `sync` (the access table and barrier lowering), `texture` (native
 //! textures), `pass` (rendering and draws) with `pipeline` (pipelines and samplers), `transfer`
 //! (uploads, readbacks, mips), `record` (one plan → one command buffer) and `frame` (the ring of
@@ -15,23 +15,22 @@
 mod device;
 mod format;
 mod frame;
-pub mod live;
 mod pass;
 mod pipeline;
 mod record;
 mod sync;
 mod texture;
 mod transfer;
-pub mod validation;
+mod validation;
 
 use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::retire::RetirementQueue;
 use xnagraph_graph::{
-    Backend, BackendError, Capabilities, DepthFormat, FormatSupport, FramePlan, LiveObjects,
-    NativeHandle, Node, PassOp, PlanNodeKind, ReadbackId, RetireSink, SubmissionId, SurfaceFormat,
-    TextureDesc,
+    Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FramePlan,
+    LiveObjects, NativeHandle, Node, PassOp, PlanNodeKind, ReadbackId, RetireSink, SubmissionId,
+    SurfaceFormat, TextureDesc,
 };
 
 use crate::device::Gpu;
@@ -45,15 +44,21 @@ use crate::texture::TextureTable;
 #[derive(Clone, Debug)]
 pub struct VulkanConfig {
     /// Enable Khronos' validation layer with synchronization validation and collect its warnings
-    /// and errors (see [`validation`]). `XNAGRAPH_VALIDATION=1` enables it as well.
+    /// and errors into this device's [`Diagnostics`]. `XNAGRAPH_VALIDATION=1` enables it as
+    /// well.
     pub validation: bool,
     /// Submissions that may be executing at once (at least 1; default 2).
     pub frames_in_flight: u32,
+    /// A debug switch for tests: every attachment the plan loads with DONT_CARE starts as the
+    /// poison value, and every attachment it stores with DONT_CARE is overwritten with it after
+    /// the pass (magenta colour, depth 0, stencil 0). Drivers that honour neither op (lavapipe)
+    /// then show a wrong load or store decision in pixels.
+    pub poison_undefined: bool,
 }
 
 impl Default for VulkanConfig {
     fn default() -> Self {
-        VulkanConfig { validation: false, frames_in_flight: 2 }
+        VulkanConfig { validation: false, frames_in_flight: 2, poison_undefined: false }
     }
 }
 
@@ -442,6 +447,10 @@ impl Backend for VulkanBackend {
             buffers: slot_buffers + self.retired_buffers,
             awaiting_retirement: self.retired_textures,
         }
+    }
+
+    fn diagnostics(&self) -> Diagnostics {
+        (*self.gpu.diagnostics).clone()
     }
 }
 
