@@ -96,6 +96,7 @@ pub struct VulkanBackend {
     last_submitted: SubmissionId,
     completed: SubmissionId,
     readbacks: HashMap<ReadbackId, Vec<u8>>,
+    poison_undefined: bool,
 }
 
 impl VulkanBackend {
@@ -127,6 +128,7 @@ impl VulkanBackend {
             last_submitted: SubmissionId(0),
             completed: SubmissionId(0),
             readbacks: HashMap::new(),
+            poison_undefined: config.poison_undefined,
         };
         for _ in 0..config.frames_in_flight.clamp(1, 16) {
             // On failure `backend` drops here and tears down what exists.
@@ -320,6 +322,7 @@ impl VulkanBackend {
             staging_used: 0,
             descriptors: slot.descriptors,
             readbacks: Vec::new(),
+            poison_undefined: self.poison_undefined,
         };
         let recorded = record::record(&mut rec, plan);
         let readbacks = std::mem::take(&mut rec.readbacks);

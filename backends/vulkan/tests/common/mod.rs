@@ -26,7 +26,7 @@ pub struct Session {
 
 /// The configuration every test runs with: validation on, undefined content poisoned.
 pub fn test_config() -> VulkanConfig {
-    VulkanConfig { validation: true, ..VulkanConfig::default() }
+    VulkanConfig { validation: true, poison_undefined: true, ..VulkanConfig::default() }
 }
 
 impl Session {
