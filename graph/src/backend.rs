@@ -41,16 +41,23 @@ impl std::fmt::Display for BackendError {
 
 impl std::error::Error for BackendError {}
 
-/// What a backend can do with one surface format.
+/// What a backend can do with one surface format. The engine refuses, at the call that needs
+/// it, what a format cannot do here (XNA's `NotSupportedException`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct FormatSupport {
+    /// A texture of this format can be created, uploaded, sampled and read back.
     pub sampled: bool,
+    /// A render target of this format can be created.
     pub render_target: bool,
-    /// Blendable as a colour attachment.
+    /// Blendable as a colour attachment: a draw with a non-opaque `BlendState` into a target
+    /// of this format needs it.
     pub blendable: bool,
+    /// Mip levels can be generated from level 0 (linear or nearest blits): a mipmapped render
+    /// target of this format needs it.
+    pub mip_generation: bool,
 }
 
-/// Device limits the engine validates against.
+/// Device limits and optional features the engine validates against.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capabilities {
     pub max_texture_dimension: u32,
@@ -58,6 +65,13 @@ pub struct Capabilities {
     pub max_color_attachments: u32,
     /// Supported multisample counts for colour+depth attachments, as a bit set (bit n ⇒ 2ⁿ).
     pub sample_counts: u32,
+    /// `FillMode::WireFrame` can be drawn.
+    pub wire_frame: bool,
+    /// `TextureFilter::Anisotropic` samples anisotropically (never silently trilinear).
+    pub anisotropic_filtering: bool,
+    /// Draws with several render targets bound: each attachment has its own blend state (the
+    /// stock shaders write the first and leave the others as they are).
+    pub independent_blend: bool,
 }
 
 impl Capabilities {

@@ -22,6 +22,8 @@ const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 pub(crate) struct Features {
     pub fill_mode_non_solid: bool,
     pub sampler_anisotropy: bool,
+    /// Different blend states per colour attachment (several render targets bound).
+    pub independent_blend: bool,
 }
 
 pub(crate) struct Gpu {
@@ -128,6 +130,7 @@ fn examine(instance: &ash::Instance, physical: vk::PhysicalDevice) -> Option<Can
         features: Features {
             fill_mode_non_solid: core.fill_mode_non_solid == vk::TRUE,
             sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
+            independent_blend: core.independent_blend == vk::TRUE,
         },
     })
 }
@@ -243,7 +246,8 @@ impl Gpu {
             .queue_priorities(&priorities)];
         let core = vk::PhysicalDeviceFeatures::default()
             .fill_mode_non_solid(chosen.features.fill_mode_non_solid)
-            .sampler_anisotropy(chosen.features.sampler_anisotropy);
+            .sampler_anisotropy(chosen.features.sampler_anisotropy)
+            .independent_blend(chosen.features.independent_blend);
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
             .synchronization2(true);
@@ -293,6 +297,9 @@ impl Gpu {
             max_cube_dimension: l.max_image_dimension_cube,
             max_color_attachments: l.max_color_attachments,
             sample_counts: counts.as_raw(),
+            wire_frame: self.features.fill_mode_non_solid,
+            anisotropic_filtering: self.features.sampler_anisotropy,
+            independent_blend: self.features.independent_blend,
         }
     }
 
@@ -324,7 +331,11 @@ mod tests {
             queue_family: 0,
             rank: device_type_rank(ty),
             name: name.to_owned(),
-            features: Features { fill_mode_non_solid: true, sampler_anisotropy: true },
+            features: Features {
+                fill_mode_non_solid: true,
+                sampler_anisotropy: true,
+                independent_blend: true,
+            },
         }
     }
 

@@ -101,6 +101,7 @@ impl FormatTable {
         let mut mip_filter = [None; SurfaceFormat::ALL.len()];
         for (i, format) in SurfaceFormat::ALL.iter().enumerate() {
             let f = features(surface_format(*format).0);
+            let blits = vk::FormatFeatureFlags::BLIT_SRC | vk::FormatFeatureFlags::BLIT_DST;
             let copyable = f.contains(
                 vk::FormatFeatureFlags::TRANSFER_SRC | vk::FormatFeatureFlags::TRANSFER_DST,
             );
@@ -112,8 +113,8 @@ impl FormatTable {
                             | vk::FormatFeatureFlags::COLOR_ATTACHMENT,
                     ),
                 blendable: f.contains(vk::FormatFeatureFlags::COLOR_ATTACHMENT_BLEND),
+                mip_generation: f.contains(blits),
             };
-            let blits = vk::FormatFeatureFlags::BLIT_SRC | vk::FormatFeatureFlags::BLIT_DST;
             mip_filter[i] = if !f.contains(blits) {
                 None
             } else if f.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR) {

@@ -137,6 +137,12 @@ impl VulkanBackend {
         Ok(backend)
     }
 
+    /// Graphics pipelines built so far (a diagnostic: state that is dynamic, such as XNA's
+    /// `BlendFactor` and `ReferenceStencil`, never adds one).
+    pub fn pipeline_count(&self) -> usize {
+        self.pipelines.pipeline_count()
+    }
+
     /// Waits for slot `i`'s submission (if any) and takes out its readbacks.
     fn finish_slot(&mut self, i: usize) -> Result<(), BackendError> {
         let slot = &mut self.slots[i];

@@ -21,7 +21,7 @@ use xnagraph_graph::{
 };
 
 use crate::format::depth_aspects;
-use crate::pipeline::PassFormats;
+use crate::pipeline::{DynamicState, PassFormats};
 use crate::record::Recorder;
 use crate::sync::{image_barrier, layout, record_image_barriers};
 
@@ -178,7 +178,8 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     // SAFETY: `cmd` is recording outside any rendering; the views are live and the plan's
     // barriers put them in the layouts named above.
     unsafe { device.cmd_begin_rendering(rec.cmd, &info) };
-    let mut state = DrawState { pipeline: vk::Pipeline::null(), buffers_bound: false };
+    let mut state =
+        DrawState { pipeline: vk::Pipeline::null(), buffers_bound: false, dynamic: None };
     let mut result = Ok(());
     for &i in &pass.ops {
         result = match segment.ops.get(i) {
@@ -287,6 +288,8 @@ fn clear(rec: &Recorder<'_>, c: &Clear, att: &Attachments, has_stencil: bool) {
 struct DrawState {
     pipeline: vk::Pipeline,
     buffers_bound: bool,
+    /// The blend constants and stencil reference set last in this pass.
+    dynamic: Option<DynamicState>,
 }
 
 /// A rectangle clamped to the render area (empty when it misses it).
@@ -315,8 +318,9 @@ fn draw(
     let gpu = rec.gpu;
     let device = &gpu.device;
     let pipeline = rec.pipelines.pipeline(gpu, &d.pipeline, &att.formats)?;
-    let sampler = rec.pipelines.sampler(gpu, &d.sampler)?;
     let texture = rec.textures.get(d.texture.native())?;
+    let sampler = rec.pipelines.sampler(gpu, &d.sampler, texture.desc.mip_levels)?;
+    let dynamic = DynamicState::of(&d.pipeline);
 
     let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
     let offset = rec.uniforms_used;
@@ -371,6 +375,15 @@ fn draw(
         if state.pipeline != pipeline {
             device.cmd_bind_pipeline(rec.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
             state.pipeline = pipeline;
+        }
+        if state.dynamic != Some(dynamic) {
+            device.cmd_set_blend_constants(rec.cmd, &dynamic.blend_constants);
+            device.cmd_set_stencil_reference(
+                rec.cmd,
+                vk::StencilFaceFlags::FRONT_AND_BACK,
+                dynamic.stencil_reference,
+            );
+            state.dynamic = Some(dynamic);
         }
         if !state.buffers_bound {
             device.cmd_bind_vertex_buffers(rec.cmd, 0, &[rec.vertex_buffer], &[0]);
