@@ -675,6 +675,19 @@ impl GraphicsDevice {
         self.shared.live_native_objects()
     }
 
+    /// What the device can do (not XNA, which answers through exceptions): limits, supported
+    /// multisample counts and optional features. Calls that need a missing one are
+    /// `NotSupported`.
+    pub fn capabilities(&self) -> &Capabilities {
+        &self.shared.caps
+    }
+
+    /// What the device can do with one surface format (not XNA): sample it, render to it,
+    /// blend into it, generate its mips.
+    pub fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
+        self.shared.format_support(format)
+    }
+
     /// This device's validation messages and live native object count (not XNA). The handle
     /// outlives the device, so a test can check that teardown freed everything; devices of
     /// parallel tests never see each other's records.

@@ -7,6 +7,7 @@
 //! mip cascades, barriers) and lowered by the backend. Errors are [`XnaError`] values named after
 //! XNA's exceptions; no call panics on bad input.
 
+mod capability;
 mod device;
 mod error;
 mod math;
@@ -28,9 +29,9 @@ pub use sprite_batch::{SpriteBatch, SpriteEffects, SpriteSortMode};
 pub use texture::Texture2D;
 
 pub use xnagraph_graph::{
-    Blend, BlendFunction, BlendState, CompareFunction, CullMode, DepthFormat, DepthStencilState,
-    FillMode, LiveObjects, RasterizerState, RenderTargetUsage, SamplerState, StencilOperation,
-    SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
+    Blend, BlendFunction, BlendState, Capabilities, CompareFunction, CullMode, DepthFormat,
+    DepthStencilState, FillMode, FormatSupport, LiveObjects, RasterizerState, RenderTargetUsage,
+    SamplerState, StencilOperation, SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
 };
 
 /// Per-device diagnostics (not XNA): validation messages collected by the backend's debug

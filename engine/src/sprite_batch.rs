@@ -16,6 +16,7 @@ use xnagraph_graph::{
     ShaderKind, SpriteInstance, TextureState,
 };
 
+use crate::capability::check_draw_states;
 use crate::device::{DeviceShared, GraphicsDevice};
 use crate::error::{Result, XnaError};
 use crate::math::{Color, Matrix, Rectangle, Vector2};
@@ -130,7 +131,11 @@ impl SpriteBatch {
     }
 
     /// `Begin(sortMode, blendState, samplerState, depthStencilState, rasterizerState, effect:
-    /// none, transformMatrix)`; `None` picks XNA's default for that state.
+    /// none, transformMatrix)`; `None` picks XNA's default for that state. States the device
+    /// cannot honour are `NotSupported` here: `FillMode::WireFrame` without wire-frame support,
+    /// `TextureFilter::Anisotropic` without anisotropic filtering (never silently trilinear),
+    /// several targets bound without independent blending, or a blending state while a bound
+    /// target's format cannot blend.
     pub fn begin_with(
         &mut self,
         sort: SpriteSortMode,
@@ -146,17 +151,29 @@ impl SpriteBatch {
                 "Begin cannot be called again until End has been successfully called.",
             ));
         }
-        if self.instances.capacity() == 0 {
-            self.instances = std::mem::take(&mut lock(&device.rec).spare_sprites);
-        }
-        self.state = Some(BatchState {
+        let state = BatchState {
             sort,
             blend: blend.unwrap_or(BlendState::ALPHA_BLEND),
             sampler: sampler.unwrap_or(SamplerState::LINEAR_CLAMP),
             depth_stencil: depth_stencil.unwrap_or(DepthStencilState::NONE),
             rasterizer: rasterizer.unwrap_or(RasterizerState::CULL_COUNTER_CLOCKWISE),
             transform: transform.unwrap_or(Matrix::IDENTITY),
-        });
+        };
+        // What the states need from the device is refused here, not discovered at the flush.
+        let targets: Vec<_> = {
+            let rec = lock(&device.rec);
+            let formats: Vec<_> = if rec.bindings.is_empty() {
+                vec![rec.back_buffer.desc().format]
+            } else {
+                rec.bindings.iter().map(|b| b.state.desc().format).collect()
+            };
+            formats.into_iter().map(|f| (f, device.format_support(f))).collect()
+        };
+        check_draw_states(&device.caps, &targets, &state.blend, &state.sampler, &state.rasterizer)?;
+        if self.instances.capacity() == 0 {
+            self.instances = std::mem::take(&mut lock(&device.rec).spare_sprites);
+        }
+        self.state = Some(state);
         self.clear_queue();
         self.textures.clear();
         Ok(())

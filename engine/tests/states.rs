@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use xnagraph::{
     Blend, BlendState, Color, RenderTarget2D, SamplerState, SpriteBatch, SpriteSortMode,
-    SurfaceFormat, Texture2D,
+    SurfaceFormat, Texture2D, XnaError,
 };
 use xnagraph::{Rectangle, Vector2};
 
@@ -28,6 +28,48 @@ fn drawing_with_two_render_targets_bound_writes_the_first_and_keeps_the_second()
     assert_eq!(at(&pa, 16, 10, 4), Color::RED, "the stock shader writes the first target");
     assert_eq!(at(&pa, 16, 3, 12), Color::BLUE);
     assert!(pb.iter().all(|&p| p == Color::BLUE), "the second target keeps its clear");
+}
+
+#[test]
+fn blending_into_a_format_that_cannot_blend_is_refused_at_begin() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let format = SurfaceFormat::NormalizedByte4;
+    let rt = RenderTarget2D::with_options(
+        &device,
+        8,
+        8,
+        false,
+        format,
+        xnagraph::DepthFormat::None,
+        0,
+        xnagraph::RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    let blendable = device.format_support(format).blendable;
+    let white = white(&device);
+    device.set_render_target(Some(&rt)).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    let begun = sb.begin_with(
+        SpriteSortMode::Deferred,
+        Some(BlendState::ALPHA_BLEND),
+        None,
+        None,
+        None,
+        None,
+    );
+    if blendable {
+        begun.unwrap();
+        sb.end().unwrap();
+    } else {
+        assert!(matches!(begun, Err(XnaError::NotSupported { .. })), "{begun:?}");
+    }
+    // Opaque drawing needs no blending and works on every device.
+    sb.begin_with(SpriteSortMode::Deferred, Some(BlendState::OPAQUE), None, None, None, None)
+        .unwrap();
+    sb.draw_rect(&white, Rectangle::new(1, 1, 2, 2), Color::WHITE).unwrap();
+    sb.end().unwrap();
+    device.set_render_target(None).unwrap();
 }
 
 #[test]

@@ -262,15 +262,7 @@ impl Pipelines {
             .max_depth_bounds(1.0);
 
         let b = key.blend;
-        let is_opaque =
-            |src, dst, f| src == Blend::One && dst == Blend::Zero && f == BlendFunction::Add;
-        let blend_on =
-            !(is_opaque(b.color_source_blend, b.color_destination_blend, b.color_blend_function)
-                && is_opaque(
-                    b.alpha_source_blend,
-                    b.alpha_destination_blend,
-                    b.alpha_blend_function,
-                ));
+        let blend_on = b.blends();
         if formats.colors.len() > 1 && !gpu.features.independent_blend {
             // Only the first target is written; the others need a different blend state.
             return Err(BackendError::NotSupported(
