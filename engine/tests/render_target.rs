@@ -266,6 +266,21 @@ fn discard_contents_bind_clears_to_opaque_black() {
     assert!(read_target(&rt).iter().all(|&p| p == Color::BLACK));
 }
 
+#[test]
+fn readback_right_after_a_clear_only_pass_sees_the_clear() {
+    // The pass only clears, so it becomes a transfer clear; the readback's transition must wait
+    // for that transfer write (synchronization validation reports a write-after-write if not).
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+    for color in [Color::new(9, 80, 160, 255), Color::new(200, 7, 33, 255)] {
+        device.set_render_target(Some(&rt)).unwrap();
+        device.clear(color).unwrap();
+        device.set_render_target(None).unwrap();
+        assert!(read_target(&rt).iter().all(|&p| p == color));
+    }
+}
+
 fn draw_square(device: &xnagraph::GraphicsDevice, rect: Rectangle, color: Color) {
     let white = white(device);
     let mut sb = SpriteBatch::new(device).unwrap();

@@ -187,7 +187,11 @@ mod tests {
         assert_eq!((single.r, single.g, single.b, single.a), (C::R, C::ONE, C::ONE, C::ONE));
         let two = sampled_swizzle(SurfaceFormat::Rg32);
         assert_eq!((two.r, two.g, two.b, two.a), (C::R, C::G, C::ONE, C::ONE));
-        assert_eq!(sampled_swizzle(SurfaceFormat::Color), vk::ComponentMapping::default());
+        let color = sampled_swizzle(SurfaceFormat::Color);
+        assert_eq!(
+            (color.r, color.g, color.b, color.a),
+            (C::IDENTITY, C::IDENTITY, C::IDENTITY, C::IDENTITY)
+        );
     }
 
     #[test]

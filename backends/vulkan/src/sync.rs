@@ -65,6 +65,20 @@ pub(crate) fn sync_point(use_: Use) -> SyncPoint {
     SyncPoint { stage, access, layout }
 }
 
+/// The write accesses among `access`: the only ones a barrier's source scope needs to make
+/// available. A read has nothing to flush, so a write-after-read barrier is an execution
+/// dependency alone (an empty source access mask, as in Khronos' synchronization examples).
+fn writes(access: vk::AccessFlags2) -> vk::AccessFlags2 {
+    use vk::AccessFlags2 as A;
+    access
+        & (A::COLOR_ATTACHMENT_WRITE
+            | A::DEPTH_STENCIL_ATTACHMENT_WRITE
+            | A::TRANSFER_WRITE
+            | A::SHADER_STORAGE_WRITE
+            | A::HOST_WRITE
+            | A::MEMORY_WRITE)
+}
+
 /// The layout an image is in while used as `access`.
 pub(crate) fn layout(access: Access) -> vk::ImageLayout {
     sync_point(Use::Plan(access)).layout
@@ -83,7 +97,7 @@ pub(crate) fn image_barrier(
     let old_layout = if discard { vk::ImageLayout::UNDEFINED } else { from.layout };
     vk::ImageMemoryBarrier2::default()
         .src_stage_mask(from.stage)
-        .src_access_mask(from.access)
+        .src_access_mask(writes(from.access))
         .dst_stage_mask(to.stage)
         .dst_access_mask(to.access)
         .old_layout(old_layout)
@@ -100,7 +114,7 @@ pub(crate) fn host_read_barrier(buffer: vk::Buffer) -> vk::BufferMemoryBarrier2<
     let to = sync_point(Use::HostRead);
     vk::BufferMemoryBarrier2::default()
         .src_stage_mask(from.stage)
-        .src_access_mask(from.access)
+        .src_access_mask(writes(from.access))
         .dst_stage_mask(to.stage)
         .dst_access_mask(to.access)
         .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
@@ -167,6 +181,9 @@ pub(crate) fn record_plan_barriers(
     record_image_barriers(device, cmd, &lowered);
     Ok(())
 }
+
+#[cfg(test)]
+mod khronos;
 
 #[cfg(test)]
 mod tests {
