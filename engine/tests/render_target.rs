@@ -281,11 +281,18 @@ fn readback_right_after_a_clear_only_pass_sees_the_clear() {
     }
 }
 
-fn draw_square(device: &xnagraph::GraphicsDevice, rect: Rectangle, color: Color) {
-    let white = white(device);
+/// Draws a tinted square. `white` is created before the bind cycle under test: an upload inside
+/// the cycle would split it, and the continued segment's LOAD would then hide the bind's own
+/// load decision.
+fn draw_square(
+    device: &xnagraph::GraphicsDevice,
+    white: &xnagraph::Texture2D,
+    rect: Rectangle,
+    color: Color,
+) {
     let mut sb = SpriteBatch::new(device).unwrap();
     sb.begin().unwrap();
-    sb.draw_rect(&white, rect, color).unwrap();
+    sb.draw_rect(white, rect, color).unwrap();
     sb.end().unwrap();
 }
 
@@ -295,12 +302,13 @@ fn preserve_contents_target_keeps_pixels_across_binds() {
     for usage in [RenderTargetUsage::PreserveContents, RenderTargetUsage::PlatformContents] {
         let device = device(8, 8);
         let rt = target(&device, 8, 8, DepthFormat::Depth24, 0, usage);
+        let white = white(&device);
         device.set_render_target(Some(&rt)).unwrap();
         device.clear(Color::BLUE).unwrap();
         device.set_render_target(None).unwrap();
         device.present().unwrap();
         device.set_render_target(Some(&rt)).unwrap();
-        draw_square(&device, Rectangle::new(5, 1, 2, 2), Color::RED);
+        draw_square(&device, &white, Rectangle::new(5, 1, 2, 2), Color::RED);
         device.set_render_target(None).unwrap();
         let px = read_target(&rt);
         assert_eq!(at(&px, 8, 1, 6), Color::BLUE, "{usage:?} keeps the earlier clear");
@@ -314,12 +322,13 @@ fn preserving_multisampled_target_keeps_samples_across_binds() {
     let device = device(8, 8);
     let rt =
         target(&device, 8, 8, DepthFormat::Depth24Stencil8, 4, RenderTargetUsage::PreserveContents);
+    let white = white(&device);
     device.set_render_target(Some(&rt)).unwrap();
     device.clear(Color::GREEN).unwrap();
     device.set_render_target(None).unwrap();
     device.present().unwrap();
     device.set_render_target(Some(&rt)).unwrap();
-    draw_square(&device, Rectangle::new(0, 0, 2, 2), Color::YELLOW);
+    draw_square(&device, &white, Rectangle::new(0, 0, 2, 2), Color::YELLOW);
     device.set_render_target(None).unwrap();
     let px = read_target(&rt);
     assert_eq!(at(&px, 8, 6, 6), Color::GREEN);
@@ -455,9 +464,10 @@ fn multisampled_target_is_resolved_before_it_is_sampled() {
     let device = device(16, 16);
     let rt =
         target(&device, 8, 8, DepthFormat::Depth24Stencil8, 4, RenderTargetUsage::DiscardContents);
+    let white = white(&device);
     device.set_render_target(Some(&rt)).unwrap();
     device.clear(Color::RED).unwrap();
-    draw_square(&device, Rectangle::new(4, 0, 4, 8), Color::BLUE);
+    draw_square(&device, &white, Rectangle::new(4, 0, 4, 8), Color::BLUE);
     device.set_render_target(None).unwrap();
     device.clear(Color::BLACK).unwrap();
     let mut sb = SpriteBatch::new(&device).unwrap();
