@@ -227,6 +227,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::reversed_empty_ranges)] // reversed ranges are among the malformed inputs
     fn plan_barriers_outside_the_image_are_errors() {
         use Image::*;
         let outside = [
