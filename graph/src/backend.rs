@@ -60,8 +60,11 @@ pub struct FormatSupport {
 /// Device limits and optional features the engine validates against.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capabilities {
+    /// The largest width or height of a 2D texture or render target.
     pub max_texture_dimension: u32,
+    /// The largest edge of a cube texture or render target.
     pub max_cube_dimension: u32,
+    /// How many colour attachments one pass can bind.
     pub max_color_attachments: u32,
     /// Supported multisample counts for colour+depth attachments, as a bit set (bit n ⇒ 2ⁿ).
     pub sample_counts: u32,

@@ -365,7 +365,7 @@ impl VulkanBackend {
 }
 
 impl Backend for VulkanBackend {
-    /// The adapter's name and type, e.g. "llvmpipe (LLVM 15.0.6, 256 bits) [cpu]".
+    /// The adapter's name and type, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) [cpu]`.
     fn adapter_name(&self) -> &str {
         &self.gpu.adapter_name
     }

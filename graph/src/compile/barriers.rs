@@ -4,7 +4,7 @@
 //! previous frame. Out: every node's `barriers`, and the tracked states advanced to the end of
 //! the frame.
 //!
-//! Walking the nodes in order, each use (see [`super::access`]) of each subresource is compared
+//! Walking the nodes in order, each use (see `access`) of each subresource is compared
 //! with the access the subresource was last left in:
 //! - a read after the same read (sampled → sampled, transfer-read → transfer-read) needs no
 //!   barrier: same layout, and reads do not hazard with reads;
@@ -18,7 +18,7 @@
 //! Adjacent levels, then adjacent layers, with equal transitions merge into one range.
 //!
 //! Before tracking a pass, its LOADs of content that does not exist become DONT_CARE
-//! ([`super::load::settle_load`]). After each node the tracker records what it left behind:
+//! (`load::settle_load`). After each node the tracker records what it left behind:
 //! stored attachments, resolved and cleared images hold content, dropped ones do not; a cascade leaves
 //! every level of its layer in transfer-read; a presented back buffer goes to the swapchain, so
 //! the next frame's back buffer has no content to keep.

@@ -17,7 +17,7 @@
 //!   work (an earlier pass may have left resolving its samples to this one), so such a pass
 //!   stays a pass.
 //!
-//! The cleared subresources are written as `TransferWrite` (see [`super::access`]). Mip cascades
+//! The cleared subresources are written as `TransferWrite` (see `access`). Mip cascades
 //! were placed by the previous stage after the pass they follow, so a cleared mipmapped target
 //! still gets its cascade after the clear.
 

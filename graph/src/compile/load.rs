@@ -12,7 +12,7 @@
 //!   ([`crate::RenderTargetUsage::preserves_contents`]), or the segment continues a bind cycle
 //!   an upload or readback interrupted. Else it is DONT_CARE.
 //! - A LOAD of content that was never written (or was dropped by a DONT_CARE store) becomes
-//!   DONT_CARE; that is settled by [`settle_load`] while barriers are tracked, because only then
+//!   DONT_CARE; that is settled by `settle_load` while barriers are tracked, because only then
 //!   is the content's state known.
 //!
 //! A clear op leaves the pass when each aspect it sets is either overridden by a later clear with

@@ -17,7 +17,7 @@
 //!    barriers per node; LOADs of content that does not exist become DONT_CARE here.
 //! 7. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
 //!
-//! What each node touches is written once, in [`access`], for the barriers and the DAG alike.
+//! What each node touches is written once, in `access`, for the barriers and the DAG alike.
 
 mod access;
 pub mod barriers;

@@ -5,7 +5,7 @@
 //! subresource shared by all faces of a cube target) it records the [`Access`] the last planned
 //! use left it in and whether its content is defined.
 //!
-//! A compile checks the states of the textures it names out into a [`FrameTracker`] (one lock per
+//! A compile checks the states of the textures it names out into a `FrameTracker` (one lock per
 //! texture per frame), reads and updates them while it plans barriers, and puts them back when
 //! the tracker drops. The compiler assumes that every plan it produces is executed in order.
 
