@@ -70,13 +70,8 @@ pub(crate) fn sync_point(use_: Use) -> SyncPoint {
 /// dependency alone (an empty source access mask, as in Khronos' synchronization examples).
 fn writes(access: vk::AccessFlags2) -> vk::AccessFlags2 {
     use vk::AccessFlags2 as A;
-    access
-        & (A::COLOR_ATTACHMENT_WRITE
-            | A::DEPTH_STENCIL_ATTACHMENT_WRITE
-            | A::TRANSFER_WRITE
-            | A::SHADER_STORAGE_WRITE
-            | A::HOST_WRITE
-            | A::MEMORY_WRITE)
+    // Every write the table above can name; a new written access there belongs here too.
+    access & (A::COLOR_ATTACHMENT_WRITE | A::DEPTH_STENCIL_ATTACHMENT_WRITE | A::TRANSFER_WRITE)
 }
 
 /// The layout an image is in while used as `access`.
