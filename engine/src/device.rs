@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 
 use xnagraph_graph::null::{NullBackend, NullConfig, NullProbe};
 use xnagraph_graph::{
-    Backend, Clear, DepthFormat, Rect, RenderTargetDesc, SurfaceFormat, TextureDesc, TextureState,
-    Viewport,
+    Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport, Rect, RenderTargetDesc,
+    SurfaceFormat, TextureDesc, TextureState, Viewport,
 };
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
@@ -46,6 +46,7 @@ fn create_backend(options: &DeviceOptions) -> Result<(Box<dyn Backend>, Option<N
                 validation: options.validation,
                 frames_in_flight,
                 timeout: options.timeout,
+                poison_undefined: options.poison_undefined,
             };
             Ok((Box::new(VulkanBackend::new(config)?), None))
         }
@@ -131,6 +132,7 @@ impl GraphicsDevice {
         };
         let adapter_name = backend.adapter_name().to_owned();
         let waiter = backend.waiter();
+        let diagnostics = backend.diagnostics();
         let shared = Arc::new(DeviceShared {
             id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
             profile,
@@ -149,6 +151,7 @@ impl GraphicsDevice {
             adapter_name,
             submissions: AtomicU64::new(0),
             last_submission: AtomicU64::new(0),
+            diagnostics,
         });
         Ok(GraphicsDevice { shared })
     }
@@ -324,6 +327,26 @@ impl GraphicsDevice {
     /// Native objects the backend holds right now (leak checks).
     pub fn live_native_objects(&self) -> Option<xnagraph_graph::LiveObjects> {
         self.shared.live_native_objects()
+    }
+
+    /// What the device can do (not XNA, which answers through exceptions): limits, supported
+    /// multisample counts and optional features. Calls that need a missing one are
+    /// `NotSupported`.
+    pub fn capabilities(&self) -> &Capabilities {
+        &self.shared.caps
+    }
+
+    /// What the device can do with one surface format (not XNA): sample it, render to it,
+    /// blend into it, generate its mips.
+    pub fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
+        self.shared.format_support(format)
+    }
+
+    /// This device's validation messages and live native object count (not XNA). The handle
+    /// outlives the device, so a test can check that teardown freed everything; devices of
+    /// parallel tests never see each other's records.
+    pub fn diagnostics(&self) -> Diagnostics {
+        self.shared.diagnostics.clone()
     }
 
     /// The test probe of a device created with [`BackendKind::Null`]: counts of every backend

@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+mod capability;
 mod clear;
 mod data;
 mod device;
@@ -40,17 +41,18 @@ pub use sprite_batch::{SpriteBatch, SpriteEffects, SpriteSortMode};
 pub use texture::Texture2D;
 
 pub use xnagraph_graph::{
-    Blend, BlendFunction, BlendState, CompareFunction, CullMode, DepthFormat, DepthStencilState,
-    FillMode, LiveObjects, RasterizerState, RenderTargetUsage, SamplerState, StencilOperation,
-    SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
+    Blend, BlendFunction, BlendState, Capabilities, CompareFunction, CullMode, DepthFormat,
+    DepthStencilState, FillMode, FormatSupport, LiveObjects, RasterizerState, RenderTargetUsage,
+    SamplerState, StencilOperation, SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
 };
 
-/// Diagnostics: validation messages the Vulkan backend's debug messenger collected, the
-/// process-wide count of live Vulkan objects, and the null backend's probe
-/// ([`crate::BackendKind::Null`]).
+/// Diagnostics: the null backend's probe ([`crate::BackendKind::Null`]); per-device validation
+/// messages and live native object counts are read through [`GraphicsDevice::diagnostics`].
 pub mod diagnostics {
     pub use xnagraph_graph::null::{BackendCall, NullProbe};
     pub use xnagraph_graph::BackendError;
-    pub use xnagraph_vulkan::live::native_objects as live_vulkan_objects;
-    pub use xnagraph_vulkan::validation::{messages_so_far, take_messages};
 }
+/// Per-device diagnostics (not XNA): validation messages collected by the backend's debug
+/// messenger and the count of live native objects, read through
+/// [`GraphicsDevice::diagnostics`].
+pub use xnagraph_graph::Diagnostics;

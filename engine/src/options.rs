@@ -62,6 +62,11 @@ pub struct DeviceOptions {
     /// frame that has not completed by then fails its call with `DeviceLost` and raises the
     /// device-reset events, rather than hanging the game.
     pub timeout: Duration,
+    /// A debug switch for tests: fill every attachment the plan loads or stores with DONT_CARE
+    /// with a poison value (magenta colour, depth 0, stencil 0), so a wrong load or store
+    /// decision changes pixels even on drivers that keep the old content. Costs a clear per
+    /// such attachment; off by default.
+    pub poison_undefined: bool,
 }
 
 impl Default for DeviceOptions {
@@ -71,6 +76,7 @@ impl Default for DeviceOptions {
             validation: false,
             frames_in_flight: 2,
             timeout: Duration::from_secs(10),
+            poison_undefined: false,
         }
     }
 }

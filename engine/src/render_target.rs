@@ -18,6 +18,7 @@ use xnagraph_graph::{
     ColorBinding, DepthFormat, RenderTargetDesc, RenderTargetUsage, SurfaceFormat, TextureDesc,
 };
 
+use crate::capability::check_mip_generation;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::{lock, Event};
@@ -85,7 +86,8 @@ impl RenderTarget2D {
     }
 
     /// `new RenderTarget2D(device, width, height, mipMap, preferredFormat, preferredDepthFormat,
-    /// preferredMultiSampleCount, usage)`.
+    /// preferredMultiSampleCount, usage)`. A mipmapped target whose (applied) format the device
+    /// cannot generate mips for is `NotSupported` here, not at the flush that would generate them.
     #[allow(clippy::too_many_arguments)]
     pub fn with_options(
         device: &GraphicsDevice,
@@ -106,6 +108,9 @@ impl RenderTarget2D {
             )));
         }
         let format = select_render_target_format(shared, preferred_format);
+        if mip_map {
+            check_mip_generation(format, shared.format_support(format))?;
+        }
         // Mipmapped non-power-of-two targets are allowed under Reach too.
         let levels = if mip_map { full_mip_count(w, h) } else { 1 };
         let depth = shared.applied_depth_format(preferred_depth_format);

@@ -15,8 +15,9 @@ use std::sync::{Arc, Mutex};
 
 use xnagraph_graph::null::NullProbe;
 use xnagraph_graph::{
-    Backend, BackendError, Capabilities, DepthFormat, FormatSupport, FrameBuilder, LiveObjects,
-    Rect, SpriteInstance, SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState, Viewport,
+    Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FrameBuilder,
+    LiveObjects, Rect, SpriteInstance, SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
+    Viewport,
 };
 
 use crate::error::{Result, XnaError};
@@ -136,6 +137,8 @@ pub(crate) struct DeviceShared {
     pub submissions: AtomicU64,
     /// The latest submission the backend accepted (0: none).
     pub last_submission: AtomicU64,
+    /// The backend's validation messages and live native object count, per device.
+    pub diagnostics: Diagnostics,
 }
 
 impl DeviceShared {

@@ -16,6 +16,7 @@ use xnagraph_graph::{
     SpriteInstance, TextureState,
 };
 
+use crate::capability::check_draw_states;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -163,7 +164,11 @@ impl SpriteBatch {
     }
 
     /// `Begin(sortMode, blendState, samplerState, depthStencilState, rasterizerState, effect:
-    /// none, transformMatrix)`; `None` picks XNA's default for that state.
+    /// none, transformMatrix)`; `None` picks XNA's default for that state. States the device
+    /// cannot honour are `NotSupported` here: `FillMode::WireFrame` without wire-frame support,
+    /// `TextureFilter::Anisotropic` without anisotropic filtering (never silently trilinear),
+    /// several targets bound without independent blending, or a blending state while a bound
+    /// target's format cannot blend.
     ///
     /// The projection (pixels of the viewport to clip space) is taken where XNA, MonoGame and
     /// FNA take it: from the viewport at `begin` in `Immediate` mode, and from the viewport at
@@ -192,8 +197,20 @@ impl SpriteBatch {
             check_finite(&[("transformMatrix", transform.m.as_flattened())])?;
         }
         let transform = transform.unwrap_or(Matrix::IDENTITY);
+        let blend = blend.unwrap_or(BlendState::ALPHA_BLEND);
+        let sampler = sampler.unwrap_or(SamplerState::LINEAR_CLAMP);
+        let rasterizer = rasterizer.unwrap_or(RasterizerState::CULL_COUNTER_CLOCKWISE);
         let projected = {
             let mut rec = lock(&device.rec);
+            // What the states need from the device is refused here, not discovered at the flush.
+            let targets: Vec<_> = if rec.bindings.is_empty() {
+                vec![rec.primary().desc().format]
+            } else {
+                rec.bindings.iter().map(|b| b.state.desc().format).collect()
+            };
+            let targets: Vec<_> =
+                targets.into_iter().map(|f| (f, device.format_support(f))).collect();
+            check_draw_states(&device.caps, &targets, &blend, &sampler, &rasterizer)?;
             if self.instances.capacity() == 0 {
                 self.instances = std::mem::take(&mut rec.spare_sprites);
             }
@@ -201,10 +218,10 @@ impl SpriteBatch {
         };
         self.state = Some(BatchState {
             sort,
-            blend: blend.unwrap_or(BlendState::ALPHA_BLEND),
-            sampler: sampler.unwrap_or(SamplerState::LINEAR_CLAMP),
+            blend,
+            sampler,
             depth_stencil: depth_stencil.unwrap_or(DepthStencilState::NONE),
-            rasterizer: rasterizer.unwrap_or(RasterizerState::CULL_COUNTER_CLOCKWISE),
+            rasterizer,
             transform,
             projected,
         });

@@ -16,6 +16,7 @@
 use std::sync::Arc;
 
 use crate::commands::ReadbackId;
+use crate::diagnostics::Diagnostics;
 use crate::format::{DepthFormat, SurfaceFormat};
 use crate::plan::FramePlan;
 use crate::resource::{NativeHandle, RetireSink, TextureDesc};
@@ -50,7 +51,8 @@ impl std::fmt::Display for BackendError {
 
 impl std::error::Error for BackendError {}
 
-/// What a backend can do with one surface format.
+/// What a backend can do with one surface format. The engine refuses, at the call that needs
+/// it, what a format cannot do here (XNA's `NotSupportedException`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct FormatSupport {
     /// Can be sampled by a shader (a `Texture2D` of this format is usable).
@@ -58,11 +60,15 @@ pub struct FormatSupport {
     /// Can be rendered to (a `RenderTarget2D` of this format keeps it instead of falling back to
     /// `Color`).
     pub render_target: bool,
-    /// Blendable as a colour attachment.
+    /// Blendable as a colour attachment: a draw with a non-opaque `BlendState` into a target
+    /// of this format needs it.
     pub blendable: bool,
+    /// Mip levels can be generated from level 0 (linear or nearest blits): a mipmapped render
+    /// target of this format needs it.
+    pub mip_generation: bool,
 }
 
-/// Device limits the engine validates against.
+/// Device limits and optional features the engine validates against.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capabilities {
     /// Largest width or height of a 2D texture or render target, in texels.
@@ -74,6 +80,13 @@ pub struct Capabilities {
     pub max_color_attachments: u32,
     /// Supported multisample counts for colour+depth attachments, as a bit set (bit n ⇒ 2ⁿ).
     pub sample_counts: u32,
+    /// `FillMode::WireFrame` can be drawn.
+    pub wire_frame: bool,
+    /// `TextureFilter::Anisotropic` samples anisotropically (never silently trilinear).
+    pub anisotropic_filtering: bool,
+    /// Draws with several render targets bound: each attachment has its own blend state (the
+    /// stock shaders write the first and leave the others as they are).
+    pub independent_blend: bool,
 }
 
 impl Capabilities {
@@ -166,4 +179,10 @@ pub trait Backend: Send {
 
     /// Live native objects right now, for leak tests.
     fn live_objects(&self) -> LiveObjects;
+
+    /// This device's validation messages and live native object count. A backend without a
+    /// validation layer reports none; the handle outlives the backend, so teardown is checkable.
+    fn diagnostics(&self) -> Diagnostics {
+        Diagnostics::default()
+    }
 }

@@ -137,6 +137,20 @@ impl BlendState {
             blend_factor: [255; 4],
         }
     }
+    /// Whether drawing with this state reads the destination (anything but One·src + Zero·dst
+    /// for colour and alpha): the one predicate for "blending is on", which needs a blendable
+    /// target format.
+    pub fn blends(&self) -> bool {
+        let opaque =
+            |src, dst, f| src == Blend::One && dst == Blend::Zero && f == BlendFunction::Add;
+        !(opaque(self.color_source_blend, self.color_destination_blend, self.color_blend_function)
+            && opaque(
+                self.alpha_source_blend,
+                self.alpha_destination_blend,
+                self.alpha_blend_function,
+            ))
+    }
+
     /// `BlendState.Opaque`: the source replaces the destination.
     pub const OPAQUE: BlendState = Self::uniform(Blend::One, Blend::Zero);
     /// `BlendState.AlphaBlend`: premultiplied alpha, source + destination × (1 − source alpha).

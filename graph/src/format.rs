@@ -2,49 +2,58 @@
 //! element, block size, which aspects a depth format has.
 
 /// XNA 4.0's `SurfaceFormat`, in XNA's order.
+///
+/// Data passed to `SetData` and returned by `GetData` is in XNA's memory layout (little-endian
+/// words, bit 0 the least significant), listed per variant.
+///
+/// **Missing channels.** A format that stores fewer than four channels samples the missing ones
+/// as 1, as XNA does on Direct3D 9: `Single` and `HalfSingle` read as (r, 1, 1, 1); `Vector2`,
+/// `HalfVector2`, `Rg32` and `NormalizedByte2` as (r, g, 1, 1). This is a deliberate choice over
+/// the Direct3D 10+ and Vulkan convention (missing colour channels read as 0, alpha as 1), so
+/// that a shader written for XNA (e.g. a tint multiplied by a `Single` height map) sees the
+/// values it saw there. `Alpha8` reads as (0, 0, 0, a), as in XNA. Render targets store exactly
+/// what is drawn; the rule applies to sampling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SurfaceFormat {
-    /// 32-bit RGBA, 8 bits per channel, unsigned normalized; bytes R, G, B, A in memory (XNA's
-    /// `Color`).
+    /// 32 bits: bytes R, G, B, A (unsigned normalized).
     Color,
-    /// 16-bit packed RGB: 5 bits red, 6 green, 5 blue.
+    /// 16 bits: R in bits 11–15, G in 5–10, B in 0–4.
     Bgr565,
-    /// 16-bit packed RGBA: 5 bits per colour channel, 1 bit alpha.
+    /// 16 bits: A in bit 15, R in 10–14, G in 5–9, B in 0–4.
     Bgra5551,
-    /// 16-bit packed RGBA, 4 bits per channel.
+    /// 16 bits: A in bits 12–15, R in 8–11, G in 4–7, B in 0–3.
     Bgra4444,
-    /// DXT1 (BC1) block compression: 8 bytes per 4×4 block, 1-bit alpha.
+    /// BC1: 8-byte blocks of 4×4 texels.
     Dxt1,
-    /// DXT3 (BC2) block compression: 16 bytes per 4×4 block, explicit 4-bit alpha.
+    /// BC2: 16-byte blocks of 4×4 texels.
     Dxt3,
-    /// DXT5 (BC3) block compression: 16 bytes per 4×4 block, interpolated alpha.
+    /// BC3: 16-byte blocks of 4×4 texels.
     Dxt5,
-    /// Two signed normalized 8-bit channels (red, green).
+    /// 16 bits: signed bytes x, y (signed normalized); samples as (x, y, 1, 1).
     NormalizedByte2,
-    /// Four signed normalized 8-bit channels.
+    /// 32 bits: signed bytes x, y, z, w (signed normalized).
     NormalizedByte4,
-    /// 32-bit packed RGBA: 10 bits per colour channel, 2 bits alpha, unsigned normalized.
+    /// 32 bits: R in bits 0–9, G in 10–19, B in 20–29, A in 30–31.
     Rgba1010102,
-    /// Two unsigned normalized 16-bit channels (red, green).
+    /// 32 bits: unsigned shorts R, G (normalized); samples as (r, g, 1, 1).
     Rg32,
-    /// Four unsigned normalized 16-bit channels.
+    /// 64 bits: unsigned shorts R, G, B, A (normalized).
     Rgba64,
-    /// One 8-bit unsigned normalized alpha channel; samples as (0, 0, 0, a), as in XNA.
+    /// 8 bits of alpha; samples as (0, 0, 0, a).
     Alpha8,
-    /// One 32-bit float channel (red).
+    /// A 32-bit float; samples as (r, 1, 1, 1).
     Single,
-    /// Two 32-bit float channels.
+    /// Two 32-bit floats; samples as (r, g, 1, 1).
     Vector2,
-    /// Four 32-bit float channels.
+    /// Four 32-bit floats R, G, B, A.
     Vector4,
-    /// One 16-bit float channel (red).
+    /// A 16-bit float; samples as (r, 1, 1, 1).
     HalfSingle,
-    /// Two 16-bit float channels.
+    /// Two 16-bit floats; samples as (r, g, 1, 1).
     HalfVector2,
-    /// Four 16-bit float channels.
+    /// Four 16-bit floats R, G, B, A.
     HalfVector4,
-    /// XNA's platform HDR format that can be blended; here four 16-bit float channels, as
-    /// `HalfVector4`.
+    /// The platform's blendable HDR format: four 16-bit floats, like `HalfVector4`.
     HdrBlendable,
 }
 

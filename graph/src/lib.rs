@@ -13,6 +13,7 @@ pub mod backend;
 pub mod builder;
 pub mod commands;
 pub mod compile;
+pub mod diagnostics;
 pub mod format;
 pub mod null;
 pub mod plan;
@@ -24,6 +25,7 @@ pub use backend::{
 };
 pub use builder::FrameBuilder;
 pub use commands::*;
+pub use diagnostics::Diagnostics;
 pub use format::{DepthFormat, SurfaceFormat};
 pub use plan::*;
 pub use resource::*;

@@ -256,6 +256,9 @@ impl NullBackend {
                 max_cube_dimension: 16384,
                 max_color_attachments: 8,
                 sample_counts: 1 | 2 | 4 | 8,
+                wire_frame: true,
+                anisotropic_filtering: true,
+                independent_blend: true,
             },
             frames_in_flight: u64::from(config.frames_in_flight.max(1)),
             sink: RetireSink::default(),
@@ -387,7 +390,7 @@ impl Backend for NullBackend {
     /// Every format is sampled, rendered to and blended.
     fn format_support(&self, _format: SurfaceFormat) -> FormatSupport {
         self.probe.called(BackendCall::FormatSupport);
-        FormatSupport { sampled: true, render_target: true, blendable: true }
+        FormatSupport { sampled: true, render_target: true, blendable: true, mip_generation: true }
     }
 
     /// Every depth format is allocated as requested.

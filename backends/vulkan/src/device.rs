@@ -11,7 +11,7 @@ use std::ffi::CStr;
 use std::mem::ManuallyDrop;
 
 use ash::vk;
-use xnagraph_graph::{BackendError, Capabilities};
+use xnagraph_graph::{BackendError, Capabilities, Diagnostics};
 
 use crate::{validation, vk_error, VulkanConfig};
 
@@ -22,6 +22,8 @@ const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 pub(crate) struct Features {
     pub fill_mode_non_solid: bool,
     pub sampler_anisotropy: bool,
+    /// Different blend states per colour attachment (several render targets bound).
+    pub independent_blend: bool,
 }
 
 pub(crate) struct Gpu {
@@ -36,6 +38,9 @@ pub(crate) struct Gpu {
     pub adapter_name: String,
     pub limits: vk::PhysicalDeviceLimits,
     pub features: Features,
+    /// This device's validation messages and live object count. Boxed so its address, the
+    /// messengers' user data, stays put; dropped only after the instance is destroyed.
+    pub diagnostics: Box<Diagnostics>,
 }
 
 /// Whether validation is on: asked for by the config or by `XNAGRAPH_VALIDATION=1`.
@@ -64,7 +69,8 @@ fn device_type_name(ty: vk::PhysicalDeviceType) -> &'static str {
     }
 }
 
-fn messenger_info() -> vk::DebugUtilsMessengerCreateInfoEXT<'static> {
+/// A messenger reporting warnings and errors into `diagnostics`, which must outlive it.
+fn messenger_info(diagnostics: &Diagnostics) -> vk::DebugUtilsMessengerCreateInfoEXT<'static> {
     vk::DebugUtilsMessengerCreateInfoEXT::default()
         .message_severity(
             vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
@@ -76,6 +82,7 @@ fn messenger_info() -> vk::DebugUtilsMessengerCreateInfoEXT<'static> {
                 | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
         )
         .pfn_user_callback(Some(validation::on_message))
+        .user_data(std::ptr::from_ref(diagnostics).cast_mut().cast())
 }
 
 /// The best-ranked usable adapter (discrete before integrated before virtual before CPU); among
@@ -123,6 +130,7 @@ fn examine(instance: &ash::Instance, physical: vk::PhysicalDevice) -> Option<Can
         features: Features {
             fill_mode_non_solid: core.fill_mode_non_solid == vk::TRUE,
             sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
+            independent_blend: core.independent_blend == vk::TRUE,
         },
     })
 }
@@ -133,6 +141,7 @@ impl Gpu {
         let entry = unsafe { ash::Entry::load() }
             .map_err(|e| BackendError::NotSupported(format!("no Vulkan loader: {e}")))?;
 
+        let diagnostics = Box::new(Diagnostics::default());
         let (asked, from_env) = validation_wanted(config);
         // SAFETY: a plain query on the loaded entry.
         let layers = unsafe { entry.enumerate_instance_layer_properties() }
@@ -160,7 +169,7 @@ impl Gpu {
         let mut features =
             vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_checks);
         // Chained into the instance info too, so creation and destruction are reported.
-        let mut chained_messenger = messenger_info();
+        let mut chained_messenger = messenger_info(&diagnostics);
         let mut instance_info = vk::InstanceCreateInfo::default().application_info(&app_info);
         if validate {
             instance_info = instance_info
@@ -175,7 +184,7 @@ impl Gpu {
 
         let debug = if validate {
             let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
-            let messenger_info = messenger_info();
+            let messenger_info = messenger_info(&diagnostics);
             // SAFETY: the instance was created with VK_EXT_debug_utils enabled.
             match unsafe { loader.create_debug_utils_messenger(&messenger_info, None) } {
                 Ok(m) => Some((loader, m)),
@@ -214,6 +223,7 @@ impl Gpu {
             adapter_name: chosen.name,
             limits,
             features: chosen.features,
+            diagnostics,
         })
     }
 
@@ -234,7 +244,8 @@ impl Gpu {
             .queue_priorities(&priorities)];
         let core = vk::PhysicalDeviceFeatures::default()
             .fill_mode_non_solid(chosen.features.fill_mode_non_solid)
-            .sampler_anisotropy(chosen.features.sampler_anisotropy);
+            .sampler_anisotropy(chosen.features.sampler_anisotropy)
+            .independent_blend(chosen.features.independent_blend);
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
             .synchronization2(true);
@@ -287,6 +298,9 @@ impl Gpu {
             max_cube_dimension: l.max_image_dimension_cube,
             max_color_attachments: l.max_color_attachments,
             sample_counts: counts.as_raw(),
+            wire_frame: self.features.fill_mode_non_solid,
+            anisotropic_filtering: self.features.sampler_anisotropy,
+            independent_blend: self.features.independent_blend,
         }
     }
 
@@ -318,7 +332,11 @@ mod tests {
             queue_family: 0,
             rank: device_type_rank(ty),
             name: name.to_owned(),
-            features: Features { fill_mode_non_solid: true, sampler_anisotropy: true },
+            features: Features {
+                fill_mode_non_solid: true,
+                sampler_anisotropy: true,
+                independent_blend: true,
+            },
         }
     }
 

@@ -16,7 +16,8 @@ pub(crate) fn surface_format(format: SurfaceFormat) -> (vk::Format, vk::Componen
         S::Color => vk::Format::R8G8B8A8_UNORM,
         S::Bgr565 => vk::Format::R5G6B5_UNORM_PACK16,
         S::Bgra5551 => vk::Format::A1R5G5B5_UNORM_PACK16,
-        S::Bgra4444 => vk::Format::B4G4R4A4_UNORM_PACK16,
+        // XNA keeps alpha in the top nibble, then red, green, blue (D3DFMT_A4R4G4B4).
+        S::Bgra4444 => vk::Format::A4R4G4B4_UNORM_PACK16,
         S::Dxt1 => vk::Format::BC1_RGBA_UNORM_BLOCK,
         S::Dxt3 => vk::Format::BC2_UNORM_BLOCK,
         S::Dxt5 => vk::Format::BC3_UNORM_BLOCK,
@@ -33,18 +34,22 @@ pub(crate) fn surface_format(format: SurfaceFormat) -> (vk::Format, vk::Componen
         S::HalfVector2 => vk::Format::R16G16_SFLOAT,
         S::HalfVector4 | S::HdrBlendable => vk::Format::R16G16B16A16_SFLOAT,
     };
-    let swizzle = if format == S::Alpha8 {
-        // XNA's Alpha8 samples as (0, 0, 0, a).
-        vk::ComponentMapping {
-            r: vk::ComponentSwizzle::ZERO,
-            g: vk::ComponentSwizzle::ZERO,
-            b: vk::ComponentSwizzle::ZERO,
-            a: vk::ComponentSwizzle::R,
-        }
-    } else {
-        vk::ComponentMapping::default()
+    (vk_format, sampled_swizzle(format))
+}
+
+/// How a sampled view reads the channels a format stores, as XNA on Direct3D 9 does: Alpha8 is
+/// (0, 0, 0, a), and every channel a format lacks reads as 1 (Vulkan alone would read a missing
+/// red, green or blue as 0). See [`SurfaceFormat`]'s documentation.
+fn sampled_swizzle(format: SurfaceFormat) -> vk::ComponentMapping {
+    use vk::ComponentSwizzle as C;
+    use SurfaceFormat as S;
+    let (r, g, b, a) = match format {
+        S::Alpha8 => (C::ZERO, C::ZERO, C::ZERO, C::R),
+        S::Single | S::HalfSingle => (C::R, C::ONE, C::ONE, C::ONE),
+        S::Vector2 | S::HalfVector2 | S::Rg32 | S::NormalizedByte2 => (C::R, C::G, C::ONE, C::ONE),
+        _ => (C::IDENTITY, C::IDENTITY, C::IDENTITY, C::IDENTITY),
     };
-    (vk_format, swizzle)
+    vk::ComponentMapping { r, g, b, a }
 }
 
 /// Vulkan formats that can hold a depth format, best first.
@@ -101,6 +106,7 @@ impl FormatTable {
         let mut mip_filter = [None; SurfaceFormat::ALL.len()];
         for (i, format) in SurfaceFormat::ALL.iter().enumerate() {
             let f = features(surface_format(*format).0);
+            let blits = vk::FormatFeatureFlags::BLIT_SRC | vk::FormatFeatureFlags::BLIT_DST;
             let copyable = f.contains(
                 vk::FormatFeatureFlags::TRANSFER_SRC | vk::FormatFeatureFlags::TRANSFER_DST,
             );
@@ -112,8 +118,8 @@ impl FormatTable {
                             | vk::FormatFeatureFlags::COLOR_ATTACHMENT,
                     ),
                 blendable: f.contains(vk::FormatFeatureFlags::COLOR_ATTACHMENT_BLEND),
+                mip_generation: f.contains(blits),
             };
-            let blits = vk::FormatFeatureFlags::BLIT_SRC | vk::FormatFeatureFlags::BLIT_DST;
             mip_filter[i] = if !f.contains(blits) {
                 None
             } else if f.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR) {
@@ -172,6 +178,20 @@ mod tests {
         assert_eq!(format, vk::Format::R8_UNORM);
         assert_eq!(swizzle.a, vk::ComponentSwizzle::R);
         assert_eq!(swizzle.r, vk::ComponentSwizzle::ZERO);
+    }
+
+    #[test]
+    fn missing_channels_read_as_one_and_present_ones_as_stored() {
+        use vk::ComponentSwizzle as C;
+        let single = sampled_swizzle(SurfaceFormat::Single);
+        assert_eq!((single.r, single.g, single.b, single.a), (C::R, C::ONE, C::ONE, C::ONE));
+        let two = sampled_swizzle(SurfaceFormat::Rg32);
+        assert_eq!((two.r, two.g, two.b, two.a), (C::R, C::G, C::ONE, C::ONE));
+        let color = sampled_swizzle(SurfaceFormat::Color);
+        assert_eq!(
+            (color.r, color.g, color.b, color.a),
+            (C::IDENTITY, C::IDENTITY, C::IDENTITY, C::IDENTITY)
+        );
     }
 
     #[test]

@@ -48,7 +48,7 @@ impl HostBuffer {
         // SAFETY: a valid create info; the allocator outlives the buffer.
         let (buffer, alloc) = unsafe { gpu.allocator.create_buffer(&info, &alloc_info) }
             .map_err(|e| vk_error("vmaCreateBuffer", e))?;
-        crate::live::created();
+        gpu.diagnostics.object_created();
         Ok(HostBuffer { buffer, alloc, size })
     }
 
@@ -96,7 +96,7 @@ impl HostBuffer {
     pub unsafe fn destroy(mut self, gpu: &Gpu) {
         // SAFETY: the caller guarantees the GPU is done with it.
         unsafe { gpu.allocator.destroy_buffer(self.buffer, &mut self.alloc) };
-        crate::live::destroyed();
+        gpu.diagnostics.object_destroyed();
     }
 }
 

@@ -19,14 +19,13 @@ mod completion;
 mod device;
 mod format;
 mod frame;
-pub mod live;
 mod pass;
 mod pipeline;
 mod record;
 mod sync;
 mod texture;
 mod transfer;
-pub mod validation;
+mod validation;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -35,8 +34,8 @@ use std::time::Duration;
 use ash::vk;
 use xnagraph_graph::retire::RetirementQueue;
 use xnagraph_graph::{
-    Backend, BackendError, Capabilities, DepthFormat, FormatSupport, FramePlan, LiveObjects,
-    NativeHandle, Node, PassOp, PlanNodeKind, ReadbackId, RetireSink, SubmissionId,
+    Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FramePlan,
+    LiveObjects, NativeHandle, Node, PassOp, PlanNodeKind, ReadbackId, RetireSink, SubmissionId,
     SubmissionWaiter, SurfaceFormat, TextureDesc,
 };
 
@@ -52,18 +51,29 @@ use crate::texture::TextureTable;
 #[derive(Clone, Debug)]
 pub struct VulkanConfig {
     /// Enable Khronos' validation layer with synchronization validation and collect its warnings
-    /// and errors (see [`validation`]). `XNAGRAPH_VALIDATION=1` enables it as well.
+    /// and errors into this device's [`Diagnostics`]. `XNAGRAPH_VALIDATION=1` enables it as
+    /// well.
     pub validation: bool,
     /// Submissions that may be executing at once (at least 1; default 2).
     pub frames_in_flight: u32,
     /// The longest any wait for the GPU may take (default 10 s); a submission that has not
     /// completed by then is reported as [`BackendError::DeviceLost`].
     pub timeout: Duration,
+    /// A debug switch for tests: every attachment the plan loads with DONT_CARE starts as the
+    /// poison value, and every attachment it stores with DONT_CARE is overwritten with it after
+    /// the pass (magenta colour, depth 0, stencil 0). Drivers that honour neither op (lavapipe)
+    /// then show a wrong load or store decision in pixels.
+    pub poison_undefined: bool,
 }
 
 impl Default for VulkanConfig {
     fn default() -> Self {
-        VulkanConfig { validation: false, frames_in_flight: 2, timeout: Duration::from_secs(10) }
+        VulkanConfig {
+            validation: false,
+            frames_in_flight: 2,
+            timeout: Duration::from_secs(10),
+            poison_undefined: false,
+        }
     }
 }
 
@@ -102,6 +112,7 @@ pub struct VulkanBackend {
     completed: SubmissionId,
     readbacks: HashMap<ReadbackId, Vec<u8>>,
     timeline: Arc<Timeline>,
+    poison_undefined: bool,
 }
 
 impl VulkanBackend {
@@ -143,12 +154,19 @@ impl VulkanBackend {
             completed: SubmissionId(0),
             readbacks: HashMap::new(),
             timeline,
+            poison_undefined: config.poison_undefined,
         };
         for _ in 0..config.frames_in_flight.clamp(1, 16) {
             // On failure `backend` drops here and tears down what exists.
             backend.slots.push(FrameSlot::new(&backend.gpu)?);
         }
         Ok(backend)
+    }
+
+    /// Graphics pipelines built so far (a diagnostic: state that is dynamic, such as XNA's
+    /// `BlendFactor` and `ReferenceStencil`, never adds one).
+    pub fn pipeline_count(&self) -> usize {
+        self.pipelines.pipeline_count()
     }
 
     /// Waits for slot `i`'s submission (if any) and takes out its readbacks.
@@ -343,6 +361,7 @@ impl VulkanBackend {
             staging_used: 0,
             descriptors: slot.descriptors,
             readbacks: Vec::new(),
+            poison_undefined: self.poison_undefined,
         };
         let recorded = record::record(&mut rec, plan);
         let readbacks = std::mem::take(&mut rec.readbacks);
@@ -487,6 +506,10 @@ impl Backend for VulkanBackend {
             buffers: slot_buffers + self.retired_buffers,
             awaiting_retirement: self.retired_textures,
         }
+    }
+
+    fn diagnostics(&self) -> Diagnostics {
+        (*self.gpu.diagnostics).clone()
     }
 }
 

@@ -7,6 +7,12 @@
 //! ops (clears via vkCmdClearAttachments on the aspects present; sprite draws with their pipeline,
 //! viewport, scissor, transform and texture), vkCmdEndRendering. Nothing here decides a load or
 //! store op, or which attachments an op writes: they come from the plan as they are.
+//!
+//! With [`crate::VulkanConfig::poison_undefined`] (tests), what the plan calls undefined is made
+//! visible: a DONT_CARE load becomes a CLEAR to the poison value, and an attachment stored with
+//! DONT_CARE is overwritten with the poison value by a transfer clear right after the pass (moved
+//! to the transfer access and back through the access table), so a wrong decision shows in
+//! pixels even on drivers that keep old content under DONT_CARE.
 
 use ash::vk;
 use xnagraph_graph::{
@@ -15,9 +21,26 @@ use xnagraph_graph::{
 };
 
 use crate::format::depth_aspects;
-use crate::pipeline::PassFormats;
+use crate::pipeline::{DynamicState, PassFormats};
 use crate::record::Recorder;
-use crate::sync::layout;
+use crate::sync::{image_barrier, layout, record_image_barriers};
+
+/// The colour a poisoned attachment holds: magenta, which no test draws.
+pub(crate) const POISON_COLOR: [f32; 4] = [1.0, 0.0, 1.0, 1.0];
+/// The depth and stencil a poisoned depth attachment holds: depth 0 fails every LessEqual test.
+pub(crate) const POISON_DEPTH: (f32, u32) = (0.0, 0);
+
+/// The load op an attachment really gets: the plan's, or a poison CLEAR for its DONT_CARE.
+fn effective_load(load: LoadOp, depth: bool, poison: bool) -> LoadOp {
+    match load {
+        LoadOp::DontCare if poison && depth => LoadOp::Clear(ClearValue::DepthStencil {
+            depth: POISON_DEPTH.0,
+            stencil: POISON_DEPTH.1,
+        }),
+        LoadOp::DontCare if poison => LoadOp::Clear(ClearValue::Color(POISON_COLOR)),
+        other => other,
+    }
+}
 
 fn malformed(message: &str) -> BackendError {
     BackendError::Native(format!("malformed plan: {message}"))
@@ -86,7 +109,7 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
             return Err(malformed("a depth image as a colour attachment"));
         }
         check(t, a)?;
-        let (load, clear) = load_op(a.load, false)?;
+        let (load, clear) = load_op(effective_load(a.load, false, rec.poison_undefined), false)?;
         let mut info = vk::RenderingAttachmentInfo::default()
             .image_view(t.attachment_view(a.image, a.layer)?)
             .image_layout(layout(Access::ColorAttachmentWrite))
@@ -113,7 +136,7 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
             return Err(malformed("a colour image as the depth attachment"));
         }
         check(t, a)?;
-        let (load, clear) = load_op(a.load, true)?;
+        let (load, clear) = load_op(effective_load(a.load, true, rec.poison_undefined), true)?;
         depth = Some(
             vk::RenderingAttachmentInfo::default()
                 .image_view(t.attachment_view(Image::DepthStencil, a.layer)?)
@@ -155,7 +178,8 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     // SAFETY: `cmd` is recording outside any rendering; the views are live and the plan's
     // barriers put them in the layouts named above.
     unsafe { device.cmd_begin_rendering(rec.cmd, &info) };
-    let mut state = DrawState { pipeline: vk::Pipeline::null(), buffers_bound: false };
+    let mut state =
+        DrawState { pipeline: vk::Pipeline::null(), buffers_bound: false, dynamic: None };
     let mut result = Ok(());
     for op in &pass.ops {
         result = match segment.ops.get(op.index) {
@@ -172,7 +196,51 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     }
     // SAFETY: rendering was begun above on this command buffer.
     unsafe { rec.gpu.device.cmd_end_rendering(rec.cmd) };
+    if rec.poison_undefined {
+        result = result.and_then(|()| poison_dropped(rec, pass));
+    }
     result
+}
+
+/// Overwrites every attachment the pass stores with DONT_CARE with the poison value: a transfer
+/// clear between a transition to `TransferWrite` and one back to the attachment access, so the
+/// plan's next barrier finds the image as the pass left it.
+fn poison_dropped(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendError> {
+    let device = &rec.gpu.device;
+    for a in pass.colors.iter().chain(&pass.depth).filter(|a| a.store == StoreOp::DontCare) {
+        let t = rec.textures.get(a.texture.native())?;
+        let image = t.image(a.image).ok_or_else(|| malformed("attachment image missing"))?;
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: t.aspect(a.image),
+            base_mip_level: 0,
+            level_count: 1,
+            base_array_layer: a.layer,
+            layer_count: 1,
+        };
+        let attached = if a.image == Image::DepthStencil {
+            Access::DepthStencilAttachmentReadWrite
+        } else {
+            Access::ColorAttachmentReadWrite
+        };
+        let to_clear = image_barrier(image, range, attached, Access::TransferWrite, true);
+        record_image_barriers(device, rec.cmd, &[to_clear]);
+        let dst = layout(Access::TransferWrite);
+        // SAFETY: recording outside rendering; the image was just moved to TRANSFER_DST and was
+        // created with TRANSFER_DST usage (every attachable image is).
+        unsafe {
+            if a.image == Image::DepthStencil {
+                let value =
+                    vk::ClearDepthStencilValue { depth: POISON_DEPTH.0, stencil: POISON_DEPTH.1 };
+                device.cmd_clear_depth_stencil_image(rec.cmd, image, dst, &value, &[range]);
+            } else {
+                let value = vk::ClearColorValue { float32: POISON_COLOR };
+                device.cmd_clear_color_image(rec.cmd, image, dst, &value, &[range]);
+            }
+        }
+        let back = image_barrier(image, range, Access::TransferWrite, attached, false);
+        record_image_barriers(device, rec.cmd, &[back]);
+    }
+    Ok(())
 }
 
 fn clear(rec: &Recorder<'_>, c: &Clear, writes: ColorWrites, att: &Attachments, has_stencil: bool) {
@@ -220,6 +288,8 @@ fn clear(rec: &Recorder<'_>, c: &Clear, writes: ColorWrites, att: &Attachments, 
 struct DrawState {
     pipeline: vk::Pipeline,
     buffers_bound: bool,
+    /// The blend constants and stencil reference set last in this pass.
+    dynamic: Option<DynamicState>,
 }
 
 /// A rectangle clamped to the render area (empty when it misses it).
@@ -249,8 +319,9 @@ fn draw(
     let gpu = rec.gpu;
     let device = &gpu.device;
     let pipeline = rec.pipelines.pipeline(gpu, &d.pipeline, &att.formats, writes)?;
-    let sampler = rec.pipelines.sampler(gpu, &d.sampler)?;
     let texture = rec.textures.get(d.texture.native())?;
+    let sampler = rec.pipelines.sampler(gpu, &d.sampler, texture.desc.mip_levels)?;
+    let dynamic = DynamicState::of(&d.pipeline);
 
     let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
     let offset = rec.uniforms_used;
@@ -305,6 +376,15 @@ fn draw(
         if state.pipeline != pipeline {
             device.cmd_bind_pipeline(rec.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
             state.pipeline = pipeline;
+        }
+        if state.dynamic != Some(dynamic) {
+            device.cmd_set_blend_constants(rec.cmd, &dynamic.blend_constants);
+            device.cmd_set_stencil_reference(
+                rec.cmd,
+                vk::StencilFaceFlags::FRONT_AND_BACK,
+                dynamic.stencil_reference,
+            );
+            state.dynamic = Some(dynamic);
         }
         if !state.buffers_bound {
             device.cmd_bind_vertex_buffers(rec.cmd, 0, &[rec.vertex_buffer], &[0]);

@@ -1,10 +1,14 @@
 //! Graphics pipelines and samplers, built on first use and cached.
 //!
 //! In: a draw's [`PipelineKey`] plus the attachment formats and sample count of the pass it is
-//! in, or its [`SamplerState`]. Out: a `VkPipeline` (dynamic rendering; viewport and scissor
-//! dynamic) or a `VkSampler`. The translation of XNA's blend, depth/stencil, rasterizer and
-//! sampler states to Vulkan lives here. The pipeline layout follows the stock shaders' resource
-//! layout: set 0 empty, set 1 the vertex uniform block, set 2 the fragment texture.
+//! in, or its [`SamplerState`] and the mip levels of the texture it samples. Out: a `VkPipeline`
+//! (dynamic rendering; viewport, scissor, blend constants and stencil reference dynamic, built
+//! through one `VkPipelineCache`) or a `VkSampler`. The translation of XNA's blend,
+//! depth/stencil, rasterizer and sampler states to Vulkan lives here. XNA's `BlendFactor` and
+//! `ReferenceStencil` change per draw in games (fades, stencil masks), so they are dynamic state
+//! set with each draw ([`DynamicState`]) and never select a pipeline: the cache key is the
+//! draw's key with both zeroed. The pipeline layout follows the stock shaders' resource layout:
+//! set 0 empty, set 1 the vertex uniform block, set 2 the fragment texture.
 
 use std::collections::HashMap;
 
@@ -28,13 +32,47 @@ pub(crate) struct PassFormats {
     pub samples: vk::SampleCountFlags,
 }
 
+/// The per-draw values the pipelines leave dynamic.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct DynamicState {
+    /// XNA's `BlendFactor`, as vkCmdSetBlendConstants takes it.
+    pub blend_constants: [f32; 4],
+    /// XNA's `ReferenceStencil`, for both faces.
+    pub stencil_reference: u32,
+}
+
+impl DynamicState {
+    pub fn of(key: &PipelineKey) -> DynamicState {
+        DynamicState {
+            blend_constants: key.blend.blend_factor.map(|c| f32::from(c) / 255.0),
+            stencil_reference: key.depth_stencil.reference_stencil,
+        }
+    }
+}
+
+/// The key a pipeline is cached under: everything of the draw's key but its dynamic state.
+fn static_part(key: &PipelineKey) -> PipelineKey {
+    let mut k = *key;
+    k.blend.blend_factor = [0; 4];
+    k.depth_stencil.reference_stencil = 0;
+    k
+}
+
+/// XNA's `MaxMipLevel` (the most detailed level a sampler uses) for a texture of `levels`
+/// levels: Direct3D 9 clamps it to the least detailed level the texture has.
+pub(crate) fn most_detailed_level(max_mip_level: u32, levels: u32) -> u32 {
+    max_mip_level.min(levels.max(1) - 1)
+}
+
 pub(crate) struct Pipelines {
     vertex: vk::ShaderModule,
     fragment: vk::ShaderModule,
     /// Sets 0 (empty), 1 (uniform buffer) and 2 (combined image sampler).
     pub set_layouts: [vk::DescriptorSetLayout; 3],
     pub layout: vk::PipelineLayout,
+    cache: vk::PipelineCache,
     pipelines: HashMap<(PipelineKey, PassFormats, ColorWrites), vk::Pipeline>,
+    /// Keyed by the state with its `max_mip_level` already clamped to the sampled texture.
     samplers: HashMap<SamplerState, vk::Sampler>,
 }
 
@@ -52,6 +90,7 @@ impl Pipelines {
             fragment: vk::ShaderModule::null(),
             set_layouts: [vk::DescriptorSetLayout::null(); 3],
             layout: vk::PipelineLayout::null(),
+            cache: vk::PipelineCache::null(),
             pipelines: HashMap::new(),
             samplers: HashMap::new(),
         };
@@ -91,7 +130,16 @@ impl Pipelines {
         // SAFETY: the set layouts are live.
         self.layout = unsafe { gpu.device.create_pipeline_layout(&info, None) }
             .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
+        let info = vk::PipelineCacheCreateInfo::default();
+        // SAFETY: an empty cache on a live device.
+        self.cache = unsafe { gpu.device.create_pipeline_cache(&info, None) }
+            .map_err(|e| vk_error("vkCreatePipelineCache", e))?;
         Ok(())
+    }
+
+    /// Pipeline objects built so far (one per static key, pass formats and planned writes).
+    pub fn pipeline_count(&self) -> usize {
+        self.pipelines.len()
     }
 
     /// The pipeline for a draw in a pass with these formats, writing the planned channels of
@@ -103,11 +151,11 @@ impl Pipelines {
         formats: &PassFormats,
         writes: ColorWrites,
     ) -> Result<vk::Pipeline, BackendError> {
-        let cache_key = (*key, formats.clone(), writes);
+        let cache_key = (static_part(key), formats.clone(), writes);
         if let Some(p) = self.pipelines.get(&cache_key) {
             return Ok(*p);
         }
-        let pipeline = self.build(gpu, key, formats, writes)?;
+        let pipeline = self.build(gpu, &cache_key.0, formats, writes)?;
         self.pipelines.insert(cache_key, pipeline);
         Ok(pipeline)
     }
@@ -204,7 +252,8 @@ impl Pipelines {
             compare_op: compare(d.stencil_function),
             compare_mask: d.stencil_mask,
             write_mask: d.stencil_write_mask,
-            reference: d.reference_stencil,
+            // Dynamic: set with each draw.
+            reference: 0,
         };
         let depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(has_depth && d.depth_buffer_enable)
@@ -217,15 +266,13 @@ impl Pipelines {
             .max_depth_bounds(1.0);
 
         let b = key.blend;
-        let is_opaque =
-            |src, dst, f| src == Blend::One && dst == Blend::Zero && f == BlendFunction::Add;
-        let blend_on =
-            !(is_opaque(b.color_source_blend, b.color_destination_blend, b.color_blend_function)
-                && is_opaque(
-                    b.alpha_source_blend,
-                    b.alpha_destination_blend,
-                    b.alpha_blend_function,
-                ));
+        let blend_on = b.blends();
+        if formats.colors.len() > 1 && !gpu.features.independent_blend {
+            // Only the first target is written; the others need a different blend state.
+            return Err(BackendError::NotSupported(
+                "drawing with several render targets bound (independentBlend)".into(),
+            ));
+        }
         let blend_attachments: Vec<_> = (0..formats.colors.len())
             .map(|i| {
                 // The plan says which channels of which attachment the draw writes.
@@ -241,11 +288,15 @@ impl Pipelines {
                     .color_write_mask(mask)
             })
             .collect();
-        // The blend factor is part of the blend state, hence of the key: baked, not dynamic.
-        let blend = vk::PipelineColorBlendStateCreateInfo::default()
-            .attachments(&blend_attachments)
-            .blend_constants(key.blend.blend_factor.map(|c| f32::from(c) / 255.0));
-        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+        // The blend constants are dynamic: set with each draw.
+        let blend =
+            vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
+        let dynamic_states = [
+            vk::DynamicState::VIEWPORT,
+            vk::DynamicState::SCISSOR,
+            vk::DynamicState::BLEND_CONSTANTS,
+            vk::DynamicState::STENCIL_REFERENCE,
+        ];
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
         let stencil_format = if has_stencil { formats.depth } else { vk::Format::UNDEFINED };
         let mut rendering = vk::PipelineRenderingCreateInfo::default()
@@ -265,21 +316,24 @@ impl Pipelines {
             .layout(self.layout)
             .push_next(&mut rendering);
         // SAFETY: every state struct above lives across the call; modules and layout are live.
-        let made = unsafe {
-            gpu.device.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
-        };
+        let made = unsafe { gpu.device.create_graphics_pipelines(self.cache, &[info], None) };
         match made {
             Ok(p) => Ok(p[0]),
             Err((_, e)) => Err(vk_error("vkCreateGraphicsPipelines", e)),
         }
     }
 
-    /// The sampler for an XNA sampler state.
+    /// The sampler for an XNA sampler state sampling a texture of `levels` mip levels.
     pub fn sampler(
         &mut self,
         gpu: &Gpu,
         state: &SamplerState,
+        levels: u32,
     ) -> Result<vk::Sampler, BackendError> {
+        let state = &SamplerState {
+            max_mip_level: most_detailed_level(state.max_mip_level, levels),
+            ..*state
+        };
         if let Some(s) = self.samplers.get(state) {
             return Ok(*s);
         }
@@ -295,9 +349,12 @@ impl Pipelines {
             TextureFilter::MinPointMagLinearMipLinear => (F::NEAREST, F::LINEAR, M::LINEAR),
             TextureFilter::MinPointMagLinearMipPoint => (F::NEAREST, F::LINEAR, M::NEAREST),
         };
-        // Without the samplerAnisotropy feature an anisotropic sampler is plain trilinear.
-        let anisotropic =
-            state.filter == TextureFilter::Anisotropic && gpu.features.sampler_anisotropy;
+        let anisotropic = state.filter == TextureFilter::Anisotropic;
+        if anisotropic && !gpu.features.sampler_anisotropy {
+            return Err(BackendError::NotSupported(
+                "TextureFilter.Anisotropic (samplerAnisotropy)".into(),
+            ));
+        }
         let max_anisotropy =
             (state.max_anisotropy.max(1) as f32).min(gpu.limits.max_sampler_anisotropy);
         let info = vk::SamplerCreateInfo::default()
@@ -309,7 +366,8 @@ impl Pipelines {
             .address_mode_w(address(state.address_w))
             .anisotropy_enable(anisotropic)
             .max_anisotropy(if anisotropic { max_anisotropy } else { 1.0 })
-            // XNA's MaxMipLevel is the most detailed level used.
+            // XNA's MaxMipLevel is the most detailed level used (clamped above, so the range
+            // is never empty: minLod <= maxLod).
             .min_lod(state.max_mip_level as f32)
             .max_lod(vk::LOD_CLAMP_NONE);
         // SAFETY: a valid create info for this device.
@@ -331,6 +389,9 @@ impl Pipelines {
             for (_, s) in self.samplers.drain() {
                 gpu.device.destroy_sampler(s, None);
             }
+            if self.cache != vk::PipelineCache::null() {
+                gpu.device.destroy_pipeline_cache(self.cache, None);
+            }
             if self.layout != vk::PipelineLayout::null() {
                 gpu.device.destroy_pipeline_layout(self.layout, None);
             }
@@ -346,6 +407,7 @@ impl Pipelines {
             }
         }
         self.layout = vk::PipelineLayout::null();
+        self.cache = vk::PipelineCache::null();
         self.set_layouts = [vk::DescriptorSetLayout::null(); 3];
         self.vertex = vk::ShaderModule::null();
         self.fragment = vk::ShaderModule::null();

@@ -101,6 +101,8 @@ pub(crate) struct Recorder<'a> {
     pub descriptors: vk::DescriptorPool,
     /// Readbacks recorded so far; the caller owns them after recording, success or not.
     pub readbacks: Vec<PendingReadback>,
+    /// [`crate::VulkanConfig::poison_undefined`].
+    pub poison_undefined: bool,
 }
 
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {

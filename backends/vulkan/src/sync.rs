@@ -7,7 +7,7 @@
 //! asks it. A node's plan barriers are recorded as one vkCmdPipelineBarrier2.
 
 use ash::vk;
-use xnagraph_graph::{Access, BackendError, Barrier, Image};
+use xnagraph_graph::{Access, BackendError, Barrier, Image, TextureDesc};
 
 use crate::texture::TextureTable;
 
@@ -69,6 +69,15 @@ pub(crate) fn sync_point(use_: Use) -> SyncPoint {
     SyncPoint { stage, access, layout }
 }
 
+/// The write accesses among `access`: the only ones a barrier's source scope needs to make
+/// available. A read has nothing to flush, so a write-after-read barrier is an execution
+/// dependency alone (an empty source access mask, as in Khronos' synchronization examples).
+fn writes(access: vk::AccessFlags2) -> vk::AccessFlags2 {
+    use vk::AccessFlags2 as A;
+    // Every write the table above can name; a new written access there belongs here too.
+    access & (A::COLOR_ATTACHMENT_WRITE | A::DEPTH_STENCIL_ATTACHMENT_WRITE | A::TRANSFER_WRITE)
+}
+
 /// The layout an image is in while used as `access`.
 pub(crate) fn layout(access: Access) -> vk::ImageLayout {
     sync_point(Use::Plan(access)).layout
@@ -87,7 +96,7 @@ pub(crate) fn image_barrier(
     let old_layout = if discard { vk::ImageLayout::UNDEFINED } else { from.layout };
     vk::ImageMemoryBarrier2::default()
         .src_stage_mask(from.stage)
-        .src_access_mask(from.access)
+        .src_access_mask(writes(from.access))
         .dst_stage_mask(to.stage)
         .dst_access_mask(to.access)
         .old_layout(old_layout)
@@ -104,7 +113,7 @@ pub(crate) fn host_read_barrier(buffer: vk::Buffer) -> vk::BufferMemoryBarrier2<
     let to = sync_point(Use::HostRead);
     vk::BufferMemoryBarrier2::default()
         .src_stage_mask(from.stage)
-        .src_access_mask(from.access)
+        .src_access_mask(writes(from.access))
         .dst_stage_mask(to.stage)
         .dst_access_mask(to.access)
         .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
@@ -141,35 +150,114 @@ pub(crate) fn record_plan_barriers(
         let image = texture.image(b.image).ok_or_else(|| {
             BackendError::Native(format!("barrier names a missing {:?} image", b.image))
         })?;
-        let desc = texture.desc;
-        let levels_max = if b.image == Image::Color { desc.mip_levels } else { 1 };
-        if b.levels.start >= b.levels.end
-            || b.levels.end > levels_max
-            || b.layers.start >= b.layers.end
-            || b.layers.end > desc.layers
-        {
-            return Err(BackendError::Native(format!(
-                "barrier range levels {:?} layers {:?} outside the image",
-                b.levels, b.layers
-            )));
-        }
-        let range = vk::ImageSubresourceRange {
-            aspect_mask: texture.aspect(b.image),
-            base_mip_level: b.levels.start,
-            level_count: b.levels.end - b.levels.start,
-            base_array_layer: b.layers.start,
-            layer_count: b.layers.end - b.layers.start,
-        };
-        // Whether the old content may be discarded is the plan's decision.
-        lowered.push(image_barrier(image, range, b.src, b.dst, b.discard));
+        lowered.push(plan_barrier(b, image, texture.aspect(b.image), &texture.desc)?);
     }
     record_image_barriers(device, cmd, &lowered);
     Ok(())
 }
 
+/// One plan barrier of `image` (of a texture described by `desc`, with `aspect`) as a
+/// synchronization2 barrier. Its range must be non-empty and lie inside the image: every level
+/// and layer for `Color`, level 0 of every layer for the attachment-only images. A transition
+/// from `Nothing` discards, like one the plan marks `discard`.
+fn plan_barrier(
+    b: &Barrier,
+    image: vk::Image,
+    aspect: vk::ImageAspectFlags,
+    desc: &TextureDesc,
+) -> Result<vk::ImageMemoryBarrier2<'static>, BackendError> {
+    let levels_max = if b.image == Image::Color { desc.mip_levels } else { 1 };
+    if b.levels.start >= b.levels.end
+        || b.levels.end > levels_max
+        || b.layers.start >= b.layers.end
+        || b.layers.end > desc.layers
+    {
+        return Err(BackendError::Native(format!(
+            "barrier range levels {:?} layers {:?} outside the image",
+            b.levels, b.layers
+        )));
+    }
+    let range = vk::ImageSubresourceRange {
+        aspect_mask: aspect,
+        base_mip_level: b.levels.start,
+        level_count: b.levels.end - b.levels.start,
+        base_array_layer: b.layers.start,
+        layer_count: b.layers.end - b.layers.start,
+    };
+    // Whether the old content may be discarded is the plan's decision.
+    Ok(image_barrier(image, range, b.src, b.dst, b.discard))
+}
+
+#[cfg(test)]
+mod khronos;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xnagraph_graph::{NativeHandle, RetireSink, SurfaceFormat, TextureState};
+
+    /// A plan barrier of a 4-level, 6-layer texture.
+    fn cube_barrier(
+        image: Image,
+        levels: std::ops::Range<u32>,
+        layers: std::ops::Range<u32>,
+        src: Access,
+        discard: bool,
+    ) -> (Barrier, TextureDesc) {
+        let mut desc = TextureDesc::texture_2d(8, 8, 4, SurfaceFormat::Color);
+        desc.layers = 6;
+        let texture = TextureState::new(desc, NativeHandle(1), RetireSink::default());
+        let dst = Access::TransferWrite;
+        (Barrier { texture, image, levels, layers, src, dst, discard }, desc)
+    }
+
+    fn lower(b: (Barrier, TextureDesc)) -> Result<vk::ImageMemoryBarrier2<'static>, BackendError> {
+        plan_barrier(&b.0, vk::Image::null(), vk::ImageAspectFlags::COLOR, &b.1)
+    }
+
+    #[test]
+    fn plan_barrier_ranges_become_subresource_ranges() {
+        let b = lower(cube_barrier(Image::Color, 1..4, 2..5, Access::TransferRead, false)).unwrap();
+        let r = b.subresource_range;
+        assert_eq!((r.base_mip_level, r.level_count), (1, 3));
+        assert_eq!((r.base_array_layer, r.layer_count), (2, 3));
+        assert_eq!(r.aspect_mask, vk::ImageAspectFlags::COLOR);
+        let whole = lower(cube_barrier(Image::Color, 0..4, 0..6, Access::TransferRead, false));
+        assert!(whole.is_ok(), "the whole image is inside it");
+    }
+
+    #[test]
+    #[allow(clippy::reversed_empty_ranges)] // reversed ranges are among the malformed inputs
+    fn plan_barriers_outside_the_image_are_errors() {
+        use Image::*;
+        let outside = [
+            (Color, 2..2, 0..1),
+            (Color, 3..2, 0..1),
+            (Color, 0..5, 0..1),
+            (Color, 0..1, 1..1),
+            (Color, 0..1, 4..3),
+            (Color, 0..1, 0..7),
+            (DepthStencil, 0..2, 0..1),
+            (Samples, 1..2, 0..1),
+        ];
+        for (image, levels, layers) in outside {
+            let b =
+                cube_barrier(image, levels.clone(), layers.clone(), Access::TransferRead, false);
+            assert!(lower(b).is_err(), "{image:?} levels {levels:?} layers {layers:?}");
+        }
+        let attachment = cube_barrier(DepthStencil, 0..1, 5..6, Access::TransferRead, false);
+        assert!(lower(attachment).is_ok(), "level 0 of the last layer");
+    }
+
+    #[test]
+    fn plan_barriers_discard_when_marked_or_from_nothing() {
+        let old = |src, discard| {
+            lower(cube_barrier(Image::Color, 0..1, 0..1, src, discard)).unwrap().old_layout
+        };
+        assert_eq!(old(Access::TransferRead, false), vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
+        assert_eq!(old(Access::TransferRead, true), vk::ImageLayout::UNDEFINED);
+        assert_eq!(old(Access::Nothing, false), vk::ImageLayout::UNDEFINED);
+    }
 
     #[test]
     fn discarding_barrier_transitions_from_undefined() {

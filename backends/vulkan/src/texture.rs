@@ -345,7 +345,7 @@ fn allocate_image(
     // SAFETY: a valid create info for this device; the allocator outlives the image.
     let (image, alloc) = unsafe { gpu.allocator.create_image(&info, &alloc_info) }
         .map_err(|e| vk_error("vmaCreateImage", e))?;
-    crate::live::created();
+    gpu.diagnostics.object_created();
     Ok(ImageMemory { image, alloc })
 }
 
@@ -366,7 +366,7 @@ fn create_view(
     // SAFETY: `image` is live and the range lies inside it.
     let view = unsafe { gpu.device.create_image_view(&info, None) }
         .map_err(|e| vk_error("vkCreateImageView", e))?;
-    crate::live::created();
+    gpu.diagnostics.object_created();
     Ok(view)
 }
 
@@ -380,13 +380,13 @@ pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
         if *view != vk::ImageView::null() {
             // SAFETY: the caller guarantees the GPU is done with the view.
             unsafe { gpu.device.destroy_image_view(*view, None) };
-            crate::live::destroyed();
+            gpu.diagnostics.object_destroyed();
         }
     }
     for memory in [t.color.take(), t.msaa.take(), t.depth.take()].into_iter().flatten() {
         let ImageMemory { image, mut alloc } = memory;
         // SAFETY: as above; the image and allocation came from this allocator together.
         unsafe { gpu.allocator.destroy_image(image, &mut alloc) };
-        crate::live::destroyed();
+        gpu.diagnostics.object_destroyed();
     }
 }

@@ -1,40 +1,25 @@
-//! Validation-layer messages, collected for tests.
+//! Validation-layer messages, collected per device for tests.
 //!
 //! When a backend is created with validation on, Khronos' validation layer (with synchronization
-//! validation) reports through a debug-utils messenger. Every WARNING and ERROR message lands in
-//! one process-wide list; [`take_messages`] empties it and [`messages_so_far`] counts what has
-//! been reported since the process started. Tests assert the list is empty at their end.
+//! validation) reports through a debug-utils messenger whose user data is that backend's
+//! [`Diagnostics`]. Every WARNING and ERROR message lands in that device's list and nowhere else,
+//! so devices of parallel tests never see each other's messages. Read them through
+//! [`crate::VulkanBackend::diagnostics`].
 
 use std::ffi::{c_void, CStr};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use ash::vk;
-
-static MESSAGES: Mutex<Vec<String>> = Mutex::new(Vec::new());
-static TOTAL: AtomicUsize = AtomicUsize::new(0);
-
-/// Takes every warning and error reported since the last call.
-pub fn take_messages() -> Vec<String> {
-    std::mem::take(&mut *MESSAGES.lock().unwrap_or_else(|p| p.into_inner()))
-}
-
-/// How many warnings and errors have been reported in this process, taken or not.
-pub fn messages_so_far() -> usize {
-    TOTAL.load(Ordering::Relaxed)
-}
-
-fn record(message: String) {
-    TOTAL.fetch_add(1, Ordering::Relaxed);
-    MESSAGES.lock().unwrap_or_else(|p| p.into_inner()).push(message);
-}
+use xnagraph_graph::Diagnostics;
 
 /// The debug-utils callback: records warnings and errors, never aborts the call.
+///
+/// `user` is the address of the [`Diagnostics`] the device keeps boxed until after its instance
+/// is destroyed.
 pub(crate) unsafe extern "system" fn on_message(
     severity: vk::DebugUtilsMessageSeverityFlagsEXT,
     _types: vk::DebugUtilsMessageTypeFlagsEXT,
     data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
-    _user: *mut c_void,
+    user: *mut c_void,
 ) -> vk::Bool32 {
     let wanted = vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
         | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR;
@@ -55,6 +40,10 @@ pub(crate) unsafe extern "system" fn on_message(
         "warning"
     };
     eprintln!("vulkan validation {level}: {text}");
-    record(format!("{level}: {text}"));
+    // SAFETY: `user` is the boxed `Diagnostics` of the instance's `Gpu`, which outlives the
+    // instance and every messenger (see `Gpu::destroy`).
+    if let Some(diagnostics) = unsafe { user.cast::<Diagnostics>().as_ref() } {
+        diagnostics.report(format!("{level}: {text}"));
+    }
     vk::FALSE
 }

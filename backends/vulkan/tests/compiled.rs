@@ -297,3 +297,80 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
     assert_all_freed(&mut s);
     s.finish();
 }
+
+/// A bind of one face of a 6-layer (cube) target: `ops` into `face`.
+fn face_segment(cube: &Arc<TextureState>, face: u32, ops: Vec<PassOp>) -> Node {
+    let mut seg = segment(cube, ops);
+    seg.colors[0].layer = face;
+    Node::Pass(seg)
+}
+
+#[test]
+fn cube_faces_share_one_depth_buffer() {
+    let mut s = Session::new();
+    let white = s.texture(TextureDesc::texture_2d(1, 1, 1, SurfaceFormat::Color));
+    let mut desc = target_desc(8, 8, 1, 0);
+    desc.layers = 6;
+    if let Some(rt) = desc.render_target.as_mut() {
+        rt.depth = DepthFormat::Depth24;
+        rt.usage = RenderTargetUsage::PreserveContents;
+    }
+    let cube = s.texture(desc);
+    let depth_tested = |first: u32| {
+        let mut op = sprite_draw(&white, first, 1, 8, 8);
+        if let PassOp::Draw(d) = &mut op {
+            d.pipeline.depth_stencil = DepthStencilState::DEFAULT;
+        }
+        op
+    };
+    // Face 2 writes depth 0.2 over its left half; face 4 then draws red at depth 0.5 over the
+    // whole face: the shared depth rejects it on the left and accepts it on the right.
+    let mut near = quad(Rect::new(0, 0, 4, 8), [0, 255, 0, 255]);
+    near[0].depth = 0.2;
+    let mut far = quad(Rect::new(0, 0, 8, 8), [255, 0, 0, 255]);
+    far[0].depth = 0.5;
+    let grey = 128.0 / 255.0;
+    let frame = FrameCommands {
+        nodes: vec![
+            Node::Upload(Upload {
+                texture: white.clone(),
+                level: 0,
+                layer: 0,
+                rect: Rect::new(0, 0, 1, 1),
+                data: vec![255; 4],
+            }),
+            face_segment(
+                &cube,
+                2,
+                vec![
+                    PassOp::Clear(Clear {
+                        color: Some([0.0, 0.0, 0.0, 1.0]),
+                        depth: Some(1.0),
+                        stencil: None,
+                    }),
+                    depth_tested(0),
+                ],
+            ),
+            face_segment(&cube, 4, vec![clear_op([grey, grey, grey, 1.0]), depth_tested(1)]),
+            Node::Readback(Readback {
+                id: ReadbackId(4),
+                texture: cube.clone(),
+                level: 0,
+                layer: 4,
+                rect: Rect::new(0, 0, 8, 8),
+            }),
+        ],
+        sprites: [near, far].concat(),
+        open_cycle: None,
+    };
+    let plan = compile(frame);
+    let submission = s.backend.submit(&plan).expect("submit");
+    drop(plan);
+    s.backend.wait(submission).expect("wait");
+    let bytes = s.backend.take_readback(ReadbackId(4)).expect("readback");
+    assert_eq!(pixel(&bytes, 8, 1, 3), GREY, "depth 0.2 written through face 2 rejects 0.5");
+    assert_eq!(pixel(&bytes, 8, 6, 5), RED, "where face 2 wrote no depth, 0.5 passes");
+    drop((white, cube));
+    assert_all_freed(&mut s);
+    s.finish();
+}

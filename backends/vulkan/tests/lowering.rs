@@ -308,6 +308,8 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
 
 #[test]
 fn validation_reports_a_readback_without_its_barrier() {
+    // A second device alive at the same time: its record must stay its own.
+    let bystander = Session::new();
     let mut s = Session::new();
     let target = s.texture(target_desc(8, 8, 1, 0));
     let colour = [0.0, 1.0, 0.0, 1.0];
@@ -340,11 +342,13 @@ fn validation_reports_a_readback_without_its_barrier() {
     ];
     let submission = s.backend.submit(&plan(frame, nodes)).expect("submit");
     s.backend.wait(submission).expect("wait");
-    let messages = xnagraph_vulkan::validation::take_messages();
+    let messages = s.diagnostics.take_messages();
     assert!(!messages.is_empty(), "the harness must see validation errors");
+    assert!(bystander.diagnostics.take_messages().is_empty(), "messages are per device");
     drop(target);
     assert_all_freed(&mut s);
     s.finish();
+    bystander.finish();
 }
 
 /// A sprite draw with depth testing (LessEqual, writes on) of `quads` quads.

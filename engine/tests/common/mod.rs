@@ -1,30 +1,56 @@
 //! Shared set-up for behaviour tests: a validated Vulkan device and pixel helpers.
 #![allow(dead_code)]
 
+use std::cell::RefCell;
+
 use xnagraph::{
-    diagnostics, Color, DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters,
+    Color, DeviceOptions, Diagnostics, GraphicsDevice, GraphicsProfile, PresentationParameters,
     RenderTarget2D, Texture2D,
 };
 
-/// Fails the test if the Khronos validation layer reported anything while it was alive.
-/// Declare it first so it drops last, after the device has been torn down.
+thread_local! {
+    /// The diagnostics of every device this test (this thread) created through the helpers.
+    static DEVICES: RefCell<Vec<Diagnostics>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Fails the test if the Khronos validation layer reported anything about a device the test
+/// created (through [`device_with_options`] and the helpers above it) while it was alive.
+/// Declare it first so it drops last, after the devices have been torn down. Records are per
+/// device, so tests running in parallel threads never see each other's messages.
 pub struct Validation;
 
 impl Validation {
     pub fn new() -> Self {
-        let stale = diagnostics::take_messages();
-        assert!(stale.is_empty(), "validation messages before the test: {stale:#?}");
+        DEVICES.with(|d| d.borrow_mut().clear());
         Validation
     }
 }
 
 impl Drop for Validation {
     fn drop(&mut self) {
-        let messages = diagnostics::take_messages();
+        let messages: Vec<String> =
+            DEVICES.with(|d| d.borrow_mut().drain(..).flat_map(|d| d.take_messages()).collect());
         if !std::thread::panicking() {
             assert!(messages.is_empty(), "validation reported:\n{}", messages.join("\n"));
         }
     }
+}
+
+/// The options every test device uses: validation on, and DONT_CARE content poisoned so that a
+/// wrong load or store decision shows in pixels.
+pub fn test_options() -> DeviceOptions {
+    DeviceOptions { validation: true, poison_undefined: true, ..DeviceOptions::default() }
+}
+
+/// A device with `options`, watched by this test's [`Validation`].
+pub fn device_with_options(
+    profile: GraphicsProfile,
+    params: PresentationParameters,
+    options: DeviceOptions,
+) -> GraphicsDevice {
+    let device = GraphicsDevice::with_options(profile, params, options).expect("device");
+    DEVICES.with(|d| d.borrow_mut().push(device.diagnostics()));
+    device
 }
 
 pub fn params(width: i32, height: i32) -> PresentationParameters {
@@ -36,8 +62,7 @@ pub fn params(width: i32, height: i32) -> PresentationParameters {
 }
 
 pub fn device_with(profile: GraphicsProfile, params: PresentationParameters) -> GraphicsDevice {
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
-    GraphicsDevice::with_options(profile, params, options).expect("device")
+    device_with_options(profile, params, test_options())
 }
 
 pub fn device(width: i32, height: i32) -> GraphicsDevice {

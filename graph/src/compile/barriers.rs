@@ -203,6 +203,18 @@ mod tests {
     }
 
     #[test]
+    fn transfer_clear_then_readback_waits_for_the_clear() {
+        let rt = target(4, 4, 0, DISCARD);
+        let plan = compile(frame(vec![bind(&rt, vec![clear_color(RED)]), readback(&rt, 0, 0)]));
+        assert_eq!(kinds(&plan), ["clear", "readback"]);
+        let id = rt.id().0;
+        assert_eq!(
+            barriers(&plan, 1),
+            [(id, Image::Color, 0..1, 0..1, TransferWrite, TransferRead, false)]
+        );
+    }
+
+    #[test]
     fn render_to_texture_then_sample() {
         let (t, a, b) = (texture(4, 4, 1), target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
         let plan = compile(frame(vec![

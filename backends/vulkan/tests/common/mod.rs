@@ -1,9 +1,10 @@
-//! Helpers for building frames and plans by hand, and for running each test alone.
+//! Helpers for building frames and plans by hand, and a validated backend per test.
 
 #![allow(dead_code)]
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
+use xnagraph_graph::Diagnostics;
 use xnagraph_graph::{
     Access, Backend, Barrier, BlendState, Clear, ColorBinding, DepthFormat, DepthStencilState,
     Draw, Image, LoadOp, PassOp, PassSegment, PipelineKey, PlannedAttachment, RasterizerState,
@@ -14,25 +15,29 @@ use xnagraph_graph::{
     FrameCommands, FramePlan, LiveObjects, Node, PlanCost, PlanNode, PlanNodeKind, PlannedPass,
     Readback, ReadbackId,
 };
-use xnagraph_vulkan::{validation, VulkanBackend, VulkanConfig};
+use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// One test at a time per process, so validation messages belong to the test that caused them.
+/// A validated backend of the test's own: its validation messages and live objects are its own
+/// (per device), so tests may run in parallel threads of one process.
 pub struct Session {
     pub backend: VulkanBackend,
-    _serial: MutexGuard<'static, ()>,
+    pub diagnostics: Diagnostics,
+}
+
+/// The configuration every test runs with: validation on, undefined content poisoned.
+pub fn test_config() -> VulkanConfig {
+    VulkanConfig { validation: true, poison_undefined: true, ..VulkanConfig::default() }
 }
 
 impl Session {
     pub fn new() -> Session {
-        let serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-        let stale = validation::take_messages();
-        assert!(stale.is_empty(), "messages left by an earlier test: {stale:#?}");
-        let backend =
-            VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() })
-                .expect("a Vulkan 1.3 adapter");
-        Session { backend, _serial: serial }
+        Session::with_config(test_config())
+    }
+
+    pub fn with_config(config: VulkanConfig) -> Session {
+        let backend = VulkanBackend::new(config).expect("a Vulkan 1.3 adapter");
+        let diagnostics = backend.diagnostics();
+        Session { backend, diagnostics }
     }
 
     pub fn texture(&mut self, desc: TextureDesc) -> Arc<TextureState> {
@@ -42,10 +47,11 @@ impl Session {
 
     /// Tears the backend down and asserts validation stayed silent throughout.
     pub fn finish(self) {
-        let Session { backend, _serial } = self;
+        let Session { backend, diagnostics } = self;
         drop(backend);
-        let messages = validation::take_messages();
+        let messages = diagnostics.take_messages();
         assert!(messages.is_empty(), "validation reported: {messages:#?}");
+        assert_eq!(diagnostics.live_native_objects(), 0, "teardown frees every native object");
     }
 }
 

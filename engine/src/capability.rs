@@ -1,0 +1,131 @@
+//! Checks of a call against what the device can do, made at the call that asks for it.
+//!
+//! In: the device's [`Capabilities`] and [`FormatSupport`], and what the call asks for (the
+//! states a `SpriteBatch.Begin` sets, the format of a mipmapped render target). Out: `Ok`, or
+//! XNA's `NotSupportedException` naming what is missing, so nothing is discovered at the flush
+//! and nothing is silently lowered (anisotropic filtering to trilinear, wire frame to solid).
+
+use xnagraph_graph::{
+    BlendState, Capabilities, FillMode, FormatSupport, RasterizerState, SamplerState,
+    SurfaceFormat, TextureFilter,
+};
+
+use crate::error::{Result, XnaError};
+
+/// The states of a batch of draws into targets of `targets` formats.
+pub(crate) fn check_draw_states(
+    caps: &Capabilities,
+    targets: &[(SurfaceFormat, FormatSupport)],
+    blend: &BlendState,
+    sampler: &SamplerState,
+    rasterizer: &RasterizerState,
+) -> Result<()> {
+    if rasterizer.fill_mode == FillMode::WireFrame && !caps.wire_frame {
+        return Err(XnaError::not_supported("FillMode.WireFrame is not supported by this device."));
+    }
+    if sampler.filter == TextureFilter::Anisotropic && !caps.anisotropic_filtering {
+        return Err(XnaError::not_supported(
+            "TextureFilter.Anisotropic is not supported by this device.",
+        ));
+    }
+    if targets.len() > 1 && !caps.independent_blend {
+        return Err(XnaError::not_supported(
+            "Drawing with several render targets bound is not supported by this device.",
+        ));
+    }
+    if blend.blends() {
+        if let Some((format, _)) = targets.iter().find(|(_, s)| !s.blendable) {
+            return Err(XnaError::not_supported(format!(
+                "Blending into a {format:?} render target is not supported by this device."
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A mipmapped render target's levels are generated from level 0 by blits.
+pub(crate) fn check_mip_generation(format: SurfaceFormat, support: FormatSupport) -> Result<()> {
+    if support.mip_generation {
+        Ok(())
+    } else {
+        Err(XnaError::not_supported(format!(
+            "Mipmapped {format:?} render targets are not supported by this device."
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full() -> Capabilities {
+        Capabilities {
+            max_texture_dimension: 4096,
+            max_cube_dimension: 4096,
+            max_color_attachments: 4,
+            sample_counts: 1,
+            wire_frame: true,
+            anisotropic_filtering: true,
+            independent_blend: true,
+        }
+    }
+
+    const ALL: FormatSupport =
+        FormatSupport { sampled: true, render_target: true, blendable: true, mip_generation: true };
+    const COLOR: (SurfaceFormat, FormatSupport) = (SurfaceFormat::Color, ALL);
+
+    fn check(caps: &Capabilities, targets: &[(SurfaceFormat, FormatSupport)]) -> Result<()> {
+        let (b, s, r) =
+            (BlendState::OPAQUE, SamplerState::LINEAR_CLAMP, RasterizerState::CULL_NONE);
+        check_draw_states(caps, targets, &b, &s, &r)
+    }
+
+    fn is_not_supported(r: Result<()>) -> bool {
+        matches!(r, Err(XnaError::NotSupported { .. }))
+    }
+
+    #[test]
+    fn wire_frame_needs_the_device_feature() {
+        let wire = RasterizerState { fill_mode: FillMode::WireFrame, ..RasterizerState::CULL_NONE };
+        let (b, s) = (BlendState::OPAQUE, SamplerState::LINEAR_CLAMP);
+        assert!(check_draw_states(&full(), &[COLOR], &b, &s, &wire).is_ok());
+        let caps = Capabilities { wire_frame: false, ..full() };
+        assert!(is_not_supported(check_draw_states(&caps, &[COLOR], &b, &s, &wire)));
+        assert!(check(&caps, &[COLOR]).is_ok(), "solid fill needs nothing");
+    }
+
+    #[test]
+    fn anisotropic_filtering_is_refused_not_lowered_to_trilinear() {
+        let (b, r) = (BlendState::OPAQUE, RasterizerState::CULL_NONE);
+        let aniso = SamplerState::ANISOTROPIC_CLAMP;
+        assert!(check_draw_states(&full(), &[COLOR], &b, &aniso, &r).is_ok());
+        let caps = Capabilities { anisotropic_filtering: false, ..full() };
+        assert!(is_not_supported(check_draw_states(&caps, &[COLOR], &b, &aniso, &r)));
+        assert!(check(&caps, &[COLOR]).is_ok(), "linear filtering needs nothing");
+    }
+
+    #[test]
+    fn several_targets_need_independent_blend() {
+        let caps = Capabilities { independent_blend: false, ..full() };
+        assert!(check(&full(), &[COLOR, COLOR]).is_ok());
+        assert!(is_not_supported(check(&caps, &[COLOR, COLOR])));
+        assert!(check(&caps, &[COLOR]).is_ok());
+    }
+
+    #[test]
+    fn blending_needs_a_blendable_format_on_every_target() {
+        let fixed = (SurfaceFormat::NormalizedByte4, FormatSupport { blendable: false, ..ALL });
+        let (s, r) = (SamplerState::LINEAR_CLAMP, RasterizerState::CULL_NONE);
+        let alpha = BlendState::ALPHA_BLEND;
+        assert!(is_not_supported(check_draw_states(&full(), &[COLOR, fixed], &alpha, &s, &r)));
+        assert!(check_draw_states(&full(), &[COLOR], &alpha, &s, &r).is_ok());
+        assert!(check(&full(), &[fixed]).is_ok(), "opaque drawing does not blend");
+    }
+
+    #[test]
+    fn mipmapped_targets_need_blits() {
+        assert!(check_mip_generation(SurfaceFormat::Color, ALL).is_ok());
+        let no_blit = FormatSupport { mip_generation: false, ..ALL };
+        assert!(is_not_supported(check_mip_generation(SurfaceFormat::Vector4, no_blit)));
+    }
+}
