@@ -276,4 +276,69 @@ mod tests {
         let max = BlendState { color_blend_function: BlendFunction::Max, ..BlendState::OPAQUE };
         assert!(reads_destination(&max));
     }
+
+    /// Each way a blend state can read the destination, alone on top of `Opaque`: one channel
+    /// group's destination factor, a destination term in one source factor, min/max on one group.
+    #[test]
+    fn each_destination_term_alone_reads_the_destination() {
+        let o = BlendState::OPAQUE;
+        let cases = [
+            ("colour destination", BlendState { color_destination_blend: Blend::One, ..o }),
+            ("alpha destination", BlendState { alpha_destination_blend: Blend::One, ..o }),
+            ("colour source", BlendState { color_source_blend: Blend::DestinationColor, ..o }),
+            ("alpha source", BlendState { alpha_source_blend: Blend::DestinationAlpha, ..o }),
+            ("colour min", BlendState { color_blend_function: BlendFunction::Min, ..o }),
+            ("alpha max", BlendState { alpha_blend_function: BlendFunction::Max, ..o }),
+            ("alpha masked", BlendState { color_write_channels: 0x7, ..o }),
+        ];
+        for (what, blend) in cases {
+            assert!(reads_destination(&blend), "{what}");
+        }
+        let source_only = BlendState {
+            color_source_blend: Blend::SourceAlpha,
+            alpha_source_blend: Blend::InverseSourceAlpha,
+            ..o
+        };
+        assert!(!reads_destination(&source_only), "source factors alone do not read it");
+    }
+
+    /// A cube face bound as the target is used at its own layer; the other faces keep their
+    /// state.
+    #[test]
+    fn a_bound_cube_face_is_used_at_its_own_layer() {
+        use crate::compile::compile;
+        use crate::compile::testkit::*;
+        use crate::format::{DepthFormat, SurfaceFormat};
+        let t = texture(1, 1, 1);
+        let cube = render_target(
+            8,
+            8,
+            1,
+            6,
+            SurfaceFormat::Color,
+            0,
+            DepthFormat::Depth24,
+            PRESERVE,
+            false,
+        );
+        let plan = compile(frame(vec![bind_face(&cube, 3, vec![draw(&t)])]));
+        let id = cube.id().0;
+        let rows: Vec<_> = barriers(&plan, 0).into_iter().filter(|r| r.0 == id).collect();
+        assert_eq!(
+            rows,
+            [
+                (id, Image::Color, 0..1, 3..4, Access::Nothing, Access::ColorAttachmentWrite, true),
+                (
+                    id,
+                    Image::DepthStencil,
+                    0..1,
+                    0..1,
+                    Access::Nothing,
+                    Access::DepthStencilAttachmentReadWrite,
+                    true
+                ),
+            ],
+            "the face's colour, and the one depth every face shares"
+        );
+    }
 }

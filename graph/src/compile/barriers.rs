@@ -487,4 +487,99 @@ mod tests {
         let discards = (id, Image::Color, 0..1, 0..1, FragmentSampled, TransferWrite, true);
         assert_eq!(barriers(&plan, 4), [discards], "a whole-level upload replaces them");
     }
+
+    /// A cube sampled after one face was rendered: that face comes from attachment-write with
+    /// its content, the five untouched ones from nothing, discarded, as one range.
+    #[test]
+    fn sampling_a_cube_transitions_each_face_from_its_own_state() {
+        use crate::format::SurfaceFormat;
+        let t = texture(4, 4, 1);
+        let cube =
+            render_target(8, 8, 1, 6, SurfaceFormat::Color, 0, DepthFormat::None, PRESERVE, false);
+        let rt = target(4, 4, 0, DISCARD);
+        let plan = compile(frame(vec![
+            bind_face(&cube, 0, vec![draw(&t)]),
+            bind(&rt, vec![draw(&cube), draw(&t)]),
+        ]));
+        let id = cube.id().0;
+        let rows: Vec<_> = barriers(&plan, 1).into_iter().filter(|r| r.0 == id).collect();
+        assert_eq!(
+            rows,
+            [
+                (id, Image::Color, 0..1, 0..1, ColorAttachmentWrite, FragmentSampled, false),
+                (id, Image::Color, 0..1, 1..6, Nothing, FragmentSampled, true),
+            ]
+        );
+    }
+
+    /// Levels already in the sampled layout get no barrier, and ranges merge only where the
+    /// level ranges match: a gap in one face's levels, or a face with other levels, stays apart.
+    #[test]
+    fn sampling_transitions_exactly_the_levels_and_faces_that_changed() {
+        use crate::format::SurfaceFormat;
+        let (t, a, b) = (texture(4, 4, 1), target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
+        let cube =
+            render_target(8, 8, 3, 6, SurfaceFormat::Color, 0, DepthFormat::None, PRESERVE, false);
+        // Every level of every face ends up sampled.
+        let _ = compile(frame(vec![
+            bind_face(&cube, 0, vec![clear_color(RED), draw(&t)]),
+            bind(&a, vec![draw(&cube)]),
+        ]));
+        let plan = compile(frame(vec![
+            upload(&cube, 0, 0),
+            upload(&cube, 2, 0),
+            upload(&cube, 0, 1),
+            upload(&cube, 1, 1),
+            upload(&cube, 2, 1),
+            bind(&b, vec![draw(&cube)]),
+        ]));
+        assert_eq!(kinds(&plan), ["upload", "upload", "upload", "upload", "upload", "pass"]);
+        let id = cube.id().0;
+        let rows: Vec<_> = barriers(&plan, 5).into_iter().filter(|r| r.0 == id).collect();
+        let sampled = |levels, layers| {
+            (id, Image::Color, levels, layers, TransferWrite, FragmentSampled, false)
+        };
+        assert_eq!(rows, [sampled(0..1, 0..1), sampled(2..3, 0..1), sampled(0..3, 1..2)]);
+    }
+
+    /// Content whose last store dropped it is not kept by the next use, even one that reads:
+    /// the barrier discards it.
+    #[test]
+    fn a_use_of_content_a_store_dropped_discards_it() {
+        use crate::compile::track::SubState;
+        let rt = target(4, 4, 0, DISCARD);
+        let dropped = SubState { access: ColorAttachmentWrite, defined: false };
+        *rt.tracked.lock().unwrap().get_mut(Image::Color, 0, 0).unwrap() = dropped;
+        let plan = compile(frame(vec![readback(&rt, 0, 0)]));
+        assert_eq!(
+            barriers(&plan, 0),
+            [(rt.id().0, Image::Color, 0..1, 0..1, ColorAttachmentWrite, TransferRead, true)]
+        );
+    }
+
+    /// Adjacent subresources merge within one use only: the next use's first barrier starts
+    /// its own, even where it continues the previous one's range with the same transition.
+    #[test]
+    fn a_barrier_never_merges_with_another_uses() {
+        use super::{transition, Use};
+        use crate::compile::track::FrameTracker;
+        let (a, b) = (texture(4, 4, 1), texture(4, 4, 2));
+        let use_of = |texture, levels| Use {
+            texture,
+            image: Image::Color,
+            levels,
+            layers: 0..1,
+            access: TransferWrite,
+            discard: true,
+        };
+        let (mut tracker, mut out) = (FrameTracker::default(), Vec::new());
+        transition(&mut tracker, &use_of(&a, 0..1), &mut out);
+        transition(&mut tracker, &use_of(&b, 1..2), &mut out);
+        let rows: Vec<_> =
+            out.iter().map(|b| (b.texture.id().0, b.levels.clone(), b.src, b.dst)).collect();
+        assert_eq!(
+            rows,
+            [(a.id().0, 0..1, Nothing, TransferWrite), (b.id().0, 1..2, Nothing, TransferWrite)]
+        );
+    }
 }

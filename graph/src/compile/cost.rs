@@ -168,4 +168,59 @@ mod tests {
         let blind = frame_blind_cost(&frame(vec![bind(&kept, vec![draw(&t)])]));
         assert_eq!(blind.bytes_loaded, samples * 2);
     }
+
+    #[test]
+    fn a_plan_counts_the_bytes_it_loads() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, PRESERVE));
+        let _ = compile(frame(vec![bind(&rt, vec![clear_color(RED), draw(&t)])]));
+        let plan = compile(frame(vec![bind(&rt, vec![draw(&t)])]));
+        assert_eq!(pass(&plan, 0).colors[0].load, LoadOp::Load);
+        assert_eq!((plan.cost.bytes_loaded, plan.cost.bytes_stored), (4 * 4 * 4, 4 * 4 * 4));
+    }
+
+    /// Per aspect: a colour clear before the first draw spares the colour load, a depth or a
+    /// stencil clear the depth/stencil load; a clear after a draw spares nothing.
+    #[test]
+    fn frame_blind_policy_takes_leading_clears_as_pending_per_aspect() {
+        let t = texture(4, 4, 1);
+        let rt = target_with_depth(8, 0, DepthFormat::Depth24Stencil8, PRESERVE);
+        let (color, depth) = (8 * 8 * 4, 8 * 8 * 4);
+        let loaded = |ops| frame_blind_cost(&frame(vec![bind(&rt, ops)])).bytes_loaded;
+        assert_eq!(loaded(vec![clear_color(RED), draw(&t)]), depth);
+        assert_eq!(loaded(vec![clear(None, Some(0.5), None), draw(&t)]), color);
+        assert_eq!(loaded(vec![clear(None, None, Some(3)), draw(&t)]), color);
+        assert_eq!(loaded(vec![draw(&t), clear_all(RED)]), color + depth);
+    }
+
+    /// Uploads, readbacks and presents each cost the blind policy one node and one barrier.
+    #[test]
+    fn frame_blind_policy_counts_a_barrier_per_transfer_and_present() {
+        let (t, bb) = (texture(4, 4, 1), back_buffer(4, 4, DISCARD));
+        let blind =
+            frame_blind_cost(&frame(vec![upload(&t, 0, 0), readback(&t, 0, 0), present(&bb)]));
+        assert_eq!((blind.nodes, blind.barriers), (3, 3));
+        assert_eq!((blind.bytes_loaded, blind.bytes_stored), (0, 0));
+    }
+
+    /// A rendered mipmapped target costs the blind policy a cascade (a node and a barrier) per
+    /// segment; a one-level target and a sampled mipmapped texture cost none.
+    #[test]
+    fn frame_blind_policy_counts_a_cascade_per_mipmapped_attachment() {
+        let (t, one) = (texture(4, 4, 3), target(8, 8, 0, DISCARD));
+        let mipmapped = mipmapped_target(8, 4, DISCARD);
+        let blind = frame_blind_cost(&frame(vec![bind(&mipmapped, vec![draw(&t)])]));
+        assert_eq!((blind.nodes, blind.barriers), (2, 3), "pass, cascade; target, cascade, t");
+        let blind = frame_blind_cost(&frame(vec![bind(&one, vec![draw(&t)])]));
+        assert_eq!((blind.nodes, blind.barriers), (1, 2), "pass; target, t");
+    }
+
+    /// A sample count of one is single-sampled (as XNA's `MultiSampleCount` 1): the colour image
+    /// is the attachment, stored once, with nothing to resolve.
+    #[test]
+    fn a_sample_count_of_one_costs_one_colour_image() {
+        let t = texture(4, 4, 1);
+        let rt = target(8, 8, 1, DISCARD);
+        let blind = frame_blind_cost(&frame(vec![bind(&rt, vec![draw(&t)])]));
+        assert_eq!((blind.bytes_stored, blind.barriers), (8 * 8 * 4, 2));
+    }
 }

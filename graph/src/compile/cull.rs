@@ -183,6 +183,34 @@ mod tests {
         assert_eq!(sources(&plan), ["p1", "c"]);
     }
 
+    /// A pass that renders face 3 of a cube is the last write of that face, which survives the
+    /// frame: it is kept.
+    #[test]
+    fn a_rendered_cube_face_is_observed_through_its_own_layer() {
+        use crate::format::{DepthFormat, SurfaceFormat};
+        let t = texture(4, 4, 1);
+        let cube =
+            render_target(8, 8, 1, 6, SurfaceFormat::Color, 0, DepthFormat::None, DISCARD, false);
+        let plan = compile(frame(vec![bind_face(&cube, 3, vec![draw(&t)])]));
+        assert_eq!(sources(&plan), ["p0"]);
+    }
+
+    /// A resolve is observed like a store: by the frame's end or by a live reader. One that only
+    /// a culled pass samples, overwritten by a later resolve, is culled with its pass.
+    #[test]
+    fn a_resolve_read_only_by_a_culled_pass_is_culled() {
+        let (t, ms, x) = (texture(4, 4, 1), target(4, 4, 4, DISCARD), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![
+            bind(&ms, vec![draw(&t)]),
+            bind(&x, vec![draw(&ms)]),
+            bind(&ms, vec![draw(&t)]),
+            bind(&x, vec![draw(&t)]),
+            unbind(),
+        ]));
+        // Segment 0 resolves for segment 1, whose target segment 3 clears unread.
+        assert_eq!(sources(&plan), ["p2", "p3", "c"]);
+    }
+
     // Uploads: the common case is a texture created (and recorded as zero-filled) and then
     // given its pixels by a whole-level SetData in the same frame.
 

@@ -343,6 +343,18 @@ mod tests {
         assert_eq!(kept_ops, [0, 1, 2]);
     }
 
+    /// The same through the whole compile: the depth attachment of a depth/stencil target keeps
+    /// its stencil, so a depth-only clear runs in the pass over the loaded content.
+    #[test]
+    fn a_depth_only_clear_of_a_stencil_target_loads_and_clears_in_the_pass() {
+        let t = texture(1, 1, 1);
+        let rt = target_with_depth(4, 0, DepthFormat::Depth24Stencil8, PRESERVE);
+        let _ = compile(frame(vec![bind(&rt, vec![clear_all(RED), draw(&t)])]));
+        let plan = compile(frame(vec![bind(&rt, vec![clear(None, Some(0.5), None), draw(&t)])]));
+        assert_eq!(pass(&plan, 0).depth.as_ref().unwrap().load, LoadOp::Load);
+        assert_eq!(ops(&plan, 0), [0, 1]);
+    }
+
     #[test]
     fn mrt_bind_clears_by_the_first_targets_usage_and_each_loads_by_its_own() {
         let t = texture(1, 1, 1);

@@ -267,6 +267,45 @@ mod tests {
     }
 
     #[test]
+    fn a_draw_sampling_between_two_renders_gets_the_first_renders_cascade() {
+        let (t, rt, other) =
+            (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind(&other, vec![clear_color(BLUE), draw(&rt)]),
+            bind(&rt, vec![draw(&t)]),
+            unbind(),
+        ]));
+        // Without the rule the one cascade would follow the second render, after the draw had
+        // sampled the upper levels unfilled.
+        assert_eq!(kinds(&plan), ["pass", "mips", "pass", "pass", "mips", "clear"]);
+    }
+
+    /// Transfer clears are made after this stage, but one placed before it is a write of
+    /// level 0 like any other: only a clear of the `Color` image's level 0 of a target with
+    /// generated mips is followed by a cascade.
+    #[test]
+    fn a_transfer_clear_of_level_0_colour_is_followed_by_its_cascade() {
+        use crate::format::{DepthFormat, SurfaceFormat};
+        use crate::plan::{ClearValue, ImageClear};
+        let mipmapped =
+            render_target(8, 8, 3, 1, SurfaceFormat::Color, 4, DepthFormat::None, DISCARD, false);
+        let one_level = target(8, 8, 4, DISCARD);
+        let cascades = |texture: &Arc<TextureState>, image, level| {
+            let value = ClearValue::Color(RED);
+            let clears =
+                vec![ImageClear { texture: texture.clone(), image, level, layer: 0, value }];
+            let nodes =
+                vec![PlanNode { barriers: Vec::new(), kind: PlanNodeKind::ClearImages { clears } }];
+            insert_mip_cascades(&FrameCommands::default(), nodes).len() - 1
+        };
+        assert_eq!(cascades(&mipmapped, Image::Color, 0), 1);
+        assert_eq!(cascades(&mipmapped, Image::Samples, 0), 0, "the samples are not level 0");
+        assert_eq!(cascades(&mipmapped, Image::Color, 1), 0, "an upper level is the cascade's");
+        assert_eq!(cascades(&one_level, Image::Color, 0), 0, "no generated mips");
+    }
+
+    #[test]
     fn upload_to_an_upper_level_comes_after_the_cascade() {
         let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE));
         let plan =

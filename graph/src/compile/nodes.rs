@@ -315,6 +315,19 @@ mod tests {
         assert!(!e.contains(&(0, 1, Hazard::ReadAfterWrite)), "{e:?}");
     }
 
+    /// A sample count of one is single-sampled (as XNA's `MultiSampleCount` 1): the pass renders
+    /// into the colour image, which the tracker knows.
+    #[test]
+    fn a_sample_count_of_one_renders_into_the_colour_image() {
+        let (t, rt) = (texture(4, 4, 1), target(4, 4, 1, DISCARD));
+        let plan = compile(frame(vec![bind(&rt, vec![draw(&t)])]));
+        let a = &pass(&plan, 0).colors[0];
+        assert_eq!((a.image, a.resolve), (Image::Color, false));
+        let into = (rt.id().0, Image::Color, 0..1, 0..1);
+        let rows = barriers(&plan, 0);
+        assert!(rows.iter().any(|r| (r.0, r.1, r.2.clone(), r.3.clone()) == into), "{rows:?}");
+    }
+
     #[test]
     fn hazard_sets_list_each_kind_once_in_order() {
         let mut h = Hazards::of(Hazard::WriteAfterWrite);

@@ -321,5 +321,38 @@ t1: 8x8 Color levels 1 layers 1, target DiscardContents samples 0 depth None
         assert_eq!(dot.matches(" [label=").count(), 3 + 2, "{dot}");
         assert!(dot.contains("n0 -> n1 [label=\"RAW\"]"), "{dot}");
         assert!(dot.contains("n1 -> n2 [label=\"RAW\"]"), "{dot}");
+        let upload = "  n0 [label=\"0: upload node 0 -> t0 level 0 layer 0\\l1 barriers\\l\"];\n";
+        assert!(dot.contains(upload), "a node's box counts its barriers: {dot}");
+    }
+
+    /// Every node line names its texture, also where no barrier named it first: a readback and a
+    /// present of images already in their layouts, an upload of a level the texture lacks.
+    #[test]
+    fn a_node_without_barriers_still_names_its_texture() {
+        let (t, bb, u) = (texture(4, 4, 1), back_buffer(4, 4, DISCARD), texture(2, 2, 1));
+        let _ = compile(frame(vec![
+            upload(&t, 0, 0),
+            bind(&bb, vec![draw(&t)]),
+            readback(&t, 0, 0),
+            present(&bb),
+        ]));
+        let plan = compile(frame(vec![
+            readback(&t, 0, 0),
+            upload_rect(&u, 3, 0, crate::commands::Rect::new(0, 0, 1, 1)),
+            present(&bb),
+        ]));
+        let expected = "\
+plan: 3 nodes, 0 barriers, 0 bytes loaded, 0 bytes stored
+t0: 4x4 Color levels 1 layers 1
+t1: 2x2 Color levels 1 layers 1
+t2: 4x4 Color levels 1 layers 1, back buffer DiscardContents samples 0 depth None
+0: readback node 0 <- t0 level 0 layer 0
+1: upload node 1 -> t1 level 3 layer 0
+2: present node 2 t2
+";
+        assert_eq!(plan.to_string(), expected);
+        let dot = to_dot(&plan);
+        let readback = "  n0 [label=\"0: readback node 0 <- t0 level 0 layer 0\\l\"];\n";
+        assert!(dot.contains(readback), "no barrier count without barriers: {dot}");
     }
 }

@@ -233,6 +233,37 @@ mod tests {
         assert_eq!(p.depth.as_ref().unwrap().load, LoadOp::Load);
     }
 
+    /// Transfer clears are made after this stage, but one placed before it overwrites level 0 of
+    /// what it names like a discarding bind; a clear of an upper level leaves level 0 alone.
+    #[test]
+    fn a_transfer_clear_of_level_0_overwrites_what_a_pass_left() {
+        use crate::compile::{load, nodes::recorded_nodes};
+        use crate::plan::{ClearValue, Image, ImageClear, PlanNode, PlanNodeKind};
+        let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 3, PRESERVE));
+        let store_before_a_clear_of = |level| {
+            let f = frame(vec![bind(&rt, vec![clear_color(RED), draw(&t)])]);
+            let mut nodes = recorded_nodes(&f);
+            load::derive_load_ops(&f, &mut nodes);
+            let (texture, value) = (rt.clone(), ClearValue::Color(BLUE));
+            let clears = vec![ImageClear { texture, image: Image::Color, level, layer: 0, value }];
+            nodes.push(PlanNode {
+                barriers: Vec::new(),
+                kind: PlanNodeKind::ClearImages { clears },
+            });
+            super::derive_store_ops(&f, &mut nodes);
+            pass_store(&nodes[0])
+        };
+        assert_eq!(store_before_a_clear_of(0), StoreOp::DontCare);
+        assert_eq!(store_before_a_clear_of(1), StoreOp::Store);
+    }
+
+    fn pass_store(node: &crate::plan::PlanNode) -> StoreOp {
+        match &node.kind {
+            crate::plan::PlanNodeKind::Pass(p) => p.colors[0].store,
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn back_buffer_color_is_stored() {
         let (t, bb) = (texture(4, 4, 1), back_buffer(4, 4, DISCARD));

@@ -228,6 +228,23 @@ mod tests {
         assert!(state.get(Image::DepthStencil, 0, 0).is_some());
         assert!(state.get(Image::Color, 2, 0).is_none());
         assert!(state.get(Image::Samples, 1, 0).is_none());
+        assert!(state.get(Image::DepthStencil, 1, 0).is_none(), "depth has one level");
+        drop(state);
+        let written = SubState { access: Access::DepthStencilAttachmentReadWrite, defined: true };
+        let mut state = cube.tracked.lock().unwrap();
+        *state.get_mut(Image::DepthStencil, 0, 5).unwrap() = written;
+        assert_eq!(state.get(Image::DepthStencil, 0, 0), Some(written), "every face shares it");
+    }
+
+    #[test]
+    fn a_commit_holds_each_texture_the_plan_names_once() {
+        use crate::compile::compile_for_submission;
+        let (_, empty) = compile_for_submission(frame(vec![]));
+        assert_eq!((empty.len(), empty.is_empty()), (0, true));
+        let (t, u) = (texture(4, 4, 1), texture(4, 4, 1));
+        let steps = vec![upload(&t, 0, 0), readback(&t, 0, 0), readback(&u, 0, 0)];
+        let (_, two) = compile_for_submission(frame(steps));
+        assert_eq!((two.len(), two.is_empty()), (2, false));
     }
 
     #[test]
