@@ -22,7 +22,7 @@ use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::finite::{all_below_2_pow_124, all_finite, check_finite, check_rasterizer};
 use crate::math::{Color, Matrix, Rectangle, Vector2};
-use crate::shared::DeviceShared;
+use crate::shared::{DeviceShared, Recording};
 use crate::texture::{Texture2D, TextureCore};
 
 mod geometry;
@@ -104,6 +104,24 @@ fn refuse_sprite(given: &[(&'static str, &[f32])], placed: &[(&'static str, &[f3
     }
     let param = placed.iter().find(|(_, v)| !all_below_2_pow_124(v)).map_or("position", |p| p.0);
     XnaError::argument(param, "The sprite reaches 2^124 pixels or more from the origin.")
+}
+
+/// Refuses states the device cannot honour when drawing into the current targets (see
+/// [`check_draw_states`]).
+fn check_states(
+    device: &DeviceShared,
+    rec: &Recording,
+    blend: &BlendState,
+    sampler: &SamplerState,
+    rasterizer: &RasterizerState,
+) -> Result<()> {
+    let targets: Vec<_> = if rec.bindings.is_empty() {
+        vec![rec.primary().desc().format]
+    } else {
+        rec.bindings.iter().map(|b| b.state.desc().format).collect()
+    };
+    let targets: Vec<_> = targets.into_iter().map(|f| (f, device.format_support(f))).collect();
+    check_draw_states(&device.caps, &targets, blend, sampler, rasterizer)
 }
 
 /// XNA's `SpriteBatch`: `begin`, any number of `draw*` calls, `end`.
@@ -203,14 +221,7 @@ impl SpriteBatch {
         let projected = {
             let mut rec = lock(&device.rec);
             // What the states need from the device is refused here, not discovered at the flush.
-            let targets: Vec<_> = if rec.bindings.is_empty() {
-                vec![rec.primary().desc().format]
-            } else {
-                rec.bindings.iter().map(|b| b.state.desc().format).collect()
-            };
-            let targets: Vec<_> =
-                targets.into_iter().map(|f| (f, device.format_support(f))).collect();
-            check_draw_states(&device.caps, &targets, &blend, &sampler, &rasterizer)?;
+            check_states(&device, &rec, &blend, &sampler, &rasterizer)?;
             if self.instances.capacity() == 0 {
                 self.instances = std::mem::take(&mut rec.spare_sprites);
             }
@@ -467,6 +478,13 @@ impl SpriteBatch {
                 self.clear_queue();
                 return Err(e);
             }
+        }
+        // The targets may have changed since `begin`: the states are checked again against
+        // the targets these sprites are drawn into.
+        if let Err(e) = check_states(&device, &rec, &state.blend, &state.sampler, &state.rasterizer)
+        {
+            self.clear_queue();
+            return Err(e);
         }
         let viewport = rec.viewport;
         let scissor = rec.scissor;

@@ -73,6 +73,46 @@ fn blending_into_a_format_that_cannot_blend_is_refused_at_begin() {
 }
 
 #[test]
+fn blending_into_a_target_bound_after_begin_that_cannot_blend_is_refused_at_end() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let format = SurfaceFormat::NormalizedByte4;
+    if device.format_support(format).blendable {
+        common::skipped(
+            "blending_into_a_target_bound_after_begin_that_cannot_blend_is_refused_at_end",
+            "this adapter blends into NormalizedByte4",
+        );
+        return;
+    }
+    let rt = RenderTarget2D::with_options(
+        &device,
+        8,
+        8,
+        false,
+        format,
+        xnagraph::DepthFormat::None,
+        0,
+        xnagraph::RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    let white = white(&device);
+    // Begin while the (blendable) back buffer is current, then bind the target the sprites
+    // are drawn into at End.
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    sb.begin_with(SpriteSortMode::Deferred, Some(BlendState::ALPHA_BLEND), None, None, None, None)
+        .unwrap();
+    sb.draw_rect(&white, Rectangle::new(1, 1, 2, 2), Color::WHITE).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    let ended = sb.end();
+    assert!(matches!(ended, Err(XnaError::NotSupported { .. })), "{ended:?}");
+    // Nothing of the refused batch was recorded: the target holds its discard clear.
+    device.set_render_target(None).unwrap();
+    let mut px = vec![[0u8; 4]; 64];
+    rt.get_data(&mut px).unwrap();
+    assert!(px.iter().all(|p| *p == px[0]), "no sprite reached the target: {:?}", &px[..12]);
+}
+
+#[test]
 fn alpha_blend_factors_apply_to_alpha_alone() {
     let _v = Validation::new();
     let device = device(8, 8);
