@@ -57,8 +57,21 @@ impl Pending {
     }
 }
 
+/// Where cascades go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// Once per run of segments that write level 0, before the next read (the graph's policy).
+    SegmentRun,
+    /// After every segment that writes level 0 (the frame-blind policy).
+    EverySegment,
+}
+
 /// Inserts the mip cascades into `nodes` (one plan node per recorded node, in order).
-pub(crate) fn insert_mip_cascades(frame: &FrameCommands, nodes: Vec<PlanNode>) -> Vec<PlanNode> {
+pub(crate) fn insert_mip_cascades(
+    frame: &FrameCommands,
+    nodes: Vec<PlanNode>,
+    placement: Placement,
+) -> Vec<PlanNode> {
     let mut pending = Pending::default();
     for (i, node) in nodes.iter().enumerate() {
         match &node.kind {
@@ -75,6 +88,9 @@ pub(crate) fn insert_mip_cascades(frame: &FrameCommands, nodes: Vec<PlanNode>) -
                     if writes_level_0 && has_generated_mips(&att.texture) {
                         let entry = (i, att.texture.clone());
                         pending.dirty.insert((att.texture.id(), att.layer), entry);
+                        if placement == Placement::EverySegment {
+                            pending.flush(att.texture.id(), att.layer);
+                        }
                     }
                 }
             }
@@ -297,7 +313,7 @@ mod tests {
                 vec![ImageClear { texture: texture.clone(), image, level, layer: 0, value }];
             let nodes =
                 vec![PlanNode { barriers: Vec::new(), kind: PlanNodeKind::ClearImages { clears } }];
-            insert_mip_cascades(&FrameCommands::default(), nodes).len() - 1
+            insert_mip_cascades(&FrameCommands::default(), nodes, Placement::SegmentRun).len() - 1
         };
         assert_eq!(cascades(&mipmapped, Image::Color, 0), 1);
         assert_eq!(cascades(&mipmapped, Image::Samples, 0), 0, "the samples are not level 0");
