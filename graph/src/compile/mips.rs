@@ -297,6 +297,28 @@ mod tests {
         assert_eq!(kinds(&plan), ["pass", "mips", "pass", "pass", "mips", "clear"]);
     }
 
+    /// Once per segment run: consecutive segments writing the target share one cascade, and
+    /// two render-then-sample runs of the same target in one frame get one each.
+    #[test]
+    fn a_cascade_runs_once_per_run_of_segments_that_write_the_target() {
+        let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE));
+        let (first, second) = (target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind(&rt, vec![draw(&t)]),
+            bind(&first, vec![draw(&rt)]),
+            bind(&rt, vec![draw(&t)]),
+            bind(&rt, vec![draw(&t)]),
+            bind(&second, vec![draw(&rt)]),
+            unbind(),
+        ]));
+        let run = ["pass", "pass", "mips", "pass"];
+        assert_eq!(kinds(&plan)[..8], [run, run].concat());
+        assert_eq!((mips_of(&plan, 2), mips_of(&plan, 6)), ((rt.id(), 0), (rt.id(), 0)));
+        let cascades = kinds(&plan).iter().filter(|k| **k == "mips").count();
+        assert_eq!(cascades, 2);
+    }
+
     /// Transfer clears are made after this stage, but one placed before it is a write of
     /// level 0 like any other: only a clear of the `Color` image's level 0 of a target with
     /// generated mips is followed by a cascade.
