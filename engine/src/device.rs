@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 
 use xnagraph_graph::null::{NullBackend, NullConfig, NullProbe};
 use xnagraph_graph::{
-    Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport, Rect, RenderTargetDesc,
-    SurfaceFormat, TextureDesc, TextureState, Viewport,
+    Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport, PlanCost, Rect,
+    RenderTargetDesc, SurfaceFormat, TextureDesc, TextureState, Viewport,
 };
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
@@ -152,6 +152,8 @@ impl GraphicsDevice {
             submissions: AtomicU64::new(0),
             last_submission: AtomicU64::new(0),
             diagnostics,
+            compile_policy: options.compile_policy,
+            last_plan_cost: Mutex::new(None),
         });
         Ok(GraphicsDevice { shared })
     }
@@ -347,6 +349,14 @@ impl GraphicsDevice {
     /// parallel tests never see each other's records.
     pub fn diagnostics(&self) -> Diagnostics {
         self.shared.diagnostics.clone()
+    }
+
+    /// What the last compiled plan loads, stores and synchronizes (not XNA): its attachment bytes
+    /// loaded and stored, nodes and barriers, under the device's
+    /// [`DeviceOptions::compile_policy`]. `None` before the first flush. For benchmarks and
+    /// tests that compare the compiler's policy with the frame-blind one.
+    pub fn last_plan_cost(&self) -> Option<PlanCost> {
+        *lock(&self.shared.last_plan_cost)
     }
 
     /// The test probe of a device created with [`BackendKind::Null`]: counts of every backend

@@ -40,10 +40,12 @@ pub use shared::DeviceEvents;
 pub use sprite_batch::{SpriteBatch, SpriteEffects, SpriteSortMode};
 pub use texture::Texture2D;
 
+pub use xnagraph_graph::compile::CompilePolicy;
 pub use xnagraph_graph::{
     Blend, BlendFunction, BlendState, Capabilities, CompareFunction, CullMode, DepthFormat,
-    DepthStencilState, FillMode, FormatSupport, LiveObjects, RasterizerState, RenderTargetUsage,
-    SamplerState, StencilOperation, SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
+    DepthStencilState, FillMode, FormatSupport, LiveObjects, PlanCost, RasterizerState,
+    RenderTargetUsage, SamplerState, StencilOperation, SurfaceFormat, TextureAddressMode,
+    TextureFilter, Viewport,
 };
 
 /// Diagnostics: the null backend's probe ([`crate::BackendKind::Null`]); per-device validation

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use xnagraph_graph::compile::CompilePolicy;
 use xnagraph_graph::{DepthFormat, RenderTargetUsage, SurfaceFormat};
 
 /// XNA's `PresentationParameters` (the headless subset: no window handle).
@@ -67,6 +68,11 @@ pub struct DeviceOptions {
     /// decision changes pixels even on drivers that keep the old content. Costs a clear per
     /// such attachment; off by default.
     pub poison_undefined: bool,
+    /// Which policy compiles the frames: the compiler's own (the default), or the frame-blind
+    /// policy of a driver that sees one call at a time, for benchmarks and tests that measure
+    /// what the compiler saves. Both give the same pixels; [`crate::GraphicsDevice::last_plan_cost`]
+    /// reports what each plan loads, stores and synchronizes.
+    pub compile_policy: CompilePolicy,
 }
 
 impl Default for DeviceOptions {
@@ -77,6 +83,7 @@ impl Default for DeviceOptions {
             frames_in_flight: 2,
             timeout: Duration::from_secs(10),
             poison_undefined: false,
+            compile_policy: CompilePolicy::Graph,
         }
     }
 }

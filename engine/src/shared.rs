@@ -13,11 +13,12 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use xnagraph_graph::compile::CompilePolicy;
 use xnagraph_graph::null::NullProbe;
 use xnagraph_graph::{
     Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FrameBuilder,
-    LiveObjects, Rect, SpriteInstance, SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
-    Viewport,
+    LiveObjects, PlanCost, Rect, SpriteInstance, SubmissionWaiter, SurfaceFormat, TextureDesc,
+    TextureState, Viewport,
 };
 
 use crate::error::{Result, XnaError};
@@ -139,6 +140,10 @@ pub(crate) struct DeviceShared {
     pub last_submission: AtomicU64,
     /// The backend's validation messages and live native object count, per device.
     pub diagnostics: Diagnostics,
+    /// The policy frames are compiled under (`DeviceOptions::compile_policy`).
+    pub compile_policy: CompilePolicy,
+    /// The cost of the last plan handed to the backend.
+    pub last_plan_cost: Mutex<Option<PlanCost>>,
 }
 
 impl DeviceShared {

@@ -19,7 +19,7 @@
 use std::sync::atomic::Ordering;
 
 use std::sync::Arc;
-use xnagraph_graph::compile::compile_for_submission;
+use xnagraph_graph::compile::compile_for_submission_with;
 
 use xnagraph_graph::{BackendError, ReadbackId, Rect, SubmissionId, TextureState};
 
@@ -113,10 +113,11 @@ impl DeviceShared {
         if frame.is_empty() {
             return Ok(Ok(None));
         }
-        let (mut plan, tracking) = compile_for_submission(frame);
+        let (mut plan, tracking) = compile_for_submission_with(frame, self.compile_policy);
         if print_plans() {
             eprintln!("{plan}");
         }
+        *lock(&self.last_plan_cost) = Some(plan.cost);
         let submitted = self.submit_plan(&plan);
         if matches!(submitted, Ok(Ok(_))) {
             tracking.commit();

@@ -57,8 +57,21 @@ impl Pending {
     }
 }
 
+/// Where cascades go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// Once per run of segments that write level 0, before the next read (the graph's policy).
+    SegmentRun,
+    /// After every segment that writes level 0 (the frame-blind policy).
+    EverySegment,
+}
+
 /// Inserts the mip cascades into `nodes` (one plan node per recorded node, in order).
-pub(crate) fn insert_mip_cascades(frame: &FrameCommands, nodes: Vec<PlanNode>) -> Vec<PlanNode> {
+pub(crate) fn insert_mip_cascades(
+    frame: &FrameCommands,
+    nodes: Vec<PlanNode>,
+    placement: Placement,
+) -> Vec<PlanNode> {
     let mut pending = Pending::default();
     for (i, node) in nodes.iter().enumerate() {
         match &node.kind {
@@ -75,6 +88,9 @@ pub(crate) fn insert_mip_cascades(frame: &FrameCommands, nodes: Vec<PlanNode>) -
                     if writes_level_0 && has_generated_mips(&att.texture) {
                         let entry = (i, att.texture.clone());
                         pending.dirty.insert((att.texture.id(), att.layer), entry);
+                        if placement == Placement::EverySegment {
+                            pending.flush(att.texture.id(), att.layer);
+                        }
                     }
                 }
             }
@@ -281,6 +297,28 @@ mod tests {
         assert_eq!(kinds(&plan), ["pass", "mips", "pass", "pass", "mips", "clear"]);
     }
 
+    /// Once per segment run: consecutive segments writing the target share one cascade, and
+    /// two render-then-sample runs of the same target in one frame get one each.
+    #[test]
+    fn a_cascade_runs_once_per_run_of_segments_that_write_the_target() {
+        let (t, rt) = (texture(4, 4, 1), mipmapped_target(8, 4, PRESERVE));
+        let (first, second) = (target(4, 4, 0, DISCARD), target(4, 4, 0, DISCARD));
+        let plan = compile(frame(vec![
+            bind(&rt, vec![clear_color(RED), draw(&t)]),
+            bind(&rt, vec![draw(&t)]),
+            bind(&first, vec![draw(&rt)]),
+            bind(&rt, vec![draw(&t)]),
+            bind(&rt, vec![draw(&t)]),
+            bind(&second, vec![draw(&rt)]),
+            unbind(),
+        ]));
+        let run = ["pass", "pass", "mips", "pass"];
+        assert_eq!(kinds(&plan)[..8], [run, run].concat());
+        assert_eq!((mips_of(&plan, 2), mips_of(&plan, 6)), ((rt.id(), 0), (rt.id(), 0)));
+        let cascades = kinds(&plan).iter().filter(|k| **k == "mips").count();
+        assert_eq!(cascades, 2);
+    }
+
     /// Transfer clears are made after this stage, but one placed before it is a write of
     /// level 0 like any other: only a clear of the `Color` image's level 0 of a target with
     /// generated mips is followed by a cascade.
@@ -297,7 +335,7 @@ mod tests {
                 vec![ImageClear { texture: texture.clone(), image, level, layer: 0, value }];
             let nodes =
                 vec![PlanNode { barriers: Vec::new(), kind: PlanNodeKind::ClearImages { clears } }];
-            insert_mip_cascades(&FrameCommands::default(), nodes).len() - 1
+            insert_mip_cascades(&FrameCommands::default(), nodes, Placement::SegmentRun).len() - 1
         };
         assert_eq!(cascades(&mipmapped, Image::Color, 0), 1);
         assert_eq!(cascades(&mipmapped, Image::Samples, 0), 0, "the samples are not level 0");

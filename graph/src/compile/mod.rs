@@ -21,9 +21,14 @@
 //! 8. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
 //!
 //! What each node touches is written once, in `access`, for the barriers and the DAG alike.
+//!
+//! Under [`CompilePolicy::FrameBlind`] stages 3, 4 and 6 give way to `blind` (every attachment
+//! LOADed unless cleared, STOREd and resolved) and stage 5 places a cascade after every segment,
+//! so that both policies can run the same frame and be compared.
 
 mod access;
 pub mod barriers;
+mod blind;
 pub mod clears;
 pub mod cost;
 mod cull;
@@ -45,18 +50,51 @@ pub use track::TrackingCommit;
 use crate::commands::FrameCommands;
 use crate::plan::FramePlan;
 
+/// Which policy decides the loads, stores, resolves and cascades of a plan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CompilePolicy {
+    /// The compiler's own: the whole frame decides every load, store, resolve, cascade and
+    /// culled node (the stages above).
+    #[default]
+    Graph,
+    /// What a driver that sees one call at a time must do (FNA3D's SDL_GPU driver, for one):
+    /// CLEAR when a clear is pending at the start of a segment, otherwise LOAD; always STORE,
+    /// multisample samples and depth included; every multisampled attachment resolves; a cascade
+    /// after every segment that renders a mipmapped target; nothing culled. Resolves, cascades
+    /// and barriers stay correct, so both policies give the same pixels; benchmarks and tests run
+    /// it to measure what the compiler saves.
+    FrameBlind,
+}
+
 /// Compiles one frame for submission. Cross-frame state (per-subresource access, whether content
 /// exists) lives in each texture state's tracker; the returned [`TrackingCommit`] holds it
 /// advanced to the end of the plan. Commit it once the backend has accepted the plan, before the
 /// next compile; drop it when the submission failed, so that the next frame starts from the
 /// state the GPU really reached.
 pub fn compile_for_submission(frame: FrameCommands) -> (FramePlan, TrackingCommit) {
+    compile_for_submission_with(frame, CompilePolicy::Graph)
+}
+
+/// [`compile_for_submission`] under `policy`.
+pub fn compile_for_submission_with(
+    frame: FrameCommands,
+    policy: CompilePolicy,
+) -> (FramePlan, TrackingCommit) {
     let mut nodes = nodes::recorded_nodes(&frame);
     load::derive_load_ops(&frame, &mut nodes);
-    store::derive_store_ops(&frame, &mut nodes);
-    cull::cull_unobserved(&frame, &mut nodes);
-    let mut nodes = mips::insert_mip_cascades(&frame, nodes);
-    clears::lower_clear_only_passes(&mut nodes);
+    let mut nodes = match policy {
+        CompilePolicy::Graph => {
+            store::derive_store_ops(&frame, &mut nodes);
+            cull::cull_unobserved(&frame, &mut nodes);
+            let mut nodes = mips::insert_mip_cascades(&frame, nodes, mips::Placement::SegmentRun);
+            clears::lower_clear_only_passes(&mut nodes);
+            nodes
+        }
+        CompilePolicy::FrameBlind => {
+            blind::apply_frame_blind_ops(&mut nodes);
+            mips::insert_mip_cascades(&frame, nodes, mips::Placement::EverySegment)
+        }
+    };
     let mut tracker = track::FrameTracker::default();
     barriers::derive_barriers(&frame, &mut nodes, &mut tracker);
     let cost = cost::plan_cost(&nodes);
@@ -67,7 +105,12 @@ pub fn compile_for_submission(frame: FrameCommands) -> (FramePlan, TrackingCommi
 /// plan they compile (tests, tools). A caller whose submission can fail uses
 /// [`compile_for_submission`].
 pub fn compile(frame: FrameCommands) -> FramePlan {
-    let (plan, tracking) = compile_for_submission(frame);
+    compile_with(frame, CompilePolicy::Graph)
+}
+
+/// [`compile`] under `policy`.
+pub fn compile_with(frame: FrameCommands, policy: CompilePolicy) -> FramePlan {
+    let (plan, tracking) = compile_for_submission_with(frame, policy);
     tracking.commit();
     plan
 }

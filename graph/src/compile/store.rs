@@ -285,4 +285,43 @@ mod tests {
         assert!(!first.resolve, "and resolves over the colour before anyone reads it");
         assert_eq!(pass(&plan, 1).colors[0].store, StoreOp::Store, "preserved past the frame");
     }
+
+    /// The resolve is part of the pass that ends the bind cycle (its attachment line says so;
+    /// the plan has no resolve node of its own), not of an earlier segment of the same cycle
+    /// that an upload split off, and it comes before the pass that samples the target.
+    #[test]
+    fn the_resolve_happens_in_the_pass_that_ends_the_bind_cycle() {
+        let (t, other) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));
+        let rt = target(8, 8, 4, DISCARD);
+        let plan = compile(frame(vec![
+            bind(&rt, vec![draw(&t)]),
+            upload(&t, 0, 0),
+            resume(&rt, vec![draw(&t)]),
+            bind(&other, vec![draw(&rt)]),
+        ]));
+        assert_eq!(kinds(&plan), ["pass", "upload", "pass", "pass"]);
+        let text = plan.to_string();
+        // The plan's text: one block per node, opened by "<index>: <kind> ...".
+        let mut blocks: Vec<Vec<&str>> = Vec::new();
+        for line in text.lines() {
+            if line.split(':').next().is_some_and(|n| n.parse::<usize>().is_ok()) {
+                blocks.push(Vec::new());
+            }
+            if let Some(block) = blocks.last_mut() {
+                block.push(line.trim());
+            }
+        }
+        assert_eq!(blocks.len(), 4, "no separate resolve node: {text}");
+        let name = text.lines().find(|l| l.contains("8x8")).and_then(|l| l.split(':').next());
+        let name = name.unwrap();
+        let color = |node: usize| -> Vec<&str> {
+            blocks[node].iter().copied().filter(|l| l.starts_with("color")).collect()
+        };
+        let samples = format!("color {name}.samples layer 0");
+        assert!(color(0)[0].starts_with(&samples) && !color(0)[0].ends_with("resolve"), "{text}");
+        assert!(color(2)[0].starts_with(&samples) && color(2)[0].ends_with("resolve"), "{text}");
+        let sampled =
+            format!("{name}.color levels 0..1 layers 0..1 ColorAttachmentWrite -> FragmentSampled");
+        assert!(blocks[3].iter().any(|l| l.ends_with(&sampled)), "{text}");
+    }
 }
