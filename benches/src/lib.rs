@@ -4,6 +4,7 @@
 //! JSON object per figure on stdout, so runs can be compared by tools and by eye.
 
 pub mod ash_clear;
+pub mod post_chain;
 
 use std::time::{Duration, Instant};
 

@@ -1,0 +1,122 @@
+//! The standard post-processing frame, shared by the `post_chain_cost` benchmark and the test
+//! that asserts what the compiler saves on it.
+//!
+//! A scene of [`SPRITES`] sprites (distinct colours, positions, sizes and rotations, from a
+//! seeded generator) into a [`SIZE`]² 4x `HdrBlendable` target with `Depth24Stencil8`
+//! (DiscardContents), a four-step downsample chain (each half the size of the previous, sampling
+//! it), a bloom combine into the back buffer (the scene's resolve, then the last downsample added
+//! over it) and a present.
+
+use xnagraph::{
+    BlendState, Color, CompilePolicy, DepthFormat, DeviceOptions, Diagnostics, GraphicsDevice,
+    GraphicsProfile, PlanCost, PresentationParameters, Rectangle, RenderTarget2D,
+    RenderTargetUsage, SamplerState, SpriteBatch, SpriteEffects, SpriteSortMode, SurfaceFormat,
+    Texture2D, Vector2,
+};
+
+/// The back buffer's and the scene's edge, in pixels.
+pub const SIZE: i32 = 128;
+/// Sprites drawn into the scene.
+pub const SPRITES: u32 = 400;
+
+/// What one run of the frame gives.
+pub struct PostChainRun {
+    /// The presented frame's plan cost.
+    pub cost: PlanCost,
+    /// The scene target's applied sample count (4 where the adapter offers it).
+    pub scene_samples: i32,
+    /// The back buffer after the present.
+    pub pixels: Vec<Color>,
+    /// The device's validation messages and live objects.
+    pub diagnostics: Diagnostics,
+}
+
+fn hdr_target(
+    device: &GraphicsDevice,
+    size: i32,
+    depth: DepthFormat,
+    samples: i32,
+) -> xnagraph::Result<RenderTarget2D> {
+    let usage = RenderTargetUsage::DiscardContents;
+    let format = SurfaceFormat::HdrBlendable;
+    RenderTarget2D::with_options(device, size, size, false, format, depth, samples, usage)
+}
+
+/// Draws `source` stretched over the whole of the current `size`² target.
+fn blit(
+    device: &GraphicsDevice,
+    source: &Texture2D,
+    size: i32,
+    blend: BlendState,
+) -> xnagraph::Result<()> {
+    let mut sb = SpriteBatch::new(device)?;
+    let linear = Some(SamplerState::LINEAR_CLAMP);
+    sb.begin_with(SpriteSortMode::Deferred, Some(blend), linear, None, None, None)?;
+    sb.draw_rect(source, Rectangle::new(0, 0, size, size), Color::WHITE)?;
+    sb.end()
+}
+
+/// Runs the frame once on a new device compiled under `policy`; `options` gives the rest of
+/// the device's options (validation, poisoning).
+pub fn run(policy: CompilePolicy, options: DeviceOptions) -> xnagraph::Result<PostChainRun> {
+    let params = PresentationParameters {
+        back_buffer_width: SIZE,
+        back_buffer_height: SIZE,
+        ..PresentationParameters::default()
+    };
+    let options = DeviceOptions { compile_policy: policy, ..options };
+    let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)?;
+    let diagnostics = device.diagnostics();
+    let scene = hdr_target(&device, SIZE, DepthFormat::Depth24Stencil8, 4)?;
+    let chain = (1..=4)
+        .map(|step| hdr_target(&device, SIZE >> step, DepthFormat::None, 0))
+        .collect::<xnagraph::Result<Vec<_>>>()?;
+    let white = Texture2D::new(&device, 1, 1)?;
+    white.set_data(&[Color::WHITE])?;
+
+    device.set_render_target(Some(&scene))?;
+    let mut sb = SpriteBatch::new(&device)?;
+    sb.begin()?;
+    // A 64-bit linear congruential generator: the same sprites on every run.
+    let mut seed = 0x5eed_u64;
+    let mut below = |n: u32| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as u32 % n
+    };
+    for i in 0..SPRITES {
+        let color =
+            Color::new((i * 37 % 256) as u8, (i * 91 % 256) as u8, (i * 173 % 256) as u8, 255);
+        let quarter = SIZE as u32 * 4;
+        let position = Vector2::new(below(quarter) as f32 / 4.0, below(quarter) as f32 / 4.0);
+        let scale = Vector2::new(2.0 + below(24) as f32, 2.0 + below(24) as f32);
+        let rotation = below(628) as f32 / 100.0;
+        let origin = Vector2::new(0.5, 0.5);
+        sb.draw_ex(
+            &white,
+            position,
+            None,
+            color,
+            rotation,
+            origin,
+            scale,
+            SpriteEffects::NONE,
+            0.0,
+        )?;
+    }
+    sb.end()?;
+    let mut previous: &RenderTarget2D = &scene;
+    for target in &chain {
+        device.set_render_target(Some(target))?;
+        blit(&device, previous, target.width(), BlendState::OPAQUE)?;
+        previous = target;
+    }
+    device.set_render_target(None)?;
+    blit(&device, &scene, SIZE, BlendState::OPAQUE)?;
+    blit(&device, previous, SIZE, BlendState::ADDITIVE)?;
+    device.present()?;
+    let cost = device.last_plan_cost().unwrap_or_default();
+    let mut pixels = vec![Color::TRANSPARENT; (SIZE * SIZE) as usize];
+    let n = pixels.len();
+    device.get_back_buffer_data(None, &mut pixels, 0, n)?;
+    Ok(PostChainRun { cost, scene_samples: scene.multi_sample_count(), pixels, diagnostics })
+}
