@@ -410,3 +410,87 @@ fn a_face_outside_the_six_values_is_out_of_range() {
         assert_eq!(device.render_target_bindings(), [(cube.resource_id(), 0)], "unchanged");
     }
 }
+
+#[test]
+fn cubes_are_tracked_resources_and_cube_targets_can_lose_content() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let log: Arc<Mutex<Vec<String>>> = Arc::default();
+    let l = log.clone();
+    device.events().resource_created.subscribe(move |a| {
+        l.lock().unwrap().push(format!("created {}", a.kind));
+    });
+    let l = log.clone();
+    device.events().resource_destroyed.subscribe(move |a| {
+        l.lock().unwrap().push(format!("destroyed {}", a.kind));
+    });
+    let before = device.tracked_resource_count();
+    let texture = TextureCube::new(&device, 4, false, SurfaceFormat::Color).unwrap();
+    let target = cube_target(&device, 4, DepthFormat::None, 0, RenderTargetUsage::DiscardContents);
+    assert_eq!(device.tracked_resource_count(), before + 2);
+
+    let raised = Arc::new(AtomicUsize::new(0));
+    let r = raised.clone();
+    target.content_lost().subscribe(move |_| {
+        r.fetch_add(1, Ordering::SeqCst);
+    });
+    device.notify_device_reset();
+    assert!(target.is_content_lost());
+    assert_eq!(raised.load(Ordering::SeqCst), 1);
+    device.set_render_target_cube(Some(&target), CubeMapFace::NegativeZ).unwrap();
+    assert!(!target.is_content_lost(), "binding a face takes the content back");
+    device.set_render_target(None).unwrap();
+
+    texture.dispose();
+    assert!(texture.is_disposed());
+    let mut px = [Color::TRANSPARENT; 16];
+    let err = texture.get_data(CubeMapFace::PositiveX, &mut px).unwrap_err();
+    assert!(matches!(err, XnaError::ObjectDisposed { .. }), "{err}");
+    drop((texture, target));
+    assert_eq!(device.tracked_resource_count(), before);
+    assert_eq!(
+        *log.lock().unwrap(),
+        [
+            "created TextureCube",
+            "created RenderTargetCube",
+            "destroyed TextureCube",
+            "destroyed RenderTargetCube"
+        ]
+    );
+}
+
+/// A mipmapped cube target: a format the device cannot generate mips for is refused at
+/// creation; a rendered face's smaller levels are generated from what was drawn into it.
+#[test]
+fn a_mipmapped_cube_target_checks_mip_generation_at_creation_and_fills_the_face_levels() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let cannot = SurfaceFormat::ALL.into_iter().find(|&f| {
+        let s = device.format_support(f);
+        s.sampled && s.render_target && !s.mip_generation
+    });
+    match cannot {
+        Some(format) => {
+            let err = RenderTargetCube::new(&device, 8, true, format, DepthFormat::None);
+            assert!(matches!(err, Err(XnaError::NotSupported { .. })), "{format:?}: {err:?}");
+            assert!(RenderTargetCube::new(&device, 8, false, format, DepthFormat::None).is_ok());
+        }
+        None => skipped("mip generation check", "every render format can generate mips here"),
+    }
+    let cube =
+        RenderTargetCube::new(&device, 8, true, SurfaceFormat::Color, DepthFormat::None).unwrap();
+    assert_eq!(cube.level_count(), 4);
+    for (i, face) in [CubeMapFace::PositiveY, CubeMapFace::NegativeZ].into_iter().enumerate() {
+        device.set_render_target_cube(Some(&cube), face).unwrap();
+        device.clear(FACE_COLORS[i + 2]).unwrap();
+    }
+    device.set_render_target(None).unwrap();
+    for (i, face) in [CubeMapFace::PositiveY, CubeMapFace::NegativeZ].into_iter().enumerate() {
+        for level in 1..4 {
+            let px = read_face(&cube, face, level);
+            assert!(px.iter().all(|&p| p == FACE_COLORS[i + 2]), "{face:?} level {level}");
+        }
+    }
+}
