@@ -195,7 +195,7 @@ pub(crate) fn check_texture_format(
             "{format:?} textures are not supported by this device."
         )));
     }
-    if format.is_block_compressed() && (w % 4 != 0 || h % 4 != 0) {
+    if format.is_block_compressed() && (!w.is_multiple_of(4) || !h.is_multiple_of(4)) {
         return Err(XnaError::not_supported(format!(
             "{format:?} textures must have a width and height that are multiples of 4."
         )));
