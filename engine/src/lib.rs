@@ -1,6 +1,7 @@
 //! xnagraph: Microsoft XNA 4.0's immediate-style graphics API over a per-frame render graph.
 //!
-//! A game creates a [`GraphicsDevice`], resources ([`Texture2D`], [`RenderTarget2D`]) and a
+//! A game creates a [`GraphicsDevice`], resources ([`Texture2D`], [`RenderTarget2D`],
+//! [`TextureCube`], [`RenderTargetCube`]) and a
 //! [`SpriteBatch`], and calls them as it would in XNA. Every call validates its arguments and
 //! records; nothing reaches the GPU until a flush ([`GraphicsDevice::present`], a `get_data`,
 //! [`GraphicsDevice::flush`]), when the frame is compiled into a plan (load/store ops, resolves,
@@ -11,6 +12,7 @@
 
 mod capability;
 mod clear;
+mod cube;
 mod data;
 mod device;
 mod error;
@@ -28,6 +30,7 @@ mod submit;
 mod texture;
 
 pub use clear::ClearOptions;
+pub use cube::{CubeMapFace, RenderTargetCube, TextureCube};
 pub use device::GraphicsDevice;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
@@ -35,7 +38,9 @@ pub use math::{Color, Matrix, Rectangle, Vector2};
 pub use options::{BackendKind, DeviceOptions, PresentationParameters};
 pub use profile::GraphicsProfile;
 pub use registry::{ResourceEventArgs, ResourceId};
-pub use render_target::{RenderTarget2D, RenderTargetBinding, MAX_RENDER_TARGET_BINDINGS};
+pub use render_target::{
+    BindingTarget, RenderTarget2D, RenderTargetBinding, MAX_RENDER_TARGET_BINDINGS,
+};
 pub use shared::DeviceEvents;
 pub use sprite_batch::{SpriteBatch, SpriteEffects, SpriteSortMode};
 pub use texture::Texture2D;

@@ -19,6 +19,7 @@ use xnagraph_graph::{
 };
 
 use crate::capability::check_mip_generation;
+use crate::cube::{CubeMapFace, RenderTargetCube};
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::{lock, Event};
@@ -49,20 +50,72 @@ impl std::fmt::Debug for RenderTarget2D {
     }
 }
 
-/// One entry of `set_render_targets` (XNA's `RenderTargetBinding`). `None` is a null target.
+/// The target of a [`RenderTargetBinding`]: a 2D target or a cube (whose face is the binding's
+/// array slice).
+#[derive(Clone, Copy, Debug)]
+pub enum BindingTarget<'a> {
+    /// A `RenderTarget2D`.
+    Target2D(&'a RenderTarget2D),
+    /// A `RenderTargetCube`; the binding's `array_slice` names the face.
+    Cube(&'a RenderTargetCube),
+}
+
+impl<'a> From<&'a RenderTarget2D> for BindingTarget<'a> {
+    fn from(target: &'a RenderTarget2D) -> Self {
+        BindingTarget::Target2D(target)
+    }
+}
+
+impl<'a> From<&'a RenderTargetCube> for BindingTarget<'a> {
+    fn from(target: &'a RenderTargetCube) -> Self {
+        BindingTarget::Cube(target)
+    }
+}
+
+impl<'a> BindingTarget<'a> {
+    fn core(self) -> &'a Arc<TextureCore> {
+        match self {
+            BindingTarget::Target2D(t) => t.core(),
+            BindingTarget::Cube(c) => c.core(),
+        }
+    }
+
+    /// The array layer the binding names: slice 0 of a 2D target, or a cube face.
+    fn layer(self, array_slice: i32) -> Result<u32> {
+        match self {
+            BindingTarget::Target2D(_) if array_slice != 0 => Err(XnaError::not_supported(
+                "A RenderTarget2D has one array slice; the slice must be 0.",
+            )),
+            BindingTarget::Target2D(_) => Ok(0),
+            BindingTarget::Cube(_) => Ok(CubeMapFace::try_from(array_slice)?.layer()),
+        }
+    }
+}
+
+/// One entry of `set_render_targets` (XNA's `RenderTargetBinding`): a 2D target, or one face of
+/// a cube target, which goes through the same binding list as a 2D target. `None` is a null
+/// target.
 #[derive(Clone, Copy, Debug)]
 pub struct RenderTargetBinding<'a> {
     /// The target to bind; `None` (a binding without a target) is refused with `Argument`
     /// naming `renderTarget`.
-    pub render_target: Option<&'a RenderTarget2D>,
-    /// XNA's `ArraySlice` (the cube face of a cube target); a `RenderTarget2D` has one slice,
-    /// so anything but 0 is `NotSupported`.
+    pub render_target: Option<BindingTarget<'a>>,
+    /// XNA's `ArraySlice`: the cube face (a [`CubeMapFace`] value; anything else is
+    /// `ArgumentOutOfRange`) of a cube target; a `RenderTarget2D` has one slice, so anything
+    /// but 0 is `NotSupported`.
     pub array_slice: i32,
 }
 
 impl<'a> From<&'a RenderTarget2D> for RenderTargetBinding<'a> {
     fn from(target: &'a RenderTarget2D) -> Self {
-        RenderTargetBinding { render_target: Some(target), array_slice: 0 }
+        RenderTargetBinding { render_target: Some(target.into()), array_slice: 0 }
+    }
+}
+
+impl<'a> RenderTargetBinding<'a> {
+    /// XNA's `new RenderTargetBinding(renderTargetCube, cubeMapFace)`: one face of a cube.
+    pub fn cube(target: &'a RenderTargetCube, face: CubeMapFace) -> Self {
+        RenderTargetBinding { render_target: Some(target.into()), array_slice: face as i32 }
     }
 }
 
@@ -107,29 +160,15 @@ impl RenderTarget2D {
                 "Render target aspect ratio {w}:{h} exceeds {MAX_ASPECT_RATIO}:1."
             )));
         }
-        let format = select_render_target_format(shared, preferred_format);
-        if mip_map {
-            check_mip_generation(format, shared.format_support(format))?;
-        }
-        // Mipmapped non-power-of-two targets are allowed under Reach too.
-        let levels = if mip_map { full_mip_count(w, h) } else { 1 };
-        let depth = shared.applied_depth_format(preferred_depth_format);
-        let sample_count =
-            shared.caps.clamp_sample_count(closest_msaa_power(preferred_multi_sample_count));
-        let desc = TextureDesc {
-            width: w,
-            height: h,
-            mip_levels: levels,
-            layers: 1,
-            format,
-            render_target: Some(RenderTargetDesc {
-                depth,
-                sample_count,
-                usage,
-                back_buffer: false,
-            }),
-        };
-        let info = RenderTargetInfo { usage, depth, sample_count };
+        let (desc, info) = target_desc(
+            shared,
+            (w, h, 1),
+            mip_map,
+            preferred_format,
+            preferred_depth_format,
+            preferred_multi_sample_count,
+            usage,
+        )?;
         let core = create_core(device, "RenderTarget2D", desc, Some(info), false)?;
         Ok(RenderTarget2D { texture: Texture2D { core } })
     }
@@ -139,11 +178,7 @@ impl RenderTarget2D {
     }
 
     fn info(&self) -> RenderTargetInfo {
-        self.core().render_target.unwrap_or(RenderTargetInfo {
-            usage: RenderTargetUsage::DiscardContents,
-            depth: DepthFormat::None,
-            sample_count: 0,
-        })
+        self.core().target_info()
     }
 
     /// `RenderTargetUsage`: how the target treats its content when it is bound again.
@@ -173,23 +208,67 @@ impl RenderTarget2D {
 
     /// Explicit `Dispose()`. Refused while the target is bound to its live device.
     pub fn dispose(&self) -> Result<()> {
-        if let Some(device) = self.core().res.device_if_alive() {
-            if lock(&device.rec).is_bound(self.core().res.id) {
-                return Err(XnaError::invalid_operation("Disposing target that is still bound"));
-            }
-        }
-        self.core().dispose(true);
-        Ok(())
+        dispose_target(self.core())
     }
 }
 
 impl Drop for RenderTarget2D {
     fn drop(&mut self) {
-        if let Some(device) = self.core().res.device_if_alive() {
-            detach_destroyed_target(&device, self.core().res.id);
-        }
-        self.core().dispose(false);
+        drop_target(self.core());
     }
+}
+
+/// The applied description of a render target of `w`×`h` with `layers` layers (1, or 6 for a
+/// cube), shared by `RenderTarget2D` and `RenderTargetCube`: the format verdict (a format the
+/// profile forbids or the device cannot render becomes `Color`), the mip-generation check of a
+/// mipmapped target, the applied depth format and the clamped sample count.
+pub(crate) fn target_desc(
+    shared: &DeviceShared,
+    (w, h, layers): (u32, u32, u32),
+    mip_map: bool,
+    preferred_format: SurfaceFormat,
+    preferred_depth_format: DepthFormat,
+    preferred_multi_sample_count: i32,
+    usage: RenderTargetUsage,
+) -> Result<(TextureDesc, RenderTargetInfo)> {
+    let format = select_render_target_format(shared, preferred_format);
+    if mip_map {
+        check_mip_generation(format, shared.format_support(format))?;
+    }
+    // Mipmapped non-power-of-two targets are allowed under Reach too.
+    let levels = if mip_map { full_mip_count(w, h) } else { 1 };
+    let depth = shared.applied_depth_format(preferred_depth_format);
+    let sample_count =
+        shared.caps.clamp_sample_count(closest_msaa_power(preferred_multi_sample_count));
+    let desc = TextureDesc {
+        width: w,
+        height: h,
+        mip_levels: levels,
+        layers,
+        format,
+        render_target: Some(RenderTargetDesc { depth, sample_count, usage, back_buffer: false }),
+    };
+    Ok((desc, RenderTargetInfo { usage, depth, sample_count }))
+}
+
+/// `Dispose()` of a render target (2D or cube): refused while any face of it is bound to its
+/// live device, as XNA does.
+pub(crate) fn dispose_target(core: &TextureCore) -> Result<()> {
+    if let Some(device) = core.res.device_if_alive() {
+        if lock(&device.rec).is_bound(core.res.id) {
+            return Err(XnaError::invalid_operation("Disposing target that is still bound"));
+        }
+    }
+    core.dispose(true);
+    Ok(())
+}
+
+/// The destructor of a render target (2D or cube): detaches it if bound, then disposes.
+pub(crate) fn drop_target(core: &TextureCore) {
+    if let Some(device) = core.res.device_if_alive() {
+        detach_destroyed_target(&device, core.res.id);
+    }
+    core.dispose(false);
 }
 
 /// XNA's "preferred" format: a format the profile forbids or the backend cannot render to
@@ -236,7 +315,23 @@ impl GraphicsDevice {
         }
     }
 
-    /// `SetRenderTargets(bindings)`; an empty slice returns to the back buffer.
+    /// `SetRenderTarget(cube, face)`: one face of a cube; `None` returns to the back buffer.
+    /// The face goes through the same binding list, checks and no-op rule as a 2D target.
+    pub fn set_render_target_cube(
+        &self,
+        target: Option<&RenderTargetCube>,
+        face: CubeMapFace,
+    ) -> Result<()> {
+        match target {
+            Some(t) => self.set_render_targets(&[RenderTargetBinding::cube(t, face)]),
+            None => self.set_render_targets(&[]),
+        }
+    }
+
+    /// `SetRenderTargets(bindings)`; an empty slice returns to the back buffer. A cube face is
+    /// an ordinary entry: it may be one member of a multi-target set (same size as the others),
+    /// the same set (same resources and faces in the same order) is a no-op, and one cube on
+    /// two slots is refused whatever the faces.
     pub fn set_render_targets(&self, bindings: &[RenderTargetBinding<'_>]) -> Result<()> {
         let shared = &self.shared;
         shared.check_alive()?;
@@ -271,15 +366,11 @@ impl GraphicsDevice {
                     "The render target was created by a different GraphicsDevice.",
                 ));
             }
-            if binding.array_slice != 0 {
-                return Err(XnaError::not_supported(
-                    "A RenderTarget2D has one array slice; the slice must be 0.",
-                ));
-            }
+            let layer = target.layer(binding.array_slice)?;
             let state = lock(&core.backing).as_ref().map(|b| b.state.clone()).ok_or_else(|| {
-                XnaError::not_supported("this renderer does not support RenderTarget2D")
+                XnaError::not_supported(format!("this renderer does not support {}", core.res.kind))
             })?;
-            resolved.push((BoundTarget { resource: core.res.id, layer: 0, state }, core));
+            resolved.push((BoundTarget { resource: core.res.id, layer, state }, core));
         }
 
         // 3. Across bindings.

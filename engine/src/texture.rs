@@ -65,6 +65,16 @@ impl TextureCore {
         lock(&self.backing).clone().ok_or(XnaError::ObjectDisposed { object: self.res.kind })
     }
 
+    /// The applied render-target facts; a plain texture reads as a discarding target without
+    /// depth or samples.
+    pub fn target_info(&self) -> RenderTargetInfo {
+        self.render_target.unwrap_or(RenderTargetInfo {
+            usage: xnagraph_graph::RenderTargetUsage::DiscardContents,
+            depth: xnagraph_graph::DepthFormat::None,
+            sample_count: 0,
+        })
+    }
+
     /// Common disposal: `Disposing` (explicit only), release the backing, `ResourceDestroyed`
     /// and unregistration while the device lives, then disposed.
     pub fn dispose(&self, explicit: bool) {
@@ -166,6 +176,51 @@ pub(crate) fn validate_size(device: &DeviceShared, width: i32, height: i32) -> R
     Ok((width as u32, height as u32))
 }
 
+/// The format checks of a sampled texture (2D or cube): the profile's format set, the device's
+/// sampling support, and whole 4×4 blocks for a block-compressed format.
+pub(crate) fn check_texture_format(
+    shared: &DeviceShared,
+    format: SurfaceFormat,
+    w: u32,
+    h: u32,
+) -> Result<()> {
+    if !shared.profile.supports_texture_format(format) {
+        return Err(XnaError::not_supported(format!(
+            "{format:?} textures are not supported by the {:?} profile.",
+            shared.profile
+        )));
+    }
+    if !shared.format_support(format).sampled {
+        return Err(XnaError::not_supported(format!(
+            "{format:?} textures are not supported by this device."
+        )));
+    }
+    if format.is_block_compressed() && (!w.is_multiple_of(4) || !h.is_multiple_of(4)) {
+        return Err(XnaError::not_supported(format!(
+            "{format:?} textures must have a width and height that are multiples of 4."
+        )));
+    }
+    Ok(())
+}
+
+/// Records the zero upload of every level of every layer: a new texture reads back as zero.
+pub(crate) fn upload_zeroes(shared: &DeviceShared, state: &Arc<TextureState>) {
+    let desc = *state.desc();
+    let mut rec = lock(&shared.rec);
+    for layer in 0..desc.layers {
+        for (level, bytes) in zeroed_levels(&desc).into_iter().enumerate() {
+            let (lw, lh) = desc.level_size(level as u32);
+            rec.builder.upload(Upload {
+                texture: state.clone(),
+                level: level as u32,
+                layer,
+                rect: Rect::new(0, 0, lw as i32, lh as i32),
+                data: bytes,
+            });
+        }
+    }
+}
+
 impl Texture2D {
     /// `new Texture2D(device, width, height)`: one level, `SurfaceFormat::Color`.
     pub fn new(device: &GraphicsDevice, width: i32, height: i32) -> Result<Self> {
@@ -183,46 +238,19 @@ impl Texture2D {
         let shared = &device.shared;
         shared.check_alive()?;
         let (w, h) = validate_size(shared, width, height)?;
-        if !shared.profile.supports_texture_format(format) {
-            return Err(XnaError::not_supported(format!(
-                "{format:?} textures are not supported by the {:?} profile.",
-                shared.profile
-            )));
-        }
-        if !shared.format_support(format).sampled {
-            return Err(XnaError::not_supported(format!(
-                "{format:?} textures are not supported by this device."
-            )));
-        }
+        check_texture_format(shared, format, w, h)?;
         let pow2 = w.is_power_of_two() && h.is_power_of_two();
         if mip_map && !pow2 && shared.profile == crate::GraphicsProfile::Reach {
             return Err(XnaError::not_supported(
                 "Reach profile does not support mipmaps on non-power-of-two textures.",
             ));
         }
-        if format.is_block_compressed() && (w % 4 != 0 || h % 4 != 0) {
-            return Err(XnaError::not_supported(format!(
-                "{format:?} textures must have a width and height that are multiples of 4."
-            )));
-        }
         let levels = if mip_map { full_mip_count(w, h) } else { 1 };
         let desc = TextureDesc::texture_2d(w, h, levels, format);
         let keep_shadow = shared.context_recovery.load(std::sync::atomic::Ordering::Acquire);
         let core = create_core(device, "Texture2D", desc, None, keep_shadow)?;
         // A new texture reads back as zero, as the CPU image it starts from.
-        let state = core.state()?;
-        let mut rec = lock(&shared.rec);
-        for (level, bytes) in zeroed_levels(&desc).into_iter().enumerate() {
-            let (lw, lh) = desc.level_size(level as u32);
-            rec.builder.upload(Upload {
-                texture: state.clone(),
-                level: level as u32,
-                layer: 0,
-                rect: Rect::new(0, 0, lw as i32, lh as i32),
-                data: bytes,
-            });
-        }
-        drop(rec);
+        upload_zeroes(shared, &core.state()?);
         Ok(Texture2D { core })
     }
 
@@ -338,7 +366,7 @@ impl Texture2D {
         // Render-target content (reached through the target or any copy of it) lives only on
         // the GPU: it is updated in place, whole level or not.
         if desc.render_target.is_some() {
-            return write_target(&device, &self.core, level, rect, bytes);
+            return write_in_place(&device, &self.core, (level, 0), rect, bytes);
         }
         let shared_with_others =
             lock(&self.core.backing).as_ref().is_some_and(|b| Arc::strong_count(b) > 1);
@@ -361,7 +389,7 @@ impl Texture2D {
                 None => {}
             }
         }
-        record_upload(&device, &backing.state, level, rect, bytes.to_vec());
+        record_upload(&device, &backing.state, (level, 0), rect, bytes.to_vec());
         Ok(())
     }
 
@@ -386,7 +414,7 @@ impl Texture2D {
             record_upload(
                 device,
                 &state,
-                l as u32,
+                (l as u32, 0),
                 Rect::new(0, 0, w as i32, h as i32),
                 bytes.clone(),
             );
@@ -484,29 +512,24 @@ fn read_levels_except(
 pub(crate) fn record_upload(
     device: &DeviceShared,
     state: &Arc<TextureState>,
-    level: u32,
+    (level, layer): (u32, u32),
     rect: Rect,
     data: Vec<u8>,
 ) {
-    lock(&device.rec).builder.upload(Upload {
-        texture: state.clone(),
-        level,
-        layer: 0,
-        rect,
-        data,
-    });
+    lock(&device.rec).builder.upload(Upload { texture: state.clone(), level, layer, rect, data });
 }
 
-/// `SetData` on a render target: the GPU is the authority; the region is uploaded in place.
-fn write_target(
+/// `SetData` where the GPU is the authority (a render target, a cube): the region of
+/// `(level, layer)` is uploaded in place, refused while the target is bound.
+pub(crate) fn write_in_place(
     device: &Arc<DeviceShared>,
     core: &TextureCore,
-    level: u32,
+    subresource: (u32, u32),
     rect: Rect,
     bytes: &[u8],
 ) -> Result<()> {
     let state = core.state()?;
     device.check_not_bound(&state)?;
-    record_upload(device, &state, level, rect, bytes.to_vec());
+    record_upload(device, &state, subresource, rect, bytes.to_vec());
     Ok(())
 }

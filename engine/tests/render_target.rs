@@ -221,7 +221,7 @@ fn per_binding_checks_reject_null_disposed_foreign_and_array_slice() {
     let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
     let null = RenderTargetBinding { render_target: None, array_slice: 0 };
     assert!(matches!(device.set_render_targets(&[null]), Err(XnaError::Argument { .. })));
-    let slice = RenderTargetBinding { render_target: Some(&rt), array_slice: 1 };
+    let slice = RenderTargetBinding { render_target: Some((&rt).into()), array_slice: 1 };
     assert!(matches!(device.set_render_targets(&[slice]), Err(XnaError::NotSupported { .. })));
     let foreign = RenderTarget2D::new(&other, 8, 8).unwrap();
     assert!(matches!(
@@ -754,7 +754,7 @@ fn array_slice_is_validated_before_the_same_set_shortcut() {
     let _v = Validation::new();
     let device = device(8, 8);
     let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
-    let minus_one = RenderTargetBinding { render_target: Some(&rt), array_slice: -1 };
+    let minus_one = RenderTargetBinding { render_target: Some((&rt).into()), array_slice: -1 };
     let fresh = device.set_render_targets(&[minus_one]).unwrap_err();
     assert!(matches!(fresh, XnaError::NotSupported { .. }), "{fresh}");
     device.set_render_target(Some(&rt)).unwrap();

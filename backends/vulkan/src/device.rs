@@ -38,6 +38,10 @@ pub(crate) struct Gpu {
     pub adapter_name: String,
     pub limits: vk::PhysicalDeviceLimits,
     pub features: Features,
+    /// The driver resolves into layer 0 of the resolve view's image whatever the view's base
+    /// layer (lavapipe as shipped in Mesa 22.3): a resolve into a cube face other than the
+    /// first is carried out with a transfer resolve after the pass instead.
+    pub resolve_ignores_view_layer: bool,
     /// This device's validation messages and live object count. Boxed so its address, the
     /// messengers' user data, stays put; dropped only after the instance is destroyed.
     pub diagnostics: Box<Diagnostics>,
@@ -220,6 +224,7 @@ impl Gpu {
             queue,
             queue_family: chosen.queue_family,
             allocator: ManuallyDrop::new(allocator),
+            resolve_ignores_view_layer: chosen.name.contains("llvmpipe"),
             adapter_name: chosen.name,
             limits,
             features: chosen.features,

@@ -3,7 +3,9 @@
 //!
 //! In: a [`PlannedPass`] — attachments with their load/store ops and resolve flags, and the
 //! indices of the segment's ops to run. Out: vkCmdBeginRendering (render area = attachment size;
-//! a resolving `Samples` attachment averages into the `Color` image's view of that layer), the
+//! a resolving `Samples` attachment averages into the `Color` image's view of that layer, or,
+//! on a driver that resolves every view into layer 0, by a transfer resolve right after the
+//! pass), the
 //! ops (clears via vkCmdClearAttachments on the aspects present; sprite draws with their pipeline,
 //! viewport, scissor, transform and texture), vkCmdEndRendering. Nothing here decides a load or
 //! store op, or which attachments an op writes: they come from the plan as they are.
@@ -80,6 +82,9 @@ struct Attachments {
     depth: Option<vk::RenderingAttachmentInfo<'static>>,
     formats: PassFormats,
     extent: vk::Extent2D,
+    /// Indices of the colour attachments whose resolve runs as a transfer after the pass (see
+    /// [`crate::device::Gpu::resolve_ignores_view_layer`]).
+    late_resolves: Vec<usize>,
 }
 
 fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachments, BackendError> {
@@ -102,6 +107,7 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
             Ok(())
         };
     let mut colors = Vec::with_capacity(pass.colors.len());
+    let mut late_resolves = Vec::new();
     let mut color_formats = Vec::with_capacity(pass.colors.len());
     for a in &pass.colors {
         let t = rec.textures.get(a.texture.native())?;
@@ -110,16 +116,23 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
         }
         check(t, a)?;
         let (load, clear) = load_op(effective_load(a.load, false, rec.poison_undefined), false)?;
+        if a.resolve && a.image != Image::Samples {
+            return Err(malformed("resolve from a single-sample attachment"));
+        }
+        // A late resolve reads the samples after the pass: they are kept until then (what the
+        // plan decided for them afterwards still holds, poisoned in tests when dropped).
+        let late = a.resolve && a.layer != 0 && rec.gpu.resolve_ignores_view_layer;
+        if late {
+            late_resolves.push(colors.len());
+        }
+        let store = if late { vk::AttachmentStoreOp::STORE } else { store_op(a.store) };
         let mut info = vk::RenderingAttachmentInfo::default()
             .image_view(t.attachment_view(a.image, a.layer)?)
             .image_layout(layout(Access::ColorAttachmentWrite))
             .load_op(load)
-            .store_op(store_op(a.store))
+            .store_op(store)
             .clear_value(clear);
-        if a.resolve {
-            if a.image != Image::Samples {
-                return Err(malformed("resolve from a single-sample attachment"));
-            }
+        if a.resolve && !late {
             info = info
                 .resolve_mode(vk::ResolveModeFlags::AVERAGE)
                 .resolve_image_view(t.attachment_view(Image::Color, a.layer)?)
@@ -153,6 +166,7 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
         depth,
         formats: PassFormats { colors: color_formats, depth: depth_format, samples },
         extent,
+        late_resolves,
     })
 }
 
@@ -196,10 +210,81 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     }
     // SAFETY: rendering was begun above on this command buffer.
     unsafe { rec.gpu.device.cmd_end_rendering(rec.cmd) };
+    for &i in &att.late_resolves {
+        result = result.and_then(|()| resolve_late(rec, &pass.colors[i], att.extent));
+    }
     if rec.poison_undefined {
         result = result.and_then(|()| poison_dropped(rec, pass));
     }
     result
+}
+
+/// The resolve of a samples attachment into its layer of the colour image, as a transfer after
+/// the pass, for a driver whose resolve attachments ignore the view's layer. Both images are
+/// moved to the transfer accesses and back through the access table, so the plan's next barrier
+/// finds them as a resolving pass leaves them.
+fn resolve_late(
+    rec: &Recorder<'_>,
+    a: &PlannedAttachment,
+    extent: vk::Extent2D,
+) -> Result<(), BackendError> {
+    let device = &rec.gpu.device;
+    let t = rec.textures.get(a.texture.native())?;
+    let missing = || malformed("resolve image missing");
+    let (samples, samples_layer) = t.image(Image::Samples, a.layer).ok_or_else(missing)?;
+    let (color, color_layer) = t.image(Image::Color, a.layer).ok_or_else(missing)?;
+    let range = |layer| vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: layer,
+        layer_count: 1,
+    };
+    let (src, dst) = (range(samples_layer), range(color_layer));
+    let drawn = Access::ColorAttachmentReadWrite;
+    let resolved = Access::ColorAttachmentWrite;
+    record_image_barriers(
+        device,
+        rec.cmd,
+        &[
+            image_barrier(samples, src, drawn, Access::TransferRead, false),
+            image_barrier(color, dst, resolved, Access::TransferWrite, true),
+        ],
+    );
+    let layers = |layer| vk::ImageSubresourceLayers {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        mip_level: 0,
+        base_array_layer: layer,
+        layer_count: 1,
+    };
+    let region = vk::ImageResolve {
+        src_subresource: layers(samples_layer),
+        src_offset: vk::Offset3D::default(),
+        dst_subresource: layers(color_layer),
+        dst_offset: vk::Offset3D::default(),
+        extent: vk::Extent3D { width: extent.width, height: extent.height, depth: 1 },
+    };
+    // SAFETY: recording outside rendering; the barriers above put the samples in TRANSFER_SRC
+    // and the colour layer in TRANSFER_DST, and the images carry those usages.
+    unsafe {
+        device.cmd_resolve_image(
+            rec.cmd,
+            samples,
+            layout(Access::TransferRead),
+            color,
+            layout(Access::TransferWrite),
+            &[region],
+        )
+    };
+    record_image_barriers(
+        device,
+        rec.cmd,
+        &[
+            image_barrier(samples, src, Access::TransferRead, drawn, false),
+            image_barrier(color, dst, Access::TransferWrite, resolved, false),
+        ],
+    );
+    Ok(())
 }
 
 /// Overwrites every attachment the pass stores with DONT_CARE with the poison value: a transfer
@@ -209,12 +294,13 @@ fn poison_dropped(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendE
     let device = &rec.gpu.device;
     for a in pass.colors.iter().chain(&pass.depth).filter(|a| a.store == StoreOp::DontCare) {
         let t = rec.textures.get(a.texture.native())?;
-        let image = t.image(a.image).ok_or_else(|| malformed("attachment image missing"))?;
+        let (image, layer) =
+            t.image(a.image, a.layer).ok_or_else(|| malformed("attachment image missing"))?;
         let range = vk::ImageSubresourceRange {
             aspect_mask: t.aspect(a.image),
             base_mip_level: 0,
             level_count: 1,
-            base_array_layer: a.layer,
+            base_array_layer: layer,
             layer_count: 1,
         };
         let attached = if a.image == Image::DepthStencil {

@@ -147,10 +147,23 @@ pub(crate) fn record_plan_barriers(
     let mut lowered = Vec::with_capacity(barriers.len());
     for b in barriers {
         let texture = textures.get(b.texture.native())?;
-        let image = texture.image(b.image).ok_or_else(|| {
-            BackendError::Native(format!("barrier names a missing {:?} image", b.image))
-        })?;
-        lowered.push(plan_barrier(b, image, texture.aspect(b.image), &texture.desc)?);
+        let missing =
+            || BackendError::Native(format!("barrier names a missing {:?} image", b.image));
+        let planned = plan_barrier(b, vk::Image::null(), texture.aspect(b.image), &texture.desc)?;
+        if b.image == Image::Color {
+            let (image, _) = texture.image(b.image, 0).ok_or_else(missing)?;
+            lowered.push(vk::ImageMemoryBarrier2 { image, ..planned });
+            continue;
+        }
+        // Each layer of the samples is an image of its own, and the depth image's one layer
+        // serves every face: one barrier per layer, each on its image's layer.
+        for layer in b.layers.clone() {
+            let (image, base) = texture.image(b.image, layer).ok_or_else(missing)?;
+            let mut range = planned.subresource_range;
+            range.base_array_layer = base;
+            range.layer_count = 1;
+            lowered.push(vk::ImageMemoryBarrier2 { image, subresource_range: range, ..planned });
+        }
     }
     record_image_barriers(device, cmd, &lowered);
     Ok(())

@@ -1,9 +1,11 @@
 //! Native textures: images, their memory and views, kept in a table by handle.
 //!
 //! In: a [`TextureDesc`]. Out: a [`NativeTexture`] — the single-sample `Color` image (every mip
-//! level and layer; a cube when it has six layers), the `Samples` image of a multisampled target
-//! and the `DepthStencil` image of a target with a depth format — with one sampled view over the
-//! whole `Color` image and one level-0 view per layer of each image a pass can attach. The table
+//! level and layer; a cube when it has six layers), the `Samples` images of a multisampled target
+//! (one single-layer image per layer, so each face of a cube has its own samples resolving into
+//! its own layer) and the one single-layer `DepthStencil` image of a target with a depth format
+//! (shared by every face) — with one sampled view over the whole `Color` image and one level-0
+//! view per layer of each image a pass can attach. The table
 //! hands out [`NativeHandle`]s, remembers the last submission that used each texture, and frees
 //! nothing by itself: the backend removes an entry only once the retirement queue allows it.
 
@@ -31,7 +33,10 @@ pub(crate) struct NativeTexture {
     /// Samples of the attachments a pass binds (the `Samples` and `DepthStencil` images).
     pub samples: vk::SampleCountFlags,
     pub color: Option<ImageMemory>,
-    pub msaa: Option<ImageMemory>,
+    /// One single-layer multisample image per layer (per face of a cube), each resolving into
+    /// its own layer of `color`.
+    pub msaa: Vec<ImageMemory>,
+    /// One single-layer image, shared by every layer (the six faces of a cube).
     pub depth: Option<ImageMemory>,
     pub sampled_view: vk::ImageView,
     /// Level-0 view per layer, indexed by layer; empty for images a pass never attaches.
@@ -42,13 +47,15 @@ pub(crate) struct NativeTexture {
 }
 
 impl NativeTexture {
-    pub fn image(&self, which: Image) -> Option<vk::Image> {
-        let memory = match which {
-            Image::Color => &self.color,
-            Image::Samples => &self.msaa,
-            Image::DepthStencil => &self.depth,
-        };
-        memory.as_ref().map(|m| m.image)
+    /// The native image holding layer `layer` of `which`, and that layer's index inside it:
+    /// `Color` is one image of every layer; each layer of `Samples` is an image of its own; the
+    /// one `DepthStencil` image serves every layer from its layer 0.
+    pub fn image(&self, which: Image, layer: u32) -> Option<(vk::Image, u32)> {
+        match which {
+            Image::Color => self.color.as_ref().map(|m| (m.image, layer)),
+            Image::Samples => self.msaa.get(layer as usize).map(|m| (m.image, 0)),
+            Image::DepthStencil => self.depth.as_ref().map(|m| (m.image, 0)),
+        }
     }
 
     pub fn aspect(&self, which: Image) -> vk::ImageAspectFlags {
@@ -73,7 +80,7 @@ impl NativeTexture {
     }
 
     pub fn image_count(&self) -> usize {
-        [&self.color, &self.msaa, &self.depth].iter().filter(|m| m.is_some()).count()
+        [&self.color, &self.depth].iter().filter(|m| m.is_some()).count() + self.msaa.len()
     }
 }
 
@@ -176,7 +183,7 @@ pub(crate) fn create(
         depth_format,
         samples,
         color: None,
-        msaa: None,
+        msaa: Vec::new(),
         depth: None,
         sampled_view: vk::ImageView::null(),
         color_views: Vec::new(),
@@ -216,7 +223,7 @@ fn fill(
         gpu,
         t.format,
         &desc,
-        desc.mip_levels,
+        (desc.layers, desc.mip_levels),
         vk::SampleCountFlags::TYPE_1,
         usage,
         flags,
@@ -253,19 +260,20 @@ fn fill(
         let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
             | vk::ImageUsageFlags::TRANSFER_SRC
             | vk::ImageUsageFlags::TRANSFER_DST;
-        let msaa = allocate_image(
-            gpu,
-            t.format,
-            &desc,
-            1,
-            t.samples,
-            usage,
-            vk::ImageCreateFlags::empty(),
-        )?;
-        let image = msaa.image;
-        t.msaa = Some(msaa);
-        for layer in 0..desc.layers {
-            let range = single(vk::ImageAspectFlags::COLOR, layer);
+        // One single-layer image per face: each face's samples resolve into its own layer.
+        for _ in 0..desc.layers {
+            let msaa = allocate_image(
+                gpu,
+                t.format,
+                &desc,
+                (1, 1),
+                t.samples,
+                usage,
+                vk::ImageCreateFlags::empty(),
+            )?;
+            let image = msaa.image;
+            t.msaa.push(msaa);
+            let range = single(vk::ImageAspectFlags::COLOR, 0);
             let view = create_view(
                 gpu,
                 image,
@@ -280,29 +288,28 @@ fn fill(
     if t.depth_format != vk::Format::UNDEFINED {
         let usage =
             vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_DST;
+        // One depth/stencil buffer, allocated once, shared by every face of a cube.
         let depth = allocate_image(
             gpu,
             t.depth_format,
             &desc,
-            1,
+            (1, 1),
             t.samples,
             usage,
             vk::ImageCreateFlags::empty(),
         )?;
         let image = depth.image;
         t.depth = Some(depth);
-        for layer in 0..desc.layers {
-            let range = single(depth_aspects(t.depth_format), layer);
-            let view = create_view(
-                gpu,
-                image,
-                vk::ImageViewType::TYPE_2D,
-                t.depth_format,
-                Default::default(),
-                range,
-            )?;
-            t.depth_views.push(view);
-        }
+        let range = single(depth_aspects(t.depth_format), 0);
+        let view = create_view(
+            gpu,
+            image,
+            vk::ImageViewType::TYPE_2D,
+            t.depth_format,
+            Default::default(),
+            range,
+        )?;
+        t.depth_views.push(view);
     }
     Ok(())
 }
@@ -321,7 +328,7 @@ fn allocate_image(
     gpu: &Gpu,
     format: vk::Format,
     desc: &TextureDesc,
-    mip_levels: u32,
+    (layers, mip_levels): (u32, u32),
     samples: vk::SampleCountFlags,
     usage: vk::ImageUsageFlags,
     flags: vk::ImageCreateFlags,
@@ -332,7 +339,7 @@ fn allocate_image(
         .format(format)
         .extent(vk::Extent3D { width: desc.width, height: desc.height, depth: 1 })
         .mip_levels(mip_levels)
-        .array_layers(desc.layers)
+        .array_layers(layers)
         .samples(samples)
         .tiling(vk::ImageTiling::OPTIMAL)
         .usage(usage)
@@ -383,7 +390,8 @@ pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
             gpu.diagnostics.object_destroyed();
         }
     }
-    for memory in [t.color.take(), t.msaa.take(), t.depth.take()].into_iter().flatten() {
+    let memories = [t.color.take(), t.depth.take()].into_iter().flatten();
+    for memory in memories.chain(std::mem::take(&mut t.msaa)) {
         let ImageMemory { image, mut alloc } = memory;
         // SAFETY: as above; the image and allocation came from this allocator together.
         unsafe { gpu.allocator.destroy_image(image, &mut alloc) };

@@ -211,9 +211,6 @@ pub(crate) fn record_clears(
 ) -> Result<(), BackendError> {
     for c in clears {
         let texture = rec.textures.get(c.texture.native())?;
-        let image = texture.image(c.image).ok_or_else(|| {
-            BackendError::Native(format!("clear names a missing {:?} image", c.image))
-        })?;
         let levels = if c.image == Image::Color { texture.desc.mip_levels } else { 1 };
         if c.level >= levels || c.layer >= texture.desc.layers {
             return Err(BackendError::Native(format!(
@@ -221,11 +218,14 @@ pub(crate) fn record_clears(
                 c.level, c.layer, c.image
             )));
         }
+        let (image, layer) = texture.image(c.image, c.layer).ok_or_else(|| {
+            BackendError::Native(format!("clear names a missing {:?} image", c.image))
+        })?;
         let range = vk::ImageSubresourceRange {
             aspect_mask: texture.aspect(c.image),
             base_mip_level: c.level,
             level_count: 1,
-            base_array_layer: c.layer,
+            base_array_layer: layer,
             layer_count: 1,
         };
         let dst = layout(Access::TransferWrite);

@@ -113,6 +113,35 @@ fn a_multisampled_depth_target_counts_three_images() {
     s.finish();
 }
 
+/// A multisampled cube gives each face its own single-layer sample image (resolving into that
+/// face's layer of the cube) and has one single-layer depth buffer for all six faces: one view
+/// each, not six layers with six views.
+#[test]
+fn a_cube_target_has_per_face_sample_images_and_one_depth_buffer() {
+    let mut s = Session::new();
+    let samples = s.backend.capabilities().clamp_sample_count(4);
+    for samples in [0, samples] {
+        let mut desc = target_desc(8, 8, 1, samples);
+        desc.layers = 6;
+        if let Some(rt) = desc.render_target.as_mut() {
+            rt.depth = s.backend.applied_depth_format(DepthFormat::Depth24Stencil8);
+        }
+        let before = s.backend.diagnostics().live_native_objects();
+        let cube = s.texture(desc);
+        let sample_images = if samples > 1 { 6 } else { 0 };
+        // Colour, one image per face's samples, one depth image.
+        assert_eq!(s.backend.live_objects().images, 2 + sample_images);
+        // Views: the cube view and one per face of the colour image, one per sample image,
+        // one of the depth image.
+        let views = 1 + 6 + sample_images + 1;
+        let objects = s.backend.diagnostics().live_native_objects() - before;
+        assert_eq!(objects, 2 + sample_images + views, "{samples} samples");
+        drop(cube);
+        assert_all_freed(&mut s);
+    }
+    s.finish();
+}
+
 #[test]
 fn a_texture_state_outliving_its_backend_is_harmless() {
     let mut s = Session::new();
