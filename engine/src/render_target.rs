@@ -121,6 +121,7 @@ impl RenderTarget2D {
             height: h,
             mip_levels: levels,
             layers: 1,
+            volume_depth: None,
             format,
             render_target: Some(RenderTargetDesc {
                 depth,

@@ -16,7 +16,7 @@
 use std::sync::{Arc, Mutex};
 
 use bytemuck::Pod;
-use xnagraph_graph::{Rect, SurfaceFormat, TextureDesc, TextureState, Upload};
+use xnagraph_graph::{Rect, Slices, SurfaceFormat, TextureDesc, TextureState, Upload};
 
 use crate::data::{checked_bytes, read_region, validate_region, write_into_level};
 use crate::device::GraphicsDevice;
@@ -113,13 +113,34 @@ pub(crate) fn create_core(
     Ok(core)
 }
 
+/// Every level of `desc` as zero bytes (every slice of a volume's level).
 fn zeroed_levels(desc: &TextureDesc) -> Vec<Vec<u8>> {
     (0..desc.mip_levels)
         .map(|l| {
             let (w, h) = desc.level_size(l);
-            vec![0u8; desc.format.region_size(w, h)]
+            vec![0u8; desc.format.region_size(w, h) * desc.level_depth(l) as usize]
         })
         .collect()
+}
+
+/// Records a whole-level upload of zeros to every level of a new plain texture: a new texture
+/// reads back as zero, as the CPU image it starts from (the cull stage drops what a later
+/// whole-level `SetData` replaces before any use).
+pub(crate) fn record_zero_fill(device: &DeviceShared, state: &Arc<TextureState>) {
+    let desc = *state.desc();
+    let mut rec = lock(&device.rec);
+    for (level, data) in zeroed_levels(&desc).into_iter().enumerate() {
+        let level = level as u32;
+        let (w, h) = desc.level_size(level);
+        rec.builder.upload(Upload {
+            texture: state.clone(),
+            level,
+            layer: 0,
+            rect: Rect::new(0, 0, w as i32, h as i32),
+            slices: Slices { front: 0, back: desc.level_depth(level) },
+            data,
+        });
+    }
 }
 
 /// XNA's `Texture2D`: a 2D texture with optional mipmaps, filled by `set_data` and read by
@@ -209,20 +230,7 @@ impl Texture2D {
         let desc = TextureDesc::texture_2d(w, h, levels, format);
         let keep_shadow = shared.context_recovery.load(std::sync::atomic::Ordering::Acquire);
         let core = create_core(device, "Texture2D", desc, None, keep_shadow)?;
-        // A new texture reads back as zero, as the CPU image it starts from.
-        let state = core.state()?;
-        let mut rec = lock(&shared.rec);
-        for (level, bytes) in zeroed_levels(&desc).into_iter().enumerate() {
-            let (lw, lh) = desc.level_size(level as u32);
-            rec.builder.upload(Upload {
-                texture: state.clone(),
-                level: level as u32,
-                layer: 0,
-                rect: Rect::new(0, 0, lw as i32, lh as i32),
-                data: bytes,
-            });
-        }
-        drop(rec);
+        record_zero_fill(shared, &core.state()?);
         Ok(Texture2D { core })
     }
 
@@ -333,8 +341,7 @@ impl Texture2D {
         let desc = self.core.desc;
         let (level, rect) = validate_region(&desc, level, rect)?;
         let bytes = checked_bytes(&desc, rect, data, start_index, element_count)?;
-        let (lw, lh) = desc.level_size(level);
-        let full_level = rect == Rect::new(0, 0, lw as i32, lh as i32);
+        let full_level = desc.covers_level(level, rect, Slices::FLAT);
         // Render-target content (reached through the target or any copy of it) lives only on
         // the GPU: it is updated in place, whole level or not.
         if desc.render_target.is_some() {
@@ -464,6 +471,7 @@ fn read_levels_except(
                 level,
                 layer: 0,
                 rect: Rect::new(0, 0, w as i32, h as i32),
+                slices: Slices::FLAT,
             }
         })
         .collect();
@@ -493,6 +501,7 @@ pub(crate) fn record_upload(
         level,
         layer: 0,
         rect,
+        slices: Slices::FLAT,
         data,
     });
 }
