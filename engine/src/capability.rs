@@ -143,7 +143,8 @@ mod tests {
         assert!(check_volume(&full(), 256, 1, 256).is_ok());
         assert!(is_not_supported(check_volume(&full(), 4, 257, 4)));
         let none = Capabilities { max_volume_dimension: 0, ..full() };
-        assert!(is_not_supported(check_volume(&none, 1, 1, 1)));
+        let refused = check_volume(&none, 1, 1, 1).unwrap_err();
+        assert_eq!(refused.message(), "Texture3D is not supported by this device.");
     }
 
     #[test]
