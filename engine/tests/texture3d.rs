@@ -315,3 +315,40 @@ fn a_disposed_volume_refuses_its_data_calls() {
     let mut out = [Color::RED; 8];
     assert_eq!(volume.get_data(&mut out), Err(XnaError::ObjectDisposed { object: "Texture3D" }));
 }
+
+/// A volume is a tracked resource like a `Texture2D`: registered with `ResourceCreated`,
+/// `Disposing` on an explicit dispose only, `ResourceDestroyed` either way, and disposed with
+/// its device.
+#[test]
+fn a_volume_is_a_tracked_resource() {
+    use std::sync::{Arc, Mutex};
+    let _v = Validation::new();
+    let device = device(4, 4);
+    let log: Arc<Mutex<Vec<String>>> = Arc::default();
+    let l = log.clone();
+    let events = device.events();
+    events.resource_created.subscribe(move |a| l.lock().unwrap().push(format!("+{}", a.kind)));
+    let l = log.clone();
+    events.resource_destroyed.subscribe(move |a| l.lock().unwrap().push(format!("-{}", a.kind)));
+    let before = device.tracked_resource_count();
+    let (a, b, c) = (
+        Texture3D::new(&device, 2, 2, 2, false, SurfaceFormat::Color).unwrap(),
+        Texture3D::new(&device, 2, 2, 2, false, SurfaceFormat::Color).unwrap(),
+        Texture3D::new(&device, 2, 2, 2, false, SurfaceFormat::Color).unwrap(),
+    );
+    assert_eq!(device.tracked_resource_count(), before + 3);
+    let l = log.clone();
+    a.disposing().subscribe(move |_| l.lock().unwrap().push("a disposing".into()));
+    let l = log.clone();
+    b.disposing().subscribe(move |_| l.lock().unwrap().push("b disposing".into()));
+    a.dispose();
+    drop(b);
+    assert_eq!(device.tracked_resource_count(), before + 1);
+    device.dispose();
+    assert!(c.is_disposed(), "the device disposes what it still tracks");
+    let got = std::mem::take(&mut *log.lock().unwrap());
+    let want = ["+Texture3D", "+Texture3D", "+Texture3D", "a disposing", "-Texture3D"];
+    assert_eq!(got[..5], want);
+    assert_eq!(got[5], "-Texture3D", "dropped: destroyed without Disposing");
+    assert_eq!(got.iter().filter(|e| *e == "-Texture3D").count(), 3, "{got:?}");
+}
