@@ -240,6 +240,10 @@ fn hidef_volumes_are_at_most_256_texels_per_edge_and_never_block_compressed() {
         is_not_supported(new(4, 4, 4, f), "does not support Texture3D of format");
     }
     assert!(new(256, 1, 2, SurfaceFormat::Color).is_ok());
+    // The seeds' construction check: an 8×8×2 chain has four levels (8×8×2 down to 1×1×1),
+    // made without a validation message.
+    let chain = Texture3D::new(&device, 8, 8, 2, true, SurfaceFormat::Color).unwrap();
+    assert_eq!(chain.level_count(), 4);
     assert!(new(5, 3, 7, SurfaceFormat::Single).is_ok(), "non-power-of-two, any other format");
     for (w, h, d, param) in [(0, 1, 1, "width"), (1, -1, 1, "height"), (1, 1, 0, "depth")] {
         match new(w, h, d, SurfaceFormat::Color) {
