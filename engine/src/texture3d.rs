@@ -16,14 +16,14 @@
 use std::sync::Arc;
 
 use bytemuck::Pod;
-use xnagraph_graph::{SurfaceFormat, TextureDesc, Upload};
+use xnagraph_graph::{Capabilities, FormatSupport, SurfaceFormat, TextureDesc, Upload};
 
 use crate::capability::check_volume;
 use crate::data::{checked_elements, copy_out, validate_box, BoxRegion};
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::{lock, Event};
-use crate::profile::full_mip_count;
+use crate::profile::{full_mip_count, GraphicsProfile};
 use crate::registry::ResourceEventArgs;
 use crate::submit::ReadRegion;
 use crate::texture::{create_core, record_zero_fill, TextureCore};
@@ -62,6 +62,41 @@ fn positive_extent(width: i32, height: i32, depth: i32) -> Result<(u32, u32, u32
     Ok((width as u32, height as u32, depth as u32))
 }
 
+/// Every construction check of a volume, in XNA's order (see [`Texture3D::new`]); returns the
+/// size.
+fn validate_volume(
+    profile: GraphicsProfile,
+    caps: &Capabilities,
+    support: FormatSupport,
+    [width, height, depth]: [i32; 3],
+    format: SurfaceFormat,
+) -> Result<(u32, u32, u32)> {
+    let (w, h, d) = positive_extent(width, height, depth)?;
+    let extent = profile.max_volume_extent();
+    if extent == 0 {
+        return Err(XnaError::not_supported(format!(
+            "XNA Framework {profile:?} profile does not support Texture3D."
+        )));
+    }
+    if !profile.supports_volume_format(format) {
+        return Err(XnaError::not_supported(format!(
+            "XNA Framework {profile:?} profile does not support Texture3D of format {format:?}."
+        )));
+    }
+    if w > extent || h > extent || d > extent {
+        return Err(XnaError::not_supported(format!(
+            "XNA Framework {profile:?} profile supports a maximum Texture3D size of {extent}."
+        )));
+    }
+    check_volume(caps, w, h, d)?;
+    if !support.sampled {
+        return Err(XnaError::not_supported(format!(
+            "{format:?} textures are not supported by this device."
+        )));
+    }
+    Ok((w, h, d))
+}
+
 impl Texture3D {
     /// `new Texture3D(device, width, height, depth, mipMap, format)`.
     ///
@@ -81,31 +116,9 @@ impl Texture3D {
     ) -> Result<Self> {
         let shared = &device.shared;
         shared.check_alive()?;
-        let (w, h, d) = positive_extent(width, height, depth)?;
-        let profile = shared.profile;
-        let extent = profile.max_volume_extent();
-        if extent == 0 {
-            return Err(XnaError::not_supported(format!(
-                "XNA Framework {profile:?} profile does not support Texture3D."
-            )));
-        }
-        if !profile.supports_volume_format(format) {
-            return Err(XnaError::not_supported(format!(
-                "XNA Framework {profile:?} profile does not support Texture3D of format \
-                 {format:?}."
-            )));
-        }
-        if w > extent || h > extent || d > extent {
-            return Err(XnaError::not_supported(format!(
-                "XNA Framework {profile:?} profile supports a maximum Texture3D size of {extent}."
-            )));
-        }
-        check_volume(&shared.caps, w, h, d)?;
-        if !shared.format_support(format).sampled {
-            return Err(XnaError::not_supported(format!(
-                "{format:?} textures are not supported by this device."
-            )));
-        }
+        let support = shared.format_support(format);
+        let (w, h, d) =
+            validate_volume(shared.profile, &shared.caps, support, [width, height, depth], format)?;
         let levels = if mip_map { full_mip_count(w.max(d), h) } else { 1 };
         let desc = TextureDesc::volume(w, h, d, levels, format);
         let core = create_core(device, "Texture3D", desc, None, false)?;
@@ -324,5 +337,46 @@ impl Texture3D {
 impl Drop for Texture3D {
     fn drop(&mut self) {
         self.core.dispose(false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLED: FormatSupport = FormatSupport {
+        sampled: true,
+        render_target: false,
+        blendable: false,
+        mip_generation: false,
+    };
+
+    fn caps(max_volume_dimension: u32) -> Capabilities {
+        Capabilities {
+            max_texture_dimension: 4096,
+            max_cube_dimension: 4096,
+            max_volume_dimension,
+            max_color_attachments: 4,
+            sample_counts: 1,
+            wire_frame: true,
+            anisotropic_filtering: true,
+            independent_blend: true,
+        }
+    }
+
+    fn validate(caps: &Capabilities, support: FormatSupport) -> Result<(u32, u32, u32)> {
+        validate_volume(GraphicsProfile::HiDef, caps, support, [4, 2, 8], SurfaceFormat::Color)
+    }
+
+    /// A HiDef volume the profile allows is still refused where the backend reports no volume
+    /// capability, a smaller limit, or no sampling of the format.
+    #[test]
+    fn construction_needs_the_backends_volume_capability() {
+        assert_eq!(validate(&caps(256), SAMPLED), Ok((4, 2, 8)));
+        let none = validate(&caps(0), SAMPLED).unwrap_err();
+        assert_eq!(none.message(), "Texture3D is not supported by this device.");
+        assert!(matches!(validate(&caps(4), SAMPLED), Err(XnaError::NotSupported { .. })));
+        let unsampled = FormatSupport { sampled: false, ..SAMPLED };
+        assert!(matches!(validate(&caps(256), unsampled), Err(XnaError::NotSupported { .. })));
     }
 }
