@@ -23,6 +23,7 @@ fn target(n: u64, w: u32, h: u32, depth: DepthFormat, back_buffer: bool) -> Arc<
         height: h,
         mip_levels: 1,
         layers: 1,
+        volume_depth: None,
         format: SurfaceFormat::Color,
         render_target: Some(RenderTargetDesc {
             depth,

@@ -43,6 +43,21 @@ pub(crate) fn check_draw_states(
     Ok(())
 }
 
+/// A `Texture3D` of `width` × `height` × `depth` needs the device's volume capability: none at
+/// all (`max_volume_dimension` 0) refuses every volume, whatever the profile allows.
+pub(crate) fn check_volume(caps: &Capabilities, width: u32, height: u32, depth: u32) -> Result<()> {
+    let max = caps.max_volume_dimension;
+    if max == 0 {
+        return Err(XnaError::not_supported("Texture3D is not supported by this device."));
+    }
+    if width > max || height > max || depth > max {
+        return Err(XnaError::not_supported(format!(
+            "Texture3D size {width}x{height}x{depth} exceeds this device's limit of {max}."
+        )));
+    }
+    Ok(())
+}
+
 /// A mipmapped render target's levels are generated from level 0 by blits.
 pub(crate) fn check_mip_generation(format: SurfaceFormat, support: FormatSupport) -> Result<()> {
     if support.mip_generation {
@@ -62,6 +77,7 @@ mod tests {
         Capabilities {
             max_texture_dimension: 4096,
             max_cube_dimension: 4096,
+            max_volume_dimension: 256,
             max_color_attachments: 4,
             sample_counts: 1,
             wire_frame: true,
@@ -120,6 +136,15 @@ mod tests {
         assert!(is_not_supported(check_draw_states(&full(), &[COLOR, fixed], &alpha, &s, &r)));
         assert!(check_draw_states(&full(), &[COLOR], &alpha, &s, &r).is_ok());
         assert!(check(&full(), &[fixed]).is_ok(), "opaque drawing does not blend");
+    }
+
+    #[test]
+    fn volumes_need_the_device_volume_capability() {
+        assert!(check_volume(&full(), 256, 1, 256).is_ok());
+        assert!(is_not_supported(check_volume(&full(), 4, 257, 4)));
+        let none = Capabilities { max_volume_dimension: 0, ..full() };
+        let refused = check_volume(&none, 1, 1, 1).unwrap_err();
+        assert_eq!(refused.message(), "Texture3D is not supported by this device.");
     }
 
     #[test]

@@ -27,7 +27,7 @@ use crate::registry::ResourceEventArgs;
 use crate::render_target::{dispose_target, drop_target, target_desc};
 use crate::shared::DeviceShared;
 use crate::texture::{
-    check_texture_format, create_core, upload_zeroes, write_in_place, TextureCore,
+    check_texture_format, create_core, record_zero_fill, write_in_place, TextureCore,
 };
 
 /// XNA's `CubeMapFace`: the six faces of a cube, in XNA's order (their values are the layers
@@ -137,7 +137,7 @@ impl TextureCube {
         let levels = if mip_map { full_mip_count(size, size) } else { 1 };
         let desc = TextureDesc { layers: 6, ..TextureDesc::texture_2d(size, size, levels, format) };
         let core = create_core(device, "TextureCube", desc, None, false)?;
-        upload_zeroes(shared, &core.state()?);
+        record_zero_fill(shared, &core.state()?);
         Ok(TextureCube { core })
     }
 

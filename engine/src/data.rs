@@ -10,10 +10,21 @@
 use std::sync::Arc;
 
 use bytemuck::Pod;
-use xnagraph_graph::{Rect, TextureDesc, TextureState};
+use xnagraph_graph::{Rect, Slices, TextureDesc, TextureState};
 
 use crate::error::{Result, XnaError};
 use crate::shared::DeviceShared;
+
+/// The level check every data path shares.
+fn validate_level(desc: &TextureDesc, level: i32) -> Result<u32> {
+    if level < 0 || level as u32 >= desc.mip_levels {
+        return Err(XnaError::out_of_range(
+            "level",
+            format!("The level must be between 0 and {}.", desc.mip_levels - 1),
+        ));
+    }
+    Ok(level as u32)
+}
 
 /// Level and rectangle checks shared by every data path.
 pub(crate) fn validate_region(
@@ -21,13 +32,7 @@ pub(crate) fn validate_region(
     level: i32,
     rect: Option<Rect>,
 ) -> Result<(u32, Rect)> {
-    if level < 0 || level as u32 >= desc.mip_levels {
-        return Err(XnaError::out_of_range(
-            "level",
-            format!("The level must be between 0 and {}.", desc.mip_levels - 1),
-        ));
-    }
-    let level = level as u32;
+    let level = validate_level(desc, level)?;
     let (lw, lh) = desc.level_size(level);
     let rect = rect.unwrap_or(Rect::new(0, 0, lw as i32, lh as i32));
     let inside = rect.x >= 0
@@ -61,6 +66,58 @@ pub(crate) fn validate_region(
     Ok((level, rect))
 }
 
+/// A volume's box, as XNA's `Texture3D` data calls name it: `left..right`, `top..bottom`,
+/// `front..back` of `level`. Each range must be non-empty and inside the level; the first
+/// bound that is not names the `Argument` error.
+pub(crate) fn validate_box(desc: &TextureDesc, level: i32, bounds: [i32; 6]) -> Result<BoxRegion> {
+    let level = validate_level(desc, level)?;
+    let [left, top, right, bottom, front, back] = bounds;
+    let (w, h) = desc.level_size(level);
+    let d = desc.level_depth(level);
+    let axes = [
+        (left, right, w, "left", "right"),
+        (top, bottom, h, "top", "bottom"),
+        (front, back, d, "front", "back"),
+    ];
+    for (low, high, edge, low_name, high_name) in axes {
+        let param = if low < 0 {
+            low_name
+        } else if high <= low || high as u32 > edge {
+            high_name
+        } else {
+            continue;
+        };
+        return Err(XnaError::argument(
+            param,
+            format!(
+                "The box ({left}, {top}, {front})-({right}, {bottom}, {back}) is not inside \
+                 level {level} ({w}x{h}x{d})."
+            ),
+        ));
+    }
+    Ok(BoxRegion {
+        level,
+        rect: Rect::new(left, top, right - left, bottom - top),
+        slices: Slices { front: front as u32, back: back as u32 },
+    })
+}
+
+/// A validated box of one level of a volume.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BoxRegion {
+    pub level: u32,
+    pub rect: Rect,
+    pub slices: Slices,
+}
+
+impl BoxRegion {
+    /// Bytes of the box, tightly packed, slice after slice.
+    pub fn byte_len(&self, desc: &TextureDesc) -> usize {
+        let (w, h) = (self.rect.width as u32, self.rect.height as u32);
+        desc.format.region_size(w, h) * self.slices.count() as usize
+    }
+}
+
 /// Element-size and count checks; returns the bytes of `data[start..start + count]`.
 pub(crate) fn checked_bytes<'a, T: Pod>(
     desc: &TextureDesc,
@@ -88,6 +145,20 @@ pub(crate) fn checked_slice(
     element_count: usize,
     elem: usize,
 ) -> Result<std::ops::Range<usize>> {
+    let needed = desc.format.region_size(rect.width as u32, rect.height as u32);
+    checked_elements(desc, needed, len, start_index, element_count, elem)
+}
+
+/// Element-size and count checks of `element_count` elements of `elem` bytes from
+/// `start_index` of `len`, against a region of `needed` bytes; returns their byte range.
+pub(crate) fn checked_elements(
+    desc: &TextureDesc,
+    needed: usize,
+    len: usize,
+    start_index: usize,
+    element_count: usize,
+    elem: usize,
+) -> Result<std::ops::Range<usize>> {
     let format_size = desc.format.element_size();
     if elem == 0 || !format_size.is_multiple_of(elem) {
         return Err(XnaError::argument(
@@ -104,7 +175,6 @@ pub(crate) fn checked_slice(
             ),
         ));
     }
-    let needed = desc.format.region_size(rect.width as u32, rect.height as u32);
     if element_count * elem != needed {
         return Err(XnaError::argument(
             "elementCount",
@@ -158,7 +228,15 @@ pub(crate) fn read_region<T: Pod>(
         element_count,
         std::mem::size_of::<T>(),
     )?;
-    let bytes = device.read_back(state.clone(), level, layer, rect)?;
+    copy_out(&device.read_back(state.clone(), level, layer, rect)?, data, slice)
+}
+
+/// Copies read-back `bytes` into the bytes `slice` of `data`.
+pub(crate) fn copy_out<T: Pod>(
+    bytes: &[u8],
+    data: &mut [T],
+    slice: std::ops::Range<usize>,
+) -> Result<()> {
     let out: &mut [u8] = bytemuck::cast_slice_mut(data);
     let dst = &mut out[slice];
     if bytes.len() != dst.len() {
@@ -166,6 +244,6 @@ pub(crate) fn read_region<T: Pod>(
             "the backend returned a readback of the wrong size",
         ));
     }
-    dst.copy_from_slice(&bytes);
+    dst.copy_from_slice(bytes);
     Ok(())
 }

@@ -114,6 +114,7 @@ impl GraphicsDevice {
             height: params.back_buffer_height as u32,
             mip_levels: 1,
             layers: 1,
+            volume_depth: None,
             format: back_format,
             render_target: Some(RenderTargetDesc {
                 depth: applied_depth[params.depth_stencil_format as usize],

@@ -1,7 +1,7 @@
 //! xnagraph: Microsoft XNA 4.0's immediate-style graphics API over a per-frame render graph.
 //!
-//! A game creates a [`GraphicsDevice`], resources ([`Texture2D`], [`RenderTarget2D`],
-//! [`TextureCube`], [`RenderTargetCube`]) and a
+//! A game creates a [`GraphicsDevice`], resources ([`Texture2D`], [`Texture3D`],
+//! [`TextureCube`], [`RenderTarget2D`], [`RenderTargetCube`]) and a
 //! [`SpriteBatch`], and calls them as it would in XNA. Every call validates its arguments and
 //! records; nothing reaches the GPU until a flush ([`GraphicsDevice::present`], a `get_data`,
 //! [`GraphicsDevice::flush`]), when the frame is compiled into a plan (load/store ops, resolves,
@@ -28,6 +28,7 @@ mod shared;
 mod sprite_batch;
 mod submit;
 mod texture;
+mod texture3d;
 
 pub use clear::ClearOptions;
 pub use cube::{CubeMapFace, RenderTargetCube, TextureCube};
@@ -44,6 +45,7 @@ pub use render_target::{
 pub use shared::DeviceEvents;
 pub use sprite_batch::{SpriteBatch, SpriteEffects, SpriteSortMode};
 pub use texture::Texture2D;
+pub use texture3d::Texture3D;
 
 pub use xnagraph_graph::compile::CompilePolicy;
 pub use xnagraph_graph::{

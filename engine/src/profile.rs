@@ -31,6 +31,24 @@ impl GraphicsProfile {
         }
     }
 
+    /// Largest width, height or depth of a `Texture3D` (XNA's `MaxVolumeExtent`): none under
+    /// Reach, which has no volume textures, 256 under HiDef.
+    pub fn max_volume_extent(self) -> u32 {
+        match self {
+            GraphicsProfile::Reach => 0,
+            GraphicsProfile::HiDef => 256,
+        }
+    }
+
+    /// Whether a `Texture3D` of this format may be created under the profile (XNA's
+    /// `ValidVolumeFormats`): none under Reach; under HiDef every texture format but the
+    /// block-compressed ones.
+    pub fn supports_volume_format(self, format: SurfaceFormat) -> bool {
+        self.max_volume_extent() > 0
+            && self.supports_texture_format(format)
+            && !format.is_block_compressed()
+    }
+
     /// Simultaneous render-target bindings.
     pub fn max_render_targets(self) -> usize {
         match self {
@@ -85,6 +103,17 @@ mod tests {
         assert_eq!(GraphicsProfile::HiDef.max_cube_size(), 4096);
         assert_eq!(GraphicsProfile::Reach.max_render_targets(), 1);
         assert_eq!(GraphicsProfile::HiDef.max_render_targets(), 4);
+        assert_eq!(GraphicsProfile::Reach.max_volume_extent(), 0);
+        assert_eq!(GraphicsProfile::HiDef.max_volume_extent(), 256);
+    }
+
+    #[test]
+    fn volumes_take_every_hidef_format_but_the_block_compressed_ones() {
+        let hidef = |f| GraphicsProfile::HiDef.supports_volume_format(f);
+        let refused: Vec<_> = SurfaceFormat::ALL.into_iter().filter(|&f| !hidef(f)).collect();
+        assert_eq!(refused, [SurfaceFormat::Dxt1, SurfaceFormat::Dxt3, SurfaceFormat::Dxt5]);
+        let reach = SurfaceFormat::ALL.into_iter();
+        assert!(reach.filter(|&f| GraphicsProfile::Reach.supports_volume_format(f)).count() == 0);
     }
 
     #[test]

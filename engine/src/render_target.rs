@@ -245,6 +245,7 @@ pub(crate) fn target_desc(
         height: h,
         mip_levels: levels,
         layers,
+        volume_depth: None,
         format,
         render_target: Some(RenderTargetDesc { depth, sample_count, usage, back_buffer: false }),
     };

@@ -21,7 +21,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use xnagraph_graph::compile::compile_for_submission_with;
 
-use xnagraph_graph::{BackendError, ReadbackId, Rect, SubmissionId, TextureState};
+use xnagraph_graph::{BackendError, ReadbackId, Rect, Slices, SubmissionId, TextureState};
 
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -33,12 +33,13 @@ fn print_plans() -> bool {
     *PRINT.get_or_init(|| std::env::var_os("XNAGRAPH_PRINT_PLAN").is_some_and(|v| v != "0"))
 }
 
-/// One region of one subresource to read back.
+/// One region of one subresource to read back (a box of a volume's level).
 pub(crate) struct ReadRegion {
     pub texture: Arc<TextureState>,
     pub level: u32,
     pub layer: u32,
     pub rect: Rect,
+    pub slices: Slices,
 }
 
 /// A flush's outcome before its failure is handled: `Err` only for a disposed device, the inner
@@ -64,7 +65,12 @@ impl DeviceShared {
         layer: u32,
         rect: Rect,
     ) -> Result<Vec<u8>> {
-        let mut bytes = self.read_back_all(vec![ReadRegion { texture, level, layer, rect }])?;
+        self.read_back_region(ReadRegion { texture, level, layer, rect, slices: Slices::FLAT })
+    }
+
+    /// Records a readback of one region, flushes, waits for it and returns its bytes.
+    pub fn read_back_region(&self, region: ReadRegion) -> Result<Vec<u8>> {
+        let mut bytes = self.read_back_all(vec![region])?;
         Ok(bytes.swap_remove(0))
     }
 
@@ -77,7 +83,9 @@ impl DeviceShared {
                 let mut rec = lock(&self.rec);
                 regions
                     .into_iter()
-                    .map(|r| rec.builder.readback(r.texture, r.level, r.layer, r.rect))
+                    .map(|r| {
+                        rec.builder.readback_slices(r.texture, r.level, r.layer, r.rect, r.slices)
+                    })
                     .collect()
             };
             (ids, self.flush_in_order())

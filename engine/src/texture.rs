@@ -16,7 +16,7 @@
 use std::sync::{Arc, Mutex};
 
 use bytemuck::Pod;
-use xnagraph_graph::{Rect, SurfaceFormat, TextureDesc, TextureState, Upload};
+use xnagraph_graph::{Rect, Slices, SurfaceFormat, TextureDesc, TextureState, Upload};
 
 use crate::data::{checked_bytes, read_region, validate_region, write_into_level};
 use crate::device::GraphicsDevice;
@@ -123,13 +123,37 @@ pub(crate) fn create_core(
     Ok(core)
 }
 
+/// Every level of `desc` as zero bytes (every slice of a volume's level).
 fn zeroed_levels(desc: &TextureDesc) -> Vec<Vec<u8>> {
     (0..desc.mip_levels)
         .map(|l| {
             let (w, h) = desc.level_size(l);
-            vec![0u8; desc.format.region_size(w, h)]
+            vec![0u8; desc.format.region_size(w, h) * desc.level_depth(l) as usize]
         })
         .collect()
+}
+
+/// Records a whole-level upload of zeros to every level of every layer of a new plain texture: a
+/// new texture
+/// reads back as zero, as the CPU image it starts from (the cull stage drops what a later
+/// whole-level `SetData` replaces before any use).
+pub(crate) fn record_zero_fill(device: &DeviceShared, state: &Arc<TextureState>) {
+    let desc = *state.desc();
+    let mut rec = lock(&device.rec);
+    for layer in 0..desc.layers {
+        for (level, data) in zeroed_levels(&desc).into_iter().enumerate() {
+            let level = level as u32;
+            let (w, h) = desc.level_size(level);
+            rec.builder.upload(Upload {
+                texture: state.clone(),
+                level,
+                layer,
+                rect: Rect::new(0, 0, w as i32, h as i32),
+                slices: Slices { front: 0, back: desc.level_depth(level) },
+                data,
+            });
+        }
+    }
 }
 
 /// XNA's `Texture2D`: a 2D texture with optional mipmaps, filled by `set_data` and read by
@@ -203,24 +227,6 @@ pub(crate) fn check_texture_format(
     Ok(())
 }
 
-/// Records the zero upload of every level of every layer: a new texture reads back as zero.
-pub(crate) fn upload_zeroes(shared: &DeviceShared, state: &Arc<TextureState>) {
-    let desc = *state.desc();
-    let mut rec = lock(&shared.rec);
-    for layer in 0..desc.layers {
-        for (level, bytes) in zeroed_levels(&desc).into_iter().enumerate() {
-            let (lw, lh) = desc.level_size(level as u32);
-            rec.builder.upload(Upload {
-                texture: state.clone(),
-                level: level as u32,
-                layer,
-                rect: Rect::new(0, 0, lw as i32, lh as i32),
-                data: bytes,
-            });
-        }
-    }
-}
-
 impl Texture2D {
     /// `new Texture2D(device, width, height)`: one level, `SurfaceFormat::Color`.
     pub fn new(device: &GraphicsDevice, width: i32, height: i32) -> Result<Self> {
@@ -249,8 +255,7 @@ impl Texture2D {
         let desc = TextureDesc::texture_2d(w, h, levels, format);
         let keep_shadow = shared.context_recovery.load(std::sync::atomic::Ordering::Acquire);
         let core = create_core(device, "Texture2D", desc, None, keep_shadow)?;
-        // A new texture reads back as zero, as the CPU image it starts from.
-        upload_zeroes(shared, &core.state()?);
+        record_zero_fill(shared, &core.state()?);
         Ok(Texture2D { core })
     }
 
@@ -361,8 +366,7 @@ impl Texture2D {
         let desc = self.core.desc;
         let (level, rect) = validate_region(&desc, level, rect)?;
         let bytes = checked_bytes(&desc, rect, data, start_index, element_count)?;
-        let (lw, lh) = desc.level_size(level);
-        let full_level = rect == Rect::new(0, 0, lw as i32, lh as i32);
+        let full_level = desc.covers_level(level, rect, Slices::FLAT);
         // Render-target content (reached through the target or any copy of it) lives only on
         // the GPU: it is updated in place, whole level or not.
         if desc.render_target.is_some() {
@@ -492,6 +496,7 @@ fn read_levels_except(
                 level,
                 layer: 0,
                 rect: Rect::new(0, 0, w as i32, h as i32),
+                slices: Slices::FLAT,
             }
         })
         .collect();
@@ -509,6 +514,7 @@ fn read_levels_except(
         .collect())
 }
 
+/// Records an upload of `data` into `rect` of one 2D subresource (a level of a layer).
 pub(crate) fn record_upload(
     device: &DeviceShared,
     state: &Arc<TextureState>,
@@ -516,7 +522,14 @@ pub(crate) fn record_upload(
     rect: Rect,
     data: Vec<u8>,
 ) {
-    lock(&device.rec).builder.upload(Upload { texture: state.clone(), level, layer, rect, data });
+    lock(&device.rec).builder.upload(Upload {
+        texture: state.clone(),
+        level,
+        layer,
+        rect,
+        slices: Slices::FLAT,
+        data,
+    });
 }
 
 /// `SetData` where the GPU is the authority (a render target, a cube): the region of

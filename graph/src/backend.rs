@@ -75,6 +75,9 @@ pub struct Capabilities {
     pub max_texture_dimension: u32,
     /// Largest edge of a cube texture or cube render target, in texels.
     pub max_cube_dimension: u32,
+    /// Largest width, height or depth of a volume (`Texture3D`), in texels; 0 when the device
+    /// cannot make volumes at all.
+    pub max_volume_dimension: u32,
     /// Most colour attachments one pass can write (XNA's HiDef allows four simultaneous render
     /// targets).
     pub max_color_attachments: u32,

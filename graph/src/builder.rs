@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use crate::commands::{
     Clear, ColorBinding, Draw, FrameCommands, Node, PassOp, PassSegment, Readback, ReadbackId,
-    Rect, SegmentStart, SpriteInstance, Upload,
+    Rect, SegmentStart, Slices, SpriteInstance, Upload,
 };
 use crate::resource::{RenderTargetUsage, TextureState};
 
@@ -138,9 +138,23 @@ impl FrameBuilder {
         layer: u32,
         rect: Rect,
     ) -> ReadbackId {
+        self.readback_slices(texture, level, layer, rect, Slices::FLAT)
+    }
+
+    /// A texture → CPU copy of `slices` of a region (a volume's box); otherwise as
+    /// [`Self::readback`].
+    pub fn readback_slices(
+        &mut self,
+        texture: Arc<TextureState>,
+        level: u32,
+        layer: u32,
+        rect: Rect,
+        slices: Slices,
+    ) -> ReadbackId {
         self.next_readback += 1;
         let id = ReadbackId(self.next_readback);
-        self.push_outside_pass(Node::Readback(Readback { id, texture, level, layer, rect }));
+        let readback = Readback { id, texture, level, layer, rect, slices };
+        self.push_outside_pass(Node::Readback(readback));
         id
     }
 
@@ -248,6 +262,7 @@ mod tests {
             level: 0,
             layer: 0,
             rect: Rect::new(0, 0, 4, 4),
+            slices: Slices::FLAT,
             data: vec![0; 64],
         });
         builder.upload(Upload {
@@ -255,6 +270,7 @@ mod tests {
             level: 0,
             layer: 0,
             rect: Rect::new(0, 0, 4, 4),
+            slices: Slices::FLAT,
             data: vec![0; 64],
         });
         builder.draw(op(draw(&t)));

@@ -32,6 +32,26 @@ impl Rect {
     }
 }
 
+/// The depth slices `front..back` a transfer covers: the z range of XNA's `Texture3D` box. A 2D
+/// texture or a cube face has one slice, [`Slices::FLAT`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slices {
+    /// The first slice covered.
+    pub front: u32,
+    /// One past the last slice covered.
+    pub back: u32,
+}
+
+impl Slices {
+    /// The one slice of a 2D subresource.
+    pub const FLAT: Slices = Slices { front: 0, back: 1 };
+
+    /// How many slices are covered.
+    pub fn count(self) -> u32 {
+        self.back.saturating_sub(self.front)
+    }
+}
+
 /// XNA's `Viewport` (pixels, depth range).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Viewport {
@@ -530,6 +550,13 @@ pub struct PassSegment {
     pub ops: Vec<PassOp>,
 }
 
+impl Upload {
+    /// Whether the upload replaces the whole level, so the old texels need not survive it.
+    pub fn covers_level(&self) -> bool {
+        self.texture.desc().covers_level(self.level, self.rect, self.slices)
+    }
+}
+
 impl PassSegment {
     /// The primary render target (`colors[0]`): the one whose size and depth buffer the pass uses.
     pub fn primary(&self) -> &Arc<TextureState> {
@@ -538,7 +565,7 @@ impl PassSegment {
 }
 
 /// A CPU → texture upload of one region of one subresource. `data` is tightly packed
-/// (`format.region_size(width, height)` bytes).
+/// (`format.region_size(width, height)` bytes per slice, slice after slice).
 #[derive(Clone, Debug)]
 pub struct Upload {
     /// The texture written.
@@ -549,6 +576,8 @@ pub struct Upload {
     pub layer: u32,
     /// The region written, in texels of that level.
     pub rect: Rect,
+    /// The depth slices written (a volume's box); [`Slices::FLAT`] otherwise.
+    pub slices: Slices,
     /// The caller's data, copied at the call, tightly packed in the texture's format.
     pub data: Vec<u8>,
 }
@@ -571,6 +600,9 @@ pub struct Readback {
     pub layer: u32,
     /// The region read, in texels of that level.
     pub rect: Rect,
+    /// The depth slices read (a volume's box); [`Slices::FLAT`] otherwise. The bytes come
+    /// slice after slice.
+    pub slices: Slices,
 }
 
 /// One recorded node.

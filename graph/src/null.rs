@@ -254,6 +254,7 @@ impl NullBackend {
             caps: Capabilities {
                 max_texture_dimension: 16384,
                 max_cube_dimension: 16384,
+                max_volume_dimension: 2048,
                 max_color_attachments: 8,
                 sample_counts: 1 | 2 | 4 | 8,
                 wire_frame: true,
@@ -361,7 +362,8 @@ impl NullBackend {
                 Node::Upload(u) => used.push(u.texture.native()),
                 Node::Readback(r) => {
                     let (w, h) = (r.rect.width.max(0) as u32, r.rect.height.max(0) as u32);
-                    let bytes = vec![0; r.texture.desc().format.region_size(w, h)];
+                    let slice = r.texture.desc().format.region_size(w, h);
+                    let bytes = vec![0; slice * r.slices.count() as usize];
                     self.readbacks.insert(r.id, (id, bytes));
                     used.push(r.texture.native());
                 }

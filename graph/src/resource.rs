@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::commands::{Rect, Slices};
 use crate::compile::track::TrackedState;
 use crate::format::{DepthFormat, SurfaceFormat};
 
@@ -79,8 +80,12 @@ pub struct TextureDesc {
     pub height: u32,
     /// Number of mip levels (at least 1).
     pub mip_levels: u32,
-    /// 1 for a 2D texture, 6 for a cube (faces in XNA's `CubeMapFace` order).
+    /// 1 for a 2D texture or a volume, 6 for a cube (faces in XNA's `CubeMapFace` order).
     pub layers: u32,
+    /// `Some(depth of level 0)` for a volume (XNA's `Texture3D`: a 3D image, sampled as one,
+    /// whose levels shrink in depth too); `None` for a 2D texture, a cube or a render target,
+    /// which have one slice per level. Volumes are never render targets.
+    pub volume_depth: Option<u32>,
     /// The format of the colour image, as applied (after any fallback).
     pub format: SurfaceFormat,
     /// Set for a render target (or the back buffer); `None` for a plain texture.
@@ -90,7 +95,53 @@ pub struct TextureDesc {
 impl TextureDesc {
     /// A plain 2D texture: one layer, no render-target companions.
     pub fn texture_2d(width: u32, height: u32, mip_levels: u32, format: SurfaceFormat) -> Self {
-        TextureDesc { width, height, mip_levels, layers: 1, format, render_target: None }
+        TextureDesc {
+            width,
+            height,
+            mip_levels,
+            layers: 1,
+            volume_depth: None,
+            format,
+            render_target: None,
+        }
+    }
+
+    /// A volume (`Texture3D`): one layer of `depth` slices at level 0, no render-target
+    /// companions.
+    pub fn volume(
+        width: u32,
+        height: u32,
+        depth: u32,
+        mip_levels: u32,
+        format: SurfaceFormat,
+    ) -> Self {
+        TextureDesc {
+            volume_depth: Some(depth),
+            ..Self::texture_2d(width, height, mip_levels, format)
+        }
+    }
+
+    /// Whether this is a volume (a 3D image).
+    pub fn is_volume(&self) -> bool {
+        self.volume_depth.is_some()
+    }
+
+    /// Depth slices of mip `level` (never below 1; always 1 for anything but a volume).
+    pub fn level_depth(&self, level: u32) -> u32 {
+        self.volume_depth.map_or(1, |d| (d >> level).max(1))
+    }
+
+    /// Whether a transfer of `rect` × `slices` of `level` reaches every texel of the level, so
+    /// that nothing the level held before survives it: the one home of the whole-level test.
+    pub fn covers_level(&self, level: u32, rect: Rect, slices: Slices) -> bool {
+        let (w, h) = self.level_size(level);
+        let reaches = |start: i32, len: i32, edge: u32| {
+            start <= 0 && i64::from(start) + i64::from(len) >= i64::from(edge)
+        };
+        reaches(rect.x, rect.width, w)
+            && reaches(rect.y, rect.height, h)
+            && slices.front == 0
+            && slices.back >= self.level_depth(level)
     }
 
     /// Size of mip `level` (never below 1).
@@ -187,6 +238,22 @@ mod tests {
         assert!(!RenderTargetUsage::DiscardContents.preserves_contents());
         assert!(RenderTargetUsage::PreserveContents.preserves_contents());
         assert!(RenderTargetUsage::PlatformContents.preserves_contents());
+    }
+
+    #[test]
+    fn a_volume_level_is_covered_only_by_every_slice_of_it() {
+        let desc = TextureDesc::volume(4, 4, 4, 3, SurfaceFormat::Color);
+        let all = Rect::new(0, 0, 4, 4);
+        assert!(desc.covers_level(0, all, Slices { front: 0, back: 4 }));
+        assert!(!desc.covers_level(0, all, Slices { front: 0, back: 3 }));
+        assert!(!desc.covers_level(0, all, Slices { front: 1, back: 4 }));
+        assert!(!desc.covers_level(0, Rect::new(0, 0, 4, 3), Slices { front: 0, back: 4 }));
+        assert!(desc.covers_level(1, Rect::new(0, 0, 2, 2), Slices { front: 0, back: 2 }));
+        assert!(!desc.covers_level(1, Rect::new(0, 0, 2, 2), Slices::FLAT));
+        assert_eq!((desc.level_depth(0), desc.level_depth(2), desc.level_depth(5)), (4, 1, 1));
+        let flat = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
+        assert!(flat.covers_level(0, all, Slices::FLAT));
+        assert_eq!(flat.level_depth(0), 1);
     }
 
     #[test]

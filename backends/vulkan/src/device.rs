@@ -301,6 +301,7 @@ impl Gpu {
         Capabilities {
             max_texture_dimension: l.max_image_dimension2_d,
             max_cube_dimension: l.max_image_dimension_cube,
+            max_volume_dimension: l.max_image_dimension3_d,
             max_color_attachments: l.max_color_attachments,
             sample_counts: counts.as_raw(),
             wire_frame: self.features.fill_mode_non_solid,

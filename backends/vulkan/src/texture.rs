@@ -1,11 +1,11 @@
 //! Native textures: images, their memory and views, kept in a table by handle.
 //!
 //! In: a [`TextureDesc`]. Out: a [`NativeTexture`] — the single-sample `Color` image (every mip
-//! level and layer; a cube when it has six layers), the `Samples` images of a multisampled target
-//! (one single-layer image per layer, so each face of a cube has its own samples resolving into
-//! its own layer) and the one single-layer `DepthStencil` image of a target with a depth format
-//! (shared by every face) — with one sampled view over the whole `Color` image and one level-0
-//! view per layer of each image a pass can attach. The table
+//! level and layer; a cube when it has six layers; a 3D image for a volume), the `Samples` images
+//! of a multisampled target (one single-layer image per layer, so each face of a cube has its own
+//! samples resolving into its own layer) and the one single-layer `DepthStencil` image of a target
+//! with a depth format (shared by every face) — with one sampled view over the whole `Color` image
+//! and one level-0 view per layer of each image a pass can attach. The table
 //! hands out [`NativeHandle`]s, remembers the last submission that used each texture, and frees
 //! nothing by itself: the backend removes an entry only once the retirement queue allows it.
 
@@ -125,14 +125,67 @@ impl TextureTable {
     }
 }
 
+/// A volume: a 3D image of one layer, never a render target, within the 3D extent limit, of a
+/// format the adapter can make 3D images of with the usage plain textures have.
+fn check_volume(gpu: &Gpu, desc: &TextureDesc, depth: u32) -> Result<(), BackendError> {
+    let max = gpu.capabilities().max_volume_dimension;
+    let unsupported = |m: String| Err(BackendError::NotSupported(m));
+    if depth == 0 || desc.width > max || desc.height > max || depth > max {
+        return unsupported(format!(
+            "volume size {}x{}x{depth} (limit {max})",
+            desc.width, desc.height
+        ));
+    }
+    let full_chain = 32 - desc.width.max(desc.height).max(depth).leading_zeros();
+    if desc.layers != 1 || desc.render_target.is_some() || desc.mip_levels > full_chain {
+        return unsupported(format!(
+            "a volume of {} layers and {} levels, render target: {}",
+            desc.layers,
+            desc.mip_levels,
+            desc.render_target.is_some()
+        ));
+    }
+    let (format, _) = surface_format(desc.format);
+    // SAFETY: `physical` belongs to this live instance; the query creates nothing.
+    let props = unsafe {
+        gpu.instance.get_physical_device_image_format_properties(
+            gpu.physical,
+            format,
+            vk::ImageType::TYPE_3D,
+            vk::ImageTiling::OPTIMAL,
+            texture_usage(false),
+            vk::ImageCreateFlags::empty(),
+        )
+    };
+    match props {
+        Ok(p) if p.max_mip_levels >= desc.mip_levels => Ok(()),
+        _ => unsupported(format!("{:?} volumes", desc.format)),
+    }
+}
+
+/// The usage of a texture's single-sample colour image.
+fn texture_usage(is_target: bool) -> vk::ImageUsageFlags {
+    let usage = vk::ImageUsageFlags::SAMPLED
+        | vk::ImageUsageFlags::TRANSFER_SRC
+        | vk::ImageUsageFlags::TRANSFER_DST;
+    if is_target {
+        usage | vk::ImageUsageFlags::COLOR_ATTACHMENT
+    } else {
+        usage
+    }
+}
+
 fn check_desc(gpu: &Gpu, formats: &FormatTable, desc: &TextureDesc) -> Result<(), BackendError> {
     let caps = gpu.capabilities();
     let unsupported = |m: String| Err(BackendError::NotSupported(m));
+    if let Some(depth) = desc.volume_depth {
+        check_volume(gpu, desc, depth)?;
+    }
     let max = if desc.layers == 6 { caps.max_cube_dimension } else { caps.max_texture_dimension };
     if desc.width == 0 || desc.height == 0 || desc.width > max || desc.height > max {
         return unsupported(format!("texture size {}x{} (limit {max})", desc.width, desc.height));
     }
-    let full_chain = 32 - desc.width.max(desc.height).leading_zeros();
+    let full_chain = 32 - desc.width.max(desc.height).max(desc.level_depth(0)).leading_zeros();
     if desc.mip_levels == 0 || desc.mip_levels > full_chain {
         return unsupported(format!(
             "{} mip levels for {}x{}",
@@ -208,12 +261,7 @@ fn fill(
 ) -> Result<(), BackendError> {
     let desc = t.desc;
     let is_target = desc.render_target.is_some();
-    let mut usage = vk::ImageUsageFlags::SAMPLED
-        | vk::ImageUsageFlags::TRANSFER_SRC
-        | vk::ImageUsageFlags::TRANSFER_DST;
-    if is_target {
-        usage |= vk::ImageUsageFlags::COLOR_ATTACHMENT;
-    }
+    let usage = texture_usage(is_target);
     let flags = if desc.layers == 6 {
         vk::ImageCreateFlags::CUBE_COMPATIBLE
     } else {
@@ -230,8 +278,11 @@ fn fill(
     )?;
     let color_image = color.image;
     t.color = Some(color);
-    let view_type =
-        if desc.layers == 6 { vk::ImageViewType::CUBE } else { vk::ImageViewType::TYPE_2D };
+    let view_type = match (desc.is_volume(), desc.layers) {
+        (true, _) => vk::ImageViewType::TYPE_3D,
+        (false, 6) => vk::ImageViewType::CUBE,
+        (false, _) => vk::ImageViewType::TYPE_2D,
+    };
     let full = vk::ImageSubresourceRange {
         aspect_mask: vk::ImageAspectFlags::COLOR,
         base_mip_level: 0,
@@ -335,9 +386,9 @@ fn allocate_image(
 ) -> Result<ImageMemory, BackendError> {
     let info = vk::ImageCreateInfo::default()
         .flags(flags)
-        .image_type(vk::ImageType::TYPE_2D)
+        .image_type(if desc.is_volume() { vk::ImageType::TYPE_3D } else { vk::ImageType::TYPE_2D })
         .format(format)
-        .extent(vk::Extent3D { width: desc.width, height: desc.height, depth: 1 })
+        .extent(vk::Extent3D { width: desc.width, height: desc.height, depth: desc.level_depth(0) })
         .mip_levels(mip_levels)
         .array_layers(layers)
         .samples(samples)

@@ -1,7 +1,7 @@
 //! Transfers: uploads, readbacks, mip cascades and image clears.
 //!
-//! In: an [`Upload`] (tightly packed bytes of one region of one subresource), a [`Readback`]
-//! (one region of one subresource of the `Color` image), a mipmapped target's layer, or
+//! In: an [`Upload`] (tightly packed bytes of one region of one subresource, slice after slice
+//! for a volume's box), a [`Readback`] (one region of one subresource of the `Color` image), a mipmapped target's layer, or
 //! [`ImageClear`]s (whole subresources of any image). Out: a buffer→image copy through the
 //! frame's staging buffer; an image→buffer copy into a fresh host-visible buffer whose bytes the
 //! backend hands out after the fence; a blit cascade level i-1 → i with each finished level
@@ -11,24 +11,29 @@
 
 use ash::vk;
 use xnagraph_graph::{
-    Access, BackendError, ClearValue, Image, ImageClear, NativeHandle, Readback, Rect, TextureDesc,
-    Upload,
+    Access, BackendError, ClearValue, Image, ImageClear, NativeHandle, Readback, Rect, Slices,
+    TextureDesc, Upload,
 };
 
 use crate::frame::{HostBuffer, PendingReadback};
 use crate::record::{Recorder, STAGING_ALIGN};
 use crate::sync::{host_read_barrier, image_barrier, layout, record_image_barriers};
 
-/// Checks that `rect` of `level`/`layer` lies inside the texture; returns its offset and extent.
+/// Checks that `rect` × `slices` of `level`/`layer` lies inside the texture; returns its offset
+/// and extent (the z range is the box's depth slices, for a volume).
 fn region(
     desc: &TextureDesc,
     level: u32,
     layer: u32,
     rect: Rect,
+    slices: Slices,
 ) -> Result<(vk::Offset3D, vk::Extent3D), BackendError> {
     let (w, h) = desc.level_size(level);
     let inside = level < desc.mip_levels
         && layer < desc.layers
+        && slices.front < slices.back
+        && slices.back <= desc.level_depth(level)
+        && i32::try_from(slices.back).is_ok()
         && rect.x >= 0
         && rect.y >= 0
         && rect.width > 0
@@ -37,7 +42,9 @@ fn region(
         && i64::from(rect.y) + i64::from(rect.height) <= i64::from(h);
     if !inside {
         return Err(BackendError::Native(format!(
-            "region {rect:?} of level {level} layer {layer} lies outside a {w}x{h} level"
+            "region {rect:?} {slices:?} of level {level} layer {layer} lies outside a {w}x{h}x{} \
+             level",
+            desc.level_depth(level)
         )));
     }
     // Block-compressed copies start on a block and cover whole blocks unless they reach the
@@ -53,8 +60,12 @@ fn region(
         )));
     }
     Ok((
-        vk::Offset3D { x: rect.x, y: rect.y, z: 0 },
-        vk::Extent3D { width: rect.width as u32, height: rect.height as u32, depth: 1 },
+        vk::Offset3D { x: rect.x, y: rect.y, z: slices.front as i32 },
+        vk::Extent3D {
+            width: rect.width as u32,
+            height: rect.height as u32,
+            depth: slices.count(),
+        },
     ))
 }
 
@@ -83,8 +94,8 @@ fn copy_region(
 pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(), BackendError> {
     let texture = rec.textures.get(upload.texture.native())?;
     let desc = &texture.desc;
-    let (offset, extent) = region(desc, upload.level, upload.layer, upload.rect)?;
-    let expected = desc.format.region_size(extent.width, extent.height);
+    let (offset, extent) = region(desc, upload.level, upload.layer, upload.rect, upload.slices)?;
+    let expected = desc.format.region_size(extent.width, extent.height) * extent.depth as usize;
     if upload.data.len() != expected {
         return Err(BackendError::Native(format!(
             "upload of {} bytes for a region of {expected}",
@@ -118,8 +129,9 @@ pub(crate) fn record_readback(
 ) -> Result<(), BackendError> {
     let texture = rec.textures.get(readback.texture.native())?;
     let desc = &texture.desc;
-    let (offset, extent) = region(desc, readback.level, readback.layer, readback.rect)?;
-    let len = desc.format.region_size(extent.width, extent.height);
+    let (offset, extent) =
+        region(desc, readback.level, readback.layer, readback.rect, readback.slices)?;
+    let len = desc.format.region_size(extent.width, extent.height) * extent.depth as usize;
     let buffer = HostBuffer::new(rec.gpu, len as u64, vk::BufferUsageFlags::TRANSFER_DST, true)?;
     let copy = copy_region(0, readback.level, readback.layer, offset, extent);
     let image = texture.color.as_ref().map(|m| m.image).unwrap_or_default();
@@ -266,21 +278,41 @@ mod tests {
     use super::*;
     use xnagraph_graph::SurfaceFormat;
 
+    fn flat(
+        desc: &TextureDesc,
+        level: u32,
+        layer: u32,
+        rect: Rect,
+    ) -> Result<(vk::Offset3D, vk::Extent3D), BackendError> {
+        region(desc, level, layer, rect, Slices::FLAT)
+    }
+
+    #[test]
+    fn a_volume_box_is_its_slices_of_the_level() {
+        let desc = TextureDesc::volume(8, 8, 4, 2, SurfaceFormat::Color);
+        let rect = Rect::new(1, 2, 3, 4);
+        let (offset, extent) = region(&desc, 0, 0, rect, Slices { front: 1, back: 3 }).unwrap();
+        assert_eq!((offset.z, extent.depth), (1, 2));
+        assert!(region(&desc, 1, 0, Rect::new(0, 0, 4, 4), Slices { front: 1, back: 2 }).is_ok());
+        assert!(region(&desc, 1, 0, Rect::new(0, 0, 4, 4), Slices { front: 1, back: 3 }).is_err());
+        assert!(region(&desc, 0, 0, rect, Slices { front: 2, back: 2 }).is_err());
+    }
+
     #[test]
     fn block_compressed_regions_must_cover_whole_blocks() {
         let desc = TextureDesc::texture_2d(10, 10, 1, SurfaceFormat::Dxt1);
-        assert!(region(&desc, 0, 0, Rect::new(0, 0, 8, 8)).is_ok());
-        assert!(region(&desc, 0, 0, Rect::new(8, 8, 2, 2)).is_ok(), "reaches the edge");
-        assert!(region(&desc, 0, 0, Rect::new(2, 0, 4, 4)).is_err());
-        assert!(region(&desc, 0, 0, Rect::new(0, 0, 6, 4)).is_err());
+        assert!(flat(&desc, 0, 0, Rect::new(0, 0, 8, 8)).is_ok());
+        assert!(flat(&desc, 0, 0, Rect::new(8, 8, 2, 2)).is_ok(), "reaches the edge");
+        assert!(flat(&desc, 0, 0, Rect::new(2, 0, 4, 4)).is_err());
+        assert!(flat(&desc, 0, 0, Rect::new(0, 0, 6, 4)).is_err());
     }
 
     #[test]
     fn regions_outside_the_level_are_rejected() {
         let desc = TextureDesc::texture_2d(8, 8, 2, SurfaceFormat::Color);
-        assert!(region(&desc, 1, 0, Rect::new(0, 0, 4, 4)).is_ok());
-        assert!(region(&desc, 1, 0, Rect::new(0, 0, 5, 4)).is_err());
-        assert!(region(&desc, 2, 0, Rect::new(0, 0, 1, 1)).is_err());
-        assert!(region(&desc, 0, 1, Rect::new(0, 0, 1, 1)).is_err());
+        assert!(flat(&desc, 1, 0, Rect::new(0, 0, 4, 4)).is_ok());
+        assert!(flat(&desc, 1, 0, Rect::new(0, 0, 5, 4)).is_err());
+        assert!(flat(&desc, 2, 0, Rect::new(0, 0, 1, 1)).is_err());
+        assert!(flat(&desc, 0, 1, Rect::new(0, 0, 1, 1)).is_err());
     }
 }

@@ -9,7 +9,7 @@ use xnagraph_graph::compile::compile;
 use xnagraph_graph::{
     Backend, Clear, CompareFunction, DepthFormat, DepthStencilState, FrameCommands, FramePlan,
     Image, LiveObjects, Node, PassOp, PlanNodeKind, Readback, ReadbackId, Rect, RenderTargetUsage,
-    SurfaceFormat, TextureDesc, TextureState, Upload,
+    Slices, SurfaceFormat, TextureDesc, TextureState, Upload,
 };
 
 const RED: [u8; 4] = [255, 0, 0, 255];
@@ -34,6 +34,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
                 level: 0,
                 layer: 0,
                 rect: Rect::new(0, 0, 2, 2),
+                slices: Slices::FLAT,
                 data: RED.repeat(4),
             }));
         }
@@ -53,6 +54,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
             level: 0,
             layer: 0,
             rect: Rect::new(0, 0, 32, 32),
+            slices: Slices::FLAT,
         }));
         let plan = compile(FrameCommands {
             nodes,
@@ -96,6 +98,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
             level: 0,
             layer: 0,
             rect: Rect::new(0, 0, 1, 1),
+            slices: Slices::FLAT,
             data: vec![255; 4],
         }),
         Node::Pass(segment(
@@ -108,6 +111,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
             level: 1,
             layer: 0,
             rect: Rect::new(0, 0, 8, 8),
+            slices: Slices::FLAT,
         }),
     ];
     let plan = compile(FrameCommands {
@@ -274,6 +278,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
             level: 0,
             layer: 0,
             rect: Rect::new(0, 0, 1, 1),
+            slices: Slices::FLAT,
             data: vec![255; 4],
         }),
         Node::Pass(segment(&target, ops)),
@@ -337,6 +342,7 @@ fn cube_faces_share_one_depth_buffer() {
                 level: 0,
                 layer: 0,
                 rect: Rect::new(0, 0, 1, 1),
+                slices: Slices::FLAT,
                 data: vec![255; 4],
             }),
             face_segment(
@@ -358,6 +364,7 @@ fn cube_faces_share_one_depth_buffer() {
                 level: 0,
                 layer: 4,
                 rect: Rect::new(0, 0, 8, 8),
+                slices: Slices::FLAT,
             }),
         ],
         sprites: [near, far].concat(),

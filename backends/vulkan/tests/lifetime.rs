@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use xnagraph_graph::{
     Access, Backend, ClearValue, DepthFormat, FrameCommands, Image, LoadOp, Node, PlanNode,
-    PlanNodeKind, Rect, StoreOp, SurfaceFormat, TextureDesc, Upload,
+    PlanNodeKind, Rect, Slices, StoreOp, SurfaceFormat, TextureDesc, Upload,
 };
 
 #[test]
@@ -25,6 +25,7 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
                     level: 0,
                     layer: 0,
                     rect: Rect::new(0, 0, 8, 8),
+                    slices: Slices::FLAT,
                     data: vec![frame_index as u8; 8 * 8 * 4],
                 }),
                 Node::Pass(segment(&cleared, vec![clear_op([shade, 0.0, 0.0, 1.0])])),

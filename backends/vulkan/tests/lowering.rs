@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use xnagraph_graph::{
     Access, Backend, ClearValue, ColorWrites, DepthFormat, FrameCommands, Image, LoadOp, Node,
-    PlanNode, PlanNodeKind, PlannedOp, PlannedPass, Readback, ReadbackId, Rect, StoreOp,
+    PlanNode, PlanNodeKind, PlannedOp, PlannedPass, Readback, ReadbackId, Rect, Slices, StoreOp,
     SurfaceFormat, TextureDesc, Upload,
 };
 
@@ -97,6 +97,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
                 level: 0,
                 layer: 0,
                 rect: Rect::new(0, 0, 4, 4),
+                slices: Slices::FLAT,
                 data: quadrant_texels(),
             }),
             Node::Pass(segment(
@@ -188,6 +189,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
                 level: 0,
                 layer: 0,
                 rect: Rect::new(0, 0, 1, 1),
+                slices: Slices::FLAT,
                 data: WHITE.to_vec(),
             }),
             Node::Pass(segment(
@@ -397,6 +399,7 @@ fn depth_test_keeps_the_nearer_sprite() {
                 level: 0,
                 layer: 0,
                 rect: Rect::new(0, 0, 1, 1),
+                slices: Slices::FLAT,
                 data: WHITE.to_vec(),
             }),
             Node::Pass(segment(&target, vec![depth_tested_draw(&white, 3, 32)])),
@@ -499,6 +502,7 @@ fn a_cube_face_is_rendered_and_read_back_alone() {
                 level: 0,
                 layer: face,
                 rect: Rect::new(0, 0, 8, 8),
+                slices: Slices::FLAT,
             }),
         ],
         sprites: vec![],

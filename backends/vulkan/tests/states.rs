@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use xnagraph_graph::{
     Access, Blend, ClearValue, CompareFunction, DepthFormat, DepthStencilState, FrameCommands,
-    Image, LoadOp, Node, PassOp, PlanNode, PlanNodeKind, PlannedPass, Rect, SpriteInstance,
+    Image, LoadOp, Node, PassOp, PlanNode, PlanNodeKind, PlannedPass, Rect, Slices, SpriteInstance,
     StencilOperation, StoreOp, SurfaceFormat, TextureDesc, Upload,
 };
 
@@ -26,6 +26,7 @@ fn white_upload(s: &mut Session) -> (std::sync::Arc<xnagraph_graph::TextureState
         level: 0,
         layer: 0,
         rect: Rect::new(0, 0, 1, 1),
+        slices: Slices::FLAT,
         data: vec![255; 4],
     });
     (white, upload)

@@ -8,7 +8,7 @@ use xnagraph_graph::compile::compile_for_submission;
 use xnagraph_graph::{
     Backend, BackendError, FrameCommands, Node, Rect, SurfaceFormat, TextureDesc,
 };
-use xnagraph_graph::{ReadbackId, Upload};
+use xnagraph_graph::{ReadbackId, Slices, Upload};
 
 const RED: [u8; 4] = [255, 0, 0, 255];
 const GREY: [u8; 4] = [128, 128, 128, 255];
@@ -61,6 +61,7 @@ fn a_plan_rejected_by_the_lowering_leaves_layouts_as_the_gpu_has_them() {
             level: 0,
             layer: 0,
             rect: Rect::new(0, 0, 2, 2),
+            slices: Slices::FLAT,
             data: RED.repeat(4),
         }),
     );

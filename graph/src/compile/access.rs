@@ -187,18 +187,13 @@ pub(crate) fn for_each_use<'a>(
         }
         PlanNodeKind::Upload { node } => {
             if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
-                let (w, h) = u.texture.desc().level_size(u.level);
-                let whole = u.rect.x <= 0
-                    && u.rect.y <= 0
-                    && i64::from(u.rect.x) + i64::from(u.rect.width) >= i64::from(w)
-                    && i64::from(u.rect.y) + i64::from(u.rect.height) >= i64::from(h);
                 f(Use {
                     texture: &u.texture,
                     image: Image::Color,
                     levels: one(u.level),
                     layers: one(u.layer),
                     access: Access::TransferWrite,
-                    discard: whole,
+                    discard: u.covers_level(),
                 });
             }
         }

@@ -76,7 +76,7 @@ pub(crate) fn cull_unobserved(frame: &FrameCommands, nodes: &mut Vec<PlanNode>) 
 mod tests {
     use std::sync::Arc;
 
-    use crate::commands::Rect;
+    use crate::commands::{Rect, Slices};
     use crate::compile::compile;
     use crate::compile::testkit::*;
     use crate::plan::PlanNodeKind;
@@ -256,6 +256,30 @@ mod tests {
         // ...but a whole-level upload after both overwrites what they built.
         let plan = compile(frame(vec![upload(&t, 0, 0), partial(&t), upload(&t, 0, 0)]));
         assert_eq!(uploads(&plan), [2]);
+    }
+
+    /// A volume level is one subresource, written slice by slice: an upload of some slices
+    /// keeps the others (a second slice written does not orphan the first); only a box over
+    /// every slice of the level replaces what came before.
+    #[test]
+    fn an_upload_of_some_slices_of_a_volume_keeps_the_others() {
+        let v = volume(4, 4, 2, 1);
+        let centre = Rect::new(1, 1, 2, 2);
+        let all = Rect::new(0, 0, 4, 4);
+        let front = Slices { front: 0, back: 1 };
+        let back = Slices { front: 1, back: 2 };
+        let plan = compile(frame(vec![
+            upload_box(&v, 0, all, Slices { front: 0, back: 2 }),
+            upload_box(&v, 0, centre, front),
+            upload_box(&v, 0, all, back),
+        ]));
+        assert_eq!(uploads(&plan), [0, 1, 2], "every slice written keeps the others");
+        let plan = compile(frame(vec![
+            upload_box(&v, 0, all, front),
+            upload_box(&v, 0, all, back),
+            upload_box(&v, 0, all, Slices { front: 0, back: 2 }),
+        ]));
+        assert_eq!(uploads(&plan), [2], "a box over every slice replaces the level");
     }
 
     #[test]

@@ -44,9 +44,15 @@ pub fn render_target(
         height,
         mip_levels: levels,
         layers,
+        volume_depth: None,
         format,
         render_target: Some(RenderTargetDesc { depth, sample_count: samples, usage, back_buffer }),
     })
+}
+
+/// A plain `Color` volume (`Texture3D`).
+pub fn volume(width: u32, height: u32, depth: u32, levels: u32) -> Arc<TextureState> {
+    state(TextureDesc::volume(width, height, depth, levels, SurfaceFormat::Color))
 }
 
 /// A one-level `Color` target without depth.
@@ -179,7 +185,15 @@ pub fn upload(texture: &Arc<TextureState>, level: u32, layer: u32) -> Step {
 
 pub fn upload_rect(texture: &Arc<TextureState>, level: u32, layer: u32, rect: Rect) -> Step {
     let data = vec![0; texture.desc().format.region_size(rect.width as u32, rect.height as u32)];
-    Step::Upload(Upload { texture: Arc::clone(texture), level, layer, rect, data })
+    let slices = Slices::FLAT;
+    Step::Upload(Upload { texture: Arc::clone(texture), level, layer, rect, slices, data })
+}
+
+/// An upload of `slices` of `rect` of a volume's `level` (XNA's box).
+pub fn upload_box(texture: &Arc<TextureState>, level: u32, rect: Rect, slices: Slices) -> Step {
+    let slice = texture.desc().format.region_size(rect.width as u32, rect.height as u32);
+    let data = vec![0; slice * slices.count() as usize];
+    Step::Upload(Upload { texture: Arc::clone(texture), level, layer: 0, rect, slices, data })
 }
 
 pub fn readback(texture: &Arc<TextureState>, level: u32, layer: u32) -> Step {

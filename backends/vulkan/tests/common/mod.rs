@@ -13,7 +13,7 @@ use xnagraph_graph::{
 };
 use xnagraph_graph::{
     FrameCommands, FramePlan, LiveObjects, Node, PlanCost, PlanNode, PlanNodeKind, PlannedPass,
-    Readback, ReadbackId,
+    Readback, ReadbackId, Slices,
 };
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
@@ -61,6 +61,7 @@ pub fn target_desc(width: u32, height: u32, mip_levels: u32, sample_count: u32) 
         height,
         mip_levels,
         layers: 1,
+        volume_depth: None,
         format: SurfaceFormat::Color,
         render_target: Some(RenderTargetDesc {
             depth: DepthFormat::None,
@@ -181,7 +182,14 @@ pub fn readback(
     level: u32,
     rect: Rect,
 ) -> Node {
-    Node::Readback(Readback { id: ReadbackId(id), texture: texture.clone(), level, layer: 0, rect })
+    Node::Readback(Readback {
+        id: ReadbackId(id),
+        texture: texture.clone(),
+        level,
+        layer: 0,
+        rect,
+        slices: Slices::FLAT,
+    })
 }
 
 pub fn pass(
