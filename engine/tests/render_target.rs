@@ -326,26 +326,6 @@ fn draw_square(
 }
 
 #[test]
-fn preserve_contents_target_keeps_pixels_across_binds() {
-    let _v = Validation::new();
-    for usage in [RenderTargetUsage::PreserveContents, RenderTargetUsage::PlatformContents] {
-        let device = device(8, 8);
-        let rt = target(&device, 8, 8, DepthFormat::Depth24, 0, usage);
-        let white = white(&device);
-        device.set_render_target(Some(&rt)).unwrap();
-        device.clear(Color::BLUE).unwrap();
-        device.set_render_target(None).unwrap();
-        device.present().unwrap();
-        device.set_render_target(Some(&rt)).unwrap();
-        draw_square(&device, &white, Rectangle::new(5, 1, 2, 2), Color::RED);
-        device.set_render_target(None).unwrap();
-        let px = read_target(&rt);
-        assert_eq!(at(&px, 8, 1, 6), Color::BLUE, "{usage:?} keeps the earlier clear");
-        assert_eq!(at(&px, 8, 5, 1), Color::RED, "{usage:?} shows the new draw");
-    }
-}
-
-#[test]
 fn preserving_multisampled_target_keeps_samples_across_binds() {
     let _v = Validation::new();
     let device = device(8, 8);
