@@ -320,7 +320,11 @@ impl Texture2D {
         self.set_data_region(0, None, data, start_index, element_count)
     }
 
-    /// `SetData(level, rect, T[], startIndex, elementCount)`.
+    /// `SetData(level, rect, T[], startIndex, elementCount)`. On a render target (through the
+    /// target or any alias of it) the region is written in place and the other texels kept;
+    /// refused with `InvalidOperation` while the target is bound, and with `NotSupported` on a
+    /// multisampled target that preserves its contents (its next bind would load samples that
+    /// lack the data).
     pub fn set_data_region<T: Pod>(
         &self,
         level: i32,
@@ -498,6 +502,10 @@ pub(crate) fn record_upload(
 }
 
 /// `SetData` on a render target: the GPU is the authority; the region is uploaded in place.
+/// A multisampled target that preserves its contents refuses: the upload reaches its resolved
+/// image, but its next bind loads its samples, which cannot take the uploaded texels here, so
+/// they would be lost without a word (a discarding target starts its next bind from black, so
+/// nothing is lost there).
 fn write_target(
     device: &Arc<DeviceShared>,
     core: &TextureCore,
@@ -507,6 +515,14 @@ fn write_target(
 ) -> Result<()> {
     let state = core.state()?;
     device.check_not_bound(&state)?;
+    if let Some(rt) = core.desc.render_target {
+        if rt.sample_count > 1 && rt.usage.preserves_contents() {
+            return Err(XnaError::not_supported(
+                "SetData on a multisampled render target that preserves its contents is not \
+                 supported by this device: the samples its next bind loads cannot take the data.",
+            ));
+        }
+    }
     record_upload(device, &state, level, rect, bytes.to_vec());
     Ok(())
 }
