@@ -101,6 +101,14 @@ fn sampled(format: SurfaceFormat, v: [f32; 4]) -> Color {
 }
 
 fn target(device: &GraphicsDevice, format: SurfaceFormat) -> RenderTarget2D {
+    multisampled_target(device, format, 0)
+}
+
+fn multisampled_target(
+    device: &GraphicsDevice,
+    format: SurfaceFormat,
+    samples: i32,
+) -> RenderTarget2D {
     RenderTarget2D::with_options(
         device,
         8,
@@ -108,7 +116,7 @@ fn target(device: &GraphicsDevice, format: SurfaceFormat) -> RenderTarget2D {
         false,
         format,
         DepthFormat::None,
-        0,
+        samples,
         RenderTargetUsage::DiscardContents,
     )
     .unwrap()
@@ -158,6 +166,18 @@ fn every_format_round_trips_through_set_data_and_get_data() {
 #[test]
 fn each_claimed_capability_of_each_format_works() {
     let _v = Validation::new();
+    claimed_capabilities_work(0);
+}
+
+#[test]
+fn each_claimed_capability_of_each_format_works_multisampled() {
+    let _v = Validation::new();
+    claimed_capabilities_work(4);
+}
+
+/// Checks every format's claims with targets of `samples` samples (resolved before they are read
+/// or sampled).
+fn claimed_capabilities_work(samples: i32) {
     let device = device(8, 8);
     let white = white(&device);
     let sink = RenderTarget2D::new(&device, 8, 8).unwrap();
@@ -179,7 +199,11 @@ fn each_claimed_capability_of_each_format_works() {
         }
         // Render target: the format is kept exactly when the profile allows it and the device
         // renders it; otherwise the target is Color.
-        let rt = target(&device, format);
+        let rt = multisampled_target(&device, format, samples);
+        let name = format!("claimed_capabilities_work({samples}) of {format:?}");
+        if !multisampled_as_requested(&name, rt.multi_sample_count(), samples) {
+            continue;
+        }
         let renders = support.render_target && !format.is_block_compressed();
         let applied = if renders { format } else { SurfaceFormat::Color };
         if rt.format() != applied {
