@@ -176,3 +176,106 @@ fn every_transfer_of_a_bound_target_is_refused_with_xnas_message() {
         assert!(read_target(rt).iter().all(|&p| p == Color::RED));
     }
 }
+
+#[test]
+fn target_data_transfer_is_refused_while_bound() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    let mut out = vec![Color::TRANSPARENT; 16];
+    assert!(matches!(rt.get_data(&mut out), Err(XnaError::InvalidOperation { .. })));
+    assert!(matches!(rt.set_data(&out), Err(XnaError::InvalidOperation { .. })));
+    device.set_render_target(None).unwrap();
+    // Unbound: a partial SetData updates the target in place and keeps the other texels.
+    rt.set_data_region(0, Some(Rectangle::new(2, 1, 2, 2)), &[Color::BLUE; 4], 0, 4).unwrap();
+    rt.get_data(&mut out).unwrap();
+    assert_eq!(at(&out, 4, 0, 0), Color::RED);
+    assert_eq!(at(&out, 4, 2, 1), Color::BLUE);
+    assert_eq!(at(&out, 4, 3, 2), Color::BLUE);
+    assert_eq!(at(&out, 4, 1, 2), Color::RED);
+}
+
+#[test]
+fn sampling_a_bound_target_through_a_copy_or_view_is_refused() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    let copy: Texture2D = (*rt).clone();
+    let view: &Texture2D = &rt;
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    for (alias, texture) in [("copy", &copy), ("view", view)] {
+        let mut sb = SpriteBatch::new(&device).unwrap();
+        sb.begin().unwrap();
+        sb.draw(texture, Vector2::ZERO, Color::WHITE).unwrap();
+        let err = sb.end().unwrap_err();
+        assert_eq!(err, XnaError::InvalidOperation { message: NOT_RESOLVED.into() }, "{alias}");
+        let mut sb = SpriteBatch::new(&device).unwrap();
+        sb.begin_with(xnagraph::SpriteSortMode::Immediate, None, None, None, None, None).unwrap();
+        let err = sb.draw(texture, Vector2::ZERO, Color::WHITE).unwrap_err();
+        assert_eq!(err, XnaError::InvalidOperation { message: NOT_RESOLVED.into() }, "{alias}");
+        sb.end().unwrap();
+    }
+    device.set_render_target(None).unwrap();
+    // Unbound, the copy samples the target's pixels.
+    device.clear(Color::BLACK).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    sb.begin().unwrap();
+    sb.draw(&copy, Vector2::new(3.0, 2.0), Color::WHITE).unwrap();
+    sb.end().unwrap();
+    let px = read_back_buffer(&device);
+    assert_eq!(at(&px, 8, 3, 2), Color::RED);
+    assert_eq!(at(&px, 8, 6, 5), Color::RED);
+    assert_eq!(at(&px, 8, 2, 2), Color::BLACK);
+    assert_eq!(at(&px, 8, 7, 6), Color::BLACK);
+}
+
+#[test]
+fn data_transfer_through_a_copy_of_a_bound_target_is_refused() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    let copy: Texture2D = (*rt).clone();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    let refused = XnaError::InvalidOperation { message: NOT_RESOLVED.into() };
+    let mut out = vec![Color::TRANSPARENT; 16];
+    assert_eq!(copy.get_data(&mut out).unwrap_err(), refused);
+    assert_eq!(copy.set_data(&out).unwrap_err(), refused);
+    let one = [Color::BLUE];
+    let rect = Some(Rectangle::new(1, 1, 1, 1));
+    assert_eq!(copy.set_data_region(0, rect, &one, 0, 1).unwrap_err(), refused);
+    device.set_render_target(None).unwrap();
+    // Unbound, both paths go to the target itself: the GPU is the authority for its pixels.
+    copy.set_data_region(0, Some(Rectangle::new(2, 1, 2, 2)), &[Color::BLUE; 4], 0, 4).unwrap();
+    rt.get_data(&mut out).unwrap();
+    assert_eq!(at(&out, 4, 0, 0), Color::RED);
+    assert_eq!(at(&out, 4, 2, 1), Color::BLUE);
+    assert_eq!(at(&out, 4, 3, 2), Color::BLUE);
+    assert_eq!(at(&out, 4, 1, 2), Color::RED);
+    copy.set_data(&[Color::GREEN; 16]).unwrap();
+    assert!(copy.shares_backing_with(&rt), "a whole-level SetData updates the target in place");
+    rt.get_data(&mut out).unwrap();
+    assert_eq!(out, vec![Color::GREEN; 16]);
+}
+
+#[test]
+fn a_partial_set_data_on_a_copy_of_a_target_updates_the_target() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::RED).unwrap();
+    device.set_render_target(None).unwrap();
+    // Context recovery is on, and the copy has no CPU shadow either: a target never has one.
+    let copy: Texture2D = (*rt).clone();
+    copy.set_data_region(0, Some(Rectangle::new(3, 0, 1, 2)), &[Color::BLUE; 2], 0, 2).unwrap();
+    let mut out = vec![Color::TRANSPARENT; 16];
+    rt.get_data(&mut out).unwrap();
+    assert_eq!(at(&out, 4, 3, 0), Color::BLUE);
+    assert_eq!(at(&out, 4, 3, 1), Color::BLUE);
+    assert_eq!(at(&out, 4, 3, 2), Color::RED);
+    assert_eq!(at(&out, 4, 2, 0), Color::RED);
+}
