@@ -8,7 +8,7 @@ mod common;
 use common::*;
 use xnagraph::{
     BlendState, Color, Rectangle, RenderTarget2D, SamplerState, SpriteBatch, SpriteSortMode,
-    SurfaceFormat, Texture2D, Vector2,
+    SurfaceFormat, Texture2D, Vector2, XnaError,
 };
 
 /// 5- and 6-bit channels widened to 8 bits by bit replication, as the BC formats define.
@@ -267,6 +267,12 @@ fn a_partial_set_data_of_a_compressed_texture_replaces_whole_blocks_only() {
         let mut corner = vec![0u8; size];
         t.get_data_region(0, Some(Rectangle::new(4, 4, 4, 4)), &mut corner, 0, size).unwrap();
         assert_eq!(corner, &bytes[3 * size..], "{format:?}: a one-block readback");
+        // Off the block grid, both ways: refused, naming the rectangle.
+        let half_block = Some(Rectangle::new(2, 0, 4, 4));
+        let err = t.get_data_region(0, half_block, &mut corner, 0, size).unwrap_err();
+        assert!(matches!(err, XnaError::Argument { param: "rect", .. }), "{format:?}: {err}");
+        let err = t.set_data_region(0, half_block, &one, 0, size).unwrap_err();
+        assert!(matches!(err, XnaError::Argument { param: "rect", .. }), "{format:?}: {err}");
         textures.push(t);
         expected.push((format, blocks));
     }

@@ -210,6 +210,23 @@ fn claimed_capabilities_work(samples: i32) {
             wrong.push(format!("{format:?}: a target of it is {:?}", rt.format()));
             continue;
         }
+        // Mip generation: a mipmapped target of it is made exactly when its levels can be
+        // generated.
+        let generates = device.format_support(applied).mip_generation;
+        let mipmapped = RenderTarget2D::with_options(
+            &device,
+            8,
+            8,
+            true,
+            format,
+            DepthFormat::None,
+            samples,
+            RenderTargetUsage::DiscardContents,
+        );
+        match (generates, &mipmapped) {
+            (true, Ok(_)) | (false, Err(XnaError::NotSupported { .. })) => {}
+            (_, other) => wrong.push(format!("{format:?}: mip generation {generates}, {other:?}")),
+        }
         // Cleared to a distinct colour, a (1, 0, 1, 0) sprite drawn over part of it: read back
         // in the applied format's layout, and sampled into a Color target.
         let v = distinct(applied);
