@@ -353,7 +353,11 @@ impl Texture2D {
         self.set_data_region(0, None, data, start_index, element_count)
     }
 
-    /// `SetData(level, rect, T[], startIndex, elementCount)`.
+    /// `SetData(level, rect, T[], startIndex, elementCount)`. On a render target (through the
+    /// target or any alias of it) the region is written in place and the other texels kept;
+    /// refused with `InvalidOperation` while the target is bound, and with `NotSupported` on a
+    /// multisampled target that preserves its contents (its next bind would load samples that
+    /// lack the data).
     pub fn set_data_region<T: Pod>(
         &self,
         level: i32,
@@ -533,7 +537,11 @@ pub(crate) fn record_upload(
 }
 
 /// `SetData` where the GPU is the authority (a render target, a cube): the region of
-/// `(level, layer)` is uploaded in place, refused while the target is bound.
+/// `(level, layer)` is uploaded in place, refused while the target is bound. A multisampled
+/// target that preserves its contents refuses: the upload reaches its resolved image, but its
+/// next bind loads its samples, which cannot take the uploaded texels here, so they would be lost
+/// without a word (a discarding target starts its next bind from black, so nothing is lost
+/// there).
 pub(crate) fn write_in_place(
     device: &Arc<DeviceShared>,
     core: &TextureCore,
@@ -543,6 +551,14 @@ pub(crate) fn write_in_place(
 ) -> Result<()> {
     let state = core.state()?;
     device.check_not_bound(&state)?;
+    if let Some(rt) = core.desc.render_target {
+        if rt.sample_count > 1 && rt.usage.preserves_contents() {
+            return Err(XnaError::not_supported(
+                "SetData on a multisampled render target that preserves its contents is not \
+                 supported by this device: the samples its next bind loads cannot take the data.",
+            ));
+        }
+    }
     record_upload(device, &state, subresource, rect, bytes.to_vec());
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use common::*;
 use xnagraph::{
     Color, DepthFormat, GraphicsProfile, Rectangle, RenderTarget2D, RenderTargetBinding,
-    RenderTargetUsage, SpriteBatch, SurfaceFormat, Texture2D, Vector2, Viewport, XnaError,
+    RenderTargetUsage, SpriteBatch, SurfaceFormat, Vector2, Viewport, XnaError,
 };
 
 fn target(
@@ -326,26 +326,6 @@ fn draw_square(
 }
 
 #[test]
-fn preserve_contents_target_keeps_pixels_across_binds() {
-    let _v = Validation::new();
-    for usage in [RenderTargetUsage::PreserveContents, RenderTargetUsage::PlatformContents] {
-        let device = device(8, 8);
-        let rt = target(&device, 8, 8, DepthFormat::Depth24, 0, usage);
-        let white = white(&device);
-        device.set_render_target(Some(&rt)).unwrap();
-        device.clear(Color::BLUE).unwrap();
-        device.set_render_target(None).unwrap();
-        device.present().unwrap();
-        device.set_render_target(Some(&rt)).unwrap();
-        draw_square(&device, &white, Rectangle::new(5, 1, 2, 2), Color::RED);
-        device.set_render_target(None).unwrap();
-        let px = read_target(&rt);
-        assert_eq!(at(&px, 8, 1, 6), Color::BLUE, "{usage:?} keeps the earlier clear");
-        assert_eq!(at(&px, 8, 5, 1), Color::RED, "{usage:?} shows the new draw");
-    }
-}
-
-#[test]
 fn preserving_multisampled_target_keeps_samples_across_binds() {
     let _v = Validation::new();
     let device = device(8, 8);
@@ -432,39 +412,6 @@ fn content_lost_is_set_by_a_reset_and_cleared_by_the_next_bind() {
     assert_eq!(raised.load(Ordering::SeqCst), 1);
     device.set_render_target(Some(&rt)).unwrap();
     assert!(!rt.is_content_lost());
-    device.set_render_target(None).unwrap();
-}
-
-#[test]
-fn target_data_transfer_is_refused_while_bound() {
-    let _v = Validation::new();
-    let device = device(8, 8);
-    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
-    device.set_render_target(Some(&rt)).unwrap();
-    device.clear(Color::RED).unwrap();
-    let mut out = vec![Color::TRANSPARENT; 16];
-    assert!(matches!(rt.get_data(&mut out), Err(XnaError::InvalidOperation { .. })));
-    assert!(matches!(rt.set_data(&out), Err(XnaError::InvalidOperation { .. })));
-    device.set_render_target(None).unwrap();
-    // Unbound: a partial SetData updates the target in place and keeps the other texels.
-    rt.set_data_region(0, Some(Rectangle::new(2, 1, 2, 2)), &[Color::BLUE; 4], 0, 4).unwrap();
-    rt.get_data(&mut out).unwrap();
-    assert_eq!(at(&out, 4, 0, 0), Color::RED);
-    assert_eq!(at(&out, 4, 2, 1), Color::BLUE);
-    assert_eq!(at(&out, 4, 3, 2), Color::BLUE);
-    assert_eq!(at(&out, 4, 1, 2), Color::RED);
-}
-
-#[test]
-fn sampling_a_bound_target_is_refused() {
-    let _v = Validation::new();
-    let device = device(8, 8);
-    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
-    device.set_render_target(Some(&rt)).unwrap();
-    let mut sb = SpriteBatch::new(&device).unwrap();
-    sb.begin().unwrap();
-    sb.draw(&rt, Vector2::ZERO, Color::WHITE).unwrap();
-    assert_eq!(sb.end(), Err(XnaError::InvalidOperation { message: NOT_RESOLVED.into() }));
     device.set_render_target(None).unwrap();
 }
 
@@ -662,91 +609,6 @@ fn discard_target_depth_cleared_by_its_bind_survives_a_flush_in_the_cycle() {
         assert_eq!(at(&px, 8, 2, 4), Color::GREEN, "flush {how}: depth was 1 after the flush");
         assert_eq!(at(&px, 8, 6, 1), Color::BLACK, "flush {how}: the undrawn area");
     }
-}
-
-const NOT_RESOLVED: &str = "The render target must be resolved before its data can be transferred.";
-
-#[test]
-fn sampling_a_bound_target_through_a_copy_or_view_is_refused() {
-    let _v = Validation::new();
-    let device = device(8, 8);
-    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
-    let copy: Texture2D = (*rt).clone();
-    let view: &Texture2D = &rt;
-    device.set_render_target(Some(&rt)).unwrap();
-    device.clear(Color::RED).unwrap();
-    for (alias, texture) in [("copy", &copy), ("view", view)] {
-        let mut sb = SpriteBatch::new(&device).unwrap();
-        sb.begin().unwrap();
-        sb.draw(texture, Vector2::ZERO, Color::WHITE).unwrap();
-        let err = sb.end().unwrap_err();
-        assert_eq!(err, XnaError::InvalidOperation { message: NOT_RESOLVED.into() }, "{alias}");
-        let mut sb = SpriteBatch::new(&device).unwrap();
-        sb.begin_with(xnagraph::SpriteSortMode::Immediate, None, None, None, None, None).unwrap();
-        let err = sb.draw(texture, Vector2::ZERO, Color::WHITE).unwrap_err();
-        assert_eq!(err, XnaError::InvalidOperation { message: NOT_RESOLVED.into() }, "{alias}");
-        sb.end().unwrap();
-    }
-    device.set_render_target(None).unwrap();
-    // Unbound, the copy samples the target's pixels.
-    device.clear(Color::BLACK).unwrap();
-    let mut sb = SpriteBatch::new(&device).unwrap();
-    sb.begin().unwrap();
-    sb.draw(&copy, Vector2::new(3.0, 2.0), Color::WHITE).unwrap();
-    sb.end().unwrap();
-    let px = read_back_buffer(&device);
-    assert_eq!(at(&px, 8, 3, 2), Color::RED);
-    assert_eq!(at(&px, 8, 6, 5), Color::RED);
-    assert_eq!(at(&px, 8, 2, 2), Color::BLACK);
-    assert_eq!(at(&px, 8, 7, 6), Color::BLACK);
-}
-
-#[test]
-fn data_transfer_through_a_copy_of_a_bound_target_is_refused() {
-    let _v = Validation::new();
-    let device = device(8, 8);
-    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
-    let copy: Texture2D = (*rt).clone();
-    device.set_render_target(Some(&rt)).unwrap();
-    device.clear(Color::RED).unwrap();
-    let refused = XnaError::InvalidOperation { message: NOT_RESOLVED.into() };
-    let mut out = vec![Color::TRANSPARENT; 16];
-    assert_eq!(copy.get_data(&mut out).unwrap_err(), refused);
-    assert_eq!(copy.set_data(&out).unwrap_err(), refused);
-    let one = [Color::BLUE];
-    let rect = Some(Rectangle::new(1, 1, 1, 1));
-    assert_eq!(copy.set_data_region(0, rect, &one, 0, 1).unwrap_err(), refused);
-    device.set_render_target(None).unwrap();
-    // Unbound, both paths go to the target itself: the GPU is the authority for its pixels.
-    copy.set_data_region(0, Some(Rectangle::new(2, 1, 2, 2)), &[Color::BLUE; 4], 0, 4).unwrap();
-    rt.get_data(&mut out).unwrap();
-    assert_eq!(at(&out, 4, 0, 0), Color::RED);
-    assert_eq!(at(&out, 4, 2, 1), Color::BLUE);
-    assert_eq!(at(&out, 4, 3, 2), Color::BLUE);
-    assert_eq!(at(&out, 4, 1, 2), Color::RED);
-    copy.set_data(&[Color::GREEN; 16]).unwrap();
-    assert!(copy.shares_backing_with(&rt), "a whole-level SetData updates the target in place");
-    rt.get_data(&mut out).unwrap();
-    assert_eq!(out, vec![Color::GREEN; 16]);
-}
-
-#[test]
-fn a_partial_set_data_on_a_copy_of_a_target_updates_the_target() {
-    let _v = Validation::new();
-    let device = device(8, 8);
-    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
-    device.set_render_target(Some(&rt)).unwrap();
-    device.clear(Color::RED).unwrap();
-    device.set_render_target(None).unwrap();
-    // Context recovery is on, and the copy has no CPU shadow either: a target never has one.
-    let copy: Texture2D = (*rt).clone();
-    copy.set_data_region(0, Some(Rectangle::new(3, 0, 1, 2)), &[Color::BLUE; 2], 0, 2).unwrap();
-    let mut out = vec![Color::TRANSPARENT; 16];
-    rt.get_data(&mut out).unwrap();
-    assert_eq!(at(&out, 4, 3, 0), Color::BLUE);
-    assert_eq!(at(&out, 4, 3, 1), Color::BLUE);
-    assert_eq!(at(&out, 4, 3, 2), Color::RED);
-    assert_eq!(at(&out, 4, 2, 0), Color::RED);
 }
 
 #[test]

@@ -39,7 +39,8 @@ pub enum SurfaceFormat {
     Rg32,
     /// 64 bits: unsigned shorts R, G, B, A (normalized).
     Rgba64,
-    /// 8 bits of alpha; samples as (0, 0, 0, a).
+    /// 8 bits of alpha; samples as (0, 0, 0, a). The Vulkan backend cannot make a draw store
+    /// alpha into it, so a render target that prefers it is `Color`.
     Alpha8,
     /// A 32-bit float; samples as (r, 1, 1, 1).
     Single,

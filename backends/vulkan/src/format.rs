@@ -52,6 +52,14 @@ fn sampled_swizzle(format: SurfaceFormat) -> vk::ComponentMapping {
     vk::ComponentMapping { r, g, b, a }
 }
 
+/// Whether a colour attachment of the format stores the channels XNA's format holds. An
+/// attachment view cannot swizzle, so a draw into `Alpha8`'s R8 image would store the red it
+/// writes where XNA keeps alpha: `Alpha8` is offered for sampling only, and a render target that
+/// prefers it is `Color` (XNA's preferred-format substitution).
+fn attachment_holds_its_channels(format: SurfaceFormat) -> bool {
+    format != SurfaceFormat::Alpha8
+}
+
 /// Vulkan formats that can hold a depth format, best first.
 fn depth_candidates(format: DepthFormat) -> &'static [vk::Format] {
     match format {
@@ -110,14 +118,16 @@ impl FormatTable {
             let copyable = f.contains(
                 vk::FormatFeatureFlags::TRANSFER_SRC | vk::FormatFeatureFlags::TRANSFER_DST,
             );
+            let attachment = attachment_holds_its_channels(*format);
             support[i] = FormatSupport {
                 sampled: copyable && f.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE),
                 render_target: copyable
+                    && attachment
                     && f.contains(
                         vk::FormatFeatureFlags::SAMPLED_IMAGE
                             | vk::FormatFeatureFlags::COLOR_ATTACHMENT,
                     ),
-                blendable: f.contains(vk::FormatFeatureFlags::COLOR_ATTACHMENT_BLEND),
+                blendable: attachment && f.contains(vk::FormatFeatureFlags::COLOR_ATTACHMENT_BLEND),
                 mip_generation: f.contains(blits),
             };
             mip_filter[i] = if !f.contains(blits) {
@@ -178,6 +188,13 @@ mod tests {
         assert_eq!(format, vk::Format::R8_UNORM);
         assert_eq!(swizzle.a, vk::ComponentSwizzle::R);
         assert_eq!(swizzle.r, vk::ComponentSwizzle::ZERO);
+    }
+
+    #[test]
+    fn only_alpha8_attachments_would_store_another_channel_than_xnas() {
+        let stored: Vec<_> =
+            SurfaceFormat::ALL.into_iter().filter(|f| !attachment_holds_its_channels(*f)).collect();
+        assert_eq!(stored, [SurfaceFormat::Alpha8]);
     }
 
     #[test]
