@@ -13,6 +13,7 @@ mod capability;
 mod clear;
 mod data;
 mod device;
+mod effect;
 mod error;
 mod event;
 mod finite;
@@ -29,6 +30,7 @@ mod texture;
 
 pub use clear::ClearOptions;
 pub use device::GraphicsDevice;
+pub use effect::Effect;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
 pub use math::{Color, Matrix, Rectangle, Vector2};

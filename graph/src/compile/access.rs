@@ -82,11 +82,10 @@ pub(crate) fn reads_destination(blend: &BlendState) -> bool {
         || min_max(blend.alpha_blend_function)
 }
 
-/// How many colour outputs a stock shader writes, from location 0.
+/// How many colour outputs a draw's fragment stage writes, from location 0: one for the stock
+/// sprite shader, the effect's reflected count for a custom effect.
 fn shader_outputs(shader: ShaderKind) -> usize {
-    match shader {
-        ShaderKind::Sprite => 1,
-    }
+    shader.outputs()
 }
 
 /// Which channels of each of a pass's `attachments` colour attachments `op` writes.
@@ -264,6 +263,44 @@ mod tests {
         assert_eq!(access(a.id().0), Access::ColorAttachmentReadWrite);
         assert_eq!(access(b.id().0), Access::ColorAttachmentWrite);
         assert_eq!(op_writes(&clear(None, Some(1.0), None), 2), ColorWrites::default());
+    }
+
+    #[test]
+    fn a_custom_effect_draw_writes_its_outputs_through_the_mask() {
+        use crate::compile::compile;
+        use crate::compile::testkit::*;
+        use crate::effect::{EffectKey, EffectState};
+        use crate::resource::{NativeHandle, RetireSink};
+        let t = texture(1, 1, 1);
+        let targets: Vec<_> = (0..4).map(|_| target(4, 4, 0, PRESERVE)).collect();
+        let effect = |outputs| {
+            EffectState::new(EffectKey { native: NativeHandle(50), outputs }, RetireSink::default())
+        };
+        let with_effect = |op: PassOp, effect: Arc<EffectState>| match op {
+            PassOp::Draw(mut d) => {
+                d.pipeline.shader = ShaderKind::Custom(effect.key());
+                d.effect = Some(effect);
+                PassOp::Draw(d)
+            }
+            other => other,
+        };
+        let masked = BlendState { color_write_channels: 0b0110, ..BlendState::OPAQUE };
+        let plan = compile(frame(vec![
+            bind_many(
+                &targets.iter().collect::<Vec<_>>(),
+                vec![
+                    with_effect(draw(&t), effect(3)),
+                    with_effect(draw_with(&t, masked), effect(2)),
+                    with_effect(draw(&t), effect(4)),
+                ],
+            ),
+            unbind(),
+        ]));
+        let writes: Vec<_> = pass(&plan, 0).ops.iter().map(|o| o.writes.0).collect();
+        assert_eq!(writes, [[0xF, 0xF, 0xF, 0], [0b0110, 0b0110, 0, 0], [0xF; 4]]);
+        // More outputs than attachments write only the attachments there are.
+        let two_outputs = with_effect(draw(&t), effect(2));
+        assert_eq!(op_writes(&two_outputs, 1).0, [0xF, 0, 0, 0]);
     }
 
     #[test]
