@@ -188,6 +188,11 @@ fn code_that_does_not_fit_the_sprite_pipeline_is_refused() {
     // Resources the pipeline layout does not bind.
     let m = refusal(&device, &format!("{out}layout(set = 2, binding = 1) uniform sampler2D t;\nvoid main() {{ o = texture(t, vec2(0)); }}"));
     assert!(m.contains("set = 2, binding = 0"), "{m}");
+    let m = refusal(
+        &device,
+        &format!("{out}layout(set = 3, binding = 0) uniform sampler2D t;\nvoid main() {{ o = texture(t, vec2(0)); }}"),
+    );
+    assert!(m.contains("set = 2, binding = 0"), "{m}");
     refusal(
         &device,
         &format!(
@@ -231,7 +236,7 @@ fn an_effect_of_another_device_is_refused_at_begin() {
 }
 
 #[test]
-fn a_dropped_effect_is_freed_only_after_the_frame_that_draws_with_it() {
+fn a_dropped_effect_lives_as_long_as_the_draws_that_use_it() {
     let _v = Validation::new();
     let device = device(8, 8);
     let base = device.live_native_objects().unwrap().effects;
@@ -241,13 +246,37 @@ fn a_dropped_effect_is_freed_only_after_the_frame_that_draws_with_it() {
     let effect = Effect::from_glsl(&device, &mrt_source(2)).unwrap();
     assert_eq!(device.live_native_objects().unwrap().effects, base + 1);
     draw_sprite(&device, &[&targets[0], &targets[1]], Some(&effect));
-    // The draw is only recorded: it holds the effect past the wrapper's drop.
+    // The draw is only recorded: it holds the effect past the wrapper's drop, through a wait
+    // for the GPU that frees everything nothing holds.
     drop(effect);
+    device.wait_idle().unwrap();
     assert_eq!(device.live_native_objects().unwrap().effects, base + 1);
     assert_eq!(at(&read_target(&targets[1]), 8, 5, 3), EXPECTED[1]);
-    device.present().unwrap();
     device.wait_idle().unwrap();
     assert_eq!(device.live_native_objects().unwrap().effects, base, "freed once the GPU is done");
+}
+
+#[test]
+fn a_dropped_effect_is_freed_only_after_the_submission_that_drew_with_it() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let base = device.live_native_objects().unwrap().effects;
+    let targets: Vec<_> = (0..2)
+        .map(|_| target_of(&device, SurfaceFormat::Color, RenderTargetUsage::DiscardContents))
+        .collect();
+    let effect = Effect::from_glsl(&device, &mrt_source(2)).unwrap();
+    draw_sprite(&device, &[&targets[0], &targets[1]], Some(&effect));
+    device.flush().unwrap();
+    drop(effect);
+    // The next submission finds the effect dropped while the one that drew with it may still
+    // run: its module and pipeline wait for the GPU (validation reports a pipeline destroyed
+    // while in use otherwise).
+    device.clear(Color::RED).unwrap();
+    device.flush().unwrap();
+    assert_eq!(device.live_native_objects().unwrap().effects, base + 1);
+    device.wait_idle().unwrap();
+    assert_eq!(device.live_native_objects().unwrap().effects, base);
+    assert_eq!(at(&read_target(&targets[1]), 8, 5, 3), EXPECTED[1]);
 }
 
 #[test]
