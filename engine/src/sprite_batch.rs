@@ -4,7 +4,8 @@
 //! and the two edge vectors with rotation, origin and scale applied as XNA places the corners,
 //! texture coordinates with the flips applied, layer depth and tint — in the batch's own buffer,
 //! and extends the current run of sprites sharing a texture. The stock vertex stage expands each
-//! instance into its four corners. `end` hands the buffer to the frame (moved, not copied, when
+//! instance into its four corners; the stock fragment stage, or the [`Effect`] given to `begin`,
+//! colours them. `end` hands the buffer to the frame (moved, not copied, when
 //! the frame has no sprites yet) and records one `Draw` per run. The sorting modes also keep a
 //! (depth, texture) key per sprite and write the instances into the frame in sorted order.
 //! `Immediate` records each sprite as it is drawn.
