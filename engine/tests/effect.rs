@@ -7,7 +7,7 @@ use common::*;
 use xnagraph::{
     BlendState, Color, DepthFormat, Effect, GraphicsDevice, GraphicsProfile, Rectangle,
     RenderTarget2D, RenderTargetBinding, RenderTargetUsage, SpriteBatch, SpriteSortMode,
-    SurfaceFormat, XnaError,
+    SurfaceFormat, Texture2D, XnaError,
 };
 
 /// The seeds' tint: (0.2, 0.4, 0.8, 1) as bytes.
@@ -339,4 +339,94 @@ fn reach_binds_one_target_and_a_two_output_effect_writes_it() {
     let px = read_target(&a);
     assert_eq!(at(&px, 8, 5, 1), EXPECTED[0]);
     assert_eq!(at(&px, 8, 1, 5), CLEARED);
+}
+
+#[test]
+fn each_multisampled_target_resolves_its_own_output() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let effect = Effect::from_glsl(&device, &mrt_source(2)).unwrap();
+    let msaa = |usage| {
+        RenderTarget2D::with_options(
+            &device,
+            8,
+            8,
+            false,
+            SurfaceFormat::Color,
+            DepthFormat::None,
+            4,
+            usage,
+        )
+        .unwrap()
+    };
+    let (a, b) =
+        (msaa(RenderTargetUsage::DiscardContents), msaa(RenderTargetUsage::PreserveContents));
+    if !multisampled_as_requested(
+        "each_multisampled_target_resolves_its_own_output",
+        a.multi_sample_count(),
+        4,
+    ) {
+        return;
+    }
+    draw_sprite(&device, &[&a, &b], Some(&effect));
+    for (t, want) in [(&a, EXPECTED[0]), (&b, EXPECTED[1])] {
+        let px = read_target(t);
+        assert_eq!(at(&px, 8, 6, 2), want);
+        assert_eq!(at(&px, 8, 2, 6), CLEARED);
+    }
+}
+
+#[test]
+fn bound_targets_compare_their_applied_sample_counts() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let requested = |samples| {
+        RenderTarget2D::with_options(
+            &device,
+            8,
+            8,
+            false,
+            SurfaceFormat::Color,
+            DepthFormat::None,
+            samples,
+            RenderTargetUsage::DiscardContents,
+        )
+        .unwrap()
+    };
+    // Counts that differ as requested may be applied as one (rounded down to a power of two,
+    // clamped to what the device has): the applied counts decide.
+    for (x, y) in [(3, 2), (3, 4), (1, 0), (5, 4), (8, 16)] {
+        let (a, b) = (requested(x), requested(y));
+        let same = a.multi_sample_count() == b.multi_sample_count();
+        let bound = device.set_render_targets(&[(&a).into(), (&b).into()]);
+        assert_eq!(bound.is_ok(), same, "requested {x} and {y}: {bound:?}");
+        if let Err(e) = bound {
+            assert!(matches!(e, XnaError::Argument { .. }), "{e}");
+        }
+        device.set_render_target(None).unwrap();
+    }
+}
+
+#[test]
+fn only_creating_an_effect_reaches_the_backend() {
+    use xnagraph::diagnostics::BackendCall;
+    let (device, probe) = null_device(8, 8);
+    let white = Texture2D::new(&device, 1, 1).unwrap();
+    let (a, b) =
+        (RenderTarget2D::new(&device, 8, 8).unwrap(), RenderTarget2D::new(&device, 8, 8).unwrap());
+    let before = probe.count(BackendCall::CreateEffect);
+    let effect = Effect::from_glsl(&device, &mrt_source(2)).unwrap();
+    assert_eq!(probe.count(BackendCall::CreateEffect), before + 1);
+    let calls = probe.calls();
+    device.set_render_targets(&[(&a).into(), (&b).into()]).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    sb.begin_with_effect(SpriteSortMode::Immediate, None, None, None, None, Some(&effect), None)
+        .unwrap();
+    sb.draw_rect(&white, Rectangle::new(0, 0, 2, 2), TINT).unwrap();
+    sb.end().unwrap();
+    drop(effect);
+    assert_eq!(probe.calls(), calls, "recording with an effect calls nothing");
+    // A refused effect never reaches the backend.
+    assert!(Effect::from_glsl(&device, "#version 450\nvoid main() {}").is_err());
+    assert_eq!(probe.count(BackendCall::CreateEffect), before + 1);
 }
