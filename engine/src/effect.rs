@@ -24,9 +24,10 @@ use crate::error::{Result, XnaError};
 use crate::shared::DeviceShared;
 
 /// XNA's `Effect`, the part `SpriteBatch` uses: a pixel (fragment) stage with one to four colour
-/// outputs. Built from GLSL 450 source ([`Effect::from_glsl`]) or from SPIR-V
-/// ([`Effect::from_spirv`]); XNA builds it from compiled effect bytecode, and has parameters and
-/// techniques this type does not have.
+/// outputs, built from GLSL 450 source ([`Effect::from_glsl`]). XNA builds it from compiled
+/// effect bytecode, and has parameters and techniques this type does not have. (Precompiled
+/// SPIR-V is not taken: only code from the compiler is known to be valid SPIR-V, which the
+/// native API requires and does not check.)
 #[derive(Clone, Debug)]
 pub struct Effect {
     device: Weak<DeviceShared>,
@@ -46,20 +47,12 @@ impl Effect {
     pub fn from_glsl(device: &GraphicsDevice, fragment_source: &str) -> Result<Effect> {
         device.shared.check_alive()?;
         let words = compile_fragment(fragment_source)?;
-        Effect::create(&device.shared, &words, "fragmentSource")
+        Effect::create(&device.shared, &words)
     }
 
-    /// An effect from a compiled SPIR-V fragment stage (entry point `main`), checked against
-    /// the sprite pipeline as [`Effect::from_glsl`] checks compiled source; a module that does
-    /// not fit is `Argument` on `effectCode`.
-    pub fn from_spirv(device: &GraphicsDevice, words: &[u32]) -> Result<Effect> {
-        device.shared.check_alive()?;
-        Effect::create(&device.shared, words, "effectCode")
-    }
-
-    fn create(device: &Arc<DeviceShared>, words: &[u32], param: &'static str) -> Result<Effect> {
-        let outputs =
-            layout::check_fragment_stage(words).map_err(|m| XnaError::argument(param, m))?;
+    fn create(device: &Arc<DeviceShared>, words: &[u32]) -> Result<Effect> {
+        let outputs = layout::check_fragment_stage(words)
+            .map_err(|m| XnaError::argument("fragmentSource", m))?;
         let state = device.with_backend(|backend| {
             let native = backend.create_effect(words, outputs)?;
             let key = EffectKey { native, outputs: outputs as u8 };

@@ -195,3 +195,40 @@ fn string(words: &[u32]) -> String {
         words.iter().flat_map(|w| w.to_le_bytes()).take_while(|&b| b != 0).collect();
     String::from_utf8_lossy(&bytes).into_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stock_fragment_stage() -> Vec<u32> {
+        crate::effect::compile_fragment(include_str!("../../../shaders/glsl/sprite.frag"))
+            .expect("the stock fragment stage compiles")
+    }
+
+    #[test]
+    fn the_stock_fragment_stage_fits_with_one_output() {
+        assert_eq!(check_fragment_stage(&stock_fragment_stage()), Ok(1));
+    }
+
+    #[test]
+    fn malformed_modules_are_refused_without_panicking() {
+        let words = stock_fragment_stage();
+        assert!(check_fragment_stage(&[]).is_err());
+        assert!(check_fragment_stage(&words[..4]).is_err());
+        // Every truncation inside an instruction, and every word zeroed or saturated, is either
+        // refused or still a module that fits; none panics.
+        for len in 5..words.len() {
+            let _ = check_fragment_stage(&words[..len]);
+        }
+        for i in 5..words.len() {
+            for value in [0, u32::MAX, 0xFFFF_0000] {
+                let mut bad = words.clone();
+                bad[i] = value;
+                let _ = check_fragment_stage(&bad);
+            }
+        }
+        let mut zero_count = words.clone();
+        zero_count[5] &= 0xFFFF;
+        assert!(check_fragment_stage(&zero_count).is_err());
+    }
+}
