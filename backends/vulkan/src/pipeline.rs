@@ -8,7 +8,10 @@
 //! `ReferenceStencil` change per draw in games (fades, stencil masks), so they are dynamic state
 //! set with each draw ([`DynamicState`]) and never select a pipeline: the cache key is the
 //! draw's key with both zeroed. The pipeline layout follows the stock shaders' resource layout:
-//! set 0 empty, set 1 the vertex uniform block, set 2 the fragment texture.
+//! set 0 empty, set 1 the vertex uniform block, set 2 the fragment texture. A custom effect's
+//! fragment module (created with the effect, checked against this layout by the engine)
+//! replaces the stock fragment stage; it and the pipelines built from it are freed together
+//! once the GPU is done with them.
 
 use std::collections::HashMap;
 

@@ -17,7 +17,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::commands::{Blend, BlendFunction, BlendState, FrameCommands, Node, PassOp, ShaderKind};
+use crate::commands::{Blend, BlendFunction, BlendState, FrameCommands, Node, PassOp};
 use crate::plan::{
     Access, ColorWrites, Image, LoadOp, PlanNodeKind, PlannedAttachment, MAX_COLOR_ATTACHMENTS,
 };
@@ -82,12 +82,6 @@ pub(crate) fn reads_destination(blend: &BlendState) -> bool {
         || min_max(blend.alpha_blend_function)
 }
 
-/// How many colour outputs a draw's fragment stage writes, from location 0: one for the stock
-/// sprite shader, the effect's reflected count for a custom effect.
-fn shader_outputs(shader: ShaderKind) -> usize {
-    shader.outputs()
-}
-
 /// Which channels of each of a pass's `attachments` colour attachments `op` writes.
 pub(crate) fn op_writes(op: &PassOp, attachments: usize) -> ColorWrites {
     let mut writes = ColorWrites::default();
@@ -95,7 +89,7 @@ pub(crate) fn op_writes(op: &PassOp, attachments: usize) -> ColorWrites {
         PassOp::Clear(c) if c.color.is_some() => (0xF, attachments),
         PassOp::Clear(_) => (0, 0),
         PassOp::Draw(d) => {
-            (d.pipeline.blend.color_write_channels & 0xF, shader_outputs(d.pipeline.shader))
+            (d.pipeline.blend.color_write_channels & 0xF, d.pipeline.shader.outputs())
         }
     };
     for slot in writes.0.iter_mut().take(outputs.min(attachments).min(MAX_COLOR_ATTACHMENTS)) {
@@ -267,6 +261,7 @@ mod tests {
 
     #[test]
     fn a_custom_effect_draw_writes_its_outputs_through_the_mask() {
+        use crate::commands::ShaderKind;
         use crate::compile::compile;
         use crate::compile::testkit::*;
         use crate::effect::{EffectKey, EffectState};
