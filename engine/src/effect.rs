@@ -9,18 +9,23 @@
 //! compiled code and recorded with every draw, so the compiler knows which attachments a draw
 //! writes (the others keep their content).
 //!
-//! The native fragment stage is created with the effect. Draws that use the effect hold it, so
-//! dropping the `Effect` while a frame that draws with it is queued is safe; the native object is
-//! freed once the GPU has finished those draws.
+//! The native fragment stage is created with the effect. An effect is a tracked graphics
+//! resource (`ResourceCreated`, `Disposing`, `ResourceDestroyed`, disposed with its device).
+//! Draws that use the effect hold its native state, so disposing or dropping the `Effect` while a
+//! frame that draws with it is queued is safe; the native object is freed once the GPU has
+//! finished those draws.
 
 mod layout;
 
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 
 use xnagraph_graph::{EffectKey, EffectState};
 
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
+use crate::event::lock;
+use crate::registry::{ResourceId, Tracked};
+use crate::resource::ResourceCore;
 use crate::shared::DeviceShared;
 
 /// XNA's `Effect`, the part `SpriteBatch` uses: a pixel (fragment) stage with one to four colour
@@ -28,10 +33,42 @@ use crate::shared::DeviceShared;
 /// effect bytecode, and has parameters and techniques this type does not have. (Precompiled
 /// SPIR-V is not taken: only code from the compiler is known to be valid SPIR-V, which the
 /// native API requires and does not check.)
-#[derive(Clone, Debug)]
 pub struct Effect {
-    device: Weak<DeviceShared>,
-    state: Arc<EffectState>,
+    core: Arc<EffectCore>,
+}
+
+/// What the device's registry tracks of an effect.
+struct EffectCore {
+    res: ResourceCore,
+    /// `None` once disposed.
+    state: Mutex<Option<Arc<EffectState>>>,
+    outputs: usize,
+}
+
+impl EffectCore {
+    fn dispose(&self, explicit: bool) {
+        if !self.res.begin_dispose(explicit) {
+            return;
+        }
+        lock(&self.state).take();
+        self.res.end_dispose();
+    }
+}
+
+impl Tracked for EffectCore {
+    fn dispose_by_device(&self) {
+        self.dispose(true);
+    }
+}
+
+impl std::fmt::Debug for Effect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Effect")
+            .field("resource", &self.core.res.id)
+            .field("outputs", &self.core.outputs)
+            .field("disposed", &self.core.res.is_disposed())
+            .finish()
+    }
 }
 
 /// glslang's process-wide state is shared; one compile at a time keeps it simple.
@@ -58,24 +95,58 @@ impl Effect {
             let key = EffectKey { native, outputs: outputs as u8 };
             Ok(EffectState::new(key, backend.retire_sink()))
         })?;
-        Ok(Effect { device: Arc::downgrade(device), state })
+        let core = Arc::new(EffectCore {
+            res: ResourceCore::new("Effect", Arc::downgrade(device)),
+            state: Mutex::new(Some(state)),
+            outputs: outputs as usize,
+        });
+        let weak: std::sync::Weak<dyn Tracked> =
+            Arc::downgrade(&(core.clone() as Arc<dyn Tracked>));
+        device.register(core.res.id, weak, &core.res.args());
+        Ok(Effect { core })
     }
 
     /// How many colour outputs the fragment stage writes (locations `0..n`): the number of
     /// bound render targets a draw with this effect writes.
     pub fn output_count(&self) -> usize {
-        usize::from(self.state.key().outputs)
+        self.core.outputs
     }
 
-    /// The shared state a draw holds, after checking the effect belongs to `device`.
+    /// `Dispose()`: raises `Disposing`, then `ResourceDestroyed`; a later `Begin` with the
+    /// effect is `ObjectDisposed`. Draws already recorded keep its native stage until the GPU
+    /// has run them. Disposing twice does nothing.
+    pub fn dispose(&self) {
+        self.core.dispose(true);
+    }
+
+    /// `IsDisposed`.
+    pub fn is_disposed(&self) -> bool {
+        self.core.res.is_disposed()
+    }
+
+    /// The identity `ResourceCreated` and `ResourceDestroyed` name this effect by.
+    pub fn resource_id(&self) -> ResourceId {
+        self.core.res.id
+    }
+
+    /// The shared state a draw holds: `ObjectDisposed` once disposed, `Argument` on `effect`
+    /// when it belongs to another device.
     pub(crate) fn state_for(&self, device: &Arc<DeviceShared>) -> Result<Arc<EffectState>> {
-        if !std::ptr::eq(self.device.as_ptr(), Arc::as_ptr(device)) {
+        self.core.res.check_alive()?;
+        if !std::ptr::eq(self.core.res.device.as_ptr(), Arc::as_ptr(device)) {
             return Err(XnaError::argument(
                 "effect",
                 "The effect was created on a different GraphicsDevice.",
             ));
         }
-        Ok(self.state.clone())
+        lock(&self.core.state).clone().ok_or(XnaError::ObjectDisposed { object: "Effect" })
+    }
+}
+
+impl Drop for Effect {
+    /// Dropping is an implicit dispose (no `Disposing`).
+    fn drop(&mut self) {
+        self.core.dispose(false);
     }
 }
 

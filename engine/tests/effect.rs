@@ -427,3 +427,44 @@ fn only_creating_an_effect_reaches_the_backend() {
     assert!(Effect::from_glsl(&device, "#version 450\nvoid main() {}").is_err());
     assert_eq!(probe.count(BackendCall::CreateEffect), before + 1);
 }
+
+#[test]
+fn an_effect_is_a_tracked_resource_disposed_with_its_device() {
+    use std::sync::{Arc, Mutex};
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    for (name, event) in [
+        ("created", &device.events().resource_created),
+        ("destroyed", &device.events().resource_destroyed),
+    ] {
+        let events = events.clone();
+        event.subscribe(move |a: &xnagraph::ResourceEventArgs| {
+            events.lock().unwrap().push((name, a.kind, a.resource))
+        });
+    }
+    let tracked = device.tracked_resource_count();
+    let effect = Effect::from_glsl(&device, &mrt_source(2)).unwrap();
+    let id = effect.resource_id();
+    assert_eq!(device.tracked_resource_count(), tracked + 1);
+    let target = target_of(&device, SurfaceFormat::Color, RenderTargetUsage::DiscardContents);
+    let second = target_of(&device, SurfaceFormat::Color, RenderTargetUsage::DiscardContents);
+    // A draw recorded before the dispose still runs with the effect.
+    draw_sprite(&device, &[&target, &second], Some(&effect));
+    effect.dispose();
+    assert!(effect.is_disposed());
+    effect.dispose();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    let err = sb
+        .begin_with_effect(SpriteSortMode::Deferred, None, None, None, None, Some(&effect), None)
+        .unwrap_err();
+    assert_eq!(err, XnaError::ObjectDisposed { object: "Effect" });
+    assert_eq!(at(&read_target(&second), 8, 5, 1), EXPECTED[1]);
+    let effects: Vec<_> =
+        events.lock().unwrap().iter().filter(|e| e.1 == "Effect").cloned().collect();
+    assert_eq!(effects, [("created", "Effect", id), ("destroyed", "Effect", id)]);
+    // Device disposal disposes a live effect.
+    let other = Effect::from_glsl(&device, &mrt_source(1)).unwrap();
+    device.dispose();
+    assert!(other.is_disposed());
+}
