@@ -216,7 +216,8 @@ impl SpriteBatch {
     /// replaced by `effect`'s (`None`: the stock one). An effect with `n` outputs writes the
     /// first `n` bound render targets, each through the blend state's write mask; targets past
     /// them keep their content, as with the stock effect, which writes the first target only.
-    /// An effect of another device is `Argument` on `effect`.
+    /// A disposed effect is `ObjectDisposed`; an effect of another device is `Argument` on
+    /// `effect`.
     #[allow(clippy::too_many_arguments)]
     pub fn begin_with_effect(
         &mut self,
