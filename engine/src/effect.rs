@@ -163,15 +163,20 @@ fn compile_fragment(source: &str) -> Result<Vec<u32>> {
         .ok_or_else(|| XnaError::not_supported("The GLSL compiler could not be initialised."))?;
     let source = ShaderSource::from(source);
     let options = CompilerOptions::default();
-    let compiled = ShaderInput::new(
-        &source,
-        ShaderStage::Fragment,
-        &options,
-        None::<&[(&str, Option<&str>)]>,
-        None,
-    )
-    .and_then(|input| compiler.create_shader(input))
-    .and_then(|shader| shader.compile());
+    // The bindings' own checks (a log that is not UTF-8, a shader glslang could not allocate)
+    // panic; they become an error here, so no source reaches the caller as a panic.
+    let compiled = std::panic::catch_unwind(|| {
+        ShaderInput::new(
+            &source,
+            ShaderStage::Fragment,
+            &options,
+            None::<&[(&str, Option<&str>)]>,
+            None,
+        )
+        .and_then(|input| compiler.create_shader(input))
+        .and_then(|shader| shader.compile())
+    })
+    .map_err(|_| refuse("The GLSL compiler failed on this source.".into()))?;
     compiled.map_err(|e| refuse(compile_message(&e)))
 }
 

@@ -468,3 +468,20 @@ fn an_effect_is_a_tracked_resource_disposed_with_its_device() {
     device.dispose();
     assert!(other.is_disposed());
 }
+
+#[test]
+fn non_ascii_source_is_an_error_or_compiles_never_a_panic() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    for bad in
+        ["o = é;", "o = vec4(1); // é ü 漢\n", "o = \u{00ff}\u{00fe};", "o\u{0301} = vec4(1);"]
+    {
+        let source =
+            format!("#version 450\nlayout(location = 0) out vec4 o;\nvoid main() {{\n{bad}\n}}\n");
+        match Effect::from_glsl(&device, &source) {
+            Ok(e) => assert_eq!(e.output_count(), 1),
+            Err(XnaError::Argument { param: "fragmentSource", .. }) => {}
+            Err(other) => panic!("{bad}: {other:?}"),
+        }
+    }
+}
