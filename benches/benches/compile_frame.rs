@@ -45,6 +45,7 @@ fn draw(texture: &Arc<TextureState>, first_sprite: u32) -> Draw {
         },
         sampler: SamplerState::LINEAR_CLAMP,
         texture: texture.clone(),
+        effect: None,
         first_sprite,
         sprite_count: 1,
         viewport: Viewport::new(0, 0, 256, 256),

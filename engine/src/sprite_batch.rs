@@ -4,7 +4,8 @@
 //! and the two edge vectors with rotation, origin and scale applied as XNA places the corners,
 //! texture coordinates with the flips applied, layer depth and tint — in the batch's own buffer,
 //! and extends the current run of sprites sharing a texture. The stock vertex stage expands each
-//! instance into its four corners. `end` hands the buffer to the frame (moved, not copied, when
+//! instance into its four corners; the stock fragment stage, or the [`Effect`] given to `begin`,
+//! colours them. `end` hands the buffer to the frame (moved, not copied, when
 //! the frame has no sprites yet) and records one `Draw` per run. The sorting modes also keep a
 //! (depth, texture) key per sprite and write the instances into the frame in sorted order.
 //! `Immediate` records each sprite as it is drawn.
@@ -12,12 +13,13 @@
 use std::sync::{Arc, Weak};
 
 use xnagraph_graph::{
-    BlendState, DepthStencilState, Draw, PipelineKey, RasterizerState, SamplerState, ShaderKind,
-    SpriteInstance, TextureState,
+    BlendState, DepthStencilState, Draw, EffectState, PipelineKey, RasterizerState, SamplerState,
+    ShaderKind, SpriteInstance, TextureState,
 };
 
 use crate::capability::check_draw_states;
 use crate::device::GraphicsDevice;
+use crate::effect::Effect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::finite::{all_below_2_pow_124, all_finite, check_finite, check_rasterizer};
@@ -130,7 +132,8 @@ fn check_states(
 /// and the errors for misuse (a second `begin`, a draw or `end` without `begin`) follow XNA.
 /// The projection is taken from the viewport at `begin`. Sprites become instances of the stock
 /// sprite shader recorded into the frame; they are drawn when the frame is flushed. Where it
-/// differs from XNA: no custom `Effect` can be passed to `begin`.
+/// differs from XNA: an [`Effect`] passed to [`SpriteBatch::begin_with_effect`] replaces only the
+/// pixel stage (the stock vertex stage always places the sprites).
 ///
 /// Where XNA passes a sprite's floats to the GPU unchecked, here a NaN or infinite `position`,
 /// `rotation`, `origin`, `scale` or `layerDepth`, or finite ones that place the sprite 2^124
@@ -151,6 +154,8 @@ pub struct SpriteBatch {
     order: Vec<u32>,
     /// Distinct textures of the batch, by wrapper core; runs and keys index this.
     textures: Vec<(Arc<TextureCore>, Arc<TextureState>)>,
+    /// The effect `begin` was given, held by every draw of the batch.
+    effect: Option<Arc<EffectState>>,
 }
 
 impl SpriteBatch {
@@ -166,6 +171,7 @@ impl SpriteBatch {
             keys: Vec::new(),
             order: Vec::new(),
             textures: Vec::new(),
+            effect: None,
         })
     }
 
@@ -202,12 +208,34 @@ impl SpriteBatch {
         rasterizer: Option<RasterizerState>,
         transform: Option<Matrix>,
     ) -> Result<()> {
+        self.begin_with_effect(sort, blend, sampler, depth_stencil, rasterizer, None, transform)
+    }
+
+    /// `Begin(sortMode, blendState, samplerState, depthStencilState, rasterizerState, effect,
+    /// transformMatrix)`: as [`SpriteBatch::begin_with`], with the sprites' pixel stage
+    /// replaced by `effect`'s (`None`: the stock one). An effect with `n` outputs writes the
+    /// first `n` bound render targets, each through the blend state's write mask; targets past
+    /// them keep their content, as with the stock effect, which writes the first target only.
+    /// A disposed effect is `ObjectDisposed`; an effect of another device is `Argument` on
+    /// `effect`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn begin_with_effect(
+        &mut self,
+        sort: SpriteSortMode,
+        blend: Option<BlendState>,
+        sampler: Option<SamplerState>,
+        depth_stencil: Option<DepthStencilState>,
+        rasterizer: Option<RasterizerState>,
+        effect: Option<&Effect>,
+        transform: Option<Matrix>,
+    ) -> Result<()> {
         let device = self.device()?;
         if self.state.is_some() {
             return Err(XnaError::invalid_operation(
                 "Begin cannot be called again until End has been successfully called.",
             ));
         }
+        let effect = effect.map(|e| e.state_for(&device)).transpose()?;
         if let Some(rasterizer) = &rasterizer {
             check_rasterizer(rasterizer)?;
         }
@@ -236,6 +264,7 @@ impl SpriteBatch {
             transform,
             projected,
         });
+        self.effect = effect;
         self.clear_queue();
         self.textures.clear();
         Ok(())
@@ -456,6 +485,7 @@ impl SpriteBatch {
         };
         let result = self.flush_sprites(&state);
         self.textures.clear();
+        self.effect = None;
         result
     }
 
@@ -489,8 +519,12 @@ impl SpriteBatch {
         let viewport = rec.viewport;
         let scissor = rec.scissor;
         let transform = state.projected.unwrap_or_else(|| project(&state.transform, viewport));
+        let shader = match &self.effect {
+            Some(effect) => ShaderKind::Custom(effect.key()),
+            None => ShaderKind::Sprite,
+        };
         let pipeline = PipelineKey {
-            shader: ShaderKind::Sprite,
+            shader,
             blend: state.blend,
             depth_stencil: state.depth_stencil,
             rasterizer: state.rasterizer,
@@ -514,6 +548,7 @@ impl SpriteBatch {
                 pipeline,
                 sampler: state.sampler,
                 texture: self.textures[run.texture as usize].1.clone(),
+                effect: self.effect.clone(),
                 first_sprite: (first_sprite + done) as u32,
                 sprite_count: run.sprites,
                 viewport,

@@ -119,6 +119,9 @@ pub struct LiveObjects {
     pub images: usize,
     /// Native buffers (vertex, uniform, staging and readback buffers).
     pub buffers: usize,
+    /// Custom effects whose native fragment stages are not yet freed (including those awaiting
+    /// a fence).
+    pub effects: usize,
     /// Handles dropped by the engine but not yet freed because the GPU may still use them.
     pub awaiting_retirement: usize,
 }
@@ -152,7 +155,13 @@ pub trait Backend: Send {
     /// Creates the native objects of a texture (eager; content undefined until written).
     fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError>;
 
-    /// The sink every texture state created by this backend retires its handle into.
+    /// Creates the native fragment stage of a custom effect from its SPIR-V (already checked
+    /// against the stock sprite pipeline layout by the engine), writing `outputs` colour outputs.
+    /// The handle is unique among everything this backend creates; its
+    /// [`crate::EffectState`] retires it through [`Backend::retire_sink`] like a texture's.
+    fn create_effect(&mut self, spirv: &[u32], outputs: u32) -> Result<NativeHandle, BackendError>;
+
+    /// The sink every texture and effect state created by this backend retires its handle into.
     fn retire_sink(&self) -> RetireSink;
 
     /// The waiter for this backend's submissions; one shared object, usable from any thread

@@ -412,11 +412,27 @@ impl RasterizerState {
         Self::cull(CullMode::CullCounterClockwiseFace);
 }
 
-/// Which stock shader a draw uses.
+/// Which shaders a draw uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ShaderKind {
     /// `shaders/glsl/sprite.{vert,frag}`: position, colour, texcoord; tint × texture sample.
+    /// One colour output (location 0): it writes the first bound target only.
     Sprite,
+    /// The stock sprite vertex stage with a custom effect's fragment stage, which writes
+    /// `outputs` colour outputs (locations `0..outputs`). The draw holds the effect
+    /// ([`Draw::effect`]) so its native stage outlives the submission.
+    Custom(crate::effect::EffectKey),
+}
+
+impl ShaderKind {
+    /// How many colour outputs the fragment stage writes, from location 0: the attachments a
+    /// draw can write (`colors[0..outputs]`).
+    pub fn outputs(self) -> usize {
+        match self {
+            ShaderKind::Sprite => 1,
+            ShaderKind::Custom(effect) => usize::from(effect.outputs),
+        }
+    }
 }
 
 /// Everything that selects a pipeline, apart from the attachment formats of the pass.
@@ -490,6 +506,9 @@ pub struct Draw {
     pub sampler: SamplerState,
     /// The texture sampled (held so it outlives the frame's submission).
     pub texture: Arc<TextureState>,
+    /// The custom effect of a [`ShaderKind::Custom`] draw (held so its native fragment stage
+    /// outlives the frame's submission); `None` for the stock shaders.
+    pub effect: Option<Arc<crate::effect::EffectState>>,
     /// First sprite in [`FrameCommands::sprites`].
     pub first_sprite: u32,
     /// Number of sprites, from `first_sprite` on.

@@ -14,6 +14,7 @@ pub mod builder;
 pub mod commands;
 pub mod compile;
 pub mod diagnostics;
+pub mod effect;
 pub mod format;
 pub mod null;
 pub mod plan;
@@ -26,6 +27,7 @@ pub use backend::{
 pub use builder::FrameBuilder;
 pub use commands::*;
 pub use diagnostics::Diagnostics;
+pub use effect::{EffectKey, EffectState};
 pub use format::{DepthFormat, SurfaceFormat};
 pub use plan::*;
 pub use resource::*;

@@ -43,6 +43,8 @@ pub enum BackendCall {
     AppliedDepthFormat,
     /// [`Backend::create_texture`].
     CreateTexture,
+    /// [`Backend::create_effect`].
+    CreateEffect,
     /// [`Backend::retire_sink`].
     RetireSink,
     /// [`Backend::waiter`].
@@ -227,6 +229,7 @@ pub struct NullBackend {
     sink: RetireSink,
     next_handle: u64,
     textures: HashMap<NativeHandle, NullTexture>,
+    effects: std::collections::HashSet<NativeHandle>,
     retired: RetirementQueue<NativeHandle>,
     last_submitted: SubmissionId,
     /// Readbacks of submitted plans, with the submission that makes them available.
@@ -265,6 +268,7 @@ impl NullBackend {
             sink: RetireSink::default(),
             next_handle: 1,
             textures: HashMap::new(),
+            effects: std::collections::HashSet::new(),
             retired: RetirementQueue::default(),
             last_submitted: SubmissionId(0),
             readbacks: HashMap::new(),
@@ -286,10 +290,13 @@ impl NullBackend {
         for handle in self.sink.drain() {
             if let Some(t) = self.textures.get(&handle) {
                 self.retired.retire(t.last_use, handle);
+            } else if self.effects.contains(&handle) {
+                self.retired.retire(self.last_submitted, handle);
             }
         }
         for handle in self.retired.collect(self.timeline().completed()) {
             self.textures.remove(&handle);
+            self.effects.remove(&handle);
             self.gpu_state.retain(|(h, ..), _| *h != handle);
         }
     }
@@ -409,6 +416,19 @@ impl Backend for NullBackend {
         Ok(handle)
     }
 
+    fn create_effect(&mut self, spirv: &[u32], outputs: u32) -> Result<NativeHandle, BackendError> {
+        self.probe.called(BackendCall::CreateEffect);
+        if spirv.first() != Some(&0x0723_0203) || !(1..=4).contains(&outputs) {
+            return Err(BackendError::Native(
+                "not a fragment stage the sprite pipeline takes".into(),
+            ));
+        }
+        let handle = NativeHandle(self.next_handle);
+        self.next_handle += 1;
+        self.effects.insert(handle);
+        Ok(handle)
+    }
+
     fn retire_sink(&self) -> RetireSink {
         self.probe.called(BackendCall::RetireSink);
         self.sink.clone()
@@ -462,6 +482,7 @@ impl Backend for NullBackend {
             textures: self.textures.len(),
             images: self.textures.values().map(NullTexture::images).sum(),
             buffers: 0,
+            effects: self.effects.len(),
             awaiting_retirement: self.retired.len(),
         }
     }

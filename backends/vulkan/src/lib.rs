@@ -92,6 +92,7 @@ pub(crate) fn vk_error(what: &str, result: vk::Result) -> BackendError {
 /// Something waiting for its last submission to complete before it is freed.
 enum Retired {
     Texture(NativeHandle),
+    Effect(NativeHandle),
     Buffer(HostBuffer),
 }
 
@@ -107,6 +108,7 @@ pub struct VulkanBackend {
     sink: RetireSink,
     retired: RetirementQueue<Retired>,
     retired_textures: usize,
+    retired_effects: usize,
     retired_buffers: usize,
     last_submitted: SubmissionId,
     completed: SubmissionId,
@@ -149,6 +151,7 @@ impl VulkanBackend {
             sink: RetireSink::default(),
             retired: RetirementQueue::default(),
             retired_textures: 0,
+            retired_effects: 0,
             retired_buffers: 0,
             last_submitted: SubmissionId(0),
             completed: SubmissionId(0),
@@ -207,6 +210,11 @@ impl VulkanBackend {
             if let Some(t) = self.textures.get_mut(handle) {
                 self.retired.retire(t.last_use, Retired::Texture(handle));
                 self.retired_textures += 1;
+            } else if self.pipelines.is_effect(handle) {
+                // Every submission that could draw with it has been made: the draws that held
+                // it are gone.
+                self.retired.retire(self.last_submitted, Retired::Effect(handle));
+                self.retired_effects += 1;
             }
         }
     }
@@ -226,6 +234,11 @@ impl VulkanBackend {
                     // SAFETY: its last submission has completed.
                     unsafe { texture::destroy(&self.gpu, t) };
                 }
+            }
+            Retired::Effect(handle) => {
+                self.retired_effects -= 1;
+                // SAFETY: the last submission that could use it has completed.
+                unsafe { self.pipelines.destroy_effect(&self.gpu, handle) };
             }
             Retired::Buffer(buffer) => {
                 self.retired_buffers -= 1;
@@ -427,6 +440,14 @@ impl Backend for VulkanBackend {
         Ok(self.textures.insert(texture))
     }
 
+    fn create_effect(
+        &mut self,
+        spirv: &[u32],
+        _outputs: u32,
+    ) -> Result<NativeHandle, BackendError> {
+        self.pipelines.create_effect(&self.gpu, spirv)
+    }
+
     fn retire_sink(&self) -> RetireSink {
         self.sink.clone()
     }
@@ -504,7 +525,8 @@ impl Backend for VulkanBackend {
             textures: self.textures.len(),
             images: self.textures.image_count(),
             buffers: slot_buffers + self.retired_buffers,
-            awaiting_retirement: self.retired_textures,
+            effects: self.pipelines.effect_count(),
+            awaiting_retirement: self.retired_textures + self.retired_effects,
         }
     }
 

@@ -8,15 +8,18 @@
 //! `ReferenceStencil` change per draw in games (fades, stencil masks), so they are dynamic state
 //! set with each draw ([`DynamicState`]) and never select a pipeline: the cache key is the
 //! draw's key with both zeroed. The pipeline layout follows the stock shaders' resource layout:
-//! set 0 empty, set 1 the vertex uniform block, set 2 the fragment texture.
+//! set 0 empty, set 1 the vertex uniform block, set 2 the fragment texture. A custom effect's
+//! fragment module (created with the effect, checked against this layout by the engine)
+//! replaces the stock fragment stage; it and the pipelines built from it are freed together
+//! once the GPU is done with them.
 
 use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::{
     BackendError, Blend, BlendFunction, ColorWrites, CompareFunction, CullMode, FillMode,
-    PipelineKey, SamplerState, ShaderKind, SpriteInstance, StencilOperation, TextureAddressMode,
-    TextureFilter,
+    NativeHandle, PipelineKey, SamplerState, ShaderKind, SpriteInstance, StencilOperation,
+    TextureAddressMode, TextureFilter,
 };
 
 use crate::device::Gpu;
@@ -74,11 +77,18 @@ pub(crate) struct Pipelines {
     pipelines: HashMap<(PipelineKey, PassFormats, ColorWrites), vk::Pipeline>,
     /// Keyed by the state with its `max_mip_level` already clamped to the sampled texture.
     samplers: HashMap<SamplerState, vk::Sampler>,
+    /// Custom effects' fragment stages, by the handle their `EffectState` retires.
+    effects: HashMap<NativeHandle, vk::ShaderModule>,
+    next_effect: u64,
 }
+
+/// Marks an effect's handle, so it never equals a texture's.
+const EFFECT_HANDLE_TAG: u64 = 1 << 63;
 
 fn shader_module(gpu: &Gpu, words: &[u32]) -> Result<vk::ShaderModule, BackendError> {
     let info = vk::ShaderModuleCreateInfo::default().code(words);
-    // SAFETY: the words are the committed SPIR-V of a stock shader.
+    // SAFETY: the words are the committed SPIR-V of a stock shader, or an effect's that the
+    // engine compiled and checked against this pipeline layout.
     unsafe { gpu.device.create_shader_module(&info, None) }
         .map_err(|e| vk_error("vkCreateShaderModule", e))
 }
@@ -93,6 +103,8 @@ impl Pipelines {
             cache: vk::PipelineCache::null(),
             pipelines: HashMap::new(),
             samplers: HashMap::new(),
+            effects: HashMap::new(),
+            next_effect: 0,
         };
         match p.build_fixed(gpu) {
             Ok(()) => Ok(p),
@@ -137,6 +149,55 @@ impl Pipelines {
         Ok(())
     }
 
+    /// Creates a custom effect's fragment stage; the handle names it in
+    /// [`xnagraph_graph::EffectKey::native`] until [`Pipelines::destroy_effect`].
+    pub fn create_effect(
+        &mut self,
+        gpu: &Gpu,
+        spirv: &[u32],
+    ) -> Result<NativeHandle, BackendError> {
+        if spirv.first() != Some(&0x0723_0203) {
+            return Err(BackendError::Native("an effect's code is not SPIR-V".into()));
+        }
+        let module = shader_module(gpu, spirv)?;
+        self.next_effect += 1;
+        let handle = NativeHandle(EFFECT_HANDLE_TAG | self.next_effect);
+        self.effects.insert(handle, module);
+        Ok(handle)
+    }
+
+    /// Whether `handle` names a live effect of these pipelines.
+    pub fn is_effect(&self, handle: NativeHandle) -> bool {
+        self.effects.contains_key(&handle)
+    }
+
+    /// Live effect fragment stages.
+    pub fn effect_count(&self) -> usize {
+        self.effects.len()
+    }
+
+    /// Frees an effect's fragment stage and every pipeline built from it.
+    ///
+    /// # Safety
+    /// No submission that used the effect may still be executing.
+    pub unsafe fn destroy_effect(&mut self, gpu: &Gpu, handle: NativeHandle) {
+        let Some(module) = self.effects.remove(&handle) else {
+            return;
+        };
+        let uses =
+            |k: &PipelineKey| matches!(k.shader, ShaderKind::Custom(e) if e.native == handle);
+        let stale: Vec<_> = self.pipelines.keys().filter(|k| uses(&k.0)).cloned().collect();
+        // SAFETY: the caller's contract: nothing executing uses the module or its pipelines.
+        unsafe {
+            for key in stale {
+                if let Some(p) = self.pipelines.remove(&key) {
+                    gpu.device.destroy_pipeline(p, None);
+                }
+            }
+            gpu.device.destroy_shader_module(module, None);
+        }
+    }
+
     /// Pipeline objects built so far (one per static key, pass formats and planned writes).
     pub fn pipeline_count(&self) -> usize {
         self.pipelines.len()
@@ -167,7 +228,13 @@ impl Pipelines {
         formats: &PassFormats,
         writes: ColorWrites,
     ) -> Result<vk::Pipeline, BackendError> {
-        let ShaderKind::Sprite = key.shader;
+        let fragment = match key.shader {
+            ShaderKind::Sprite => self.fragment,
+            ShaderKind::Custom(effect) => *self
+                .effects
+                .get(&effect.native)
+                .ok_or_else(|| BackendError::Native("a draw names a freed effect".into()))?,
+        };
         let stages = [
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::VERTEX)
@@ -175,7 +242,7 @@ impl Pipelines {
                 .name(c"main"),
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::FRAGMENT)
-                .module(self.fragment)
+                .module(fragment)
                 .name(c"main"),
         ];
         // One `SpriteInstance` per sprite; the shader expands its four strip vertices.
@@ -388,6 +455,9 @@ impl Pipelines {
             }
             for (_, s) in self.samplers.drain() {
                 gpu.device.destroy_sampler(s, None);
+            }
+            for (_, m) in self.effects.drain() {
+                gpu.device.destroy_shader_module(m, None);
             }
             if self.cache != vk::PipelineCache::null() {
                 gpu.device.destroy_pipeline_cache(self.cache, None);

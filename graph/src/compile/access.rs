@@ -17,7 +17,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::commands::{Blend, BlendFunction, BlendState, FrameCommands, Node, PassOp, ShaderKind};
+use crate::commands::{Blend, BlendFunction, BlendState, FrameCommands, Node, PassOp};
 use crate::plan::{
     Access, ColorWrites, Image, LoadOp, PlanNodeKind, PlannedAttachment, MAX_COLOR_ATTACHMENTS,
 };
@@ -82,13 +82,6 @@ pub(crate) fn reads_destination(blend: &BlendState) -> bool {
         || min_max(blend.alpha_blend_function)
 }
 
-/// How many colour outputs a stock shader writes, from location 0.
-fn shader_outputs(shader: ShaderKind) -> usize {
-    match shader {
-        ShaderKind::Sprite => 1,
-    }
-}
-
 /// Which channels of each of a pass's `attachments` colour attachments `op` writes.
 pub(crate) fn op_writes(op: &PassOp, attachments: usize) -> ColorWrites {
     let mut writes = ColorWrites::default();
@@ -96,7 +89,7 @@ pub(crate) fn op_writes(op: &PassOp, attachments: usize) -> ColorWrites {
         PassOp::Clear(c) if c.color.is_some() => (0xF, attachments),
         PassOp::Clear(_) => (0, 0),
         PassOp::Draw(d) => {
-            (d.pipeline.blend.color_write_channels & 0xF, shader_outputs(d.pipeline.shader))
+            (d.pipeline.blend.color_write_channels & 0xF, d.pipeline.shader.outputs())
         }
     };
     for slot in writes.0.iter_mut().take(outputs.min(attachments).min(MAX_COLOR_ATTACHMENTS)) {
@@ -259,6 +252,45 @@ mod tests {
         assert_eq!(access(a.id().0), Access::ColorAttachmentReadWrite);
         assert_eq!(access(b.id().0), Access::ColorAttachmentWrite);
         assert_eq!(op_writes(&clear(None, Some(1.0), None), 2), ColorWrites::default());
+    }
+
+    #[test]
+    fn a_custom_effect_draw_writes_its_outputs_through_the_mask() {
+        use crate::commands::ShaderKind;
+        use crate::compile::compile;
+        use crate::compile::testkit::*;
+        use crate::effect::{EffectKey, EffectState};
+        use crate::resource::{NativeHandle, RetireSink};
+        let t = texture(1, 1, 1);
+        let targets: Vec<_> = (0..4).map(|_| target(4, 4, 0, PRESERVE)).collect();
+        let effect = |outputs| {
+            EffectState::new(EffectKey { native: NativeHandle(50), outputs }, RetireSink::default())
+        };
+        let with_effect = |op: PassOp, effect: Arc<EffectState>| match op {
+            PassOp::Draw(mut d) => {
+                d.pipeline.shader = ShaderKind::Custom(effect.key());
+                d.effect = Some(effect);
+                PassOp::Draw(d)
+            }
+            other => other,
+        };
+        let masked = BlendState { color_write_channels: 0b0110, ..BlendState::OPAQUE };
+        let plan = compile(frame(vec![
+            bind_many(
+                &targets.iter().collect::<Vec<_>>(),
+                vec![
+                    with_effect(draw(&t), effect(3)),
+                    with_effect(draw_with(&t, masked), effect(2)),
+                    with_effect(draw(&t), effect(4)),
+                ],
+            ),
+            unbind(),
+        ]));
+        let writes: Vec<_> = pass(&plan, 0).ops.iter().map(|o| o.writes.0).collect();
+        assert_eq!(writes, [[0xF, 0xF, 0xF, 0], [0b0110, 0b0110, 0, 0], [0xF; 4]]);
+        // More outputs than attachments write only the attachments there are.
+        let two_outputs = with_effect(draw(&t), effect(2));
+        assert_eq!(op_writes(&two_outputs, 1).0, [0xF, 0, 0, 0]);
     }
 
     #[test]

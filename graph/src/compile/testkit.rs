@@ -164,6 +164,7 @@ pub fn draw_with(texture: &Arc<TextureState>, blend: BlendState) -> PassOp {
         },
         sampler: SamplerState::LINEAR_CLAMP,
         texture: Arc::clone(texture),
+        effect: None,
         first_sprite: 0,
         sprite_count: 1,
         viewport: Viewport::new(0, 0, 1, 1),

@@ -158,6 +158,7 @@ pub fn sprite_draw(
         },
         sampler: SamplerState::POINT_CLAMP,
         texture: texture.clone(),
+        effect: None,
         first_sprite,
         sprite_count: sprites,
         viewport: Viewport::new(0, 0, width as i32, height as i32),
