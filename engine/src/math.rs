@@ -87,6 +87,42 @@ impl Vector2 {
     }
 }
 
+/// XNA's `Vector3`: as much of it as the API takes (a direction into a cube, for
+/// [`SpriteBatch::draw_cube_direction`](crate::SpriteBatch::draw_cube_direction)).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Vector3 {
+    /// The x component.
+    pub x: f32,
+    /// The y component.
+    pub y: f32,
+    /// The z component.
+    pub z: f32,
+}
+
+impl Vector3 {
+    /// `Vector3.Zero`.
+    pub const ZERO: Vector3 = Vector3 { x: 0.0, y: 0.0, z: 0.0 };
+    /// `Vector3.UnitX`.
+    pub const UNIT_X: Vector3 = Vector3 { x: 1.0, y: 0.0, z: 0.0 };
+    /// `Vector3.UnitY`.
+    pub const UNIT_Y: Vector3 = Vector3 { x: 0.0, y: 1.0, z: 0.0 };
+    /// `Vector3.UnitZ`.
+    pub const UNIT_Z: Vector3 = Vector3 { x: 0.0, y: 0.0, z: 1.0 };
+
+    /// `new Vector3(x, y, z)`.
+    pub const fn new(x: f32, y: f32, z: f32) -> Self {
+        Vector3 { x, y, z }
+    }
+}
+
+impl std::ops::Neg for Vector3 {
+    type Output = Vector3;
+    /// `-v` (`Vector3.Negate`).
+    fn neg(self) -> Vector3 {
+        Vector3::new(-self.x, -self.y, -self.z)
+    }
+}
+
 /// XNA's `Matrix`: row-vector convention (`v * M`), stored row-major as XNA's M11…M44.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Matrix {

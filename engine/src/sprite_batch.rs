@@ -8,7 +8,9 @@
 //! colours them. `end` hands the buffer to the frame (moved, not copied, when
 //! the frame has no sprites yet) and records one `Draw` per run. The sorting modes also keep a
 //! (depth, texture) key per sprite and write the instances into the frame in sorted order.
-//! `Immediate` records each sprite as it is drawn.
+//! `Immediate` records each sprite as it is drawn. A cube drawn with
+//! [`SpriteBatch::draw_cube_direction`] joins the same queue; its runs draw with the stock
+//! cube-sampling stage instead of the batch's.
 
 use std::sync::{Arc, Weak};
 
@@ -27,6 +29,7 @@ use crate::math::{Color, Matrix, Rectangle, Vector2};
 use crate::shared::{DeviceShared, Recording};
 use crate::texture::{Texture2D, TextureCore};
 
+mod cube;
 mod geometry;
 
 use geometry::{instance, normalised_source, project, Geometry, Sprite};
@@ -72,6 +75,15 @@ impl std::ops::BitOr for SpriteEffects {
 struct Run {
     texture: u32,
     sprites: u32,
+}
+
+/// A texture the batch samples, by wrapper core; `cube` when it is drawn through the stock
+/// cube-sampling stage ([`SpriteBatch::draw_cube_direction`]), which every run of it uses.
+#[derive(Clone)]
+struct BatchTexture {
+    core: Arc<TextureCore>,
+    state: Arc<TextureState>,
+    cube: bool,
 }
 
 /// The state `begin` fixes for the batch.
@@ -153,7 +165,7 @@ pub struct SpriteBatch {
     /// Scratch for the sorting modes: sprite indices in drawing order.
     order: Vec<u32>,
     /// Distinct textures of the batch, by wrapper core; runs and keys index this.
-    textures: Vec<(Arc<TextureCore>, Arc<TextureState>)>,
+    textures: Vec<BatchTexture>,
     /// The effect `begin` was given, held by every draw of the batch.
     effect: Option<Arc<EffectState>>,
 }
@@ -359,7 +371,7 @@ impl SpriteBatch {
             ));
         }
         let geometry = Geometry { destination, offset, rotation };
-        self.push(texture, src, geometry, color, effects, layer_depth)
+        self.push(&texture.core, false, src, geometry, color, effects, layer_depth)
     }
 
     /// `Draw(texture, destinationRectangle, sourceRectangle, color, rotation, origin, effects,
@@ -408,13 +420,16 @@ impl SpriteBatch {
             ));
         }
         let geometry = Geometry { destination, offset, rotation };
-        self.push(texture, src, geometry, color, effects, layer_depth)
+        self.push(&texture.core, false, src, geometry, color, effects, layer_depth)
     }
 
+    /// Queues one sprite of `core` (a cube sampled by the stock cube stage when `cube`).
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn push(
         &mut self,
-        texture: &Texture2D,
+        core: &Arc<TextureCore>,
+        cube: bool,
         source: [f32; 4],
         geometry: Geometry,
         color: Color,
@@ -440,11 +455,10 @@ impl SpriteBatch {
             effects: effects.0 & 3,
         };
         let instance = instance(&sprite);
-        let core = &texture.core;
         core.res.check_alive()?;
         let index = match self.textures.last() {
-            Some((last, _)) if Arc::ptr_eq(last, core) => self.textures.len() - 1,
-            _ => match self.textures.iter().rposition(|(known, _)| Arc::ptr_eq(known, core)) {
+            Some(last) if Arc::ptr_eq(&last.core, core) => self.textures.len() - 1,
+            _ => match self.textures.iter().rposition(|known| Arc::ptr_eq(&known.core, core)) {
                 Some(i) => i,
                 None => {
                     if !Weak::ptr_eq(&core.res.device, &self.device) {
@@ -452,7 +466,8 @@ impl SpriteBatch {
                             "The texture was created by a different GraphicsDevice.",
                         ));
                     }
-                    self.textures.push((core.clone(), core.state()?));
+                    let state = core.state()?;
+                    self.textures.push(BatchTexture { core: core.clone(), state, cube });
                     self.textures.len() - 1
                 }
             },
@@ -504,7 +519,7 @@ impl SpriteBatch {
         // Only what these sprites sample: an earlier (Immediate) draw of a target that has been
         // bound since is already recorded and blocks nothing.
         for run in &self.runs {
-            if let Err(e) = rec.refuse_bound(&self.textures[run.texture as usize].1) {
+            if let Err(e) = rec.refuse_bound(&self.textures[run.texture as usize].state) {
                 self.clear_queue();
                 return Err(e);
             }
@@ -519,15 +534,9 @@ impl SpriteBatch {
         let viewport = rec.viewport;
         let scissor = rec.scissor;
         let transform = state.projected.unwrap_or_else(|| project(&state.transform, viewport));
-        let shader = match &self.effect {
+        let batch_shader = match &self.effect {
             Some(effect) => ShaderKind::Custom(effect.key()),
             None => ShaderKind::Sprite,
-        };
-        let pipeline = PipelineKey {
-            shader,
-            blend: state.blend,
-            depth_stencil: state.depth_stencil,
-            rasterizer: state.rasterizer,
         };
         let sprites = rec.builder.sprites_mut();
         let first_sprite = sprites.len();
@@ -544,11 +553,22 @@ impl SpriteBatch {
         };
         let mut done = 0usize;
         for run in &runs {
+            let texture = &self.textures[run.texture as usize];
+            let (shader, effect) = match texture.cube {
+                true => (ShaderKind::CubeSample, None),
+                false => (batch_shader, self.effect.clone()),
+            };
+            let pipeline = PipelineKey {
+                shader,
+                blend: state.blend,
+                depth_stencil: state.depth_stencil,
+                rasterizer: state.rasterizer,
+            };
             let draw = Draw {
                 pipeline,
                 sampler: state.sampler,
-                texture: self.textures[run.texture as usize].1.clone(),
-                effect: self.effect.clone(),
+                texture: texture.state.clone(),
+                effect,
                 first_sprite: (first_sprite + done) as u32,
                 sprite_count: run.sprites,
                 viewport,

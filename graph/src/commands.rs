@@ -418,6 +418,10 @@ pub enum ShaderKind {
     /// `shaders/glsl/sprite.{vert,frag}`: position, colour, texcoord; tint × texture sample.
     /// One colour output (location 0): it writes the first bound target only.
     Sprite,
+    /// The stock sprite vertex stage with `shaders/glsl/cube_sample.frag`: samples a cube
+    /// texture in the direction the tint's RGB encodes (each component mapped from [0, 1] to
+    /// [-1, 1]), untinted. The draw's texture must be a cube. One colour output (location 0).
+    CubeSample,
     /// The stock sprite vertex stage with a custom effect's fragment stage, which writes
     /// `outputs` colour outputs (locations `0..outputs`). The draw holds the effect
     /// ([`Draw::effect`]) so its native stage outlives the submission.
@@ -429,7 +433,7 @@ impl ShaderKind {
     /// draw can write (`colors[0..outputs]`).
     pub fn outputs(self) -> usize {
         match self {
-            ShaderKind::Sprite => 1,
+            ShaderKind::Sprite | ShaderKind::CubeSample => 1,
             ShaderKind::Custom(effect) => usize::from(effect.outputs),
         }
     }

@@ -34,13 +34,19 @@ pub const SPRITE_VERT: Stage =
 pub const SPRITE_FRAG: Stage =
     Stage { name: "sprite.frag", spirv: include_bytes!("../spirv/sprite.frag.spv") };
 
+/// Cube-sampling fragment stage for the sprite vertex stage: cube sampler at set 2, binding 0;
+/// the lookup direction is the tint's RGB mapped from [0, 1] to [-1, 1]; one colour output, the
+/// cube's texel untinted.
+pub const CUBE_SAMPLE_FRAG: Stage =
+    Stage { name: "cube_sample.frag", spirv: include_bytes!("../spirv/cube_sample.frag.spv") };
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn committed_spirv_starts_with_the_spirv_magic() {
-        for stage in [SPRITE_VERT, SPRITE_FRAG] {
+        for stage in [SPRITE_VERT, SPRITE_FRAG, CUBE_SAMPLE_FRAG] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }
     }

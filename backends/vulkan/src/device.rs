@@ -253,7 +253,11 @@ impl Gpu {
             .independent_blend(chosen.features.independent_blend);
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
-            .synchronization2(true);
+            .synchronization2(true)
+            // Required of every Vulkan 1.3 device. Its relaxed interface matching lets a stock
+            // fragment stage leave a sprite vertex output unread (the cube stage ignores the
+            // texture coordinates) without a validation warning.
+            .maintenance4(true);
         // Timeline semaphores are required of every Vulkan 1.3 device.
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
         let device_info = vk::DeviceCreateInfo::default()

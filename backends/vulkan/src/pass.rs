@@ -19,7 +19,7 @@
 use ash::vk;
 use xnagraph_graph::{
     Access, BackendError, Clear, ClearValue, ColorWrites, Draw, Image, LoadOp, Node, PassOp,
-    PlannedAttachment, PlannedPass, StoreOp,
+    PlannedAttachment, PlannedPass, ShaderKind, StoreOp,
 };
 
 use crate::format::depth_aspects;
@@ -404,8 +404,18 @@ fn draw(
     }
     let gpu = rec.gpu;
     let device = &gpu.device;
-    let pipeline = rec.pipelines.pipeline(gpu, &d.pipeline, &att.formats, writes)?;
     let texture = rec.textures.get(d.texture.native())?;
+    // The stock cube stage declares a `samplerCube`, every other stage a `sampler2D`: a view of
+    // another dimension would be undefined behaviour, so the plan is refused before recording.
+    let cube_stage = d.pipeline.shader == ShaderKind::CubeSample;
+    if cube_stage != (texture.sampled_view_type == vk::ImageViewType::CUBE) {
+        return Err(malformed(if cube_stage {
+            "a cube-sampling draw of a texture that is not a cube"
+        } else {
+            "a sprite draw of a cube texture"
+        }));
+    }
+    let pipeline = rec.pipelines.pipeline(gpu, &d.pipeline, &att.formats, writes)?;
     let sampler = rec.pipelines.sampler(gpu, &d.sampler, texture.desc.mip_levels)?;
     let dynamic = DynamicState::of(&d.pipeline);
 

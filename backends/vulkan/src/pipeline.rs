@@ -70,6 +70,8 @@ pub(crate) fn most_detailed_level(max_mip_level: u32, levels: u32) -> u32 {
 pub(crate) struct Pipelines {
     vertex: vk::ShaderModule,
     fragment: vk::ShaderModule,
+    /// The stock cube-sampling fragment stage (`ShaderKind::CubeSample`).
+    cube_fragment: vk::ShaderModule,
     /// Sets 0 (empty), 1 (uniform buffer) and 2 (combined image sampler).
     pub set_layouts: [vk::DescriptorSetLayout; 3],
     pub layout: vk::PipelineLayout,
@@ -98,6 +100,7 @@ impl Pipelines {
         let mut p = Pipelines {
             vertex: vk::ShaderModule::null(),
             fragment: vk::ShaderModule::null(),
+            cube_fragment: vk::ShaderModule::null(),
             set_layouts: [vk::DescriptorSetLayout::null(); 3],
             layout: vk::PipelineLayout::null(),
             cache: vk::PipelineCache::null(),
@@ -119,6 +122,7 @@ impl Pipelines {
     fn build_fixed(&mut self, gpu: &Gpu) -> Result<(), BackendError> {
         self.vertex = shader_module(gpu, &xnagraph_shaders::SPRITE_VERT.words())?;
         self.fragment = shader_module(gpu, &xnagraph_shaders::SPRITE_FRAG.words())?;
+        self.cube_fragment = shader_module(gpu, &xnagraph_shaders::CUBE_SAMPLE_FRAG.words())?;
         let bindings: [&[vk::DescriptorSetLayoutBinding]; 3] = [
             &[],
             &[vk::DescriptorSetLayoutBinding::default()
@@ -230,6 +234,7 @@ impl Pipelines {
     ) -> Result<vk::Pipeline, BackendError> {
         let fragment = match key.shader {
             ShaderKind::Sprite => self.fragment,
+            ShaderKind::CubeSample => self.cube_fragment,
             ShaderKind::Custom(effect) => *self
                 .effects
                 .get(&effect.native)
@@ -470,7 +475,7 @@ impl Pipelines {
                     gpu.device.destroy_descriptor_set_layout(l, None);
                 }
             }
-            for m in [self.vertex, self.fragment] {
+            for m in [self.vertex, self.fragment, self.cube_fragment] {
                 if m != vk::ShaderModule::null() {
                     gpu.device.destroy_shader_module(m, None);
                 }
@@ -481,6 +486,7 @@ impl Pipelines {
         self.set_layouts = [vk::DescriptorSetLayout::null(); 3];
         self.vertex = vk::ShaderModule::null();
         self.fragment = vk::ShaderModule::null();
+        self.cube_fragment = vk::ShaderModule::null();
     }
 }
 

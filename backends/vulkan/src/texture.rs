@@ -39,6 +39,9 @@ pub(crate) struct NativeTexture {
     /// One single-layer image, shared by every layer (the six faces of a cube).
     pub depth: Option<ImageMemory>,
     pub sampled_view: vk::ImageView,
+    /// `CUBE` for a six-layer texture, `TYPE_3D` for a volume, otherwise `TYPE_2D`: which
+    /// sampler dimension a shader must declare to sample `sampled_view`.
+    pub sampled_view_type: vk::ImageViewType,
     /// Level-0 view per layer, indexed by layer; empty for images a pass never attaches.
     color_views: Vec<vk::ImageView>,
     msaa_views: Vec<vk::ImageView>,
@@ -239,6 +242,7 @@ pub(crate) fn create(
         msaa: Vec::new(),
         depth: None,
         sampled_view: vk::ImageView::null(),
+        sampled_view_type: vk::ImageViewType::TYPE_2D,
         color_views: Vec::new(),
         msaa_views: Vec::new(),
         depth_views: Vec::new(),
@@ -291,6 +295,7 @@ fn fill(
         layer_count: desc.layers,
     };
     t.sampled_view = create_view(gpu, color_image, view_type, t.format, swizzle, full)?;
+    t.sampled_view_type = view_type;
     if !is_target {
         return Ok(());
     }
