@@ -55,6 +55,14 @@ pub(crate) struct TextureCore {
 }
 
 impl TextureCore {
+    /// Sets `Name` and records it as the backend state's debug name (applied at a flush).
+    pub fn set_name(&self, name: String) {
+        if let Ok(backing) = self.backing() {
+            backing.state.set_name(&name);
+        }
+        *lock(&self.res.name) = name;
+    }
+
     /// The backend state, or `ObjectDisposed`.
     pub fn state(&self) -> Result<Arc<TextureState>> {
         self.backing().map(|b| b.state.clone())
@@ -294,9 +302,12 @@ impl Texture2D {
         lock(&self.core.res.name).clone()
     }
 
-    /// Sets `Name`.
+    /// Sets `Name`. The name also becomes the debug name of the native objects (the images and
+    /// views tools such as RenderDoc show, and the labels of the passes that use them); it
+    /// reaches the driver when the texture is next used in a flushed frame, never at this call.
+    /// Copies of a texture share its native objects, which carry the name set last.
     pub fn set_name(&self, name: impl Into<String>) {
-        *lock(&self.core.res.name) = name.into();
+        self.core.set_name(name.into());
     }
 
     /// `Tag`: any text the game attaches.

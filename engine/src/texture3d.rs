@@ -165,9 +165,12 @@ impl Texture3D {
         lock(&self.core.res.name).clone()
     }
 
-    /// Sets `Name`.
+    /// Sets `Name`. The name also becomes the debug name of the native objects (the images and
+    /// views tools such as RenderDoc show, and the labels of the passes that use them); it
+    /// reaches the driver when the texture is next used in a flushed frame, never at this call.
+    /// Copies of a texture share its native objects, which carry the name set last.
     pub fn set_name(&self, name: impl Into<String>) {
-        *lock(&self.core.res.name) = name.into();
+        self.core.set_name(name.into());
     }
 
     /// `Tag`: any text the game attaches.

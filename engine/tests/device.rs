@@ -181,6 +181,9 @@ fn recording_reaches_the_backend_only_at_a_flush() {
     .unwrap();
     let second = RenderTarget2D::new(&device, 8, 8).unwrap();
     only("RenderTarget2D", &create);
+    rt.set_name("scene");
+    white.set_name("white");
+    only("setting Name", &[]);
     let mut sb = SpriteBatch::new(&device).unwrap();
     only("SpriteBatch::new", &[]);
     for _ in 0..3 {
@@ -211,6 +214,8 @@ fn recording_reaches_the_backend_only_at_a_flush() {
         sb.draw(&second, xnagraph::Vector2::new(8.0, 8.0), Color::WHITE).unwrap();
         sb.end().unwrap();
         only("drawing targets into the back buffer", &[]);
+        rt.set_name("renamed scene");
+        only("renaming a texture a queued command uses", &[]);
     }
     drop(white);
     second.dispose().unwrap();

@@ -8,7 +8,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::commands::FrameCommands;
+use crate::commands::{FrameCommands, Node, PassOp};
 use crate::resource::TextureState;
 
 /// Which native image of a texture state a barrier or attachment names. A multisampled render
@@ -244,4 +244,78 @@ pub struct FramePlan {
     pub nodes: Vec<PlanNode>,
     /// What the plan loads, stores and synchronizes.
     pub cost: PlanCost,
+}
+
+impl FramePlan {
+    /// Every texture the plan names (attachments, sampled textures, transfer and barrier
+    /// subjects), each once, in order of first appearance.
+    pub fn textures(&self) -> Vec<Arc<TextureState>> {
+        let mut seen = std::collections::HashSet::new();
+        let mut order = Vec::new();
+        let mut see = |t: &Arc<TextureState>| {
+            if seen.insert(t.id()) {
+                order.push(t.clone());
+            }
+        };
+        for node in &self.nodes {
+            node.barriers.iter().for_each(|b| see(&b.texture));
+            match &node.kind {
+                PlanNodeKind::Pass(pass) => {
+                    pass.colors.iter().chain(pass.depth.iter()).for_each(|a| see(&a.texture));
+                    if let Some(Node::Pass(segment)) = self.frame.nodes.get(pass.segment) {
+                        for op in &segment.ops {
+                            if let PassOp::Draw(d) = op {
+                                see(&d.texture);
+                            }
+                        }
+                    }
+                }
+                PlanNodeKind::ClearImages { clears } => clears.iter().for_each(|c| see(&c.texture)),
+                PlanNodeKind::GenerateMips { texture, .. } => see(texture),
+                PlanNodeKind::Upload { node }
+                | PlanNodeKind::Readback { node }
+                | PlanNodeKind::Present { node } => match self.frame.nodes.get(*node) {
+                    Some(Node::Upload(u)) => see(&u.texture),
+                    Some(Node::Readback(r)) => see(&r.texture),
+                    Some(Node::Present(t)) => see(t),
+                    _ => {}
+                },
+            }
+        }
+        order
+    }
+
+    /// A node's name for tools (command-buffer labels, the plan text): what it does and the
+    /// names of the textures it does it to — `pass hud + back buffer`, `upload sprites`,
+    /// `readback hud`, `mips sky`, `clear hud`, `present back buffer`.
+    pub fn node_label(&self, kind: &PlanNodeKind) -> String {
+        let names = |textures: &mut dyn Iterator<Item = &Arc<TextureState>>| {
+            let mut names: Vec<String> = Vec::new();
+            for name in textures.map(|t| t.name()) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            names.join(" + ")
+        };
+        let of_node = |verb: &str, node: usize| match self.frame.nodes.get(node) {
+            Some(Node::Upload(u)) => format!("{verb} {}", u.texture.name()),
+            Some(Node::Readback(r)) => format!("{verb} {}", r.texture.name()),
+            Some(Node::Present(t)) => format!("{verb} {}", t.name()),
+            _ => verb.to_owned(),
+        };
+        match kind {
+            PlanNodeKind::Pass(pass) => {
+                let mut targets = pass.colors.iter().chain(pass.depth.iter()).map(|a| &a.texture);
+                format!("pass {}", names(&mut targets))
+            }
+            PlanNodeKind::ClearImages { clears } => {
+                format!("clear {}", names(&mut clears.iter().map(|c| &c.texture)))
+            }
+            PlanNodeKind::GenerateMips { texture, .. } => format!("mips {}", texture.name()),
+            PlanNodeKind::Upload { node } => of_node("upload", *node),
+            PlanNodeKind::Readback { node } => of_node("readback", *node),
+            PlanNodeKind::Present { node } => of_node("present", *node),
+        }
+    }
 }

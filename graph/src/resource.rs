@@ -192,6 +192,14 @@ pub struct TextureState {
     sink: RetireSink,
     /// Per-subresource access and content tracking, owned by the compiler across frames.
     pub(crate) tracked: Mutex<TrackedState>,
+    name: Mutex<DebugName>,
+}
+
+/// A texture's debug name and whether the backend has been given it yet.
+#[derive(Debug, Default)]
+struct DebugName {
+    text: String,
+    applied: bool,
 }
 
 impl TextureState {
@@ -204,6 +212,7 @@ impl TextureState {
             native,
             sink,
             tracked: Mutex::new(TrackedState::new(&desc)),
+            name: Mutex::new(DebugName::default()),
         })
     }
 
@@ -220,6 +229,38 @@ impl TextureState {
     /// The backend's handle for the native objects.
     pub fn native(&self) -> NativeHandle {
         self.native
+    }
+
+    /// The name tools show for the texture: the one given by [`set_name`](Self::set_name)
+    /// (XNA's `GraphicsResource.Name`), else `back buffer` for the back buffer, else `unnamed`.
+    pub fn name(&self) -> String {
+        let name = self.name.lock().unwrap_or_else(|e| e.into_inner());
+        match (name.text.is_empty(), self.desc.render_target) {
+            (false, _) => name.text.clone(),
+            (true, Some(rt)) if rt.back_buffer => "back buffer".to_owned(),
+            (true, _) => "unnamed".to_owned(),
+        }
+    }
+
+    /// Records a new name. Nothing reaches the backend here: it takes the name with
+    /// [`take_rename`](Self::take_rename) when it next submits a plan naming the texture.
+    pub fn set_name(&self, name: &str) {
+        let mut current = self.name.lock().unwrap_or_else(|e| e.into_inner());
+        if current.text != name || !current.applied {
+            *current = DebugName { text: name.to_owned(), applied: false };
+        }
+    }
+
+    /// The name to give the native objects, once per change (and once at first use, so an
+    /// unnamed back buffer is still called so); `None` when the backend already has it.
+    pub fn take_rename(&self) -> Option<String> {
+        let mut current = self.name.lock().unwrap_or_else(|e| e.into_inner());
+        if current.applied {
+            return None;
+        }
+        current.applied = true;
+        drop(current);
+        Some(self.name())
     }
 }
 
@@ -254,6 +295,23 @@ mod tests {
         let flat = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
         assert!(flat.covers_level(0, all, Slices::FLAT));
         assert_eq!(flat.level_depth(0), 1);
+    }
+
+    #[test]
+    fn a_rename_is_taken_once_per_change() {
+        let sink = RetireSink::default();
+        let t = TextureState::new(
+            TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color),
+            NativeHandle(1),
+            sink.clone(),
+        );
+        assert_eq!(t.take_rename().as_deref(), Some("unnamed"));
+        assert_eq!(t.take_rename(), None);
+        t.set_name("hud");
+        assert_eq!(t.take_rename().as_deref(), Some("hud"));
+        t.set_name("hud");
+        assert_eq!(t.take_rename(), None, "the same name again is no change");
+        assert_eq!(t.name(), "hud");
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub(crate) struct Gpu {
     pub queue_family: u32,
     pub allocator: ManuallyDrop<vk_mem::Allocator>,
     pub adapter_name: String,
+    /// VK_EXT_debug_utils' object naming and command-buffer labels, when the instance has the
+    /// extension (enabled whenever it is available, with or without validation).
+    pub debug_utils: Option<ash::ext::debug_utils::Device>,
     pub limits: vk::PhysicalDeviceLimits,
     pub features: Features,
     /// The driver resolves into layer 0 of the resolve view's image whatever the view's base
@@ -166,9 +169,17 @@ impl Gpu {
             .application_name(c"xnagraph")
             .engine_name(c"xnagraph")
             .api_version(vk::API_VERSION_1_3);
+        // SAFETY: a plain query on the loaded entry.
+        let extensions = unsafe { entry.enumerate_instance_extension_properties(None) }
+            .map_err(|e| vk_error("vkEnumerateInstanceExtensionProperties", e))?;
+        let has_debug_utils = extensions
+            .iter()
+            .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == ash::ext::debug_utils::NAME));
         let layer_names = [VALIDATION_LAYER.as_ptr()];
         let extension_names =
             [ash::ext::debug_utils::NAME.as_ptr(), ash::ext::validation_features::NAME.as_ptr()];
+        // Without validation, debug utils alone (object names and labels for capture tools).
+        let debug_utils_only = &extension_names[..1];
         let enabled_checks = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
         let mut features =
             vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_checks);
@@ -181,7 +192,11 @@ impl Gpu {
                 .enabled_extension_names(&extension_names)
                 .push_next(&mut features)
                 .push_next(&mut chained_messenger);
+        } else if has_debug_utils {
+            instance_info = instance_info.enabled_extension_names(debug_utils_only);
         }
+        // The validation layer provides debug utils itself.
+        let debug_utils_enabled = validate || has_debug_utils;
         // SAFETY: every pointer in the create info refers to locals alive across the call.
         let instance = unsafe { entry.create_instance(&instance_info, None) }
             .map_err(|e| vk_error("vkCreateInstance", e))?;
@@ -215,6 +230,8 @@ impl Gpu {
             }
         };
         let (chosen, limits, device, queue, allocator) = opened;
+        let debug_utils =
+            debug_utils_enabled.then(|| ash::ext::debug_utils::Device::new(&instance, &device));
         Ok(Gpu {
             _entry: entry,
             instance,
@@ -226,6 +243,7 @@ impl Gpu {
             allocator: ManuallyDrop::new(allocator),
             resolve_ignores_view_layer: chosen.name.contains("llvmpipe"),
             adapter_name: chosen.name,
+            debug_utils,
             limits,
             features: chosen.features,
             diagnostics,

@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 mod completion;
+mod debug_names;
 mod device;
 mod format;
 mod frame;

@@ -17,7 +17,7 @@ use crate::format::FormatTable;
 use crate::frame::{HostBuffer, PendingReadback};
 use crate::pipeline::Pipelines;
 use crate::texture::TextureTable;
-use crate::{pass, sync, transfer};
+use crate::{debug_names, pass, sync, transfer};
 
 /// Staging offsets are aligned for any texel or block size.
 pub(crate) const STAGING_ALIGN: u64 = 16;
@@ -106,7 +106,15 @@ pub(crate) struct Recorder<'a> {
 }
 
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
+    if rec.gpu.debug_utils.is_some() {
+        for texture in plan.textures() {
+            if let Some(name) = texture.take_rename() {
+                debug_names::name_texture(rec.gpu, rec.textures.get(texture.native())?, &name);
+            }
+        }
+    }
     for node in &plan.nodes {
+        debug_names::begin_label(rec.gpu, rec.cmd, &plan.node_label(&node.kind));
         sync::record_plan_barriers(&rec.gpu.device, rec.cmd, rec.textures, &node.barriers)?;
         match &node.kind {
             PlanNodeKind::Pass(p) => pass::record_pass(rec, p)?,
@@ -127,6 +135,7 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
             // Headless: presenting is the barrier the plan put before this node.
             PlanNodeKind::Present { .. } => {}
         }
+        debug_names::end_label(rec.gpu, rec.cmd);
     }
     Ok(())
 }

@@ -353,6 +353,58 @@ fn validation_reports_a_readback_without_its_barrier() {
     bystander.finish();
 }
 
+/// The validation layer prints the debug names of the objects a message concerns: a deliberate
+/// hazard on a named target reports the name, so the name reached the driver.
+#[test]
+fn validation_messages_name_the_texture() {
+    let mut s = Session::new();
+    let target = s.texture(target_desc(8, 8, 1, 0));
+    target.set_name("first name");
+    let colour = [0.0, 0.0, 1.0, 1.0];
+    let frame = FrameCommands {
+        nodes: vec![
+            Node::Pass(segment(&target, vec![clear_op(colour)])),
+            readback(2, &target, 0, Rect::new(0, 0, 8, 8)),
+        ],
+        sprites: vec![],
+        open_cycle: None,
+    };
+    let load = LoadOp::Clear(ClearValue::Color(colour));
+    let nodes = vec![
+        PlanNode {
+            barriers: vec![barrier(
+                &target,
+                Image::Color,
+                0..1,
+                Access::Nothing,
+                Access::ColorAttachmentWrite,
+            )],
+            kind: pass(
+                0,
+                vec![attachment(&target, Image::Color, load, StoreOp::Store, false)],
+                vec![],
+            ),
+        },
+        // Deliberately wrong: the image is still a colour attachment when it is copied.
+        PlanNode { barriers: vec![], kind: PlanNodeKind::Readback { node: 1 } },
+    ];
+    // Renamed after the plan was built and before it is submitted: the submission applies the
+    // name it finds then.
+    target.set_name("hud target");
+    let submission = s.backend.submit(&plan(frame, nodes)).expect("submit");
+    s.backend.wait(submission).expect("wait");
+    let messages = s.diagnostics.take_messages();
+    assert!(!messages.is_empty(), "the deliberate hazard must be reported");
+    assert!(
+        messages.iter().any(|m| m.contains("[hud target]")),
+        "the message names the image: {messages:?}"
+    );
+    assert!(!messages.iter().any(|m| m.contains("first name")), "{messages:?}");
+    drop(target);
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
 /// A sprite draw with depth testing (LessEqual, writes on) of `quads` quads.
 fn depth_tested_draw(
     texture: &std::sync::Arc<xnagraph_graph::TextureState>,

@@ -109,7 +109,7 @@ mod tests {
         assert_eq!(plan.cost.bytes_stored, 8 * 8 * 4, "the cleared bytes");
         let text = plan.to_string();
         assert!(
-            text.contains("0: clear images\n  barrier t0.color levels 0..1 layers 0..1 Nothing -> TransferWrite discard\n  clear t0.color level 0 layer 0 to (1 0 0 1)\n"),
+            text.contains("0: clear images \"clear unnamed\"\n  barrier t0.color levels 0..1 layers 0..1 Nothing -> TransferWrite discard\n  clear t0.color level 0 layer 0 to (1 0 0 1)\n"),
             "{text}"
         );
         assert!(crate::compile::to_dot(&plan).contains("clear t0.color level 0 layer 0"));

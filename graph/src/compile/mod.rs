@@ -141,6 +141,8 @@ mod tests {
         );
         let half = target(w / 2, h / 2, 0, DISCARD);
         let bb = back_buffer(w, h, DISCARD);
+        scene.set_name("scene");
+        half.set_name("half");
         let draws = |t| -> Vec<PassOp> { (0..3).map(|_| draw(t)).collect() };
         let f = frame(vec![
             upload(&sprite, 0, 0),
@@ -212,22 +214,22 @@ mod tests {
 
         // The whole table, as the plan prints it.
         let table = "\
-1: pass segment 1 -> t1 ops [0, 1, 2]
+1: pass segment 1 -> t1 ops [0, 1, 2] \"pass scene\"
   barrier t0.color levels 0..1 layers 0..1 TransferWrite -> FragmentSampled
   barrier t1.samples levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   barrier t1.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   barrier t1.depth levels 0..1 layers 0..1 Nothing -> DepthStencilAttachmentReadWrite discard
   color t1.samples layer 0 load clear(0 0 0 1) store dont-care resolve
   depth t1.depth layer 0 load clear(depth 1 stencil 0) store dont-care
-2: pass segment 2 -> t2 ops [0]
+2: pass segment 2 -> t2 ops [0] \"pass half\"
   barrier t1.color levels 0..1 layers 0..1 ColorAttachmentWrite -> FragmentSampled
   barrier t2.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   color t2.color layer 0 load clear(0 0 0 1) store store
-3: pass segment 3 -> t3 ops [0]
+3: pass segment 3 -> t3 ops [0] \"pass back buffer\"
   barrier t2.color levels 0..1 layers 0..1 ColorAttachmentWrite -> FragmentSampled
   barrier t3.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   color t3.color layer 0 load clear(0 0 0 1) store store
-4: present node 4 t3
+4: present node 4 t3 \"present back buffer\"
   barrier t3.color levels 0..1 layers 0..1 ColorAttachmentWrite -> Present
 ";
         let text = plan.to_string();

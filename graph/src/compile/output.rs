@@ -3,7 +3,8 @@
 //! In: a finished [`FramePlan`]. Out: text meant to be diffed between compiler versions or
 //! frames. Textures are named `t0`, `t1`, … in order of first appearance in the plan (not by
 //! process-wide id), so the same frame prints the same way in every run. The text has a cost
-//! line, one legend line per texture, then per node one line, its barriers, for a pass one line
+//! line, one legend line per texture, then per node one line (ending in its
+//! quoted [`FramePlan::node_label`]), its barriers, for a pass one line
 //! per attachment with its load, store and resolve, and for transfer clears one line per
 //! cleared subresource with its value. The DOT graph has one box per node and
 //! one edge per dependent pair, labelled with its hazards, of [`super::nodes::dependency_graph`].
@@ -13,7 +14,7 @@ use std::fmt::{self, Display, Formatter, Write};
 use std::sync::Arc;
 
 use super::nodes::dependency_graph;
-use crate::commands::{Node, PassOp};
+use crate::commands::Node;
 use crate::plan::*;
 use crate::resource::{TextureId, TextureState};
 
@@ -25,41 +26,9 @@ struct Names {
 
 impl Names {
     fn of(plan: &FramePlan) -> Names {
-        let mut names = Names { index: HashMap::new(), order: Vec::new() };
-        let mut see = |t: &Arc<TextureState>| {
-            let next = names.order.len();
-            if *names.index.entry(t.id()).or_insert(next) == next {
-                names.order.push(t.clone());
-            }
-        };
-        for node in &plan.nodes {
-            for b in &node.barriers {
-                see(&b.texture);
-            }
-            match &node.kind {
-                PlanNodeKind::Pass(pass) => {
-                    pass.colors.iter().chain(pass.depth.iter()).for_each(|a| see(&a.texture));
-                    if let Some(Node::Pass(segment)) = plan.frame.nodes.get(pass.segment) {
-                        for op in &segment.ops {
-                            if let PassOp::Draw(d) = op {
-                                see(&d.texture);
-                            }
-                        }
-                    }
-                }
-                PlanNodeKind::ClearImages { clears } => clears.iter().for_each(|c| see(&c.texture)),
-                PlanNodeKind::GenerateMips { texture, .. } => see(texture),
-                PlanNodeKind::Upload { node }
-                | PlanNodeKind::Readback { node }
-                | PlanNodeKind::Present { node } => match plan.frame.nodes.get(*node) {
-                    Some(Node::Upload(u)) => see(&u.texture),
-                    Some(Node::Readback(r)) => see(&r.texture),
-                    Some(Node::Present(t)) => see(t),
-                    _ => {}
-                },
-            }
-        }
-        names
+        let order = plan.textures();
+        let index = order.iter().enumerate().map(|(i, t)| (t.id(), i)).collect();
+        Names { index, order }
     }
 
     fn name(&self, t: &TextureState) -> String {
@@ -225,7 +194,8 @@ impl Display for FramePlan {
             writeln!(f)?;
         }
         for (i, node) in self.nodes.iter().enumerate() {
-            writeln!(f, "{i}: {}", node_line(self, &names, &node.kind))?;
+            let label = self.node_label(&node.kind);
+            writeln!(f, "{i}: {} \"{label}\"", node_line(self, &names, &node.kind))?;
             for b in &node.barriers {
                 let discard = if b.discard { " discard" } else { "" };
                 writeln!(
@@ -288,6 +258,8 @@ mod tests {
 
     fn small_frame() -> FramePlan {
         let (t, rt) = (texture(4, 4, 1), target(8, 8, 0, DISCARD));
+        t.set_name("sprites");
+        rt.set_name("hud");
         compile(frame(vec![
             upload(&t, 0, 0),
             bind(&rt, vec![clear_color(RED), draw(&t)]),
@@ -296,19 +268,20 @@ mod tests {
     }
 
     #[test]
+    /// Also: each node line ends in its label, named after the textures' names.
     fn text_names_textures_by_first_appearance() {
         let text = small_frame().to_string();
         let expected = "\
 plan: 3 nodes, 4 barriers, 0 bytes loaded, 256 bytes stored
 t0: 4x4 Color levels 1 layers 1
 t1: 8x8 Color levels 1 layers 1, target DiscardContents samples 0 depth None
-0: upload node 0 -> t0 level 0 layer 0
+0: upload node 0 -> t0 level 0 layer 0 \"upload sprites\"
   barrier t0.color levels 0..1 layers 0..1 Nothing -> TransferWrite discard
-1: pass segment 1 -> t1 ops [1]
+1: pass segment 1 -> t1 ops [1] \"pass hud\"
   barrier t0.color levels 0..1 layers 0..1 TransferWrite -> FragmentSampled
   barrier t1.color levels 0..1 layers 0..1 Nothing -> ColorAttachmentWrite discard
   color t1.color layer 0 load clear(1 0 0 1) store store
-2: readback node 2 <- t1 level 0 layer 0
+2: readback node 2 <- t1 level 0 layer 0 \"readback hud\"
   barrier t1.color levels 0..1 layers 0..1 ColorAttachmentWrite -> TransferRead
 ";
         assert_eq!(text, expected);
@@ -346,9 +319,9 @@ plan: 3 nodes, 0 barriers, 0 bytes loaded, 0 bytes stored
 t0: 4x4 Color levels 1 layers 1
 t1: 2x2 Color levels 1 layers 1
 t2: 4x4 Color levels 1 layers 1, back buffer DiscardContents samples 0 depth None
-0: readback node 0 <- t0 level 0 layer 0
-1: upload node 1 -> t1 level 3 layer 0
-2: present node 2 t2
+0: readback node 0 <- t0 level 0 layer 0 \"readback unnamed\"
+1: upload node 1 -> t1 level 3 layer 0 \"upload unnamed\"
+2: present node 2 t2 \"present back buffer\"
 ";
         assert_eq!(plan.to_string(), expected);
         let dot = to_dot(&plan);
