@@ -6,7 +6,10 @@ mod common;
 use std::path::PathBuf;
 
 use common::*;
-use xnagraph::{Color, GraphicsProfile, LoadOptions, SurfaceFormat, Texture2D, XnaError};
+use xnagraph::{
+    Color, GraphicsProfile, LoadOptions, Rectangle, SamplerState, SpriteBatch, SpriteSortMode,
+    SurfaceFormat, Texture2D, XnaError,
+};
 
 /// A fresh directory for one test's files.
 fn temp_dir(test: &str) -> PathBuf {
@@ -97,6 +100,40 @@ fn rgba_file_loads_premultiplied_by_default_and_straight_on_request() {
     let from_stream = Texture2D::from_stream(&device, std::fs::File::open(&path).unwrap()).unwrap();
     assert_eq!(read(&from_stream), expected);
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_loaded_texture_draws_correctly_with_the_default_alpha_blend() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    // Half-transparent red, then fully transparent green: straight alpha, as files hold it.
+    let straight = [Color::new(255, 0, 0, 128), Color::new(0, 255, 0, 0)];
+    let bytes =
+        encode(2, 1, png::ColorType::Rgba, png::BitDepth::Eight, None, &rgba_bytes(&straight));
+    let t = Texture2D::from_stream(&device, bytes.as_slice()).unwrap();
+    device.clear(Color::BLUE).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    sb.begin_with(
+        SpriteSortMode::Deferred,
+        None,
+        Some(SamplerState::POINT_CLAMP),
+        None,
+        None,
+        None,
+    )
+    .unwrap();
+    sb.draw_rect(&t, Rectangle::new(2, 3, 4, 2), Color::WHITE).unwrap();
+    sb.end().unwrap();
+    let px = read_back_buffer(&device);
+    // src + dst × (1 − srcα): red at half strength over blue.
+    assert_near(at(&px, 8, 2, 3), Color::new(128, 0, 127, 255), 1);
+    assert_near(at(&px, 8, 3, 4), Color::new(128, 0, 127, 255), 1);
+    // The transparent texel leaves the blue untouched (a straight one would add its green).
+    assert_eq!(at(&px, 8, 4, 3), Color::BLUE);
+    assert_eq!(at(&px, 8, 5, 4), Color::BLUE);
+    assert_eq!(at(&px, 8, 1, 3), Color::BLUE);
+    assert_eq!(at(&px, 8, 6, 4), Color::BLUE);
+    assert_eq!(at(&px, 8, 2, 5), Color::BLUE);
 }
 
 #[test]
