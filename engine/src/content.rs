@@ -85,7 +85,10 @@ fn decode(
         for px in row[..w as usize * channels * bytes_per_sample]
             .chunks_exact(channels * bytes_per_sample)
         {
-            let s: Vec<u8> = px.chunks_exact(bytes_per_sample).map(sample).collect();
+            let mut s = [0u8; 4];
+            for (slot, bytes) in s.iter_mut().zip(px.chunks_exact(bytes_per_sample)) {
+                *slot = sample(bytes);
+            }
             let c = match color_type {
                 png::ColorType::Grayscale => Color::new(s[0], s[0], s[0], 255),
                 png::ColorType::GrayscaleAlpha => Color::new(s[0], s[0], s[0], s[1]),
