@@ -12,6 +12,7 @@
 
 mod capability;
 mod clear;
+mod content;
 mod cube;
 mod data;
 mod device;
@@ -32,6 +33,7 @@ mod texture;
 mod texture3d;
 
 pub use clear::ClearOptions;
+pub use content::LoadOptions;
 pub use cube::{CubeMapFace, RenderTargetCube, TextureCube};
 pub use device::GraphicsDevice;
 pub use effect::Effect;
