@@ -19,8 +19,7 @@
 //! Each flush is a `tracing` span `flush` (DEBUG) carrying the frame number (this device's
 //! flush count), with `record` (taking the frame out of the recorder), `compile_frame` (the
 //! compiler's stages nest in it), `submit` and the backend's lowering, queue submission and
-//! retirement inside;
-//! `puffin` scopes of the same names sit at the same points.
+//! retirement inside; `puffin` scopes of the same names sit at the same points.
 
 use std::sync::atomic::Ordering;
 
@@ -145,7 +144,7 @@ impl DeviceShared {
             tracing::info!(target: "xnagraph::plan", frame = number, "compiled plan\n{plan}");
         }
         *lock(&self.last_plan_cost) = Some(plan.cost);
-        let submitted = self.submit_plan(&plan);
+        let submitted = self.submit_plan(&plan, number);
         if matches!(submitted, Ok(Ok(_))) {
             tracking.commit();
         } else {
@@ -163,9 +162,13 @@ impl DeviceShared {
     }
 
     /// Waits, without the backend lock, for the submission whose resources the next one
-    /// reuses, then submits.
-    fn submit_plan(&self, plan: &xnagraph_graph::FramePlan) -> Unhandled<SubmissionId> {
-        let _span = tracing::debug_span!("submit").entered();
+    /// reuses, then submits; `number` is the frame number the spans carry.
+    fn submit_plan(
+        &self,
+        plan: &xnagraph_graph::FramePlan,
+        number: u64,
+    ) -> Unhandled<SubmissionId> {
+        let _span = tracing::debug_span!("submit", frame = number).entered();
         puffin::profile_scope!("submit");
         let blocker = self.backend_call(|backend| Ok(backend.submit_blocker()))?;
         if let Ok(Some(blocker)) = blocker {
