@@ -2,7 +2,10 @@
 //! binds its own render target (DiscardContents, so the bind clears it) and draws four sprites
 //! sampling the previous segment's target; the last samples into the back buffer, which is
 //! presented. Also reports what the plan costs
-//! against the frame-blind policy.
+//! against the frame-blind policy, and what the compiler's instrumentation costs: the same
+//! compile with puffin's scopes off (the default, what a game without `--profile` pays) and on
+//! (scopes recorded, one profiler frame closed per compile), measured in alternating rounds of
+//! one process so that both see the same machine.
 
 use std::sync::Arc;
 
@@ -96,6 +99,7 @@ fn main() {
             last_cost = Some(plan.cost);
         }
     });
+    let instrumentation = instrumentation_cost(&template);
     let s = stats(&timings);
     let cost = last_cost.unwrap_or_default();
     println!(
@@ -117,4 +121,64 @@ fn main() {
             ("frame_blind_bytes_stored", blind.bytes_stored.to_string()),
         ])
     );
+    println!("{instrumentation}");
+}
+
+/// Times the compile with puffin's scopes off and on, alternating rounds of `ROUND` compiles;
+/// returns the figure as one JSON object. No `tracing` subscriber is installed, as in a game
+/// run without flags.
+fn instrumentation_cost(template: &FrameCommands) -> String {
+    const ROUNDS: usize = 10;
+    const ROUND: usize = 20;
+    let mut off = Vec::with_capacity(ROUNDS * ROUND);
+    let mut on = Vec::with_capacity(ROUNDS * ROUND);
+    for _ in 0..ROUNDS {
+        for scopes_on in [false, true] {
+            puffin::set_scopes_on(scopes_on);
+            let mut frames: Vec<FrameCommands> = (0..ROUND + 2).map(|_| template.clone()).collect();
+            let timings = sample(2, ROUND, || {
+                if let Some(f) = frames.pop() {
+                    std::hint::black_box(compile(f));
+                    if scopes_on {
+                        puffin::GlobalProfiler::lock().new_frame();
+                    }
+                }
+            });
+            if scopes_on { &mut on } else { &mut off }.extend(timings);
+        }
+    }
+    puffin::set_scopes_on(false);
+    let (off, on) = (stats(&off), stats(&on));
+    let guard_ns = disabled_stage_ns();
+    json(&[
+        ("bench", string("compile_frame_instrumentation")),
+        ("segments", SEGMENTS.to_string()),
+        ("iterations_each", (ROUNDS * ROUND).to_string()),
+        ("scopes_off_median_ms", number(off.median_ns / 1e6)),
+        ("scopes_off_min_ms", number(off.min_ns / 1e6)),
+        ("scopes_on_median_ms", number(on.median_ns / 1e6)),
+        ("scopes_on_min_ms", number(on.min_ns / 1e6)),
+        ("on_over_off_median", number(on.median_ns / off.median_ns)),
+        ("disabled_stage_ns", number(guard_ns)),
+        ("stages_per_compile", STAGES.to_string()),
+        ("disabled_per_compile_ns", number(guard_ns * STAGES as f64)),
+        ("disabled_percent_of_compile", number(100.0 * guard_ns * STAGES as f64 / off.median_ns)),
+    ])
+}
+
+/// The instrumented points of one compile under the graph policy: the `compile` span and its
+/// eight stages.
+const STAGES: usize = 9;
+
+/// What one stage's instrumentation costs when nothing listens: a `tracing` span no subscriber
+/// wants and a puffin scope with scopes off, entered and left, averaged over a million.
+fn disabled_stage_ns() -> f64 {
+    const N: u32 = 1_000_000;
+    let start = std::time::Instant::now();
+    for i in 0..N {
+        let _span = tracing::debug_span!("probe").entered();
+        puffin::profile_scope!("probe");
+        std::hint::black_box(i);
+    }
+    start.elapsed().as_secs_f64() * 1e9 / f64::from(N)
 }

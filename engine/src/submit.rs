@@ -15,6 +15,11 @@
 //!   [`xnagraph_graph::SubmissionWaiter`], holding neither the backend (resource creation on
 //!   other threads proceeds) nor the recorder, and every wait is bounded: a timeout is
 //!   `DeviceLost`. Events a failure raises are raised after every lock is released.
+//!
+//! Each flush is a `tracing` span `flush` (DEBUG) carrying the frame number (this device's
+//! flush count), with `record` (taking the frame out of the recorder), `compile_frame` (the
+//! compiler's stages nest in it), `submit` and the backend's lowering, queue submission and
+//! retirement inside; `puffin` scopes of the same names sit at the same points.
 
 use std::sync::atomic::Ordering;
 
@@ -27,7 +32,8 @@ use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::shared::DeviceShared;
 
-/// `XNAGRAPH_PRINT_PLAN=1` prints every compiled plan to stderr (read once).
+/// `XNAGRAPH_PRINT_PLAN=1` emits every compiled plan as a `tracing` INFO event of target
+/// `xnagraph::plan` (read once).
 fn print_plans() -> bool {
     static PRINT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *PRINT.get_or_init(|| std::env::var_os("XNAGRAPH_PRINT_PLAN").is_some_and(|v| v != "0"))
@@ -117,16 +123,28 @@ impl DeviceShared {
 
     /// The flush proper; the caller holds `submission_order`.
     fn flush_in_order(&self) -> Unhandled<Option<SubmissionId>> {
-        let frame = lock(&self.rec).builder.take_frame();
+        // The frame number: this device's flushes so far, plus this one. Stable here, since
+        // every flush holds `submission_order`.
+        let number = self.submissions.load(Ordering::Relaxed) + 1;
+        let _flush = tracing::debug_span!("flush", frame = number).entered();
+        puffin::profile_scope!("flush");
+        let frame = {
+            let _span = tracing::debug_span!("record", frame = number).entered();
+            puffin::profile_scope!("record");
+            lock(&self.rec).builder.take_frame()
+        };
         if frame.is_empty() {
             return Ok(Ok(None));
         }
-        let (mut plan, tracking) = compile_for_submission_with(frame, self.compile_policy);
+        let (mut plan, tracking) = {
+            let _span = tracing::debug_span!("compile_frame", frame = number).entered();
+            compile_for_submission_with(frame, self.compile_policy)
+        };
         if print_plans() {
-            eprintln!("{plan}");
+            tracing::info!(target: "xnagraph::plan", frame = number, "compiled plan\n{plan}");
         }
         *lock(&self.last_plan_cost) = Some(plan.cost);
-        let submitted = self.submit_plan(&plan);
+        let submitted = self.submit_plan(&plan, number);
         if matches!(submitted, Ok(Ok(_))) {
             tracking.commit();
         } else {
@@ -144,8 +162,14 @@ impl DeviceShared {
     }
 
     /// Waits, without the backend lock, for the submission whose resources the next one
-    /// reuses, then submits.
-    fn submit_plan(&self, plan: &xnagraph_graph::FramePlan) -> Unhandled<SubmissionId> {
+    /// reuses, then submits; `number` is the frame number the spans carry.
+    fn submit_plan(
+        &self,
+        plan: &xnagraph_graph::FramePlan,
+        number: u64,
+    ) -> Unhandled<SubmissionId> {
+        let _span = tracing::debug_span!("submit", frame = number).entered();
+        puffin::profile_scope!("submit");
         let blocker = self.backend_call(|backend| Ok(backend.submit_blocker()))?;
         if let Ok(Some(blocker)) = blocker {
             if let Err(e) = self.waiter.wait_for(blocker) {

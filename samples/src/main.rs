@@ -6,12 +6,18 @@
 //! Every flag is checked before the device is created, and an error names the flag and the value
 //! given, so a refused run never leaves a half-written or empty image behind.
 
+mod profiling;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
+use profiling::ProfileFile;
 use tracing::{debug, error, info};
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 use xnagraph::{
     BlendState, Color, DepthFormat, DeviceOptions, GraphicsDevice, GraphicsProfile,
     PresentationParameters, Rectangle, RenderTarget2D, RenderTargetUsage, SamplerState,
@@ -51,6 +57,16 @@ struct Args {
     /// Log every frame's CPU time, not only the summary.
     #[arg(short, long)]
     verbose: bool,
+
+    /// Record puffin profiler scopes (recording, each compile stage, lowering, submission,
+    /// retirement) and write them to FILE in puffin's `.puffin` format, for puffin_viewer.
+    #[arg(long, value_name = "FILE")]
+    profile_file: Option<PathBuf>,
+
+    /// Serve puffin profiler scopes live on 127.0.0.1:8585 while rendering, for
+    /// `puffin_viewer --url 127.0.0.1:8585`.
+    #[arg(long)]
+    profile: bool,
 }
 
 fn parse_frames(value: &str) -> Result<u32, String> {
@@ -126,7 +142,11 @@ fn create_device(args: &Args) -> Result<GraphicsDevice, String> {
 }
 
 /// Renders the frames and returns the last one's pixels with each frame's CPU time in ms.
-fn render(device: &GraphicsDevice, args: &Args) -> xnagraph::Result<(Vec<Color>, Vec<f64>)> {
+fn render(
+    device: &GraphicsDevice,
+    args: &Args,
+    profiling: bool,
+) -> xnagraph::Result<(Vec<Color>, Vec<f64>)> {
     info!("adapter: {}", device.adapter_name());
     let (sw, sh) = (args.width / 2, args.height / 2);
     let scene = RenderTarget2D::with_options(
@@ -194,6 +214,9 @@ fn render(device: &GraphicsDevice, args: &Args) -> xnagraph::Result<(Vec<Color>,
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         debug!("frame {frame:4}: {ms:8.3} ms");
         frame_ms.push(ms);
+        if profiling {
+            profiling::frame_done();
+        }
     }
 
     let n = (args.width * args.height) as usize;
@@ -230,17 +253,52 @@ fn write_png(
     writer.finish().map_err(std::io::Error::other)
 }
 
+/// Writes the profile of a run that succeeded; removes the file when the run failed.
+fn finish_profile(profile: ProfileFile, run: Result<Vec<f64>, String>) -> Result<Vec<f64>, String> {
+    let path = profile.path().to_owned();
+    let written = match run {
+        Ok(frame_ms) => profile.write().map(|()| frame_ms),
+        Err(e) => Err(e),
+    };
+    match &written {
+        Ok(_) => info!("wrote the profile {}", path.display()),
+        Err(_) => remove_partial(&path),
+    }
+    written
+}
+
 /// Runs the scene; an error is a line that names what failed.
 fn run(args: &Args) -> Result<(), String> {
     // Opened before rendering, so that an unwritable --out is reported at once.
     let out_error = |e: std::io::Error| format!("--out {}: {e}", args.out.display());
     let file = std::fs::File::create(&args.out).map_err(out_error)?;
-    let rendered =
-        create_device(args).and_then(|device| render(&device, args).map_err(|e| format!("{e}")));
+    let server = if args.profile { Some(profiling::serve()) } else { None }.transpose();
+    let profile = server.and_then(|server| {
+        let profile = args.profile_file.as_deref().map(ProfileFile::create).transpose()?;
+        Ok((server, profile))
+    });
+    // The server lives until the run ends: viewers receive every frame until then.
+    let (server, profile) = match profile {
+        Ok(started) => started,
+        Err(e) => {
+            remove_partial(&args.out);
+            return Err(e);
+        }
+    };
+    if server.is_some() {
+        info!("serving puffin scopes on {}", profiling::SERVE_ADDRESS);
+    }
+    let profiling = server.is_some() || profile.is_some();
+    let rendered = create_device(args)
+        .and_then(|device| render(&device, args, profiling).map_err(|e| format!("{e}")));
     let written = rendered.and_then(|(pixels, frame_ms)| {
         write_png(file, args.width as u32, args.height as u32, &pixels).map_err(out_error)?;
         Ok(frame_ms)
     });
+    let written = match profile {
+        Some(profile) => finish_profile(profile, written),
+        None => written,
+    };
     match written {
         Ok(frame_ms) => {
             log_summary(&frame_ms);
@@ -264,11 +322,20 @@ fn remove_partial(path: &Path) {
 fn main() -> ExitCode {
     let args = Args::parse();
     let level = if args.verbose { tracing::Level::DEBUG } else { tracing::Level::INFO };
-    tracing_subscriber::fmt()
-        .with_max_level(level)
-        .with_target(false)
-        .without_time()
-        .with_writer(std::io::stderr)
+    // The sample's own lines at `level`; the library's warnings and errors (validation
+    // messages among them) and, with XNAGRAPH_PRINT_PLAN=1, its plans.
+    let filter = Targets::new()
+        .with_target("xnagraph_samples", level)
+        .with_target("xnagraph::plan", tracing::Level::INFO)
+        .with_default(tracing::Level::WARN);
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_target(false)
+                .without_time()
+                .with_writer(std::io::stderr),
+        )
+        .with(filter)
         .init();
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,

@@ -29,7 +29,9 @@ fn help_prints_usage_with_every_flag_and_exits_0() {
     assert!(out.status.success(), "{out:?}");
     let usage = String::from_utf8_lossy(&out.stdout);
     assert!(usage.contains("Usage: xnagraph-samples"), "{usage}");
-    for flag in ["--frames", "--width", "--height", "--out", "--validation", "--verbose"] {
+    let flags =
+        ["--frames", "--width", "--height", "--out", "--validation", "--verbose", "--profile"];
+    for flag in flags.into_iter().chain(["--profile-file"]) {
         assert!(usage.contains(flag), "--help does not explain {flag}:\n{usage}");
     }
 }

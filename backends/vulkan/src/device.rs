@@ -162,7 +162,7 @@ impl Gpu {
             ));
         }
         if from_env && !has_layer {
-            eprintln!("xnagraph-vulkan: XNAGRAPH_VALIDATION=1 but the validation layer is missing");
+            tracing::warn!("XNAGRAPH_VALIDATION=1 but the validation layer is missing");
         }
 
         let app_info = vk::ApplicationInfo::default()
@@ -306,13 +306,17 @@ impl Gpu {
         // SAFETY: a plain query on a live instance.
         let physicals = unsafe { instance.enumerate_physical_devices() }
             .map_err(|e| vk_error("vkEnumeratePhysicalDevices", e))?;
-        best_candidate(physicals.into_iter().filter_map(|p| examine(instance, p))).ok_or_else(
-            || {
-                BackendError::NotSupported(
-                    "no Vulkan 1.3 adapter with dynamicRendering and synchronization2".into(),
-                )
-            },
-        )
+        let offered = physicals.len();
+        let chosen = best_candidate(physicals.into_iter().filter_map(|p| examine(instance, p)));
+        match &chosen {
+            Some(c) => tracing::info!(adapter = %c.name, offered, "Vulkan adapter chosen"),
+            None => tracing::warn!(offered, "no usable Vulkan adapter"),
+        }
+        chosen.ok_or_else(|| {
+            BackendError::NotSupported(
+                "no Vulkan 1.3 adapter with dynamicRendering and synchronization2".into(),
+            )
+        })
     }
 
     pub fn capabilities(&self) -> Capabilities {

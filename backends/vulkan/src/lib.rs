@@ -222,6 +222,8 @@ impl VulkanBackend {
 
     /// Frees everything whose last use has completed.
     fn free_completed(&mut self) {
+        let _span = tracing::debug_span!("retire", completed = self.completed.0).entered();
+        puffin::profile_scope!("retire");
         for object in self.retired.collect(self.completed) {
             self.free(object);
         }
@@ -377,10 +379,16 @@ impl VulkanBackend {
             readbacks: Vec::new(),
             poison_undefined: self.poison_undefined,
         };
-        let recorded = record::record(&mut rec, plan);
-        let readbacks = std::mem::take(&mut rec.readbacks);
         let id = SubmissionId(self.last_submitted.0 + 1);
+        let recorded = {
+            let _span = tracing::debug_span!("lower", submission = id.0).entered();
+            puffin::profile_scope!("lower");
+            record::record(&mut rec, plan)
+        };
+        let readbacks = std::mem::take(&mut rec.readbacks);
         let submitted = recorded.and_then(|()| {
+            let _span = tracing::debug_span!("queue_submit", submission = id.0).entered();
+            puffin::profile_scope!("queue_submit");
             // SAFETY: `cmd` is recording; the fence is unsignalled after the reset and not in use
             // (the slot is idle).
             unsafe {

@@ -2,8 +2,9 @@
 //!
 //! When a backend is created with validation on, Khronos' validation layer (with synchronization
 //! validation) reports through a debug-utils messenger whose user data is that backend's
-//! [`Diagnostics`]. Every WARNING and ERROR message lands in that device's list and nowhere else,
-//! so devices of parallel tests never see each other's messages. Read them through
+//! [`Diagnostics`]. Every WARNING and ERROR message lands in that device's list, so devices of
+//! parallel tests never see each other's messages, and is emitted as a `tracing` event of the
+//! same level (target `xnagraph_vulkan::validation`). Read them through
 //! [`crate::VulkanBackend::diagnostics`].
 
 use std::ffi::{c_void, CStr};
@@ -35,11 +36,12 @@ pub(crate) unsafe extern "system" fn on_message(
     }
     .unwrap_or_default();
     let level = if severity.contains(vk::DebugUtilsMessageSeverityFlagsEXT::ERROR) {
+        tracing::error!(target: "xnagraph_vulkan::validation", "{text}");
         "error"
     } else {
+        tracing::warn!(target: "xnagraph_vulkan::validation", "{text}");
         "warning"
     };
-    eprintln!("vulkan validation {level}: {text}");
     // SAFETY: `user` is the boxed `Diagnostics` of the instance's `Gpu`, which outlives the
     // instance and every messenger (see `Gpu::destroy`).
     if let Some(diagnostics) = unsafe { user.cast::<Diagnostics>().as_ref() } {

@@ -22,6 +22,9 @@
 //!
 //! What each node touches is written once, in `access`, for the barriers and the DAG alike.
 //!
+//! Every stage runs inside a `tracing` span and a `puffin` scope named `compile::<stage>`,
+//! nested in one `compile` span; the caller's span carries the frame number.
+//!
 //! Under [`CompilePolicy::FrameBlind`] stages 3, 4 and 6 give way to `blind` (every attachment
 //! LOADed unless cleared, STOREd and resolved) and stage 5 places a cascade after every segment,
 //! so that both policies can run the same frame and be compared.
@@ -49,6 +52,17 @@ pub use track::TrackingCommit;
 
 use crate::commands::FrameCommands;
 use crate::plan::FramePlan;
+
+/// Runs one compile stage inside a `tracing` span (DEBUG) and a `puffin` scope of the same
+/// name. With no subscriber interested in the span and puffin's scopes off (its default), each
+/// costs a relaxed atomic load; stages are whole passes over the frame, never per node.
+macro_rules! stage {
+    ($name:literal, $body:expr) => {{
+        let _span = tracing::debug_span!($name).entered();
+        puffin::profile_scope!($name);
+        $body
+    }};
+}
 
 /// Which policy decides the loads, stores, resolves and cascades of a plan.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,24 +94,32 @@ pub fn compile_for_submission_with(
     frame: FrameCommands,
     policy: CompilePolicy,
 ) -> (FramePlan, TrackingCommit) {
-    let mut nodes = nodes::recorded_nodes(&frame);
-    load::derive_load_ops(&frame, &mut nodes);
+    let _compile = tracing::debug_span!("compile", ?policy).entered();
+    puffin::profile_scope!("compile");
+    let mut nodes = stage!("compile::nodes", nodes::recorded_nodes(&frame));
+    stage!("compile::load", load::derive_load_ops(&frame, &mut nodes));
     let mut nodes = match policy {
         CompilePolicy::Graph => {
-            store::derive_store_ops(&frame, &mut nodes);
-            cull::cull_unobserved(&frame, &mut nodes);
-            let mut nodes = mips::insert_mip_cascades(&frame, nodes, mips::Placement::SegmentRun);
-            clears::lower_clear_only_passes(&mut nodes);
+            stage!("compile::store", store::derive_store_ops(&frame, &mut nodes));
+            stage!("compile::cull", cull::cull_unobserved(&frame, &mut nodes));
+            let mut nodes = stage!(
+                "compile::mips",
+                mips::insert_mip_cascades(&frame, nodes, mips::Placement::SegmentRun)
+            );
+            stage!("compile::clears", clears::lower_clear_only_passes(&mut nodes));
             nodes
         }
         CompilePolicy::FrameBlind => {
-            blind::apply_frame_blind_ops(&mut nodes);
-            mips::insert_mip_cascades(&frame, nodes, mips::Placement::EverySegment)
+            stage!("compile::blind", blind::apply_frame_blind_ops(&mut nodes));
+            stage!(
+                "compile::mips",
+                mips::insert_mip_cascades(&frame, nodes, mips::Placement::EverySegment)
+            )
         }
     };
     let mut tracker = track::FrameTracker::default();
-    barriers::derive_barriers(&frame, &mut nodes, &mut tracker);
-    let cost = cost::plan_cost(&nodes);
+    stage!("compile::barriers", barriers::derive_barriers(&frame, &mut nodes, &mut tracker));
+    let cost = stage!("compile::cost", cost::plan_cost(&nodes));
     (FramePlan { frame, nodes, cost }, tracker.into_commit())
 }
 
