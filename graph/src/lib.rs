@@ -20,6 +20,7 @@ pub mod null;
 pub mod plan;
 pub mod resource;
 pub mod retire;
+pub mod states;
 
 pub use backend::{
     Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId, SubmissionWaiter,
