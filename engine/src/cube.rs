@@ -156,33 +156,7 @@ impl TextureCube {
         self.core.desc.format
     }
 
-    /// `IsDisposed`.
-    pub fn is_disposed(&self) -> bool {
-        self.core.res.is_disposed()
-    }
-
-    /// `Name` (empty until set).
-    pub fn name(&self) -> String {
-        lock(&self.core.res.name).clone()
-    }
-
-    /// Sets `Name`. The name also becomes the debug name of the native objects (the images and
-    /// views tools such as RenderDoc show, and the labels of the passes that use them); it
-    /// reaches the driver when the texture is next used in a flushed frame, never at this call.
-    /// Copies of a texture share its native objects, which carry the name set last.
-    pub fn set_name(&self, name: impl Into<String>) {
-        self.core.set_name(name.into());
-    }
-
-    /// The resource's identity (what the device's events carry).
-    pub fn resource_id(&self) -> crate::ResourceId {
-        self.core.res.id
-    }
-
-    /// XNA's `Disposing` event (explicit disposal only).
-    pub fn disposing(&self) -> &Event<ResourceEventArgs> {
-        &self.core.res.disposing
-    }
+    crate::texture::graphics_resource_accessors!();
 
     /// Explicit `Dispose()`: raises `Disposing`, releases the backend state (queued commands
     /// keep what they use), raises the device's `ResourceDestroyed`. `RenderTargetCube` has its

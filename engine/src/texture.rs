@@ -164,6 +164,52 @@ pub(crate) fn record_zero_fill(device: &DeviceShared, state: &Arc<TextureState>)
     }
 }
 
+/// XNA's `GraphicsResource` members every texture type has (`IsDisposed`, `Name`, `Tag`, its
+/// identity and `Disposing`), for a type whose `core` field is its [`TextureCore`]; one
+/// definition, so the texture types cannot drift apart.
+macro_rules! graphics_resource_accessors {
+    () => {
+        /// `IsDisposed`.
+        pub fn is_disposed(&self) -> bool {
+            self.core.res.is_disposed()
+        }
+
+        /// `Name` (empty until set).
+        pub fn name(&self) -> String {
+            lock(&self.core.res.name).clone()
+        }
+
+        /// Sets `Name`. The name also becomes the debug name of the native objects (the images and
+        /// views tools such as RenderDoc show, and the labels of the passes that use them); it
+        /// reaches the driver when the texture is next used in a flushed frame, never at this call.
+        /// Copies of a texture share its native objects, which carry the name set last.
+        pub fn set_name(&self, name: impl Into<String>) {
+            self.core.set_name(name.into());
+        }
+
+        /// `Tag`: any text the game attaches.
+        pub fn tag(&self) -> Option<String> {
+            lock(&self.core.res.tag).clone()
+        }
+
+        /// Sets `Tag`.
+        pub fn set_tag(&self, tag: Option<String>) {
+            *lock(&self.core.res.tag) = tag;
+        }
+
+        /// The resource's identity (what the device's events carry).
+        pub fn resource_id(&self) -> crate::ResourceId {
+            self.core.res.id
+        }
+
+        /// XNA's `Disposing` event (explicit disposal only).
+        pub fn disposing(&self) -> &Event<ResourceEventArgs> {
+            &self.core.res.disposing
+        }
+    };
+}
+pub(crate) use graphics_resource_accessors;
+
 /// XNA's `Texture2D`: a 2D texture with optional mipmaps, filled by `set_data` and read by
 /// `get_data`.
 ///
@@ -292,43 +338,7 @@ impl Texture2D {
         Rect::new(0, 0, self.width(), self.height())
     }
 
-    /// `IsDisposed`.
-    pub fn is_disposed(&self) -> bool {
-        self.core.res.is_disposed()
-    }
-
-    /// `Name` (empty until set).
-    pub fn name(&self) -> String {
-        lock(&self.core.res.name).clone()
-    }
-
-    /// Sets `Name`. The name also becomes the debug name of the native objects (the images and
-    /// views tools such as RenderDoc show, and the labels of the passes that use them); it
-    /// reaches the driver when the texture is next used in a flushed frame, never at this call.
-    /// Copies of a texture share its native objects, which carry the name set last.
-    pub fn set_name(&self, name: impl Into<String>) {
-        self.core.set_name(name.into());
-    }
-
-    /// `Tag`: any text the game attaches.
-    pub fn tag(&self) -> Option<String> {
-        lock(&self.core.res.tag).clone()
-    }
-
-    /// Sets `Tag`.
-    pub fn set_tag(&self, tag: Option<String>) {
-        *lock(&self.core.res.tag) = tag;
-    }
-
-    /// The resource's identity (what the device's events carry).
-    pub fn resource_id(&self) -> crate::ResourceId {
-        self.core.res.id
-    }
-
-    /// XNA's `Disposing` event (explicit disposal only).
-    pub fn disposing(&self) -> &Event<ResourceEventArgs> {
-        &self.core.res.disposing
-    }
+    graphics_resource_accessors!();
 
     /// Whether this wrapper shares its backend state with `other` (a copy of it, or the same).
     pub fn shares_backing_with(&self, other: &Texture2D) -> bool {
