@@ -59,6 +59,70 @@ fn create_backend(options: &DeviceOptions) -> Result<(Box<dyn Backend>, Option<N
     }
 }
 
+/// What a back buffer may be on one device: the profile's and the adapter's limits.
+struct BackBufferLimits<'a> {
+    profile: GraphicsProfile,
+    caps: &'a Capabilities,
+    format_support: &'a [(SurfaceFormat, FormatSupport)],
+    applied_depth: [DepthFormat; 4],
+}
+
+impl BackBufferLimits<'_> {
+    /// The back buffer `params` ask for, and the parameters as applied (format, depth and
+    /// sample count after substitution and clamping). A non-positive width or height is
+    /// `ArgumentOutOfRange` naming `BackBufferWidth` or `BackBufferHeight`; a size past the
+    /// profile's or the adapter's limit is `NotSupported`.
+    fn apply(
+        &self,
+        params: PresentationParameters,
+    ) -> Result<(TextureDesc, PresentationParameters)> {
+        if params.back_buffer_width <= 0 {
+            return Err(XnaError::out_of_range("BackBufferWidth", "must be positive"));
+        }
+        if params.back_buffer_height <= 0 {
+            return Err(XnaError::out_of_range("BackBufferHeight", "must be positive"));
+        }
+        let profile = self.profile;
+        let max = profile.max_texture_size().min(self.caps.max_texture_dimension);
+        if params.back_buffer_width as u32 > max || params.back_buffer_height as u32 > max {
+            return Err(XnaError::not_supported(format!(
+                "The back buffer size exceeds the {profile:?} profile's limit of {max}."
+            )));
+        }
+        let back_format = {
+            let s = self.format_support.iter().find(|(f, _)| *f == params.back_buffer_format);
+            if profile.supports_render_target_format(params.back_buffer_format)
+                && s.is_some_and(|(_, s)| s.render_target)
+            {
+                params.back_buffer_format
+            } else {
+                SurfaceFormat::Color
+            }
+        };
+        let desc = TextureDesc {
+            width: params.back_buffer_width as u32,
+            height: params.back_buffer_height as u32,
+            mip_levels: 1,
+            layers: 1,
+            volume_depth: None,
+            format: back_format,
+            render_target: Some(RenderTargetDesc {
+                depth: self.applied_depth[params.depth_stencil_format as usize],
+                sample_count: self.caps.clamp_sample_count(params.multi_sample_count.max(0) as u32),
+                usage: params.render_target_usage,
+                back_buffer: true,
+            }),
+        };
+        let applied = PresentationParameters {
+            back_buffer_format: back_format,
+            depth_stencil_format: desc.depth_format(),
+            multi_sample_count: desc.sample_count() as i32,
+            ..params
+        };
+        Ok((desc, applied))
+    }
+}
+
 impl GraphicsDevice {
     /// Creates a device with default options (Vulkan, two frames in flight).
     pub fn new(profile: GraphicsProfile, params: PresentationParameters) -> Result<Self> {
@@ -77,20 +141,8 @@ impl GraphicsDevice {
         params: PresentationParameters,
         options: DeviceOptions,
     ) -> Result<Self> {
-        if params.back_buffer_width <= 0 {
-            return Err(XnaError::out_of_range("BackBufferWidth", "must be positive"));
-        }
-        if params.back_buffer_height <= 0 {
-            return Err(XnaError::out_of_range("BackBufferHeight", "must be positive"));
-        }
         let (mut backend, null_probe) = create_backend(&options)?;
         let caps = backend.capabilities().clone();
-        let max = profile.max_texture_size().min(caps.max_texture_dimension);
-        if params.back_buffer_width as u32 > max || params.back_buffer_height as u32 > max {
-            return Err(XnaError::not_supported(format!(
-                "The back buffer size exceeds the {profile:?} profile's limit of {max}."
-            )));
-        }
         let format_support =
             SurfaceFormat::ALL.iter().map(|&f| (f, backend.format_support(f))).collect::<Vec<_>>();
         let applied_depth = [
@@ -99,38 +151,15 @@ impl GraphicsDevice {
             backend.applied_depth_format(DepthFormat::Depth24),
             backend.applied_depth_format(DepthFormat::Depth24Stencil8),
         ];
-        let back_format = {
-            let s = format_support.iter().find(|(f, _)| *f == params.back_buffer_format);
-            if profile.supports_render_target_format(params.back_buffer_format)
-                && s.is_some_and(|(_, s)| s.render_target)
-            {
-                params.back_buffer_format
-            } else {
-                SurfaceFormat::Color
-            }
+        let limits = BackBufferLimits {
+            profile,
+            caps: &caps,
+            format_support: &format_support,
+            applied_depth,
         };
-        let desc = TextureDesc {
-            width: params.back_buffer_width as u32,
-            height: params.back_buffer_height as u32,
-            mip_levels: 1,
-            layers: 1,
-            volume_depth: None,
-            format: back_format,
-            render_target: Some(RenderTargetDesc {
-                depth: applied_depth[params.depth_stencil_format as usize],
-                sample_count: caps.clamp_sample_count(params.multi_sample_count.max(0) as u32),
-                usage: params.render_target_usage,
-                back_buffer: true,
-            }),
-        };
+        let (desc, applied_params) = limits.apply(params)?;
         let handle = backend.create_texture(&desc)?;
         let back_buffer = TextureState::new(desc, handle, backend.retire_sink());
-        let applied_params = PresentationParameters {
-            back_buffer_format: back_format,
-            depth_stencil_format: desc.depth_format(),
-            multi_sample_count: desc.sample_count() as i32,
-            ..params
-        };
         let adapter_name = backend.adapter_name().to_owned();
         let waiter = backend.waiter();
         let diagnostics = backend.diagnostics();
@@ -174,6 +203,39 @@ impl GraphicsDevice {
     /// substitution and clamping).
     pub fn presentation_parameters(&self) -> PresentationParameters {
         lock(&self.shared.rec).params
+    }
+
+    /// XNA's `GraphicsDevice.Reset(PresentationParameters)`: applies new presentation
+    /// parameters (back buffer size, format, depth, multisampling, usage, presentation
+    /// interval). Raises `DeviceResetting`, submits what was recorded so far, replaces the back
+    /// buffer, unbinds any render target, resets viewport and scissor to the new back buffer,
+    /// then raises `DeviceReset`. Render targets and textures are untouched (their content is
+    /// kept: this is not a lost device). A device created for a window resizes its swapchain to
+    /// the new back buffer at the next present. Bad parameters are refused as at creation, and
+    /// leave the device as it was.
+    pub fn reset(&self, params: PresentationParameters) -> Result<()> {
+        self.shared.check_alive()?;
+        let limits = BackBufferLimits {
+            profile: self.shared.profile,
+            caps: &self.shared.caps,
+            format_support: &self.shared.format_support,
+            applied_depth: self.shared.applied_depth,
+        };
+        let (desc, applied) = limits.apply(params)?;
+        self.shared.events.device_resetting.raise(&());
+        self.shared.flush()?;
+        let back_buffer = self.shared.create_state(desc)?;
+        {
+            let mut rec = lock(&self.shared.rec);
+            rec.builder.replace_back_buffer(back_buffer);
+            rec.bindings.clear();
+            rec.render_target_bound = false;
+            rec.bound_target_destroyed = false;
+            rec.params = applied;
+            rec.reset_viewport_and_scissor();
+        }
+        self.shared.events.device_reset.raise(&());
+        Ok(())
     }
 
     /// The device's events: resource creation and destruction, disposing, device reset.

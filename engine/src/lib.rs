@@ -40,7 +40,7 @@ pub use effect::Effect;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
 pub use math::{Color, Matrix, Rectangle, Vector2, Vector3};
-pub use options::{BackendKind, DeviceOptions, PresentationParameters};
+pub use options::{BackendKind, DeviceOptions, PresentInterval, PresentationParameters};
 pub use profile::GraphicsProfile;
 pub use registry::{ResourceEventArgs, ResourceId};
 pub use render_target::{

@@ -5,7 +5,8 @@ use std::time::Duration;
 use xnagraph_graph::compile::CompilePolicy;
 use xnagraph_graph::{DepthFormat, RenderTargetUsage, SurfaceFormat};
 
-/// XNA's `PresentationParameters` (the headless subset: no window handle).
+/// XNA's `PresentationParameters`. The window a device presents to is given at creation
+/// instead of as a handle here.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PresentationParameters {
     /// Width of the back buffer in pixels (XNA's `BackBufferWidth`); must be positive and within
@@ -23,6 +24,28 @@ pub struct PresentationParameters {
     pub multi_sample_count: i32,
     /// How the back buffer treats its content when it is bound again (see `set_render_targets`).
     pub render_target_usage: RenderTargetUsage,
+    /// How presents are paced against the display's refresh (XNA's `PresentationInterval`);
+    /// it matters only for a device created for a window.
+    pub presentation_interval: PresentInterval,
+    /// Whether the window covers its monitor (XNA's `IsFullScreen`); it matters only for a
+    /// device created for a window.
+    pub is_full_screen: bool,
+}
+
+/// XNA's `PresentInterval`: how `Present` is paced against the display's vertical retrace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PresentInterval {
+    /// As `One` (XNA's default).
+    #[default]
+    Default,
+    /// Wait for the vertical retrace: no tearing, at most one present per refresh (Vulkan FIFO).
+    One,
+    /// Present every second retrace. Vulkan has no such mode: a windowed device refuses it with
+    /// `NotSupported`.
+    Two,
+    /// Present at once, without waiting for the retrace (Vulkan MAILBOX where offered, else
+    /// IMMEDIATE; FIFO when the surface offers neither).
+    Immediate,
 }
 
 impl Default for PresentationParameters {
@@ -34,6 +57,8 @@ impl Default for PresentationParameters {
             depth_stencil_format: DepthFormat::None,
             multi_sample_count: 0,
             render_target_usage: RenderTargetUsage::DiscardContents,
+            presentation_interval: PresentInterval::Default,
+            is_full_screen: false,
         }
     }
 }

@@ -36,7 +36,12 @@ pub struct DeviceEvents {
     pub resource_destroyed: Event<ResourceEventArgs>,
     /// Raised once, first, by an explicit `dispose`.
     pub disposing: Event<()>,
-    /// Raised after a reported device reset, once every content-losing resource was told.
+    /// Raised by [`crate::GraphicsDevice::reset`] before the back buffer changes (XNA's
+    /// `DeviceResetting`).
+    pub device_resetting: Event<()>,
+    /// Raised after a reported device reset, once every content-losing resource was told, and
+    /// after [`crate::GraphicsDevice::reset`] has applied new presentation parameters (XNA's
+    /// `DeviceReset`).
     pub device_reset: Event<()>,
 }
 

@@ -252,6 +252,7 @@ fn back_buffer_takes_the_applied_parameters() {
         depth_stencil_format: DepthFormat::Depth24Stencil8,
         multi_sample_count: 3,
         render_target_usage: RenderTargetUsage::DiscardContents,
+        ..PresentationParameters::default()
     };
     // Reach cannot render to HdrBlendable: the preferred format falls back to Color.
     let device = device_with(GraphicsProfile::Reach, params);
@@ -475,4 +476,68 @@ fn back_buffer_usage_decides_what_the_next_frame_starts_from() {
         assert_eq!(at(&px, 8, 6, 6), background, "{usage:?}: frame 1's background");
         assert_eq!(at(&px, 8, 5, 1), earlier, "{usage:?}: frame 1's square");
     }
+}
+
+#[test]
+fn reset_resizes_the_back_buffer_and_keeps_render_targets() {
+    let _v = Validation::new();
+    let device = device(16, 12);
+    let white = white(&device);
+    let rt = RenderTarget2D::new(&device, 6, 5).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::new(200, 40, 10, 255)).unwrap();
+    let order = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    for (event, name) in
+        [(&device.events().device_resetting, "resetting"), (&device.events().device_reset, "reset")]
+    {
+        let order = order.clone();
+        event.subscribe(move |_| order.lock().unwrap().push(name));
+    }
+
+    // Still bound to `rt`: reset unbinds it, as the new frame begins on the new back buffer.
+    device.reset(params(40, 24)).unwrap();
+    assert_eq!(*order.lock().unwrap(), ["resetting", "reset"]);
+    let applied = device.presentation_parameters();
+    assert_eq!((applied.back_buffer_width, applied.back_buffer_height), (40, 24));
+    assert_eq!(device.viewport(), Viewport::new(0, 0, 40, 24));
+    assert_eq!(device.scissor_rectangle(), Rectangle::new(0, 0, 40, 24));
+
+    device.clear(Color::BLUE).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    sb.begin().unwrap();
+    // Past the old 16x12 bounds and off-centre.
+    sb.draw_rect(&white, Rectangle::new(29, 15, 7, 4), Color::new(0, 255, 0, 255)).unwrap();
+    sb.end().unwrap();
+    device.present().unwrap();
+    let pixels = read_back_buffer(&device);
+    assert_eq!(pixels.len(), 40 * 24);
+    for (x, y, want) in [
+        (29, 15, Color::new(0, 255, 0, 255)),
+        (35, 18, Color::new(0, 255, 0, 255)),
+        (36, 18, Color::BLUE),
+        (28, 15, Color::BLUE),
+        (2, 2, Color::BLUE),
+    ] {
+        assert_eq!(at(&pixels, 40, x, y), want, "({x}, {y})");
+    }
+    // The render target kept what it held before the reset.
+    assert!(read_target(&rt).iter().all(|&p| p == Color::new(200, 40, 10, 255)));
+}
+
+#[test]
+fn reset_with_bad_parameters_leaves_the_device_as_it_was() {
+    let _v = Validation::new();
+    let device = device(16, 12);
+    let err = device.reset(params(0, 12)).unwrap_err();
+    assert!(
+        matches!(&err, XnaError::ArgumentOutOfRange { param, .. } if *param == "BackBufferWidth"),
+        "{err:?}"
+    );
+    let err = device.reset(params(16, 1 << 20)).unwrap_err();
+    assert!(matches!(err, XnaError::NotSupported { .. }), "{err:?}");
+    let applied = device.presentation_parameters();
+    assert_eq!((applied.back_buffer_width, applied.back_buffer_height), (16, 12));
+    device.clear(Color::RED).unwrap();
+    device.present().unwrap();
+    assert!(read_back_buffer(&device).iter().all(|&p| p == Color::RED));
 }

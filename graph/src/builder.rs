@@ -59,6 +59,13 @@ impl FrameBuilder {
         &self.back_buffer
     }
 
+    /// `GraphicsDevice.Reset`: `back_buffer` replaces the back buffer and a new frame starts on
+    /// it, as after a present. Nodes already recorded keep the old back buffer alive.
+    pub fn replace_back_buffer(&mut self, back_buffer: Arc<TextureState>) {
+        self.back_buffer = back_buffer;
+        self.start_frame();
+    }
+
     /// The current cycle's first attachment (the back buffer when nothing is bound).
     pub fn primary(&self) -> &Arc<TextureState> {
         &self.cycle[0].target
@@ -315,6 +322,29 @@ mod tests {
             builder.draw(op(draw(&t)));
             assert_eq!(starts(&builder.take_frame()), [bind], "{usage:?}");
         }
+    }
+
+    #[test]
+    fn a_replaced_back_buffer_is_drawn_and_presented_from_then_on() {
+        let old = back_buffer(4, 4, DISCARD);
+        let new = back_buffer(8, 8, PRESERVE);
+        let mut builder = FrameBuilder::new(old.clone());
+        builder.bind(vec![ColorBinding { target: target(4, 4, 1, DISCARD), layer: 0 }]);
+        builder.replace_back_buffer(new.clone());
+        assert!(Arc::ptr_eq(builder.primary(), &new), "recording returns to the new back buffer");
+        builder.draw(op(draw(&texture(1, 1, 1))));
+        builder.present();
+        let frame = builder.take_frame();
+        let Some(Node::Pass(segment)) = frame.nodes.iter().rev().nth(1) else {
+            panic!("a pass then a present: {:?}", frame.nodes)
+        };
+        assert!(Arc::ptr_eq(&segment.colors[0].target, &new));
+        assert_eq!(
+            segment.start,
+            SegmentStart::Bind { usage: RenderTargetUsage::PreserveContents }
+        );
+        let Some(Node::Present(presented)) = frame.nodes.last() else { panic!() };
+        assert!(Arc::ptr_eq(presented, &new));
     }
 
     #[test]
