@@ -64,6 +64,12 @@ fn is_truncation(error: &(dyn std::error::Error + 'static)) -> bool {
                 return true;
             }
         }
+        // Some decoders carry the end of data in their own error type, with the I/O error's
+        // words only.
+        let text = e.to_string().to_ascii_lowercase();
+        if text.contains("failed to fill whole buffer") || text.contains("end of file") {
+            return true;
+        }
         cause = e.source();
     }
     false
@@ -76,6 +82,9 @@ fn describe(error: &image::ImageError, len: usize) -> String {
     match error {
         image::ImageError::Unsupported(e) => {
             format!("unsupported image format ({e}); the formats read are {FORMATS}")
+        }
+        image::ImageError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            format!("the data is truncated at byte {len} ({io})")
         }
         e if is_truncation(e) => format!("the data is truncated at byte {len} ({e})"),
         e => e.to_string(),
