@@ -1,7 +1,9 @@
-//! Texture content: `Texture2D` loaded from PNG files and streams, and saved as PNG.
+//! Texture content: `Texture2D` loaded from image files and streams (PNG, JPEG, BMP, GIF, TGA,
+//! QOI through the `image` crate), and saved as PNG.
 //!
-//! Rules kept here: every PNG colour type and bit depth becomes `SurfaceFormat::Color` (palette
-//! and low-bit grey expanded, a `tRNS` chunk becoming alpha, 16-bit samples rounded to 8 bits);
+//! Rules kept here: every colour type and bit depth becomes `SurfaceFormat::Color` (palette
+//! and low-bit grey expanded, a PNG `tRNS` chunk becoming alpha, 16-bit samples rounded to 8
+//! bits; a GIF gives its first frame);
 //! alpha is premultiplied on load unless [`LoadOptions::premultiply_alpha`] is off; the image's
 //! size meets the texture size rules before its pixels are decoded; a decoder failure is
 //! `InvalidOperation` carrying the decoder's message (and the file's name when loaded from a
@@ -34,19 +36,16 @@ impl Default for LoadOptions {
 }
 
 /// The decoder's allocation limit: a HiDef-sized image at 16 bits per channel, plus room for
-/// ancillary chunks. The size rules refuse anything larger before the pixels are decoded.
-const DECODE_LIMIT_BYTES: usize = 4096 * 4096 * 8 + (16 << 20);
+/// ancillary data. The size rules refuse anything larger before the pixels are decoded.
+const DECODE_LIMIT_BYTES: u64 = 4096 * 4096 * 8 + (16 << 20);
+
+/// The formats read, as named in messages.
+const FORMATS: &str = "PNG, JPEG, BMP, GIF, TGA or QOI";
 
 /// One straight-alpha channel premultiplied by `alpha`, rounded to nearest as the content
 /// pipeline's float conversion does.
 pub(crate) fn premultiply(channel: u8, alpha: u8) -> u8 {
     ((u32::from(channel) * u32::from(alpha) + 127) / 255) as u8
-}
-
-/// A 16-bit PNG sample (big-endian) rounded to 8 bits.
-fn sample16(bytes: &[u8]) -> u8 {
-    let v = u32::from(u16::from_be_bytes([bytes[0], bytes[1]]));
-    ((v * 255 + 32767) / 65535) as u8
 }
 
 /// The decoder's error as XNA's `InvalidOperationException`, naming the source.
@@ -56,75 +55,105 @@ fn decode_error(source: &str, what: impl std::fmt::Display) -> XnaError {
     XnaError::invalid_operation(format!("Could not load a texture from {source}: {what}."))
 }
 
-/// Decodes a PNG into texels, checking its size against the device's texture size rules first.
+/// Whether `error` or one of its causes is an unexpected end of the data.
+fn is_truncation(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::UnexpectedEof {
+                return true;
+            }
+        }
+        // Some decoders carry the end of data in their own error type, with the I/O error's
+        // words only.
+        let text = e.to_string().to_ascii_lowercase();
+        if text.contains("failed to fill whole buffer") || text.contains("end of file") {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
+/// What went wrong while decoding `len` bytes, in words: a truncation names the byte where the
+/// data ends, an unknown format lists the formats read, anything else carries the decoder's
+/// message.
+fn describe(error: &image::ImageError, len: usize) -> String {
+    match error {
+        image::ImageError::Unsupported(e) => {
+            format!("unsupported image format ({e}); the formats read are {FORMATS}")
+        }
+        image::ImageError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            format!("the data is truncated at byte {len} ({io})")
+        }
+        e if is_truncation(e) => format!("the data is truncated at byte {len} ({e})"),
+        e => e.to_string(),
+    }
+}
+
+/// Decodes an image held in `data` into texels, checking its size against the device's texture
+/// size rules first. `format` is the format named by the file's extension, if any; the data's
+/// own signature wins over it.
 fn decode(
     device: &GraphicsDevice,
-    reader: impl Read,
+    data: &[u8],
+    format: Option<image::ImageFormat>,
     source: &str,
     options: LoadOptions,
 ) -> Result<(u32, u32, Vec<Color>)> {
-    let mut decoder =
-        png::Decoder::new_with_limits(reader, png::Limits { bytes: DECODE_LIMIT_BYTES });
-    decoder.set_transformations(png::Transformations::EXPAND);
-    let mut reader = decoder.read_info().map_err(|e| decode_error(source, e))?;
-    let (w, h) = (reader.info().width, reader.info().height);
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(data));
+    if let Some(format) = format {
+        reader.set_format(format);
+    }
+    let mut reader = reader.with_guessed_format().map_err(|e| decode_error(source, e))?;
+    if reader.format().is_none() {
+        return Err(decode_error(
+            source,
+            format!(
+                "unsupported image format (no known signature); the formats read are {FORMATS}"
+            ),
+        ));
+    }
+    let mut limits = image::Limits::default();
+    limits.max_alloc = Some(DECODE_LIMIT_BYTES);
+    reader.limits(limits);
+    let fail = |e: image::ImageError| decode_error(source, describe(&e, data.len()));
+    let decoder = reader.into_decoder().map_err(fail)?;
+    let (w, h) = image::ImageDecoder::dimensions(&decoder);
+    if w == 0 || h == 0 {
+        return Err(decode_error(source, format!("the image's dimensions are {w}x{h}")));
+    }
     let clamp = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
     validate_size(&device.shared, clamp(w), clamp(h))?;
-    let mut buf = vec![0u8; reader.output_buffer_size()];
-    let frame = reader.next_frame(&mut buf).map_err(|e| decode_error(source, e))?;
-    let (color_type, depth) = (frame.color_type, frame.bit_depth);
-    let channels = color_type.samples();
-    let bytes_per_sample = match depth {
-        png::BitDepth::Eight => 1,
-        png::BitDepth::Sixteen => 2,
-        other => return Err(decode_error(source, format!("unexpected bit depth {other:?}"))),
-    };
-    let sample = |s: &[u8]| if bytes_per_sample == 2 { sample16(s) } else { s[0] };
-    let mut texels = Vec::with_capacity((w * h) as usize);
-    for row in buf[..frame.buffer_size()].chunks_exact(frame.line_size) {
-        for px in row[..w as usize * channels * bytes_per_sample]
-            .chunks_exact(channels * bytes_per_sample)
-        {
-            let mut s = [0u8; 4];
-            for (slot, bytes) in s.iter_mut().zip(px.chunks_exact(bytes_per_sample)) {
-                *slot = sample(bytes);
+    let image = image::DynamicImage::from_decoder(decoder).map_err(fail)?;
+    let rgba = image.into_rgba8();
+    let texels = rgba
+        .pixels()
+        .map(|p| {
+            let [r, g, b, a] = p.0;
+            if options.premultiply_alpha {
+                Color::new(premultiply(r, a), premultiply(g, a), premultiply(b, a), a)
+            } else {
+                Color::new(r, g, b, a)
             }
-            let c = match color_type {
-                png::ColorType::Grayscale => Color::new(s[0], s[0], s[0], 255),
-                png::ColorType::GrayscaleAlpha => Color::new(s[0], s[0], s[0], s[1]),
-                png::ColorType::Rgb => Color::new(s[0], s[1], s[2], 255),
-                png::ColorType::Rgba => Color::new(s[0], s[1], s[2], s[3]),
-                png::ColorType::Indexed => {
-                    return Err(decode_error(source, "the palette was not expanded"))
-                }
-            };
-            texels.push(c);
-        }
-    }
-    if options.premultiply_alpha {
-        for c in &mut texels {
-            *c = Color::new(
-                premultiply(c.r, c.a),
-                premultiply(c.g, c.a),
-                premultiply(c.b, c.a),
-                c.a,
-            );
-        }
-    }
+        })
+        .collect();
     Ok((w, h, texels))
 }
 
 impl Texture2D {
     /// `Texture2D.FromStream(device, stream)`: a one-level `SurfaceFormat::Color` texture from
-    /// a PNG stream, premultiplied (see [`LoadOptions`]).
+    /// an image stream, premultiplied (see [`LoadOptions`]).
     ///
-    /// Every PNG colour type is read: grey, grey with alpha, RGB, RGBA, palette (with `tRNS`
-    /// transparency), 1 to 16 bits per sample. Where it differs from XNA: only PNG is read
-    /// (XNA also reads JPEG and GIF); alpha is premultiplied as the content pipeline does, where
+    /// The format is recognised by its signature: PNG (every colour type, palette with `tRNS`
+    /// transparency, 1 to 16 bits per sample), JPEG, BMP, GIF (its first frame) and QOI. TGA has
+    /// no signature and is read only from a file named `.tga`. Where it differs from XNA: XNA
+    /// reads PNG, JPEG and GIF; alpha is premultiplied as the content pipeline does, where
     /// XNA's `FromStream` keeps straight alpha ([`Texture2D::from_stream_with`] does that).
-    /// Errors: a corrupt or truncated stream is `InvalidOperation` carrying the decoder's
-    /// message; an image of zero size is refused by the decoder; one beyond the profile's
-    /// texture size is `NotSupported`, as `new Texture2D` of that size.
+    /// Errors (`InvalidOperation`, saying what is wrong): data in no format read, corrupt data
+    /// with the decoder's message, truncated data with the byte where it ends, an image of
+    /// zero size; one beyond the profile's texture size is `NotSupported`, as `new Texture2D`
+    /// of that size.
     pub fn from_stream(device: &GraphicsDevice, stream: impl Read) -> Result<Texture2D> {
         Self::from_stream_with(device, stream, LoadOptions::default())
     }
@@ -136,13 +165,19 @@ impl Texture2D {
         options: LoadOptions,
     ) -> Result<Texture2D> {
         device.shared.check_alive()?;
-        let (w, h, texels) = decode(device, stream, "the stream", options)?;
+        let mut data = Vec::new();
+        let mut stream = stream;
+        stream
+            .read_to_end(&mut data)
+            .map_err(|e| decode_error("the stream", format!("reading failed: {e}")))?;
+        let (w, h, texels) = decode(device, &data, None, "the stream", options)?;
         Self::from_texels(device, w, h, &texels)
     }
 
-    /// Loads a PNG file, as the content pipeline's default texture import (premultiplied):
-    /// [`Texture2D::from_stream`] over the file. Every error names the file; one that cannot
-    /// be opened is `Argument` for `path`.
+    /// Loads an image file, as the content pipeline's default texture import (premultiplied):
+    /// [`Texture2D::from_stream`] over the file's bytes, the extension naming the format where
+    /// the data has no signature (`.tga`). Every error names the file; one that cannot be
+    /// read is `Argument` for `path`.
     pub fn from_file(device: &GraphicsDevice, path: impl AsRef<Path>) -> Result<Texture2D> {
         Self::from_file_with(device, path, LoadOptions::default())
     }
@@ -155,11 +190,12 @@ impl Texture2D {
     ) -> Result<Texture2D> {
         device.shared.check_alive()?;
         let path = path.as_ref();
-        let file = std::fs::File::open(path).map_err(|e| {
+        let data = std::fs::read(path).map_err(|e| {
             XnaError::argument("path", format!("Could not open '{}': {e}.", path.display()))
         })?;
         let source = format!("'{}'", path.display());
-        let (w, h, texels) = decode(device, file, &source, options)?;
+        let format = image::ImageFormat::from_path(path).ok();
+        let (w, h, texels) = decode(device, &data, format, &source, options)?;
         Self::from_texels(device, w, h, &texels)
     }
 
@@ -202,13 +238,14 @@ impl Texture2D {
                 rgba.extend_from_slice(&[c.r, c.g, c.b, c.a]);
             }
         }
-        let write_error =
-            |e: png::EncodingError| XnaError::invalid_operation(format!("SaveAsPng failed: {e}."));
-        let mut encoder = png::Encoder::new(stream, width as u32, height as u32);
-        encoder.set_color(png::ColorType::Rgba);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(write_error)?;
-        writer.write_image_data(&rgba).map_err(write_error)?;
-        writer.finish().map_err(write_error)
+        let encoder = image::codecs::png::PngEncoder::new(stream);
+        image::ImageEncoder::write_image(
+            encoder,
+            &rgba,
+            width as u32,
+            height as u32,
+            image::ExtendedColorType::Rgba8,
+        )
+        .map_err(|e| XnaError::invalid_operation(format!("SaveAsPng failed: {e}.")))
     }
 }

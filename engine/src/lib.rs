@@ -2,7 +2,7 @@
 //!
 //! A game creates a [`GraphicsDevice`], resources ([`Texture2D`], [`Texture3D`],
 //! [`TextureCube`], [`RenderTarget2D`], [`RenderTargetCube`]) and a
-//! [`SpriteBatch`], and calls them as it would in XNA. Every call validates its arguments and
+//! [`SpriteBatch`] (with [`SpriteFont`] for text), and calls them as it would in XNA. Every call validates its arguments and
 //! records; nothing reaches the GPU until a flush ([`GraphicsDevice::present`], a `get_data`,
 //! [`GraphicsDevice::flush`]), when the frame is compiled into a plan (load/store ops, resolves,
 //! mip cascades, barriers) and lowered by the backend. Errors are [`XnaError`] values named after
@@ -28,6 +28,7 @@ mod render_target;
 mod resource;
 mod shared;
 mod sprite_batch;
+mod sprite_font;
 mod submit;
 mod texture;
 mod texture3d;
@@ -48,6 +49,7 @@ pub use render_target::{
 };
 pub use shared::DeviceEvents;
 pub use sprite_batch::{SpriteBatch, SpriteEffects, SpriteSortMode};
+pub use sprite_font::{FontOptions, SpriteFont};
 pub use texture::Texture2D;
 pub use texture3d::Texture3D;
 

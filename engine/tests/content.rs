@@ -223,7 +223,7 @@ fn save_as_png_round_trips_and_scales_by_nearest_texel() {
     // Twice the width, the same height: each texel twice in a row.
     let mut wide = Vec::new();
     t.save_as_png(&mut wide, 10, 3).unwrap();
-    let decoded = png::Decoder::new(wide.as_slice()).read_info().unwrap();
+    let decoded = png::Decoder::new(std::io::Cursor::new(wide.as_slice())).read_info().unwrap();
     let (w, h) = (decoded.info().width, decoded.info().height);
     assert_eq!((w, h), (10, 3));
     let back = Texture2D::from_stream_with(
