@@ -31,6 +31,7 @@ mod sprite_batch;
 mod submit;
 mod texture;
 mod texture3d;
+mod window_placeholder;
 
 pub use clear::ClearOptions;
 pub use content::LoadOptions;
