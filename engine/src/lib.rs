@@ -20,6 +20,7 @@ mod effect;
 mod error;
 mod event;
 mod finite;
+pub mod game;
 mod math;
 mod options;
 mod profile;
