@@ -1,6 +1,6 @@
 //! XNA's game clock: `GameTime` and the tick that decides how many times `Update` runs.
 //!
-//! In: the time a [`Clock`] reports at each tick, the game's `IsFixedTimeStep` and
+//! In: the time a clock reports at each tick, the game's `IsFixedTimeStep` and
 //! `TargetElapsedTime`. Out: zero or more `Update` calls, each with its [`GameTime`], and the
 //! `GameTime` the tick's `Draw` sees. The rules are FNA's `Game.Tick`, which reproduces XNA 4.0:
 //!
