@@ -253,12 +253,13 @@ mod tests {
             assert_eq!(updates.len(), 3);
             assert!(!draw.is_running_slowly);
         }
-        // A third: lag 6, slow; the updates of that tick ran before the flag was set.
-        let (updates, draw) = tick(&mut timer, &mut clock, FIXED, ms(30));
+        // A tick of 2 updates: lag exactly 5, slow; its updates ran before the flag was set.
+        let (updates, draw) = tick(&mut timer, &mut clock, FIXED, ms(20));
+        assert_eq!(updates.len(), 2);
         assert!(updates.iter().all(|t| !t.is_running_slowly));
         assert!(draw.is_running_slowly);
         // Single-update ticks pay the lag back one by one; slow until it reaches 0.
-        for remaining in (1..=6).rev() {
+        for remaining in (1..=5).rev() {
             let (updates, draw) = tick(&mut timer, &mut clock, FIXED, STEP);
             assert!(updates[0].is_running_slowly && draw.is_running_slowly, "lag {remaining}");
         }
