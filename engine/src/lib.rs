@@ -20,6 +20,7 @@ mod effect;
 mod error;
 mod event;
 mod finite;
+pub mod game;
 mod math;
 mod options;
 mod profile;
@@ -32,6 +33,7 @@ mod sprite_font;
 mod submit;
 mod texture;
 mod texture3d;
+mod window_placeholder;
 
 pub use clear::ClearOptions;
 pub use content::LoadOptions;

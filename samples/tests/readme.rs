@@ -24,3 +24,20 @@ fn the_readme_shows_examples_readme_rs_verbatim() {
     let block = readme_rust_block(readme).expect("the README has no ```rust block");
     assert_eq!(block, example, "README.md's example and samples/examples/readme.rs differ");
 }
+
+mod game_example {
+    include!("../examples/game.rs");
+
+    #[test]
+    fn the_readme_game_example_runs_headless() {
+        main().expect("the README game example failed");
+    }
+}
+
+#[test]
+fn the_readme_shows_examples_game_rs_verbatim() {
+    let readme = include_str!("../../README.md");
+    let start = readme.find("## Writing a game").expect("the README has no game section");
+    let block = readme_rust_block(&readme[start..]).expect("no ```rust block after it");
+    assert_eq!(block, include_str!("../examples/game.rs"), "README.md and examples/game.rs differ");
+}
