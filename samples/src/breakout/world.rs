@@ -179,7 +179,7 @@ impl World {
         if self.phase == Phase::Serving {
             self.rest_ball_on_paddle();
             if controls.launch {
-                let side = if self.serves % 2 == 0 { 1.0 } else { -1.0 };
+                let side = if self.serves & 1 == 0 { 1.0 } else { -1.0 };
                 self.serves += 1;
                 self.velocity = (side * BALL_SPEED * 0.6, -BALL_SPEED * 0.8);
                 self.phase = Phase::Playing;
@@ -286,7 +286,7 @@ impl World {
     /// to one side so the ball travels across the wall, and serves at once. For demos and
     /// headless runs.
     pub fn autopilot(&self) -> Controls {
-        let aim = if (self.score / 10) % 2 == 0 { 0.3 } else { -0.3 };
+        let aim = if (self.score / 10) & 1 == 0 { 0.3 } else { -0.3 };
         let ball_centre = self.ball.0 + BALL_SIZE / 2.0;
         Controls {
             pointer_x: Some(ball_centre - aim * PADDLE_SIZE.0 / 2.0),
