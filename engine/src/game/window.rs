@@ -80,17 +80,18 @@ impl<G: Game> App<'_, G> {
             })?);
         window.set_cursor_visible(self.ctx.is_mouse_visible);
         self.update_client_bounds(&window);
-        let for_window = window.clone();
-        self.window = Some(window.clone());
-        self.ctx.begin_run(self.game, move |profile, params, options| {
-            GraphicsDevice::for_window(profile, params, options, for_window)
-        })?;
+        // What the window shows now; what `initialize` changes reaches it after the tick.
         self.shown = Shown {
             title: self.ctx.window.title.clone(),
             cursor_visible: self.ctx.is_mouse_visible,
             full_screen: params.is_full_screen,
             back_buffer: (params.back_buffer_width, params.back_buffer_height),
         };
+        let for_window = window.clone();
+        self.window = Some(window.clone());
+        self.ctx.begin_run(self.game, move |profile, params, options| {
+            GraphicsDevice::for_window(profile, params, options, for_window)
+        })?;
         self.timer = GameTimer::starting_at(self.clock.now());
         window.request_redraw();
         Ok(())
