@@ -48,7 +48,8 @@ fn a_frame_failing_on_the_render_thread_fails_the_next_call_with_its_error() {
     let out_of_memory = |e: &XnaError| matches!(e, XnaError::OutOfVideoMemory { .. });
     let lost = |e: &XnaError| matches!(e, XnaError::DeviceLost { .. });
     let lowering = |e: &XnaError| matches!(e, XnaError::InvalidOperation { .. });
-    let cases: [(BackendError, &dyn Fn(&XnaError) -> bool); 3] = [
+    type Expected<'a> = &'a dyn Fn(&XnaError) -> bool;
+    let cases: [(BackendError, Expected); 3] = [
         (BackendError::OutOfMemory("injected out of memory".into()), &out_of_memory),
         (BackendError::DeviceLost("injected device loss".into()), &lost),
         (BackendError::Native("injected lowering failure".into()), &lowering),
