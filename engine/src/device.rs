@@ -38,8 +38,12 @@ impl std::fmt::Debug for GraphicsDevice {
     }
 }
 
+fn frames_in_flight(options: &DeviceOptions) -> u32 {
+    options.frames_in_flight.max(1)
+}
+
 fn create_backend(options: &DeviceOptions) -> Result<(Box<dyn Backend>, Option<NullProbe>)> {
-    let frames_in_flight = options.frames_in_flight.max(1);
+    let frames_in_flight = frames_in_flight(options);
     match options.backend {
         BackendKind::Vulkan => {
             let config = VulkanConfig {
@@ -170,7 +174,9 @@ impl GraphicsDevice {
             context_recovery: AtomicBool::new(true),
             events: DeviceEvents::default(),
             registry: Registry::default(),
-            submission_order: Mutex::new(()),
+            order: Mutex::new(None),
+            render_thread: Mutex::new(None),
+            failure: Mutex::new(None),
             rec: Mutex::new(Recording::new(back_buffer, applied_params)),
             backend: Mutex::new(Some(backend)),
             waiter,
@@ -185,6 +191,9 @@ impl GraphicsDevice {
             compile_policy: options.compile_policy,
             last_plan_cost: Mutex::new(None),
         });
+        if options.render_thread {
+            shared.start_render_thread(frames_in_flight(&options))?;
+        }
         Ok(GraphicsDevice { shared })
     }
 
@@ -337,24 +346,33 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// Ends the frame: records the present and submits. Refused while a render target is bound
-    /// (including after a bound target was dropped, until the game binds again).
+    /// Ends the frame: records the present and hands the frame to the render thread, returning
+    /// once it is queued (while the frames-in-flight bound of frames is queued already, it waits
+    /// for the render thread to take one). Refused while a render target is bound (including
+    /// after a bound target was dropped, until the game binds again).
+    ///
+    /// Unlike XNA, whose `Present` fails with the frame it submits, a frame that fails on the
+    /// render thread (a lost device, video memory exhausted) is reported by the device's next
+    /// `present`, `flush`, readback (`GetData`, `GetBackBufferData`), `wait_idle` or resource
+    /// creation, as the same error; that call does nothing else, and a lost device raises the
+    /// reset events on its thread first. With [`DeviceOptions::render_thread`] off, the frame is
+    /// compiled and submitted before `present` returns and its failure is `present`'s.
     pub fn present(&self) -> Result<()> {
         self.shared.check_alive()?;
-        {
-            let mut rec = lock(&self.shared.rec);
+        self.shared.present(|rec| {
             if rec.render_target_bound {
                 return Err(XnaError::invalid_operation(
                     "Cannot call Present when a render target is active.",
                 ));
             }
             rec.builder.present();
-        }
-        self.shared.flush()?;
-        Ok(())
+            Ok(())
+        })
     }
 
-    /// Submits what was recorded so far without ending the frame.
+    /// Submits what was recorded so far without ending the frame, and returns once the backend
+    /// has accepted it (not once the GPU ran it). Reports the failure of this frame and of any
+    /// frame presented before it.
     pub fn flush(&self) -> Result<()> {
         self.shared.check_alive()?;
         self.shared.flush().map(|_| ())
@@ -379,7 +397,8 @@ impl GraphicsDevice {
         self.shared.notify_device_reset();
     }
 
-    /// Frames (or partial frames) handed to the backend so far.
+    /// Frames (or partial frames) handed over to be submitted so far (to the render thread, or
+    /// to the backend without one).
     pub fn submission_count(&self) -> u64 {
         self.shared.submissions.load(Ordering::Relaxed)
     }
@@ -417,8 +436,10 @@ impl GraphicsDevice {
     /// What the last compiled plan loads, stores and synchronizes (not XNA): its attachment bytes
     /// loaded and stored, nodes and barriers, under the device's
     /// [`DeviceOptions::compile_policy`]. `None` before the first flush. For benchmarks and
-    /// tests that compare the compiler's policy with the frame-blind one.
+    /// tests that compare the compiler's policy with the frame-blind one. Waits for the render
+    /// thread to compile the frames handed over so far.
     pub fn last_plan_cost(&self) -> Option<PlanCost> {
+        self.shared.drain();
         *lock(&self.shared.last_plan_cost)
     }
 
@@ -428,14 +449,16 @@ impl GraphicsDevice {
         self.shared.null_probe.clone()
     }
 
-    /// Waits for the GPU (within [`DeviceOptions::timeout`]) and frees everything whose last
-    /// user has gone.
+    /// Waits for the render thread to submit every frame handed over, then for the GPU (within
+    /// [`DeviceOptions::timeout`]), and frees everything whose last user has gone. Reports a
+    /// failure of any of those frames.
     pub fn wait_idle(&self) -> Result<()> {
         self.shared.wait_idle()
     }
 
-    /// Disposes the device: marks it disposed, raises `Disposing`, disposes every tracked
-    /// resource, then waits for the GPU and tears the backend down.
+    /// Disposes the device: marks it disposed, raises `Disposing`, lets the render thread submit
+    /// the frames queued and joins it, disposes every tracked resource, then waits for the GPU
+    /// and tears the backend down.
     pub fn dispose(&self) {
         self.dispose_impl(true);
     }
@@ -448,6 +471,7 @@ impl GraphicsDevice {
         if explicit {
             shared.events.disposing.raise(&());
         }
+        shared.stop_render_thread();
         for resource in shared.registry.take().iter().filter_map(|w| w.upgrade()) {
             resource.dispose_by_device();
         }

@@ -90,6 +90,7 @@ impl Effect {
     fn create(device: &Arc<DeviceShared>, words: &[u32]) -> Result<Effect> {
         let outputs = layout::check_fragment_stage(words)
             .map_err(|m| XnaError::argument("fragmentSource", m))?;
+        device.check_failure()?;
         let state = device.with_backend(|backend| {
             let native = backend.create_effect(words, outputs)?;
             let key = EffectKey { native, outputs: outputs as u8 };

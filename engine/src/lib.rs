@@ -26,6 +26,7 @@ mod options;
 mod profile;
 mod registry;
 mod render_target;
+mod render_thread;
 mod resource;
 mod shared;
 mod sprite_batch;

@@ -98,6 +98,12 @@ pub struct DeviceOptions {
     /// what the compiler saves. Both give the same pixels; [`crate::GraphicsDevice::last_plan_cost`]
     /// reports what each plan loads, stores and synchronizes.
     pub compile_policy: CompilePolicy,
+    /// Compile, lower and submit on a render thread of the device's own (the default), fed by a
+    /// queue as long as `frames_in_flight`: `present` returns once its frame is queued, and a
+    /// failure of a queued frame is reported by the device's next call (see
+    /// [`crate::GraphicsDevice::present`]). Off, every flush compiles and submits on the
+    /// calling thread before it returns, as XNA's `Present` does; for tests and benchmarks.
+    pub render_thread: bool,
 }
 
 impl Default for DeviceOptions {
@@ -109,6 +115,7 @@ impl Default for DeviceOptions {
             timeout: Duration::from_secs(10),
             poison_undefined: false,
             compile_policy: CompilePolicy::Graph,
+            render_thread: true,
         }
     }
 }

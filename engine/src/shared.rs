@@ -6,12 +6,17 @@
 //! public binding state next to it; the two ways recorded work reaches the backend,
 //! `flush` and `read_back`, are in [`crate::submit`].
 //!
-//! Locks: `submission_order` makes a flush one ordered step (see [`crate::submit`]), `rec`
-//! guards recording and binding state, `backend` guards the backend; they are taken in that
-//! order. No lock is held while events are raised or while the GPU is awaited.
+//! Locks: `order` keeps frames in the order they leave the recorder (see [`crate::submit`]),
+//! `rec` guards recording and binding state, `backend` guards the backend; they are taken in
+//! that order. `failure` and `render_thread` are taken alone. No lock is held while events are
+//! raised or while the GPU is awaited; the render thread takes `rec` and `backend`, never
+//! `order`, so a flush blocked on a full queue under `order` cannot stop it.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use crossbeam_channel::Sender;
 
 use xnagraph_graph::compile::CompilePolicy;
 use xnagraph_graph::null::NullProbe;
@@ -26,6 +31,7 @@ use crate::event::{lock, Event};
 use crate::options::PresentationParameters;
 use crate::profile::GraphicsProfile;
 use crate::registry::{Registry, ResourceEventArgs, ResourceId, Tracked};
+use crate::render_thread::{Job, RenderThread};
 
 /// Device-level events.
 #[derive(Debug, Default)]
@@ -129,8 +135,13 @@ pub(crate) struct DeviceShared {
     pub context_recovery: AtomicBool,
     pub events: DeviceEvents,
     pub registry: Registry,
-    /// Held from taking a frame out of `rec` until its submission is settled.
-    pub submission_order: Mutex<()>,
+    /// Held from taking a frame out of `rec` until it is queued (or, without a render thread,
+    /// submitted); holds the render thread's queue (`None`: no render thread, or disposed).
+    pub order: Mutex<Option<Sender<Job>>>,
+    /// The render thread, joined at disposal.
+    pub render_thread: Mutex<Option<JoinHandle<()>>>,
+    /// A render-thread failure not yet reported (see [`crate::submit`]).
+    pub failure: Mutex<Option<BackendError>>,
     pub rec: Mutex<Recording>,
     pub backend: Mutex<Option<Box<dyn Backend>>>,
     /// Waits for submissions without `backend`.
@@ -217,8 +228,31 @@ impl DeviceShared {
         Ok(f(backend.as_mut()))
     }
 
-    /// Creates a native texture (eagerly) and its shared state.
+    /// Starts the render thread, with a queue as long as the frames-in-flight bound.
+    pub fn start_render_thread(self: &Arc<Self>, frames_in_flight: u32) -> Result<()> {
+        let thread = RenderThread::spawn(self, frames_in_flight as usize)?;
+        *lock(&self.order) = Some(thread.jobs);
+        *lock(&self.render_thread) = Some(thread.handle);
+        Ok(())
+    }
+
+    /// Closes the render thread's queue and joins it once it has submitted every queued
+    /// frame; flushes afterwards render on the caller's thread. Failures of those frames are
+    /// not reported: the device is going away.
+    pub fn stop_render_thread(&self) {
+        drop(lock(&self.order).take());
+        let handle = lock(&self.render_thread).take();
+        if let Some(handle) = handle {
+            // A panic on the render thread has already been reported by the panic hook.
+            let _ = handle.join();
+        }
+        lock(&self.failure).take();
+    }
+
+    /// Creates a native texture (eagerly) and its shared state. Reports a render-thread
+    /// failure first.
     pub fn create_state(&self, desc: TextureDesc) -> Result<Arc<TextureState>> {
+        self.check_failure()?;
         self.with_backend(|backend| {
             let handle = backend.create_texture(&desc)?;
             Ok(TextureState::new(desc, handle, backend.retire_sink()))

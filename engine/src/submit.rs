@@ -1,36 +1,54 @@
-//! Flushes: recorded frame → plan → backend, one ordered step per device.
+//! Flushes: recorded frame → plan → backend, in the order frames leave the recorder.
 //!
-//! A flush takes the frame out of the recorder, compiles it, waits for the submission the
-//! frames-in-flight bound needs completed, submits, and commits the plan's tracked texture state.
-//! Three rules shape it:
+//! A flush takes the frame out of the recorder on the caller's thread and hands it over: to the
+//! device's render thread ([`crate::render_thread`], the default), or, with
+//! `DeviceOptions::render_thread` off, to [`DeviceShared::render_frame`] on the caller's thread.
+//! Rendering a frame compiles it, waits for the submission the frames-in-flight bound needs
+//! completed, submits, and commits the plan's tracked texture state. Four rules shape it:
 //!
 //! - **Ordered.** Compiling advances each texture's tracked layouts, so plans must reach the
-//!   backend in the order they were compiled. The `submission_order` lock is taken before the
-//!   frame leaves the recorder and held until its submission is settled; a readback is recorded
-//!   and flushed under the same lock, so no other thread's flush can carry it off.
+//!   backend in the order their frames were recorded. The `order` lock is held from taking the
+//!   frame out of the recorder until it is queued (or, without a render thread, submitted); the
+//!   render thread handles its queue in order. A readback is recorded under the same lock, so no
+//!   other thread's flush carries it off.
 //! - **Committed on success only.** The tracked state a plan leaves is written back only once
 //!   the backend accepted the plan; a failed submission executed nothing, and the next frame's
 //!   barriers start from the state the GPU really reached.
 //! - **No lock across a GPU wait.** Waits go through the backend's
 //!   [`xnagraph_graph::SubmissionWaiter`], holding neither the backend (resource creation on
 //!   other threads proceeds) nor the recorder, and every wait is bounded: a timeout is
-//!   `DeviceLost`. Events a failure raises are raised after every lock is released.
+//!   `DeviceLost`. Events a failure raises are raised after every lock is released, on the
+//!   thread of the call that reports the failure, never on the render thread.
+//! - **Failures reach the next call.** A frame that fails on the render thread leaves its error
+//!   in [`DeviceShared::failure`]. The calls that check it are `present`, `flush`, every
+//!   readback (`GetData`, `GetBackBufferData`), `wait_idle` and resource creation: each checks
+//!   first and, finding a failure, returns it as the `XnaError` the synchronous path gives
+//!   (a lost device first raises the reset events) and does nothing else. `flush`, a readback
+//!   and `wait_idle` wait for the render thread to reach their frame, then check again, so they
+//!   report the failure of their own frame and of every frame sent before it.
+//!
+//! `present` returns once its frame is queued; `flush` returns once the render thread has
+//! submitted its frame (not once the GPU ran it); a readback waits for its own frame's
+//! submission and completion only, not for frames queued after it.
 //!
 //! Each flush is a `tracing` span `flush` (DEBUG) carrying the frame number (this device's
-//! flush count), with `record` (taking the frame out of the recorder), `compile_frame` (the
-//! compiler's stages nest in it), `submit` and the backend's lowering, queue submission and
-//! retirement inside; `puffin` scopes of the same names sit at the same points.
+//! flush count) with `record` (taking the frame out of the recorder) inside, on the caller's
+//! thread. Rendering the frame is a span `render_frame` with the same number, on the render
+//! thread (following from the `flush` span) or nested in `flush` without one; `compile_frame`
+//! (the compiler's stages nest in it), `submit` and the backend's lowering, queue submission
+//! and retirement are inside it. `puffin` scopes of the same names sit at the same points.
 
 use std::sync::atomic::Ordering;
-
 use std::sync::Arc;
-use xnagraph_graph::compile::compile_for_submission_with;
 
+use crossbeam_channel::Receiver;
+use xnagraph_graph::compile::compile_for_submission_with;
 use xnagraph_graph::{BackendError, ReadbackId, Rect, Slices, SubmissionId, TextureState};
 
 use crate::error::{Result, XnaError};
 use crate::event::lock;
-use crate::shared::DeviceShared;
+use crate::render_thread::{stopped, Frame, Job};
+use crate::shared::{DeviceShared, Recording};
 
 /// `XNAGRAPH_PRINT_PLAN=1` emits every compiled plan as a `tracing` INFO event of target
 /// `xnagraph::plan` (read once).
@@ -48,18 +66,96 @@ pub(crate) struct ReadRegion {
     pub slices: Slices,
 }
 
-/// A flush's outcome before its failure is handled: `Err` only for a disposed device, the inner
+/// A frame's outcome before its failure is handled: `Err` only for a disposed device, the inner
 /// result is the backend's.
 type Unhandled<T> = Result<std::result::Result<T, BackendError>>;
 
+/// Where a handed-over frame went.
+enum Handed {
+    /// To the render thread; the receiver (when asked for) says when it was handled.
+    Queued(Option<Receiver<Option<SubmissionId>>>),
+    /// Rendered on the caller's thread (no render thread).
+    Rendered(Unhandled<Option<SubmissionId>>),
+}
+
 impl DeviceShared {
-    /// Compiles and submits everything recorded so far; `None` when nothing was recorded.
-    pub fn flush(&self) -> Result<Option<SubmissionId>> {
-        let outcome = {
-            let _order = lock(&self.submission_order);
-            self.flush_in_order()
+    /// Reports a failure the render thread left, as the synchronous path would have reported
+    /// it (a lost device raises the reset events first, on this thread, holding no lock).
+    pub fn check_failure(&self) -> Result<()> {
+        let failure = lock(&self.failure).take();
+        match failure {
+            Some(e) => Err(self.backend_failed(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Keeps a render-thread failure for the next call that checks. The first failure is kept,
+    /// unless a later one is a lost device (which must raise the reset events).
+    pub fn keep_failure(&self, e: BackendError) {
+        let mut kept = lock(&self.failure);
+        let lost = |e: &BackendError| matches!(e, BackendError::DeviceLost(_));
+        let replace = match kept.as_ref() {
+            None => true,
+            Some(k) => lost(&e) && !lost(k),
         };
-        outcome?.map_err(|e| self.backend_failed(e))
+        if replace {
+            *kept = Some(e);
+        }
+    }
+
+    /// Ends the frame at `present`: checks for an earlier failure, records the present through
+    /// `record`, and hands the frame over without waiting for the render thread.
+    pub fn present(&self, record: impl FnOnce(&mut Recording) -> Result<()>) -> Result<()> {
+        self.check_failure()?;
+        match self.hand_over(record, false)?.1 {
+            Handed::Queued(_) => Ok(()),
+            Handed::Rendered(outcome) => {
+                outcome?.map_err(|e| self.backend_failed(e))?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Compiles and submits everything recorded so far and returns once it is submitted;
+    /// `None` when nothing was recorded.
+    pub fn flush(&self) -> Result<Option<SubmissionId>> {
+        self.check_failure()?;
+        let handed = self.hand_over(|_| Ok(()), true)?.1;
+        self.settle(handed)
+    }
+
+    /// Waits for a handed-over frame to be handled and reports its failure and every earlier
+    /// one.
+    fn settle(&self, handed: Handed) -> Result<Option<SubmissionId>> {
+        match handed {
+            Handed::Queued(done) => {
+                let submitted = match done {
+                    Some(done) => done.recv().map_err(|_| stopped())?,
+                    None => None,
+                };
+                self.check_failure()?;
+                Ok(submitted)
+            }
+            Handed::Rendered(outcome) => outcome?.map_err(|e| self.backend_failed(e)),
+        }
+    }
+
+    /// Waits until the render thread has handled every frame sent so far, reporting nothing.
+    pub fn drain(&self) {
+        if let Ok(Handed::Queued(Some(done))) = self.hand_over_nothing() {
+            let _ = done.recv();
+        }
+    }
+
+    /// Sends an empty job (to learn when the queue has been worked through).
+    fn hand_over_nothing(&self) -> Result<Handed> {
+        let order = lock(&self.order);
+        let Some(jobs) = order.as_ref() else {
+            return Ok(Handed::Rendered(Ok(Ok(None))));
+        };
+        let (done, handled) = crossbeam_channel::bounded(1);
+        jobs.send(Job { frame: None, done: Some(done) }).map_err(|_| stopped())?;
+        Ok(Handed::Queued(Some(handled)))
     }
 
     /// Records a readback of one region of one subresource, flushes, waits for it and returns
@@ -80,24 +176,23 @@ impl DeviceShared {
         Ok(bytes.swap_remove(0))
     }
 
-    /// Records a readback of every region, flushes once, waits, and returns their bytes in
-    /// order. The caller must hold no lock of this device.
+    /// Records a readback of every region, flushes once, waits for that frame alone, and returns
+    /// their bytes in order. The caller must hold no lock of this device.
     pub fn read_back_all(&self, regions: Vec<ReadRegion>) -> Result<Vec<Vec<u8>>> {
-        let (ids, submitted) = {
-            let _order = lock(&self.submission_order);
-            let ids: Vec<ReadbackId> = {
-                let mut rec = lock(&self.rec);
-                regions
+        self.check_failure()?;
+        let (ids, handed) = self.hand_over(
+            |rec| {
+                Ok(regions
                     .into_iter()
                     .map(|r| {
                         rec.builder.readback_slices(r.texture, r.level, r.layer, r.rect, r.slices)
                     })
-                    .collect()
-            };
-            (ids, self.flush_in_order())
-        };
-        let submission = submitted?
-            .map_err(|e| self.backend_failed(e))?
+                    .collect::<Vec<ReadbackId>>())
+            },
+            true,
+        )?;
+        let submission = self
+            .settle(handed)?
             .ok_or_else(|| XnaError::invalid_operation("the readback was not submitted"))?;
         self.await_submission(submission)?;
         self.with_backend(|backend| {
@@ -107,8 +202,12 @@ impl DeviceShared {
         .ok_or_else(|| XnaError::invalid_operation("the backend returned no readback data"))
     }
 
-    /// Waits for every submission made so far, then lets the backend free what they retire.
+    /// Waits for every frame handed over so far to be submitted and for every submission to
+    /// complete, then lets the backend free what they retire.
     pub fn wait_idle(&self) -> Result<()> {
+        self.check_failure()?;
+        let handed = self.hand_over_nothing()?;
+        self.settle(handed)?;
         let last = SubmissionId(self.last_submission.load(Ordering::Acquire));
         if last.0 > 0 {
             self.await_submission(last)?;
@@ -121,24 +220,66 @@ impl DeviceShared {
         self.waiter.wait_for(submission).map_err(|e| self.backend_failed(e))
     }
 
-    /// The flush proper; the caller holds `submission_order`.
-    fn flush_in_order(&self) -> Unhandled<Option<SubmissionId>> {
+    /// Under the `order` lock: lets `record` add to the frame, takes the frame out of the
+    /// recorder and hands it over, to the render thread (with a receiver for its completion
+    /// when `wait`) or, without one, to [`DeviceShared::render_frame`] here.
+    fn hand_over<R>(
+        &self,
+        record: impl FnOnce(&mut Recording) -> Result<R>,
+        wait: bool,
+    ) -> Result<(R, Handed)> {
+        let order = lock(&self.order);
         // The frame number: this device's flushes so far, plus this one. Stable here, since
-        // every flush holds `submission_order`.
+        // every flush holds `order`.
         let number = self.submissions.load(Ordering::Relaxed) + 1;
-        let _flush = tracing::debug_span!("flush", frame = number).entered();
+        let flush = tracing::debug_span!("flush", frame = number);
+        let _flush = flush.enter();
         puffin::profile_scope!("flush");
-        let frame = {
+        let (recorded, commands) = {
             let _span = tracing::debug_span!("record", frame = number).entered();
             puffin::profile_scope!("record");
-            lock(&self.rec).builder.take_frame()
+            let mut rec = lock(&self.rec);
+            let recorded = record(&mut rec)?;
+            (recorded, rec.builder.take_frame())
         };
-        if frame.is_empty() {
-            return Ok(Ok(None));
+        let frame = (!commands.is_empty()).then(|| {
+            self.submissions.store(number, Ordering::Relaxed);
+            Frame { number, commands, cause: flush.id() }
+        });
+        let Some(jobs) = order.as_ref() else {
+            let outcome = match frame {
+                Some(frame) => self.render_frame(frame).map(|r| r.map(Some)),
+                None => Ok(Ok(None)),
+            };
+            return Ok((recorded, Handed::Rendered(outcome)));
+        };
+        if frame.is_none() && !wait {
+            return Ok((recorded, Handed::Queued(None)));
         }
+        let (done, handled) = if wait {
+            let (done, handled) = crossbeam_channel::bounded(1);
+            (Some(done), Some(handled))
+        } else {
+            (None, None)
+        };
+        // Blocks while the queue is full: the game runs at most the frames-in-flight bound
+        // ahead of the render thread.
+        jobs.send(Job { frame, done }).map_err(|_| stopped())?;
+        Ok((recorded, Handed::Queued(handled)))
+    }
+
+    /// Renders one frame: compiles it, submits the plan, commits the tracked state on success,
+    /// and gives the sprite arena back to the recorder. Called in the order frames left the
+    /// recorder: on the render thread, or under `order` without one.
+    pub(crate) fn render_frame(&self, frame: Frame) -> Unhandled<SubmissionId> {
+        let number = frame.number;
+        let span = tracing::debug_span!("render_frame", frame = number);
+        span.follows_from(frame.cause);
+        let _span = span.entered();
+        puffin::profile_scope!("render_frame");
         let (mut plan, tracking) = {
             let _span = tracing::debug_span!("compile_frame", frame = number).entered();
-            compile_for_submission_with(frame, self.compile_policy)
+            compile_for_submission_with(frame.commands, self.compile_policy)
         };
         if print_plans() {
             tracing::info!(target: "xnagraph::plan", frame = number, "compiled plan\n{plan}");
@@ -154,11 +295,10 @@ impl DeviceShared {
         let sprites = std::mem::take(&mut plan.frame.sprites);
         drop(plan);
         lock(&self.rec).recycle_sprites(sprites);
-        self.submissions.fetch_add(1, Ordering::Relaxed);
         if let Ok(Ok(id)) = submitted {
             self.last_submission.fetch_max(id.0, Ordering::AcqRel);
         }
-        submitted.map(|r| r.map(Some))
+        submitted
     }
 
     /// Waits, without the backend lock, for the submission whose resources the next one

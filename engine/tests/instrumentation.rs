@@ -1,24 +1,29 @@
-//! Instrumentation: every flush is a `tracing` span with its frame number, and the compiler's
-//! stages, the lowering, the queue submission and the retirement nest inside it.
+//! Instrumentation: every flush is a `tracing` span with its frame number around taking the
+//! frame out of the recorder, on the caller's thread; rendering the frame is a span with the
+//! same number, with the compiler's stages, the lowering and the queue submission inside it, on
+//! the render thread (or in the flush, without one).
 
 mod common;
 
 use std::sync::{Arc, Mutex};
+use std::thread::ThreadId;
 
 use common::*;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id};
 use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
 use tracing_subscriber::registry::LookupSpan;
-use xnagraph::{Color, Rectangle, SpriteBatch};
+use xnagraph::{Color, DeviceOptions, GraphicsProfile, Rectangle, SpriteBatch};
 
-/// One span as it was opened: its name, its `frame` field and the names of its ancestors,
-/// innermost first.
+/// One span as it was opened: its name, its `frame` field, the names of its ancestors,
+/// innermost first, and the thread it was opened on.
 #[derive(Clone, Debug)]
 struct Opened {
     name: &'static str,
     frame: Option<u64>,
     ancestors: Vec<&'static str>,
+    thread: ThreadId,
+    thread_name: Option<String>,
 }
 
 #[derive(Clone, Default)]
@@ -44,17 +49,26 @@ impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Spans {
             .map(|span| span.scope().skip(1).map(|s| s.name()).collect())
             .unwrap_or_default();
         let name = attrs.metadata().name();
-        self.0.lock().unwrap().push(Opened { name, frame: frame.0, ancestors });
+        let thread = std::thread::current();
+        self.0.lock().unwrap().push(Opened {
+            name,
+            frame: frame.0,
+            ancestors,
+            thread: thread.id(),
+            thread_name: thread.name().map(str::to_owned),
+        });
     }
 }
 
-#[test]
-fn each_flush_is_a_span_with_its_frame_number_around_every_stage() {
+/// The spans three presented sprite frames and a readback open, with the render thread on or
+/// off; the subscriber is set on this thread only, so the render thread must report to it too.
+fn spans_of_three_frames(render_thread: bool) -> Vec<Opened> {
     let spans = Spans::default();
     let subscriber = tracing_subscriber::registry().with(spans.clone());
     tracing::subscriber::with_default(subscriber, || {
         let _v = Validation::new();
-        let device = device(16, 16);
+        let options = DeviceOptions { render_thread, ..test_options() };
+        let device = device_with_options(GraphicsProfile::HiDef, params(16, 16), options);
         let texture = solid(&device, 2, 2, Color::new(200, 40, 10, 255));
         let mut batch = SpriteBatch::new(&device).unwrap();
         for _ in 0..3 {
@@ -68,33 +82,86 @@ fn each_flush_is_a_span_with_its_frame_number_around_every_stage() {
         assert_eq!(pixels[6 * 16 + 4], Color::new(200, 40, 10, 255));
     });
     let spans = spans.0.lock().unwrap().clone();
+    spans
+}
 
-    // Every compiled frame has its own number, counted from 1 on a fresh device.
-    let compiled: Vec<u64> =
-        spans.iter().filter(|s| s.name == "compile_frame").filter_map(|s| s.frame).collect();
-    assert!(compiled.len() >= 4, "three presents and a readback: {compiled:?}");
-    assert_eq!(compiled, (1..=compiled.len() as u64).collect::<Vec<_>>());
+fn numbers(spans: &[Opened], name: &str) -> Vec<u64> {
+    spans.iter().filter(|s| s.name == name).filter_map(|s| s.frame).collect()
+}
 
-    // Recording and compiling sit in the flush of the same frame.
-    for s in spans.iter().filter(|s| s.name == "record" || s.name == "compile_frame") {
+/// With the render thread (the default), `flush` and `record` are opened on the game's
+/// thread, and every frame's `render_frame` with its compile stages, lowering and queue
+/// submission on the device's render thread, each carrying the frame number.
+#[test]
+fn each_frame_is_recorded_here_and_compiled_and_submitted_on_the_render_thread() {
+    let game = std::thread::current().id();
+    let spans = spans_of_three_frames(true);
+
+    // Every frame has its own number, counted from 1 on a fresh device, and the same number
+    // on both threads.
+    let recorded = numbers(&spans, "record");
+    assert!(recorded.len() >= 4, "three presents and a readback: {recorded:?}");
+    assert_eq!(recorded, (1..=recorded.len() as u64).collect::<Vec<_>>());
+    assert_eq!(numbers(&spans, "render_frame"), recorded);
+    assert_eq!(numbers(&spans, "compile_frame"), recorded);
+    assert_eq!(numbers(&spans, "submit"), recorded);
+
+    // Taking the frame out of the recorder happens in the game's flush, on its thread.
+    for s in spans.iter().filter(|s| s.name == "record" || s.name == "flush") {
+        assert_eq!(s.thread, game, "{s:?}");
+    }
+    for s in spans.iter().filter(|s| s.name == "record") {
         assert_eq!(s.ancestors.first(), Some(&"flush"), "{s:?}");
     }
-    let flushes = spans.iter().filter(|s| s.name == "flush");
-    assert!(flushes.clone().all(|s| s.frame.is_some()), "a flush without a frame number");
+    // Compiling and submitting happen on the render thread, in its `render_frame`.
+    let on_render_thread = |s: &Opened| {
+        s.thread != game
+            && s.thread_name.as_deref().is_some_and(|n| n.starts_with("xnagraph-render"))
+    };
+    for s in spans.iter().filter(|s| ["render_frame", "compile_frame", "submit"].contains(&s.name))
+    {
+        assert!(on_render_thread(s), "{s:?}");
+    }
+    for s in spans.iter().filter(|s| s.name == "compile_frame" || s.name == "submit") {
+        assert_eq!(s.ancestors, ["render_frame"], "{s:?}");
+    }
+    check_stages(&spans, "render_frame", recorded.len());
+    for name in ["lower", "queue_submit"] {
+        assert!(spans.iter().filter(|s| s.name == name).all(on_render_thread), "{name}");
+    }
+}
 
-    // Each compile stage nests in `compile`, in a frame's `compile_frame`.
+/// Without the render thread, the same spans nest in the caller's `flush`, on its thread.
+#[test]
+fn without_the_render_thread_each_flush_holds_every_stage_on_the_callers_thread() {
+    let game = std::thread::current().id();
+    let spans = spans_of_three_frames(false);
+    let recorded = numbers(&spans, "record");
+    assert!(recorded.len() >= 4, "three presents and a readback: {recorded:?}");
+    assert_eq!(recorded, (1..=recorded.len() as u64).collect::<Vec<_>>());
+    assert_eq!(numbers(&spans, "compile_frame"), recorded);
+    let named = ["flush", "record", "render_frame", "compile_frame", "submit", "lower"];
+    assert!(spans.iter().filter(|s| named.contains(&s.name)).all(|s| s.thread == game));
+    for s in spans.iter().filter(|s| s.name == "compile_frame") {
+        assert_eq!(s.ancestors, ["render_frame", "flush"], "{s:?}");
+    }
+    check_stages(&spans, "render_frame", recorded.len());
+}
+
+/// Each compile stage nests in `compile`, in a frame's `compile_frame` in `frame_span`; the
+/// backend's lowering and queue submission nest in `submit`; something was retired.
+fn check_stages(spans: &[Opened], frame_span: &str, frames: usize) {
     for stage in ["nodes", "load", "store", "cull", "mips", "clears", "barriers", "cost"] {
         let name = format!("compile::{stage}");
         let opened: Vec<_> = spans.iter().filter(|s| s.name == name).collect();
-        assert_eq!(opened.len(), compiled.len(), "one {name} span per compiled frame");
+        assert_eq!(opened.len(), frames, "one {name} span per compiled frame");
         for s in opened {
-            assert_eq!(s.ancestors[..3], ["compile", "compile_frame", "flush"], "{s:?}");
+            assert_eq!(s.ancestors[..3], ["compile", "compile_frame", frame_span], "{s:?}");
         }
     }
-    // The backend's lowering and queue submission run inside a flush's `submit`.
     for name in ["lower", "queue_submit"] {
         let opened: Vec<_> = spans.iter().filter(|s| s.name == name).collect();
-        assert_eq!(opened.len(), compiled.len(), "one {name} span per compiled frame");
+        assert_eq!(opened.len(), frames, "one {name} span per compiled frame");
         assert!(opened.iter().all(|s| s.ancestors.contains(&"submit")), "{opened:?}");
     }
     assert!(spans.iter().any(|s| s.name == "retire"), "no retirement span");

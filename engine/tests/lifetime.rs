@@ -51,8 +51,11 @@ fn short_lived_target_is_sampled_after_it_was_dropped() {
         device.present().unwrap();
         peak = peak.max(device.live_native_objects().unwrap().textures);
     }
+    // Each frame's short-lived target lives while its frame is recorded (1), queued for the
+    // render thread (2, the default frames in flight), held back there by the in-flight bound
+    // (1) and in flight (2).
     assert!(
-        peak <= baseline + 4,
+        peak <= baseline + 6,
         "live native textures must stay bounded (baseline {baseline}, peak {peak})"
     );
     let px = read_target(&dest);
@@ -101,9 +104,11 @@ fn frames_in_flight_is_configurable_and_rendering_stays_correct() {
         // buffers: the default 2 gives 4 buffers, so this tells 1 and 3 from it.
         let live = device.live_native_objects().unwrap();
         assert_eq!(live.buffers, 2 * frames_in_flight as usize, "{frames_in_flight}: {live:?}");
-        // The dropped targets of at most the frames in flight (plus the current one) wait.
+        // The dropped targets of at most the frames in flight wait, plus those of the frames
+        // queued for the render thread (as many), the one it holds back for the bound, and the
+        // one being recorded.
         assert!(
-            peak <= baseline + 1 + frames_in_flight as usize,
+            peak <= baseline + 2 + 2 * frames_in_flight as usize,
             "{frames_in_flight} in flight: baseline {baseline}, peak {peak}"
         );
         let px = read_target(&dest);

@@ -158,7 +158,9 @@ fn resource_creation_proceeds_while_a_frame_is_awaited() {
 }
 
 /// A GPU that never finishes is a lost device after the configured timeout, on every wait
-/// path, never a hang; the device-reset events are raised.
+/// path, never a hang; the device-reset events are raised. A Present held back by the
+/// frames-in-flight bound waits on the render thread: Present itself returns at once, and the
+/// lost device reaches the next call that checks (here a flush).
 #[test]
 fn a_submission_that_never_completes_is_a_lost_device_after_the_timeout() {
     let timeout = Duration::from_millis(300);
@@ -177,7 +179,9 @@ fn a_submission_that_never_completes_is_a_lost_device_after_the_timeout() {
         }
         let start = Instant::now();
         let result = if waits_in_present {
-            device.present()
+            device.present().expect("Present only queues the frame");
+            assert!(start.elapsed() < timeout, "Present waited for the GPU");
+            device.flush()
         } else {
             let mut px = [Color::TRANSPARENT; 64];
             target.get_data(&mut px)

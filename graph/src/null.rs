@@ -189,6 +189,15 @@ impl NullProbe {
         timeline.changed.notify_all();
     }
 
+    /// Completes every submission made so far; while completion is held, later ones stay
+    /// incomplete (a GPU that finished some of its work).
+    pub fn complete_submitted(&self) {
+        let timeline = &self.0.timeline;
+        let mut p = timeline.progress();
+        p.completed = p.submitted;
+        timeline.changed.notify_all();
+    }
+
     /// Threads blocked in a wait for a submission right now.
     pub fn waiting(&self) -> usize {
         self.0.timeline.progress().waiting
@@ -511,6 +520,20 @@ mod tests {
         assert!(start.elapsed() >= Duration::from_millis(50));
         probe.release_completion();
         assert_eq!(backend.waiter().wait_for(id), Ok(()));
+    }
+
+    #[test]
+    fn completing_what_was_submitted_keeps_holding_later_submissions() {
+        let mut backend = NullBackend::new(config(50));
+        let probe = backend.probe();
+        probe.hold_completion();
+        let t = texture(4, 4, 1);
+        let first = backend.submit(&compile(frame(vec![upload(&t, 0, 0)]))).unwrap();
+        probe.complete_submitted();
+        let second = backend.submit(&compile(frame(vec![upload(&t, 0, 0)]))).unwrap();
+        assert_eq!(backend.waiter().wait_for(first), Ok(()));
+        let waited = backend.waiter().wait_for(second);
+        assert!(matches!(waited, Err(BackendError::DeviceLost(_))), "{waited:?}");
     }
 
     #[test]

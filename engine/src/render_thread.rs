@@ -1,0 +1,92 @@
+//! The render thread: compile, lowering, submission and retirement of the frames a device's
+//! callers hand over, one device, one thread.
+//!
+//! Recording stays on the game's threads. A flush ([`crate::submit`]) takes the frame out of the
+//! recorder and sends it here over a bounded channel whose bound is the device's frames-in-flight
+//! limit: `present` returns once its frame is queued and blocks only while the channel is full.
+//! Frames are compiled and submitted in the order they were sent, which is the order they left
+//! the recorder, so each plan's barriers start where the previous plan left its textures.
+//!
+//! The thread calls no game code and raises no event. A frame's failure is kept in
+//! [`DeviceShared::failure`] and reported by the next call that checks it (see
+//! [`crate::submit`]), which raises the device-reset events on its own thread, holding no lock.
+//! The thread holds its device weakly; the device's disposal closes the channel and joins it,
+//! after every queued frame was submitted.
+
+use std::sync::{Arc, Weak};
+use std::thread::JoinHandle;
+
+use crossbeam_channel::{Receiver, Sender};
+use xnagraph_graph::{FrameCommands, SubmissionId};
+
+use crate::error::{Result, XnaError};
+use crate::shared::DeviceShared;
+
+/// One recorded frame on its way to the backend.
+pub(crate) struct Frame {
+    /// This device's flush count when the frame was taken (from 1): the `frame` field of every
+    /// span the frame opens, on either thread.
+    pub number: u64,
+    pub commands: FrameCommands,
+    /// The caller's `flush` span, which the render thread's `render_frame` span follows from.
+    pub cause: Option<tracing::Id>,
+}
+
+/// What the render thread is sent: a frame, or nothing (a flush with nothing recorded), with
+/// where to say that it is done.
+pub(crate) struct Job {
+    pub frame: Option<Frame>,
+    /// Receives the frame's submission (`None`: nothing submitted, or the frame failed) once
+    /// every job sent before, and this one, has been handled.
+    pub done: Option<Sender<Option<SubmissionId>>>,
+}
+
+/// A device's render thread: the sending side of its queue and its handle.
+pub(crate) struct RenderThread {
+    pub jobs: Sender<Job>,
+    pub handle: JoinHandle<()>,
+}
+
+impl RenderThread {
+    /// Starts the render thread of `device`, with a queue of `bound` frames. It reports its
+    /// spans to the `tracing` dispatcher current on the creating thread.
+    pub fn spawn(device: &Arc<DeviceShared>, bound: usize) -> Result<RenderThread> {
+        let (jobs, queue) = crossbeam_channel::bounded(bound.max(1));
+        let weak = Arc::downgrade(device);
+        let dispatch = tracing::dispatcher::get_default(|d| d.clone());
+        let handle = std::thread::Builder::new()
+            .name(format!("xnagraph-render-{}", device.id))
+            .spawn(move || tracing::dispatcher::with_default(&dispatch, || run(&weak, &queue)))
+            .map_err(|e| {
+                XnaError::invalid_operation(format!("The render thread did not start: {e}"))
+            })?;
+        Ok(RenderThread { jobs, handle })
+    }
+}
+
+/// Handles jobs until every sender is gone.
+fn run(device: &Weak<DeviceShared>, queue: &Receiver<Job>) {
+    for job in queue {
+        let submitted = match (job.frame, device.upgrade()) {
+            (Some(frame), Some(device)) => match device.render_frame(frame) {
+                Ok(Ok(id)) => Some(id),
+                Ok(Err(e)) => {
+                    device.keep_failure(e);
+                    None
+                }
+                // The device was disposed under the frame: nothing to submit it to.
+                Err(_) => None,
+            },
+            _ => None,
+        };
+        if let Some(done) = job.done {
+            // The caller may have stopped waiting (its thread unwound): nothing to tell.
+            let _ = done.send(submitted);
+        }
+    }
+}
+
+/// The error a caller sees when the render thread is gone (it panicked).
+pub(crate) fn stopped() -> XnaError {
+    XnaError::invalid_operation("The device's render thread has stopped.")
+}
