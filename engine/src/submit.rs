@@ -136,6 +136,11 @@ impl DeviceShared {
         if frame.is_empty() {
             return Ok(Ok(None));
         }
+        let mut frame = frame;
+        frame.present_target = match self.present_target()? {
+            Ok(target) => target,
+            Err(e) => return Ok(Err(e)),
+        };
         let (mut plan, tracking) = {
             let _span = tracing::debug_span!("compile_frame", frame = number).entered();
             compile_for_submission_with(frame, self.compile_policy)
