@@ -250,6 +250,26 @@ mod tests {
     }
 
     #[test]
+    fn a_barrier_on_an_acquired_swapchain_image_chains_after_the_acquire_wait() {
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            level_count: 1,
+            layer_count: 1,
+            ..Default::default()
+        };
+        let image = vk::Image::null();
+        let mut first =
+            image_barrier(image, range, Access::Nothing, Access::ColorAttachmentWrite, true);
+        assert_eq!(first.src_stage_mask, vk::PipelineStageFlags2::NONE, "no stage of its own");
+        after_acquire(&mut first);
+        assert!(first.src_stage_mask.contains(ACQUIRE_WAIT), "it must chain after the wait");
+        assert_eq!(first.old_layout, vk::ImageLayout::UNDEFINED);
+        let present = sync_point(Use::Plan(Access::PresentSwapchain));
+        assert_eq!(present.layout, vk::ImageLayout::PRESENT_SRC_KHR);
+        assert!(RENDER_FINISHED.contains(present.stage), "the present waits for the transition");
+    }
+
+    #[test]
     fn plan_barrier_ranges_become_subresource_ranges() {
         let b = lower(cube_barrier(Image::Color, 1..4, 2..5, Access::TransferRead, false)).unwrap();
         let r = b.subresource_range;
