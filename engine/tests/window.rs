@@ -210,6 +210,11 @@ fn dropping_the_device_and_window_frees_every_native_object() {
         draw_frame(&device, &mut batch, &white, i);
         device.present().unwrap();
     }
+    // Once those frames are done, the next acquire finds their semaphores free for reuse: the
+    // ones it does not take must be freed at teardown too.
+    device.wait_idle().unwrap();
+    draw_frame(&device, &mut batch, &white, 4);
+    device.present().unwrap();
     let live = device.live_native_objects().unwrap();
     // Surface, swapchain, a view and a render-finished semaphore per image, acquire semaphores.
     assert!(live.swapchain_objects >= 4, "{live:?}");

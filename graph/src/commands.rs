@@ -317,7 +317,7 @@ pub struct FrameCommands {
     /// was flushed: the next frame continues that cycle and loads what its attachments hold.
     pub open_cycle: Option<usize>,
     /// What the back buffer is presented to, as the backend reported it before the compile
-    /// (set by the engine; [`PresentTarget::Offscreen`] for a headless device).
+    /// (set by the engine; [`crate::PresentTarget::Offscreen`] for a headless device).
     pub present_target: crate::present::PresentTarget,
     /// How this frame reaches the screen: decided by the compiler (`compile::present`) from
     /// `present_target`, the back buffer's usage and size; read by the access table and the

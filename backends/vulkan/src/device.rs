@@ -138,12 +138,13 @@ fn examine(
     }
     // SAFETY: as above.
     let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
-    let presents = |family: usize| {
-        surface.map_or(true, |(loader, surface)| {
-            // SAFETY: `physical` and `surface` belong to this live instance.
+    let presents = |family: usize| match surface {
+        None => true,
+        // SAFETY: `physical` and `surface` belong to this live instance.
+        Some((loader, surface)) => {
             unsafe { loader.get_physical_device_surface_support(physical, family as u32, *surface) }
                 .unwrap_or(false)
-        })
+        }
     };
     let queue_family = families.iter().enumerate().position(|(i, f)| {
         f.queue_flags.contains(vk::QueueFlags::GRAPHICS) && f.queue_count > 0 && presents(i)

@@ -274,50 +274,6 @@ pub(crate) fn record_clears(
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use xnagraph_graph::SurfaceFormat;
-
-    fn flat(
-        desc: &TextureDesc,
-        level: u32,
-        layer: u32,
-        rect: Rect,
-    ) -> Result<(vk::Offset3D, vk::Extent3D), BackendError> {
-        region(desc, level, layer, rect, Slices::FLAT)
-    }
-
-    #[test]
-    fn a_volume_box_is_its_slices_of_the_level() {
-        let desc = TextureDesc::volume(8, 8, 4, 2, SurfaceFormat::Color);
-        let rect = Rect::new(1, 2, 3, 4);
-        let (offset, extent) = region(&desc, 0, 0, rect, Slices { front: 1, back: 3 }).unwrap();
-        assert_eq!((offset.z, extent.depth), (1, 2));
-        assert!(region(&desc, 1, 0, Rect::new(0, 0, 4, 4), Slices { front: 1, back: 2 }).is_ok());
-        assert!(region(&desc, 1, 0, Rect::new(0, 0, 4, 4), Slices { front: 1, back: 3 }).is_err());
-        assert!(region(&desc, 0, 0, rect, Slices { front: 2, back: 2 }).is_err());
-    }
-
-    #[test]
-    fn block_compressed_regions_must_cover_whole_blocks() {
-        let desc = TextureDesc::texture_2d(10, 10, 1, SurfaceFormat::Dxt1);
-        assert!(flat(&desc, 0, 0, Rect::new(0, 0, 8, 8)).is_ok());
-        assert!(flat(&desc, 0, 0, Rect::new(8, 8, 2, 2)).is_ok(), "reaches the edge");
-        assert!(flat(&desc, 0, 0, Rect::new(2, 0, 4, 4)).is_err());
-        assert!(flat(&desc, 0, 0, Rect::new(0, 0, 6, 4)).is_err());
-    }
-
-    #[test]
-    fn regions_outside_the_level_are_rejected() {
-        let desc = TextureDesc::texture_2d(8, 8, 2, SurfaceFormat::Color);
-        assert!(flat(&desc, 1, 0, Rect::new(0, 0, 4, 4)).is_ok());
-        assert!(flat(&desc, 1, 0, Rect::new(0, 0, 5, 4)).is_err());
-        assert!(flat(&desc, 2, 0, Rect::new(0, 0, 1, 1)).is_err());
-        assert!(flat(&desc, 0, 1, Rect::new(0, 0, 1, 1)).is_err());
-    }
-}
-
 /// A copied frame's present: the back buffer's colour image (left by the plan in the present
 /// access, the transfer-source layout) is blitted into the acquired swapchain image, scaled to
 /// it with linear filtering when the sizes differ (as XNA scales the back buffer to the
@@ -380,4 +336,48 @@ pub(crate) fn record_present_copy(
     ];
     record_image_barriers(device, rec.cmd, &after);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xnagraph_graph::SurfaceFormat;
+
+    fn flat(
+        desc: &TextureDesc,
+        level: u32,
+        layer: u32,
+        rect: Rect,
+    ) -> Result<(vk::Offset3D, vk::Extent3D), BackendError> {
+        region(desc, level, layer, rect, Slices::FLAT)
+    }
+
+    #[test]
+    fn a_volume_box_is_its_slices_of_the_level() {
+        let desc = TextureDesc::volume(8, 8, 4, 2, SurfaceFormat::Color);
+        let rect = Rect::new(1, 2, 3, 4);
+        let (offset, extent) = region(&desc, 0, 0, rect, Slices { front: 1, back: 3 }).unwrap();
+        assert_eq!((offset.z, extent.depth), (1, 2));
+        assert!(region(&desc, 1, 0, Rect::new(0, 0, 4, 4), Slices { front: 1, back: 2 }).is_ok());
+        assert!(region(&desc, 1, 0, Rect::new(0, 0, 4, 4), Slices { front: 1, back: 3 }).is_err());
+        assert!(region(&desc, 0, 0, rect, Slices { front: 2, back: 2 }).is_err());
+    }
+
+    #[test]
+    fn block_compressed_regions_must_cover_whole_blocks() {
+        let desc = TextureDesc::texture_2d(10, 10, 1, SurfaceFormat::Dxt1);
+        assert!(flat(&desc, 0, 0, Rect::new(0, 0, 8, 8)).is_ok());
+        assert!(flat(&desc, 0, 0, Rect::new(8, 8, 2, 2)).is_ok(), "reaches the edge");
+        assert!(flat(&desc, 0, 0, Rect::new(2, 0, 4, 4)).is_err());
+        assert!(flat(&desc, 0, 0, Rect::new(0, 0, 6, 4)).is_err());
+    }
+
+    #[test]
+    fn regions_outside_the_level_are_rejected() {
+        let desc = TextureDesc::texture_2d(8, 8, 2, SurfaceFormat::Color);
+        assert!(flat(&desc, 1, 0, Rect::new(0, 0, 4, 4)).is_ok());
+        assert!(flat(&desc, 1, 0, Rect::new(0, 0, 5, 4)).is_err());
+        assert!(flat(&desc, 2, 0, Rect::new(0, 0, 1, 1)).is_err());
+        assert!(flat(&desc, 0, 1, Rect::new(0, 0, 1, 1)).is_err());
+    }
 }

@@ -97,7 +97,9 @@ fn wait_for_size(window: &Window, width: u32, height: u32) {
 /// The X11 id of `window`.
 pub fn x11_id(window: &Window) -> u64 {
     match window.window_handle().expect("a window handle").as_raw() {
-        RawWindowHandle::Xlib(h) => h.window as u64,
+        // An X window id (c_ulong: 64 bits here).
+        #[allow(clippy::useless_conversion)]
+        RawWindowHandle::Xlib(h) => u64::from(h.window),
         RawWindowHandle::Xcb(h) => u64::from(h.window.get()),
         other => panic!("not an X11 window: {other:?}"),
     }
