@@ -119,6 +119,38 @@ fn a_window_presents_60_frames_with_exact_pixels() {
     assert_eq!((stats.presented(), stats.skipped(), stats.recreations()), (60, 0, 1));
 }
 
+/// Resolved straight into the swapchain image where it has the back buffer's native format;
+/// resolved offscreen and copied where it does not (BGRA on X11 with lavapipe, for an RGBA
+/// `Color` back buffer: a resolve cannot convert).
+#[test]
+fn a_multisampled_back_buffer_reaches_the_window_with_exact_pixels() {
+    if !have_display("a_multisampled_back_buffer_reaches_the_window_with_exact_pixels") {
+        return;
+    }
+    let mut guard = NoMessages(None);
+    let window = window(48, 44, 0, 120);
+    let four = PresentationParameters {
+        multi_sample_count: 4,
+        ..params(48, 44, RenderTargetUsage::DiscardContents)
+    };
+    let device = windowed(&mut guard, &window, four);
+    if device.presentation_parameters().multi_sample_count != 4 {
+        common::skipped("a_multisampled_back_buffer_reaches_the_window_with_exact_pixels", "no 4x");
+        return;
+    }
+    let stats = device.present_stats().unwrap();
+    let white = common::white(&device);
+    let mut batch = SpriteBatch::new(&device).unwrap();
+    for i in 0..6 {
+        draw_frame(&device, &mut batch, &white, i);
+        // Pixel-aligned rectangles resolve to exact colours.
+        assert_frame(&read_back_buffer(&device).unwrap(), 48, i);
+        device.present().unwrap();
+    }
+    device.wait_idle().unwrap();
+    assert_eq!((stats.presented(), stats.skipped()), (6, 0));
+}
+
 #[test]
 fn a_resized_window_gets_a_new_swapchain_without_validation_messages() {
     if !have_display("a_resized_window_gets_a_new_swapchain_without_validation_messages") {

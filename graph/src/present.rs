@@ -24,6 +24,10 @@ pub struct SwapchainDesc {
     /// (`Color` for an 8-bit UNORM RGBA or BGRA surface), or `None` when no XNA format does
     /// (an sRGB or 10-bit surface): such a swapchain is only ever copied into.
     pub format: Option<SurfaceFormat>,
+    /// Whether a multisampled back buffer can resolve into the images: they have the very
+    /// native format its samples are stored in (a resolve converts nothing, so an RGBA back
+    /// buffer cannot resolve into a BGRA swapchain image, though it can be drawn into one).
+    pub resolve_target: bool,
 }
 
 /// What the back buffer is presented to, as the backend reports it before a compile.

@@ -234,7 +234,11 @@ impl VulkanBackend {
         let Some(p) = self.presenter.as_mut() else { return Ok(PresentTarget::Offscreen) };
         if let Some(a) = &p.acquired {
             if a.back_buffer == back_buffer.native() {
-                let desc = p.chain.as_ref().map(|c| c.desc);
+                let native = self.textures.get(back_buffer.native()).map(|t| t.format).ok();
+                let desc = p
+                    .chain
+                    .as_ref()
+                    .map(|c| SwapchainDesc { resolve_target: Some(c.format) == native, ..c.desc });
                 return Ok(PresentTarget::Window { swapchain: desc, acquired: true });
             }
             // The back buffer was replaced in the middle of a frame drawn straight in: the
@@ -284,7 +288,12 @@ impl VulkanBackend {
         if let Some(reason) = reason {
             self.recreate(caps, extent, mode, reason)?;
         }
-        let desc = self.presenter.as_ref().and_then(|p| p.chain.as_ref()).map(|c| c.desc);
+        let native = self.textures.get(back_buffer.native()).map(|t| t.format).ok();
+        let desc = self
+            .presenter
+            .as_ref()
+            .and_then(|p| p.chain.as_ref())
+            .map(|c| SwapchainDesc { resolve_target: Some(c.format) == native, ..c.desc });
         Ok(PresentTarget::Window { swapchain: desc, acquired: false })
     }
 
@@ -395,6 +404,7 @@ impl VulkanBackend {
                 width: extent.width,
                 height: extent.height,
                 format: xna_format(format.format),
+                resolve_target: false,
             },
         };
         // SAFETY: the swapchain was just created.

@@ -21,11 +21,13 @@ use crate::resource::{TextureDesc, TextureState};
 /// The rule: a frame may draw straight into the swapchain image only when nothing needs the
 /// back buffer's content after `Present` (its usage is `DiscardContents`: XNA leaves such
 /// content undefined) and the swapchain image can stand for the back buffer (same size, and a
-/// format that stores the back buffer's values unchanged). A multisampled back buffer
-/// qualifies: it resolves into the swapchain image.
+/// format that stores the back buffer's values unchanged). A multisampled back buffer qualifies
+/// when it can resolve into the swapchain image (the same native format).
 pub fn draws_straight_in(back_buffer: &TextureDesc, swapchain: &SwapchainDesc) -> bool {
     let discards = back_buffer.render_target.is_some_and(|rt| !rt.usage.preserves_contents());
+    let multisampled = back_buffer.render_target.is_some_and(|rt| rt.is_multisampled());
     discards
+        && (!multisampled || swapchain.resolve_target)
         && swapchain.width == back_buffer.width
         && swapchain.height == back_buffer.height
         && swapchain.format == Some(back_buffer.format)
@@ -82,11 +84,16 @@ mod tests {
     use super::*;
     use crate::compile::testkit::*;
     use crate::compile::{compile, compile_for_submission};
-    use crate::format::SurfaceFormat;
+    use crate::format::{DepthFormat, SurfaceFormat};
     use crate::plan::Access;
 
     fn window(width: u32, height: u32) -> PresentTarget {
-        let swapchain = SwapchainDesc { width, height, format: Some(SurfaceFormat::Color) };
+        let swapchain = SwapchainDesc {
+            width,
+            height,
+            format: Some(SurfaceFormat::Color),
+            resolve_target: true,
+        };
         PresentTarget::Window { swapchain: Some(swapchain), acquired: false }
     }
 
@@ -98,7 +105,12 @@ mod tests {
 
     #[test]
     fn only_a_discarding_back_buffer_of_the_swapchain_s_size_and_format_draws_straight_in() {
-        let sc = SwapchainDesc { width: 8, height: 4, format: Some(SurfaceFormat::Color) };
+        let sc = SwapchainDesc {
+            width: 8,
+            height: 4,
+            format: Some(SurfaceFormat::Color),
+            resolve_target: false,
+        };
         assert!(draws_straight_in(back_buffer(8, 4, DISCARD).desc(), &sc));
         assert!(!draws_straight_in(back_buffer(8, 4, PRESERVE).desc(), &sc));
         assert!(!draws_straight_in(back_buffer(8, 4, PLATFORM).desc(), &sc));
@@ -106,6 +118,11 @@ mod tests {
         assert!(!draws_straight_in(back_buffer(7, 4, DISCARD).desc(), &sc));
         let srgb = SwapchainDesc { format: None, ..sc };
         assert!(!draws_straight_in(back_buffer(8, 4, DISCARD).desc(), &srgb));
+        // A multisampled back buffer resolves into the image only in the same native format.
+        let msaa =
+            render_target(8, 4, 1, 1, SurfaceFormat::Color, 4, DepthFormat::None, DISCARD, true);
+        assert!(!draws_straight_in(msaa.desc(), &sc));
+        assert!(draws_straight_in(msaa.desc(), &SwapchainDesc { resolve_target: true, ..sc }));
     }
 
     #[test]
@@ -166,6 +183,7 @@ mod tests {
                 width: 8,
                 height: 4,
                 format: Some(SurfaceFormat::Color),
+                resolve_target: true,
             }),
             acquired: true,
         };
