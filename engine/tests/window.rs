@@ -175,6 +175,8 @@ fn a_resized_window_gets_a_new_swapchain_without_validation_messages() {
         device.present().unwrap();
     }
     assert_eq!(stats.recreations(), 2, "the swapchain follows the window");
+    device.wait_idle().unwrap();
+    assert_scaled_on_screen(&window, 7, (40, 44), (72, 52));
     // XNA's ClientSizeChanged + ApplyChanges: the back buffer takes the window's size.
     device.reset(params(72, 52, RenderTargetUsage::DiscardContents)).unwrap();
     for i in 8..14 {
@@ -193,6 +195,46 @@ fn a_resized_window_gets_a_new_swapchain_without_validation_messages() {
     device.wait_idle().unwrap();
     assert_eq!(stats.recreations(), 3);
     assert_eq!((stats.presented(), stats.skipped()), (18, 0));
+}
+
+/// The window shows frame `i`, drawn at `from`, scaled to `to` with linear filtering: every
+/// pixel whose four nearest source texels agree has exactly their colour.
+fn assert_scaled_on_screen(window: &Window, i: u32, from: (i32, i32), to: (i32, i32)) {
+    let source = |sx: f32, sy: f32| {
+        let clamp = |v: f32, n: i32| (v.floor() as i32).clamp(0, n - 1);
+        let (x0, y0) = (clamp(sx, from.0), clamp(sy, from.1));
+        let (x1, y1) = (clamp(sx + 1.0, from.0), clamp(sy + 1.0, from.1));
+        let corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map(|(x, y)| expected(i, x, y));
+        corners.iter().all(|&c| c == corners[0]).then_some(corners[0])
+    };
+    let start = std::time::Instant::now();
+    loop {
+        let shot = screenshot(window);
+        assert_eq!((shot.width as i32, shot.height as i32), to);
+        let mut checked = 0;
+        let mut wrong = None;
+        for y in 0..to.1 {
+            for x in 0..to.0 {
+                let sx = (x as f32 + 0.5) * from.0 as f32 / to.0 as f32 - 0.5;
+                let sy = (y as f32 + 0.5) * from.1 as f32 / to.1 as f32 - 0.5;
+                if let Some(c) = source(sx, sy) {
+                    checked += 1;
+                    let got = shot.rgb[(y * to.0 + x) as usize];
+                    if got != [c.r, c.g, c.b] && wrong.is_none() {
+                        wrong = Some((x, y, got, c));
+                    }
+                }
+            }
+        }
+        assert!(checked > (to.0 * to.1) as usize / 2, "too few pixels to judge: {checked}");
+        match wrong {
+            None => return,
+            Some(w) if start.elapsed() > std::time::Duration::from_secs(5) => {
+                panic!("the scaled frame differs at (x, y, got, wanted) {w:?}")
+            }
+            Some(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    }
 }
 
 #[test]
