@@ -27,9 +27,12 @@ use std::sync::Arc;
 use ash::vk;
 use xnagraph_graph::{
     BackendError, FramePlan, NativeHandle, PlanNodeKind, PresentMode, PresentStats, PresentTarget,
-    SubmissionId, SurfaceFormat, SwapchainDesc, TextureState,
+    SubmissionId, SwapchainDesc, TextureState,
 };
 
+mod chain;
+
+use self::chain::{choose_mode, Chain, Reason};
 use crate::debug_names;
 use crate::device::Gpu;
 use crate::texture::Presenting;
@@ -43,19 +46,6 @@ pub enum PresentPacing {
     VerticalSync,
     /// Present at once: MAILBOX where the surface offers it, else IMMEDIATE, else FIFO.
     Immediate,
-}
-
-/// One swapchain and what belongs to each of its images.
-struct Chain {
-    handle: vk::SwapchainKHR,
-    images: Vec<vk::Image>,
-    views: Vec<vk::ImageView>,
-    /// Signalled by the submission that finishes an image's frame; waited by its present.
-    render_finished: Vec<vk::Semaphore>,
-    format: vk::Format,
-    extent: vk::Extent2D,
-    mode: vk::PresentModeKHR,
-    desc: SwapchainDesc,
 }
 
 /// The image acquired for the frame being drawn.
@@ -100,31 +90,6 @@ pub(crate) struct Presenter {
     stats: PresentStats,
     /// Keeps the window alive for as long as the surface (dropped after the instance).
     _window: Arc<dyn std::any::Any + Send + Sync>,
-}
-
-/// The XNA format whose values `format` stores unchanged when drawn into.
-fn xna_format(format: vk::Format) -> Option<SurfaceFormat> {
-    match format {
-        vk::Format::B8G8R8A8_UNORM | vk::Format::R8G8B8A8_UNORM => Some(SurfaceFormat::Color),
-        _ => None,
-    }
-}
-
-/// The surface format: 8-bit UNORM (the values XNA's `Color` back buffer holds) when offered.
-fn choose_format(formats: &[vk::SurfaceFormatKHR]) -> Option<vk::SurfaceFormatKHR> {
-    formats.iter().find(|f| xna_format(f.format).is_some()).or_else(|| formats.first()).copied()
-}
-
-/// The present mode for `pacing` among those the surface offers.
-pub(crate) fn choose_mode(
-    pacing: PresentPacing,
-    offered: &[vk::PresentModeKHR],
-) -> vk::PresentModeKHR {
-    let preference: &[vk::PresentModeKHR] = match pacing {
-        PresentPacing::VerticalSync => &[],
-        PresentPacing::Immediate => &[vk::PresentModeKHR::MAILBOX, vk::PresentModeKHR::IMMEDIATE],
-    };
-    preference.iter().copied().find(|m| offered.contains(m)).unwrap_or(vk::PresentModeKHR::FIFO)
 }
 
 impl Presenter {
@@ -175,19 +140,10 @@ impl Presenter {
     /// # Safety
     /// The device must be idle (no submission or present uses the chain's objects).
     unsafe fn destroy_chain(&mut self, gpu: &Gpu) {
-        let Some(chain) = self.chain.take() else { return };
-        for (&view, &semaphore) in chain.views.iter().zip(&chain.render_finished) {
+        if let Some(chain) = self.chain.take() {
             // SAFETY: idle device (caller's contract).
-            unsafe {
-                gpu.device.destroy_image_view(view, None);
-                gpu.device.destroy_semaphore(semaphore, None);
-            }
-            gpu.diagnostics.object_destroyed();
-            gpu.diagnostics.object_destroyed();
+            unsafe { chain.destroy(gpu, &self.loader) };
         }
-        // SAFETY: idle device; the images belong to the swapchain.
-        unsafe { self.loader.destroy_swapchain(chain.handle, None) };
-        gpu.diagnostics.object_destroyed();
     }
 
     /// An acquire semaphore that is unsignalled for certain.
@@ -210,15 +166,6 @@ impl Presenter {
         debug_names::name_handle(gpu, s, "swapchain acquire");
         Ok(s)
     }
-}
-
-/// Why the swapchain is (re)created, for the log.
-#[derive(Debug)]
-enum Reason {
-    First,
-    Resized,
-    OutOfDate,
-    Pacing,
 }
 
 impl VulkanBackend {
@@ -343,118 +290,16 @@ impl VulkanBackend {
         let gpu = &self.gpu;
         let Some((surface_loader, surface)) = &gpu.surface else { return Ok(()) };
         let Some(p) = self.presenter.as_mut() else { return Ok(()) };
-        // SAFETY: as in `window_target`.
-        let formats =
-            unsafe { surface_loader.get_physical_device_surface_formats(gpu.physical, *surface) }
-                .map_err(|e| vk_error("vkGetPhysicalDeviceSurfaceFormatsKHR", e))?;
-        let format = choose_format(&formats)
-            .ok_or_else(|| BackendError::NotSupported("the surface offers no format".into()))?;
-        let mut count = caps.min_image_count + 1;
-        if caps.max_image_count > 0 {
-            count = count.min(caps.max_image_count);
-        }
-        let alpha = [
-            vk::CompositeAlphaFlagsKHR::OPAQUE,
-            vk::CompositeAlphaFlagsKHR::INHERIT,
-            vk::CompositeAlphaFlagsKHR::PRE_MULTIPLIED,
-            vk::CompositeAlphaFlagsKHR::POST_MULTIPLIED,
-        ]
-        .into_iter()
-        .find(|a| caps.supported_composite_alpha.contains(*a))
-        .unwrap_or(vk::CompositeAlphaFlagsKHR::OPAQUE);
-        // Drawn into, blitted into, and read back (GetBackBufferData before Present).
-        let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
-            | vk::ImageUsageFlags::TRANSFER_DST
-            | vk::ImageUsageFlags::TRANSFER_SRC;
-        if !caps.supported_usage_flags.contains(usage) {
-            return Err(BackendError::NotSupported(format!(
-                "the surface's images cannot be {usage:?}"
-            )));
-        }
         let old = p.chain.as_ref().map_or(vk::SwapchainKHR::null(), |c| c.handle);
-        let info = vk::SwapchainCreateInfoKHR::default()
-            .surface(*surface)
-            .min_image_count(count)
-            .image_format(format.format)
-            .image_color_space(format.color_space)
-            .image_extent(extent)
-            .image_array_layers(1)
-            .image_usage(usage)
-            .image_sharing_mode(vk::SharingMode::EXCLUSIVE)
-            .pre_transform(caps.current_transform)
-            .composite_alpha(alpha)
-            .present_mode(mode)
-            .clipped(true)
-            .old_swapchain(old);
-        // SAFETY: a valid create info; the old swapchain is idle (waited above).
-        let handle = unsafe { p.loader.create_swapchain(&info, None) }
-            .map_err(|e| vk_error("vkCreateSwapchainKHR", e))?;
+        let chain =
+            Chain::create(gpu, &p.loader, (surface_loader, *surface), caps, extent, mode, old)?;
         // SAFETY: the device is idle; the new swapchain replaced the old one.
         unsafe { p.destroy_chain(gpu) };
-        gpu.diagnostics.object_created();
-        let mut chain = Chain {
-            handle,
-            images: Vec::new(),
-            views: Vec::new(),
-            render_finished: Vec::new(),
-            format: format.format,
-            extent,
-            mode,
-            desc: SwapchainDesc {
-                width: extent.width,
-                height: extent.height,
-                format: xna_format(format.format),
-                resolve_target: false,
-            },
-        };
-        // SAFETY: the swapchain was just created.
-        chain.images = unsafe { p.loader.get_swapchain_images(handle) }
-            .map_err(|e| vk_error("vkGetSwapchainImagesKHR", e))?;
-        debug_names::name_handle(gpu, handle, "swapchain");
-        for (i, &image) in chain.images.iter().enumerate() {
-            let view_info = vk::ImageViewCreateInfo::default()
-                .image(image)
-                .view_type(vk::ImageViewType::TYPE_2D)
-                .format(format.format)
-                .subresource_range(vk::ImageSubresourceRange {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    base_mip_level: 0,
-                    level_count: 1,
-                    base_array_layer: 0,
-                    layer_count: 1,
-                });
-            // SAFETY: valid create infos for images of this device's swapchain.
-            let created = unsafe {
-                gpu.device.create_image_view(&view_info, None).and_then(|v| {
-                    gpu.device
-                        .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
-                        .map(|s| (v, s))
-                        .inspect_err(|_| gpu.device.destroy_image_view(v, None))
-                })
-            };
-            let (view, semaphore) = match created {
-                Ok(c) => c,
-                Err(e) => {
-                    p.chain = Some(chain);
-                    return Err(vk_error("vkCreateImageView", e));
-                }
-            };
-            gpu.diagnostics.object_created();
-            gpu.diagnostics.object_created();
-            debug_names::name_handle(gpu, image, &format!("swapchain image {i}"));
-            debug_names::name_handle(gpu, view, &format!("swapchain image {i} view"));
-            debug_names::name_handle(
-                gpu,
-                semaphore,
-                &format!("swapchain image {i} render finished"),
-            );
-            chain.views.push(view);
-            chain.render_finished.push(semaphore);
-        }
+        let format = chain.format;
         tracing::info!(
             width = extent.width,
             height = extent.height,
-            format = ?format.format,
+            format = ?format,
             mode = ?mode,
             images = chain.images.len(),
             reason = ?reason,
@@ -613,32 +458,5 @@ impl VulkanBackend {
             }
             Err(e) => Err(vk_error("vkQueuePresentKHR", e)),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn present_interval_picks_fifo_or_mailbox_then_immediate() {
-        use vk::PresentModeKHR as M;
-        let all = [M::IMMEDIATE, M::MAILBOX, M::FIFO, M::FIFO_RELAXED];
-        assert_eq!(choose_mode(PresentPacing::VerticalSync, &all), M::FIFO);
-        assert_eq!(choose_mode(PresentPacing::Immediate, &all), M::MAILBOX);
-        assert_eq!(choose_mode(PresentPacing::Immediate, &[M::FIFO, M::IMMEDIATE]), M::IMMEDIATE);
-        assert_eq!(choose_mode(PresentPacing::Immediate, &[M::FIFO]), M::FIFO);
-    }
-
-    #[test]
-    fn only_8_bit_unorm_surfaces_stand_for_a_color_back_buffer() {
-        assert_eq!(xna_format(vk::Format::B8G8R8A8_UNORM), Some(SurfaceFormat::Color));
-        assert_eq!(xna_format(vk::Format::R8G8B8A8_UNORM), Some(SurfaceFormat::Color));
-        assert_eq!(xna_format(vk::Format::B8G8R8A8_SRGB), None);
-        let srgb_first = [
-            vk::SurfaceFormatKHR { format: vk::Format::B8G8R8A8_SRGB, ..Default::default() },
-            vk::SurfaceFormatKHR { format: vk::Format::B8G8R8A8_UNORM, ..Default::default() },
-        ];
-        assert_eq!(choose_format(&srgb_first).map(|f| f.format), Some(vk::Format::B8G8R8A8_UNORM));
     }
 }
