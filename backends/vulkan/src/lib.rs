@@ -1,4 +1,5 @@
-//! Vulkan 1.3 lowering of xnagraph frame plans (ash + vk-mem), headless.
+//! Vulkan 1.3 lowering of xnagraph frame plans (ash + vk-mem), headless or presenting to a
+//! window.
 //!
 //! [`VulkanBackend`] implements [`Backend`]: it creates textures eagerly, lowers each
 //! [`FramePlan`] into one command buffer of a frame-ring slot (dynamic rendering,
@@ -10,8 +11,9 @@
 //! (the timeline semaphore engine threads wait on, with a timeout), `format`
 //! (the format table), `sync` (the access table and barrier lowering), `texture` (native
 //! textures), `pass` (rendering and draws) with `pipeline` (pipelines and samplers), `transfer`
-//! (uploads, readbacks, mips), `record` (one plan → one command buffer) and `frame` (the ring of
-//! frames in flight and its buffers). Deferred release lives here, in the backend itself.
+//! (uploads, readbacks, mips, the copy into a swapchain image), `record` (one plan → one command
+//! buffer), `frame` (the ring of frames in flight and its buffers), `retirement` (deferred
+//! release) and `swapchain` (a window's surface, swapchain, acquire and present).
 
 #![warn(missing_docs)]
 
@@ -23,6 +25,7 @@ mod frame;
 mod pass;
 mod pipeline;
 mod record;
+mod retirement;
 mod swapchain;
 mod sync;
 mod texture;
@@ -37,16 +40,17 @@ use ash::vk;
 use xnagraph_graph::retire::RetirementQueue;
 use xnagraph_graph::{
     Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FramePlan,
-    LiveObjects, NativeHandle, Node, PassOp, PlanNodeKind, PresentStats, PresentTarget, ReadbackId,
-    RetireSink, SubmissionId, SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
+    LiveObjects, NativeHandle, PresentStats, PresentTarget, ReadbackId, RetireSink, SubmissionId,
+    SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
 };
 
 use crate::completion::Timeline;
 use crate::device::Gpu;
 use crate::format::FormatTable;
-use crate::frame::{ensure_buffer, FrameSlot, HostBuffer};
+use crate::frame::{ensure_buffer, FrameSlot};
 use crate::pipeline::Pipelines;
 use crate::record::Recorder;
+use crate::retirement::Retired;
 use crate::texture::TextureTable;
 
 pub use crate::swapchain::PresentPacing;
@@ -91,13 +95,6 @@ pub(crate) fn vk_error(what: &str, result: vk::Result) -> BackendError {
         vk::Result::ERROR_DEVICE_LOST => BackendError::DeviceLost(message),
         _ => BackendError::Native(message),
     }
-}
-
-/// Something waiting for its last submission to complete before it is freed.
-enum Retired {
-    Texture(NativeHandle),
-    Effect(NativeHandle),
-    Buffer(HostBuffer),
 }
 
 /// The Vulkan backend. See the crate documentation.
@@ -247,94 +244,6 @@ impl VulkanBackend {
             unsafe { pending.buffer.destroy(&self.gpu) };
         }
         result
-    }
-
-    /// Queues every handle the engine dropped, tagged with its last use.
-    fn retire_dropped(&mut self) {
-        for handle in self.sink.drain() {
-            if let Some(t) = self.textures.get_mut(handle) {
-                self.retired.retire(t.last_use, Retired::Texture(handle));
-                self.retired_textures += 1;
-            } else if self.pipelines.is_effect(handle) {
-                // Every submission that could draw with it has been made: the draws that held
-                // it are gone.
-                self.retired.retire(self.last_submitted, Retired::Effect(handle));
-                self.retired_effects += 1;
-            }
-        }
-    }
-
-    /// Frees everything whose last use has completed.
-    fn free_completed(&mut self) {
-        let _span = tracing::debug_span!("retire", completed = self.completed.0).entered();
-        puffin::profile_scope!("retire");
-        for object in self.retired.collect(self.completed) {
-            self.free(object);
-        }
-    }
-
-    fn free(&mut self, object: Retired) {
-        match object {
-            Retired::Texture(handle) => {
-                self.retired_textures -= 1;
-                if let Some(t) = self.textures.remove(handle) {
-                    // SAFETY: its last submission has completed.
-                    unsafe { texture::destroy(&self.gpu, t) };
-                }
-            }
-            Retired::Effect(handle) => {
-                self.retired_effects -= 1;
-                // SAFETY: the last submission that could use it has completed.
-                unsafe { self.pipelines.destroy_effect(&self.gpu, handle) };
-            }
-            Retired::Buffer(buffer) => {
-                self.retired_buffers -= 1;
-                // SAFETY: its last submission has completed.
-                unsafe { buffer.destroy(&self.gpu) };
-            }
-        }
-    }
-
-    fn retire_buffer(&mut self, last_use: SubmissionId, buffer: HostBuffer) {
-        self.retired.retire(last_use, Retired::Buffer(buffer));
-        self.retired_buffers += 1;
-    }
-
-    /// Records the plan's texture uses against `id`.
-    fn mark_uses(&mut self, plan: &FramePlan, id: SubmissionId) {
-        let mut handles = Vec::new();
-        for node in &plan.nodes {
-            handles.extend(node.barriers.iter().map(|b| b.texture.native()));
-            match &node.kind {
-                PlanNodeKind::Pass(p) => {
-                    handles.extend(p.colors.iter().chain(&p.depth).map(|a| a.texture.native()));
-                }
-                PlanNodeKind::GenerateMips { texture, .. } => handles.push(texture.native()),
-                PlanNodeKind::ClearImages { clears } => {
-                    handles.extend(clears.iter().map(|c| c.texture.native()));
-                }
-                _ => {}
-            }
-        }
-        for node in &plan.frame.nodes {
-            match node {
-                Node::Pass(s) => {
-                    handles.extend(s.colors.iter().map(|c| c.target.native()));
-                    handles.extend(s.ops.iter().filter_map(|op| match op {
-                        PassOp::Draw(d) => Some(d.texture.native()),
-                        PassOp::Clear(_) => None,
-                    }));
-                }
-                Node::Upload(u) => handles.push(u.texture.native()),
-                Node::Readback(r) => handles.push(r.texture.native()),
-                Node::Present(t) => handles.push(t.native()),
-            }
-        }
-        for handle in handles {
-            if let Some(t) = self.textures.get_mut(handle) {
-                t.last_use = id;
-            }
-        }
     }
 
     /// Frees the ring's buffers (the device must be idle).
