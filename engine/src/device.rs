@@ -27,7 +27,9 @@ use crate::shared::{DeviceEvents, DeviceShared, Recording};
 
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
-/// XNA's `GraphicsDevice`, headless: it renders into an offscreen back buffer.
+/// XNA's `GraphicsDevice`. Created with [`GraphicsDevice::new`] or
+/// [`GraphicsDevice::with_options`] it is headless and renders into an offscreen back buffer;
+/// created with [`GraphicsDevice::for_window`] it presents to a window's swapchain.
 pub struct GraphicsDevice {
     pub(crate) shared: Arc<DeviceShared>,
 }
@@ -42,18 +44,20 @@ fn frames_in_flight(options: &DeviceOptions) -> u32 {
     options.frames_in_flight.max(1)
 }
 
+/// The Vulkan backend's configuration from the device options.
+pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
+    VulkanConfig {
+        validation: options.validation,
+        frames_in_flight: frames_in_flight(options),
+        timeout: options.timeout,
+        poison_undefined: options.poison_undefined,
+    }
+}
+
 fn create_backend(options: &DeviceOptions) -> Result<(Box<dyn Backend>, Option<NullProbe>)> {
     let frames_in_flight = frames_in_flight(options);
     match options.backend {
-        BackendKind::Vulkan => {
-            let config = VulkanConfig {
-                validation: options.validation,
-                frames_in_flight,
-                timeout: options.timeout,
-                poison_undefined: options.poison_undefined,
-            };
-            Ok((Box::new(VulkanBackend::new(config)?), None))
-        }
+        BackendKind::Vulkan => Ok((Box::new(VulkanBackend::new(vulkan_config(options))?), None)),
         BackendKind::Null => {
             let backend =
                 NullBackend::new(NullConfig { frames_in_flight, timeout: options.timeout });
@@ -145,7 +149,18 @@ impl GraphicsDevice {
         params: PresentationParameters,
         options: DeviceOptions,
     ) -> Result<Self> {
-        let (mut backend, null_probe) = create_backend(&options)?;
+        let (backend, null_probe) = create_backend(&options)?;
+        Self::with_backend(profile, params, options, backend, null_probe)
+    }
+
+    /// A device over `backend`: the back buffer is created at once.
+    pub(crate) fn with_backend(
+        profile: GraphicsProfile,
+        params: PresentationParameters,
+        options: DeviceOptions,
+        mut backend: Box<dyn Backend>,
+        null_probe: Option<NullProbe>,
+    ) -> Result<Self> {
         let caps = backend.capabilities().clone();
         let format_support =
             SurfaceFormat::ALL.iter().map(|&f| (f, backend.format_support(f))).collect::<Vec<_>>();
@@ -224,6 +239,10 @@ impl GraphicsDevice {
     /// leave the device as it was.
     pub fn reset(&self, params: PresentationParameters) -> Result<()> {
         self.shared.check_alive()?;
+        let windowed = self.present_stats().is_some();
+        if windowed {
+            crate::window::check_interval(params.presentation_interval)?;
+        }
         let limits = BackBufferLimits {
             profile: self.shared.profile,
             caps: &self.shared.caps,
@@ -233,6 +252,13 @@ impl GraphicsDevice {
         let (desc, applied) = limits.apply(params)?;
         self.shared.events.device_resetting.raise(&());
         self.shared.flush()?;
+        if windowed {
+            let immediate = crate::window::is_immediate(params.presentation_interval);
+            self.shared.with_backend(|b| {
+                b.set_present_immediate(immediate);
+                Ok(())
+            })?;
+        }
         let back_buffer = self.shared.create_state(desc)?;
         {
             let mut rec = lock(&self.shared.rec);
@@ -378,7 +404,12 @@ impl GraphicsDevice {
         self.shared.flush().map(|_| ())
     }
 
-    /// `GetBackBufferData`: reads the back buffer (resolved) into `data`.
+    /// `GetBackBufferData`: reads the back buffer (resolved) into `data`. Before `Present` it
+    /// reads the frame being drawn. After `Present` it reads the presented frame, except on a
+    /// device with a window whose frame was drawn straight into the swapchain image (a
+    /// `DiscardContents` back buffer of the window's size): that image belongs to the
+    /// presentation engine, XNA leaves such content undefined, and the call is
+    /// `InvalidOperation` (read before `Present`, or use `PreserveContents`).
     pub fn get_back_buffer_data<T: bytemuck::Pod>(
         &self,
         rect: Option<Rect>,
@@ -387,7 +418,16 @@ impl GraphicsDevice {
         element_count: usize,
     ) -> Result<()> {
         self.shared.check_alive()?;
-        let state = lock(&self.shared.rec).builder.back_buffer().clone();
+        if self.present_stats().is_some() {
+            // Whether the presented frame went straight into the swapchain is known once the
+            // render thread has compiled the frames handed over so far.
+            self.shared.drain();
+        }
+        let state = {
+            let rec = lock(&self.shared.rec);
+            crate::window::check_back_buffer_readable(&rec.builder)?;
+            rec.builder.back_buffer().clone()
+        };
         crate::data::read_region(&self.shared, &state, 0, 0, rect, data, start_index, element_count)
     }
 

@@ -34,7 +34,7 @@ mod sprite_font;
 mod submit;
 mod texture;
 mod texture3d;
-mod window_placeholder;
+mod window;
 
 pub use clear::ClearOptions;
 pub use content::LoadOptions;
@@ -59,9 +59,9 @@ pub use texture3d::Texture3D;
 pub use xnagraph_graph::compile::CompilePolicy;
 pub use xnagraph_graph::{
     Blend, BlendFunction, BlendState, Capabilities, CompareFunction, CullMode, DepthFormat,
-    DepthStencilState, FillMode, FormatSupport, LiveObjects, PlanCost, RasterizerState,
-    RenderTargetUsage, SamplerState, StencilOperation, SurfaceFormat, TextureAddressMode,
-    TextureFilter, Viewport,
+    DepthStencilState, FillMode, FormatSupport, LiveObjects, PlanCost, PresentCounters,
+    PresentStats, RasterizerState, RenderTargetUsage, SamplerState, StencilOperation,
+    SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
 };
 
 /// Diagnostics: the null backend's probe ([`crate::BackendKind::Null`]); per-device validation

@@ -277,9 +277,14 @@ impl DeviceShared {
         span.follows_from(frame.cause);
         let _span = span.entered();
         puffin::profile_scope!("render_frame");
+        let mut commands = frame.commands;
+        commands.present_target = match self.present_target()? {
+            Ok(target) => target,
+            Err(e) => return Ok(Err(e)),
+        };
         let (mut plan, tracking) = {
             let _span = tracing::debug_span!("compile_frame", frame = number).entered();
-            compile_for_submission_with(frame.commands, self.compile_policy)
+            compile_for_submission_with(commands, self.compile_policy)
         };
         if print_plans() {
             tracing::info!(target: "xnagraph::plan", frame = number, "compiled plan\n{plan}");

@@ -19,7 +19,8 @@ use crate::commands::ReadbackId;
 use crate::diagnostics::Diagnostics;
 use crate::format::{DepthFormat, SurfaceFormat};
 use crate::plan::FramePlan;
-use crate::resource::{NativeHandle, RetireSink, TextureDesc};
+use crate::present::{PresentStats, PresentTarget};
+use crate::resource::{NativeHandle, RetireSink, TextureDesc, TextureState};
 
 /// Monotonic index of a submission; 0 means "never submitted".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -124,6 +125,9 @@ pub struct LiveObjects {
     pub effects: usize,
     /// Handles dropped by the engine but not yet freed because the GPU may still use them.
     pub awaiting_retirement: usize,
+    /// Presentation objects of a device with a window: surface, swapchain, its image views and
+    /// semaphores.
+    pub swapchain_objects: usize,
 }
 
 /// Blocks until a submission has completed, without borrowing the backend that made it.
@@ -196,5 +200,28 @@ pub trait Backend: Send {
     /// validation layer reports none; the handle outlives the backend, so teardown is checkable.
     fn diagnostics(&self) -> Diagnostics {
         Diagnostics::default()
+    }
+
+    /// What `back_buffer`'s frame is presented to now (see [`crate::present`]), asked before each
+    /// compile: [`PresentTarget::Offscreen`] for a backend without a window. A backend with one
+    /// follows the window here (recreating its swapchain when the window or the back buffer
+    /// changed size, or it went out of date).
+    fn present_target(
+        &mut self,
+        back_buffer: &TextureState,
+    ) -> Result<PresentTarget, BackendError> {
+        let _ = back_buffer;
+        Ok(PresentTarget::Offscreen)
+    }
+
+    /// Paces presents: immediate, or with the vertical retrace. Without a window nothing is
+    /// presented, so there is nothing to pace.
+    fn set_present_immediate(&mut self, immediate: bool) {
+        let _ = immediate;
+    }
+
+    /// What a backend with a window has presented; `None` without a window.
+    fn present_stats(&self) -> Option<PresentStats> {
+        None
     }
 }

@@ -71,6 +71,13 @@ impl FrameBuilder {
         &self.cycle[0].target
     }
 
+    /// Whether the frame recorded since the last flush draws or clears the back buffer.
+    pub fn draws_back_buffer(&self) -> bool {
+        self.frame.nodes.iter().any(|n| {
+            matches!(n, Node::Pass(s) if s.colors.iter().any(|c| Arc::ptr_eq(&c.target, &self.back_buffer)))
+        })
+    }
+
     /// Whether nothing was recorded since the last flush.
     pub fn is_empty(&self) -> bool {
         self.frame.is_empty()

@@ -316,6 +316,13 @@ pub struct FrameCommands {
     /// The pass segment (an index into `nodes`) whose bind cycle was still open when the frame
     /// was flushed: the next frame continues that cycle and loads what its attachments hold.
     pub open_cycle: Option<usize>,
+    /// What the back buffer is presented to, as the backend reported it before the compile
+    /// (set by the engine; [`crate::PresentTarget::Offscreen`] for a headless device).
+    pub present_target: crate::present::PresentTarget,
+    /// How this frame reaches the screen: decided by the compiler (`compile::present`) from
+    /// `present_target`, the back buffer's usage and size; read by the access table and the
+    /// backend.
+    pub presentation: crate::present::PresentMode,
 }
 
 impl FrameCommands {

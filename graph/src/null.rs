@@ -488,6 +488,7 @@ impl Backend for NullBackend {
     fn live_objects(&self) -> LiveObjects {
         self.probe.called(BackendCall::LiveObjects);
         LiveObjects {
+            swapchain_objects: 0,
             textures: self.textures.len(),
             images: self.textures.values().map(NullTexture::images).sum(),
             buffers: 0,

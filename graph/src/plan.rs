@@ -42,8 +42,12 @@ pub enum Access {
     TransferRead,
     /// Written by a transfer: an upload, a transfer clear, or the destination level of a mip blit.
     TransferWrite,
-    /// Handed to presentation.
+    /// Handed to presentation without leaving the engine: the offscreen back buffer of a
+    /// headless device, or the source a copy into the swapchain image reads. It stays readable.
     Present,
+    /// Handed to the presentation engine: a swapchain image drawn straight into
+    /// ([`crate::PresentMode::Direct`]). Its content is no longer the engine's.
+    PresentSwapchain,
 }
 
 /// A clear value for a CLEAR load op.

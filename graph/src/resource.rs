@@ -242,6 +242,16 @@ impl TextureState {
         }
     }
 
+    /// Whether the last plan that used the texture handed its colour content to the presentation
+    /// engine (a frame drawn straight into a swapchain image, then presented): until something
+    /// is drawn into it again, it has no content the engine can read.
+    pub fn given_to_presentation(&self) -> bool {
+        let tracked = self.tracked.lock().unwrap_or_else(|e| e.into_inner());
+        tracked
+            .get(crate::plan::Image::Color, 0, 0)
+            .is_some_and(|s| s.access == crate::plan::Access::PresentSwapchain)
+    }
+
     /// Records a new name. Nothing reaches the backend here: it takes the name with
     /// [`take_rename`](Self::take_rename) when it next submits a plan naming the texture.
     pub fn set_name(&self, name: &str) {

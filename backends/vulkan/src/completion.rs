@@ -121,7 +121,7 @@ mod tests {
     /// signal, once it comes, ends the wait; after teardown every wait is over.
     #[test]
     fn a_wait_past_the_timeout_is_a_lost_device() {
-        let mut gpu = Gpu::new(&VulkanConfig::default()).expect("a Vulkan 1.3 adapter");
+        let mut gpu = Gpu::new(&VulkanConfig::default(), None).expect("a Vulkan 1.3 adapter");
         let timeout = Duration::from_millis(100);
         let timeline = Timeline::new(&gpu.device, timeout).expect("timeline");
         // Announced but not signalled: as a submission the GPU never finishes.

@@ -57,3 +57,10 @@ pub(crate) fn end_label(gpu: &Gpu, cmd: vk::CommandBuffer) {
     // SAFETY: `cmd` is recording and has an open label (paired with `begin_label`).
     unsafe { utils.cmd_end_debug_utils_label(cmd) };
 }
+
+/// Names one object of the device (swapchain, its images and views, semaphores).
+pub(crate) fn name_handle<T: Handle>(gpu: &Gpu, object: T, name: &str) {
+    if let Some(utils) = &gpu.debug_utils {
+        name_object(utils, object, name);
+    }
+}

@@ -48,6 +48,16 @@ pub(crate) struct Gpu {
     /// This device's validation messages and live object count. Boxed so its address, the
     /// messengers' user data, stays put; dropped only after the instance is destroyed.
     pub diagnostics: Box<Diagnostics>,
+    /// The window surface of a device created for a window, with VK_KHR_surface's entry
+    /// points; destroyed just before the instance.
+    pub surface: Option<(ash::khr::surface::Instance, vk::SurfaceKHR)>,
+}
+
+/// The raw handles of the window a device presents to.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WindowHandles {
+    pub display: raw_window_handle::RawDisplayHandle,
+    pub window: raw_window_handle::RawWindowHandle,
 }
 
 /// Whether validation is on: asked for by the config or by `XNAGRAPH_VALIDATION=1`.
@@ -106,8 +116,13 @@ struct Candidate {
     features: Features,
 }
 
-/// A usable adapter, or `None`: Vulkan 1.3, dynamic rendering, synchronization2, a graphics queue.
-fn examine(instance: &ash::Instance, physical: vk::PhysicalDevice) -> Option<Candidate> {
+/// A usable adapter, or `None`: Vulkan 1.3, dynamic rendering, synchronization2, a graphics queue
+/// (which, for a device with a window, can also present to its surface, with VK_KHR_swapchain).
+fn examine(
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+    surface: Option<&(ash::khr::surface::Instance, vk::SurfaceKHR)>,
+) -> Option<Candidate> {
     // SAFETY: `physical` was enumerated from this live instance.
     let props = unsafe { instance.get_physical_device_properties(physical) };
     if props.api_version < vk::API_VERSION_1_3 {
@@ -123,9 +138,28 @@ fn examine(instance: &ash::Instance, physical: vk::PhysicalDevice) -> Option<Can
     }
     // SAFETY: as above.
     let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
-    let queue_family = families
-        .iter()
-        .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS) && f.queue_count > 0)?;
+    let presents = |family: usize| match surface {
+        None => true,
+        // SAFETY: `physical` and `surface` belong to this live instance.
+        Some((loader, surface)) => {
+            unsafe { loader.get_physical_device_surface_support(physical, family as u32, *surface) }
+                .unwrap_or(false)
+        }
+    };
+    let queue_family = families.iter().enumerate().position(|(i, f)| {
+        f.queue_flags.contains(vk::QueueFlags::GRAPHICS) && f.queue_count > 0 && presents(i)
+    })?;
+    if surface.is_some() {
+        // SAFETY: as above.
+        let extensions =
+            unsafe { instance.enumerate_device_extension_properties(physical) }.unwrap_or_default();
+        let swapchain = |e: &vk::ExtensionProperties| {
+            e.extension_name_as_c_str().is_ok_and(|n| n == ash::khr::swapchain::NAME)
+        };
+        if !extensions.iter().any(swapchain) {
+            return None;
+        }
+    }
     let name = props
         .device_name_as_c_str()
         .map_or_else(|_| "unnamed adapter".to_owned(), |n| n.to_string_lossy().into_owned());
@@ -143,7 +177,7 @@ fn examine(instance: &ash::Instance, physical: vk::PhysicalDevice) -> Option<Can
 }
 
 impl Gpu {
-    pub fn new(config: &VulkanConfig) -> Result<Gpu, BackendError> {
+    pub fn new(config: &VulkanConfig, window: Option<WindowHandles>) -> Result<Gpu, BackendError> {
         // SAFETY: loading the system Vulkan loader; its entry points are used only through ash.
         let entry = unsafe { ash::Entry::load() }
             .map_err(|e| BackendError::NotSupported(format!("no Vulkan loader: {e}")))?;
@@ -176,10 +210,21 @@ impl Gpu {
             .iter()
             .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == ash::ext::debug_utils::NAME));
         let layer_names = [VALIDATION_LAYER.as_ptr()];
-        let extension_names =
-            [ash::ext::debug_utils::NAME.as_ptr(), ash::ext::validation_features::NAME.as_ptr()];
+        // The display's surface extensions, for a device with a window.
+        let surface_extensions = match window {
+            Some(w) => ash_window::enumerate_required_extensions(w.display)
+                .map_err(|e| BackendError::NotSupported(format!("no Vulkan surface here: {e}")))?,
+            None => &[],
+        };
+        let mut extension_names = vec![
+            ash::ext::debug_utils::NAME.as_ptr(),
+            ash::ext::validation_features::NAME.as_ptr(),
+        ];
+        extension_names.extend_from_slice(surface_extensions);
         // Without validation, debug utils alone (object names and labels for capture tools).
-        let debug_utils_only = &extension_names[..1];
+        let mut debug_utils_only = vec![ash::ext::debug_utils::NAME.as_ptr()];
+        debug_utils_only.extend_from_slice(surface_extensions);
+        let surface_only = surface_extensions;
         let enabled_checks = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
         let mut features =
             vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_checks);
@@ -193,7 +238,9 @@ impl Gpu {
                 .push_next(&mut features)
                 .push_next(&mut chained_messenger);
         } else if has_debug_utils {
-            instance_info = instance_info.enabled_extension_names(debug_utils_only);
+            instance_info = instance_info.enabled_extension_names(&debug_utils_only);
+        } else {
+            instance_info = instance_info.enabled_extension_names(surface_only);
         }
         // The validation layer provides debug utils itself.
         let debug_utils_enabled = validate || has_debug_utils;
@@ -217,9 +264,32 @@ impl Gpu {
             None
         };
 
-        let opened = match Self::open_device(&instance) {
+        let surface = match window {
+            // SAFETY: the handles come from a live window that the backend keeps alive for
+            // longer than the surface; the instance has the display's surface extensions.
+            Some(w) => match unsafe {
+                ash_window::create_surface(&entry, &instance, w.display, w.window, None)
+            } {
+                Ok(s) => Some((ash::khr::surface::Instance::new(&entry, &instance), s)),
+                Err(e) => {
+                    if let Some((loader, messenger)) = &debug {
+                        // SAFETY: nothing else uses the messenger.
+                        unsafe { loader.destroy_debug_utils_messenger(*messenger, None) };
+                    }
+                    // SAFETY: the instance has no other children.
+                    unsafe { instance.destroy_instance(None) };
+                    return Err(vk_error("vkCreate*SurfaceKHR", e));
+                }
+            },
+            None => None,
+        };
+        let opened = match Self::open_device(&instance, surface.as_ref()) {
             Ok(o) => o,
             Err(e) => {
+                if let Some((loader, surface)) = &surface {
+                    // SAFETY: no swapchain was created from it.
+                    unsafe { loader.destroy_surface(*surface, None) };
+                }
                 if let Some((loader, messenger)) = &debug {
                     // SAFETY: device creation failed; nothing else uses the messenger.
                     unsafe { loader.destroy_debug_utils_messenger(*messenger, None) };
@@ -247,17 +317,19 @@ impl Gpu {
             limits,
             features: chosen.features,
             diagnostics,
+            surface,
         })
     }
 
     #[allow(clippy::type_complexity)]
     fn open_device(
         instance: &ash::Instance,
+        surface: Option<&(ash::khr::surface::Instance, vk::SurfaceKHR)>,
     ) -> Result<
         (Candidate, vk::PhysicalDeviceLimits, ash::Device, vk::Queue, vk_mem::Allocator),
         BackendError,
     > {
-        let chosen = Self::choose_adapter(instance)?;
+        let chosen = Self::choose_adapter(instance, surface)?;
         // SAFETY: `chosen.physical` belongs to this instance.
         let props = unsafe { instance.get_physical_device_properties(chosen.physical) };
 
@@ -278,8 +350,12 @@ impl Gpu {
             .maintenance4(true);
         // Timeline semaphores are required of every Vulkan 1.3 device.
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
+        let swapchain_extension = [ash::khr::swapchain::NAME.as_ptr()];
+        let device_extensions: &[*const std::ffi::c_char] =
+            if surface.is_some() { &swapchain_extension } else { &[] };
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_infos)
+            .enabled_extension_names(device_extensions)
             .enabled_features(&core)
             .push_next(&mut v13)
             .push_next(&mut v12);
@@ -302,14 +378,23 @@ impl Gpu {
         }
     }
 
-    fn choose_adapter(instance: &ash::Instance) -> Result<Candidate, BackendError> {
+    fn choose_adapter(
+        instance: &ash::Instance,
+        surface: Option<&(ash::khr::surface::Instance, vk::SurfaceKHR)>,
+    ) -> Result<Candidate, BackendError> {
         // SAFETY: a plain query on a live instance.
         let physicals = unsafe { instance.enumerate_physical_devices() }
             .map_err(|e| vk_error("vkEnumeratePhysicalDevices", e))?;
         let offered = physicals.len();
-        let chosen = best_candidate(physicals.into_iter().filter_map(|p| examine(instance, p)));
+        let chosen =
+            best_candidate(physicals.into_iter().filter_map(|p| examine(instance, p, surface)));
         match &chosen {
-            Some(c) => tracing::info!(adapter = %c.name, offered, "Vulkan adapter chosen"),
+            Some(c) => tracing::info!(
+                adapter = %c.name,
+                offered,
+                presents = surface.is_some(),
+                "Vulkan adapter chosen"
+            ),
             None => tracing::warn!(offered, "no usable Vulkan adapter"),
         }
         chosen.ok_or_else(|| {
@@ -345,6 +430,10 @@ impl Gpu {
         unsafe { ManuallyDrop::drop(&mut self.allocator) };
         // SAFETY: the device is idle and childless (caller's contract).
         unsafe { self.device.destroy_device(None) };
+        if let Some((loader, surface)) = self.surface.take() {
+            // SAFETY: every swapchain of the surface was destroyed before (caller's contract).
+            unsafe { loader.destroy_surface(surface, None) };
+        }
         if let Some((loader, messenger)) = self.debug.take() {
             // SAFETY: the messenger belongs to this instance and is destroyed once.
             unsafe { loader.destroy_debug_utils_messenger(messenger, None) };

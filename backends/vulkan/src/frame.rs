@@ -105,6 +105,8 @@ pub(crate) struct PendingReadback {
     pub id: ReadbackId,
     pub buffer: HostBuffer,
     pub len: usize,
+    /// The image read was a BGRA swapchain image standing for an RGBA back buffer.
+    pub swap_red_blue: bool,
 }
 
 /// One slot of the frame ring.

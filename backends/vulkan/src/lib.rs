@@ -1,4 +1,5 @@
-//! Vulkan 1.3 lowering of xnagraph frame plans (ash + vk-mem), headless.
+//! Vulkan 1.3 lowering of xnagraph frame plans (ash + vk-mem), headless or presenting to a
+//! window.
 //!
 //! [`VulkanBackend`] implements [`Backend`]: it creates textures eagerly, lowers each
 //! [`FramePlan`] into one command buffer of a frame-ring slot (dynamic rendering,
@@ -10,8 +11,9 @@
 //! (the timeline semaphore engine threads wait on, with a timeout), `format`
 //! (the format table), `sync` (the access table and barrier lowering), `texture` (native
 //! textures), `pass` (rendering and draws) with `pipeline` (pipelines and samplers), `transfer`
-//! (uploads, readbacks, mips), `record` (one plan → one command buffer) and `frame` (the ring of
-//! frames in flight and its buffers). Deferred release lives here, in the backend itself.
+//! (uploads, readbacks, mips, the copy into a swapchain image), `record` (one plan → one command
+//! buffer), `frame` (the ring of frames in flight and its buffers), `retirement` (deferred
+//! release) and `swapchain` (a window's surface, swapchain, acquire and present).
 
 #![warn(missing_docs)]
 
@@ -23,6 +25,8 @@ mod frame;
 mod pass;
 mod pipeline;
 mod record;
+mod retirement;
+mod swapchain;
 mod sync;
 mod texture;
 mod transfer;
@@ -36,17 +40,20 @@ use ash::vk;
 use xnagraph_graph::retire::RetirementQueue;
 use xnagraph_graph::{
     Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FramePlan,
-    LiveObjects, NativeHandle, Node, PassOp, PlanNodeKind, ReadbackId, RetireSink, SubmissionId,
-    SubmissionWaiter, SurfaceFormat, TextureDesc,
+    LiveObjects, NativeHandle, PresentStats, PresentTarget, ReadbackId, RetireSink, SubmissionId,
+    SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
 };
 
 use crate::completion::Timeline;
 use crate::device::Gpu;
 use crate::format::FormatTable;
-use crate::frame::{ensure_buffer, FrameSlot, HostBuffer};
+use crate::frame::{ensure_buffer, FrameSlot};
 use crate::pipeline::Pipelines;
 use crate::record::Recorder;
+use crate::retirement::Retired;
 use crate::texture::TextureTable;
+
+pub use crate::swapchain::PresentPacing;
 
 /// How the backend is created.
 #[derive(Clone, Debug)]
@@ -90,13 +97,6 @@ pub(crate) fn vk_error(what: &str, result: vk::Result) -> BackendError {
     }
 }
 
-/// Something waiting for its last submission to complete before it is freed.
-enum Retired {
-    Texture(NativeHandle),
-    Effect(NativeHandle),
-    Buffer(HostBuffer),
-}
-
 /// The Vulkan backend. See the crate documentation.
 pub struct VulkanBackend {
     gpu: Gpu,
@@ -116,12 +116,46 @@ pub struct VulkanBackend {
     readbacks: HashMap<ReadbackId, Vec<u8>>,
     timeline: Arc<Timeline>,
     poison_undefined: bool,
+    /// The swapchain of a backend created for a window.
+    presenter: Option<swapchain::Presenter>,
 }
 
 impl VulkanBackend {
     /// Loads Vulkan, picks the adapter and creates the device and the frame ring.
     pub fn new(config: VulkanConfig) -> Result<VulkanBackend, BackendError> {
-        let mut gpu = Gpu::new(&config)?;
+        Self::create(config, None)
+    }
+
+    /// A backend that presents to `window`: the instance gets the display's surface
+    /// extensions, the adapter must have a queue that can present to the window's surface, and
+    /// the device gets VK_KHR_swapchain. The swapchain is created at the first frame, sized to
+    /// the window. The backend keeps `window` alive until its surface is destroyed.
+    pub fn for_window<W>(
+        config: VulkanConfig,
+        window: Arc<W>,
+    ) -> Result<VulkanBackend, BackendError>
+    where
+        W: raw_window_handle::HasWindowHandle
+            + raw_window_handle::HasDisplayHandle
+            + Send
+            + Sync
+            + 'static,
+    {
+        let unavailable = |e: raw_window_handle::HandleError| {
+            BackendError::NotSupported(format!("the window has no native handle: {e}"))
+        };
+        let handles = device::WindowHandles {
+            display: window.display_handle().map_err(unavailable)?.as_raw(),
+            window: window.window_handle().map_err(unavailable)?.as_raw(),
+        };
+        Self::create(config, Some((handles, window)))
+    }
+
+    fn create(
+        config: VulkanConfig,
+        window: Option<(device::WindowHandles, Arc<dyn std::any::Any + Send + Sync>)>,
+    ) -> Result<VulkanBackend, BackendError> {
+        let mut gpu = Gpu::new(&config, window.as_ref().map(|(h, _)| *h))?;
         let created =
             Timeline::new(&gpu.device, config.timeout).and_then(|t| match Pipelines::new(&gpu) {
                 Ok(p) => Ok((Arc::new(t), p)),
@@ -159,7 +193,11 @@ impl VulkanBackend {
             readbacks: HashMap::new(),
             timeline,
             poison_undefined: config.poison_undefined,
+            presenter: None,
         };
+        if let Some((_, window)) = window {
+            backend.presenter = Some(swapchain::Presenter::new(&backend.gpu, window));
+        }
         for _ in 0..config.frames_in_flight.clamp(1, 16) {
             // On failure `backend` drops here and tears down what exists.
             backend.slots.push(FrameSlot::new(&backend.gpu)?);
@@ -194,7 +232,10 @@ impl VulkanBackend {
         let mut result = Ok(());
         for pending in slot.readbacks.drain(..) {
             match pending.buffer.read(&self.gpu, pending.len) {
-                Ok(bytes) => {
+                Ok(mut bytes) => {
+                    if pending.swap_red_blue {
+                        bytes.chunks_exact_mut(4).for_each(|texel| texel.swap(0, 2));
+                    }
                     self.readbacks.insert(pending.id, bytes);
                 }
                 Err(e) => result = Err(e),
@@ -203,94 +244,6 @@ impl VulkanBackend {
             unsafe { pending.buffer.destroy(&self.gpu) };
         }
         result
-    }
-
-    /// Queues every handle the engine dropped, tagged with its last use.
-    fn retire_dropped(&mut self) {
-        for handle in self.sink.drain() {
-            if let Some(t) = self.textures.get_mut(handle) {
-                self.retired.retire(t.last_use, Retired::Texture(handle));
-                self.retired_textures += 1;
-            } else if self.pipelines.is_effect(handle) {
-                // Every submission that could draw with it has been made: the draws that held
-                // it are gone.
-                self.retired.retire(self.last_submitted, Retired::Effect(handle));
-                self.retired_effects += 1;
-            }
-        }
-    }
-
-    /// Frees everything whose last use has completed.
-    fn free_completed(&mut self) {
-        let _span = tracing::debug_span!("retire", completed = self.completed.0).entered();
-        puffin::profile_scope!("retire");
-        for object in self.retired.collect(self.completed) {
-            self.free(object);
-        }
-    }
-
-    fn free(&mut self, object: Retired) {
-        match object {
-            Retired::Texture(handle) => {
-                self.retired_textures -= 1;
-                if let Some(t) = self.textures.remove(handle) {
-                    // SAFETY: its last submission has completed.
-                    unsafe { texture::destroy(&self.gpu, t) };
-                }
-            }
-            Retired::Effect(handle) => {
-                self.retired_effects -= 1;
-                // SAFETY: the last submission that could use it has completed.
-                unsafe { self.pipelines.destroy_effect(&self.gpu, handle) };
-            }
-            Retired::Buffer(buffer) => {
-                self.retired_buffers -= 1;
-                // SAFETY: its last submission has completed.
-                unsafe { buffer.destroy(&self.gpu) };
-            }
-        }
-    }
-
-    fn retire_buffer(&mut self, last_use: SubmissionId, buffer: HostBuffer) {
-        self.retired.retire(last_use, Retired::Buffer(buffer));
-        self.retired_buffers += 1;
-    }
-
-    /// Records the plan's texture uses against `id`.
-    fn mark_uses(&mut self, plan: &FramePlan, id: SubmissionId) {
-        let mut handles = Vec::new();
-        for node in &plan.nodes {
-            handles.extend(node.barriers.iter().map(|b| b.texture.native()));
-            match &node.kind {
-                PlanNodeKind::Pass(p) => {
-                    handles.extend(p.colors.iter().chain(&p.depth).map(|a| a.texture.native()));
-                }
-                PlanNodeKind::GenerateMips { texture, .. } => handles.push(texture.native()),
-                PlanNodeKind::ClearImages { clears } => {
-                    handles.extend(clears.iter().map(|c| c.texture.native()));
-                }
-                _ => {}
-            }
-        }
-        for node in &plan.frame.nodes {
-            match node {
-                Node::Pass(s) => {
-                    handles.extend(s.colors.iter().map(|c| c.target.native()));
-                    handles.extend(s.ops.iter().filter_map(|op| match op {
-                        PassOp::Draw(d) => Some(d.texture.native()),
-                        PassOp::Clear(_) => None,
-                    }));
-                }
-                Node::Upload(u) => handles.push(u.texture.native()),
-                Node::Readback(r) => handles.push(r.texture.native()),
-                Node::Present(t) => handles.push(t.native()),
-            }
-        }
-        for handle in handles {
-            if let Some(t) = self.textures.get_mut(handle) {
-                t.last_use = id;
-            }
-        }
     }
 
     /// Frees the ring's buffers (the device must be idle).
@@ -310,10 +263,32 @@ impl VulkanBackend {
     }
 
     fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
-        let needs = record::measure(plan)?;
+        record::measure(plan)?;
         let i = self.next_slot;
         self.finish_slot(i)?;
         self.free_completed();
+        let presentation = self.begin_presentation(plan)?;
+        let result = self.record_and_submit_in(plan, i, &presentation);
+        self.end_recording(&presentation);
+        let id = result?;
+        if let Err(e) = self.finish_presentation(&presentation, id) {
+            // The frame's work was submitted: only showing it failed. The swapchain is rebuilt
+            // at the next frame, where a lasting failure (a lost surface) is reported.
+            tracing::error!(error = %e, "present failed");
+            if let Some(p) = self.presenter.as_mut() {
+                p.mark_stale();
+            }
+        }
+        Ok(id)
+    }
+
+    fn record_and_submit_in(
+        &mut self,
+        plan: &FramePlan,
+        i: usize,
+        presentation: &swapchain::FramePresentation,
+    ) -> Result<SubmissionId, BackendError> {
+        let needs = record::measure(plan)?;
 
         let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
         let uniform_stride = 64u64.next_multiple_of(align);
@@ -378,6 +353,8 @@ impl VulkanBackend {
             descriptors: slot.descriptors,
             readbacks: Vec::new(),
             poison_undefined: self.poison_undefined,
+            acquired_image: presentation.acquired_image,
+            present_copy: presentation.copy_into,
         };
         let id = SubmissionId(self.last_submitted.0 + 1);
         let recorded = {
@@ -395,12 +372,27 @@ impl VulkanBackend {
                 device.end_command_buffer(cmd).map_err(|e| vk_error("vkEndCommandBuffer", e))?;
                 device.reset_fences(&[slot.fence]).map_err(|e| vk_error("vkResetFences", e))?;
                 let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
-                let signals = [vk::SemaphoreSubmitInfo::default()
+                let mut signals = vec![vk::SemaphoreSubmitInfo::default()
                     .semaphore(self.timeline.semaphore())
                     .value(id.0)
                     .stage_mask(sync::SUBMISSION_COMPLETE)];
+                signals.extend(presentation.signal.map(|s| {
+                    vk::SemaphoreSubmitInfo::default()
+                        .semaphore(s)
+                        .stage_mask(sync::RENDER_FINISHED)
+                }));
+                let waits: Vec<_> = presentation
+                    .wait
+                    .map(|s| {
+                        vk::SemaphoreSubmitInfo::default()
+                            .semaphore(s)
+                            .stage_mask(sync::ACQUIRE_WAIT)
+                    })
+                    .into_iter()
+                    .collect();
                 let submit = vk::SubmitInfo2::default()
                     .command_buffer_infos(&cmds)
+                    .wait_semaphore_infos(&waits)
                     .signal_semaphore_infos(&signals);
                 device
                     .queue_submit2(self.gpu.queue, &[submit], slot.fence)
@@ -531,6 +523,10 @@ impl Backend for VulkanBackend {
     fn live_objects(&self) -> LiveObjects {
         let slot_buffers: usize = self.slots.iter().map(FrameSlot::buffer_count).sum();
         LiveObjects {
+            swapchain_objects: self
+                .presenter
+                .as_ref()
+                .map_or(0, |p| p.object_count() + usize::from(self.gpu.surface.is_some())),
             textures: self.textures.len(),
             images: self.textures.image_count(),
             buffers: slot_buffers + self.retired_buffers,
@@ -541,6 +537,22 @@ impl Backend for VulkanBackend {
 
     fn diagnostics(&self) -> Diagnostics {
         (*self.gpu.diagnostics).clone()
+    }
+
+    fn present_target(
+        &mut self,
+        back_buffer: &TextureState,
+    ) -> Result<PresentTarget, BackendError> {
+        self.window_target(back_buffer)
+    }
+
+    fn set_present_immediate(&mut self, immediate: bool) {
+        let pacing = if immediate { PresentPacing::Immediate } else { PresentPacing::VerticalSync };
+        self.set_pacing(pacing);
+    }
+
+    fn present_stats(&self) -> Option<PresentStats> {
+        self.presenter.as_ref().map(swapchain::Presenter::stats)
     }
 }
 
@@ -561,6 +573,10 @@ impl Drop for VulkanBackend {
         for slot in std::mem::take(&mut self.slots) {
             // SAFETY: the device is idle.
             unsafe { slot.destroy(&self.gpu) };
+        }
+        if let Some(presenter) = self.presenter.as_mut() {
+            // SAFETY: the device is idle; the surface goes with the instance below.
+            unsafe { presenter.destroy(&self.gpu) };
         }
         // SAFETY: the device is idle; the timeline and pipelines, then the device's remaining
         // children, then the device, messenger and instance.

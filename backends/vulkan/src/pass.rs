@@ -139,7 +139,7 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
                 .resolve_image_layout(layout(Access::ColorAttachmentWrite));
         }
         colors.push(info);
-        color_formats.push(t.format);
+        color_formats.push(t.color_format());
     }
     let mut depth = None;
     let mut depth_format = vk::Format::UNDEFINED;

@@ -4,7 +4,8 @@
 //! staging and descriptor space it needs (and rejects plans that name ops or sprites that do not
 //! exist). [`record`] then lowers the nodes in order: each node's barriers as one batch, then the
 //! node itself — a pass ([`crate::pass`]), an upload, readback, mip cascade or image clears
-//! ([`crate::transfer`]), or a present (headless: only its barrier). The [`Recorder`] carries
+//! ([`crate::transfer`]), or a present (its barrier, and for a copied frame the blit into the
+//! swapchain image). The [`Recorder`] carries
 //! what every node kind needs while recording.
 
 use ash::vk;
@@ -103,6 +104,11 @@ pub(crate) struct Recorder<'a> {
     pub readbacks: Vec<PendingReadback>,
     /// [`crate::VulkanConfig::poison_undefined`].
     pub poison_undefined: bool,
+    /// The swapchain image this submission acquired: its barriers chain after the acquire wait.
+    pub acquired_image: Option<vk::Image>,
+    /// A copied frame's present: the swapchain image the back buffer is blitted into, and its
+    /// size.
+    pub present_copy: Option<(vk::Image, vk::Extent2D)>,
 }
 
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
@@ -115,7 +121,13 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
     }
     for node in &plan.nodes {
         debug_names::begin_label(rec.gpu, rec.cmd, &plan.node_label(&node.kind));
-        sync::record_plan_barriers(&rec.gpu.device, rec.cmd, rec.textures, &node.barriers)?;
+        sync::record_plan_barriers(
+            &rec.gpu.device,
+            rec.cmd,
+            rec.textures,
+            &node.barriers,
+            rec.acquired_image,
+        )?;
         match &node.kind {
             PlanNodeKind::Pass(p) => pass::record_pass(rec, p)?,
             PlanNodeKind::Upload { node } => {
@@ -132,8 +144,15 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
                 transfer::record_mips(rec, texture.native(), *layer)?;
             }
             PlanNodeKind::ClearImages { clears } => transfer::record_clears(rec, clears)?,
-            // Headless: presenting is the barrier the plan put before this node.
-            PlanNodeKind::Present { .. } => {}
+            // Headless, skipped, or drawn straight into the swapchain image: presenting is the
+            // barrier the plan put before this node (the queue present follows the submission).
+            PlanNodeKind::Present { node } => {
+                if let (Some(Node::Present(t)), Some(into)) =
+                    (rec.frame.nodes.get(*node), rec.present_copy)
+                {
+                    transfer::record_present_copy(rec, t.native(), into)?;
+                }
+            }
         }
         debug_names::end_label(rec.gpu, rec.cmd);
     }

@@ -32,6 +32,20 @@ pub(crate) struct SyncPoint {
 pub(crate) const SUBMISSION_COMPLETE: vk::PipelineStageFlags2 =
     vk::PipelineStageFlags2::ALL_COMMANDS;
 
+/// The stage at which a submission waits for its swapchain image to be acquired: every use of
+/// the image, whatever comes first (a pass, a transfer clear, a blit).
+pub(crate) const ACQUIRE_WAIT: vk::PipelineStageFlags2 = vk::PipelineStageFlags2::ALL_COMMANDS;
+
+/// The stage at which a submission signals that a swapchain image may be presented.
+pub(crate) const RENDER_FINISHED: vk::PipelineStageFlags2 = vk::PipelineStageFlags2::ALL_COMMANDS;
+
+/// A barrier on a swapchain image just acquired must come after the acquire semaphore's wait:
+/// its source stage takes in the wait's stage, so the two chain (a transition from `Nothing`
+/// has no source stage of its own, as in Khronos' swapchain acquire example).
+pub(crate) fn after_acquire(barrier: &mut vk::ImageMemoryBarrier2<'_>) {
+    barrier.src_stage_mask |= ACQUIRE_WAIT;
+}
+
 /// The table: each use maps to exactly one (stage, access, layout).
 pub(crate) fn sync_point(use_: Use) -> SyncPoint {
     use vk::AccessFlags2 as A;
@@ -64,6 +78,9 @@ pub(crate) fn sync_point(use_: Use) -> SyncPoint {
         // surface (or a screenshot) would read; ALL_COMMANDS keeps the next frame's transition
         // chained after this one, and no access is made visible because nothing reads it here.
         Use::Plan(Access::Present) => (S::ALL_COMMANDS, A::NONE, L::TRANSFER_SRC_OPTIMAL),
+        // A swapchain image handed to the presentation engine: the present waits on a semaphore
+        // the submission signals once all its commands (this transition included) are done.
+        Use::Plan(Access::PresentSwapchain) => (S::ALL_COMMANDS, A::NONE, L::PRESENT_SRC_KHR),
         Use::HostRead => (S::HOST, A::HOST_READ, L::UNDEFINED),
     };
     SyncPoint { stage, access, layout }
@@ -143,6 +160,7 @@ pub(crate) fn record_plan_barriers(
     cmd: vk::CommandBuffer,
     textures: &TextureTable,
     barriers: &[Barrier],
+    acquired: Option<vk::Image>,
 ) -> Result<(), BackendError> {
     let mut lowered = Vec::with_capacity(barriers.len());
     for b in barriers {
@@ -164,6 +182,9 @@ pub(crate) fn record_plan_barriers(
             range.layer_count = 1;
             lowered.push(vk::ImageMemoryBarrier2 { image, subresource_range: range, ..planned });
         }
+    }
+    for b in lowered.iter_mut().filter(|b| Some(b.image) == acquired) {
+        after_acquire(b);
     }
     record_image_barriers(device, cmd, &lowered);
     Ok(())
@@ -226,6 +247,26 @@ mod tests {
 
     fn lower(b: (Barrier, TextureDesc)) -> Result<vk::ImageMemoryBarrier2<'static>, BackendError> {
         plan_barrier(&b.0, vk::Image::null(), vk::ImageAspectFlags::COLOR, &b.1)
+    }
+
+    #[test]
+    fn a_barrier_on_an_acquired_swapchain_image_chains_after_the_acquire_wait() {
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            level_count: 1,
+            layer_count: 1,
+            ..Default::default()
+        };
+        let image = vk::Image::null();
+        let mut first =
+            image_barrier(image, range, Access::Nothing, Access::ColorAttachmentWrite, true);
+        assert_eq!(first.src_stage_mask, vk::PipelineStageFlags2::NONE, "no stage of its own");
+        after_acquire(&mut first);
+        assert!(first.src_stage_mask.contains(ACQUIRE_WAIT), "it must chain after the wait");
+        assert_eq!(first.old_layout, vk::ImageLayout::UNDEFINED);
+        let present = sync_point(Use::Plan(Access::PresentSwapchain));
+        assert_eq!(present.layout, vk::ImageLayout::PRESENT_SRC_KHR);
+        assert!(RENDER_FINISHED.contains(present.stage), "the present waits for the transition");
     }
 
     #[test]

@@ -47,15 +47,37 @@ pub(crate) struct NativeTexture {
     msaa_views: Vec<vk::ImageView>,
     depth_views: Vec<vk::ImageView>,
     pub last_use: SubmissionId,
+    /// While a frame drawn straight into a swapchain image is recorded: that image stands for
+    /// this back buffer's colour image.
+    pub presenting: Option<Presenting>,
+}
+
+/// A swapchain image standing for a back buffer's colour image (a frame drawn straight in).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Presenting {
+    pub image: vk::Image,
+    pub view: vk::ImageView,
+    pub format: vk::Format,
+    /// The image stores blue where the back buffer stores red: a readback swaps them back.
+    pub swap_red_blue: bool,
 }
 
 impl NativeTexture {
+    /// The format of the colour image attachments are rendered in (a swapchain image's while
+    /// one stands for it).
+    pub fn color_format(&self) -> vk::Format {
+        self.presenting.map_or(self.format, |p| p.format)
+    }
+
     /// The native image holding layer `layer` of `which`, and that layer's index inside it:
     /// `Color` is one image of every layer; each layer of `Samples` is an image of its own; the
     /// one `DepthStencil` image serves every layer from its layer 0.
     pub fn image(&self, which: Image, layer: u32) -> Option<(vk::Image, u32)> {
         match which {
-            Image::Color => self.color.as_ref().map(|m| (m.image, layer)),
+            Image::Color => match self.presenting {
+                Some(p) => Some((p.image, layer)),
+                None => self.color.as_ref().map(|m| (m.image, layer)),
+            },
             Image::Samples => self.msaa.get(layer as usize).map(|m| (m.image, 0)),
             Image::DepthStencil => self.depth.as_ref().map(|m| (m.image, 0)),
         }
@@ -70,6 +92,9 @@ impl NativeTexture {
 
     /// The level-0 view of one layer of an attachable image.
     pub fn attachment_view(&self, which: Image, layer: u32) -> Result<vk::ImageView, BackendError> {
+        if let (Image::Color, Some(p), 0) = (which, self.presenting, layer) {
+            return Ok(p.view);
+        }
         let views = match which {
             Image::Color => &self.color_views,
             Image::Samples => &self.msaa_views,
@@ -247,6 +272,7 @@ pub(crate) fn create(
         msaa_views: Vec::new(),
         depth_views: Vec::new(),
         last_use: SubmissionId(0),
+        presenting: None,
     };
     match fill(gpu, &mut texture, swizzle) {
         Ok(()) => Ok(texture),

@@ -134,7 +134,8 @@ pub(crate) fn record_readback(
     let len = desc.format.region_size(extent.width, extent.height) * extent.depth as usize;
     let buffer = HostBuffer::new(rec.gpu, len as u64, vk::BufferUsageFlags::TRANSFER_DST, true)?;
     let copy = copy_region(0, readback.level, readback.layer, offset, extent);
-    let image = texture.color.as_ref().map(|m| m.image).unwrap_or_default();
+    let image = texture.image(Image::Color, 0).map(|(image, _)| image).unwrap_or_default();
+    let swap_red_blue = texture.presenting.is_some_and(|p| p.swap_red_blue);
     let host = [host_read_barrier(buffer.buffer)];
     let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&host);
     // SAFETY: recording outside rendering; the plan put the subresource in TRANSFER_SRC layout
@@ -149,7 +150,7 @@ pub(crate) fn record_readback(
         );
         rec.gpu.device.cmd_pipeline_barrier2(rec.cmd, &dependency);
     }
-    rec.readbacks.push(PendingReadback { id: readback.id, buffer, len });
+    rec.readbacks.push(PendingReadback { id: readback.id, buffer, len, swap_red_blue });
     Ok(())
 }
 
@@ -270,6 +271,70 @@ pub(crate) fn record_clears(
             }
         }
     }
+    Ok(())
+}
+
+/// A copied frame's present: the back buffer's colour image (left by the plan in the present
+/// access, the transfer-source layout) is blitted into the acquired swapchain image, scaled to
+/// it with linear filtering when the sizes differ (as XNA scales the back buffer to the
+/// window), and the swapchain image is left ready to present.
+pub(crate) fn record_present_copy(
+    rec: &mut Recorder<'_>,
+    back_buffer: NativeHandle,
+    (target, extent): (vk::Image, vk::Extent2D),
+) -> Result<(), BackendError> {
+    let texture = rec.textures.get(back_buffer)?;
+    let desc = texture.desc;
+    let source = texture.image(Image::Color, 0).map(|(image, _)| image).unwrap_or_default();
+    let device = &rec.gpu.device;
+    let range = vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    };
+    // The plan's present barrier made the back buffer's writes available; this one makes them
+    // visible to the blit (same layout), and the swapchain image's old content is discarded.
+    let mut into = image_barrier(target, range, Access::Nothing, Access::TransferWrite, true);
+    crate::sync::after_acquire(&mut into);
+    let before = [image_barrier(source, range, Access::Present, Access::TransferRead, false), into];
+    record_image_barriers(device, rec.cmd, &before);
+    let layers = vk::ImageSubresourceLayers {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        mip_level: 0,
+        base_array_layer: 0,
+        layer_count: 1,
+    };
+    let corner = |w: u32, h: u32| {
+        [vk::Offset3D { x: 0, y: 0, z: 0 }, vk::Offset3D { x: w as i32, y: h as i32, z: 1 }]
+    };
+    let blit = vk::ImageBlit {
+        src_subresource: layers,
+        src_offsets: corner(desc.width, desc.height),
+        dst_subresource: layers,
+        dst_offsets: corner(extent.width, extent.height),
+    };
+    let same_size = (desc.width, desc.height) == (extent.width, extent.height);
+    let filter = if same_size { vk::Filter::NEAREST } else { vk::Filter::LINEAR };
+    // SAFETY: recording outside rendering; the barriers above put the source in TRANSFER_SRC and
+    // the acquired swapchain image in TRANSFER_DST.
+    unsafe {
+        device.cmd_blit_image(
+            rec.cmd,
+            source,
+            layout(Access::TransferRead),
+            target,
+            layout(Access::TransferWrite),
+            &[blit],
+            filter,
+        )
+    };
+    let after = [
+        image_barrier(source, range, Access::TransferRead, Access::Present, false),
+        image_barrier(target, range, Access::TransferWrite, Access::PresentSwapchain, false),
+    ];
+    record_image_barriers(device, rec.cmd, &after);
     Ok(())
 }
 

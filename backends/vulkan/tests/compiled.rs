@@ -60,6 +60,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
             nodes,
             sprites: quad(region, [255; 4]).to_vec(),
             open_cycle: None,
+            ..FrameCommands::default()
         });
         let submission = s.backend.submit(&plan).expect("submit");
         drop(plan);
@@ -118,6 +119,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
         nodes,
         sprites: quad(Rect::new(0, 0, 16, 16), CLEARED).to_vec(),
         open_cycle: None,
+        ..FrameCommands::default()
     });
     assert!(cleared_images(&plan).is_empty());
     let submission = s.backend.submit(&plan).expect("submit");
@@ -161,6 +163,7 @@ fn clear_only_frame(target: &Arc<TextureState>, size: u32, id: u64) -> FrameComm
         ],
         sprites: vec![],
         open_cycle: None,
+        ..FrameCommands::default()
     }
 }
 
@@ -232,7 +235,12 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
         Node::Pass(segment(&target, vec![clear_all(CLEAR, 0.5, 3)])),
         readback(41, &target, 0, Rect::new(0, 0, SIZE as i32, SIZE as i32)),
     ];
-    let plan = compile(FrameCommands { nodes, sprites: vec![], open_cycle: None });
+    let plan = compile(FrameCommands {
+        nodes,
+        sprites: vec![],
+        open_cycle: None,
+        ..FrameCommands::default()
+    });
     let mut expected = vec![Image::Color];
     if samples > 1 {
         expected.push(Image::Samples);
@@ -284,7 +292,12 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
         Node::Pass(segment(&target, ops)),
         readback(42, &target, 0, Rect::new(0, 0, SIZE as i32, SIZE as i32)),
     ];
-    let plan = compile(FrameCommands { nodes, sprites: vertices, open_cycle: None });
+    let plan = compile(FrameCommands {
+        nodes,
+        sprites: vertices,
+        open_cycle: None,
+        ..FrameCommands::default()
+    });
     assert!(cleared_images(&plan).is_empty());
     let bytes = submit_and_read(&mut s, plan, 42);
     for y in 0..SIZE {
@@ -369,6 +382,7 @@ fn cube_faces_share_one_depth_buffer() {
         ],
         sprites: [near, far].concat(),
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let plan = compile(frame);
     let submission = s.backend.submit(&plan).expect("submit");

@@ -47,6 +47,7 @@ fn a_draw_whose_shader_does_not_match_its_textures_dimension_is_a_malformed_plan
             ],
             sprites: quad(Rect::new(1, 2, 3, 4), [255, 128, 128, 255]).to_vec(),
             open_cycle: None,
+            ..FrameCommands::default()
         };
         let (plan, tracking) = compile_for_submission(frame);
         match s.backend.submit(&plan) {

@@ -32,6 +32,7 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
             ],
             sprites: vec![],
             open_cycle: None,
+            ..FrameCommands::default()
         };
         let load = LoadOp::Clear(ClearValue::Color([shade, 0.0, 0.0, 1.0]));
         let nodes = vec![
@@ -160,6 +161,7 @@ fn a_plan_naming_a_missing_op_is_an_error_not_a_panic() {
         nodes: vec![Node::Pass(segment(&target, vec![]))],
         sprites: vec![],
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let nodes = vec![PlanNode {
         barriers: vec![],

@@ -21,6 +21,7 @@ fn load_op_clear_fills_the_whole_target() {
         ],
         sprites: vec![],
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
@@ -108,6 +109,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
         ],
         sprites: quad(region, WHITE).to_vec(),
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let nodes = vec![
@@ -200,6 +202,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
         ],
         sprites: quad(Rect::new(0, 0, 16, 32), RED).to_vec(),
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 1.0, 1.0]));
     let nodes = vec![
@@ -267,6 +270,7 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
         ],
         sprites: vec![],
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
@@ -322,6 +326,7 @@ fn validation_reports_a_readback_without_its_barrier() {
         ],
         sprites: vec![],
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
@@ -368,6 +373,7 @@ fn validation_messages_name_the_texture() {
         ],
         sprites: vec![],
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
@@ -459,6 +465,7 @@ fn depth_test_keeps_the_nearer_sprite() {
         ],
         sprites: vertices,
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let depth_attachment = xnagraph_graph::PlannedAttachment {
         texture: target.clone(),
@@ -559,6 +566,7 @@ fn a_cube_face_is_rendered_and_read_back_alone() {
         ],
         sprites: vec![],
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let face_barrier = |src, dst| xnagraph_graph::Barrier {
         texture: cube.clone(),

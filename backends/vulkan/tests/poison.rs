@@ -23,6 +23,7 @@ fn pass_then_read(load: LoadOp, store: StoreOp, ops: Vec<xnagraph_graph::PassOp>
         ],
         sprites: vec![],
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let nodes = vec![
         PlanNode {

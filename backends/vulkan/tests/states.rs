@@ -60,6 +60,7 @@ fn a_thousand_blend_factors_share_one_pipeline() {
         ],
         sprites,
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let black = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let nodes = vec![
@@ -154,6 +155,7 @@ fn reference_stencil_is_set_per_draw_by_one_pipeline() {
         ],
         sprites,
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let black = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let zero = LoadOp::Clear(ClearValue::DepthStencil { depth: 1.0, stencil: 0 });

@@ -50,6 +50,7 @@ fn a_plan_rejected_by_the_lowering_leaves_layouts_as_the_gpu_has_them() {
         ],
         sprites: quad(region, [255; 4]).to_vec(),
         open_cycle: None,
+        ..FrameCommands::default()
     };
 
     // Frame 1: upload, draw the texture (it ends up sampled), read the target back.
@@ -78,6 +79,7 @@ fn a_plan_rejected_by_the_lowering_leaves_layouts_as_the_gpu_has_them() {
         ],
         sprites: vec![],
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let refused = submit(&mut s, rejected);
     assert!(matches!(&refused, Err(BackendError::Native(m)) if m.contains("malformed plan")));
@@ -109,6 +111,7 @@ fn the_waiter_sees_a_submission_complete_without_the_backend() {
         ],
         sprites: vec![],
         open_cycle: None,
+        ..FrameCommands::default()
     };
     let id = submit(&mut s, frame).expect("submit");
     let thread = std::thread::spawn(move || waiter.wait_for(id));

@@ -21,7 +21,18 @@ use crate::commands::{Blend, BlendFunction, BlendState, FrameCommands, Node, Pas
 use crate::plan::{
     Access, ColorWrites, Image, LoadOp, PlanNodeKind, PlannedAttachment, MAX_COLOR_ATTACHMENTS,
 };
+use crate::present::PresentMode;
 use crate::resource::TextureState;
+
+/// The access a present leaves the back buffer's colour image in: handed to the presentation
+/// engine when the frame was drawn straight into the swapchain image, otherwise kept readable
+/// (headless, or the source of the copy into the swapchain image).
+pub(crate) fn present_access(mode: PresentMode) -> Access {
+    match mode {
+        PresentMode::Direct => Access::PresentSwapchain,
+        PresentMode::Offscreen | PresentMode::Copy | PresentMode::Skip => Access::Present,
+    }
+}
 
 /// One use of a subresource range by a plan node.
 #[derive(Clone, Debug)]
@@ -41,7 +52,10 @@ impl Use<'_> {
     pub fn reads(&self) -> bool {
         match self.access {
             Access::Nothing => false,
-            Access::FragmentSampled | Access::TransferRead | Access::Present => true,
+            Access::FragmentSampled
+            | Access::TransferRead
+            | Access::Present
+            | Access::PresentSwapchain => true,
             Access::ColorAttachmentWrite
             | Access::ColorAttachmentReadWrite
             | Access::DepthStencilAttachmentReadWrite
@@ -220,7 +234,7 @@ pub(crate) fn for_each_use<'a>(
                     image: Image::Color,
                     levels: 0..1,
                     layers: 0..1,
-                    access: Access::Present,
+                    access: present_access(frame.presentation),
                     discard: false,
                 });
             }

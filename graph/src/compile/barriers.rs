@@ -28,9 +28,13 @@ use super::load::settle_load;
 use super::track::FrameTracker;
 use crate::commands::{FrameCommands, Node};
 use crate::plan::{Access, Barrier, Image, PlanNode, PlanNodeKind, StoreOp};
+use crate::present::PresentMode;
 
 fn is_read_only(access: Access) -> bool {
-    matches!(access, Access::FragmentSampled | Access::TransferRead | Access::Present)
+    matches!(
+        access,
+        Access::FragmentSampled | Access::TransferRead | Access::Present | Access::PresentSwapchain
+    )
 }
 
 /// Moves every subresource of `u` to its access, appending the barriers that takes.
@@ -130,6 +134,15 @@ fn record_effects(kind: &PlanNodeKind, frame: &FrameCommands, tracker: &mut Fram
             for level in 0..texture.desc().mip_levels.max(1) {
                 if let Some(sub) = state.get_mut(Image::Color, level, *layer) {
                     *sub = super::track::SubState { access: Access::TransferRead, defined };
+                }
+            }
+        }
+        // A swapchain image drawn straight into goes to the presentation engine with its
+        // content: nothing of it is the back buffer's any more.
+        PlanNodeKind::Present { node } if frame.presentation == PresentMode::Direct => {
+            if let Some(Node::Present(t)) = frame.nodes.get(*node) {
+                if let Some(sub) = tracker.state(t).get_mut(Image::Color, 0, 0) {
+                    sub.defined = false;
                 }
             }
         }

@@ -2,6 +2,9 @@
 //!
 //! One frame goes through eight stages, one module each, every decision made once:
 //!
+//! 0. [`present`] — for a device with a window, whether the frame draws straight into the
+//!    swapchain image, into the offscreen back buffer that the present copies, or presents
+//!    nothing (a window without area).
 //! 1. [`nodes`] — every recorded node becomes a plan node, in recording order; the dependency
 //!    DAG of per-subresource hazards is derived from the nodes.
 //! 2. [`load`] — leading clears become CLEAR load ops, preserved content LOADs, the rest is
@@ -39,6 +42,7 @@ pub mod load;
 pub mod mips;
 pub mod nodes;
 pub mod output;
+pub mod present;
 pub mod store;
 pub mod track;
 
@@ -91,11 +95,12 @@ pub fn compile_for_submission(frame: FrameCommands) -> (FramePlan, TrackingCommi
 
 /// [`compile_for_submission`] under `policy`.
 pub fn compile_for_submission_with(
-    frame: FrameCommands,
+    mut frame: FrameCommands,
     policy: CompilePolicy,
 ) -> (FramePlan, TrackingCommit) {
     let _compile = tracing::debug_span!("compile", ?policy).entered();
     puffin::profile_scope!("compile");
+    frame.presentation = stage!("compile::present", present::decide_present_mode(&frame));
     let mut nodes = stage!("compile::nodes", nodes::recorded_nodes(&frame));
     stage!("compile::load", load::derive_load_ops(&frame, &mut nodes));
     let mut nodes = match policy {

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use super::nodes::dependency_graph;
 use crate::commands::Node;
 use crate::plan::*;
+use crate::present::PresentMode;
 use crate::resource::{TextureId, TextureState};
 
 /// Frame-local names of the plan's textures, in order of first appearance.
@@ -128,7 +129,10 @@ fn node_line(plan: &FramePlan, names: &Names, kind: &PlanNodeKind) -> String {
             format!("mips {} layer {layer}", names.name(texture))
         }
         PlanNodeKind::Present { node } => match plan.frame.nodes.get(*node) {
-            Some(Node::Present(t)) => format!("present node {node} {}", names.name(t)),
+            Some(Node::Present(t)) => match plan.frame.presentation {
+                PresentMode::Offscreen => format!("present node {node} {}", names.name(t)),
+                mode => format!("present node {node} {} {}", names.name(t), mode.describe()),
+            },
             _ => format!("present node {node}"),
         },
     }
@@ -175,6 +179,9 @@ impl Display for FramePlan {
             "plan: {} nodes, {} barriers, {} bytes loaded, {} bytes stored",
             c.nodes, c.barriers, c.bytes_loaded, c.bytes_stored
         )?;
+        if self.frame.presentation != PresentMode::Offscreen {
+            writeln!(f, "presentation: {}", self.frame.presentation.describe())?;
+        }
         let names = Names::of(self);
         for (i, t) in names.order.iter().enumerate() {
             let d = t.desc();
@@ -225,6 +232,9 @@ pub fn to_dot(plan: &FramePlan) -> String {
     let mut out = String::from(
         "digraph frame {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n",
     );
+    if plan.frame.presentation != PresentMode::Offscreen {
+        let _ = writeln!(out, "  label=\"presentation: {}\";", plan.frame.presentation.describe());
+    }
     for (i, node) in plan.nodes.iter().enumerate() {
         let mut label = format!("{i}: {}", node_line(plan, &names, &node.kind));
         for line in detail_lines(&names, &node.kind) {

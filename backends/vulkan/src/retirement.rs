@@ -1,0 +1,109 @@
+//! Deferred release: what the engine dropped waits in the retirement queue, tagged with the last
+//! submission that used it, and is freed once that submission has completed.
+//!
+//! In: handles from the retire sink (textures, effects) and outgrown buffers. Out: native
+//! objects destroyed after their last use. `mark_uses` records, at each submission, which
+//! textures it names, so a texture is never freed while a submission in flight can use it.
+
+use xnagraph_graph::{FramePlan, NativeHandle, Node, PassOp, PlanNodeKind, SubmissionId};
+
+use crate::frame::HostBuffer;
+use crate::texture;
+use crate::VulkanBackend;
+
+/// Something waiting for its last submission to complete before it is freed.
+pub(crate) enum Retired {
+    Texture(NativeHandle),
+    Effect(NativeHandle),
+    Buffer(HostBuffer),
+}
+
+impl VulkanBackend {
+    /// Queues every handle the engine dropped, tagged with its last use.
+    pub(crate) fn retire_dropped(&mut self) {
+        for handle in self.sink.drain() {
+            if let Some(t) = self.textures.get_mut(handle) {
+                self.retired.retire(t.last_use, Retired::Texture(handle));
+                self.retired_textures += 1;
+            } else if self.pipelines.is_effect(handle) {
+                // Every submission that could draw with it has been made: the draws that held
+                // it are gone.
+                self.retired.retire(self.last_submitted, Retired::Effect(handle));
+                self.retired_effects += 1;
+            }
+        }
+    }
+
+    /// Frees everything whose last use has completed.
+    pub(crate) fn free_completed(&mut self) {
+        let _span = tracing::debug_span!("retire", completed = self.completed.0).entered();
+        puffin::profile_scope!("retire");
+        for object in self.retired.collect(self.completed) {
+            self.free(object);
+        }
+    }
+
+    pub(crate) fn free(&mut self, object: Retired) {
+        match object {
+            Retired::Texture(handle) => {
+                self.retired_textures -= 1;
+                if let Some(t) = self.textures.remove(handle) {
+                    // SAFETY: its last submission has completed.
+                    unsafe { texture::destroy(&self.gpu, t) };
+                }
+            }
+            Retired::Effect(handle) => {
+                self.retired_effects -= 1;
+                // SAFETY: the last submission that could use it has completed.
+                unsafe { self.pipelines.destroy_effect(&self.gpu, handle) };
+            }
+            Retired::Buffer(buffer) => {
+                self.retired_buffers -= 1;
+                // SAFETY: its last submission has completed.
+                unsafe { buffer.destroy(&self.gpu) };
+            }
+        }
+    }
+
+    pub(crate) fn retire_buffer(&mut self, last_use: SubmissionId, buffer: HostBuffer) {
+        self.retired.retire(last_use, Retired::Buffer(buffer));
+        self.retired_buffers += 1;
+    }
+
+    /// Records the plan's texture uses against `id`.
+    pub(crate) fn mark_uses(&mut self, plan: &FramePlan, id: SubmissionId) {
+        let mut handles = Vec::new();
+        for node in &plan.nodes {
+            handles.extend(node.barriers.iter().map(|b| b.texture.native()));
+            match &node.kind {
+                PlanNodeKind::Pass(p) => {
+                    handles.extend(p.colors.iter().chain(&p.depth).map(|a| a.texture.native()));
+                }
+                PlanNodeKind::GenerateMips { texture, .. } => handles.push(texture.native()),
+                PlanNodeKind::ClearImages { clears } => {
+                    handles.extend(clears.iter().map(|c| c.texture.native()));
+                }
+                _ => {}
+            }
+        }
+        for node in &plan.frame.nodes {
+            match node {
+                Node::Pass(s) => {
+                    handles.extend(s.colors.iter().map(|c| c.target.native()));
+                    handles.extend(s.ops.iter().filter_map(|op| match op {
+                        PassOp::Draw(d) => Some(d.texture.native()),
+                        PassOp::Clear(_) => None,
+                    }));
+                }
+                Node::Upload(u) => handles.push(u.texture.native()),
+                Node::Readback(r) => handles.push(r.texture.native()),
+                Node::Present(t) => handles.push(t.native()),
+            }
+        }
+        for handle in handles {
+            if let Some(t) = self.textures.get_mut(handle) {
+                t.last_use = id;
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! Devices that present to a window: creation, presentation pacing, and what `Present` to a
+//! swapchain means for `GetBackBufferData`.
+//!
+//! A device is created for any window that has raw-window-handle 0.6 handles (winit 0.30's
+//! `Window` has them); the backend keeps the window alive for as long as its surface. Before
+//! each compile the engine asks the backend what the frame presents to now
+//! ([`xnagraph_graph::PresentTarget`]), and the compiler decides whether the frame draws
+//! straight into the swapchain image or into the offscreen back buffer that the present copies
+//! (`xnagraph_graph::compile::present`). Resizing is XNA's: the game calls
+//! [`GraphicsDevice::reset`] with the window's new size, and the swapchain follows the back
+//! buffer at the next present.
+
+use std::sync::Arc;
+
+use xnagraph_graph::{FrameBuilder, PresentStats, PresentTarget};
+use xnagraph_vulkan::VulkanBackend;
+
+use crate::device::{vulkan_config, GraphicsDevice};
+use crate::error::{Result, XnaError};
+use crate::event::lock;
+use crate::options::{BackendKind, DeviceOptions, PresentInterval, PresentationParameters};
+use crate::profile::GraphicsProfile;
+use crate::shared::DeviceShared;
+
+/// Vulkan has no present mode for every second retrace.
+pub(crate) fn check_interval(interval: PresentInterval) -> Result<()> {
+    if interval == PresentInterval::Two {
+        return Err(XnaError::not_supported(
+            "PresentInterval.Two is not supported: Vulkan presents at every retrace (One) or \
+             at once (Immediate).",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether presents go out at once rather than with the vertical retrace.
+pub(crate) fn is_immediate(interval: PresentInterval) -> bool {
+    interval == PresentInterval::Immediate
+}
+
+/// `GetBackBufferData` after a frame was drawn straight into the swapchain image and presented,
+/// with nothing drawn into the back buffer since, would read an image that belongs to the
+/// presentation engine.
+pub(crate) fn check_back_buffer_readable(builder: &FrameBuilder) -> Result<()> {
+    if builder.back_buffer().given_to_presentation() && !builder.draws_back_buffer() {
+        return Err(XnaError::invalid_operation(
+            "GetBackBufferData cannot read the presented frame: it was drawn straight into the \
+             window's swapchain image (the back buffer's RenderTargetUsage is DiscardContents), \
+             which now belongs to the presentation engine. Read the back buffer before Present, \
+             or create the device with RenderTargetUsage.PreserveContents.",
+        ));
+    }
+    Ok(())
+}
+
+impl DeviceShared {
+    /// What the frame being flushed presents to, as the backend reports it now. The caller
+    /// holds `submission_order`.
+    pub(crate) fn present_target(
+        &self,
+    ) -> Result<std::result::Result<PresentTarget, xnagraph_graph::BackendError>> {
+        let back_buffer = lock(&self.rec).builder.back_buffer().clone();
+        self.backend_call(|backend| backend.present_target(&back_buffer))
+    }
+}
+
+impl GraphicsDevice {
+    /// `new GraphicsDevice(adapter, profile, presentationParameters)` for a window (XNA's
+    /// `DeviceWindowHandle`): the device presents to `window`'s swapchain. Everything else is as
+    /// [`GraphicsDevice::with_options`]: the back buffer has the size, format, depth,
+    /// multisampling and usage of `params`, and is scaled to the window when their sizes
+    /// differ. The swapchain is created at the first present, at the window's size, and follows
+    /// the window (and the back buffer, after [`GraphicsDevice::reset`]) from then on.
+    /// `params.presentation_interval` paces presents: `Default` and `One` wait for the vertical
+    /// retrace, `Immediate` does not; `Two` is `NotSupported`. The device keeps `window` alive
+    /// until its surface is destroyed. A window without native handles, a display without
+    /// Vulkan surfaces, or an adapter that cannot present to the window is `NotSupported`; the
+    /// null backend cannot present (`NotSupported`).
+    pub fn for_window<W>(
+        profile: GraphicsProfile,
+        params: PresentationParameters,
+        options: DeviceOptions,
+        window: Arc<W>,
+    ) -> Result<GraphicsDevice>
+    where
+        W: raw_window_handle::HasWindowHandle
+            + raw_window_handle::HasDisplayHandle
+            + Send
+            + Sync
+            + 'static,
+    {
+        check_interval(params.presentation_interval)?;
+        if options.backend != BackendKind::Vulkan {
+            return Err(XnaError::not_supported("Only the Vulkan backend presents to a window."));
+        }
+        let mut backend = VulkanBackend::for_window(vulkan_config(&options), window)?;
+        xnagraph_graph::Backend::set_present_immediate(
+            &mut backend,
+            is_immediate(params.presentation_interval),
+        );
+        Self::with_backend(profile, params, options, Box::new(backend), None)
+    }
+
+    /// What this device has presented to its window (not XNA): images presented, presents
+    /// skipped (a window without area, an out-of-date swapchain), swapchains created; and a
+    /// test switch that reports the window as having no area. `None` for a headless device.
+    pub fn present_stats(&self) -> Option<PresentStats> {
+        self.shared.backend_call(|b| Ok(b.present_stats())).ok().and_then(|r| r.ok()).flatten()
+    }
+}
