@@ -76,6 +76,8 @@ fn plan_text_shows_the_present_decision_for_each_usage() {
             events.0.lock().unwrap().clear();
             device.clear(Color::new(5, 6, 7, 255)).unwrap();
             device.present().unwrap();
+            // The plan is compiled, and printed, on the render thread.
+            device.wait_idle().unwrap();
             let seen = events.0.lock().unwrap().clone();
             let plans: Vec<&String> =
                 seen.iter().filter(|(t, _)| t == "xnagraph::plan").map(|(_, m)| m).collect();
