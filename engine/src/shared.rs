@@ -69,9 +69,15 @@ pub(crate) struct Recording {
     pub viewport: Viewport,
     pub scissor: Rect,
     pub params: PresentationParameters,
-    /// A submitted frame's sprite arena, emptied, for the next sprite batch to fill.
-    pub spare_sprites: Vec<SpriteInstance>,
+    /// Submitted frames' sprite arenas, emptied, for the next sprite batches to fill (at most
+    /// [`SPARE_SPRITE_ARENAS`]).
+    pub spare_sprites: Vec<Vec<SpriteInstance>>,
 }
+
+/// Sprite arenas kept for reuse. With the render thread, the frame being recorded, the frames
+/// queued (up to the frames-in-flight bound) and the one being lowered each hold an arena: a
+/// pool this deep lets every new frame start in an arena that already has its pages.
+pub(crate) const SPARE_SPRITE_ARENAS: usize = 6;
 
 impl Recording {
     pub fn new(back_buffer: Arc<TextureState>, params: PresentationParameters) -> Self {
@@ -102,13 +108,28 @@ impl Recording {
         self.scissor = Rect::new(0, 0, w, h);
     }
 
-    /// Gives a submitted frame's sprite arena back, emptied, to be filled again: the next frame
-    /// writes into the same (cache-warm, already mapped) pages instead of faulting in fresh ones.
+    /// Gives a submitted frame's sprite arena back, emptied, to be filled again: a later frame
+    /// writes into the same (already mapped) pages instead of growing a fresh vector and
+    /// faulting its pages in. When the pool is full the smallest arena is dropped.
     pub fn recycle_sprites(&mut self, mut sprites: Vec<SpriteInstance>) {
-        sprites.clear();
-        if self.spare_sprites.capacity() < sprites.capacity() {
-            self.spare_sprites = sprites;
+        if sprites.capacity() == 0 {
+            return;
         }
+        sprites.clear();
+        if self.spare_sprites.len() < SPARE_SPRITE_ARENAS {
+            self.spare_sprites.push(sprites);
+        } else if let Some(smallest) = self.spare_sprites.iter_mut().min_by_key(|a| a.capacity()) {
+            if smallest.capacity() < sprites.capacity() {
+                *smallest = sprites;
+            }
+        }
+    }
+
+    /// The largest spare sprite arena, or an empty vector when none is spare.
+    pub fn take_sprite_arena(&mut self) -> Vec<SpriteInstance> {
+        let largest =
+            (0..self.spare_sprites.len()).max_by_key(|&i| self.spare_sprites[i].capacity());
+        largest.map_or_else(Vec::new, |i| self.spare_sprites.swap_remove(i))
     }
 
     pub fn is_bound(&self, id: ResourceId) -> bool {

@@ -231,7 +231,7 @@ impl SpriteBatch {
             // What the states need from the device is refused here, not discovered at the flush.
             check_states(&device, &rec, &blend, &sampler, &rasterizer)?;
             if self.instances.capacity() == 0 {
-                self.instances = std::mem::take(&mut rec.spare_sprites);
+                self.instances = rec.take_sprite_arena();
             }
             (sort == SpriteSortMode::Immediate).then(|| project(&transform, rec.viewport))
         };
