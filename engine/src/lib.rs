@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+mod buffer;
 mod capability;
 mod clear;
 mod content;
@@ -36,6 +37,12 @@ mod texture;
 mod texture3d;
 mod window;
 
+pub use buffer::{
+    BufferUsage, DynamicIndexBuffer, DynamicVertexBuffer, IndexBuffer, IndexElementSize,
+    SetDataOptions, VertexBuffer, VertexDeclaration, VertexElement, VertexElementFormat,
+    VertexElementUsage, VertexPositionColor, VertexPositionColorTexture,
+    VertexPositionNormalTexture, VertexPositionTexture, VertexType,
+};
 pub use clear::ClearOptions;
 pub use content::LoadOptions;
 pub use cube::{CubeMapFace, RenderTargetCube, TextureCube};

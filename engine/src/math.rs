@@ -66,8 +66,9 @@ impl Color {
     pub const CORNFLOWER_BLUE: Color = Color::new(100, 149, 237, 255);
 }
 
-/// XNA's `Vector2`.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+/// XNA's `Vector2` (two `f32`s, laid out as in vertex data).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Default, Pod, Zeroable)]
 pub struct Vector2 {
     /// The x component.
     pub x: f32,
@@ -88,8 +89,10 @@ impl Vector2 {
 }
 
 /// XNA's `Vector3`: as much of it as the API takes (a direction into a cube, for
-/// [`SpriteBatch::draw_cube_direction`](crate::SpriteBatch::draw_cube_direction)).
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+/// [`SpriteBatch::draw_cube_direction`](crate::SpriteBatch::draw_cube_direction)) and vertex
+/// positions and normals (three `f32`s, laid out as in vertex data).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Default, Pod, Zeroable)]
 pub struct Vector3 {
     /// The x component.
     pub x: f32,

@@ -176,6 +176,28 @@ impl DeviceShared {
         Ok(bytes.swap_remove(0))
     }
 
+    /// Records a readback of `len` bytes of a buffer from `offset`, flushes, waits for that frame
+    /// and returns the bytes. The caller must hold no lock of this device.
+    pub fn read_back_buffer(
+        &self,
+        buffer: Arc<xnagraph_graph::BufferState>,
+        offset: u64,
+        len: u64,
+    ) -> Result<Vec<u8>> {
+        self.check_failure()?;
+        let (id, handed) =
+            self.hand_over(|rec| Ok(rec.builder.buffer_readback(buffer, offset, len)), true)?;
+        let submission = self
+            .settle(handed)?
+            .ok_or_else(|| XnaError::invalid_operation("the readback was not submitted"))?;
+        self.await_submission(submission)?;
+        self.with_backend(|backend| {
+            backend.wait(submission)?;
+            Ok(backend.take_readback(id))
+        })?
+        .ok_or_else(|| XnaError::invalid_operation("the backend returned no readback data"))
+    }
+
     /// Records a readback of every region, flushes once, waits for that frame alone, and returns
     /// their bytes in order. The caller must hold no lock of this device.
     pub fn read_back_all(&self, regions: Vec<ReadRegion>) -> Result<Vec<Vec<u8>>> {

@@ -159,6 +159,13 @@ pub trait Backend: Send {
     /// Creates the native objects of a texture (eager; content undefined until written).
     fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError>;
 
+    /// Creates a native vertex or index buffer of `desc.size` bytes (contents undefined until
+    /// written), at once, so that an out-of-memory surfaces at the constructor.
+    fn create_buffer(
+        &mut self,
+        desc: &crate::buffer::BufferDesc,
+    ) -> Result<NativeHandle, BackendError>;
+
     /// Creates the native fragment stage of a custom effect from its SPIR-V (already checked
     /// against the stock sprite pipeline layout by the engine), writing `outputs` colour outputs.
     /// The handle is unique among everything this backend creates; its

@@ -172,6 +172,28 @@ impl FrameBuilder {
         id
     }
 
+    /// A vertex or index buffer's `SetData`: a node of its own, ordered as recorded against
+    /// the draws around it (a draw recorded before it does not see the bytes); it splits the
+    /// current cycle like a texture upload.
+    pub fn buffer_upload(&mut self, upload: crate::commands::BufferUpload) {
+        self.push_outside_pass(Node::BufferUpload(upload));
+    }
+
+    /// A vertex or index buffer's `GetData` of `len` bytes from `offset`; it splits the current
+    /// cycle. The id names the bytes the backend returns for it.
+    pub fn buffer_readback(
+        &mut self,
+        buffer: Arc<crate::buffer::BufferState>,
+        offset: u64,
+        len: u64,
+    ) -> ReadbackId {
+        self.next_readback += 1;
+        let id = ReadbackId(self.next_readback);
+        let readback = crate::commands::BufferReadback { id, buffer, offset, len };
+        self.push_outside_pass(Node::BufferReadback(readback));
+        id
+    }
+
     /// `Present`: the back buffer is observed, and the next frame starts on it afresh, as a
     /// bind with the back buffer's usage.
     pub fn present(&mut self) {

@@ -304,6 +304,52 @@ pub enum Node {
     Readback(Readback),
     /// The back buffer is presented: its content is observed.
     Present(Arc<TextureState>),
+    /// A vertex or index buffer's `SetData`.
+    BufferUpload(BufferUpload),
+    /// A vertex or index buffer's `GetData`.
+    BufferReadback(BufferReadback),
+}
+
+/// A CPU → buffer write of `data` at byte `offset` (XNA's `SetData` on a vertex or index
+/// buffer, the caller's elements already packed at their stride).
+#[derive(Clone, Debug)]
+pub struct BufferUpload {
+    /// The buffer written.
+    pub buffer: Arc<crate::buffer::BufferState>,
+    /// The first byte written.
+    pub offset: u64,
+    /// The bytes, copied at the call.
+    pub data: Vec<u8>,
+    /// What the write promises about the rest of the buffer (dynamic buffers; `None` for static
+    /// ones).
+    pub options: crate::buffer::SetDataOptions,
+}
+
+impl BufferUpload {
+    /// The bytes written.
+    pub fn range(&self) -> std::ops::Range<u64> {
+        self.offset..self.offset + self.data.len() as u64
+    }
+}
+
+/// A buffer → CPU copy of `len` bytes from byte `offset` (XNA's `GetData`).
+#[derive(Clone, Debug)]
+pub struct BufferReadback {
+    /// The name the caller collects the bytes under.
+    pub id: ReadbackId,
+    /// The buffer read.
+    pub buffer: Arc<crate::buffer::BufferState>,
+    /// The first byte read.
+    pub offset: u64,
+    /// How many bytes.
+    pub len: u64,
+}
+
+impl BufferReadback {
+    /// The bytes read.
+    pub fn range(&self) -> std::ops::Range<u64> {
+        self.offset..self.offset + self.len
+    }
 }
 
 /// One frame's recording, consumed by [`crate::compile::compile`].

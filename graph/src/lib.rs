@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod backend;
+pub mod buffer;
 pub mod builder;
 pub mod commands;
 pub mod compile;
@@ -26,6 +27,7 @@ pub mod states;
 pub use backend::{
     Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId, SubmissionWaiter,
 };
+pub use buffer::{BufferDesc, BufferId, BufferKind, BufferState, SetDataOptions};
 pub use builder::FrameBuilder;
 pub use commands::*;
 pub use diagnostics::Diagnostics;

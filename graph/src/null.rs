@@ -45,6 +45,8 @@ pub enum BackendCall {
     CreateTexture,
     /// [`Backend::create_effect`].
     CreateEffect,
+    /// [`Backend::create_buffer`].
+    CreateBuffer,
     /// [`Backend::retire_sink`].
     RetireSink,
     /// [`Backend::waiter`].
@@ -384,6 +386,10 @@ impl NullBackend {
                     used.push(r.texture.native());
                 }
                 Node::Present(t) => used.push(t.native()),
+                Node::BufferUpload(_) => {}
+                Node::BufferReadback(r) => {
+                    self.readbacks.insert(r.id, (id, vec![0; r.len as usize]));
+                }
             }
             for handle in used {
                 if let Some(t) = self.textures.get_mut(&handle) {
@@ -422,6 +428,16 @@ impl Backend for NullBackend {
         let handle = NativeHandle(self.next_handle);
         self.next_handle += 1;
         self.textures.insert(handle, NullTexture { desc: *desc, last_use: SubmissionId(0) });
+        Ok(handle)
+    }
+
+    fn create_buffer(
+        &mut self,
+        _desc: &crate::buffer::BufferDesc,
+    ) -> Result<NativeHandle, BackendError> {
+        self.probe.called(BackendCall::CreateBuffer);
+        let handle = NativeHandle(self.next_handle);
+        self.next_handle += 1;
         Ok(handle)
     }
 

@@ -214,6 +214,36 @@ pub enum PlanNodeKind {
         /// Index into `frame.nodes`.
         node: usize,
     },
+    /// A buffer upload (`Node::BufferUpload` at `node`).
+    BufferUpload {
+        /// Index into `frame.nodes`.
+        node: usize,
+        /// Write into fresh storage instead of the buffer's current one: decided by the compiler
+        /// for a `Discard` write to a buffer that earlier uses (in this frame or one still in
+        /// flight) may still read. Later uses see the fresh storage; earlier ones keep the old,
+        /// which is retired after them, so no barrier orders this write after them.
+        rename: bool,
+    },
+    /// A buffer readback (`Node::BufferReadback` at `node`).
+    BufferReadback {
+        /// Index into `frame.nodes`.
+        node: usize,
+    },
+}
+
+/// A dependency on one byte range of one buffer: the earlier use (`src`) must be done and its
+/// writes visible before the node's use (`dst`). Buffers have no layouts; only stage and access
+/// matter.
+#[derive(Clone, Debug)]
+pub struct BufferBarrier {
+    /// The buffer.
+    pub buffer: Arc<crate::buffer::BufferState>,
+    /// The bytes covered.
+    pub range: Range<u64>,
+    /// The earlier use.
+    pub src: Access,
+    /// The node's use.
+    pub dst: Access,
 }
 
 /// One step of a plan: its barriers, then its work.
@@ -221,6 +251,8 @@ pub enum PlanNodeKind {
 pub struct PlanNode {
     /// Barriers to issue (as one batch) before the node.
     pub barriers: Vec<Barrier>,
+    /// Buffer barriers, issued in the same batch.
+    pub buffer_barriers: Vec<BufferBarrier>,
     /// The work.
     pub kind: PlanNodeKind,
 }
@@ -276,6 +308,7 @@ impl FramePlan {
                 }
                 PlanNodeKind::ClearImages { clears } => clears.iter().for_each(|c| see(&c.texture)),
                 PlanNodeKind::GenerateMips { texture, .. } => see(texture),
+                PlanNodeKind::BufferUpload { .. } | PlanNodeKind::BufferReadback { .. } => {}
                 PlanNodeKind::Upload { node }
                 | PlanNodeKind::Readback { node }
                 | PlanNodeKind::Present { node } => match self.frame.nodes.get(*node) {
@@ -306,6 +339,8 @@ impl FramePlan {
             Some(Node::Upload(u)) => format!("{verb} {}", u.texture.name()),
             Some(Node::Readback(r)) => format!("{verb} {}", r.texture.name()),
             Some(Node::Present(t)) => format!("{verb} {}", t.name()),
+            Some(Node::BufferUpload(u)) => format!("{verb} {}", u.buffer.name()),
+            Some(Node::BufferReadback(r)) => format!("{verb} {}", r.buffer.name()),
             _ => verb.to_owned(),
         };
         match kind {
@@ -320,6 +355,8 @@ impl FramePlan {
             PlanNodeKind::Upload { node } => of_node("upload", *node),
             PlanNodeKind::Readback { node } => of_node("readback", *node),
             PlanNodeKind::Present { node } => of_node("present", *node),
+            PlanNodeKind::BufferUpload { node, .. } => of_node("upload", *node),
+            PlanNodeKind::BufferReadback { node } => of_node("readback", *node),
         }
     }
 }

@@ -17,6 +17,7 @@
 
 #![warn(missing_docs)]
 
+mod buffer;
 mod completion;
 mod debug_names;
 mod device;
@@ -104,6 +105,7 @@ pub struct VulkanBackend {
     formats: FormatTable,
     pipelines: Pipelines,
     textures: TextureTable,
+    buffers: buffer::BufferTable,
     slots: Vec<FrameSlot>,
     next_slot: usize,
     sink: RetireSink,
@@ -111,6 +113,7 @@ pub struct VulkanBackend {
     retired_textures: usize,
     retired_effects: usize,
     retired_buffers: usize,
+    retired_geometry: usize,
     last_submitted: SubmissionId,
     completed: SubmissionId,
     readbacks: HashMap<ReadbackId, Vec<u8>>,
@@ -181,6 +184,7 @@ impl VulkanBackend {
             formats,
             pipelines,
             textures: TextureTable::default(),
+            buffers: buffer::BufferTable::default(),
             slots: Vec::new(),
             next_slot: 0,
             sink: RetireSink::default(),
@@ -188,6 +192,7 @@ impl VulkanBackend {
             retired_textures: 0,
             retired_effects: 0,
             retired_buffers: 0,
+            retired_geometry: 0,
             last_submitted: SubmissionId(0),
             completed: SubmissionId(0),
             readbacks: HashMap::new(),
@@ -337,10 +342,14 @@ impl VulkanBackend {
         }
         .map_err(|e| vk_error("vkBeginCommandBuffer", e))?;
 
+        let id = SubmissionId(self.last_submitted.0 + 1);
         let mut rec = Recorder {
             gpu: &self.gpu,
             formats: &self.formats,
             textures: &self.textures,
+            buffers: &mut self.buffers,
+            submission: id,
+            completed: self.completed,
             pipelines: &mut self.pipelines,
             cmd,
             frame: &plan.frame,
@@ -356,7 +365,6 @@ impl VulkanBackend {
             acquired_image: presentation.acquired_image,
             present_copy: presentation.copy_into,
         };
-        let id = SubmissionId(self.last_submitted.0 + 1);
         let recorded = {
             let _span = tracing::debug_span!("lower", submission = id.0).entered();
             puffin::profile_scope!("lower");
@@ -439,6 +447,13 @@ impl Backend for VulkanBackend {
     fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
         let texture = texture::create(&self.gpu, &self.formats, desc)?;
         Ok(self.textures.insert(texture))
+    }
+
+    fn create_buffer(
+        &mut self,
+        desc: &xnagraph_graph::BufferDesc,
+    ) -> Result<NativeHandle, BackendError> {
+        self.buffers.create(&self.gpu, desc)
     }
 
     fn create_effect(
@@ -529,9 +544,11 @@ impl Backend for VulkanBackend {
                 .map_or(0, |p| p.object_count() + usize::from(self.gpu.surface.is_some())),
             textures: self.textures.len(),
             images: self.textures.image_count(),
-            buffers: slot_buffers + self.retired_buffers,
+            buffers: slot_buffers + self.retired_buffers + self.buffers.storage_count(),
             effects: self.pipelines.effect_count(),
-            awaiting_retirement: self.retired_textures + self.retired_effects,
+            awaiting_retirement: self.retired_textures
+                + self.retired_effects
+                + self.retired_geometry,
         }
     }
 
@@ -569,6 +586,8 @@ impl Drop for VulkanBackend {
             // SAFETY: the device is idle.
             unsafe { texture::destroy(&self.gpu, t) };
         }
+        // SAFETY: the device is idle.
+        unsafe { self.buffers.destroy_all(&self.gpu) };
         self.release_idle_buffers();
         for slot in std::mem::take(&mut self.slots) {
             // SAFETY: the device is idle.

@@ -13,6 +13,7 @@ use xnagraph_graph::{
     BackendError, FrameCommands, FramePlan, Node, PassOp, PlanNodeKind, SpriteInstance,
 };
 
+use crate::buffer::{self, BufferTable};
 use crate::device::Gpu;
 use crate::format::FormatTable;
 use crate::frame::{HostBuffer, PendingReadback};
@@ -78,6 +79,17 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
                     return Err(plan_error(format!("node {node} is not a present")));
                 }
             }
+            PlanNodeKind::BufferUpload { node, .. } => {
+                let Some(Node::BufferUpload(u)) = frame.nodes.get(*node) else {
+                    return Err(plan_error(format!("node {node} is not a buffer upload")));
+                };
+                needs.staging_bytes += (u.data.len() as u64).next_multiple_of(STAGING_ALIGN);
+            }
+            PlanNodeKind::BufferReadback { node } => {
+                if !matches!(frame.nodes.get(*node), Some(Node::BufferReadback(_))) {
+                    return Err(plan_error(format!("node {node} is not a buffer readback")));
+                }
+            }
             PlanNodeKind::GenerateMips { .. } | PlanNodeKind::ClearImages { .. } => {}
         }
     }
@@ -89,6 +101,12 @@ pub(crate) struct Recorder<'a> {
     pub gpu: &'a Gpu,
     pub formats: &'a FormatTable,
     pub textures: &'a TextureTable,
+    /// Vertex and index buffers: a rename switches a buffer's storage while recording.
+    pub buffers: &'a mut BufferTable,
+    /// The submission being recorded, and the last one known complete (renames reuse storage
+    /// only from completed submissions).
+    pub submission: xnagraph_graph::SubmissionId,
+    pub completed: xnagraph_graph::SubmissionId,
     pub pipelines: &'a mut Pipelines,
     pub cmd: vk::CommandBuffer,
     pub frame: &'a FrameCommands,
@@ -124,8 +142,8 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
         sync::record_plan_barriers(
             &rec.gpu.device,
             rec.cmd,
-            rec.textures,
-            &node.barriers,
+            (rec.textures, rec.buffers),
+            (&node.barriers, &node.buffer_barriers),
             rec.acquired_image,
         )?;
         match &node.kind {
@@ -144,6 +162,16 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
                 transfer::record_mips(rec, texture.native(), *layer)?;
             }
             PlanNodeKind::ClearImages { clears } => transfer::record_clears(rec, clears)?,
+            PlanNodeKind::BufferUpload { node, rename } => {
+                if let Some(Node::BufferUpload(u)) = rec.frame.nodes.get(*node) {
+                    buffer::record_upload(rec, u, *rename)?;
+                }
+            }
+            PlanNodeKind::BufferReadback { node } => {
+                if let Some(Node::BufferReadback(r)) = rec.frame.nodes.get(*node) {
+                    buffer::record_readback(rec, r)?;
+                }
+            }
             // Headless, skipped, or drawn straight into the swapchain image: presenting is the
             // barrier the plan put before this node (the queue present follows the submission).
             PlanNodeKind::Present { node } => {

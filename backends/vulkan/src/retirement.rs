@@ -16,6 +16,8 @@ pub(crate) enum Retired {
     Texture(NativeHandle),
     Effect(NativeHandle),
     Buffer(HostBuffer),
+    /// A vertex or index buffer the engine dropped, with its spares.
+    Geometry(NativeHandle),
 }
 
 impl VulkanBackend {
@@ -25,6 +27,9 @@ impl VulkanBackend {
             if let Some(t) = self.textures.get_mut(handle) {
                 self.retired.retire(t.last_use, Retired::Texture(handle));
                 self.retired_textures += 1;
+            } else if let Some(b) = self.buffers.get_mut(handle) {
+                self.retired.retire(b.last_use, Retired::Geometry(handle));
+                self.retired_geometry += 1;
             } else if self.pipelines.is_effect(handle) {
                 // Every submission that could draw with it has been made: the draws that held
                 // it are gone.
@@ -56,6 +61,11 @@ impl VulkanBackend {
                 self.retired_effects -= 1;
                 // SAFETY: the last submission that could use it has completed.
                 unsafe { self.pipelines.destroy_effect(&self.gpu, handle) };
+            }
+            Retired::Geometry(handle) => {
+                self.retired_geometry -= 1;
+                // SAFETY: its last submission (and its spares', which are earlier) has completed.
+                unsafe { self.buffers.destroy(&self.gpu, handle) };
             }
             Retired::Buffer(buffer) => {
                 self.retired_buffers -= 1;
@@ -98,11 +108,15 @@ impl VulkanBackend {
                 Node::Upload(u) => handles.push(u.texture.native()),
                 Node::Readback(r) => handles.push(r.texture.native()),
                 Node::Present(t) => handles.push(t.native()),
+                Node::BufferUpload(u) => handles.push(u.buffer.native()),
+                Node::BufferReadback(r) => handles.push(r.buffer.native()),
             }
         }
         for handle in handles {
             if let Some(t) = self.textures.get_mut(handle) {
                 t.last_use = id;
+            } else if let Some(b) = self.buffers.get_mut(handle) {
+                b.last_use = id;
             }
         }
     }

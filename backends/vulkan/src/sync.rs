@@ -7,8 +7,9 @@
 //! asks it. A node's plan barriers are recorded as one vkCmdPipelineBarrier2.
 
 use ash::vk;
-use xnagraph_graph::{Access, BackendError, Barrier, Image, TextureDesc};
+use xnagraph_graph::{Access, BackendError, Barrier, BufferBarrier, Image, TextureDesc};
 
+use crate::buffer::BufferTable;
 use crate::texture::TextureTable;
 
 /// A use of a resource, in the table's terms.
@@ -154,14 +155,39 @@ pub(crate) fn record_image_barriers(
     unsafe { device.cmd_pipeline_barrier2(cmd, &dependency) };
 }
 
-/// Lowers a node's plan barriers to one batch.
+/// One plan buffer barrier over `buffer`'s storage: the earlier use's stage and writes, then the
+/// node's use. Buffers have no layouts.
+pub(crate) fn buffer_barrier(
+    buffer: vk::Buffer,
+    b: &BufferBarrier,
+) -> vk::BufferMemoryBarrier2<'static> {
+    let from = sync_point(Use::Plan(b.src));
+    let to = sync_point(Use::Plan(b.dst));
+    vk::BufferMemoryBarrier2::default()
+        .src_stage_mask(from.stage)
+        .src_access_mask(writes(from.access))
+        .dst_stage_mask(to.stage)
+        .dst_access_mask(to.access)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .buffer(buffer)
+        .offset(b.range.start)
+        .size(b.range.end - b.range.start)
+}
+
+/// Lowers a node's plan barriers, image and buffer, to one batch.
 pub(crate) fn record_plan_barriers(
     device: &ash::Device,
     cmd: vk::CommandBuffer,
-    textures: &TextureTable,
-    barriers: &[Barrier],
+    (textures, buffers): (&TextureTable, &BufferTable),
+    (barriers, buffer_barriers): (&[Barrier], &[BufferBarrier]),
     acquired: Option<vk::Image>,
 ) -> Result<(), BackendError> {
+    let mut lowered_buffers = Vec::with_capacity(buffer_barriers.len());
+    for b in buffer_barriers {
+        let storage = buffers.get(b.buffer.native())?.current.buffer;
+        lowered_buffers.push(buffer_barrier(storage, b));
+    }
     let mut lowered = Vec::with_capacity(barriers.len());
     for b in barriers {
         let texture = textures.get(b.texture.native())?;
@@ -186,7 +212,14 @@ pub(crate) fn record_plan_barriers(
     for b in lowered.iter_mut().filter(|b| Some(b.image) == acquired) {
         after_acquire(b);
     }
-    record_image_barriers(device, cmd, &lowered);
+    if lowered.is_empty() && lowered_buffers.is_empty() {
+        return Ok(());
+    }
+    let dependency = vk::DependencyInfo::default()
+        .image_memory_barriers(&lowered)
+        .buffer_memory_barriers(&lowered_buffers);
+    // SAFETY: `cmd` is recording, and every barrier names a live image or buffer of this device.
+    unsafe { device.cmd_pipeline_barrier2(cmd, &dependency) };
     Ok(())
 }
 

@@ -37,6 +37,7 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
         let load = LoadOp::Clear(ClearValue::Color([shade, 0.0, 0.0, 1.0]));
         let nodes = vec![
             PlanNode {
+                buffer_barriers: Vec::new(),
                 barriers: vec![barrier(
                     &uploaded,
                     Image::Color,
@@ -47,6 +48,7 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
                 kind: PlanNodeKind::Upload { node: 0 },
             },
             PlanNode {
+                buffer_barriers: Vec::new(),
                 barriers: vec![barrier(
                     &cleared,
                     Image::Color,
@@ -164,6 +166,7 @@ fn a_plan_naming_a_missing_op_is_an_error_not_a_panic() {
         ..FrameCommands::default()
     };
     let nodes = vec![PlanNode {
+        buffer_barriers: Vec::new(),
         barriers: vec![],
         kind: pass(
             0,

@@ -26,6 +26,7 @@ fn load_op_clear_fills_the_whole_target() {
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,
@@ -40,6 +41,7 @@ fn load_op_clear_fills_the_whole_target() {
             ),
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,
@@ -114,6 +116,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &texture,
                 Image::Color,
@@ -124,6 +127,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
             kind: PlanNodeKind::Upload { node: 0 },
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![
                 barrier(
                     &texture,
@@ -142,6 +146,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
             ),
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,
@@ -207,6 +212,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 1.0, 1.0]));
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &white,
                 Image::Color,
@@ -217,6 +223,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
             kind: PlanNodeKind::Upload { node: 0 },
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![
                 barrier(&white, Image::Color, 0..1, Access::TransferWrite, Access::FragmentSampled),
                 barrier(
@@ -236,6 +243,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
             ),
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,
@@ -275,6 +283,7 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,
@@ -289,6 +298,7 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
             ),
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![
                 barrier(
                     &target,
@@ -302,7 +312,11 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
             kind: PlanNodeKind::GenerateMips { texture: target.clone(), layer: 0 },
         },
         // The cascade leaves every level in TransferRead: no barrier before the readback.
-        PlanNode { barriers: vec![], kind: PlanNodeKind::Readback { node: 1 } },
+        PlanNode {
+            buffer_barriers: Vec::new(),
+            barriers: vec![],
+            kind: PlanNodeKind::Readback { node: 1 },
+        },
     ];
     let bytes = submit_and_read(&mut s, plan(frame, nodes), 9);
     assert_eq!(bytes.len(), 4 * 4 * 4);
@@ -331,6 +345,7 @@ fn validation_reports_a_readback_without_its_barrier() {
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,
@@ -345,7 +360,11 @@ fn validation_reports_a_readback_without_its_barrier() {
             ),
         },
         // Deliberately wrong: the image is still a colour attachment when it is copied.
-        PlanNode { barriers: vec![], kind: PlanNodeKind::Readback { node: 1 } },
+        PlanNode {
+            buffer_barriers: Vec::new(),
+            barriers: vec![],
+            kind: PlanNodeKind::Readback { node: 1 },
+        },
     ];
     let submission = s.backend.submit(&plan(frame, nodes)).expect("submit");
     s.backend.wait(submission).expect("wait");
@@ -378,6 +397,7 @@ fn validation_messages_name_the_texture() {
     let load = LoadOp::Clear(ClearValue::Color(colour));
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,
@@ -392,7 +412,11 @@ fn validation_messages_name_the_texture() {
             ),
         },
         // Deliberately wrong: the image is still a colour attachment when it is copied.
-        PlanNode { barriers: vec![], kind: PlanNodeKind::Readback { node: 1 } },
+        PlanNode {
+            buffer_barriers: Vec::new(),
+            barriers: vec![],
+            kind: PlanNodeKind::Readback { node: 1 },
+        },
     ];
     // Renamed after the plan was built and before it is submitted: the submission applies the
     // name it finds then.
@@ -477,6 +501,7 @@ fn depth_test_keeps_the_nearer_sprite() {
     };
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &white,
                 Image::Color,
@@ -487,6 +512,7 @@ fn depth_test_keeps_the_nearer_sprite() {
             kind: PlanNodeKind::Upload { node: 0 },
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![
                 barrier(&white, Image::Color, 0..1, Access::TransferWrite, Access::FragmentSampled),
                 barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
@@ -512,6 +538,7 @@ fn depth_test_keeps_the_nearer_sprite() {
             }),
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,
@@ -587,10 +614,12 @@ fn a_cube_face_is_rendered_and_read_back_alone() {
     colour_attachment.layer = face;
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![face_barrier(Access::Nothing, Access::ColorAttachmentWrite)],
             kind: pass(0, vec![colour_attachment], vec![]),
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![face_barrier(Access::ColorAttachmentWrite, Access::TransferRead)],
             kind: PlanNodeKind::Readback { node: 1 },
         },

@@ -27,6 +27,7 @@ fn pass_then_read(load: LoadOp, store: StoreOp, ops: Vec<xnagraph_graph::PassOp>
     };
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,
@@ -37,6 +38,7 @@ fn pass_then_read(load: LoadOp, store: StoreOp, ops: Vec<xnagraph_graph::PassOp>
             kind: pass(0, vec![attachment(&target, Image::Color, load, store, false)], kept),
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,

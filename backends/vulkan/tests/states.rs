@@ -65,6 +65,7 @@ fn a_thousand_blend_factors_share_one_pipeline() {
     let black = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &white,
                 Image::Color,
@@ -75,6 +76,7 @@ fn a_thousand_blend_factors_share_one_pipeline() {
             kind: PlanNodeKind::Upload { node: 0 },
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![
                 barrier(&white, Image::Color, 0..1, Access::TransferWrite, Access::FragmentSampled),
                 barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
@@ -86,6 +88,7 @@ fn a_thousand_blend_factors_share_one_pipeline() {
             ),
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,
@@ -161,6 +164,7 @@ fn reference_stencil_is_set_per_draw_by_one_pipeline() {
     let zero = LoadOp::Clear(ClearValue::DepthStencil { depth: 1.0, stencil: 0 });
     let nodes = vec![
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &white,
                 Image::Color,
@@ -171,6 +175,7 @@ fn reference_stencil_is_set_per_draw_by_one_pipeline() {
             kind: PlanNodeKind::Upload { node: 0 },
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![
                 barrier(&white, Image::Color, 0..1, Access::TransferWrite, Access::FragmentSampled),
                 barrier(&target, Image::Color, 0..1, Access::Nothing, Access::ColorAttachmentWrite),
@@ -201,6 +206,7 @@ fn reference_stencil_is_set_per_draw_by_one_pipeline() {
             }),
         },
         PlanNode {
+            buffer_barriers: Vec::new(),
             barriers: vec![barrier(
                 &target,
                 Image::Color,

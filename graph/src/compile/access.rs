@@ -227,6 +227,8 @@ pub(crate) fn for_each_use<'a>(
                 f(Use { texture, image, levels, layers, access, discard: true });
             }
         }
+        // Buffers have no subresources of a texture; their uses are `compile::buffers`'.
+        PlanNodeKind::BufferUpload { .. } | PlanNodeKind::BufferReadback { .. } => {}
         PlanNodeKind::Present { node } => {
             if let Some(Node::Present(texture)) = frame.nodes.get(*node) {
                 f(Use {

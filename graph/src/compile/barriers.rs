@@ -148,7 +148,10 @@ fn record_effects(kind: &PlanNodeKind, frame: &FrameCommands, tracker: &mut Fram
         }
         // The offscreen back buffer keeps what was presented, so GetBackBufferData after Present
         // reads the frame; whether the next frame loads it is its usage's decision (load ops).
-        PlanNodeKind::Present { .. } | PlanNodeKind::Readback { .. } => {}
+        PlanNodeKind::Present { .. }
+        | PlanNodeKind::Readback { .. }
+        | PlanNodeKind::BufferUpload { .. }
+        | PlanNodeKind::BufferReadback { .. } => {}
     }
 }
 
@@ -159,7 +162,7 @@ pub(crate) fn derive_barriers(
     tracker: &mut FrameTracker,
 ) {
     for node in nodes {
-        let PlanNode { barriers, kind } = node;
+        let PlanNode { barriers, kind, .. } = node;
         if let PlanNodeKind::Pass(pass) = kind {
             for att in pass.colors.iter_mut().chain(pass.depth.iter_mut()) {
                 let content = tracker.get(&att.texture, att.image, 0, att.layer);

@@ -43,7 +43,10 @@ fn observed_outside(i: usize, node: &PlanNode, frame: &FrameCommands, dag: &Dag)
         },
         // Readbacks and presents are what the game sees; cascades and clears are made later
         // and are kept as they come.
+        // A buffer keeps what is written into it past the frame, and its readbacks are seen.
         PlanNodeKind::Readback { .. }
+        | PlanNodeKind::BufferUpload { .. }
+        | PlanNodeKind::BufferReadback { .. }
         | PlanNodeKind::Present { .. }
         | PlanNodeKind::GenerateMips { .. }
         | PlanNodeKind::ClearImages { .. } => true,
@@ -94,6 +97,8 @@ mod tests {
                 PlanNodeKind::Present { node } => format!("present{node}"),
                 PlanNodeKind::ClearImages { .. } => "c".to_owned(),
                 PlanNodeKind::GenerateMips { .. } => "mips".to_owned(),
+                PlanNodeKind::BufferUpload { node, .. } => format!("bu{node}"),
+                PlanNodeKind::BufferReadback { node } => format!("br{node}"),
             })
             .collect()
     }

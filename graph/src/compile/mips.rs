@@ -114,7 +114,10 @@ pub(crate) fn insert_mip_cascades(
                     }
                 }
             }
-            PlanNodeKind::Present { .. } | PlanNodeKind::GenerateMips { .. } => {}
+            PlanNodeKind::Present { .. }
+            | PlanNodeKind::GenerateMips { .. }
+            | PlanNodeKind::BufferUpload { .. }
+            | PlanNodeKind::BufferReadback { .. } => {}
         }
     }
     let mut rest: Vec<_> = pending.dirty.drain().collect();
@@ -132,7 +135,7 @@ pub(crate) fn insert_mip_cascades(
         out.push(node);
         while let Some(c) = cascades.next_if(|c| c.after == i) {
             let kind = PlanNodeKind::GenerateMips { texture: c.texture, layer: c.layer };
-            out.push(PlanNode { barriers: Vec::new(), kind });
+            out.push(PlanNode { buffer_barriers: Vec::new(), barriers: Vec::new(), kind });
         }
     }
     out
@@ -333,8 +336,11 @@ mod tests {
             let value = ClearValue::Color(RED);
             let clears =
                 vec![ImageClear { texture: texture.clone(), image, level, layer: 0, value }];
-            let nodes =
-                vec![PlanNode { barriers: Vec::new(), kind: PlanNodeKind::ClearImages { clears } }];
+            let nodes = vec![PlanNode {
+                buffer_barriers: Vec::new(),
+                barriers: Vec::new(),
+                kind: PlanNodeKind::ClearImages { clears },
+            }];
             insert_mip_cascades(&FrameCommands::default(), nodes, Placement::SegmentRun).len() - 1
         };
         assert_eq!(cascades(&mipmapped, Image::Color, 0), 1);

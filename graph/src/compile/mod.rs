@@ -21,6 +21,8 @@
 //!    clears of the images whose content is observed, or nothing.
 //! 7. [`barriers`] — per-subresource tracking (carried across frames in [`track`]), one batch of
 //!    barriers per node; LOADs of content that does not exist become DONT_CARE here.
+//!    Buffers get theirs in `buffers`: per-range hazards, and whether a `Discard` write renames
+//!    its buffer.
 //! 8. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
 //!
 //! What each node touches is written once, in `access`, for the barriers and the DAG alike.
@@ -35,6 +37,7 @@
 mod access;
 pub mod barriers;
 mod blind;
+mod buffers;
 pub mod clears;
 pub mod cost;
 mod cull;
@@ -124,8 +127,16 @@ pub fn compile_for_submission_with(
     };
     let mut tracker = track::FrameTracker::default();
     stage!("compile::barriers", barriers::derive_barriers(&frame, &mut nodes, &mut tracker));
+    let mut buffer_tracker = buffers::BufferTracker::default();
+    stage!(
+        "compile::buffers",
+        buffers::derive_buffer_barriers(&frame, &mut nodes, &mut buffer_tracker)
+    );
     let cost = stage!("compile::cost", cost::plan_cost(&nodes));
-    (FramePlan { frame, nodes, cost }, tracker.into_commit())
+    (
+        FramePlan { frame, nodes, cost },
+        tracker.into_commit().with_buffers(buffer_tracker.into_entries()),
+    )
 }
 
 /// Compiles one frame and commits its tracked state at once: for callers that execute every

@@ -62,8 +62,11 @@ pub(crate) fn recorded_nodes(frame: &FrameCommands) -> Vec<PlanNode> {
             Node::Upload(_) => PlanNodeKind::Upload { node: i },
             Node::Readback(_) => PlanNodeKind::Readback { node: i },
             Node::Present(_) => PlanNodeKind::Present { node: i },
+            // Whether the write renames the buffer is decided with its barriers.
+            Node::BufferUpload(_) => PlanNodeKind::BufferUpload { node: i, rename: false },
+            Node::BufferReadback(_) => PlanNodeKind::BufferReadback { node: i },
         };
-        nodes.push(PlanNode { barriers: Vec::new(), kind });
+        nodes.push(PlanNode { buffer_barriers: Vec::new(), barriers: Vec::new(), kind });
     }
     nodes
 }

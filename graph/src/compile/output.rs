@@ -128,6 +128,22 @@ fn node_line(plan: &FramePlan, names: &Names, kind: &PlanNodeKind) -> String {
         PlanNodeKind::GenerateMips { texture, layer } => {
             format!("mips {} layer {layer}", names.name(texture))
         }
+        PlanNodeKind::BufferUpload { node, rename } => match plan.frame.nodes.get(*node) {
+            Some(Node::BufferUpload(u)) => format!(
+                "buffer upload node {node} -> {} bytes {:?} {:?}{}",
+                u.buffer.name(),
+                u.range(),
+                u.options,
+                if *rename { " rename" } else { "" }
+            ),
+            _ => format!("buffer upload node {node}"),
+        },
+        PlanNodeKind::BufferReadback { node } => match plan.frame.nodes.get(*node) {
+            Some(Node::BufferReadback(r)) => {
+                format!("buffer readback node {node} <- {} bytes {:?}", r.buffer.name(), r.range())
+            }
+            _ => format!("buffer readback node {node}"),
+        },
         PlanNodeKind::Present { node } => match plan.frame.nodes.get(*node) {
             Some(Node::Present(t)) => match plan.frame.presentation {
                 PresentMode::Offscreen => format!("present node {node} {}", names.name(t)),
@@ -154,6 +170,11 @@ fn clear_line(names: &Names, c: &ImageClear) -> String {
         c.layer,
         Value(&c.value)
     )
+}
+
+/// One buffer barrier: the buffer (by name), the bytes, the earlier and the node's access.
+fn buffer_barrier_line(b: &BufferBarrier) -> String {
+    format!("buffer barrier {} bytes {:?} {:?} -> {:?}", b.buffer.name(), b.range, b.src, b.dst)
 }
 
 /// The lines under a node's summary that say what it does: attachments or clears.
@@ -216,6 +237,9 @@ impl Display for FramePlan {
                     b.dst
                 )?;
             }
+            for b in &node.buffer_barriers {
+                writeln!(f, "  {}", buffer_barrier_line(b))?;
+            }
             for line in detail_lines(&names, &node.kind) {
                 writeln!(f, "  {line}")?;
             }
@@ -243,6 +267,10 @@ pub fn to_dot(plan: &FramePlan) -> String {
         }
         if !node.barriers.is_empty() {
             let _ = write!(label, "\n{} barriers", node.barriers.len());
+        }
+        for b in &node.buffer_barriers {
+            label.push('\n');
+            label.push_str(&buffer_barrier_line(b));
         }
         let label = label.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\l");
         let _ = writeln!(out, "  n{i} [label=\"{label}\\l\"];");

@@ -116,6 +116,8 @@ pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
                 }
             }
             PlanNodeKind::GenerateMips { texture, layer } => read(texture.id(), *layer),
+            // Buffers have no attachments to store.
+            PlanNodeKind::BufferUpload { .. } | PlanNodeKind::BufferReadback { .. } => {}
             // Transfer clears are made from passes after this stage; they overwrite what they
             // name all the same.
             PlanNodeKind::ClearImages { clears } => {
@@ -247,6 +249,7 @@ mod tests {
             let (texture, value) = (rt.clone(), ClearValue::Color(BLUE));
             let clears = vec![ImageClear { texture, image: Image::Color, level, layer: 0, value }];
             nodes.push(PlanNode {
+                buffer_barriers: Vec::new(),
                 barriers: Vec::new(),
                 kind: PlanNodeKind::ClearImages { clears },
             });

@@ -306,6 +306,8 @@ pub fn kinds(plan: &FramePlan) -> Vec<&'static str> {
             PlanNodeKind::Readback { .. } => "readback",
             PlanNodeKind::GenerateMips { .. } => "mips",
             PlanNodeKind::Present { .. } => "present",
+            PlanNodeKind::BufferUpload { .. } => "buffer upload",
+            PlanNodeKind::BufferReadback { .. } => "buffer readback",
         })
         .collect()
 }

@@ -180,7 +180,7 @@ impl FrameTracker {
 
     /// The advanced states, to be committed once the plan was submitted.
     pub(crate) fn into_commit(self) -> TrackingCommit {
-        TrackingCommit { entries: self.entries }
+        TrackingCommit { entries: self.entries, buffers: Vec::new() }
     }
 }
 
@@ -193,13 +193,26 @@ impl FrameTracker {
 #[derive(Debug, Default)]
 pub struct TrackingCommit {
     entries: Vec<(Arc<TextureState>, TrackedState)>,
+    buffers: Vec<(Arc<crate::buffer::BufferState>, crate::buffer::BufferTrack)>,
 }
 
 impl TrackingCommit {
+    /// Adds the buffers' tracked uses the plan leaves behind.
+    pub(crate) fn with_buffers(
+        mut self,
+        buffers: Vec<(Arc<crate::buffer::BufferState>, crate::buffer::BufferTrack)>,
+    ) -> Self {
+        self.buffers = buffers;
+        self
+    }
+
     /// Writes the advanced states back to their textures.
     pub fn commit(self) {
         for (texture, state) in self.entries {
             *texture.tracked.lock().unwrap_or_else(|p| p.into_inner()) = state;
+        }
+        for (buffer, track) in self.buffers {
+            *buffer.tracked.lock().unwrap_or_else(|p| p.into_inner()) = track;
         }
     }
 
