@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 mod capability;
+mod capture;
 mod clear;
 mod content;
 mod cube;
@@ -36,6 +37,7 @@ mod texture;
 mod texture3d;
 mod window;
 
+pub use capture::{CaptureSummary, CAPTURE_VARIABLE};
 pub use clear::ClearOptions;
 pub use content::LoadOptions;
 pub use cube::{CubeMapFace, RenderTargetCube, TextureCube};

@@ -11,6 +11,7 @@
 
 pub mod backend;
 pub mod builder;
+pub mod capture;
 pub mod commands;
 pub mod compile;
 pub mod diagnostics;
