@@ -97,8 +97,13 @@ pub fn percentile(values: &[f64], p: f64) -> f64 {
 /// The JSON summary of the frames whose position lies in `range` (inclusive; every frame
 /// without one): frame count, mean and p50/p95/p99 of frame, compile and submit times.
 pub fn summary_json(frames: &[FrameFigures], range: Option<(usize, usize)>) -> String {
-    let chosen: Vec<&FrameFigures> =
-        frames.iter().filter(|f| range.map_or(true, |(a, b)| (a..=b).contains(&f.frame))).collect();
+    let chosen: Vec<&FrameFigures> = frames
+        .iter()
+        .filter(|f| match range {
+            Some((a, b)) => (a..=b).contains(&f.frame),
+            None => true,
+        })
+        .collect();
     let stat = |name: &str, get: &dyn Fn(&FrameFigures) -> f64| {
         let v: Vec<f64> = chosen.iter().map(|f| get(f)).collect();
         let mean = if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
