@@ -5,6 +5,7 @@
 
 pub mod ash_clear;
 pub mod post_chain;
+pub mod replay;
 
 use std::time::{Duration, Instant};
 

@@ -205,11 +205,43 @@ impl GraphicsDevice {
             diagnostics,
             compile_policy: options.compile_policy,
             last_plan_cost: Mutex::new(None),
+            capture: Default::default(),
         });
+        shared.capture.texture_created(lock(&shared.rec).builder.back_buffer());
         if options.render_thread {
             shared.start_render_thread(frames_in_flight(&options))?;
         }
-        Ok(GraphicsDevice { shared })
+        let device = GraphicsDevice { shared };
+        if let Ok(spec) = std::env::var(crate::capture::CAPTURE_VARIABLE) {
+            let (path, frames) = crate::capture::parse_spec(&spec)?;
+            device.capture_frames(path, frames)?;
+        }
+        Ok(device)
+    }
+
+    /// Captures frames `frames` (numbered by presents: frame k ends with the (k+1)-th `Present`
+    /// of this device) into the file at `path`; no XNA counterpart. When the first frame begins
+    /// (at once, if it is the frame being recorded now) every live texture is read back once as
+    /// the capture's snapshot, and the file is complete after the present that ends the last
+    /// frame ([`GraphicsDevice::capture_result`] then reports it). `XNAGRAPH_CAPTURE=path:N-M`
+    /// does the same at device creation. An empty range, or a first frame that has begun
+    /// already, is `ArgumentOutOfRange` on `frames`; a capture already armed or running is
+    /// `InvalidOperation`, as is a file that cannot be created.
+    pub fn capture_frames(
+        &self,
+        path: impl Into<std::path::PathBuf>,
+        frames: std::ops::RangeInclusive<u64>,
+    ) -> Result<()> {
+        self.shared.check_alive()?;
+        self.shared.capture.arm(&self.shared, path.into(), frames)
+    }
+
+    /// The outcome of the last capture once its last frame was presented (taken: a second call
+    /// returns `None`); `None` while it runs. A write failure ends the capture and is reported
+    /// here as `InvalidOperation`.
+    pub fn capture_result(&self) -> Option<Result<crate::CaptureSummary>> {
+        let result = self.shared.capture.take_result()?;
+        Some(result.map_err(|m| XnaError::invalid_operation(format!("The capture failed: {m}"))))
     }
 
     /// The profile the device was created with (XNA's `GraphicsProfile`); it bounds texture sizes,

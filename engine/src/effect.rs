@@ -96,6 +96,7 @@ impl Effect {
             let key = EffectKey { native, outputs: outputs as u8 };
             Ok(EffectState::new(key, backend.retire_sink()))
         })?;
+        device.capture.effect_created(&state, words);
         let core = Arc::new(EffectCore {
             res: ResourceCore::new("Effect", Arc::downgrade(device)),
             state: Mutex::new(Some(state)),

@@ -12,6 +12,7 @@
 
 mod buffer;
 mod capability;
+mod capture;
 mod clear;
 mod content;
 mod cube;
@@ -43,6 +44,7 @@ pub use buffer::{
     VertexElementUsage, VertexPositionColor, VertexPositionColorTexture,
     VertexPositionNormalTexture, VertexPositionTexture, VertexType,
 };
+pub use capture::{CaptureSummary, CAPTURE_VARIABLE};
 pub use clear::ClearOptions;
 pub use content::LoadOptions;
 pub use cube::{CubeMapFace, RenderTargetCube, TextureCube};

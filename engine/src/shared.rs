@@ -181,6 +181,8 @@ pub(crate) struct DeviceShared {
     pub compile_policy: CompilePolicy,
     /// The cost of the last plan handed to the backend.
     pub last_plan_cost: Mutex<Option<PlanCost>>,
+    /// Frame capture (see [`crate::capture`]).
+    pub capture: crate::capture::CaptureHook,
 }
 
 impl DeviceShared {
@@ -274,10 +276,12 @@ impl DeviceShared {
     /// failure first.
     pub fn create_state(&self, desc: TextureDesc) -> Result<Arc<TextureState>> {
         self.check_failure()?;
-        self.with_backend(|backend| {
+        let state = self.with_backend(|backend| {
             let handle = backend.create_texture(&desc)?;
             Ok(TextureState::new(desc, handle, backend.retire_sink()))
-        })
+        })?;
+        self.capture.texture_created(&state);
+        Ok(state)
     }
 
     /// Maps a backend failure onto its error; a lost device first raises the reset events.

@@ -108,12 +108,12 @@ impl DeviceShared {
     pub fn present(&self, record: impl FnOnce(&mut Recording) -> Result<()>) -> Result<()> {
         self.check_failure()?;
         match self.hand_over(record, false)?.1 {
-            Handed::Queued(_) => Ok(()),
+            Handed::Queued(_) => {}
             Handed::Rendered(outcome) => {
                 outcome?.map_err(|e| self.backend_failed(e))?;
-                Ok(())
             }
         }
+        self.capture.presented(self)
     }
 
     /// Compiles and submits everything recorded so far and returns once it is submitted;
@@ -264,6 +264,9 @@ impl DeviceShared {
             let recorded = record(&mut rec)?;
             (recorded, rec.builder.take_frame())
         };
+        if !commands.is_empty() {
+            self.capture.flushed(&commands);
+        }
         let frame = (!commands.is_empty()).then(|| {
             self.submissions.store(number, Ordering::Relaxed);
             Frame { number, commands, cause: flush.id() }

@@ -14,7 +14,9 @@ use crate::resource::{RenderTargetUsage, TextureState};
 pub use crate::states::*;
 
 /// An integer rectangle in pixels (XNA's `Rectangle`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default,
+)]
 pub struct Rect {
     /// Left edge, in pixels.
     pub x: i32,
@@ -35,7 +37,7 @@ impl Rect {
 
 /// The depth slices `front..back` a transfer covers: the z range of XNA's `Texture3D` box. A 2D
 /// texture or a cube face has one slice, [`Slices::FLAT`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Slices {
     /// The first slice covered.
     pub front: u32,
@@ -54,7 +56,7 @@ impl Slices {
 }
 
 /// XNA's `Viewport` (pixels, depth range).
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Default)]
 pub struct Viewport {
     /// Left edge of the viewport, in pixels of the bound target.
     pub x: i32,
@@ -156,7 +158,7 @@ impl SpriteInstance {
 
 /// A clear command. Each aspect is `Some` only when the caller asked for it *and* the bound
 /// target has it (the engine filters), so the compiler never sees a clear of a missing aspect.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Default)]
 pub struct Clear {
     /// Clear the colour attachments to this RGBA value.
     pub color: Option<[f32; 4]>,
@@ -209,7 +211,7 @@ pub struct ColorBinding {
 }
 
 /// How a pass segment began.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SegmentStart {
     /// A real `SetRenderTargets` transition. `usage` is the first target's (the back buffer's
     /// presentation usage when returning to it): as in XNA and FNA, the first target's usage

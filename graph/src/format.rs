@@ -13,7 +13,9 @@
 /// that a shader written for XNA (e.g. a tint multiplied by a `Single` height map) sees the
 /// values it saw there. `Alpha8` reads as (0, 0, 0, a), as in XNA. Render targets store exactly
 /// what is drawn; the rule applies to sampling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
+)]
 pub enum SurfaceFormat {
     /// 32 bits: bytes R, G, B, A (unsigned normalized).
     Color,
@@ -126,7 +128,19 @@ impl SurfaceFormat {
 }
 
 /// XNA 4.0's `DepthFormat`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    serde::Serialize,
+    serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+)]
 pub enum DepthFormat {
     /// No depth buffer.
     #[default]

@@ -12,6 +12,7 @@
 pub mod backend;
 pub mod buffer;
 pub mod builder;
+pub mod capture;
 pub mod commands;
 pub mod compile;
 pub mod diagnostics;

@@ -30,7 +30,9 @@ impl TextureId {
 pub struct NativeHandle(pub u64);
 
 /// XNA's `RenderTargetUsage`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default,
+)]
 pub enum RenderTargetUsage {
     /// The content does not survive a new bind: each bind starts the target cleared to opaque
     /// black, depth 1, stencil 0 (on the buffers it has).
@@ -52,7 +54,7 @@ impl RenderTargetUsage {
 }
 
 /// What makes a texture a render target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RenderTargetDesc {
     /// The depth format the backend applied (not necessarily the one requested).
     pub depth: DepthFormat,
@@ -72,7 +74,7 @@ impl RenderTargetDesc {
 }
 
 /// Everything a backend needs to create a native texture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TextureDesc {
     /// Width of level 0, in texels.
     pub width: u32,

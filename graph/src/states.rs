@@ -7,7 +7,7 @@
 //! state. They are re-exported by [`crate::commands`].
 
 /// XNA's `Blend`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Blend {
     /// Factor (1, 1, 1, 1).
     One,
@@ -38,7 +38,7 @@ pub enum Blend {
 }
 
 /// XNA's `BlendFunction`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BlendFunction {
     /// source × source factor + destination × destination factor.
     Add,
@@ -53,7 +53,7 @@ pub enum BlendFunction {
 }
 
 /// XNA's `BlendState` as pipeline data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlendState {
     /// Factor applied to the source colour (XNA's default: `One`).
     pub color_source_blend: Blend,
@@ -113,7 +113,7 @@ impl BlendState {
 }
 
 /// XNA's `TextureFilter` (the subset SpriteBatch's stock samplers use, plus the rest).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TextureFilter {
     /// Linear minification, magnification and mip filtering.
     Linear,
@@ -136,7 +136,7 @@ pub enum TextureFilter {
 }
 
 /// XNA's `TextureAddressMode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TextureAddressMode {
     /// Repeat the texture: coordinates are taken modulo 1.
     Wrap,
@@ -147,7 +147,7 @@ pub enum TextureAddressMode {
 }
 
 /// XNA's `SamplerState` as pipeline data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SamplerState {
     /// Minification, magnification and mip filter.
     pub filter: TextureFilter,
@@ -193,7 +193,7 @@ impl SamplerState {
 }
 
 /// XNA's `CompareFunction`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CompareFunction {
     /// The test always passes.
     Always,
@@ -214,7 +214,7 @@ pub enum CompareFunction {
 }
 
 /// XNA's `StencilOperation`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StencilOperation {
     /// Keep the stored value.
     Keep,
@@ -235,7 +235,7 @@ pub enum StencilOperation {
 }
 
 /// XNA's `DepthStencilState` as pipeline data (one-sided stencil).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DepthStencilState {
     /// Whether the depth test runs.
     pub depth_buffer_enable: bool,
@@ -286,7 +286,7 @@ impl DepthStencilState {
 }
 
 /// XNA's `CullMode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CullMode {
     /// Draw every triangle.
     None,
@@ -297,7 +297,7 @@ pub enum CullMode {
 }
 
 /// XNA's `FillMode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FillMode {
     /// Fill triangles.
     Solid,
@@ -306,7 +306,7 @@ pub enum FillMode {
 }
 
 /// XNA's `RasterizerState` as pipeline data (depth bias as raw bits so the key hashes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RasterizerState {
     /// Which triangles are culled.
     pub cull_mode: CullMode,

@@ -72,7 +72,7 @@ macro_rules! stage {
 }
 
 /// Which policy decides the loads, stores, resolves and cascades of a plan.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CompilePolicy {
     /// The compiler's own: the whole frame decides every load, store, resolve, cascade and
     /// culled node (the stages above).

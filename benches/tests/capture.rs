@@ -1,0 +1,241 @@
+//! Frame capture and replay through the public API: a scene captured from frame 5 replays to
+//! the live run's exact pixels, on its own (the snapshot carries what earlier frames left),
+//! trimmed, through the environment variable, and through the `xnagraph-replay` binary.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use xnagraph::{
+    BlendState, Color, DepthFormat, DeviceOptions, GraphicsDevice, GraphicsProfile,
+    PresentationParameters, Rectangle, RenderTarget2D, RenderTargetUsage, SpriteBatch,
+    SurfaceFormat, Texture2D, Vector2,
+};
+use xnagraph_benches::replay::replay;
+use xnagraph_graph::capture::trim::trim;
+use xnagraph_graph::capture::Capture;
+use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
+
+const W: i32 = 64;
+const H: i32 = 48;
+
+fn scratch(name: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn device() -> GraphicsDevice {
+    let params = PresentationParameters {
+        back_buffer_width: W,
+        back_buffer_height: H,
+        ..PresentationParameters::default()
+    };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
+}
+
+/// The sample's shape: sprites into a half-size target, the target scaled into the back buffer.
+/// The target preserves its content and is never cleared after frame 0, so every frame's
+/// pixels depend on every earlier frame: a replay from frame 5 needs the snapshot.
+fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
+    let (sw, sh) = (W / 2, H / 2);
+    let scene = RenderTarget2D::with_options(
+        device,
+        sw,
+        sh,
+        false,
+        SurfaceFormat::Color,
+        DepthFormat::None,
+        0,
+        RenderTargetUsage::PreserveContents,
+    )
+    .unwrap();
+    let ball = Texture2D::new(device, 4, 4).unwrap();
+    let texels: Vec<Color> = (0..16u8).map(|i| Color::new(255, 16 * i, 255 - 8 * i, 255)).collect();
+    ball.set_data(&texels).unwrap();
+    let mut batch = SpriteBatch::new(device).unwrap();
+    for frame in 0..frames {
+        device.set_render_target(Some(&scene)).unwrap();
+        if frame == 0 {
+            device.clear(Color::new(16, 20, 40, 255)).unwrap();
+        }
+        batch.begin().unwrap();
+        let x = (frame as f32 * 3.0) % (sw as f32 - 4.0);
+        batch.draw(&ball, Vector2::new(x, (frame % 5) as f32 * 4.0 + 1.0), Color::WHITE).unwrap();
+        batch.end().unwrap();
+        device.set_render_target(None).unwrap();
+        device.clear(Color::BLACK).unwrap();
+        batch
+            .begin_with(
+                xnagraph::SpriteSortMode::Deferred,
+                Some(BlendState::OPAQUE),
+                None,
+                None,
+                None,
+                None,
+            )
+            .unwrap();
+        batch.draw_rect(&scene, Rectangle::new(3, 2, W - 8, H - 6), Color::WHITE).unwrap();
+        batch.end().unwrap();
+        device.present().unwrap();
+    }
+    let mut pixels = vec![Color::TRANSPARENT; (W * H) as usize];
+    device.get_back_buffer_data(None, &mut pixels, 0, (W * H) as usize).unwrap();
+    bytemuck::cast_slice(&pixels).to_vec()
+}
+
+fn vulkan() -> VulkanBackend {
+    VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() }).unwrap()
+}
+
+fn replay_final(capture: &Capture) -> Vec<u8> {
+    let mut backend = vulkan();
+    let run = replay(&mut backend, capture, 1, None, || {}).unwrap();
+    let messages = xnagraph_graph::Backend::diagnostics(&backend).take_messages();
+    assert!(messages.is_empty(), "{messages:?}");
+    run.final_back_buffer
+}
+
+/// Captures frames 5 to 9 of a 10-frame run; returns the live final frame and the capture.
+fn capture_run(name: &str) -> (Vec<u8>, PathBuf, xnagraph::CaptureSummary) {
+    let path = scratch(name);
+    let device = device();
+    device.capture_frames(&path, 5..=9).unwrap();
+    let live = render(&device, 10);
+    let summary = device.capture_result().expect("the capture finished").unwrap();
+    (live, path, summary)
+}
+
+#[test]
+fn a_capture_of_frames_5_to_9_replays_to_the_live_final_frame_exactly() {
+    let (live, path, summary) = capture_run("frames_5_9.xgc");
+    assert_eq!(summary.frames, 5);
+    let capture = Capture::open(&path).unwrap();
+    assert!(capture.complete);
+    assert_eq!(capture.frames.len(), 5);
+    assert_eq!(capture.device.first_frame, 5);
+    assert_eq!(capture.frames.iter().map(|f| f.number).collect::<Vec<_>>(), vec![5, 6, 7, 8, 9]);
+    assert!(!capture.snapshot.is_empty(), "textures alive at frame 5 are in the snapshot");
+    assert!(capture.textures.len() >= 3, "back buffer, target, ball: {:?}", capture.textures);
+    assert_eq!(replay_final(&capture), live);
+    println!(
+        "capture of 5 frames: {} bytes for {} raw upload bytes and {} raw sprite bytes",
+        summary.file_bytes, summary.raw_upload_bytes, summary.raw_sprite_bytes
+    );
+}
+
+#[test]
+fn without_its_snapshot_the_replay_differs() {
+    // The check of the comparison above: the accumulated target matters to the final frame.
+    let (live, path, _) = capture_run("no_snapshot.xgc");
+    let mut capture = Capture::open(&path).unwrap();
+    capture.snapshot.clear();
+    assert_ne!(replay_final(&capture), live);
+}
+
+#[test]
+fn a_trimmed_capture_replays_to_the_same_final_frame() {
+    let (live, path, _) = capture_run("to_trim.xgc");
+    let capture = Capture::open(&path).unwrap();
+    let mut backend = vulkan();
+    let (bytes, stats) = trim(&capture, 2..=4, &mut backend, Vec::new()).unwrap();
+    assert_eq!(stats.frames, 3);
+    let trimmed = Capture::from_bytes(&bytes).unwrap();
+    assert_eq!(trimmed.frames.iter().map(|f| f.number).collect::<Vec<_>>(), vec![7, 8, 9]);
+    assert_eq!(trimmed.device.first_frame, 7);
+    assert_eq!(replay_final(&trimmed), live);
+    // A range past the frames is refused.
+    assert!(trim(&capture, 3..=5, &mut backend, Vec::new()).is_err());
+}
+
+#[test]
+fn the_environment_variable_captures_an_unmodified_game() {
+    let path = scratch("from_env.xgc");
+    std::env::set_var("XNAGRAPH_CAPTURE", format!("{}:1-2", path.display()));
+    let device = device();
+    std::env::remove_var("XNAGRAPH_CAPTURE");
+    let live = render(&device, 3);
+    assert_eq!(device.capture_result().unwrap().unwrap().frames, 2);
+    let capture = Capture::open(&path).unwrap();
+    assert_eq!(capture.frames.iter().map(|f| f.number).collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(replay_final(&capture), live);
+}
+
+#[test]
+fn capture_frames_refuses_a_frame_already_begun_and_a_second_capture() {
+    let device = device();
+    render(&device, 2);
+    let e = device.capture_frames(scratch("late.xgc"), 1..=3).unwrap_err();
+    assert_eq!(e.param(), Some("frames"));
+    device.capture_frames(scratch("armed.xgc"), 4..=5).unwrap();
+    assert!(matches!(
+        device.capture_frames(scratch("second.xgc"), 6..=7),
+        Err(xnagraph::XnaError::InvalidOperation { .. })
+    ));
+}
+
+#[test]
+fn the_replay_binary_writes_the_final_frame_and_names_a_corrupt_chunk() {
+    let (live, path, _) = capture_run("cli.xgc");
+    let png_path = scratch("cli_final.png");
+    let json = scratch("cli.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_xnagraph-replay"))
+        .args(["replay", path.to_str().unwrap(), "--repeat", "2", "--png"])
+        .arg(&png_path)
+        .arg("--json")
+        .arg(&json)
+        .args(["--measurement-range", "1-3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let decoder =
+        png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png_path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    reader.next_frame(&mut buf).unwrap();
+    assert_eq!(buf, live);
+    let summary = std::fs::read_to_string(&json).unwrap();
+    assert!(summary.starts_with("{\"frames\":6,\"measurement_range\":[1,3]"), "{summary}");
+
+    let mut bytes = std::fs::read(&path).unwrap();
+    let cut = bytes.len() - 7;
+    bytes.truncate(cut);
+    let broken = scratch("cli_broken.xgc");
+    std::fs::write(&broken, &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_xnagraph-replay"))
+        .args(["info", broken.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("capture chunk") && err.contains("at byte") && err.contains("truncated"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_frame_with_buffer_transfers_ends_the_capture_with_an_error() {
+    use xnagraph::{BufferUsage, VertexBuffer, VertexPositionColor, VertexType};
+    let device = device();
+    device.capture_frames(scratch("buffers.xgc"), 0..=1).unwrap();
+    let vb = VertexBuffer::new(
+        &device,
+        &VertexPositionColor::vertex_declaration(),
+        4,
+        BufferUsage::WriteOnly,
+    )
+    .unwrap();
+    let vertex =
+        VertexPositionColor { position: xnagraph::Vector3::new(1.0, 2.0, 3.0), color: Color::RED };
+    vb.set_data(&[vertex; 4]).unwrap();
+    device.present().unwrap();
+    device.present().unwrap();
+    device.wait_idle().unwrap();
+    match device.capture_result() {
+        Some(Err(xnagraph::XnaError::InvalidOperation { message })) => {
+            assert!(message.contains("vertex or index buffer"), "{message}")
+        }
+        other => panic!("a capture that cannot hold the frame must fail: {other:?}"),
+    }
+}

@@ -1,0 +1,308 @@
+//! Frame capture from a running game: `GraphicsDevice::capture_frames` and
+//! `XNAGRAPH_CAPTURE=path:N-M`.
+//!
+//! The device's frames are numbered by presents: frame k is everything flushed after the k-th
+//! present (from 0) up to and including the next one. A capture of frames N to M is armed by
+//! the call (or by the environment variable at device creation); when frame N begins, the
+//! content of every texture alive is read back once and written as the snapshot, and from then
+//! on each flushed `FrameCommands` is written as it leaves the recorder (under the device's
+//! flush order, so the file's order is the compiler's), with a marker at each present, until
+//! the present that ends frame M closes the file. See `xnagraph_graph::capture` for the format
+//! and why capture sits at the flush.
+//!
+//! The hook also keeps what a snapshot needs whatever is armed: a weak list of the device's
+//! texture states and the SPIR-V of its effects (a frame may draw with an effect created long
+//! before it).
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Instant;
+
+use xnagraph_graph::capture::record::DeviceRecord;
+use xnagraph_graph::capture::CaptureWriter;
+use xnagraph_graph::{EffectKey, EffectState, FrameCommands, Node, Rect, Slices, TextureState};
+
+use crate::error::{Result, XnaError};
+use crate::event::lock;
+use crate::shared::DeviceShared;
+use crate::submit::ReadRegion;
+
+/// The environment variable that captures frames of an unmodified game: `path:N-M` (frames
+/// N to M, counted by presents from 0) or `path:N` (one frame).
+pub const CAPTURE_VARIABLE: &str = "XNAGRAPH_CAPTURE";
+
+/// What a finished capture wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaptureSummary {
+    /// The file.
+    pub path: PathBuf,
+    /// Frames written.
+    pub frames: u64,
+    /// Size of the file, in bytes.
+    pub file_bytes: u64,
+    /// Bytes of texel data the frames uploaded plus the snapshot's, before deduplication and
+    /// compression.
+    pub raw_upload_bytes: u64,
+    /// Bytes of sprite instances the frames drew, before deduplication and compression.
+    pub raw_sprite_bytes: u64,
+}
+
+struct Armed {
+    path: PathBuf,
+    first: u64,
+    last: u64,
+}
+
+struct Active {
+    writer: CaptureWriter<BufWriter<File>>,
+    path: PathBuf,
+    last: u64,
+}
+
+#[derive(Default)]
+struct HookState {
+    textures: Vec<Weak<TextureState>>,
+    effects: Vec<(Weak<EffectState>, Arc<[u32]>)>,
+    /// Presents recorded so far: the number of the frame being recorded.
+    presents: u64,
+    frame_began: Option<Instant>,
+    armed: Option<Armed>,
+    active: Option<Active>,
+    result: Option<std::result::Result<CaptureSummary, String>>,
+}
+
+/// One device's capture state (see the module doc).
+#[derive(Default)]
+pub(crate) struct CaptureHook(Mutex<HookState>);
+
+impl CaptureHook {
+    /// Remembers a texture state the device created, for a later snapshot.
+    pub fn texture_created(&self, texture: &Arc<TextureState>) {
+        let mut state = lock(&self.0);
+        if state.textures.len() >= 64 && state.textures.len().is_power_of_two() {
+            state.textures.retain(|t| t.strong_count() > 0);
+        }
+        state.textures.push(Arc::downgrade(texture));
+    }
+
+    /// Remembers an effect's fragment stage, for captures of draws that use it.
+    pub fn effect_created(&self, effect: &Arc<EffectState>, spirv: &[u32]) {
+        let mut state = lock(&self.0);
+        state.effects.retain(|(e, _)| e.strong_count() > 0);
+        state.effects.push((Arc::downgrade(effect), spirv.into()));
+    }
+
+    /// Arms a capture of frames `frames` into `path`; starts it at once when the first frame is
+    /// the one being recorded.
+    pub fn arm(
+        &self,
+        shared: &DeviceShared,
+        path: PathBuf,
+        frames: RangeInclusive<u64>,
+    ) -> Result<()> {
+        let (first, last) = (*frames.start(), *frames.end());
+        let start_now = {
+            let mut state = lock(&self.0);
+            if first > last {
+                return Err(XnaError::out_of_range("frames", "the range is empty"));
+            }
+            if first < state.presents {
+                return Err(XnaError::out_of_range(
+                    "frames",
+                    format!(
+                        "frame {first} has begun already (the device is at frame {})",
+                        state.presents
+                    ),
+                ));
+            }
+            if state.armed.is_some() || state.active.is_some() {
+                return Err(XnaError::invalid_operation("A capture is already in progress."));
+            }
+            state.result = None;
+            state.armed = Some(Armed { path, first, last });
+            first == state.presents
+        };
+        if start_now {
+            self.start(shared)?;
+        }
+        Ok(())
+    }
+
+    /// The outcome of the last capture, once it has finished.
+    pub fn take_result(&self) -> Option<std::result::Result<CaptureSummary, String>> {
+        lock(&self.0).result.take()
+    }
+
+    /// A flushed frame leaves the recorder (called under the device's flush order): written
+    /// when a capture is active; a present in it ends the frame.
+    pub fn flushed(&self, commands: &FrameCommands) {
+        let mut guard = lock(&self.0);
+        let state = &mut *guard;
+        let presented = commands.nodes.iter().any(|n| matches!(n, Node::Present(_)));
+        let frame = state.presents;
+        if let Some(active) = state.active.as_mut() {
+            let effects = &state.effects;
+            let source = |key: EffectKey| {
+                effects.iter().find_map(|(e, words)| {
+                    e.upgrade().filter(|e| e.key() == key).map(|_| words.clone())
+                })
+            };
+            let mut written = active.writer.flush(frame, commands, &source);
+            if written.is_ok() && presented {
+                let ns = state.frame_began.map_or(0, |t| t.elapsed().as_nanos() as u64);
+                written = active.writer.frame_end(frame, ns);
+            }
+            if let Err(e) = written {
+                state.active = None;
+                state.result = Some(Err(format!("writing the capture failed: {e}")));
+            } else if presented && frame == active.last {
+                state.finish();
+            }
+        }
+        if presented {
+            state.presents += 1;
+            state.frame_began = Some(Instant::now());
+        }
+    }
+
+    /// After a present: starts an armed capture whose first frame begins now.
+    pub fn presented(&self, shared: &DeviceShared) -> Result<()> {
+        let due = {
+            let state = lock(&self.0);
+            state.armed.as_ref().is_some_and(|a| a.first == state.presents)
+        };
+        if due {
+            self.start(shared)?;
+        }
+        Ok(())
+    }
+
+    /// Reads back every live texture (none before anything was submitted: nothing has content
+    /// yet), then opens the file and writes the device and the snapshot.
+    fn start(&self, shared: &DeviceShared) -> Result<()> {
+        let textures: Vec<Arc<TextureState>> =
+            lock(&self.0).textures.iter().filter_map(Weak::upgrade).collect();
+        let back_buffer = lock(&shared.rec).builder.back_buffer().clone();
+        let mut regions = Vec::new();
+        if shared.submissions.load(std::sync::atomic::Ordering::Relaxed) > 0 {
+            for t in &textures {
+                // A swapchain image's content belongs to the presentation engine.
+                if t.given_to_presentation() {
+                    continue;
+                }
+                let desc = *t.desc();
+                for layer in 0..desc.layers {
+                    for level in 0..desc.mip_levels {
+                        let (w, h) = desc.level_size(level);
+                        regions.push(ReadRegion {
+                            texture: t.clone(),
+                            level,
+                            layer,
+                            rect: Rect::new(0, 0, w as i32, h as i32),
+                            slices: Slices { front: 0, back: desc.level_depth(level) },
+                        });
+                    }
+                }
+            }
+        }
+        let content = if regions.is_empty() {
+            Vec::new()
+        } else {
+            let keys = regions
+                .iter()
+                .map(|r| (r.texture.clone(), r.level, r.layer, r.rect, r.slices))
+                .collect::<Vec<_>>();
+            let bytes = shared.read_back_all(regions)?;
+            keys.into_iter().zip(bytes).collect()
+        };
+        let mut state = lock(&self.0);
+        let Some(armed) = state.armed.take() else { return Ok(()) };
+        let device = |back_buffer| DeviceRecord {
+            profile: format!("{:?}", shared.profile),
+            presentation: format!("{:?}", lock(&shared.rec).params),
+            adapter: shared.adapter_name.clone(),
+            compile_policy: shared.compile_policy,
+            back_buffer,
+            first_frame: armed.first,
+        };
+        let opened = File::create(&armed.path).and_then(|file| {
+            let mut writer = CaptureWriter::new(BufWriter::new(file), &back_buffer, device)?;
+            for ((texture, level, layer, rect, slices), bytes) in &content {
+                writer.snapshot(texture, (*level, *layer, *rect, *slices), bytes)?;
+            }
+            Ok(writer)
+        });
+        match opened {
+            Ok(writer) => {
+                state.active = Some(Active { writer, path: armed.path, last: armed.last });
+                Ok(())
+            }
+            Err(e) => {
+                let message = format!("{}: {e}", armed.path.display());
+                state.result = Some(Err(message.clone()));
+                Err(XnaError::invalid_operation(format!(
+                    "The capture could not be written: {message}"
+                )))
+            }
+        }
+    }
+}
+
+impl HookState {
+    fn finish(&mut self) {
+        let Some(active) = self.active.take() else { return };
+        self.result = Some(match active.writer.finish() {
+            Ok((_, stats)) => Ok(CaptureSummary {
+                path: active.path,
+                frames: stats.frames,
+                file_bytes: stats.file_bytes,
+                raw_upload_bytes: stats.raw_upload_bytes,
+                raw_sprite_bytes: stats.raw_sprite_bytes,
+            }),
+            Err(e) => Err(format!("{}: {e}", active.path.display())),
+        });
+    }
+}
+
+impl Drop for CaptureHook {
+    /// A device disposed mid-capture still leaves a readable file (without its end record).
+    fn drop(&mut self) {
+        lock(&self.0).finish();
+    }
+}
+
+/// Parses `path:N-M` or `path:N`.
+pub(crate) fn parse_spec(spec: &str) -> Result<(PathBuf, RangeInclusive<u64>)> {
+    let bad = || {
+        XnaError::argument(
+            "XNAGRAPH_CAPTURE",
+            format!("`{spec}` is not PATH:FIRST-LAST or PATH:FRAME"),
+        )
+    };
+    let (path, frames) = spec.rsplit_once(':').ok_or_else(bad)?;
+    let (first, last) = frames.split_once('-').unwrap_or((frames, frames));
+    let first = first.trim().parse::<u64>().map_err(|_| bad())?;
+    let last = last.trim().parse::<u64>().map_err(|_| bad())?;
+    if path.is_empty() || first > last {
+        return Err(bad());
+    }
+    Ok((PathBuf::from(path), first..=last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_capture_variable_names_a_path_and_a_frame_range() {
+        assert_eq!(parse_spec("out.xgc:100-110").unwrap(), (PathBuf::from("out.xgc"), 100..=110));
+        assert_eq!(parse_spec("a:b.xgc:7").unwrap(), (PathBuf::from("a:b.xgc"), 7..=7));
+        for bad in ["out.xgc", "out.xgc:5-2", ":1-2", "out.xgc:x-2"] {
+            let e = parse_spec(bad).unwrap_err();
+            assert_eq!(e.param(), Some("XNAGRAPH_CAPTURE"), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! Frame capture: recorded frames written to a file independent of any backend, read back,
+//! replayed and trimmed.
+//!
+//! [`container`] is the file's framing (magic, version, typed length-prefixed zstd chunks),
+//! [`record`] the payloads (serde, postcard), [`writer`] turns a device's textures and flushed
+//! [`crate::FrameCommands`] into chunks, [`reader`] checks a file into a [`Capture`],
+//! [`replay`] runs a capture on a backend, and [`trim`] cuts a frame range out of one.
+//!
+//! Capture happens on the flushed `FrameCommands`, not call by call in the public API: a flush
+//! holds exactly what the compiler gets (every bind, clear, draw, upload, readback and present,
+//! the sprite arena, the open cycle), so a replay feeds the compiler the same input, and new
+//! node kinds reach the file where they reach the compiler, without a second recording path.
+
+pub mod container;
+pub mod reader;
+pub mod record;
+pub mod replay;
+pub mod trim;
+pub mod writer;
+
+pub use container::CaptureError;
+pub use reader::{Capture, CapturedFrame};
+pub use replay::{FrameTimes, Replayer};
+pub use writer::{CaptureStats, CaptureWriter};

@@ -1,0 +1,223 @@
+//! What a capture file's chunks hold: backend-neutral records of a device, its resources and
+//! its recorded frames.
+//!
+//! A recorded frame is [`crate::FrameCommands`] with every `Arc` replaced by a stable key: a
+//! texture is named by the [`TextureKey`] of its creation record, an effect by its
+//! [`EffectKey`](EffectRef) record, and every byte array (upload data, a flush's sprite arena,
+//! snapshot content) by the [`BlobId`] of a blob chunk, so that repeated data is stored once.
+//! Keys are dense from 0 in order of first appearance in the file.
+
+use serde::{Deserialize, Serialize};
+
+use crate::commands::{Clear, Rect, SegmentStart, Slices, Viewport};
+use crate::compile::CompilePolicy;
+use crate::resource::TextureDesc;
+use crate::states::{BlendState, DepthStencilState, RasterizerState, SamplerState};
+
+/// A texture's key in one capture file.
+pub type TextureKey = u32;
+/// A custom effect's key in one capture file.
+pub type EffectRef = u32;
+/// A blob's key in one capture file.
+pub type BlobId = u32;
+
+/// Chunk kinds. A reader skips kinds it does not know.
+pub mod kind {
+    /// [`super::DeviceRecord`], first in every file.
+    pub const DEVICE: u32 = 1;
+    /// [`super::TextureRecord`].
+    pub const TEXTURE: u32 = 2;
+    /// [`super::EffectRecord`].
+    pub const EFFECT: u32 = 3;
+    /// [`super::BlobRecord`].
+    pub const BLOB: u32 = 4;
+    /// [`super::SnapshotRecord`].
+    pub const SNAPSHOT: u32 = 5;
+    /// [`super::FlushRecord`].
+    pub const FLUSH: u32 = 6;
+    /// [`super::FrameEndRecord`].
+    pub const FRAME_END: u32 = 7;
+    /// [`super::EndRecord`], last in a complete file.
+    pub const END: u32 = 8;
+
+    /// Whether this reader knows `kind`.
+    pub fn known(kind: u32) -> bool {
+        (DEVICE..=END).contains(&kind)
+    }
+}
+
+/// The device the frames were recorded on: its profile and presentation parameters as applied,
+/// the policy its compiler ran, and its back buffer.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct DeviceRecord {
+    /// `GraphicsProfile` (`"Reach"` or `"HiDef"`).
+    pub profile: String,
+    /// The presentation parameters, as `Debug` prints them (for people and tools).
+    pub presentation: String,
+    /// The adapter the frames were recorded on (for people; a replay may use any).
+    pub adapter: String,
+    /// The policy frames were compiled under.
+    pub compile_policy: CompilePolicy,
+    /// The back buffer's creation record (its desc holds size, format, depth, samples, usage).
+    pub back_buffer: TextureKey,
+    /// The device's frame number (presents so far) of the first frame captured.
+    pub first_frame: u64,
+}
+
+/// A texture's creation: what it is and what it is called.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct TextureRecord {
+    /// Its key.
+    pub key: TextureKey,
+    /// Its description, as applied.
+    pub desc: TextureDesc,
+    /// Its name (`GraphicsResource.Name`, or what tools show without one).
+    pub name: String,
+}
+
+/// A custom effect's creation: its fragment stage.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct EffectRecord {
+    /// Its key.
+    pub key: EffectRef,
+    /// Colour outputs the stage writes.
+    pub outputs: u8,
+    /// The SPIR-V words of the fragment stage.
+    pub spirv: Vec<u32>,
+}
+
+/// A byte array that records refer to by id; each distinct content is stored once per file.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct BlobRecord {
+    /// Its id.
+    pub id: BlobId,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// A subresource region and the blob of its texels, tightly packed.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct Region {
+    /// The texture.
+    pub texture: TextureKey,
+    /// The mip level.
+    pub level: u32,
+    /// The array layer (cube face).
+    pub layer: u32,
+    /// The texels covered.
+    pub rect: Rect,
+    /// The depth slices covered.
+    pub slices: Slices,
+}
+
+/// Content a texture held when the capture began (read back once): replay uploads it before
+/// the first frame.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct SnapshotRecord {
+    /// Where it goes.
+    pub region: Region,
+    /// Its texels.
+    pub blob: BlobId,
+}
+
+/// The shaders of a draw.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShaderRecord {
+    /// The stock sprite shaders.
+    Sprite,
+    /// The stock cube-sampling fragment stage.
+    CubeSample,
+    /// A custom effect's fragment stage.
+    Custom(EffectRef),
+}
+
+/// A draw, as [`crate::Draw`] with keys.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct DrawRecord {
+    /// The shaders.
+    pub shader: ShaderRecord,
+    /// Blend state.
+    pub blend: BlendState,
+    /// Depth and stencil state.
+    pub depth_stencil: DepthStencilState,
+    /// Rasterizer state.
+    pub rasterizer: RasterizerState,
+    /// Sampler state.
+    pub sampler: SamplerState,
+    /// The texture sampled.
+    pub texture: TextureKey,
+    /// First sprite in the flush's arena.
+    pub first_sprite: u32,
+    /// Sprites drawn.
+    pub sprite_count: u32,
+    /// The viewport.
+    pub viewport: Viewport,
+    /// The scissor rectangle.
+    pub scissor: Rect,
+    /// The clip-space transform, column-major.
+    pub transform: [f32; 16],
+}
+
+/// A clear or a draw.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub enum OpRecord {
+    /// A clear.
+    Clear(Clear),
+    /// A draw.
+    Draw(DrawRecord),
+}
+
+/// One recorded node, as [`crate::Node`] with keys.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub enum NodeRecord {
+    /// A pass segment: attachments (texture, layer), how it began, its ops.
+    Pass {
+        /// The colour attachments: texture and array layer.
+        colors: Vec<(TextureKey, u32)>,
+        /// How the segment began.
+        start: SegmentStart,
+        /// Clears and draws in order.
+        ops: Vec<OpRecord>,
+    },
+    /// An upload of a blob into a region.
+    Upload {
+        /// Where.
+        region: Region,
+        /// The data.
+        blob: BlobId,
+    },
+    /// A readback of a region.
+    Readback(Region),
+    /// A present of the back buffer.
+    Present(TextureKey),
+}
+
+/// One flush: the nodes of one [`crate::FrameCommands`] and its sprite arena.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct FlushRecord {
+    /// The device frame (presents before it) the flush belongs to.
+    pub frame: u64,
+    /// The nodes in recording order.
+    pub nodes: Vec<NodeRecord>,
+    /// The sprite arena, as the bytes of its instances.
+    pub sprites: BlobId,
+    /// The pass segment left open at the flush.
+    pub open_cycle: Option<u32>,
+}
+
+/// A frame marker: the frame's present was recorded.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameEndRecord {
+    /// The device frame that ended.
+    pub frame: u64,
+    /// Nanoseconds the game spent between the previous frame's end and this present (its
+    /// recording CPU time, as the game thread saw it).
+    pub record_ns: u64,
+}
+
+/// The end of a complete capture.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndRecord {
+    /// Frames the file holds.
+    pub frames: u64,
+}

@@ -1,0 +1,260 @@
+//! Replaying a capture on a backend: the recorded frames compiled and submitted again.
+//!
+//! In: a checked [`Capture`] and a backend. Out: the same submissions the live run made, frame
+//! by frame, with the CPU time of each frame's compile and submission (lowering included).
+//!
+//! [`Replayer::new`] creates every texture and effect of the file (named as recorded), then
+//! uploads the snapshot in one setup submission, so the first frame starts from the content
+//! the live run had. Each frame's flushes are rebuilt as [`FrameCommands`] over the replay's
+//! own states and go through the same path the engine takes: the present target asked, the
+//! compile under the recorded policy (or another, for comparisons), the frames-in-flight wait,
+//! the submission, and the tracked state committed on success. Readbacks the game made are
+//! executed too (they are work the frame did); their bytes are collected and dropped at
+//! [`Replayer::finish`].
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::reader::{Capture, CapturedFrame};
+use super::record::*;
+use crate::backend::{Backend, BackendError, SubmissionId};
+use crate::commands::*;
+use crate::compile::{compile_for_submission_with, CompilePolicy};
+use crate::effect::{EffectKey, EffectState};
+use crate::resource::TextureState;
+
+/// CPU time of one replayed frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameTimes {
+    /// Rebuilding the frame's commands from the file.
+    pub rebuild: Duration,
+    /// The compiler.
+    pub compile: Duration,
+    /// Waiting for the submission the frames-in-flight bound needs completed.
+    pub wait: Duration,
+    /// The backend's lowering and queue submission.
+    pub submit: Duration,
+    /// The last submission of the frame.
+    pub submission: Option<SubmissionId>,
+}
+
+/// A capture's resources on one backend, and the frames replayed on it.
+pub struct Replayer {
+    textures: Vec<Arc<TextureState>>,
+    effects: Vec<Arc<EffectState>>,
+    policy: CompilePolicy,
+    next_readback: u64,
+    readbacks: Vec<ReadbackId>,
+}
+
+impl Replayer {
+    /// Creates the capture's textures and effects on `backend` and uploads the snapshot.
+    pub fn new(backend: &mut dyn Backend, capture: &Capture) -> Result<Replayer, BackendError> {
+        let sink = backend.retire_sink();
+        let mut textures = Vec::with_capacity(capture.textures.len());
+        for t in &capture.textures {
+            let state = TextureState::new(t.desc, backend.create_texture(&t.desc)?, sink.clone());
+            state.set_name(&t.name);
+            textures.push(state);
+        }
+        let mut effects = Vec::with_capacity(capture.effects.len());
+        for e in &capture.effects {
+            let native = backend.create_effect(&e.spirv, u32::from(e.outputs))?;
+            effects.push(EffectState::new(EffectKey { native, outputs: e.outputs }, sink.clone()));
+        }
+        let mut replayer = Replayer {
+            textures,
+            effects,
+            policy: capture.device.compile_policy,
+            next_readback: 0,
+            readbacks: Vec::new(),
+        };
+        let nodes = capture
+            .snapshot
+            .iter()
+            .map(|s| replayer.upload(capture, &s.region, s.blob))
+            .collect::<Vec<_>>();
+        if !nodes.is_empty() {
+            replayer.submit(backend, FrameCommands { nodes, ..FrameCommands::default() })?;
+        }
+        Ok(replayer)
+    }
+
+    /// Compiles the frames under `policy` instead of the recorded one.
+    pub fn with_policy(mut self, policy: CompilePolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The replay's state of the texture with `key`.
+    pub fn texture(&self, key: TextureKey) -> &Arc<TextureState> {
+        &self.textures[key as usize]
+    }
+
+    fn upload(&self, capture: &Capture, r: &Region, blob: BlobId) -> Node {
+        Node::Upload(Upload {
+            texture: self.texture(r.texture).clone(),
+            level: r.level,
+            layer: r.layer,
+            rect: r.rect,
+            slices: r.slices,
+            data: capture.blobs[blob as usize].clone(),
+        })
+    }
+
+    /// Replays one frame: each of its flushes compiled and submitted in order.
+    pub fn replay_frame(
+        &mut self,
+        backend: &mut dyn Backend,
+        capture: &Capture,
+        frame: &CapturedFrame,
+    ) -> Result<FrameTimes, BackendError> {
+        let mut times = FrameTimes::default();
+        for flush in &frame.flushes {
+            let start = Instant::now();
+            let commands = self.rebuild(capture, flush);
+            times.rebuild += start.elapsed();
+            let (submission, t) = self.submit(backend, commands)?;
+            times.compile += t.compile;
+            times.wait += t.wait;
+            times.submit += t.submit;
+            times.submission = Some(submission);
+        }
+        Ok(times)
+    }
+
+    /// A flush record as commands over this replay's states.
+    fn rebuild(&mut self, capture: &Capture, flush: &FlushRecord) -> FrameCommands {
+        let nodes = flush.nodes.iter().map(|n| self.node(capture, n)).collect();
+        FrameCommands {
+            nodes,
+            sprites: capture.sprites(flush),
+            open_cycle: flush.open_cycle.map(|i| i as usize),
+            ..FrameCommands::default()
+        }
+    }
+
+    fn node(&mut self, capture: &Capture, node: &NodeRecord) -> Node {
+        match node {
+            NodeRecord::Pass { colors, start, ops } => Node::Pass(PassSegment {
+                colors: colors
+                    .iter()
+                    .map(|&(t, layer)| ColorBinding { target: self.texture(t).clone(), layer })
+                    .collect(),
+                start: *start,
+                ops: ops.iter().map(|op| self.op(op)).collect(),
+            }),
+            NodeRecord::Upload { region, blob } => self.upload(capture, region, *blob),
+            NodeRecord::Readback(r) => {
+                self.next_readback += 1;
+                let id = ReadbackId(self.next_readback);
+                self.readbacks.push(id);
+                Node::Readback(Readback {
+                    id,
+                    texture: self.texture(r.texture).clone(),
+                    level: r.level,
+                    layer: r.layer,
+                    rect: r.rect,
+                    slices: r.slices,
+                })
+            }
+            NodeRecord::Present(t) => Node::Present(self.texture(*t).clone()),
+        }
+    }
+
+    fn op(&self, op: &OpRecord) -> PassOp {
+        match op {
+            OpRecord::Clear(clear) => PassOp::Clear(*clear),
+            OpRecord::Draw(d) => {
+                let (shader, effect) = match d.shader {
+                    ShaderRecord::Sprite => (ShaderKind::Sprite, None),
+                    ShaderRecord::CubeSample => (ShaderKind::CubeSample, None),
+                    ShaderRecord::Custom(e) => {
+                        let effect = self.effects[e as usize].clone();
+                        (ShaderKind::Custom(effect.key()), Some(effect))
+                    }
+                };
+                PassOp::Draw(Draw {
+                    pipeline: PipelineKey {
+                        shader,
+                        blend: d.blend,
+                        depth_stencil: d.depth_stencil,
+                        rasterizer: d.rasterizer,
+                    },
+                    sampler: d.sampler,
+                    texture: self.texture(d.texture).clone(),
+                    effect,
+                    first_sprite: d.first_sprite,
+                    sprite_count: d.sprite_count,
+                    viewport: d.viewport,
+                    scissor: d.scissor,
+                    transform: d.transform,
+                })
+            }
+        }
+    }
+
+    /// The engine's path for one flush: present target, compile, frames-in-flight wait,
+    /// submission, tracked state committed on success.
+    fn submit(
+        &mut self,
+        backend: &mut dyn Backend,
+        mut commands: FrameCommands,
+    ) -> Result<(SubmissionId, FrameTimes), BackendError> {
+        let mut times = FrameTimes::default();
+        commands.present_target = backend.present_target(&self.textures[0])?;
+        let start = Instant::now();
+        let (plan, tracking) = compile_for_submission_with(commands, self.policy);
+        times.compile = start.elapsed();
+        let start = Instant::now();
+        if let Some(blocker) = backend.submit_blocker() {
+            backend.waiter().wait_for(blocker)?;
+        }
+        times.wait = start.elapsed();
+        let start = Instant::now();
+        let submission = backend.submit(&plan)?;
+        times.submit = start.elapsed();
+        tracking.commit();
+        Ok((submission, times))
+    }
+
+    /// Reads back a whole level of a texture (layer `layer`, every slice), after everything
+    /// replayed so far.
+    pub fn read_back(
+        &mut self,
+        backend: &mut dyn Backend,
+        key: TextureKey,
+        level: u32,
+        layer: u32,
+    ) -> Result<Vec<u8>, BackendError> {
+        let texture = self.texture(key).clone();
+        let (w, h) = texture.desc().level_size(level);
+        self.next_readback += 1;
+        let id = ReadbackId(self.next_readback);
+        let readback = Readback {
+            id,
+            texture: texture.clone(),
+            level,
+            layer,
+            rect: Rect::new(0, 0, w as i32, h as i32),
+            slices: Slices { front: 0, back: texture.desc().level_depth(level) },
+        };
+        let commands =
+            FrameCommands { nodes: vec![Node::Readback(readback)], ..FrameCommands::default() };
+        let (submission, _) = self.submit(backend, commands)?;
+        backend.waiter().wait_for(submission)?;
+        backend.wait(submission)?;
+        backend
+            .take_readback(id)
+            .ok_or_else(|| BackendError::Native("the backend returned no readback".into()))
+    }
+
+    /// Waits for every submission and drops the bytes of the game's own readbacks.
+    pub fn finish(&mut self, backend: &mut dyn Backend) -> Result<(), BackendError> {
+        backend.wait_idle()?;
+        for id in self.readbacks.drain(..) {
+            backend.take_readback(id);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,119 @@
+//! Trimming: a new capture holding a range of another's frames, with the snapshot it needs.
+//!
+//! In: a capture, a range of its frames (by position, from 0), and a backend to replay on.
+//! Out: a file with the same device and creation records, whose snapshot is the content every
+//! texture had when the range began, and whose frames are the range's, unchanged.
+//!
+//! A range that starts at the first frame keeps the original snapshot. Any later range needs
+//! the content the earlier frames left, which only executing them gives: the earlier frames
+//! are replayed, then every level and layer of every texture is read back once.
+
+use std::io::Write;
+use std::ops::RangeInclusive;
+
+use super::reader::Capture;
+use super::record::*;
+use super::replay::Replayer;
+use super::writer::{CaptureStats, CaptureWriter};
+use crate::backend::{Backend, BackendError};
+
+/// Why a trim failed.
+#[derive(Debug)]
+pub enum TrimError {
+    /// The range is empty or past the capture's frames.
+    Range(String),
+    /// Replaying the earlier frames or reading the content failed.
+    Backend(BackendError),
+    /// Writing the new file failed.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for TrimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrimError::Range(m) => write!(f, "bad frame range: {m}"),
+            TrimError::Backend(e) => write!(f, "replay failed: {e}"),
+            TrimError::Io(e) => write!(f, "writing the capture failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for TrimError {}
+
+impl From<BackendError> for TrimError {
+    fn from(e: BackendError) -> Self {
+        TrimError::Backend(e)
+    }
+}
+
+impl From<std::io::Error> for TrimError {
+    fn from(e: std::io::Error) -> Self {
+        TrimError::Io(e)
+    }
+}
+
+/// Writes frames `range` (positions in `capture.frames`) of `capture` to `out` as a capture that
+/// replays on its own.
+pub fn trim<W: Write>(
+    capture: &Capture,
+    range: RangeInclusive<usize>,
+    backend: &mut dyn Backend,
+    out: W,
+) -> Result<(W, CaptureStats), TrimError> {
+    let (first, last) = (*range.start(), *range.end());
+    if first > last || last >= capture.frames.len() {
+        return Err(TrimError::Range(format!(
+            "{first}-{last} of a capture of {} frames",
+            capture.frames.len()
+        )));
+    }
+    let device =
+        DeviceRecord { first_frame: capture.frames[first].number, ..capture.device.clone() };
+    let mut writer = CaptureWriter::copy_of(out, &device, &capture.textures, &capture.effects)?;
+    if first == 0 {
+        for s in &capture.snapshot {
+            let blob = writer.blob(&capture.blobs[s.blob as usize])?;
+            writer.snapshot_record(&SnapshotRecord { blob, ..*s })?;
+        }
+    } else {
+        let mut replayer = Replayer::new(backend, capture)?;
+        for frame in &capture.frames[..first] {
+            replayer.replay_frame(backend, capture, frame)?;
+        }
+        for t in &capture.textures {
+            let desc = t.desc;
+            for layer in 0..desc.layers {
+                for level in 0..desc.mip_levels {
+                    let bytes = replayer.read_back(backend, t.key, level, layer)?;
+                    let (w, h) = desc.level_size(level);
+                    let region = Region {
+                        texture: t.key,
+                        level,
+                        layer,
+                        rect: crate::Rect::new(0, 0, w as i32, h as i32),
+                        slices: crate::Slices { front: 0, back: desc.level_depth(level) },
+                    };
+                    let blob = writer.blob(&bytes)?;
+                    writer.snapshot_record(&SnapshotRecord { region, blob })?;
+                }
+            }
+        }
+        replayer.finish(backend)?;
+    }
+    for frame in &capture.frames[first..=last] {
+        for flush in &frame.flushes {
+            let mut flush = flush.clone();
+            flush.sprites = writer.blob(&capture.blobs[flush.sprites as usize])?;
+            for node in &mut flush.nodes {
+                if let NodeRecord::Upload { blob, .. } = node {
+                    *blob = writer.blob(&capture.blobs[*blob as usize])?;
+                }
+            }
+            writer.flush_record(&flush)?;
+        }
+        if let Some(end) = frame.end {
+            writer.frame_end(end.frame, end.record_ns)?;
+        }
+    }
+    Ok(writer.finish()?)
+}

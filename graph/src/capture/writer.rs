@@ -1,0 +1,263 @@
+//! Writing a capture: resources named by stable keys, blobs stored once, frames as recorded.
+//!
+//! In: the device's record, the content of the textures alive when the capture begins, then
+//! each flushed [`FrameCommands`] in flush order and a marker at each present. Out: a capture
+//! file (see [`super::container`]).
+//!
+//! A texture or an effect gets its creation record the first time the capture meets it (in the
+//! snapshot or in a flush), so a file holds exactly the resources its frames use. Byte arrays
+//! are blobs keyed by content: an upload or a sprite arena equal to one already written costs
+//! its id only. The writer keeps each distinct blob's bytes to compare on a hash match, so
+//! equal hashes never merge different data.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::io::Write;
+use std::sync::Arc;
+
+use super::container::ChunkWriter;
+use super::record::*;
+use crate::commands::{FrameCommands, Node, PassOp, ShaderKind};
+use crate::effect::EffectKey;
+use crate::resource::{TextureId, TextureState};
+
+/// Sizes a capture reports: what the game uploaded and drew, against the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CaptureStats {
+    /// Bytes of upload data and snapshot content, before deduplication and compression.
+    pub raw_upload_bytes: u64,
+    /// Bytes of sprite instances, before deduplication and compression.
+    pub raw_sprite_bytes: u64,
+    /// Bytes of the file so far.
+    pub file_bytes: u64,
+    /// Frames ended so far.
+    pub frames: u64,
+}
+
+/// Where a custom effect's fragment stage comes from: the engine keeps the SPIR-V of every
+/// effect it created.
+pub type EffectSource<'a> = &'a dyn Fn(EffectKey) -> Option<Arc<[u32]>>;
+
+/// Writes one capture file.
+pub struct CaptureWriter<W: Write> {
+    out: ChunkWriter<W>,
+    textures: HashMap<TextureId, TextureKey>,
+    effects: HashMap<EffectKey, EffectRef>,
+    blobs: HashMap<(u64, usize), Vec<BlobId>>,
+    blob_bytes: Vec<Vec<u8>>,
+    stats: CaptureStats,
+}
+
+impl<W: Write> CaptureWriter<W> {
+    /// Starts a file on `out` with the device's record; `back_buffer` becomes its first texture.
+    pub fn new(
+        out: W,
+        back_buffer: &Arc<TextureState>,
+        device: impl FnOnce(TextureKey) -> DeviceRecord,
+    ) -> std::io::Result<Self> {
+        let mut writer = CaptureWriter {
+            out: ChunkWriter::new(out)?,
+            textures: HashMap::new(),
+            effects: HashMap::new(),
+            blobs: HashMap::new(),
+            blob_bytes: Vec::new(),
+            stats: CaptureStats::default(),
+        };
+        // The device record comes first; the back buffer's creation right after it.
+        let key = 0;
+        writer.out.chunk(kind::DEVICE, &device(key))?;
+        writer.texture(back_buffer)?;
+        Ok(writer)
+    }
+
+    /// The texture's key, writing its creation record the first time.
+    pub fn texture(&mut self, texture: &Arc<TextureState>) -> std::io::Result<TextureKey> {
+        if let Some(&key) = self.textures.get(&texture.id()) {
+            return Ok(key);
+        }
+        let key = self.textures.len() as TextureKey;
+        let record = TextureRecord { key, desc: *texture.desc(), name: texture.name() };
+        self.out.chunk(kind::TEXTURE, &record)?;
+        self.textures.insert(texture.id(), key);
+        Ok(key)
+    }
+
+    fn effect(&mut self, effect: EffectKey, source: EffectSource) -> std::io::Result<EffectRef> {
+        if let Some(&key) = self.effects.get(&effect) {
+            return Ok(key);
+        }
+        let spirv = source(effect)
+            .ok_or_else(|| std::io::Error::other("a draw's custom effect has no known code"))?;
+        let key = self.effects.len() as EffectRef;
+        let record = EffectRecord { key, outputs: effect.outputs, spirv: spirv.to_vec() };
+        self.out.chunk(kind::EFFECT, &record)?;
+        self.effects.insert(effect, key);
+        Ok(key)
+    }
+
+    /// The blob id of `bytes`, writing the blob the first time this content is met.
+    pub fn blob(&mut self, bytes: &[u8]) -> std::io::Result<BlobId> {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        bytes.hash(&mut hasher);
+        let candidates = self.blobs.entry((hasher.finish(), bytes.len())).or_default();
+        if let Some(&id) = candidates.iter().find(|&&id| self.blob_bytes[id as usize] == bytes) {
+            return Ok(id);
+        }
+        let id = self.blob_bytes.len() as BlobId;
+        candidates.push(id);
+        self.blob_bytes.push(bytes.to_vec());
+        self.out.chunk(kind::BLOB, &BlobRecord { id, bytes: bytes.to_vec() })?;
+        Ok(id)
+    }
+
+    /// A snapshot record whose blob is already this file's (trimming).
+    pub fn snapshot_record(&mut self, record: &SnapshotRecord) -> std::io::Result<()> {
+        self.out.chunk(kind::SNAPSHOT, record)
+    }
+
+    /// Content `texture` holds as the capture begins (one subresource region).
+    pub fn snapshot(
+        &mut self,
+        texture: &Arc<TextureState>,
+        region: (u32, u32, crate::Rect, crate::Slices),
+        bytes: &[u8],
+    ) -> std::io::Result<()> {
+        let (level, layer, rect, slices) = region;
+        let texture = self.texture(texture)?;
+        self.stats.raw_upload_bytes += bytes.len() as u64;
+        let blob = self.blob(bytes)?;
+        let region = Region { texture, level, layer, rect, slices };
+        self.out.chunk(kind::SNAPSHOT, &SnapshotRecord { region, blob })
+    }
+
+    /// One flushed frame of device frame `frame`.
+    pub fn flush(
+        &mut self,
+        frame: u64,
+        commands: &FrameCommands,
+        effects: EffectSource,
+    ) -> std::io::Result<()> {
+        let mut nodes = Vec::with_capacity(commands.nodes.len());
+        for node in &commands.nodes {
+            nodes.push(self.node(node, effects)?);
+        }
+        let sprite_bytes: &[u8] = bytemuck::cast_slice(&commands.sprites);
+        self.stats.raw_sprite_bytes += sprite_bytes.len() as u64;
+        let sprites = self.blob(sprite_bytes)?;
+        let open_cycle = commands.open_cycle.map(|i| i as u32);
+        self.out.chunk(kind::FLUSH, &FlushRecord { frame, nodes, sprites, open_cycle })
+    }
+
+    /// A flush record whose keys are already this file's (trimming copies frames this way).
+    pub fn flush_record(&mut self, record: &FlushRecord) -> std::io::Result<()> {
+        self.out.chunk(kind::FLUSH, record)
+    }
+
+    fn node(&mut self, node: &Node, effects: EffectSource) -> std::io::Result<NodeRecord> {
+        Ok(match node {
+            Node::Pass(segment) => {
+                let mut colors = Vec::with_capacity(segment.colors.len());
+                for c in &segment.colors {
+                    colors.push((self.texture(&c.target)?, c.layer));
+                }
+                let mut ops = Vec::with_capacity(segment.ops.len());
+                for op in &segment.ops {
+                    ops.push(match op {
+                        PassOp::Clear(clear) => OpRecord::Clear(*clear),
+                        PassOp::Draw(d) => OpRecord::Draw(DrawRecord {
+                            shader: match d.pipeline.shader {
+                                ShaderKind::Sprite => ShaderRecord::Sprite,
+                                ShaderKind::CubeSample => ShaderRecord::CubeSample,
+                                ShaderKind::Custom(key) => {
+                                    ShaderRecord::Custom(self.effect(key, effects)?)
+                                }
+                            },
+                            blend: d.pipeline.blend,
+                            depth_stencil: d.pipeline.depth_stencil,
+                            rasterizer: d.pipeline.rasterizer,
+                            sampler: d.sampler,
+                            texture: self.texture(&d.texture)?,
+                            first_sprite: d.first_sprite,
+                            sprite_count: d.sprite_count,
+                            viewport: d.viewport,
+                            scissor: d.scissor,
+                            transform: d.transform,
+                        }),
+                    });
+                }
+                NodeRecord::Pass { colors, start: segment.start, ops }
+            }
+            Node::Upload(u) => {
+                self.stats.raw_upload_bytes += u.data.len() as u64;
+                let region = Region {
+                    texture: self.texture(&u.texture)?,
+                    level: u.level,
+                    layer: u.layer,
+                    rect: u.rect,
+                    slices: u.slices,
+                };
+                NodeRecord::Upload { region, blob: self.blob(&u.data)? }
+            }
+            Node::Readback(r) => NodeRecord::Readback(Region {
+                texture: self.texture(&r.texture)?,
+                level: r.level,
+                layer: r.layer,
+                rect: r.rect,
+                slices: r.slices,
+            }),
+            Node::Present(t) => NodeRecord::Present(self.texture(t)?),
+            Node::BufferUpload(_) | Node::BufferReadback(_) => {
+                // The file format has no buffer records yet: refuse rather than write a capture
+                // that would replay without them.
+                return Err(std::io::Error::other(
+                    "frames that transfer vertex or index buffer data cannot be captured yet",
+                ));
+            }
+        })
+    }
+
+    /// The marker of device frame `frame`'s end (its present).
+    pub fn frame_end(&mut self, frame: u64, record_ns: u64) -> std::io::Result<()> {
+        self.stats.frames += 1;
+        self.out.chunk(kind::FRAME_END, &FrameEndRecord { frame, record_ns })
+    }
+
+    /// Starts a file that repeats another's device and creation records under the same keys
+    /// (trimming); its frames and snapshot then come through [`Self::blob`],
+    /// [`Self::snapshot_record`], [`Self::flush_record`] and [`Self::frame_end`].
+    pub fn copy_of(
+        out: W,
+        device: &DeviceRecord,
+        textures: &[TextureRecord],
+        effects: &[EffectRecord],
+    ) -> std::io::Result<Self> {
+        let mut writer = CaptureWriter {
+            out: ChunkWriter::new(out)?,
+            textures: HashMap::new(),
+            effects: HashMap::new(),
+            blobs: HashMap::new(),
+            blob_bytes: Vec::new(),
+            stats: CaptureStats::default(),
+        };
+        writer.out.chunk(kind::DEVICE, device)?;
+        for t in textures {
+            writer.out.chunk(kind::TEXTURE, t)?;
+        }
+        for e in effects {
+            writer.out.chunk(kind::EFFECT, e)?;
+        }
+        Ok(writer)
+    }
+
+    /// Sizes so far.
+    pub fn stats(&self) -> CaptureStats {
+        CaptureStats { file_bytes: self.out.written(), ..self.stats }
+    }
+
+    /// Writes the end record and flushes; returns the output and the final sizes.
+    pub fn finish(mut self) -> std::io::Result<(W, CaptureStats)> {
+        self.out.chunk(kind::END, &EndRecord { frames: self.stats.frames })?;
+        let stats = self.stats();
+        Ok((self.out.finish()?, stats))
+    }
+}
