@@ -192,3 +192,59 @@ impl Gpu {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sdl_warnings_and_errors_reach_the_device_diagnostics() {
+        let mut gpu = Gpu::new(true).expect("SDL_gpu device");
+        let text = c"%s".as_ptr();
+        // SAFETY: a format string with one string argument.
+        unsafe {
+            SDL_LogMessage(
+                SDL_LOG_CATEGORY_GPU.0,
+                SDL_LOG_PRIORITY_ERROR,
+                text,
+                c"a GPU error".as_ptr(),
+            );
+            SDL_LogMessage(
+                SDL_LOG_CATEGORY_GPU.0,
+                SDL_LOG_PRIORITY_INFO,
+                text,
+                c"not a problem".as_ptr(),
+            );
+        }
+        let messages = gpu.diagnostics.take_messages();
+        // SAFETY: nothing was created from the device.
+        unsafe { gpu.destroy() };
+        assert_eq!(messages, ["SDL error: a GPU error"]);
+    }
+
+    #[test]
+    fn validation_layer_messages_appended_to_its_log_are_reported_once_each() {
+        let mut gpu = Gpu::new(true).expect("SDL_gpu device");
+        let before = gpu.diagnostics.messages_so_far();
+        let mut log = std::fs::OpenOptions::new().append(true).open(layer_log()).unwrap();
+        use std::io::Write;
+        write!(
+            log,
+            "Validation Error: [ VUID-a ] first\n  detail\nValidation Warning: [ b ] second\n"
+        )
+        .unwrap();
+        gpu.collect_layer_messages();
+        gpu.collect_layer_messages();
+        let messages = gpu.diagnostics.take_messages();
+        // SAFETY: nothing was created from the device.
+        unsafe { gpu.destroy() };
+        assert_eq!(before, 0, "a fresh device reported nothing");
+        assert_eq!(
+            messages,
+            [
+                "Validation Error: [ VUID-a ] first\n  detail\n",
+                "Validation Warning: [ b ] second\n"
+            ]
+        );
+    }
+}

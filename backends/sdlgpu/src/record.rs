@@ -653,3 +653,31 @@ fn record_mips(
 pub(crate) fn sprite_bytes(frame: &FrameCommands) -> &[u8] {
     bytemuck::cast_slice::<SpriteInstance, u8>(&frame.sprites)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xnagraph_graph::{Rect, RetireSink, Slices, SurfaceFormat, TextureDesc, TextureState};
+
+    fn upload(desc: TextureDesc, level: u32, rect: Rect, slices: Slices) -> Upload {
+        let texture =
+            TextureState::new(desc, xnagraph_graph::NativeHandle(1), RetireSink::default());
+        Upload { texture, level, layer: 0, rect, slices, data: Vec::new() }
+    }
+
+    #[test]
+    fn only_a_write_of_the_whole_resource_cycles() {
+        let flat = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
+        assert!(replaces_whole_resource(&upload(flat, 0, Rect::new(0, 0, 4, 4), Slices::FLAT)));
+        assert!(!replaces_whole_resource(&upload(flat, 0, Rect::new(1, 1, 2, 2), Slices::FLAT)));
+        // A chain is filled level by level: no level's write replaces the resource.
+        let chain = TextureDesc::texture_2d(4, 4, 3, SurfaceFormat::Color);
+        assert!(!replaces_whole_resource(&upload(chain, 0, Rect::new(0, 0, 4, 4), Slices::FLAT)));
+        // A volume written slice by slice (the Texture3D defect) never cycles.
+        let volume = TextureDesc::volume(4, 4, 2, 1, SurfaceFormat::Color);
+        let all = Rect::new(0, 0, 4, 4);
+        assert!(!replaces_whole_resource(&upload(volume, 0, all, Slices { front: 0, back: 1 })));
+        assert!(!replaces_whole_resource(&upload(volume, 0, all, Slices { front: 1, back: 2 })));
+        assert!(replaces_whole_resource(&upload(volume, 0, all, Slices { front: 0, back: 2 })));
+    }
+}
