@@ -14,6 +14,7 @@ use xnagraph_graph::{
     Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport, PlanCost, Rect,
     RenderTargetDesc, SurfaceFormat, TextureDesc, TextureState, Viewport,
 };
+use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
 use crate::clear::ClearOptions;
@@ -54,10 +55,22 @@ pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
     }
 }
 
+/// The SDL_gpu backend's configuration from the device options: SDL's debug mode in debug
+/// builds, or whenever validation is asked for.
+fn sdlgpu_config(options: &DeviceOptions) -> SdlGpuConfig {
+    SdlGpuConfig {
+        debug_mode: cfg!(debug_assertions) || options.validation,
+        frames_in_flight: frames_in_flight(options),
+        timeout: options.timeout,
+        poison_undefined: options.poison_undefined,
+    }
+}
+
 fn create_backend(options: &DeviceOptions) -> Result<(Box<dyn Backend>, Option<NullProbe>)> {
     let frames_in_flight = frames_in_flight(options);
     match options.backend {
         BackendKind::Vulkan => Ok((Box::new(VulkanBackend::new(vulkan_config(options))?), None)),
+        BackendKind::SdlGpu => Ok((Box::new(SdlGpuBackend::new(sdlgpu_config(options))?), None)),
         BackendKind::Null => {
             let backend =
                 NullBackend::new(NullConfig { frames_in_flight, timeout: options.timeout });

@@ -64,23 +64,51 @@ impl Default for PresentationParameters {
 }
 
 /// Which native API lowers the plans.
+///
+/// Both GPU backends lower the same compiled plans from the same SPIR-V and give the same
+/// pixels; [`crate::GraphicsDevice::capabilities`]-level differences are listed in the README.
+/// The default is Vulkan; the environment variable `XNAGRAPH_BACKEND` (`vulkan` or `sdlgpu`)
+/// changes the default without rebuilding (see [`BackendKind::from_env`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BackendKind {
     /// Vulkan 1.3 through ash and vk-mem (lavapipe included).
     #[default]
     Vulkan,
+    /// SDL 3.4's GPU API (SDL_gpu) on its Vulkan driver, headless through SDL's offscreen video
+    /// driver. Not yet for a window: [`crate::GraphicsDevice::for_window`] refuses it with
+    /// `NotSupported`. SDL_gpu has no GPU timestamps, so nothing on this backend reports GPU
+    /// time.
+    SdlGpu,
     /// No GPU: plans are accepted and nothing is drawn; readbacks return zeroed bytes. Every
     /// backend call is counted and submissions can be made to fail or to hang through
     /// [`crate::GraphicsDevice::null_probe`]. For tests of the engine's contract with its backend.
     Null,
 }
 
+impl BackendKind {
+    /// The backend `XNAGRAPH_BACKEND` names (`vulkan` or `sdlgpu`, any case), or `None` when
+    /// it is unset. Another value is reported (a `tracing` warning) and ignored.
+    pub fn from_env() -> Option<BackendKind> {
+        let value = std::env::var("XNAGRAPH_BACKEND").ok()?;
+        match value.trim().to_ascii_lowercase().as_str() {
+            "vulkan" => Some(BackendKind::Vulkan),
+            "sdlgpu" | "sdl_gpu" | "sdl" => Some(BackendKind::SdlGpu),
+            _ => {
+                tracing::warn!("XNAGRAPH_BACKEND={value} names no backend (vulkan, sdlgpu)");
+                None
+            }
+        }
+    }
+}
+
 /// Engine options XNA has no place for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeviceOptions {
-    /// Which backend lowers the frames.
+    /// Which backend lowers the frames: by default `XNAGRAPH_BACKEND`'s, else Vulkan.
     pub backend: BackendKind,
     /// Khronos validation with synchronization validation (also on with `XNAGRAPH_VALIDATION=1`).
+    /// On SDL_gpu it turns SDL's debug mode on (which debug builds have anyway) with the
+    /// Khronos layer underneath.
     pub validation: bool,
     /// Submissions that may be in flight before `present` waits (at least 1).
     pub frames_in_flight: u32,
@@ -109,7 +137,7 @@ pub struct DeviceOptions {
 impl Default for DeviceOptions {
     fn default() -> Self {
         DeviceOptions {
-            backend: BackendKind::Vulkan,
+            backend: BackendKind::from_env().unwrap_or_default(),
             validation: false,
             frames_in_flight: 2,
             timeout: Duration::from_secs(10),

@@ -12,6 +12,12 @@ use xnagraph::{
 
 #[test]
 fn device_reports_the_adapter_it_chose() {
+    if skip_on_sdlgpu(
+        "device_reports_the_adapter_it_chose",
+        "SDL_gpu does not report the adapter type",
+    ) {
+        return;
+    }
     let _v = Validation::new();
     let device = device(32, 32);
     let name = device.adapter_name();
@@ -542,4 +548,17 @@ fn reset_with_bad_parameters_leaves_the_device_as_it_was() {
     device.clear(Color::RED).unwrap();
     device.present().unwrap();
     assert!(read_back_buffer(&device).iter().all(|&p| p == Color::RED));
+}
+
+/// The conformance suite runs on the backend `XNAGRAPH_BACKEND` names: a device made with the
+/// default options really is that backend (SDL_gpu's adapter line names SDL_gpu).
+#[test]
+fn the_default_backend_is_the_one_xnagraph_backend_names() {
+    let _v = Validation::new();
+    let device = device(4, 4);
+    let sdl = device.adapter_name().starts_with("SDL_gpu");
+    match xnagraph::BackendKind::from_env() {
+        Some(xnagraph::BackendKind::SdlGpu) => assert!(sdl, "{}", device.adapter_name()),
+        _ => assert!(!sdl, "{}", device.adapter_name()),
+    }
 }

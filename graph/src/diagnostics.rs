@@ -49,6 +49,11 @@ impl Diagnostics {
         self.inner.live.fetch_sub(1, Ordering::Relaxed);
     }
 
+    /// Whether `other` is a handle of the same device's record.
+    pub fn same_record(&self, other: &Diagnostics) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
     /// Native memory objects of this device created and not yet destroyed.
     pub fn live_native_objects(&self) -> usize {
         self.inner.live.load(Ordering::Relaxed)

@@ -159,6 +159,19 @@ pub fn skipped(test: &str, reason: &str) {
     eprintln!("SKIPPED: {test}: {reason}");
 }
 
+/// Whether the conformance suite runs on SDL_gpu (`XNAGRAPH_BACKEND=sdlgpu`).
+pub fn on_sdlgpu() -> bool {
+    xnagraph::BackendKind::from_env() == Some(xnagraph::BackendKind::SdlGpu)
+}
+
+/// On SDL_gpu, reports `test` skipped for `reason` and returns true.
+pub fn skip_on_sdlgpu(test: &str, reason: &str) -> bool {
+    if on_sdlgpu() {
+        skipped(test, &format!("SDL_gpu: {reason}"));
+    }
+    on_sdlgpu()
+}
+
 /// Whether the multisample count a resource reports is the `requested` one; if not, the part
 /// of the test that needs it is reported skipped.
 pub fn multisampled_as_requested(test: &str, applied: i32, requested: i32) -> bool {

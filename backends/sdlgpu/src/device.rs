@@ -1,0 +1,250 @@
+//! The SDL video subsystem and the GPU device, and where their messages go.
+//!
+//! A headless device initialises SDL's video subsystem with the offscreen driver (unless
+//! `SDL_VIDEO_DRIVER` names another) and creates a SPIR-V device on SDL's Vulkan driver. With
+//! debug mode on, SDL validates its own calls and loads Khronos' validation layer underneath.
+//!
+//! Messages: SDL's log output (process-wide) is routed, for warnings and errors, into the
+//! [`Diagnostics`] of every live device. SDL installs no debug messenger for the layer, so the
+//! layer is told (through its environment settings, set once before SDL first loads Vulkan) to
+//! write warnings and errors into a log file of this process; each device reads what was
+//! appended since it last looked at every submission and wait and reports each message. Both
+//! routes are per process, not per device: a process with one device (each test runs in its
+//! own) sees exactly its device's messages.
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::PathBuf;
+use std::sync::{Mutex, Once};
+
+use sdl3_sys::error::SDL_GetError;
+use sdl3_sys::gpu::*;
+use sdl3_sys::hints::{SDL_SetHint, SDL_HINT_VIDEO_DRIVER};
+use sdl3_sys::init::{SDL_InitSubSystem, SDL_QuitSubSystem, SDL_INIT_VIDEO};
+use sdl3_sys::log::*;
+use sdl3_sys::properties::*;
+use xnagraph_graph::{BackendError, Diagnostics};
+
+/// SDL's last error message.
+pub(crate) fn sdl_error(what: &str) -> String {
+    // SAFETY: SDL_GetError returns a NUL-terminated string owned by SDL (never null).
+    let text = unsafe { CStr::from_ptr(SDL_GetError()) }.to_string_lossy().into_owned();
+    format!("{what}: {text}")
+}
+
+/// The diagnostics of every live device, for SDL's process-wide log callback.
+static LISTENERS: Mutex<Vec<Diagnostics>> = Mutex::new(Vec::new());
+static ROUTE_LOG: Once = Once::new();
+static LAYER_SETTINGS: Once = Once::new();
+
+unsafe extern "C" fn on_log(
+    _user: *mut c_void,
+    _category: c_int,
+    priority: SDL_LogPriority,
+    message: *const c_char,
+) {
+    if message.is_null() {
+        return;
+    }
+    // SAFETY: SDL passes a NUL-terminated message for the duration of the call.
+    let text = unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned();
+    let level = if priority.0 >= SDL_LOG_PRIORITY_ERROR.0 {
+        tracing::error!(target: "xnagraph_sdlgpu::sdl", "{text}");
+        "error"
+    } else if priority.0 >= SDL_LOG_PRIORITY_WARN.0 {
+        tracing::warn!(target: "xnagraph_sdlgpu::sdl", "{text}");
+        "warning"
+    } else {
+        tracing::debug!(target: "xnagraph_sdlgpu::sdl", "{text}");
+        return;
+    };
+    for d in LISTENERS.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+        d.report(format!("SDL {level}: {text}"));
+    }
+}
+
+/// The file Khronos' validation layer writes this process's messages into.
+fn layer_log() -> PathBuf {
+    std::env::temp_dir().join(format!("xnagraph-sdlgpu-validation-{}.log", std::process::id()))
+}
+
+/// Points the validation layer's output at [`layer_log`], with synchronization validation,
+/// before SDL loads Vulkan for the first time (later devices find the settings in place).
+fn configure_layer() {
+    LAYER_SETTINGS.call_once(|| {
+        let path = layer_log();
+        // A fresh file: what an earlier process of the same id left is not ours.
+        let _ = std::fs::write(&path, b"");
+        // Set once, before any SDL call loads Vulkan, from the thread creating the device.
+        std::env::set_var("VK_KHRONOS_VALIDATION_LOG_FILENAME", &path);
+        std::env::set_var("VK_KHRONOS_VALIDATION_DEBUG_ACTION", "VK_DBG_LAYER_ACTION_LOG_MSG");
+        std::env::set_var("VK_KHRONOS_VALIDATION_REPORT_FLAGS", "error,warn");
+        std::env::set_var("VK_KHRONOS_VALIDATION_VALIDATE_SYNC", "true");
+    });
+}
+
+/// The SDL GPU device and the video subsystem reference it holds.
+pub(crate) struct Gpu {
+    pub device: *mut SDL_GPUDevice,
+    pub driver: String,
+    pub diagnostics: Diagnostics,
+    /// Bytes of the layer's log file already reported (with validation on).
+    layer_log_read: Option<u64>,
+}
+
+impl Gpu {
+    pub fn new(debug_mode: bool) -> Result<Gpu, BackendError> {
+        ROUTE_LOG.call_once(|| {
+            // SAFETY: the callback has SDL's signature and uses no user data.
+            unsafe {
+                SDL_SetLogOutputFunction(Some(on_log), std::ptr::null_mut());
+                SDL_SetLogPriority(SDL_LOG_CATEGORY_GPU.0, SDL_LOG_PRIORITY_WARN);
+            }
+        });
+        if debug_mode {
+            configure_layer();
+        }
+        if std::env::var_os("SDL_VIDEO_DRIVER").is_none() {
+            // SAFETY: both strings are NUL-terminated.
+            unsafe { SDL_SetHint(SDL_HINT_VIDEO_DRIVER, c"offscreen".as_ptr()) };
+        }
+        // SAFETY: plain SDL initialisation (reference-counted per subsystem).
+        if !unsafe { SDL_InitSubSystem(SDL_INIT_VIDEO) } {
+            return Err(BackendError::NotSupported(sdl_error("SDL_InitSubSystem(VIDEO)")));
+        }
+        let layer_log_read =
+            debug_mode.then(|| std::fs::metadata(layer_log()).map_or(0, |m| m.len()));
+        // SAFETY: a property set used only for this call and destroyed after it.
+        let device = unsafe {
+            let props = SDL_CreateProperties();
+            SDL_SetBooleanProperty(props, SDL_PROP_GPU_DEVICE_CREATE_DEBUGMODE_BOOLEAN, debug_mode);
+            SDL_SetBooleanProperty(props, SDL_PROP_GPU_DEVICE_CREATE_SHADERS_SPIRV_BOOLEAN, true);
+            SDL_SetStringProperty(
+                props,
+                SDL_PROP_GPU_DEVICE_CREATE_NAME_STRING,
+                c"vulkan".as_ptr(),
+            );
+            let device = SDL_CreateGPUDeviceWithProperties(props);
+            SDL_DestroyProperties(props);
+            device
+        };
+        if device.is_null() {
+            let e = sdl_error("SDL_CreateGPUDevice");
+            // SAFETY: balances the successful SDL_InitSubSystem above.
+            unsafe { SDL_QuitSubSystem(SDL_INIT_VIDEO) };
+            return Err(BackendError::NotSupported(e));
+        }
+        // SAFETY: a live device; the name is a static NUL-terminated string.
+        let driver = unsafe {
+            let name = SDL_GetGPUDeviceDriver(device);
+            if name.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(name).to_string_lossy().into_owned()
+            }
+        };
+        let diagnostics = Diagnostics::default();
+        LISTENERS.lock().unwrap_or_else(|p| p.into_inner()).push(diagnostics.clone());
+        let gpu = Gpu { device, driver, diagnostics, layer_log_read };
+        Ok(gpu)
+    }
+
+    /// Reports what the validation layer wrote since the last call, one message per report.
+    pub fn collect_layer_messages(&mut self) {
+        let Some(read) = self.layer_log_read.as_mut() else { return };
+        let Ok(mut file) = std::fs::File::open(layer_log()) else { return };
+        let mut text = String::new();
+        if file.seek(SeekFrom::Start(*read)).is_err() || file.read_to_string(&mut text).is_err() {
+            return;
+        }
+        *read += text.len() as u64;
+        // The layer starts each message with its severity in brackets ("Validation Error: [").
+        let mut message = String::new();
+        for line in text.lines() {
+            if line.starts_with("Validation ") && !message.is_empty() {
+                self.diagnostics.report(std::mem::take(&mut message));
+            }
+            if !line.trim().is_empty() {
+                message.push_str(line);
+                message.push('\n');
+            }
+        }
+        if !message.is_empty() {
+            self.diagnostics.report(message);
+        }
+    }
+
+    /// Destroys the device and releases the video subsystem.
+    ///
+    /// # Safety
+    /// Every object created from the device has been released and the GPU is idle.
+    pub unsafe fn destroy(&mut self) {
+        self.collect_layer_messages();
+        // SAFETY: caller's contract; the subsystem reference is the one `new` took.
+        unsafe {
+            SDL_DestroyGPUDevice(self.device);
+            SDL_QuitSubSystem(SDL_INIT_VIDEO);
+        }
+        self.collect_layer_messages();
+        let mut listeners = LISTENERS.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = listeners.iter().position(|d| d.same_record(&self.diagnostics)) {
+            listeners.remove(i);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sdl_warnings_and_errors_reach_the_device_diagnostics() {
+        let mut gpu = Gpu::new(true).expect("SDL_gpu device");
+        let text = c"%s".as_ptr();
+        // SAFETY: a format string with one string argument.
+        unsafe {
+            SDL_LogMessage(
+                SDL_LOG_CATEGORY_GPU.0,
+                SDL_LOG_PRIORITY_ERROR,
+                text,
+                c"a GPU error".as_ptr(),
+            );
+            SDL_LogMessage(
+                SDL_LOG_CATEGORY_GPU.0,
+                SDL_LOG_PRIORITY_INFO,
+                text,
+                c"not a problem".as_ptr(),
+            );
+        }
+        let messages = gpu.diagnostics.take_messages();
+        // SAFETY: nothing was created from the device.
+        unsafe { gpu.destroy() };
+        assert_eq!(messages, ["SDL error: a GPU error"]);
+    }
+
+    #[test]
+    fn validation_layer_messages_appended_to_its_log_are_reported_once_each() {
+        let mut gpu = Gpu::new(true).expect("SDL_gpu device");
+        let before = gpu.diagnostics.messages_so_far();
+        let mut log = std::fs::OpenOptions::new().append(true).open(layer_log()).unwrap();
+        use std::io::Write;
+        write!(
+            log,
+            "Validation Error: [ VUID-a ] first\n  detail\nValidation Warning: [ b ] second\n"
+        )
+        .unwrap();
+        gpu.collect_layer_messages();
+        gpu.collect_layer_messages();
+        let messages = gpu.diagnostics.take_messages();
+        // SAFETY: nothing was created from the device.
+        unsafe { gpu.destroy() };
+        assert_eq!(before, 0, "a fresh device reported nothing");
+        assert_eq!(
+            messages,
+            [
+                "Validation Error: [ VUID-a ] first\n  detail\n",
+                "Validation Warning: [ b ] second\n"
+            ]
+        );
+    }
+}

@@ -1,0 +1,611 @@
+//! SDL_gpu lowering of xnagraph frame plans, on SDL 3.4 built from source and linked
+//! statically.
+//!
+//! [`SdlGpuBackend`] implements [`Backend`] over the same compiled plans as the Vulkan backend
+//! and the same SPIR-V: textures are created eagerly, each plan is lowered into one SDL command
+//! buffer (`record`) and submitted with a fence. SDL_gpu tracks resource states itself, so the
+//! plan's barriers are the one part of it this backend leaves out; every load, store, resolve
+//! and mip decision is the plan's.
+//!
+//! Lifetime: a dropped texture state's handle is queued, and its SDL textures are released
+//! after the next successful command-buffer submission (no unsubmitted command can name it: a
+//! plan holds every state it names), or at the next wait. SDL itself keeps the memory until
+//! the GPU is done with it.
+//!
+//! What SDL_gpu lacks is refused, not imitated: it has no timestamp queries (timing on this
+//! backend is fence to fence), no occlusion queries, no component swizzle (formats whose XNA
+//! sampling needs one are refused, see `format`).
+//!
+//! Modules: `device` (SDL initialisation, the device, its messages), `format` (the format
+//! table), `texture` (native textures), `pipeline` (shaders, pipelines, samplers), `record` (one
+//! plan → one command buffer).
+
+#![warn(missing_docs)]
+
+mod device;
+mod format;
+mod pipeline;
+mod record;
+mod texture;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use sdl3_sys::gpu::*;
+use xnagraph_graph::{
+    Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FramePlan,
+    LiveObjects, NativeHandle, Node, PlanNodeKind, ReadbackId, RetireSink, SubmissionId,
+    SubmissionWaiter, SurfaceFormat, TextureDesc,
+};
+
+use crate::device::{sdl_error, Gpu};
+use crate::format::FormatTable;
+use crate::pipeline::Pipelines;
+use crate::record::{PendingReadback, Recorder};
+use crate::texture::TextureTable;
+
+/// How the backend is created.
+#[derive(Clone, Debug)]
+pub struct SdlGpuConfig {
+    /// SDL_gpu's debug mode: SDL validates its own calls and loads Khronos' validation layer
+    /// underneath (with synchronization validation); warnings and errors of both reach this
+    /// device's [`Diagnostics`]. On by default in debug builds, off in release builds.
+    pub debug_mode: bool,
+    /// Submissions that may be executing at once (at least 1; default 2).
+    pub frames_in_flight: u32,
+    /// The longest any wait for the GPU may take (default 10 s); longer is
+    /// [`BackendError::DeviceLost`].
+    pub timeout: Duration,
+    /// A debug switch for tests: every attachment the plan loads with DONT_CARE starts as the
+    /// poison value, and every attachment it stores with DONT_CARE is cleared to it after the
+    /// pass (magenta colour, depth 0, stencil 0), so a wrong decision shows in pixels.
+    pub poison_undefined: bool,
+}
+
+impl Default for SdlGpuConfig {
+    fn default() -> Self {
+        SdlGpuConfig {
+            debug_mode: cfg!(debug_assertions),
+            frames_in_flight: 2,
+            timeout: Duration::from_secs(10),
+            poison_undefined: false,
+        }
+    }
+}
+
+/// The device pointer shared with waiters on other threads.
+struct SharedDevice(*mut SDL_GPUDevice);
+
+// SAFETY: SDL_gpu's fence queries may be called from any thread; the pointer is only used
+// under the `Fences` lock, and cleared there before the device is destroyed.
+unsafe impl Send for SharedDevice {}
+
+/// Submitted fences, shared by the backend and its waiters.
+struct FenceTable {
+    device: SharedDevice,
+    /// Fences of submissions not yet seen complete, in submission order.
+    pending: VecDeque<(SubmissionId, FencePtr)>,
+    completed: SubmissionId,
+}
+
+#[derive(Clone, Copy)]
+struct FencePtr(*mut SDL_GPUFence);
+
+// SAFETY: a fence handle is only used under the table's lock.
+unsafe impl Send for FencePtr {}
+
+struct Fences {
+    table: Mutex<FenceTable>,
+    timeout: Duration,
+}
+
+impl Fences {
+    /// Moves `completed` past every signalled fence, in order, releasing each.
+    fn poll(table: &mut FenceTable) {
+        while let Some(&(id, fence)) = table.pending.front() {
+            if table.device.0.is_null() {
+                table.pending.clear();
+                return;
+            }
+            // SAFETY: a live device and a fence it returned, not yet released.
+            if !unsafe { SDL_QueryGPUFence(table.device.0, fence.0) } {
+                return;
+            }
+            // SAFETY: as above; nothing uses the fence afterwards.
+            unsafe { SDL_ReleaseGPUFence(table.device.0, fence.0) };
+            table.pending.pop_front();
+            table.completed = table.completed.max(id);
+        }
+    }
+
+    fn completed(&self) -> SubmissionId {
+        let mut table = self.table.lock().unwrap_or_else(|p| p.into_inner());
+        Self::poll(&mut table);
+        table.completed
+    }
+}
+
+impl SubmissionWaiter for Fences {
+    /// Polls the fences (SDL_QueryGPUFence) until `submission` has signalled.
+    fn wait_for(&self, submission: SubmissionId) -> Result<(), BackendError> {
+        let start = Instant::now();
+        loop {
+            if self.completed() >= submission {
+                return Ok(());
+            }
+            {
+                let table = self.table.lock().unwrap_or_else(|p| p.into_inner());
+                if table.pending.is_empty() {
+                    return Ok(());
+                }
+            }
+            if start.elapsed() > self.timeout {
+                return Err(BackendError::DeviceLost(format!(
+                    "submission {} did not complete within {:?}",
+                    submission.0, self.timeout
+                )));
+            }
+            std::thread::sleep(Duration::from_micros(100));
+        }
+    }
+}
+
+/// The SDL_gpu backend. See the crate documentation.
+pub struct SdlGpuBackend {
+    gpu: Gpu,
+    adapter_name: String,
+    caps: Capabilities,
+    formats: FormatTable,
+    pipelines: Pipelines,
+    textures: TextureTable,
+    next_handle: u64,
+    sink: RetireSink,
+    fences: Arc<Fences>,
+    frames_in_flight: u32,
+    last_submitted: SubmissionId,
+    /// Readbacks of submissions in flight, by submission.
+    pending_readbacks: Vec<(SubmissionId, PendingReadback)>,
+    readbacks: HashMap<ReadbackId, Vec<u8>>,
+    /// The sprite vertex buffer and its size in bytes.
+    vertices: Option<(*mut SDL_GPUBuffer, u32)>,
+    /// The upload transfer buffer and its size in bytes.
+    uploads: Option<(*mut SDL_GPUTransferBuffer, u32)>,
+    poison_undefined: bool,
+}
+
+// SAFETY: every SDL object is used only by the thread that holds the backend (or, for
+// fences, under their lock); SDL_gpu objects are not tied to the thread that made them.
+unsafe impl Send for SdlGpuBackend {}
+
+impl SdlGpuBackend {
+    /// Initialises SDL's video subsystem (the offscreen driver unless `SDL_VIDEO_DRIVER` names
+    /// another) and creates a SPIR-V GPU device on SDL's Vulkan driver.
+    pub fn new(config: SdlGpuConfig) -> Result<SdlGpuBackend, BackendError> {
+        let mut gpu = Gpu::new(config.debug_mode)?;
+        let pipelines = match Pipelines::new(gpu.device) {
+            Ok(p) => p,
+            Err(e) => {
+                // SAFETY: nothing else was created from the device.
+                unsafe { gpu.destroy() };
+                return Err(e);
+            }
+        };
+        // SAFETY: a live device.
+        let formats = unsafe { FormatTable::measure(gpu.device) };
+        let caps = Capabilities {
+            // SDL_gpu reports no limits; these are the ones every SDL_gpu driver guarantees.
+            max_texture_dimension: 8192,
+            max_cube_dimension: 8192,
+            max_volume_dimension: 2048,
+            max_color_attachments: 4,
+            sample_counts: formats.sample_counts,
+            wire_frame: true,
+            anisotropic_filtering: true,
+            independent_blend: true,
+        };
+        let adapter_name = format!("SDL_gpu ({})", gpu.driver);
+        let fences = Arc::new(Fences {
+            table: Mutex::new(FenceTable {
+                device: SharedDevice(gpu.device),
+                pending: VecDeque::new(),
+                completed: SubmissionId(0),
+            }),
+            timeout: config.timeout,
+        });
+        Ok(SdlGpuBackend {
+            gpu,
+            adapter_name,
+            caps,
+            formats,
+            pipelines,
+            textures: TextureTable::default(),
+            next_handle: 0,
+            sink: RetireSink::default(),
+            fences,
+            frames_in_flight: config.frames_in_flight.max(1),
+            last_submitted: SubmissionId(0),
+            pending_readbacks: Vec::new(),
+            readbacks: HashMap::new(),
+            vertices: None,
+            uploads: None,
+            poison_undefined: config.poison_undefined,
+        })
+    }
+
+    /// Graphics pipelines built so far.
+    pub fn pipeline_count(&self) -> usize {
+        self.pipelines.pipeline_count()
+    }
+
+    fn next_handle(&mut self) -> NativeHandle {
+        self.next_handle += 1;
+        NativeHandle(self.next_handle)
+    }
+
+    /// Releases the native objects of `handles` (textures or effects).
+    fn release(&mut self, handles: Vec<NativeHandle>) {
+        for h in handles {
+            if let Some(t) = self.textures.remove(h) {
+                // SAFETY: no unsubmitted command names it (see the crate documentation); SDL
+                // defers the release until the GPU is done.
+                unsafe { texture::release(self.gpu.device, &self.gpu.diagnostics, t) };
+            } else {
+                self.pipelines.release_effect(self.gpu.device, h);
+            }
+        }
+    }
+
+    /// Takes the bytes of every readback whose submission has completed.
+    fn collect(&mut self) {
+        let completed = self.fences.completed();
+        let device = self.gpu.device;
+        let (done, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending_readbacks)
+            .into_iter()
+            .partition(|(s, _)| *s <= completed);
+        self.pending_readbacks = waiting;
+        for (_, r) in done {
+            // SAFETY: the submission that downloads into the buffer has completed.
+            unsafe {
+                let p = SDL_MapGPUTransferBuffer(device, r.buffer, false);
+                if !p.is_null() {
+                    let bytes = std::slice::from_raw_parts(p.cast::<u8>(), r.len as usize);
+                    self.readbacks.insert(r.id, bytes.to_vec());
+                    SDL_UnmapGPUTransferBuffer(device, r.buffer);
+                }
+                SDL_ReleaseGPUTransferBuffer(device, r.buffer);
+            }
+            self.gpu.diagnostics.object_destroyed();
+        }
+        self.gpu.collect_layer_messages();
+    }
+
+    /// Makes `slot` at least `size` bytes (a new one replaces a smaller one; SDL releases the
+    /// old one once the GPU is done with it).
+    fn ensure_vertices(&mut self, size: u32) -> Result<*mut SDL_GPUBuffer, BackendError> {
+        if let Some((b, s)) = self.vertices {
+            if s >= size {
+                return Ok(b);
+            }
+            // SAFETY: SDL defers the release past every submission using it.
+            unsafe { SDL_ReleaseGPUBuffer(self.gpu.device, b) };
+            self.gpu.diagnostics.object_destroyed();
+            self.vertices = None;
+        }
+        let size = size.next_power_of_two().max(4096);
+        let info = SDL_GPUBufferCreateInfo {
+            usage: SDL_GPU_BUFFERUSAGE_VERTEX,
+            size,
+            ..Default::default()
+        };
+        // SAFETY: a live device and a complete create info.
+        let b = unsafe { SDL_CreateGPUBuffer(self.gpu.device, &info) };
+        if b.is_null() {
+            return Err(BackendError::OutOfMemory(sdl_error("SDL_CreateGPUBuffer")));
+        }
+        self.gpu.diagnostics.object_created();
+        self.vertices = Some((b, size));
+        Ok(b)
+    }
+
+    fn ensure_uploads(&mut self, size: u32) -> Result<*mut SDL_GPUTransferBuffer, BackendError> {
+        if let Some((b, s)) = self.uploads {
+            if s >= size {
+                return Ok(b);
+            }
+            // SAFETY: as for the vertex buffer.
+            unsafe { SDL_ReleaseGPUTransferBuffer(self.gpu.device, b) };
+            self.gpu.diagnostics.object_destroyed();
+            self.uploads = None;
+        }
+        let size = size.next_power_of_two().max(65536);
+        let info = SDL_GPUTransferBufferCreateInfo {
+            usage: SDL_GPU_TRANSFERBUFFERUSAGE_UPLOAD,
+            size,
+            ..Default::default()
+        };
+        // SAFETY: a live device and a complete create info.
+        let b = unsafe { SDL_CreateGPUTransferBuffer(self.gpu.device, &info) };
+        if b.is_null() {
+            return Err(BackendError::OutOfMemory(sdl_error("SDL_CreateGPUTransferBuffer")));
+        }
+        self.gpu.diagnostics.object_created();
+        self.uploads = Some((b, size));
+        Ok(b)
+    }
+
+    fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
+        let sprites = record::sprite_bytes(&plan.frame);
+        // Stage every upload's bytes, then the sprite stream, in one mapped transfer buffer.
+        let mut offsets = Vec::new();
+        let mut total = 0u32;
+        for node in &plan.nodes {
+            if let PlanNodeKind::Upload { node } = node.kind {
+                if let Some(Node::Upload(u)) = plan.frame.nodes.get(node) {
+                    offsets.push((node, total));
+                    total += (u.data.len() as u32).next_multiple_of(16);
+                }
+            }
+        }
+        let sprite_offset = total;
+        total += sprites.len() as u32;
+        let vertices = self.ensure_vertices(sprites.len().max(1) as u32)?;
+        let uploads = self.ensure_uploads(total.max(1))?;
+        let device = self.gpu.device;
+        // SAFETY: the transfer buffer is live; cycling gives it fresh memory if an earlier
+        // submission still reads it. Every write stays within `total` bytes.
+        unsafe {
+            let p = SDL_MapGPUTransferBuffer(device, uploads, true).cast::<u8>();
+            if p.is_null() {
+                return Err(BackendError::Native(sdl_error("SDL_MapGPUTransferBuffer")));
+            }
+            for (node, offset) in &offsets {
+                if let Some(Node::Upload(u)) = plan.frame.nodes.get(*node) {
+                    std::ptr::copy_nonoverlapping(
+                        u.data.as_ptr(),
+                        p.add(*offset as usize),
+                        u.data.len(),
+                    );
+                }
+            }
+            std::ptr::copy_nonoverlapping(
+                sprites.as_ptr(),
+                p.add(sprite_offset as usize),
+                sprites.len(),
+            );
+            SDL_UnmapGPUTransferBuffer(device, uploads);
+        }
+        // SAFETY: a live device.
+        let cmd = unsafe { SDL_AcquireGPUCommandBuffer(device) };
+        if cmd.is_null() {
+            return Err(BackendError::Native(sdl_error("SDL_AcquireGPUCommandBuffer")));
+        }
+        if !sprites.is_empty() {
+            let source =
+                SDL_GPUTransferBufferLocation { transfer_buffer: uploads, offset: sprite_offset };
+            let destination =
+                SDL_GPUBufferRegion { buffer: vertices, offset: 0, size: sprites.len() as u32 };
+            // SAFETY: recording; the whole vertex stream is replaced, so it may cycle.
+            unsafe {
+                let copy = SDL_BeginGPUCopyPass(cmd);
+                SDL_UploadToGPUBuffer(copy, &source, &destination, true);
+                SDL_EndGPUCopyPass(copy);
+            }
+        }
+        let mut rec = Recorder {
+            device,
+            cmd,
+            textures: &self.textures,
+            pipelines: &mut self.pipelines,
+            frame: &plan.frame,
+            vertices,
+            uploads,
+            upload_offsets: offsets,
+            readbacks: Vec::new(),
+            poison_undefined: self.poison_undefined,
+            diagnostics: &self.gpu.diagnostics,
+        };
+        let recorded = record::record(&mut rec, plan);
+        let readbacks = std::mem::take(&mut rec.readbacks);
+        let release_readbacks = |this: &Self, readbacks: Vec<PendingReadback>| {
+            for r in readbacks {
+                // SAFETY: never submitted.
+                unsafe { SDL_ReleaseGPUTransferBuffer(this.gpu.device, r.buffer) };
+                this.gpu.diagnostics.object_destroyed();
+            }
+        };
+        if let Err(e) = recorded {
+            // SAFETY: the command buffer is recording and outside any pass.
+            unsafe { SDL_CancelGPUCommandBuffer(cmd) };
+            release_readbacks(self, readbacks);
+            return Err(e);
+        }
+        // Handles dropped before this submission: nothing recorded from now on names them.
+        let dropped = self.sink.drain();
+        // SAFETY: a recording command buffer outside any pass.
+        let fence = unsafe { SDL_SubmitGPUCommandBufferAndAcquireFence(cmd) };
+        if fence.is_null() {
+            let e = BackendError::Native(sdl_error("SDL_SubmitGPUCommandBufferAndAcquireFence"));
+            release_readbacks(self, readbacks);
+            self.sink_back(dropped);
+            return Err(e);
+        }
+        let id = SubmissionId(self.last_submitted.0 + 1);
+        self.last_submitted = id;
+        self.fences
+            .table
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .pending
+            .push_back((id, FencePtr(fence)));
+        self.pending_readbacks.extend(readbacks.into_iter().map(|r| (id, r)));
+        self.release(dropped);
+        Ok(id)
+    }
+
+    fn sink_back(&self, handles: Vec<NativeHandle>) {
+        for h in handles {
+            self.sink.push(h);
+        }
+    }
+}
+
+impl Backend for SdlGpuBackend {
+    /// `SDL_gpu (vulkan)`: SDL's driver name.
+    fn adapter_name(&self) -> &str {
+        &self.adapter_name
+    }
+
+    fn capabilities(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
+        self.formats.support(format)
+    }
+
+    fn applied_depth_format(&self, requested: DepthFormat) -> DepthFormat {
+        self.formats.applied_depth(requested)
+    }
+
+    fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
+        let t = texture::create(self.gpu.device, &self.formats, &self.gpu.diagnostics, desc)?;
+        let handle = self.next_handle();
+        self.textures.insert(handle, t);
+        Ok(handle)
+    }
+
+    /// Vertex and index buffers are not lowered to SDL_gpu yet: refused at the buffer's
+    /// constructor, never accepted and dropped later.
+    fn create_buffer(
+        &mut self,
+        _desc: &xnagraph_graph::buffer::BufferDesc,
+    ) -> Result<NativeHandle, BackendError> {
+        Err(BackendError::NotSupported(
+            "vertex and index buffers are not available on the SDL_gpu backend yet".into(),
+        ))
+    }
+
+    fn create_effect(
+        &mut self,
+        spirv: &[u32],
+        _outputs: u32,
+    ) -> Result<NativeHandle, BackendError> {
+        let handle = self.next_handle();
+        self.pipelines.create_effect(self.gpu.device, handle, spirv)?;
+        Ok(handle)
+    }
+
+    fn retire_sink(&self) -> RetireSink {
+        self.sink.clone()
+    }
+
+    fn waiter(&self) -> Arc<dyn SubmissionWaiter> {
+        self.fences.clone()
+    }
+
+    /// The submission `frames_in_flight` before the next one, while it has not completed.
+    fn submit_blocker(&self) -> Option<SubmissionId> {
+        let next = self.last_submitted.0 + 1;
+        let blocker = SubmissionId(next.checked_sub(u64::from(self.frames_in_flight))?);
+        (blocker.0 > 0 && self.fences.completed() < blocker).then_some(blocker)
+    }
+
+    fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
+        if let Some(blocker) = self.submit_blocker() {
+            self.fences.wait_for(blocker)?;
+        }
+        let result = self.record_and_submit(plan);
+        self.collect();
+        result
+    }
+
+    fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError> {
+        if submission > self.last_submitted {
+            return Err(BackendError::Native(format!(
+                "submission {} was never made",
+                submission.0
+            )));
+        }
+        self.fences.wait_for(submission)?;
+        self.collect();
+        // Nothing is recorded outside a submission: a handle dropped now is named by none.
+        let dropped = self.sink.drain();
+        self.release(dropped);
+        Ok(())
+    }
+
+    fn take_readback(&mut self, id: ReadbackId) -> Option<Vec<u8>> {
+        if !self.readbacks.contains_key(&id) {
+            self.collect();
+        }
+        self.readbacks.remove(&id)
+    }
+
+    fn wait_idle(&mut self) -> Result<(), BackendError> {
+        let result = self.fences.wait_for(self.last_submitted);
+        self.collect();
+        let dropped = self.sink.drain();
+        self.release(dropped);
+        result
+    }
+
+    fn live_objects(&self) -> LiveObjects {
+        LiveObjects {
+            textures: self.textures.len(),
+            images: self.textures.image_count(),
+            buffers: usize::from(self.vertices.is_some())
+                + usize::from(self.uploads.is_some())
+                + self.pending_readbacks.len(),
+            effects: self.pipelines.effect_count(),
+            awaiting_retirement: 0,
+            swapchain_objects: 0,
+        }
+    }
+
+    fn diagnostics(&self) -> Diagnostics {
+        self.gpu.diagnostics.clone()
+    }
+}
+
+impl Drop for SdlGpuBackend {
+    /// Waits for the GPU, then releases every SDL object — including those of texture states
+    /// still alive elsewhere, whose later drop only pushes a handle into the sink — and
+    /// destroys the device.
+    fn drop(&mut self) {
+        let device = self.gpu.device;
+        // SAFETY: a live device. A failure (device lost) leaves nothing to wait for.
+        unsafe { SDL_WaitForGPUIdle(device) };
+        self.collect();
+        {
+            let mut table = self.fences.table.lock().unwrap_or_else(|p| p.into_inner());
+            for (_, f) in table.pending.drain(..) {
+                // SAFETY: the GPU is idle.
+                unsafe { SDL_ReleaseGPUFence(device, f.0) };
+            }
+            table.device = SharedDevice(std::ptr::null_mut());
+        }
+        for (_, r) in std::mem::take(&mut self.pending_readbacks) {
+            // SAFETY: the GPU is idle.
+            unsafe { SDL_ReleaseGPUTransferBuffer(device, r.buffer) };
+            self.gpu.diagnostics.object_destroyed();
+        }
+        for t in self.textures.drain() {
+            // SAFETY: the GPU is idle.
+            unsafe { texture::release(device, &self.gpu.diagnostics, t) };
+        }
+        // SAFETY: the GPU is idle; each buffer is released once.
+        unsafe {
+            if let Some((b, _)) = self.vertices.take() {
+                SDL_ReleaseGPUBuffer(device, b);
+                self.gpu.diagnostics.object_destroyed();
+            }
+            if let Some((b, _)) = self.uploads.take() {
+                SDL_ReleaseGPUTransferBuffer(device, b);
+                self.gpu.diagnostics.object_destroyed();
+            }
+            self.pipelines.destroy(device);
+            self.gpu.destroy();
+        }
+    }
+}

@@ -1,0 +1,690 @@
+//! One plan → one SDL command buffer.
+//!
+//! The nodes are lowered in order; their barriers are ignored (SDL_gpu tracks every texture's
+//! state itself). A pass becomes a render pass whose load, store and resolve actions are the
+//! plan's: CLEAR / LOAD / DONT_CARE, and STORE / DONT_CARE, RESOLVE or RESOLVE_AND_STORE into
+//! `resolve_texture` at `resolve_layer`. SDL_gpu has no clear inside a render pass, so a clear op
+//! between draws ends the render pass (storing every attachment, which the next part loads) and
+//! begins the next with that clear as its CLEAR load action; the plan's own load actions start
+//! the first part and its store and resolve actions end the last. Uploads, readbacks and the
+//! sprite stream go through transfer buffers in copy passes; mip cascades are blits, level by
+//! level, of the one layer the plan names; transfer clears are render passes that only clear.
+//!
+//! With poisoning on (tests), a DONT_CARE load becomes a CLEAR to the poison value and an
+//! attachment stored with DONT_CARE is cleared to it right after the pass, so a wrong decision
+//! shows in pixels.
+
+use sdl3_sys::gpu::*;
+use xnagraph_graph::{
+    BackendError, Clear, ClearValue, FrameCommands, FramePlan, Image, ImageClear, LoadOp, Node,
+    PassOp, PlanNodeKind, PlannedAttachment, PlannedPass, Readback, ShaderKind, SpriteInstance,
+    StoreOp, Upload,
+};
+
+use crate::pipeline::{PassFormats, Pipelines};
+use crate::texture::TextureTable;
+
+/// The colour a poisoned attachment holds: magenta, which no test draws.
+pub(crate) const POISON_COLOR: [f32; 4] = [1.0, 0.0, 1.0, 1.0];
+
+fn malformed(message: &str) -> BackendError {
+    BackendError::Native(format!("malformed plan: {message}"))
+}
+
+/// A readback recorded into a download buffer, read once its submission's fence signals.
+pub(crate) struct PendingReadback {
+    pub id: xnagraph_graph::ReadbackId,
+    pub buffer: *mut SDL_GPUTransferBuffer,
+    pub len: u32,
+}
+
+/// What recording borrows from the backend.
+pub(crate) struct Recorder<'a> {
+    pub device: *mut SDL_GPUDevice,
+    pub cmd: *mut SDL_GPUCommandBuffer,
+    pub textures: &'a TextureTable,
+    pub pipelines: &'a mut Pipelines,
+    pub frame: &'a FrameCommands,
+    pub vertices: *mut SDL_GPUBuffer,
+    /// The upload transfer buffer holding every upload's bytes, at `upload_offsets`.
+    pub uploads: *mut SDL_GPUTransferBuffer,
+    pub upload_offsets: Vec<(usize, u32)>,
+    pub readbacks: Vec<PendingReadback>,
+    pub poison_undefined: bool,
+    pub diagnostics: &'a xnagraph_graph::Diagnostics,
+}
+
+pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
+    for node in &plan.nodes {
+        match &node.kind {
+            PlanNodeKind::Pass(p) => record_pass(rec, p)?,
+            PlanNodeKind::Upload { node } => {
+                if let Some(Node::Upload(u)) = rec.frame.nodes.get(*node) {
+                    record_upload(rec, *node, u)?;
+                }
+            }
+            PlanNodeKind::Readback { node } => {
+                if let Some(Node::Readback(r)) = rec.frame.nodes.get(*node) {
+                    record_readback(rec, r)?;
+                }
+            }
+            PlanNodeKind::GenerateMips { texture, layer } => {
+                record_mips(rec, texture.native(), *layer)?
+            }
+            PlanNodeKind::ClearImages { clears } => {
+                for c in clears {
+                    record_image_clear(rec, c)?;
+                }
+            }
+            // Headless: the back buffer stays where readbacks find it.
+            PlanNodeKind::Present { .. } => {}
+            PlanNodeKind::BufferUpload { .. } | PlanNodeKind::BufferReadback { .. } => {
+                // No buffer can be created on this backend (`create_buffer` refuses), so no
+                // plan of its device names one.
+                return Err(BackendError::NotSupported(
+                    "buffer transfers are not available on the SDL_gpu backend yet".into(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn fcolor(c: [f32; 4]) -> sdl3_sys::pixels::SDL_FColor {
+    sdl3_sys::pixels::SDL_FColor { r: c[0], g: c[1], b: c[2], a: c[3] }
+}
+
+/// One colour attachment as the next render pass part begins it.
+struct ColorPart {
+    texture: *mut SDL_GPUTexture,
+    layer: u32,
+    load: LoadOp,
+    resolve: Option<(*mut SDL_GPUTexture, u32)>,
+    store: StoreOp,
+    format: SDL_GPUTextureFormat,
+}
+
+struct DepthPart {
+    texture: *mut SDL_GPUTexture,
+    load: LoadOp,
+    stencil_load: LoadOp,
+    store: StoreOp,
+    format: SDL_GPUTextureFormat,
+}
+
+fn effective_load(load: LoadOp, depth: bool, poison: bool) -> LoadOp {
+    match load {
+        LoadOp::DontCare if poison && depth => {
+            LoadOp::Clear(ClearValue::DepthStencil { depth: 0.0, stencil: 0 })
+        }
+        LoadOp::DontCare if poison => LoadOp::Clear(ClearValue::Color(POISON_COLOR)),
+        other => other,
+    }
+}
+
+fn sdl_load(load: LoadOp) -> SDL_GPULoadOp {
+    match load {
+        LoadOp::Clear(_) => SDL_GPU_LOADOP_CLEAR,
+        LoadOp::Load => SDL_GPU_LOADOP_LOAD,
+        LoadOp::DontCare => SDL_GPU_LOADOP_DONT_CARE,
+    }
+}
+
+/// The store action: the plan's store, with its resolve when the attachment resolves.
+fn sdl_store(store: StoreOp, resolve: bool) -> SDL_GPUStoreOp {
+    match (store, resolve) {
+        (StoreOp::Store, false) => SDL_GPU_STOREOP_STORE,
+        (StoreOp::DontCare, false) => SDL_GPU_STOREOP_DONT_CARE,
+        (StoreOp::Store, true) => SDL_GPU_STOREOP_RESOLVE_AND_STORE,
+        (StoreOp::DontCare, true) => SDL_GPU_STOREOP_RESOLVE,
+    }
+}
+
+fn begin(
+    rec: &Recorder<'_>,
+    colors: &[ColorPart],
+    depth: Option<&DepthPart>,
+    last: bool,
+) -> Result<*mut SDL_GPURenderPass, BackendError> {
+    let infos: Vec<SDL_GPUColorTargetInfo> = colors
+        .iter()
+        .map(|c| {
+            let clear = match c.load {
+                LoadOp::Clear(ClearValue::Color(v)) => v,
+                _ => [0.0; 4],
+            };
+            let (resolve, resolve_layer) = match (last, c.resolve) {
+                (true, Some(r)) => r,
+                _ => (std::ptr::null_mut(), 0),
+            };
+            let store =
+                if last { sdl_store(c.store, c.resolve.is_some()) } else { SDL_GPU_STOREOP_STORE };
+            SDL_GPUColorTargetInfo {
+                texture: c.texture,
+                layer_or_depth_plane: c.layer,
+                clear_color: fcolor(clear),
+                load_op: sdl_load(c.load),
+                store_op: store,
+                resolve_texture: resolve,
+                resolve_layer,
+                ..Default::default()
+            }
+        })
+        .collect();
+    let depth_info = depth.map(|d| {
+        let (clear_depth, clear_stencil) = match (d.load, d.stencil_load) {
+            (LoadOp::Clear(ClearValue::DepthStencil { depth, .. }), s) => (depth, stencil_of(s)),
+            (_, s) => (1.0, stencil_of(s)),
+        };
+        let store = if last {
+            match d.store {
+                StoreOp::Store => SDL_GPU_STOREOP_STORE,
+                StoreOp::DontCare => SDL_GPU_STOREOP_DONT_CARE,
+            }
+        } else {
+            SDL_GPU_STOREOP_STORE
+        };
+        let has_stencil = crate::format::has_stencil(d.format);
+        SDL_GPUDepthStencilTargetInfo {
+            texture: d.texture,
+            clear_depth,
+            load_op: sdl_load(d.load),
+            store_op: store,
+            stencil_load_op: if has_stencil {
+                sdl_load(d.stencil_load)
+            } else {
+                SDL_GPU_LOADOP_DONT_CARE
+            },
+            stencil_store_op: if has_stencil { store } else { SDL_GPU_STOREOP_DONT_CARE },
+            clear_stencil: clear_stencil as u8,
+            ..Default::default()
+        }
+    });
+    // SAFETY: the command buffer is recording outside any pass; the textures are live.
+    let pass = unsafe {
+        SDL_BeginGPURenderPass(
+            rec.cmd,
+            infos.as_ptr(),
+            infos.len() as u32,
+            depth_info.as_ref().map_or(std::ptr::null(), |d| d as *const _),
+        )
+    };
+    if pass.is_null() {
+        return Err(BackendError::Native(crate::device::sdl_error("SDL_BeginGPURenderPass")));
+    }
+    Ok(pass)
+}
+
+fn stencil_of(load: LoadOp) -> u32 {
+    match load {
+        LoadOp::Clear(ClearValue::DepthStencil { stencil, .. }) => stencil,
+        _ => 0,
+    }
+}
+
+fn lower_color(rec: &Recorder<'_>, a: &PlannedAttachment) -> Result<ColorPart, BackendError> {
+    let t = rec.textures.get(a.texture.native())?;
+    if a.image == Image::DepthStencil {
+        return Err(malformed("a depth image as a colour attachment"));
+    }
+    if a.layer >= t.desc.layers {
+        return Err(malformed("attachment layer out of range"));
+    }
+    if a.resolve && a.image != Image::Samples {
+        return Err(malformed("resolve from a single-sample attachment"));
+    }
+    let (texture, layer) = t.image(a.image, a.layer)?;
+    Ok(ColorPart {
+        texture,
+        layer,
+        load: effective_load(a.load, false, rec.poison_undefined),
+        resolve: a.resolve.then_some((t.color, a.layer)),
+        store: a.store,
+        format: t.format,
+    })
+}
+
+pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendError> {
+    let Some(Node::Pass(segment)) = rec.frame.nodes.get(pass.segment) else {
+        return Err(malformed("pass names a node that is not a segment"));
+    };
+    if pass.colors.is_empty() {
+        return Err(malformed("a pass without colour attachments"));
+    }
+    let mut colors =
+        pass.colors.iter().map(|a| lower_color(rec, a)).collect::<Result<Vec<_>, _>>()?;
+    let mut extent = (u32::MAX, u32::MAX);
+    let mut samples = None;
+    for a in pass.colors.iter().chain(&pass.depth) {
+        let t = rec.textures.get(a.texture.native())?;
+        extent = (extent.0.min(t.desc.width), extent.1.min(t.desc.height));
+        let s = if a.image == Image::Color { 0 } else { t.desc.sample_count() };
+        if *samples.get_or_insert(s) != s {
+            return Err(malformed("attachments with different sample counts"));
+        }
+    }
+    let mut depth = match &pass.depth {
+        Some(a) => {
+            let t = rec.textures.get(a.texture.native())?;
+            let (texture, _) = t.image(Image::DepthStencil, a.layer)?;
+            let load = effective_load(a.load, true, rec.poison_undefined);
+            Some(DepthPart {
+                texture,
+                load,
+                stencil_load: load,
+                store: a.store,
+                format: t.depth_format,
+            })
+        }
+        None => None,
+    };
+    let formats = PassFormats {
+        colors: colors.iter().map(|c| c.format).collect(),
+        depth: depth.as_ref().map_or(SDL_GPU_TEXTUREFORMAT_INVALID, |d| d.format),
+        samples: crate::format::sample_count(samples.unwrap_or(0)),
+    };
+    let mut state = DrawState { bound_pipeline: std::ptr::null_mut(), vertices_bound: false };
+    // Ops run in parts: a clear after the part has drawn something starts the next part.
+    let mut part_ops: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut part_clears: Vec<Option<Clear>> = vec![None];
+    for op in &pass.ops {
+        match segment.ops.get(op.index) {
+            Some(PassOp::Clear(c)) => {
+                part_ops.push(Vec::new());
+                part_clears.push(Some(Clear {
+                    color: c.color.filter(|_| (0..colors.len()).any(|i| op.writes.get(i) != 0)),
+                    ..*c
+                }));
+            }
+            Some(PassOp::Draw(_)) => part_ops.last_mut().expect("one part").push(op.index),
+            None => return Err(malformed("pass op index out of range")),
+        }
+    }
+    let parts = part_ops.len();
+    for (i, (ops, clear)) in part_ops.into_iter().zip(part_clears).enumerate() {
+        if i > 0 {
+            let clear = clear.unwrap_or_default();
+            for c in &mut colors {
+                c.load = match clear.color {
+                    Some(v) => LoadOp::Clear(ClearValue::Color(v)),
+                    None => LoadOp::Load,
+                };
+            }
+            if let Some(d) = depth.as_mut() {
+                d.load = match clear.depth {
+                    Some(v) => LoadOp::Clear(ClearValue::DepthStencil {
+                        depth: v,
+                        stencil: clear.stencil.unwrap_or(0),
+                    }),
+                    None => LoadOp::Load,
+                };
+                d.stencil_load = match clear.stencil {
+                    Some(s) => LoadOp::Clear(ClearValue::DepthStencil {
+                        depth: clear.depth.unwrap_or(1.0),
+                        stencil: s,
+                    }),
+                    None => LoadOp::Load,
+                };
+            }
+        }
+        let last = i + 1 == parts;
+        let rp = begin(rec, &colors, depth.as_ref(), last)?;
+        state.bound_pipeline = std::ptr::null_mut();
+        state.vertices_bound = false;
+        let mut result = Ok(());
+        for index in ops {
+            if let Some(PassOp::Draw(d)) = segment.ops.get(index) {
+                let writes = pass
+                    .ops
+                    .iter()
+                    .find(|o| o.index == index)
+                    .map(|o| o.writes)
+                    .unwrap_or_default();
+                result = draw(rec, rp, d, writes, &formats, extent, &mut state);
+                if result.is_err() {
+                    break;
+                }
+            }
+        }
+        // SAFETY: the pass was begun above.
+        unsafe { SDL_EndGPURenderPass(rp) };
+        result?;
+    }
+    if rec.poison_undefined {
+        poison_dropped(rec, pass)?;
+    }
+    Ok(())
+}
+
+/// Clears every attachment the pass stored with DONT_CARE to the poison value.
+fn poison_dropped(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendError> {
+    for a in pass.colors.iter().chain(&pass.depth).filter(|a| a.store == StoreOp::DontCare) {
+        let t = rec.textures.get(a.texture.native())?;
+        let (texture, layer) = t.image(a.image, a.layer)?;
+        let value = if a.image == Image::DepthStencil {
+            ClearValue::DepthStencil { depth: 0.0, stencil: 0 }
+        } else {
+            ClearValue::Color(POISON_COLOR)
+        };
+        clear_texture(rec, texture, layer, 0, value, t.depth_format)?;
+    }
+    Ok(())
+}
+
+/// A render pass that only clears one subresource.
+fn clear_texture(
+    rec: &Recorder<'_>,
+    texture: *mut SDL_GPUTexture,
+    layer: u32,
+    level: u32,
+    value: ClearValue,
+    depth_format: SDL_GPUTextureFormat,
+) -> Result<(), BackendError> {
+    let pass = match value {
+        ClearValue::Color(c) => {
+            let info = SDL_GPUColorTargetInfo {
+                texture,
+                mip_level: level,
+                layer_or_depth_plane: layer,
+                clear_color: fcolor(c),
+                load_op: SDL_GPU_LOADOP_CLEAR,
+                store_op: SDL_GPU_STOREOP_STORE,
+                ..Default::default()
+            };
+            // SAFETY: recording outside any pass; the texture is live.
+            unsafe { SDL_BeginGPURenderPass(rec.cmd, &info, 1, std::ptr::null()) }
+        }
+        ClearValue::DepthStencil { depth, stencil } => {
+            let stencil_on = crate::format::has_stencil(depth_format);
+            let info = SDL_GPUDepthStencilTargetInfo {
+                texture,
+                clear_depth: depth,
+                load_op: SDL_GPU_LOADOP_CLEAR,
+                store_op: SDL_GPU_STOREOP_STORE,
+                stencil_load_op: if stencil_on {
+                    SDL_GPU_LOADOP_CLEAR
+                } else {
+                    SDL_GPU_LOADOP_DONT_CARE
+                },
+                stencil_store_op: if stencil_on {
+                    SDL_GPU_STOREOP_STORE
+                } else {
+                    SDL_GPU_STOREOP_DONT_CARE
+                },
+                clear_stencil: stencil as u8,
+                ..Default::default()
+            };
+            // SAFETY: as above.
+            unsafe { SDL_BeginGPURenderPass(rec.cmd, std::ptr::null(), 0, &info) }
+        }
+    };
+    if pass.is_null() {
+        return Err(BackendError::Native(crate::device::sdl_error("SDL_BeginGPURenderPass")));
+    }
+    // SAFETY: begun above.
+    unsafe { SDL_EndGPURenderPass(pass) };
+    Ok(())
+}
+
+fn record_image_clear(rec: &Recorder<'_>, c: &ImageClear) -> Result<(), BackendError> {
+    let t = rec.textures.get(c.texture.native())?;
+    let (texture, layer) = t.image(c.image, c.layer)?;
+    let level = if c.image == Image::Color { c.level } else { 0 };
+    clear_texture(rec, texture, layer, level, c.value, t.depth_format)
+}
+
+struct DrawState {
+    bound_pipeline: *mut SDL_GPUGraphicsPipeline,
+    vertices_bound: bool,
+}
+
+fn draw(
+    rec: &mut Recorder<'_>,
+    rp: *mut SDL_GPURenderPass,
+    d: &xnagraph_graph::Draw,
+    writes: xnagraph_graph::ColorWrites,
+    formats: &PassFormats,
+    extent: (u32, u32),
+    state: &mut DrawState,
+) -> Result<(), BackendError> {
+    let vp = d.viewport;
+    if d.sprite_count == 0 || vp.width <= 0 || vp.height <= 0 {
+        return Ok(());
+    }
+    let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);
+    if end > rec.frame.sprites.len() as u64 {
+        return Err(malformed("a draw reads sprites past the frame's"));
+    }
+    let texture = rec.textures.get(d.texture.native())?;
+    let cube_stage = d.pipeline.shader == ShaderKind::CubeSample;
+    if cube_stage != texture.is_cube() {
+        return Err(malformed(if cube_stage {
+            "a cube-sampling draw of a texture that is not a cube"
+        } else {
+            "a sprite draw of a cube texture"
+        }));
+    }
+    let pipeline = rec.pipelines.pipeline(rec.device, &d.pipeline, formats, writes)?;
+    let sampler = rec.pipelines.sampler(rec.device, &d.sampler, texture.desc.mip_levels)?;
+    // The engine's transform maps to Vulkan's clip space (y down); SDL_gpu's is y up and its
+    // Vulkan driver flips the viewport, so the y row is negated here.
+    let mut transform = d.transform;
+    for i in [1, 5, 9, 13] {
+        transform[i] = -transform[i];
+    }
+    let clamp = |x: i32, y: i32, w: i32, h: i32| {
+        let x0 = i64::from(x).clamp(0, i64::from(extent.0));
+        let y0 = i64::from(y).clamp(0, i64::from(extent.1));
+        let x1 = (i64::from(x) + i64::from(w.max(0))).clamp(x0, i64::from(extent.0));
+        let y1 = (i64::from(y) + i64::from(h.max(0))).clamp(y0, i64::from(extent.1));
+        sdl3_sys::rect::SDL_Rect {
+            x: x0 as i32,
+            y: y0 as i32,
+            w: (x1 - x0) as i32,
+            h: (y1 - y0) as i32,
+        }
+    };
+    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
+        clamp(d.scissor.x, d.scissor.y, d.scissor.width, d.scissor.height)
+    } else {
+        clamp(vp.x, vp.y, vp.width, vp.height)
+    };
+    if scissor.w == 0 || scissor.h == 0 {
+        return Ok(());
+    }
+    let viewport = SDL_GPUViewport {
+        x: vp.x as f32,
+        y: vp.y as f32,
+        w: vp.width as f32,
+        h: vp.height as f32,
+        min_depth: vp.min_depth,
+        max_depth: vp.max_depth,
+    };
+    let f = d.pipeline.blend.blend_factor;
+    let constants = fcolor(f.map(|c| f32::from(c) / 255.0));
+    let binding = SDL_GPUTextureSamplerBinding { texture: texture.color, sampler };
+    // SAFETY: inside a render pass of a recording command buffer; every object is live.
+    unsafe {
+        if state.bound_pipeline != pipeline {
+            SDL_BindGPUGraphicsPipeline(rp, pipeline);
+            state.bound_pipeline = pipeline;
+        }
+        if !state.vertices_bound {
+            let vb = SDL_GPUBufferBinding { buffer: rec.vertices, offset: 0 };
+            SDL_BindGPUVertexBuffers(rp, 0, &vb, 1);
+            state.vertices_bound = true;
+        }
+        SDL_SetGPUBlendConstants(rp, constants);
+        SDL_SetGPUStencilReference(rp, d.pipeline.depth_stencil.reference_stencil as u8);
+        SDL_SetGPUViewport(rp, &viewport);
+        SDL_SetGPUScissor(rp, &scissor);
+        SDL_BindGPUFragmentSamplers(rp, 0, &binding, 1);
+        SDL_PushGPUVertexUniformData(
+            rec.cmd,
+            0,
+            transform.as_ptr().cast(),
+            std::mem::size_of_val(&transform) as u32,
+        );
+        // Four strip vertices (TL, TR, BL, BR) per sprite instance.
+        SDL_DrawGPUPrimitives(rp, 4, d.sprite_count, 0, d.first_sprite);
+    }
+    Ok(())
+}
+
+/// Whether an upload replaces every texel of every subresource: only then may SDL give the
+/// texture fresh backing memory (cycle). A resource filled by several writes never cycles, or
+/// the earlier writes would be orphaned on the old backing.
+pub(crate) fn replaces_whole_resource(u: &Upload) -> bool {
+    let desc = u.texture.desc();
+    desc.mip_levels == 1 && desc.layers == 1 && u.level == 0 && u.covers_level()
+}
+
+fn region(
+    t: &crate::texture::NativeTexture,
+    level: u32,
+    layer: u32,
+    rect: xnagraph_graph::Rect,
+    slices: xnagraph_graph::Slices,
+) -> SDL_GPUTextureRegion {
+    let volume = t.desc.is_volume();
+    SDL_GPUTextureRegion {
+        texture: t.color,
+        mip_level: level,
+        layer: if volume { 0 } else { layer },
+        x: rect.x.max(0) as u32,
+        y: rect.y.max(0) as u32,
+        z: if volume { slices.front } else { 0 },
+        w: rect.width.max(0) as u32,
+        h: rect.height.max(0) as u32,
+        d: if volume { slices.count() } else { 1 },
+    }
+}
+
+fn record_upload(rec: &mut Recorder<'_>, node: usize, u: &Upload) -> Result<(), BackendError> {
+    let t = rec.textures.get(u.texture.native())?;
+    let offset = rec
+        .upload_offsets
+        .iter()
+        .find(|(n, _)| *n == node)
+        .map(|(_, o)| *o)
+        .ok_or_else(|| malformed("an upload without staged bytes"))?;
+    let source = SDL_GPUTextureTransferInfo {
+        transfer_buffer: rec.uploads,
+        offset,
+        pixels_per_row: u.rect.width.max(0) as u32,
+        rows_per_layer: u.rect.height.max(0) as u32,
+    };
+    let destination = region(t, u.level, u.layer, u.rect, u.slices);
+    // SAFETY: recording outside any pass; the transfer buffer holds the bytes at `offset`.
+    unsafe {
+        let copy = SDL_BeginGPUCopyPass(rec.cmd);
+        SDL_UploadToGPUTexture(copy, &source, &destination, replaces_whole_resource(u));
+        SDL_EndGPUCopyPass(copy);
+    }
+    Ok(())
+}
+
+fn record_readback(rec: &mut Recorder<'_>, r: &Readback) -> Result<(), BackendError> {
+    let t = rec.textures.get(r.texture.native())?;
+    let (w, h) = (r.rect.width.max(0) as u32, r.rect.height.max(0) as u32);
+    let len = (t.desc.format.region_size(w, h) * r.slices.count() as usize) as u32;
+    let info = SDL_GPUTransferBufferCreateInfo {
+        usage: SDL_GPU_TRANSFERBUFFERUSAGE_DOWNLOAD,
+        size: len.max(4),
+        ..Default::default()
+    };
+    // SAFETY: a live device and a complete create info.
+    let buffer = unsafe { SDL_CreateGPUTransferBuffer(rec.device, &info) };
+    if buffer.is_null() {
+        return Err(BackendError::OutOfMemory(crate::device::sdl_error(
+            "SDL_CreateGPUTransferBuffer",
+        )));
+    }
+    rec.diagnostics.object_created();
+    rec.readbacks.push(PendingReadback { id: r.id, buffer, len });
+    let source = region(t, r.level, r.layer, r.rect, r.slices);
+    let destination = SDL_GPUTextureTransferInfo {
+        transfer_buffer: buffer,
+        offset: 0,
+        pixels_per_row: w,
+        rows_per_layer: h,
+    };
+    // SAFETY: recording outside any pass; the buffer is large enough for the region.
+    unsafe {
+        let copy = SDL_BeginGPUCopyPass(rec.cmd);
+        SDL_DownloadFromGPUTexture(copy, &source, &destination);
+        SDL_EndGPUCopyPass(copy);
+    }
+    Ok(())
+}
+
+fn record_mips(
+    rec: &Recorder<'_>,
+    handle: xnagraph_graph::NativeHandle,
+    layer: u32,
+) -> Result<(), BackendError> {
+    let t = rec.textures.get(handle)?;
+    for level in 1..t.desc.mip_levels {
+        let (sw, sh) = t.desc.level_size(level - 1);
+        let (dw, dh) = t.desc.level_size(level);
+        let blit = SDL_GPUBlitInfo {
+            source: SDL_GPUBlitRegion {
+                texture: t.color,
+                mip_level: level - 1,
+                layer_or_depth_plane: layer,
+                x: 0,
+                y: 0,
+                w: sw,
+                h: sh,
+            },
+            destination: SDL_GPUBlitRegion {
+                texture: t.color,
+                mip_level: level,
+                layer_or_depth_plane: layer,
+                x: 0,
+                y: 0,
+                w: dw,
+                h: dh,
+            },
+            load_op: SDL_GPU_LOADOP_DONT_CARE,
+            filter: SDL_GPU_FILTER_LINEAR,
+            ..Default::default()
+        };
+        // SAFETY: recording outside any pass; render targets have both blit usages.
+        unsafe { SDL_BlitGPUTexture(rec.cmd, &blit) };
+    }
+    Ok(())
+}
+
+/// Bytes of the sprite stream.
+pub(crate) fn sprite_bytes(frame: &FrameCommands) -> &[u8] {
+    bytemuck::cast_slice::<SpriteInstance, u8>(&frame.sprites)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xnagraph_graph::{Rect, RetireSink, Slices, SurfaceFormat, TextureDesc, TextureState};
+
+    fn upload(desc: TextureDesc, level: u32, rect: Rect, slices: Slices) -> Upload {
+        let texture =
+            TextureState::new(desc, xnagraph_graph::NativeHandle(1), RetireSink::default());
+        Upload { texture, level, layer: 0, rect, slices, data: Vec::new() }
+    }
+
+    #[test]
+    fn only_a_write_of_the_whole_resource_cycles() {
+        let flat = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
+        assert!(replaces_whole_resource(&upload(flat, 0, Rect::new(0, 0, 4, 4), Slices::FLAT)));
+        assert!(!replaces_whole_resource(&upload(flat, 0, Rect::new(1, 1, 2, 2), Slices::FLAT)));
+        // A chain is filled level by level: no level's write replaces the resource.
+        let chain = TextureDesc::texture_2d(4, 4, 3, SurfaceFormat::Color);
+        assert!(!replaces_whole_resource(&upload(chain, 0, Rect::new(0, 0, 4, 4), Slices::FLAT)));
+        // A volume written slice by slice (the Texture3D defect) never cycles.
+        let volume = TextureDesc::volume(4, 4, 2, 1, SurfaceFormat::Color);
+        let all = Rect::new(0, 0, 4, 4);
+        assert!(!replaces_whole_resource(&upload(volume, 0, all, Slices { front: 0, back: 1 })));
+        assert!(!replaces_whole_resource(&upload(volume, 0, all, Slices { front: 1, back: 2 })));
+        assert!(replaces_whole_resource(&upload(volume, 0, all, Slices { front: 0, back: 2 })));
+    }
+}
