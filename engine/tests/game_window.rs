@@ -109,7 +109,19 @@ fn keys_and_mouse_injected_into_the_window_reach_the_input_state() {
     ctx.graphics.preferred_back_buffer_width = 160;
     ctx.graphics.preferred_back_buffer_height = 120;
     ctx.graphics.device_options.validation = true;
-    ctx.run_on_any_thread(&mut player).expect("the windowed run");
+    // A busy X server can refuse the connection for a moment: the run is tried again then.
+    let mut attempts = 0;
+    loop {
+        match ctx.run_on_any_thread(&mut player) {
+            Err(xnagraph::XnaError::NotSupported { message })
+                if message.contains("No window system") && attempts < 20 =>
+            {
+                attempts += 1;
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            outcome => break outcome.expect("the windowed run"),
+        }
+    }
     let injected = player.injector.take().expect("the game updated").join().unwrap();
     // Release what the injection held, whatever the outcome.
     let _ = xdotool(&["keyup", "g"]);

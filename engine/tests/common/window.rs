@@ -47,11 +47,20 @@ fn requests() -> &'static Mutex<mpsc::Sender<Request>> {
     SENDER.get_or_init(|| {
         let (sender, receiver) = mpsc::channel();
         std::thread::spawn(move || {
-            let mut event_loop = EventLoop::builder()
-                .with_x11()
-                .with_any_thread(true)
-                .build()
-                .expect("a winit event loop on X11");
+            // A busy X server (every test process connects at once) can refuse a connection
+            // for a moment: try again for a while before giving up.
+            let mut attempts = 0;
+            let mut event_loop = loop {
+                match EventLoop::builder().with_x11().with_any_thread(true).build() {
+                    Ok(event_loop) => break event_loop,
+                    Err(e) if attempts < 50 => {
+                        attempts += 1;
+                        eprintln!("the X display refused a connection ({e}); trying again");
+                        std::thread::sleep(Duration::from_millis(100));
+                    }
+                    Err(e) => panic!("a winit event loop on X11: {e:?}"),
+                }
+            };
             let mut maker = Maker { requests: receiver };
             loop {
                 let _ = event_loop.pump_app_events(Some(Duration::from_millis(5)), &mut maker);
