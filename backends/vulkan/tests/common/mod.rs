@@ -164,6 +164,7 @@ pub fn sprite_draw(
         viewport: Viewport::new(0, 0, width as i32, height as i32),
         scissor: Rect::new(0, 0, width as i32, height as i32),
         transform: pixel_transform(width, height),
+        geometry: None,
     })
 }
 
