@@ -290,6 +290,40 @@ fn a_set_data_after_a_draw_is_invisible_to_that_draw() {
 }
 
 #[test]
+fn a_discard_write_between_two_draws_renames_the_buffer() {
+    let _v = Validation::new();
+    let (device, mut effect) = setup();
+    let colors =
+        [Color::new(230, 50, 20, 255), Color::new(20, 60, 230, 255), Color::new(40, 230, 90, 255)];
+    let vb = xnagraph::DynamicVertexBuffer::new(
+        &device,
+        &<VertexPositionColor as xnagraph::VertexType>::vertex_declaration(),
+        6,
+        BufferUsage::WriteOnly,
+    )
+    .unwrap();
+    device.set_vertex_buffer(Some(&vb)).unwrap();
+    // Three frames; in each, three draws of the buffer, each after a Discard rewrite, moved 10
+    // pixels right per draw: every draw sees its own write, not a later one.
+    for frame in 0..3 {
+        device.clear(CLEAR).unwrap();
+        for (i, c) in colors.iter().enumerate() {
+            let c = Color::new(c.r, c.g, c.b.wrapping_add(frame * 5), 255);
+            let data = quad(1.0, 4.0, 9.0, 12.0, 0.5, c);
+            vb.set_data_with_options(0, &data, 0, 6, 0, xnagraph::SetDataOptions::Discard).unwrap();
+            effect.world = xnagraph::Matrix::create_translation(0.625 * i as f32, 0.0, 0.0);
+            effect.current_technique().passes()[0].apply().unwrap();
+            device.draw_primitives(PrimitiveType::TriangleList, 0, 2).unwrap();
+        }
+        let px = read_back_buffer(&device);
+        for (i, c) in colors.iter().enumerate() {
+            let want = Color::new(c.r, c.g, c.b.wrapping_add(frame * 5), 255);
+            assert_eq!(at(&px, W, 4 + 10 * i as i32, 8), want, "frame {frame}, draw {i}");
+        }
+    }
+}
+
+#[test]
 fn material_texture_and_sampler_combine() {
     let _v = Validation::new();
     let (device, mut effect) = setup();
@@ -362,6 +396,41 @@ fn material_texture_and_sampler_combine() {
         Color::new(blend(1.0, CLEAR.r), blend(0.0, CLEAR.g), blend(0.0, CLEAR.b), 255),
         1,
     );
+}
+
+#[test]
+fn pipelines_are_built_once_per_state_combination() {
+    let _v = Validation::new();
+    let (device, mut effect) = setup();
+    let pipelines = || device.live_native_objects().unwrap().pipelines;
+    let tri = quad(2.0, 2.0, 10.0, 10.0, 0.5, Color::RED);
+    device.clear(CLEAR).unwrap();
+    device.draw_user_primitives(PrimitiveType::TriangleList, &tri, 0, 2).unwrap();
+    read_back_buffer(&device);
+    let first = pipelines();
+    assert!(first >= 1);
+    // Many draws over several frames: new transforms, materials, reference stencils and blend
+    // factors select no new pipeline.
+    for frame in 0..3 {
+        for i in 0..10 {
+            effect.world = xnagraph::Matrix::create_translation(0.01 * i as f32, 0.0, 0.0);
+            effect.alpha = 0.5 + 0.05 * i as f32;
+            effect.current_technique().passes()[0].apply().unwrap();
+            let ds = DepthStencilState { reference_stencil: i, ..DepthStencilState::DEFAULT };
+            device.set_depth_stencil_state(ds).unwrap();
+            let blend = BlendState { blend_factor: [i as u8, 0, 0, 255], ..BlendState::OPAQUE };
+            device.set_blend_state(blend).unwrap();
+            device.draw_user_primitives(PrimitiveType::TriangleList, &tri, 0, 2).unwrap();
+        }
+        read_back_buffer(&device);
+        assert_eq!(pipelines(), first, "frame {frame}");
+    }
+    // Another topology is another pipeline, once.
+    for _ in 0..5 {
+        device.draw_user_primitives(PrimitiveType::LineList, &tri, 0, 3).unwrap();
+    }
+    read_back_buffer(&device);
+    assert_eq!(pipelines(), first + 1);
 }
 
 fn out_of_range(r: xnagraph::Result<()>, param: &str) {

@@ -128,6 +128,8 @@ pub struct LiveObjects {
     /// Presentation objects of a device with a window: surface, swapchain, its image views and
     /// semaphores.
     pub swapchain_objects: usize,
+    /// Graphics pipelines built and cached (one per state combination drawn, never per draw).
+    pub pipelines: usize,
 }
 
 /// Blocks until a submission has completed, without borrowing the backend that made it.

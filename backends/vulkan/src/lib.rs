@@ -561,6 +561,7 @@ impl Backend for VulkanBackend {
             images: self.textures.image_count(),
             buffers: slot_buffers + self.retired_buffers + self.buffers.storage_count(),
             effects: self.pipelines.effect_count(),
+            pipelines: self.pipelines.pipeline_count(),
             awaiting_retirement: self.retired_textures
                 + self.retired_effects
                 + self.retired_geometry,
