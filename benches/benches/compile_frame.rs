@@ -54,6 +54,7 @@ fn draw(texture: &Arc<TextureState>, first_sprite: u32) -> Draw {
         viewport: Viewport::new(0, 0, 256, 256),
         scissor: Rect::new(0, 0, 256, 256),
         transform: [0.0; 16],
+        geometry: None,
     }
 }
 

@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+mod basic_effect;
 mod buffer;
 mod capability;
 mod capture;
@@ -18,6 +19,7 @@ mod content;
 mod cube;
 mod data;
 mod device;
+mod draw;
 mod effect;
 mod error;
 mod event;
@@ -38,6 +40,7 @@ mod texture;
 mod texture3d;
 mod window;
 
+pub use basic_effect::{BasicEffect, EffectPass, EffectTechnique};
 pub use buffer::{
     BufferUsage, DynamicIndexBuffer, DynamicVertexBuffer, IndexBuffer, IndexElementSize,
     SetDataOptions, VertexBuffer, VertexDeclaration, VertexElement, VertexElementFormat,
@@ -49,6 +52,8 @@ pub use clear::ClearOptions;
 pub use content::LoadOptions;
 pub use cube::{CubeMapFace, RenderTargetCube, TextureCube};
 pub use device::GraphicsDevice;
+pub use draw::states::{VertexBufferBinding, MAX_VERTEX_STREAMS, SAMPLER_SLOTS};
+pub use draw::IndexElement;
 pub use effect::Effect;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
@@ -69,8 +74,8 @@ pub use xnagraph_graph::compile::CompilePolicy;
 pub use xnagraph_graph::{
     Blend, BlendFunction, BlendState, Capabilities, CompareFunction, CullMode, DepthFormat,
     DepthStencilState, FillMode, FormatSupport, LiveObjects, PlanCost, PresentCounters,
-    PresentStats, RasterizerState, RenderTargetUsage, SamplerState, StencilOperation,
-    SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
+    PresentStats, PrimitiveType, RasterizerState, RenderTargetUsage, SamplerState,
+    StencilOperation, SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
 };
 
 /// Diagnostics: the null backend's probe ([`crate::BackendKind::Null`]); per-device validation

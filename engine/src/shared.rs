@@ -72,6 +72,8 @@ pub(crate) struct Recording {
     /// Submitted frames' sprite arenas, emptied, for the next sprite batches to fill (at most
     /// [`SPARE_SPRITE_ARENAS`]).
     pub spare_sprites: Vec<Vec<SpriteInstance>>,
+    /// The states, buffers and applied effect geometry draws use.
+    pub draw: crate::draw::states::DrawStates,
 }
 
 /// Sprite arenas kept for reuse. With the render thread, the frame being recorded, the frames
@@ -90,6 +92,7 @@ impl Recording {
             scissor: Rect::default(),
             params,
             spare_sprites: Vec::new(),
+            draw: Default::default(),
         };
         rec.reset_viewport_and_scissor();
         rec

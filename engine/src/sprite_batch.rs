@@ -90,7 +90,7 @@ fn refuse_sprite(given: &[(&'static str, &[f32])], placed: &[(&'static str, &[f3
 
 /// Refuses states the device cannot honour when drawing into the current targets (see
 /// [`check_draw_states`]).
-fn check_states(
+pub(crate) fn check_states(
     device: &DeviceShared,
     rec: &Recording,
     blend: &BlendState,
@@ -542,6 +542,7 @@ impl SpriteBatch {
                 viewport,
                 scissor,
                 transform,
+                geometry: None,
             };
             rec.builder.draw(draw);
             done += run.sprites as usize;

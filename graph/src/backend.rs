@@ -128,6 +128,18 @@ pub struct LiveObjects {
     /// Presentation objects of a device with a window: surface, swapchain, its image views and
     /// semaphores.
     pub swapchain_objects: usize,
+    /// Graphics pipelines built and cached (one per state combination drawn, never per draw).
+    /// They live as long as the device, so a leak check leaves them out
+    /// ([`LiveObjects::resources`]).
+    pub pipelines: usize,
+}
+
+impl LiveObjects {
+    /// The counts without the device-lifetime caches (`pipelines`): what must fall to zero once
+    /// every resource is dropped and the GPU is idle.
+    pub fn resources(self) -> LiveObjects {
+        LiveObjects { pipelines: 0, ..self }
+    }
 }
 
 /// Blocks until a submission has completed, without borrowing the backend that made it.

@@ -138,6 +138,11 @@ impl FrameBuilder {
         &mut self.frame.sprites
     }
 
+    /// The frame's geometry arena (`DrawUserPrimitives` bytes), which geometry draws index.
+    pub fn geometry_bytes_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.frame.geometry_bytes
+    }
+
     /// A CPU → texture upload; it splits the current cycle.
     pub fn upload(&mut self, upload: Upload) {
         self.push_outside_pass(Node::Upload(upload));

@@ -93,6 +93,10 @@ pub enum ShaderKind {
     /// `outputs` colour outputs (locations `0..outputs`). The draw holds the effect
     /// ([`Draw::effect`]) so its native stage outlives the submission.
     Custom(crate::effect::EffectKey),
+    /// `shaders/glsl/basic.{vert,frag}`: the stock geometry effect (`BasicEffect`) of a
+    /// geometry draw ([`Draw::geometry`]): transformed position, material colour × vertex
+    /// colour × texture sample. One colour output (location 0).
+    Basic,
 }
 
 impl ShaderKind {
@@ -100,7 +104,7 @@ impl ShaderKind {
     /// draw can write (`colors[0..outputs]`).
     pub fn outputs(self) -> usize {
         match self {
-            ShaderKind::Sprite | ShaderKind::CubeSample => 1,
+            ShaderKind::Sprite | ShaderKind::CubeSample | ShaderKind::Basic => 1,
             ShaderKind::Custom(effect) => usize::from(effect.outputs),
         }
     }
@@ -168,7 +172,8 @@ pub struct Clear {
     pub stencil: Option<u32>,
 }
 
-/// One draw of quads from the frame's vertex arena.
+/// One draw: quads from the frame's sprite arena, or, with [`Draw::geometry`], primitives from
+/// vertex and index buffers.
 #[derive(Clone, Debug)]
 pub struct Draw {
     /// Blend, depth/stencil and rasterizer state of the draw.
@@ -190,6 +195,9 @@ pub struct Draw {
     pub scissor: Rect,
     /// Column-major clip-space transform applied in the vertex shader.
     pub transform: [f32; 16],
+    /// A geometry draw's vertices, indices and counts (`DrawPrimitives` and its family); `None`
+    /// for a sprite draw, which reads its sprites instead.
+    pub geometry: Option<Box<crate::geometry::GeometryDraw>>,
 }
 
 /// An operation inside a bind cycle, in recording order.
@@ -361,6 +369,9 @@ pub struct FrameCommands {
     pub nodes: Vec<Node>,
     /// Every draw's sprites, in one arena; a draw names its range.
     pub sprites: Vec<SpriteInstance>,
+    /// The vertices and indices of `DrawUserPrimitives` and `DrawUserIndexedPrimitives`,
+    /// copied at the call; a geometry draw names its ranges.
+    pub geometry_bytes: Vec<u8>,
     /// The pass segment (an index into `nodes`) whose bind cycle was still open when the frame
     /// was flushed: the next frame continues that cycle and loads what its attachments hold.
     pub open_cycle: Option<usize>,

@@ -505,6 +505,7 @@ impl Backend for NullBackend {
         self.probe.called(BackendCall::LiveObjects);
         LiveObjects {
             swapchain_objects: 0,
+            pipelines: 0,
             textures: self.textures.len(),
             images: self.textures.values().map(NullTexture::images).sum(),
             buffers: 0,

@@ -42,6 +42,10 @@ pub enum Access {
     TransferRead,
     /// Written by a transfer: an upload, a transfer clear, or the destination level of a mip blit.
     TransferWrite,
+    /// Read as vertex attributes by a draw (buffers only).
+    VertexInput,
+    /// Read as indices by a draw (buffers only).
+    IndexRead,
     /// Handed to presentation without leaving the engine: the offscreen back buffer of a
     /// headless device, or the source a copy into the swapchain image reads. It stays readable.
     Present,

@@ -40,13 +40,23 @@ pub const SPRITE_FRAG: Stage =
 pub const CUBE_SAMPLE_FRAG: Stage =
     Stage { name: "cube_sample.frag", spirv: include_bytes!("../spirv/cube_sample.frag.spv") };
 
+/// BasicEffect vertex stage (unlit): position (vec3, location 0), colour (vec4, 1), texture
+/// coordinate (vec2, 2); uniform block `BasicUniforms { mat4 transform; vec4 diffuse; vec4 flags }`
+/// (96 bytes) at set 1, binding 0. Outputs colour, texture coordinate and the texture switch.
+pub const BASIC_VERT: Stage =
+    Stage { name: "basic.vert", spirv: include_bytes!("../spirv/basic.vert.spv") };
+
+/// BasicEffect fragment stage: combined image sampler at set 2, binding 0; one colour output.
+pub const BASIC_FRAG: Stage =
+    Stage { name: "basic.frag", spirv: include_bytes!("../spirv/basic.frag.spv") };
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn committed_spirv_starts_with_the_spirv_magic() {
-        for stage in [SPRITE_VERT, SPRITE_FRAG, CUBE_SAMPLE_FRAG] {
+        for stage in [SPRITE_VERT, SPRITE_FRAG, CUBE_SAMPLE_FRAG, BASIC_VERT, BASIC_FRAG] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }
     }

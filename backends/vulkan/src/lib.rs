@@ -23,6 +23,7 @@ mod debug_names;
 mod device;
 mod format;
 mod frame;
+mod geometry;
 mod pass;
 mod pipeline;
 mod record;
@@ -296,11 +297,16 @@ impl VulkanBackend {
         let needs = record::measure(plan)?;
 
         let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
-        let uniform_stride = 64u64.next_multiple_of(align);
+        // Room for the largest uniform block: the geometry effect's (a sprite's transform is 64).
+        let uniform_stride = geometry::UNIFORM_BYTES.next_multiple_of(align);
         let mut outgrown = Vec::new();
         let slot = &mut self.slots[i];
         let wanted = [
-            (&mut slot.vertices, needs.vertex_bytes, vk::BufferUsageFlags::VERTEX_BUFFER),
+            (
+                &mut slot.vertices,
+                needs.vertex_bytes,
+                vk::BufferUsageFlags::VERTEX_BUFFER | vk::BufferUsageFlags::INDEX_BUFFER,
+            ),
             (
                 &mut slot.uniforms,
                 uniform_stride * u64::from(needs.draws),
@@ -326,8 +332,16 @@ impl VulkanBackend {
         grown?;
         let slot = &mut self.slots[i];
         slot.prepare_descriptors(&self.gpu, needs.draws)?;
+        let sprite_bytes: &[u8] = bytemuck::cast_slice(&plan.frame.sprites);
+        let geometry_offset = geometry::defaults_offset(sprite_bytes.len() as u64);
         if let Some(v) = &slot.vertices {
-            v.write(&self.gpu, 0, bytemuck::cast_slice(&plan.frame.sprites))?;
+            v.write(&self.gpu, 0, sprite_bytes)?;
+            if needs.geometry {
+                let defaults: &[u8] = bytemuck::cast_slice(&geometry::DEFAULT_ATTRIBUTES);
+                v.write(&self.gpu, geometry_offset, defaults)?;
+                let arena = geometry_offset + defaults.len() as u64;
+                v.write(&self.gpu, arena, &plan.frame.geometry_bytes)?;
+            }
         }
 
         let device = &self.gpu.device;
@@ -354,6 +368,7 @@ impl VulkanBackend {
             cmd,
             frame: &plan.frame,
             vertex_buffer: slot.vertices.as_ref().map(|b| b.buffer).unwrap_or_default(),
+            geometry_offset,
             uniforms: slot.uniforms.as_ref(),
             uniform_stride,
             uniforms_used: 0,
@@ -546,6 +561,7 @@ impl Backend for VulkanBackend {
             images: self.textures.image_count(),
             buffers: slot_buffers + self.retired_buffers + self.buffers.storage_count(),
             effects: self.pipelines.effect_count(),
+            pipelines: self.pipelines.pipeline_count(),
             awaiting_retirement: self.retired_textures
                 + self.retired_effects
                 + self.retired_geometry,

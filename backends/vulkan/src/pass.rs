@@ -201,6 +201,15 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
                 clear(rec, c, op.writes, &att, has_stencil);
                 Ok(())
             }
+            Some(PassOp::Draw(d)) if d.geometry.is_some() => {
+                // A geometry draw binds its own pipeline, streams and dynamic state.
+                state = DrawState {
+                    pipeline: vk::Pipeline::null(),
+                    buffers_bound: false,
+                    dynamic: None,
+                };
+                crate::geometry::draw(rec, d, op.writes, &att.formats, att.extent)
+            }
             Some(PassOp::Draw(d)) => draw(rec, d, op.writes, &att, &mut state),
             None => Err(malformed("pass op index out of range")),
         };
@@ -379,7 +388,7 @@ struct DrawState {
 }
 
 /// A rectangle clamped to the render area (empty when it misses it).
-fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> vk::Rect2D {
+pub(crate) fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> vk::Rect2D {
     let x0 = i64::from(x).clamp(0, i64::from(area.width));
     let y0 = i64::from(y).clamp(0, i64::from(area.height));
     let x1 = (i64::from(x) + i64::from(w.max(0))).clamp(x0, i64::from(area.width));

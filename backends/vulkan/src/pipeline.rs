@@ -54,7 +54,7 @@ impl DynamicState {
 }
 
 /// The key a pipeline is cached under: everything of the draw's key but its dynamic state.
-fn static_part(key: &PipelineKey) -> PipelineKey {
+pub(crate) fn static_part(key: &PipelineKey) -> PipelineKey {
     let mut k = *key;
     k.blend.blend_factor = [0; 4];
     k.depth_stencil.reference_stencil = 0;
@@ -65,6 +65,13 @@ fn static_part(key: &PipelineKey) -> PipelineKey {
 /// levels: Direct3D 9 clamps it to the least detailed level the texture has.
 pub(crate) fn most_detailed_level(max_mip_level: u32, levels: u32) -> u32 {
     max_mip_level.min(levels.max(1) - 1)
+}
+
+/// The vertex side of a pipeline: its two stages, vertex input and topology.
+pub(crate) struct VertexSide<'a> {
+    pub stages: [vk::PipelineShaderStageCreateInfo<'a>; 2],
+    pub input: vk::PipelineVertexInputStateCreateInfo<'a>,
+    pub topology: vk::PrimitiveTopology,
 }
 
 pub(crate) struct Pipelines {
@@ -82,12 +89,14 @@ pub(crate) struct Pipelines {
     /// Custom effects' fragment stages, by the handle their `EffectState` retires.
     effects: HashMap<NativeHandle, vk::ShaderModule>,
     next_effect: u64,
+    /// Geometry draws' pipelines (`crate::geometry`).
+    pub geometry: crate::geometry::GeometryPipelines,
 }
 
 /// Marks an effect's handle, so it never equals a texture's.
 const EFFECT_HANDLE_TAG: u64 = 1 << 63;
 
-fn shader_module(gpu: &Gpu, words: &[u32]) -> Result<vk::ShaderModule, BackendError> {
+pub(crate) fn shader_module(gpu: &Gpu, words: &[u32]) -> Result<vk::ShaderModule, BackendError> {
     let info = vk::ShaderModuleCreateInfo::default().code(words);
     // SAFETY: the words are the committed SPIR-V of a stock shader, or an effect's that the
     // engine compiled and checked against this pipeline layout.
@@ -108,6 +117,7 @@ impl Pipelines {
             samplers: HashMap::new(),
             effects: HashMap::new(),
             next_effect: 0,
+            geometry: Default::default(),
         };
         match p.build_fixed(gpu) {
             Ok(()) => Ok(p),
@@ -202,9 +212,10 @@ impl Pipelines {
         }
     }
 
-    /// Pipeline objects built so far (one per static key, pass formats and planned writes).
+    /// Pipeline objects built so far (one per static key, pass formats and planned writes; for
+    /// geometry draws also per vertex layout and topology).
     pub fn pipeline_count(&self) -> usize {
-        self.pipelines.len()
+        self.pipelines.len() + self.geometry.count()
     }
 
     /// The pipeline for a draw in a pass with these formats, writing the planned channels of
@@ -239,6 +250,11 @@ impl Pipelines {
                 .effects
                 .get(&effect.native)
                 .ok_or_else(|| BackendError::Native("a draw names a freed effect".into()))?,
+            ShaderKind::Basic => {
+                return Err(BackendError::Native(
+                    "malformed plan: a sprite draw with the geometry shader".into(),
+                ))
+            }
         };
         let stages = [
             vk::PipelineShaderStageCreateInfo::default()
@@ -273,8 +289,26 @@ impl Pipelines {
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vertex_bindings)
             .vertex_attribute_descriptions(&vertex_attributes);
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_STRIP);
+        let side = VertexSide {
+            stages,
+            input: vertex_input,
+            topology: vk::PrimitiveTopology::TRIANGLE_STRIP,
+        };
+        self.build_with(gpu, key, formats, writes, &side)
+    }
+
+    /// Builds a pipeline for `key` over the shaders, vertex input and topology of `side`: the
+    /// translation of the draw's blend, depth/stencil and rasterizer states, shared by sprite
+    /// and geometry draws.
+    pub(crate) fn build_with(
+        &self,
+        gpu: &Gpu,
+        key: &PipelineKey,
+        formats: &PassFormats,
+        writes: ColorWrites,
+        side: &VertexSide<'_>,
+    ) -> Result<vk::Pipeline, BackendError> {
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(side.topology);
         let viewport =
             vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
 
@@ -376,8 +410,8 @@ impl Pipelines {
             .depth_attachment_format(formats.depth)
             .stencil_attachment_format(stencil_format);
         let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&vertex_input)
+            .stages(&side.stages)
+            .vertex_input_state(&side.input)
             .input_assembly_state(&assembly)
             .viewport_state(&viewport)
             .rasterization_state(&raster)
@@ -455,6 +489,7 @@ impl Pipelines {
         // SAFETY: the device is idle (caller's contract); every handle is destroyed once and
         // null handles are skipped.
         unsafe {
+            self.geometry.destroy(gpu);
             for (_, p) in self.pipelines.drain() {
                 gpu.device.destroy_pipeline(p, None);
             }

@@ -30,6 +30,9 @@ pub(crate) struct Needs {
     pub vertex_bytes: u64,
     pub draws: u32,
     pub staging_bytes: u64,
+    /// The plan draws geometry: the vertex buffer also holds the constant stream and the
+    /// geometry arena ([`crate::geometry::vertex_bytes`]).
+    pub geometry: bool,
 }
 
 fn plan_error(message: String) -> BackendError {
@@ -51,6 +54,10 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
                 for op in &p.ops {
                     let i = op.index;
                     match segment.ops.get(i) {
+                        Some(PassOp::Draw(d)) if d.geometry.is_some() => {
+                            needs.geometry = true;
+                            needs.draws += 1;
+                        }
                         Some(PassOp::Draw(d)) => {
                             let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);
                             if end > frame.sprites.len() as u64 {
@@ -93,6 +100,10 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
             PlanNodeKind::GenerateMips { .. } | PlanNodeKind::ClearImages { .. } => {}
         }
     }
+    if needs.geometry {
+        needs.vertex_bytes =
+            crate::geometry::vertex_bytes(needs.vertex_bytes, frame.geometry_bytes.len() as u64);
+    }
     Ok(needs)
 }
 
@@ -111,6 +122,9 @@ pub(crate) struct Recorder<'a> {
     pub cmd: vk::CommandBuffer,
     pub frame: &'a FrameCommands,
     pub vertex_buffer: vk::Buffer,
+    /// Where the geometry draws' constant stream starts in `vertex_buffer` (the geometry arena
+    /// follows it).
+    pub geometry_offset: u64,
     pub uniforms: Option<&'a HostBuffer>,
     /// Bytes between two draws' transforms (a multiple of minUniformBufferOffsetAlignment).
     pub uniform_stride: u64,

@@ -100,10 +100,14 @@ impl VulkanBackend {
             match node {
                 Node::Pass(s) => {
                     handles.extend(s.colors.iter().map(|c| c.target.native()));
-                    handles.extend(s.ops.iter().filter_map(|op| match op {
-                        PassOp::Draw(d) => Some(d.texture.native()),
-                        PassOp::Clear(_) => None,
-                    }));
+                    for op in &s.ops {
+                        let PassOp::Draw(d) = op else { continue };
+                        handles.push(d.texture.native());
+                        if let Some(g) = &d.geometry {
+                            handles.extend(g.vertex_reads().iter().map(|(b, _)| b.native()));
+                            handles.extend(g.index_read().map(|(b, _)| b.native()));
+                        }
+                    }
                 }
                 Node::Upload(u) => handles.push(u.texture.native()),
                 Node::Readback(r) => handles.push(r.texture.native()),

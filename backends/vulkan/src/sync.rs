@@ -70,6 +70,11 @@ pub(crate) fn sync_point(use_: Use) -> SyncPoint {
         Use::Plan(Access::FragmentSampled) => {
             (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ, L::SHADER_READ_ONLY_OPTIMAL)
         }
+        // Buffers have no layout: these two never name an image.
+        Use::Plan(Access::VertexInput) => {
+            (S::VERTEX_ATTRIBUTE_INPUT, A::VERTEX_ATTRIBUTE_READ, L::UNDEFINED)
+        }
+        Use::Plan(Access::IndexRead) => (S::INDEX_INPUT, A::INDEX_READ, L::UNDEFINED),
         Use::Plan(Access::TransferRead) => (S::TRANSFER, A::TRANSFER_READ, L::TRANSFER_SRC_OPTIMAL),
         Use::Plan(Access::TransferWrite) => {
             (S::TRANSFER, A::TRANSFER_WRITE, L::TRANSFER_DST_OPTIMAL)
@@ -400,6 +405,8 @@ mod tests {
             Access::TransferRead,
             Access::TransferWrite,
             Access::Present,
+            Access::VertexInput,
+            Access::IndexRead,
         ];
         for (i, a) in all.iter().enumerate() {
             for b in &all[i + 1..] {

@@ -82,7 +82,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
     }
     drop((texture, target));
     s.backend.wait_idle().expect("wait_idle");
-    assert_eq!(s.backend.live_objects(), LiveObjects::default());
+    assert_eq!(s.backend.live_objects().resources(), LiveObjects::default());
     s.finish();
 }
 
@@ -130,7 +130,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
     assert!(bytes.chunks_exact(4).all(|p| p == [51, 102, 153, 255]), "level 1: {:?}", &bytes[..4]);
     drop((target, white));
     s.backend.wait_idle().expect("wait_idle");
-    assert_eq!(s.backend.live_objects(), LiveObjects::default());
+    assert_eq!(s.backend.live_objects().resources(), LiveObjects::default());
     s.finish();
 }
 

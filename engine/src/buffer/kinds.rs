@@ -86,7 +86,7 @@ macro_rules! buffer_resource {
 
 /// XNA's `VertexBuffer`: `vertex_count` vertices of a declaration.
 pub struct VertexBuffer {
-    core: Arc<BufferCore>,
+    pub(crate) core: Arc<BufferCore>,
     declaration: VertexDeclaration,
     vertex_count: i32,
 }
@@ -269,7 +269,7 @@ impl std::fmt::Debug for DynamicVertexBuffer {
 
 /// XNA's `IndexBuffer`: `index_count` 16- or 32-bit indices.
 pub struct IndexBuffer {
-    core: Arc<BufferCore>,
+    pub(crate) core: Arc<BufferCore>,
     element_size: IndexElementSize,
     index_count: i32,
 }

@@ -97,7 +97,7 @@ impl BufferCore {
         Ok(core)
     }
 
-    fn state(&self) -> Result<Arc<BufferState>> {
+    pub(crate) fn state(&self) -> Result<Arc<BufferState>> {
         self.res.check_alive()?;
         lock(&self.state).clone().ok_or(XnaError::ObjectDisposed { object: self.res.kind })
     }

@@ -53,6 +53,8 @@ impl Use<'_> {
         match self.access {
             Access::Nothing => false,
             Access::FragmentSampled
+            | Access::VertexInput
+            | Access::IndexRead
             | Access::TransferRead
             | Access::Present
             | Access::PresentSwapchain => true,

@@ -10,6 +10,11 @@
 //! Decided here, once:
 //! - a use waits only for earlier uses of bytes it overlaps, and only when one of the two writes
 //!   (read after read never waits); the barrier covers the overlap alone;
+//! - a draw reads the vertices it draws (an indexed draw, its streams from their offsets to the
+//!   end, as indices are read on the GPU) and the
+//!   indices it draws, as [`Access::VertexInput`] and [`Access::IndexRead`]; the pass waits, in
+//!   its one barrier batch, for earlier writes of those bytes, and a later write waits for the
+//!   draw, so a `SetData` recorded after a draw is invisible to it;
 //! - a `Discard` write to a buffer with any tracked use renames it: the backend gives it fresh
 //!   storage, the earlier uses keep the old one (retired after them), and the write waits for
 //!   nothing. A `Discard` write to an unused buffer writes in place: there is nothing to wait for.
@@ -22,7 +27,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::buffer::{BufferId, BufferState, BufferTrack, SetDataOptions};
-use crate::commands::{FrameCommands, Node};
+use crate::commands::{FrameCommands, Node, PassOp};
 use crate::plan::{Access, BufferBarrier, PlanNode, PlanNodeKind};
 
 /// Whether a use of `access` writes the bytes.
@@ -113,6 +118,21 @@ pub(crate) fn derive_buffer_barriers(
                 let Some(Node::BufferReadback(r)) = frame.nodes.get(*node) else { continue };
                 let track = tracker.state(&r.buffer);
                 use_range(&r.buffer, track, r.range(), Access::TransferRead, buffer_barriers);
+            }
+            PlanNodeKind::Pass(pass) => {
+                let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) else { continue };
+                for op in &pass.ops {
+                    let Some(PassOp::Draw(d)) = segment.ops.get(op.index) else { continue };
+                    let Some(g) = &d.geometry else { continue };
+                    for (buffer, range) in g.vertex_reads() {
+                        let track = tracker.state(buffer);
+                        use_range(buffer, track, range, Access::VertexInput, buffer_barriers);
+                    }
+                    if let Some((buffer, range)) = g.index_read() {
+                        let track = tracker.state(buffer);
+                        use_range(buffer, track, range, Access::IndexRead, buffer_barriers);
+                    }
+                }
             }
             _ => {}
         }
@@ -257,6 +277,52 @@ mod tests {
         );
         let dot = crate::compile::to_dot(&plan);
         assert!(dot.contains("buffer barrier quad bytes 0..16"), "{dot}");
+    }
+
+    /// A geometry draw from `vb` (all of it: the draw is indexed) indexed through bytes 4..10
+    /// of `ib`.
+    fn geometry_draw(vb: &Arc<BufferState>, ib: &Arc<BufferState>) -> crate::commands::Draw {
+        use crate::geometry::*;
+        let t = crate::compile::testkit::texture(1, 1, 1);
+        let crate::commands::PassOp::Draw(mut d) = crate::compile::testkit::draw(&t) else {
+            unreachable!()
+        };
+        d.geometry = Some(Box::new(GeometryDraw {
+            layout: VertexLayout {
+                bindings: vec![BindingLayout { stride: 16, instance_frequency: 0 }],
+                attributes: [None; ATTRIBUTES],
+            },
+            primitive: PrimitiveType::TriangleList,
+            streams: vec![VertexSource::Buffer { buffer: vb.clone(), offset: 0 }],
+            indices: Some(IndexSource { buffer: Some(ib.clone()), user: 0..0, element_size: 2 }),
+            call: DrawCall::Indexed {
+                base_vertex: 1,
+                first_index: 2,
+                index_count: 3,
+                min_vertex: 0,
+                vertex_span: 2,
+            },
+            instances: 1,
+            material: BasicMaterial::default(),
+        }));
+        d
+    }
+
+    #[test]
+    fn a_draw_reads_its_vertices_and_indices_between_the_writes_around_it() {
+        use Access::{IndexRead as I, TransferWrite as W, VertexInput as V};
+        let (vb, ib) = (buffer(256), buffer(64));
+        let mut b = builder();
+        write(&mut b, &vb, 0, 256, SetDataOptions::None);
+        write(&mut b, &ib, 0, 64, SetDataOptions::None);
+        b.draw(geometry_draw(&vb, &ib));
+        write(&mut b, &vb, 32, 8, SetDataOptions::None); // inside the vertices drawn
+        write(&mut b, &ib, 20, 8, SetDataOptions::None); // outside: waits for the upload only
+        let plan = compile(b.take_frame());
+        let rows = rows(&plan);
+        assert_eq!(rows[2], [(W, V, 0..256), (W, I, 4..10)], "the pass waits for the uploads");
+        assert_eq!(rows[3], [(V, W, 32..40)], "a later write waits for the draw");
+        assert_eq!(rows[4], [(W, W, 20..28)], "bytes the draw does not read");
     }
 
     #[test]

@@ -170,6 +170,7 @@ pub fn draw_with(texture: &Arc<TextureState>, blend: BlendState) -> PassOp {
         viewport: Viewport::new(0, 0, 1, 1),
         scissor: Rect::default(),
         transform: [0.0; 16],
+        geometry: None,
     })
 }
 

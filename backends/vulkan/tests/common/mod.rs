@@ -164,6 +164,7 @@ pub fn sprite_draw(
         viewport: Viewport::new(0, 0, width as i32, height as i32),
         scissor: Rect::new(0, 0, width as i32, height as i32),
         transform: pixel_transform(width, height),
+        geometry: None,
     })
 }
 
@@ -213,5 +214,5 @@ pub fn submit_and_read(s: &mut Session, plan: FramePlan, id: u64) -> Vec<u8> {
 
 pub fn assert_all_freed(s: &mut Session) {
     s.backend.wait_idle().expect("wait_idle");
-    assert_eq!(s.backend.live_objects(), LiveObjects::default());
+    assert_eq!(s.backend.live_objects().resources(), LiveObjects::default());
 }

@@ -1,0 +1,358 @@
+//! Geometry draws: `DrawPrimitives` and its family, lowered inside a pass.
+//!
+//! In: a [`Draw`] with its [`GeometryDraw`] (vertex streams from vertex buffers or the frame's
+//! geometry arena, indices, counts, the BasicEffect material), the pass's formats and render
+//! area. Out: the pipeline for the draw's full key — blend, depth/stencil, rasterizer, vertex
+//! layout, topology, pass formats and sample count, planned colour writes — built the first time
+//! that combination is recorded and cached; the uniform block, descriptor sets, vertex and index
+//! bindings and the draw command. The buffer barriers the draw needs were placed before the pass
+//! by the plan; nothing here decides an ordering.
+//!
+//! The frame's vertex host buffer holds, after the sprites, the constant stream
+//! ([`DEFAULT_ATTRIBUTES`]) that feeds every attribute a vertex layout lacks, then the geometry
+//! arena (`FrameCommands::geometry_bytes`).
+
+use std::collections::HashMap;
+
+use ash::vk;
+use xnagraph_graph::{
+    Access, Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, PipelineKey,
+    PrimitiveType, VertexFormat, VertexLayout, VertexSource,
+};
+
+use crate::device::Gpu;
+use crate::pipeline::{shader_module, static_part, DynamicState, PassFormats, VertexSide};
+use crate::record::Recorder;
+use crate::sync::layout;
+
+/// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16.
+pub(crate) const DEFAULT_ATTRIBUTES: [f32; 8] = [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0];
+const DEFAULTS_BYTES: u64 = 32;
+
+/// Where the constant stream starts in the frame's vertex buffer, after `sprite_bytes`; the
+/// geometry arena follows it.
+pub(crate) fn defaults_offset(sprite_bytes: u64) -> u64 {
+    sprite_bytes.next_multiple_of(16)
+}
+
+/// Bytes of the vertex buffer a frame with `sprite_bytes` of sprites and `arena` arena bytes
+/// needs when it draws geometry.
+pub(crate) fn vertex_bytes(sprite_bytes: u64, arena: u64) -> u64 {
+    defaults_offset(sprite_bytes) + DEFAULTS_BYTES + arena
+}
+
+/// Size of the BasicEffect uniform block: transform, material colour, switches.
+pub(crate) const UNIFORM_BYTES: u64 = 96;
+
+type Key = (PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
+
+/// Geometry pipelines by their full key, and the stock geometry shader's modules (made with the
+/// first geometry pipeline).
+#[derive(Default)]
+pub(crate) struct GeometryPipelines {
+    modules: Option<(vk::ShaderModule, vk::ShaderModule)>,
+    pipelines: HashMap<Key, vk::Pipeline>,
+}
+
+impl GeometryPipelines {
+    pub fn count(&self) -> usize {
+        self.pipelines.len()
+    }
+
+    /// # Safety
+    /// The device must be idle.
+    pub unsafe fn destroy(&mut self, gpu: &Gpu) {
+        // SAFETY: the caller's contract; every handle is destroyed once.
+        unsafe {
+            for (_, p) in self.pipelines.drain() {
+                gpu.device.destroy_pipeline(p, None);
+            }
+            if let Some((v, f)) = self.modules.take() {
+                gpu.device.destroy_shader_module(v, None);
+                gpu.device.destroy_shader_module(f, None);
+            }
+        }
+    }
+}
+
+fn format(f: VertexFormat) -> vk::Format {
+    use vk::Format as F;
+    match f {
+        VertexFormat::Float1 => F::R32_SFLOAT,
+        VertexFormat::Float2 => F::R32G32_SFLOAT,
+        VertexFormat::Float3 => F::R32G32B32_SFLOAT,
+        VertexFormat::Float4 => F::R32G32B32A32_SFLOAT,
+        VertexFormat::UByte4Norm => F::R8G8B8A8_UNORM,
+        // Read as floats, as Direct3D 9 reads them.
+        VertexFormat::UByte4 => F::R8G8B8A8_USCALED,
+        VertexFormat::Short2 => F::R16G16_SSCALED,
+        VertexFormat::Short4 => F::R16G16B16A16_SSCALED,
+        VertexFormat::Short2Norm => F::R16G16_SNORM,
+        VertexFormat::Short4Norm => F::R16G16B16A16_SNORM,
+        VertexFormat::Half2 => F::R16G16_SFLOAT,
+        VertexFormat::Half4 => F::R16G16B16A16_SFLOAT,
+    }
+}
+
+fn topology(p: PrimitiveType) -> vk::PrimitiveTopology {
+    match p {
+        PrimitiveType::TriangleList => vk::PrimitiveTopology::TRIANGLE_LIST,
+        PrimitiveType::TriangleStrip => vk::PrimitiveTopology::TRIANGLE_STRIP,
+        PrimitiveType::LineList => vk::PrimitiveTopology::LINE_LIST,
+        PrimitiveType::LineStrip => vk::PrimitiveTopology::LINE_STRIP,
+    }
+}
+
+fn malformed(message: &str) -> BackendError {
+    BackendError::Native(format!("malformed plan: {message}"))
+}
+
+fn pipeline(
+    rec: &mut Recorder<'_>,
+    d: &Draw,
+    g: &GeometryDraw,
+    formats: &PassFormats,
+    writes: ColorWrites,
+) -> Result<vk::Pipeline, BackendError> {
+    let key = (static_part(&d.pipeline), g.layout.clone(), g.primitive, formats.clone(), writes);
+    if let Some(p) = rec.pipelines.geometry.pipelines.get(&key) {
+        return Ok(*p);
+    }
+    let gpu = rec.gpu;
+    let (vertex, fragment) = match rec.pipelines.geometry.modules {
+        Some(m) => m,
+        None => {
+            let v = shader_module(gpu, &xnagraph_shaders::BASIC_VERT.words())?;
+            let f = match shader_module(gpu, &xnagraph_shaders::BASIC_FRAG.words()) {
+                Ok(f) => f,
+                Err(e) => {
+                    // SAFETY: the module was just made and nothing uses it.
+                    unsafe { gpu.device.destroy_shader_module(v, None) };
+                    return Err(e);
+                }
+            };
+            rec.pipelines.geometry.modules = Some((v, f));
+            (v, f)
+        }
+    };
+    let defaults = g.layout.bindings.len() as u32;
+    let mut bindings: Vec<_> = (g.layout.bindings.iter().enumerate())
+        .map(|(i, b)| {
+            let rate = if b.instance_frequency > 0 {
+                vk::VertexInputRate::INSTANCE
+            } else {
+                vk::VertexInputRate::VERTEX
+            };
+            vk::VertexInputBindingDescription {
+                binding: i as u32,
+                stride: b.stride,
+                input_rate: rate,
+            }
+        })
+        .collect();
+    if g.layout.bindings.iter().any(|b| b.instance_frequency > 1) {
+        return Err(BackendError::NotSupported(
+            "an instance frequency above 1 (vertexAttributeInstanceRateDivisor)".into(),
+        ));
+    }
+    // Stride 0: every vertex reads the same constants.
+    bindings.push(vk::VertexInputBindingDescription {
+        binding: defaults,
+        stride: 0,
+        input_rate: vk::VertexInputRate::VERTEX,
+    });
+    let mut attributes = Vec::new();
+    for (location, default) in [
+        (Attribute::Position, None),
+        (Attribute::Color, Some((vk::Format::R32G32B32A32_SFLOAT, 0))),
+        (Attribute::TextureCoordinate, Some((vk::Format::R32G32_SFLOAT, 16))),
+    ] {
+        let location = location as u32;
+        let (binding, format, offset) = match (g.layout.attributes[location as usize], default) {
+            (Some(a), _) => (u32::from(a.binding), format(a.format), a.offset),
+            (None, Some((f, o))) => (defaults, f, o),
+            (None, None) => return Err(malformed("a geometry draw without positions")),
+        };
+        if binding > defaults {
+            return Err(malformed("an attribute names a missing vertex stream"));
+        }
+        attributes.push(vk::VertexInputAttributeDescription { location, binding, format, offset });
+    }
+    let side = VertexSide {
+        stages: [
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(vertex)
+                .name(c"main"),
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::FRAGMENT)
+                .module(fragment)
+                .name(c"main"),
+        ],
+        input: vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&bindings)
+            .vertex_attribute_descriptions(&attributes),
+        topology: topology(g.primitive),
+    };
+    let made = rec.pipelines.build_with(gpu, &key.0, formats, writes, &side)?;
+    rec.pipelines.geometry.pipelines.insert(key, made);
+    Ok(made)
+}
+
+/// Records one geometry draw inside the current rendering.
+pub(crate) fn draw(
+    rec: &mut Recorder<'_>,
+    d: &Draw,
+    writes: ColorWrites,
+    formats: &PassFormats,
+    extent: vk::Extent2D,
+) -> Result<(), BackendError> {
+    let g = d.geometry.as_deref().ok_or_else(|| malformed("a sprite draw as geometry"))?;
+    let vp = d.viewport;
+    if vp.width <= 0 || vp.height <= 0 || g.instances == 0 {
+        return Ok(());
+    }
+    if g.streams.len() != g.layout.bindings.len() {
+        return Err(malformed("vertex streams and layout bindings differ"));
+    }
+    let pipeline = pipeline(rec, d, g, formats, writes)?;
+    let gpu = rec.gpu;
+    let device = &gpu.device;
+    let texture = rec.textures.get(d.texture.native())?;
+    if texture.sampled_view_type != vk::ImageViewType::TYPE_2D {
+        return Err(malformed("a geometry draw of a texture that is not 2D"));
+    }
+    let sampler = rec.pipelines.sampler(gpu, &d.sampler, texture.desc.mip_levels)?;
+    let dynamic = DynamicState::of(&d.pipeline);
+
+    let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
+    let offset = rec.uniforms_used;
+    let mut block: Vec<f32> = d.transform.to_vec();
+    block.extend_from_slice(&g.material.diffuse);
+    block.extend_from_slice(&g.material.flags);
+    let bytes: Vec<u8> = block.iter().flat_map(|f| f.to_ne_bytes()).collect();
+    uniforms.write(gpu, offset, &bytes)?;
+    rec.uniforms_used += rec.uniform_stride;
+
+    let set_layouts = [rec.pipelines.set_layouts[1], rec.pipelines.set_layouts[2]];
+    let alloc = vk::DescriptorSetAllocateInfo::default()
+        .descriptor_pool(rec.descriptors)
+        .set_layouts(&set_layouts);
+    // SAFETY: the pool was sized for every draw of this plan and is not used concurrently.
+    let sets = unsafe { device.allocate_descriptor_sets(&alloc) }
+        .map_err(|e| crate::vk_error("vkAllocateDescriptorSets", e))?;
+    let buffer_info =
+        [vk::DescriptorBufferInfo { buffer: uniforms.buffer, offset, range: UNIFORM_BYTES }];
+    let image_info = [vk::DescriptorImageInfo {
+        sampler,
+        image_view: texture.sampled_view,
+        image_layout: layout(Access::FragmentSampled),
+    }];
+    let descriptor_writes = [
+        vk::WriteDescriptorSet::default()
+            .dst_set(sets[0])
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+            .buffer_info(&buffer_info),
+        vk::WriteDescriptorSet::default()
+            .dst_set(sets[1])
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .image_info(&image_info),
+    ];
+
+    let arena = rec.geometry_offset + DEFAULTS_BYTES;
+    let mut buffers = Vec::with_capacity(g.streams.len() + 1);
+    let mut offsets = Vec::with_capacity(g.streams.len() + 1);
+    for s in &g.streams {
+        let (buffer, offset) = match s {
+            VertexSource::Buffer { buffer, offset } => {
+                (rec.buffers.get(buffer.native())?.current.buffer, *offset)
+            }
+            VertexSource::User(range) => {
+                if range.end > rec.frame.geometry_bytes.len() as u64 {
+                    return Err(malformed("user vertices past the geometry arena"));
+                }
+                (rec.vertex_buffer, arena + range.start)
+            }
+        };
+        buffers.push(buffer);
+        offsets.push(offset);
+    }
+    buffers.push(rec.vertex_buffer);
+    offsets.push(rec.geometry_offset);
+    let index = match (&g.indices, g.call) {
+        (Some(ix), DrawCall::Indexed { .. }) => {
+            let kind = match ix.element_size {
+                2 => vk::IndexType::UINT16,
+                4 => vk::IndexType::UINT32,
+                _ => return Err(malformed("an index size other than 2 or 4")),
+            };
+            Some(match &ix.buffer {
+                Some(b) => (rec.buffers.get(b.native())?.current.buffer, 0, kind),
+                None => (rec.vertex_buffer, arena + ix.user.start, kind),
+            })
+        }
+        (None, DrawCall::Indexed { .. }) => {
+            return Err(malformed("an indexed draw without indices"))
+        }
+        _ => None,
+    };
+
+    let viewport = vk::Viewport {
+        x: vp.x as f32,
+        y: vp.y as f32,
+        width: vp.width as f32,
+        height: vp.height as f32,
+        min_depth: vp.min_depth,
+        max_depth: vp.max_depth,
+    };
+    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
+        let s = d.scissor;
+        crate::pass::clamp_rect(s.x, s.y, s.width, s.height, extent)
+    } else {
+        crate::pass::clamp_rect(vp.x, vp.y, vp.width, vp.height, extent)
+    };
+    // SAFETY: inside rendering on a recording command buffer; the sets were just allocated, and
+    // every buffer, view and sampler bound is live for the submission.
+    unsafe {
+        device.update_descriptor_sets(&descriptor_writes, &[]);
+        device.cmd_bind_pipeline(rec.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        device.cmd_set_blend_constants(rec.cmd, &dynamic.blend_constants);
+        device.cmd_set_stencil_reference(
+            rec.cmd,
+            vk::StencilFaceFlags::FRONT_AND_BACK,
+            dynamic.stencil_reference,
+        );
+        device.cmd_bind_vertex_buffers(rec.cmd, 0, &buffers, &offsets);
+        device.cmd_bind_descriptor_sets(
+            rec.cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            rec.pipelines.layout,
+            1,
+            &sets,
+            &[],
+        );
+        device.cmd_set_viewport(rec.cmd, 0, &[viewport]);
+        device.cmd_set_scissor(rec.cmd, 0, &[scissor]);
+        match g.call {
+            DrawCall::Vertices { first_vertex, vertex_count } => {
+                device.cmd_draw(rec.cmd, vertex_count, g.instances, first_vertex, 0);
+            }
+            DrawCall::Indexed { base_vertex, first_index, index_count, .. } => {
+                if let Some((buffer, offset, kind)) = index {
+                    device.cmd_bind_index_buffer(rec.cmd, buffer, offset, kind);
+                }
+                device.cmd_draw_indexed(
+                    rec.cmd,
+                    index_count,
+                    g.instances,
+                    first_index,
+                    base_vertex,
+                    0,
+                );
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,460 @@
+//! XNA's geometry draws: `DrawPrimitives`, `DrawIndexedPrimitives`, `DrawUserPrimitives`,
+//! `DrawUserIndexedPrimitives`.
+//!
+//! A draw checks XNA's arguments against the bound vertex and index buffers and the applied
+//! effect, then records a [`Draw`] with its [`GeometryDraw`] in the current pass segment: the
+//! device's blend, depth/stencil and rasterizer states in its pipeline key, `SamplerStates[0]`,
+//! the effect's transform, material and texture, the viewport and scissor rectangle. Buffers are
+//! held by the recorded draw, and the compiler orders the draw after earlier `SetData` of the
+//! bytes it reads and before later ones. User vertices and indices are copied into the frame's
+//! geometry arena at the call.
+
+pub mod states;
+
+use bytemuck::Pod;
+use xnagraph_graph::{
+    Attribute, AttributeSource, BindingLayout, Draw, DrawCall, GeometryDraw, IndexSource,
+    PipelineKey, PrimitiveType, ShaderKind, VertexFormat, VertexLayout, VertexSource, ATTRIBUTES,
+};
+
+use crate::basic_effect::AppliedEffect;
+use crate::buffer::{VertexDeclaration, VertexElementFormat, VertexElementUsage, VertexType};
+use crate::device::GraphicsDevice;
+use crate::error::{Result, XnaError};
+use crate::event::lock;
+use crate::profile::GraphicsProfile;
+use crate::shared::Recording;
+
+/// An index type of `DrawUserIndexedPrimitives`: `u16` or `u32` (XNA's `short[]` / `int[]`).
+pub trait IndexElement: Pod + Copy + private::Sealed {
+    /// The index as a vertex number.
+    fn to_u32(self) -> u32;
+}
+
+mod private {
+    pub trait Sealed {}
+    impl Sealed for u16 {}
+    impl Sealed for u32 {}
+}
+
+impl IndexElement for u16 {
+    fn to_u32(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl IndexElement for u32 {
+    fn to_u32(self) -> u32 {
+        self
+    }
+}
+
+fn vertex_format(f: VertexElementFormat) -> VertexFormat {
+    match f {
+        VertexElementFormat::Single => VertexFormat::Float1,
+        VertexElementFormat::Vector2 => VertexFormat::Float2,
+        VertexElementFormat::Vector3 => VertexFormat::Float3,
+        VertexElementFormat::Vector4 => VertexFormat::Float4,
+        VertexElementFormat::Color => VertexFormat::UByte4Norm,
+        VertexElementFormat::Byte4 => VertexFormat::UByte4,
+        VertexElementFormat::Short2 => VertexFormat::Short2,
+        VertexElementFormat::Short4 => VertexFormat::Short4,
+        VertexElementFormat::NormalizedShort2 => VertexFormat::Short2Norm,
+        VertexElementFormat::NormalizedShort4 => VertexFormat::Short4Norm,
+        VertexElementFormat::HalfVector2 => VertexFormat::Half2,
+        VertexElementFormat::HalfVector4 => VertexFormat::Half4,
+    }
+}
+
+/// The vertex layout of `declarations` (one per stream) for the applied effect: the first
+/// element of each usage the shader reads, searched stream by stream. An element the effect
+/// needs and no stream has is XNA's `InvalidOperationException` naming it.
+fn layout(
+    declarations: &[(&VertexDeclaration, u32)],
+    effect: &AppliedEffect,
+) -> Result<VertexLayout> {
+    let mut attributes = [None; ATTRIBUTES];
+    for (binding, (decl, _)) in declarations.iter().enumerate() {
+        for e in decl.vertex_elements().iter().filter(|e| e.usage_index == 0) {
+            let location = match e.usage {
+                VertexElementUsage::Position => Attribute::Position,
+                VertexElementUsage::Color => Attribute::Color,
+                VertexElementUsage::TextureCoordinate => Attribute::TextureCoordinate,
+                _ => continue,
+            };
+            let slot = &mut attributes[location as usize];
+            if slot.is_none() {
+                *slot = Some(AttributeSource {
+                    binding: binding as u8,
+                    format: vertex_format(e.format),
+                    offset: e.offset,
+                });
+            }
+        }
+    }
+    let needed = [
+        (Attribute::Position, true, "Position0"),
+        (Attribute::Color, effect.needs_color, "Color0"),
+        (Attribute::TextureCoordinate, effect.needs_texture_coordinate, "TextureCoordinate0"),
+    ];
+    for (location, needed, name) in needed {
+        if needed && attributes[location as usize].is_none() {
+            return Err(XnaError::invalid_operation(format!(
+                "The current vertex declaration does not include all the elements required by \
+                 the current vertex shader. {name} is missing."
+            )));
+        }
+    }
+    // Elements the effect does not use are not read: the constant stream stands in.
+    if !effect.needs_color {
+        attributes[Attribute::Color as usize] = None;
+    }
+    if !effect.needs_texture_coordinate {
+        attributes[Attribute::TextureCoordinate as usize] = None;
+    }
+    let bindings = declarations
+        .iter()
+        .map(|(d, freq)| BindingLayout {
+            stride: d.vertex_stride() as u32,
+            instance_frequency: *freq,
+        })
+        .collect();
+    Ok(VertexLayout { bindings, attributes })
+}
+
+fn count_error(param: &'static str, message: &str) -> XnaError {
+    XnaError::out_of_range(param, message.to_owned())
+}
+
+/// XNA's per-draw primitive limit: 65,535 on Reach, 1,048,575 on HiDef.
+fn check_primitive_count(profile: GraphicsProfile, primitive_count: i32) -> Result<u32> {
+    if primitive_count <= 0 {
+        return Err(count_error("primitiveCount", "The primitive count must be positive."));
+    }
+    let max = match profile {
+        GraphicsProfile::Reach => 65_535,
+        GraphicsProfile::HiDef => 1_048_575,
+    };
+    if primitive_count > max {
+        return Err(XnaError::not_supported(format!(
+            "The {profile:?} profile draws at most {max} primitives per call; \
+             {primitive_count} were asked for."
+        )));
+    }
+    Ok(primitive_count as u32)
+}
+
+const NO_BUFFERS: &str = "A valid vertex buffer (and a valid index buffer if you are using \
+                          indexed primitives) must be set on the device before any draw \
+                          operations may be performed.";
+
+fn applied_effect(rec: &Recording) -> Result<AppliedEffect> {
+    rec.draw.effect.clone().ok_or_else(|| {
+        XnaError::invalid_operation(
+            "Both a valid vertex shader and pixel shader (or valid effect) must be set on the \
+             device before any draw operations may be performed: call EffectPass.Apply first.",
+        )
+    })
+}
+
+impl GraphicsDevice {
+    /// `DrawPrimitives(primitiveType, startVertex, primitiveCount)`: non-indexed primitives
+    /// from the bound vertex buffers. No vertex buffer bound, or no effect applied, is
+    /// `InvalidOperation`; a non-positive count, a negative start or vertices past the end of
+    /// a bound buffer is `ArgumentOutOfRange`; more primitives than the profile allows is
+    /// `NotSupported`.
+    pub fn draw_primitives(
+        &self,
+        primitive_type: PrimitiveType,
+        start_vertex: i32,
+        primitive_count: i32,
+    ) -> Result<()> {
+        self.shared.check_alive()?;
+        let count = check_primitive_count(self.graphics_profile(), primitive_count)?;
+        if start_vertex < 0 {
+            return Err(count_error("startVertex", "The start vertex cannot be negative."));
+        }
+        let vertices = primitive_type.vertex_count(count);
+        let mut rec = lock(&self.shared.rec);
+        if rec.draw.streams.is_empty() {
+            return Err(XnaError::invalid_operation(NO_BUFFERS));
+        }
+        let effect = applied_effect(&rec)?;
+        for s in &rec.draw.streams {
+            let end = i64::from(s.vertex_offset) + i64::from(start_vertex) + vertices as i64;
+            if end > i64::from(s.vertex_count) {
+                return Err(count_error(
+                    "primitiveCount",
+                    "The vertices drawn run past the end of the vertex buffer.",
+                ));
+            }
+        }
+        let call =
+            DrawCall::Vertices { first_vertex: start_vertex as u32, vertex_count: vertices as u32 };
+        self.record_buffer_draw(&mut rec, effect, primitive_type, call, None)
+    }
+
+    /// `DrawIndexedPrimitives(primitiveType, baseVertex, minVertexIndex, numVertices,
+    /// startIndex, primitiveCount)`: indexed primitives from the bound index and vertex
+    /// buffers; each index is added to `baseVertex` (and the stream's vertex offset), and the
+    /// indices are promised to name vertices in `minVertexIndex..minVertexIndex + numVertices`
+    /// (the bytes the compiler orders the draw against). No vertex or index buffer bound, or no
+    /// effect applied, is `InvalidOperation`; a non-positive count or `numVertices`, a negative
+    /// argument, indices past the end of the index buffer or a vertex span past the end of a
+    /// vertex buffer is `ArgumentOutOfRange`.
+    pub fn draw_indexed_primitives(
+        &self,
+        primitive_type: PrimitiveType,
+        base_vertex: i32,
+        min_vertex_index: i32,
+        num_vertices: i32,
+        start_index: i32,
+        primitive_count: i32,
+    ) -> Result<()> {
+        self.shared.check_alive()?;
+        let count = check_primitive_count(self.graphics_profile(), primitive_count)?;
+        if num_vertices <= 0 {
+            return Err(count_error("numVertices", "The vertex count must be positive."));
+        }
+        if min_vertex_index < 0 {
+            return Err(count_error("minVertexIndex", "The minimum index cannot be negative."));
+        }
+        if start_index < 0 {
+            return Err(count_error("startIndex", "The start index cannot be negative."));
+        }
+        let indices = primitive_type.vertex_count(count);
+        let mut rec = lock(&self.shared.rec);
+        let Some(bound) = rec.draw.indices.clone() else {
+            return Err(XnaError::invalid_operation(NO_BUFFERS));
+        };
+        if rec.draw.streams.is_empty() {
+            return Err(XnaError::invalid_operation(NO_BUFFERS));
+        }
+        let effect = applied_effect(&rec)?;
+        if i64::from(start_index) + indices as i64 > i64::from(bound.index_count) {
+            return Err(count_error(
+                "primitiveCount",
+                "The indices drawn run past the end of the index buffer.",
+            ));
+        }
+        for s in &rec.draw.streams {
+            let first = i64::from(s.vertex_offset) + i64::from(base_vertex);
+            let end = first + i64::from(min_vertex_index) + i64::from(num_vertices);
+            if first + i64::from(min_vertex_index) < 0 || end > i64::from(s.vertex_count) {
+                return Err(count_error(
+                    "numVertices",
+                    "The vertex range the indices may name runs outside the vertex buffer.",
+                ));
+            }
+        }
+        let call = DrawCall::Indexed {
+            base_vertex,
+            first_index: start_index as u32,
+            index_count: indices as u32,
+            min_vertex: min_vertex_index as u32,
+            vertex_span: num_vertices as u32,
+        };
+        let index = IndexSource {
+            buffer: Some(bound.core.state()?),
+            user: 0..0,
+            element_size: bound.element_size.bytes() as u8,
+        };
+        self.record_buffer_draw(&mut rec, effect, primitive_type, call, Some(index))
+    }
+
+    /// `DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset, primitiveCount)`:
+    /// primitives from the caller's vertices, copied at the call. Empty `vertexData` is
+    /// `ArgumentNull`; a negative offset, a non-positive count or vertices past the end of the
+    /// slice is `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
+    pub fn draw_user_primitives<T: VertexType>(
+        &self,
+        primitive_type: PrimitiveType,
+        vertex_data: &[T],
+        vertex_offset: i32,
+        primitive_count: i32,
+    ) -> Result<()> {
+        self.shared.check_alive()?;
+        if vertex_data.is_empty() {
+            return Err(XnaError::ArgumentNull { param: "vertexData" });
+        }
+        let count = check_primitive_count(self.graphics_profile(), primitive_count)?;
+        let vertices = primitive_type.vertex_count(count);
+        if vertex_offset < 0 || vertex_offset as usize >= vertex_data.len() {
+            return Err(count_error("vertexOffset", "The offset must be within vertexData."));
+        }
+        if vertex_offset as u64 + vertices > vertex_data.len() as u64 {
+            return Err(count_error(
+                "primitiveCount",
+                "The vertices drawn run past the end of vertexData.",
+            ));
+        }
+        let used = &vertex_data[vertex_offset as usize..vertex_offset as usize + vertices as usize];
+        let mut rec = lock(&self.shared.rec);
+        let effect = applied_effect(&rec)?;
+        let declaration = T::vertex_declaration();
+        let layout = layout(&[(&declaration, 0)], &effect)?;
+        let range = push_arena(&mut rec, bytemuck::cast_slice(used));
+        let call = DrawCall::Vertices { first_vertex: 0, vertex_count: vertices as u32 };
+        let geometry = GeometryDraw {
+            layout,
+            primitive: primitive_type,
+            streams: vec![VertexSource::User(range)],
+            indices: None,
+            call,
+            instances: 1,
+            material: effect.material,
+        };
+        self.record_geometry(&mut rec, effect, geometry)
+    }
+
+    /// `DrawUserIndexedPrimitives<T>(primitiveType, vertexData, vertexOffset, numVertices,
+    /// indexData, indexOffset, primitiveCount)`: indexed primitives from the caller's vertices
+    /// and `u16` or `u32` indices, both copied at the call; each index names a vertex from
+    /// `vertexOffset`. Empty data is `ArgumentNull`; a negative offset, a non-positive count,
+    /// a range past the end of either slice, or an index at or past `numVertices` is
+    /// `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
+    #[allow(clippy::too_many_arguments)] // XNA's signature.
+    pub fn draw_user_indexed_primitives<T: VertexType, I: IndexElement>(
+        &self,
+        primitive_type: PrimitiveType,
+        vertex_data: &[T],
+        vertex_offset: i32,
+        num_vertices: i32,
+        index_data: &[I],
+        index_offset: i32,
+        primitive_count: i32,
+    ) -> Result<()> {
+        self.shared.check_alive()?;
+        if vertex_data.is_empty() {
+            return Err(XnaError::ArgumentNull { param: "vertexData" });
+        }
+        if index_data.is_empty() {
+            return Err(XnaError::ArgumentNull { param: "indexData" });
+        }
+        let count = check_primitive_count(self.graphics_profile(), primitive_count)?;
+        if num_vertices <= 0 {
+            return Err(count_error("numVertices", "The vertex count must be positive."));
+        }
+        if vertex_offset < 0
+            || vertex_offset as u64 + num_vertices as u64 > vertex_data.len() as u64
+        {
+            return Err(count_error("vertexOffset", "The vertices named run outside vertexData."));
+        }
+        let indices = primitive_type.vertex_count(count);
+        if index_offset < 0 || index_offset as u64 + indices > index_data.len() as u64 {
+            return Err(count_error("primitiveCount", "The indices drawn run outside indexData."));
+        }
+        let used_indices =
+            &index_data[index_offset as usize..index_offset as usize + indices as usize];
+        // A GPU read past the copied vertices would be undefined: each index is checked here.
+        if used_indices.iter().any(|i| i.to_u32() >= num_vertices as u32) {
+            return Err(count_error(
+                "indexData",
+                "An index names a vertex at or past numVertices.",
+            ));
+        }
+        let vertices =
+            &vertex_data[vertex_offset as usize..vertex_offset as usize + num_vertices as usize];
+        let mut rec = lock(&self.shared.rec);
+        let effect = applied_effect(&rec)?;
+        let declaration = T::vertex_declaration();
+        let layout = layout(&[(&declaration, 0)], &effect)?;
+        let vertex_range = push_arena(&mut rec, bytemuck::cast_slice(vertices));
+        let index_range = push_arena(&mut rec, bytemuck::cast_slice(used_indices));
+        let geometry = GeometryDraw {
+            layout,
+            primitive: primitive_type,
+            streams: vec![VertexSource::User(vertex_range)],
+            indices: Some(IndexSource {
+                buffer: None,
+                user: index_range,
+                element_size: std::mem::size_of::<I>() as u8,
+            }),
+            call: DrawCall::Indexed {
+                base_vertex: 0,
+                first_index: 0,
+                index_count: indices as u32,
+                min_vertex: 0,
+                vertex_span: num_vertices as u32,
+            },
+            instances: 1,
+            material: effect.material,
+        };
+        self.record_geometry(&mut rec, effect, geometry)
+    }
+
+    /// Records a draw from the bound vertex buffers (their offsets folded into each stream's
+    /// byte offset).
+    fn record_buffer_draw(
+        &self,
+        rec: &mut Recording,
+        effect: AppliedEffect,
+        primitive: PrimitiveType,
+        call: DrawCall,
+        indices: Option<IndexSource>,
+    ) -> Result<()> {
+        let streams = rec.draw.streams.clone();
+        let declarations: Vec<_> =
+            streams.iter().map(|s| (&s.declaration, s.instance_frequency as u32)).collect();
+        let layout = layout(&declarations, &effect)?;
+        let mut sources = Vec::with_capacity(streams.len());
+        for s in &streams {
+            let offset = s.vertex_offset as u64 * s.declaration.vertex_stride() as u64;
+            sources.push(VertexSource::Buffer { buffer: s.core.state()?, offset });
+        }
+        let geometry = GeometryDraw {
+            layout,
+            primitive,
+            streams: sources,
+            indices,
+            call,
+            instances: 1,
+            material: effect.material,
+        };
+        self.record_geometry(rec, effect, geometry)
+    }
+
+    fn record_geometry(
+        &self,
+        rec: &mut Recording,
+        effect: AppliedEffect,
+        geometry: GeometryDraw,
+    ) -> Result<()> {
+        let states = &rec.draw;
+        crate::sprite_batch::check_states(
+            &self.shared,
+            rec,
+            &states.blend,
+            &states.samplers[0],
+            &states.rasterizer,
+        )?;
+        let draw = Draw {
+            pipeline: PipelineKey {
+                shader: ShaderKind::Basic,
+                blend: states.blend,
+                depth_stencil: states.depth_stencil,
+                rasterizer: states.rasterizer,
+            },
+            sampler: states.samplers[0],
+            texture: effect.texture,
+            effect: None,
+            first_sprite: 0,
+            sprite_count: 0,
+            viewport: rec.viewport,
+            scissor: rec.scissor,
+            transform: effect.transform,
+            geometry: Some(Box::new(geometry)),
+        };
+        rec.builder.draw(draw);
+        Ok(())
+    }
+}
+
+/// Copies `bytes` into the frame's geometry arena, 16-byte aligned, and returns their range.
+fn push_arena(rec: &mut Recording, bytes: &[u8]) -> std::ops::Range<u64> {
+    let arena = rec.builder.geometry_bytes_mut();
+    arena.resize(arena.len().next_multiple_of(16), 0);
+    let start = arena.len() as u64;
+    arena.extend_from_slice(bytes);
+    start..arena.len() as u64
+}

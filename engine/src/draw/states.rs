@@ -1,0 +1,266 @@
+//! The device state geometry draws use: `BlendState`, `DepthStencilState`, `RasterizerState`,
+//! `SamplerStates`, the bound vertex buffers and `Indices`.
+//!
+//! Setting a state checks it against what the device can do (`NotSupported` at the call:
+//! wire frame without fillModeNonSolid, anisotropic filtering without samplerAnisotropy) and
+//! keeps it; the draws record it. SpriteBatch keeps its own states and does not change these.
+
+use std::sync::Arc;
+
+use xnagraph_graph::{BlendState, DepthStencilState, FillMode, RasterizerState, SamplerState};
+
+use crate::basic_effect::AppliedEffect;
+use crate::buffer::{BufferCore, IndexBuffer, IndexElementSize, VertexBuffer, VertexDeclaration};
+use crate::device::GraphicsDevice;
+use crate::error::{Result, XnaError};
+use crate::event::lock;
+
+/// How many sampler slots `SamplerStates` has.
+pub const SAMPLER_SLOTS: usize = 16;
+/// How many vertex streams `SetVertexBuffers` binds at most (XNA's 16).
+pub const MAX_VERTEX_STREAMS: usize = 16;
+
+/// A bound vertex stream.
+#[derive(Clone)]
+pub(crate) struct BoundStream {
+    pub core: Arc<BufferCore>,
+    pub declaration: VertexDeclaration,
+    pub vertex_count: i32,
+    pub vertex_offset: i32,
+    pub instance_frequency: i32,
+}
+
+/// The bound index buffer.
+#[derive(Clone)]
+pub(crate) struct BoundIndices {
+    pub core: Arc<BufferCore>,
+    pub element_size: IndexElementSize,
+    pub index_count: i32,
+}
+
+/// The device's draw state (see the module doc).
+#[derive(Clone)]
+pub(crate) struct DrawStates {
+    pub blend: BlendState,
+    pub depth_stencil: DepthStencilState,
+    pub rasterizer: RasterizerState,
+    pub samplers: [SamplerState; SAMPLER_SLOTS],
+    pub streams: Vec<BoundStream>,
+    pub indices: Option<BoundIndices>,
+    /// What the last `EffectPass::apply` recorded.
+    pub effect: Option<AppliedEffect>,
+}
+
+impl Default for DrawStates {
+    /// XNA's defaults: Opaque, Default, CullCounterClockwise, LinearWrap in every slot.
+    fn default() -> Self {
+        DrawStates {
+            blend: BlendState::OPAQUE,
+            depth_stencil: DepthStencilState::DEFAULT,
+            rasterizer: RasterizerState::CULL_COUNTER_CLOCKWISE,
+            samplers: [SamplerState::LINEAR_WRAP; SAMPLER_SLOTS],
+            streams: Vec::new(),
+            indices: None,
+            effect: None,
+        }
+    }
+}
+
+/// XNA's `VertexBufferBinding`: a vertex buffer, the vertex it starts at, and how many
+/// instances each of its elements serves (0: one element per vertex).
+#[derive(Clone, Copy, Debug)]
+pub struct VertexBufferBinding<'a> {
+    /// The buffer.
+    pub buffer: &'a VertexBuffer,
+    /// `VertexOffset`: the vertex that draws call vertex 0.
+    pub vertex_offset: i32,
+    /// `InstanceFrequency`.
+    pub instance_frequency: i32,
+}
+
+impl<'a> VertexBufferBinding<'a> {
+    /// `new VertexBufferBinding(buffer)`: offset 0, per vertex.
+    pub fn new(buffer: &'a VertexBuffer) -> Self {
+        VertexBufferBinding { buffer, vertex_offset: 0, instance_frequency: 0 }
+    }
+}
+
+impl GraphicsDevice {
+    /// `BlendState`.
+    pub fn blend_state(&self) -> BlendState {
+        lock(&self.shared.rec).draw.blend
+    }
+
+    /// Sets `BlendState` for the draws that follow.
+    pub fn set_blend_state(&self, state: BlendState) -> Result<()> {
+        self.shared.check_alive()?;
+        lock(&self.shared.rec).draw.blend = state;
+        Ok(())
+    }
+
+    /// `DepthStencilState`.
+    pub fn depth_stencil_state(&self) -> DepthStencilState {
+        lock(&self.shared.rec).draw.depth_stencil
+    }
+
+    /// Sets `DepthStencilState` (depth test and write, stencil functions, operations,
+    /// reference and masks) for the draws that follow. Depth and stencil apply where the bound
+    /// target has them.
+    pub fn set_depth_stencil_state(&self, state: DepthStencilState) -> Result<()> {
+        self.shared.check_alive()?;
+        lock(&self.shared.rec).draw.depth_stencil = state;
+        Ok(())
+    }
+
+    /// `RasterizerState`.
+    pub fn rasterizer_state(&self) -> RasterizerState {
+        lock(&self.shared.rec).draw.rasterizer
+    }
+
+    /// Sets `RasterizerState` (cull mode, fill mode, scissor test, depth bias). `WireFrame` on
+    /// a device without it is `NotSupported`; a NaN or infinite bias is `ArgumentException`.
+    pub fn set_rasterizer_state(&self, state: RasterizerState) -> Result<()> {
+        self.shared.check_alive()?;
+        crate::finite::check_rasterizer(&state)?;
+        if state.fill_mode == FillMode::WireFrame && !self.shared.caps.wire_frame {
+            return Err(XnaError::not_supported(
+                "FillMode.WireFrame is not supported by this device.",
+            ));
+        }
+        lock(&self.shared.rec).draw.rasterizer = state;
+        Ok(())
+    }
+
+    /// `SamplerStates[index]`; `index` past the slots is `ArgumentOutOfRange`.
+    pub fn sampler_state(&self, index: usize) -> Result<SamplerState> {
+        let rec = lock(&self.shared.rec);
+        rec.draw.samplers.get(index).copied().ok_or_else(|| sampler_index_error(index))
+    }
+
+    /// Sets `SamplerStates[index]`. `index` past the slots is `ArgumentOutOfRange`;
+    /// anisotropic filtering on a device without it is `NotSupported`.
+    pub fn set_sampler_state(&self, index: usize, state: SamplerState) -> Result<()> {
+        self.shared.check_alive()?;
+        if index >= SAMPLER_SLOTS {
+            return Err(sampler_index_error(index));
+        }
+        if state.filter == xnagraph_graph::TextureFilter::Anisotropic
+            && !self.shared.caps.anisotropic_filtering
+        {
+            return Err(XnaError::not_supported(
+                "TextureFilter.Anisotropic is not supported by this device.",
+            ));
+        }
+        lock(&self.shared.rec).draw.samplers[index] = state;
+        Ok(())
+    }
+
+    /// `SetVertexBuffer(buffer)`: one stream from vertex 0, or none.
+    pub fn set_vertex_buffer(&self, buffer: Option<&VertexBuffer>) -> Result<()> {
+        match buffer {
+            Some(b) => self.set_vertex_buffers(&[VertexBufferBinding::new(b)]),
+            None => self.set_vertex_buffers(&[]),
+        }
+    }
+
+    /// `SetVertexBuffer(buffer, vertexOffset)`.
+    pub fn set_vertex_buffer_with_offset(
+        &self,
+        buffer: &VertexBuffer,
+        vertex_offset: i32,
+    ) -> Result<()> {
+        let binding = VertexBufferBinding { buffer, vertex_offset, instance_frequency: 0 };
+        self.set_vertex_buffers(&[binding])
+    }
+
+    /// `SetVertexBuffers(bindings)`: the streams draws read, replacing every earlier one (an
+    /// empty slice unbinds all). More than [`MAX_VERTEX_STREAMS`] is `Argument`; a negative
+    /// offset or one at or past the buffer's vertex count is `ArgumentOutOfRange`
+    /// (`vertexOffset`); a disposed buffer is `ObjectDisposed`. An instance frequency other
+    /// than 0 is `NotSupported`: instanced drawing is not built yet.
+    pub fn set_vertex_buffers(&self, bindings: &[VertexBufferBinding<'_>]) -> Result<()> {
+        self.shared.check_alive()?;
+        if bindings.len() > MAX_VERTEX_STREAMS {
+            return Err(XnaError::argument(
+                "vertexBuffers",
+                format!("At most {MAX_VERTEX_STREAMS} vertex buffers can be bound at once."),
+            ));
+        }
+        let mut streams = Vec::with_capacity(bindings.len());
+        for b in bindings {
+            b.buffer.core.state()?;
+            if b.vertex_offset < 0 || b.vertex_offset >= b.buffer.vertex_count() {
+                return Err(XnaError::out_of_range(
+                    "vertexOffset",
+                    "The vertex offset must be within the vertex buffer.",
+                ));
+            }
+            if b.instance_frequency < 0 {
+                return Err(XnaError::out_of_range(
+                    "instanceFrequency",
+                    "The instance frequency cannot be negative.",
+                ));
+            }
+            if b.instance_frequency != 0 {
+                return Err(XnaError::not_supported(
+                    "Instanced vertex streams (InstanceFrequency > 0) are not supported yet.",
+                ));
+            }
+            streams.push(BoundStream {
+                core: b.buffer.core.clone(),
+                declaration: b.buffer.vertex_declaration().clone(),
+                vertex_count: b.buffer.vertex_count(),
+                vertex_offset: b.vertex_offset,
+                instance_frequency: b.instance_frequency,
+            });
+        }
+        lock(&self.shared.rec).draw.streams = streams;
+        Ok(())
+    }
+
+    /// How many vertex streams are bound (the length of XNA's `GetVertexBuffers()`).
+    pub fn vertex_buffer_count(&self) -> usize {
+        lock(&self.shared.rec).draw.streams.len()
+    }
+
+    /// Sets `Indices`: the index buffer indexed draws read, or none. A disposed buffer is
+    /// `ObjectDisposed`.
+    pub fn set_indices(&self, buffer: Option<&IndexBuffer>) -> Result<()> {
+        self.shared.check_alive()?;
+        let bound = match buffer {
+            Some(b) => {
+                b.core.state()?;
+                Some(BoundIndices {
+                    core: b.core.clone(),
+                    element_size: b.index_element_size(),
+                    index_count: b.index_count(),
+                })
+            }
+            None => None,
+        };
+        lock(&self.shared.rec).draw.indices = bound;
+        Ok(())
+    }
+}
+
+fn sampler_index_error(index: usize) -> XnaError {
+    XnaError::out_of_range(
+        "index",
+        format!("The sampler index {index} is outside 0..{SAMPLER_SLOTS}."),
+    )
+}
+
+/// The setters' checks that need no device, unit tested.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_xnas() {
+        let d = DrawStates::default();
+        assert_eq!(d.blend, BlendState::OPAQUE);
+        assert_eq!(d.depth_stencil, DepthStencilState::DEFAULT);
+        assert_eq!(d.rasterizer, RasterizerState::CULL_COUNTER_CLOCKWISE);
+        assert!(d.samplers.iter().all(|s| *s == SamplerState::LINEAR_WRAP));
+    }
+}

@@ -1,0 +1,234 @@
+//! Geometry draws: what `DrawPrimitives` and its family record.
+//!
+//! A geometry draw is a [`crate::Draw`] whose [`crate::Draw::geometry`] is set: the draw's
+//! pipeline key, sampler, texture, viewport, scissor and transform mean what they mean for a
+//! sprite draw, and [`GeometryDraw`] adds where its vertices and indices come from, how they are
+//! laid out, the primitive topology and the counts. Everything here is plain data (no native
+//! handle apart from the buffers' `Arc`s), so any backend can lower it and a frame capture can
+//! serialise it.
+//!
+//! Vertices come from vertex buffers ([`VertexSource::Buffer`]: the draw holds the buffer, and
+//! the compiler orders the draw after earlier writes of the bytes it reads) or from the frame's
+//! geometry arena ([`VertexSource::User`], `DrawUserPrimitives`: the bytes were copied at the
+//! call into [`crate::FrameCommands::geometry_bytes`]).
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::buffer::BufferState;
+
+/// XNA's `PrimitiveType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrimitiveType {
+    /// Each three vertices are one triangle.
+    TriangleList,
+    /// Each vertex after the first two makes a triangle with the two before it.
+    TriangleStrip,
+    /// Each two vertices are one line.
+    LineList,
+    /// Each vertex after the first makes a line with the one before it.
+    LineStrip,
+}
+
+impl PrimitiveType {
+    /// How many vertices (or indices) `primitives` primitives of this type take.
+    pub fn vertex_count(self, primitives: u32) -> u64 {
+        let n = u64::from(primitives);
+        match self {
+            PrimitiveType::TriangleList => n * 3,
+            PrimitiveType::TriangleStrip => n + 2,
+            PrimitiveType::LineList => n * 2,
+            PrimitiveType::LineStrip => n + 1,
+        }
+    }
+}
+
+/// How one vertex attribute is stored (XNA's `VertexElementFormat`, as a backend reads it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)] // Each name is the storage it reads.
+pub enum VertexFormat {
+    Float1,
+    Float2,
+    Float3,
+    Float4,
+    /// Four bytes normalised to [0, 1] (XNA's `Color`).
+    UByte4Norm,
+    UByte4,
+    Short2,
+    Short4,
+    Short2Norm,
+    Short4Norm,
+    Half2,
+    Half4,
+}
+
+/// The attribute locations the stock geometry shader reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Attribute {
+    /// Location 0: position (XNA's `Position0`).
+    Position = 0,
+    /// Location 1: vertex colour (`Color0`).
+    Color = 1,
+    /// Location 2: texture coordinate (`TextureCoordinate0`).
+    TextureCoordinate = 2,
+}
+
+/// How many attribute locations the stock geometry shader reads.
+pub const ATTRIBUTES: usize = 3;
+
+/// Where one attribute is read from: a binding (index into [`VertexLayout::bindings`]), its
+/// storage and its byte offset in the vertex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AttributeSource {
+    /// The vertex stream.
+    pub binding: u8,
+    /// Storage format.
+    pub format: VertexFormat,
+    /// Byte offset in the vertex.
+    pub offset: u32,
+}
+
+/// One vertex stream's stride and step rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BindingLayout {
+    /// Bytes from one vertex to the next.
+    pub stride: u32,
+    /// XNA's `InstanceFrequency`: 0 steps per vertex, 1 per instance.
+    pub instance_frequency: u32,
+}
+
+/// The vertex layout of a draw: part of its pipeline. An attribute that is `None` is read by
+/// the shader as its default (white colour, texture coordinate 0) from a constant stream the
+/// backend provides.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VertexLayout {
+    /// One per vertex stream, in binding order.
+    pub bindings: Vec<BindingLayout>,
+    /// Per [`Attribute`] location.
+    pub attributes: [Option<AttributeSource>; ATTRIBUTES],
+}
+
+/// Where one vertex stream's bytes are.
+#[derive(Clone, Debug)]
+pub enum VertexSource {
+    /// A vertex buffer, from byte `offset` (held so it outlives the submission).
+    Buffer {
+        /// The buffer read.
+        buffer: Arc<BufferState>,
+        /// Byte offset of vertex 0 of the stream.
+        offset: u64,
+    },
+    /// Bytes copied into [`crate::FrameCommands::geometry_bytes`] at this range.
+    User(Range<u64>),
+}
+
+/// Where a draw's indices are.
+#[derive(Clone, Debug)]
+pub struct IndexSource {
+    /// A buffer (held), or `None` for indices in the frame's geometry arena at `user`.
+    pub buffer: Option<Arc<BufferState>>,
+    /// The arena range of user indices (empty with a buffer).
+    pub user: Range<u64>,
+    /// 2 or 4 bytes per index.
+    pub element_size: u8,
+}
+
+/// What is drawn: vertices in order, or indexed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawCall {
+    /// `vertex_count` vertices from `first_vertex`.
+    Vertices {
+        /// First vertex of each stream.
+        first_vertex: u32,
+        /// How many.
+        vertex_count: u32,
+    },
+    /// `index_count` indices from `first_index`, each added to `base_vertex`; they are promised
+    /// to lie in `min_vertex..min_vertex + vertex_span` (XNA's `minVertexIndex`, `numVertices`).
+    Indexed {
+        /// Added to every index.
+        base_vertex: i32,
+        /// The first index read.
+        first_index: u32,
+        /// How many indices.
+        index_count: u32,
+        /// The lowest vertex an index names (relative to `base_vertex`).
+        min_vertex: u32,
+        /// How many vertices from `min_vertex` the indices may name.
+        vertex_span: u32,
+    },
+}
+
+/// The per-draw values of the stock geometry effect (`BasicEffect`), as its vertex stage's
+/// uniform block holds them after the transform: the material colour (premultiplied RGB and
+/// alpha) and the switches (vertex colour, texture; 0 or 1).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct BasicMaterial {
+    /// `(DiffuseColor + EmissiveColor) × Alpha`, `Alpha`.
+    pub diffuse: [f32; 4],
+    /// x: vertex colour on, y: texture on.
+    pub flags: [f32; 4],
+}
+
+/// A geometry draw's sources and counts (see the module doc).
+#[derive(Clone, Debug)]
+pub struct GeometryDraw {
+    /// Layout of the vertex streams (part of the pipeline).
+    pub layout: VertexLayout,
+    /// The primitive topology (part of the pipeline).
+    pub primitive: PrimitiveType,
+    /// One source per binding of `layout`.
+    pub streams: Vec<VertexSource>,
+    /// The index buffer of an indexed draw.
+    pub indices: Option<IndexSource>,
+    /// What is drawn.
+    pub call: DrawCall,
+    /// Instances drawn (1 outside instancing).
+    pub instances: u32,
+    /// The effect's material values.
+    pub material: BasicMaterial,
+}
+
+impl GeometryDraw {
+    /// The byte range of each buffer-sourced stream the draw reads, with its buffer: the
+    /// vertices it draws, or for an indexed draw everything from the stream's offset to the
+    /// end of the buffer (indices are read on the GPU, so the vertices they name are not known
+    /// here; XNA's `minVertexIndex` and `numVertices` are a promise the compiler does not rely
+    /// on, as a GPU's validation of indexed draws does not).
+    pub fn vertex_reads(&self) -> Vec<(&Arc<BufferState>, Range<u64>)> {
+        let mut reads = Vec::new();
+        for (i, s) in self.streams.iter().enumerate() {
+            let VertexSource::Buffer { buffer, offset } = s else { continue };
+            let Some(b) = self.layout.bindings.get(i) else { continue };
+            let stride = u64::from(b.stride);
+            let size = buffer.desc().size;
+            let range = match self.call {
+                DrawCall::Indexed { .. } => *offset..size,
+                _ if b.instance_frequency > 0 => {
+                    let n = u64::from(self.instances).div_ceil(u64::from(b.instance_frequency));
+                    *offset..offset + n * stride
+                }
+                DrawCall::Vertices { first_vertex, vertex_count } => {
+                    let begin = offset + u64::from(first_vertex) * stride;
+                    begin..begin + u64::from(vertex_count) * stride
+                }
+            };
+            let end = range.end.min(size);
+            reads.push((buffer, range.start.min(end)..end));
+        }
+        reads
+    }
+
+    /// The byte range of the index buffer the draw reads, with the buffer.
+    pub fn index_read(&self) -> Option<(&Arc<BufferState>, Range<u64>)> {
+        let (DrawCall::Indexed { first_index, index_count, .. }, Some(ix)) =
+            (self.call, &self.indices)
+        else {
+            return None;
+        };
+        let buffer = ix.buffer.as_ref()?;
+        let size = u64::from(ix.element_size);
+        let begin = u64::from(first_index) * size;
+        Some((buffer, begin..begin + u64::from(index_count) * size))
+    }
+}
