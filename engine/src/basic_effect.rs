@@ -81,6 +81,11 @@ impl BasicEffect {
     /// texture.
     pub fn new(device: &GraphicsDevice) -> Result<Self> {
         device.shared.check_alive()?;
+        if !device.shared.caps.geometry {
+            return Err(XnaError::not_supported(
+                "BasicEffect is not supported by the active renderer (it lowers no geometry).",
+            ));
+        }
         let white = Texture2D::new(device, 1, 1)?;
         white.set_data(&[0xFFFF_FFFFu32])?;
         Ok(BasicEffect {

@@ -83,6 +83,7 @@ mod tests {
             wire_frame: true,
             anisotropic_filtering: true,
             independent_blend: true,
+            geometry: true,
         }
     }
 

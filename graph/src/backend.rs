@@ -91,6 +91,10 @@ pub struct Capabilities {
     /// Draws with several render targets bound: each attachment has its own blend state (the
     /// stock shaders write the first and leave the others as they are).
     pub independent_blend: bool,
+    /// Vertex and index buffers and geometry draws through the stock effects (`BasicEffect`)
+    /// are lowered; without it `BasicEffect` and the buffers are `NotSupported` at their
+    /// constructors.
+    pub geometry: bool,
 }
 
 impl Capabilities {

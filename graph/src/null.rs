@@ -274,6 +274,7 @@ impl NullBackend {
                 wire_frame: true,
                 anisotropic_filtering: true,
                 independent_blend: true,
+                geometry: true,
             },
             frames_in_flight: u64::from(config.frames_in_flight.max(1)),
             sink: RetireSink::default(),

@@ -203,6 +203,7 @@ impl SdlGpuBackend {
             wire_frame: true,
             anisotropic_filtering: true,
             independent_blend: true,
+            geometry: false,
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
         let fences = Arc::new(Fences {
@@ -560,6 +561,7 @@ impl Backend for SdlGpuBackend {
             effects: self.pipelines.effect_count(),
             awaiting_retirement: 0,
             swapchain_objects: 0,
+            pipelines: self.pipelines.pipeline_count(),
         }
     }
 

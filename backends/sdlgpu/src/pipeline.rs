@@ -152,6 +152,12 @@ impl Pipelines {
                 .effects
                 .get(&effect.native)
                 .ok_or_else(|| BackendError::Native("a draw names a freed effect".into()))?,
+            // Refused at BasicEffect's constructor (the capabilities say no geometry).
+            ShaderKind::Basic => {
+                return Err(BackendError::NotSupported(
+                    "geometry draws are not lowered on the SDL_gpu backend yet".into(),
+                ))
+            }
         };
         let vertex_buffers = [SDL_GPUVertexBufferDescription {
             slot: 0,

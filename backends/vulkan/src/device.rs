@@ -418,6 +418,7 @@ impl Gpu {
             wire_frame: self.features.fill_mode_non_solid,
             anisotropic_filtering: self.features.sampler_anisotropy,
             independent_blend: self.features.independent_blend,
+            geometry: true,
         }
     }
 

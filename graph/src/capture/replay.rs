@@ -189,6 +189,7 @@ impl Replayer {
                     viewport: d.viewport,
                     scissor: d.scissor,
                     transform: d.transform,
+                    geometry: None,
                 })
             }
         }

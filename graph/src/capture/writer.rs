@@ -171,6 +171,7 @@ impl<W: Write> CaptureWriter<W> {
                                 ShaderKind::Custom(key) => {
                                     ShaderRecord::Custom(self.effect(key, effects)?)
                                 }
+                                ShaderKind::Basic => return Err(geometry_not_captured()),
                             },
                             blend: d.pipeline.blend,
                             depth_stencil: d.pipeline.depth_stencil,
@@ -207,11 +208,7 @@ impl<W: Write> CaptureWriter<W> {
             }),
             Node::Present(t) => NodeRecord::Present(self.texture(t)?),
             Node::BufferUpload(_) | Node::BufferReadback(_) => {
-                // The file format has no buffer records yet: refuse rather than write a capture
-                // that would replay without them.
-                return Err(std::io::Error::other(
-                    "frames that transfer vertex or index buffer data cannot be captured yet",
-                ));
+                return Err(geometry_not_captured());
             }
         })
     }
@@ -260,4 +257,12 @@ impl<W: Write> CaptureWriter<W> {
         let stats = self.stats();
         Ok((self.out.finish()?, stats))
     }
+}
+
+/// The file format has no buffer or geometry-draw records yet: a frame that has them is
+/// refused rather than written as a capture that would replay without them.
+fn geometry_not_captured() -> std::io::Error {
+    std::io::Error::other(
+        "frames that transfer vertex or index buffer data or draw geometry cannot be captured yet",
+    )
 }
