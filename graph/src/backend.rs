@@ -128,6 +128,12 @@ pub struct LiveObjects {
     /// Presentation objects of a device with a window: surface, swapchain, its image views and
     /// semaphores.
     pub swapchain_objects: usize,
+    /// Native images of dropped render targets the backend keeps for reuse by a new target of
+    /// the same description (not counted in `images`).
+    pub pooled_images: usize,
+    /// Native images allocated since the backend was created (an image taken from the pool
+    /// is not allocated again).
+    pub images_allocated: u64,
 }
 
 /// Blocks until a submission has completed, without borrowing the backend that made it.

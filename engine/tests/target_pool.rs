@@ -1,0 +1,203 @@
+//! Dropped render targets' native images are pooled once the GPU is done with them and reused
+//! by a new target of the same description; the pool is trimmed after unused frames.
+
+mod common;
+
+use common::*;
+use xnagraph::{
+    Color, DepthFormat, DeviceOptions, GraphicsDevice, GraphicsProfile, Rectangle, RenderTarget2D,
+    RenderTargetUsage, SpriteBatch, SurfaceFormat,
+};
+
+fn synchronous_device(target_pool_frames: u32) -> GraphicsDevice {
+    let options = DeviceOptions { render_thread: false, target_pool_frames, ..test_options() };
+    device_with_options(GraphicsProfile::HiDef, params(16, 16), options)
+}
+
+fn allocated(device: &GraphicsDevice) -> u64 {
+    device.live_native_objects().unwrap().images_allocated
+}
+
+fn pooled(device: &GraphicsDevice) -> usize {
+    device.live_native_objects().unwrap().pooled_images
+}
+
+/// Clears `local` to `color`, draws it into column `slot` of `dest` and presents.
+fn draw_through(
+    device: &GraphicsDevice,
+    local: &RenderTarget2D,
+    dest: &RenderTarget2D,
+    sb: &mut SpriteBatch,
+    slot: i32,
+    color: Color,
+) {
+    device.set_render_target(Some(local)).unwrap();
+    device.clear(color).unwrap();
+    device.set_render_target(Some(dest)).unwrap();
+    sb.begin().unwrap();
+    sb.draw_rect(local, Rectangle::new(slot * 4, 0, 4, 16), Color::WHITE).unwrap();
+    sb.end().unwrap();
+    device.set_render_target(None).unwrap();
+}
+
+fn preserving(device: &GraphicsDevice) -> RenderTarget2D {
+    let (format, usage) = (SurfaceFormat::Color, RenderTargetUsage::PreserveContents);
+    RenderTarget2D::with_options(device, 16, 16, false, format, DepthFormat::None, 0, usage)
+        .unwrap()
+}
+
+#[test]
+fn a_dropped_target_is_reused_only_after_its_last_submission_completed() {
+    let _v = Validation::new();
+    let device = synchronous_device(60);
+    let dest = preserving(&device);
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    let colors =
+        [Color::RED, Color::new(0, 255, 0, 255), Color::BLUE, Color::new(255, 255, 0, 255)];
+
+    // Frame 1 draws through A, which is dropped before its frame is submitted.
+    let a = RenderTarget2D::new(&device, 8, 8).unwrap();
+    draw_through(&device, &a, &dest, &mut sb, 0, colors[0]);
+    drop(a);
+    device.present().unwrap();
+    // Submission 1 may still run: B of the same description is allocated.
+    let before = allocated(&device);
+    let b = RenderTarget2D::new(&device, 8, 8).unwrap();
+    assert_eq!(allocated(&device), before + 1, "A is not reused while submission 1 may run");
+    draw_through(&device, &b, &dest, &mut sb, 1, colors[1]);
+    drop(b);
+    device.present().unwrap();
+    // Submission 2 went to the other slot without waiting: A waits for submission 1's fence.
+    assert_eq!(pooled(&device), 0);
+    let c = RenderTarget2D::new(&device, 8, 8).unwrap();
+    assert_eq!(allocated(&device), before + 2, "A's submission is not known to be complete");
+    draw_through(&device, &c, &dest, &mut sb, 2, colors[2]);
+    drop(c);
+    device.present().unwrap();
+    // Submission 3 reused slot 0 after waiting for submission 1: A is in the pool.
+    assert_eq!(pooled(&device), 1, "A pooled once submission 1 completed");
+    let d = RenderTarget2D::new(&device, 8, 8).unwrap();
+    assert_eq!(allocated(&device), before + 2, "D takes A's image instead of allocating");
+    assert_eq!(pooled(&device), 0);
+    draw_through(&device, &d, &dest, &mut sb, 3, colors[3]);
+    device.present().unwrap();
+
+    let px = read_target(&dest);
+    for (slot, color) in colors.iter().enumerate() {
+        assert_eq!(at(&px, 16, slot as i32 * 4 + 1, 5), *color, "column {slot}");
+    }
+}
+
+#[test]
+fn only_a_target_of_the_same_description_takes_a_pooled_one() {
+    let _v = Validation::new();
+    let device = synchronous_device(60);
+    let dest = preserving(&device);
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    let a = RenderTarget2D::new(&device, 8, 8).unwrap();
+    draw_through(&device, &a, &dest, &mut sb, 0, Color::RED);
+    drop(a);
+    device.present().unwrap();
+    device.wait_idle().unwrap();
+    assert_eq!(pooled(&device), 1);
+
+    let before = allocated(&device);
+    let others = [
+        RenderTarget2D::new(&device, 8, 4).unwrap(),
+        RenderTarget2D::with_options(
+            &device,
+            8,
+            8,
+            true,
+            SurfaceFormat::Color,
+            DepthFormat::None,
+            0,
+            RenderTargetUsage::DiscardContents,
+        )
+        .unwrap(),
+        RenderTarget2D::with_options(
+            &device,
+            8,
+            8,
+            false,
+            SurfaceFormat::Color,
+            DepthFormat::Depth24Stencil8,
+            0,
+            RenderTargetUsage::DiscardContents,
+        )
+        .unwrap(),
+    ];
+    // The third adds a depth image to its colour image.
+    assert_eq!(allocated(&device), before + 4, "other descriptions allocate");
+    assert_eq!(pooled(&device), 1);
+    let same = RenderTarget2D::new(&device, 8, 8).unwrap();
+    assert_eq!(allocated(&device), before + 4, "the same description reuses");
+    assert_eq!(pooled(&device), 0);
+
+    draw_through(&device, &same, &dest, &mut sb, 1, Color::BLUE);
+    device.present().unwrap();
+    let px = read_target(&dest);
+    assert_eq!(at(&px, 16, 1, 5), Color::RED);
+    assert_eq!(at(&px, 16, 5, 5), Color::BLUE);
+    drop(others);
+}
+
+#[test]
+fn pooled_targets_are_destroyed_after_the_keep_period() {
+    let _v = Validation::new();
+    let device = synchronous_device(3);
+    let dest = preserving(&device);
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    let a = RenderTarget2D::new(&device, 8, 8).unwrap();
+    draw_through(&device, &a, &dest, &mut sb, 0, Color::RED);
+    drop(a);
+    device.present().unwrap();
+    device.wait_idle().unwrap();
+    assert_eq!(pooled(&device), 1);
+    let diagnostics = device.diagnostics();
+    let live = diagnostics.live_native_objects();
+
+    let frame = || {
+        device.clear(Color::BLACK).unwrap();
+        device.present().unwrap();
+    };
+    for i in 0..3 {
+        frame();
+        assert_eq!(pooled(&device), 1, "kept {i} frames after pooling");
+    }
+    frame();
+    frame();
+    assert_eq!(pooled(&device), 0, "trimmed after 3 unused submissions");
+    // Its image and its views are destroyed.
+    assert_eq!(diagnostics.live_native_objects(), live - 3);
+}
+
+#[test]
+fn churning_targets_allocate_no_image_after_warm_up() {
+    let _v = Validation::new();
+    let device = device(16, 16);
+    let dest = preserving(&device);
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    let mut churn = |frame: usize| {
+        let local = RenderTarget2D::new(&device, 8, 8).unwrap();
+        let color = Color::new((frame * 40 % 256) as u8, 255, (frame * 90 % 256) as u8, 255);
+        draw_through(&device, &local, &dest, &mut sb, (frame % 4) as i32, color);
+        drop(local);
+        device.present().unwrap();
+        color
+    };
+    for frame in 0..20 {
+        churn(frame);
+    }
+    let before = allocated(&device);
+    let mut last = Vec::new();
+    for frame in 20..120 {
+        last.push(churn(frame));
+    }
+    assert_eq!(allocated(&device), before, "every short-lived target came from the pool");
+    let px = read_target(&dest);
+    for (i, color) in last.iter().rev().take(4).enumerate() {
+        let slot = (119 - i) % 4;
+        assert_eq!(at(&px, 16, slot as i32 * 4 + 1, 5), *color, "column {slot}");
+    }
+}
