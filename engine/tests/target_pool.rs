@@ -9,8 +9,13 @@ use xnagraph::{
     RenderTargetUsage, SpriteBatch, SurfaceFormat,
 };
 
-fn synchronous_device(target_pool_frames: u32) -> GraphicsDevice {
-    let options = DeviceOptions { render_thread: false, target_pool_frames, ..test_options() };
+fn synchronous_device(target_pool_frames: u32, frames_in_flight: u32) -> GraphicsDevice {
+    let options = DeviceOptions {
+        render_thread: false,
+        target_pool_frames,
+        frames_in_flight,
+        ..test_options()
+    };
     device_with_options(GraphicsProfile::HiDef, params(16, 16), options)
 }
 
@@ -22,7 +27,7 @@ fn pooled(device: &GraphicsDevice) -> usize {
     device.live_native_objects().unwrap().pooled_images
 }
 
-/// Clears `local` to `color`, draws it into column `slot` of `dest` and presents.
+/// Clears `local` to `color` and draws it into column `slot` (3 pixels wide) of `dest`.
 fn draw_through(
     device: &GraphicsDevice,
     local: &RenderTarget2D,
@@ -35,7 +40,7 @@ fn draw_through(
     device.clear(color).unwrap();
     device.set_render_target(Some(dest)).unwrap();
     sb.begin().unwrap();
-    sb.draw_rect(local, Rectangle::new(slot * 4, 0, 4, 16), Color::WHITE).unwrap();
+    sb.draw_rect(local, Rectangle::new(slot * 3, 0, 3, 16), Color::WHITE).unwrap();
     sb.end().unwrap();
     device.set_render_target(None).unwrap();
 }
@@ -49,49 +54,46 @@ fn preserving(device: &GraphicsDevice) -> RenderTarget2D {
 #[test]
 fn a_dropped_target_is_reused_only_after_its_last_submission_completed() {
     let _v = Validation::new();
-    let device = synchronous_device(60);
+    // Three frames in flight: a submission waits only for the one three before it, so a
+    // target's last submission can still be running two submissions after it was dropped.
+    let device = synchronous_device(60, 3);
     let dest = preserving(&device);
     let mut sb = SpriteBatch::new(&device).unwrap();
-    let colors =
-        [Color::RED, Color::new(0, 255, 0, 255), Color::BLUE, Color::new(255, 255, 0, 255)];
-
-    // Frame 1 draws through A, which is dropped before its frame is submitted.
-    let a = RenderTarget2D::new(&device, 8, 8).unwrap();
-    draw_through(&device, &a, &dest, &mut sb, 0, colors[0]);
-    drop(a);
-    device.present().unwrap();
-    // Submission 1 may still run: B of the same description is allocated.
-    let before = allocated(&device);
-    let b = RenderTarget2D::new(&device, 8, 8).unwrap();
-    assert_eq!(allocated(&device), before + 1, "A is not reused while submission 1 may run");
-    draw_through(&device, &b, &dest, &mut sb, 1, colors[1]);
-    drop(b);
-    device.present().unwrap();
-    // Submission 2 went to the other slot without waiting: A waits for submission 1's fence.
-    assert_eq!(pooled(&device), 0);
-    let c = RenderTarget2D::new(&device, 8, 8).unwrap();
-    assert_eq!(allocated(&device), before + 2, "A's submission is not known to be complete");
-    draw_through(&device, &c, &dest, &mut sb, 2, colors[2]);
-    drop(c);
-    device.present().unwrap();
-    // Submission 3 reused slot 0 after waiting for submission 1: A is in the pool.
-    assert_eq!(pooled(&device), 1, "A pooled once submission 1 completed");
-    let d = RenderTarget2D::new(&device, 8, 8).unwrap();
-    assert_eq!(allocated(&device), before + 2, "D takes A's image instead of allocating");
-    assert_eq!(pooled(&device), 0);
-    draw_through(&device, &d, &dest, &mut sb, 3, colors[3]);
-    device.present().unwrap();
+    let colors = [
+        Color::RED,
+        Color::new(0, 255, 0, 255),
+        Color::BLUE,
+        Color::new(255, 255, 0, 255),
+        Color::new(0, 255, 255, 255),
+    ];
+    let mut allocations = Vec::new();
+    let mut pooled_before = Vec::new();
+    for (slot, color) in colors.iter().enumerate() {
+        pooled_before.push(pooled(&device));
+        let before = allocated(&device);
+        let target = RenderTarget2D::new(&device, 8, 8).unwrap();
+        allocations.push(allocated(&device) - before);
+        draw_through(&device, &target, &dest, &mut sb, slot as i32, *color);
+        // Dropped before its frame is submitted: the frame holds it until then.
+        drop(target);
+        device.present().unwrap();
+    }
+    // Submission n is waited for by submission n + 3 only, and a target dropped in submission
+    // n reaches the retirement queue at submission n + 1: the first target is pooled by the
+    // fourth submission (which waited for the first) and reused by the fifth target.
+    assert_eq!(pooled_before, [0, 0, 0, 0, 1], "pooled only once its submission completed");
+    assert_eq!(allocations, [1, 1, 1, 1, 0], "the fifth target takes the first one's image");
 
     let px = read_target(&dest);
     for (slot, color) in colors.iter().enumerate() {
-        assert_eq!(at(&px, 16, slot as i32 * 4 + 1, 5), *color, "column {slot}");
+        assert_eq!(at(&px, 16, slot as i32 * 3 + 1, 5), *color, "column {slot}");
     }
 }
 
 #[test]
 fn only_a_target_of_the_same_description_takes_a_pooled_one() {
     let _v = Validation::new();
-    let device = synchronous_device(60);
+    let device = synchronous_device(60, 2);
     let dest = preserving(&device);
     let mut sb = SpriteBatch::new(&device).unwrap();
     let a = RenderTarget2D::new(&device, 8, 8).unwrap();
@@ -138,14 +140,14 @@ fn only_a_target_of_the_same_description_takes_a_pooled_one() {
     device.present().unwrap();
     let px = read_target(&dest);
     assert_eq!(at(&px, 16, 1, 5), Color::RED);
-    assert_eq!(at(&px, 16, 5, 5), Color::BLUE);
+    assert_eq!(at(&px, 16, 4, 5), Color::BLUE);
     drop(others);
 }
 
 #[test]
 fn pooled_targets_are_destroyed_after_the_keep_period() {
     let _v = Validation::new();
-    let device = synchronous_device(3);
+    let device = synchronous_device(3, 2);
     let dest = preserving(&device);
     let mut sb = SpriteBatch::new(&device).unwrap();
     let a = RenderTarget2D::new(&device, 8, 8).unwrap();
@@ -198,6 +200,6 @@ fn churning_targets_allocate_no_image_after_warm_up() {
     let px = read_target(&dest);
     for (i, color) in last.iter().rev().take(4).enumerate() {
         let slot = (119 - i) % 4;
-        assert_eq!(at(&px, 16, slot as i32 * 4 + 1, 5), *color, "column {slot}");
+        assert_eq!(at(&px, 16, slot as i32 * 3 + 1, 5), *color, "column {slot}");
     }
 }
