@@ -133,7 +133,7 @@ impl Bar {
 impl Progress for Bar {
     fn frame_done(&mut self, index: u32) {
         if let Some(bar) = &self.0 {
-            if index % 16 == 0 {
+            if index.is_multiple_of(16) {
                 bar.set_position(u64::from(index + 1));
             }
         }

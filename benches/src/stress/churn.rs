@@ -158,7 +158,7 @@ impl Scenario for Churn {
         device: &GraphicsDevice,
         index: u32,
     ) -> xnagraph::Result<Option<String>> {
-        if (index + 1) % SAMPLE_EVERY != 0 {
+        if !(index + 1).is_multiple_of(SAMPLE_EVERY) {
             return Ok(None);
         }
         let s = self.sample(device, index);

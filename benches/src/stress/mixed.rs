@@ -103,7 +103,7 @@ impl Scenario for Mixed {
     fn record(&mut self, device: &GraphicsDevice, index: u32) -> xnagraph::Result<()> {
         for i in 0..self.sized.len() {
             device.set_render_target(Some(&self.sized[i]))?;
-            if index % 3 != 0
+            if !index.is_multiple_of(3)
                 || self.sized[i].render_target_usage() == RenderTargetUsage::DiscardContents
             {
                 device.clear(Color::new(40 * i as u8, 20, 80, 255))?;

@@ -108,13 +108,16 @@ pub fn percentile(values: &mut [f64], p: f64) -> f64 {
     values[rank.clamp(1, values.len()) - 1]
 }
 
+/// A summarised figure: its name and how to read it from a frame.
+type Figure = (&'static str, fn(&FrameTimes) -> Duration);
+
 /// p50/p95/p99 of every figure over a run.
 pub struct Summary<'a>(pub &'a [FrameTimes]);
 
 impl Summary<'_> {
     /// One JSON line: for each figure, its p50, p95 and p99 in milliseconds.
     pub fn json(&self, scenario: &str, extra: &[(&str, String)]) -> String {
-        let figures: [(&str, fn(&FrameTimes) -> Duration); 6] = [
+        let figures: [Figure; 6] = [
             ("record", |f| f.record),
             ("present", |f| f.present),
             ("compile", |f| f.stages.compile),
@@ -122,7 +125,7 @@ impl Summary<'_> {
             ("submit", |f| f.stages.submit),
             ("frame", |f| f.frame),
         ];
-        let mut fields = vec![
+        let mut out = vec![
             ("scenario", crate::string(scenario)),
             ("summary", "true".to_owned()),
             ("frames", self.0.len().to_string()),
@@ -134,7 +137,6 @@ impl Summary<'_> {
                 names.push((format!("{name}_p{p}_ms"), number(percentile(&mut v, p))));
             }
         }
-        let mut out: Vec<(&str, String)> = fields.drain(..).collect();
         out.extend(names.iter().map(|(k, v)| (k.as_str(), v.clone())));
         out.extend(extra.iter().cloned());
         json(&out)
@@ -151,9 +153,14 @@ impl Progress for () {
     fn frame_done(&mut self, _: u32) {}
 }
 
+/// Frames after which a frame's stage figures are taken: by then the render thread has long
+/// finished it (it runs at most the frames-in-flight bound, 16 at most, plus its queue behind).
+const TAKE_LAG: usize = 40;
+
 /// Runs `frames` frames of `scenario` on `device`, presenting each; `times` must be the layer
 /// installed where `device` was created. Lines the scenario reports between frames go to
-/// `lines`. Waits for the GPU at the end, so every frame's figures are in.
+/// `lines`. Each frame's stage figures are taken [`TAKE_LAG`] frames later (so the collector
+/// stays small over long runs), the last ones after waiting for the GPU at the end.
 pub fn run(
     device: &GraphicsDevice,
     scenario: &mut dyn Scenario,
@@ -162,7 +169,7 @@ pub fn run(
     progress: &mut dyn Progress,
     lines: &mut dyn FnMut(String),
 ) -> xnagraph::Result<Vec<FrameTimes>> {
-    let mut out = Vec::with_capacity(frames as usize);
+    let mut out: Vec<FrameTimes> = Vec::with_capacity(frames as usize);
     let mut flushes = Vec::with_capacity(frames as usize);
     let mut flushed = device.submission_count();
     let mut start = Instant::now();
@@ -178,6 +185,10 @@ pub fn run(
             lines(line);
         }
         progress.frame_done(index);
+        if let Some(done) = (index as usize).checked_sub(TAKE_LAG) {
+            let (first, last) = flushes[done];
+            out[done].stages = times.take(first, last);
+        }
         let next = Instant::now();
         out.push(FrameTimes {
             record: recorded,
@@ -188,7 +199,8 @@ pub fn run(
         start = next;
     }
     device.wait_idle()?;
-    for (frame, (first, last)) in out.iter_mut().zip(flushes) {
+    let taken = out.len().saturating_sub(TAKE_LAG);
+    for (frame, (first, last)) in out.iter_mut().zip(flushes).skip(taken) {
         frame.stages = times.take(first, last);
     }
     Ok(out)

@@ -5,13 +5,16 @@ use std::fmt::Write;
 
 use super::FrameTimes;
 
+/// A plotted figure: its name, its colour and how to read it from a frame.
+type Series = (&'static str, &'static str, fn(&FrameTimes) -> f64);
+
 const W: f64 = 960.0;
 const H: f64 = 360.0;
 const MARGIN: f64 = 48.0;
 
 /// The SVG document for `frames` of `title`.
 pub fn svg(title: &str, frames: &[FrameTimes]) -> String {
-    let series: [(&str, &str, fn(&FrameTimes) -> f64); 4] = [
+    let series: [Series; 4] = [
         ("frame", "#1f77b4", |f| f.frame.as_secs_f64() * 1e3),
         ("record", "#2ca02c", |f| f.record.as_secs_f64() * 1e3),
         ("compile", "#ff7f0e", |f| f.stages.compile.as_secs_f64() * 1e3),
