@@ -368,7 +368,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
     }
 }
 
-/// Adds a wave every [`RAMP_FRAMES`] frames until the median of a step's last frames passes
+/// Adds a wave every `RAMP_FRAMES` frames until the median of a step's last frames passes
 /// 16.7 ms; reports the sprite count of the last step within it.
 fn ramp_sprites(
     run: &Run,

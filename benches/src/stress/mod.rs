@@ -155,7 +155,7 @@ impl Progress for () {
 
 /// Frames after which a frame's stage figures are taken: by then the render thread has long
 /// finished it (it runs at most the frames-in-flight bound, 16 at most, plus its queue behind).
-const TAKE_LAG: usize = 40;
+pub const TAKE_LAG: usize = 40;
 
 /// Runs `frames` frames of `scenario` on `device`, presenting each; `times` must be the layer
 /// installed where `device` was created. Lines the scenario reports between frames go to
