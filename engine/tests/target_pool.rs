@@ -100,7 +100,10 @@ fn only_a_target_of_the_same_description_takes_a_pooled_one() {
     draw_through(&device, &a, &dest, &mut sb, 0, Color::RED);
     drop(a);
     device.present().unwrap();
-    device.wait_idle().unwrap();
+    // Two more submissions: the second waits for the first, which used A.
+    for _ in 0..2 {
+        device.present().unwrap();
+    }
     assert_eq!(pooled(&device), 1);
 
     let before = allocated(&device);
@@ -154,7 +157,9 @@ fn pooled_targets_are_destroyed_after_the_keep_period() {
     draw_through(&device, &a, &dest, &mut sb, 0, Color::RED);
     drop(a);
     device.present().unwrap();
-    device.wait_idle().unwrap();
+    device.present().unwrap();
+    assert_eq!(pooled(&device), 0, "A waits for its submission");
+    device.present().unwrap();
     assert_eq!(pooled(&device), 1);
     let diagnostics = device.diagnostics();
     let live = diagnostics.live_native_objects();
@@ -172,6 +177,33 @@ fn pooled_targets_are_destroyed_after_the_keep_period() {
     assert_eq!(pooled(&device), 0, "trimmed after 3 unused submissions");
     // Its image and its views are destroyed.
     assert_eq!(diagnostics.live_native_objects(), live - 3);
+}
+
+#[test]
+fn wait_idle_destroys_the_pooled_targets() {
+    let _v = Validation::new();
+    let device = synchronous_device(60, 2);
+    let dest = preserving(&device);
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    let a = RenderTarget2D::new(&device, 8, 8).unwrap();
+    draw_through(&device, &a, &dest, &mut sb, 0, Color::RED);
+    drop(a);
+    for _ in 0..3 {
+        device.present().unwrap();
+    }
+    assert_eq!(pooled(&device), 1);
+    let diagnostics = device.diagnostics();
+    let live = diagnostics.live_native_objects();
+    let buffers = device.live_native_objects().unwrap().buffers;
+    device.wait_idle().unwrap();
+    assert_eq!(pooled(&device), 0, "wait_idle frees everything whose last user has gone");
+    // It also frees the idle frame ring's buffers.
+    let buffers_freed = buffers - device.live_native_objects().unwrap().buffers;
+    assert_eq!(
+        diagnostics.live_native_objects(),
+        live - 3 - buffers_freed,
+        "the pooled image and its two views"
+    );
 }
 
 #[test]

@@ -525,6 +525,7 @@ impl Backend for VulkanBackend {
         if self.slots.iter().all(|slot| slot.in_flight.is_none()) {
             self.completed = self.last_submitted;
             self.free_completed();
+            self.empty_pool();
             self.release_idle_buffers();
         }
         result

@@ -106,6 +106,15 @@ impl VulkanBackend {
         }
     }
 
+    /// Destroys every pooled texture (the GPU is idle: `wait_idle` frees everything whose
+    /// last user has gone).
+    pub(crate) fn empty_pool(&mut self) {
+        for texture in self.pool.drain() {
+            // SAFETY: pooled textures are used by no submission.
+            unsafe { texture::destroy(&self.gpu, texture) };
+        }
+    }
+
     /// Destroys pooled textures unused for longer than the keep period.
     pub(crate) fn trim_pool(&mut self) {
         for texture in self.pool.trim(self.last_submitted) {
