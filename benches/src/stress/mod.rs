@@ -169,8 +169,11 @@ pub fn run(
     progress: &mut dyn Progress,
     lines: &mut dyn FnMut(String),
 ) -> xnagraph::Result<Vec<FrameTimes>> {
-    let mut out: Vec<FrameTimes> = Vec::with_capacity(frames as usize);
-    let mut flushes = Vec::with_capacity(frames as usize);
+    // Filled up front, so the run's own records add no resident memory while it runs (a
+    // reserved but untouched vector would grow the resident set page by page).
+    let unset = FrameTimes { frame: Duration::MAX, ..FrameTimes::default() };
+    let mut out = vec![unset; frames as usize];
+    let mut flushes = vec![(u64::MAX, u64::MAX); frames as usize];
     let mut flushed = device.submission_count();
     let mut start = Instant::now();
     for index in 0..frames {
@@ -179,7 +182,7 @@ pub fn run(
         device.present()?;
         let presented = start.elapsed();
         let last = device.submission_count();
-        flushes.push((flushed + 1, last));
+        flushes[index as usize] = (flushed + 1, last);
         flushed = last;
         if let Some(line) = scenario.after_present(device, index)? {
             lines(line);
@@ -190,12 +193,12 @@ pub fn run(
             out[done].stages = times.take(first, last);
         }
         let next = Instant::now();
-        out.push(FrameTimes {
+        out[index as usize] = FrameTimes {
             record: recorded,
             present: presented - recorded,
             frame: next - start,
             stages: Stages::default(),
-        });
+        };
         start = next;
     }
     device.wait_idle()?;
