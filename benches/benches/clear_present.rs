@@ -41,12 +41,14 @@ fn main() -> Result<(), String> {
     let mut ash_all = Vec::new();
     let mut ash_pass_all = Vec::new();
     let mut adapter = String::new();
+    // The engine's default frames in flight, which its loop below runs with.
+    let in_flight = xnagraph::DeviceOptions::default().frames_in_flight as usize;
     for _ in 0..3 {
-        let mut ash = AshClearLoop::new(WIDTH, HEIGHT, ClearMethod::Transfer)?;
+        let mut ash = AshClearLoop::new(WIDTH, HEIGHT, ClearMethod::Transfer, in_flight)?;
         ash.run(WARMUP)?;
         ash_all.extend(ash.run(FRAMES)?);
         drop(ash);
-        let mut ash = AshClearLoop::new(WIDTH, HEIGHT, ClearMethod::RenderPass)?;
+        let mut ash = AshClearLoop::new(WIDTH, HEIGHT, ClearMethod::RenderPass, in_flight)?;
         ash.run(WARMUP)?;
         ash_pass_all.extend(ash.run(FRAMES)?);
         drop(ash);
@@ -65,6 +67,7 @@ fn main() -> Result<(), String> {
             ("width", WIDTH.to_string()),
             ("height", HEIGHT.to_string()),
             ("frames", engine_all.len().to_string()),
+            ("frames_in_flight", in_flight.to_string()),
             ("engine_median_us", number(e.median_ns / 1e3)),
             ("engine_mean_us", number(e.mean_ns / 1e3)),
             ("ash_median_us", number(a.median_ns / 1e3)),

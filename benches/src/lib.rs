@@ -3,9 +3,11 @@
 //! Each benchmark in `benches/benches/` is a plain binary (`harness = false`) that prints one
 //! JSON object per figure on stdout, so runs can be compared by tools and by eye.
 
+pub mod alloc_count;
 pub mod ash_clear;
 pub mod post_chain;
 pub mod replay;
+pub mod stress;
 
 use std::time::{Duration, Instant};
 

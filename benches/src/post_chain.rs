@@ -33,27 +33,113 @@ pub struct PostChainRun {
 
 fn hdr_target(
     device: &GraphicsDevice,
-    size: i32,
+    (width, height): (i32, i32),
     depth: DepthFormat,
     samples: i32,
 ) -> xnagraph::Result<RenderTarget2D> {
     let usage = RenderTargetUsage::DiscardContents;
     let format = SurfaceFormat::HdrBlendable;
-    RenderTarget2D::with_options(device, size, size, false, format, depth, samples, usage)
+    RenderTarget2D::with_options(device, width, height, false, format, depth, samples, usage)
 }
 
-/// Draws `source` stretched over the whole of the current `size`² target.
+/// Draws `source` stretched over the whole of the current `width`×`height` target.
 fn blit(
-    device: &GraphicsDevice,
+    sb: &mut SpriteBatch,
     source: &Texture2D,
-    size: i32,
+    (width, height): (i32, i32),
     blend: BlendState,
 ) -> xnagraph::Result<()> {
-    let mut sb = SpriteBatch::new(device)?;
     let linear = Some(SamplerState::LINEAR_CLAMP);
     sb.begin_with(SpriteSortMode::Deferred, Some(blend), linear, None, None, None)?;
-    sb.draw_rect(source, Rectangle::new(0, 0, size, size), Color::WHITE)?;
+    sb.draw_rect(source, Rectangle::new(0, 0, width, height), Color::WHITE)?;
     sb.end()
+}
+
+/// The frame's targets and sprites, for drawing it any number of times on one device.
+pub struct PostChain {
+    size: (i32, i32),
+    scene: RenderTarget2D,
+    chain: Vec<RenderTarget2D>,
+    white: Texture2D,
+    batch: SpriteBatch,
+    sprites: u32,
+}
+
+impl PostChain {
+    /// Creates the scene target (the back buffer's size, 4x, depth), the four downsample
+    /// targets and the sprites' texture on `device`, whose back buffer is `size`.
+    pub fn new(device: &GraphicsDevice, size: (i32, i32), sprites: u32) -> xnagraph::Result<Self> {
+        let scene = hdr_target(device, size, DepthFormat::Depth24Stencil8, 4)?;
+        let chain = (1..=4)
+            .map(|step| {
+                hdr_target(
+                    device,
+                    ((size.0 >> step).max(1), (size.1 >> step).max(1)),
+                    DepthFormat::None,
+                    0,
+                )
+            })
+            .collect::<xnagraph::Result<Vec<_>>>()?;
+        let white = Texture2D::new(device, 1, 1)?;
+        white.set_data(&[Color::WHITE])?;
+        let batch = SpriteBatch::new(device)?;
+        Ok(PostChain { size, scene, chain, white, batch, sprites })
+    }
+
+    /// The scene target's applied sample count (4 where the adapter offers it).
+    pub fn scene_samples(&self) -> i32 {
+        self.scene.multi_sample_count()
+    }
+
+    /// Records the frame (everything but the present); `frame` moves the sprites, so
+    /// consecutive frames differ while every run draws the same ones.
+    pub fn record(&mut self, device: &GraphicsDevice, frame: u32) -> xnagraph::Result<()> {
+        let (width, height) = self.size;
+        device.set_render_target(Some(&self.scene))?;
+        let sb = &mut self.batch;
+        sb.begin()?;
+        // A 64-bit linear congruential generator: the same sprites on every run.
+        let mut seed = 0x5eed_u64;
+        let mut below = |n: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as u32 % n
+        };
+        let spread = (width.min(height) as f32 / SIZE as f32).max(1.0);
+        for i in 0..self.sprites {
+            let color =
+                Color::new((i * 37 % 256) as u8, (i * 91 % 256) as u8, (i * 173 % 256) as u8, 255);
+            let (qw, qh) = (width as u32 * 4, height as u32 * 4);
+            let position = Vector2::new(
+                (below(qw) as f32 / 4.0 + frame as f32) % width as f32,
+                below(qh) as f32 / 4.0,
+            );
+            let scale =
+                Vector2::new((2.0 + below(24) as f32) * spread, (2.0 + below(24) as f32) * spread);
+            let rotation = below(628) as f32 / 100.0;
+            let origin = Vector2::new(0.5, 0.5);
+            sb.draw_ex(
+                &self.white,
+                position,
+                None,
+                color,
+                rotation,
+                origin,
+                scale,
+                SpriteEffects::NONE,
+                0.0,
+            )?;
+        }
+        sb.end()?;
+        let mut previous: &RenderTarget2D = &self.scene;
+        for target in &self.chain {
+            device.set_render_target(Some(target))?;
+            blit(sb, previous, (target.width(), target.height()), BlendState::OPAQUE)?;
+            previous = target;
+        }
+        device.set_render_target(None)?;
+        blit(sb, &self.scene, self.size, BlendState::OPAQUE)?;
+        blit(sb, previous, self.size, BlendState::ADDITIVE)
+    }
 }
 
 /// Runs the frame once on a new device compiled under `policy`; `options` gives the rest of
@@ -67,56 +153,12 @@ pub fn run(policy: CompilePolicy, options: DeviceOptions) -> xnagraph::Result<Po
     let options = DeviceOptions { compile_policy: policy, ..options };
     let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)?;
     let diagnostics = device.diagnostics();
-    let scene = hdr_target(&device, SIZE, DepthFormat::Depth24Stencil8, 4)?;
-    let chain = (1..=4)
-        .map(|step| hdr_target(&device, SIZE >> step, DepthFormat::None, 0))
-        .collect::<xnagraph::Result<Vec<_>>>()?;
-    let white = Texture2D::new(&device, 1, 1)?;
-    white.set_data(&[Color::WHITE])?;
-
-    device.set_render_target(Some(&scene))?;
-    let mut sb = SpriteBatch::new(&device)?;
-    sb.begin()?;
-    // A 64-bit linear congruential generator: the same sprites on every run.
-    let mut seed = 0x5eed_u64;
-    let mut below = |n: u32| {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 33) as u32 % n
-    };
-    for i in 0..SPRITES {
-        let color =
-            Color::new((i * 37 % 256) as u8, (i * 91 % 256) as u8, (i * 173 % 256) as u8, 255);
-        let quarter = SIZE as u32 * 4;
-        let position = Vector2::new(below(quarter) as f32 / 4.0, below(quarter) as f32 / 4.0);
-        let scale = Vector2::new(2.0 + below(24) as f32, 2.0 + below(24) as f32);
-        let rotation = below(628) as f32 / 100.0;
-        let origin = Vector2::new(0.5, 0.5);
-        sb.draw_ex(
-            &white,
-            position,
-            None,
-            color,
-            rotation,
-            origin,
-            scale,
-            SpriteEffects::NONE,
-            0.0,
-        )?;
-    }
-    sb.end()?;
-    let mut previous: &RenderTarget2D = &scene;
-    for target in &chain {
-        device.set_render_target(Some(target))?;
-        blit(&device, previous, target.width(), BlendState::OPAQUE)?;
-        previous = target;
-    }
-    device.set_render_target(None)?;
-    blit(&device, &scene, SIZE, BlendState::OPAQUE)?;
-    blit(&device, previous, SIZE, BlendState::ADDITIVE)?;
+    let mut frame = PostChain::new(&device, (SIZE, SIZE), SPRITES)?;
+    frame.record(&device, 0)?;
     device.present()?;
     let cost = device.last_plan_cost().unwrap_or_default();
     let mut pixels = vec![Color::TRANSPARENT; (SIZE * SIZE) as usize];
     let n = pixels.len();
     device.get_back_buffer_data(None, &mut pixels, 0, n)?;
-    Ok(PostChainRun { cost, scene_samples: scene.multi_sample_count(), pixels, diagnostics })
+    Ok(PostChainRun { cost, scene_samples: frame.scene_samples(), pixels, diagnostics })
 }

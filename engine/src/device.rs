@@ -52,6 +52,7 @@ pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
         frames_in_flight: frames_in_flight(options),
         timeout: options.timeout,
         poison_undefined: options.poison_undefined,
+        pool_keep_submissions: options.target_pool_frames,
     }
 }
 

@@ -132,6 +132,12 @@ pub struct DeviceOptions {
     /// [`crate::GraphicsDevice::present`]). Off, every flush compiles and submits on the
     /// calling thread before it returns, as XNA's `Present` does; for tests and benchmarks.
     pub render_thread: bool,
+    /// Frames (submissions) the native objects of a dropped render target stay pooled before
+    /// they are destroyed (default 60). Once the GPU is done with a dropped target, a new target
+    /// of the same size, format, depth format, sample count and usage takes its images instead
+    /// of allocating (XNA allocates anew; the observable behaviour is the same). 0 still reuses
+    /// a target dropped and replaced between two submissions.
+    pub target_pool_frames: u32,
 }
 
 impl Default for DeviceOptions {
@@ -144,6 +150,7 @@ impl Default for DeviceOptions {
             poison_undefined: false,
             compile_policy: CompilePolicy::Graph,
             render_thread: true,
+            target_pool_frames: 60,
         }
     }
 }

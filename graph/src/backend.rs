@@ -132,6 +132,12 @@ pub struct LiveObjects {
     /// Presentation objects of a device with a window: surface, swapchain, its image views and
     /// semaphores.
     pub swapchain_objects: usize,
+    /// Native images of dropped render targets the backend keeps for reuse by a new target of
+    /// the same description (not counted in `images`).
+    pub pooled_images: usize,
+    /// Native images allocated since the backend was created (an image taken from the pool
+    /// is not allocated again).
+    pub images_allocated: u64,
     /// Graphics pipelines built and cached (one per state combination drawn, never per draw).
     /// They live as long as the device, so a leak check leaves them out
     /// ([`LiveObjects::resources`]).
@@ -139,10 +145,11 @@ pub struct LiveObjects {
 }
 
 impl LiveObjects {
-    /// The counts without the device-lifetime caches (`pipelines`): what must fall to zero once
-    /// every resource is dropped and the GPU is idle.
+    /// The counts without the device-lifetime caches (`pipelines`) and the running count of
+    /// images ever allocated: what must fall to zero once every resource is dropped and the GPU
+    /// is idle.
     pub fn resources(self) -> LiveObjects {
-        LiveObjects { pipelines: 0, ..self }
+        LiveObjects { pipelines: 0, images_allocated: 0, ..self }
     }
 }
 

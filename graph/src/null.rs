@@ -240,6 +240,8 @@ pub struct NullBackend {
     sink: RetireSink,
     next_handle: u64,
     textures: HashMap<NativeHandle, NullTexture>,
+    /// Images of every texture created so far.
+    images_allocated: u64,
     effects: std::collections::HashSet<NativeHandle>,
     retired: RetirementQueue<NativeHandle>,
     last_submitted: SubmissionId,
@@ -280,6 +282,7 @@ impl NullBackend {
             sink: RetireSink::default(),
             next_handle: 1,
             textures: HashMap::new(),
+            images_allocated: 0,
             effects: std::collections::HashSet::new(),
             retired: RetirementQueue::default(),
             last_submitted: SubmissionId(0),
@@ -428,7 +431,9 @@ impl Backend for NullBackend {
         self.probe.called(BackendCall::CreateTexture);
         let handle = NativeHandle(self.next_handle);
         self.next_handle += 1;
-        self.textures.insert(handle, NullTexture { desc: *desc, last_use: SubmissionId(0) });
+        let texture = NullTexture { desc: *desc, last_use: SubmissionId(0) };
+        self.images_allocated += texture.images() as u64;
+        self.textures.insert(handle, texture);
         Ok(handle)
     }
 
@@ -512,6 +517,8 @@ impl Backend for NullBackend {
             buffers: 0,
             effects: self.effects.len(),
             awaiting_retirement: self.retired.len(),
+            pooled_images: 0,
+            images_allocated: self.images_allocated,
         }
     }
 }

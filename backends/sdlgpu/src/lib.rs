@@ -562,6 +562,8 @@ impl Backend for SdlGpuBackend {
             awaiting_retirement: 0,
             swapchain_objects: 0,
             pipelines: self.pipelines.pipeline_count(),
+            pooled_images: 0,
+            images_allocated: 0,
         }
     }
 

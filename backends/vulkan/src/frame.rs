@@ -123,6 +123,8 @@ pub(crate) struct FrameSlot {
     pub staging: Option<HostBuffer>,
     pub descriptors: vk::DescriptorPool,
     pub descriptor_capacity: u32,
+    /// The sets of the frame recorded into this slot, forgotten when its pool is reset.
+    pub draw_sets: crate::draw_sets::DrawSets,
     pub readbacks: Vec<PendingReadback>,
 }
 
@@ -143,6 +145,7 @@ impl FrameSlot {
             staging: None,
             descriptors: vk::DescriptorPool::null(),
             descriptor_capacity: 0,
+            draw_sets: Default::default(),
             readbacks: Vec::new(),
         };
         let cmd_info = vk::CommandBufferAllocateInfo::default()
@@ -174,6 +177,7 @@ impl FrameSlot {
     /// Makes sure the slot's descriptor pool can hand out `draws` uniform and sampler sets,
     /// then resets it. The slot must be idle.
     pub fn prepare_descriptors(&mut self, gpu: &Gpu, draws: u32) -> Result<(), BackendError> {
+        self.draw_sets.reset();
         if draws > self.descriptor_capacity || self.descriptors == vk::DescriptorPool::null() {
             let capacity = draws.max(self.descriptor_capacity * 2).max(64);
             if self.descriptors != vk::DescriptorPool::null() {

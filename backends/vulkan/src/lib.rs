@@ -21,11 +21,13 @@ mod buffer;
 mod completion;
 mod debug_names;
 mod device;
+mod draw_sets;
 mod format;
 mod frame;
 mod geometry;
 mod pass;
 mod pipeline;
+mod pool;
 mod record;
 mod retirement;
 mod swapchain;
@@ -74,6 +76,9 @@ pub struct VulkanConfig {
     /// the pass (magenta colour, depth 0, stencil 0). Drivers that honour neither op (lavapipe)
     /// then show a wrong load or store decision in pixels.
     pub poison_undefined: bool,
+    /// Submissions a dropped render target's native objects stay pooled for reuse by a new
+    /// target of the same description before they are destroyed (default 60).
+    pub pool_keep_submissions: u32,
 }
 
 impl Default for VulkanConfig {
@@ -83,6 +88,7 @@ impl Default for VulkanConfig {
             frames_in_flight: 2,
             timeout: Duration::from_secs(10),
             poison_undefined: false,
+            pool_keep_submissions: 60,
         }
     }
 }
@@ -107,6 +113,8 @@ pub struct VulkanBackend {
     pipelines: Pipelines,
     textures: TextureTable,
     buffers: buffer::BufferTable,
+    pool: pool::TargetPool,
+    images_allocated: u64,
     slots: Vec<FrameSlot>,
     next_slot: usize,
     sink: RetireSink,
@@ -186,6 +194,8 @@ impl VulkanBackend {
             pipelines,
             textures: TextureTable::default(),
             buffers: buffer::BufferTable::default(),
+            pool: pool::TargetPool::new(u64::from(config.pool_keep_submissions)),
+            images_allocated: 0,
             slots: Vec::new(),
             next_slot: 0,
             sink: RetireSink::default(),
@@ -375,6 +385,7 @@ impl VulkanBackend {
             staging: slot.staging.as_ref(),
             staging_used: 0,
             descriptors: slot.descriptors,
+            draw_sets: &mut slot.draw_sets,
             readbacks: Vec::new(),
             poison_undefined: self.poison_undefined,
             acquired_image: presentation.acquired_image,
@@ -460,8 +471,7 @@ impl Backend for VulkanBackend {
     }
 
     fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
-        let texture = texture::create(&self.gpu, &self.formats, desc)?;
-        Ok(self.textures.insert(texture))
+        self.create_or_reuse(desc)
     }
 
     fn create_buffer(
@@ -545,6 +555,7 @@ impl Backend for VulkanBackend {
         if self.slots.iter().all(|slot| slot.in_flight.is_none()) {
             self.completed = self.last_submitted;
             self.free_completed();
+            self.empty_pool();
             self.release_idle_buffers();
         }
         result
@@ -565,6 +576,8 @@ impl Backend for VulkanBackend {
             awaiting_retirement: self.retired_textures
                 + self.retired_effects
                 + self.retired_geometry,
+            pooled_images: self.pool.image_count(),
+            images_allocated: self.images_allocated,
         }
     }
 
@@ -598,7 +611,7 @@ impl Drop for VulkanBackend {
         for object in self.retired.drain_all() {
             self.free(object);
         }
-        for t in self.textures.drain() {
+        for t in self.textures.drain().into_iter().chain(self.pool.drain()) {
             // SAFETY: the device is idle.
             unsafe { texture::destroy(&self.gpu, t) };
         }

@@ -22,6 +22,7 @@ use xnagraph_graph::{
     PlannedAttachment, PlannedPass, ShaderKind, StoreOp,
 };
 
+use crate::draw_sets::SetSource;
 use crate::format::depth_aspects;
 use crate::pipeline::{DynamicState, PassFormats};
 use crate::record::Recorder;
@@ -192,8 +193,12 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     // SAFETY: `cmd` is recording outside any rendering; the views are live and the plan's
     // barriers put them in the layouts named above.
     unsafe { device.cmd_begin_rendering(rec.cmd, &info) };
-    let mut state =
-        DrawState { pipeline: vk::Pipeline::null(), buffers_bound: false, dynamic: None };
+    let mut state = DrawState {
+        pipeline: vk::Pipeline::null(),
+        buffers_bound: false,
+        dynamic: None,
+        sets: [vk::DescriptorSet::null(); 2],
+    };
     let mut result = Ok(());
     for op in &pass.ops {
         result = match segment.ops.get(op.index) {
@@ -207,6 +212,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
                     pipeline: vk::Pipeline::null(),
                     buffers_bound: false,
                     dynamic: None,
+                    sets: [vk::DescriptorSet::null(); 2],
                 };
                 crate::geometry::draw(rec, d, op.writes, &att.formats, att.extent)
             }
@@ -385,6 +391,8 @@ struct DrawState {
     buffers_bound: bool,
     /// The blend constants and stencil reference set last in this pass.
     dynamic: Option<DynamicState>,
+    /// The uniform and texture sets bound last in this pass.
+    sets: [vk::DescriptorSet; 2],
 }
 
 /// A rectangle clamped to the render area (empty when it misses it).
@@ -429,36 +437,16 @@ fn draw(
     let dynamic = DynamicState::of(&d.pipeline);
 
     let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
-    let offset = rec.uniforms_used;
-    let bytes: Vec<u8> = d.transform.iter().flat_map(|f| f.to_ne_bytes()).collect();
-    uniforms.write(gpu, offset, &bytes)?;
-    rec.uniforms_used += rec.uniform_stride;
-
-    let layouts = [rec.pipelines.set_layouts[1], rec.pipelines.set_layouts[2]];
-    let alloc = vk::DescriptorSetAllocateInfo::default()
-        .descriptor_pool(rec.descriptors)
-        .set_layouts(&layouts);
-    // SAFETY: the pool was sized for every draw of this plan and is not used concurrently.
-    let sets = unsafe { device.allocate_descriptor_sets(&alloc) }
-        .map_err(|e| crate::vk_error("vkAllocateDescriptorSets", e))?;
-    let buffer_info =
-        [vk::DescriptorBufferInfo { buffer: uniforms.buffer, offset, range: bytes.len() as u64 }];
-    let image_info = [vk::DescriptorImageInfo {
-        sampler,
-        image_view: texture.sampled_view,
-        image_layout: layout(Access::FragmentSampled),
-    }];
-    let writes = [
-        vk::WriteDescriptorSet::default()
-            .dst_set(sets[0])
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-            .buffer_info(&buffer_info),
-        vk::WriteDescriptorSet::default()
-            .dst_set(sets[1])
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-            .image_info(&image_info),
+    let src = SetSource {
+        device,
+        pool: rec.descriptors,
+        uniform_layout: rec.pipelines.set_layouts[1],
+        texture_layout: rec.pipelines.set_layouts[2],
+    };
+    let space = (uniforms, &mut rec.uniforms_used, rec.uniform_stride);
+    let sets = [
+        rec.draw_sets.transform(&src, gpu, &d.transform, space)?,
+        rec.draw_sets.texture(&src, texture.sampled_view, sampler)?,
     ];
     let viewport = vk::Viewport {
         x: vp.x as f32,
@@ -474,10 +462,9 @@ fn draw(
     } else {
         clamp_rect(vp.x, vp.y, vp.width, vp.height, att.extent)
     };
-    // SAFETY: inside rendering on a recording command buffer; the sets were just allocated and
-    // every handle written or bound is live for the submission.
+    // SAFETY: inside rendering on a recording command buffer; the sets were written this frame
+    // and every handle bound is live for the submission.
     unsafe {
-        device.update_descriptor_sets(&writes, &[]);
         if state.pipeline != pipeline {
             device.cmd_bind_pipeline(rec.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
             state.pipeline = pipeline;
@@ -495,14 +482,18 @@ fn draw(
             device.cmd_bind_vertex_buffers(rec.cmd, 0, &[rec.vertex_buffer], &[0]);
             state.buffers_bound = true;
         }
-        device.cmd_bind_descriptor_sets(
-            rec.cmd,
-            vk::PipelineBindPoint::GRAPHICS,
-            rec.pipelines.layout,
-            1,
-            &sets,
-            &[],
-        );
+        if state.sets != sets {
+            // Every pipeline shares the one layout, so the sets stay bound across pipelines.
+            device.cmd_bind_descriptor_sets(
+                rec.cmd,
+                vk::PipelineBindPoint::GRAPHICS,
+                rec.pipelines.layout,
+                1,
+                &sets,
+                &[],
+            );
+            state.sets = sets;
+        }
         device.cmd_set_viewport(rec.cmd, 0, &[viewport]);
         device.cmd_set_scissor(rec.cmd, 0, &[scissor]);
         // Four strip vertices (TL, TR, BL, BR) per sprite instance.

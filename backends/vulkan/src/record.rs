@@ -132,6 +132,8 @@ pub(crate) struct Recorder<'a> {
     pub staging: Option<&'a HostBuffer>,
     pub staging_used: u64,
     pub descriptors: vk::DescriptorPool,
+    /// The sets this frame's draws share (see [`crate::draw_sets`]).
+    pub draw_sets: &'a mut crate::draw_sets::DrawSets,
     /// Readbacks recorded so far; the caller owns them after recording, success or not.
     pub readbacks: Vec<PendingReadback>,
     /// [`crate::VulkanConfig::poison_undefined`].

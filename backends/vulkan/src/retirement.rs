@@ -8,7 +8,6 @@
 use xnagraph_graph::{FramePlan, NativeHandle, Node, PassOp, PlanNodeKind, SubmissionId};
 
 use crate::frame::HostBuffer;
-use crate::texture;
 use crate::VulkanBackend;
 
 /// Something waiting for its last submission to complete before it is freed.
@@ -46,6 +45,7 @@ impl VulkanBackend {
         for object in self.retired.collect(self.completed) {
             self.free(object);
         }
+        self.trim_pool();
     }
 
     pub(crate) fn free(&mut self, object: Retired) {
@@ -53,8 +53,8 @@ impl VulkanBackend {
             Retired::Texture(handle) => {
                 self.retired_textures -= 1;
                 if let Some(t) = self.textures.remove(handle) {
-                    // SAFETY: its last submission has completed.
-                    unsafe { texture::destroy(&self.gpu, t) };
+                    // Its last submission has completed.
+                    self.pool_or_destroy(t);
                 }
             }
             Retired::Effect(handle) => {

@@ -8,8 +8,8 @@ use common::*;
 use xnagraph_graph::compile::compile;
 use xnagraph_graph::{
     Backend, Clear, CompareFunction, DepthFormat, DepthStencilState, FrameCommands, FramePlan,
-    Image, LiveObjects, Node, PassOp, PlanNodeKind, Readback, ReadbackId, Rect, RenderTargetUsage,
-    Slices, SurfaceFormat, TextureDesc, TextureState, Upload,
+    Image, Node, PassOp, PlanNodeKind, Readback, ReadbackId, Rect, RenderTargetUsage, Slices,
+    SurfaceFormat, TextureDesc, TextureState, Upload,
 };
 
 const RED: [u8; 4] = [255, 0, 0, 255];
@@ -81,8 +81,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
         assert_ne!(pixel(&bytes, 32, 0, 0), BLACK);
     }
     drop((texture, target));
-    s.backend.wait_idle().expect("wait_idle");
-    assert_eq!(s.backend.live_objects().resources(), LiveObjects::default());
+    assert_all_freed(&mut s);
     s.finish();
 }
 
@@ -129,8 +128,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
     assert_eq!(bytes.len(), 8 * 8 * 4);
     assert!(bytes.chunks_exact(4).all(|p| p == [51, 102, 153, 255]), "level 1: {:?}", &bytes[..4]);
     drop((target, white));
-    s.backend.wait_idle().expect("wait_idle");
-    assert_eq!(s.backend.live_objects().resources(), LiveObjects::default());
+    assert_all_freed(&mut s);
     s.finish();
 }
 

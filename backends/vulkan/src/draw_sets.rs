@@ -1,0 +1,113 @@
+//! The descriptor sets of one frame's draws, shared by every draw that names the same thing.
+//!
+//! In: a draw's transform, and its texture's sampled view with its sampler. Out: the uniform
+//! set (set 1) and the texture set (set 2) the draw binds. A transform equal to the one written
+//! last reuses its uniform slot and set; a (view, sampler) pair already used in the frame
+//! reuses its set. So a frame allocates and writes one texture set per distinct texture and
+//! sampler, not one per draw: a batch that alternates textures costs a bind and a draw per
+//! break, not an allocation, a descriptor update and a uniform write. Everything lives in the
+//! frame-ring slot and is forgotten when the slot's descriptor pool is reset for its next
+//! frame; the map keeps its capacity, so a steady frame allocates nothing on the heap.
+
+use std::collections::HashMap;
+
+use ash::vk;
+use xnagraph_graph::{Access, BackendError};
+
+use crate::frame::HostBuffer;
+use crate::sync::layout;
+use crate::vk_error;
+
+/// The sets written so far in the slot's current frame.
+#[derive(Default)]
+pub(crate) struct DrawSets {
+    textures: HashMap<(vk::ImageView, vk::Sampler), vk::DescriptorSet>,
+    transform: Option<([f32; 16], vk::DescriptorSet)>,
+}
+
+/// Where a frame's sets come from.
+pub(crate) struct SetSource<'a> {
+    pub device: &'a ash::Device,
+    pub pool: vk::DescriptorPool,
+    pub uniform_layout: vk::DescriptorSetLayout,
+    pub texture_layout: vk::DescriptorSetLayout,
+}
+
+impl DrawSets {
+    /// Forgets every set (their pool was just reset).
+    pub fn reset(&mut self) {
+        self.textures.clear();
+        self.transform = None;
+    }
+
+    fn allocate(
+        src: &SetSource<'_>,
+        layout: vk::DescriptorSetLayout,
+    ) -> Result<vk::DescriptorSet, BackendError> {
+        let layouts = [layout];
+        let alloc = vk::DescriptorSetAllocateInfo::default()
+            .descriptor_pool(src.pool)
+            .set_layouts(&layouts);
+        // SAFETY: the pool was sized for every draw of this plan and is used by this thread only.
+        let sets = unsafe { src.device.allocate_descriptor_sets(&alloc) }
+            .map_err(|e| vk_error("vkAllocateDescriptorSets", e))?;
+        Ok(sets[0])
+    }
+
+    /// The uniform set holding `transform`: the last one when it holds the same transform,
+    /// else a new one written at `*used` in `uniforms` (which then advances by `stride`).
+    pub fn transform(
+        &mut self,
+        src: &SetSource<'_>,
+        gpu: &crate::device::Gpu,
+        transform: &[f32; 16],
+        (uniforms, used, stride): (&HostBuffer, &mut u64, u64),
+    ) -> Result<vk::DescriptorSet, BackendError> {
+        if let Some((last, set)) = &self.transform {
+            if last == transform {
+                return Ok(*set);
+            }
+        }
+        let offset = *used;
+        uniforms.write(gpu, offset, bytemuck::cast_slice(transform))?;
+        *used += stride;
+        let set = Self::allocate(src, src.uniform_layout)?;
+        let info = [vk::DescriptorBufferInfo { buffer: uniforms.buffer, offset, range: 64 }];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+            .buffer_info(&info);
+        // SAFETY: the set was just allocated and the buffer lives for the submission.
+        unsafe { src.device.update_descriptor_sets(&[write], &[]) };
+        self.transform = Some((*transform, set));
+        Ok(set)
+    }
+
+    /// The texture set sampling `view` through `sampler`, written at its first use this frame.
+    pub fn texture(
+        &mut self,
+        src: &SetSource<'_>,
+        view: vk::ImageView,
+        sampler: vk::Sampler,
+    ) -> Result<vk::DescriptorSet, BackendError> {
+        if let Some(set) = self.textures.get(&(view, sampler)) {
+            return Ok(*set);
+        }
+        let set = Self::allocate(src, src.texture_layout)?;
+        let info = [vk::DescriptorImageInfo {
+            sampler,
+            image_view: view,
+            image_layout: layout(Access::FragmentSampled),
+        }];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .image_info(&info);
+        // SAFETY: the set was just allocated; the view and sampler live for the submission.
+        unsafe { src.device.update_descriptor_sets(&[write], &[]) };
+        self.textures.insert((view, sampler), set);
+        Ok(set)
+    }
+}

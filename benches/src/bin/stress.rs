@@ -1,0 +1,406 @@
+//! `xnagraph-stress`: deterministic multi-frame stress scenarios, one JSON object per line on
+//! stdout (one per frame, the scenario's own samples, then a summary with p50/p95/p99).
+//!
+//! ```sh
+//! cargo run --release -p xnagraph-benches --bin xnagraph-stress -- sprites --waves 160 --per-wave 1000
+//! cargo run --release -p xnagraph-benches --bin xnagraph-stress -- rt-churn
+//! ```
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use tracing_subscriber::layer::SubscriberExt;
+use xnagraph::{
+    CompilePolicy, DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters,
+    SpriteSortMode,
+};
+use xnagraph_benches::stress::churn::Churn;
+use xnagraph_benches::stress::mixed::Mixed;
+use xnagraph_benches::stress::post::{self, Post};
+use xnagraph_benches::stress::sprites::{self, SpriteOptions, Sprites};
+use xnagraph_benches::stress::timing::StageTimes;
+use xnagraph_benches::stress::uploads::{memcpy_bytes_per_second, Uploads};
+use xnagraph_benches::stress::{self as harness, plot, FrameTimes, Progress, Scenario, Summary};
+use xnagraph_benches::{json, number, string};
+
+#[derive(Parser)]
+#[command(
+    name = "xnagraph-stress",
+    about = "Deterministic multi-frame stress scenarios of xnagraph"
+)]
+struct Cli {
+    /// Frames to run (default: the scenario's own).
+    #[arg(long, global = true)]
+    frames: Option<u32>,
+    /// The generator's seed: the same seed gives the same frames.
+    #[arg(long, global = true, default_value_t = 1)]
+    seed: u64,
+    /// Write an SVG plot of the frame times to this file.
+    #[arg(long, global = true, value_name = "F.svg")]
+    plot: Option<std::path::PathBuf>,
+    /// Turn on the Khronos validation layer (a validation message fails the run).
+    #[arg(long, global = true)]
+    validation: bool,
+    /// Submissions in flight at once (1 to 16).
+    #[arg(long, global = true, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
+    frames_in_flight: u32,
+    /// Render on the game's thread instead of the device's render thread.
+    #[arg(long, global = true)]
+    no_render_thread: bool,
+    /// Print only the scenario's samples and the summary, not a line per frame.
+    #[arg(long, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    scenario: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Sort {
+    Deferred,
+    Texture,
+    BackToFront,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The bevymark workload at 1920x1080.
+    Sprites {
+        /// Distinct textures, taken round-robin.
+        #[arg(long, default_value_t = 1, value_parser = textures_arg)]
+        textures: u32,
+        /// The SpriteBatch sort mode.
+        #[arg(long, value_enum, default_value_t = Sort::Deferred)]
+        sort: Sort,
+        /// Waves added up front.
+        #[arg(long, default_value_t = 160)]
+        waves: u32,
+        /// Sprites per wave.
+        #[arg(long, default_value_t = 1000)]
+        per_wave: u32,
+        /// Add a wave at a time until a frame takes longer than 16.7 ms; report the count.
+        #[arg(long)]
+        ramp: bool,
+    },
+    /// Short-lived render targets every frame (default 10,000 frames); fails past its bounds.
+    RtChurn,
+    /// A 4x HDR scene, a downsample chain and bloom, under both compile policies.
+    PostChain {
+        #[arg(long, default_value_t = 3840, value_parser = clap::value_parser!(i32).range(32..=4096))]
+        width: i32,
+        #[arg(long, default_value_t = 2160, value_parser = clap::value_parser!(i32).range(32..=4096))]
+        height: i32,
+        /// Sprites in the scene.
+        #[arg(long, default_value_t = 400)]
+        sprites: u32,
+    },
+    /// SetData into dynamic textures every frame, against memcpy.
+    Uploads {
+        /// MiB streamed per frame.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=64))]
+        mib: u32,
+    },
+    /// Targets of many sizes, mips, multiple render targets and cube faces every frame.
+    Mixed,
+}
+
+fn textures_arg(s: &str) -> Result<u32, String> {
+    match s {
+        "1" => Ok(1),
+        "12" => Ok(12),
+        _ => Err(format!("{s} textures: 1 or 12")),
+    }
+}
+
+struct Bar(Option<ProgressBar>);
+
+impl Bar {
+    /// A progress bar on stderr for runs of at least 500 frames (hidden when stderr is not a
+    /// terminal).
+    fn new(frames: u32) -> Bar {
+        Bar((frames >= 500).then(|| {
+            let bar = ProgressBar::new(u64::from(frames));
+            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} frames {elapsed}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        }))
+    }
+}
+
+impl Progress for Bar {
+    fn frame_done(&mut self, index: u32) {
+        if let Some(bar) = &self.0 {
+            if index.is_multiple_of(16) {
+                bar.set_position(u64::from(index + 1));
+            }
+        }
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn out(line: String) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{line}");
+}
+
+struct Run<'a> {
+    cli: &'a Cli,
+    times: StageTimes,
+}
+
+impl Run<'_> {
+    fn device(&self, size: (i32, i32), policy: CompilePolicy) -> xnagraph::Result<GraphicsDevice> {
+        let params = PresentationParameters {
+            back_buffer_width: size.0,
+            back_buffer_height: size.1,
+            ..PresentationParameters::default()
+        };
+        let options = DeviceOptions {
+            validation: self.cli.validation,
+            frames_in_flight: self.cli.frames_in_flight,
+            render_thread: !self.cli.no_render_thread,
+            compile_policy: policy,
+            ..DeviceOptions::default()
+        };
+        GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)
+    }
+
+    /// Runs `frames` frames of `scenario`, printing a line per frame unless quiet.
+    fn frames(
+        &self,
+        name: &str,
+        device: &GraphicsDevice,
+        scenario: &mut dyn Scenario,
+        frames: u32,
+    ) -> Result<Vec<FrameTimes>, String> {
+        let mut bar = Bar::new(frames);
+        let result =
+            harness::run(device, scenario, frames, &self.times, &mut bar, &mut |line| out(line));
+        drop(bar);
+        let times = result.map_err(|e| e.to_string())?;
+        if !self.cli.quiet {
+            for (i, f) in times.iter().enumerate() {
+                out(f.json(name, i));
+            }
+        }
+        let messages = device.diagnostics().take_messages();
+        if let Some(first) = messages.first() {
+            return Err(format!("{} validation messages, the first: {first}", messages.len()));
+        }
+        Ok(times)
+    }
+
+    fn plot(&self, title: &str, times: &[FrameTimes]) -> Result<(), String> {
+        if let Some(path) = &self.cli.plot {
+            std::fs::write(path, plot::svg(title, times))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+fn sort_mode(sort: Sort) -> SpriteSortMode {
+    match sort {
+        Sort::Deferred => SpriteSortMode::Deferred,
+        Sort::Texture => SpriteSortMode::Texture,
+        Sort::BackToFront => SpriteSortMode::BackToFront,
+    }
+}
+
+fn adapter(device: &GraphicsDevice) -> (&'static str, String) {
+    ("adapter", string(device.adapter_name()))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let times = StageTimes::default();
+    let subscriber = tracing_subscriber::registry().with(times.clone());
+    if tracing::subscriber::set_global_default(subscriber).is_err() {
+        eprintln!("xnagraph-stress: a tracing subscriber is already installed");
+    }
+    let run = Run { cli: &cli, times };
+    match scenario(&run) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("xnagraph-stress: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the scenario asked for; `Ok(false)` when it ran but broke one of its bounds.
+fn scenario(run: &Run) -> Result<bool, String> {
+    let cli = run.cli;
+    let e = |e: xnagraph::XnaError| e.to_string();
+    match cli.scenario {
+        Command::Sprites { textures, sort, waves, per_wave, ramp } => {
+            let device =
+                run.device((sprites::WIDTH, sprites::HEIGHT), CompilePolicy::Graph).map_err(e)?;
+            let options =
+                SpriteOptions { textures, sort: sort_mode(sort), waves, per_wave, seed: cli.seed };
+            if ramp {
+                return ramp_sprites(run, &device, options).map_err(e);
+            }
+            let mut scenario = Sprites::new(&device, options).map_err(e)?;
+            let frames = cli.frames.unwrap_or(300);
+            let times = run.frames("sprites", &device, &mut scenario, frames)?;
+            let count = scenario.count();
+            let per_sprite = |get: fn(&FrameTimes) -> f64| {
+                let mut v: Vec<f64> = times.iter().map(get).collect();
+                number(harness::percentile(&mut v, 50.0) * 1e9 / count.max(1) as f64)
+            };
+            out(Summary(&times).json(
+                "sprites",
+                &[
+                    adapter(&device),
+                    ("sprites", count.to_string()),
+                    ("textures", textures.to_string()),
+                    ("record_ns_per_sprite_p50", per_sprite(|f| f.record.as_secs_f64())),
+                    ("frame_ns_per_sprite_p50", per_sprite(|f| f.frame.as_secs_f64())),
+                ],
+            ));
+            run.plot("sprites", &times)?;
+            Ok(true)
+        }
+        Command::RtChurn => {
+            let frames = cli.frames.unwrap_or(10_000);
+            let device = run.device((640, 360), CompilePolicy::Graph).map_err(e)?;
+            let mut churn =
+                Churn::new(&device, frames, cli.frames_in_flight, !cli.no_render_thread)
+                    .map_err(e)?;
+            let times = run.frames("rt-churn", &device, &mut churn, frames)?;
+            let verdict = churn.verdict();
+            let (pass, text) = match &verdict {
+                Ok(t) => (true, t.clone()),
+                Err(t) => (false, t.clone()),
+            };
+            out(Summary(&times).json(
+                "rt-churn",
+                &[adapter(&device), ("pass", pass.to_string()), ("verdict", string(&text))],
+            ));
+            run.plot("rt-churn", &times)?;
+            if !pass {
+                eprintln!("xnagraph-stress: rt-churn failed: {text}");
+            }
+            Ok(pass)
+        }
+        Command::PostChain { width, height, sprites } => {
+            let frames = cli.frames.unwrap_or(100);
+            let mut results = Vec::new();
+            for (name, policy) in
+                [("graph", CompilePolicy::Graph), ("frame-blind", CompilePolicy::FrameBlind)]
+            {
+                let device = run.device((width, height), policy).map_err(e)?;
+                let mut scenario = Post::new(&device, (width, height), sprites).map_err(e)?;
+                let times = run.frames("post-chain", &device, &mut scenario, frames)?;
+                let result = post::finish(&device).map_err(e)?;
+                out(Summary(&times).json(
+                    "post-chain",
+                    &[
+                        adapter(&device),
+                        ("policy", string(name)),
+                        ("scene_samples", scenario.scene_samples().to_string()),
+                        ("bytes_loaded", result.cost.bytes_loaded.to_string()),
+                        ("bytes_stored", result.cost.bytes_stored.to_string()),
+                        ("barriers", result.cost.barriers.to_string()),
+                    ],
+                ));
+                if name == "graph" {
+                    run.plot("post-chain (graph)", &times)?;
+                }
+                results.push(result);
+            }
+            let differing = post::differing_pixels(&results[0], &results[1]);
+            let traffic =
+                |r: &post::PolicyResult| (r.cost.bytes_loaded + r.cost.bytes_stored) as f64;
+            out(json(&[
+                ("scenario", string("post-chain")),
+                ("differing_pixels", differing.to_string()),
+                (
+                    "traffic_saved",
+                    number(1.0 - traffic(&results[0]) / traffic(&results[1]).max(1.0)),
+                ),
+            ]));
+            Ok(differing == 0)
+        }
+        Command::Uploads { mib } => {
+            let frames = cli.frames.unwrap_or(200);
+            let device = run.device((256, 256), CompilePolicy::Graph).map_err(e)?;
+            let mut scenario = Uploads::new(&device, mib).map_err(e)?;
+            let times = run.frames("uploads", &device, &mut scenario, frames)?;
+            let bytes = scenario.bytes_per_frame();
+            let total: f64 = times.iter().map(|f| f.frame.as_secs_f64()).sum();
+            let streamed = bytes as f64 * times.len() as f64 / total.max(1e-9);
+            let memcpy = memcpy_bytes_per_second(bytes as usize, 5);
+            out(Summary(&times).json(
+                "uploads",
+                &[
+                    adapter(&device),
+                    ("bytes_per_frame", bytes.to_string()),
+                    ("upload_mb_s", number(streamed / 1e6)),
+                    ("memcpy_mb_s", number(memcpy / 1e6)),
+                    ("ratio", number(streamed / memcpy)),
+                ],
+            ));
+            run.plot("uploads", &times)?;
+            Ok(true)
+        }
+        Command::Mixed => {
+            let frames = cli.frames.unwrap_or(300);
+            let device = run.device((320, 240), CompilePolicy::Graph).map_err(e)?;
+            let mut scenario = Mixed::new(&device, cli.seed).map_err(e)?;
+            let times = run.frames("mixed", &device, &mut scenario, frames)?;
+            out(Summary(&times).json("mixed", &[adapter(&device)]));
+            run.plot("mixed", &times)?;
+            Ok(true)
+        }
+    }
+}
+
+/// Adds a wave every `RAMP_FRAMES` frames until the median of a step's last frames passes
+/// 16.7 ms; reports the sprite count of the last step within it.
+fn ramp_sprites(
+    run: &Run,
+    device: &GraphicsDevice,
+    options: SpriteOptions,
+) -> xnagraph::Result<bool> {
+    const RAMP_FRAMES: u32 = 8;
+    const MAX_SPRITES: usize = 20_000_000;
+    let mut scenario = Sprites::new(device, SpriteOptions { waves: 1, ..options })?;
+    let mut within = 0;
+    loop {
+        let mut times =
+            harness::run(device, &mut scenario, RAMP_FRAMES, &run.times, &mut (), &mut |l| out(l))?;
+        let mut frame: Vec<f64> =
+            times.drain(RAMP_FRAMES as usize / 2..).map(|f| f.frame.as_secs_f64() * 1e3).collect();
+        let median = harness::percentile(&mut frame, 50.0);
+        out(json(&[
+            ("scenario", string("sprites-ramp")),
+            ("sprites", scenario.count().to_string()),
+            ("frame_ms_p50", number(median)),
+        ]));
+        if median > 16.7 || scenario.count() >= MAX_SPRITES {
+            break;
+        }
+        within = scenario.count();
+        scenario.add_wave(options.per_wave);
+    }
+    out(json(&[
+        ("scenario", string("sprites-ramp")),
+        ("summary", "true".to_owned()),
+        adapter(device),
+        ("sprites_within_16_7_ms", within.to_string()),
+    ]));
+    Ok(true)
+}

@@ -1,0 +1,217 @@
+//! The stress scenarios of `xnagraph-stress`: deterministic multi-frame workloads (a seeded
+//! generator, a fixed time step) run through the public API, timed per frame.
+//!
+//! A [`Scenario`] records one frame at a time; [`run`] drives it, presents each frame and
+//! collects a [`FrameTimes`] per frame: the game thread's recording and `present` time, the
+//! frame's wall time, and the engine's compile, lowering and submission CPU time read from its
+//! spans ([`timing::StageTimes`]). [`Summary`] gives p50/p95/p99 of each over the run.
+
+pub mod churn;
+pub mod mixed;
+pub mod plot;
+pub mod post;
+pub mod sprites;
+pub mod timing;
+pub mod uploads;
+
+use std::time::{Duration, Instant};
+
+use xnagraph::GraphicsDevice;
+
+use crate::{json, number};
+use timing::{StageTimes, Stages};
+
+/// A small deterministic generator (64-bit LCG, high bits out): the same sequence on every
+/// run and every build.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// The next value in `0.0..1.0`.
+    pub fn unit(&mut self) -> f32 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// The next value in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: u32) -> u32 {
+        ((self.unit() as f64 * f64::from(n)) as u32).min(n - 1)
+    }
+}
+
+/// The fixed time step every scenario advances by per frame (60 Hz).
+pub const TIME_STEP: f32 = 1.0 / 60.0;
+
+/// One multi-frame workload.
+pub trait Scenario {
+    /// Records frame `index` (everything but the present, which [`run`] issues).
+    fn record(&mut self, device: &GraphicsDevice, index: u32) -> xnagraph::Result<()>;
+
+    /// Called after frame `index` was presented: a scenario that samples the device between
+    /// frames (live objects, memory) does it here, outside the timed part. Returns a JSON line
+    /// to print, if any.
+    fn after_present(
+        &mut self,
+        device: &GraphicsDevice,
+        index: u32,
+    ) -> xnagraph::Result<Option<String>> {
+        let _ = (device, index);
+        Ok(None)
+    }
+}
+
+/// What one frame cost.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrameTimes {
+    /// The game thread recording the frame (the scenario's calls, up to `present`).
+    pub record: Duration,
+    /// The game thread inside `present` (hand-over; with the render thread off, everything).
+    pub present: Duration,
+    /// From this frame's first call to the next frame's first call.
+    pub frame: Duration,
+    /// The engine's stages for the flushes of this frame.
+    pub stages: Stages,
+}
+
+impl FrameTimes {
+    /// One JSON line for frame `index`.
+    pub fn json(&self, scenario: &str, index: usize) -> String {
+        json(&[
+            ("scenario", crate::string(scenario)),
+            ("frame", index.to_string()),
+            ("record_ms", number(ms(self.record))),
+            ("present_ms", number(ms(self.present))),
+            ("compile_ms", number(ms(self.stages.compile))),
+            ("lower_ms", number(ms(self.stages.lower))),
+            ("submit_ms", number(ms(self.stages.submit))),
+            ("frame_ms", number(ms(self.frame))),
+        ])
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// The `p`-th percentile (nearest rank) of `values`, which it sorts.
+pub fn percentile(values: &mut [f64], p: f64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    values.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0) * values.len() as f64).ceil() as usize;
+    values[rank.clamp(1, values.len()) - 1]
+}
+
+/// A summarised figure: its name and how to read it from a frame.
+type Figure = (&'static str, fn(&FrameTimes) -> Duration);
+
+/// p50/p95/p99 of every figure over a run.
+pub struct Summary<'a>(pub &'a [FrameTimes]);
+
+impl Summary<'_> {
+    /// One JSON line: for each figure, its p50, p95 and p99 in milliseconds.
+    pub fn json(&self, scenario: &str, extra: &[(&str, String)]) -> String {
+        let figures: [Figure; 6] = [
+            ("record", |f| f.record),
+            ("present", |f| f.present),
+            ("compile", |f| f.stages.compile),
+            ("lower", |f| f.stages.lower),
+            ("submit", |f| f.stages.submit),
+            ("frame", |f| f.frame),
+        ];
+        let mut out = vec![
+            ("scenario", crate::string(scenario)),
+            ("summary", "true".to_owned()),
+            ("frames", self.0.len().to_string()),
+        ];
+        let mut names = Vec::new();
+        for (name, get) in figures {
+            let mut v: Vec<f64> = self.0.iter().map(|f| ms(get(f))).collect();
+            for p in [50.0, 95.0, 99.0] {
+                names.push((format!("{name}_p{p}_ms"), number(percentile(&mut v, p))));
+            }
+        }
+        out.extend(names.iter().map(|(k, v)| (k.as_str(), v.clone())));
+        out.extend(extra.iter().cloned());
+        json(&out)
+    }
+}
+
+/// How [`run`] reports progress.
+pub trait Progress {
+    /// Frame `index` is done.
+    fn frame_done(&mut self, index: u32);
+}
+
+impl Progress for () {
+    fn frame_done(&mut self, _: u32) {}
+}
+
+/// Frames after which a frame's stage figures are taken: by then the render thread has long
+/// finished it (it runs at most the frames-in-flight bound, 16 at most, plus its queue behind).
+pub const TAKE_LAG: usize = 40;
+
+/// Runs `frames` frames of `scenario` on `device`, presenting each; `times` must be the layer
+/// installed where `device` was created. Lines the scenario reports between frames go to
+/// `lines`. Each frame's stage figures are taken [`TAKE_LAG`] frames later (so the collector
+/// stays small over long runs), the last ones after waiting for the GPU at the end.
+pub fn run(
+    device: &GraphicsDevice,
+    scenario: &mut dyn Scenario,
+    frames: u32,
+    times: &StageTimes,
+    progress: &mut dyn Progress,
+    lines: &mut dyn FnMut(String),
+) -> xnagraph::Result<Vec<FrameTimes>> {
+    // Filled up front, so the run's own records add no resident memory while it runs (a
+    // reserved but untouched vector would grow the resident set page by page).
+    let unset = FrameTimes { frame: Duration::MAX, ..FrameTimes::default() };
+    let mut out = vec![unset; frames as usize];
+    let mut flushes = vec![(u64::MAX, u64::MAX); frames as usize];
+    let mut flushed = device.submission_count();
+    let mut start = Instant::now();
+    for index in 0..frames {
+        scenario.record(device, index)?;
+        let recorded = start.elapsed();
+        device.present()?;
+        let presented = start.elapsed();
+        let last = device.submission_count();
+        flushes[index as usize] = (flushed + 1, last);
+        flushed = last;
+        if let Some(line) = scenario.after_present(device, index)? {
+            lines(line);
+        }
+        progress.frame_done(index);
+        if let Some(done) = (index as usize).checked_sub(TAKE_LAG) {
+            let (first, last) = flushes[done];
+            out[done].stages = times.take(first, last);
+        }
+        let next = Instant::now();
+        out[index as usize] = FrameTimes {
+            record: recorded,
+            present: presented - recorded,
+            frame: next - start,
+            stages: Stages::default(),
+        };
+        start = next;
+    }
+    device.wait_idle()?;
+    let taken = out.len().saturating_sub(TAKE_LAG);
+    for (frame, (first, last)) in out.iter_mut().zip(flushes).skip(taken) {
+        frame.stages = times.take(first, last);
+    }
+    Ok(out)
+}
+
+/// This process's resident set size in bytes (Linux `/proc/self/statm`); `None` elsewhere.
+pub fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}

@@ -1,0 +1,129 @@
+//! `xnagraph-stress` runs every scenario for a few frames on the default adapter (lavapipe in
+//! CI) with validation on, prints well-formed JSON lines and exits as its bounds say; the
+//! harness's statistics and verdicts on figures given to them.
+
+use std::process::Command;
+
+use xnagraph_benches::stress::{percentile, Rng};
+
+/// Runs the binary with `args`; returns its exit success and stdout lines.
+fn stress(args: &[&str]) -> (bool, Vec<String>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xnagraph-stress"))
+        .args(args)
+        .output()
+        .expect("the stress binary runs");
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() || out.status.code() == Some(1), "{args:?} crashed: {stderr}");
+    (out.status.success(), stdout.lines().map(str::to_owned).collect())
+}
+
+/// The value of `key` in a JSON line, as its text.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let start = line.find(&format!("\"{key}\": "))? + key.len() + 4;
+    let rest = &line[start..];
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
+    Some(rest[..end].trim())
+}
+
+fn summary(lines: &[String]) -> &String {
+    lines.iter().rfind(|l| field(l, "summary") == Some("true")).expect("a summary line")
+}
+
+fn check_lines(lines: &[String], frames: usize) {
+    assert!(lines.iter().all(|l| l.starts_with('{') && l.ends_with('}')), "{lines:?}");
+    let per_frame = lines.iter().filter(|l| field(l, "frame_ms").is_some()).count();
+    assert!(per_frame >= frames, "{per_frame} frame lines: {lines:?}");
+    let s = summary(lines);
+    for key in ["record_p50_ms", "compile_p95_ms", "lower_p99_ms", "frame_p99_ms"] {
+        let v: f64 = field(s, key).and_then(|v| v.parse().ok()).unwrap_or(-1.0);
+        assert!(v >= 0.0, "{key} in {s}");
+    }
+    let compile: f64 = field(s, "compile_p50_ms").unwrap().parse().unwrap();
+    assert!(compile > 0.0, "the compile spans were timed: {s}");
+}
+
+#[test]
+fn sprites_runs_with_twelve_textures_and_every_sort_mode() {
+    for sort in ["deferred", "texture", "back-to-front"] {
+        let args = ["--validation", "--frames", "3", "sprites", "--textures", "12", "--sort", sort];
+        let (ok, lines) = stress(&[&args[..], &["--waves", "2", "--per-wave", "50"]].concat());
+        assert!(ok, "{lines:?}");
+        check_lines(&lines, 3);
+        assert_eq!(field(summary(&lines), "sprites"), Some("100"));
+    }
+}
+
+#[test]
+fn sprites_refuses_a_texture_count_other_than_1_or_12() {
+    let out = Command::new(env!("CARGO_BIN_EXE_xnagraph-stress"))
+        .args(["sprites", "--textures", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 or 12"));
+}
+
+#[test]
+fn rt_churn_passes_its_bounds_and_reports_every_hundred_frames() {
+    let (ok, lines) = stress(&["--validation", "--quiet", "--frames", "300", "rt-churn"]);
+    assert!(ok, "{lines:?}");
+    let samples: Vec<&String> = lines.iter().filter(|l| field(l, "rss_bytes").is_some()).collect();
+    assert_eq!(samples.len(), 3, "{lines:?}");
+    assert_eq!(field(summary(&lines), "pass"), Some("true"));
+    let allocated: Vec<&str> =
+        samples.iter().map(|l| field(l, "images_allocated").unwrap()).collect();
+    assert_eq!(allocated[1], allocated[2], "no image allocated after warm-up");
+}
+
+#[test]
+fn post_chain_gives_the_same_pixels_under_both_policies_with_less_traffic() {
+    let (ok, lines) =
+        stress(&["--validation", "--frames", "2", "post-chain", "--width", "96", "--height", "64"]);
+    assert!(ok, "{lines:?}");
+    let last = lines.last().unwrap();
+    assert_eq!(field(last, "differing_pixels"), Some("0"), "{last}");
+    let saved: f64 = field(last, "traffic_saved").unwrap().parse().unwrap();
+    assert!(saved > 0.4, "{last}");
+}
+
+#[test]
+fn uploads_and_mixed_run() {
+    let (ok, lines) = stress(&["--validation", "--frames", "3", "uploads", "--mib", "1"]);
+    assert!(ok, "{lines:?}");
+    check_lines(&lines, 3);
+    let s = summary(&lines);
+    assert_eq!(field(s, "bytes_per_frame"), Some("1048576"));
+    assert!(field(s, "memcpy_mb_s").unwrap().parse::<f64>().unwrap() > 0.0);
+
+    let dir = std::env::temp_dir().join(format!("xnagraph-stress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plot = dir.join("mixed.svg");
+    let (ok, lines) =
+        stress(&["--validation", "--frames", "31", "--plot", plot.to_str().unwrap(), "mixed"]);
+    assert!(ok, "{lines:?}");
+    check_lines(&lines, 31);
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.matches("<polyline").count() == 4, "{svg}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn percentiles_are_nearest_rank() {
+    let mut v: Vec<f64> = (1..=100).rev().map(f64::from).collect();
+    assert_eq!(percentile(&mut v, 50.0), 50.0);
+    assert_eq!(percentile(&mut v, 95.0), 95.0);
+    assert_eq!(percentile(&mut v, 99.0), 99.0);
+    assert_eq!(percentile(&mut [7.0], 99.0), 7.0);
+    assert!(percentile(&mut [], 50.0).is_nan());
+}
+
+#[test]
+fn the_generator_is_deterministic_and_in_range() {
+    let (mut a, mut b) = (Rng::new(3), Rng::new(3));
+    let xs: Vec<u32> = (0..1000).map(|_| a.below(7)).collect();
+    assert!(xs.iter().all(|&x| x < 7));
+    assert!((0..7).all(|k| xs.contains(&k)), "every value drawn");
+    assert!(xs.iter().zip((0..1000).map(|_| b.below(7))).all(|(x, y)| *x == y));
+    assert_ne!(Rng::new(4).unit(), Rng::new(3).unit());
+}
