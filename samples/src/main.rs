@@ -238,21 +238,6 @@ fn log_summary(frame_ms: &[f64]) {
     );
 }
 
-fn write_png(
-    file: std::fs::File,
-    width: u32,
-    height: u32,
-    pixels: &[Color],
-) -> std::io::Result<()> {
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
-    let bytes: Vec<u8> = pixels.iter().flat_map(|c| [c.r, c.g, c.b, c.a]).collect();
-    writer.write_image_data(&bytes).map_err(std::io::Error::other)?;
-    writer.finish().map_err(std::io::Error::other)
-}
-
 /// Writes the profile of a run that succeeded; removes the file when the run failed.
 fn finish_profile(profile: ProfileFile, run: Result<Vec<f64>, String>) -> Result<Vec<f64>, String> {
     let path = profile.path().to_owned();
@@ -292,7 +277,8 @@ fn run(args: &Args) -> Result<(), String> {
     let rendered = create_device(args)
         .and_then(|device| render(&device, args, profiling).map_err(|e| format!("{e}")));
     let written = rendered.and_then(|(pixels, frame_ms)| {
-        write_png(file, args.width as u32, args.height as u32, &pixels).map_err(out_error)?;
+        xnagraph_samples::write_png(file, args.width as u32, args.height as u32, &pixels)
+            .map_err(out_error)?;
         Ok(frame_ms)
     });
     let written = match profile {

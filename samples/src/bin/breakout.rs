@@ -12,8 +12,8 @@ use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use xnagraph::game::GameContext;
-use xnagraph::Color;
 use xnagraph_samples::breakout::{default_content_dir, Breakout};
+use xnagraph_samples::write_png;
 
 /// Plays xnagraph breakout in a window, or headless for tests.
 #[derive(Parser, Debug)]
@@ -99,7 +99,8 @@ fn run(args: &Args) -> Result<(), String> {
         game.capture_frame(args.frames - 1);
         ctx.run_headless(&mut game, args.frames, |_, _| {}).map_err(|e| e.to_string())?;
         let pixels = game.captured().ok_or("the last frame was not drawn")?;
-        write_png(&args.out, args.width as u32, args.height as u32, pixels)
+        std::fs::File::create(&args.out)
+            .and_then(|file| write_png(file, args.width as u32, args.height as u32, pixels))
             .map_err(|e| format!("cannot write --out {}: {e}", args.out.display()))?;
         info!(
             "played {} frames: score {}, {} bricks left; wrote {}",
@@ -113,20 +114,4 @@ fn run(args: &Args) -> Result<(), String> {
         game.autoplay = args.autoplay;
         ctx.run(&mut game).map_err(|e| e.to_string())
     }
-}
-
-fn write_png(
-    path: &std::path::Path,
-    width: u32,
-    height: u32,
-    pixels: &[Color],
-) -> std::io::Result<()> {
-    let file = std::fs::File::create(path)?;
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
-    let bytes: Vec<u8> = pixels.iter().flat_map(|c| [c.r, c.g, c.b, c.a]).collect();
-    writer.write_image_data(&bytes).map_err(std::io::Error::other)?;
-    writer.finish().map_err(std::io::Error::other)
 }
