@@ -164,11 +164,21 @@ pub(crate) fn record_zero_fill(device: &DeviceShared, state: &Arc<TextureState>)
     }
 }
 
-/// XNA's `GraphicsResource` members every texture type has (`IsDisposed`, `Name`, `Tag`, its
-/// identity and `Disposing`), for a type whose `core` field is its [`TextureCore`]; one
-/// definition, so the texture types cannot drift apart.
+/// XNA's `GraphicsResource` members every texture and buffer type has (`IsDisposed`, `Name`,
+/// `Tag`, its identity and `Disposing`), for a type whose `core` field has the resource's
+/// shared `res` state and a `set_name`; one definition, so the resource types cannot drift
+/// apart. The optional literal documents `set_name` (what the name reaches); without it, the
+/// texture types' text.
 macro_rules! graphics_resource_accessors {
     () => {
+        $crate::texture::graphics_resource_accessors!(
+            "Sets `Name`. The name also becomes the debug name of the native objects (the images \
+             and views tools such as RenderDoc show, and the labels of the passes that use them); \
+             it reaches the driver when the texture is next used in a flushed frame, never at this \
+             call. Copies of a texture share its native objects, which carry the name set last."
+        );
+    };
+    ($set_name_doc:literal) => {
         /// `IsDisposed`.
         pub fn is_disposed(&self) -> bool {
             self.core.res.is_disposed()
@@ -179,10 +189,7 @@ macro_rules! graphics_resource_accessors {
             lock(&self.core.res.name).clone()
         }
 
-        /// Sets `Name`. The name also becomes the debug name of the native objects (the images and
-        /// views tools such as RenderDoc show, and the labels of the passes that use them); it
-        /// reaches the driver when the texture is next used in a flushed frame, never at this call.
-        /// Copies of a texture share its native objects, which carry the name set last.
+        #[doc = $set_name_doc]
         pub fn set_name(&self, name: impl Into<String>) {
             self.core.set_name(name.into());
         }

@@ -29,34 +29,9 @@ fn checked_count(param: &'static str, count: i32) -> Result<u64> {
 macro_rules! buffer_resource {
     ($ty:ident) => {
         impl $ty {
-            /// Whether the buffer was disposed.
-            pub fn is_disposed(&self) -> bool {
-                self.core.res.is_disposed()
-            }
-            /// `Name`, also shown in plan text and node labels.
-            pub fn name(&self) -> String {
-                lock(&self.core.res.name).clone()
-            }
-            /// Sets `Name`.
-            pub fn set_name(&self, name: impl Into<String>) {
-                self.core.set_name(name.into());
-            }
-            /// `Tag`.
-            pub fn tag(&self) -> Option<String> {
-                lock(&self.core.res.tag).clone()
-            }
-            /// Sets `Tag`.
-            pub fn set_tag(&self, tag: Option<String>) {
-                *lock(&self.core.res.tag) = tag;
-            }
-            /// The registry id (`ResourceCreated`/`ResourceDestroyed` name it).
-            pub fn resource_id(&self) -> crate::ResourceId {
-                self.core.res.id
-            }
-            /// `Disposing`: raised by an explicit `Dispose` (and device disposal), not by drop.
-            pub fn disposing(&self) -> &Event<ResourceEventArgs> {
-                &self.core.res.disposing
-            }
+            crate::texture::graphics_resource_accessors!(
+                "Sets `Name`, also shown in plan text and node labels."
+            );
             /// `BufferUsage`.
             pub fn buffer_usage(&self) -> BufferUsage {
                 self.core.usage
