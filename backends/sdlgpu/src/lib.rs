@@ -17,13 +17,16 @@
 //! sampling needs one are refused, see `format`).
 //!
 //! Modules: `device` (SDL initialisation, the device, its messages), `format` (the format
-//! table), `texture` (native textures), `pipeline` (shaders, pipelines, samplers), `record` (one
-//! plan → one command buffer).
+//! table), `texture` (native textures), `buffer` (vertex and index buffers and their
+//! transfers), `pipeline` (shaders, pipelines, samplers), `geometry` (geometry draws), `record`
+//! (one plan → one command buffer).
 
 #![warn(missing_docs)]
 
+mod buffer;
 mod device;
 mod format;
+mod geometry;
 mod pipeline;
 mod record;
 mod texture;
@@ -39,6 +42,7 @@ use xnagraph_graph::{
     SubmissionWaiter, SurfaceFormat, TextureDesc,
 };
 
+use crate::buffer::BufferTable;
 use crate::device::{sdl_error, Gpu};
 use crate::format::FormatTable;
 use crate::pipeline::Pipelines;
@@ -159,6 +163,7 @@ pub struct SdlGpuBackend {
     formats: FormatTable,
     pipelines: Pipelines,
     textures: TextureTable,
+    buffers: BufferTable,
     next_handle: u64,
     sink: RetireSink,
     fences: Arc<Fences>,
@@ -167,7 +172,8 @@ pub struct SdlGpuBackend {
     /// Readbacks of submissions in flight, by submission.
     pending_readbacks: Vec<(SubmissionId, PendingReadback)>,
     readbacks: HashMap<ReadbackId, Vec<u8>>,
-    /// The sprite vertex buffer and its size in bytes.
+    /// The frame's vertex stream (sprites, constant stream, geometry arena) and its size in
+    /// bytes.
     vertices: Option<(*mut SDL_GPUBuffer, u32)>,
     /// The upload transfer buffer and its size in bytes.
     uploads: Option<(*mut SDL_GPUTransferBuffer, u32)>,
@@ -203,7 +209,7 @@ impl SdlGpuBackend {
             wire_frame: true,
             anisotropic_filtering: true,
             independent_blend: true,
-            geometry: false,
+            geometry: true,
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
         let fences = Arc::new(Fences {
@@ -221,6 +227,7 @@ impl SdlGpuBackend {
             formats,
             pipelines,
             textures: TextureTable::default(),
+            buffers: BufferTable::default(),
             next_handle: 0,
             sink: RetireSink::default(),
             fences,
@@ -244,15 +251,19 @@ impl SdlGpuBackend {
         NativeHandle(self.next_handle)
     }
 
-    /// Releases the native objects of `handles` (textures or effects).
+    /// Releases the native objects of `handles` (textures, buffers or effects).
     fn release(&mut self, handles: Vec<NativeHandle>) {
+        let device = self.gpu.device;
         for h in handles {
             if let Some(t) = self.textures.remove(h) {
                 // SAFETY: no unsubmitted command names it (see the crate documentation); SDL
                 // defers the release until the GPU is done.
-                unsafe { texture::release(self.gpu.device, &self.gpu.diagnostics, t) };
-            } else {
-                self.pipelines.release_effect(self.gpu.device, h);
+                unsafe { texture::release(device, &self.gpu.diagnostics, t) };
+                continue;
+            }
+            // SAFETY: as for textures.
+            if !unsafe { self.buffers.release(device, &self.gpu.diagnostics, h) } {
+                self.pipelines.release_effect(device, h);
             }
         }
     }
@@ -295,7 +306,8 @@ impl SdlGpuBackend {
         }
         let size = size.next_power_of_two().max(4096);
         let info = SDL_GPUBufferCreateInfo {
-            usage: SDL_GPU_BUFFERUSAGE_VERTEX,
+            // User indices of the geometry arena are read from it too.
+            usage: SDL_GPU_BUFFERUSAGE_VERTEX | SDL_GPU_BUFFERUSAGE_INDEX,
             size,
             ..Default::default()
         };
@@ -337,20 +349,31 @@ impl SdlGpuBackend {
 
     fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
         let sprites = record::sprite_bytes(&plan.frame);
-        // Stage every upload's bytes, then the sprite stream, in one mapped transfer buffer.
+        // Stage every upload's bytes, then the vertex stream, in one mapped transfer buffer.
         let mut offsets = Vec::new();
         let mut total = 0u32;
         for node in &plan.nodes {
-            if let PlanNodeKind::Upload { node } = node.kind {
-                if let Some(Node::Upload(u)) = plan.frame.nodes.get(node) {
-                    offsets.push((node, total));
-                    total += (u.data.len() as u32).next_multiple_of(16);
-                }
+            let data = match (&node.kind, &plan.frame.nodes) {
+                (PlanNodeKind::Upload { node }, nodes) => match nodes.get(*node) {
+                    Some(Node::Upload(u)) => Some((*node, &u.data)),
+                    _ => None,
+                },
+                (PlanNodeKind::BufferUpload { node, .. }, nodes) => match nodes.get(*node) {
+                    Some(Node::BufferUpload(u)) => Some((*node, &u.data)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((node, data)) = data {
+                offsets.push((node, total));
+                total += (data.len() as u32).next_multiple_of(16);
             }
         }
         let sprite_offset = total;
-        total += sprites.len() as u32;
-        let vertices = self.ensure_vertices(sprites.len().max(1) as u32)?;
+        let stream_len = geometry::vertex_stream_bytes(&plan.frame, sprites.len() as u32);
+        let geometry_offset = geometry::defaults_offset(sprites.len() as u32);
+        total += stream_len;
+        let vertices = self.ensure_vertices(stream_len.max(1))?;
         let uploads = self.ensure_uploads(total.max(1))?;
         let device = self.gpu.device;
         // SAFETY: the transfer buffer is live; cycling gives it fresh memory if an earlier
@@ -361,19 +384,25 @@ impl SdlGpuBackend {
                 return Err(BackendError::Native(sdl_error("SDL_MapGPUTransferBuffer")));
             }
             for (node, offset) in &offsets {
-                if let Some(Node::Upload(u)) = plan.frame.nodes.get(*node) {
-                    std::ptr::copy_nonoverlapping(
-                        u.data.as_ptr(),
-                        p.add(*offset as usize),
-                        u.data.len(),
-                    );
-                }
+                let data = match plan.frame.nodes.get(*node) {
+                    Some(Node::Upload(u)) => &u.data,
+                    Some(Node::BufferUpload(u)) => &u.data,
+                    _ => continue,
+                };
+                std::ptr::copy_nonoverlapping(data.as_ptr(), p.add(*offset as usize), data.len());
             }
             std::ptr::copy_nonoverlapping(
                 sprites.as_ptr(),
                 p.add(sprite_offset as usize),
                 sprites.len(),
             );
+            if stream_len as usize > sprites.len() {
+                let defaults: &[u8] = bytemuck::cast_slice(&geometry::DEFAULT_ATTRIBUTES);
+                let at = p.add((sprite_offset + geometry_offset) as usize);
+                std::ptr::copy_nonoverlapping(defaults.as_ptr(), at, defaults.len());
+                let arena = &plan.frame.geometry_bytes;
+                std::ptr::copy_nonoverlapping(arena.as_ptr(), at.add(defaults.len()), arena.len());
+            }
             SDL_UnmapGPUTransferBuffer(device, uploads);
         }
         // SAFETY: a live device.
@@ -381,11 +410,10 @@ impl SdlGpuBackend {
         if cmd.is_null() {
             return Err(BackendError::Native(sdl_error("SDL_AcquireGPUCommandBuffer")));
         }
-        if !sprites.is_empty() {
+        if stream_len > 0 {
             let source =
                 SDL_GPUTransferBufferLocation { transfer_buffer: uploads, offset: sprite_offset };
-            let destination =
-                SDL_GPUBufferRegion { buffer: vertices, offset: 0, size: sprites.len() as u32 };
+            let destination = SDL_GPUBufferRegion { buffer: vertices, offset: 0, size: stream_len };
             // SAFETY: recording; the whole vertex stream is replaced, so it may cycle.
             unsafe {
                 let copy = SDL_BeginGPUCopyPass(cmd);
@@ -393,13 +421,18 @@ impl SdlGpuBackend {
                 SDL_EndGPUCopyPass(copy);
             }
         }
+        let submission = SubmissionId(self.last_submitted.0 + 1);
         let mut rec = Recorder {
             device,
             cmd,
             textures: &self.textures,
+            buffers: &mut self.buffers,
+            submission,
+            completed: self.fences.completed(),
             pipelines: &mut self.pipelines,
             frame: &plan.frame,
             vertices,
+            geometry_offset,
             uploads,
             upload_offsets: offsets,
             readbacks: Vec::new(),
@@ -476,15 +509,14 @@ impl Backend for SdlGpuBackend {
         Ok(handle)
     }
 
-    /// Vertex and index buffers are not lowered to SDL_gpu yet: refused at the buffer's
-    /// constructor, never accepted and dropped later.
+    /// One `SDL_GPUBuffer` usable as vertices and indices (see `buffer`).
     fn create_buffer(
         &mut self,
-        _desc: &xnagraph_graph::buffer::BufferDesc,
+        desc: &xnagraph_graph::buffer::BufferDesc,
     ) -> Result<NativeHandle, BackendError> {
-        Err(BackendError::NotSupported(
-            "vertex and index buffers are not available on the SDL_gpu backend yet".into(),
-        ))
+        let handle = self.next_handle();
+        self.buffers.create(self.gpu.device, &self.gpu.diagnostics, handle, desc)?;
+        Ok(handle)
     }
 
     fn create_effect(
@@ -557,7 +589,8 @@ impl Backend for SdlGpuBackend {
             images: self.textures.image_count(),
             buffers: usize::from(self.vertices.is_some())
                 + usize::from(self.uploads.is_some())
-                + self.pending_readbacks.len(),
+                + self.pending_readbacks.len()
+                + self.buffers.storage_count(),
             effects: self.pipelines.effect_count(),
             awaiting_retirement: 0,
             swapchain_objects: 0,
@@ -598,6 +631,8 @@ impl Drop for SdlGpuBackend {
             // SAFETY: the GPU is idle.
             unsafe { texture::release(device, &self.gpu.diagnostics, t) };
         }
+        // SAFETY: the GPU is idle.
+        unsafe { self.buffers.release_all(device, &self.gpu.diagnostics) };
         // SAFETY: the GPU is idle; each buffer is released once.
         unsafe {
             if let Some((b, _)) = self.vertices.take() {

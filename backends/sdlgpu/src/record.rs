@@ -7,8 +7,9 @@
 //! between draws ends the render pass (storing every attachment, which the next part loads) and
 //! begins the next with that clear as its CLEAR load action; the plan's own load actions start
 //! the first part and its store and resolve actions end the last. Uploads, readbacks and the
-//! sprite stream go through transfer buffers in copy passes; mip cascades are blits, level by
-//! level, of the one layer the plan names; transfer clears are render passes that only clear.
+//! frame's vertex stream go through transfer buffers in copy passes (buffer nodes in `buffer`,
+//! geometry draws in `geometry`); mip cascades are blits, level by level, of the one layer the
+//! plan names; transfer clears are render passes that only clear.
 //!
 //! With poisoning on (tests), a DONT_CARE load becomes a CLEAR to the poison value and an
 //! attachment stored with DONT_CARE is cleared to it right after the pass, so a wrong decision
@@ -21,6 +22,7 @@ use xnagraph_graph::{
     StoreOp, Upload,
 };
 
+use crate::buffer::BufferTable;
 use crate::pipeline::{PassFormats, Pipelines};
 use crate::texture::TextureTable;
 
@@ -43,15 +45,35 @@ pub(crate) struct Recorder<'a> {
     pub device: *mut SDL_GPUDevice,
     pub cmd: *mut SDL_GPUCommandBuffer,
     pub textures: &'a TextureTable,
+    /// Vertex and index buffers: a rename switches a buffer's storage while recording.
+    pub buffers: &'a mut BufferTable,
+    /// The submission being recorded, and the last one known complete (renames reuse storage
+    /// only from completed submissions).
+    pub submission: xnagraph_graph::SubmissionId,
+    pub completed: xnagraph_graph::SubmissionId,
     pub pipelines: &'a mut Pipelines,
     pub frame: &'a FrameCommands,
+    /// The frame's vertex stream: sprites, then the constant stream and the geometry arena.
     pub vertices: *mut SDL_GPUBuffer,
+    /// Where the constant stream starts in `vertices` (the geometry arena follows it).
+    pub geometry_offset: u32,
     /// The upload transfer buffer holding every upload's bytes, at `upload_offsets`.
     pub uploads: *mut SDL_GPUTransferBuffer,
     pub upload_offsets: Vec<(usize, u32)>,
     pub readbacks: Vec<PendingReadback>,
     pub poison_undefined: bool,
     pub diagnostics: &'a xnagraph_graph::Diagnostics,
+}
+
+impl Recorder<'_> {
+    /// Where `node`'s bytes were staged in the upload transfer buffer.
+    pub fn staged(&self, node: usize) -> Result<u32, BackendError> {
+        self.upload_offsets
+            .iter()
+            .find(|(n, _)| *n == node)
+            .map(|(_, o)| *o)
+            .ok_or_else(|| malformed("an upload without staged bytes"))
+    }
 }
 
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
@@ -78,12 +100,15 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
             }
             // Headless: the back buffer stays where readbacks find it.
             PlanNodeKind::Present { .. } => {}
-            PlanNodeKind::BufferUpload { .. } | PlanNodeKind::BufferReadback { .. } => {
-                // No buffer can be created on this backend (`create_buffer` refuses), so no
-                // plan of its device names one.
-                return Err(BackendError::NotSupported(
-                    "buffer transfers are not available on the SDL_gpu backend yet".into(),
-                ));
+            PlanNodeKind::BufferUpload { node, rename } => {
+                if let Some(Node::BufferUpload(u)) = rec.frame.nodes.get(*node) {
+                    crate::buffer::record_upload(rec, *node, u, *rename)?;
+                }
+            }
+            PlanNodeKind::BufferReadback { node } => {
+                if let Some(Node::BufferReadback(r)) = rec.frame.nodes.get(*node) {
+                    crate::buffer::record_readback(rec, r)?;
+                }
             }
         }
     }
@@ -340,7 +365,17 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
                     .find(|o| o.index == index)
                     .map(|o| o.writes)
                     .unwrap_or_default();
-                result = draw(rec, rp, d, writes, &formats, extent, &mut state);
+                result = if d.geometry.is_some() {
+                    crate::geometry::draw(rec, rp, d, writes, &formats, extent).map(|bound| {
+                        // The geometry draw bound its own pipeline and vertex streams.
+                        if let Some(p) = bound {
+                            state.bound_pipeline = p;
+                            state.vertices_bound = false;
+                        }
+                    })
+                } else {
+                    draw(rec, rp, d, writes, &formats, extent, &mut state)
+                };
                 if result.is_err() {
                     break;
                 }
@@ -438,39 +473,24 @@ struct DrawState {
     vertices_bound: bool,
 }
 
-fn draw(
-    rec: &mut Recorder<'_>,
-    rp: *mut SDL_GPURenderPass,
-    d: &xnagraph_graph::Draw,
-    writes: xnagraph_graph::ColorWrites,
-    formats: &PassFormats,
-    extent: (u32, u32),
-    state: &mut DrawState,
-) -> Result<(), BackendError> {
-    let vp = d.viewport;
-    if d.sprite_count == 0 || vp.width <= 0 || vp.height <= 0 {
-        return Ok(());
-    }
-    let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);
-    if end > rec.frame.sprites.len() as u64 {
-        return Err(malformed("a draw reads sprites past the frame's"));
-    }
-    let texture = rec.textures.get(d.texture.native())?;
-    let cube_stage = d.pipeline.shader == ShaderKind::CubeSample;
-    if cube_stage != texture.is_cube() {
-        return Err(malformed(if cube_stage {
-            "a cube-sampling draw of a texture that is not a cube"
-        } else {
-            "a sprite draw of a cube texture"
-        }));
-    }
-    let pipeline = rec.pipelines.pipeline(rec.device, &d.pipeline, formats, writes)?;
-    let sampler = rec.pipelines.sampler(rec.device, &d.sampler, texture.desc.mip_levels)?;
-    // The engine's transform maps to Vulkan's clip space (y down); SDL_gpu's is y up and its
-    // Vulkan driver flips the viewport, so the y row is negated here.
-    let mut transform = d.transform;
+/// The engine's transform maps to Vulkan's clip space (y down); SDL_gpu's is y up and its
+/// Vulkan driver flips the viewport, so the y row is negated.
+pub(crate) fn sdl_transform(mut transform: [f32; 16]) -> [f32; 16] {
     for i in [1, 5, 9, 13] {
         transform[i] = -transform[i];
+    }
+    transform
+}
+
+/// The draw's viewport, and its scissor rectangle (the viewport's without the scissor test)
+/// clamped to the render area; `None` when either is empty.
+pub(crate) fn viewport_and_scissor(
+    d: &xnagraph_graph::Draw,
+    extent: (u32, u32),
+) -> Option<(SDL_GPUViewport, sdl3_sys::rect::SDL_Rect)> {
+    let vp = d.viewport;
+    if vp.width <= 0 || vp.height <= 0 {
+        return None;
     }
     let clamp = |x: i32, y: i32, w: i32, h: i32| {
         let x0 = i64::from(x).clamp(0, i64::from(extent.0));
@@ -490,7 +510,7 @@ fn draw(
         clamp(vp.x, vp.y, vp.width, vp.height)
     };
     if scissor.w == 0 || scissor.h == 0 {
-        return Ok(());
+        return None;
     }
     let viewport = SDL_GPUViewport {
         x: vp.x as f32,
@@ -500,6 +520,38 @@ fn draw(
         min_depth: vp.min_depth,
         max_depth: vp.max_depth,
     };
+    Some((viewport, scissor))
+}
+
+fn draw(
+    rec: &mut Recorder<'_>,
+    rp: *mut SDL_GPURenderPass,
+    d: &xnagraph_graph::Draw,
+    writes: xnagraph_graph::ColorWrites,
+    formats: &PassFormats,
+    extent: (u32, u32),
+    state: &mut DrawState,
+) -> Result<(), BackendError> {
+    if d.sprite_count == 0 {
+        return Ok(());
+    }
+    let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);
+    if end > rec.frame.sprites.len() as u64 {
+        return Err(malformed("a draw reads sprites past the frame's"));
+    }
+    let texture = rec.textures.get(d.texture.native())?;
+    let cube_stage = d.pipeline.shader == ShaderKind::CubeSample;
+    if cube_stage != texture.is_cube() {
+        return Err(malformed(if cube_stage {
+            "a cube-sampling draw of a texture that is not a cube"
+        } else {
+            "a sprite draw of a cube texture"
+        }));
+    }
+    let pipeline = rec.pipelines.pipeline(rec.device, &d.pipeline, formats, writes)?;
+    let sampler = rec.pipelines.sampler(rec.device, &d.sampler, texture.desc.mip_levels)?;
+    let transform = sdl_transform(d.transform);
+    let Some((viewport, scissor)) = viewport_and_scissor(d, extent) else { return Ok(()) };
     let f = d.pipeline.blend.blend_factor;
     let constants = fcolor(f.map(|c| f32::from(c) / 255.0));
     let binding = SDL_GPUTextureSamplerBinding { texture: texture.color, sampler };
@@ -562,12 +614,7 @@ fn region(
 
 fn record_upload(rec: &mut Recorder<'_>, node: usize, u: &Upload) -> Result<(), BackendError> {
     let t = rec.textures.get(u.texture.native())?;
-    let offset = rec
-        .upload_offsets
-        .iter()
-        .find(|(n, _)| *n == node)
-        .map(|(_, o)| *o)
-        .ok_or_else(|| malformed("an upload without staged bytes"))?;
+    let offset = rec.staged(node)?;
     let source = SDL_GPUTextureTransferInfo {
         transfer_buffer: rec.uploads,
         offset,
