@@ -269,3 +269,36 @@ fn a_reported_reset_loses_dynamic_content_until_the_next_set_data() {
     assert!(!dynamic.is_content_lost());
     drop(stat);
 }
+
+/// The compiler's renaming decision is carried out by the backend: a partial Discard write to
+/// a buffer an earlier use still tracks goes to fresh storage (one more native buffer: the old
+/// storage stays as a spare), the spare is reused by later renames once its submission has
+/// completed, and a write with `None` never renames. The bytes are each write's own.
+#[test]
+fn a_partial_discard_write_after_a_use_renames_and_later_renames_reuse_the_spare() {
+    let _v = Validation::new();
+    let device = device(4, 4);
+    let decl = VertexPositionColor::vertex_declaration();
+    let vb = DynamicVertexBuffer::new(&device, &decl, 8, BufferUsage::None).unwrap();
+    let mut back = vec![VertexPositionColor::default(); 8];
+    let count = || {
+        device.wait_idle().unwrap();
+        device.live_native_objects().unwrap().buffers
+    };
+    let all: Vec<_> = (0..8).map(vpc).collect();
+    vb.set_data(&all).unwrap();
+    vb.get_data(&mut back).unwrap();
+    let base = count();
+    let none: Vec<_> = (20..24).map(vpc).collect();
+    vb.set_data_with_options(0, &none, 0, 4, 0, SetDataOptions::None).unwrap();
+    vb.get_data(&mut back).unwrap();
+    assert_eq!((&back[..4], &back[4..]), (&none[..], &all[4..]));
+    assert_eq!(count(), base, "a write with None lands in place");
+    for round in 0..4u32 {
+        let discard: Vec<_> = (0..4).map(|i| vpc(40 + round * 4 + i)).collect();
+        vb.set_data_with_options(0, &discard, 0, 4, 0, SetDataOptions::Discard).unwrap();
+        vb.get_data_full(0, &mut back[..4], 0, 4, 0).unwrap();
+        assert_eq!(&back[..4], &discard[..], "round {round}");
+        assert_eq!(count(), base + 1, "round {round}: one spare, reused once completed");
+    }
+}
