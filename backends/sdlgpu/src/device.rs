@@ -90,6 +90,42 @@ pub(crate) struct Gpu {
     pub diagnostics: Diagnostics,
     /// Bytes of the layer's log file already reported (with validation on).
     layer_log_read: Option<u64>,
+    /// `SDL_GPU_FILLMODE_LINE` draws lines (the device has Vulkan's fillModeNonSolid).
+    pub line_fill: bool,
+}
+
+/// Where `fillModeNonSolid` is in Vulkan's `VkPhysicalDeviceFeatures`, 55 `VkBool32`s.
+const FILL_MODE_NON_SOLID: usize = 13;
+
+/// An SDL_gpu device on SDL's Vulkan driver taking SPIR-V; with `line_fill`, only on a
+/// physical device with `fillModeNonSolid` (null when there is none).
+fn create_device(debug_mode: bool, line_fill: bool) -> *mut SDL_GPUDevice {
+    let mut features = [0u32; 55];
+    features[FILL_MODE_NON_SOLID] = 1;
+    let options = SDL_GPUVulkanOptions {
+        // Vulkan 1.0, what SDL asks for by default (VK_MAKE_VERSION(1, 0, 0)).
+        vulkan_api_version: 1 << 22,
+        vulkan_10_physical_device_features: features.as_mut_ptr().cast(),
+        ..Default::default()
+    };
+    // SAFETY: a property set used only for this call and destroyed after it; `options` and
+    // `features` outlive the call that reads them.
+    unsafe {
+        let props = SDL_CreateProperties();
+        SDL_SetBooleanProperty(props, SDL_PROP_GPU_DEVICE_CREATE_DEBUGMODE_BOOLEAN, debug_mode);
+        SDL_SetBooleanProperty(props, SDL_PROP_GPU_DEVICE_CREATE_SHADERS_SPIRV_BOOLEAN, true);
+        SDL_SetStringProperty(props, SDL_PROP_GPU_DEVICE_CREATE_NAME_STRING, c"vulkan".as_ptr());
+        if line_fill {
+            SDL_SetPointerProperty(
+                props,
+                SDL_PROP_GPU_DEVICE_CREATE_VULKAN_OPTIONS_POINTER,
+                (&options as *const SDL_GPUVulkanOptions).cast_mut().cast(),
+            );
+        }
+        let device = SDL_CreateGPUDeviceWithProperties(props);
+        SDL_DestroyProperties(props);
+        device
+    }
 }
 
 impl Gpu {
@@ -114,20 +150,15 @@ impl Gpu {
         }
         let layer_log_read =
             debug_mode.then(|| std::fs::metadata(layer_log()).map_or(0, |m| m.len()));
-        // SAFETY: a property set used only for this call and destroyed after it.
-        let device = unsafe {
-            let props = SDL_CreateProperties();
-            SDL_SetBooleanProperty(props, SDL_PROP_GPU_DEVICE_CREATE_DEBUGMODE_BOOLEAN, debug_mode);
-            SDL_SetBooleanProperty(props, SDL_PROP_GPU_DEVICE_CREATE_SHADERS_SPIRV_BOOLEAN, true);
-            SDL_SetStringProperty(
-                props,
-                SDL_PROP_GPU_DEVICE_CREATE_NAME_STRING,
-                c"vulkan".as_ptr(),
-            );
-            let device = SDL_CreateGPUDeviceWithProperties(props);
-            SDL_DestroyProperties(props);
-            device
-        };
+        // Line fill first: SDL silently fills where Vulkan's fillModeNonSolid is missing, so
+        // the feature is required of the device, and a device without it is made again
+        // without wire frames.
+        let mut line_fill = true;
+        let mut device = create_device(debug_mode, true);
+        if device.is_null() {
+            line_fill = false;
+            device = create_device(debug_mode, false);
+        }
         if device.is_null() {
             let e = sdl_error("SDL_CreateGPUDevice");
             // SAFETY: balances the successful SDL_InitSubSystem above.
@@ -145,7 +176,7 @@ impl Gpu {
         };
         let diagnostics = Diagnostics::default();
         LISTENERS.lock().unwrap_or_else(|p| p.into_inner()).push(diagnostics.clone());
-        let gpu = Gpu { device, driver, diagnostics, layer_log_read };
+        let gpu = Gpu { device, driver, diagnostics, layer_log_read, line_fill };
         Ok(gpu)
     }
 

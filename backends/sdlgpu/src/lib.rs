@@ -206,7 +206,8 @@ impl SdlGpuBackend {
             max_volume_dimension: 2048,
             max_color_attachments: 4,
             sample_counts: formats.sample_counts,
-            wire_frame: true,
+            // SDL fills silently where line fill is missing: asked of the device at creation.
+            wire_frame: gpu.line_fill,
             anisotropic_filtering: true,
             independent_blend: true,
             geometry: true,
