@@ -7,8 +7,9 @@ mod common;
 use common::*;
 use xnagraph::{
     BasicEffect, Color, CompareFunction, DepthFormat, DepthStencilState, FillMode, GraphicsDevice,
-    PrimitiveType, RasterizerState, Rectangle, StencilOperation, Vector3, VertexPositionColor,
-    XnaError,
+    Matrix, PrimitiveType, RasterizerState, Rectangle, StencilOperation, Vector3,
+    VertexDeclaration, VertexElement, VertexElementFormat, VertexElementUsage, VertexPositionColor,
+    VertexType, XnaError,
 };
 
 const W: i32 = 32;
@@ -185,4 +186,88 @@ fn geometry_outside_the_depth_range_is_clipped() {
     assert_eq!(at(&px, W, 5, 5), CLEAR, "beyond the far plane");
     assert_eq!(at(&px, W, 15, 5), CLEAR, "before the near plane");
     assert_eq!(at(&px, W, 25, 5), inside, "inside the range");
+}
+
+/// A position stored as XNA's `Short4`: four 16-bit integers, read as unnormalised floats.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct ShortVertex {
+    position: [i16; 4],
+    color: Color,
+}
+
+impl VertexType for ShortVertex {
+    fn vertex_declaration() -> VertexDeclaration {
+        let el = |offset, format, usage| VertexElement::new(offset, format, usage, 0);
+        VertexDeclaration::new(&[
+            el(0, VertexElementFormat::Short4, VertexElementUsage::Position),
+            el(8, VertexElementFormat::Color, VertexElementUsage::Color),
+        ])
+        .unwrap()
+    }
+}
+
+/// Bone indices as XNA's `Byte4`, which BasicEffect never reads.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct BonedVertex {
+    position: Vector3,
+    color: Color,
+    bones: [u8; 4],
+}
+
+impl VertexType for BonedVertex {
+    fn vertex_declaration() -> VertexDeclaration {
+        let el = |offset, format, usage| VertexElement::new(offset, format, usage, 0);
+        VertexDeclaration::new(&[
+            el(0, VertexElementFormat::Vector3, VertexElementUsage::Position),
+            el(12, VertexElementFormat::Color, VertexElementUsage::Color),
+            el(16, VertexElementFormat::Byte4, VertexElementUsage::BlendIndices),
+        ])
+        .unwrap()
+    }
+}
+
+/// Byte4, Short2 and Short4 elements are read as unnormalised floats where the device can
+/// (integer pixel positions through a world/view mapping pixels to clip space); where it
+/// cannot, a draw whose effect reads one is refused, and one that carries such an element the
+/// effect never reads still draws.
+#[test]
+fn scaled_integer_elements_are_read_as_floats_or_refused_at_the_draw() {
+    let _v = Validation::new();
+    let (device, mut effect) = setup();
+    let blue = Color::new(40, 60, 230, 255);
+    let v = |x: i16, y: i16| ShortVertex { position: [x, y, 0, 0], color: blue };
+    let short = [v(6, 10), v(14, 10), v(6, 20), v(14, 10), v(14, 20), v(6, 20)];
+    effect.world = Matrix::create_scale(2.0 / W as f32, -2.0 / H as f32, 1.0);
+    effect.view = Matrix::create_translation(-1.0, 1.0, 0.0);
+    effect.current_technique().passes()[0].apply().unwrap();
+    let drawn = device.draw_user_primitives(PrimitiveType::TriangleList, &short, 0, 2);
+    let scaled = device.capabilities().scaled_vertex_formats;
+    if !scaled {
+        let e = drawn.unwrap_err();
+        assert!(matches!(e, XnaError::NotSupported { .. }), "{e:?}");
+    } else {
+        drawn.unwrap();
+    }
+    effect.world = Matrix::IDENTITY;
+    effect.view = Matrix::IDENTITY;
+    effect.current_technique().passes()[0].apply().unwrap();
+    let green = Color::new(30, 210, 70, 255);
+    let boned: Vec<_> = quad(20.0, 4.0, 28.0, 12.0, 0.5, green)
+        .into_iter()
+        .map(|p| BonedVertex { position: p.position, color: p.color, bones: [1, 2, 3, 4] })
+        .collect();
+    device.draw_user_primitives(PrimitiveType::TriangleList, &boned, 0, 2).unwrap();
+    let px = read_back_buffer(&device);
+    let short_color = if scaled { blue } else { CLEAR };
+    for (x, y) in [(6, 10), (13, 19), (10, 15)] {
+        assert_eq!(at(&px, W, x, y), short_color, "Short4 positions at {x},{y}");
+    }
+    for (x, y) in [(5, 10), (14, 15), (10, 20)] {
+        assert_eq!(at(&px, W, x, y), CLEAR, "outside the Short4 quad at {x},{y}");
+    }
+    for (x, y) in [(20, 4), (27, 11)] {
+        assert_eq!(at(&px, W, x, y), green, "unread Byte4 element at {x},{y}");
+    }
 }

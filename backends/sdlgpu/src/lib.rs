@@ -211,6 +211,8 @@ impl SdlGpuBackend {
             anisotropic_filtering: true,
             independent_blend: true,
             geometry: true,
+            // SDL_gpu reads byte and short vertex elements only as integers.
+            scaled_vertex_formats: false,
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
         let fences = Arc::new(Fences {
