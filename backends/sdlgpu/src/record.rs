@@ -7,9 +7,9 @@
 //! between draws ends the render pass (storing every attachment, which the next part loads) and
 //! begins the next with that clear as its CLEAR load action; the plan's own load actions start
 //! the first part and its store and resolve actions end the last. Uploads, readbacks and the
-//! frame's vertex stream go through transfer buffers in copy passes (buffer nodes in `buffer`,
-//! geometry draws in `geometry`); mip cascades are blits, level by level, of the one layer the
-//! plan names; transfer clears are render passes that only clear.
+//! frame's vertex stream go through transfer buffers in copy passes, and mip cascades are blits
+//! (texture transfers in `transfer`, buffer nodes in `buffer`, geometry draws in `geometry`);
+//! transfer clears are render passes that only clear.
 //!
 //! With poisoning on (tests), a DONT_CARE load becomes a CLEAR to the poison value and an
 //! attachment stored with DONT_CARE is cleared to it right after the pass, so a wrong decision
@@ -18,8 +18,7 @@
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
     BackendError, Clear, ClearValue, FrameCommands, FramePlan, Image, ImageClear, LoadOp, Node,
-    PassOp, PlanNodeKind, PlannedAttachment, PlannedPass, Readback, ShaderKind, SpriteInstance,
-    StoreOp, Upload,
+    PassOp, PlanNodeKind, PlannedAttachment, PlannedPass, ShaderKind, SpriteInstance, StoreOp,
 };
 
 use crate::buffer::BufferTable;
@@ -82,16 +81,16 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
             PlanNodeKind::Pass(p) => record_pass(rec, p)?,
             PlanNodeKind::Upload { node } => {
                 if let Some(Node::Upload(u)) = rec.frame.nodes.get(*node) {
-                    record_upload(rec, *node, u)?;
+                    crate::transfer::record_upload(rec, *node, u)?;
                 }
             }
             PlanNodeKind::Readback { node } => {
                 if let Some(Node::Readback(r)) = rec.frame.nodes.get(*node) {
-                    record_readback(rec, r)?;
+                    crate::transfer::record_readback(rec, r)?;
                 }
             }
             PlanNodeKind::GenerateMips { texture, layer } => {
-                record_mips(rec, texture.native(), *layer)?
+                crate::transfer::record_mips(rec, texture.native(), *layer)?
             }
             PlanNodeKind::ClearImages { clears } => {
                 for c in clears {
@@ -583,155 +582,7 @@ fn draw(
     Ok(())
 }
 
-/// Whether an upload replaces every texel of every subresource: only then may SDL give the
-/// texture fresh backing memory (cycle). A resource filled by several writes never cycles, or
-/// the earlier writes would be orphaned on the old backing.
-pub(crate) fn replaces_whole_resource(u: &Upload) -> bool {
-    let desc = u.texture.desc();
-    desc.mip_levels == 1 && desc.layers == 1 && u.level == 0 && u.covers_level()
-}
-
-fn region(
-    t: &crate::texture::NativeTexture,
-    level: u32,
-    layer: u32,
-    rect: xnagraph_graph::Rect,
-    slices: xnagraph_graph::Slices,
-) -> SDL_GPUTextureRegion {
-    let volume = t.desc.is_volume();
-    SDL_GPUTextureRegion {
-        texture: t.color,
-        mip_level: level,
-        layer: if volume { 0 } else { layer },
-        x: rect.x.max(0) as u32,
-        y: rect.y.max(0) as u32,
-        z: if volume { slices.front } else { 0 },
-        w: rect.width.max(0) as u32,
-        h: rect.height.max(0) as u32,
-        d: if volume { slices.count() } else { 1 },
-    }
-}
-
-fn record_upload(rec: &mut Recorder<'_>, node: usize, u: &Upload) -> Result<(), BackendError> {
-    let t = rec.textures.get(u.texture.native())?;
-    let offset = rec.staged(node)?;
-    let source = SDL_GPUTextureTransferInfo {
-        transfer_buffer: rec.uploads,
-        offset,
-        pixels_per_row: u.rect.width.max(0) as u32,
-        rows_per_layer: u.rect.height.max(0) as u32,
-    };
-    let destination = region(t, u.level, u.layer, u.rect, u.slices);
-    // SAFETY: recording outside any pass; the transfer buffer holds the bytes at `offset`.
-    unsafe {
-        let copy = SDL_BeginGPUCopyPass(rec.cmd);
-        SDL_UploadToGPUTexture(copy, &source, &destination, replaces_whole_resource(u));
-        SDL_EndGPUCopyPass(copy);
-    }
-    Ok(())
-}
-
-fn record_readback(rec: &mut Recorder<'_>, r: &Readback) -> Result<(), BackendError> {
-    let t = rec.textures.get(r.texture.native())?;
-    let (w, h) = (r.rect.width.max(0) as u32, r.rect.height.max(0) as u32);
-    let len = (t.desc.format.region_size(w, h) * r.slices.count() as usize) as u32;
-    let info = SDL_GPUTransferBufferCreateInfo {
-        usage: SDL_GPU_TRANSFERBUFFERUSAGE_DOWNLOAD,
-        size: len.max(4),
-        ..Default::default()
-    };
-    // SAFETY: a live device and a complete create info.
-    let buffer = unsafe { SDL_CreateGPUTransferBuffer(rec.device, &info) };
-    if buffer.is_null() {
-        return Err(BackendError::OutOfMemory(crate::device::sdl_error(
-            "SDL_CreateGPUTransferBuffer",
-        )));
-    }
-    rec.diagnostics.object_created();
-    rec.readbacks.push(PendingReadback { id: r.id, buffer, len });
-    let source = region(t, r.level, r.layer, r.rect, r.slices);
-    let destination = SDL_GPUTextureTransferInfo {
-        transfer_buffer: buffer,
-        offset: 0,
-        pixels_per_row: w,
-        rows_per_layer: h,
-    };
-    // SAFETY: recording outside any pass; the buffer is large enough for the region.
-    unsafe {
-        let copy = SDL_BeginGPUCopyPass(rec.cmd);
-        SDL_DownloadFromGPUTexture(copy, &source, &destination);
-        SDL_EndGPUCopyPass(copy);
-    }
-    Ok(())
-}
-
-fn record_mips(
-    rec: &Recorder<'_>,
-    handle: xnagraph_graph::NativeHandle,
-    layer: u32,
-) -> Result<(), BackendError> {
-    let t = rec.textures.get(handle)?;
-    for level in 1..t.desc.mip_levels {
-        let (sw, sh) = t.desc.level_size(level - 1);
-        let (dw, dh) = t.desc.level_size(level);
-        let blit = SDL_GPUBlitInfo {
-            source: SDL_GPUBlitRegion {
-                texture: t.color,
-                mip_level: level - 1,
-                layer_or_depth_plane: layer,
-                x: 0,
-                y: 0,
-                w: sw,
-                h: sh,
-            },
-            destination: SDL_GPUBlitRegion {
-                texture: t.color,
-                mip_level: level,
-                layer_or_depth_plane: layer,
-                x: 0,
-                y: 0,
-                w: dw,
-                h: dh,
-            },
-            load_op: SDL_GPU_LOADOP_DONT_CARE,
-            filter: SDL_GPU_FILTER_LINEAR,
-            ..Default::default()
-        };
-        // SAFETY: recording outside any pass; render targets have both blit usages.
-        unsafe { SDL_BlitGPUTexture(rec.cmd, &blit) };
-    }
-    Ok(())
-}
-
 /// Bytes of the sprite stream.
 pub(crate) fn sprite_bytes(frame: &FrameCommands) -> &[u8] {
     bytemuck::cast_slice::<SpriteInstance, u8>(&frame.sprites)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use xnagraph_graph::{Rect, RetireSink, Slices, SurfaceFormat, TextureDesc, TextureState};
-
-    fn upload(desc: TextureDesc, level: u32, rect: Rect, slices: Slices) -> Upload {
-        let texture =
-            TextureState::new(desc, xnagraph_graph::NativeHandle(1), RetireSink::default());
-        Upload { texture, level, layer: 0, rect, slices, data: Vec::new() }
-    }
-
-    #[test]
-    fn only_a_write_of_the_whole_resource_cycles() {
-        let flat = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
-        assert!(replaces_whole_resource(&upload(flat, 0, Rect::new(0, 0, 4, 4), Slices::FLAT)));
-        assert!(!replaces_whole_resource(&upload(flat, 0, Rect::new(1, 1, 2, 2), Slices::FLAT)));
-        // A chain is filled level by level: no level's write replaces the resource.
-        let chain = TextureDesc::texture_2d(4, 4, 3, SurfaceFormat::Color);
-        assert!(!replaces_whole_resource(&upload(chain, 0, Rect::new(0, 0, 4, 4), Slices::FLAT)));
-        // A volume written slice by slice (the Texture3D defect) never cycles.
-        let volume = TextureDesc::volume(4, 4, 2, 1, SurfaceFormat::Color);
-        let all = Rect::new(0, 0, 4, 4);
-        assert!(!replaces_whole_resource(&upload(volume, 0, all, Slices { front: 0, back: 1 })));
-        assert!(!replaces_whole_resource(&upload(volume, 0, all, Slices { front: 1, back: 2 })));
-        assert!(replaces_whole_resource(&upload(volume, 0, all, Slices { front: 0, back: 2 })));
-    }
 }
