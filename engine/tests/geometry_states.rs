@@ -7,9 +7,9 @@ mod common;
 use common::*;
 use xnagraph::{
     BasicEffect, Color, CompareFunction, DepthFormat, DepthStencilState, FillMode, GraphicsDevice,
-    Matrix, PrimitiveType, RasterizerState, Rectangle, StencilOperation, Vector3,
-    VertexDeclaration, VertexElement, VertexElementFormat, VertexElementUsage, VertexPositionColor,
-    VertexType, XnaError,
+    Matrix, PrimitiveType, RasterizerState, Rectangle, RenderTarget2D, RenderTargetUsage,
+    StencilOperation, SurfaceFormat, Vector3, VertexDeclaration, VertexElement,
+    VertexElementFormat, VertexElementUsage, VertexPositionColor, VertexType, XnaError,
 };
 
 const W: i32 = 32;
@@ -269,5 +269,47 @@ fn scaled_integer_elements_are_read_as_floats_or_refused_at_the_draw() {
     }
     for (x, y) in [(20, 4), (27, 11)] {
         assert_eq!(at(&px, W, x, y), green, "unread Byte4 element at {x},{y}");
+    }
+}
+
+/// Geometry into a 4x multisampled target with depth (the pipeline keyed by its sample count):
+/// the nearer quad wins wherever the two overlap, whatever the order, and each region's
+/// resolved inner pixels are exactly its colour.
+#[test]
+fn geometry_into_a_multisampled_target_with_depth_resolves_exactly() {
+    let _v = Validation::new();
+    let (device, _effect) = setup();
+    let rt = RenderTarget2D::with_options(
+        &device,
+        W,
+        H,
+        false,
+        SurfaceFormat::Color,
+        DepthFormat::Depth24,
+        4,
+        RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    let name = "geometry_into_a_multisampled_target_with_depth_resolves_exactly";
+    if !multisampled_as_requested(name, rt.multi_sample_count(), 4) {
+        return;
+    }
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(CLEAR).unwrap();
+    let near = Color::new(30, 200, 120, 255);
+    let far = Color::new(210, 40, 90, 255);
+    // The near quad first, the far one over it: the depth test keeps the near one.
+    draw(&device, &quad(4.0, 6.0, 20.0, 18.0, 0.25, near));
+    draw(&device, &quad(12.0, 10.0, 28.0, 26.0, 0.75, far));
+    device.set_render_target(None).unwrap();
+    let px = read_target(&rt);
+    for (x, y) in [(5, 7), (10, 10), (15, 15), (19, 17)] {
+        assert_eq!(at(&px, W, x, y), near, "near quad at {x},{y}");
+    }
+    for (x, y) in [(21, 11), (14, 20), (27, 25)] {
+        assert_eq!(at(&px, W, x, y), far, "far quad outside the near one at {x},{y}");
+    }
+    for (x, y) in [(2, 2), (30, 5), (6, 24)] {
+        assert_eq!(at(&px, W, x, y), CLEAR, "cleared at {x},{y}");
     }
 }
