@@ -76,10 +76,30 @@ fn configure_layer() {
         // A fresh file: what an earlier process of the same id left is not ours.
         let _ = std::fs::write(&path, b"");
         // Set once, before any SDL call loads Vulkan, from the thread creating the device.
+        // Layers from SDK 1.3.250 on read these variables...
         std::env::set_var("VK_KHRONOS_VALIDATION_LOG_FILENAME", &path);
         std::env::set_var("VK_KHRONOS_VALIDATION_DEBUG_ACTION", "VK_DBG_LAYER_ACTION_LOG_MSG");
         std::env::set_var("VK_KHRONOS_VALIDATION_REPORT_FLAGS", "error,warn");
         std::env::set_var("VK_KHRONOS_VALIDATION_VALIDATE_SYNC", "true");
+        // ...older ones only a settings file (without it they print to stdout, where no test
+        // sees the message), which newer ones read too. One warning is filtered: an effect
+        // output without a bound target, which Vulkan defines (the writes are dropped, as XNA
+        // drops them) and SDL_gpu cannot avoid (it binds no null colour target).
+        let settings =
+            std::env::temp_dir().join(format!("xnagraph-sdlgpu-layer-{}.txt", std::process::id()));
+        let text = format!(
+            "khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG\n\
+             khronos_validation.log_filename = {}\n\
+             khronos_validation.report_flags = error,warn\n\
+             khronos_validation.message_id_filter = \
+             UNASSIGNED-CoreValidation-Shader-OutputNotConsumed\n\
+             khronos_validation.enables = \
+             VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT\n",
+            path.display()
+        );
+        if std::fs::write(&settings, text).is_ok() {
+            std::env::set_var("VK_LAYER_SETTINGS_PATH", &settings);
+        }
     });
 }
 
@@ -189,10 +209,12 @@ impl Gpu {
             return;
         }
         *read += text.len() as u64;
-        // The layer starts each message with its severity in brackets ("Validation Error: [").
+        // Each message starts at the line's first column ("Validation Error: [" from newer
+        // layers, "VUID-…(ERROR / SPEC): msgNum:" from older ones); its details are indented.
         let mut message = String::new();
         for line in text.lines() {
-            if line.starts_with("Validation ") && !message.is_empty() {
+            let starts = !line.starts_with(char::is_whitespace) && !line.trim().is_empty();
+            if starts && !message.is_empty() {
                 self.diagnostics.report(std::mem::take(&mut message));
             }
             if !line.trim().is_empty() {
@@ -261,7 +283,8 @@ mod tests {
         use std::io::Write;
         write!(
             log,
-            "Validation Error: [ VUID-a ] first\n  detail\nValidation Warning: [ b ] second\n"
+            "Validation Error: [ VUID-a ] first\n  detail\nValidation Warning: [ b ] second\n\
+             VUID-c(ERROR / SPEC): msgNum: 1 - third\n    Objects: 1\n"
         )
         .unwrap();
         gpu.collect_layer_messages();
@@ -274,7 +297,8 @@ mod tests {
             messages,
             [
                 "Validation Error: [ VUID-a ] first\n  detail\n",
-                "Validation Warning: [ b ] second\n"
+                "Validation Warning: [ b ] second\n",
+                "VUID-c(ERROR / SPEC): msgNum: 1 - third\n    Objects: 1\n"
             ]
         );
     }

@@ -40,6 +40,13 @@ fn region(
     }
 }
 
+/// A region edge in texels, rounded up to whole blocks: the staged rows of a compressed level
+/// smaller than a block still hold one whole block (Vulkan's row length and image height are
+/// multiples of the block edge).
+fn whole_blocks(t: &crate::texture::NativeTexture, texels: i32) -> u32 {
+    (texels.max(0) as u32).next_multiple_of(t.desc.format.block_edge())
+}
+
 pub(crate) fn record_upload(
     rec: &mut Recorder<'_>,
     node: usize,
@@ -50,8 +57,8 @@ pub(crate) fn record_upload(
     let source = SDL_GPUTextureTransferInfo {
         transfer_buffer: rec.uploads,
         offset,
-        pixels_per_row: u.rect.width.max(0) as u32,
-        rows_per_layer: u.rect.height.max(0) as u32,
+        pixels_per_row: whole_blocks(t, u.rect.width),
+        rows_per_layer: whole_blocks(t, u.rect.height),
     };
     let destination = region(t, u.level, u.layer, u.rect, u.slices);
     // SAFETY: recording outside any pass; the transfer buffer holds the bytes at `offset`.
@@ -85,8 +92,8 @@ pub(crate) fn record_readback(rec: &mut Recorder<'_>, r: &Readback) -> Result<()
     let destination = SDL_GPUTextureTransferInfo {
         transfer_buffer: buffer,
         offset: 0,
-        pixels_per_row: w,
-        rows_per_layer: h,
+        pixels_per_row: whole_blocks(t, w as i32),
+        rows_per_layer: whole_blocks(t, h as i32),
     };
     // SAFETY: recording outside any pass; the buffer is large enough for the region.
     unsafe {
