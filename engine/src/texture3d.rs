@@ -329,6 +329,7 @@ mod tests {
             anisotropic_filtering: true,
             independent_blend: true,
             geometry: true,
+            scaled_vertex_formats: true,
         }
     }
 

@@ -58,12 +58,6 @@ const CLEAR: Color = Color::new(10, 20, 30, 255);
 
 #[test]
 fn every_primitive_type_draws_from_a_vertex_buffer() {
-    if skip_on_sdlgpu(
-        "every_primitive_type_draws_from_a_vertex_buffer",
-        "geometry draws are not lowered yet",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let (device, _effect) = setup();
     device.clear(CLEAR).unwrap();
@@ -127,12 +121,6 @@ fn every_primitive_type_draws_from_a_vertex_buffer() {
 
 #[test]
 fn indexed_and_user_draws_place_the_vertices_they_name() {
-    if skip_on_sdlgpu(
-        "indexed_and_user_draws_place_the_vertices_they_name",
-        "geometry draws are not lowered yet",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let (device, _effect) = setup();
     device.clear(CLEAR).unwrap();
@@ -191,10 +179,6 @@ fn indexed_and_user_draws_place_the_vertices_they_name() {
 
 #[test]
 fn culling_follows_the_rasterizer_state() {
-    if skip_on_sdlgpu("culling_follows_the_rasterizer_state", "geometry draws are not lowered yet")
-    {
-        return;
-    }
     let _v = Validation::new();
     let (device, _effect) = setup();
     device.clear(CLEAR).unwrap();
@@ -214,12 +198,6 @@ fn culling_follows_the_rasterizer_state() {
 
 #[test]
 fn depth_testing_keeps_the_nearest_whatever_the_order() {
-    if skip_on_sdlgpu(
-        "depth_testing_keeps_the_nearest_whatever_the_order",
-        "geometry draws are not lowered yet",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let (device, _effect) = setup();
     device.clear(CLEAR).unwrap();
@@ -255,9 +233,6 @@ fn depth_testing_keeps_the_nearest_whatever_the_order() {
 
 #[test]
 fn the_stencil_masks_later_draws() {
-    if skip_on_sdlgpu("the_stencil_masks_later_draws", "geometry draws are not lowered yet") {
-        return;
-    }
     let _v = Validation::new();
     let (device, _effect) = setup();
     device.clear(CLEAR).unwrap();
@@ -296,12 +271,6 @@ fn the_stencil_masks_later_draws() {
 
 #[test]
 fn a_set_data_after_a_draw_is_invisible_to_that_draw() {
-    if skip_on_sdlgpu(
-        "a_set_data_after_a_draw_is_invisible_to_that_draw",
-        "geometry draws are not lowered yet",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut effect) = setup();
     device.clear(CLEAR).unwrap();
@@ -322,12 +291,6 @@ fn a_set_data_after_a_draw_is_invisible_to_that_draw() {
 
 #[test]
 fn a_discard_write_between_two_draws_renames_the_buffer() {
-    if skip_on_sdlgpu(
-        "a_discard_write_between_two_draws_renames_the_buffer",
-        "geometry draws are not lowered yet",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut effect) = setup();
     let colors =
@@ -362,10 +325,6 @@ fn a_discard_write_between_two_draws_renames_the_buffer() {
 
 #[test]
 fn material_texture_and_sampler_combine() {
-    if skip_on_sdlgpu("material_texture_and_sampler_combine", "geometry draws are not lowered yet")
-    {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut effect) = setup();
     device.clear(CLEAR).unwrap();
@@ -441,12 +400,6 @@ fn material_texture_and_sampler_combine() {
 
 #[test]
 fn pipelines_are_built_once_per_state_combination() {
-    if skip_on_sdlgpu(
-        "pipelines_are_built_once_per_state_combination",
-        "geometry draws are not lowered yet",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut effect) = setup();
     let pipelines = || device.live_native_objects().unwrap().pipelines;
@@ -496,9 +449,6 @@ fn invalid(r: xnagraph::Result<()>, says: &str) {
 
 #[test]
 fn bad_arguments_get_xnas_errors() {
-    if skip_on_sdlgpu("bad_arguments_get_xnas_errors", "geometry draws are not lowered yet") {
-        return;
-    }
     let _v = Validation::new();
     let mut p = params(W, H);
     p.depth_stencil_format = DepthFormat::Depth24Stencil8;
@@ -637,12 +587,6 @@ fn bad_arguments_get_xnas_errors() {
 
 #[test]
 fn reach_limits_the_primitives_of_one_draw() {
-    if skip_on_sdlgpu(
-        "reach_limits_the_primitives_of_one_draw",
-        "geometry draws are not lowered yet",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let device = device_with(xnagraph::GraphicsProfile::Reach, params(8, 8));
     let effect = BasicEffect::new(&device).unwrap();
@@ -652,15 +596,4 @@ fn reach_limits_the_primitives_of_one_draw() {
         device.draw_user_primitives(PrimitiveType::LineStrip, &v, 0, 65_536),
         Err(XnaError::NotSupported { .. })
     ));
-}
-
-#[test]
-fn basic_effect_is_not_supported_on_sdl_gpu_yet() {
-    if !on_sdlgpu() {
-        return;
-    }
-    let _v = Validation::new();
-    let device = device(8, 8);
-    let err = xnagraph::BasicEffect::new(&device).unwrap_err();
-    assert!(matches!(err, xnagraph::XnaError::NotSupported { .. }), "{err:?}");
 }

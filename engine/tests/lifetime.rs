@@ -4,7 +4,11 @@
 mod common;
 
 use common::*;
-use xnagraph::{Color, Rectangle, RenderTarget2D, SpriteBatch};
+use xnagraph::{
+    BasicEffect, BufferUsage, Color, DynamicVertexBuffer, IndexBuffer, IndexElementSize,
+    PrimitiveType, Rectangle, RenderTarget2D, SetDataOptions, SpriteBatch, Vector3,
+    VertexPositionColor, VertexType,
+};
 
 /// One frame of the short-lived target regression: an 8×8 target created, cleared red, sampled
 /// into a longer-lived 16×16 target, and dropped before the frame is submitted.
@@ -83,6 +87,53 @@ fn teardown_frees_every_native_object() {
     assert!(diagnostics.live_native_objects() > 0, "the back buffer's images and views");
     drop(device);
     assert_eq!(diagnostics.live_native_objects(), 0, "device teardown frees everything");
+}
+
+/// Teardown with vertex and index buffers still alive (the dynamic one renamed every frame, so
+/// with spare storage), geometry drawn from them and from user arrays, and a draw's frame still
+/// queued: the device frees every native object.
+#[test]
+fn teardown_frees_buffers_their_spares_and_geometry_pipelines() {
+    let _v = Validation::new();
+    let device = device(16, 16);
+    let mut effect = BasicEffect::new(&device).unwrap();
+    effect.vertex_color_enabled = true;
+    effect.current_technique().passes()[0].apply().unwrap();
+    let v = |x: f32, y: f32| VertexPositionColor {
+        position: Vector3::new(x, y, 0.5),
+        color: Color::new(200, 100, 50, 255),
+    };
+    let tri = [v(-1.0, 1.0), v(1.0, 1.0), v(-1.0, -1.0)];
+    let vb = DynamicVertexBuffer::new(
+        &device,
+        &VertexPositionColor::vertex_declaration(),
+        6,
+        BufferUsage::WriteOnly,
+    )
+    .unwrap();
+    let ib =
+        IndexBuffer::new(&device, IndexElementSize::SixteenBits, 3, BufferUsage::None).unwrap();
+    ib.set_data(&[0u16, 1, 2]).unwrap();
+    device.set_vertex_buffer(Some(&vb)).unwrap();
+    device.set_indices(Some(&ib)).unwrap();
+    for _ in 0..3 {
+        vb.set_data_with_options(0, &tri, 0, 3, 0, SetDataOptions::Discard).unwrap();
+        device.draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 3, 0, 1).unwrap();
+        device.draw_user_primitives(PrimitiveType::LineStrip, &tri, 0, 2).unwrap();
+        device.present().unwrap();
+    }
+    // The triangle covers the top-left half: drawn, so pipelines and buffers were used.
+    device.draw_primitives(PrimitiveType::TriangleList, 0, 1).unwrap();
+    let px = read_back_buffer(&device);
+    assert_eq!(at(&px, 16, 2, 2), Color::new(200, 100, 50, 255));
+    let live = device.live_native_objects().unwrap();
+    assert!(live.pipelines >= 2 && live.buffers >= 3, "{live:?}");
+    vb.set_data_with_options(0, &tri, 0, 3, 0, SetDataOptions::Discard).unwrap();
+    device.draw_primitives(PrimitiveType::TriangleList, 0, 1).unwrap();
+    let diagnostics = device.diagnostics();
+    drop(device);
+    assert_eq!(diagnostics.live_native_objects(), 0, "device teardown frees everything");
+    drop((vb, ib, effect));
 }
 
 #[test]

@@ -95,6 +95,10 @@ pub struct Capabilities {
     /// are lowered; without it `BasicEffect` and the buffers are `NotSupported` at their
     /// constructors.
     pub geometry: bool,
+    /// Vertex elements of XNA's `Byte4`, `Short2` and `Short4` formats are read as unnormalised
+    /// floats, as Direct3D 9 reads them; without it a draw whose effect reads one is
+    /// `NotSupported`.
+    pub scaled_vertex_formats: bool,
 }
 
 impl Capabilities {

@@ -277,6 +277,7 @@ impl NullBackend {
                 anisotropic_filtering: true,
                 independent_blend: true,
                 geometry: true,
+                scaled_vertex_formats: true,
             },
             frames_in_flight: u64::from(config.frames_in_flight.max(1)),
             sink: RetireSink::default(),

@@ -76,10 +76,30 @@ fn configure_layer() {
         // A fresh file: what an earlier process of the same id left is not ours.
         let _ = std::fs::write(&path, b"");
         // Set once, before any SDL call loads Vulkan, from the thread creating the device.
+        // Layers from SDK 1.3.250 on read these variables...
         std::env::set_var("VK_KHRONOS_VALIDATION_LOG_FILENAME", &path);
         std::env::set_var("VK_KHRONOS_VALIDATION_DEBUG_ACTION", "VK_DBG_LAYER_ACTION_LOG_MSG");
         std::env::set_var("VK_KHRONOS_VALIDATION_REPORT_FLAGS", "error,warn");
         std::env::set_var("VK_KHRONOS_VALIDATION_VALIDATE_SYNC", "true");
+        // ...older ones only a settings file (without it they print to stdout, where no test
+        // sees the message), which newer ones read too. One warning is filtered: an effect
+        // output without a bound target, which Vulkan defines (the writes are dropped, as XNA
+        // drops them) and SDL_gpu cannot avoid (it binds no null colour target).
+        let settings =
+            std::env::temp_dir().join(format!("xnagraph-sdlgpu-layer-{}.txt", std::process::id()));
+        let text = format!(
+            "khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG\n\
+             khronos_validation.log_filename = {}\n\
+             khronos_validation.report_flags = error,warn\n\
+             khronos_validation.message_id_filter = \
+             UNASSIGNED-CoreValidation-Shader-OutputNotConsumed\n\
+             khronos_validation.enables = \
+             VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT\n",
+            path.display()
+        );
+        if std::fs::write(&settings, text).is_ok() {
+            std::env::set_var("VK_LAYER_SETTINGS_PATH", &settings);
+        }
     });
 }
 
@@ -90,6 +110,42 @@ pub(crate) struct Gpu {
     pub diagnostics: Diagnostics,
     /// Bytes of the layer's log file already reported (with validation on).
     layer_log_read: Option<u64>,
+    /// `SDL_GPU_FILLMODE_LINE` draws lines (the device has Vulkan's fillModeNonSolid).
+    pub line_fill: bool,
+}
+
+/// Where `fillModeNonSolid` is in Vulkan's `VkPhysicalDeviceFeatures`, 55 `VkBool32`s.
+const FILL_MODE_NON_SOLID: usize = 13;
+
+/// An SDL_gpu device on SDL's Vulkan driver taking SPIR-V; with `line_fill`, only on a
+/// physical device with `fillModeNonSolid` (null when there is none).
+fn create_device(debug_mode: bool, line_fill: bool) -> *mut SDL_GPUDevice {
+    let mut features = [0u32; 55];
+    features[FILL_MODE_NON_SOLID] = 1;
+    let options = SDL_GPUVulkanOptions {
+        // Vulkan 1.0, what SDL asks for by default (VK_MAKE_VERSION(1, 0, 0)).
+        vulkan_api_version: 1 << 22,
+        vulkan_10_physical_device_features: features.as_mut_ptr().cast(),
+        ..Default::default()
+    };
+    // SAFETY: a property set used only for this call and destroyed after it; `options` and
+    // `features` outlive the call that reads them.
+    unsafe {
+        let props = SDL_CreateProperties();
+        SDL_SetBooleanProperty(props, SDL_PROP_GPU_DEVICE_CREATE_DEBUGMODE_BOOLEAN, debug_mode);
+        SDL_SetBooleanProperty(props, SDL_PROP_GPU_DEVICE_CREATE_SHADERS_SPIRV_BOOLEAN, true);
+        SDL_SetStringProperty(props, SDL_PROP_GPU_DEVICE_CREATE_NAME_STRING, c"vulkan".as_ptr());
+        if line_fill {
+            SDL_SetPointerProperty(
+                props,
+                SDL_PROP_GPU_DEVICE_CREATE_VULKAN_OPTIONS_POINTER,
+                (&options as *const SDL_GPUVulkanOptions).cast_mut().cast(),
+            );
+        }
+        let device = SDL_CreateGPUDeviceWithProperties(props);
+        SDL_DestroyProperties(props);
+        device
+    }
 }
 
 impl Gpu {
@@ -114,20 +170,15 @@ impl Gpu {
         }
         let layer_log_read =
             debug_mode.then(|| std::fs::metadata(layer_log()).map_or(0, |m| m.len()));
-        // SAFETY: a property set used only for this call and destroyed after it.
-        let device = unsafe {
-            let props = SDL_CreateProperties();
-            SDL_SetBooleanProperty(props, SDL_PROP_GPU_DEVICE_CREATE_DEBUGMODE_BOOLEAN, debug_mode);
-            SDL_SetBooleanProperty(props, SDL_PROP_GPU_DEVICE_CREATE_SHADERS_SPIRV_BOOLEAN, true);
-            SDL_SetStringProperty(
-                props,
-                SDL_PROP_GPU_DEVICE_CREATE_NAME_STRING,
-                c"vulkan".as_ptr(),
-            );
-            let device = SDL_CreateGPUDeviceWithProperties(props);
-            SDL_DestroyProperties(props);
-            device
-        };
+        // Line fill first: SDL silently fills where Vulkan's fillModeNonSolid is missing, so
+        // the feature is required of the device, and a device without it is made again
+        // without wire frames.
+        let mut line_fill = true;
+        let mut device = create_device(debug_mode, true);
+        if device.is_null() {
+            line_fill = false;
+            device = create_device(debug_mode, false);
+        }
         if device.is_null() {
             let e = sdl_error("SDL_CreateGPUDevice");
             // SAFETY: balances the successful SDL_InitSubSystem above.
@@ -145,7 +196,7 @@ impl Gpu {
         };
         let diagnostics = Diagnostics::default();
         LISTENERS.lock().unwrap_or_else(|p| p.into_inner()).push(diagnostics.clone());
-        let gpu = Gpu { device, driver, diagnostics, layer_log_read };
+        let gpu = Gpu { device, driver, diagnostics, layer_log_read, line_fill };
         Ok(gpu)
     }
 
@@ -158,10 +209,12 @@ impl Gpu {
             return;
         }
         *read += text.len() as u64;
-        // The layer starts each message with its severity in brackets ("Validation Error: [").
+        // Each message starts at the line's first column ("Validation Error: [" from newer
+        // layers, "VUID-…(ERROR / SPEC): msgNum:" from older ones); its details are indented.
         let mut message = String::new();
         for line in text.lines() {
-            if line.starts_with("Validation ") && !message.is_empty() {
+            let starts = !line.starts_with(char::is_whitespace) && !line.trim().is_empty();
+            if starts && !message.is_empty() {
                 self.diagnostics.report(std::mem::take(&mut message));
             }
             if !line.trim().is_empty() {
@@ -230,7 +283,8 @@ mod tests {
         use std::io::Write;
         write!(
             log,
-            "Validation Error: [ VUID-a ] first\n  detail\nValidation Warning: [ b ] second\n"
+            "Validation Error: [ VUID-a ] first\n  detail\nValidation Warning: [ b ] second\n\
+             VUID-c(ERROR / SPEC): msgNum: 1 - third\n    Objects: 1\n"
         )
         .unwrap();
         gpu.collect_layer_messages();
@@ -243,7 +297,8 @@ mod tests {
             messages,
             [
                 "Validation Error: [ VUID-a ] first\n  detail\n",
-                "Validation Warning: [ b ] second\n"
+                "Validation Warning: [ b ] second\n",
+                "VUID-c(ERROR / SPEC): msgNum: 1 - third\n    Objects: 1\n"
             ]
         );
     }

@@ -96,8 +96,10 @@ impl FormatTable {
             support[i] = FormatSupport {
                 sampled,
                 render_target: target,
-                // SDL_gpu reports no blend capability apart from the colour-target usage.
-                blendable: target,
+                // SDL_gpu reports no blend capability apart from the colour-target usage, and
+                // Vulkan does not require blending of signed-normalised attachments: refused
+                // rather than risked.
+                blendable: target && *format != SurfaceFormat::NormalizedByte4,
                 // Levels are made by blits, which need both usages.
                 mip_generation: target,
             };

@@ -16,21 +16,27 @@
 //! backend is fence to fence), no occlusion queries, no component swizzle (formats whose XNA
 //! sampling needs one are refused, see `format`).
 //!
-//! Modules: `device` (SDL initialisation, the device, its messages), `format` (the format
-//! table), `texture` (native textures), `pipeline` (shaders, pipelines, samplers), `record` (one
-//! plan → one command buffer).
+//! Modules: `device` (SDL initialisation, the device, its messages), `fence` (submission
+//! fences and their waiters), `format` (the format
+//! table), `texture` (native textures), `buffer` (vertex and index buffers and their
+//! transfers), `pipeline` (shaders, pipelines, samplers), `geometry` (geometry draws), `transfer`
+//! (texture uploads, readbacks and mip cascades), `record` (one plan → one command buffer).
 
 #![warn(missing_docs)]
 
+mod buffer;
 mod device;
+mod fence;
 mod format;
+mod geometry;
 mod pipeline;
 mod record;
 mod texture;
+mod transfer;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
@@ -39,7 +45,9 @@ use xnagraph_graph::{
     SubmissionWaiter, SurfaceFormat, TextureDesc,
 };
 
+use crate::buffer::BufferTable;
 use crate::device::{sdl_error, Gpu};
+use crate::fence::{FencePtr, FenceTable, Fences, SharedDevice};
 use crate::format::FormatTable;
 use crate::pipeline::Pipelines;
 use crate::record::{PendingReadback, Recorder};
@@ -74,83 +82,6 @@ impl Default for SdlGpuConfig {
     }
 }
 
-/// The device pointer shared with waiters on other threads.
-struct SharedDevice(*mut SDL_GPUDevice);
-
-// SAFETY: SDL_gpu's fence queries may be called from any thread; the pointer is only used
-// under the `Fences` lock, and cleared there before the device is destroyed.
-unsafe impl Send for SharedDevice {}
-
-/// Submitted fences, shared by the backend and its waiters.
-struct FenceTable {
-    device: SharedDevice,
-    /// Fences of submissions not yet seen complete, in submission order.
-    pending: VecDeque<(SubmissionId, FencePtr)>,
-    completed: SubmissionId,
-}
-
-#[derive(Clone, Copy)]
-struct FencePtr(*mut SDL_GPUFence);
-
-// SAFETY: a fence handle is only used under the table's lock.
-unsafe impl Send for FencePtr {}
-
-struct Fences {
-    table: Mutex<FenceTable>,
-    timeout: Duration,
-}
-
-impl Fences {
-    /// Moves `completed` past every signalled fence, in order, releasing each.
-    fn poll(table: &mut FenceTable) {
-        while let Some(&(id, fence)) = table.pending.front() {
-            if table.device.0.is_null() {
-                table.pending.clear();
-                return;
-            }
-            // SAFETY: a live device and a fence it returned, not yet released.
-            if !unsafe { SDL_QueryGPUFence(table.device.0, fence.0) } {
-                return;
-            }
-            // SAFETY: as above; nothing uses the fence afterwards.
-            unsafe { SDL_ReleaseGPUFence(table.device.0, fence.0) };
-            table.pending.pop_front();
-            table.completed = table.completed.max(id);
-        }
-    }
-
-    fn completed(&self) -> SubmissionId {
-        let mut table = self.table.lock().unwrap_or_else(|p| p.into_inner());
-        Self::poll(&mut table);
-        table.completed
-    }
-}
-
-impl SubmissionWaiter for Fences {
-    /// Polls the fences (SDL_QueryGPUFence) until `submission` has signalled.
-    fn wait_for(&self, submission: SubmissionId) -> Result<(), BackendError> {
-        let start = Instant::now();
-        loop {
-            if self.completed() >= submission {
-                return Ok(());
-            }
-            {
-                let table = self.table.lock().unwrap_or_else(|p| p.into_inner());
-                if table.pending.is_empty() {
-                    return Ok(());
-                }
-            }
-            if start.elapsed() > self.timeout {
-                return Err(BackendError::DeviceLost(format!(
-                    "submission {} did not complete within {:?}",
-                    submission.0, self.timeout
-                )));
-            }
-            std::thread::sleep(Duration::from_micros(100));
-        }
-    }
-}
-
 /// The SDL_gpu backend. See the crate documentation.
 pub struct SdlGpuBackend {
     gpu: Gpu,
@@ -159,6 +90,7 @@ pub struct SdlGpuBackend {
     formats: FormatTable,
     pipelines: Pipelines,
     textures: TextureTable,
+    buffers: BufferTable,
     next_handle: u64,
     sink: RetireSink,
     fences: Arc<Fences>,
@@ -167,7 +99,8 @@ pub struct SdlGpuBackend {
     /// Readbacks of submissions in flight, by submission.
     pending_readbacks: Vec<(SubmissionId, PendingReadback)>,
     readbacks: HashMap<ReadbackId, Vec<u8>>,
-    /// The sprite vertex buffer and its size in bytes.
+    /// The frame's vertex stream (sprites, constant stream, geometry arena) and its size in
+    /// bytes.
     vertices: Option<(*mut SDL_GPUBuffer, u32)>,
     /// The upload transfer buffer and its size in bytes.
     uploads: Option<(*mut SDL_GPUTransferBuffer, u32)>,
@@ -200,10 +133,13 @@ impl SdlGpuBackend {
             max_volume_dimension: 2048,
             max_color_attachments: 4,
             sample_counts: formats.sample_counts,
-            wire_frame: true,
+            // SDL fills silently where line fill is missing: asked of the device at creation.
+            wire_frame: gpu.line_fill,
             anisotropic_filtering: true,
             independent_blend: true,
-            geometry: false,
+            geometry: true,
+            // SDL_gpu reads byte and short vertex elements only as integers.
+            scaled_vertex_formats: false,
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
         let fences = Arc::new(Fences {
@@ -221,6 +157,7 @@ impl SdlGpuBackend {
             formats,
             pipelines,
             textures: TextureTable::default(),
+            buffers: BufferTable::default(),
             next_handle: 0,
             sink: RetireSink::default(),
             fences,
@@ -244,15 +181,19 @@ impl SdlGpuBackend {
         NativeHandle(self.next_handle)
     }
 
-    /// Releases the native objects of `handles` (textures or effects).
+    /// Releases the native objects of `handles` (textures, buffers or effects).
     fn release(&mut self, handles: Vec<NativeHandle>) {
+        let device = self.gpu.device;
         for h in handles {
             if let Some(t) = self.textures.remove(h) {
                 // SAFETY: no unsubmitted command names it (see the crate documentation); SDL
                 // defers the release until the GPU is done.
-                unsafe { texture::release(self.gpu.device, &self.gpu.diagnostics, t) };
-            } else {
-                self.pipelines.release_effect(self.gpu.device, h);
+                unsafe { texture::release(device, &self.gpu.diagnostics, t) };
+                continue;
+            }
+            // SAFETY: as for textures.
+            if !unsafe { self.buffers.release(device, &self.gpu.diagnostics, h) } {
+                self.pipelines.release_effect(device, h);
             }
         }
     }
@@ -295,7 +236,8 @@ impl SdlGpuBackend {
         }
         let size = size.next_power_of_two().max(4096);
         let info = SDL_GPUBufferCreateInfo {
-            usage: SDL_GPU_BUFFERUSAGE_VERTEX,
+            // User indices of the geometry arena are read from it too.
+            usage: SDL_GPU_BUFFERUSAGE_VERTEX | SDL_GPU_BUFFERUSAGE_INDEX,
             size,
             ..Default::default()
         };
@@ -337,20 +279,31 @@ impl SdlGpuBackend {
 
     fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
         let sprites = record::sprite_bytes(&plan.frame);
-        // Stage every upload's bytes, then the sprite stream, in one mapped transfer buffer.
+        // Stage every upload's bytes, then the vertex stream, in one mapped transfer buffer.
         let mut offsets = Vec::new();
         let mut total = 0u32;
         for node in &plan.nodes {
-            if let PlanNodeKind::Upload { node } = node.kind {
-                if let Some(Node::Upload(u)) = plan.frame.nodes.get(node) {
-                    offsets.push((node, total));
-                    total += (u.data.len() as u32).next_multiple_of(16);
-                }
+            let data = match (&node.kind, &plan.frame.nodes) {
+                (PlanNodeKind::Upload { node }, nodes) => match nodes.get(*node) {
+                    Some(Node::Upload(u)) => Some((*node, &u.data)),
+                    _ => None,
+                },
+                (PlanNodeKind::BufferUpload { node, .. }, nodes) => match nodes.get(*node) {
+                    Some(Node::BufferUpload(u)) => Some((*node, &u.data)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((node, data)) = data {
+                offsets.push((node, total));
+                total += (data.len() as u32).next_multiple_of(16);
             }
         }
         let sprite_offset = total;
-        total += sprites.len() as u32;
-        let vertices = self.ensure_vertices(sprites.len().max(1) as u32)?;
+        let stream_len = geometry::vertex_stream_bytes(&plan.frame, sprites.len() as u32);
+        let geometry_offset = geometry::defaults_offset(sprites.len() as u32);
+        total += stream_len;
+        let vertices = self.ensure_vertices(stream_len.max(1))?;
         let uploads = self.ensure_uploads(total.max(1))?;
         let device = self.gpu.device;
         // SAFETY: the transfer buffer is live; cycling gives it fresh memory if an earlier
@@ -361,19 +314,25 @@ impl SdlGpuBackend {
                 return Err(BackendError::Native(sdl_error("SDL_MapGPUTransferBuffer")));
             }
             for (node, offset) in &offsets {
-                if let Some(Node::Upload(u)) = plan.frame.nodes.get(*node) {
-                    std::ptr::copy_nonoverlapping(
-                        u.data.as_ptr(),
-                        p.add(*offset as usize),
-                        u.data.len(),
-                    );
-                }
+                let data = match plan.frame.nodes.get(*node) {
+                    Some(Node::Upload(u)) => &u.data,
+                    Some(Node::BufferUpload(u)) => &u.data,
+                    _ => continue,
+                };
+                std::ptr::copy_nonoverlapping(data.as_ptr(), p.add(*offset as usize), data.len());
             }
             std::ptr::copy_nonoverlapping(
                 sprites.as_ptr(),
                 p.add(sprite_offset as usize),
                 sprites.len(),
             );
+            if stream_len as usize > sprites.len() {
+                let defaults: &[u8] = bytemuck::cast_slice(&geometry::DEFAULT_ATTRIBUTES);
+                let at = p.add((sprite_offset + geometry_offset) as usize);
+                std::ptr::copy_nonoverlapping(defaults.as_ptr(), at, defaults.len());
+                let arena = &plan.frame.geometry_bytes;
+                std::ptr::copy_nonoverlapping(arena.as_ptr(), at.add(defaults.len()), arena.len());
+            }
             SDL_UnmapGPUTransferBuffer(device, uploads);
         }
         // SAFETY: a live device.
@@ -381,11 +340,10 @@ impl SdlGpuBackend {
         if cmd.is_null() {
             return Err(BackendError::Native(sdl_error("SDL_AcquireGPUCommandBuffer")));
         }
-        if !sprites.is_empty() {
+        if stream_len > 0 {
             let source =
                 SDL_GPUTransferBufferLocation { transfer_buffer: uploads, offset: sprite_offset };
-            let destination =
-                SDL_GPUBufferRegion { buffer: vertices, offset: 0, size: sprites.len() as u32 };
+            let destination = SDL_GPUBufferRegion { buffer: vertices, offset: 0, size: stream_len };
             // SAFETY: recording; the whole vertex stream is replaced, so it may cycle.
             unsafe {
                 let copy = SDL_BeginGPUCopyPass(cmd);
@@ -393,13 +351,18 @@ impl SdlGpuBackend {
                 SDL_EndGPUCopyPass(copy);
             }
         }
+        let submission = SubmissionId(self.last_submitted.0 + 1);
         let mut rec = Recorder {
             device,
             cmd,
             textures: &self.textures,
+            buffers: &mut self.buffers,
+            submission,
+            completed: self.fences.completed(),
             pipelines: &mut self.pipelines,
             frame: &plan.frame,
             vertices,
+            geometry_offset,
             uploads,
             upload_offsets: offsets,
             readbacks: Vec::new(),
@@ -476,15 +439,14 @@ impl Backend for SdlGpuBackend {
         Ok(handle)
     }
 
-    /// Vertex and index buffers are not lowered to SDL_gpu yet: refused at the buffer's
-    /// constructor, never accepted and dropped later.
+    /// One `SDL_GPUBuffer` usable as vertices and indices (see `buffer`).
     fn create_buffer(
         &mut self,
-        _desc: &xnagraph_graph::buffer::BufferDesc,
+        desc: &xnagraph_graph::buffer::BufferDesc,
     ) -> Result<NativeHandle, BackendError> {
-        Err(BackendError::NotSupported(
-            "vertex and index buffers are not available on the SDL_gpu backend yet".into(),
-        ))
+        let handle = self.next_handle();
+        self.buffers.create(self.gpu.device, &self.gpu.diagnostics, handle, desc)?;
+        Ok(handle)
     }
 
     fn create_effect(
@@ -557,7 +519,8 @@ impl Backend for SdlGpuBackend {
             images: self.textures.image_count(),
             buffers: usize::from(self.vertices.is_some())
                 + usize::from(self.uploads.is_some())
-                + self.pending_readbacks.len(),
+                + self.pending_readbacks.len()
+                + self.buffers.storage_count(),
             effects: self.pipelines.effect_count(),
             awaiting_retirement: 0,
             swapchain_objects: 0,
@@ -598,6 +561,8 @@ impl Drop for SdlGpuBackend {
             // SAFETY: the GPU is idle.
             unsafe { texture::release(device, &self.gpu.diagnostics, t) };
         }
+        // SAFETY: the GPU is idle.
+        unsafe { self.buffers.release_all(device, &self.gpu.diagnostics) };
         // SAFETY: the GPU is idle; each buffer is released once.
         unsafe {
             if let Some((b, _)) = self.vertices.take() {

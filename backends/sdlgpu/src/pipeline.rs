@@ -41,9 +41,11 @@ pub(crate) struct Pipelines {
     effects: HashMap<NativeHandle, *mut SDL_GPUShader>,
     pipelines: HashMap<Key, *mut SDL_GPUGraphicsPipeline>,
     samplers: HashMap<SamplerState, *mut SDL_GPUSampler>,
+    /// Geometry draws' pipelines and stages.
+    pub geometry: crate::geometry::GeometryPipelines,
 }
 
-fn shader(
+pub(crate) fn shader(
     device: *mut SDL_GPUDevice,
     words: &[u32],
     stage: SDL_GPUShaderStage,
@@ -78,6 +80,7 @@ impl Pipelines {
             effects: HashMap::new(),
             pipelines: HashMap::new(),
             samplers: HashMap::new(),
+            geometry: Default::default(),
         };
         let made = (|| {
             use xnagraph_shaders as s;
@@ -131,7 +134,7 @@ impl Pipelines {
     }
 
     pub fn pipeline_count(&self) -> usize {
-        self.pipelines.len()
+        self.pipelines.len() + self.geometry.count()
     }
 
     pub fn pipeline(
@@ -152,11 +155,9 @@ impl Pipelines {
                 .effects
                 .get(&effect.native)
                 .ok_or_else(|| BackendError::Native("a draw names a freed effect".into()))?,
-            // Refused at BasicEffect's constructor (the capabilities say no geometry).
+            // Geometry draws build their pipelines in `geometry`.
             ShaderKind::Basic => {
-                return Err(BackendError::NotSupported(
-                    "geometry draws are not lowered on the SDL_gpu backend yet".into(),
-                ))
+                return Err(BackendError::Native("a geometry draw as a sprite".into()))
             }
         };
         let vertex_buffers = [SDL_GPUVertexBufferDescription {
@@ -179,105 +180,14 @@ impl Pipelines {
             attribute(4, SDL_GPU_VERTEXELEMENTFORMAT_FLOAT, 40),
             attribute(5, SDL_GPU_VERTEXELEMENTFORMAT_UBYTE4_NORM, 44),
         ];
-        let r = draw.rasterizer;
-        let has_depth = formats.depth != SDL_GPU_TEXTUREFORMAT_INVALID;
-        let bias = f32::from_bits(r.depth_bias_bits);
-        let slope = f32::from_bits(r.slope_scale_depth_bias_bits);
-        let bias_on = has_depth && (bias != 0.0 || slope != 0.0);
-        let rasterizer = SDL_GPURasterizerState {
-            fill_mode: match r.fill_mode {
-                FillMode::Solid => SDL_GPU_FILLMODE_FILL,
-                FillMode::WireFrame => SDL_GPU_FILLMODE_LINE,
-            },
-            // The transform is flipped for SDL's y-up clip space and SDL's viewport flips it
-            // back, so windings on screen are those of the Vulkan backend.
-            cull_mode: match r.cull_mode {
-                CullMode::None => SDL_GPU_CULLMODE_NONE,
-                CullMode::CullCounterClockwiseFace => SDL_GPU_CULLMODE_BACK,
-                CullMode::CullClockwiseFace => SDL_GPU_CULLMODE_FRONT,
-            },
-            front_face: SDL_GPU_FRONTFACE_CLOCKWISE,
-            depth_bias_constant_factor: if bias_on {
-                bias * depth_bias_scale(formats.depth)
-            } else {
-                0.0
-            },
-            depth_bias_slope_factor: if bias_on { slope } else { 0.0 },
-            enable_depth_bias: bias_on,
-            ..Default::default()
+        let side = VertexSide {
+            vertex: self.vertex,
+            fragment,
+            buffers: &vertex_buffers,
+            attributes: &attributes,
+            primitive: SDL_GPU_PRIMITIVETYPE_TRIANGLESTRIP,
         };
-        let d = draw.depth_stencil;
-        let stencil_on = has_depth && has_stencil(formats.depth) && d.stencil_enable;
-        let stencil = SDL_GPUStencilOpState {
-            fail_op: stencil_op(d.stencil_fail),
-            pass_op: stencil_op(d.stencil_pass),
-            depth_fail_op: stencil_op(d.stencil_depth_buffer_fail),
-            compare_op: compare(d.stencil_function),
-        };
-        let depth_stencil = SDL_GPUDepthStencilState {
-            compare_op: compare(d.depth_buffer_function),
-            back_stencil_state: stencil,
-            front_stencil_state: stencil,
-            compare_mask: d.stencil_mask as u8,
-            write_mask: d.stencil_write_mask as u8,
-            enable_depth_test: has_depth && d.depth_buffer_enable,
-            enable_depth_write: has_depth && d.depth_buffer_enable && d.depth_buffer_write_enable,
-            enable_stencil_test: stencil_on,
-            ..Default::default()
-        };
-        let b = draw.blend;
-        let blend_on = b.blends();
-        let targets: Vec<_> = formats
-            .colors
-            .iter()
-            .enumerate()
-            .map(|(i, format)| SDL_GPUColorTargetDescription {
-                format: *format,
-                blend_state: SDL_GPUColorTargetBlendState {
-                    src_color_blendfactor: blend_factor(b.color_source_blend),
-                    dst_color_blendfactor: blend_factor(b.color_destination_blend),
-                    color_blend_op: blend_op(b.color_blend_function),
-                    src_alpha_blendfactor: blend_factor(b.alpha_source_blend),
-                    dst_alpha_blendfactor: blend_factor(b.alpha_destination_blend),
-                    alpha_blend_op: blend_op(b.alpha_blend_function),
-                    // The plan says which channels of which attachment the draw writes.
-                    color_write_mask: SDL_GPUColorComponentFlags(writes.get(i) & 0xF),
-                    enable_blend: blend_on && writes.get(i) != 0,
-                    enable_color_write_mask: true,
-                    ..Default::default()
-                },
-            })
-            .collect();
-        let info = SDL_GPUGraphicsPipelineCreateInfo {
-            vertex_shader: self.vertex,
-            fragment_shader: fragment,
-            vertex_input_state: SDL_GPUVertexInputState {
-                vertex_buffer_descriptions: vertex_buffers.as_ptr(),
-                num_vertex_buffers: 1,
-                vertex_attributes: attributes.as_ptr(),
-                num_vertex_attributes: attributes.len() as u32,
-            },
-            primitive_type: SDL_GPU_PRIMITIVETYPE_TRIANGLESTRIP,
-            rasterizer_state: rasterizer,
-            multisample_state: SDL_GPUMultisampleState {
-                sample_count: formats.samples,
-                ..Default::default()
-            },
-            depth_stencil_state: depth_stencil,
-            target_info: SDL_GPUGraphicsPipelineTargetInfo {
-                color_target_descriptions: targets.as_ptr(),
-                num_color_targets: targets.len() as u32,
-                depth_stencil_format: formats.depth,
-                has_depth_stencil_target: has_depth,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
-        // SAFETY: every array named by `info` lives across the call; the shaders are live.
-        let p = unsafe { SDL_CreateGPUGraphicsPipeline(device, &info) };
-        if p.is_null() {
-            return Err(BackendError::Native(sdl_error("SDL_CreateGPUGraphicsPipeline")));
-        }
+        let p = build(device, draw, formats, writes, &side)?;
         self.pipelines.insert(key, p);
         Ok(p)
     }
@@ -340,6 +250,7 @@ impl Pipelines {
             for (_, s) in self.samplers.drain() {
                 SDL_ReleaseGPUSampler(device, s);
             }
+            self.geometry.destroy(device);
             let stock = [self.vertex, self.fragment, self.cube_fragment];
             for s in stock.into_iter().chain(self.effects.drain().map(|(_, s)| s)) {
                 if !s.is_null() {
@@ -351,6 +262,129 @@ impl Pipelines {
         self.fragment = std::ptr::null_mut();
         self.cube_fragment = std::ptr::null_mut();
     }
+}
+
+/// The vertex side of a pipeline: its two stages, vertex input and topology.
+pub(crate) struct VertexSide<'a> {
+    pub vertex: *mut SDL_GPUShader,
+    pub fragment: *mut SDL_GPUShader,
+    pub buffers: &'a [SDL_GPUVertexBufferDescription],
+    pub attributes: &'a [SDL_GPUVertexAttribute],
+    pub primitive: SDL_GPUPrimitiveType,
+}
+
+/// Builds the pipeline of `draw`'s blend, depth/stencil and rasterizer state for a pass of
+/// `formats` writing the channels `writes` gives, with `side`'s stages, input and topology.
+pub(crate) fn build(
+    device: *mut SDL_GPUDevice,
+    draw: &PipelineKey,
+    formats: &PassFormats,
+    writes: ColorWrites,
+    side: &VertexSide<'_>,
+) -> Result<*mut SDL_GPUGraphicsPipeline, BackendError> {
+    let r = draw.rasterizer;
+    let has_depth = formats.depth != SDL_GPU_TEXTUREFORMAT_INVALID;
+    let bias = f32::from_bits(r.depth_bias_bits);
+    let slope = f32::from_bits(r.slope_scale_depth_bias_bits);
+    let bias_on = has_depth && (bias != 0.0 || slope != 0.0);
+    let rasterizer = SDL_GPURasterizerState {
+        fill_mode: match r.fill_mode {
+            FillMode::Solid => SDL_GPU_FILLMODE_FILL,
+            FillMode::WireFrame => SDL_GPU_FILLMODE_LINE,
+        },
+        // The transform is flipped for SDL's y-up clip space and SDL's viewport flips it
+        // back, so windings on screen are those of the Vulkan backend.
+        cull_mode: match r.cull_mode {
+            CullMode::None => SDL_GPU_CULLMODE_NONE,
+            CullMode::CullCounterClockwiseFace => SDL_GPU_CULLMODE_BACK,
+            CullMode::CullClockwiseFace => SDL_GPU_CULLMODE_FRONT,
+        },
+        front_face: SDL_GPU_FRONTFACE_CLOCKWISE,
+        depth_bias_constant_factor: if bias_on {
+            bias * depth_bias_scale(formats.depth)
+        } else {
+            0.0
+        },
+        depth_bias_slope_factor: if bias_on { slope } else { 0.0 },
+        enable_depth_bias: bias_on,
+        // Clipped at the depth range, as Direct3D and the Vulkan backend clip (SDL's default
+        // clamps).
+        enable_depth_clip: true,
+        ..Default::default()
+    };
+    let d = draw.depth_stencil;
+    let stencil_on = has_depth && has_stencil(formats.depth) && d.stencil_enable;
+    let stencil = SDL_GPUStencilOpState {
+        fail_op: stencil_op(d.stencil_fail),
+        pass_op: stencil_op(d.stencil_pass),
+        depth_fail_op: stencil_op(d.stencil_depth_buffer_fail),
+        compare_op: compare(d.stencil_function),
+    };
+    let depth_stencil = SDL_GPUDepthStencilState {
+        compare_op: compare(d.depth_buffer_function),
+        back_stencil_state: stencil,
+        front_stencil_state: stencil,
+        compare_mask: d.stencil_mask as u8,
+        write_mask: d.stencil_write_mask as u8,
+        enable_depth_test: has_depth && d.depth_buffer_enable,
+        enable_depth_write: has_depth && d.depth_buffer_enable && d.depth_buffer_write_enable,
+        enable_stencil_test: stencil_on,
+        ..Default::default()
+    };
+    let b = draw.blend;
+    let blend_on = b.blends();
+    let targets: Vec<_> = formats
+        .colors
+        .iter()
+        .enumerate()
+        .map(|(i, format)| SDL_GPUColorTargetDescription {
+            format: *format,
+            blend_state: SDL_GPUColorTargetBlendState {
+                src_color_blendfactor: blend_factor(b.color_source_blend),
+                dst_color_blendfactor: blend_factor(b.color_destination_blend),
+                color_blend_op: blend_op(b.color_blend_function),
+                src_alpha_blendfactor: blend_factor(b.alpha_source_blend),
+                dst_alpha_blendfactor: blend_factor(b.alpha_destination_blend),
+                alpha_blend_op: blend_op(b.alpha_blend_function),
+                // The plan says which channels of which attachment the draw writes.
+                color_write_mask: SDL_GPUColorComponentFlags(writes.get(i) & 0xF),
+                enable_blend: blend_on && writes.get(i) != 0,
+                enable_color_write_mask: true,
+                ..Default::default()
+            },
+        })
+        .collect();
+    let info = SDL_GPUGraphicsPipelineCreateInfo {
+        vertex_shader: side.vertex,
+        fragment_shader: side.fragment,
+        vertex_input_state: SDL_GPUVertexInputState {
+            vertex_buffer_descriptions: side.buffers.as_ptr(),
+            num_vertex_buffers: side.buffers.len() as u32,
+            vertex_attributes: side.attributes.as_ptr(),
+            num_vertex_attributes: side.attributes.len() as u32,
+        },
+        primitive_type: side.primitive,
+        rasterizer_state: rasterizer,
+        multisample_state: SDL_GPUMultisampleState {
+            sample_count: formats.samples,
+            ..Default::default()
+        },
+        depth_stencil_state: depth_stencil,
+        target_info: SDL_GPUGraphicsPipelineTargetInfo {
+            color_target_descriptions: targets.as_ptr(),
+            num_color_targets: targets.len() as u32,
+            depth_stencil_format: formats.depth,
+            has_depth_stencil_target: has_depth,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    // SAFETY: every array named by `info` lives across the call; the shaders are live.
+    let p = unsafe { SDL_CreateGPUGraphicsPipeline(device, &info) };
+    if p.is_null() {
+        return Err(BackendError::Native(sdl_error("SDL_CreateGPUGraphicsPipeline")));
+    }
+    Ok(p)
 }
 
 const LINEAR: SDL_GPUFilter = SDL_GPU_FILTER_LINEAR;

@@ -7,8 +7,9 @@
 //! between draws ends the render pass (storing every attachment, which the next part loads) and
 //! begins the next with that clear as its CLEAR load action; the plan's own load actions start
 //! the first part and its store and resolve actions end the last. Uploads, readbacks and the
-//! sprite stream go through transfer buffers in copy passes; mip cascades are blits, level by
-//! level, of the one layer the plan names; transfer clears are render passes that only clear.
+//! frame's vertex stream go through transfer buffers in copy passes, and mip cascades are blits
+//! (texture transfers in `transfer`, buffer nodes in `buffer`, geometry draws in `geometry`);
+//! transfer clears are render passes that only clear.
 //!
 //! With poisoning on (tests), a DONT_CARE load becomes a CLEAR to the poison value and an
 //! attachment stored with DONT_CARE is cleared to it right after the pass, so a wrong decision
@@ -17,10 +18,10 @@
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
     BackendError, Clear, ClearValue, FrameCommands, FramePlan, Image, ImageClear, LoadOp, Node,
-    PassOp, PlanNodeKind, PlannedAttachment, PlannedPass, Readback, ShaderKind, SpriteInstance,
-    StoreOp, Upload,
+    PassOp, PlanNodeKind, PlannedAttachment, PlannedPass, ShaderKind, SpriteInstance, StoreOp,
 };
 
+use crate::buffer::BufferTable;
 use crate::pipeline::{PassFormats, Pipelines};
 use crate::texture::TextureTable;
 
@@ -43,9 +44,18 @@ pub(crate) struct Recorder<'a> {
     pub device: *mut SDL_GPUDevice,
     pub cmd: *mut SDL_GPUCommandBuffer,
     pub textures: &'a TextureTable,
+    /// Vertex and index buffers: a rename switches a buffer's storage while recording.
+    pub buffers: &'a mut BufferTable,
+    /// The submission being recorded, and the last one known complete (renames reuse storage
+    /// only from completed submissions).
+    pub submission: xnagraph_graph::SubmissionId,
+    pub completed: xnagraph_graph::SubmissionId,
     pub pipelines: &'a mut Pipelines,
     pub frame: &'a FrameCommands,
+    /// The frame's vertex stream: sprites, then the constant stream and the geometry arena.
     pub vertices: *mut SDL_GPUBuffer,
+    /// Where the constant stream starts in `vertices` (the geometry arena follows it).
+    pub geometry_offset: u32,
     /// The upload transfer buffer holding every upload's bytes, at `upload_offsets`.
     pub uploads: *mut SDL_GPUTransferBuffer,
     pub upload_offsets: Vec<(usize, u32)>,
@@ -54,22 +64,33 @@ pub(crate) struct Recorder<'a> {
     pub diagnostics: &'a xnagraph_graph::Diagnostics,
 }
 
+impl Recorder<'_> {
+    /// Where `node`'s bytes were staged in the upload transfer buffer.
+    pub fn staged(&self, node: usize) -> Result<u32, BackendError> {
+        self.upload_offsets
+            .iter()
+            .find(|(n, _)| *n == node)
+            .map(|(_, o)| *o)
+            .ok_or_else(|| malformed("an upload without staged bytes"))
+    }
+}
+
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
     for node in &plan.nodes {
         match &node.kind {
             PlanNodeKind::Pass(p) => record_pass(rec, p)?,
             PlanNodeKind::Upload { node } => {
                 if let Some(Node::Upload(u)) = rec.frame.nodes.get(*node) {
-                    record_upload(rec, *node, u)?;
+                    crate::transfer::record_upload(rec, *node, u)?;
                 }
             }
             PlanNodeKind::Readback { node } => {
                 if let Some(Node::Readback(r)) = rec.frame.nodes.get(*node) {
-                    record_readback(rec, r)?;
+                    crate::transfer::record_readback(rec, r)?;
                 }
             }
             PlanNodeKind::GenerateMips { texture, layer } => {
-                record_mips(rec, texture.native(), *layer)?
+                crate::transfer::record_mips(rec, texture.native(), *layer)?
             }
             PlanNodeKind::ClearImages { clears } => {
                 for c in clears {
@@ -78,12 +99,15 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
             }
             // Headless: the back buffer stays where readbacks find it.
             PlanNodeKind::Present { .. } => {}
-            PlanNodeKind::BufferUpload { .. } | PlanNodeKind::BufferReadback { .. } => {
-                // No buffer can be created on this backend (`create_buffer` refuses), so no
-                // plan of its device names one.
-                return Err(BackendError::NotSupported(
-                    "buffer transfers are not available on the SDL_gpu backend yet".into(),
-                ));
+            PlanNodeKind::BufferUpload { node, rename } => {
+                if let Some(Node::BufferUpload(u)) = rec.frame.nodes.get(*node) {
+                    crate::buffer::record_upload(rec, *node, u, *rename)?;
+                }
+            }
+            PlanNodeKind::BufferReadback { node } => {
+                if let Some(Node::BufferReadback(r)) = rec.frame.nodes.get(*node) {
+                    crate::buffer::record_readback(rec, r)?;
+                }
             }
         }
     }
@@ -340,7 +364,17 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
                     .find(|o| o.index == index)
                     .map(|o| o.writes)
                     .unwrap_or_default();
-                result = draw(rec, rp, d, writes, &formats, extent, &mut state);
+                result = if d.geometry.is_some() {
+                    crate::geometry::draw(rec, rp, d, writes, &formats, extent).map(|bound| {
+                        // The geometry draw bound its own pipeline and vertex streams.
+                        if let Some(p) = bound {
+                            state.bound_pipeline = p;
+                            state.vertices_bound = false;
+                        }
+                    })
+                } else {
+                    draw(rec, rp, d, writes, &formats, extent, &mut state)
+                };
                 if result.is_err() {
                     break;
                 }
@@ -438,39 +472,24 @@ struct DrawState {
     vertices_bound: bool,
 }
 
-fn draw(
-    rec: &mut Recorder<'_>,
-    rp: *mut SDL_GPURenderPass,
-    d: &xnagraph_graph::Draw,
-    writes: xnagraph_graph::ColorWrites,
-    formats: &PassFormats,
-    extent: (u32, u32),
-    state: &mut DrawState,
-) -> Result<(), BackendError> {
-    let vp = d.viewport;
-    if d.sprite_count == 0 || vp.width <= 0 || vp.height <= 0 {
-        return Ok(());
-    }
-    let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);
-    if end > rec.frame.sprites.len() as u64 {
-        return Err(malformed("a draw reads sprites past the frame's"));
-    }
-    let texture = rec.textures.get(d.texture.native())?;
-    let cube_stage = d.pipeline.shader == ShaderKind::CubeSample;
-    if cube_stage != texture.is_cube() {
-        return Err(malformed(if cube_stage {
-            "a cube-sampling draw of a texture that is not a cube"
-        } else {
-            "a sprite draw of a cube texture"
-        }));
-    }
-    let pipeline = rec.pipelines.pipeline(rec.device, &d.pipeline, formats, writes)?;
-    let sampler = rec.pipelines.sampler(rec.device, &d.sampler, texture.desc.mip_levels)?;
-    // The engine's transform maps to Vulkan's clip space (y down); SDL_gpu's is y up and its
-    // Vulkan driver flips the viewport, so the y row is negated here.
-    let mut transform = d.transform;
+/// The engine's transform maps to Vulkan's clip space (y down); SDL_gpu's is y up and its
+/// Vulkan driver flips the viewport, so the y row is negated.
+pub(crate) fn sdl_transform(mut transform: [f32; 16]) -> [f32; 16] {
     for i in [1, 5, 9, 13] {
         transform[i] = -transform[i];
+    }
+    transform
+}
+
+/// The draw's viewport, and its scissor rectangle (the viewport's without the scissor test)
+/// clamped to the render area; `None` when either is empty.
+pub(crate) fn viewport_and_scissor(
+    d: &xnagraph_graph::Draw,
+    extent: (u32, u32),
+) -> Option<(SDL_GPUViewport, sdl3_sys::rect::SDL_Rect)> {
+    let vp = d.viewport;
+    if vp.width <= 0 || vp.height <= 0 {
+        return None;
     }
     let clamp = |x: i32, y: i32, w: i32, h: i32| {
         let x0 = i64::from(x).clamp(0, i64::from(extent.0));
@@ -490,7 +509,7 @@ fn draw(
         clamp(vp.x, vp.y, vp.width, vp.height)
     };
     if scissor.w == 0 || scissor.h == 0 {
-        return Ok(());
+        return None;
     }
     let viewport = SDL_GPUViewport {
         x: vp.x as f32,
@@ -500,6 +519,38 @@ fn draw(
         min_depth: vp.min_depth,
         max_depth: vp.max_depth,
     };
+    Some((viewport, scissor))
+}
+
+fn draw(
+    rec: &mut Recorder<'_>,
+    rp: *mut SDL_GPURenderPass,
+    d: &xnagraph_graph::Draw,
+    writes: xnagraph_graph::ColorWrites,
+    formats: &PassFormats,
+    extent: (u32, u32),
+    state: &mut DrawState,
+) -> Result<(), BackendError> {
+    if d.sprite_count == 0 {
+        return Ok(());
+    }
+    let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);
+    if end > rec.frame.sprites.len() as u64 {
+        return Err(malformed("a draw reads sprites past the frame's"));
+    }
+    let texture = rec.textures.get(d.texture.native())?;
+    let cube_stage = d.pipeline.shader == ShaderKind::CubeSample;
+    if cube_stage != texture.is_cube() {
+        return Err(malformed(if cube_stage {
+            "a cube-sampling draw of a texture that is not a cube"
+        } else {
+            "a sprite draw of a cube texture"
+        }));
+    }
+    let pipeline = rec.pipelines.pipeline(rec.device, &d.pipeline, formats, writes)?;
+    let sampler = rec.pipelines.sampler(rec.device, &d.sampler, texture.desc.mip_levels)?;
+    let transform = sdl_transform(d.transform);
+    let Some((viewport, scissor)) = viewport_and_scissor(d, extent) else { return Ok(()) };
     let f = d.pipeline.blend.blend_factor;
     let constants = fcolor(f.map(|c| f32::from(c) / 255.0));
     let binding = SDL_GPUTextureSamplerBinding { texture: texture.color, sampler };
@@ -531,160 +582,7 @@ fn draw(
     Ok(())
 }
 
-/// Whether an upload replaces every texel of every subresource: only then may SDL give the
-/// texture fresh backing memory (cycle). A resource filled by several writes never cycles, or
-/// the earlier writes would be orphaned on the old backing.
-pub(crate) fn replaces_whole_resource(u: &Upload) -> bool {
-    let desc = u.texture.desc();
-    desc.mip_levels == 1 && desc.layers == 1 && u.level == 0 && u.covers_level()
-}
-
-fn region(
-    t: &crate::texture::NativeTexture,
-    level: u32,
-    layer: u32,
-    rect: xnagraph_graph::Rect,
-    slices: xnagraph_graph::Slices,
-) -> SDL_GPUTextureRegion {
-    let volume = t.desc.is_volume();
-    SDL_GPUTextureRegion {
-        texture: t.color,
-        mip_level: level,
-        layer: if volume { 0 } else { layer },
-        x: rect.x.max(0) as u32,
-        y: rect.y.max(0) as u32,
-        z: if volume { slices.front } else { 0 },
-        w: rect.width.max(0) as u32,
-        h: rect.height.max(0) as u32,
-        d: if volume { slices.count() } else { 1 },
-    }
-}
-
-fn record_upload(rec: &mut Recorder<'_>, node: usize, u: &Upload) -> Result<(), BackendError> {
-    let t = rec.textures.get(u.texture.native())?;
-    let offset = rec
-        .upload_offsets
-        .iter()
-        .find(|(n, _)| *n == node)
-        .map(|(_, o)| *o)
-        .ok_or_else(|| malformed("an upload without staged bytes"))?;
-    let source = SDL_GPUTextureTransferInfo {
-        transfer_buffer: rec.uploads,
-        offset,
-        pixels_per_row: u.rect.width.max(0) as u32,
-        rows_per_layer: u.rect.height.max(0) as u32,
-    };
-    let destination = region(t, u.level, u.layer, u.rect, u.slices);
-    // SAFETY: recording outside any pass; the transfer buffer holds the bytes at `offset`.
-    unsafe {
-        let copy = SDL_BeginGPUCopyPass(rec.cmd);
-        SDL_UploadToGPUTexture(copy, &source, &destination, replaces_whole_resource(u));
-        SDL_EndGPUCopyPass(copy);
-    }
-    Ok(())
-}
-
-fn record_readback(rec: &mut Recorder<'_>, r: &Readback) -> Result<(), BackendError> {
-    let t = rec.textures.get(r.texture.native())?;
-    let (w, h) = (r.rect.width.max(0) as u32, r.rect.height.max(0) as u32);
-    let len = (t.desc.format.region_size(w, h) * r.slices.count() as usize) as u32;
-    let info = SDL_GPUTransferBufferCreateInfo {
-        usage: SDL_GPU_TRANSFERBUFFERUSAGE_DOWNLOAD,
-        size: len.max(4),
-        ..Default::default()
-    };
-    // SAFETY: a live device and a complete create info.
-    let buffer = unsafe { SDL_CreateGPUTransferBuffer(rec.device, &info) };
-    if buffer.is_null() {
-        return Err(BackendError::OutOfMemory(crate::device::sdl_error(
-            "SDL_CreateGPUTransferBuffer",
-        )));
-    }
-    rec.diagnostics.object_created();
-    rec.readbacks.push(PendingReadback { id: r.id, buffer, len });
-    let source = region(t, r.level, r.layer, r.rect, r.slices);
-    let destination = SDL_GPUTextureTransferInfo {
-        transfer_buffer: buffer,
-        offset: 0,
-        pixels_per_row: w,
-        rows_per_layer: h,
-    };
-    // SAFETY: recording outside any pass; the buffer is large enough for the region.
-    unsafe {
-        let copy = SDL_BeginGPUCopyPass(rec.cmd);
-        SDL_DownloadFromGPUTexture(copy, &source, &destination);
-        SDL_EndGPUCopyPass(copy);
-    }
-    Ok(())
-}
-
-fn record_mips(
-    rec: &Recorder<'_>,
-    handle: xnagraph_graph::NativeHandle,
-    layer: u32,
-) -> Result<(), BackendError> {
-    let t = rec.textures.get(handle)?;
-    for level in 1..t.desc.mip_levels {
-        let (sw, sh) = t.desc.level_size(level - 1);
-        let (dw, dh) = t.desc.level_size(level);
-        let blit = SDL_GPUBlitInfo {
-            source: SDL_GPUBlitRegion {
-                texture: t.color,
-                mip_level: level - 1,
-                layer_or_depth_plane: layer,
-                x: 0,
-                y: 0,
-                w: sw,
-                h: sh,
-            },
-            destination: SDL_GPUBlitRegion {
-                texture: t.color,
-                mip_level: level,
-                layer_or_depth_plane: layer,
-                x: 0,
-                y: 0,
-                w: dw,
-                h: dh,
-            },
-            load_op: SDL_GPU_LOADOP_DONT_CARE,
-            filter: SDL_GPU_FILTER_LINEAR,
-            ..Default::default()
-        };
-        // SAFETY: recording outside any pass; render targets have both blit usages.
-        unsafe { SDL_BlitGPUTexture(rec.cmd, &blit) };
-    }
-    Ok(())
-}
-
 /// Bytes of the sprite stream.
 pub(crate) fn sprite_bytes(frame: &FrameCommands) -> &[u8] {
     bytemuck::cast_slice::<SpriteInstance, u8>(&frame.sprites)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use xnagraph_graph::{Rect, RetireSink, Slices, SurfaceFormat, TextureDesc, TextureState};
-
-    fn upload(desc: TextureDesc, level: u32, rect: Rect, slices: Slices) -> Upload {
-        let texture =
-            TextureState::new(desc, xnagraph_graph::NativeHandle(1), RetireSink::default());
-        Upload { texture, level, layer: 0, rect, slices, data: Vec::new() }
-    }
-
-    #[test]
-    fn only_a_write_of_the_whole_resource_cycles() {
-        let flat = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
-        assert!(replaces_whole_resource(&upload(flat, 0, Rect::new(0, 0, 4, 4), Slices::FLAT)));
-        assert!(!replaces_whole_resource(&upload(flat, 0, Rect::new(1, 1, 2, 2), Slices::FLAT)));
-        // A chain is filled level by level: no level's write replaces the resource.
-        let chain = TextureDesc::texture_2d(4, 4, 3, SurfaceFormat::Color);
-        assert!(!replaces_whole_resource(&upload(chain, 0, Rect::new(0, 0, 4, 4), Slices::FLAT)));
-        // A volume written slice by slice (the Texture3D defect) never cycles.
-        let volume = TextureDesc::volume(4, 4, 2, 1, SurfaceFormat::Color);
-        let all = Rect::new(0, 0, 4, 4);
-        assert!(!replaces_whole_resource(&upload(volume, 0, all, Slices { front: 0, back: 1 })));
-        assert!(!replaces_whole_resource(&upload(volume, 0, all, Slices { front: 1, back: 2 })));
-        assert!(replaces_whole_resource(&upload(volume, 0, all, Slices { front: 0, back: 2 })));
-    }
 }

@@ -419,6 +419,8 @@ impl Gpu {
             anisotropic_filtering: self.features.sampler_anisotropy,
             independent_blend: self.features.independent_blend,
             geometry: true,
+            // USCALED and SSCALED vertex formats of 2 and 4 components are mandatory in Vulkan.
+            scaled_vertex_formats: true,
         }
     }
 

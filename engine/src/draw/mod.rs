@@ -72,6 +72,7 @@ fn vertex_format(f: VertexElementFormat) -> VertexFormat {
 fn layout(
     declarations: &[(&VertexDeclaration, u32)],
     effect: &AppliedEffect,
+    caps: &xnagraph_graph::Capabilities,
 ) -> Result<VertexLayout> {
     let mut attributes = [None; ATTRIBUTES];
     for (binding, (decl, _)) in declarations.iter().enumerate() {
@@ -111,6 +112,16 @@ fn layout(
     }
     if !effect.needs_texture_coordinate {
         attributes[Attribute::TextureCoordinate as usize] = None;
+    }
+    let scaled = [VertexFormat::UByte4, VertexFormat::Short2, VertexFormat::Short4];
+    if let Some(a) = attributes.iter().flatten().find(|a| scaled.contains(&a.format)) {
+        if !caps.scaled_vertex_formats {
+            return Err(XnaError::not_supported(format!(
+                "Vertex elements of format {:?} (read as unnormalised floats) are not supported \
+                 by the active renderer.",
+                a.format
+            )));
+        }
     }
     let bindings = declarations
         .iter()
@@ -292,7 +303,7 @@ impl GraphicsDevice {
         let mut rec = lock(&self.shared.rec);
         let effect = applied_effect(&rec)?;
         let declaration = T::vertex_declaration();
-        let layout = layout(&[(&declaration, 0)], &effect)?;
+        let layout = layout(&[(&declaration, 0)], &effect, &self.shared.caps)?;
         let range = push_arena(&mut rec, bytemuck::cast_slice(used));
         let call = DrawCall::Vertices { first_vertex: 0, vertex_count: vertices as u32 };
         let geometry = GeometryDraw {
@@ -358,7 +369,7 @@ impl GraphicsDevice {
         let mut rec = lock(&self.shared.rec);
         let effect = applied_effect(&rec)?;
         let declaration = T::vertex_declaration();
-        let layout = layout(&[(&declaration, 0)], &effect)?;
+        let layout = layout(&[(&declaration, 0)], &effect, &self.shared.caps)?;
         let vertex_range = push_arena(&mut rec, bytemuck::cast_slice(vertices));
         let index_range = push_arena(&mut rec, bytemuck::cast_slice(used_indices));
         let geometry = GeometryDraw {
@@ -396,7 +407,7 @@ impl GraphicsDevice {
         let streams = rec.draw.streams.clone();
         let declarations: Vec<_> =
             streams.iter().map(|s| (&s.declaration, s.instance_frequency as u32)).collect();
-        let layout = layout(&declarations, &effect)?;
+        let layout = layout(&declarations, &effect, &self.shared.caps)?;
         let mut sources = Vec::with_capacity(streams.len());
         for s in &streams {
             let offset = s.vertex_offset as u64 * s.declaration.vertex_stride() as u64;

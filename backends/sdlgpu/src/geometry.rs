@@ -1,0 +1,361 @@
+//! Geometry draws: `DrawPrimitives` and its family, lowered inside a render pass.
+//!
+//! In: a [`Draw`] with its [`GeometryDraw`] (vertex streams from vertex buffers or the frame's
+//! geometry arena, indices, counts, the BasicEffect material), the pass's formats and render
+//! area. Out: the pipeline for the draw's full key — blend, depth/stencil, rasterizer, vertex
+//! layout, topology, pass formats and sample count, planned colour writes; blend constants and
+//! the stencil reference are set per draw, so they are not part of it — built the first time
+//! that combination is recorded and cached; the uniform block, sampler, vertex and index
+//! bindings and the draw command. The stages are the stock BasicEffect SPIR-V the Vulkan
+//! backend runs.
+//!
+//! The frame's vertex buffer holds, after the sprites, the constant stream
+//! ([`DEFAULT_ATTRIBUTES`]) that feeds every attribute a vertex layout lacks, then the geometry
+//! arena (`FrameCommands::geometry_bytes`, `DrawUserPrimitives`' vertices and indices).
+//!
+//! Refused, never imitated: vertex formats SDL_gpu only reads as integers (XNA's `Byte4`,
+//! `Short2`, `Short4`, which Direct3D 9 reads as unnormalised floats) and instance frequencies
+//! above 1 (SDL_gpu has no step rate).
+
+use std::collections::HashMap;
+
+use sdl3_sys::gpu::*;
+use xnagraph_graph::{
+    Attribute, BackendError, ColorWrites, Draw, DrawCall, FrameCommands, GeometryDraw, Node,
+    PassOp, PipelineKey, PrimitiveType, VertexFormat, VertexLayout, VertexSource,
+};
+
+use crate::pipeline::{build, PassFormats, VertexSide};
+use crate::record::{viewport_and_scissor, Recorder};
+
+/// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16.
+pub(crate) const DEFAULT_ATTRIBUTES: [f32; 8] = [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0];
+const DEFAULTS_BYTES: u32 = 32;
+
+/// Where the constant stream starts in the frame's vertex buffer, after `sprite_bytes`; the
+/// geometry arena follows it.
+pub(crate) fn defaults_offset(sprite_bytes: u32) -> u32 {
+    sprite_bytes.next_multiple_of(16)
+}
+
+/// Bytes of the frame's vertex stream: the sprites, and for a frame that draws geometry the
+/// constant stream and the geometry arena after them.
+pub(crate) fn vertex_stream_bytes(frame: &FrameCommands, sprite_bytes: u32) -> u32 {
+    if draws_geometry(frame) {
+        defaults_offset(sprite_bytes) + DEFAULTS_BYTES + frame.geometry_bytes.len() as u32
+    } else {
+        sprite_bytes
+    }
+}
+
+/// Whether any pass of `frame` has a geometry draw.
+pub(crate) fn draws_geometry(frame: &FrameCommands) -> bool {
+    frame.nodes.iter().any(|n| match n {
+        Node::Pass(segment) => {
+            segment.ops.iter().any(|op| matches!(op, PassOp::Draw(d) if d.geometry.is_some()))
+        }
+        _ => false,
+    })
+}
+
+/// The draw's part of the key without what is set per draw (blend constants, stencil
+/// reference).
+fn static_part(key: &PipelineKey) -> PipelineKey {
+    let mut k = *key;
+    k.blend.blend_factor = [0; 4];
+    k.depth_stencil.reference_stencil = 0;
+    k
+}
+
+type Key = (PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
+
+/// Geometry pipelines by their full key, and the stock geometry stages (made with the first
+/// geometry pipeline).
+#[derive(Default)]
+pub(crate) struct GeometryPipelines {
+    stages: Option<(*mut SDL_GPUShader, *mut SDL_GPUShader)>,
+    pipelines: HashMap<Key, *mut SDL_GPUGraphicsPipeline>,
+}
+
+impl GeometryPipelines {
+    pub fn count(&self) -> usize {
+        self.pipelines.len()
+    }
+
+    /// Releases every pipeline and stage.
+    ///
+    /// # Safety
+    /// The GPU is idle or SDL defers the release (it does for both kinds).
+    pub unsafe fn destroy(&mut self, device: *mut SDL_GPUDevice) {
+        // SAFETY: the caller's contract; every handle is released once.
+        unsafe {
+            for (_, p) in self.pipelines.drain() {
+                SDL_ReleaseGPUGraphicsPipeline(device, p);
+            }
+            if let Some((v, f)) = self.stages.take() {
+                SDL_ReleaseGPUShader(device, v);
+                SDL_ReleaseGPUShader(device, f);
+            }
+        }
+    }
+
+    fn stages(
+        &mut self,
+        device: *mut SDL_GPUDevice,
+    ) -> Result<(*mut SDL_GPUShader, *mut SDL_GPUShader), BackendError> {
+        if let Some(s) = self.stages {
+            return Ok(s);
+        }
+        use xnagraph_shaders as s;
+        // The vertex stage reads one uniform block (set 1), the fragment stage one sampler
+        // (set 2): SDL_gpu's resource layout.
+        let v = crate::pipeline::shader(
+            device,
+            &s::BASIC_VERT.words(),
+            SDL_GPU_SHADERSTAGE_VERTEX,
+            0,
+            1,
+        )?;
+        let f = match crate::pipeline::shader(
+            device,
+            &s::BASIC_FRAG.words(),
+            SDL_GPU_SHADERSTAGE_FRAGMENT,
+            1,
+            0,
+        ) {
+            Ok(f) => f,
+            Err(e) => {
+                // SAFETY: just made; nothing uses it.
+                unsafe { SDL_ReleaseGPUShader(device, v) };
+                return Err(e);
+            }
+        };
+        self.stages = Some((v, f));
+        Ok((v, f))
+    }
+}
+
+fn vertex_format(f: VertexFormat) -> Result<SDL_GPUVertexElementFormat, BackendError> {
+    Ok(match f {
+        VertexFormat::Float1 => SDL_GPU_VERTEXELEMENTFORMAT_FLOAT,
+        VertexFormat::Float2 => SDL_GPU_VERTEXELEMENTFORMAT_FLOAT2,
+        VertexFormat::Float3 => SDL_GPU_VERTEXELEMENTFORMAT_FLOAT3,
+        VertexFormat::Float4 => SDL_GPU_VERTEXELEMENTFORMAT_FLOAT4,
+        VertexFormat::UByte4Norm => SDL_GPU_VERTEXELEMENTFORMAT_UBYTE4_NORM,
+        VertexFormat::Short2Norm => SDL_GPU_VERTEXELEMENTFORMAT_SHORT2_NORM,
+        VertexFormat::Short4Norm => SDL_GPU_VERTEXELEMENTFORMAT_SHORT4_NORM,
+        VertexFormat::Half2 => SDL_GPU_VERTEXELEMENTFORMAT_HALF2,
+        VertexFormat::Half4 => SDL_GPU_VERTEXELEMENTFORMAT_HALF4,
+        // SDL_gpu reads these only as integers; XNA reads them as unnormalised floats.
+        VertexFormat::UByte4 | VertexFormat::Short2 | VertexFormat::Short4 => {
+            return Err(BackendError::NotSupported(format!(
+                "the {f:?} vertex format on SDL_gpu (it has no scaled integer formats)"
+            )))
+        }
+    })
+}
+
+fn primitive(p: PrimitiveType) -> SDL_GPUPrimitiveType {
+    match p {
+        PrimitiveType::TriangleList => SDL_GPU_PRIMITIVETYPE_TRIANGLELIST,
+        PrimitiveType::TriangleStrip => SDL_GPU_PRIMITIVETYPE_TRIANGLESTRIP,
+        PrimitiveType::LineList => SDL_GPU_PRIMITIVETYPE_LINELIST,
+        PrimitiveType::LineStrip => SDL_GPU_PRIMITIVETYPE_LINESTRIP,
+    }
+}
+
+fn malformed(message: &str) -> BackendError {
+    BackendError::Native(format!("malformed plan: {message}"))
+}
+
+fn pipeline(
+    rec: &mut Recorder<'_>,
+    d: &Draw,
+    g: &GeometryDraw,
+    formats: &PassFormats,
+    writes: ColorWrites,
+) -> Result<*mut SDL_GPUGraphicsPipeline, BackendError> {
+    let key = (static_part(&d.pipeline), g.layout.clone(), g.primitive, formats.clone(), writes);
+    let geometry = &mut rec.pipelines.geometry;
+    if let Some(p) = geometry.pipelines.get(&key) {
+        return Ok(*p);
+    }
+    let defaults = g.layout.bindings.len() as u32;
+    let mut buffers = Vec::with_capacity(g.layout.bindings.len() + 1);
+    for (i, b) in g.layout.bindings.iter().enumerate() {
+        let input_rate = match b.instance_frequency {
+            0 => SDL_GPU_VERTEXINPUTRATE_VERTEX,
+            1 => SDL_GPU_VERTEXINPUTRATE_INSTANCE,
+            _ => {
+                return Err(BackendError::NotSupported(
+                    "an instance frequency above 1 on SDL_gpu (it has no step rate)".into(),
+                ))
+            }
+        };
+        buffers.push(SDL_GPUVertexBufferDescription {
+            slot: i as u32,
+            pitch: b.stride,
+            input_rate,
+            instance_step_rate: 0,
+        });
+    }
+    // Pitch 0: every vertex reads the same constants.
+    buffers.push(SDL_GPUVertexBufferDescription {
+        slot: defaults,
+        pitch: 0,
+        input_rate: SDL_GPU_VERTEXINPUTRATE_VERTEX,
+        instance_step_rate: 0,
+    });
+    let mut attributes = Vec::new();
+    for (location, default) in [
+        (Attribute::Position, None),
+        (Attribute::Color, Some((SDL_GPU_VERTEXELEMENTFORMAT_FLOAT4, 0))),
+        (Attribute::TextureCoordinate, Some((SDL_GPU_VERTEXELEMENTFORMAT_FLOAT2, 16))),
+    ] {
+        let location = location as u32;
+        let (buffer_slot, format, offset) = match (g.layout.attributes[location as usize], default)
+        {
+            (Some(a), _) => (u32::from(a.binding), vertex_format(a.format)?, a.offset),
+            (None, Some((f, o))) => (defaults, f, o),
+            (None, None) => return Err(malformed("a geometry draw without positions")),
+        };
+        if buffer_slot > defaults {
+            return Err(malformed("an attribute names a missing vertex stream"));
+        }
+        attributes.push(SDL_GPUVertexAttribute { location, buffer_slot, format, offset });
+    }
+    let (vertex, fragment) = geometry.stages(rec.device)?;
+    let side = VertexSide {
+        vertex,
+        fragment,
+        buffers: &buffers,
+        attributes: &attributes,
+        primitive: primitive(g.primitive),
+    };
+    let made = build(rec.device, &key.0, formats, writes, &side)?;
+    geometry.pipelines.insert(key, made);
+    Ok(made)
+}
+
+/// The vertex stage's uniform block: transform (y flipped for SDL's clip space), material
+/// colour, switches.
+fn uniform_block(d: &Draw, g: &GeometryDraw) -> [f32; 24] {
+    let mut block = [0.0; 24];
+    block[..16].copy_from_slice(&crate::record::sdl_transform(d.transform));
+    block[16..20].copy_from_slice(&g.material.diffuse);
+    block[20..].copy_from_slice(&g.material.flags);
+    block
+}
+
+/// Records one geometry draw inside `rp`; returns the pipeline it bound (`None` when it drew
+/// nothing).
+pub(crate) fn draw(
+    rec: &mut Recorder<'_>,
+    rp: *mut SDL_GPURenderPass,
+    d: &Draw,
+    writes: ColorWrites,
+    formats: &PassFormats,
+    extent: (u32, u32),
+) -> Result<Option<*mut SDL_GPUGraphicsPipeline>, BackendError> {
+    let g = d.geometry.as_deref().ok_or_else(|| malformed("a sprite draw as geometry"))?;
+    if g.instances == 0 {
+        return Ok(None);
+    }
+    let Some((viewport, scissor)) = viewport_and_scissor(d, extent) else { return Ok(None) };
+    if g.streams.len() != g.layout.bindings.len() {
+        return Err(malformed("vertex streams and layout bindings differ"));
+    }
+    let pipeline = pipeline(rec, d, g, formats, writes)?;
+    let texture = rec.textures.get(d.texture.native())?;
+    if texture.is_cube() || texture.desc.is_volume() {
+        return Err(malformed("a geometry draw of a texture that is not 2D"));
+    }
+    let sampler = rec.pipelines.sampler(rec.device, &d.sampler, texture.desc.mip_levels)?;
+    let binding = SDL_GPUTextureSamplerBinding { texture: texture.color, sampler };
+
+    let arena = rec.geometry_offset + DEFAULTS_BYTES;
+    let arena_len = rec.frame.geometry_bytes.len() as u64;
+    let mut streams = Vec::with_capacity(g.streams.len() + 1);
+    for s in &g.streams {
+        streams.push(match s {
+            VertexSource::Buffer { buffer, offset } => SDL_GPUBufferBinding {
+                buffer: rec.buffers.get(buffer.native())?.current,
+                offset: *offset as u32,
+            },
+            VertexSource::User(range) => {
+                if range.end > arena_len {
+                    return Err(malformed("user vertices past the geometry arena"));
+                }
+                SDL_GPUBufferBinding { buffer: rec.vertices, offset: arena + range.start as u32 }
+            }
+        });
+    }
+    streams.push(SDL_GPUBufferBinding { buffer: rec.vertices, offset: rec.geometry_offset });
+    let index = match (&g.indices, g.call) {
+        (Some(ix), DrawCall::Indexed { .. }) => {
+            let size = match ix.element_size {
+                2 => SDL_GPU_INDEXELEMENTSIZE_16BIT,
+                4 => SDL_GPU_INDEXELEMENTSIZE_32BIT,
+                _ => return Err(malformed("an index size other than 2 or 4")),
+            };
+            let binding = match &ix.buffer {
+                Some(b) => {
+                    SDL_GPUBufferBinding { buffer: rec.buffers.get(b.native())?.current, offset: 0 }
+                }
+                None if ix.user.end <= arena_len => SDL_GPUBufferBinding {
+                    buffer: rec.vertices,
+                    offset: arena + ix.user.start as u32,
+                },
+                None => return Err(malformed("user indices past the geometry arena")),
+            };
+            Some((binding, size))
+        }
+        (None, DrawCall::Indexed { .. }) => {
+            return Err(malformed("an indexed draw without indices"))
+        }
+        _ => None,
+    };
+    let block = uniform_block(d, g);
+    let f = d.pipeline.blend.blend_factor;
+    let constants = sdl3_sys::pixels::SDL_FColor {
+        r: f32::from(f[0]) / 255.0,
+        g: f32::from(f[1]) / 255.0,
+        b: f32::from(f[2]) / 255.0,
+        a: f32::from(f[3]) / 255.0,
+    };
+    // SAFETY: inside a render pass of a recording command buffer; every buffer, texture and
+    // sampler bound is live until the submission completes (released handles are deferred).
+    unsafe {
+        SDL_BindGPUGraphicsPipeline(rp, pipeline);
+        SDL_SetGPUBlendConstants(rp, constants);
+        SDL_SetGPUStencilReference(rp, d.pipeline.depth_stencil.reference_stencil as u8);
+        SDL_SetGPUViewport(rp, &viewport);
+        SDL_SetGPUScissor(rp, &scissor);
+        SDL_BindGPUVertexBuffers(rp, 0, streams.as_ptr(), streams.len() as u32);
+        SDL_BindGPUFragmentSamplers(rp, 0, &binding, 1);
+        SDL_PushGPUVertexUniformData(
+            rec.cmd,
+            0,
+            block.as_ptr().cast(),
+            std::mem::size_of_val(&block) as u32,
+        );
+        match (g.call, index) {
+            (DrawCall::Vertices { first_vertex, vertex_count }, _) => {
+                SDL_DrawGPUPrimitives(rp, vertex_count, g.instances, first_vertex, 0);
+            }
+            (DrawCall::Indexed { base_vertex, first_index, index_count, .. }, Some((b, size))) => {
+                SDL_BindGPUIndexBuffer(rp, &b, size);
+                SDL_DrawGPUIndexedPrimitives(
+                    rp,
+                    index_count,
+                    g.instances,
+                    first_index,
+                    base_vertex,
+                    0,
+                );
+            }
+            (DrawCall::Indexed { .. }, None) => {}
+        }
+    }
+    Ok(Some(pipeline))
+}

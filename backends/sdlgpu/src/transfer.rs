@@ -1,0 +1,171 @@
+//! Texture transfers: uploads and readbacks through transfer buffers in copy passes, and mip
+//! cascades as blits.
+//!
+//! In: the plan's upload, readback and mip nodes, the upload transfer buffer holding every
+//! upload's bytes (staged before recording). Out: copy passes and blits in the command buffer,
+//! and a download transfer buffer per readback, read once the submission's fence signals. An
+//! upload cycles its texture only when it replaces the whole resource.
+
+use sdl3_sys::gpu::*;
+use xnagraph_graph::{BackendError, Readback, Upload};
+
+use crate::record::{PendingReadback, Recorder};
+
+/// Whether an upload replaces every texel of every subresource: only then may SDL give the
+/// texture fresh backing memory (cycle). A resource filled by several writes never cycles, or
+/// the earlier writes would be orphaned on the old backing.
+pub(crate) fn replaces_whole_resource(u: &Upload) -> bool {
+    let desc = u.texture.desc();
+    desc.mip_levels == 1 && desc.layers == 1 && u.level == 0 && u.covers_level()
+}
+
+fn region(
+    t: &crate::texture::NativeTexture,
+    level: u32,
+    layer: u32,
+    rect: xnagraph_graph::Rect,
+    slices: xnagraph_graph::Slices,
+) -> SDL_GPUTextureRegion {
+    let volume = t.desc.is_volume();
+    SDL_GPUTextureRegion {
+        texture: t.color,
+        mip_level: level,
+        layer: if volume { 0 } else { layer },
+        x: rect.x.max(0) as u32,
+        y: rect.y.max(0) as u32,
+        z: if volume { slices.front } else { 0 },
+        w: rect.width.max(0) as u32,
+        h: rect.height.max(0) as u32,
+        d: if volume { slices.count() } else { 1 },
+    }
+}
+
+/// A region edge in texels, rounded up to whole blocks: the staged rows of a compressed level
+/// smaller than a block still hold one whole block (Vulkan's row length and image height are
+/// multiples of the block edge).
+fn whole_blocks(t: &crate::texture::NativeTexture, texels: i32) -> u32 {
+    (texels.max(0) as u32).next_multiple_of(t.desc.format.block_edge())
+}
+
+pub(crate) fn record_upload(
+    rec: &mut Recorder<'_>,
+    node: usize,
+    u: &Upload,
+) -> Result<(), BackendError> {
+    let t = rec.textures.get(u.texture.native())?;
+    let offset = rec.staged(node)?;
+    let source = SDL_GPUTextureTransferInfo {
+        transfer_buffer: rec.uploads,
+        offset,
+        pixels_per_row: whole_blocks(t, u.rect.width),
+        rows_per_layer: whole_blocks(t, u.rect.height),
+    };
+    let destination = region(t, u.level, u.layer, u.rect, u.slices);
+    // SAFETY: recording outside any pass; the transfer buffer holds the bytes at `offset`.
+    unsafe {
+        let copy = SDL_BeginGPUCopyPass(rec.cmd);
+        SDL_UploadToGPUTexture(copy, &source, &destination, replaces_whole_resource(u));
+        SDL_EndGPUCopyPass(copy);
+    }
+    Ok(())
+}
+
+pub(crate) fn record_readback(rec: &mut Recorder<'_>, r: &Readback) -> Result<(), BackendError> {
+    let t = rec.textures.get(r.texture.native())?;
+    let (w, h) = (r.rect.width.max(0) as u32, r.rect.height.max(0) as u32);
+    let len = (t.desc.format.region_size(w, h) * r.slices.count() as usize) as u32;
+    let info = SDL_GPUTransferBufferCreateInfo {
+        usage: SDL_GPU_TRANSFERBUFFERUSAGE_DOWNLOAD,
+        size: len.max(4),
+        ..Default::default()
+    };
+    // SAFETY: a live device and a complete create info.
+    let buffer = unsafe { SDL_CreateGPUTransferBuffer(rec.device, &info) };
+    if buffer.is_null() {
+        return Err(BackendError::OutOfMemory(crate::device::sdl_error(
+            "SDL_CreateGPUTransferBuffer",
+        )));
+    }
+    rec.diagnostics.object_created();
+    rec.readbacks.push(PendingReadback { id: r.id, buffer, len });
+    let source = region(t, r.level, r.layer, r.rect, r.slices);
+    let destination = SDL_GPUTextureTransferInfo {
+        transfer_buffer: buffer,
+        offset: 0,
+        pixels_per_row: whole_blocks(t, w as i32),
+        rows_per_layer: whole_blocks(t, h as i32),
+    };
+    // SAFETY: recording outside any pass; the buffer is large enough for the region.
+    unsafe {
+        let copy = SDL_BeginGPUCopyPass(rec.cmd);
+        SDL_DownloadFromGPUTexture(copy, &source, &destination);
+        SDL_EndGPUCopyPass(copy);
+    }
+    Ok(())
+}
+
+pub(crate) fn record_mips(
+    rec: &Recorder<'_>,
+    handle: xnagraph_graph::NativeHandle,
+    layer: u32,
+) -> Result<(), BackendError> {
+    let t = rec.textures.get(handle)?;
+    for level in 1..t.desc.mip_levels {
+        let (sw, sh) = t.desc.level_size(level - 1);
+        let (dw, dh) = t.desc.level_size(level);
+        let blit = SDL_GPUBlitInfo {
+            source: SDL_GPUBlitRegion {
+                texture: t.color,
+                mip_level: level - 1,
+                layer_or_depth_plane: layer,
+                x: 0,
+                y: 0,
+                w: sw,
+                h: sh,
+            },
+            destination: SDL_GPUBlitRegion {
+                texture: t.color,
+                mip_level: level,
+                layer_or_depth_plane: layer,
+                x: 0,
+                y: 0,
+                w: dw,
+                h: dh,
+            },
+            load_op: SDL_GPU_LOADOP_DONT_CARE,
+            filter: SDL_GPU_FILTER_LINEAR,
+            ..Default::default()
+        };
+        // SAFETY: recording outside any pass; render targets have both blit usages.
+        unsafe { SDL_BlitGPUTexture(rec.cmd, &blit) };
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xnagraph_graph::{Rect, RetireSink, Slices, SurfaceFormat, TextureDesc, TextureState};
+
+    fn upload(desc: TextureDesc, level: u32, rect: Rect, slices: Slices) -> Upload {
+        let texture =
+            TextureState::new(desc, xnagraph_graph::NativeHandle(1), RetireSink::default());
+        Upload { texture, level, layer: 0, rect, slices, data: Vec::new() }
+    }
+
+    #[test]
+    fn only_a_write_of_the_whole_resource_cycles() {
+        let flat = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
+        assert!(replaces_whole_resource(&upload(flat, 0, Rect::new(0, 0, 4, 4), Slices::FLAT)));
+        assert!(!replaces_whole_resource(&upload(flat, 0, Rect::new(1, 1, 2, 2), Slices::FLAT)));
+        // A chain is filled level by level: no level's write replaces the resource.
+        let chain = TextureDesc::texture_2d(4, 4, 3, SurfaceFormat::Color);
+        assert!(!replaces_whole_resource(&upload(chain, 0, Rect::new(0, 0, 4, 4), Slices::FLAT)));
+        // A volume written slice by slice (the Texture3D defect) never cycles.
+        let volume = TextureDesc::volume(4, 4, 2, 1, SurfaceFormat::Color);
+        let all = Rect::new(0, 0, 4, 4);
+        assert!(!replaces_whole_resource(&upload(volume, 0, all, Slices { front: 0, back: 1 })));
+        assert!(!replaces_whole_resource(&upload(volume, 0, all, Slices { front: 1, back: 2 })));
+        assert!(replaces_whole_resource(&upload(volume, 0, all, Slices { front: 0, back: 2 })));
+    }
+}
