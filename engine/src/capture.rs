@@ -10,9 +10,9 @@
 //! the present that ends frame M closes the file. See `xnagraph_graph::capture` for the format
 //! and why capture sits at the flush.
 //!
-//! The hook also keeps what a snapshot needs whatever is armed: a weak list of the device's
-//! texture states and the SPIR-V of its effects (a frame may draw with an effect created long
-//! before it).
+//! The hook also keeps what a snapshot needs whatever is armed: weak lists of the device's
+//! texture and buffer states (with each buffer's `BufferUsage`) and the SPIR-V of its effects
+//! (a frame may draw with an effect created long before it).
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -22,8 +22,11 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
 use xnagraph_graph::capture::record::DeviceRecord;
+use xnagraph_graph::capture::writer::Sources;
 use xnagraph_graph::capture::CaptureWriter;
-use xnagraph_graph::{EffectKey, EffectState, FrameCommands, Node, Rect, Slices, TextureState};
+use xnagraph_graph::{
+    BufferId, BufferState, EffectKey, EffectState, FrameCommands, Node, Rect, Slices, TextureState,
+};
 
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -43,11 +46,14 @@ pub struct CaptureSummary {
     pub frames: u64,
     /// Size of the file, in bytes.
     pub file_bytes: u64,
-    /// Bytes of texel data the frames uploaded plus the snapshot's, before deduplication and
-    /// compression.
+    /// Bytes of texel and buffer data the frames uploaded plus the snapshot's, before
+    /// deduplication and compression.
     pub raw_upload_bytes: u64,
     /// Bytes of sprite instances the frames drew, before deduplication and compression.
     pub raw_sprite_bytes: u64,
+    /// Bytes of user vertices and indices the frames drew, before deduplication and
+    /// compression.
+    pub raw_geometry_bytes: u64,
 }
 
 struct Armed {
@@ -65,6 +71,8 @@ struct Active {
 #[derive(Default)]
 struct HookState {
     textures: Vec<Weak<TextureState>>,
+    /// Each buffer with whether it is `BufferUsage.WriteOnly`.
+    buffers: Vec<(Weak<BufferState>, bool)>,
     effects: Vec<(Weak<EffectState>, Arc<[u32]>)>,
     /// Presents recorded so far: the number of the frame being recorded.
     presents: u64,
@@ -86,6 +94,15 @@ impl CaptureHook {
             state.textures.retain(|t| t.strong_count() > 0);
         }
         state.textures.push(Arc::downgrade(texture));
+    }
+
+    /// Remembers a buffer state the device created, for a later snapshot.
+    pub fn buffer_created(&self, buffer: &Arc<BufferState>, write_only: bool) {
+        let mut state = lock(&self.0);
+        if state.buffers.len() >= 64 && state.buffers.len().is_power_of_two() {
+            state.buffers.retain(|(b, _)| b.strong_count() > 0);
+        }
+        state.buffers.push((Arc::downgrade(buffer), write_only));
     }
 
     /// Remembers an effect's fragment stage, for captures of draws that use it.
@@ -144,13 +161,15 @@ impl CaptureHook {
         let presented = commands.nodes.iter().any(|n| matches!(n, Node::Present(_)));
         let frame = state.presents;
         if let Some(active) = state.active.as_mut() {
-            let effects = &state.effects;
-            let source = |key: EffectKey| {
+            let (effects, buffers) = (&state.effects, &state.buffers);
+            let effect = |key: EffectKey| {
                 effects.iter().find_map(|(e, words)| {
                     e.upgrade().filter(|e| e.key() == key).map(|_| words.clone())
                 })
             };
-            let mut written = active.writer.flush(frame, commands, &source);
+            let write_only = |id: BufferId| write_only(buffers, id);
+            let sources = Sources { effect: &effect, write_only: &write_only };
+            let mut written = active.writer.flush(frame, commands, sources);
             if written.is_ok() && presented {
                 let ns = state.frame_began.map_or(0, |t| t.elapsed().as_nanos() as u64);
                 written = active.writer.frame_end(frame, ns);
@@ -180,11 +199,16 @@ impl CaptureHook {
         Ok(())
     }
 
-    /// Reads back every live texture (none before anything was submitted: nothing has content
-    /// yet), then opens the file and writes the device and the snapshot.
+    /// Reads back every live texture and buffer (none before anything was submitted: nothing
+    /// has content yet), then opens the file and writes the device and the snapshot.
     fn start(&self, shared: &DeviceShared) -> Result<()> {
-        let textures: Vec<Arc<TextureState>> =
-            lock(&self.0).textures.iter().filter_map(Weak::upgrade).collect();
+        let (textures, mut buffers): (Vec<Arc<TextureState>>, Vec<Arc<BufferState>>) = {
+            let state = lock(&self.0);
+            (
+                state.textures.iter().filter_map(Weak::upgrade).collect(),
+                state.buffers.iter().filter_map(|(b, _)| b.upgrade()).collect(),
+            )
+        };
         let back_buffer = lock(&shared.rec).builder.back_buffer().clone();
         let mut regions = Vec::new();
         if shared.submissions.load(std::sync::atomic::Ordering::Relaxed) > 0 {
@@ -208,15 +232,20 @@ impl CaptureHook {
                 }
             }
         }
-        let content = if regions.is_empty() {
-            Vec::new()
+        if shared.submissions.load(std::sync::atomic::Ordering::Relaxed) == 0 {
+            buffers.clear();
+        }
+        let (content, buffer_content) = if regions.is_empty() && buffers.is_empty() {
+            (Vec::new(), Vec::new())
         } else {
             let keys = regions
                 .iter()
                 .map(|r| (r.texture.clone(), r.level, r.layer, r.rect, r.slices))
                 .collect::<Vec<_>>();
-            let bytes = shared.read_back_all(regions)?;
-            keys.into_iter().zip(bytes).collect()
+            let mut bytes = shared.read_back_with_buffers(regions, buffers.clone())?;
+            let buffer_bytes = bytes.split_off(keys.len());
+            let content: Vec<_> = keys.into_iter().zip(bytes).collect();
+            (content, buffers.into_iter().zip(buffer_bytes).collect::<Vec<_>>())
         };
         let mut state = lock(&self.0);
         let Some(armed) = state.armed.take() else { return Ok(()) };
@@ -228,10 +257,17 @@ impl CaptureHook {
             back_buffer,
             first_frame: armed.first,
         };
+        let effect = |_: EffectKey| None;
+        let known = &state.buffers;
+        let write_only = |id: BufferId| write_only(known, id);
+        let sources = Sources { effect: &effect, write_only: &write_only };
         let opened = File::create(&armed.path).and_then(|file| {
             let mut writer = CaptureWriter::new(BufWriter::new(file), &back_buffer, device)?;
             for ((texture, level, layer, rect, slices), bytes) in &content {
                 writer.snapshot(texture, (*level, *layer, *rect, *slices), bytes)?;
+            }
+            for (buffer, bytes) in &buffer_content {
+                writer.buffer_snapshot(buffer, bytes, sources)?;
             }
             Ok(writer)
         });
@@ -261,6 +297,7 @@ impl HookState {
                 file_bytes: stats.file_bytes,
                 raw_upload_bytes: stats.raw_upload_bytes,
                 raw_sprite_bytes: stats.raw_sprite_bytes,
+                raw_geometry_bytes: stats.raw_geometry_bytes,
             }),
             Err(e) => Err(format!("{}: {e}", active.path.display())),
         });
@@ -272,6 +309,11 @@ impl Drop for CaptureHook {
     fn drop(&mut self) {
         lock(&self.0).finish();
     }
+}
+
+/// Whether the buffer `id` among `buffers` was created `BufferUsage.WriteOnly`.
+fn write_only(buffers: &[(Weak<BufferState>, bool)], id: BufferId) -> bool {
+    buffers.iter().any(|(b, w)| *w && b.upgrade().is_some_and(|b| b.id() == id))
 }
 
 /// Parses `path:N-M` or `path:N`.

@@ -201,15 +201,31 @@ impl DeviceShared {
     /// Records a readback of every region, flushes once, waits for that frame alone, and returns
     /// their bytes in order. The caller must hold no lock of this device.
     pub fn read_back_all(&self, regions: Vec<ReadRegion>) -> Result<Vec<Vec<u8>>> {
+        self.read_back_with_buffers(regions, Vec::new())
+    }
+
+    /// Records a readback of every region, then of the whole content of every buffer, flushes
+    /// once, waits for that frame alone, and returns their bytes in that order. The caller must
+    /// hold no lock of this device.
+    pub fn read_back_with_buffers(
+        &self,
+        regions: Vec<ReadRegion>,
+        buffers: Vec<Arc<xnagraph_graph::BufferState>>,
+    ) -> Result<Vec<Vec<u8>>> {
         self.check_failure()?;
         let (ids, handed) = self.hand_over(
             |rec| {
-                Ok(regions
+                let mut ids = regions
                     .into_iter()
                     .map(|r| {
                         rec.builder.readback_slices(r.texture, r.level, r.layer, r.rect, r.slices)
                     })
-                    .collect::<Vec<ReadbackId>>())
+                    .collect::<Vec<ReadbackId>>();
+                for b in buffers {
+                    let size = b.desc().size;
+                    ids.push(rec.builder.buffer_readback(b, 0, size));
+                }
+                Ok(ids)
             },
             true,
         )?;
