@@ -211,3 +211,13 @@ fn a_format_1_0_file_is_still_read_and_replays_to_its_recorded_frame() {
     let live = std::fs::read(dir.join("capture-1.0.rgba")).unwrap();
     assert_eq!(replay_final(&capture), live);
 }
+
+#[test]
+#[ignore = "writes a seed of the fuzz corpus; run by benches/fuzz.sh --regenerate"]
+fn write_fuzz_seed() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/sprites.xgc");
+    let device = device();
+    device.capture_frames(&path, 1..=2).unwrap();
+    render(&device, 3);
+    device.capture_result().expect("the capture finished").unwrap();
+}

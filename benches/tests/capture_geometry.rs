@@ -205,3 +205,14 @@ fn a_trimmed_geometry_capture_replays_to_the_same_final_frame() {
     assert_eq!(trimmed.buffer_snapshot.len(), capture.buffers.len());
     assert_eq!(replay_final(&trimmed), live);
 }
+
+#[test]
+#[ignore = "writes a seed of the fuzz corpus; run by benches/fuzz.sh --regenerate"]
+fn write_fuzz_seed() {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/geometry.xgc");
+    let device = device();
+    device.capture_frames(&path, 1..=2).unwrap();
+    render(&device, 3);
+    device.capture_result().expect("the capture finished").unwrap();
+}

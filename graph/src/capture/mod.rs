@@ -18,6 +18,9 @@ pub mod replay;
 pub mod trim;
 pub mod writer;
 
+#[cfg(test)]
+mod tests;
+
 pub use container::CaptureError;
 pub use reader::{Capture, CapturedFrame};
 pub use replay::{FrameTimes, Replayer};

@@ -9,10 +9,43 @@
 
 use std::collections::HashMap;
 
-use super::container::{read_chunks, read_header, CaptureError, RawChunk};
+use super::container::{read_chunks, read_header, CaptureError, RawChunk, MAX_CHUNK};
 use super::record::*;
 use crate::commands::SpriteInstance;
 use crate::geometry::{DrawCall, ATTRIBUTES};
+use crate::resource::TextureDesc;
+
+/// The largest texture edge (and volume depth) a capture may declare: past any device's limit
+/// (XNA's HiDef allows 4096), small enough that a level's size never overflows.
+pub const MAX_TEXTURE_EDGE: u32 = 16384;
+
+/// A texture's description must be one a device could have created: edges of 1 to
+/// [`MAX_TEXTURE_EDGE`], at most a full mip chain, one layer or a cube's six, and a
+/// multisample count that is 0 or a power of two up to 64. Everything the reader and a replay
+/// compute from it (level sizes, region sizes) then stays in range.
+fn check_texture_desc(d: &TextureDesc) -> Result<(), String> {
+    let depth = d.volume_depth.unwrap_or(1);
+    let edges = [d.width, d.height, depth];
+    if edges.iter().any(|&e| e == 0 || e > MAX_TEXTURE_EDGE) {
+        return Err(format!(
+            "size {}x{}x{depth} outside 1 to {MAX_TEXTURE_EDGE}",
+            d.width, d.height
+        ));
+    }
+    let chain = 32 - d.width.max(d.height).max(depth).leading_zeros();
+    if d.mip_levels == 0 || d.mip_levels > chain {
+        return Err(format!("{} mip levels, a full chain has {chain}", d.mip_levels));
+    }
+    if !matches!(d.layers, 1 | 6) || (d.layers == 6 && d.volume_depth.is_some()) {
+        return Err(format!("{} layers", d.layers));
+    }
+    if let Some(rt) = d.render_target {
+        if rt.sample_count > 64 || (rt.sample_count > 1 && !rt.sample_count.is_power_of_two()) {
+            return Err(format!("{} samples", rt.sample_count));
+        }
+    }
+    Ok(())
+}
 
 /// One captured frame: its flushes and its end marker.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,6 +137,8 @@ impl Capture {
                 if t.key as usize != self.textures.len() {
                     return Err(chunk.error(format!("texture key {} out of order", t.key)));
                 }
+                check_texture_desc(&t.desc)
+                    .map_err(|m| chunk.error(format!("texture {}: {m}", t.key)))?;
                 self.textures.push(t);
             }
             kind::BUFFER => {
@@ -111,8 +146,11 @@ impl Capture {
                 if b.key as usize != self.buffers.len() {
                     return Err(chunk.error(format!("buffer key {} out of order", b.key)));
                 }
-                if b.desc.size == 0 {
-                    return Err(chunk.error(format!("buffer {} of no bytes", b.key)));
+                if b.desc.size == 0 || b.desc.size > u64::from(MAX_CHUNK) {
+                    return Err(chunk.error(format!(
+                        "buffer {} of {} bytes (1 to {MAX_CHUNK})",
+                        b.key, b.desc.size
+                    )));
                 }
                 self.buffers.push(b);
             }
