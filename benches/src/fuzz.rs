@@ -41,7 +41,7 @@ impl Rng {
     }
 
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn bits(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -53,7 +53,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            (self.bits() % n as u64) as usize
         }
     }
 }
@@ -81,7 +81,7 @@ fn mutate_bytes(bytes: &mut Vec<u8>, other: &[u8], rng: &mut Rng) {
     let at = rng.below(span + 1);
     match rng.below(8) {
         0 if at < bytes.len() => bytes[at] ^= 1 << rng.below(8),
-        1 if at < bytes.len() => bytes[at] = rng.next() as u8,
+        1 if at < bytes.len() => bytes[at] = rng.bits() as u8,
         2 => {
             let value = INTERESTING[rng.below(INTERESTING.len())];
             let end = (at + value.len()).min(bytes.len());
@@ -104,7 +104,7 @@ fn mutate_bytes(bytes: &mut Vec<u8>, other: &[u8], rng: &mut Rng) {
         _ if at < bytes.len() => {
             bytes[at] = bytes[at].wrapping_add(if rng.below(2) == 0 { 1 } else { 255 });
         }
-        _ => bytes.push(rng.next() as u8),
+        _ => bytes.push(rng.bits() as u8),
     }
 }
 

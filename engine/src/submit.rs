@@ -280,12 +280,10 @@ impl DeviceShared {
             let recorded = record(&mut rec)?;
             (recorded, rec.builder.take_frame())
         };
-        if !commands.is_empty() {
-            self.capture.flushed(&commands);
-        }
         let frame = (!commands.is_empty()).then(|| {
+            let capture = self.capture.flushed(&commands);
             self.submissions.store(number, Ordering::Relaxed);
-            Frame { number, commands, cause: flush.id() }
+            Frame { number, commands, cause: flush.id(), capture }
         });
         let Some(jobs) = order.as_ref() else {
             let outcome = match frame {
@@ -319,6 +317,9 @@ impl DeviceShared {
         let _span = span.entered();
         puffin::profile_scope!("render_frame");
         let mut commands = frame.commands;
+        if let Some(capture) = frame.capture {
+            capture.write(&commands);
+        }
         commands.present_target = match self.present_target()? {
             Ok(target) => target,
             Err(e) => return Ok(Err(e)),

@@ -10,9 +10,16 @@
 //! the present that ends frame M closes the file. See `xnagraph_graph::capture` for the format
 //! and why capture sits at the flush.
 //!
+//! The game thread only clones each flushed `FrameCommands` into a bounded queue; encoding,
+//! deduplication, compression and the file writes happen on a writer thread ([`thread`]), in
+//! flush order. The snapshot is read back and written when the capture starts, on the calling
+//! thread (a one-off). `capture_result` waits for the writer to finish the file.
+//!
 //! The hook also keeps what a snapshot needs whatever is armed: weak lists of the device's
 //! texture and buffer states (with each buffer's `BufferUsage`) and the SPIR-V of its effects
 //! (a frame may draw with an effect created long before it).
+
+mod thread;
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -21,12 +28,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
+pub(crate) use thread::CaptureTag;
+use thread::{Known, WriterThread};
 use xnagraph_graph::capture::record::DeviceRecord;
-use xnagraph_graph::capture::writer::Sources;
 use xnagraph_graph::capture::CaptureWriter;
-use xnagraph_graph::{
-    BufferId, BufferState, EffectKey, EffectState, FrameCommands, Node, Rect, Slices, TextureState,
-};
+use xnagraph_graph::{BufferState, EffectState, FrameCommands, Node, Rect, Slices, TextureState};
 
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -63,17 +69,16 @@ struct Armed {
 }
 
 struct Active {
-    writer: CaptureWriter<BufWriter<File>>,
+    writer: WriterThread,
     path: PathBuf,
     last: u64,
 }
 
 #[derive(Default)]
 struct HookState {
-    textures: Vec<Weak<TextureState>>,
-    /// Each buffer with whether it is `BufferUsage.WriteOnly`.
-    buffers: Vec<(Weak<BufferState>, bool)>,
-    effects: Vec<(Weak<EffectState>, Arc<[u32]>)>,
+    known: Arc<Mutex<Known>>,
+    /// A capture whose last frame was queued, while its writer finishes the file.
+    finishing: Option<(PathBuf, WriterThread)>,
     /// Presents recorded so far: the number of the frame being recorded.
     presents: u64,
     frame_began: Option<Instant>,
@@ -89,27 +94,30 @@ pub(crate) struct CaptureHook(Mutex<HookState>);
 impl CaptureHook {
     /// Remembers a texture state the device created, for a later snapshot.
     pub fn texture_created(&self, texture: &Arc<TextureState>) {
-        let mut state = lock(&self.0);
-        if state.textures.len() >= 64 && state.textures.len().is_power_of_two() {
-            state.textures.retain(|t| t.strong_count() > 0);
+        let known = lock(&self.0).known.clone();
+        let mut known = lock(&known);
+        if known.textures.len() >= 64 && known.textures.len().is_power_of_two() {
+            known.textures.retain(|t| t.strong_count() > 0);
         }
-        state.textures.push(Arc::downgrade(texture));
+        known.textures.push(Arc::downgrade(texture));
     }
 
     /// Remembers a buffer state the device created, for a later snapshot.
     pub fn buffer_created(&self, buffer: &Arc<BufferState>, write_only: bool) {
-        let mut state = lock(&self.0);
-        if state.buffers.len() >= 64 && state.buffers.len().is_power_of_two() {
-            state.buffers.retain(|(b, _)| b.strong_count() > 0);
+        let known = lock(&self.0).known.clone();
+        let mut known = lock(&known);
+        if known.buffers.len() >= 64 && known.buffers.len().is_power_of_two() {
+            known.buffers.retain(|(b, _)| b.strong_count() > 0);
         }
-        state.buffers.push((Arc::downgrade(buffer), write_only));
+        known.buffers.push((Arc::downgrade(buffer), write_only));
     }
 
     /// Remembers an effect's fragment stage, for captures of draws that use it.
     pub fn effect_created(&self, effect: &Arc<EffectState>, spirv: &[u32]) {
-        let mut state = lock(&self.0);
-        state.effects.retain(|(e, _)| e.strong_count() > 0);
-        state.effects.push((Arc::downgrade(effect), spirv.into()));
+        let known = lock(&self.0).known.clone();
+        let mut known = lock(&known);
+        known.effects.retain(|(e, _)| e.strong_count() > 0);
+        known.effects.push((Arc::downgrade(effect), spirv.into()));
     }
 
     /// Arms a capture of frames `frames` into `path`; starts it at once when the first frame is
@@ -135,6 +143,8 @@ impl CaptureHook {
                     ),
                 ));
             }
+            // A finished capture's writer completes its file before another capture starts.
+            state.wait_for_writer();
             if state.armed.is_some() || state.active.is_some() {
                 return Err(XnaError::invalid_operation("A capture is already in progress."));
             }
@@ -148,36 +158,28 @@ impl CaptureHook {
         Ok(())
     }
 
-    /// The outcome of the last capture, once it has finished.
+    /// The outcome of the last capture once its last frame was presented (waiting for the
+    /// writer to finish the file).
     pub fn take_result(&self) -> Option<std::result::Result<CaptureSummary, String>> {
-        lock(&self.0).result.take()
+        let mut state = lock(&self.0);
+        state.wait_for_writer();
+        state.result.take()
     }
 
-    /// A flushed frame leaves the recorder (called under the device's flush order): written
-    /// when a capture is active; a present in it ends the frame.
-    pub fn flushed(&self, commands: &FrameCommands) {
+    /// A flushed frame leaves the recorder (called under the device's flush order): when a
+    /// capture is active, the tag under which it is written where it is rendered; a present in
+    /// it ends the frame.
+    pub fn flushed(&self, commands: &FrameCommands) -> Option<CaptureTag> {
         let mut guard = lock(&self.0);
         let state = &mut *guard;
         let presented = commands.nodes.iter().any(|n| matches!(n, Node::Present(_)));
         let frame = state.presents;
-        if let Some(active) = state.active.as_mut() {
-            let (effects, buffers) = (&state.effects, &state.buffers);
-            let effect = |key: EffectKey| {
-                effects.iter().find_map(|(e, words)| {
-                    e.upgrade().filter(|e| e.key() == key).map(|_| words.clone())
-                })
-            };
-            let write_only = |id: BufferId| write_only(buffers, id);
-            let sources = Sources { effect: &effect, write_only: &write_only };
-            let mut written = active.writer.flush(frame, commands, sources);
-            if written.is_ok() && presented {
-                let ns = state.frame_began.map_or(0, |t| t.elapsed().as_nanos() as u64);
-                written = active.writer.frame_end(frame, ns);
-            }
-            if let Err(e) = written {
-                state.active = None;
-                state.result = Some(Err(format!("writing the capture failed: {e}")));
-            } else if presented && frame == active.last {
+        let mut tag = None;
+        if let Some(active) = state.active.as_ref() {
+            let end_ns =
+                presented.then(|| state.frame_began.map_or(0, |t| t.elapsed().as_nanos() as u64));
+            tag = Some(active.writer.tag(frame, end_ns));
+            if presented && frame == active.last {
                 state.finish();
             }
         }
@@ -185,6 +187,7 @@ impl CaptureHook {
             state.presents += 1;
             state.frame_began = Some(Instant::now());
         }
+        tag
     }
 
     /// After a present: starts an armed capture whose first frame begins now.
@@ -202,11 +205,12 @@ impl CaptureHook {
     /// Reads back every live texture and buffer (none before anything was submitted: nothing
     /// has content yet), then opens the file and writes the device and the snapshot.
     fn start(&self, shared: &DeviceShared) -> Result<()> {
+        let known = lock(&self.0).known.clone();
         let (textures, mut buffers): (Vec<Arc<TextureState>>, Vec<Arc<BufferState>>) = {
-            let state = lock(&self.0);
+            let known = lock(&known);
             (
-                state.textures.iter().filter_map(Weak::upgrade).collect(),
-                state.buffers.iter().filter_map(|(b, _)| b.upgrade()).collect(),
+                known.textures.iter().filter_map(Weak::upgrade).collect(),
+                known.buffers.iter().filter_map(|(b, _)| b.upgrade()).collect(),
             )
         };
         let back_buffer = lock(&shared.rec).builder.back_buffer().clone();
@@ -257,19 +261,18 @@ impl CaptureHook {
             back_buffer,
             first_frame: armed.first,
         };
-        let effect = |_: EffectKey| None;
-        let known = &state.buffers;
-        let write_only = |id: BufferId| write_only(known, id);
-        let sources = Sources { effect: &effect, write_only: &write_only };
         let opened = File::create(&armed.path).and_then(|file| {
             let mut writer = CaptureWriter::new(BufWriter::new(file), &back_buffer, device)?;
             for ((texture, level, layer, rect, slices), bytes) in &content {
                 writer.snapshot(texture, (*level, *layer, *rect, *slices), bytes)?;
             }
-            for (buffer, bytes) in &buffer_content {
-                writer.buffer_snapshot(buffer, bytes, sources)?;
-            }
-            Ok(writer)
+            Known::with_sources(&known, |sources| {
+                for (buffer, bytes) in &buffer_content {
+                    writer.buffer_snapshot(buffer, bytes, sources)?;
+                }
+                Ok::<_, std::io::Error>(())
+            })?;
+            WriterThread::spawn(writer, known.clone())
         });
         match opened {
             Ok(writer) => {
@@ -288,18 +291,26 @@ impl CaptureHook {
 }
 
 impl HookState {
+    /// Closes the active capture's queue: its writer finishes the file.
     fn finish(&mut self) {
-        let Some(active) = self.active.take() else { return };
-        self.result = Some(match active.writer.finish() {
-            Ok((_, stats)) => Ok(CaptureSummary {
-                path: active.path,
+        if let Some(active) = self.active.take() {
+            self.finishing = Some((active.path, active.writer));
+        }
+    }
+
+    /// Waits for a finishing writer and keeps its outcome.
+    fn wait_for_writer(&mut self) {
+        let Some((path, writer)) = self.finishing.take() else { return };
+        self.result = Some(match writer.finish() {
+            Ok(stats) => Ok(CaptureSummary {
+                path,
                 frames: stats.frames,
                 file_bytes: stats.file_bytes,
                 raw_upload_bytes: stats.raw_upload_bytes,
                 raw_sprite_bytes: stats.raw_sprite_bytes,
                 raw_geometry_bytes: stats.raw_geometry_bytes,
             }),
-            Err(e) => Err(format!("{}: {e}", active.path.display())),
+            Err(e) => Err(format!("{}: {e}", path.display())),
         });
     }
 }
@@ -307,13 +318,10 @@ impl HookState {
 impl Drop for CaptureHook {
     /// A device disposed mid-capture still leaves a readable file (without its end record).
     fn drop(&mut self) {
-        lock(&self.0).finish();
+        let mut state = lock(&self.0);
+        state.finish();
+        state.wait_for_writer();
     }
-}
-
-/// Whether the buffer `id` among `buffers` was created `BufferUsage.WriteOnly`.
-fn write_only(buffers: &[(Weak<BufferState>, bool)], id: BufferId) -> bool {
-    buffers.iter().any(|(b, w)| *w && b.upgrade().is_some_and(|b| b.id() == id))
 }
 
 /// Parses `path:N-M` or `path:N`.
