@@ -216,3 +216,71 @@ fn write_fuzz_seed() {
     render(&device, 3);
     device.capture_result().expect("the capture finished").unwrap();
 }
+
+/// A 32x24 PreserveContents target, cleared in frame 0 only; every frame draws a quad at a
+/// depth that grows with the frame, which the depth test (with a depth buffer) keeps out
+/// wherever an earlier frame's nearer quad was: the target's content, depth included, carries
+/// across frames.
+fn render_preserved(device: &GraphicsDevice, frames: u32, depth: DepthFormat, multisample: i32) {
+    use xnagraph::{RenderTarget2D, RenderTargetUsage, SpriteBatch, SurfaceFormat};
+    let target = RenderTarget2D::with_options(
+        device,
+        32,
+        24,
+        false,
+        SurfaceFormat::Color,
+        depth,
+        multisample,
+        RenderTargetUsage::PreserveContents,
+    )
+    .unwrap();
+    let mut effect = BasicEffect::new(device).unwrap();
+    effect.vertex_color_enabled = true;
+    let mut batch = SpriteBatch::new(device).unwrap();
+    for frame in 0..frames {
+        device.set_render_target(Some(&target)).unwrap();
+        if frame == 0 {
+            device.clear(Color::new(5, 10, 20, 255)).unwrap();
+        }
+        device.set_depth_stencil_state(DepthStencilState::DEFAULT).unwrap();
+        device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
+        effect.current_technique().passes()[0].apply().unwrap();
+        let c = Color::new(20 * frame as u8, 200, 90, 255);
+        let corners = quad(2.0 + 3.0 * frame as f32, 2.0, 14.0, 12.0, 0.1 + 0.05 * frame as f32, c);
+        device.draw_user_primitives(PrimitiveType::TriangleStrip, &corners, 0, 2).unwrap();
+        device.set_render_target(None).unwrap();
+        device.clear(Color::BLACK).unwrap();
+        batch.begin().unwrap();
+        batch.draw(&target, xnagraph::Vector2::new(3.0, 5.0), Color::WHITE).unwrap();
+        batch.end().unwrap();
+        device.present().unwrap();
+    }
+}
+
+/// A capture of frames 5 to 9 of `render_preserved`, replayed: the error it ends with.
+fn replay_preserved(name: &str, depth: DepthFormat, multisample: i32) -> String {
+    let path = scratch(name);
+    let device = device();
+    device.capture_frames(&path, 5..=9).unwrap();
+    render_preserved(&device, 10, depth, multisample);
+    device.capture_result().expect("the capture finished").unwrap();
+    let capture = Capture::open(&path).unwrap();
+    let mut backend = vulkan();
+    match xnagraph_benches::replay::replay(&mut backend, &capture, 1, None, || {}) {
+        Ok(_) => panic!("a replay that needs content the snapshot lacks must be refused"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_replay_that_loads_a_depth_buffer_the_snapshot_lacks_is_refused() {
+    let e = replay_preserved("preserved_depth.xgc", DepthFormat::Depth24, 0);
+    assert!(e.contains("frame 5 uses the depth/stencil image of texture"), "{e}");
+    assert!(e.contains("not in the file"), "{e}");
+}
+
+#[test]
+fn a_replay_that_loads_a_multisample_image_the_snapshot_lacks_is_refused() {
+    let e = replay_preserved("preserved_samples.xgc", DepthFormat::None, 4);
+    assert!(e.contains("frame 5 uses the multisample image of texture"), "{e}");
+}

@@ -16,6 +16,7 @@ pub mod reader;
 pub mod record;
 pub mod replay;
 pub mod trim;
+pub mod unsnapshotted;
 pub mod writer;
 
 #[cfg(test)]

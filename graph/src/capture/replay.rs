@@ -10,13 +10,15 @@
 //! compile under the recorded policy (or another, for comparisons), the frames-in-flight wait,
 //! the submission, and the tracked state committed on success. Readbacks the game made are
 //! executed too (they are work the frame did); their bytes are collected and dropped at
-//! [`Replayer::finish`].
+//! [`Replayer::finish`]. A frame that would load an image the snapshot does not hold (a depth
+//! buffer, a multisample image: see [`super::unsnapshotted`]) is refused with an error.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::reader::{Capture, CapturedFrame};
 use super::record::*;
+use super::unsnapshotted::Unsnapshotted;
 use crate::backend::{Backend, BackendError, SubmissionId};
 use crate::buffer::{BufferState, SetDataOptions};
 use crate::commands::*;
@@ -46,6 +48,7 @@ pub struct Replayer {
     buffers: Vec<Arc<BufferState>>,
     effects: Vec<Arc<EffectState>>,
     policy: CompilePolicy,
+    unsnapshotted: Unsnapshotted,
     next_readback: u64,
     readbacks: Vec<ReadbackId>,
 }
@@ -77,6 +80,7 @@ impl Replayer {
             buffers,
             effects,
             policy: capture.device.compile_policy,
+            unsnapshotted: Unsnapshotted::default(),
             next_readback: 0,
             readbacks: Vec::new(),
         };
@@ -94,8 +98,9 @@ impl Replayer {
             })
         }));
         if !nodes.is_empty() {
-            replayer.submit(backend, FrameCommands { nodes, ..FrameCommands::default() })?;
+            replayer.submit(backend, FrameCommands { nodes, ..FrameCommands::default() }, None)?;
         }
+        replayer.unsnapshotted = Unsnapshotted::new(capture, &replayer.textures);
         Ok(replayer)
     }
 
@@ -138,7 +143,7 @@ impl Replayer {
             let start = Instant::now();
             let commands = self.rebuild(capture, flush);
             times.rebuild += start.elapsed();
-            let (submission, t) = self.submit(backend, commands)?;
+            let (submission, t) = self.submit(backend, commands, Some(frame.number))?;
             times.compile += t.compile;
             times.wait += t.wait;
             times.submit += t.submit;
@@ -273,17 +278,22 @@ impl Replayer {
     }
 
     /// The engine's path for one flush: present target, compile, frames-in-flight wait,
-    /// submission, tracked state committed on success.
+    /// submission, tracked state committed on success. A flush of captured frame `frame` is
+    /// checked against what the snapshot lacks first.
     fn submit(
         &mut self,
         backend: &mut dyn Backend,
         mut commands: FrameCommands,
+        frame: Option<u64>,
     ) -> Result<(SubmissionId, FrameTimes), BackendError> {
         let mut times = FrameTimes::default();
         commands.present_target = backend.present_target(&self.textures[0])?;
         let start = Instant::now();
         let (plan, tracking) = compile_for_submission_with(commands, self.policy);
         times.compile = start.elapsed();
+        if let Some(frame) = frame {
+            self.unsnapshotted.check(&plan, frame)?;
+        }
         let start = Instant::now();
         if let Some(blocker) = backend.submit_blocker() {
             backend.waiter().wait_for(blocker)?;
@@ -319,7 +329,7 @@ impl Replayer {
         };
         let commands =
             FrameCommands { nodes: vec![Node::Readback(readback)], ..FrameCommands::default() };
-        let (submission, _) = self.submit(backend, commands)?;
+        let (submission, _) = self.submit(backend, commands, None)?;
         backend.waiter().wait_for(submission)?;
         backend.wait(submission)?;
         backend
@@ -342,7 +352,7 @@ impl Replayer {
             nodes: vec![Node::BufferReadback(readback)],
             ..FrameCommands::default()
         };
-        let (submission, _) = self.submit(backend, commands)?;
+        let (submission, _) = self.submit(backend, commands, None)?;
         backend.waiter().wait_for(submission)?;
         backend.wait(submission)?;
         backend
