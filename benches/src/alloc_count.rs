@@ -1,12 +1,14 @@
 //! A counting global allocator: a benchmark that installs [`CountingAllocator`] as its
 //! `#[global_allocator]` reads with [`allocations`] how many heap allocations (including
 //! reallocations) the process has made, so "no heap allocation on the hot path" is measured
-//! rather than assumed.
+//! rather than assumed, and with [`take_largest`] the largest single allocation since the last
+//! call (the fuzzer's bound on what an input may make the reader allocate).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
 
 /// The system allocator, counting each allocation and reallocation.
 pub struct CountingAllocator;
@@ -15,18 +17,21 @@ pub struct CountingAllocator;
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
         // SAFETY: the caller's contract is the system allocator's.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
         // SAFETY: as above.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        LARGEST.fetch_max(new_size, Ordering::Relaxed);
         // SAFETY: as above.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -41,4 +46,10 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// (always 0 otherwise).
 pub fn allocations() -> u64 {
     ALLOCATIONS.load(Ordering::Relaxed)
+}
+
+/// The largest single allocation (or reallocation's new size), in bytes, since the previous
+/// call, by a process whose global allocator is [`CountingAllocator`] (always 0 otherwise).
+pub fn take_largest() -> usize {
+    LARGEST.swap(0, Ordering::Relaxed)
 }

@@ -2,27 +2,23 @@
 //! the live run's exact pixels, on its own (the snapshot carries what earlier frames left),
 //! trimmed, through the environment variable, and through the `xnagraph-replay` binary.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
+
+use common::{replay_final, scratch, vulkan};
 
 use xnagraph::{
     BlendState, Color, DepthFormat, DeviceOptions, GraphicsDevice, GraphicsProfile,
     PresentationParameters, Rectangle, RenderTarget2D, RenderTargetUsage, SpriteBatch,
     SurfaceFormat, Texture2D, Vector2,
 };
-use xnagraph_benches::replay::replay;
 use xnagraph_graph::capture::trim::trim;
 use xnagraph_graph::capture::Capture;
-use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
 const W: i32 = 64;
 const H: i32 = 48;
-
-fn scratch(name: &str) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_file(&path);
-    path
-}
 
 fn device() -> GraphicsDevice {
     let params = PresentationParameters {
@@ -82,18 +78,6 @@ fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
     let mut pixels = vec![Color::TRANSPARENT; (W * H) as usize];
     device.get_back_buffer_data(None, &mut pixels, 0, (W * H) as usize).unwrap();
     bytemuck::cast_slice(&pixels).to_vec()
-}
-
-fn vulkan() -> VulkanBackend {
-    VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() }).unwrap()
-}
-
-fn replay_final(capture: &Capture) -> Vec<u8> {
-    let mut backend = vulkan();
-    let run = replay(&mut backend, capture, 1, None, || {}).unwrap();
-    let messages = xnagraph_graph::Backend::diagnostics(&backend).take_messages();
-    assert!(messages.is_empty(), "{messages:?}");
-    run.final_back_buffer
 }
 
 /// Captures frames 5 to 9 of a 10-frame run; returns the live final frame and the capture.
@@ -215,27 +199,25 @@ fn the_replay_binary_writes_the_final_frame_and_names_a_corrupt_chunk() {
 }
 
 #[test]
-fn a_frame_with_buffer_transfers_ends_the_capture_with_an_error() {
-    use xnagraph::{BufferUsage, VertexBuffer, VertexPositionColor, VertexType};
+fn a_format_1_0_file_is_still_read_and_replays_to_its_recorded_frame() {
+    // Written by the 1.0 writer (an 8x6 back buffer, a 2x2 texture drawn by a sprite batch,
+    // frames 1-2), with the live run's final back buffer beside it.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let capture = Capture::open(&dir.join("capture-1.0.xgc")).unwrap();
+    assert_eq!(capture.version, (1, 0));
+    assert!(capture.complete);
+    assert_eq!(capture.frames.len(), 2);
+    assert!(capture.buffers.is_empty() && capture.frames[0].flushes[0].geometry.is_none());
+    let live = std::fs::read(dir.join("capture-1.0.rgba")).unwrap();
+    assert_eq!(replay_final(&capture), live);
+}
+
+#[test]
+#[ignore = "writes a seed of the fuzz corpus; run by benches/fuzz.sh --regenerate"]
+fn write_fuzz_seed() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/sprites.xgc");
     let device = device();
-    device.capture_frames(scratch("buffers.xgc"), 0..=1).unwrap();
-    let vb = VertexBuffer::new(
-        &device,
-        &VertexPositionColor::vertex_declaration(),
-        4,
-        BufferUsage::WriteOnly,
-    )
-    .unwrap();
-    let vertex =
-        VertexPositionColor { position: xnagraph::Vector3::new(1.0, 2.0, 3.0), color: Color::RED };
-    vb.set_data(&[vertex; 4]).unwrap();
-    device.present().unwrap();
-    device.present().unwrap();
-    device.wait_idle().unwrap();
-    match device.capture_result() {
-        Some(Err(xnagraph::XnaError::InvalidOperation { message })) => {
-            assert!(message.contains("vertex or index buffer"), "{message}")
-        }
-        other => panic!("a capture that cannot hold the frame must fail: {other:?}"),
-    }
+    device.capture_frames(&path, 1..=2).unwrap();
+    render(&device, 3);
+    device.capture_result().expect("the capture finished").unwrap();
 }

@@ -30,6 +30,9 @@ pub(crate) struct Frame {
     pub commands: FrameCommands,
     /// The caller's `flush` span, which the render thread's `render_frame` span follows from.
     pub cause: Option<tracing::Id>,
+    /// Where the frame is written when a capture holds it (by `render_frame`, before the
+    /// compile consumes it).
+    pub capture: Option<crate::capture::CaptureTag>,
 }
 
 /// What the render thread is sent: a frame, or nothing (a flush with nothing recorded), with

@@ -201,15 +201,31 @@ impl DeviceShared {
     /// Records a readback of every region, flushes once, waits for that frame alone, and returns
     /// their bytes in order. The caller must hold no lock of this device.
     pub fn read_back_all(&self, regions: Vec<ReadRegion>) -> Result<Vec<Vec<u8>>> {
+        self.read_back_with_buffers(regions, Vec::new())
+    }
+
+    /// Records a readback of every region, then of the whole content of every buffer, flushes
+    /// once, waits for that frame alone, and returns their bytes in that order. The caller must
+    /// hold no lock of this device.
+    pub fn read_back_with_buffers(
+        &self,
+        regions: Vec<ReadRegion>,
+        buffers: Vec<Arc<xnagraph_graph::BufferState>>,
+    ) -> Result<Vec<Vec<u8>>> {
         self.check_failure()?;
         let (ids, handed) = self.hand_over(
             |rec| {
-                Ok(regions
+                let mut ids = regions
                     .into_iter()
                     .map(|r| {
                         rec.builder.readback_slices(r.texture, r.level, r.layer, r.rect, r.slices)
                     })
-                    .collect::<Vec<ReadbackId>>())
+                    .collect::<Vec<ReadbackId>>();
+                for b in buffers {
+                    let size = b.desc().size;
+                    ids.push(rec.builder.buffer_readback(b, 0, size));
+                }
+                Ok(ids)
             },
             true,
         )?;
@@ -264,12 +280,10 @@ impl DeviceShared {
             let recorded = record(&mut rec)?;
             (recorded, rec.builder.take_frame())
         };
-        if !commands.is_empty() {
-            self.capture.flushed(&commands);
-        }
         let frame = (!commands.is_empty()).then(|| {
+            let capture = self.capture.flushed(&commands);
             self.submissions.store(number, Ordering::Relaxed);
-            Frame { number, commands, cause: flush.id() }
+            Frame { number, commands, cause: flush.id(), capture }
         });
         let Some(jobs) = order.as_ref() else {
             let outcome = match frame {
@@ -303,6 +317,9 @@ impl DeviceShared {
         let _span = span.entered();
         puffin::profile_scope!("render_frame");
         let mut commands = frame.commands;
+        if let Some(capture) = frame.capture {
+            capture.write(&commands);
+        }
         commands.present_target = match self.present_target()? {
             Ok(target) => target,
             Err(e) => return Ok(Err(e)),

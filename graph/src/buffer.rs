@@ -27,7 +27,7 @@ impl BufferId {
 }
 
 /// What a buffer holds: vertices (XNA's `VertexBuffer`) or indices (`IndexBuffer`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BufferKind {
     /// Vertex data, bound with `SetVertexBuffer`.
     Vertex,
@@ -36,7 +36,7 @@ pub enum BufferKind {
 }
 
 /// What a backend needs to create a buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BufferDesc {
     /// Size in bytes (more than zero).
     pub size: u64,
@@ -48,7 +48,9 @@ pub struct BufferDesc {
 }
 
 /// XNA's `SetDataOptions`: what a write promises about the buffer's other content.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default,
+)]
 pub enum SetDataOptions {
     /// The write is ordered after every earlier use of the bytes it overwrites.
     #[default]

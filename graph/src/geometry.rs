@@ -18,7 +18,7 @@ use std::sync::Arc;
 use crate::buffer::BufferState;
 
 /// XNA's `PrimitiveType`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PrimitiveType {
     /// Each three vertices are one triangle.
     TriangleList,
@@ -44,7 +44,7 @@ impl PrimitiveType {
 }
 
 /// How one vertex attribute is stored (XNA's `VertexElementFormat`, as a backend reads it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)] // Each name is the storage it reads.
 pub enum VertexFormat {
     Float1,
@@ -78,7 +78,7 @@ pub const ATTRIBUTES: usize = 3;
 
 /// Where one attribute is read from: a binding (index into [`VertexLayout::bindings`]), its
 /// storage and its byte offset in the vertex.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AttributeSource {
     /// The vertex stream.
     pub binding: u8,
@@ -89,7 +89,7 @@ pub struct AttributeSource {
 }
 
 /// One vertex stream's stride and step rate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BindingLayout {
     /// Bytes from one vertex to the next.
     pub stride: u32,
@@ -100,7 +100,7 @@ pub struct BindingLayout {
 /// The vertex layout of a draw: part of its pipeline. An attribute that is `None` is read by
 /// the shader as its default (white colour, texture coordinate 0) from a constant stream the
 /// backend provides.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct VertexLayout {
     /// One per vertex stream, in binding order.
     pub bindings: Vec<BindingLayout>,
@@ -134,7 +134,7 @@ pub struct IndexSource {
 }
 
 /// What is drawn: vertices in order, or indexed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DrawCall {
     /// `vertex_count` vertices from `first_vertex`.
     Vertices {
@@ -162,7 +162,7 @@ pub enum DrawCall {
 /// The per-draw values of the stock geometry effect (`BasicEffect`), as its vertex stage's
 /// uniform block holds them after the transform: the material colour (premultiplied RGB and
 /// alpha) and the switches (vertex colour, texture; 0 or 1).
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Default)]
 pub struct BasicMaterial {
     /// `(DiffuseColor + EmissiveColor) × Alpha`, `Alpha`.
     pub diffuse: [f32; 4],

@@ -1,7 +1,9 @@
 //! Programs that use only xnagraph's public API. The library part holds what more than one
-//! program or test shares: the [`breakout`] game and [`write_png`].
+//! program, test or benchmark shares: the [`breakout`] game, the README's sprite
+//! [`scene`] and [`write_png`].
 
 pub mod breakout;
+pub mod scene;
 
 use xnagraph::Color;
 

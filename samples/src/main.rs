@@ -18,11 +18,8 @@ use tracing::{debug, error, info};
 use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
-use xnagraph::{
-    BlendState, Color, DepthFormat, DeviceOptions, GraphicsDevice, GraphicsProfile,
-    PresentationParameters, Rectangle, RenderTarget2D, RenderTargetUsage, SamplerState,
-    SpriteBatch, SpriteEffects, SpriteSortMode, SurfaceFormat, Texture2D, Vector2,
-};
+use xnagraph::{Color, DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters};
+use xnagraph_samples::scene::SpriteScene;
 
 /// The profile the scene runs under; it bounds the back buffer's size.
 const PROFILE: GraphicsProfile = GraphicsProfile::HiDef;
@@ -99,34 +96,6 @@ fn parse_height(value: &str) -> Result<i32, String> {
     parse_edge(value, "height")
 }
 
-/// A 16×16 sprite: a white disc with a soft edge, premultiplied.
-fn ball_texture(device: &GraphicsDevice) -> xnagraph::Result<Texture2D> {
-    let mut pixels = Vec::with_capacity(256);
-    for y in 0..16 {
-        for x in 0..16 {
-            let (dx, dy) = (x as f32 - 7.5, y as f32 - 7.5);
-            let d = (dx * dx + dy * dy).sqrt();
-            let a = (8.0 - d).clamp(0.0, 1.0);
-            pixels.push(Color::from_floats(a, a, a, a));
-        }
-    }
-    let t = Texture2D::new(device, 16, 16)?;
-    t.set_data(&pixels)?;
-    Ok(t)
-}
-
-fn hue(i: usize) -> Color {
-    const PALETTE: [Color; 6] = [
-        Color::new(255, 80, 80, 255),
-        Color::new(80, 255, 120, 255),
-        Color::new(90, 140, 255, 255),
-        Color::new(255, 220, 70, 255),
-        Color::new(230, 90, 255, 255),
-        Color::new(80, 240, 240, 255),
-    ];
-    PALETTE[i % PALETTE.len()]
-}
-
 /// Creates the device; an error names the flags whose values it was created with.
 fn create_device(args: &Args) -> Result<GraphicsDevice, String> {
     let params = PresentationParameters {
@@ -148,69 +117,12 @@ fn render(
     profiling: bool,
 ) -> xnagraph::Result<(Vec<Color>, Vec<f64>)> {
     info!("adapter: {}", device.adapter_name());
-    let (sw, sh) = (args.width / 2, args.height / 2);
-    let scene = RenderTarget2D::with_options(
-        device,
-        sw,
-        sh,
-        false,
-        SurfaceFormat::Color,
-        DepthFormat::None,
-        0,
-        RenderTargetUsage::DiscardContents,
-    )?;
-    let ball = ball_texture(device)?;
-    let mut batch = SpriteBatch::new(device)?;
+    let mut scene = SpriteScene::new(device, args.width, args.height)?;
     let mut frame_ms = Vec::with_capacity(args.frames as usize);
 
     for frame in 0..args.frames {
         let start = Instant::now();
-        let t = frame as f32 / 60.0;
-
-        device.set_render_target(Some(&scene))?;
-        device.clear(Color::new(16, 20, 40, 255))?;
-        batch.begin_with(
-            SpriteSortMode::Deferred,
-            Some(BlendState::ALPHA_BLEND),
-            None,
-            None,
-            None,
-            None,
-        )?;
-        for i in 0..200usize {
-            let phase = i as f32 * 0.37;
-            let x = (sw as f32 * 0.5)
-                + (t * 0.8 + phase).cos() * (sw as f32 * 0.42) * ((i % 7) as f32 / 7.0 + 0.3);
-            let y = (sh as f32 * 0.5)
-                + (t * 1.1 + phase * 1.3).sin() * (sh as f32 * 0.4) * ((i % 5) as f32 / 5.0 + 0.3);
-            let scale = 0.5 + (i % 4) as f32 * 0.25;
-            batch.draw_ex(
-                &ball,
-                Vector2::new(x, y),
-                None,
-                hue(i),
-                t + phase,
-                Vector2::new(8.0, 8.0),
-                Vector2::new(scale, scale),
-                SpriteEffects::NONE,
-                0.0,
-            )?;
-        }
-        batch.end()?;
-
-        device.set_render_target(None)?;
-        device.clear(Color::BLACK)?;
-        batch.begin_with(
-            SpriteSortMode::Deferred,
-            Some(BlendState::OPAQUE),
-            Some(SamplerState::LINEAR_CLAMP),
-            None,
-            None,
-            None,
-        )?;
-        batch.draw_rect(&scene, Rectangle::new(0, 0, args.width, args.height), Color::WHITE)?;
-        batch.end()?;
-        device.present()?;
+        scene.frame(device, frame)?;
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         debug!("frame {frame:4}: {ms:8.3} ms");
         frame_ms.push(ms);

@@ -112,6 +112,10 @@ fn info(path: &Path) -> Result<(), String> {
             t.name
         );
     }
+    for b in &capture.buffers {
+        let (desc, dynamic) = (&b.desc, if b.desc.dynamic { "dynamic " } else { "" });
+        println!("buffer {}: {dynamic}{:?} {} bytes \"{}\"", b.key, desc.kind, desc.size, b.name);
+    }
     let uses = capture.blob_uses();
     let raw: u64 = capture
         .blobs
@@ -120,7 +124,7 @@ fn info(path: &Path) -> Result<(), String> {
         .map(|(id, b)| b.len() as u64 * *uses.get(&(id as u32)).unwrap_or(&0) as u64)
         .sum();
     println!(
-        "size: {file_bytes} bytes for {raw} bytes of uploads, snapshot and sprites (ratio {:.4})",
+        "size: {file_bytes} bytes for {raw} bytes of uploads, snapshot, sprites and user geometry (ratio {:.4})",
         file_bytes as f64 / raw.max(1) as f64
     );
     Ok(())

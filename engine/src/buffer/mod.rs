@@ -83,6 +83,7 @@ impl BufferCore {
             let handle = backend.create_buffer(&desc)?;
             Ok(BufferState::new(desc, handle, backend.retire_sink()))
         })?;
+        shared.capture.buffer_created(&state, usage == BufferUsage::WriteOnly);
         let core = Arc::new(BufferCore {
             res: ResourceCore::new(kind, Arc::downgrade(shared)),
             state: std::sync::Mutex::new(Some(state)),

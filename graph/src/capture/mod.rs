@@ -16,7 +16,11 @@ pub mod reader;
 pub mod record;
 pub mod replay;
 pub mod trim;
+pub mod unsnapshotted;
 pub mod writer;
+
+#[cfg(test)]
+mod tests;
 
 pub use container::CaptureError;
 pub use reader::{Capture, CapturedFrame};

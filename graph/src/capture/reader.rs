@@ -2,15 +2,50 @@
 //!
 //! In: a file's bytes. Out: the device, the creation records, the blobs, the snapshot and the
 //! frames, each flush in order under its frame. Every reference is checked as it is read (a
-//! texture, effect or blob must be defined by an earlier chunk; a sprite range must lie in its
-//! arena; a blob must be as long as its region), so a replay never meets a dangling key; a
-//! fault names the chunk and its byte offset.
+//! texture, buffer, effect or blob must be defined by an earlier chunk; a sprite range must lie
+//! in its arena; a blob must be as long as its region; a buffer transfer and the vertices and
+//! indices a draw reads must lie in their buffer or arena), so a replay never meets a dangling
+//! key or reads past a buffer; a fault names the chunk and its byte offset.
 
 use std::collections::HashMap;
 
-use super::container::{read_chunks, CaptureError, RawChunk};
+use super::container::{read_chunks, read_header, CaptureError, RawChunk, MAX_CHUNK};
 use super::record::*;
 use crate::commands::SpriteInstance;
+use crate::geometry::{DrawCall, ATTRIBUTES};
+use crate::resource::TextureDesc;
+
+/// The largest texture edge (and volume depth) a capture may declare: past any device's limit
+/// (XNA's HiDef allows 4096), small enough that a level's size never overflows.
+pub const MAX_TEXTURE_EDGE: u32 = 16384;
+
+/// A texture's description must be one a device could have created: edges of 1 to
+/// [`MAX_TEXTURE_EDGE`], at most a full mip chain, one layer or a cube's six, and a
+/// multisample count that is 0 or a power of two up to 64. Everything the reader and a replay
+/// compute from it (level sizes, region sizes) then stays in range.
+fn check_texture_desc(d: &TextureDesc) -> Result<(), String> {
+    let depth = d.volume_depth.unwrap_or(1);
+    let edges = [d.width, d.height, depth];
+    if edges.iter().any(|&e| e == 0 || e > MAX_TEXTURE_EDGE) {
+        return Err(format!(
+            "size {}x{}x{depth} outside 1 to {MAX_TEXTURE_EDGE}",
+            d.width, d.height
+        ));
+    }
+    let chain = 32 - d.width.max(d.height).max(depth).leading_zeros();
+    if d.mip_levels == 0 || d.mip_levels > chain {
+        return Err(format!("{} mip levels, a full chain has {chain}", d.mip_levels));
+    }
+    if !matches!(d.layers, 1 | 6) || (d.layers == 6 && d.volume_depth.is_some()) {
+        return Err(format!("{} layers", d.layers));
+    }
+    if let Some(rt) = d.render_target {
+        if rt.sample_count > 64 || (rt.sample_count > 1 && !rt.sample_count.is_power_of_two()) {
+            return Err(format!("{} samples", rt.sample_count));
+        }
+    }
+    Ok(())
+}
 
 /// One captured frame: its flushes and its end marker.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,16 +65,22 @@ pub struct Capture {
     pub device: DeviceRecord,
     /// Texture creations, indexed by key.
     pub textures: Vec<TextureRecord>,
+    /// Vertex and index buffer creations, indexed by key.
+    pub buffers: Vec<BufferRecord>,
     /// Effect creations, indexed by key.
     pub effects: Vec<EffectRecord>,
     /// Blobs, indexed by id.
     pub blobs: Vec<Vec<u8>>,
     /// The content of textures when the capture began.
     pub snapshot: Vec<SnapshotRecord>,
+    /// The content of buffers when the capture began.
+    pub buffer_snapshot: Vec<BufferSnapshotRecord>,
     /// The frames, in order.
     pub frames: Vec<CapturedFrame>,
     /// Whether the file ends with its end record.
     pub complete: bool,
+    /// The format version the file was written in (major, minor).
+    pub version: (u16, u16),
 }
 
 impl Capture {
@@ -52,6 +93,7 @@ impl Capture {
 
     /// Reads a file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Capture, CaptureError> {
+        let version = read_header(bytes)?;
         let chunks = read_chunks(bytes, kind::known)?;
         let mut chunks = chunks.into_iter().filter(|c| kind::known(c.kind));
         let first = chunks
@@ -63,11 +105,14 @@ impl Capture {
         let mut capture = Capture {
             device: first.decode()?,
             textures: Vec::new(),
+            buffers: Vec::new(),
             effects: Vec::new(),
             blobs: Vec::new(),
             snapshot: Vec::new(),
+            buffer_snapshot: Vec::new(),
             frames: Vec::new(),
             complete: false,
+            version,
         };
         for chunk in chunks {
             if capture.complete {
@@ -92,7 +137,37 @@ impl Capture {
                 if t.key as usize != self.textures.len() {
                     return Err(chunk.error(format!("texture key {} out of order", t.key)));
                 }
+                check_texture_desc(&t.desc)
+                    .map_err(|m| chunk.error(format!("texture {}: {m}", t.key)))?;
                 self.textures.push(t);
+            }
+            kind::BUFFER => {
+                let b: BufferRecord = chunk.decode()?;
+                if b.key as usize != self.buffers.len() {
+                    return Err(chunk.error(format!("buffer key {} out of order", b.key)));
+                }
+                if b.desc.size == 0 || b.desc.size > u64::from(MAX_CHUNK) {
+                    return Err(chunk.error(format!(
+                        "buffer {} of {} bytes (1 to {MAX_CHUNK})",
+                        b.key, b.desc.size
+                    )));
+                }
+                self.buffers.push(b);
+            }
+            kind::BUFFER_SNAPSHOT => {
+                let s: BufferSnapshotRecord = chunk.decode()?;
+                let size = self.check_buffer(chunk, s.buffer)?;
+                let len = self.check_blob(chunk, s.blob)?.len() as u64;
+                if len != size {
+                    return Err(chunk.error(format!(
+                        "blob {} holds {len} bytes, buffer {} {size}",
+                        s.blob, s.buffer
+                    )));
+                }
+                if !self.frames.is_empty() {
+                    return Err(chunk.error("snapshot content after the first frame"));
+                }
+                self.buffer_snapshot.push(s);
             }
             kind::EFFECT => {
                 let e: EffectRecord = chunk.decode()?;
@@ -117,7 +192,11 @@ impl Capture {
                 self.snapshot.push(s);
             }
             kind::FLUSH => {
-                let f: FlushRecord = chunk.decode()?;
+                let f: FlushRecord = if self.version.1 == 0 {
+                    chunk.decode::<FlushRecordV1_0>()?.into()
+                } else {
+                    chunk.decode()?
+                };
                 self.check_flush(chunk, &f)?;
                 match self.frames.last_mut() {
                     Some(frame) if frame.number == f.frame && frame.end.is_none() => {
@@ -166,6 +245,31 @@ impl Capture {
         }
     }
 
+    /// The size of buffer `key`, which must be created.
+    fn check_buffer(&self, chunk: &RawChunk, key: BufferKey) -> Result<u64, CaptureError> {
+        self.buffers
+            .get(key as usize)
+            .map(|b| b.desc.size)
+            .ok_or_else(|| chunk.error(format!("buffer {key} used before its creation")))
+    }
+
+    /// Bytes `offset..offset + len` must lie in buffer `key` (and be more than none).
+    fn check_buffer_range(
+        &self,
+        chunk: &RawChunk,
+        key: BufferKey,
+        offset: u64,
+        len: u64,
+    ) -> Result<(), CaptureError> {
+        let size = self.check_buffer(chunk, key)?;
+        if len == 0 || offset.checked_add(len).is_none_or(|end| end > size) {
+            return Err(
+                chunk.error(format!("bytes {offset}+{len} outside buffer {key} of {size} bytes"))
+            );
+        }
+        Ok(())
+    }
+
     fn check_blob(&self, chunk: &RawChunk, id: BlobId) -> Result<&[u8], CaptureError> {
         self.blobs
             .get(id as usize)
@@ -211,6 +315,10 @@ impl Capture {
     }
 
     fn check_flush(&self, chunk: &RawChunk, f: &FlushRecord) -> Result<(), CaptureError> {
+        let geometry = match f.geometry {
+            Some(id) => self.check_blob(chunk, id)?.len() as u64,
+            None => 0,
+        };
         let arena = self.check_blob(chunk, f.sprites)?;
         let size = std::mem::size_of::<SpriteInstance>();
         if arena.len() % size != 0 {
@@ -231,7 +339,24 @@ impl Capture {
                         }
                     }
                     for op in ops {
-                        let OpRecord::Draw(d) = op else { continue };
+                        let d = match op {
+                            OpRecord::Clear(_) => continue,
+                            OpRecord::Draw(d) => {
+                                if d.shader == ShaderRecord::Basic {
+                                    return Err(
+                                        chunk.error("a sprite draw with the geometry shader")
+                                    );
+                                }
+                                d
+                            }
+                            OpRecord::Geometry(d, g) => {
+                                if d.shader != ShaderRecord::Basic || d.sprite_count != 0 {
+                                    return Err(chunk.error("a geometry draw with sprites"));
+                                }
+                                self.check_geometry(chunk, g, geometry)?;
+                                d
+                            }
+                        };
                         self.check_texture(chunk, d.texture)?;
                         if u64::from(d.first_sprite) + u64::from(d.sprite_count) > sprites {
                             return Err(chunk.error("a draw past its sprite arena"));
@@ -250,12 +375,92 @@ impl Capture {
                 }
                 NodeRecord::Readback(region) => self.check_region(chunk, region, None)?,
                 NodeRecord::Present(t) => self.check_texture(chunk, *t)?,
+                NodeRecord::BufferUpload { buffer, offset, blob, .. } => {
+                    let len = self.check_blob(chunk, *blob)?.len() as u64;
+                    self.check_buffer_range(chunk, *buffer, *offset, len)?
+                }
+                NodeRecord::BufferReadback { buffer, offset, len } => {
+                    self.check_buffer_range(chunk, *buffer, *offset, *len)?
+                }
             }
         }
         if let Some(open) = f.open_cycle {
             if !matches!(f.nodes.get(open as usize), Some(NodeRecord::Pass { .. })) {
                 return Err(chunk.error("the open cycle is not a pass of the flush"));
             }
+        }
+        Ok(())
+    }
+
+    /// A geometry draw's layout must name its streams, and what it draws must lie in its
+    /// buffers or in the flush's geometry arena of `arena` bytes.
+    fn check_geometry(
+        &self,
+        chunk: &RawChunk,
+        g: &GeometryRecord,
+        arena: u64,
+    ) -> Result<(), CaptureError> {
+        let bad = |what: &str| Err(chunk.error(format!("a geometry draw {what}")));
+        if g.streams.is_empty() || g.streams.len() != g.layout.bindings.len() {
+            return bad("whose streams and layout disagree");
+        }
+        if g.layout.bindings.iter().any(|b| b.stride == 0 || b.instance_frequency != 0)
+            || g.instances != 1
+        {
+            return bad("with a zero stride or instancing");
+        }
+        for a in g.layout.attributes.iter().take(ATTRIBUTES).flatten() {
+            if usize::from(a.binding) >= g.streams.len() {
+                return bad("whose attribute reads a missing stream");
+            }
+        }
+        if g.layout.attributes[0].is_none() {
+            return bad("without positions");
+        }
+        // The vertices each stream holds from its start: all the draw may read.
+        let mut vertices = u64::MAX;
+        for (s, b) in g.streams.iter().zip(&g.layout.bindings) {
+            let bytes = match *s {
+                StreamRecord::Buffer { buffer, offset } => {
+                    let size = self.check_buffer(chunk, buffer)?;
+                    if offset > size {
+                        return bad("past the end of its vertex buffer");
+                    }
+                    size - offset
+                }
+                StreamRecord::User { start, end } => {
+                    if start > end || end > arena {
+                        return bad("past its geometry arena");
+                    }
+                    end - start
+                }
+            };
+            vertices = vertices.min(bytes / u64::from(b.stride));
+        }
+        match (g.call, &g.indices) {
+            (DrawCall::Vertices { first_vertex, vertex_count }, None) => {
+                if vertex_count == 0 || u64::from(first_vertex) + u64::from(vertex_count) > vertices
+                {
+                    return bad("of vertices past its streams");
+                }
+            }
+            (DrawCall::Indexed { base_vertex, first_index, index_count, .. }, Some(ix)) => {
+                if !matches!(ix.element_size, 2 | 4) || index_count == 0 || base_vertex < 0 {
+                    return bad("with bad indices");
+                }
+                let begin = u64::from(first_index) * u64::from(ix.element_size);
+                let len = u64::from(index_count) * u64::from(ix.element_size);
+                match ix.buffer {
+                    Some(b) => self.check_buffer_range(chunk, b, begin, len)?,
+                    None => {
+                        let (start, end) = ix.user;
+                        if start > end || end > arena || begin + len > end - start {
+                            return bad("of indices past its geometry arena");
+                        }
+                    }
+                }
+            }
+            _ => return bad("whose call and indices disagree"),
         }
         Ok(())
     }
@@ -277,10 +482,16 @@ impl Capture {
         for s in &self.snapshot {
             *uses.entry(s.blob).or_default() += 1;
         }
+        for s in &self.buffer_snapshot {
+            *uses.entry(s.blob).or_default() += 1;
+        }
         for f in self.frames.iter().flat_map(|f| &f.flushes) {
             *uses.entry(f.sprites).or_default() += 1;
+            if let Some(g) = f.geometry {
+                *uses.entry(g).or_default() += 1;
+            }
             for n in &f.nodes {
-                if let NodeRecord::Upload { blob, .. } = n {
+                if let NodeRecord::Upload { blob, .. } | NodeRecord::BufferUpload { blob, .. } = n {
                     *uses.entry(*blob).or_default() += 1;
                 }
             }

@@ -2,15 +2,28 @@
 //! its recorded frames.
 //!
 //! A recorded frame is [`crate::FrameCommands`] with every `Arc` replaced by a stable key: a
-//! texture is named by the [`TextureKey`] of its creation record, an effect by its
-//! [`EffectKey`](EffectRef) record, and every byte array (upload data, a flush's sprite arena,
-//! snapshot content) by the [`BlobId`] of a blob chunk, so that repeated data is stored once.
-//! Keys are dense from 0 in order of first appearance in the file.
+//! texture is named by the [`TextureKey`] of its creation record, a vertex or index buffer by
+//! its [`BufferKey`], an effect by its [`EffectKey`](EffectRef) record, and every byte array
+//! (upload data, a flush's sprite and geometry arenas, snapshot content) by the [`BlobId`] of a
+//! blob chunk, so that repeated data is stored once. Keys are dense from 0 in order of first
+//! appearance in the file.
+//!
+//! The device states of a draw are recorded with the draw, as the compiler sees them: blend,
+//! depth-stencil, rasterizer and sampler state, viewport, scissor and transform in
+//! [`DrawRecord`]; for a geometry draw ([`OpRecord::Geometry`]) also the vertex streams bound
+//! (buffer and offset, or the user arena), the index buffer, the vertex layout and the
+//! `BasicEffect` values its pass applied ([`GeometryRecord::material`]).
+//!
+//! Format 1.1 added buffers (their creation, snapshot, uploads and readbacks) and geometry
+//! draws, as new chunk kinds, new enum variants at the end of their enums and the geometry
+//! arena at the end of [`FlushRecord`]; a 1.0 file is read as before ([`FlushRecordV1_0`]).
 
 use serde::{Deserialize, Serialize};
 
+use crate::buffer::{BufferDesc, SetDataOptions};
 use crate::commands::{Clear, Rect, SegmentStart, Slices, Viewport};
 use crate::compile::CompilePolicy;
+use crate::geometry::{BasicMaterial, DrawCall, PrimitiveType, VertexLayout};
 use crate::resource::TextureDesc;
 use crate::states::{BlendState, DepthStencilState, RasterizerState, SamplerState};
 
@@ -20,6 +33,8 @@ pub type TextureKey = u32;
 pub type EffectRef = u32;
 /// A blob's key in one capture file.
 pub type BlobId = u32;
+/// A vertex or index buffer's key in one capture file.
+pub type BufferKey = u32;
 
 /// Chunk kinds. A reader skips kinds it does not know.
 pub mod kind {
@@ -39,10 +54,14 @@ pub mod kind {
     pub const FRAME_END: u32 = 7;
     /// [`super::EndRecord`], last in a complete file.
     pub const END: u32 = 8;
+    /// [`super::BufferRecord`] (format 1.1).
+    pub const BUFFER: u32 = 9;
+    /// [`super::BufferSnapshotRecord`] (format 1.1).
+    pub const BUFFER_SNAPSHOT: u32 = 10;
 
     /// Whether this reader knows `kind`.
     pub fn known(kind: u32) -> bool {
-        (DEVICE..=END).contains(&kind)
+        (DEVICE..=BUFFER_SNAPSHOT).contains(&kind)
     }
 }
 
@@ -73,6 +92,29 @@ pub struct TextureRecord {
     pub desc: TextureDesc,
     /// Its name (`GraphicsResource.Name`, or what tools show without one).
     pub name: String,
+}
+
+/// A vertex or index buffer's creation (`new VertexBuffer`, `new DynamicIndexBuffer`, ...).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct BufferRecord {
+    /// Its key.
+    pub key: BufferKey,
+    /// Size in bytes, vertices or indices, dynamic or not.
+    pub desc: BufferDesc,
+    /// XNA's `BufferUsage.WriteOnly` (for people and tools: a replay reads any buffer back).
+    pub write_only: bool,
+    /// Its name (`GraphicsResource.Name`, or what tools show without one).
+    pub name: String,
+}
+
+/// The whole content a buffer held when the capture began (read back once): replay uploads it
+/// before the first frame.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct BufferSnapshotRecord {
+    /// The buffer.
+    pub buffer: BufferKey,
+    /// Its bytes, as many as the buffer's size.
+    pub blob: BlobId,
 }
 
 /// A custom effect's creation: its fragment stage.
@@ -129,6 +171,8 @@ pub enum ShaderRecord {
     CubeSample,
     /// A custom effect's fragment stage.
     Custom(EffectRef),
+    /// The stock geometry effect (`BasicEffect`) of a geometry draw.
+    Basic,
 }
 
 /// A draw, as [`crate::Draw`] with keys.
@@ -158,13 +202,65 @@ pub struct DrawRecord {
     pub transform: [f32; 16],
 }
 
+/// Where one vertex stream of a geometry draw reads, as [`crate::VertexSource`] with keys.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub enum StreamRecord {
+    /// A vertex buffer from byte `offset`.
+    Buffer {
+        /// The buffer.
+        buffer: BufferKey,
+        /// Byte offset of vertex 0 of the stream.
+        offset: u64,
+    },
+    /// A byte range of the flush's geometry arena (`DrawUserPrimitives`).
+    User {
+        /// First byte.
+        start: u64,
+        /// One past the last byte.
+        end: u64,
+    },
+}
+
+/// Where a geometry draw's indices are, as [`crate::IndexSource`] with keys.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct IndexRecord {
+    /// The index buffer, or `None` for user indices in the geometry arena.
+    pub buffer: Option<BufferKey>,
+    /// The arena range of user indices (empty with a buffer).
+    pub user: (u64, u64),
+    /// 2 or 4 bytes per index.
+    pub element_size: u8,
+}
+
+/// What a geometry draw adds to a [`DrawRecord`]: [`crate::GeometryDraw`] with keys.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct GeometryRecord {
+    /// The vertex streams' layout.
+    pub layout: VertexLayout,
+    /// The primitive topology.
+    pub primitive: PrimitiveType,
+    /// One source per binding of `layout` (the vertex buffer bindings).
+    pub streams: Vec<StreamRecord>,
+    /// The index buffer (`GraphicsDevice.Indices`) or user indices of an indexed draw.
+    pub indices: Option<IndexRecord>,
+    /// What is drawn.
+    pub call: DrawCall,
+    /// Instances drawn.
+    pub instances: u32,
+    /// The `BasicEffect` values the draw's pass applied.
+    pub material: BasicMaterial,
+}
+
 /// A clear or a draw.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub enum OpRecord {
     /// A clear.
     Clear(Clear),
-    /// A draw.
+    /// A sprite draw.
     Draw(DrawRecord),
+    /// A geometry draw (format 1.1): its states in the draw record (shader
+    /// [`ShaderRecord::Basic`], no sprites), its sources in the geometry record.
+    Geometry(DrawRecord, Box<GeometryRecord>),
 }
 
 /// One recorded node, as [`crate::Node`] with keys.
@@ -190,6 +286,26 @@ pub enum NodeRecord {
     Readback(Region),
     /// A present of the back buffer.
     Present(TextureKey),
+    /// A vertex or index buffer's `SetData` (format 1.1).
+    BufferUpload {
+        /// The buffer.
+        buffer: BufferKey,
+        /// The first byte written.
+        offset: u64,
+        /// The bytes.
+        blob: BlobId,
+        /// The write's `SetDataOptions`.
+        options: SetDataOptions,
+    },
+    /// A vertex or index buffer's `GetData` (format 1.1).
+    BufferReadback {
+        /// The buffer.
+        buffer: BufferKey,
+        /// The first byte read.
+        offset: u64,
+        /// How many bytes.
+        len: u64,
+    },
 }
 
 /// One flush: the nodes of one [`crate::FrameCommands`] and its sprite arena.
@@ -202,6 +318,22 @@ pub struct FlushRecord {
     /// The sprite arena, as the bytes of its instances.
     pub sprites: BlobId,
     /// The pass segment left open at the flush.
+    pub open_cycle: Option<u32>,
+    /// The geometry arena (the vertices and indices of user draws; format 1.1), `None` when
+    /// empty.
+    pub geometry: Option<BlobId>,
+}
+
+/// A flush as format 1.0 wrote it: no geometry arena. Read as a [`FlushRecord`] without one.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct FlushRecordV1_0 {
+    /// See [`FlushRecord::frame`].
+    pub frame: u64,
+    /// See [`FlushRecord::nodes`].
+    pub nodes: Vec<NodeRecord>,
+    /// See [`FlushRecord::sprites`].
+    pub sprites: BlobId,
+    /// See [`FlushRecord::open_cycle`].
     pub open_cycle: Option<u32>,
 }
 
@@ -220,4 +352,16 @@ pub struct FrameEndRecord {
 pub struct EndRecord {
     /// Frames the file holds.
     pub frames: u64,
+}
+
+impl From<FlushRecordV1_0> for FlushRecord {
+    fn from(f: FlushRecordV1_0) -> Self {
+        FlushRecord {
+            frame: f.frame,
+            nodes: f.nodes,
+            sprites: f.sprites,
+            open_cycle: f.open_cycle,
+            geometry: None,
+        }
+    }
 }

@@ -3,24 +3,28 @@
 //! In: a checked [`Capture`] and a backend. Out: the same submissions the live run made, frame
 //! by frame, with the CPU time of each frame's compile and submission (lowering included).
 //!
-//! [`Replayer::new`] creates every texture and effect of the file (named as recorded), then
-//! uploads the snapshot in one setup submission, so the first frame starts from the content
-//! the live run had. Each frame's flushes are rebuilt as [`FrameCommands`] over the replay's
+//! [`Replayer::new`] creates every texture, buffer and effect of the file (named as recorded),
+//! then uploads the snapshot (textures and buffers) in one setup submission, so the first frame
+//! starts from the content the live run had. Each frame's flushes are rebuilt as [`FrameCommands`] over the replay's
 //! own states and go through the same path the engine takes: the present target asked, the
 //! compile under the recorded policy (or another, for comparisons), the frames-in-flight wait,
 //! the submission, and the tracked state committed on success. Readbacks the game made are
 //! executed too (they are work the frame did); their bytes are collected and dropped at
-//! [`Replayer::finish`].
+//! [`Replayer::finish`]. A frame that would load an image the snapshot does not hold (a depth
+//! buffer, a multisample image: see [`super::unsnapshotted`]) is refused with an error.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::reader::{Capture, CapturedFrame};
 use super::record::*;
+use super::unsnapshotted::Unsnapshotted;
 use crate::backend::{Backend, BackendError, SubmissionId};
+use crate::buffer::{BufferState, SetDataOptions};
 use crate::commands::*;
 use crate::compile::{compile_for_submission_with, CompilePolicy};
 use crate::effect::{EffectKey, EffectState};
+use crate::geometry::{GeometryDraw, IndexSource, VertexSource};
 use crate::resource::TextureState;
 
 /// CPU time of one replayed frame.
@@ -41,14 +45,17 @@ pub struct FrameTimes {
 /// A capture's resources on one backend, and the frames replayed on it.
 pub struct Replayer {
     textures: Vec<Arc<TextureState>>,
+    buffers: Vec<Arc<BufferState>>,
     effects: Vec<Arc<EffectState>>,
     policy: CompilePolicy,
+    unsnapshotted: Unsnapshotted,
     next_readback: u64,
     readbacks: Vec<ReadbackId>,
 }
 
 impl Replayer {
-    /// Creates the capture's textures and effects on `backend` and uploads the snapshot.
+    /// Creates the capture's textures, buffers and effects on `backend` and uploads the
+    /// snapshot.
     pub fn new(backend: &mut dyn Backend, capture: &Capture) -> Result<Replayer, BackendError> {
         let sink = backend.retire_sink();
         let mut textures = Vec::with_capacity(capture.textures.len());
@@ -57,6 +64,12 @@ impl Replayer {
             state.set_name(&t.name);
             textures.push(state);
         }
+        let mut buffers = Vec::with_capacity(capture.buffers.len());
+        for b in &capture.buffers {
+            let state = BufferState::new(b.desc, backend.create_buffer(&b.desc)?, sink.clone());
+            state.set_name(&b.name);
+            buffers.push(state);
+        }
         let mut effects = Vec::with_capacity(capture.effects.len());
         for e in &capture.effects {
             let native = backend.create_effect(&e.spirv, u32::from(e.outputs))?;
@@ -64,19 +77,30 @@ impl Replayer {
         }
         let mut replayer = Replayer {
             textures,
+            buffers,
             effects,
             policy: capture.device.compile_policy,
+            unsnapshotted: Unsnapshotted::default(),
             next_readback: 0,
             readbacks: Vec::new(),
         };
-        let nodes = capture
+        let mut nodes = capture
             .snapshot
             .iter()
             .map(|s| replayer.upload(capture, &s.region, s.blob))
             .collect::<Vec<_>>();
+        nodes.extend(capture.buffer_snapshot.iter().map(|s| {
+            Node::BufferUpload(BufferUpload {
+                buffer: replayer.buffer(s.buffer).clone(),
+                offset: 0,
+                data: capture.blobs[s.blob as usize].clone(),
+                options: SetDataOptions::None,
+            })
+        }));
         if !nodes.is_empty() {
-            replayer.submit(backend, FrameCommands { nodes, ..FrameCommands::default() })?;
+            replayer.submit(backend, FrameCommands { nodes, ..FrameCommands::default() }, None)?;
         }
+        replayer.unsnapshotted = Unsnapshotted::new(capture, &replayer.textures);
         Ok(replayer)
     }
 
@@ -89,6 +113,11 @@ impl Replayer {
     /// The replay's state of the texture with `key`.
     pub fn texture(&self, key: TextureKey) -> &Arc<TextureState> {
         &self.textures[key as usize]
+    }
+
+    /// The replay's state of the buffer with `key`.
+    pub fn buffer(&self, key: BufferKey) -> &Arc<BufferState> {
+        &self.buffers[key as usize]
     }
 
     fn upload(&self, capture: &Capture, r: &Region, blob: BlobId) -> Node {
@@ -114,7 +143,7 @@ impl Replayer {
             let start = Instant::now();
             let commands = self.rebuild(capture, flush);
             times.rebuild += start.elapsed();
-            let (submission, t) = self.submit(backend, commands)?;
+            let (submission, t) = self.submit(backend, commands, Some(frame.number))?;
             times.compile += t.compile;
             times.wait += t.wait;
             times.submit += t.submit;
@@ -129,6 +158,9 @@ impl Replayer {
         FrameCommands {
             nodes,
             sprites: capture.sprites(flush),
+            geometry_bytes: flush
+                .geometry
+                .map_or_else(Vec::new, |g| capture.blobs[g as usize].clone()),
             open_cycle: flush.open_cycle.map(|i| i as usize),
             ..FrameCommands::default()
         }
@@ -159,54 +191,109 @@ impl Replayer {
                 })
             }
             NodeRecord::Present(t) => Node::Present(self.texture(*t).clone()),
+            NodeRecord::BufferUpload { buffer, offset, blob, options } => {
+                Node::BufferUpload(BufferUpload {
+                    buffer: self.buffer(*buffer).clone(),
+                    offset: *offset,
+                    data: capture.blobs[*blob as usize].clone(),
+                    options: *options,
+                })
+            }
+            NodeRecord::BufferReadback { buffer, offset, len } => {
+                self.next_readback += 1;
+                let id = ReadbackId(self.next_readback);
+                self.readbacks.push(id);
+                Node::BufferReadback(BufferReadback {
+                    id,
+                    buffer: self.buffer(*buffer).clone(),
+                    offset: *offset,
+                    len: *len,
+                })
+            }
         }
     }
 
     fn op(&self, op: &OpRecord) -> PassOp {
         match op {
             OpRecord::Clear(clear) => PassOp::Clear(*clear),
-            OpRecord::Draw(d) => {
-                let (shader, effect) = match d.shader {
-                    ShaderRecord::Sprite => (ShaderKind::Sprite, None),
-                    ShaderRecord::CubeSample => (ShaderKind::CubeSample, None),
-                    ShaderRecord::Custom(e) => {
-                        let effect = self.effects[e as usize].clone();
-                        (ShaderKind::Custom(effect.key()), Some(effect))
-                    }
-                };
-                PassOp::Draw(Draw {
-                    pipeline: PipelineKey {
-                        shader,
-                        blend: d.blend,
-                        depth_stencil: d.depth_stencil,
-                        rasterizer: d.rasterizer,
-                    },
-                    sampler: d.sampler,
-                    texture: self.texture(d.texture).clone(),
-                    effect,
-                    first_sprite: d.first_sprite,
-                    sprite_count: d.sprite_count,
-                    viewport: d.viewport,
-                    scissor: d.scissor,
-                    transform: d.transform,
-                    geometry: None,
-                })
+            OpRecord::Draw(d) => PassOp::Draw(self.draw(d, None)),
+            OpRecord::Geometry(d, g) => PassOp::Draw(self.draw(d, Some(self.geometry(g)))),
+        }
+    }
+
+    fn draw(&self, d: &DrawRecord, geometry: Option<GeometryDraw>) -> Draw {
+        let (shader, effect) = match d.shader {
+            ShaderRecord::Sprite => (ShaderKind::Sprite, None),
+            ShaderRecord::CubeSample => (ShaderKind::CubeSample, None),
+            ShaderRecord::Basic => (ShaderKind::Basic, None),
+            ShaderRecord::Custom(e) => {
+                let effect = self.effects[e as usize].clone();
+                (ShaderKind::Custom(effect.key()), Some(effect))
             }
+        };
+        Draw {
+            pipeline: PipelineKey {
+                shader,
+                blend: d.blend,
+                depth_stencil: d.depth_stencil,
+                rasterizer: d.rasterizer,
+            },
+            sampler: d.sampler,
+            texture: self.texture(d.texture).clone(),
+            effect,
+            first_sprite: d.first_sprite,
+            sprite_count: d.sprite_count,
+            viewport: d.viewport,
+            scissor: d.scissor,
+            transform: d.transform,
+            geometry: geometry.map(Box::new),
+        }
+    }
+
+    fn geometry(&self, g: &GeometryRecord) -> GeometryDraw {
+        let streams = g
+            .streams
+            .iter()
+            .map(|s| match *s {
+                StreamRecord::Buffer { buffer, offset } => {
+                    VertexSource::Buffer { buffer: self.buffer(buffer).clone(), offset }
+                }
+                StreamRecord::User { start, end } => VertexSource::User(start..end),
+            })
+            .collect();
+        let indices = g.indices.as_ref().map(|ix| IndexSource {
+            buffer: ix.buffer.map(|b| self.buffer(b).clone()),
+            user: ix.user.0..ix.user.1,
+            element_size: ix.element_size,
+        });
+        GeometryDraw {
+            layout: g.layout.clone(),
+            primitive: g.primitive,
+            streams,
+            indices,
+            call: g.call,
+            instances: g.instances,
+            material: g.material,
         }
     }
 
     /// The engine's path for one flush: present target, compile, frames-in-flight wait,
-    /// submission, tracked state committed on success.
+    /// submission, tracked state committed on success. A flush of captured frame `frame` is
+    /// checked against what the snapshot lacks first.
     fn submit(
         &mut self,
         backend: &mut dyn Backend,
         mut commands: FrameCommands,
+        frame: Option<u64>,
     ) -> Result<(SubmissionId, FrameTimes), BackendError> {
         let mut times = FrameTimes::default();
         commands.present_target = backend.present_target(&self.textures[0])?;
         let start = Instant::now();
         let (plan, tracking) = compile_for_submission_with(commands, self.policy);
         times.compile = start.elapsed();
+        if let Some(frame) = frame {
+            self.unsnapshotted.check(&plan, frame)?;
+        }
         let start = Instant::now();
         if let Some(blocker) = backend.submit_blocker() {
             backend.waiter().wait_for(blocker)?;
@@ -242,7 +329,30 @@ impl Replayer {
         };
         let commands =
             FrameCommands { nodes: vec![Node::Readback(readback)], ..FrameCommands::default() };
-        let (submission, _) = self.submit(backend, commands)?;
+        let (submission, _) = self.submit(backend, commands, None)?;
+        backend.waiter().wait_for(submission)?;
+        backend.wait(submission)?;
+        backend
+            .take_readback(id)
+            .ok_or_else(|| BackendError::Native("the backend returned no readback".into()))
+    }
+
+    /// Reads back the whole content of buffer `key`, after everything replayed so far.
+    pub fn read_back_buffer(
+        &mut self,
+        backend: &mut dyn Backend,
+        key: BufferKey,
+    ) -> Result<Vec<u8>, BackendError> {
+        let buffer = self.buffer(key).clone();
+        self.next_readback += 1;
+        let id = ReadbackId(self.next_readback);
+        let len = buffer.desc().size;
+        let readback = BufferReadback { id, buffer, offset: 0, len };
+        let commands = FrameCommands {
+            nodes: vec![Node::BufferReadback(readback)],
+            ..FrameCommands::default()
+        };
+        let (submission, _) = self.submit(backend, commands, None)?;
         backend.waiter().wait_for(submission)?;
         backend.wait(submission)?;
         backend

@@ -2,11 +2,12 @@
 //!
 //! In: a capture, a range of its frames (by position, from 0), and a backend to replay on.
 //! Out: a file with the same device and creation records, whose snapshot is the content every
-//! texture had when the range began, and whose frames are the range's, unchanged.
+//! texture and buffer had when the range began, and whose frames are the range's, unchanged.
 //!
 //! A range that starts at the first frame keeps the original snapshot. Any later range needs
 //! the content the earlier frames left, which only executing them gives: the earlier frames
-//! are replayed, then every level and layer of every texture is read back once.
+//! are replayed, then every level and layer of every texture and every buffer is read back
+//! once.
 
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -69,11 +70,21 @@ pub fn trim<W: Write>(
     }
     let device =
         DeviceRecord { first_frame: capture.frames[first].number, ..capture.device.clone() };
-    let mut writer = CaptureWriter::copy_of(out, &device, &capture.textures, &capture.effects)?;
+    let mut writer = CaptureWriter::copy_of(
+        out,
+        &device,
+        &capture.textures,
+        &capture.buffers,
+        &capture.effects,
+    )?;
     if first == 0 {
         for s in &capture.snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
             writer.snapshot_record(&SnapshotRecord { blob, ..*s })?;
+        }
+        for s in &capture.buffer_snapshot {
+            let blob = writer.blob(&capture.blobs[s.blob as usize])?;
+            writer.buffer_snapshot_record(&BufferSnapshotRecord { blob, ..*s })?;
         }
     } else {
         let mut replayer = Replayer::new(backend, capture)?;
@@ -98,14 +109,24 @@ pub fn trim<W: Write>(
                 }
             }
         }
+        for b in &capture.buffers {
+            let bytes = replayer.read_back_buffer(backend, b.key)?;
+            let blob = writer.blob(&bytes)?;
+            writer.buffer_snapshot_record(&BufferSnapshotRecord { buffer: b.key, blob })?;
+        }
         replayer.finish(backend)?;
     }
     for frame in &capture.frames[first..=last] {
         for flush in &frame.flushes {
             let mut flush = flush.clone();
             flush.sprites = writer.blob(&capture.blobs[flush.sprites as usize])?;
+            if let Some(g) = flush.geometry.as_mut() {
+                *g = writer.blob(&capture.blobs[*g as usize])?;
+            }
             for node in &mut flush.nodes {
-                if let NodeRecord::Upload { blob, .. } = node {
+                if let NodeRecord::Upload { blob, .. } | NodeRecord::BufferUpload { blob, .. } =
+                    node
+                {
                     *blob = writer.blob(&capture.blobs[*blob as usize])?;
                 }
             }

@@ -4,8 +4,8 @@
 //! each flushed [`FrameCommands`] in flush order and a marker at each present. Out: a capture
 //! file (see [`super::container`]).
 //!
-//! A texture or an effect gets its creation record the first time the capture meets it (in the
-//! snapshot or in a flush), so a file holds exactly the resources its frames use. Byte arrays
+//! A texture, a buffer or an effect gets its creation record the first time the capture meets
+//! it (in the snapshot or in a flush), so a file holds exactly the resources its frames use. Byte arrays
 //! are blobs keyed by content: an upload or a sprite arena equal to one already written costs
 //! its id only. The writer keeps each distinct blob's bytes to compare on a hash match, so
 //! equal hashes never merge different data.
@@ -17,31 +17,44 @@ use std::sync::Arc;
 
 use super::container::ChunkWriter;
 use super::record::*;
-use crate::commands::{FrameCommands, Node, PassOp, ShaderKind};
+use crate::buffer::{BufferId, BufferState};
+use crate::commands::{Draw, FrameCommands, Node, PassOp, ShaderKind};
 use crate::effect::EffectKey;
+use crate::geometry::{GeometryDraw, VertexSource};
 use crate::resource::{TextureId, TextureState};
 
 /// Sizes a capture reports: what the game uploaded and drew, against the file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CaptureStats {
-    /// Bytes of upload data and snapshot content, before deduplication and compression.
+    /// Bytes of texture and buffer upload data and snapshot content, before deduplication and
+    /// compression.
     pub raw_upload_bytes: u64,
     /// Bytes of sprite instances, before deduplication and compression.
     pub raw_sprite_bytes: u64,
+    /// Bytes of user vertices and indices (the geometry arenas), before deduplication and
+    /// compression.
+    pub raw_geometry_bytes: u64,
     /// Bytes of the file so far.
     pub file_bytes: u64,
     /// Frames ended so far.
     pub frames: u64,
 }
 
-/// Where a custom effect's fragment stage comes from: the engine keeps the SPIR-V of every
-/// effect it created.
-pub type EffectSource<'a> = &'a dyn Fn(EffectKey) -> Option<Arc<[u32]>>;
+/// What a flush does not hold and the engine knows about the resources it names.
+#[derive(Clone, Copy)]
+pub struct Sources<'a> {
+    /// The SPIR-V of a custom effect's fragment stage (the engine keeps it for every effect it
+    /// created).
+    pub effect: &'a dyn Fn(EffectKey) -> Option<Arc<[u32]>>,
+    /// Whether a buffer was created `BufferUsage.WriteOnly`.
+    pub write_only: &'a dyn Fn(BufferId) -> bool,
+}
 
 /// Writes one capture file.
 pub struct CaptureWriter<W: Write> {
     out: ChunkWriter<W>,
     textures: HashMap<TextureId, TextureKey>,
+    buffers: HashMap<BufferId, BufferKey>,
     effects: HashMap<EffectKey, EffectRef>,
     blobs: HashMap<(u64, usize), Vec<BlobId>>,
     blob_bytes: Vec<Vec<u8>>,
@@ -58,6 +71,7 @@ impl<W: Write> CaptureWriter<W> {
         let mut writer = CaptureWriter {
             out: ChunkWriter::new(out)?,
             textures: HashMap::new(),
+            buffers: HashMap::new(),
             effects: HashMap::new(),
             blobs: HashMap::new(),
             blob_bytes: Vec::new(),
@@ -82,11 +96,32 @@ impl<W: Write> CaptureWriter<W> {
         Ok(key)
     }
 
-    fn effect(&mut self, effect: EffectKey, source: EffectSource) -> std::io::Result<EffectRef> {
+    /// The buffer's key, writing its creation record the first time.
+    pub fn buffer(
+        &mut self,
+        buffer: &Arc<BufferState>,
+        sources: Sources,
+    ) -> std::io::Result<BufferKey> {
+        if let Some(&key) = self.buffers.get(&buffer.id()) {
+            return Ok(key);
+        }
+        let key = self.buffers.len() as BufferKey;
+        let record = BufferRecord {
+            key,
+            desc: *buffer.desc(),
+            write_only: (sources.write_only)(buffer.id()),
+            name: buffer.name(),
+        };
+        self.out.chunk(kind::BUFFER, &record)?;
+        self.buffers.insert(buffer.id(), key);
+        Ok(key)
+    }
+
+    fn effect(&mut self, effect: EffectKey, sources: Sources) -> std::io::Result<EffectRef> {
         if let Some(&key) = self.effects.get(&effect) {
             return Ok(key);
         }
-        let spirv = source(effect)
+        let spirv = (sources.effect)(effect)
             .ok_or_else(|| std::io::Error::other("a draw's custom effect has no known code"))?;
         let key = self.effects.len() as EffectRef;
         let record = EffectRecord { key, outputs: effect.outputs, spirv: spirv.to_vec() };
@@ -130,22 +165,46 @@ impl<W: Write> CaptureWriter<W> {
         self.out.chunk(kind::SNAPSHOT, &SnapshotRecord { region, blob })
     }
 
+    /// The whole content `buffer` holds as the capture begins.
+    pub fn buffer_snapshot(
+        &mut self,
+        buffer: &Arc<BufferState>,
+        bytes: &[u8],
+        sources: Sources,
+    ) -> std::io::Result<()> {
+        let buffer = self.buffer(buffer, sources)?;
+        self.stats.raw_upload_bytes += bytes.len() as u64;
+        let blob = self.blob(bytes)?;
+        self.buffer_snapshot_record(&BufferSnapshotRecord { buffer, blob })
+    }
+
+    /// A buffer snapshot record whose keys are already this file's (trimming).
+    pub fn buffer_snapshot_record(&mut self, record: &BufferSnapshotRecord) -> std::io::Result<()> {
+        self.out.chunk(kind::BUFFER_SNAPSHOT, record)
+    }
+
     /// One flushed frame of device frame `frame`.
     pub fn flush(
         &mut self,
         frame: u64,
         commands: &FrameCommands,
-        effects: EffectSource,
+        sources: Sources,
     ) -> std::io::Result<()> {
         let mut nodes = Vec::with_capacity(commands.nodes.len());
         for node in &commands.nodes {
-            nodes.push(self.node(node, effects)?);
+            nodes.push(self.node(node, sources)?);
         }
         let sprite_bytes: &[u8] = bytemuck::cast_slice(&commands.sprites);
         self.stats.raw_sprite_bytes += sprite_bytes.len() as u64;
         let sprites = self.blob(sprite_bytes)?;
+        self.stats.raw_geometry_bytes += commands.geometry_bytes.len() as u64;
+        let geometry = if commands.geometry_bytes.is_empty() {
+            None
+        } else {
+            Some(self.blob(&commands.geometry_bytes)?)
+        };
         let open_cycle = commands.open_cycle.map(|i| i as u32);
-        self.out.chunk(kind::FLUSH, &FlushRecord { frame, nodes, sprites, open_cycle })
+        self.out.chunk(kind::FLUSH, &FlushRecord { frame, nodes, sprites, open_cycle, geometry })
     }
 
     /// A flush record whose keys are already this file's (trimming copies frames this way).
@@ -153,7 +212,7 @@ impl<W: Write> CaptureWriter<W> {
         self.out.chunk(kind::FLUSH, record)
     }
 
-    fn node(&mut self, node: &Node, effects: EffectSource) -> std::io::Result<NodeRecord> {
+    fn node(&mut self, node: &Node, sources: Sources) -> std::io::Result<NodeRecord> {
         Ok(match node {
             Node::Pass(segment) => {
                 let mut colors = Vec::with_capacity(segment.colors.len());
@@ -164,26 +223,15 @@ impl<W: Write> CaptureWriter<W> {
                 for op in &segment.ops {
                     ops.push(match op {
                         PassOp::Clear(clear) => OpRecord::Clear(*clear),
-                        PassOp::Draw(d) => OpRecord::Draw(DrawRecord {
-                            shader: match d.pipeline.shader {
-                                ShaderKind::Sprite => ShaderRecord::Sprite,
-                                ShaderKind::CubeSample => ShaderRecord::CubeSample,
-                                ShaderKind::Custom(key) => {
-                                    ShaderRecord::Custom(self.effect(key, effects)?)
+                        PassOp::Draw(d) => {
+                            let draw = self.draw(d, sources)?;
+                            match &d.geometry {
+                                None => OpRecord::Draw(draw),
+                                Some(g) => {
+                                    OpRecord::Geometry(draw, Box::new(self.geometry(g, sources)?))
                                 }
-                                ShaderKind::Basic => return Err(geometry_not_captured()),
-                            },
-                            blend: d.pipeline.blend,
-                            depth_stencil: d.pipeline.depth_stencil,
-                            rasterizer: d.pipeline.rasterizer,
-                            sampler: d.sampler,
-                            texture: self.texture(&d.texture)?,
-                            first_sprite: d.first_sprite,
-                            sprite_count: d.sprite_count,
-                            viewport: d.viewport,
-                            scissor: d.scissor,
-                            transform: d.transform,
-                        }),
+                            }
+                        }
                     });
                 }
                 NodeRecord::Pass { colors, start: segment.start, ops }
@@ -207,9 +255,73 @@ impl<W: Write> CaptureWriter<W> {
                 slices: r.slices,
             }),
             Node::Present(t) => NodeRecord::Present(self.texture(t)?),
-            Node::BufferUpload(_) | Node::BufferReadback(_) => {
-                return Err(geometry_not_captured());
+            Node::BufferUpload(u) => {
+                self.stats.raw_upload_bytes += u.data.len() as u64;
+                NodeRecord::BufferUpload {
+                    buffer: self.buffer(&u.buffer, sources)?,
+                    offset: u.offset,
+                    blob: self.blob(&u.data)?,
+                    options: u.options,
+                }
             }
+            Node::BufferReadback(r) => NodeRecord::BufferReadback {
+                buffer: self.buffer(&r.buffer, sources)?,
+                offset: r.offset,
+                len: r.len,
+            },
+        })
+    }
+
+    fn draw(&mut self, d: &Draw, sources: Sources) -> std::io::Result<DrawRecord> {
+        Ok(DrawRecord {
+            shader: match d.pipeline.shader {
+                ShaderKind::Sprite => ShaderRecord::Sprite,
+                ShaderKind::CubeSample => ShaderRecord::CubeSample,
+                ShaderKind::Custom(key) => ShaderRecord::Custom(self.effect(key, sources)?),
+                ShaderKind::Basic => ShaderRecord::Basic,
+            },
+            blend: d.pipeline.blend,
+            depth_stencil: d.pipeline.depth_stencil,
+            rasterizer: d.pipeline.rasterizer,
+            sampler: d.sampler,
+            texture: self.texture(&d.texture)?,
+            first_sprite: d.first_sprite,
+            sprite_count: d.sprite_count,
+            viewport: d.viewport,
+            scissor: d.scissor,
+            transform: d.transform,
+        })
+    }
+
+    fn geometry(&mut self, g: &GeometryDraw, sources: Sources) -> std::io::Result<GeometryRecord> {
+        let mut streams = Vec::with_capacity(g.streams.len());
+        for s in &g.streams {
+            streams.push(match s {
+                VertexSource::Buffer { buffer, offset } => {
+                    StreamRecord::Buffer { buffer: self.buffer(buffer, sources)?, offset: *offset }
+                }
+                VertexSource::User(r) => StreamRecord::User { start: r.start, end: r.end },
+            });
+        }
+        let indices = match &g.indices {
+            None => None,
+            Some(ix) => Some(IndexRecord {
+                buffer: match &ix.buffer {
+                    Some(b) => Some(self.buffer(b, sources)?),
+                    None => None,
+                },
+                user: (ix.user.start, ix.user.end),
+                element_size: ix.element_size,
+            }),
+        };
+        Ok(GeometryRecord {
+            layout: g.layout.clone(),
+            primitive: g.primitive,
+            streams,
+            indices,
+            call: g.call,
+            instances: g.instances,
+            material: g.material,
         })
     }
 
@@ -221,16 +333,19 @@ impl<W: Write> CaptureWriter<W> {
 
     /// Starts a file that repeats another's device and creation records under the same keys
     /// (trimming); its frames and snapshot then come through [`Self::blob`],
-    /// [`Self::snapshot_record`], [`Self::flush_record`] and [`Self::frame_end`].
+    /// [`Self::snapshot_record`], [`Self::buffer_snapshot_record`], [`Self::flush_record`] and
+    /// [`Self::frame_end`].
     pub fn copy_of(
         out: W,
         device: &DeviceRecord,
         textures: &[TextureRecord],
+        buffers: &[BufferRecord],
         effects: &[EffectRecord],
     ) -> std::io::Result<Self> {
         let mut writer = CaptureWriter {
             out: ChunkWriter::new(out)?,
             textures: HashMap::new(),
+            buffers: HashMap::new(),
             effects: HashMap::new(),
             blobs: HashMap::new(),
             blob_bytes: Vec::new(),
@@ -239,6 +354,9 @@ impl<W: Write> CaptureWriter<W> {
         writer.out.chunk(kind::DEVICE, device)?;
         for t in textures {
             writer.out.chunk(kind::TEXTURE, t)?;
+        }
+        for b in buffers {
+            writer.out.chunk(kind::BUFFER, b)?;
         }
         for e in effects {
             writer.out.chunk(kind::EFFECT, e)?;
@@ -257,12 +375,4 @@ impl<W: Write> CaptureWriter<W> {
         let stats = self.stats();
         Ok((self.out.finish()?, stats))
     }
-}
-
-/// The file format has no buffer or geometry-draw records yet: a frame that has them is
-/// refused rather than written as a capture that would replay without them.
-fn geometry_not_captured() -> std::io::Error {
-    std::io::Error::other(
-        "frames that transfer vertex or index buffer data or draw geometry cannot be captured yet",
-    )
 }

@@ -10,9 +10,16 @@
 //! the present that ends frame M closes the file. See `xnagraph_graph::capture` for the format
 //! and why capture sits at the flush.
 //!
-//! The hook also keeps what a snapshot needs whatever is armed: a weak list of the device's
-//! texture states and the SPIR-V of its effects (a frame may draw with an effect created long
-//! before it).
+//! The game thread only clones each flushed `FrameCommands` into a bounded queue; encoding,
+//! deduplication, compression and the file writes happen on a writer thread ([`thread`]), in
+//! flush order. The snapshot is read back and written when the capture starts, on the calling
+//! thread (a one-off). `capture_result` waits for the writer to finish the file.
+//!
+//! The hook also keeps what a snapshot needs whatever is armed: weak lists of the device's
+//! texture and buffer states (with each buffer's `BufferUsage`) and the SPIR-V of its effects
+//! (a frame may draw with an effect created long before it).
+
+mod thread;
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -21,9 +28,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
+pub(crate) use thread::CaptureTag;
+use thread::{Known, WriterThread};
 use xnagraph_graph::capture::record::DeviceRecord;
 use xnagraph_graph::capture::CaptureWriter;
-use xnagraph_graph::{EffectKey, EffectState, FrameCommands, Node, Rect, Slices, TextureState};
+use xnagraph_graph::{BufferState, EffectState, FrameCommands, Node, Rect, Slices, TextureState};
 
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -43,11 +52,14 @@ pub struct CaptureSummary {
     pub frames: u64,
     /// Size of the file, in bytes.
     pub file_bytes: u64,
-    /// Bytes of texel data the frames uploaded plus the snapshot's, before deduplication and
-    /// compression.
+    /// Bytes of texel and buffer data the frames uploaded plus the snapshot's, before
+    /// deduplication and compression.
     pub raw_upload_bytes: u64,
     /// Bytes of sprite instances the frames drew, before deduplication and compression.
     pub raw_sprite_bytes: u64,
+    /// Bytes of user vertices and indices the frames drew, before deduplication and
+    /// compression.
+    pub raw_geometry_bytes: u64,
 }
 
 struct Armed {
@@ -57,15 +69,16 @@ struct Armed {
 }
 
 struct Active {
-    writer: CaptureWriter<BufWriter<File>>,
+    writer: WriterThread,
     path: PathBuf,
     last: u64,
 }
 
 #[derive(Default)]
 struct HookState {
-    textures: Vec<Weak<TextureState>>,
-    effects: Vec<(Weak<EffectState>, Arc<[u32]>)>,
+    known: Arc<Mutex<Known>>,
+    /// A capture whose last frame was queued, while its writer finishes the file.
+    finishing: Option<(PathBuf, WriterThread)>,
     /// Presents recorded so far: the number of the frame being recorded.
     presents: u64,
     frame_began: Option<Instant>,
@@ -81,18 +94,30 @@ pub(crate) struct CaptureHook(Mutex<HookState>);
 impl CaptureHook {
     /// Remembers a texture state the device created, for a later snapshot.
     pub fn texture_created(&self, texture: &Arc<TextureState>) {
-        let mut state = lock(&self.0);
-        if state.textures.len() >= 64 && state.textures.len().is_power_of_two() {
-            state.textures.retain(|t| t.strong_count() > 0);
+        let known = lock(&self.0).known.clone();
+        let mut known = lock(&known);
+        if known.textures.len() >= 64 && known.textures.len().is_power_of_two() {
+            known.textures.retain(|t| t.strong_count() > 0);
         }
-        state.textures.push(Arc::downgrade(texture));
+        known.textures.push(Arc::downgrade(texture));
+    }
+
+    /// Remembers a buffer state the device created, for a later snapshot.
+    pub fn buffer_created(&self, buffer: &Arc<BufferState>, write_only: bool) {
+        let known = lock(&self.0).known.clone();
+        let mut known = lock(&known);
+        if known.buffers.len() >= 64 && known.buffers.len().is_power_of_two() {
+            known.buffers.retain(|(b, _)| b.strong_count() > 0);
+        }
+        known.buffers.push((Arc::downgrade(buffer), write_only));
     }
 
     /// Remembers an effect's fragment stage, for captures of draws that use it.
     pub fn effect_created(&self, effect: &Arc<EffectState>, spirv: &[u32]) {
-        let mut state = lock(&self.0);
-        state.effects.retain(|(e, _)| e.strong_count() > 0);
-        state.effects.push((Arc::downgrade(effect), spirv.into()));
+        let known = lock(&self.0).known.clone();
+        let mut known = lock(&known);
+        known.effects.retain(|(e, _)| e.strong_count() > 0);
+        known.effects.push((Arc::downgrade(effect), spirv.into()));
     }
 
     /// Arms a capture of frames `frames` into `path`; starts it at once when the first frame is
@@ -118,6 +143,8 @@ impl CaptureHook {
                     ),
                 ));
             }
+            // A finished capture's writer completes its file before another capture starts.
+            state.wait_for_writer();
             if state.armed.is_some() || state.active.is_some() {
                 return Err(XnaError::invalid_operation("A capture is already in progress."));
             }
@@ -131,34 +158,28 @@ impl CaptureHook {
         Ok(())
     }
 
-    /// The outcome of the last capture, once it has finished.
+    /// The outcome of the last capture once its last frame was presented (waiting for the
+    /// writer to finish the file).
     pub fn take_result(&self) -> Option<std::result::Result<CaptureSummary, String>> {
-        lock(&self.0).result.take()
+        let mut state = lock(&self.0);
+        state.wait_for_writer();
+        state.result.take()
     }
 
-    /// A flushed frame leaves the recorder (called under the device's flush order): written
-    /// when a capture is active; a present in it ends the frame.
-    pub fn flushed(&self, commands: &FrameCommands) {
+    /// A flushed frame leaves the recorder (called under the device's flush order): when a
+    /// capture is active, the tag under which it is written where it is rendered; a present in
+    /// it ends the frame.
+    pub fn flushed(&self, commands: &FrameCommands) -> Option<CaptureTag> {
         let mut guard = lock(&self.0);
         let state = &mut *guard;
         let presented = commands.nodes.iter().any(|n| matches!(n, Node::Present(_)));
         let frame = state.presents;
-        if let Some(active) = state.active.as_mut() {
-            let effects = &state.effects;
-            let source = |key: EffectKey| {
-                effects.iter().find_map(|(e, words)| {
-                    e.upgrade().filter(|e| e.key() == key).map(|_| words.clone())
-                })
-            };
-            let mut written = active.writer.flush(frame, commands, &source);
-            if written.is_ok() && presented {
-                let ns = state.frame_began.map_or(0, |t| t.elapsed().as_nanos() as u64);
-                written = active.writer.frame_end(frame, ns);
-            }
-            if let Err(e) = written {
-                state.active = None;
-                state.result = Some(Err(format!("writing the capture failed: {e}")));
-            } else if presented && frame == active.last {
+        let mut tag = None;
+        if let Some(active) = state.active.as_ref() {
+            let end_ns =
+                presented.then(|| state.frame_began.map_or(0, |t| t.elapsed().as_nanos() as u64));
+            tag = Some(active.writer.tag(frame, end_ns));
+            if presented && frame == active.last {
                 state.finish();
             }
         }
@@ -166,6 +187,7 @@ impl CaptureHook {
             state.presents += 1;
             state.frame_began = Some(Instant::now());
         }
+        tag
     }
 
     /// After a present: starts an armed capture whose first frame begins now.
@@ -180,11 +202,17 @@ impl CaptureHook {
         Ok(())
     }
 
-    /// Reads back every live texture (none before anything was submitted: nothing has content
-    /// yet), then opens the file and writes the device and the snapshot.
+    /// Reads back every live texture and buffer (none before anything was submitted: nothing
+    /// has content yet), then opens the file and writes the device and the snapshot.
     fn start(&self, shared: &DeviceShared) -> Result<()> {
-        let textures: Vec<Arc<TextureState>> =
-            lock(&self.0).textures.iter().filter_map(Weak::upgrade).collect();
+        let known = lock(&self.0).known.clone();
+        let (textures, mut buffers): (Vec<Arc<TextureState>>, Vec<Arc<BufferState>>) = {
+            let known = lock(&known);
+            (
+                known.textures.iter().filter_map(Weak::upgrade).collect(),
+                known.buffers.iter().filter_map(|(b, _)| b.upgrade()).collect(),
+            )
+        };
         let back_buffer = lock(&shared.rec).builder.back_buffer().clone();
         let mut regions = Vec::new();
         if shared.submissions.load(std::sync::atomic::Ordering::Relaxed) > 0 {
@@ -208,15 +236,20 @@ impl CaptureHook {
                 }
             }
         }
-        let content = if regions.is_empty() {
-            Vec::new()
+        if shared.submissions.load(std::sync::atomic::Ordering::Relaxed) == 0 {
+            buffers.clear();
+        }
+        let (content, buffer_content) = if regions.is_empty() && buffers.is_empty() {
+            (Vec::new(), Vec::new())
         } else {
             let keys = regions
                 .iter()
                 .map(|r| (r.texture.clone(), r.level, r.layer, r.rect, r.slices))
                 .collect::<Vec<_>>();
-            let bytes = shared.read_back_all(regions)?;
-            keys.into_iter().zip(bytes).collect()
+            let mut bytes = shared.read_back_with_buffers(regions, buffers.clone())?;
+            let buffer_bytes = bytes.split_off(keys.len());
+            let content: Vec<_> = keys.into_iter().zip(bytes).collect();
+            (content, buffers.into_iter().zip(buffer_bytes).collect::<Vec<_>>())
         };
         let mut state = lock(&self.0);
         let Some(armed) = state.armed.take() else { return Ok(()) };
@@ -233,7 +266,13 @@ impl CaptureHook {
             for ((texture, level, layer, rect, slices), bytes) in &content {
                 writer.snapshot(texture, (*level, *layer, *rect, *slices), bytes)?;
             }
-            Ok(writer)
+            Known::with_sources(&known, |sources| {
+                for (buffer, bytes) in &buffer_content {
+                    writer.buffer_snapshot(buffer, bytes, sources)?;
+                }
+                Ok::<_, std::io::Error>(())
+            })?;
+            WriterThread::spawn(writer, known.clone())
         });
         match opened {
             Ok(writer) => {
@@ -252,17 +291,26 @@ impl CaptureHook {
 }
 
 impl HookState {
+    /// Closes the active capture's queue: its writer finishes the file.
     fn finish(&mut self) {
-        let Some(active) = self.active.take() else { return };
-        self.result = Some(match active.writer.finish() {
-            Ok((_, stats)) => Ok(CaptureSummary {
-                path: active.path,
+        if let Some(active) = self.active.take() {
+            self.finishing = Some((active.path, active.writer));
+        }
+    }
+
+    /// Waits for a finishing writer and keeps its outcome.
+    fn wait_for_writer(&mut self) {
+        let Some((path, writer)) = self.finishing.take() else { return };
+        self.result = Some(match writer.finish() {
+            Ok(stats) => Ok(CaptureSummary {
+                path,
                 frames: stats.frames,
                 file_bytes: stats.file_bytes,
                 raw_upload_bytes: stats.raw_upload_bytes,
                 raw_sprite_bytes: stats.raw_sprite_bytes,
+                raw_geometry_bytes: stats.raw_geometry_bytes,
             }),
-            Err(e) => Err(format!("{}: {e}", active.path.display())),
+            Err(e) => Err(format!("{}: {e}", path.display())),
         });
     }
 }
@@ -270,7 +318,9 @@ impl HookState {
 impl Drop for CaptureHook {
     /// A device disposed mid-capture still leaves a readable file (without its end record).
     fn drop(&mut self) {
-        lock(&self.0).finish();
+        let mut state = lock(&self.0);
+        state.finish();
+        state.wait_for_writer();
     }
 }
 

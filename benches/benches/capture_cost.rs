@@ -1,0 +1,143 @@
+//! What frame capture costs the README's sample (`xnagraph_samples::scene`, 640x360, 200
+//! sprites through a half-size target), and how fast a replay runs against the live game, in
+//! one process.
+//!
+//! Capture: rounds of frames without a capture and frames with one (`capture_frames` over
+//! exactly that block) alternate, so drift on a shared machine hits both alike. Two figures,
+//! each with the ratio of the means (target at most 1.10): the frame time (recording and
+//! `present`, wall clock, as the sample measures it: it includes waiting for the GPU), and the
+//! game thread's own CPU time per frame (Linux's `/proc/thread-self/schedstat`; `null`
+//! elsewhere), which is what capture adds to the game itself: the writer thread's encoding and
+//! compression run beside it. The snapshot read back when a capture starts
+//! is a one-off and is reported on its own. Replay: the last captured block replayed on a
+//! second Vulkan device `REPLAYS` times (`xnagraph_benches::replay`, the `xnagraph-replay`
+//! path), frames per second against the live frames without capture (target at least 0.90).
+
+use std::time::{Duration, Instant};
+
+use xnagraph::{GraphicsDevice, GraphicsProfile, PresentationParameters};
+use xnagraph_benches::replay::replay;
+use xnagraph_benches::{json, number, stats};
+use xnagraph_graph::capture::Capture;
+use xnagraph_samples::scene::SpriteScene;
+use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
+
+const WIDTH: i32 = 640;
+const HEIGHT: i32 = 360;
+const WARMUP: u32 = 60;
+const BLOCK: u32 = 60;
+const ROUNDS: u32 = 5;
+const REPLAYS: u32 = 5;
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn err(e: xnagraph::XnaError) -> String {
+    e.to_string()
+}
+
+/// Nanoseconds this thread has run on a CPU, if the system says.
+fn thread_cpu_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
+}
+
+/// Runs `BLOCK` frames from `*frame` on, each one's time pushed to `out`; returns the game
+/// thread's CPU time over the block.
+fn run_block(
+    device: &GraphicsDevice,
+    scene: &mut SpriteScene,
+    frame: &mut u32,
+    out: &mut Vec<Duration>,
+) -> Result<Option<u64>, String> {
+    let cpu = thread_cpu_ns();
+    for _ in 0..BLOCK {
+        let start = Instant::now();
+        scene.frame(device, *frame).map_err(err)?;
+        out.push(start.elapsed());
+        *frame += 1;
+    }
+    Ok(cpu.zip(thread_cpu_ns()).map(|(a, b)| b - a))
+}
+
+fn main() -> Result<(), String> {
+    let params = PresentationParameters {
+        back_buffer_width: WIDTH,
+        back_buffer_height: HEIGHT,
+        ..PresentationParameters::default()
+    };
+    let device = GraphicsDevice::new(GraphicsProfile::HiDef, params).map_err(err)?;
+    let mut scene = SpriteScene::new(&device, WIDTH, HEIGHT).map_err(err)?;
+    let path = std::env::temp_dir().join(format!("capture_cost_{}.xgc", std::process::id()));
+    let mut frame = 0;
+    let mut warmup = Vec::new();
+    for _ in 0..WARMUP.div_ceil(BLOCK) {
+        run_block(&device, &mut scene, &mut frame, &mut warmup)?;
+    }
+    let (mut without, mut with, mut starts) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut cpu_without, mut cpu_with) = (Some(0), Some(0));
+    let mut file_bytes = 0;
+    for _ in 0..ROUNDS {
+        let cpu = run_block(&device, &mut scene, &mut frame, &mut without)?;
+        cpu_without = cpu_without.zip(cpu).map(|(a, b)| a + b);
+        let (first, last) = (u64::from(frame), u64::from(frame + BLOCK - 1));
+        let start = Instant::now();
+        device.capture_frames(&path, first..=last).map_err(err)?;
+        starts.push(start.elapsed());
+        let cpu = run_block(&device, &mut scene, &mut frame, &mut with)?;
+        cpu_with = cpu_with.zip(cpu).map(|(a, b)| a + b);
+        let summary = device.capture_result().ok_or("the capture did not finish")?.map_err(err)?;
+        file_bytes = summary.file_bytes;
+    }
+    device.wait_idle().map_err(err)?;
+    let adapter = device.adapter_name().to_owned();
+    let mean = |v: &[Duration]| v.iter().map(|d| ms(*d)).sum::<f64>() / v.len().max(1) as f64;
+    let (m0, m1) = (mean(&without), mean(&with));
+    let (s0, s1) = (stats(&without), stats(&with));
+    let per_frame = |ns: Option<u64>| ns.map(|ns| ns as f64 / 1e6 / without.len() as f64);
+    let (c0, c1) = (per_frame(cpu_without), per_frame(cpu_with));
+    let or_null = |x: Option<f64>| x.map_or("null".to_owned(), number);
+    println!(
+        "{}",
+        json(&[
+            ("bench", "\"capture_cost\"".into()),
+            ("adapter", xnagraph_benches::string(&adapter)),
+            ("frames_each", (without.len()).to_string()),
+            ("mean_ms_without", number(m0)),
+            ("mean_ms_with", number(m1)),
+            ("median_ms_without", number(s0.median_ns / 1e6)),
+            ("median_ms_with", number(s1.median_ns / 1e6)),
+            ("ratio_mean", number(m1 / m0)),
+            ("ratio_median", number(s1.median_ns / s0.median_ns)),
+            ("game_thread_cpu_ms_without", or_null(c0)),
+            ("game_thread_cpu_ms_with", or_null(c1)),
+            ("ratio_game_thread_cpu", or_null(c0.zip(c1).map(|(a, b)| b / a))),
+            ("snapshot_start_ms", number(mean(&starts))),
+            ("file_bytes_per_block", file_bytes.to_string()),
+        ])
+    );
+
+    // Replay of the last captured block against the live frames.
+    let capture = Capture::open(&path).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&path);
+    drop(scene);
+    drop(device);
+    let mut backend = VulkanBackend::new(VulkanConfig::default()).map_err(|e| e.to_string())?;
+    let run = replay(&mut backend, &capture, REPLAYS, None, || {}).map_err(|e| e.to_string())?;
+    let replay_ms: f64 = run.frames.iter().map(|f| f.frame_ms).sum();
+    let live_fps = 1000.0 / m0;
+    let replay_fps = run.frames.len() as f64 * 1000.0 / replay_ms;
+    println!(
+        "{}",
+        json(&[
+            ("bench", "\"replay_vs_live\"".into()),
+            ("live_frames", without.len().to_string()),
+            ("replayed_frames", run.frames.len().to_string()),
+            ("live_fps", number(live_fps)),
+            ("replay_fps", number(replay_fps)),
+            ("ratio", number(replay_fps / live_fps)),
+        ])
+    );
+    Ok(())
+}

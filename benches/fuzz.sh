@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# A bounded fuzz run of the capture reader (xnagraph_benches::fuzz), from the repository root:
+#
+#   benches/fuzz.sh [SECONDS] [--regenerate]
+#
+# SECONDS (default 180) bounds the run. --regenerate first rewrites the seeds in
+# benches/fuzz/corpus from real captures (a sprite scene with a render target, and a geometry
+# scene with static and dynamic vertex and index buffers; sprites-1.0.xgc is a file of format
+# 1.0 and is kept). The fuzzer runs in the dev profile, so arithmetic overflow and debug
+# assertions are checked. It prints a JSON summary (executions, accepted and refused inputs,
+# findings, slowest read) and writes each finding's input to target/fuzz-findings; the exit
+# status is 1 when anything was found.
+set -euo pipefail
+seconds=180
+regenerate=0
+for arg in "$@"; do
+    case "$arg" in
+        --regenerate) regenerate=1 ;;
+        *) seconds="$arg" ;;
+    esac
+done
+if [ "$regenerate" = 1 ]; then
+    cargo test -p xnagraph-benches --test capture --test capture_geometry -- --ignored write_fuzz_seed
+fi
+cargo run -q -p xnagraph-benches --bin xnagraph-fuzz-capture -- \
+    --corpus benches/fuzz/corpus --findings target/fuzz-findings --seconds "$seconds"

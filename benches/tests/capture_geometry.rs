@@ -1,0 +1,286 @@
+//! Frame capture of geometry: vertex and index buffers (static, and dynamic rewritten every
+//! frame with `Discard`), indexed and user draws through `BasicEffect`, the depth test, and the
+//! device states of each draw. A capture of frames 5 to 9 replays to the live final frame byte
+//! for byte, on its own (the buffer snapshot carries what was written before frame 5), and so
+//! does a trimmed capture.
+
+mod common;
+
+use common::{replay_final, scratch, vulkan};
+use xnagraph::{
+    BasicEffect, BlendState, BufferUsage, Color, DepthFormat, DepthStencilState, DeviceOptions,
+    DynamicVertexBuffer, GraphicsDevice, GraphicsProfile, IndexBuffer, IndexElementSize,
+    PresentationParameters, PrimitiveType, RasterizerState, SetDataOptions, Vector3, VertexBuffer,
+    VertexPositionColor, VertexType,
+};
+use xnagraph_graph::capture::record::{NodeRecord, OpRecord, StreamRecord};
+use xnagraph_graph::capture::trim::trim;
+use xnagraph_graph::capture::Capture;
+use xnagraph_graph::geometry::DrawCall;
+
+const W: i32 = 64;
+const H: i32 = 48;
+
+fn device() -> GraphicsDevice {
+    let params = PresentationParameters {
+        back_buffer_width: W,
+        back_buffer_height: H,
+        depth_stencil_format: DepthFormat::Depth24,
+        ..PresentationParameters::default()
+    };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
+}
+
+/// The vertex at pixel edge coordinates (x, y) and depth z.
+fn v(x: f32, y: f32, z: f32, color: Color) -> VertexPositionColor {
+    let position = Vector3::new(x / W as f32 * 2.0 - 1.0, 1.0 - y / H as f32 * 2.0, z);
+    VertexPositionColor { position, color }
+}
+
+/// A quad's corners TL, TR, BL, BR (a strip, or indexed 0 1 2, 1 3 2).
+fn quad(x: f32, y: f32, w: f32, h: f32, z: f32, c: Color) -> [VertexPositionColor; 4] {
+    [v(x, y, z, c), v(x + w, y, z, c), v(x, y + h, z, c), v(x + w, y + h, z, c)]
+}
+
+/// Ten frames of a scene whose every draw depends on buffer content or on the depth test:
+/// four static quads (one vertex and one index buffer, written once before frame 0) at four
+/// depths, drawn indexed; a dynamic quad rewritten with `Discard` every frame at a new place,
+/// which the depth test puts behind two of them and in front of the others; a user-indexed
+/// triangle blended additively; the effect's diffuse colour changed every frame.
+fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
+    let mut effect = BasicEffect::new(device).unwrap();
+    effect.vertex_color_enabled = true;
+    let colors = [
+        Color::new(220, 40, 30, 255),
+        Color::new(30, 200, 60, 255),
+        Color::new(40, 60, 230, 255),
+        Color::new(210, 200, 40, 255),
+    ];
+    let mut statics = Vec::new();
+    for (i, c) in colors.iter().enumerate() {
+        let x = 4.0 + 13.0 * i as f32;
+        statics.extend(quad(x, 6.0, 11.0, 20.0, 0.2 + 0.2 * i as f32, *c));
+    }
+    let vb =
+        VertexBuffer::with_type::<VertexPositionColor>(device, 16, BufferUsage::WriteOnly).unwrap();
+    vb.set_name("static quads");
+    vb.set_data(&statics).unwrap();
+    let ib = IndexBuffer::new(device, IndexElementSize::SixteenBits, 6, BufferUsage::None).unwrap();
+    ib.set_name("quad indices");
+    ib.set_data(&[0u16, 1, 2, 1, 3, 2]).unwrap();
+    let moving = DynamicVertexBuffer::new(
+        device,
+        &VertexPositionColor::vertex_declaration(),
+        4,
+        BufferUsage::WriteOnly,
+    )
+    .unwrap();
+    moving.set_name("moving quad");
+    for frame in 0..frames {
+        device.clear(Color::new(12, 16, 24, 255)).unwrap();
+        device.set_depth_stencil_state(DepthStencilState::DEFAULT).unwrap();
+        device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
+        device.set_blend_state(BlendState::OPAQUE).unwrap();
+        effect.diffuse_color = Vector3::new(1.0, 1.0 - frame as f32 * 0.06, 1.0);
+        effect.current_technique().passes()[0].apply().unwrap();
+        device.set_vertex_buffer(Some(&vb)).unwrap();
+        device.set_indices(Some(&ib)).unwrap();
+        for i in 0..4 {
+            device.draw_indexed_primitives(PrimitiveType::TriangleList, 4 * i, 0, 4, 0, 2).unwrap();
+        }
+        let x = 2.0 + 4.0 * frame as f32;
+        let white = Color::new(240, 240, 240, 255);
+        moving
+            .set_data_with_options(
+                0,
+                &quad(x, 12.0, 20.0, 22.0, 0.5, white),
+                0,
+                4,
+                0,
+                SetDataOptions::Discard,
+            )
+            .unwrap();
+        device.set_vertex_buffer(Some(moving.as_vertex_buffer())).unwrap();
+        device.draw_primitives(PrimitiveType::TriangleStrip, 0, 2).unwrap();
+        device.set_blend_state(BlendState::ADDITIVE).unwrap();
+        let tint = Color::new(20 * frame as u8, 60, 10, 255);
+        let triangle =
+            [v(40.0, 30.0, 0.1, tint), v(62.0, 30.0, 0.1, tint), v(40.0, 46.0, 0.1, tint)];
+        device
+            .draw_user_indexed_primitives(
+                PrimitiveType::TriangleList,
+                &triangle,
+                0,
+                3,
+                &[2u16, 0, 1],
+                0,
+                1,
+            )
+            .unwrap();
+        device.present().unwrap();
+    }
+    let mut pixels = vec![Color::TRANSPARENT; (W * H) as usize];
+    device.get_back_buffer_data(None, &mut pixels, 0, (W * H) as usize).unwrap();
+    bytemuck::cast_slice(&pixels).to_vec()
+}
+
+/// Captures frames 5 to 9 of a 10-frame run; returns the live final frame and the capture.
+fn capture_run(name: &str) -> (Vec<u8>, Capture) {
+    let path = scratch(name);
+    let device = device();
+    device.capture_frames(&path, 5..=9).unwrap();
+    let live = render(&device, 10);
+    let summary = device.capture_result().expect("the capture finished").unwrap();
+    assert_eq!(summary.frames, 5);
+    assert!(summary.raw_geometry_bytes > 0, "{summary:?}");
+    (live, Capture::open(&path).unwrap())
+}
+
+#[test]
+fn a_capture_of_geometry_frames_5_to_9_replays_to_the_live_final_frame_exactly() {
+    let (live, capture) = capture_run("geometry_5_9.xgc");
+    assert!(capture.complete);
+    assert_eq!(capture.version, xnagraph_graph::capture::container::VERSION);
+    // The buffers, as created and named.
+    let buffer = |name: &str| capture.buffers.iter().find(|b| b.name == name).unwrap();
+    let (vb, ib, moving) = (buffer("static quads"), buffer("quad indices"), buffer("moving quad"));
+    assert_eq!((vb.desc.size, vb.desc.dynamic, vb.write_only), (16 * 16, false, true));
+    assert_eq!((ib.desc.size, ib.desc.dynamic, ib.write_only), (12, false, false));
+    assert_eq!((moving.desc.size, moving.desc.dynamic), (4 * 16, true));
+    // The static buffers' content is in the snapshot; the dynamic one's writes in each frame.
+    let snapshot: Vec<_> = capture.buffer_snapshot.iter().map(|s| s.buffer).collect();
+    assert!(snapshot.contains(&vb.key) && snapshot.contains(&ib.key), "{snapshot:?}");
+    for frame in &capture.frames {
+        let nodes = frame.flushes.iter().flat_map(|f| &f.nodes);
+        let writes: Vec<_> = nodes
+            .filter_map(|n| match n {
+                NodeRecord::BufferUpload { buffer, options, .. } => Some((*buffer, *options)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(writes, vec![(moving.key, xnagraph_graph::SetDataOptions::Discard)]);
+        let draws: Vec<_> = frame
+            .flushes
+            .iter()
+            .flat_map(|f| &f.nodes)
+            .flat_map(|n| match n {
+                NodeRecord::Pass { ops, .. } => ops.clone(),
+                _ => Vec::new(),
+            })
+            .filter_map(|op| match op {
+                OpRecord::Geometry(d, g) => Some((d, g)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(draws.len(), 6, "four indexed, one dynamic, one user draw");
+        assert!(matches!(draws[0].1.call, DrawCall::Indexed { .. }));
+        assert!(
+            matches!(draws[4].1.streams[0], StreamRecord::Buffer { buffer, .. } if buffer == moving.key)
+        );
+        assert!(matches!(draws[5].1.streams[0], StreamRecord::User { .. }));
+        assert_eq!(draws[0].0.depth_stencil, xnagraph_graph::DepthStencilState::DEFAULT);
+        assert_eq!(draws[5].0.blend, xnagraph_graph::BlendState::ADDITIVE);
+    }
+    assert_eq!(replay_final(&capture), live);
+}
+
+#[test]
+fn without_its_buffer_snapshot_the_geometry_replay_differs() {
+    // The check of the comparison above: the static buffers written before frame 5 matter.
+    let (live, mut capture) = capture_run("geometry_no_snapshot.xgc");
+    capture.buffer_snapshot.clear();
+    assert_ne!(replay_final(&capture), live);
+}
+
+#[test]
+fn a_trimmed_geometry_capture_replays_to_the_same_final_frame() {
+    let (live, capture) = capture_run("geometry_to_trim.xgc");
+    let mut backend = vulkan();
+    let (bytes, stats) = trim(&capture, 2..=4, &mut backend, Vec::new()).unwrap();
+    assert_eq!(stats.frames, 3);
+    let trimmed = Capture::from_bytes(&bytes).unwrap();
+    assert_eq!(trimmed.frames.iter().map(|f| f.number).collect::<Vec<_>>(), vec![7, 8, 9]);
+    assert_eq!(trimmed.buffers, capture.buffers);
+    assert_eq!(trimmed.buffer_snapshot.len(), capture.buffers.len());
+    assert_eq!(replay_final(&trimmed), live);
+}
+
+#[test]
+#[ignore = "writes a seed of the fuzz corpus; run by benches/fuzz.sh --regenerate"]
+fn write_fuzz_seed() {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/geometry.xgc");
+    let device = device();
+    device.capture_frames(&path, 1..=2).unwrap();
+    render(&device, 3);
+    device.capture_result().expect("the capture finished").unwrap();
+}
+
+/// A 32x24 PreserveContents target, cleared in frame 0 only; every frame draws a quad at a
+/// depth that grows with the frame, which the depth test (with a depth buffer) keeps out
+/// wherever an earlier frame's nearer quad was: the target's content, depth included, carries
+/// across frames.
+fn render_preserved(device: &GraphicsDevice, frames: u32, depth: DepthFormat, multisample: i32) {
+    use xnagraph::{RenderTarget2D, RenderTargetUsage, SpriteBatch, SurfaceFormat};
+    let target = RenderTarget2D::with_options(
+        device,
+        32,
+        24,
+        false,
+        SurfaceFormat::Color,
+        depth,
+        multisample,
+        RenderTargetUsage::PreserveContents,
+    )
+    .unwrap();
+    let mut effect = BasicEffect::new(device).unwrap();
+    effect.vertex_color_enabled = true;
+    let mut batch = SpriteBatch::new(device).unwrap();
+    for frame in 0..frames {
+        device.set_render_target(Some(&target)).unwrap();
+        if frame == 0 {
+            device.clear(Color::new(5, 10, 20, 255)).unwrap();
+        }
+        device.set_depth_stencil_state(DepthStencilState::DEFAULT).unwrap();
+        device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
+        effect.current_technique().passes()[0].apply().unwrap();
+        let c = Color::new(20 * frame as u8, 200, 90, 255);
+        let corners = quad(2.0 + 3.0 * frame as f32, 2.0, 14.0, 12.0, 0.1 + 0.05 * frame as f32, c);
+        device.draw_user_primitives(PrimitiveType::TriangleStrip, &corners, 0, 2).unwrap();
+        device.set_render_target(None).unwrap();
+        device.clear(Color::BLACK).unwrap();
+        batch.begin().unwrap();
+        batch.draw(&target, xnagraph::Vector2::new(3.0, 5.0), Color::WHITE).unwrap();
+        batch.end().unwrap();
+        device.present().unwrap();
+    }
+}
+
+/// A capture of frames 5 to 9 of `render_preserved`, replayed: the error it ends with.
+fn replay_preserved(name: &str, depth: DepthFormat, multisample: i32) -> String {
+    let path = scratch(name);
+    let device = device();
+    device.capture_frames(&path, 5..=9).unwrap();
+    render_preserved(&device, 10, depth, multisample);
+    device.capture_result().expect("the capture finished").unwrap();
+    let capture = Capture::open(&path).unwrap();
+    let mut backend = vulkan();
+    match xnagraph_benches::replay::replay(&mut backend, &capture, 1, None, || {}) {
+        Ok(_) => panic!("a replay that needs content the snapshot lacks must be refused"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_replay_that_loads_a_depth_buffer_the_snapshot_lacks_is_refused() {
+    let e = replay_preserved("preserved_depth.xgc", DepthFormat::Depth24, 0);
+    assert!(e.contains("frame 5 uses the depth/stencil image of texture"), "{e}");
+    assert!(e.contains("not in the file"), "{e}");
+}
+
+#[test]
+fn a_replay_that_loads_a_multisample_image_the_snapshot_lacks_is_refused() {
+    let e = replay_preserved("preserved_samples.xgc", DepthFormat::None, 4);
+    assert!(e.contains("frame 5 uses the multisample image of texture"), "{e}");
+}

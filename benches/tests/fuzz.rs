@@ -1,0 +1,52 @@
+//! A short fuzz run of the capture reader over the committed corpus (benches/fuzz/corpus), as
+//! part of the test suite: no input may panic the reader, make it allocate past the fuzzer's
+//! limit or read slowly. `benches/fuzz.sh` runs the same fuzzer for minutes.
+
+use std::path::PathBuf;
+
+use xnagraph_benches::alloc_count::CountingAllocator;
+use xnagraph_benches::fuzz::{check, load_corpus, run, Verdict};
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+fn corpus() -> Vec<Vec<u8>> {
+    load_corpus(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus")).unwrap()
+}
+
+#[test]
+fn the_seeds_are_real_captures_of_both_format_versions() {
+    let corpus = corpus();
+    assert!(corpus.len() >= 3);
+    for seed in &corpus {
+        assert_eq!(check(seed), Verdict::Accepted);
+    }
+    let versions: Vec<_> = corpus
+        .iter()
+        .map(|s| xnagraph_graph::capture::Capture::from_bytes(s).unwrap().version)
+        .collect();
+    assert!(versions.contains(&(1, 0)) && versions.contains(&(1, 1)), "{versions:?}");
+}
+
+#[test]
+fn three_thousand_mutants_of_the_corpus_find_nothing() {
+    std::panic::set_hook(Box::new(|_| {}));
+    let report = run(&corpus(), 7, None, Some(3000), 1);
+    let _ = std::panic::take_hook();
+    let findings: Vec<_> = report.findings.iter().map(|(what, _)| what).collect();
+    assert!(findings.is_empty(), "{findings:?}");
+    // The mutants reach both outcomes: the fuzzer is not only producing garbage.
+    assert!(report.accepted > 100 && report.refused > 100, "{report:?}");
+}
+
+#[test]
+fn every_earlier_finding_is_refused_with_an_error() {
+    // benches/fuzz/regressions: inputs the fuzzer found when a check was missing (a sprite
+    // arena of 49 bytes panicked when its sprites were copied out).
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
+    let inputs = load_corpus(&dir).unwrap();
+    assert!(!inputs.is_empty());
+    for input in &inputs {
+        assert_eq!(check(input), Verdict::Refused);
+    }
+}

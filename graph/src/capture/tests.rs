@@ -1,0 +1,114 @@
+//! The reader against hand-made files: each malformed record is an error naming its chunk,
+//! never a panic or an allocation sized by the record. Each case here was a panic (arithmetic
+//! overflow) or an unbounded size before the reader checked it.
+
+use super::container::ChunkWriter;
+use super::record::*;
+use super::Capture;
+use crate::buffer::{BufferDesc, BufferKind, SetDataOptions};
+use crate::commands::{Rect, Slices};
+use crate::compile::CompilePolicy;
+use crate::format::SurfaceFormat;
+use crate::resource::TextureDesc;
+
+/// A file of a device record, a 4x4 back buffer, then `rest` (kind, payload encoded by `add`).
+fn file(add: impl FnOnce(&mut ChunkWriter<Vec<u8>>)) -> Vec<u8> {
+    let mut w = ChunkWriter::new(Vec::new()).unwrap();
+    let device = DeviceRecord {
+        profile: "HiDef".into(),
+        presentation: String::new(),
+        adapter: String::new(),
+        compile_policy: CompilePolicy::Graph,
+        back_buffer: 0,
+        first_frame: 0,
+    };
+    w.chunk(kind::DEVICE, &device).unwrap();
+    let desc = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
+    w.chunk(kind::TEXTURE, &TextureRecord { key: 0, desc, name: "back".into() }).unwrap();
+    add(&mut w);
+    w.finish().unwrap()
+}
+
+fn texture(w: &mut ChunkWriter<Vec<u8>>, desc: TextureDesc) {
+    w.chunk(kind::TEXTURE, &TextureRecord { key: 1, desc, name: String::new() }).unwrap();
+}
+
+fn snapshot(w: &mut ChunkWriter<Vec<u8>>, level: u32, rect: Rect, bytes: usize) {
+    w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: vec![7; bytes] }).unwrap();
+    let region = Region { texture: 1, level, layer: 0, rect, slices: Slices::FLAT };
+    w.chunk(kind::SNAPSHOT, &SnapshotRecord { region, blob: 0 }).unwrap();
+}
+
+#[test]
+fn a_well_formed_file_reads() {
+    let bytes = file(|w| {
+        texture(w, TextureDesc::texture_2d(8, 8, 4, SurfaceFormat::Color));
+        snapshot(w, 2, Rect::new(0, 0, 2, 2), 16);
+    });
+    let capture = Capture::from_bytes(&bytes).unwrap();
+    assert_eq!(capture.snapshot.len(), 1);
+}
+
+#[test]
+fn a_mip_level_past_32_is_refused_not_an_overflowing_shift() {
+    let bytes = file(|w| {
+        texture(w, TextureDesc::texture_2d(8, 8, 40, SurfaceFormat::Color));
+        snapshot(w, 35, Rect::new(0, 0, 1, 1), 4);
+    });
+    let e = Capture::from_bytes(&bytes).unwrap_err();
+    assert_eq!(e.chunk, Some(2), "{e}");
+    assert!(e.message.contains("40 mip levels, a full chain has 4"), "{e}");
+}
+
+#[test]
+fn a_texture_too_large_for_its_region_size_is_refused() {
+    let bytes = file(|w| {
+        texture(w, TextureDesc::texture_2d(u32::MAX, u32::MAX, 1, SurfaceFormat::Vector4));
+        snapshot(w, 0, Rect::new(0, 0, i32::MAX, i32::MAX), 16);
+    });
+    let e = Capture::from_bytes(&bytes).unwrap_err();
+    assert_eq!(e.chunk, Some(2), "{e}");
+    assert!(e.message.contains("outside 1 to 16384"), "{e}");
+}
+
+#[test]
+fn buffers_of_no_or_too_many_bytes_and_writes_past_their_end_are_refused() {
+    let buffer = |size| BufferRecord {
+        key: 0,
+        desc: BufferDesc { size, kind: BufferKind::Vertex, dynamic: true },
+        write_only: false,
+        name: String::new(),
+    };
+    for size in [0, u64::MAX] {
+        let e = Capture::from_bytes(&file(|w| w.chunk(kind::BUFFER, &buffer(size)).unwrap()))
+            .unwrap_err();
+        assert!(e.message.contains("bytes (1 to"), "{e}");
+    }
+    let write = |offset: u64| {
+        file(|w| {
+            w.chunk(kind::BUFFER, &buffer(16)).unwrap();
+            w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: vec![1; 8] }).unwrap();
+            w.chunk(kind::BLOB, &BlobRecord { id: 1, bytes: Vec::new() }).unwrap();
+            let upload = NodeRecord::BufferUpload {
+                buffer: 0,
+                offset,
+                blob: 0,
+                options: SetDataOptions::Discard,
+            };
+            let flush = FlushRecord {
+                frame: 0,
+                nodes: vec![upload],
+                sprites: 1,
+                open_cycle: None,
+                geometry: None,
+            };
+            w.chunk(kind::FLUSH, &flush).unwrap();
+        })
+    };
+    assert!(Capture::from_bytes(&write(8)).is_ok());
+    for offset in [9, u64::MAX - 4] {
+        let e = Capture::from_bytes(&write(offset)).unwrap_err();
+        assert_eq!(e.chunk, Some(5), "{e}");
+        assert!(e.message.contains("outside buffer 0 of 16 bytes"), "{e}");
+    }
+}

@@ -1,0 +1,83 @@
+//! What a capture's snapshot does not hold, and the refusal of a replay that would read it.
+//!
+//! A snapshot holds what a readback returns: the single-sample colour image of every level and
+//! layer (a multisampled target's resolved image) and every buffer's bytes. A target's depth and
+//! stencil image and a multisampled target's sample image are not read back: when the capture
+//! begins, their content is not in the file. A replay whose first use of such an image clears
+//! it (a CLEAR load op, a transfer clear) never sees the difference. Any other first use is
+//! refused at that frame with an error naming the texture and the image, rather than being
+//! silently wrong: the live run loaded that content, while the replay's compiler, which knows
+//! the image as never written, would start it with a don't-care load over undefined content.
+//! (The refusal is conservative: a first use the live run did not load either, because nothing
+//! read it, is refused too.)
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::reader::Capture;
+use crate::backend::BackendError;
+use crate::plan::{FramePlan, Image, LoadOp, PlanNodeKind};
+use crate::resource::{TextureId, TextureState};
+
+/// The images of snapshot textures whose content the file lacks and the replay has not yet
+/// defined.
+#[derive(Debug, Default)]
+pub struct Unsnapshotted(HashMap<(TextureId, Image), String>);
+
+impl Unsnapshotted {
+    /// Every depth/stencil image and multisample image of the textures that existed when the
+    /// capture began (those with snapshot content); `textures` are the replay's, by key.
+    pub fn new(capture: &Capture, textures: &[Arc<TextureState>]) -> Self {
+        let mut images = HashMap::new();
+        for s in &capture.snapshot {
+            let record = &capture.textures[s.region.texture as usize];
+            let Some(rt) = record.desc.render_target else { continue };
+            let id = textures[s.region.texture as usize].id();
+            let name = format!("texture {} \"{}\"", record.key, record.name);
+            if rt.depth != crate::format::DepthFormat::None {
+                images.insert(
+                    (id, Image::DepthStencil),
+                    format!("the depth/stencil image of {name}"),
+                );
+            }
+            if rt.is_multisampled() {
+                images.insert((id, Image::Samples), format!("the multisample image of {name}"));
+            }
+        }
+        Unsnapshotted(images)
+    }
+
+    /// Walks `plan` in execution order: an image it clears is defined from then on; one it uses
+    /// first in any other way is the error.
+    pub fn check(&mut self, plan: &FramePlan, frame: u64) -> Result<(), BackendError> {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        for node in &plan.nodes {
+            match &node.kind {
+                PlanNodeKind::Pass(pass) => {
+                    for a in pass.colors.iter().chain(&pass.depth) {
+                        let key = (a.texture.id(), a.image);
+                        let Some(what) = self.0.get(&key) else { continue };
+                        if !matches!(a.load, LoadOp::Clear(_)) {
+                            return Err(BackendError::NotSupported(format!(
+                                "frame {frame} uses {what} without clearing it, and its content \
+                                 when the capture began is not in the file (a snapshot holds \
+                                 colour images, a multisampled target's resolved one, and \
+                                 buffers): the replay would draw over undefined content"
+                            )));
+                        }
+                        self.0.remove(&key);
+                    }
+                }
+                PlanNodeKind::ClearImages { clears } => {
+                    for c in clears {
+                        self.0.remove(&(c.texture.id(), c.image));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
