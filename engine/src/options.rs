@@ -138,6 +138,12 @@ pub struct DeviceOptions {
     /// of allocating (XNA allocates anew; the observable behaviour is the same). 0 still reuses
     /// a target dropped and replaced between two submissions.
     pub target_pool_frames: u32,
+    /// Vulkan: draw a sprite batch that alternates textures as one native draw, each sprite
+    /// picking its texture from an array of the batch's textures (default true; see
+    /// [`crate::SpriteBatch`]). Off, such a batch takes one native draw per run of sprites
+    /// sampling one texture, as on SDL_gpu. The pixels are the
+    /// same either way; the switch exists for tests and benchmarks that compare the two.
+    pub texture_indexing: bool,
 }
 
 impl Default for DeviceOptions {
@@ -151,6 +157,7 @@ impl Default for DeviceOptions {
             compile_policy: CompilePolicy::Graph,
             render_thread: true,
             target_pool_frames: 60,
+            texture_indexing: true,
         }
     }
 }

@@ -3,11 +3,15 @@
 //! Each `draw*` call turns its sprite into one [`SpriteInstance`] at once — the top-left corner
 //! and the two edge vectors with rotation, origin and scale applied as XNA places the corners,
 //! texture coordinates with the flips applied, layer depth and tint — in the batch's own buffer,
-//! and extends the current run of sprites sharing a texture. The stock vertex stage expands each
-//! instance into its four corners; the stock fragment stage, or the [`Effect`] given to `begin`,
-//! colours them. `end` hands the buffer to the frame (moved, not copied, when
-//! the frame has no sprites yet) and records one `Draw` per run. The sorting modes also keep a
-//! (depth, texture) key per sprite and write the instances into the frame in sorted order.
+//! and extends the current run of sprites sharing a texture; the instance carries the batch's
+//! index of its texture. The stock vertex stage expands each instance into its four corners; the
+//! stock fragment stage, or the [`Effect`] given to `begin`, colours them. `end` hands the buffer
+//! to the frame (moved, not copied, when the frame has no sprites yet) and records the draws: a
+//! batch of the stock stage over at most [`MAX_DRAW_TEXTURES`] 2D textures is one `Draw` of all
+//! of them, each sprite picking its texture by that index, so alternating textures never end a
+//! draw (a backend that cannot index textures splits it into runs itself); any other batch is
+//! one `Draw` per run. The sorting modes also keep a (depth, texture) key per sprite and write
+//! the instances into the frame in sorted order.
 //! `Immediate` records each sprite as it is drawn. A cube drawn with
 //! [`SpriteBatch::draw_cube_direction`] joins the same queue; its runs draw with the stock
 //! cube-sampling stage instead of the batch's.
@@ -15,8 +19,8 @@
 use std::sync::{Arc, Weak};
 
 use xnagraph_graph::{
-    BlendState, DepthStencilState, Draw, EffectState, PipelineKey, RasterizerState, SamplerState,
-    ShaderKind, SpriteInstance, TextureState,
+    BlendState, DepthStencilState, Draw, DrawTextures, EffectState, PipelineKey, RasterizerState,
+    SamplerState, ShaderKind, SpriteInstance, TextureState, MAX_DRAW_TEXTURES,
 };
 
 use crate::capability::check_draw_states;
@@ -411,18 +415,6 @@ impl SpriteBatch {
             ));
         };
         let Geometry { destination, offset, rotation } = geometry;
-        let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
-        let sprite = Sprite {
-            source,
-            destination,
-            offset,
-            sin,
-            cos,
-            depth,
-            color: [color.r, color.g, color.b, color.a],
-            effects: effects.0 & 3,
-        };
-        let instance = instance(&sprite);
         core.res.check_alive()?;
         let index = match self.textures.last() {
             Some(last) if Arc::ptr_eq(&last.core, core) => self.textures.len() - 1,
@@ -440,8 +432,20 @@ impl SpriteBatch {
                 }
             },
         };
-        self.instances.push(instance);
         let texture = index as u32;
+        let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
+        let sprite = Sprite {
+            source,
+            destination,
+            offset,
+            sin,
+            cos,
+            depth,
+            color: [color.r, color.g, color.b, color.a],
+            effects: effects.0 & 3,
+            texture,
+        };
+        self.instances.push(instance(&sprite));
         match self.runs.last_mut() {
             Some(run) if run.texture == texture => run.sprites += 1,
             _ => self.runs.push(Run { texture, sprites: 1 }),
@@ -519,6 +523,41 @@ impl SpriteBatch {
         } else {
             self.write_sorted(state.sort, sprites)
         };
+        // One draw of every texture: sprites carry the batch's index of their texture, which is
+        // then their slot. Not in Immediate mode, whose batch list also holds textures drawn
+        // earlier (and perhaps bound as targets since); not for a custom effect or the cube
+        // stage, which sample one texture.
+        let one_draw = state.sort != SpriteSortMode::Immediate
+            && self.effect.is_none()
+            && (2..=MAX_DRAW_TEXTURES).contains(&self.textures.len())
+            && self.textures.iter().all(|t| !t.cube);
+        if one_draw {
+            let all = self.textures.iter().map(|t| t.state.clone()).collect();
+            if let Some(textures) = DrawTextures::many(all) {
+                let count: u32 = runs.iter().map(|r| r.sprites).sum();
+                rec.builder.draw(Draw {
+                    pipeline: PipelineKey {
+                        shader: ShaderKind::Sprite,
+                        blend: state.blend,
+                        depth_stencil: state.depth_stencil,
+                        rasterizer: state.rasterizer,
+                    },
+                    sampler: state.sampler,
+                    textures,
+                    effect: None,
+                    first_sprite: first_sprite as u32,
+                    sprite_count: count,
+                    viewport,
+                    scissor,
+                    transform,
+                    geometry: None,
+                });
+                drop(rec);
+                self.runs = runs;
+                self.clear_queue();
+                return Ok(());
+            }
+        }
         let mut done = 0usize;
         for run in &runs {
             let texture = &self.textures[run.texture as usize];
@@ -535,7 +574,7 @@ impl SpriteBatch {
             let draw = Draw {
                 pipeline,
                 sampler: state.sampler,
-                texture: texture.state.clone(),
+                textures: DrawTextures::one(texture.state.clone()),
                 effect,
                 first_sprite: (first_sprite + done) as u32,
                 sprite_count: run.sprites,

@@ -45,6 +45,9 @@ pub(crate) struct Gpu {
     /// layer (lavapipe as shipped in Mesa 22.3): a resolve into a cube face other than the
     /// first is carried out with a transfer resolve after the pass instead.
     pub resolve_ignores_view_layer: bool,
+    /// [`crate::VulkanConfig::texture_indexing`]: a sprite draw of several textures is one
+    /// native draw through the indexing sprite stage (which needs no optional feature).
+    pub texture_indexing: bool,
     /// This device's validation messages and live object count. Boxed so its address, the
     /// messengers' user data, stays put; dropped only after the instance is destroyed.
     pub diagnostics: Box<Diagnostics>,
@@ -312,6 +315,7 @@ impl Gpu {
             queue_family: chosen.queue_family,
             allocator: ManuallyDrop::new(allocator),
             resolve_ignores_view_layer: chosen.name.contains("llvmpipe"),
+            texture_indexing: config.texture_indexing,
             adapter_name: chosen.name,
             debug_utils,
             limits,

@@ -174,12 +174,19 @@ impl FrameSlot {
         }
     }
 
-    /// Makes sure the slot's descriptor pool can hand out `draws` uniform and sampler sets,
-    /// then resets it. The slot must be idle.
-    pub fn prepare_descriptors(&mut self, gpu: &Gpu, draws: u32) -> Result<(), BackendError> {
+    /// Makes sure the slot's descriptor pool can hand out a uniform set per draw and the
+    /// texture sets and sampler descriptors `needs` counts, then resets it. The slot must be
+    /// idle.
+    pub fn prepare_descriptors(
+        &mut self,
+        gpu: &Gpu,
+        needs: &crate::record::Needs,
+    ) -> Result<(), BackendError> {
         self.draw_sets.reset();
-        if draws > self.descriptor_capacity || self.descriptors == vk::DescriptorPool::null() {
-            let capacity = draws.max(self.descriptor_capacity * 2).max(64);
+        // One figure bounds all three: uniform sets, texture sets and sampler descriptors.
+        let wanted = needs.draws.max(needs.texture_sets).max(needs.samplers);
+        if wanted > self.descriptor_capacity || self.descriptors == vk::DescriptorPool::null() {
+            let capacity = wanted.max(self.descriptor_capacity * 2).max(64);
             if self.descriptors != vk::DescriptorPool::null() {
                 // SAFETY: the slot is idle, so no set from this pool is in use.
                 unsafe { gpu.device.destroy_descriptor_pool(self.descriptors, None) };

@@ -79,6 +79,12 @@ pub struct VulkanConfig {
     /// Submissions a dropped render target's native objects stay pooled for reuse by a new
     /// target of the same description before they are destroyed (default 60).
     pub pool_keep_submissions: u32,
+    /// Draw a sprite draw of several textures as one native draw, each sprite picking its texture
+    /// from an array of its draw's textures (default true; the stage indexes the array with
+    /// constants in a switch, so it needs no descriptor-indexing feature). Off, such a draw is
+    /// split into one native draw per run of sprites sampling one texture; the pixels are the
+    /// same.
+    pub texture_indexing: bool,
 }
 
 impl Default for VulkanConfig {
@@ -89,6 +95,7 @@ impl Default for VulkanConfig {
             timeout: Duration::from_secs(10),
             poison_undefined: false,
             pool_keep_submissions: 60,
+            texture_indexing: true,
         }
     }
 }
@@ -279,7 +286,7 @@ impl VulkanBackend {
     }
 
     fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
-        record::measure(plan)?;
+        record::measure(plan, self.gpu.texture_indexing)?;
         let i = self.next_slot;
         self.finish_slot(i)?;
         self.free_completed();
@@ -304,7 +311,7 @@ impl VulkanBackend {
         i: usize,
         presentation: &swapchain::FramePresentation,
     ) -> Result<SubmissionId, BackendError> {
-        let needs = record::measure(plan)?;
+        let needs = record::measure(plan, self.gpu.texture_indexing)?;
 
         let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
         // Room for the largest uniform block: the geometry effect's (a sprite's transform is 64).
@@ -341,7 +348,7 @@ impl VulkanBackend {
         }
         grown?;
         let slot = &mut self.slots[i];
-        slot.prepare_descriptors(&self.gpu, needs.draws)?;
+        slot.prepare_descriptors(&self.gpu, &needs)?;
         let sprite_bytes: &[u8] = bytemuck::cast_slice(&plan.frame.sprites);
         let geometry_offset = geometry::defaults_offset(sprite_bytes.len() as u64);
         if let Some(v) = &slot.vertices {

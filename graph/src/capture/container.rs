@@ -19,7 +19,8 @@ use serde::Serialize;
 /// The first eight bytes of every capture file.
 pub const MAGIC: [u8; 8] = *b"XNAGCAP\0";
 /// The format version this build writes: a reader accepts any minor version of its major.
-pub const VERSION: (u16, u16) = (1, 0);
+/// Major 2: a sprite carries its texture slot and a draw its extra textures.
+pub const VERSION: (u16, u16) = (2, 0);
 /// Bytes before the first chunk: the magic and the version.
 pub const HEADER_LEN: usize = 12;
 /// Bytes of a chunk's header: kind, decoded length, stored length.
@@ -261,7 +262,8 @@ mod tests {
         bytes[8..10].copy_from_slice(&(VERSION.0 + 1).to_le_bytes());
         let e = read_chunks(&bytes, |_| true).unwrap_err();
         assert_eq!((e.offset, e.chunk), (8, None));
-        assert!(e.message.contains("version 2.0"), "{e}");
+        let newer = format!("version {}.0", VERSION.0 + 1);
+        assert!(e.message.contains(&newer), "{e}");
         let mut bytes = two_chunks();
         bytes[10..12].copy_from_slice(&(VERSION.1 + 5).to_le_bytes());
         assert!(read_chunks(&bytes, |_| true).is_ok(), "a newer minor version is read");

@@ -232,7 +232,12 @@ impl Capture {
                     }
                     for op in ops {
                         let OpRecord::Draw(d) = op else { continue };
-                        self.check_texture(chunk, d.texture)?;
+                        if d.more_textures.len() >= crate::MAX_DRAW_TEXTURES {
+                            return Err(chunk.error("a draw of too many textures"));
+                        }
+                        for &t in std::iter::once(&d.texture).chain(&d.more_textures) {
+                            self.check_texture(chunk, t)?;
+                        }
                         if u64::from(d.first_sprite) + u64::from(d.sprite_count) > sprites {
                             return Err(chunk.error("a draw past its sprite arena"));
                         }

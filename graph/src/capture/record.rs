@@ -132,7 +132,7 @@ pub enum ShaderRecord {
 }
 
 /// A draw, as [`crate::Draw`] with keys.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct DrawRecord {
     /// The shaders.
     pub shader: ShaderRecord,
@@ -144,8 +144,10 @@ pub struct DrawRecord {
     pub rasterizer: RasterizerState,
     /// Sampler state.
     pub sampler: SamplerState,
-    /// The texture sampled.
+    /// The texture sampled (slot 0 of the draw's textures).
     pub texture: TextureKey,
+    /// The textures of slots 1 and on, for a draw of several ([`crate::DrawTextures`]).
+    pub more_textures: Vec<TextureKey>,
     /// First sprite in the flush's arena.
     pub first_sprite: u32,
     /// Sprites drawn.
@@ -159,7 +161,7 @@ pub struct DrawRecord {
 }
 
 /// A clear or a draw.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub enum OpRecord {
     /// A clear.
     Clear(Clear),
