@@ -76,6 +76,9 @@ fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
             )
             .unwrap();
         batch.draw_rect(&scene, Rectangle::new(3, 2, W - 8, H - 6), Color::WHITE).unwrap();
+        // Two textures alternating: one draw of both, each sprite carrying its slot.
+        batch.draw_rect(&ball, Rectangle::new(1, 1, 6, 6), Color::WHITE).unwrap();
+        batch.draw_rect(&scene, Rectangle::new(4, 4, 4, 4), Color::WHITE).unwrap();
         batch.end().unwrap();
         device.present().unwrap();
     }

@@ -20,7 +20,8 @@ use std::sync::{Arc, Weak};
 
 use xnagraph_graph::{
     BlendState, DepthStencilState, Draw, DrawTextures, EffectState, PipelineKey, RasterizerState,
-    SamplerState, ShaderKind, SpriteInstance, TextureState, MAX_DRAW_TEXTURES,
+    SamplerState, ShaderKind, SpriteInstance, TextureState, MAX_COLOR_ATTACHMENTS,
+    MAX_DRAW_TEXTURES,
 };
 
 use crate::capability::check_draw_states;
@@ -101,13 +102,18 @@ pub(crate) fn check_states(
     sampler: &SamplerState,
     rasterizer: &RasterizerState,
 ) -> Result<()> {
-    let targets: Vec<_> = if rec.bindings.is_empty() {
-        vec![rec.primary().desc().format]
-    } else {
-        rec.bindings.iter().map(|b| b.state.desc().format).collect()
-    };
-    let targets: Vec<_> = targets.into_iter().map(|f| (f, device.format_support(f))).collect();
-    check_draw_states(&device.caps, &targets, blend, sampler, rasterizer)
+    // On the stack: a sprite batch's `begin` and `end` allocate nothing for this check.
+    let primary = rec.primary().desc().format;
+    let mut targets = [(primary, device.format_support(primary)); MAX_COLOR_ATTACHMENTS];
+    let mut count = 1;
+    if !rec.bindings.is_empty() {
+        count = rec.bindings.len().min(MAX_COLOR_ATTACHMENTS);
+        for (slot, b) in targets.iter_mut().zip(&rec.bindings) {
+            let format = b.state.desc().format;
+            *slot = (format, device.format_support(format));
+        }
+    }
+    check_draw_states(&device.caps, &targets[..count], blend, sampler, rasterizer)
 }
 
 /// XNA's `SpriteBatch`: `begin`, any number of `draw*` calls, `end`.
@@ -254,19 +260,20 @@ impl SpriteBatch {
         Ok(())
     }
 
-    /// `Draw(texture, position, color)`.
+    /// `Draw(texture, position, color)`: [`SpriteBatch::draw_ex`] with the whole texture, no
+    /// rotation, origin or flip, scale 1 and depth 0, of which only the position needs checking
+    /// (the size is the texture's).
+    #[inline]
     pub fn draw(&mut self, texture: &Texture2D, position: Vector2, color: Color) -> Result<()> {
-        self.draw_ex(
-            texture,
-            position,
-            None,
-            color,
-            0.0,
-            Vector2::ZERO,
-            Vector2::ONE,
-            SpriteEffects::NONE,
-            0.0,
-        )
+        let (x, y) = (position.x, position.y);
+        if !all_below_2_pow_124(&[x, y]) {
+            return Err(refuse_sprite(&[("position", &[x, y])], &[("position", &[x, y])]));
+        }
+        let size = [texture.width() as f32, texture.height() as f32];
+        let geometry =
+            Geometry { destination: [x, y, size[0], size[1]], offset: [0.0; 2], rotation: 0.0 };
+        let whole = [0.0, 0.0, 1.0, 1.0];
+        self.push(&texture.core, false, whole, geometry, color, SpriteEffects::NONE, 0.0)
     }
 
     /// `Draw(texture, destinationRectangle, color)`.

@@ -1,20 +1,21 @@
 //! A sprite batch that alternates textures is one draw of all of them (each sprite picks its
-//! texture), and still draws every sprite with its own texture in the sort mode's order: with
-//! texture indexing (Vulkan), split into runs without it (Vulkan with the switch off, SDL_gpu).
+//! texture), and still draws every sprite with its own texture in the sort mode's order: drawn
+//! at once (Vulkan: non-uniform indexing where the device has it, or branches) or split into
+//! runs (Vulkan without indexing, SDL_gpu).
 
 mod common;
 
 use common::*;
 use xnagraph::{
     Color, DeviceOptions, GraphicsProfile, Rectangle, SpriteBatch, SpriteSortMode, Texture2D,
-    Vector2,
+    TextureIndexing, Vector2,
 };
 
 const W: i32 = 48;
 const H: i32 = 8;
 const COLORS: [Color; 3] = [Color::RED, Color::new(0, 255, 0, 255), Color::BLUE];
 
-fn device_indexing(indexing: bool) -> xnagraph::GraphicsDevice {
+fn device_indexing(indexing: TextureIndexing) -> xnagraph::GraphicsDevice {
     let options = DeviceOptions { texture_indexing: indexing, ..test_options() };
     device_with_options(GraphicsProfile::HiDef, params(W, H), options)
 }
@@ -86,7 +87,7 @@ fn draw_and_check(
 #[test]
 fn alternating_textures_are_one_draw_in_every_sort_modes_order() {
     let _v = Validation::new();
-    for indexing in [true, false] {
+    for indexing in [TextureIndexing::Auto, TextureIndexing::Runs, TextureIndexing::Branches] {
         let device = device_indexing(indexing);
         let textures: Vec<_> = COLORS.iter().map(|&c| solid(&device, 2, 2, c)).collect();
         for sort in [
@@ -96,7 +97,7 @@ fn alternating_textures_are_one_draw_in_every_sort_modes_order() {
             SpriteSortMode::Texture,
         ] {
             let draws = draw_and_check(&device, &textures, sort);
-            assert_eq!(draws, 1, "{sort:?}, indexing {indexing}: one draw of three textures");
+            assert_eq!(draws, 1, "{sort:?}, {indexing:?}: one draw of three textures");
         }
     }
 }
@@ -105,7 +106,7 @@ fn alternating_textures_are_one_draw_in_every_sort_modes_order() {
 #[test]
 fn more_textures_than_a_draw_holds_and_immediate_mode_draw_per_run() {
     let _v = Validation::new();
-    let device = device_indexing(true);
+    let device = device_indexing(TextureIndexing::Auto);
     let textures: Vec<_> = (0..17).map(|i| solid(&device, 2, 2, COLORS[i % 3])).collect();
     assert_eq!(draw_and_check(&device, &textures, SpriteSortMode::Deferred), 17);
     let three = &textures[..3];

@@ -35,13 +35,20 @@ pub const SPRITE_VERT: Stage =
 pub const SPRITE_FRAG: Stage =
     Stage { name: "sprite.frag", spirv: include_bytes!("../spirv/sprite.frag.spv") };
 
-/// SpriteBatch fragment stage for a draw of several textures: an array of 16 combined image
-/// samplers at set 2, binding 0, of which the sprite's slot picks one (a switch of constant
-/// indices sampling with explicit derivatives, so no descriptor-indexing feature is needed; a
-/// slot past 15 samples the last); one colour output.
+/// SpriteBatch fragment stage for a draw of several textures, for a device with
+/// `shaderSampledImageArrayNonUniformIndexing`: an array of 16 combined image samplers at set 2,
+/// binding 0, indexed non-uniformly by the sprite's slot (clamped to 15); one colour output.
 pub const SPRITE_INDEXED_FRAG: Stage = Stage {
     name: "sprite_indexed.frag",
     spirv: include_bytes!("../spirv/sprite_indexed.frag.spv"),
+};
+
+/// The same for any device: a switch of constant indices into the array, sampling with explicit
+/// derivatives taken before it, so no descriptor-indexing feature is needed (a slot past 15
+/// samples the last); one colour output.
+pub const SPRITE_BRANCHED_FRAG: Stage = Stage {
+    name: "sprite_branched.frag",
+    spirv: include_bytes!("../spirv/sprite_branched.frag.spv"),
 };
 
 /// Cube-sampling fragment stage for the sprite vertex stage: cube sampler at set 2, binding 0;
@@ -70,6 +77,7 @@ mod tests {
             SPRITE_VERT,
             SPRITE_FRAG,
             SPRITE_INDEXED_FRAG,
+            SPRITE_BRANCHED_FRAG,
             CUBE_SAMPLE_FRAG,
             BASIC_VERT,
             BASIC_FRAG,

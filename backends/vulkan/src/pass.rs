@@ -438,7 +438,7 @@ fn draw(
         let one = Sampled::One(d.textures.first());
         return draw_sprites(rec, d, writes, att, state, one, (d.first_sprite, d.sprite_count));
     }
-    if rec.gpu.texture_indexing {
+    if rec.gpu.texture_indexing.is_some() {
         let all = Sampled::Indexed(&d.textures);
         return draw_sprites(rec, d, writes, att, state, all, (d.first_sprite, d.sprite_count));
     }

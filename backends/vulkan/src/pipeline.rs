@@ -107,6 +107,28 @@ pub(crate) struct Pipelines {
     pub geometry: crate::geometry::GeometryPipelines,
 }
 
+/// The fragment stage of a sprite draw of several textures drawn at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IndexedStage {
+    /// `sprite_indexed.frag`: the array indexed non-uniformly by the sprite's slot.
+    NonUniform,
+    /// `sprite_branched.frag`: a switch of constant indices.
+    Branched,
+}
+
+impl IndexedStage {
+    /// The stage `mode` asks for on a device that does (`nonuniform`) or does not index
+    /// sampled images non-uniformly; `None`: draws of several textures go run by run.
+    pub fn choose(mode: crate::TextureIndexing, nonuniform: bool) -> Option<IndexedStage> {
+        use crate::TextureIndexing as M;
+        match mode {
+            M::Auto if nonuniform => Some(IndexedStage::NonUniform),
+            M::Auto | M::Runs => None,
+            M::Branches => Some(IndexedStage::Branched),
+        }
+    }
+}
+
 /// Marks an effect's handle, so it never equals a texture's.
 const EFFECT_HANDLE_TAG: u64 = 1 << 63;
 
@@ -173,9 +195,12 @@ impl Pipelines {
         // SAFETY: the set layouts are live.
         self.layout = unsafe { gpu.device.create_pipeline_layout(&info, None) }
             .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
-        if gpu.texture_indexing {
-            self.indexed_fragment =
-                shader_module(gpu, &xnagraph_shaders::SPRITE_INDEXED_FRAG.words())?;
+        if let Some(stage) = gpu.texture_indexing {
+            let spirv = match stage {
+                IndexedStage::NonUniform => xnagraph_shaders::SPRITE_INDEXED_FRAG,
+                IndexedStage::Branched => xnagraph_shaders::SPRITE_BRANCHED_FRAG,
+            };
+            self.indexed_fragment = shader_module(gpu, &spirv.words())?;
             let binding = [vk::DescriptorSetLayoutBinding::default()
                 .binding(0)
                 .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
