@@ -402,9 +402,10 @@ impl SpriteBatch {
         self.push(&texture.core, false, src, geometry, color, effects, layer_depth)
     }
 
-    /// Queues one sprite of `core` (a cube sampled by the stock cube stage when `cube`).
+    /// Queues one sprite of `core` (a cube sampled by the stock cube stage when `cube`). Always
+    /// inlined: each `draw*` overload then folds its constant arguments into its own copy.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn push(
         &mut self,
         core: &Arc<TextureCore>,
