@@ -72,9 +72,7 @@ fn draw_and_check(
     let px = read_back_buffer(device);
     let mut top = [None; W as usize];
     for i in order(sort, n, texture) {
-        for x in 2 * i..2 * i + 6 {
-            top[x] = Some(texture(i));
-        }
+        top[2 * i..2 * i + 6].fill(Some(texture(i)));
     }
     for (x, t) in top.iter().enumerate() {
         let want = t.map_or(Color::BLACK, |t| COLORS[t % 3]);

@@ -290,6 +290,8 @@ pub struct Draw {
 }
 
 /// An operation inside a bind cycle, in recording order.
+// Draws are most of the ops, and boxing them would cost a heap allocation per recorded draw.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum PassOp {
     /// `Clear`: clear the aspects given.
