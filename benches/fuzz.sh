@@ -5,8 +5,7 @@
 #
 # SECONDS (default 180) bounds the run. --regenerate first rewrites the seeds in
 # benches/fuzz/corpus from real captures (a sprite scene with a render target, and a geometry
-# scene with static and dynamic vertex and index buffers; sprites-1.0.xgc is a file of format
-# 1.0 and is kept). The fuzzer runs in the dev profile, so arithmetic overflow and debug
+# scene with static and dynamic vertex and index buffers). The fuzzer runs in the dev profile, so arithmetic overflow and debug
 # assertions are checked. It prints a JSON summary (executions, accepted and refused inputs,
 # findings, slowest read) and writes each finding's input to target/fuzz-findings; the exit
 # status is 1 when anything was found.

@@ -12,10 +12,10 @@ use std::sync::Arc;
 use xnagraph_benches::{json, number, sample, stats, string};
 use xnagraph_graph::compile::{compile, frame_blind_cost};
 use xnagraph_graph::{
-    BlendState, ColorBinding, DepthFormat, DepthStencilState, Draw, FrameBuilder, FrameCommands,
-    NativeHandle, PipelineKey, RasterizerState, Rect, RenderTargetDesc, RenderTargetUsage,
-    RetireSink, SamplerState, ShaderKind, SpriteInstance, SurfaceFormat, TextureDesc, TextureState,
-    Viewport,
+    BlendState, ColorBinding, DepthFormat, DepthStencilState, Draw, DrawTextures, FrameBuilder,
+    FrameCommands, NativeHandle, PipelineKey, RasterizerState, Rect, RenderTargetDesc,
+    RenderTargetUsage, RetireSink, SamplerState, ShaderKind, SpriteInstance, SurfaceFormat,
+    TextureDesc, TextureState, Viewport,
 };
 
 const SEGMENTS: usize = 256;
@@ -47,7 +47,7 @@ fn draw(texture: &Arc<TextureState>, first_sprite: u32) -> Draw {
             rasterizer: RasterizerState::CULL_COUNTER_CLOCKWISE,
         },
         sampler: SamplerState::LINEAR_CLAMP,
-        texture: texture.clone(),
+        textures: DrawTextures::one(texture.clone()),
         effect: None,
         first_sprite,
         sprite_count: 1,

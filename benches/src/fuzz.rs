@@ -146,7 +146,7 @@ fn mutate_chunks(input: &[u8], other: &[u8], rng: &mut Rng) -> Option<Vec<u8>> {
         writer.raw_chunk(*kind, payload).ok()?;
     }
     let mut bytes = writer.finish().ok()?;
-    // Keep the input's version (a 1.0 file stays one).
+    // Keep the input's version.
     bytes[..HEADER_LEN].copy_from_slice(&input[..HEADER_LEN]);
     Some(bytes)
 }

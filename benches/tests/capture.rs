@@ -72,6 +72,9 @@ fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
             )
             .unwrap();
         batch.draw_rect(&scene, Rectangle::new(3, 2, W - 8, H - 6), Color::WHITE).unwrap();
+        // Two textures alternating: one draw of both, each sprite carrying its slot.
+        batch.draw_rect(&ball, Rectangle::new(1, 1, 6, 6), Color::WHITE).unwrap();
+        batch.draw_rect(&scene, Rectangle::new(4, 4, 4, 4), Color::WHITE).unwrap();
         batch.end().unwrap();
         device.present().unwrap();
     }
@@ -199,17 +202,13 @@ fn the_replay_binary_writes_the_final_frame_and_names_a_corrupt_chunk() {
 }
 
 #[test]
-fn a_format_1_0_file_is_still_read_and_replays_to_its_recorded_frame() {
+fn a_file_of_an_older_major_version_is_refused_naming_its_version() {
     // Written by the 1.0 writer (an 8x6 back buffer, a 2x2 texture drawn by a sprite batch,
-    // frames 1-2), with the live run's final back buffer beside it.
+    // frames 1-2); format 2.0 changed the sprite instance, which 1.x files cannot give.
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let capture = Capture::open(&dir.join("capture-1.0.xgc")).unwrap();
-    assert_eq!(capture.version, (1, 0));
-    assert!(capture.complete);
-    assert_eq!(capture.frames.len(), 2);
-    assert!(capture.buffers.is_empty() && capture.frames[0].flushes[0].geometry.is_none());
-    let live = std::fs::read(dir.join("capture-1.0.rgba")).unwrap();
-    assert_eq!(replay_final(&capture), live);
+    let e = Capture::open(&dir.join("capture-1.0.xgc")).unwrap_err();
+    assert_eq!((e.offset, e.chunk), (8, None), "{e}");
+    assert!(e.message.contains("format version 1.0; this reader reads 2.x"), "{e}");
 }
 
 #[test]

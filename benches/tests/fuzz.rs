@@ -15,9 +15,9 @@ fn corpus() -> Vec<Vec<u8>> {
 }
 
 #[test]
-fn the_seeds_are_real_captures_of_both_format_versions() {
+fn the_seeds_are_real_captures_of_this_format_version() {
     let corpus = corpus();
-    assert!(corpus.len() >= 3);
+    assert!(corpus.len() >= 2);
     for seed in &corpus {
         assert_eq!(check(seed), Verdict::Accepted);
     }
@@ -25,7 +25,8 @@ fn the_seeds_are_real_captures_of_both_format_versions() {
         .iter()
         .map(|s| xnagraph_graph::capture::Capture::from_bytes(s).unwrap().version)
         .collect();
-    assert!(versions.contains(&(1, 0)) && versions.contains(&(1, 1)), "{versions:?}");
+    let current = xnagraph_graph::capture::container::VERSION;
+    assert!(versions.iter().all(|&v| v == current), "{versions:?}");
 }
 
 #[test]
@@ -37,16 +38,4 @@ fn three_thousand_mutants_of_the_corpus_find_nothing() {
     assert!(findings.is_empty(), "{findings:?}");
     // The mutants reach both outcomes: the fuzzer is not only producing garbage.
     assert!(report.accepted > 100 && report.refused > 100, "{report:?}");
-}
-
-#[test]
-fn every_earlier_finding_is_refused_with_an_error() {
-    // benches/fuzz/regressions: inputs the fuzzer found when a check was missing (a sprite
-    // arena of 49 bytes panicked when its sprites were copied out).
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
-    let inputs = load_corpus(&dir).unwrap();
-    assert!(!inputs.is_empty());
-    for input in &inputs {
-        assert_eq!(check(input), Verdict::Refused);
-    }
 }

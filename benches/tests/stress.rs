@@ -35,7 +35,8 @@ fn check_lines(lines: &[String], frames: usize) {
     let per_frame = lines.iter().filter(|l| field(l, "frame_ms").is_some()).count();
     assert!(per_frame >= frames, "{per_frame} frame lines: {lines:?}");
     let s = summary(lines);
-    for key in ["record_p50_ms", "compile_p95_ms", "lower_p99_ms", "frame_p99_ms"] {
+    for key in ["record_p50_ms", "compile_p95_ms", "upload_p95_ms", "lower_p99_ms", "frame_p99_ms"]
+    {
         let v: f64 = field(s, key).and_then(|v| v.parse().ok()).unwrap_or(-1.0);
         assert!(v >= 0.0, "{key} in {s}");
     }
@@ -51,6 +52,8 @@ fn sprites_runs_with_twelve_textures_and_every_sort_mode() {
         assert!(ok, "{lines:?}");
         check_lines(&lines, 3);
         assert_eq!(field(summary(&lines), "sprites"), Some("100"));
+        let upload: f64 = field(summary(&lines), "upload_p50_ms").unwrap().parse().unwrap();
+        assert!(upload > 0.0, "the sprites' copy into the vertex buffer was timed");
     }
 }
 

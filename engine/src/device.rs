@@ -53,6 +53,7 @@ pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
         timeout: options.timeout,
         poison_undefined: options.poison_undefined,
         pool_keep_submissions: options.target_pool_frames,
+        texture_indexing: options.texture_indexing,
     }
 }
 

@@ -58,7 +58,9 @@ pub use effect::Effect;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
 pub use math::{Color, Matrix, Rectangle, Vector2, Vector3};
-pub use options::{BackendKind, DeviceOptions, PresentInterval, PresentationParameters};
+pub use options::{
+    BackendKind, DeviceOptions, PresentInterval, PresentationParameters, TextureIndexing,
+};
 pub use profile::GraphicsProfile;
 pub use registry::{ResourceEventArgs, ResourceId};
 pub use render_target::{

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use xnagraph_graph::compile::CompilePolicy;
 use xnagraph_graph::{DepthFormat, RenderTargetUsage, SurfaceFormat};
+pub use xnagraph_vulkan::TextureIndexing;
 
 /// XNA's `PresentationParameters`. The window a device presents to is given at creation
 /// instead of as a handle here.
@@ -138,6 +139,13 @@ pub struct DeviceOptions {
     /// of allocating (XNA allocates anew; the observable behaviour is the same). 0 still reuses
     /// a target dropped and replaced between two submissions.
     pub target_pool_frames: u32,
+    /// Vulkan: how a sprite batch that alternates textures (recorded as one draw of all of them,
+    /// see [`crate::SpriteBatch`]) becomes native draws: by default
+    /// ([`TextureIndexing::Auto`]) one native draw, each sprite indexing an array of the batch's
+    /// textures, on a device with non-uniform texture indexing, else one per run of sprites
+    /// sampling one texture, as on SDL_gpu. The pixels are the same either way; the other modes
+    /// exist for tests and benchmarks that compare the paths.
+    pub texture_indexing: TextureIndexing,
 }
 
 impl Default for DeviceOptions {
@@ -151,6 +159,7 @@ impl Default for DeviceOptions {
             compile_policy: CompilePolicy::Graph,
             render_thread: true,
             target_pool_frames: 60,
+            texture_indexing: TextureIndexing::Auto,
         }
     }
 }

@@ -3,11 +3,15 @@
 //! Each `draw*` call turns its sprite into one [`SpriteInstance`] at once — the top-left corner
 //! and the two edge vectors with rotation, origin and scale applied as XNA places the corners,
 //! texture coordinates with the flips applied, layer depth and tint — in the batch's own buffer,
-//! and extends the current run of sprites sharing a texture. The stock vertex stage expands each
-//! instance into its four corners; the stock fragment stage, or the [`Effect`] given to `begin`,
-//! colours them. `end` hands the buffer to the frame (moved, not copied, when
-//! the frame has no sprites yet) and records one `Draw` per run. The sorting modes also keep a
-//! (depth, texture) key per sprite and write the instances into the frame in sorted order.
+//! and extends the current run of sprites sharing a texture; the instance carries the batch's
+//! index of its texture. The stock vertex stage expands each instance into its four corners; the
+//! stock fragment stage, or the [`Effect`] given to `begin`, colours them. `end` hands the buffer
+//! to the frame (moved, not copied, when the frame has no sprites yet) and records the draws: a
+//! batch of the stock stage over at most [`MAX_DRAW_TEXTURES`] 2D textures is one `Draw` of all
+//! of them, each sprite picking its texture by that index, so alternating textures never end a
+//! draw (a backend that cannot index textures splits it into runs itself); any other batch is
+//! one `Draw` per run. The sorting modes also keep a (depth, texture) key per sprite and write
+//! the instances into the frame in sorted order.
 //! `Immediate` records each sprite as it is drawn. A cube drawn with
 //! [`SpriteBatch::draw_cube_direction`] joins the same queue; its runs draw with the stock
 //! cube-sampling stage instead of the batch's.
@@ -15,8 +19,9 @@
 use std::sync::{Arc, Weak};
 
 use xnagraph_graph::{
-    BlendState, DepthStencilState, Draw, EffectState, PipelineKey, RasterizerState, SamplerState,
-    ShaderKind, SpriteInstance, TextureState,
+    BlendState, DepthStencilState, Draw, DrawTextures, EffectState, PipelineKey, RasterizerState,
+    SamplerState, ShaderKind, SpriteInstance, TextureState, MAX_COLOR_ATTACHMENTS,
+    MAX_DRAW_TEXTURES,
 };
 
 use crate::capability::check_draw_states;
@@ -97,13 +102,18 @@ pub(crate) fn check_states(
     sampler: &SamplerState,
     rasterizer: &RasterizerState,
 ) -> Result<()> {
-    let targets: Vec<_> = if rec.bindings.is_empty() {
-        vec![rec.primary().desc().format]
-    } else {
-        rec.bindings.iter().map(|b| b.state.desc().format).collect()
-    };
-    let targets: Vec<_> = targets.into_iter().map(|f| (f, device.format_support(f))).collect();
-    check_draw_states(&device.caps, &targets, blend, sampler, rasterizer)
+    // On the stack: a sprite batch's `begin` and `end` allocate nothing for this check.
+    let primary = rec.primary().desc().format;
+    let mut targets = [(primary, device.format_support(primary)); MAX_COLOR_ATTACHMENTS];
+    let mut count = 1;
+    if !rec.bindings.is_empty() {
+        count = rec.bindings.len().min(MAX_COLOR_ATTACHMENTS);
+        for (slot, b) in targets.iter_mut().zip(&rec.bindings) {
+            let format = b.state.desc().format;
+            *slot = (format, device.format_support(format));
+        }
+    }
+    check_draw_states(&device.caps, &targets[..count], blend, sampler, rasterizer)
 }
 
 /// XNA's `SpriteBatch`: `begin`, any number of `draw*` calls, `end`.
@@ -250,19 +260,20 @@ impl SpriteBatch {
         Ok(())
     }
 
-    /// `Draw(texture, position, color)`.
+    /// `Draw(texture, position, color)`: [`SpriteBatch::draw_ex`] with the whole texture, no
+    /// rotation, origin or flip, scale 1 and depth 0, of which only the position needs checking
+    /// (the size is the texture's).
+    #[inline]
     pub fn draw(&mut self, texture: &Texture2D, position: Vector2, color: Color) -> Result<()> {
-        self.draw_ex(
-            texture,
-            position,
-            None,
-            color,
-            0.0,
-            Vector2::ZERO,
-            Vector2::ONE,
-            SpriteEffects::NONE,
-            0.0,
-        )
+        let (x, y) = (position.x, position.y);
+        if !all_below_2_pow_124(&[x, y]) {
+            return Err(refuse_sprite(&[("position", &[x, y])], &[("position", &[x, y])]));
+        }
+        let size = [texture.width() as f32, texture.height() as f32];
+        let geometry =
+            Geometry { destination: [x, y, size[0], size[1]], offset: [0.0; 2], rotation: 0.0 };
+        let whole = [0.0, 0.0, 1.0, 1.0];
+        self.push(&texture.core, false, whole, geometry, color, SpriteEffects::NONE, 0.0)
     }
 
     /// `Draw(texture, destinationRectangle, color)`.
@@ -391,9 +402,10 @@ impl SpriteBatch {
         self.push(&texture.core, false, src, geometry, color, effects, layer_depth)
     }
 
-    /// Queues one sprite of `core` (a cube sampled by the stock cube stage when `cube`).
+    /// Queues one sprite of `core` (a cube sampled by the stock cube stage when `cube`). Always
+    /// inlined: each `draw*` overload then folds its constant arguments into its own copy.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn push(
         &mut self,
         core: &Arc<TextureCore>,
@@ -411,18 +423,6 @@ impl SpriteBatch {
             ));
         };
         let Geometry { destination, offset, rotation } = geometry;
-        let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
-        let sprite = Sprite {
-            source,
-            destination,
-            offset,
-            sin,
-            cos,
-            depth,
-            color: [color.r, color.g, color.b, color.a],
-            effects: effects.0 & 3,
-        };
-        let instance = instance(&sprite);
         core.res.check_alive()?;
         let index = match self.textures.last() {
             Some(last) if Arc::ptr_eq(&last.core, core) => self.textures.len() - 1,
@@ -440,8 +440,20 @@ impl SpriteBatch {
                 }
             },
         };
-        self.instances.push(instance);
         let texture = index as u32;
+        let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
+        let sprite = Sprite {
+            source,
+            destination,
+            offset,
+            sin,
+            cos,
+            depth,
+            color: [color.r, color.g, color.b, color.a],
+            effects: effects.0 & 3,
+            texture,
+        };
+        self.instances.push(instance(&sprite));
         match self.runs.last_mut() {
             Some(run) if run.texture == texture => run.sprites += 1,
             _ => self.runs.push(Run { texture, sprites: 1 }),
@@ -519,6 +531,41 @@ impl SpriteBatch {
         } else {
             self.write_sorted(state.sort, sprites)
         };
+        // One draw of every texture: sprites carry the batch's index of their texture, which is
+        // then their slot. Not in Immediate mode, whose batch list also holds textures drawn
+        // earlier (and perhaps bound as targets since); not for a custom effect or the cube
+        // stage, which sample one texture.
+        let one_draw = state.sort != SpriteSortMode::Immediate
+            && self.effect.is_none()
+            && (2..=MAX_DRAW_TEXTURES).contains(&self.textures.len())
+            && self.textures.iter().all(|t| !t.cube);
+        if one_draw {
+            let all = self.textures.iter().map(|t| t.state.clone()).collect();
+            if let Some(textures) = DrawTextures::many(all) {
+                let count: u32 = runs.iter().map(|r| r.sprites).sum();
+                rec.builder.draw(Draw {
+                    pipeline: PipelineKey {
+                        shader: ShaderKind::Sprite,
+                        blend: state.blend,
+                        depth_stencil: state.depth_stencil,
+                        rasterizer: state.rasterizer,
+                    },
+                    sampler: state.sampler,
+                    textures,
+                    effect: None,
+                    first_sprite: first_sprite as u32,
+                    sprite_count: count,
+                    viewport,
+                    scissor,
+                    transform,
+                    geometry: None,
+                });
+                drop(rec);
+                self.runs = runs;
+                self.clear_queue();
+                return Ok(());
+            }
+        }
         let mut done = 0usize;
         for run in &runs {
             let texture = &self.textures[run.texture as usize];
@@ -535,7 +582,7 @@ impl SpriteBatch {
             let draw = Draw {
                 pipeline,
                 sampler: state.sampler,
-                texture: texture.state.clone(),
+                textures: DrawTextures::one(texture.state.clone()),
                 effect,
                 first_sprite: (first_sprite + done) as u32,
                 sprite_count: run.sprites,

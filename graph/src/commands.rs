@@ -123,7 +123,7 @@ pub struct PipelineKey {
     pub rasterizer: RasterizerState,
 }
 
-/// One sprite as `sprite.vert` reads it: an instance (48 bytes) whose four corners the vertex
+/// One sprite as `sprite.vert` reads it: an instance (52 bytes) whose four corners the vertex
 /// stage expands, drawn as a four-vertex strip TL, TR, BL, BR. Corner `i` lies at
 /// `origin + right·(i & 1) + down·(i >> 1)` and samples `texcoords` interpolated the same way,
 /// so a rotated, scaled, flipped sprite costs the CPU one instance instead of four vertices.
@@ -142,6 +142,9 @@ pub struct SpriteInstance {
     pub depth: f32,
     /// The tint as XNA's `Color` bytes, R G B A.
     pub color: [u8; 4],
+    /// The slot of [`Draw::textures`] this sprite samples. Read only by a draw of more than one
+    /// texture ([`DrawTextures::len`]); a draw of one texture samples it whatever the slot.
+    pub texture: u32,
 }
 
 impl SpriteInstance {
@@ -157,6 +160,92 @@ impl SpriteInstance {
             ],
             [u0 + (u1 - u0) * x, v0 + (v1 - v0) * y],
         )
+    }
+}
+
+/// The most textures one sprite draw samples ([`DrawTextures`]): 16, the sampler count every
+/// Vulkan device allows a fragment stage (`maxPerStageDescriptorSamplers`).
+pub const MAX_DRAW_TEXTURES: usize = 16;
+
+/// The textures a draw samples, each held so it outlives the frame's submission: one, or for a
+/// stock sprite draw ([`ShaderKind::Sprite`]) up to [`MAX_DRAW_TEXTURES`], each sprite picking
+/// its own by [`SpriteInstance::texture`]. A backend that can index textures in the fragment
+/// stage draws such a batch at once; any other splits it into the runs of
+/// [`DrawTextures::runs`], so alternating textures never change what is drawn, only how many
+/// native draws it takes.
+#[derive(Clone, Debug)]
+pub struct DrawTextures {
+    pub(crate) first: Arc<TextureState>,
+    pub(crate) more: Vec<Arc<TextureState>>,
+}
+
+impl DrawTextures {
+    /// A draw of one texture.
+    pub fn one(texture: Arc<TextureState>) -> Self {
+        DrawTextures { first: texture, more: Vec::new() }
+    }
+
+    /// A draw of `textures` in slot order; `None` when there are none or more than
+    /// [`MAX_DRAW_TEXTURES`].
+    pub fn many(mut textures: Vec<Arc<TextureState>>) -> Option<Self> {
+        if textures.is_empty() || textures.len() > MAX_DRAW_TEXTURES {
+            return None;
+        }
+        let first = textures.remove(0);
+        Some(DrawTextures { first, more: textures })
+    }
+
+    /// Slot 0: the texture of a one-texture draw.
+    pub fn first(&self) -> &Arc<TextureState> {
+        &self.first
+    }
+
+    /// The texture at `slot`.
+    pub fn get(&self, slot: u32) -> Option<&Arc<TextureState>> {
+        match slot {
+            0 => Some(&self.first),
+            s => self.more.get(s as usize - 1),
+        }
+    }
+
+    /// How many slots (1 to [`MAX_DRAW_TEXTURES`]).
+    pub fn len(&self) -> usize {
+        1 + self.more.len()
+    }
+
+    /// Never: a draw samples at least one texture (for clippy's `len_without_is_empty`).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The textures in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<TextureState>> {
+        std::iter::once(&self.first).chain(self.more.iter())
+    }
+
+    /// The runs of `sprites` (a draw's range of the arena) that sample one texture, in order:
+    /// `(offset in sprites, count, texture)`. A one-texture draw is one run; otherwise a run
+    /// ends where the slot changes. `Err` names the first slot past the textures.
+    pub fn runs<'a>(
+        &'a self,
+        sprites: &'a [SpriteInstance],
+    ) -> impl Iterator<Item = Result<(usize, usize, &'a Arc<TextureState>), u32>> + 'a {
+        let single = self.more.is_empty();
+        let mut start = 0;
+        std::iter::from_fn(move || {
+            if start >= sprites.len() {
+                return None;
+            }
+            if single {
+                start = sprites.len();
+                return Some(Ok((0, sprites.len(), &self.first)));
+            }
+            let slot = sprites[start].texture;
+            let count = sprites[start..].iter().take_while(|s| s.texture == slot).count();
+            let run = (start, count);
+            start += count;
+            Some(self.get(slot).map(|t| (run.0, run.1, t)).ok_or(slot))
+        })
     }
 }
 
@@ -180,8 +269,8 @@ pub struct Draw {
     pub pipeline: PipelineKey,
     /// How the draw samples its texture.
     pub sampler: SamplerState,
-    /// The texture sampled (held so it outlives the frame's submission).
-    pub texture: Arc<TextureState>,
+    /// The textures sampled: one, or several picked per sprite ([`DrawTextures`]).
+    pub textures: DrawTextures,
     /// The custom effect of a [`ShaderKind::Custom`] draw (held so its native fragment stage
     /// outlives the frame's submission); `None` for the stock shaders.
     pub effect: Option<Arc<crate::effect::EffectState>>,
@@ -201,6 +290,8 @@ pub struct Draw {
 }
 
 /// An operation inside a bind cycle, in recording order.
+// Draws are most of the ops, and boxing them would cost a heap allocation per recorded draw.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum PassOp {
     /// `Clear`: clear the aspects given.
@@ -388,5 +479,47 @@ impl FrameCommands {
     /// Whether nothing was recorded (a flush of an empty frame submits nothing).
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::testkit::texture;
+
+    fn slots(slots: &[u32]) -> Vec<SpriteInstance> {
+        slots.iter().map(|&texture| SpriteInstance { texture, ..Default::default() }).collect()
+    }
+
+    fn runs(textures: &DrawTextures, sprites: &[SpriteInstance]) -> Vec<(usize, usize, u64)> {
+        textures.runs(sprites).map(|r| r.map(|(o, n, t)| (o, n, t.id().0)).unwrap()).collect()
+    }
+
+    /// A draw of several textures splits where the slot changes, back to an earlier texture
+    /// included; a draw of one texture is one run whatever its sprites' slots.
+    #[test]
+    fn runs_end_where_the_slot_changes() {
+        let (a, b, c) = (texture(1, 1, 1), texture(1, 1, 1), texture(1, 1, 1));
+        let (ia, ib, ic) = (a.id().0, b.id().0, c.id().0);
+        let many = DrawTextures::many(vec![a.clone(), b, c]).unwrap();
+        assert_eq!(many.len(), 3);
+        let sprites = slots(&[0, 0, 1, 2, 2, 2, 0, 1]);
+        assert_eq!(
+            runs(&many, &sprites),
+            [(0, 2, ia), (2, 1, ib), (3, 3, ic), (6, 1, ia), (7, 1, ib)]
+        );
+        assert_eq!(runs(&DrawTextures::one(a), &sprites), [(0, 8, ia)]);
+        assert_eq!(runs(&many, &[]), []);
+    }
+
+    #[test]
+    fn a_slot_past_the_textures_is_an_error_and_counts_are_bounded() {
+        let t = texture(1, 1, 1);
+        let two = DrawTextures::many(vec![t.clone(), t.clone()]).unwrap();
+        let got: Vec<_> = two.runs(&slots(&[1, 2])).map(|r| r.map(|(o, n, _)| (o, n))).collect();
+        assert_eq!(got, [Ok((0, 1)), Err(2)]);
+        assert!(DrawTextures::many(Vec::new()).is_none());
+        assert!(DrawTextures::many(vec![t.clone(); MAX_DRAW_TEXTURES]).is_some());
+        assert!(DrawTextures::many(vec![t; MAX_DRAW_TEXTURES + 1]).is_none());
     }
 }

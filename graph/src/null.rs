@@ -377,10 +377,11 @@ impl NullBackend {
             match node {
                 Node::Pass(segment) => {
                     used.extend(segment.colors.iter().map(|c| c.target.native()));
-                    used.extend(segment.ops.iter().filter_map(|op| match op {
-                        PassOp::Draw(d) => Some(d.texture.native()),
-                        PassOp::Clear(_) => None,
-                    }));
+                    for op in &segment.ops {
+                        if let PassOp::Draw(d) = op {
+                            used.extend(d.textures.iter().map(|t| t.native()));
+                        }
+                    }
                 }
                 Node::Upload(u) => used.push(u.texture.native()),
                 Node::Readback(r) => {

@@ -272,6 +272,9 @@ pub struct PlanCost {
     pub bytes_loaded: u64,
     /// Attachment bytes written by STORE ops, resolves and transfer clears.
     pub bytes_stored: u64,
+    /// Draws of the frame's passes that the plan issues: a sprite draw of several textures
+    /// counts once, however a backend lowers it.
+    pub draws: usize,
 }
 
 /// The compiled frame.
@@ -305,7 +308,7 @@ impl FramePlan {
                     if let Some(Node::Pass(segment)) = self.frame.nodes.get(pass.segment) {
                         for op in &segment.ops {
                             if let PassOp::Draw(d) = op {
-                                see(&d.texture);
+                                d.textures.iter().for_each(&mut see);
                             }
                         }
                     }

@@ -25,14 +25,31 @@ impl Stage {
 
 /// SpriteBatch vertex stage, one instance per sprite drawn as a four-vertex strip. Per-instance
 /// inputs: origin (vec2, location 0), right edge (vec2, 1), down edge (vec2, 2), texcoords at TL
-/// and BR (vec4, 3), depth (float, 4), colour (unorm RGBA8, 5), laid out as
-/// `xnagraph_graph::SpriteInstance`; uniform block `SpriteTransform { mat4 }` at set 1, binding 0.
+/// and BR (vec4, 3), depth (float, 4), colour (unorm RGBA8, 5), texture slot (uint, 6), laid out
+/// as `xnagraph_graph::SpriteInstance`; uniform block `SpriteTransform { mat4 }` at set 1, binding
+/// 0. Outputs the tint (location 0), the texture coordinate (1) and the slot, flat (2).
 pub const SPRITE_VERT: Stage =
     Stage { name: "sprite.vert", spirv: include_bytes!("../spirv/sprite.vert.spv") };
 
 /// SpriteBatch fragment stage: combined image sampler at set 2, binding 0; one colour output.
 pub const SPRITE_FRAG: Stage =
     Stage { name: "sprite.frag", spirv: include_bytes!("../spirv/sprite.frag.spv") };
+
+/// SpriteBatch fragment stage for a draw of several textures, for a device with
+/// `shaderSampledImageArrayNonUniformIndexing`: an array of 16 combined image samplers at set 2,
+/// binding 0, indexed non-uniformly by the sprite's slot (clamped to 15); one colour output.
+pub const SPRITE_INDEXED_FRAG: Stage = Stage {
+    name: "sprite_indexed.frag",
+    spirv: include_bytes!("../spirv/sprite_indexed.frag.spv"),
+};
+
+/// The same for any device: a switch of constant indices into the array, sampling with explicit
+/// derivatives taken before it, so no descriptor-indexing feature is needed (a slot past 15
+/// samples the last); one colour output.
+pub const SPRITE_BRANCHED_FRAG: Stage = Stage {
+    name: "sprite_branched.frag",
+    spirv: include_bytes!("../spirv/sprite_branched.frag.spv"),
+};
 
 /// Cube-sampling fragment stage for the sprite vertex stage: cube sampler at set 2, binding 0;
 /// the lookup direction is the tint's RGB mapped from [0, 1] to [-1, 1]; one colour output, the
@@ -56,7 +73,15 @@ mod tests {
 
     #[test]
     fn committed_spirv_starts_with_the_spirv_magic() {
-        for stage in [SPRITE_VERT, SPRITE_FRAG, CUBE_SAMPLE_FRAG, BASIC_VERT, BASIC_FRAG] {
+        for stage in [
+            SPRITE_VERT,
+            SPRITE_FRAG,
+            SPRITE_INDEXED_FRAG,
+            SPRITE_BRANCHED_FRAG,
+            CUBE_SAMPLE_FRAG,
+            BASIC_VERT,
+            BASIC_FRAG,
+        ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }
     }

@@ -266,7 +266,7 @@ pub(crate) fn draw(
         return Err(malformed("vertex streams and layout bindings differ"));
     }
     let pipeline = pipeline(rec, d, g, formats, writes)?;
-    let texture = rec.textures.get(d.texture.native())?;
+    let texture = rec.textures.get(d.textures.first().native())?;
     if texture.is_cube() || texture.desc.is_volume() {
         return Err(malformed("a geometry draw of a texture that is not 2D"));
     }

@@ -179,6 +179,7 @@ impl Pipelines {
             attribute(3, SDL_GPU_VERTEXELEMENTFORMAT_FLOAT4, 24),
             attribute(4, SDL_GPU_VERTEXELEMENTFORMAT_FLOAT, 40),
             attribute(5, SDL_GPU_VERTEXELEMENTFORMAT_UBYTE4_NORM, 44),
+            attribute(6, SDL_GPU_VERTEXELEMENTFORMAT_UINT, 48),
         ];
         let side = VertexSide {
             vertex: self.vertex,

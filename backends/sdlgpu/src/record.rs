@@ -538,7 +538,31 @@ fn draw(
     if end > rec.frame.sprites.len() as u64 {
         return Err(malformed("a draw reads sprites past the frame's"));
     }
-    let texture = rec.textures.get(d.texture.native())?;
+    // SDL_gpu cannot index textures in a shader: a draw of several is one draw per run of
+    // sprites that sample one texture.
+    let frame = rec.frame;
+    let first = d.first_sprite as usize;
+    let sprites = &frame.sprites[first..end as usize];
+    for run in d.textures.runs(sprites) {
+        let (offset, count, texture) =
+            run.map_err(|_| malformed("a sprite names a texture slot its draw does not have"))?;
+        let range = ((first + offset) as u32, count as u32);
+        draw_run(rec, rp, d, texture, range, (writes, formats, extent), state)?;
+    }
+    Ok(())
+}
+
+/// One native draw of `count` sprites from `first`, sampling `texture`.
+fn draw_run(
+    rec: &mut Recorder<'_>,
+    rp: *mut SDL_GPURenderPass,
+    d: &xnagraph_graph::Draw,
+    texture: &xnagraph_graph::TextureState,
+    (first, count): (u32, u32),
+    (writes, formats, extent): (xnagraph_graph::ColorWrites, &PassFormats, (u32, u32)),
+    state: &mut DrawState,
+) -> Result<(), BackendError> {
+    let texture = rec.textures.get(texture.native())?;
     let cube_stage = d.pipeline.shader == ShaderKind::CubeSample;
     if cube_stage != texture.is_cube() {
         return Err(malformed(if cube_stage {
@@ -577,7 +601,7 @@ fn draw(
             std::mem::size_of_val(&transform) as u32,
         );
         // Four strip vertices (TL, TR, BL, BR) per sprite instance.
-        SDL_DrawGPUPrimitives(rp, 4, d.sprite_count, 0, d.first_sprite);
+        SDL_DrawGPUPrimitives(rp, 4, count, 0, first);
     }
     Ok(())
 }

@@ -24,6 +24,9 @@ pub(crate) struct Features {
     pub sampler_anisotropy: bool,
     /// Different blend states per colour attachment (several render targets bound).
     pub independent_blend: bool,
+    /// `shaderSampledImageArrayNonUniformIndexing`: the indexing sprite stage can index its
+    /// array of textures per sprite (see [`crate::TextureIndexing`]).
+    pub nonuniform_indexing: bool,
 }
 
 pub(crate) struct Gpu {
@@ -45,6 +48,10 @@ pub(crate) struct Gpu {
     /// layer (lavapipe as shipped in Mesa 22.3): a resolve into a cube face other than the
     /// first is carried out with a transfer resolve after the pass instead.
     pub resolve_ignores_view_layer: bool,
+    /// How a sprite draw of several textures is drawn, from
+    /// [`crate::VulkanConfig::texture_indexing`] and the device: `Some(stage)`, one native draw
+    /// through that fragment stage (non-uniform indexing or branches); `None`, one per run.
+    pub texture_indexing: Option<crate::pipeline::IndexedStage>,
     /// This device's validation messages and live object count. Boxed so its address, the
     /// messengers' user data, stays put; dropped only after the instance is destroyed.
     pub diagnostics: Box<Diagnostics>,
@@ -129,7 +136,9 @@ fn examine(
         return None;
     }
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default();
-    let mut features2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut v13);
+    let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
+    let mut features2 =
+        vk::PhysicalDeviceFeatures2::default().push_next(&mut v13).push_next(&mut v12);
     // SAFETY: as above; the feature chain is valid and lives across the call.
     unsafe { instance.get_physical_device_features2(physical, &mut features2) };
     let core = features2.features;
@@ -172,6 +181,7 @@ fn examine(
             fill_mode_non_solid: core.fill_mode_non_solid == vk::TRUE,
             sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
             independent_blend: core.independent_blend == vk::TRUE,
+            nonuniform_indexing: v12.shader_sampled_image_array_non_uniform_indexing == vk::TRUE,
         },
     })
 }
@@ -312,6 +322,10 @@ impl Gpu {
             queue_family: chosen.queue_family,
             allocator: ManuallyDrop::new(allocator),
             resolve_ignores_view_layer: chosen.name.contains("llvmpipe"),
+            texture_indexing: crate::pipeline::IndexedStage::choose(
+                config.texture_indexing,
+                chosen.features.nonuniform_indexing,
+            ),
             adapter_name: chosen.name,
             debug_utils,
             limits,
@@ -349,7 +363,9 @@ impl Gpu {
             // texture coordinates) without a validation warning.
             .maintenance4(true);
         // Timeline semaphores are required of every Vulkan 1.3 device.
-        let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
+        let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
+            .timeline_semaphore(true)
+            .shader_sampled_image_array_non_uniform_indexing(chosen.features.nonuniform_indexing);
         let swapchain_extension = [ash::khr::swapchain::NAME.as_ptr()];
         let device_extensions: &[*const std::ffi::c_char] =
             if surface.is_some() { &swapchain_extension } else { &[] };
@@ -460,6 +476,7 @@ mod tests {
                 fill_mode_non_solid: true,
                 sampler_anisotropy: true,
                 independent_blend: true,
+                nonuniform_indexing: true,
             },
         }
     }

@@ -5,14 +5,17 @@
 //! last reuses its uniform slot and set; a (view, sampler) pair already used in the frame
 //! reuses its set. So a frame allocates and writes one texture set per distinct texture and
 //! sampler, not one per draw: a batch that alternates textures costs a bind and a draw per
-//! break, not an allocation, a descriptor update and a uniform write. Everything lives in the
+//! break, not an allocation, a descriptor update and a uniform write. A draw of several textures
+//! on a device with texture indexing binds one array set per (views, sampler), every slot past
+//! its textures repeating the first, so the indexing stage never reads an unwritten descriptor.
+//! Everything lives in the
 //! frame-ring slot and is forgotten when the slot's descriptor pool is reset for its next
 //! frame; the map keeps its capacity, so a steady frame allocates nothing on the heap.
 
 use std::collections::HashMap;
 
 use ash::vk;
-use xnagraph_graph::{Access, BackendError};
+use xnagraph_graph::{Access, BackendError, MAX_DRAW_TEXTURES};
 
 use crate::frame::HostBuffer;
 use crate::sync::layout;
@@ -22,6 +25,7 @@ use crate::vk_error;
 #[derive(Default)]
 pub(crate) struct DrawSets {
     textures: HashMap<(vk::ImageView, vk::Sampler), vk::DescriptorSet>,
+    indexed: HashMap<[(vk::ImageView, vk::Sampler); MAX_DRAW_TEXTURES], vk::DescriptorSet>,
     transform: Option<([f32; 16], vk::DescriptorSet)>,
 }
 
@@ -31,12 +35,15 @@ pub(crate) struct SetSource<'a> {
     pub pool: vk::DescriptorPool,
     pub uniform_layout: vk::DescriptorSetLayout,
     pub texture_layout: vk::DescriptorSetLayout,
+    /// Set 2 of the indexing sprite stage (null without texture indexing).
+    pub indexed_layout: vk::DescriptorSetLayout,
 }
 
 impl DrawSets {
     /// Forgets every set (their pool was just reset).
     pub fn reset(&mut self) {
         self.textures.clear();
+        self.indexed.clear();
         self.transform = None;
     }
 
@@ -108,6 +115,33 @@ impl DrawSets {
         // SAFETY: the set was just allocated; the view and sampler live for the submission.
         unsafe { src.device.update_descriptor_sets(&[write], &[]) };
         self.textures.insert((view, sampler), set);
+        Ok(set)
+    }
+
+    /// The array set sampling each view through its sampler, in slot order (the slots past
+    /// them repeat slot 0), written at its first use this frame.
+    pub fn indexed(
+        &mut self,
+        src: &SetSource<'_>,
+        key: [(vk::ImageView, vk::Sampler); MAX_DRAW_TEXTURES],
+    ) -> Result<vk::DescriptorSet, BackendError> {
+        if let Some(set) = self.indexed.get(&key) {
+            return Ok(*set);
+        }
+        let set = Self::allocate(src, src.indexed_layout)?;
+        let info = key.map(|(image_view, sampler)| vk::DescriptorImageInfo {
+            sampler,
+            image_view,
+            image_layout: layout(Access::FragmentSampled),
+        });
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .image_info(&info);
+        // SAFETY: the set was just allocated; the views and sampler live for the submission.
+        unsafe { src.device.update_descriptor_sets(&[write], &[]) };
+        self.indexed.insert(key, set);
         Ok(set)
     }
 }

@@ -193,6 +193,7 @@ fn pipeline(
             .vertex_binding_descriptions(&bindings)
             .vertex_attribute_descriptions(&attributes),
         topology: topology(g.primitive),
+        layout: rec.pipelines.layout,
     };
     let made = rec.pipelines.build_with(gpu, &key.0, formats, writes, &side)?;
     rec.pipelines.geometry.pipelines.insert(key, made);
@@ -218,7 +219,10 @@ pub(crate) fn draw(
     let pipeline = pipeline(rec, d, g, formats, writes)?;
     let gpu = rec.gpu;
     let device = &gpu.device;
-    let texture = rec.textures.get(d.texture.native())?;
+    if d.textures.len() != 1 {
+        return Err(malformed("a geometry draw of several textures"));
+    }
+    let texture = rec.textures.get(d.textures.first().native())?;
     if texture.sampled_view_type != vk::ImageViewType::TYPE_2D {
         return Err(malformed("a geometry draw of a texture that is not 2D"));
     }

@@ -79,6 +79,9 @@ pub struct VulkanConfig {
     /// Submissions a dropped render target's native objects stay pooled for reuse by a new
     /// target of the same description before they are destroyed (default 60).
     pub pool_keep_submissions: u32,
+    /// How a sprite draw of several textures (`xnagraph_graph::DrawTextures`) is drawn (default
+    /// [`TextureIndexing::Auto`]); the pixels are the same either way.
+    pub texture_indexing: TextureIndexing,
 }
 
 impl Default for VulkanConfig {
@@ -89,8 +92,26 @@ impl Default for VulkanConfig {
             timeout: Duration::from_secs(10),
             poison_undefined: false,
             pool_keep_submissions: 60,
+            texture_indexing: TextureIndexing::Auto,
         }
     }
+}
+
+/// How a sprite draw of several textures becomes native draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TextureIndexing {
+    /// One native draw when the device has `shaderSampledImageArrayNonUniformIndexing` (each
+    /// sprite indexes the array of its draw's textures), else one per run of sprites that
+    /// sample one texture.
+    #[default]
+    Auto,
+    /// One native draw per run of sprites that sample one texture, on any device.
+    Runs,
+    /// One native draw on any device, through a fragment stage that picks the sprite's texture
+    /// with a switch of constant indices. Costly where divergent branches are (a CPU
+    /// rasteriser runs every case); for tests of the one-draw path on devices without
+    /// non-uniform indexing.
+    Branches,
 }
 
 /// Maps a Vulkan result onto the backend error kinds.
@@ -279,7 +300,7 @@ impl VulkanBackend {
     }
 
     fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
-        record::measure(plan)?;
+        record::measure(plan, self.gpu.texture_indexing.is_some())?;
         let i = self.next_slot;
         self.finish_slot(i)?;
         self.free_completed();
@@ -304,7 +325,7 @@ impl VulkanBackend {
         i: usize,
         presentation: &swapchain::FramePresentation,
     ) -> Result<SubmissionId, BackendError> {
-        let needs = record::measure(plan)?;
+        let needs = record::measure(plan, self.gpu.texture_indexing.is_some())?;
 
         let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
         // Room for the largest uniform block: the geometry effect's (a sprite's transform is 64).
@@ -341,9 +362,11 @@ impl VulkanBackend {
         }
         grown?;
         let slot = &mut self.slots[i];
-        slot.prepare_descriptors(&self.gpu, needs.draws)?;
+        slot.prepare_descriptors(&self.gpu, &needs)?;
         let sprite_bytes: &[u8] = bytemuck::cast_slice(&plan.frame.sprites);
         let geometry_offset = geometry::defaults_offset(sprite_bytes.len() as u64);
+        // The frame's sprites and geometry bytes copied into the slot's mapped vertex buffer.
+        let upload_span = tracing::debug_span!("upload_vertices").entered();
         if let Some(v) = &slot.vertices {
             v.write(&self.gpu, 0, sprite_bytes)?;
             if needs.geometry {
@@ -353,6 +376,8 @@ impl VulkanBackend {
                 v.write(&self.gpu, arena, &plan.frame.geometry_bytes)?;
             }
         }
+
+        drop(upload_span);
 
         let device = &self.gpu.device;
         let cmd = slot.cmd;

@@ -16,10 +16,12 @@
 //! to the transfer access and back through the access table), so a wrong decision shows in
 //! pixels even on drivers that keep old content under DONT_CARE.
 
+use std::sync::Arc;
+
 use ash::vk;
 use xnagraph_graph::{
-    Access, BackendError, Clear, ClearValue, ColorWrites, Draw, Image, LoadOp, Node, PassOp,
-    PlannedAttachment, PlannedPass, ShaderKind, StoreOp,
+    Access, BackendError, Clear, ClearValue, ColorWrites, Draw, DrawTextures, Image, LoadOp, Node,
+    PassOp, PlannedAttachment, PlannedPass, ShaderKind, StoreOp, TextureState, MAX_DRAW_TEXTURES,
 };
 
 use crate::draw_sets::SetSource;
@@ -198,6 +200,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
         buffers_bound: false,
         dynamic: None,
         sets: [vk::DescriptorSet::null(); 2],
+        indexed: false,
     };
     let mut result = Ok(());
     for op in &pass.ops {
@@ -213,6 +216,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
                     buffers_bound: false,
                     dynamic: None,
                     sets: [vk::DescriptorSet::null(); 2],
+                    indexed: false,
                 };
                 crate::geometry::draw(rec, d, op.writes, &att.formats, att.extent)
             }
@@ -393,6 +397,8 @@ struct DrawState {
     dynamic: Option<DynamicState>,
     /// The uniform and texture sets bound last in this pass.
     sets: [vk::DescriptorSet; 2],
+    /// Whether they were bound through the indexing stage's pipeline layout.
+    indexed: bool,
 }
 
 /// A rectangle clamped to the render area (empty when it misses it).
@@ -407,6 +413,15 @@ pub(crate) fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> 
     }
 }
 
+/// What one native draw samples: one texture, or the array of a draw of several.
+#[derive(Clone, Copy)]
+enum Sampled<'a> {
+    One(&'a Arc<TextureState>),
+    Indexed(&'a DrawTextures),
+}
+
+/// A sprite draw: one native draw, or with several textures and no texture indexing, one per
+/// run of sprites sampling one texture ([`DrawTextures::runs`]).
 fn draw(
     rec: &mut Recorder<'_>,
     d: &Draw,
@@ -419,35 +434,89 @@ fn draw(
         // Nothing can reach a pixel.
         return Ok(());
     }
-    let gpu = rec.gpu;
-    let device = &gpu.device;
-    let texture = rec.textures.get(d.texture.native())?;
-    // The stock cube stage declares a `samplerCube`, every other stage a `sampler2D`: a view of
-    // another dimension would be undefined behaviour, so the plan is refused before recording.
+    if d.textures.len() == 1 {
+        let one = Sampled::One(d.textures.first());
+        return draw_sprites(rec, d, writes, att, state, one, (d.first_sprite, d.sprite_count));
+    }
+    if rec.gpu.texture_indexing.is_some() {
+        let all = Sampled::Indexed(&d.textures);
+        return draw_sprites(rec, d, writes, att, state, all, (d.first_sprite, d.sprite_count));
+    }
+    let frame = rec.frame;
+    let first = d.first_sprite as usize;
+    let sprites = frame
+        .sprites
+        .get(first..first + d.sprite_count as usize)
+        .ok_or_else(|| malformed("a draw reads sprites past the frame's"))?;
+    for run in d.textures.runs(sprites) {
+        let (offset, count, texture) =
+            run.map_err(|_| malformed("a sprite names a texture slot its draw does not have"))?;
+        let range = ((first + offset) as u32, count as u32);
+        draw_sprites(rec, d, writes, att, state, Sampled::One(texture), range)?;
+    }
+    Ok(())
+}
+
+/// The texture's sampled view and sampler, refused when its dimension is not the stage's: the
+/// stock cube stage declares a `samplerCube`, every other stage a `sampler2D`, and a view of
+/// another dimension would be undefined behaviour.
+fn view_and_sampler(
+    rec: &mut Recorder<'_>,
+    d: &Draw,
+    texture: &TextureState,
+) -> Result<(vk::ImageView, vk::Sampler), BackendError> {
+    let t = rec.textures.get(texture.native())?;
     let cube_stage = d.pipeline.shader == ShaderKind::CubeSample;
-    if cube_stage != (texture.sampled_view_type == vk::ImageViewType::CUBE) {
+    if cube_stage != (t.sampled_view_type == vk::ImageViewType::CUBE) {
         return Err(malformed(if cube_stage {
             "a cube-sampling draw of a texture that is not a cube"
         } else {
             "a sprite draw of a cube texture"
         }));
     }
-    let pipeline = rec.pipelines.pipeline(gpu, &d.pipeline, &att.formats, writes)?;
-    let sampler = rec.pipelines.sampler(gpu, &d.sampler, texture.desc.mip_levels)?;
-    let dynamic = DynamicState::of(&d.pipeline);
+    let sampler = rec.pipelines.sampler(rec.gpu, &d.sampler, t.desc.mip_levels)?;
+    Ok((t.sampled_view, sampler))
+}
 
-    let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
-    let src = SetSource {
-        device,
-        pool: rec.descriptors,
-        uniform_layout: rec.pipelines.set_layouts[1],
-        texture_layout: rec.pipelines.set_layouts[2],
+/// One native draw of `count` sprites from `first`.
+fn draw_sprites(
+    rec: &mut Recorder<'_>,
+    d: &Draw,
+    writes: ColorWrites,
+    att: &Attachments,
+    state: &mut DrawState,
+    sampled: Sampled<'_>,
+    (first, count): (u32, u32),
+) -> Result<(), BackendError> {
+    let vp = d.viewport;
+    let gpu = rec.gpu;
+    let device = &gpu.device;
+    let indexed = matches!(sampled, Sampled::Indexed(_));
+    let texture_set = match sampled {
+        Sampled::One(texture) => {
+            let (view, sampler) = view_and_sampler(rec, d, texture)?;
+            let src = set_source(rec);
+            rec.draw_sets.texture(&src, view, sampler)?
+        }
+        Sampled::Indexed(textures) => {
+            let mut key = [(vk::ImageView::null(), vk::Sampler::null()); MAX_DRAW_TEXTURES];
+            for (slot, texture) in key.iter_mut().zip(textures.iter()) {
+                *slot = view_and_sampler(rec, d, texture)?;
+            }
+            // Slots past the draw's textures repeat slot 0: every descriptor is written.
+            for slot in textures.len()..MAX_DRAW_TEXTURES {
+                key[slot] = key[0];
+            }
+            let src = set_source(rec);
+            rec.draw_sets.indexed(&src, key)?
+        }
     };
+    let pipeline = rec.pipelines.pipeline(gpu, &d.pipeline, &att.formats, writes, indexed)?;
+    let dynamic = DynamicState::of(&d.pipeline);
+    let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
+    let src = set_source(rec);
     let space = (uniforms, &mut rec.uniforms_used, rec.uniform_stride);
-    let sets = [
-        rec.draw_sets.transform(&src, gpu, &d.transform, space)?,
-        rec.draw_sets.texture(&src, texture.sampled_view, sampler)?,
-    ];
+    let sets = [rec.draw_sets.transform(&src, gpu, &d.transform, space)?, texture_set];
     let viewport = vk::Viewport {
         x: vp.x as f32,
         y: vp.y as f32,
@@ -482,24 +551,38 @@ fn draw(
             device.cmd_bind_vertex_buffers(rec.cmd, 0, &[rec.vertex_buffer], &[0]);
             state.buffers_bound = true;
         }
-        if state.sets != sets {
-            // Every pipeline shares the one layout, so the sets stay bound across pipelines.
+        if state.sets != sets || state.indexed != indexed {
+            // Pipelines of one layout share the sets, so they stay bound across pipelines; a
+            // change of layout (to or from the indexing stage's) binds them again.
+            let layout = if indexed { rec.pipelines.indexed_layout } else { rec.pipelines.layout };
             device.cmd_bind_descriptor_sets(
                 rec.cmd,
                 vk::PipelineBindPoint::GRAPHICS,
-                rec.pipelines.layout,
+                layout,
                 1,
                 &sets,
                 &[],
             );
             state.sets = sets;
+            state.indexed = indexed;
         }
         device.cmd_set_viewport(rec.cmd, 0, &[viewport]);
         device.cmd_set_scissor(rec.cmd, 0, &[scissor]);
         // Four strip vertices (TL, TR, BL, BR) per sprite instance.
-        device.cmd_draw(rec.cmd, 4, d.sprite_count, 0, d.first_sprite);
+        device.cmd_draw(rec.cmd, 4, count, 0, first);
     }
     Ok(())
+}
+
+/// Where the frame's sets come from.
+fn set_source<'a>(rec: &Recorder<'a>) -> SetSource<'a> {
+    SetSource {
+        device: &rec.gpu.device,
+        pool: rec.descriptors,
+        uniform_layout: rec.pipelines.set_layouts[1],
+        texture_layout: rec.pipelines.set_layouts[2],
+        indexed_layout: rec.pipelines.indexed_set_layout,
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,11 @@
 //! `ReferenceStencil` change per draw in games (fades, stencil masks), so they are dynamic state
 //! set with each draw ([`DynamicState`]) and never select a pipeline: the cache key is the
 //! draw's key with both zeroed. The pipeline layout follows the stock shaders' resource layout:
-//! set 0 empty, set 1 the vertex uniform block, set 2 the fragment texture. A custom effect's
+//! set 0 empty, set 1 the vertex uniform block, set 2 the fragment texture. A sprite draw of
+//! several textures (unless `VulkanConfig::texture_indexing` is off) uses a second layout whose
+//! set 2 is an
+//! array of [`MAX_DRAW_TEXTURES`] textures, with the indexing fragment stage; sets 0 and 1 are
+//! the same, so the uniform set stays bound across both layouts. A custom effect's
 //! fragment module (created with the effect, checked against this layout by the engine)
 //! replaces the stock fragment stage; it and the pipelines built from it are freed together
 //! once the GPU is done with them.
@@ -19,7 +23,7 @@ use ash::vk;
 use xnagraph_graph::{
     BackendError, Blend, BlendFunction, ColorWrites, CompareFunction, CullMode, FillMode,
     NativeHandle, PipelineKey, SamplerState, ShaderKind, SpriteInstance, StencilOperation,
-    TextureAddressMode, TextureFilter,
+    TextureAddressMode, TextureFilter, MAX_DRAW_TEXTURES,
 };
 
 use crate::device::Gpu;
@@ -72,6 +76,9 @@ pub(crate) struct VertexSide<'a> {
     pub stages: [vk::PipelineShaderStageCreateInfo<'a>; 2],
     pub input: vk::PipelineVertexInputStateCreateInfo<'a>,
     pub topology: vk::PrimitiveTopology,
+    /// The pipeline layout: [`Pipelines::layout`], or [`Pipelines::indexed_layout`] for the
+    /// indexing sprite stage.
+    pub layout: vk::PipelineLayout,
 }
 
 pub(crate) struct Pipelines {
@@ -79,11 +86,18 @@ pub(crate) struct Pipelines {
     fragment: vk::ShaderModule,
     /// The stock cube-sampling fragment stage (`ShaderKind::CubeSample`).
     cube_fragment: vk::ShaderModule,
+    /// The stock sprite stage indexing an array of textures (a draw of several textures).
+    indexed_fragment: vk::ShaderModule,
     /// Sets 0 (empty), 1 (uniform buffer) and 2 (combined image sampler).
     pub set_layouts: [vk::DescriptorSetLayout; 3],
     pub layout: vk::PipelineLayout,
+    /// Set 2 of the indexing stage: [`MAX_DRAW_TEXTURES`] combined image samplers.
+    pub indexed_set_layout: vk::DescriptorSetLayout,
+    /// Sets 0 and 1 as [`Pipelines::layout`], set 2 [`Pipelines::indexed_set_layout`].
+    pub indexed_layout: vk::PipelineLayout,
     cache: vk::PipelineCache,
-    pipelines: HashMap<(PipelineKey, PassFormats, ColorWrites), vk::Pipeline>,
+    /// Keyed also by whether the pipeline is the indexing sprite stage's.
+    pipelines: HashMap<(PipelineKey, PassFormats, ColorWrites, bool), vk::Pipeline>,
     /// Keyed by the state with its `max_mip_level` already clamped to the sampled texture.
     samplers: HashMap<SamplerState, vk::Sampler>,
     /// Custom effects' fragment stages, by the handle their `EffectState` retires.
@@ -91,6 +105,28 @@ pub(crate) struct Pipelines {
     next_effect: u64,
     /// Geometry draws' pipelines (`crate::geometry`).
     pub geometry: crate::geometry::GeometryPipelines,
+}
+
+/// The fragment stage of a sprite draw of several textures drawn at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IndexedStage {
+    /// `sprite_indexed.frag`: the array indexed non-uniformly by the sprite's slot.
+    NonUniform,
+    /// `sprite_branched.frag`: a switch of constant indices.
+    Branched,
+}
+
+impl IndexedStage {
+    /// The stage `mode` asks for on a device that does (`nonuniform`) or does not index
+    /// sampled images non-uniformly; `None`: draws of several textures go run by run.
+    pub fn choose(mode: crate::TextureIndexing, nonuniform: bool) -> Option<IndexedStage> {
+        use crate::TextureIndexing as M;
+        match mode {
+            M::Auto if nonuniform => Some(IndexedStage::NonUniform),
+            M::Auto | M::Runs => None,
+            M::Branches => Some(IndexedStage::Branched),
+        }
+    }
 }
 
 /// Marks an effect's handle, so it never equals a texture's.
@@ -110,8 +146,11 @@ impl Pipelines {
             vertex: vk::ShaderModule::null(),
             fragment: vk::ShaderModule::null(),
             cube_fragment: vk::ShaderModule::null(),
+            indexed_fragment: vk::ShaderModule::null(),
             set_layouts: [vk::DescriptorSetLayout::null(); 3],
             layout: vk::PipelineLayout::null(),
+            indexed_set_layout: vk::DescriptorSetLayout::null(),
+            indexed_layout: vk::PipelineLayout::null(),
             cache: vk::PipelineCache::null(),
             pipelines: HashMap::new(),
             samplers: HashMap::new(),
@@ -156,6 +195,28 @@ impl Pipelines {
         // SAFETY: the set layouts are live.
         self.layout = unsafe { gpu.device.create_pipeline_layout(&info, None) }
             .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
+        if let Some(stage) = gpu.texture_indexing {
+            let spirv = match stage {
+                IndexedStage::NonUniform => xnagraph_shaders::SPRITE_INDEXED_FRAG,
+                IndexedStage::Branched => xnagraph_shaders::SPRITE_BRANCHED_FRAG,
+            };
+            self.indexed_fragment = shader_module(gpu, &spirv.words())?;
+            let binding = [vk::DescriptorSetLayoutBinding::default()
+                .binding(0)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .descriptor_count(MAX_DRAW_TEXTURES as u32)
+                .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding);
+            // SAFETY: a valid create info for this device.
+            self.indexed_set_layout =
+                unsafe { gpu.device.create_descriptor_set_layout(&info, None) }
+                    .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
+            let layouts = [self.set_layouts[0], self.set_layouts[1], self.indexed_set_layout];
+            let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts);
+            // SAFETY: the set layouts are live.
+            self.indexed_layout = unsafe { gpu.device.create_pipeline_layout(&info, None) }
+                .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
+        }
         let info = vk::PipelineCacheCreateInfo::default();
         // SAFETY: an empty cache on a live device.
         self.cache = unsafe { gpu.device.create_pipeline_cache(&info, None) }
@@ -219,19 +280,21 @@ impl Pipelines {
     }
 
     /// The pipeline for a draw in a pass with these formats, writing the planned channels of
-    /// each attachment.
+    /// each attachment; `indexed`: the stock sprite stage indexing an array of textures (only
+    /// with [`crate::device::Gpu::texture_indexing`]).
     pub fn pipeline(
         &mut self,
         gpu: &Gpu,
         key: &PipelineKey,
         formats: &PassFormats,
         writes: ColorWrites,
+        indexed: bool,
     ) -> Result<vk::Pipeline, BackendError> {
-        let cache_key = (static_part(key), formats.clone(), writes);
+        let cache_key = (static_part(key), formats.clone(), writes, indexed);
         if let Some(p) = self.pipelines.get(&cache_key) {
             return Ok(*p);
         }
-        let pipeline = self.build(gpu, &cache_key.0, formats, writes)?;
+        let pipeline = self.build(gpu, &cache_key.0, formats, writes, indexed)?;
         self.pipelines.insert(cache_key, pipeline);
         Ok(pipeline)
     }
@@ -242,8 +305,24 @@ impl Pipelines {
         key: &PipelineKey,
         formats: &PassFormats,
         writes: ColorWrites,
+        indexed: bool,
     ) -> Result<vk::Pipeline, BackendError> {
         let fragment = match key.shader {
+            ShaderKind::Sprite if indexed => {
+                if self.indexed_fragment == vk::ShaderModule::null() {
+                    return Err(BackendError::Native(
+                        "a draw of several textures without texture indexing".into(),
+                    ));
+                }
+                self.indexed_fragment
+            }
+            _ if indexed => {
+                return Err(BackendError::Native(
+                    "malformed plan: several textures in a draw of another stage than the \
+                     stock sprite stage"
+                        .into(),
+                ))
+            }
             ShaderKind::Sprite => self.fragment,
             ShaderKind::CubeSample => self.cube_fragment,
             ShaderKind::Custom(effect) => *self
@@ -285,6 +364,7 @@ impl Pipelines {
             attribute(3, vk::Format::R32G32B32A32_SFLOAT, 24),
             attribute(4, vk::Format::R32_SFLOAT, 40),
             attribute(5, vk::Format::R8G8B8A8_UNORM, 44),
+            attribute(6, vk::Format::R32_UINT, 48),
         ];
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vertex_bindings)
@@ -293,6 +373,7 @@ impl Pipelines {
             stages,
             input: vertex_input,
             topology: vk::PrimitiveTopology::TRIANGLE_STRIP,
+            layout: if indexed { self.indexed_layout } else { self.layout },
         };
         self.build_with(gpu, key, formats, writes, &side)
     }
@@ -419,7 +500,7 @@ impl Pipelines {
             .depth_stencil_state(&depth_stencil)
             .color_blend_state(&blend)
             .dynamic_state(&dynamic)
-            .layout(self.layout)
+            .layout(side.layout)
             .push_next(&mut rendering);
         // SAFETY: every state struct above lives across the call; modules and layout are live.
         let made = unsafe { gpu.device.create_graphics_pipelines(self.cache, &[info], None) };
@@ -502,26 +583,31 @@ impl Pipelines {
             if self.cache != vk::PipelineCache::null() {
                 gpu.device.destroy_pipeline_cache(self.cache, None);
             }
-            if self.layout != vk::PipelineLayout::null() {
-                gpu.device.destroy_pipeline_layout(self.layout, None);
+            for l in [self.layout, self.indexed_layout] {
+                if l != vk::PipelineLayout::null() {
+                    gpu.device.destroy_pipeline_layout(l, None);
+                }
             }
-            for l in self.set_layouts {
+            for l in self.set_layouts.into_iter().chain([self.indexed_set_layout]) {
                 if l != vk::DescriptorSetLayout::null() {
                     gpu.device.destroy_descriptor_set_layout(l, None);
                 }
             }
-            for m in [self.vertex, self.fragment, self.cube_fragment] {
+            for m in [self.vertex, self.fragment, self.cube_fragment, self.indexed_fragment] {
                 if m != vk::ShaderModule::null() {
                     gpu.device.destroy_shader_module(m, None);
                 }
             }
         }
         self.layout = vk::PipelineLayout::null();
+        self.indexed_layout = vk::PipelineLayout::null();
         self.cache = vk::PipelineCache::null();
         self.set_layouts = [vk::DescriptorSetLayout::null(); 3];
+        self.indexed_set_layout = vk::DescriptorSetLayout::null();
         self.vertex = vk::ShaderModule::null();
         self.fragment = vk::ShaderModule::null();
         self.cube_fragment = vk::ShaderModule::null();
+        self.indexed_fragment = vk::ShaderModule::null();
     }
 }
 

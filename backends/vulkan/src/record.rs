@@ -11,6 +11,7 @@
 use ash::vk;
 use xnagraph_graph::{
     BackendError, FrameCommands, FramePlan, Node, PassOp, PlanNodeKind, SpriteInstance,
+    MAX_DRAW_TEXTURES,
 };
 
 use crate::buffer::{self, BufferTable};
@@ -28,7 +29,13 @@ pub(crate) const STAGING_ALIGN: u64 = 16;
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Needs {
     pub vertex_bytes: u64,
+    /// Draws (each at most one uniform set).
     pub draws: u32,
+    /// Texture sets the draws may need: one per draw, or per texture of a draw of several that
+    /// is split into runs.
+    pub texture_sets: u32,
+    /// Combined image sampler descriptors of those sets.
+    pub samplers: u32,
     pub staging_bytes: u64,
     /// The plan draws geometry: the vertex buffer also holds the constant stream and the
     /// geometry arena ([`crate::geometry::vertex_bytes`]).
@@ -39,7 +46,9 @@ fn plan_error(message: String) -> BackendError {
     BackendError::Native(format!("malformed plan: {message}"))
 }
 
-pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
+/// What `plan` needs; `indexing`: a draw of several textures is one draw of an array set
+/// ([`crate::device::Gpu::texture_indexing`]), else one draw per run.
+pub(crate) fn measure(plan: &FramePlan, indexing: bool) -> Result<Needs, BackendError> {
     let frame = &plan.frame;
     let mut needs = Needs {
         vertex_bytes: (frame.sprites.len() * std::mem::size_of::<SpriteInstance>()) as u64,
@@ -57,6 +66,8 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
                         Some(PassOp::Draw(d)) if d.geometry.is_some() => {
                             needs.geometry = true;
                             needs.draws += 1;
+                            needs.texture_sets += 1;
+                            needs.samplers += 1;
                         }
                         Some(PassOp::Draw(d)) => {
                             let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);
@@ -64,6 +75,14 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
                                 return Err(plan_error(format!("draw reads sprites up to {end}")));
                             }
                             needs.draws += 1;
+                            let textures = d.textures.len() as u32;
+                            if textures > 1 && indexing {
+                                needs.texture_sets += 1;
+                                needs.samplers += MAX_DRAW_TEXTURES as u32;
+                            } else {
+                                needs.texture_sets += textures;
+                                needs.samplers += textures;
+                            }
                         }
                         Some(PassOp::Clear(_)) => {}
                         None => return Err(plan_error(format!("pass op {i} does not exist"))),

@@ -102,7 +102,7 @@ impl VulkanBackend {
                     handles.extend(s.colors.iter().map(|c| c.target.native()));
                     for op in &s.ops {
                         let PassOp::Draw(d) = op else { continue };
-                        handles.push(d.texture.native());
+                        handles.extend(d.textures.iter().map(|t| t.native()));
                         if let Some(g) = &d.geometry {
                             handles.extend(g.vertex_reads().iter().map(|(b, _)| b.native()));
                             handles.extend(g.index_read().map(|(b, _)| b.native()));

@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tracing_subscriber::layer::SubscriberExt;
 use xnagraph::{
     CompilePolicy, DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters,
-    SpriteSortMode,
+    SpriteSortMode, TextureIndexing,
 };
 use xnagraph_benches::stress::churn::Churn;
 use xnagraph_benches::stress::mixed::Mixed;
@@ -52,8 +52,24 @@ struct Cli {
     /// Print only the scenario's samples and the summary, not a line per frame.
     #[arg(long, global = true)]
     quiet: bool,
+    /// How a sprite batch that alternates textures becomes native draws on Vulkan: one draw
+    /// where the device indexes textures non-uniformly, else one per run (auto); one per run
+    /// (runs); one draw through branches on any device (branches).
+    #[arg(long, global = true, value_enum, default_value_t = Indexing::Auto)]
+    texture_indexing: Indexing,
+    /// The longest wait for the GPU before the device is reported lost, in seconds (a CPU
+    /// rasteriser needs long for large scenarios).
+    #[arg(long, global = true, default_value_t = 10)]
+    timeout_s: u64,
     #[command(subcommand)]
     scenario: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Indexing {
+    Auto,
+    Runs,
+    Branches,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -170,6 +186,12 @@ impl Run<'_> {
             frames_in_flight: self.cli.frames_in_flight,
             render_thread: !self.cli.no_render_thread,
             compile_policy: policy,
+            texture_indexing: match self.cli.texture_indexing {
+                Indexing::Auto => TextureIndexing::Auto,
+                Indexing::Runs => TextureIndexing::Runs,
+                Indexing::Branches => TextureIndexing::Branches,
+            },
+            timeout: std::time::Duration::from_secs(self.cli.timeout_s),
             ..DeviceOptions::default()
         };
         GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)

@@ -3,8 +3,8 @@
 //!
 //! A [`Scenario`] records one frame at a time; [`run`] drives it, presents each frame and
 //! collects a [`FrameTimes`] per frame: the game thread's recording and `present` time, the
-//! frame's wall time, and the engine's compile, lowering and submission CPU time read from its
-//! spans ([`timing::StageTimes`]). [`Summary`] gives p50/p95/p99 of each over the run.
+//! frame's wall time, and the engine's compile, vertex upload, lowering and submission CPU time
+//! read from its spans ([`timing::StageTimes`]). [`Summary`] gives p50/p95/p99 of each over the run.
 
 pub mod churn;
 pub mod mixed;
@@ -87,6 +87,7 @@ impl FrameTimes {
             ("record_ms", number(ms(self.record))),
             ("present_ms", number(ms(self.present))),
             ("compile_ms", number(ms(self.stages.compile))),
+            ("upload_ms", number(ms(self.stages.upload))),
             ("lower_ms", number(ms(self.stages.lower))),
             ("submit_ms", number(ms(self.stages.submit))),
             ("frame_ms", number(ms(self.frame))),
@@ -117,10 +118,11 @@ pub struct Summary<'a>(pub &'a [FrameTimes]);
 impl Summary<'_> {
     /// One JSON line: for each figure, its p50, p95 and p99 in milliseconds.
     pub fn json(&self, scenario: &str, extra: &[(&str, String)]) -> String {
-        let figures: [Figure; 6] = [
+        let figures: [Figure; 7] = [
             ("record", |f| f.record),
             ("present", |f| f.present),
             ("compile", |f| f.stages.compile),
+            ("upload", |f| f.stages.upload),
             ("lower", |f| f.stages.lower),
             ("submit", |f| f.stages.submit),
             ("frame", |f| f.frame),

@@ -2,7 +2,8 @@
 //!
 //! The engine opens a span `render_frame` (field `frame`: the device's flush number) around
 //! the work of each flush — on the render thread when there is one — and inside it
-//! `compile_frame`, the backend's `lower` (the plan recorded into a command buffer) and
+//! `compile_frame`, the Vulkan backend's `upload_vertices` (the frame's sprites copied into the
+//! mapped vertex buffer), its `lower` (the plan recorded into a command buffer) and
 //! `queue_submit`. [`StageTimes`] is a `tracing` layer that times those spans (time entered,
 //! not time alive) and files each under the flush number of the `render_frame` it runs in, so
 //! a frame's figures are its own even when the render thread runs a frame behind the game.
@@ -18,7 +19,7 @@ use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::Layer;
 
 /// A stage the layer times, in the order of [`Stages`]' fields.
-const TIMED: [&str; 3] = ["compile_frame", "lower", "queue_submit"];
+const TIMED: [&str; 4] = ["compile_frame", "upload_vertices", "lower", "queue_submit"];
 const FRAME_SPAN: &str = "render_frame";
 
 /// CPU time of one flush's stages.
@@ -26,6 +27,9 @@ const FRAME_SPAN: &str = "render_frame";
 pub struct Stages {
     /// `compile_frame`: the compiler, from commands to plan.
     pub compile: Duration,
+    /// `upload_vertices`: the frame's sprites (and geometry bytes) copied into the mapped
+    /// vertex buffer of its frame slot.
+    pub upload: Duration,
     /// `lower`: the plan recorded into the frame's command buffer.
     pub lower: Duration,
     /// `queue_submit`: ending the command buffer and handing it to the queue.
@@ -36,7 +40,8 @@ impl Stages {
     fn add(&mut self, stage: usize, d: Duration) {
         match stage {
             0 => self.compile += d,
-            1 => self.lower += d,
+            1 => self.upload += d,
+            2 => self.lower += d,
             _ => self.submit += d,
         }
     }
@@ -44,6 +49,7 @@ impl Stages {
     /// Adds another flush's figures (a frame of several flushes).
     pub fn accumulate(&mut self, other: &Stages) {
         self.compile += other.compile;
+        self.upload += other.upload;
         self.lower += other.lower;
         self.submit += other.submit;
     }

@@ -13,8 +13,9 @@ pub mod states;
 
 use bytemuck::Pod;
 use xnagraph_graph::{
-    Attribute, AttributeSource, BindingLayout, Draw, DrawCall, GeometryDraw, IndexSource,
-    PipelineKey, PrimitiveType, ShaderKind, VertexFormat, VertexLayout, VertexSource, ATTRIBUTES,
+    Attribute, AttributeSource, BindingLayout, Draw, DrawCall, DrawTextures, GeometryDraw,
+    IndexSource, PipelineKey, PrimitiveType, ShaderKind, VertexFormat, VertexLayout, VertexSource,
+    ATTRIBUTES,
 };
 
 use crate::basic_effect::AppliedEffect;
@@ -447,7 +448,7 @@ impl GraphicsDevice {
                 rasterizer: states.rasterizer,
             },
             sampler: states.samplers[0],
-            texture: effect.texture,
+            textures: DrawTextures::one(effect.texture),
             effect: None,
             first_sprite: 0,
             sprite_count: 0,

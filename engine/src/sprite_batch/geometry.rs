@@ -17,6 +17,8 @@ pub(super) struct Sprite {
     pub(super) depth: f32,
     pub(super) color: [u8; 4],
     pub(super) effects: u8,
+    /// The batch's index of the sprite's texture: its slot when the batch is drawn at once.
+    pub(super) texture: u32,
 }
 
 /// A sprite's placement before rotation: destination position and size, origin offset.
@@ -79,6 +81,7 @@ pub(super) fn instance(s: &Sprite) -> SpriteInstance {
         texcoords: [u0, v0, u1, v1],
         depth: s.depth,
         color: s.color,
+        texture: s.texture,
     }
 }
 
@@ -98,6 +101,7 @@ mod tests {
             depth: 0.5,
             color: [255; 4],
             effects,
+            texture: 0,
         }
     }
 

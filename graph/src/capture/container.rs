@@ -19,7 +19,8 @@ use serde::Serialize;
 /// The first eight bytes of every capture file.
 pub const MAGIC: [u8; 8] = *b"XNAGCAP\0";
 /// The format version this build writes: a reader accepts any minor version of its major.
-pub const VERSION: (u16, u16) = (1, 1);
+/// Major 2: a sprite carries its texture slot and a draw its extra textures.
+pub const VERSION: (u16, u16) = (2, 0);
 /// Bytes before the first chunk: the magic and the version.
 pub const HEADER_LEN: usize = 12;
 /// Bytes of a chunk's header: kind, decoded length, stored length.

@@ -192,11 +192,7 @@ impl Capture {
                 self.snapshot.push(s);
             }
             kind::FLUSH => {
-                let f: FlushRecord = if self.version.1 == 0 {
-                    chunk.decode::<FlushRecordV1_0>()?.into()
-                } else {
-                    chunk.decode()?
-                };
+                let f: FlushRecord = chunk.decode()?;
                 self.check_flush(chunk, &f)?;
                 match self.frames.last_mut() {
                     Some(frame) if frame.number == f.frame && frame.end.is_none() => {
@@ -357,9 +353,26 @@ impl Capture {
                                 d
                             }
                         };
-                        self.check_texture(chunk, d.texture)?;
+                        if d.more_textures.len() >= crate::MAX_DRAW_TEXTURES {
+                            return Err(chunk.error("a draw of too many textures"));
+                        }
+                        for &t in std::iter::once(&d.texture).chain(&d.more_textures) {
+                            self.check_texture(chunk, t)?;
+                        }
                         if u64::from(d.first_sprite) + u64::from(d.sprite_count) > sprites {
                             return Err(chunk.error("a draw past its sprite arena"));
+                        }
+                        if !d.more_textures.is_empty() {
+                            // A backend indexes its texture array by the slot: one past the
+                            // draw's textures would read an unwritten descriptor.
+                            let first = d.first_sprite as usize * size;
+                            let drawn = &arena[first..first + d.sprite_count as usize * size];
+                            let slots = d.more_textures.len() as u32 + 1;
+                            if drawn.chunks_exact(size).any(|s| sprite_slot(s) >= slots) {
+                                return Err(chunk.error(format!(
+                                    "a sprite samples a texture slot past its draw's {slots}"
+                                )));
+                            }
                         }
                         if let ShaderRecord::Custom(e) = d.shader {
                             if e as usize >= self.effects.len() {
@@ -498,4 +511,10 @@ impl Capture {
         }
         uses
     }
+}
+
+/// The texture slot of a sprite instance stored as bytes (`SpriteInstance::texture`).
+fn sprite_slot(sprite: &[u8]) -> u32 {
+    let at = std::mem::offset_of!(SpriteInstance, texture);
+    u32::from_le_bytes([sprite[at], sprite[at + 1], sprite[at + 2], sprite[at + 3]])
 }

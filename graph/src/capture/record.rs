@@ -15,8 +15,9 @@
 //! `BasicEffect` values its pass applied ([`GeometryRecord::material`]).
 //!
 //! Format 1.1 added buffers (their creation, snapshot, uploads and readbacks) and geometry
-//! draws, as new chunk kinds, new enum variants at the end of their enums and the geometry
-//! arena at the end of [`FlushRecord`]; a 1.0 file is read as before ([`FlushRecordV1_0`]).
+//! draws. Format 2.0 gave each sprite its texture slot (the instance grew from 48 to 52
+//! bytes) and each draw the textures of its other slots ([`DrawRecord::more_textures`]), a
+//! layout 1.x readers cannot decode, so 1.x files are refused by version.
 
 use serde::{Deserialize, Serialize};
 
@@ -176,7 +177,7 @@ pub enum ShaderRecord {
 }
 
 /// A draw, as [`crate::Draw`] with keys.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct DrawRecord {
     /// The shaders.
     pub shader: ShaderRecord,
@@ -188,8 +189,10 @@ pub struct DrawRecord {
     pub rasterizer: RasterizerState,
     /// Sampler state.
     pub sampler: SamplerState,
-    /// The texture sampled.
+    /// The texture sampled (slot 0 of the draw's textures).
     pub texture: TextureKey,
+    /// The textures of slots 1 and on, for a draw of several ([`crate::DrawTextures`]).
+    pub more_textures: Vec<TextureKey>,
     /// First sprite in the flush's arena.
     pub first_sprite: u32,
     /// Sprites drawn.
@@ -319,22 +322,8 @@ pub struct FlushRecord {
     pub sprites: BlobId,
     /// The pass segment left open at the flush.
     pub open_cycle: Option<u32>,
-    /// The geometry arena (the vertices and indices of user draws; format 1.1), `None` when
-    /// empty.
+    /// The geometry arena (the vertices and indices of user draws), `None` when empty.
     pub geometry: Option<BlobId>,
-}
-
-/// A flush as format 1.0 wrote it: no geometry arena. Read as a [`FlushRecord`] without one.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-pub struct FlushRecordV1_0 {
-    /// See [`FlushRecord::frame`].
-    pub frame: u64,
-    /// See [`FlushRecord::nodes`].
-    pub nodes: Vec<NodeRecord>,
-    /// See [`FlushRecord::sprites`].
-    pub sprites: BlobId,
-    /// See [`FlushRecord::open_cycle`].
-    pub open_cycle: Option<u32>,
 }
 
 /// A frame marker: the frame's present was recorded.
@@ -352,16 +341,4 @@ pub struct FrameEndRecord {
 pub struct EndRecord {
     /// Frames the file holds.
     pub frames: u64,
-}
-
-impl From<FlushRecordV1_0> for FlushRecord {
-    fn from(f: FlushRecordV1_0) -> Self {
-        FlushRecord {
-            frame: f.frame,
-            nodes: f.nodes,
-            sprites: f.sprites,
-            open_cycle: f.open_cycle,
-            geometry: None,
-        }
-    }
 }

@@ -239,7 +239,11 @@ impl Replayer {
                 rasterizer: d.rasterizer,
             },
             sampler: d.sampler,
-            texture: self.texture(d.texture).clone(),
+            // The reader checked that the count is within MAX_DRAW_TEXTURES.
+            textures: DrawTextures {
+                first: self.texture(d.texture).clone(),
+                more: d.more_textures.iter().map(|&t| self.texture(t).clone()).collect(),
+            },
             effect,
             first_sprite: d.first_sprite,
             sprite_count: d.sprite_count,

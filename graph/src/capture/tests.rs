@@ -6,10 +6,12 @@ use super::container::ChunkWriter;
 use super::record::*;
 use super::Capture;
 use crate::buffer::{BufferDesc, BufferKind, SetDataOptions};
-use crate::commands::{Rect, Slices};
+use crate::commands::{Rect, SegmentStart, Slices, SpriteInstance, Viewport};
 use crate::compile::CompilePolicy;
+use crate::format::DepthFormat;
 use crate::format::SurfaceFormat;
-use crate::resource::TextureDesc;
+use crate::resource::{RenderTargetDesc, RenderTargetUsage, TextureDesc};
+use crate::states::{BlendState, DepthStencilState, RasterizerState, SamplerState};
 
 /// A file of a device record, a 4x4 back buffer, then `rest` (kind, payload encoded by `add`).
 fn file(add: impl FnOnce(&mut ChunkWriter<Vec<u8>>)) -> Vec<u8> {
@@ -111,4 +113,77 @@ fn buffers_of_no_or_too_many_bytes_and_writes_past_their_end_are_refused() {
         assert_eq!(e.chunk, Some(5), "{e}");
         assert!(e.message.contains("outside buffer 0 of 16 bytes"), "{e}");
     }
+}
+
+/// A flush of one pass into a 4x4 target drawing `count` sprites from an arena of `arena`
+/// bytes, with the draw's extra textures `more`.
+fn sprite_flush(arena: Vec<u8>, count: u32, more: Vec<TextureKey>) -> Vec<u8> {
+    file(|w| {
+        let mut target = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
+        target.render_target = Some(RenderTargetDesc {
+            depth: DepthFormat::None,
+            sample_count: 0,
+            usage: RenderTargetUsage::PreserveContents,
+            back_buffer: false,
+        });
+        texture(w, target);
+        w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: arena }).unwrap();
+        let draw = DrawRecord {
+            shader: ShaderRecord::Sprite,
+            blend: BlendState::ALPHA_BLEND,
+            depth_stencil: DepthStencilState::NONE,
+            rasterizer: RasterizerState::CULL_COUNTER_CLOCKWISE,
+            sampler: SamplerState::LINEAR_CLAMP,
+            texture: 0,
+            more_textures: more,
+            first_sprite: 0,
+            sprite_count: count,
+            viewport: Viewport::new(0, 0, 4, 4),
+            scissor: Rect::new(0, 0, 4, 4),
+            transform: [0.0; 16],
+        };
+        let pass = NodeRecord::Pass {
+            colors: vec![(1, 0)],
+            start: SegmentStart::Bind { usage: RenderTargetUsage::PreserveContents },
+            ops: vec![OpRecord::Draw(draw)],
+        };
+        let flush = FlushRecord {
+            frame: 0,
+            nodes: vec![pass],
+            sprites: 0,
+            open_cycle: None,
+            geometry: None,
+        };
+        w.chunk(kind::FLUSH, &flush).unwrap();
+    })
+}
+
+fn sprites_sampling(slots: &[u32]) -> Vec<u8> {
+    let sprites: Vec<SpriteInstance> =
+        slots.iter().map(|&texture| SpriteInstance { texture, ..Default::default() }).collect();
+    bytemuck::cast_slice(&sprites).to_vec()
+}
+
+#[test]
+fn a_sprite_arena_that_is_not_whole_sprites_is_refused() {
+    // Found by the fuzzer with this check removed: the sprites were copied out of a 49-byte
+    // arena and the copy panicked.
+    let ok = Capture::from_bytes(&sprite_flush(sprites_sampling(&[0]), 1, Vec::new()));
+    assert!(ok.is_ok(), "{:?}", ok.err());
+    let mut arena = sprites_sampling(&[0]);
+    arena.push(0);
+    let e = Capture::from_bytes(&sprite_flush(arena, 1, Vec::new())).unwrap_err();
+    assert!(e.message.contains("not a whole number of sprites"), "{e}");
+}
+
+#[test]
+fn a_sprite_sampling_a_slot_past_its_draws_textures_is_refused() {
+    // Slots 0 and 1 both name texture 0 (any live texture key does).
+    let two = sprite_flush(sprites_sampling(&[1, 0, 1]), 3, vec![0]);
+    assert!(Capture::from_bytes(&two).is_ok());
+    let e =
+        Capture::from_bytes(&sprite_flush(sprites_sampling(&[1, 2, 0]), 3, vec![0])).unwrap_err();
+    assert!(e.message.contains("texture slot past its draw's 2"), "{e}");
+    // A draw of one texture samples it whatever the slot, as the backends do.
+    assert!(Capture::from_bytes(&sprite_flush(sprites_sampling(&[5]), 1, Vec::new())).is_ok());
 }

@@ -284,7 +284,13 @@ impl<W: Write> CaptureWriter<W> {
             depth_stencil: d.pipeline.depth_stencil,
             rasterizer: d.pipeline.rasterizer,
             sampler: d.sampler,
-            texture: self.texture(&d.texture)?,
+            texture: self.texture(d.textures.first())?,
+            more_textures: d
+                .textures
+                .iter()
+                .skip(1)
+                .map(|t| self.texture(t))
+                .collect::<Result<_, _>>()?,
             first_sprite: d.first_sprite,
             sprite_count: d.sprite_count,
             viewport: d.viewport,

@@ -149,20 +149,23 @@ pub(crate) fn for_each_use<'a>(
                     for (reads, &w) in blends.iter_mut().zip(&planned.writes.0) {
                         *reads |= w != 0 && (w != 0xF || blending);
                     }
-                    // Sprite batches sample one texture many times in a row; one use is enough.
-                    if previous == Some(draw.texture.id()) {
-                        continue;
+                    for texture in draw.textures.iter() {
+                        // Sprite batches sample one texture many times in a row; one use is
+                        // enough.
+                        if previous == Some(texture.id()) {
+                            continue;
+                        }
+                        previous = Some(texture.id());
+                        let desc = texture.desc();
+                        f(Use {
+                            texture,
+                            image: Image::Color,
+                            levels: 0..desc.mip_levels.max(1),
+                            layers: 0..desc.layers.max(1),
+                            access: Access::FragmentSampled,
+                            discard: false,
+                        });
                     }
-                    previous = Some(draw.texture.id());
-                    let desc = draw.texture.desc();
-                    f(Use {
-                        texture: &draw.texture,
-                        image: Image::Color,
-                        levels: 0..desc.mip_levels.max(1),
-                        layers: 0..desc.layers.max(1),
-                        access: Access::FragmentSampled,
-                        discard: false,
-                    });
                 }
             }
             for (slot, att) in pass.colors.iter().enumerate() {

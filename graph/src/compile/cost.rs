@@ -38,7 +38,7 @@ pub fn attachment_bytes(texture: &TextureState, image: Image) -> u64 {
 }
 
 /// The cost of a compiled plan's nodes.
-pub(crate) fn plan_cost(nodes: &[PlanNode]) -> PlanCost {
+pub(crate) fn plan_cost(frame: &FrameCommands, nodes: &[PlanNode]) -> PlanCost {
     let mut cost = PlanCost { nodes: nodes.len(), ..PlanCost::default() };
     for node in nodes {
         cost.barriers += node.barriers.len();
@@ -52,6 +52,12 @@ pub(crate) fn plan_cost(nodes: &[PlanNode]) -> PlanCost {
             }
             _ => continue,
         };
+        if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
+            let draw = |op: &&crate::plan::PlannedOp| {
+                matches!(segment.ops.get(op.index), Some(PassOp::Draw(_)))
+            };
+            cost.draws += pass.ops.iter().filter(draw).count();
+        }
         for att in pass.colors.iter().chain(pass.depth.iter()) {
             let bytes = attachment_bytes(&att.texture, att.image);
             if matches!(att.load, LoadOp::Load) {
@@ -93,6 +99,7 @@ pub fn frame_blind_cost(frame: &FrameCommands) -> PlanCost {
         let bind_clear = super::load::discard_bind_clear(segment.start, 0).is_some();
         let (mut color_pending, mut depth_pending) = (bind_clear, bind_clear);
         for op in &segment.ops {
+            cost.draws += usize::from(matches!(op, PassOp::Draw(_)));
             match op {
                 PassOp::Clear(c) => {
                     color_pending |= c.color.is_some();
@@ -124,7 +131,7 @@ pub fn frame_blind_cost(frame: &FrameCommands) -> PlanCost {
         sampled.clear();
         for op in &segment.ops {
             if let PassOp::Draw(draw) = op {
-                sampled.insert(draw.texture.id());
+                sampled.extend(draw.textures.iter().map(|t| t.id()));
             }
         }
         cost.barriers += sampled.len();

@@ -79,7 +79,7 @@ pub(crate) fn insert_mip_cascades(
                 if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
                     for op in pass.ops.iter().filter_map(|o| segment.ops.get(o.index)) {
                         if let PassOp::Draw(draw) = op {
-                            pending.flush_all_layers(&draw.texture);
+                            draw.textures.iter().for_each(|t| pending.flush_all_layers(t));
                         }
                     }
                 }

@@ -132,7 +132,7 @@ pub fn compile_for_submission_with(
         "compile::buffers",
         buffers::derive_buffer_barriers(&frame, &mut nodes, &mut buffer_tracker)
     );
-    let cost = stage!("compile::cost", cost::plan_cost(&nodes));
+    let cost = stage!("compile::cost", cost::plan_cost(&frame, &nodes));
     (
         FramePlan { frame, nodes, cost },
         tracker.into_commit().with_buffers(buffer_tracker.into_entries()),

@@ -93,8 +93,10 @@ pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
                 if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
                     for op in pass.ops.iter().filter_map(|o| segment.ops.get(o.index)) {
                         if let PassOp::Draw(draw) = op {
-                            for layer in 0..draw.texture.desc().layers.max(1) {
-                                next.insert((draw.texture.id(), Image::Color, layer), Next::Read);
+                            for texture in draw.textures.iter() {
+                                for layer in 0..texture.desc().layers.max(1) {
+                                    next.insert((texture.id(), Image::Color, layer), Next::Read);
+                                }
                             }
                         }
                     }

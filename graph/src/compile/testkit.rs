@@ -163,7 +163,7 @@ pub fn draw_with(texture: &Arc<TextureState>, blend: BlendState) -> PassOp {
             rasterizer: RasterizerState::CULL_NONE,
         },
         sampler: SamplerState::LINEAR_CLAMP,
-        texture: Arc::clone(texture),
+        textures: DrawTextures::one(Arc::clone(texture)),
         effect: None,
         first_sprite: 0,
         sprite_count: 1,

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use xnagraph_graph::Diagnostics;
 use xnagraph_graph::{
     Access, Backend, Barrier, BlendState, Clear, ColorBinding, DepthFormat, DepthStencilState,
-    Draw, Image, LoadOp, PassOp, PassSegment, PipelineKey, PlannedAttachment, RasterizerState,
-    Rect, RenderTargetDesc, RenderTargetUsage, SamplerState, SegmentStart, ShaderKind,
-    SpriteInstance, StoreOp, SurfaceFormat, TextureDesc, TextureState, Viewport,
+    Draw, DrawTextures, Image, LoadOp, PassOp, PassSegment, PipelineKey, PlannedAttachment,
+    RasterizerState, Rect, RenderTargetDesc, RenderTargetUsage, SamplerState, SegmentStart,
+    ShaderKind, SpriteInstance, StoreOp, SurfaceFormat, TextureDesc, TextureState, Viewport,
 };
 use xnagraph_graph::{
     FrameCommands, FramePlan, LiveObjects, Node, PlanCost, PlanNode, PlanNodeKind, PlannedPass,
@@ -138,6 +138,7 @@ pub fn quad(rect: Rect, color: [u8; 4]) -> [SpriteInstance; 1] {
         texcoords: [0.0, 0.0, 1.0, 1.0],
         depth: 0.0,
         color,
+        texture: 0,
     }]
 }
 
@@ -157,7 +158,7 @@ pub fn sprite_draw(
             rasterizer: RasterizerState::CULL_COUNTER_CLOCKWISE,
         },
         sampler: SamplerState::POINT_CLAMP,
-        texture: texture.clone(),
+        textures: DrawTextures::one(texture.clone()),
         effect: None,
         first_sprite,
         sprite_count: sprites,
