@@ -16,9 +16,9 @@
 
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
-    BackendError, Clear, ClearValue, FrameCommands, FramePlan, Image, ImageClear, LoadOp, Node,
-    PassOp, PlanNodeKind, PlannedAttachment, PlannedPass, Readback, ShaderKind, SpriteInstance,
-    StoreOp, Upload,
+    BackendError, Clear, ClearValue, FrameCommands, FramePlan, Image, ImageClear, LoadOp,
+    NativeHandle, Node, PassOp, PlanNodeKind, PlannedAttachment, PlannedPass, Readback, ShaderKind,
+    SpriteInstance, StoreOp, Upload,
 };
 
 use crate::pipeline::{PassFormats, Pipelines};
@@ -52,6 +52,28 @@ pub(crate) struct Recorder<'a> {
     pub readbacks: Vec<PendingReadback>,
     pub poison_undefined: bool,
     pub diagnostics: &'a xnagraph_graph::Diagnostics,
+    /// A plan drawn straight into the window: the back buffer whose colour texture the
+    /// swapchain texture stands for, that texture and its format.
+    pub swapchain: Option<(NativeHandle, *mut SDL_GPUTexture, SDL_GPUTextureFormat)>,
+}
+
+impl Recorder<'_> {
+    /// The texture and layer of `image`, `layer` of `handle`'s texture `t`, with the swapchain
+    /// texture standing for the colour image of a back buffer drawn straight in.
+    fn image(
+        &self,
+        handle: NativeHandle,
+        t: &crate::texture::NativeTexture,
+        image: Image,
+        layer: u32,
+    ) -> Result<(*mut SDL_GPUTexture, u32, SDL_GPUTextureFormat), BackendError> {
+        match self.swapchain {
+            Some((h, texture, format)) if h == handle && image == Image::Color => {
+                Ok((texture, 0, format))
+            }
+            _ => t.image(image, layer).map(|(texture, layer)| (texture, layer, t.format)),
+        }
+    }
 }
 
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
@@ -76,7 +98,8 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
                     record_image_clear(rec, c)?;
                 }
             }
-            // Headless: the back buffer stays where readbacks find it.
+            // Headless, the back buffer stays where readbacks find it; with a window, the
+            // present is SDL's at submission, after the copy the backend adds (`window`).
             PlanNodeKind::Present { .. } => {}
             PlanNodeKind::BufferUpload { .. } | PlanNodeKind::BufferReadback { .. } => {
                 // No buffer can be created on this backend (`create_buffer` refuses), so no
@@ -233,14 +256,19 @@ fn lower_color(rec: &Recorder<'_>, a: &PlannedAttachment) -> Result<ColorPart, B
     if a.resolve && a.image != Image::Samples {
         return Err(malformed("resolve from a single-sample attachment"));
     }
-    let (texture, layer) = t.image(a.image, a.layer)?;
+    let handle = a.texture.native();
+    let (texture, layer, format) = rec.image(handle, t, a.image, a.layer)?;
+    let resolve = match a.resolve {
+        true => rec.image(handle, t, Image::Color, a.layer).map(|(r, l, _)| Some((r, l)))?,
+        false => None,
+    };
     Ok(ColorPart {
         texture,
         layer,
         load: effective_load(a.load, false, rec.poison_undefined),
-        resolve: a.resolve.then_some((t.color, a.layer)),
+        resolve,
         store: a.store,
-        format: t.format,
+        format,
     })
 }
 
@@ -360,7 +388,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
 fn poison_dropped(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendError> {
     for a in pass.colors.iter().chain(&pass.depth).filter(|a| a.store == StoreOp::DontCare) {
         let t = rec.textures.get(a.texture.native())?;
-        let (texture, layer) = t.image(a.image, a.layer)?;
+        let (texture, layer, _) = rec.image(a.texture.native(), t, a.image, a.layer)?;
         let value = if a.image == Image::DepthStencil {
             ClearValue::DepthStencil { depth: 0.0, stencil: 0 }
         } else {
@@ -428,7 +456,7 @@ fn clear_texture(
 
 fn record_image_clear(rec: &Recorder<'_>, c: &ImageClear) -> Result<(), BackendError> {
     let t = rec.textures.get(c.texture.native())?;
-    let (texture, layer) = t.image(c.image, c.layer)?;
+    let (texture, layer, _) = rec.image(c.texture.native(), t, c.image, c.layer)?;
     let level = if c.image == Image::Color { c.level } else { 0 };
     clear_texture(rec, texture, layer, level, c.value, t.depth_format)
 }
