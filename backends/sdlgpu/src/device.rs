@@ -93,6 +93,10 @@ fn configure_layer() {
 pub(crate) struct Gpu {
     pub device: *mut SDL_GPUDevice,
     pub driver: String,
+    /// The driver resolves into layer 0 of an array or cube texture whatever the resolve layer
+    /// (lavapipe as shipped in Mesa 22.3, which the Vulkan backend works around the same way):
+    /// a resolve into a layer of such a texture goes through a single-layer texture and a copy.
+    pub resolve_ignores_layer: bool,
     pub diagnostics: Diagnostics,
     /// Bytes of the layer's log file already reported (with validation on).
     layer_log_read: Option<u64>,
@@ -187,9 +191,23 @@ impl Gpu {
                 CStr::from_ptr(name).to_string_lossy().into_owned()
             }
         };
+        // SAFETY: a live device; the name is a NUL-terminated string owned by the property set.
+        let adapter = unsafe {
+            let name = SDL_GetStringProperty(
+                SDL_GetGPUDeviceProperties(device),
+                SDL_PROP_GPU_DEVICE_NAME_STRING,
+                std::ptr::null(),
+            );
+            if name.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(name).to_string_lossy().into_owned()
+            }
+        };
+        let resolve_ignores_layer = adapter.contains("llvmpipe");
         let diagnostics = Diagnostics::default();
         LISTENERS.lock().unwrap_or_else(|p| p.into_inner()).push(diagnostics.clone());
-        let gpu = Gpu { device, driver, diagnostics, layer_log_read };
+        let gpu = Gpu { device, driver, resolve_ignores_layer, diagnostics, layer_log_read };
         Ok(gpu)
     }
 

@@ -569,7 +569,9 @@ impl Backend for SdlGpuBackend {
     }
 
     fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
-        let t = texture::create(self.gpu.device, &self.formats, &self.gpu.diagnostics, desc)?;
+        let gpu = &self.gpu;
+        let stage = gpu.resolve_ignores_layer;
+        let t = texture::create(gpu.device, &self.formats, &gpu.diagnostics, desc, stage)?;
         let handle = self.next_handle();
         self.textures.insert(handle, t);
         Ok(handle)

@@ -123,8 +123,44 @@ struct ColorPart {
     layer: u32,
     load: LoadOp,
     resolve: Option<(*mut SDL_GPUTexture, u32)>,
+    /// A resolve staged through the target's single-layer texture (the driver ignores the
+    /// resolve layer): the texture, layer and size it is copied into after the pass.
+    staged: Option<Staged>,
     store: StoreOp,
     format: SDL_GPUTextureFormat,
+}
+
+/// The copy that finishes a staged resolve.
+#[derive(Clone, Copy)]
+struct Staged {
+    stage: *mut SDL_GPUTexture,
+    texture: *mut SDL_GPUTexture,
+    layer: u32,
+    width: u32,
+    height: u32,
+}
+
+/// Copies every staged resolve into its layer, after the pass that resolved.
+fn finish_staged(rec: &Recorder<'_>, colors: &[ColorPart]) {
+    for s in colors.iter().filter_map(|c| c.staged) {
+        let location =
+            |texture, layer| SDL_GPUTextureLocation { texture, layer, ..Default::default() };
+        // SAFETY: recording outside any pass; both textures are live and the region lies in
+        // both (the stage has the target's size).
+        unsafe {
+            let copy = SDL_BeginGPUCopyPass(rec.cmd);
+            SDL_CopyGPUTextureToTexture(
+                copy,
+                &location(s.stage, 0),
+                &location(s.texture, s.layer),
+                s.width,
+                s.height,
+                1,
+                false,
+            );
+            SDL_EndGPUCopyPass(copy);
+        }
+    }
 }
 
 struct DepthPart {
@@ -258,15 +294,24 @@ fn lower_color(rec: &Recorder<'_>, a: &PlannedAttachment) -> Result<ColorPart, B
     }
     let handle = a.texture.native();
     let (texture, layer, format) = rec.image(handle, t, a.image, a.layer)?;
-    let resolve = match a.resolve {
+    let mut resolve = match a.resolve {
         true => rec.image(handle, t, Image::Color, a.layer).map(|(r, l, _)| Some((r, l)))?,
         false => None,
+    };
+    // Layer 0 is where such a driver resolves anyway; another layer goes through the stage.
+    let staged = match (resolve, t.resolve_stage) {
+        (Some((texture, layer)), Some(stage)) if layer != 0 => {
+            resolve = Some((stage, 0));
+            Some(Staged { stage, texture, layer, width: t.desc.width, height: t.desc.height })
+        }
+        _ => None,
     };
     Ok(ColorPart {
         texture,
         layer,
         load: effective_load(a.load, false, rec.poison_undefined),
         resolve,
+        staged,
         store: a.store,
         format,
     })
@@ -378,6 +423,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
         unsafe { SDL_EndGPURenderPass(rp) };
         result?;
     }
+    finish_staged(rec, &colors);
     if rec.poison_undefined {
         poison_dropped(rec, pass)?;
     }
