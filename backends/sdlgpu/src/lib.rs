@@ -312,8 +312,12 @@ impl SdlGpuBackend {
         NativeHandle(self.next_handle)
     }
 
-    /// Releases the native objects of `handles` (textures or effects).
+    /// Releases the native objects of `handles` (textures or effects), in the `retire` span
+    /// the Vulkan backend opens (`completed`: the last submission seen complete).
     fn release(&mut self, handles: Vec<NativeHandle>) {
+        let completed = self.fences.completed().0;
+        let _span = tracing::debug_span!("retire", completed).entered();
+        puffin::profile_scope!("retire");
         for h in handles {
             if let Some(t) = self.textures.remove(h) {
                 // SAFETY: no unsubmitted command names it (see the crate documentation); SDL
@@ -403,7 +407,12 @@ impl SdlGpuBackend {
         Ok(b)
     }
 
+    /// Lowers and submits `plan` as submission `last_submitted + 1`, inside the `lower` and
+    /// `queue_submit` spans the Vulkan backend opens (with the same `submission` field).
     fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
+        let next = self.last_submitted.0 + 1;
+        let lower = tracing::debug_span!("lower", submission = next).entered();
+        let lower_scope = puffin::profile_scope_custom!("lower");
         let sprites = record::sprite_bytes(&plan.frame);
         // Stage every upload's bytes, then the sprite stream, in one mapped transfer buffer.
         let mut offsets = Vec::new();
@@ -517,10 +526,14 @@ impl SdlGpuBackend {
             release_readbacks(self, readbacks);
             return Err(e);
         }
+        drop((lower_scope, lower));
+        let submit = tracing::debug_span!("queue_submit", submission = next).entered();
+        puffin::profile_scope!("queue_submit");
         // Handles dropped before this submission: nothing recorded from now on names them.
         let dropped = self.sink.drain();
         // SAFETY: a recording command buffer outside any pass.
         let fence = unsafe { SDL_SubmitGPUCommandBufferAndAcquireFence(cmd) };
+        drop(submit);
         if fence.is_null() {
             let e = BackendError::Native(sdl_error("SDL_SubmitGPUCommandBufferAndAcquireFence"));
             release_readbacks(self, readbacks);
