@@ -21,13 +21,15 @@
 //! straight in renders into the swapchain texture, a copied one is blitted into it, and SDL
 //! presents it when the command buffer is submitted (see `window`).
 //!
-//! Modules: `device` (SDL initialisation, the device, its messages), `format` (the format
+//! Modules: `device` (SDL initialisation, the device, its messages), `fences` (submitted
+//! fences and their waiters), `format` (the format
 //! table), `texture` (native textures), `pipeline` (shaders, pipelines, samplers), `record` (one
 //! plan → one command buffer), `window` (the wrapped window, its swapchain and pacing).
 
 #![warn(missing_docs)]
 
 mod device;
+mod fences;
 mod format;
 mod pipeline;
 mod record;
@@ -36,7 +38,7 @@ mod window;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
@@ -46,6 +48,7 @@ use xnagraph_graph::{
 };
 
 use crate::device::{sdl_error, Gpu, Video};
+use crate::fences::{FencePtr, FenceTable, Fences, SharedDevice};
 use crate::format::FormatTable;
 use crate::pipeline::Pipelines;
 use crate::record::{PendingReadback, Recorder};
@@ -77,83 +80,6 @@ impl Default for SdlGpuConfig {
             frames_in_flight: 2,
             timeout: Duration::from_secs(10),
             poison_undefined: false,
-        }
-    }
-}
-
-/// The device pointer shared with waiters on other threads.
-struct SharedDevice(*mut SDL_GPUDevice);
-
-// SAFETY: SDL_gpu's fence queries may be called from any thread; the pointer is only used
-// under the `Fences` lock, and cleared there before the device is destroyed.
-unsafe impl Send for SharedDevice {}
-
-/// Submitted fences, shared by the backend and its waiters.
-struct FenceTable {
-    device: SharedDevice,
-    /// Fences of submissions not yet seen complete, in submission order.
-    pending: VecDeque<(SubmissionId, FencePtr)>,
-    completed: SubmissionId,
-}
-
-#[derive(Clone, Copy)]
-struct FencePtr(*mut SDL_GPUFence);
-
-// SAFETY: a fence handle is only used under the table's lock.
-unsafe impl Send for FencePtr {}
-
-struct Fences {
-    table: Mutex<FenceTable>,
-    timeout: Duration,
-}
-
-impl Fences {
-    /// Moves `completed` past every signalled fence, in order, releasing each.
-    fn poll(table: &mut FenceTable) {
-        while let Some(&(id, fence)) = table.pending.front() {
-            if table.device.0.is_null() {
-                table.pending.clear();
-                return;
-            }
-            // SAFETY: a live device and a fence it returned, not yet released.
-            if !unsafe { SDL_QueryGPUFence(table.device.0, fence.0) } {
-                return;
-            }
-            // SAFETY: as above; nothing uses the fence afterwards.
-            unsafe { SDL_ReleaseGPUFence(table.device.0, fence.0) };
-            table.pending.pop_front();
-            table.completed = table.completed.max(id);
-        }
-    }
-
-    fn completed(&self) -> SubmissionId {
-        let mut table = self.table.lock().unwrap_or_else(|p| p.into_inner());
-        Self::poll(&mut table);
-        table.completed
-    }
-}
-
-impl SubmissionWaiter for Fences {
-    /// Polls the fences (SDL_QueryGPUFence) until `submission` has signalled.
-    fn wait_for(&self, submission: SubmissionId) -> Result<(), BackendError> {
-        let start = Instant::now();
-        loop {
-            if self.completed() >= submission {
-                return Ok(());
-            }
-            {
-                let table = self.table.lock().unwrap_or_else(|p| p.into_inner());
-                if table.pending.is_empty() {
-                    return Ok(());
-                }
-            }
-            if start.elapsed() > self.timeout {
-                return Err(BackendError::DeviceLost(format!(
-                    "submission {} did not complete within {:?}",
-                    submission.0, self.timeout
-                )));
-            }
-            std::thread::sleep(Duration::from_micros(100));
         }
     }
 }
