@@ -59,7 +59,7 @@ pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
 
 /// The SDL_gpu backend's configuration from the device options: SDL's debug mode in debug
 /// builds, or whenever validation is asked for.
-fn sdlgpu_config(options: &DeviceOptions) -> SdlGpuConfig {
+pub(crate) fn sdlgpu_config(options: &DeviceOptions) -> SdlGpuConfig {
     SdlGpuConfig {
         debug_mode: cfg!(debug_assertions) || options.validation,
         frames_in_flight: frames_in_flight(options),
@@ -289,6 +289,8 @@ impl GraphicsDevice {
         let windowed = self.present_stats().is_some();
         if windowed {
             crate::window::check_interval(params.presentation_interval)?;
+            let immediate = crate::window::is_immediate(params.presentation_interval);
+            self.shared.with_backend(|b| b.check_present_pacing(immediate))?;
         }
         let limits = BackBufferLimits {
             profile: self.shared.profile,

@@ -76,8 +76,8 @@ pub enum BackendKind {
     #[default]
     Vulkan,
     /// SDL 3.4's GPU API (SDL_gpu) on its Vulkan driver, headless through SDL's offscreen video
-    /// driver. Not yet for a window: [`crate::GraphicsDevice::for_window`] refuses it with
-    /// `NotSupported`. SDL_gpu has no GPU timestamps, so nothing on this backend reports GPU
+    /// driver; for a window ([`crate::GraphicsDevice::for_window`]) SDL wraps the game's X11 or
+    /// Wayland window. SDL_gpu has no GPU timestamps, so nothing on this backend reports GPU
     /// time.
     SdlGpu,
     /// No GPU: plans are accepted and nothing is drawn; readbacks return zeroed bytes. Every

@@ -12,21 +12,22 @@
 
 use std::sync::Arc;
 
-use xnagraph_graph::{FrameBuilder, PresentStats, PresentTarget};
+use xnagraph_graph::{Backend, FrameBuilder, PresentStats, PresentTarget};
+use xnagraph_sdlgpu::SdlGpuBackend;
 use xnagraph_vulkan::VulkanBackend;
 
-use crate::device::{vulkan_config, GraphicsDevice};
+use crate::device::{sdlgpu_config, vulkan_config, GraphicsDevice};
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::options::{BackendKind, DeviceOptions, PresentInterval, PresentationParameters};
 use crate::profile::GraphicsProfile;
 use crate::shared::DeviceShared;
 
-/// Vulkan has no present mode for every second retrace.
+/// Neither Vulkan nor SDL_gpu has a present mode for every second retrace.
 pub(crate) fn check_interval(interval: PresentInterval) -> Result<()> {
     if interval == PresentInterval::Two {
         return Err(XnaError::not_supported(
-            "PresentInterval.Two is not supported: Vulkan presents at every retrace (One) or \
+            "PresentInterval.Two is not supported: presents go out at every retrace (One) or \
              at once (Immediate).",
         ));
     }
@@ -72,10 +73,14 @@ impl GraphicsDevice {
     /// differ. The swapchain is created at the first present, at the window's size, and follows
     /// the window (and the back buffer, after [`GraphicsDevice::reset`]) from then on.
     /// `params.presentation_interval` paces presents: `Default` and `One` wait for the vertical
-    /// retrace, `Immediate` does not; `Two` is `NotSupported`. The device keeps `window` alive
-    /// until its surface is destroyed. A window without native handles, a display without
-    /// Vulkan surfaces, or an adapter that cannot present to the window is `NotSupported`; the
-    /// null backend cannot present (`NotSupported`).
+    /// retrace, `Immediate` does not; `Two`, and `Immediate` where the window offers no mode
+    /// that presents at once, are `NotSupported`. The device keeps `window` alive until its
+    /// surface is destroyed. A window without native handles, a display without Vulkan
+    /// surfaces, or an adapter that cannot present to the window is `NotSupported`; the null
+    /// backend cannot present (`NotSupported`). On SDL_gpu ([`BackendKind::SdlGpu`]) SDL wraps
+    /// the X11 or Wayland window and claims it for its GPU device; SDL runs one video driver per
+    /// process, so a process that already made a headless SDL_gpu device cannot make one for a
+    /// window (`NotSupported`).
     pub fn for_window<W>(
         profile: GraphicsProfile,
         params: PresentationParameters,
@@ -90,15 +95,33 @@ impl GraphicsDevice {
             + 'static,
     {
         check_interval(params.presentation_interval)?;
-        if options.backend != BackendKind::Vulkan {
-            return Err(XnaError::not_supported("Only the Vulkan backend presents to a window."));
-        }
-        let mut backend = VulkanBackend::for_window(vulkan_config(&options), window)?;
-        xnagraph_graph::Backend::set_present_immediate(
-            &mut backend,
-            is_immediate(params.presentation_interval),
-        );
-        Self::with_backend(profile, params, options, Box::new(backend), None)
+        let mut backend: Box<dyn Backend> = match options.backend {
+            BackendKind::Vulkan => {
+                Box::new(VulkanBackend::for_window(vulkan_config(&options), window)?)
+            }
+            BackendKind::SdlGpu => {
+                Box::new(SdlGpuBackend::for_window(sdlgpu_config(&options), window)?)
+            }
+            BackendKind::Null => {
+                return Err(XnaError::not_supported("The null backend cannot present to a window."))
+            }
+        };
+        let immediate = is_immediate(params.presentation_interval);
+        backend.check_present_pacing(immediate)?;
+        backend.set_present_immediate(immediate);
+        Self::with_backend(profile, params, options, backend, None)
+    }
+
+    /// Test support (not XNA), for a lost window: `false` releases the window from the GPU
+    /// device, so that the next `Present` fails with the native API's error (the device stays
+    /// usable); `true` claims the same window again, and presenting resumes. Available on
+    /// SDL_gpu (`SDL_ReleaseWindowFromGPUDevice` / `SDL_ClaimWindowForGPUDevice`); Vulkan and a
+    /// device without a window are `NotSupported`. Frames handed to the render thread before
+    /// the call are submitted first.
+    pub fn set_window_claimed(&self, claimed: bool) -> Result<()> {
+        self.shared.check_alive()?;
+        self.shared.drain();
+        self.shared.with_backend(|b| b.set_window_claimed(claimed))
     }
 
     /// What this device has presented to its window (not XNA): images presented, presents

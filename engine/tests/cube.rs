@@ -102,12 +102,6 @@ fn each_face_renders_its_own_colour_and_reads_back_per_face() {
 
 #[test]
 fn every_face_of_a_multisampled_cube_resolves_to_its_own_colour() {
-    if skip_on_sdlgpu(
-        "every_face_of_a_multisampled_cube_resolves_to_its_own_colour",
-        "KNOWN FAILURE: multisampled cube faces read back black on SDL_gpu (open)",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let device = device(8, 8);
     let cube = cube_target(&device, 8, DepthFormat::None, 4, RenderTargetUsage::DiscardContents);
@@ -122,12 +116,6 @@ fn every_face_of_a_multisampled_cube_resolves_to_its_own_colour() {
 /// its own rectangles and nothing of another face's.
 #[test]
 fn a_preserving_multisampled_cube_keeps_each_faces_samples_across_cycles() {
-    if skip_on_sdlgpu(
-        "a_preserving_multisampled_cube_keeps_each_faces_samples_across_cycles",
-        "KNOWN FAILURE: multisampled cube faces read back black on SDL_gpu (open)",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let device = device(8, 8);
     let cube = cube_target(&device, 8, DepthFormat::None, 4, RenderTargetUsage::PreserveContents);

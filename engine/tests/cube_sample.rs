@@ -129,12 +129,6 @@ fn each_direction_samples_its_own_face_of_a_mipmapped_cube() {
 /// Each face of a 4x cube resolves into its own layer before the lookups sample it.
 #[test]
 fn each_direction_samples_its_own_resolved_face_of_a_multisampled_cube() {
-    if skip_on_sdlgpu(
-        "each_direction_samples_its_own_resolved_face_of_a_multisampled_cube",
-        "KNOWN FAILURE: multisampled cube faces read back black on SDL_gpu (open)",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let device = device(WIDTH, HEIGHT);
     let cube = cube_target(&device, false, 4);

@@ -96,12 +96,6 @@ fn keys_and_mouse_injected_into_the_window_reach_the_input_state() {
             "no DISPLAY",
         );
     }
-    if xnagraph::BackendKind::from_env() == Some(xnagraph::BackendKind::SdlGpu) {
-        return skipped(
-            "keys_and_mouse_injected_into_the_window_reach_the_input_state",
-            "the SDL_gpu backend does not present to windows yet",
-        );
-    }
     let _v = Validation::new();
     let mut player =
         Player { title: format!("xnagraph input {}", std::process::id()), ..Player::default() };

@@ -94,12 +94,6 @@ fn numbers(spans: &[Opened], name: &str) -> Vec<u64> {
 /// submission on the device's render thread, each carrying the frame number.
 #[test]
 fn each_frame_is_recorded_here_and_compiled_and_submitted_on_the_render_thread() {
-    if skip_on_sdlgpu(
-        "each_frame_is_recorded_here_and_compiled_and_submitted_on_the_render_thread",
-        "the SDL_gpu backend has no lower and queue_submit spans yet",
-    ) {
-        return;
-    }
     let game = std::thread::current().id();
     let spans = spans_of_three_frames(true);
 
@@ -140,12 +134,6 @@ fn each_frame_is_recorded_here_and_compiled_and_submitted_on_the_render_thread()
 /// Without the render thread, the same spans nest in the caller's `flush`, on its thread.
 #[test]
 fn without_the_render_thread_each_flush_holds_every_stage_on_the_callers_thread() {
-    if skip_on_sdlgpu(
-        "without_the_render_thread_each_flush_holds_every_stage_on_the_callers_thread",
-        "the SDL_gpu backend has no lower and queue_submit spans yet",
-    ) {
-        return;
-    }
     let game = std::thread::current().id();
     let spans = spans_of_three_frames(false);
     let recorded = numbers(&spans, "record");

@@ -1,8 +1,8 @@
-//! Presentation to a window (X11; Xvfb in CI) on Vulkan with validation fatal: frames reach the
-//! window with exact pixels, the swapchain follows resizes, a window without area presents
-//! nothing, teardown frees every native object, and what the X server shows equals
-//! `GetBackBufferData` of the same frame. Every test prints `SKIPPED:` and passes when there is
-//! no display.
+//! Presentation to a window (X11; Xvfb in CI) on either GPU backend (`XNAGRAPH_BACKEND`) with
+//! validation fatal: frames reach the window with exact pixels, the swapchain follows resizes,
+//! a window without area presents nothing, teardown frees every native object, and what the X
+//! server shows equals `GetBackBufferData` of the same frame. Every test prints `SKIPPED:` and
+//! passes when there is no display.
 
 mod common;
 #[path = "common/window.rs"]
@@ -293,8 +293,9 @@ fn dropping_the_device_and_window_frees_every_native_object() {
     draw_frame(&device, &mut batch, &white, 4);
     device.present().unwrap();
     let live = device.live_native_objects().unwrap();
-    // Surface, swapchain, a view and a render-finished semaphore per image, acquire semaphores.
-    assert!(live.swapchain_objects >= 4, "{live:?}");
+    // Vulkan: surface, swapchain, a view and a render-finished semaphore per image, acquire
+    // semaphores; SDL_gpu: the SDL window wrapping the native one, and its claim.
+    assert!(live.swapchain_objects >= 2, "{live:?}");
     drop((batch, white, device, window));
     assert_eq!(diagnostics.live_native_objects(), 0, "native objects left after teardown");
 }
@@ -388,4 +389,80 @@ fn an_x_screenshot_equals_get_back_buffer_data() {
         assert_eq!((shot.width, shot.height), (48, 44));
         assert!(shot.rgb == wanted, "{usage:?}: the window shows another image than the frame");
     }
+}
+
+/// A lost window (SDL_gpu: the window released from the GPU device) makes `Present` fail with
+/// the native API's error and leaves the device usable; once the same window is claimed again,
+/// presenting resumes with exact pixels, on both lowerings (frames read before `Present` are
+/// copied, the others drawn straight into the swapchain texture). Vulkan has no such release:
+/// the call is `NotSupported` there.
+#[test]
+fn a_released_window_fails_present_and_recovers_when_claimed_again() {
+    if !have_display("a_released_window_fails_present_and_recovers_when_claimed_again") {
+        return;
+    }
+    let mut guard = NoMessages(None);
+    let window = window(48, 44, 500, 0);
+    // Without the render thread a frame's failure is Present's own.
+    let options = xnagraph::DeviceOptions { render_thread: false, ..test_options() };
+    let device = GraphicsDevice::for_window(
+        GraphicsProfile::HiDef,
+        params(48, 44, RenderTargetUsage::DiscardContents),
+        options,
+        window.clone(),
+    )
+    .expect("a device for the window");
+    guard.0 = Some(device.diagnostics());
+    if xnagraph::BackendKind::from_env() != Some(xnagraph::BackendKind::SdlGpu) {
+        let refused = device.set_window_claimed(false);
+        assert!(matches!(refused, Err(XnaError::NotSupported { .. })), "{refused:?}");
+        return common::skipped(
+            "a_released_window_fails_present_and_recovers_when_claimed_again",
+            "only SDL_gpu can release a window from its device",
+        );
+    }
+    let stats = device.present_stats().unwrap();
+    let white = common::white(&device);
+    let mut batch = SpriteBatch::new(&device).unwrap();
+    for i in 0..9 {
+        draw_frame(&device, &mut batch, &white, i);
+        assert_frame(&read_back_buffer(&device).unwrap(), 48, i);
+        device.present().unwrap();
+    }
+    device.set_window_claimed(false).unwrap();
+    draw_frame(&device, &mut batch, &white, 9);
+    match device.present() {
+        Err(XnaError::InvalidOperation { message }) => {
+            assert!(message.contains("SDL_WaitAndAcquireGPUSwapchainTexture"), "{message}");
+            assert!(message.contains("unclaimed window"), "SDL's own error text: {message}");
+        }
+        other => panic!("a present to a released window: {other:?}"),
+    }
+    // SDL's debug mode logs the same error: the one message of the test.
+    let logged = device.diagnostics().take_messages();
+    assert_eq!(logged, ["SDL error: Cannot acquire a swapchain texture from an unclaimed window!"]);
+    device.set_window_claimed(true).unwrap();
+    // Straight into the swapchain texture (nothing reads the frame before Present).
+    draw_frame(&device, &mut batch, &white, 10);
+    device.present().expect("the window is claimed again");
+    for i in 11..41 {
+        draw_frame(&device, &mut batch, &white, i);
+        if i % 2 == 1 {
+            // Read before Present: drawn offscreen, then copied.
+            assert_frame(&read_back_buffer(&device).unwrap(), 48, i);
+        }
+        device.present().unwrap();
+    }
+    device.wait_idle().unwrap();
+    assert_eq!((stats.presented(), stats.skipped(), stats.recreations()), (40, 0, 2));
+    // The last frame (drawn straight in) is what the window shows.
+    let wanted: Vec<[u8; 3]> =
+        (0..48 * 44).map(|n| expected(40, n % 48, n / 48)).map(|c| [c.r, c.g, c.b]).collect();
+    let start = std::time::Instant::now();
+    let mut shot = screenshot(&window);
+    while shot.rgb != wanted && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        shot = screenshot(&window);
+    }
+    assert!(shot.rgb == wanted, "the window shows another image than frame 40");
 }

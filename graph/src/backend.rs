@@ -254,8 +254,26 @@ pub trait Backend: Send {
         let _ = immediate;
     }
 
+    /// Whether presents to the window can be paced as asked (`immediate`: at once, else with
+    /// the vertical retrace), asked where XNA sets `PresentationInterval` (device creation,
+    /// `Reset`); a pacing the window lacks is `NotSupported`. Always fine without a window.
+    fn check_present_pacing(&self, immediate: bool) -> Result<(), BackendError> {
+        let _ = immediate;
+        Ok(())
+    }
+
     /// What a backend with a window has presented; `None` without a window.
     fn present_stats(&self) -> Option<PresentStats> {
         None
+    }
+
+    /// Test support (a lost window): `false` releases the window from the GPU device so that
+    /// the next present fails with the native API's error; `true` claims the same window
+    /// again. `NotSupported` on a backend without that notion (Vulkan) or without a window.
+    fn set_window_claimed(&mut self, claimed: bool) -> Result<(), BackendError> {
+        let _ = claimed;
+        Err(BackendError::NotSupported(
+            "releasing the window from the device is not available on this backend".into(),
+        ))
     }
 }

@@ -1,8 +1,11 @@
 //! The SDL video subsystem and the GPU device, and where their messages go.
 //!
 //! A headless device initialises SDL's video subsystem with the offscreen driver (unless
-//! `SDL_VIDEO_DRIVER` names another) and creates a SPIR-V device on SDL's Vulkan driver. With
-//! debug mode on, SDL validates its own calls and loads Khronos' validation layer underneath.
+//! `SDL_VIDEO_DRIVER` names another); a device for a window initialises it with the window's
+//! own driver (`x11` or `wayland`, see `window`), which must then be the one SDL runs in this
+//! process. Either creates a SPIR-V device on SDL's Vulkan driver afterwards, so the instance
+//! has the surface extensions of the driver in use. With debug mode on, SDL validates its own
+//! calls and loads Khronos' validation layer underneath.
 //!
 //! Messages: SDL's log output (process-wide) is routed, for warnings and errors, into the
 //! [`Diagnostics`] of every live device. SDL installs no debug messenger for the layer, so the
@@ -19,10 +22,13 @@ use std::sync::{Mutex, Once};
 
 use sdl3_sys::error::SDL_GetError;
 use sdl3_sys::gpu::*;
-use sdl3_sys::hints::{SDL_SetHint, SDL_HINT_VIDEO_DRIVER};
+use sdl3_sys::hints::{
+    SDL_SetHint, SDL_SetHintWithPriority, SDL_HINT_OVERRIDE, SDL_HINT_VIDEO_DRIVER,
+};
 use sdl3_sys::init::{SDL_InitSubSystem, SDL_QuitSubSystem, SDL_INIT_VIDEO};
 use sdl3_sys::log::*;
 use sdl3_sys::properties::*;
+use sdl3_sys::video::SDL_GetCurrentVideoDriver;
 use xnagraph_graph::{BackendError, Diagnostics};
 
 /// SDL's last error message.
@@ -107,6 +113,10 @@ fn configure_layer() {
 pub(crate) struct Gpu {
     pub device: *mut SDL_GPUDevice,
     pub driver: String,
+    /// The driver resolves into layer 0 of an array or cube texture whatever the resolve layer
+    /// (lavapipe as shipped in Mesa 22.3, which the Vulkan backend works around the same way):
+    /// a resolve into a layer of such a texture goes through a single-layer texture and a copy.
+    pub resolve_ignores_layer: bool,
     pub diagnostics: Diagnostics,
     /// Bytes of the layer's log file already reported (with validation on).
     layer_log_read: Option<u64>,
@@ -148,8 +158,25 @@ fn create_device(debug_mode: bool, line_fill: bool) -> *mut SDL_GPUDevice {
     }
 }
 
+/// The video driver SDL is initialised with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Video {
+    /// Headless: the offscreen driver, unless `SDL_VIDEO_DRIVER` names another.
+    Headless,
+    /// A window's driver, which SDL must run (a window of another system cannot be wrapped).
+    Driver(&'static CStr),
+}
+
+/// The video driver SDL runs in this process, if any.
+fn current_video_driver() -> Option<String> {
+    // SAFETY: SDL returns a static NUL-terminated name, or null before video initialisation.
+    let name = unsafe { SDL_GetCurrentVideoDriver() };
+    // SAFETY: checked for null; SDL owns the string.
+    (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned())
+}
+
 impl Gpu {
-    pub fn new(debug_mode: bool) -> Result<Gpu, BackendError> {
+    pub fn new(debug_mode: bool, video: Video) -> Result<Gpu, BackendError> {
         ROUTE_LOG.call_once(|| {
             // SAFETY: the callback has SDL's signature and uses no user data.
             unsafe {
@@ -160,13 +187,34 @@ impl Gpu {
         if debug_mode {
             configure_layer();
         }
-        if std::env::var_os("SDL_VIDEO_DRIVER").is_none() {
-            // SAFETY: both strings are NUL-terminated.
-            unsafe { SDL_SetHint(SDL_HINT_VIDEO_DRIVER, c"offscreen".as_ptr()) };
+        match video {
+            Video::Headless if std::env::var_os("SDL_VIDEO_DRIVER").is_none() => {
+                // SAFETY: both strings are NUL-terminated.
+                unsafe { SDL_SetHint(SDL_HINT_VIDEO_DRIVER, c"offscreen".as_ptr()) };
+            }
+            Video::Headless => {}
+            Video::Driver(name) => {
+                // SAFETY: both strings are NUL-terminated.
+                unsafe {
+                    SDL_SetHintWithPriority(SDL_HINT_VIDEO_DRIVER, name.as_ptr(), SDL_HINT_OVERRIDE)
+                };
+            }
         }
         // SAFETY: plain SDL initialisation (reference-counted per subsystem).
         if !unsafe { SDL_InitSubSystem(SDL_INIT_VIDEO) } {
             return Err(BackendError::NotSupported(sdl_error("SDL_InitSubSystem(VIDEO)")));
+        }
+        if let Video::Driver(name) = video {
+            let wanted = name.to_string_lossy();
+            let running = current_video_driver().unwrap_or_default();
+            if running != wanted {
+                // SAFETY: balances the successful SDL_InitSubSystem above.
+                unsafe { SDL_QuitSubSystem(SDL_INIT_VIDEO) };
+                return Err(BackendError::NotSupported(format!(
+                    "SDL's video subsystem runs the {running} driver in this process; a {wanted} \
+                     window cannot be presented to (SDL runs one video driver per process)"
+                )));
+            }
         }
         let layer_log_read =
             debug_mode.then(|| std::fs::metadata(layer_log()).map_or(0, |m| m.len()));
@@ -194,9 +242,24 @@ impl Gpu {
                 CStr::from_ptr(name).to_string_lossy().into_owned()
             }
         };
+        // SAFETY: a live device; the name is a NUL-terminated string owned by the property set.
+        let adapter = unsafe {
+            let name = SDL_GetStringProperty(
+                SDL_GetGPUDeviceProperties(device),
+                SDL_PROP_GPU_DEVICE_NAME_STRING,
+                std::ptr::null(),
+            );
+            if name.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(name).to_string_lossy().into_owned()
+            }
+        };
+        let resolve_ignores_layer = adapter.contains("llvmpipe");
         let diagnostics = Diagnostics::default();
         LISTENERS.lock().unwrap_or_else(|p| p.into_inner()).push(diagnostics.clone());
-        let gpu = Gpu { device, driver, diagnostics, layer_log_read, line_fill };
+        let gpu =
+            Gpu { device, driver, resolve_ignores_layer, diagnostics, layer_log_read, line_fill };
         Ok(gpu)
     }
 
@@ -252,7 +315,7 @@ mod tests {
 
     #[test]
     fn sdl_warnings_and_errors_reach_the_device_diagnostics() {
-        let mut gpu = Gpu::new(true).expect("SDL_gpu device");
+        let mut gpu = Gpu::new(true, Video::Headless).expect("SDL_gpu device");
         let text = c"%s".as_ptr();
         // SAFETY: a format string with one string argument.
         unsafe {
@@ -277,7 +340,7 @@ mod tests {
 
     #[test]
     fn validation_layer_messages_appended_to_its_log_are_reported_once_each() {
-        let mut gpu = Gpu::new(true).expect("SDL_gpu device");
+        let mut gpu = Gpu::new(true, Video::Headless).expect("SDL_gpu device");
         let before = gpu.diagnostics.messages_so_far();
         let mut log = std::fs::OpenOptions::new().append(true).open(layer_log()).unwrap();
         use std::io::Write;

@@ -16,11 +16,17 @@
 //! backend is fence to fence), no occlusion queries, no component swizzle (formats whose XNA
 //! sampling needs one are refused, see `format`).
 //!
+//! Presentation: [`SdlGpuBackend::for_window`] wraps the game's own X11 or Wayland window in an
+//! SDL window, claims it for the device and lowers the compiler's present mode: a plan drawn
+//! straight in renders into the swapchain texture, a copied one is blitted into it, and SDL
+//! presents it when the command buffer is submitted (see `window`).
+//!
 //! Modules: `device` (SDL initialisation, the device, its messages), `fence` (submission
 //! fences and their waiters), `format` (the format
 //! table), `texture` (native textures), `buffer` (vertex and index buffers and their
 //! transfers), `pipeline` (shaders, pipelines, samplers), `geometry` (geometry draws), `transfer`
-//! (texture uploads, readbacks and mip cascades), `record` (one plan → one command buffer).
+//! (texture uploads, readbacks and mip cascades), `record` (one plan → one command buffer),
+//! `window` (the wrapped window, its swapchain and pacing).
 
 #![warn(missing_docs)]
 
@@ -33,6 +39,7 @@ mod pipeline;
 mod record;
 mod texture;
 mod transfer;
+mod window;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -41,17 +48,18 @@ use std::time::Duration;
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
     Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FramePlan,
-    LiveObjects, NativeHandle, Node, PlanNodeKind, ReadbackId, RetireSink, SubmissionId,
-    SubmissionWaiter, SurfaceFormat, TextureDesc,
+    LiveObjects, NativeHandle, Node, PlanNodeKind, PresentStats, PresentTarget, ReadbackId,
+    RetireSink, SubmissionId, SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
 };
 
 use crate::buffer::BufferTable;
-use crate::device::{sdl_error, Gpu};
+use crate::device::{sdl_error, Gpu, Video};
 use crate::fence::{FencePtr, FenceTable, Fences, SharedDevice};
 use crate::format::FormatTable;
 use crate::pipeline::Pipelines;
 use crate::record::{PendingReadback, Recorder};
 use crate::texture::TextureTable;
+use crate::window::{FramePresentation, NativeWindow, Presenter};
 
 /// How the backend is created.
 #[derive(Clone, Debug)]
@@ -105,6 +113,8 @@ pub struct SdlGpuBackend {
     /// The upload transfer buffer and its size in bytes.
     uploads: Option<(*mut SDL_GPUTransferBuffer, u32)>,
     poison_undefined: bool,
+    /// The window presented to, for a device made with [`SdlGpuBackend::for_window`].
+    presenter: Option<Presenter>,
 }
 
 // SAFETY: every SDL object is used only by the thread that holds the backend (or, for
@@ -115,7 +125,47 @@ impl SdlGpuBackend {
     /// Initialises SDL's video subsystem (the offscreen driver unless `SDL_VIDEO_DRIVER` names
     /// another) and creates a SPIR-V GPU device on SDL's Vulkan driver.
     pub fn new(config: SdlGpuConfig) -> Result<SdlGpuBackend, BackendError> {
-        let mut gpu = Gpu::new(config.debug_mode)?;
+        Self::create(config, None)
+    }
+
+    /// A backend that presents to `window`, an X11 or Wayland window (winit 0.30's `Window`
+    /// has the handles): SDL's video subsystem starts with that window's driver (`x11` or
+    /// `wayland`; a process where SDL already runs another driver, such as a headless device's
+    /// `offscreen`, is `NotSupported`), wraps the window without taking its input, and claims
+    /// it for the GPU device. The backend keeps `window` alive until SDL has let it go.
+    pub fn for_window<W>(
+        config: SdlGpuConfig,
+        window: Arc<W>,
+    ) -> Result<SdlGpuBackend, BackendError>
+    where
+        W: raw_window_handle::HasWindowHandle
+            + raw_window_handle::HasDisplayHandle
+            + Send
+            + Sync
+            + 'static,
+    {
+        let unavailable = |e: raw_window_handle::HandleError| {
+            BackendError::NotSupported(format!("the window has no native handle: {e}"))
+        };
+        let native = NativeWindow::from_handles(
+            window.display_handle().map_err(unavailable)?.as_raw(),
+            window.window_handle().map_err(unavailable)?.as_raw(),
+        )?;
+        Self::create(config, Some((native, window)))
+    }
+
+    fn create(
+        config: SdlGpuConfig,
+        window: Option<(NativeWindow, Arc<dyn std::any::Any + Send + Sync>)>,
+    ) -> Result<SdlGpuBackend, BackendError> {
+        let video = match &window {
+            Some((native, _)) => {
+                native.prepare();
+                native.video()
+            }
+            None => Video::Headless,
+        };
+        let mut gpu = Gpu::new(config.debug_mode, video)?;
         let pipelines = match Pipelines::new(gpu.device) {
             Ok(p) => p,
             Err(e) => {
@@ -150,7 +200,7 @@ impl SdlGpuBackend {
             }),
             timeout: config.timeout,
         });
-        Ok(SdlGpuBackend {
+        let mut backend = SdlGpuBackend {
             gpu,
             adapter_name,
             caps,
@@ -168,7 +218,26 @@ impl SdlGpuBackend {
             vertices: None,
             uploads: None,
             poison_undefined: config.poison_undefined,
-        })
+            presenter: None,
+        };
+        if let Some((native, keep)) = window {
+            let device = backend.gpu.device;
+            // On an error the backend drops and tears down the device.
+            backend.presenter =
+                Some(Presenter::new(device, native, keep, &backend.gpu.diagnostics)?);
+        }
+        Ok(backend)
+    }
+
+    /// Test support (a lost window): releases the window from the GPU device
+    /// (`SDL_ReleaseWindowFromGPUDevice`) when `claimed` is false, so that the next present
+    /// fails with SDL's error, or claims the same window again
+    /// (`SDL_ClaimWindowForGPUDevice`). `NotSupported` for a device without a window.
+    pub fn set_window_claimed(&mut self, claimed: bool) -> Result<(), BackendError> {
+        let Some(p) = self.presenter.as_mut() else {
+            return Err(BackendError::NotSupported("the device has no window".into()));
+        };
+        p.set_claimed(self.gpu.device, &self.gpu.diagnostics, claimed)
     }
 
     /// Graphics pipelines built so far.
@@ -181,8 +250,12 @@ impl SdlGpuBackend {
         NativeHandle(self.next_handle)
     }
 
-    /// Releases the native objects of `handles` (textures, buffers or effects).
+    /// Releases the native objects of `handles` (textures, buffers or effects), in the `retire`
+    /// span the Vulkan backend opens (`completed`: the last submission seen complete).
     fn release(&mut self, handles: Vec<NativeHandle>) {
+        let completed = self.fences.completed().0;
+        let _span = tracing::debug_span!("retire", completed).entered();
+        puffin::profile_scope!("retire");
         let device = self.gpu.device;
         for h in handles {
             if let Some(t) = self.textures.remove(h) {
@@ -277,7 +350,12 @@ impl SdlGpuBackend {
         Ok(b)
     }
 
+    /// Lowers and submits `plan` as submission `last_submitted + 1`, inside the `lower` and
+    /// `queue_submit` spans the Vulkan backend opens (with the same `submission` field).
     fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
+        let next = self.last_submitted.0 + 1;
+        let lower = tracing::debug_span!("lower", submission = next).entered();
+        let lower_scope = puffin::profile_scope_custom!("lower");
         let sprites = record::sprite_bytes(&plan.frame);
         // Stage every upload's bytes, then the vertex stream, in one mapped transfer buffer.
         let mut offsets = Vec::new();
@@ -340,6 +418,16 @@ impl SdlGpuBackend {
         if cmd.is_null() {
             return Err(BackendError::Native(sdl_error("SDL_AcquireGPUCommandBuffer")));
         }
+        // The swapchain texture first: a failed acquisition leaves nothing recorded.
+        let presentation = match self.presenter.as_mut().map(|p| p.begin(cmd, plan)) {
+            Some(Err(e)) => {
+                // SAFETY: recording outside any pass, and no swapchain texture acquired.
+                unsafe { SDL_CancelGPUCommandBuffer(cmd) };
+                return Err(e);
+            }
+            Some(Ok(p)) => p,
+            None => FramePresentation::default(),
+        };
         if stream_len > 0 {
             let source =
                 SDL_GPUTransferBufferLocation { transfer_buffer: uploads, offset: sprite_offset };
@@ -368,8 +456,19 @@ impl SdlGpuBackend {
             readbacks: Vec::new(),
             poison_undefined: self.poison_undefined,
             diagnostics: &self.gpu.diagnostics,
+            swapchain: presentation
+                .direct
+                .zip(presentation.texture)
+                .map(|((back_buffer, format), (texture, _, _))| (back_buffer, texture, format)),
         };
-        let recorded = record::record(&mut rec, plan);
+        let recorded = record::record(&mut rec, plan).and_then(|()| {
+            let (Some(from), Some(to)) = (presentation.copy_from, presentation.texture) else {
+                return Ok(());
+            };
+            let t = self.textures.get(from)?;
+            window::blit(cmd, (t.color, t.desc.width, t.desc.height), to);
+            Ok(())
+        });
         let readbacks = std::mem::take(&mut rec.readbacks);
         let release_readbacks = |this: &Self, readbacks: Vec<PendingReadback>| {
             for r in readbacks {
@@ -379,15 +478,26 @@ impl SdlGpuBackend {
             }
         };
         if let Err(e) = recorded {
-            // SAFETY: the command buffer is recording and outside any pass.
-            unsafe { SDL_CancelGPUCommandBuffer(cmd) };
+            if presentation.texture.is_some() {
+                // SDL cannot cancel a command buffer holding a swapchain texture: what was
+                // recorded runs, the texture is presented, and the error still stands.
+                // SAFETY: a recording command buffer outside any pass.
+                unsafe { SDL_SubmitGPUCommandBuffer(cmd) };
+            } else {
+                // SAFETY: the command buffer is recording and outside any pass.
+                unsafe { SDL_CancelGPUCommandBuffer(cmd) };
+            }
             release_readbacks(self, readbacks);
             return Err(e);
         }
+        drop((lower_scope, lower));
+        let submit = tracing::debug_span!("queue_submit", submission = next).entered();
+        puffin::profile_scope!("queue_submit");
         // Handles dropped before this submission: nothing recorded from now on names them.
         let dropped = self.sink.drain();
         // SAFETY: a recording command buffer outside any pass.
         let fence = unsafe { SDL_SubmitGPUCommandBufferAndAcquireFence(cmd) };
+        drop(submit);
         if fence.is_null() {
             let e = BackendError::Native(sdl_error("SDL_SubmitGPUCommandBufferAndAcquireFence"));
             release_readbacks(self, readbacks);
@@ -404,6 +514,9 @@ impl SdlGpuBackend {
             .push_back((id, FencePtr(fence)));
         self.pending_readbacks.extend(readbacks.into_iter().map(|r| (id, r)));
         self.release(dropped);
+        if let Some(p) = &self.presenter {
+            p.finish(&presentation);
+        }
         Ok(id)
     }
 
@@ -433,7 +546,9 @@ impl Backend for SdlGpuBackend {
     }
 
     fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
-        let t = texture::create(self.gpu.device, &self.formats, &self.gpu.diagnostics, desc)?;
+        let gpu = &self.gpu;
+        let stage = gpu.resolve_ignores_layer;
+        let t = texture::create(gpu.device, &self.formats, &gpu.diagnostics, desc, stage)?;
         let handle = self.next_handle();
         self.textures.insert(handle, t);
         Ok(handle)
@@ -523,7 +638,7 @@ impl Backend for SdlGpuBackend {
                 + self.buffers.storage_count(),
             effects: self.pipelines.effect_count(),
             awaiting_retirement: 0,
-            swapchain_objects: 0,
+            swapchain_objects: self.presenter.as_ref().map_or(0, Presenter::object_count),
             pipelines: self.pipelines.pipeline_count(),
             pooled_images: 0,
             images_allocated: 0,
@@ -532,6 +647,36 @@ impl Backend for SdlGpuBackend {
 
     fn diagnostics(&self) -> Diagnostics {
         self.gpu.diagnostics.clone()
+    }
+
+    /// With a window: its size now (a change is handed to SDL's swapchain) and the swapchain's
+    /// format; never `acquired` (see `window`).
+    fn present_target(
+        &mut self,
+        back_buffer: &TextureState,
+    ) -> Result<PresentTarget, BackendError> {
+        let Some(p) = self.presenter.as_mut() else { return Ok(PresentTarget::Offscreen) };
+        let format = self.textures.get(back_buffer.native()).map(|t| t.format).ok();
+        Ok(p.present_target(back_buffer.desc(), format))
+    }
+
+    /// VSYNC, or IMMEDIATE (MAILBOX where the window lacks IMMEDIATE).
+    fn set_present_immediate(&mut self, immediate: bool) {
+        if let Some(p) = self.presenter.as_mut() {
+            p.set_pacing(self.gpu.device, immediate);
+        }
+    }
+
+    fn check_present_pacing(&self, immediate: bool) -> Result<(), BackendError> {
+        self.presenter.as_ref().map_or(Ok(()), |p| p.check_pacing(self.gpu.device, immediate))
+    }
+
+    fn present_stats(&self) -> Option<PresentStats> {
+        self.presenter.as_ref().map(Presenter::stats)
+    }
+
+    fn set_window_claimed(&mut self, claimed: bool) -> Result<(), BackendError> {
+        SdlGpuBackend::set_window_claimed(self, claimed)
     }
 }
 
@@ -563,6 +708,10 @@ impl Drop for SdlGpuBackend {
         }
         // SAFETY: the GPU is idle.
         unsafe { self.buffers.release_all(device, &self.gpu.diagnostics) };
+        if let Some(mut p) = self.presenter.take() {
+            // SAFETY: the GPU is idle.
+            unsafe { p.destroy(device, &self.gpu.diagnostics) };
+        }
         // SAFETY: the GPU is idle; each buffer is released once.
         unsafe {
             if let Some((b, _)) = self.vertices.take() {

@@ -17,8 +17,9 @@
 
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
-    BackendError, Clear, ClearValue, FrameCommands, FramePlan, Image, ImageClear, LoadOp, Node,
-    PassOp, PlanNodeKind, PlannedAttachment, PlannedPass, ShaderKind, SpriteInstance, StoreOp,
+    BackendError, Clear, ClearValue, FrameCommands, FramePlan, Image, ImageClear, LoadOp,
+    NativeHandle, Node, PassOp, PlanNodeKind, PlannedAttachment, PlannedPass, ShaderKind,
+    SpriteInstance, StoreOp,
 };
 
 use crate::buffer::BufferTable;
@@ -62,6 +63,28 @@ pub(crate) struct Recorder<'a> {
     pub readbacks: Vec<PendingReadback>,
     pub poison_undefined: bool,
     pub diagnostics: &'a xnagraph_graph::Diagnostics,
+    /// A plan drawn straight into the window: the back buffer whose colour texture the
+    /// swapchain texture stands for, that texture and its format.
+    pub swapchain: Option<(NativeHandle, *mut SDL_GPUTexture, SDL_GPUTextureFormat)>,
+}
+
+impl Recorder<'_> {
+    /// The texture and layer of `image`, `layer` of `handle`'s texture `t`, with the swapchain
+    /// texture standing for the colour image of a back buffer drawn straight in.
+    fn image(
+        &self,
+        handle: NativeHandle,
+        t: &crate::texture::NativeTexture,
+        image: Image,
+        layer: u32,
+    ) -> Result<(*mut SDL_GPUTexture, u32, SDL_GPUTextureFormat), BackendError> {
+        match self.swapchain {
+            Some((h, texture, format)) if h == handle && image == Image::Color => {
+                Ok((texture, 0, format))
+            }
+            _ => t.image(image, layer).map(|(texture, layer)| (texture, layer, t.format)),
+        }
+    }
 }
 
 impl Recorder<'_> {
@@ -97,7 +120,8 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
                     record_image_clear(rec, c)?;
                 }
             }
-            // Headless: the back buffer stays where readbacks find it.
+            // Headless, the back buffer stays where readbacks find it; with a window, the
+            // present is SDL's at submission, after the copy the backend adds (`window`).
             PlanNodeKind::Present { .. } => {}
             PlanNodeKind::BufferUpload { node, rename } => {
                 if let Some(Node::BufferUpload(u)) = rec.frame.nodes.get(*node) {
@@ -124,8 +148,44 @@ struct ColorPart {
     layer: u32,
     load: LoadOp,
     resolve: Option<(*mut SDL_GPUTexture, u32)>,
+    /// A resolve staged through the target's single-layer texture (the driver ignores the
+    /// resolve layer): the texture, layer and size it is copied into after the pass.
+    staged: Option<Staged>,
     store: StoreOp,
     format: SDL_GPUTextureFormat,
+}
+
+/// The copy that finishes a staged resolve.
+#[derive(Clone, Copy)]
+struct Staged {
+    stage: *mut SDL_GPUTexture,
+    texture: *mut SDL_GPUTexture,
+    layer: u32,
+    width: u32,
+    height: u32,
+}
+
+/// Copies every staged resolve into its layer, after the pass that resolved.
+fn finish_staged(rec: &Recorder<'_>, colors: &[ColorPart]) {
+    for s in colors.iter().filter_map(|c| c.staged) {
+        let location =
+            |texture, layer| SDL_GPUTextureLocation { texture, layer, ..Default::default() };
+        // SAFETY: recording outside any pass; both textures are live and the region lies in
+        // both (the stage has the target's size).
+        unsafe {
+            let copy = SDL_BeginGPUCopyPass(rec.cmd);
+            SDL_CopyGPUTextureToTexture(
+                copy,
+                &location(s.stage, 0),
+                &location(s.texture, s.layer),
+                s.width,
+                s.height,
+                1,
+                false,
+            );
+            SDL_EndGPUCopyPass(copy);
+        }
+    }
 }
 
 struct DepthPart {
@@ -257,14 +317,28 @@ fn lower_color(rec: &Recorder<'_>, a: &PlannedAttachment) -> Result<ColorPart, B
     if a.resolve && a.image != Image::Samples {
         return Err(malformed("resolve from a single-sample attachment"));
     }
-    let (texture, layer) = t.image(a.image, a.layer)?;
+    let handle = a.texture.native();
+    let (texture, layer, format) = rec.image(handle, t, a.image, a.layer)?;
+    let mut resolve = match a.resolve {
+        true => rec.image(handle, t, Image::Color, a.layer).map(|(r, l, _)| Some((r, l)))?,
+        false => None,
+    };
+    // Layer 0 is where such a driver resolves anyway; another layer goes through the stage.
+    let staged = match (resolve, t.resolve_stage) {
+        (Some((texture, layer)), Some(stage)) if layer != 0 => {
+            resolve = Some((stage, 0));
+            Some(Staged { stage, texture, layer, width: t.desc.width, height: t.desc.height })
+        }
+        _ => None,
+    };
     Ok(ColorPart {
         texture,
         layer,
         load: effective_load(a.load, false, rec.poison_undefined),
-        resolve: a.resolve.then_some((t.color, a.layer)),
+        resolve,
+        staged,
         store: a.store,
-        format: t.format,
+        format,
     })
 }
 
@@ -384,6 +458,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
         unsafe { SDL_EndGPURenderPass(rp) };
         result?;
     }
+    finish_staged(rec, &colors);
     if rec.poison_undefined {
         poison_dropped(rec, pass)?;
     }
@@ -394,7 +469,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
 fn poison_dropped(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendError> {
     for a in pass.colors.iter().chain(&pass.depth).filter(|a| a.store == StoreOp::DontCare) {
         let t = rec.textures.get(a.texture.native())?;
-        let (texture, layer) = t.image(a.image, a.layer)?;
+        let (texture, layer, _) = rec.image(a.texture.native(), t, a.image, a.layer)?;
         let value = if a.image == Image::DepthStencil {
             ClearValue::DepthStencil { depth: 0.0, stencil: 0 }
         } else {
@@ -462,7 +537,7 @@ fn clear_texture(
 
 fn record_image_clear(rec: &Recorder<'_>, c: &ImageClear) -> Result<(), BackendError> {
     let t = rec.textures.get(c.texture.native())?;
-    let (texture, layer) = t.image(c.image, c.layer)?;
+    let (texture, layer, _) = rec.image(c.texture.native(), t, c.image, c.layer)?;
     let level = if c.image == Image::Color { c.level } else { 0 };
     clear_texture(rec, texture, layer, level, c.value, t.depth_format)
 }

@@ -4,7 +4,9 @@
 //! companions. SDL_gpu forbids a sample count above one on any array or cube texture, so the
 //! multisample and depth companions are single-layer 2D textures, one per layer: a
 //! multisampled cube face owns its own multisample texture, which resolves into that face's
-//! layer of the cube (`resolve_layer`).
+//! layer of the cube (`resolve_layer`). Where the driver ignores the resolve layer, a
+//! multisampled array or cube target also has one single-layer texture every layer resolves
+//! into first, then copied into its layer (`resolve_stage`).
 
 use std::collections::HashMap;
 
@@ -24,6 +26,9 @@ pub(crate) struct NativeTexture {
     /// One depth/stencil texture per layer of a render target with a depth format.
     pub depth: Vec<*mut SDL_GPUTexture>,
     pub depth_format: SDL_GPUTextureFormat,
+    /// A multisampled target of several layers on a driver that ignores the resolve layer:
+    /// the single-layer texture a layer's samples resolve into before the copy into its layer.
+    pub resolve_stage: Option<*mut SDL_GPUTexture>,
 }
 
 impl NativeTexture {
@@ -45,7 +50,7 @@ impl NativeTexture {
 
     /// Native textures this state holds.
     pub fn image_count(&self) -> usize {
-        1 + self.samples.len() + self.depth.len()
+        1 + self.samples.len() + self.depth.len() + usize::from(self.resolve_stage.is_some())
     }
 
     /// Whether the colour texture is a cube.
@@ -68,12 +73,14 @@ fn create_one(
     Ok(t)
 }
 
-/// Creates the textures of `desc`.
+/// Creates the textures of `desc`; `stage_resolves`: the driver ignores the resolve layer (see
+/// [`NativeTexture::resolve_stage`]).
 pub(crate) fn create(
     device: *mut SDL_GPUDevice,
     formats: &FormatTable,
     diagnostics: &Diagnostics,
     desc: &TextureDesc,
+    stage_resolves: bool,
 ) -> Result<NativeTexture, BackendError> {
     let format = surface_format(desc.format).ok_or_else(|| {
         BackendError::NotSupported(format!("{:?} textures on SDL_gpu", desc.format))
@@ -109,6 +116,7 @@ pub(crate) fn create(
         samples: Vec::new(),
         depth: Vec::new(),
         depth_format: SDL_GPU_TEXTUREFORMAT_INVALID,
+        resolve_stage: None,
     };
     if let Some(rt) = rt {
         let single = |format, usage, samples| SDL_GPUTextureCreateInfo {
@@ -128,6 +136,11 @@ pub(crate) fn create(
                 for _ in 0..desc.layers {
                     let info = single(format, SDL_GPU_TEXTUREUSAGE_COLOR_TARGET, samples);
                     texture.samples.push(create_one(device, &info, diagnostics)?);
+                }
+                if stage_resolves && desc.layers > 1 {
+                    let info =
+                        single(format, SDL_GPU_TEXTUREUSAGE_COLOR_TARGET, SDL_GPU_SAMPLECOUNT_1);
+                    texture.resolve_stage = Some(create_one(device, &info, diagnostics)?);
                 }
             }
             if rt.depth.has_depth() {
@@ -160,7 +173,10 @@ pub(crate) unsafe fn release(
     diagnostics: &Diagnostics,
     texture: NativeTexture,
 ) {
-    let all = std::iter::once(texture.color).chain(texture.samples).chain(texture.depth);
+    let all = std::iter::once(texture.color)
+        .chain(texture.samples)
+        .chain(texture.depth)
+        .chain(texture.resolve_stage);
     for t in all {
         // SAFETY: caller's contract.
         unsafe { SDL_ReleaseGPUTexture(device, t) };

@@ -70,13 +70,9 @@ fn requests() -> &'static Mutex<mpsc::Sender<Request>> {
     })
 }
 
-/// Whether an X display is there and the backend under test presents to windows; prints
-/// `SKIPPED:` for `test` when not (SDL_gpu presentation is not implemented yet).
+/// Whether an X display is there; prints `SKIPPED:` for `test` when not. Both GPU backends
+/// present to windows.
 pub fn have_display(test: &str) -> bool {
-    if xnagraph::BackendKind::from_env() == Some(xnagraph::BackendKind::SdlGpu) {
-        eprintln!("SKIPPED: {test}: the SDL_gpu backend does not present to windows yet");
-        return false;
-    }
     let there = std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty());
     if !there {
         eprintln!("SKIPPED: {test}: no DISPLAY (run under xvfb-run)");
