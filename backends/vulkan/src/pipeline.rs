@@ -72,6 +72,8 @@ pub(crate) struct VertexSide<'a> {
     pub stages: [vk::PipelineShaderStageCreateInfo<'a>; 2],
     pub input: vk::PipelineVertexInputStateCreateInfo<'a>,
     pub topology: vk::PrimitiveTopology,
+    /// The pipeline layout: the sprite layout, or the stock geometry effects'.
+    pub layout: vk::PipelineLayout,
 }
 
 pub(crate) struct Pipelines {
@@ -293,6 +295,7 @@ impl Pipelines {
             stages,
             input: vertex_input,
             topology: vk::PrimitiveTopology::TRIANGLE_STRIP,
+            layout: self.layout,
         };
         self.build_with(gpu, key, formats, writes, &side)
     }
@@ -419,7 +422,7 @@ impl Pipelines {
             .depth_stencil_state(&depth_stencil)
             .color_blend_state(&blend)
             .dynamic_state(&dynamic)
-            .layout(self.layout)
+            .layout(side.layout)
             .push_next(&mut rendering);
         // SAFETY: every state struct above lives across the call; modules and layout are live.
         let made = unsafe { gpu.device.create_graphics_pipelines(self.cache, &[info], None) };

@@ -56,7 +56,9 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
                     match segment.ops.get(i) {
                         Some(PassOp::Draw(d)) if d.geometry.is_some() => {
                             needs.geometry = true;
-                            needs.draws += 1;
+                            // Room for two draws' descriptors: a stock effect binds its uniform
+                            // block to both stages and has two sampler bindings (three sets).
+                            needs.draws += 2;
                         }
                         Some(PassOp::Draw(d)) => {
                             let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);
