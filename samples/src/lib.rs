@@ -2,6 +2,7 @@
 //! program or test shares: the [`breakout`] game and [`write_png`].
 
 pub mod breakout;
+pub mod model3d;
 
 use xnagraph::Color;
 
