@@ -267,3 +267,16 @@ fn stock_effects_refuse_what_they_cannot_draw() {
     dual.alpha = f32::NAN;
     assert!(matches!(dual.current_technique().passes()[0].apply(), Err(XnaError::Argument { .. })));
 }
+
+#[test]
+fn stock_effects_are_not_supported_on_sdl_gpu_yet() {
+    if !on_sdlgpu() {
+        return;
+    }
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let err = AlphaTestEffect::new(&device).unwrap_err();
+    assert!(matches!(err, XnaError::NotSupported { .. }), "{err:?}");
+    let err = DualTextureEffect::new(&device).unwrap_err();
+    assert!(matches!(err, XnaError::NotSupported { .. }), "{err:?}");
+}
