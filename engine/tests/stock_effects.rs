@@ -280,3 +280,58 @@ fn stock_effects_are_not_supported_on_sdl_gpu_yet() {
     let err = DualTextureEffect::new(&device).unwrap_err();
     assert!(matches!(err, XnaError::NotSupported { .. }), "{err:?}");
 }
+
+#[test]
+fn effect_switches_are_uniforms_and_each_stock_effect_one_pipeline() {
+    if skip("effect_switches_are_uniforms_and_each_stock_effect_one_pipeline") {
+        return;
+    }
+    let _v = Validation::new();
+    let device = setup();
+    let pipelines = || device.live_native_objects().unwrap().pipelines;
+    let t = white(&device);
+    let v = |x: f32, y: f32| xnagraph::VertexPositionNormalTexture {
+        position: Vector3::new(x, y, 0.0),
+        normal: Vector3::UNIT_Z,
+        texture_coordinate: Vector2::ZERO,
+    };
+    let tri = [v(-1.0, 1.0), v(1.0, 1.0), v(-1.0, -1.0)];
+    let mut basic = xnagraph::BasicEffect::new(&device).unwrap();
+    basic.texture_enabled = true;
+    basic.set_texture(Some(&t));
+    basic.lighting_enabled = true;
+    let draw = |apply: xnagraph::Result<()>| {
+        apply.unwrap();
+        device.draw_user_primitives(PrimitiveType::TriangleList, &tri, 0, 1).unwrap();
+    };
+    draw(basic.current_technique().passes()[0].apply());
+    read_back_buffer(&device);
+    let first = pipelines();
+    // Lighting per vertex or per pixel, the default rig, fog, specular: uniform values only.
+    basic.enable_default_lighting();
+    for per_pixel in [false, true] {
+        for fog in [false, true] {
+            basic.prefer_per_pixel_lighting = per_pixel;
+            basic.fog_enabled = fog;
+            basic.specular_power = if fog { 4.0 } else { 30.0 };
+            draw(basic.current_technique().passes()[0].apply());
+        }
+    }
+    read_back_buffer(&device);
+    assert_eq!(pipelines(), first);
+    // Unlit, the normal is no longer read: another vertex layout, one more pipeline.
+    basic.lighting_enabled = false;
+    draw(basic.current_technique().passes()[0].apply());
+    draw(basic.current_technique().passes()[0].apply());
+    read_back_buffer(&device);
+    assert_eq!(pipelines(), first + 1);
+    // Another stock effect is another shader pair: one pipeline for all its compare functions.
+    let mut alpha = AlphaTestEffect::new(&device).unwrap();
+    alpha.set_texture(Some(&t));
+    for function in [CompareFunction::Less, CompareFunction::Equal, CompareFunction::Always] {
+        alpha.alpha_function = function;
+        draw(alpha.current_technique().passes()[0].apply());
+    }
+    read_back_buffer(&device);
+    assert_eq!(pipelines(), first + 2);
+}
