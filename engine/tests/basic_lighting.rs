@@ -130,12 +130,12 @@ fn per_vertex(e: &BasicEffect, quad: &Quad, x: i32, y: i32) -> Color {
     let w = Quad::weights(u, v);
     let diffuse = blend([lit[0].0, lit[1].0, lit[2].0, lit[3].0], w);
     let specular = blend([lit[0].1, lit[1].1, lit[2].1, lit[3].1], w);
-    to_color(diffuse + specular * e.alpha, e.alpha)
+    to_color(diffuse * texel(e) + specular * e.alpha, e.alpha)
 }
 
 /// The colour XNA's per-pixel lighting gives pixel (x, y) of `quad`: world position and normal
 /// interpolated, the normal renormalised, then lit.
-fn per_pixel(e: &BasicEffect, quad: &Quad, x: i32, y: i32) -> Color {
+fn per_pixel_color(e: &BasicEffect, quad: &Quad, x: i32, y: i32) -> Color {
     let corners = quad.corners().map(|c| c.transform(&e.world));
     let normals = quad.normals.map(|n| world_normal(e, n));
     let (px, py) = pixel_point(x, y);
@@ -143,9 +143,23 @@ fn per_pixel(e: &BasicEffect, quad: &Quad, x: i32, y: i32) -> Color {
     let v = (corners[0].y - py) / (corners[0].y - corners[2].y);
     let w = Quad::weights(u, v);
     let (diffuse, specular) = compute_lights(e, blend(corners, w), blend(normals, w).normalize());
-    // The vertex colour is white: the pixel colour is (1, 1, 1, alpha) × the lit diffuse.
-    to_color(diffuse + specular * e.alpha, e.alpha)
+    // The vertex colour is white: the pixel colour is (1, 1, 1, alpha) × the texel × the lit
+    // diffuse.
+    to_color(texel(e) * diffuse + specular * e.alpha, e.alpha)
 }
+
+/// The tests' textures are one opaque texel: its colour, or white without a texture.
+fn texel(e: &BasicEffect) -> Vector3 {
+    match (e.texture_enabled, e.texture()) {
+        (true, Some(_)) => {
+            let [r, g, b, _] = TEXEL.to_floats();
+            Vector3::new(r, g, b)
+        }
+        _ => Vector3::ONE,
+    }
+}
+
+const TEXEL: Color = Color::new(200, 150, 90, 255);
 
 fn draw(device: &GraphicsDevice, effect: &BasicEffect, quad: &Quad) {
     effect.current_technique().passes()[0].apply().unwrap();
@@ -254,7 +268,7 @@ fn specular_lighting_follows_the_half_vector() {
     draw(&device, &e, &quad);
     let pixels = read_back_buffer(&device);
     for (x, y) in PROBES {
-        assert_near(at(&pixels, W, x, y), per_pixel(&e, &quad, x, y), 2);
+        assert_near(at(&pixels, W, x, y), per_pixel_color(&e, &quad, x, y), 2);
     }
     assert_ne!(at(&pixels, W, 3, 5), at(&pixels, W, 25, 22));
 }
@@ -326,7 +340,7 @@ fn per_pixel_lighting_differs_from_per_vertex_where_the_highlight_falls_between_
     let pixel_pixels = read_back_buffer(&device);
     for (x, y) in [(19, 18), (12, 25), (31, 8)] {
         assert_near(at(&vertex_pixels, W, x, y), per_vertex(&e, &quad, x, y), 2);
-        assert_near(at(&pixel_pixels, W, x, y), per_pixel(&e, &quad, x, y), 2);
+        assert_near(at(&pixel_pixels, W, x, y), per_pixel_color(&e, &quad, x, y), 2);
     }
     let (v, p) = (at(&vertex_pixels, W, 19, 18), at(&pixel_pixels, W, 19, 18));
     assert!(p.r > v.r + 100, "per pixel {p:?} should be far brighter than per vertex {v:?}");
@@ -397,4 +411,33 @@ fn lighting_needs_normals_in_the_vertex_declaration() {
     // A NaN light direction is refused at Apply.
     e.directional_light1.direction.x = f32::NAN;
     assert!(matches!(e.current_technique().passes()[0].apply(), Err(XnaError::Argument { .. })));
+}
+
+#[test]
+fn the_texture_modulates_the_lit_colour_per_vertex_and_per_pixel() {
+    if skip("the_texture_modulates_the_lit_colour_per_vertex_and_per_pixel") {
+        return;
+    }
+    let _v = Validation::new();
+    let (device, mut e) = setup(GraphicsProfile::HiDef, 3.0);
+    let texture = solid(&device, 1, 1, TEXEL);
+    e.enable_default_lighting();
+    e.world = Matrix::create_scale(2.0, 1.0, 1.0);
+    e.texture_enabled = true;
+    e.set_texture(Some(&texture));
+    let quad = dome();
+    for per_pixel in [false, true] {
+        e.prefer_per_pixel_lighting = per_pixel;
+        device.clear(CLEAR).unwrap();
+        draw(&device, &e, &quad);
+        let pixels = read_back_buffer(&device);
+        for (x, y) in PROBES {
+            let want = if per_pixel {
+                per_pixel_color(&e, &quad, x, y)
+            } else {
+                per_vertex(&e, &quad, x, y)
+            };
+            assert_near(at(&pixels, W, x, y), want, 2);
+        }
+    }
 }
