@@ -86,5 +86,8 @@ fn run(args: &Args) -> Result<(), String> {
         args.frames,
         args.out.display()
     );
+    if let Some(t) = game.mean_frame_time() {
+        info!("mean frame time after the first: {:.3} ms", t.as_secs_f64() * 1e3);
+    }
     Ok(())
 }

@@ -11,6 +11,7 @@
 pub mod mesh;
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use xnagraph::game::{Game, GameContext, GameTime};
 use xnagraph::{
@@ -133,6 +134,8 @@ pub struct Model3d {
     captured: Option<Vec<Color>>,
     frame: u64,
     samples: Option<i32>,
+    /// When the first and the latest frame finished recording.
+    frame_times: Option<(Instant, Instant)>,
 }
 
 /// A `size` × `size` checker of two colours in `cells` × `cells` squares.
@@ -163,6 +166,7 @@ impl Model3d {
             captured: None,
             frame: 0,
             samples: None,
+            frame_times: None,
         }
     }
 
@@ -175,6 +179,14 @@ impl Model3d {
     /// The back buffer read by [`Model3d::capture_frame`], row by row.
     pub fn captured(&self) -> Option<&[Color]> {
         self.captured.as_deref()
+    }
+
+    /// The mean time from one frame's end of recording to the next (the whole loop: update,
+    /// recording, and the flush and present the loop does between them), over the frames after
+    /// the first; `None` before two frames have been drawn.
+    pub fn mean_frame_time(&self) -> Option<Duration> {
+        let (first, last) = self.frame_times?;
+        (self.frame > 1).then(|| (last - first) / (self.frame - 1) as u32)
     }
 
     /// The samples the scene target got (after the device's clamp; 0 without multisampling),
@@ -296,6 +308,8 @@ impl Game for Model3d {
         let drawn = self.draw_frame(ctx, &mut assets);
         self.assets = Some(assets);
         drawn?;
+        let now = Instant::now();
+        self.frame_times = Some(self.frame_times.map_or((now, now), |(first, _)| (first, now)));
         self.frame += 1;
         Ok(())
     }
