@@ -1,36 +1,32 @@
-//! XNA's `BasicEffect` (unlit): World, View, Projection, DiffuseColor, EmissiveColor, Alpha,
-//! VertexColorEnabled, TextureEnabled and Texture, with its one technique and pass.
+//! XNA's `BasicEffect`: World, View, Projection, DiffuseColor, EmissiveColor, SpecularColor,
+//! SpecularPower, Alpha, VertexColorEnabled, TextureEnabled and Texture, LightingEnabled with
+//! AmbientLightColor and three directional lights (EnableDefaultLighting), per-vertex or per-pixel
+//! lighting (PreferPerPixelLighting), and linear fog; one technique with one pass.
 //!
 //! `EffectPass::apply` records the effect's values into the device as they are at the call (the
 //! stock shader's uniform block, its texture and which vertex elements it reads); draws that
-//! follow use them until the next `apply`, as in XNA. The shader is `shaders/glsl/basic.*`.
+//! follow use them until the next `apply`, as in XNA. The values are those XNA's BasicEffect
+//! hands its shaders: with lighting on, the diffuse colour is DiffuseColor × Alpha and the
+//! emissive term (EmissiveColor + AmbientLightColor × DiffuseColor) × Alpha; with lighting off,
+//! the colour is (DiffuseColor + EmissiveColor) × Alpha. The shaders are `shaders/glsl/basic.*`.
 
 use std::sync::Arc;
 
-use xnagraph_graph::{BasicMaterial, TextureState};
+use xnagraph_graph::StockShader;
 
 use crate::device::GraphicsDevice;
+use crate::effects::{
+    clip_transform, default_lighting, fog_vector, switch, AppliedEffect, Block, DirectionalLight,
+    StockEffect,
+};
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::math::{Matrix, Vector3};
+use crate::profile::GraphicsProfile;
 use crate::shared::DeviceShared;
 use crate::texture::Texture2D;
 
-/// What `EffectPass::apply` left on the device for the draws that follow.
-#[derive(Clone, Debug)]
-pub(crate) struct AppliedEffect {
-    /// World × View × Projection, then y flipped for Vulkan's clip space; column-major.
-    pub transform: [f32; 16],
-    pub material: BasicMaterial,
-    /// The texture sampled (a white texel when `TextureEnabled` is off).
-    pub texture: Arc<TextureState>,
-    /// The vertex declaration must have `Color0`.
-    pub needs_color: bool,
-    /// The vertex declaration must have `TextureCoordinate0`.
-    pub needs_texture_coordinate: bool,
-}
-
-/// XNA's `BasicEffect`, without lighting or fog (see the module doc).
+/// XNA's `BasicEffect` (see the module doc).
 pub struct BasicEffect {
     device: Arc<DeviceShared>,
     /// One white texel: what an untextured draw samples.
@@ -43,8 +39,12 @@ pub struct BasicEffect {
     pub projection: Matrix,
     /// `DiffuseColor` (RGB, default white).
     pub diffuse_color: Vector3,
-    /// `EmissiveColor` (RGB, default black): added to the diffuse colour while lighting is off.
+    /// `EmissiveColor` (RGB, default black).
     pub emissive_color: Vector3,
+    /// `SpecularColor` (RGB, default white): multiplies the lights' specular colours.
+    pub specular_color: Vector3,
+    /// `SpecularPower` (default 16): the exponent of the specular highlight.
+    pub specular_power: f32,
     /// `Alpha` (default 1): multiplies the colour, premultiplied.
     pub alpha: f32,
     /// `VertexColorEnabled`: multiply by each vertex's `Color0`.
@@ -52,6 +52,28 @@ pub struct BasicEffect {
     /// `TextureEnabled`: multiply by `Texture` sampled at `TextureCoordinate0` with
     /// `GraphicsDevice.SamplerStates[0]`.
     pub texture_enabled: bool,
+    /// `LightingEnabled` (default off): light with the ambient colour and the three directional
+    /// lights; the vertex declaration then needs `Normal0`.
+    pub lighting_enabled: bool,
+    /// `PreferPerPixelLighting` (default off): light each pixel rather than each vertex. As in
+    /// XNA, only a HiDef device honours it; a Reach device lights per vertex.
+    pub prefer_per_pixel_lighting: bool,
+    /// `AmbientLightColor` (default black): added as AmbientLightColor × DiffuseColor.
+    pub ambient_light_color: Vector3,
+    /// `DirectionalLight0` (enabled by default, as in XNA).
+    pub directional_light0: DirectionalLight,
+    /// `DirectionalLight1`.
+    pub directional_light1: DirectionalLight,
+    /// `DirectionalLight2`.
+    pub directional_light2: DirectionalLight,
+    /// `FogEnabled` (default off).
+    pub fog_enabled: bool,
+    /// `FogColor` (default black).
+    pub fog_color: Vector3,
+    /// `FogStart` (default 0): the view-space depth where fog begins.
+    pub fog_start: f32,
+    /// `FogEnd` (default 1): the view-space depth where the colour is all fog.
+    pub fog_end: f32,
     texture: Option<Texture2D>,
 }
 
@@ -60,47 +82,97 @@ impl std::fmt::Debug for BasicEffect {
         f.debug_struct("BasicEffect")
             .field("vertex_color_enabled", &self.vertex_color_enabled)
             .field("texture_enabled", &self.texture_enabled)
+            .field("lighting_enabled", &self.lighting_enabled)
+            .field("fog_enabled", &self.fog_enabled)
             .finish()
     }
 }
 
-/// XNA's `EffectTechnique` of a [`BasicEffect`]: one pass.
+/// XNA's `EffectTechnique` of a stock effect: one pass.
 #[derive(Debug)]
 pub struct EffectTechnique<'a> {
-    effect: &'a BasicEffect,
+    effect: &'a dyn StockEffect,
+    name: &'static str,
 }
 
-/// XNA's `EffectPass`: [`EffectPass::apply`] records the effect's state on the device.
+/// XNA's `EffectPass` of a stock effect: [`EffectPass::apply`] records the effect's state on
+/// the device.
 #[derive(Debug)]
 pub struct EffectPass<'a> {
-    effect: &'a BasicEffect,
+    effect: &'a dyn StockEffect,
+    name: &'static str,
+}
+
+/// The one technique of a stock effect named `name`.
+pub(crate) fn technique<'a>(
+    effect: &'a dyn StockEffect,
+    name: &'static str,
+) -> EffectTechnique<'a> {
+    EffectTechnique { effect, name }
+}
+
+/// One white texel, the texture a stock effect samples when it has none.
+pub(crate) fn white_texel(device: &GraphicsDevice) -> Result<Texture2D> {
+    let white = Texture2D::new(device, 1, 1)?;
+    white.set_data(&[0xFFFF_FFFFu32])?;
+    Ok(white)
+}
+
+/// Refuses a geometry effect on a renderer that lowers no geometry.
+pub(crate) fn check_geometry(device: &GraphicsDevice, effect: &str) -> Result<()> {
+    device.shared.check_alive()?;
+    if !device.shared.caps.geometry {
+        return Err(XnaError::not_supported(format!(
+            "{effect} is not supported by the active renderer (it lowers no geometry)."
+        )));
+    }
+    Ok(())
 }
 
 impl BasicEffect {
     /// `new BasicEffect(device)`: identity matrices, white, opaque, no vertex colour, no
-    /// texture.
+    /// texture, lighting off (with `DirectionalLight0` enabled for when it is turned on),
+    /// white specular of power 16, fog off.
     pub fn new(device: &GraphicsDevice) -> Result<Self> {
-        device.shared.check_alive()?;
-        if !device.shared.caps.geometry {
-            return Err(XnaError::not_supported(
-                "BasicEffect is not supported by the active renderer (it lowers no geometry).",
-            ));
-        }
-        let white = Texture2D::new(device, 1, 1)?;
-        white.set_data(&[0xFFFF_FFFFu32])?;
+        check_geometry(device, "BasicEffect")?;
+        let white = white_texel(device)?;
         Ok(BasicEffect {
             device: device.shared.clone(),
             white,
             world: Matrix::IDENTITY,
             view: Matrix::IDENTITY,
             projection: Matrix::IDENTITY,
-            diffuse_color: Vector3::new(1.0, 1.0, 1.0),
+            diffuse_color: Vector3::ONE,
             emissive_color: Vector3::ZERO,
+            specular_color: Vector3::ONE,
+            specular_power: 16.0,
             alpha: 1.0,
             vertex_color_enabled: false,
             texture_enabled: false,
+            lighting_enabled: false,
+            prefer_per_pixel_lighting: false,
+            ambient_light_color: Vector3::ZERO,
+            directional_light0: DirectionalLight { enabled: true, ..Default::default() },
+            directional_light1: DirectionalLight::default(),
+            directional_light2: DirectionalLight::default(),
+            fog_enabled: false,
+            fog_color: Vector3::ZERO,
+            fog_start: 0.0,
+            fog_end: 1.0,
             texture: None,
         })
+    }
+
+    /// `EnableDefaultLighting`: lighting on, XNA's standard three-light rig (a warm key light
+    /// from above left, a fill light from below right without specular, a cool back light) and
+    /// its ambient colour.
+    pub fn enable_default_lighting(&mut self) {
+        let ([l0, l1, l2], ambient) = default_lighting();
+        self.lighting_enabled = true;
+        self.directional_light0 = l0;
+        self.directional_light1 = l1;
+        self.directional_light2 = l2;
+        self.ambient_light_color = ambient;
     }
 
     /// `Texture`.
@@ -116,13 +188,44 @@ impl BasicEffect {
     /// `CurrentTechnique` (BasicEffect picks its shader from its switches; it has one
     /// technique with one pass).
     pub fn current_technique(&self) -> EffectTechnique<'_> {
-        EffectTechnique { effect: self }
+        technique(self, "BasicEffect")
+    }
+
+    /// Whether the lights are computed per pixel: asked for, and on a HiDef device.
+    fn per_pixel(&self) -> bool {
+        self.prefer_per_pixel_lighting && self.device.profile == GraphicsProfile::HiDef
+    }
+
+    fn check_values(&self) -> Result<()> {
+        let mut colors = vec![self.alpha, self.specular_power];
+        for v in
+            [self.diffuse_color, self.emissive_color, self.specular_color, self.ambient_light_color]
+        {
+            colors.extend([v.x, v.y, v.z]);
+        }
+        let mut lights = Vec::new();
+        for l in self.lights() {
+            for v in [l.direction, l.diffuse_color, l.specular_color] {
+                lights.extend([v.x, v.y, v.z]);
+            }
+        }
+        let f = self.fog_color;
+        let fog = [f.x, f.y, f.z, self.fog_start, self.fog_end];
+        crate::finite::check_finite(&[("value", &colors), ("value", &lights), ("value", &fog)])
+    }
+
+    fn lights(&self) -> [&DirectionalLight; 3] {
+        [&self.directional_light0, &self.directional_light1, &self.directional_light2]
+    }
+}
+
+impl StockEffect for BasicEffect {
+    fn device(&self) -> &Arc<DeviceShared> {
+        &self.device
     }
 
     fn applied(&self) -> Result<AppliedEffect> {
-        let values = [self.alpha, self.diffuse_color.x, self.diffuse_color.y, self.diffuse_color.z];
-        let emissive = [self.emissive_color.x, self.emissive_color.y, self.emissive_color.z];
-        crate::finite::check_finite(&[("value", &values), ("value", &emissive)])?;
+        self.check_values()?;
         let texture = match (self.texture_enabled, &self.texture) {
             (true, Some(t)) => t.core.state()?,
             (true, None) => {
@@ -132,26 +235,53 @@ impl BasicEffect {
             }
             (false, _) => self.white.core.state()?,
         };
-        let flip = Matrix::create_scale(1.0, -1.0, 1.0);
-        let wvp = self.world.mul(&self.view).mul(&self.projection).mul(&flip);
         let a = self.alpha.clamp(0.0, 1.0);
         let d = self.diffuse_color;
         let e = self.emissive_color;
-        let material = BasicMaterial {
-            diffuse: [(d.x + e.x) * a, (d.y + e.y) * a, (d.z + e.z) * a, a],
-            flags: [
-                f32::from(u8::from(self.vertex_color_enabled)),
-                f32::from(u8::from(self.texture_enabled)),
-                0.0,
-                0.0,
-            ],
+        let lit = self.lighting_enabled;
+        let world_view = self.world.mul(&self.view);
+        let mut block = Block::new();
+        block.mat4(&self.world).mat4(&self.world.invert().transpose());
+        if lit {
+            block.vec3(d * a, a).vec3((e + self.ambient_light_color * d) * a, 0.0);
+        } else {
+            block.vec3((d + e) * a, a).vec3(Vector3::ZERO, 0.0);
+        }
+        block
+            .vec3(self.specular_color, self.specular_power)
+            .vec3(self.view.invert().translation(), 1.0)
+            .vec3(self.fog_color, 0.0)
+            .vec4(fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end));
+        let lights = self.lights();
+        for l in lights {
+            block.vec3(l.direction, 0.0);
+        }
+        for l in lights {
+            block.vec3(if l.enabled { l.diffuse_color } else { Vector3::ZERO }, 0.0);
+        }
+        for l in lights {
+            block.vec3(if l.enabled { l.specular_color } else { Vector3::ZERO }, 0.0);
+        }
+        let lighting = match (lit, self.per_pixel()) {
+            (false, _) => 0.0,
+            (true, false) => 1.0,
+            (true, true) => 2.0,
         };
+        block.vec4([
+            switch(self.vertex_color_enabled),
+            switch(self.texture_enabled),
+            lighting,
+            switch(self.fog_enabled),
+        ]);
         Ok(AppliedEffect {
-            transform: wvp.to_column_major(),
-            material,
+            transform: clip_transform(&self.world, &self.view, &self.projection),
+            material: block.material(StockShader::Basic),
             texture,
+            texture2: None,
             needs_color: self.vertex_color_enabled,
             needs_texture_coordinate: self.texture_enabled,
+            needs_normal: lit,
+            needs_texture_coordinate1: false,
         })
     }
 }
@@ -159,27 +289,27 @@ impl BasicEffect {
 impl<'a> EffectTechnique<'a> {
     /// `Name`.
     pub fn name(&self) -> &'static str {
-        "BasicEffect"
+        self.name
     }
 
     /// `Passes`: the one pass.
     pub fn passes(&self) -> [EffectPass<'a>; 1] {
-        [EffectPass { effect: self.effect }]
+        [EffectPass { effect: self.effect, name: self.name }]
     }
 }
 
 impl EffectPass<'_> {
     /// `Name`.
     pub fn name(&self) -> &'static str {
-        "BasicEffect"
+        self.name
     }
 
     /// `Apply`: the effect's values as they are now become the device's for the draws that
-    /// follow. A NaN or infinite colour or alpha is `ArgumentException`; `TextureEnabled` without
-    /// a `Texture` is `InvalidOperationException` (XNA would sample an unset texture); a
-    /// disposed texture is `ObjectDisposedException`.
+    /// follow. A NaN or infinite colour, alpha, light or fog value is `ArgumentException`; a
+    /// texture the effect must sample and has not got is `InvalidOperationException` (XNA would
+    /// sample an unset texture); a disposed texture is `ObjectDisposedException`.
     pub fn apply(&self) -> Result<()> {
-        let device = &self.effect.device;
+        let device = self.effect.device();
         device.check_alive()?;
         let applied = self.effect.applied()?;
         lock(&device.rec).draw.effect = Some(applied);

@@ -62,7 +62,7 @@ pub enum VertexFormat {
     Half4,
 }
 
-/// The attribute locations the stock geometry shader reads.
+/// The attribute locations the stock geometry shaders read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Attribute {
     /// Location 0: position (XNA's `Position0`).
@@ -71,10 +71,14 @@ pub enum Attribute {
     Color = 1,
     /// Location 2: texture coordinate (`TextureCoordinate0`).
     TextureCoordinate = 2,
+    /// Location 3: normal (`Normal0`), read by BasicEffect's lighting.
+    Normal = 3,
+    /// Location 4: second texture coordinate (`TextureCoordinate1`), read by DualTextureEffect.
+    TextureCoordinate1 = 4,
 }
 
-/// How many attribute locations the stock geometry shader reads.
-pub const ATTRIBUTES: usize = 3;
+/// How many attribute locations the stock geometry shaders read.
+pub const ATTRIBUTES: usize = 5;
 
 /// Where one attribute is read from: a binding (index into [`VertexLayout::bindings`]), its
 /// storage and its byte offset in the vertex.
@@ -98,8 +102,8 @@ pub struct BindingLayout {
 }
 
 /// The vertex layout of a draw: part of its pipeline. An attribute that is `None` is read by
-/// the shader as its default (white colour, texture coordinate 0) from a constant stream the
-/// backend provides.
+/// the shader as its default (white colour, texture coordinates 0, normal +z) from a constant
+/// stream the backend provides.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct VertexLayout {
     /// One per vertex stream, in binding order.
@@ -159,15 +163,57 @@ pub enum DrawCall {
     },
 }
 
-/// The per-draw values of the stock geometry effect (`BasicEffect`), as its vertex stage's
-/// uniform block holds them after the transform: the material colour (premultiplied RGB and
-/// alpha) and the switches (vertex colour, texture; 0 or 1).
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Default)]
-pub struct BasicMaterial {
-    /// `(DiffuseColor + EmissiveColor) × Alpha`, `Alpha`.
-    pub diffuse: [f32; 4],
-    /// x: vertex colour on, y: texture on.
-    pub flags: [f32; 4],
+/// Which stock effect's shader pair draws a geometry draw (part of its pipeline).
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default,
+)]
+pub enum StockShader {
+    /// `BasicEffect`: `shaders/glsl/basic.*`.
+    #[default]
+    Basic,
+    /// `AlphaTestEffect`: `shaders/glsl/alpha_test.*`.
+    AlphaTest,
+    /// `DualTextureEffect`: `shaders/glsl/dual_texture.*`.
+    DualTexture,
+}
+
+/// How many floats of a stock effect's uniform block follow its transform.
+pub const MATERIAL_FLOATS: usize = 96;
+
+/// The per-draw values of a stock geometry effect: which shader pair draws, and the floats of
+/// its uniform block after the transform, laid out as that shader's block declares them (std140;
+/// the engine's effect that fills them and the GLSL are the two ends of one contract). The
+/// same block is bound to the vertex stage (set 1) and the fragment stage (set 3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StockMaterial {
+    /// The shader pair.
+    pub shader: StockShader,
+    /// The uniform block after the transform.
+    pub block: [f32; MATERIAL_FLOATS],
+}
+
+impl Default for StockMaterial {
+    fn default() -> Self {
+        StockMaterial { shader: StockShader::Basic, block: [0.0; MATERIAL_FLOATS] }
+    }
+}
+
+/// Serialised as the shader and the block's floats as a sequence (serde's arrays stop at 32).
+impl serde::Serialize for StockMaterial {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (self.shader, &self.block[..]).serialize(s)
+    }
+}
+
+/// A block of any other length than [`MATERIAL_FLOATS`] is an error, never a short material.
+impl<'de> serde::Deserialize<'de> for StockMaterial {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (shader, floats): (StockShader, Vec<f32>) = serde::Deserialize::deserialize(d)?;
+        let block = floats.try_into().map_err(|v: Vec<f32>| {
+            serde::de::Error::invalid_length(v.len(), &"a stock effect's uniform block")
+        })?;
+        Ok(StockMaterial { shader, block })
+    }
 }
 
 /// A geometry draw's sources and counts (see the module doc).
@@ -185,8 +231,12 @@ pub struct GeometryDraw {
     pub call: DrawCall,
     /// Instances drawn (1 outside instancing).
     pub instances: u32,
-    /// The effect's material values.
-    pub material: BasicMaterial,
+    /// The effect's shader pair and uniform values.
+    pub material: StockMaterial,
+    /// The second texture a `DualTextureEffect` samples (set 2, binding 1) with its sampler
+    /// (`SamplerStates[1]`), held like [`crate::Draw::texture`]; `None` for the other stock
+    /// effects.
+    pub texture2: Option<(Arc<crate::TextureState>, crate::SamplerState)>,
 }
 
 impl GeometryDraw {

@@ -309,6 +309,13 @@ impl FramePlan {
                         for op in &segment.ops {
                             if let PassOp::Draw(d) = op {
                                 d.textures.iter().for_each(&mut see);
+                                if let Some(t) = d
+                                    .geometry
+                                    .as_ref()
+                                    .and_then(|g| g.texture2.as_ref().map(|(t, _)| t))
+                                {
+                                    see(t);
+                                }
                             }
                         }
                     }

@@ -3,6 +3,7 @@
 //! [`scene`] and [`write_png`].
 
 pub mod breakout;
+pub mod model3d;
 pub mod scene;
 
 use xnagraph::Color;

@@ -1,16 +1,37 @@
 #version 450
-// Stock BasicEffect fragment stage (unlit), in SDL_gpu's resource layout: fragment samplers are
-// set 2. The interpolated colour, times the texture sample when TextureEnabled.
+#extension GL_GOOGLE_include_directive : require
+// Stock BasicEffect fragment stage, in SDL_gpu's resource layout (fragment samplers are set 2,
+// fragment uniforms set 3). The interpolated colour times the texture when TextureEnabled; per-pixel
+// lighting multiplies by the lit diffuse colour; the specular is added weighted by alpha
+// (premultiplied); fog blends towards FogColor × alpha by the fog factor.
+
+#define BASIC_SET 3
+#include "basic_uniforms.glsl"
 
 layout(set = 2, binding = 0) uniform sampler2D basic_texture;
 
-layout(location = 0) in vec4 v_color;
-layout(location = 1) in vec2 v_texcoord;
-layout(location = 2) in float v_textured;
+layout(location = 0) in vec4 v_diffuse;
+layout(location = 1) in vec4 v_specular;
+layout(location = 2) in vec2 v_texcoord;
+layout(location = 3) in vec3 v_position_ws;
+layout(location = 4) in vec3 v_normal_ws;
 
 layout(location = 0) out vec4 out_color;
 
 void main() {
-    vec4 texel = texture(basic_texture, v_texcoord);
-    out_color = v_color * mix(vec4(1.0), texel, v_textured);
+    vec4 color = v_diffuse * mix(vec4(1.0), texture(basic_texture, v_texcoord), flags.y);
+    if (flags.z == 2.0) {
+        vec3 lit_diffuse;
+        vec3 lit_specular;
+        compute_lights(normalize(eye_position.xyz - v_position_ws), normalize(v_normal_ws),
+                       lit_diffuse, lit_specular);
+        color.rgb *= lit_diffuse;
+        color.rgb += lit_specular * color.a;
+    } else if (flags.z == 1.0) {
+        color.rgb += v_specular.rgb * color.a;
+    }
+    if (flags.w != 0.0) {
+        color.rgb = mix(color.rgb, fog_color.rgb * color.a, v_specular.a);
+    }
+    out_color = color;
 }

@@ -57,15 +57,38 @@ pub const SPRITE_BRANCHED_FRAG: Stage = Stage {
 pub const CUBE_SAMPLE_FRAG: Stage =
     Stage { name: "cube_sample.frag", spirv: include_bytes!("../spirv/cube_sample.frag.spv") };
 
-/// BasicEffect vertex stage (unlit): position (vec3, location 0), colour (vec4, 1), texture
-/// coordinate (vec2, 2); uniform block `BasicUniforms { mat4 transform; vec4 diffuse; vec4 flags }`
-/// (96 bytes) at set 1, binding 0. Outputs colour, texture coordinate and the texture switch.
+/// BasicEffect vertex stage: position (vec3, location 0), colour (vec4, 1), texture coordinate
+/// (vec2, 2), normal (vec3, 3); uniform block `BasicUniforms` (448 bytes,
+/// `glsl/basic_uniforms.glsl`) at set 1, binding 0. Unlit, per-vertex or per-pixel lighting and
+/// fog as XNA's BasicEffect computes them.
 pub const BASIC_VERT: Stage =
     Stage { name: "basic.vert", spirv: include_bytes!("../spirv/basic.vert.spv") };
 
-/// BasicEffect fragment stage: combined image sampler at set 2, binding 0; one colour output.
+/// BasicEffect fragment stage: combined image sampler at set 2, binding 0; the same
+/// `BasicUniforms` block at set 3, binding 0; one colour output.
 pub const BASIC_FRAG: Stage =
     Stage { name: "basic.frag", spirv: include_bytes!("../spirv/basic.frag.spv") };
+
+/// AlphaTestEffect vertex stage: position, colour and texture coordinate at locations 0 to 2;
+/// uniform block `AlphaTestUniforms` (144 bytes, `glsl/alpha_test_uniforms.glsl`) at set 1.
+pub const ALPHA_TEST_VERT: Stage =
+    Stage { name: "alpha_test.vert", spirv: include_bytes!("../spirv/alpha_test.vert.spv") };
+
+/// AlphaTestEffect fragment stage: combined image sampler at set 2, binding 0; the same block at
+/// set 3; discards by the alpha test; one colour output.
+pub const ALPHA_TEST_FRAG: Stage =
+    Stage { name: "alpha_test.frag", spirv: include_bytes!("../spirv/alpha_test.frag.spv") };
+
+/// DualTextureEffect vertex stage: position, colour, texture coordinate at locations 0 to 2 and
+/// the second texture coordinate at location 4; uniform block `DualTextureUniforms` (128 bytes,
+/// `glsl/dual_texture_uniforms.glsl`) at set 1.
+pub const DUAL_TEXTURE_VERT: Stage =
+    Stage { name: "dual_texture.vert", spirv: include_bytes!("../spirv/dual_texture.vert.spv") };
+
+/// DualTextureEffect fragment stage: combined image samplers at set 2, bindings 0 and 1; the
+/// same block at set 3; one colour output.
+pub const DUAL_TEXTURE_FRAG: Stage =
+    Stage { name: "dual_texture.frag", spirv: include_bytes!("../spirv/dual_texture.frag.spv") };
 
 #[cfg(test)]
 mod tests {
@@ -81,6 +104,10 @@ mod tests {
             CUBE_SAMPLE_FRAG,
             BASIC_VERT,
             BASIC_FRAG,
+            ALPHA_TEST_VERT,
+            ALPHA_TEST_FRAG,
+            DUAL_TEXTURE_VERT,
+            DUAL_TEXTURE_FRAG,
         ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }

@@ -239,11 +239,10 @@ fn pipeline(
 
 /// The vertex stage's uniform block: transform (y flipped for SDL's clip space), material
 /// colour, switches.
-fn uniform_block(d: &Draw, g: &GeometryDraw) -> [f32; 24] {
-    let mut block = [0.0; 24];
+fn uniform_block(d: &Draw, g: &GeometryDraw) -> [f32; 16 + xnagraph_graph::MATERIAL_FLOATS] {
+    let mut block = [0.0; 16 + xnagraph_graph::MATERIAL_FLOATS];
     block[..16].copy_from_slice(&crate::record::sdl_transform(d.transform));
-    block[16..20].copy_from_slice(&g.material.diffuse);
-    block[20..].copy_from_slice(&g.material.flags);
+    block[16..].copy_from_slice(&g.material.block);
     block
 }
 

@@ -1,11 +1,11 @@
 //! Geometry draws: `DrawPrimitives` and its family, lowered inside a pass.
 //!
 //! In: a [`Draw`] with its [`GeometryDraw`] (vertex streams from vertex buffers or the frame's
-//! geometry arena, indices, counts, the BasicEffect material), the pass's formats and render
-//! area. Out: the pipeline for the draw's full key — blend, depth/stencil, rasterizer, vertex
-//! layout, topology, pass formats and sample count, planned colour writes — built the first time
-//! that combination is recorded and cached; the uniform block, descriptor sets, vertex and index
-//! bindings and the draw command. The buffer barriers the draw needs were placed before the pass
+//! geometry arena, indices, counts, the stock effect and its uniform values), the pass's formats
+//! and render area. Out: the pipeline for the draw's full key — stock shader, blend,
+//! depth/stencil, rasterizer, vertex layout, topology, pass formats and sample count, planned
+//! colour writes — built the first time that combination is recorded and cached; the uniform
+//! block (bound to both stages), descriptor sets, vertex and index bindings and the draw command. The buffer barriers the draw needs were placed before the pass
 //! by the plan; nothing here decides an ordering.
 //!
 //! The frame's vertex host buffer holds, after the sprites, the constant stream
@@ -17,17 +17,20 @@ use std::collections::HashMap;
 use ash::vk;
 use xnagraph_graph::{
     Access, Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, PipelineKey,
-    PrimitiveType, VertexFormat, VertexLayout, VertexSource,
+    PrimitiveType, StockShader, VertexFormat, VertexLayout, VertexSource,
 };
 
 use crate::device::Gpu;
-use crate::pipeline::{shader_module, static_part, DynamicState, PassFormats, VertexSide};
+use crate::pipeline::{static_part, DynamicState, PassFormats, VertexSide};
 use crate::record::Recorder;
+use crate::stock_effects::{self, StockEffects};
 use crate::sync::layout;
 
-/// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16.
-pub(crate) const DEFAULT_ATTRIBUTES: [f32; 8] = [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0];
-const DEFAULTS_BYTES: u64 = 32;
+/// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16
+/// (for both texture coordinates), normal (0, 0, 1) at byte 32.
+pub(crate) const DEFAULT_ATTRIBUTES: [f32; 12] =
+    [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+const DEFAULTS_BYTES: u64 = 48;
 
 /// Where the constant stream starts in the frame's vertex buffer, after `sprite_bytes`; the
 /// geometry arena follows it.
@@ -41,16 +44,17 @@ pub(crate) fn vertex_bytes(sprite_bytes: u64, arena: u64) -> u64 {
     defaults_offset(sprite_bytes) + DEFAULTS_BYTES + arena
 }
 
-/// Size of the BasicEffect uniform block: transform, material colour, switches.
-pub(crate) const UNIFORM_BYTES: u64 = 96;
+/// Size of a stock effect's uniform block: the transform, then
+/// [`xnagraph_graph::MATERIAL_FLOATS`] floats (BasicEffect's is the largest, 448 bytes).
+pub(crate) const UNIFORM_BYTES: u64 = 64 + 4 * xnagraph_graph::MATERIAL_FLOATS as u64;
 
-type Key = (PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
+type Key = (StockShader, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
 
-/// Geometry pipelines by their full key, and the stock geometry shader's modules (made with the
-/// first geometry pipeline).
+/// Geometry pipelines by their full key, and the stock effects' modules and layout
+/// ([`StockEffects`], made with the first geometry pipeline).
 #[derive(Default)]
 pub(crate) struct GeometryPipelines {
-    modules: Option<(vk::ShaderModule, vk::ShaderModule)>,
+    stock: StockEffects,
     pipelines: HashMap<Key, vk::Pipeline>,
 }
 
@@ -67,10 +71,7 @@ impl GeometryPipelines {
             for (_, p) in self.pipelines.drain() {
                 gpu.device.destroy_pipeline(p, None);
             }
-            if let Some((v, f)) = self.modules.take() {
-                gpu.device.destroy_shader_module(v, None);
-                gpu.device.destroy_shader_module(f, None);
-            }
+            self.stock.destroy(gpu);
         }
     }
 }
@@ -114,27 +115,17 @@ fn pipeline(
     formats: &PassFormats,
     writes: ColorWrites,
 ) -> Result<vk::Pipeline, BackendError> {
-    let key = (static_part(&d.pipeline), g.layout.clone(), g.primitive, formats.clone(), writes);
+    let shader = g.material.shader;
+    let key =
+        (shader, static_part(&d.pipeline), g.layout.clone(), g.primitive, formats.clone(), writes);
     if let Some(p) = rec.pipelines.geometry.pipelines.get(&key) {
         return Ok(*p);
     }
     let gpu = rec.gpu;
-    let (vertex, fragment) = match rec.pipelines.geometry.modules {
-        Some(m) => m,
-        None => {
-            let v = shader_module(gpu, &xnagraph_shaders::BASIC_VERT.words())?;
-            let f = match shader_module(gpu, &xnagraph_shaders::BASIC_FRAG.words()) {
-                Ok(f) => f,
-                Err(e) => {
-                    // SAFETY: the module was just made and nothing uses it.
-                    unsafe { gpu.device.destroy_shader_module(v, None) };
-                    return Err(e);
-                }
-            };
-            rec.pipelines.geometry.modules = Some((v, f));
-            (v, f)
-        }
-    };
+    let (empty, vertex_uniforms) = (rec.pipelines.set_layouts[0], rec.pipelines.set_layouts[1]);
+    let stock = &mut rec.pipelines.geometry.stock;
+    let layout = stock.ensure_layout(gpu, empty, vertex_uniforms)?;
+    let (vertex, fragment) = stock.modules(gpu, shader)?;
     let defaults = g.layout.bindings.len() as u32;
     let mut bindings: Vec<_> = (g.layout.bindings.iter().enumerate())
         .map(|(i, b)| {
@@ -162,12 +153,16 @@ fn pipeline(
         input_rate: vk::VertexInputRate::VERTEX,
     });
     let mut attributes = Vec::new();
-    for (location, default) in [
-        (Attribute::Position, None),
-        (Attribute::Color, Some((vk::Format::R32G32B32A32_SFLOAT, 0))),
-        (Attribute::TextureCoordinate, Some((vk::Format::R32G32_SFLOAT, 16))),
-    ] {
-        let location = location as u32;
+    for &attribute in stock_effects::attributes(shader) {
+        let default = match attribute {
+            Attribute::Position => None,
+            Attribute::Color => Some((vk::Format::R32G32B32A32_SFLOAT, 0)),
+            Attribute::TextureCoordinate | Attribute::TextureCoordinate1 => {
+                Some((vk::Format::R32G32_SFLOAT, 16))
+            }
+            Attribute::Normal => Some((vk::Format::R32G32B32_SFLOAT, 32)),
+        };
+        let location = attribute as u32;
         let (binding, format, offset) = match (g.layout.attributes[location as usize], default) {
             (Some(a), _) => (u32::from(a.binding), format(a.format), a.offset),
             (None, Some((f, o))) => (defaults, f, o),
@@ -193,9 +188,9 @@ fn pipeline(
             .vertex_binding_descriptions(&bindings)
             .vertex_attribute_descriptions(&attributes),
         topology: topology(g.primitive),
-        layout: rec.pipelines.layout,
+        layout,
     };
-    let made = rec.pipelines.build_with(gpu, &key.0, formats, writes, &side)?;
+    let made = rec.pipelines.build_with(gpu, &key.1, formats, writes, &side)?;
     rec.pipelines.geometry.pipelines.insert(key, made);
     Ok(made)
 }
@@ -232,13 +227,28 @@ pub(crate) fn draw(
     let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
     let offset = rec.uniforms_used;
     let mut block: Vec<f32> = d.transform.to_vec();
-    block.extend_from_slice(&g.material.diffuse);
-    block.extend_from_slice(&g.material.flags);
+    block.extend_from_slice(&g.material.block);
     let bytes: Vec<u8> = block.iter().flat_map(|f| f.to_ne_bytes()).collect();
     uniforms.write(gpu, offset, &bytes)?;
     rec.uniforms_used += rec.uniform_stride;
+    let second = match &g.texture2 {
+        Some((t, s)) => {
+            let t = rec.textures.get(t.native())?;
+            if t.sampled_view_type != vk::ImageViewType::TYPE_2D {
+                return Err(malformed("a geometry draw of a texture that is not 2D"));
+            }
+            let sampler = rec.pipelines.sampler(gpu, s, t.desc.mip_levels)?;
+            Some(vk::DescriptorImageInfo {
+                sampler,
+                image_view: t.sampled_view,
+                image_layout: layout(Access::FragmentSampled),
+            })
+        }
+        None => None,
+    };
 
-    let set_layouts = [rec.pipelines.set_layouts[1], rec.pipelines.set_layouts[2]];
+    let stock = &rec.pipelines.geometry.stock;
+    let set_layouts = [rec.pipelines.set_layouts[1], stock.samplers, stock.fragment_uniforms];
     let alloc = vk::DescriptorSetAllocateInfo::default()
         .descriptor_pool(rec.descriptors)
         .set_layouts(&set_layouts);
@@ -252,6 +262,9 @@ pub(crate) fn draw(
         image_view: texture.sampled_view,
         image_layout: layout(Access::FragmentSampled),
     }];
+    // Binding 1 is read only by DualTextureEffect's fragment stage; the others get the first
+    // texture there, so that no bound descriptor is ever left unwritten.
+    let second_info = [second.unwrap_or(image_info[0])];
     let descriptor_writes = [
         vk::WriteDescriptorSet::default()
             .dst_set(sets[0])
@@ -263,6 +276,16 @@ pub(crate) fn draw(
             .dst_binding(0)
             .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
             .image_info(&image_info),
+        vk::WriteDescriptorSet::default()
+            .dst_set(sets[2])
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+            .buffer_info(&buffer_info),
+        vk::WriteDescriptorSet::default()
+            .dst_set(sets[1])
+            .dst_binding(1)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .image_info(&second_info),
     ];
 
     let arena = rec.geometry_offset + DEFAULTS_BYTES;
@@ -332,7 +355,7 @@ pub(crate) fn draw(
         device.cmd_bind_descriptor_sets(
             rec.cmd,
             vk::PipelineBindPoint::GRAPHICS,
-            rec.pipelines.layout,
+            rec.pipelines.geometry.stock.layout,
             1,
             &sets,
             &[],

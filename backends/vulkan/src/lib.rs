@@ -30,6 +30,7 @@ mod pipeline;
 mod pool;
 mod record;
 mod retirement;
+mod stock_effects;
 mod swapchain;
 mod sync;
 mod texture;

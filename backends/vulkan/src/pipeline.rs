@@ -76,8 +76,8 @@ pub(crate) struct VertexSide<'a> {
     pub stages: [vk::PipelineShaderStageCreateInfo<'a>; 2],
     pub input: vk::PipelineVertexInputStateCreateInfo<'a>,
     pub topology: vk::PrimitiveTopology,
-    /// The pipeline layout: [`Pipelines::layout`], or [`Pipelines::indexed_layout`] for the
-    /// indexing sprite stage.
+    /// The pipeline layout: the sprite layout ([`Pipelines::indexed_layout`] for the indexing
+    /// sprite stage), or the stock geometry effects'.
     pub layout: vk::PipelineLayout,
 }
 

@@ -65,9 +65,11 @@ pub(crate) fn measure(plan: &FramePlan, indexing: bool) -> Result<Needs, Backend
                     match segment.ops.get(i) {
                         Some(PassOp::Draw(d)) if d.geometry.is_some() => {
                             needs.geometry = true;
-                            needs.draws += 1;
+                            // A stock effect binds its uniform block to both stages (two
+                            // uniform sets) and has one set of two sampler bindings.
+                            needs.draws += 2;
                             needs.texture_sets += 1;
-                            needs.samplers += 1;
+                            needs.samplers += 2;
                         }
                         Some(PassOp::Draw(d)) => {
                             let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);

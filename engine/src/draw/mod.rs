@@ -18,9 +18,9 @@ use xnagraph_graph::{
     ATTRIBUTES,
 };
 
-use crate::basic_effect::AppliedEffect;
 use crate::buffer::{VertexDeclaration, VertexElementFormat, VertexElementUsage, VertexType};
 use crate::device::GraphicsDevice;
+use crate::effects::AppliedEffect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::profile::GraphicsProfile;
@@ -77,11 +77,13 @@ fn layout(
 ) -> Result<VertexLayout> {
     let mut attributes = [None; ATTRIBUTES];
     for (binding, (decl, _)) in declarations.iter().enumerate() {
-        for e in decl.vertex_elements().iter().filter(|e| e.usage_index == 0) {
-            let location = match e.usage {
-                VertexElementUsage::Position => Attribute::Position,
-                VertexElementUsage::Color => Attribute::Color,
-                VertexElementUsage::TextureCoordinate => Attribute::TextureCoordinate,
+        for e in decl.vertex_elements() {
+            let location = match (e.usage, e.usage_index) {
+                (VertexElementUsage::Position, 0) => Attribute::Position,
+                (VertexElementUsage::Color, 0) => Attribute::Color,
+                (VertexElementUsage::TextureCoordinate, 0) => Attribute::TextureCoordinate,
+                (VertexElementUsage::Normal, 0) => Attribute::Normal,
+                (VertexElementUsage::TextureCoordinate, 1) => Attribute::TextureCoordinate1,
                 _ => continue,
             };
             let slot = &mut attributes[location as usize];
@@ -98,6 +100,8 @@ fn layout(
         (Attribute::Position, true, "Position0"),
         (Attribute::Color, effect.needs_color, "Color0"),
         (Attribute::TextureCoordinate, effect.needs_texture_coordinate, "TextureCoordinate0"),
+        (Attribute::Normal, effect.needs_normal, "Normal0"),
+        (Attribute::TextureCoordinate1, effect.needs_texture_coordinate1, "TextureCoordinate1"),
     ];
     for (location, needed, name) in needed {
         if needed && attributes[location as usize].is_none() {
@@ -106,13 +110,10 @@ fn layout(
                  the current vertex shader. {name} is missing."
             )));
         }
-    }
-    // Elements the effect does not use are not read: the constant stream stands in.
-    if !effect.needs_color {
-        attributes[Attribute::Color as usize] = None;
-    }
-    if !effect.needs_texture_coordinate {
-        attributes[Attribute::TextureCoordinate as usize] = None;
+        // Elements the effect does not use are not read: the constant stream stands in.
+        if !needed {
+            attributes[location as usize] = None;
+        }
     }
     let scaled = [VertexFormat::UByte4, VertexFormat::Short2, VertexFormat::Short4];
     if let Some(a) = attributes.iter().flatten().find(|a| scaled.contains(&a.format)) {
@@ -315,6 +316,7 @@ impl GraphicsDevice {
             call,
             instances: 1,
             material: effect.material,
+            texture2: None,
         };
         self.record_geometry(&mut rec, effect, geometry)
     }
@@ -391,6 +393,7 @@ impl GraphicsDevice {
             },
             instances: 1,
             material: effect.material,
+            texture2: None,
         };
         self.record_geometry(&mut rec, effect, geometry)
     }
@@ -422,6 +425,7 @@ impl GraphicsDevice {
             call,
             instances: 1,
             material: effect.material,
+            texture2: None,
         };
         self.record_geometry(rec, effect, geometry)
     }
@@ -430,7 +434,7 @@ impl GraphicsDevice {
         &self,
         rec: &mut Recording,
         effect: AppliedEffect,
-        geometry: GeometryDraw,
+        mut geometry: GeometryDraw,
     ) -> Result<()> {
         let states = &rec.draw;
         crate::sprite_batch::check_states(
@@ -440,6 +444,17 @@ impl GraphicsDevice {
             &states.samplers[0],
             &states.rasterizer,
         )?;
+        if let Some(texture2) = effect.texture2 {
+            let sampler = states.samplers[1];
+            crate::sprite_batch::check_states(
+                &self.shared,
+                rec,
+                &states.blend,
+                &sampler,
+                &states.rasterizer,
+            )?;
+            geometry.texture2 = Some((texture2, sampler));
+        }
         let draw = Draw {
             pipeline: PipelineKey {
                 shader: ShaderKind::Basic,

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use xnagraph_graph::{BlendState, DepthStencilState, FillMode, RasterizerState, SamplerState};
 
-use crate::basic_effect::AppliedEffect;
 use crate::buffer::{BufferCore, IndexBuffer, IndexElementSize, VertexBuffer, VertexDeclaration};
 use crate::device::GraphicsDevice;
+use crate::effects::AppliedEffect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 

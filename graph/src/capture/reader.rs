@@ -414,6 +414,9 @@ impl Capture {
         arena: u64,
     ) -> Result<(), CaptureError> {
         let bad = |what: &str| Err(chunk.error(format!("a geometry draw {what}")));
+        if let Some((t, _)) = g.texture2 {
+            self.check_texture(chunk, t)?;
+        }
         if g.streams.is_empty() || g.streams.len() != g.layout.bindings.len() {
             return bad("whose streams and layout disagree");
         }

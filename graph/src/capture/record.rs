@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::buffer::{BufferDesc, SetDataOptions};
 use crate::commands::{Clear, Rect, SegmentStart, Slices, Viewport};
 use crate::compile::CompilePolicy;
-use crate::geometry::{BasicMaterial, DrawCall, PrimitiveType, VertexLayout};
+use crate::geometry::{DrawCall, PrimitiveType, StockMaterial, VertexLayout};
 use crate::resource::TextureDesc;
 use crate::states::{BlendState, DepthStencilState, RasterizerState, SamplerState};
 
@@ -250,8 +250,10 @@ pub struct GeometryRecord {
     pub call: DrawCall,
     /// Instances drawn.
     pub instances: u32,
-    /// The `BasicEffect` values the draw's pass applied.
-    pub material: BasicMaterial,
+    /// The stock effect and its values the draw's pass applied.
+    pub material: StockMaterial,
+    /// A `DualTextureEffect`'s second texture and its sampler state.
+    pub texture2: Option<(TextureKey, SamplerState)>,
 }
 
 /// A clear or a draw.

@@ -278,6 +278,7 @@ impl Replayer {
             call: g.call,
             instances: g.instances,
             material: g.material,
+            texture2: g.texture2.map(|(t, sampler)| (self.texture(t).clone(), sampler)),
         }
     }
 

@@ -328,6 +328,10 @@ impl<W: Write> CaptureWriter<W> {
             call: g.call,
             instances: g.instances,
             material: g.material,
+            texture2: match &g.texture2 {
+                Some((t, sampler)) => Some((self.texture(t)?, *sampler)),
+                None => None,
+            },
         })
     }
 

@@ -149,6 +149,23 @@ pub(crate) fn for_each_use<'a>(
                     for (reads, &w) in blends.iter_mut().zip(&planned.writes.0) {
                         *reads |= w != 0 && (w != 0xF || blending);
                     }
+                    let sampled = |texture: &'a Arc<TextureState>| {
+                        let desc = texture.desc();
+                        Use {
+                            texture,
+                            image: Image::Color,
+                            levels: 0..desc.mip_levels.max(1),
+                            layers: 0..desc.layers.max(1),
+                            access: Access::FragmentSampled,
+                            discard: false,
+                        }
+                    };
+                    // A DualTextureEffect draw samples a second texture.
+                    if let Some(t) =
+                        draw.geometry.as_ref().and_then(|g| g.texture2.as_ref().map(|(t, _)| t))
+                    {
+                        f(sampled(t));
+                    }
                     for texture in draw.textures.iter() {
                         // Sprite batches sample one texture many times in a row; one use is
                         // enough.
@@ -156,15 +173,7 @@ pub(crate) fn for_each_use<'a>(
                             continue;
                         }
                         previous = Some(texture.id());
-                        let desc = texture.desc();
-                        f(Use {
-                            texture,
-                            image: Image::Color,
-                            levels: 0..desc.mip_levels.max(1),
-                            layers: 0..desc.layers.max(1),
-                            access: Access::FragmentSampled,
-                            discard: false,
-                        });
+                        f(sampled(texture));
                     }
                 }
             }

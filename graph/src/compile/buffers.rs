@@ -303,7 +303,8 @@ mod tests {
                 vertex_span: 2,
             },
             instances: 1,
-            material: BasicMaterial::default(),
+            material: StockMaterial::default(),
+            texture2: None,
         }));
         d
     }

@@ -1,0 +1,144 @@
+//! The stock geometry effects' shaders and their pipeline layout.
+//!
+//! In: a [`StockShader`] named by a geometry draw. Out: its vertex and fragment modules (made the
+//! first time a draw uses that effect), the attribute locations its vertex stage reads, and the
+//! one pipeline layout every stock effect shares, in SDL_gpu's resource layout: set 0 empty,
+//! set 1 the uniform block for the vertex stage, set 2 two combined image samplers for the
+//! fragment stage (`Texture`, `Texture2`), set 3 the same uniform block for the fragment stage.
+//! Nothing here decides anything about a frame.
+
+use std::collections::HashMap;
+
+use ash::vk;
+use xnagraph_graph::{Attribute, BackendError, StockShader};
+use xnagraph_shaders::Stage;
+
+use crate::device::Gpu;
+use crate::pipeline::shader_module;
+use crate::vk_error;
+
+/// The stages of `shader`.
+fn stages(shader: StockShader) -> (Stage, Stage) {
+    use xnagraph_shaders as s;
+    match shader {
+        StockShader::Basic => (s::BASIC_VERT, s::BASIC_FRAG),
+        StockShader::AlphaTest => (s::ALPHA_TEST_VERT, s::ALPHA_TEST_FRAG),
+        StockShader::DualTexture => (s::DUAL_TEXTURE_VERT, s::DUAL_TEXTURE_FRAG),
+    }
+}
+
+/// The attribute locations `shader`'s vertex stage declares (and so the only ones a pipeline
+/// feeds it).
+pub(crate) fn attributes(shader: StockShader) -> &'static [Attribute] {
+    use Attribute as A;
+    match shader {
+        StockShader::Basic => &[A::Position, A::Color, A::TextureCoordinate, A::Normal],
+        StockShader::AlphaTest => &[A::Position, A::Color, A::TextureCoordinate],
+        StockShader::DualTexture => {
+            &[A::Position, A::Color, A::TextureCoordinate, A::TextureCoordinate1]
+        }
+    }
+}
+
+/// The shared layout and the modules made so far.
+#[derive(Default)]
+pub(crate) struct StockEffects {
+    /// Set 2: `Texture` at binding 0, `Texture2` at binding 1.
+    pub samplers: vk::DescriptorSetLayout,
+    /// Set 3: the uniform block, read by the fragment stage.
+    pub fragment_uniforms: vk::DescriptorSetLayout,
+    pub layout: vk::PipelineLayout,
+    modules: HashMap<StockShader, (vk::ShaderModule, vk::ShaderModule)>,
+}
+
+impl StockEffects {
+    /// Makes the layouts once; `empty` and `vertex_uniforms` are the sprite pipeline layout's
+    /// sets 0 and 1, shared.
+    pub fn ensure_layout(
+        &mut self,
+        gpu: &Gpu,
+        empty: vk::DescriptorSetLayout,
+        vertex_uniforms: vk::DescriptorSetLayout,
+    ) -> Result<vk::PipelineLayout, BackendError> {
+        if self.layout != vk::PipelineLayout::null() {
+            return Ok(self.layout);
+        }
+        let sampler = |binding| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(binding)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::FRAGMENT)
+        };
+        let samplers = [sampler(0), sampler(1)];
+        let uniforms = [vk::DescriptorSetLayoutBinding::default()
+            .binding(0)
+            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+            .descriptor_count(1)
+            .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
+        // SAFETY: valid create infos on a live device; each handle is kept to be destroyed once.
+        unsafe {
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&samplers);
+            self.samplers = gpu
+                .device
+                .create_descriptor_set_layout(&info, None)
+                .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&uniforms);
+            self.fragment_uniforms = gpu
+                .device
+                .create_descriptor_set_layout(&info, None)
+                .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
+            let sets = [empty, vertex_uniforms, self.samplers, self.fragment_uniforms];
+            let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
+            self.layout = gpu
+                .device
+                .create_pipeline_layout(&info, None)
+                .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
+        }
+        Ok(self.layout)
+    }
+
+    /// `shader`'s vertex and fragment modules, made on first use.
+    pub fn modules(
+        &mut self,
+        gpu: &Gpu,
+        shader: StockShader,
+    ) -> Result<(vk::ShaderModule, vk::ShaderModule), BackendError> {
+        if let Some(m) = self.modules.get(&shader) {
+            return Ok(*m);
+        }
+        let (vertex, fragment) = stages(shader);
+        let v = shader_module(gpu, &vertex.words())?;
+        let f = match shader_module(gpu, &fragment.words()) {
+            Ok(f) => f,
+            Err(e) => {
+                // SAFETY: the module was just made and nothing uses it.
+                unsafe { gpu.device.destroy_shader_module(v, None) };
+                return Err(e);
+            }
+        };
+        self.modules.insert(shader, (v, f));
+        Ok((v, f))
+    }
+
+    /// # Safety
+    /// The device must be idle.
+    pub unsafe fn destroy(&mut self, gpu: &Gpu) {
+        // SAFETY: the caller's contract; every handle is destroyed once and then forgotten.
+        unsafe {
+            for (_, (v, f)) in self.modules.drain() {
+                gpu.device.destroy_shader_module(v, None);
+                gpu.device.destroy_shader_module(f, None);
+            }
+            if self.layout != vk::PipelineLayout::null() {
+                gpu.device.destroy_pipeline_layout(self.layout, None);
+            }
+            for l in [self.samplers, self.fragment_uniforms] {
+                if l != vk::DescriptorSetLayout::null() {
+                    gpu.device.destroy_descriptor_set_layout(l, None);
+                }
+            }
+        }
+        *self = StockEffects::default();
+    }
+}

@@ -1,0 +1,164 @@
+//! XNA's `AlphaTestEffect`: a textured, optionally vertex-coloured and fogged effect that keeps
+//! only the pixels whose alpha passes `AlphaFunction` against `ReferenceAlpha`. One technique
+//! with one pass; the shaders are `shaders/glsl/alpha_test.*`.
+//!
+//! The test is XNA's: the reference is `ReferenceAlpha / 255`, and the comparison allows half an
+//! 8-bit step (Less and GreaterEqual compare with the reference minus it, LessEqual and Greater
+//! with the reference plus it, Equal and NotEqual ask whether the alpha lies within it), so an
+//! 8-bit alpha compares exactly as its integer would.
+
+use std::sync::Arc;
+
+use xnagraph_graph::{CompareFunction, StockShader};
+
+use crate::basic_effect::{check_geometry, technique, EffectTechnique};
+use crate::device::GraphicsDevice;
+use crate::effects::{clip_transform, fog_vector, switch, AppliedEffect, Block, StockEffect};
+use crate::error::{Result, XnaError};
+use crate::math::{Matrix, Vector3};
+use crate::shared::DeviceShared;
+use crate::texture::Texture2D;
+
+/// XNA's `AlphaTestEffect` (see the module doc).
+pub struct AlphaTestEffect {
+    device: Arc<DeviceShared>,
+    /// `World`.
+    pub world: Matrix,
+    /// `View`.
+    pub view: Matrix,
+    /// `Projection`.
+    pub projection: Matrix,
+    /// `DiffuseColor` (RGB, default white).
+    pub diffuse_color: Vector3,
+    /// `Alpha` (default 1): multiplies the colour, premultiplied.
+    pub alpha: f32,
+    /// `VertexColorEnabled`: multiply by each vertex's `Color0`.
+    pub vertex_color_enabled: bool,
+    /// `AlphaFunction` (default `Greater`): how the pixel's alpha compares with the reference.
+    pub alpha_function: CompareFunction,
+    /// `ReferenceAlpha` (default 0), in 8-bit steps (XNA's `int`; a `u8` here, so a value
+    /// outside 0..=255 cannot be set).
+    pub reference_alpha: u8,
+    /// `FogEnabled` (default off).
+    pub fog_enabled: bool,
+    /// `FogColor` (default black).
+    pub fog_color: Vector3,
+    /// `FogStart` (default 0).
+    pub fog_start: f32,
+    /// `FogEnd` (default 1).
+    pub fog_end: f32,
+    texture: Option<Texture2D>,
+}
+
+impl std::fmt::Debug for AlphaTestEffect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AlphaTestEffect")
+            .field("alpha_function", &self.alpha_function)
+            .field("reference_alpha", &self.reference_alpha)
+            .finish()
+    }
+}
+
+/// XNA's `AlphaTest` vector for the shader: (reference, tolerance, sign when the comparison
+/// holds, sign when it does not), and whether it is the Equal/NotEqual form
+/// (`|alpha − x| < y`) rather than `alpha < x`. A negative sign discards the pixel.
+pub(crate) fn alpha_test_vector(function: CompareFunction, reference: u8) -> ([f32; 4], bool) {
+    let r = f32::from(reference) / 255.0;
+    let half = 0.5 / 255.0;
+    use CompareFunction as C;
+    match function {
+        C::Less => ([r - half, 0.0, 1.0, -1.0], false),
+        C::LessEqual => ([r + half, 0.0, 1.0, -1.0], false),
+        C::GreaterEqual => ([r - half, 0.0, -1.0, 1.0], false),
+        C::Greater => ([r + half, 0.0, -1.0, 1.0], false),
+        C::Equal => ([r, half, 1.0, -1.0], true),
+        C::NotEqual => ([r, half, -1.0, 1.0], true),
+        C::Never => ([0.0, 0.0, -1.0, -1.0], false),
+        C::Always => ([0.0, 0.0, 1.0, 1.0], false),
+    }
+}
+
+impl AlphaTestEffect {
+    /// `new AlphaTestEffect(device)`: identity matrices, white, opaque, `Greater` than 0, no
+    /// vertex colour, no fog, no texture (one must be set before `Apply`).
+    pub fn new(device: &GraphicsDevice) -> Result<Self> {
+        check_geometry(device, "AlphaTestEffect")?;
+        Ok(AlphaTestEffect {
+            device: device.shared.clone(),
+            world: Matrix::IDENTITY,
+            view: Matrix::IDENTITY,
+            projection: Matrix::IDENTITY,
+            diffuse_color: Vector3::ONE,
+            alpha: 1.0,
+            vertex_color_enabled: false,
+            alpha_function: CompareFunction::Greater,
+            reference_alpha: 0,
+            fog_enabled: false,
+            fog_color: Vector3::ZERO,
+            fog_start: 0.0,
+            fog_end: 1.0,
+            texture: None,
+        })
+    }
+
+    /// `Texture`.
+    pub fn texture(&self) -> Option<&Texture2D> {
+        self.texture.as_ref()
+    }
+
+    /// Sets `Texture` (the effect keeps a wrapper over the same texture).
+    pub fn set_texture(&mut self, texture: Option<&Texture2D>) {
+        self.texture = texture.cloned();
+    }
+
+    /// `CurrentTechnique`: one technique with one pass.
+    pub fn current_technique(&self) -> EffectTechnique<'_> {
+        technique(self, "AlphaTestEffect")
+    }
+}
+
+impl StockEffect for AlphaTestEffect {
+    fn device(&self) -> &Arc<DeviceShared> {
+        &self.device
+    }
+
+    fn applied(&self) -> Result<AppliedEffect> {
+        let d = self.diffuse_color;
+        let f = self.fog_color;
+        let values = [self.alpha, d.x, d.y, d.z, f.x, f.y, f.z, self.fog_start, self.fog_end];
+        crate::finite::check_finite(&[("value", &values)])?;
+        let texture = match &self.texture {
+            Some(t) => t.core.state()?,
+            None => {
+                return Err(XnaError::invalid_operation(
+                    "AlphaTestEffect.Texture is null: the effect samples it.",
+                ))
+            }
+        };
+        let a = self.alpha.clamp(0.0, 1.0);
+        let world_view = self.world.mul(&self.view);
+        let (test, eq_ne) = alpha_test_vector(self.alpha_function, self.reference_alpha);
+        let mut block = Block::new();
+        block
+            .vec3(d * a, a)
+            .vec4(test)
+            .vec3(f, 0.0)
+            .vec4(fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end))
+            .vec4([
+                switch(self.vertex_color_enabled),
+                switch(eq_ne),
+                switch(self.fog_enabled),
+                0.0,
+            ]);
+        Ok(AppliedEffect {
+            transform: clip_transform(&self.world, &self.view, &self.projection),
+            material: block.material(StockShader::AlphaTest),
+            texture,
+            texture2: None,
+            needs_color: self.vertex_color_enabled,
+            needs_texture_coordinate: true,
+            needs_normal: false,
+            needs_texture_coordinate1: false,
+        })
+    }
+}

@@ -1,0 +1,140 @@
+//! XNA's `DualTextureEffect`: two textures, the second read at `TextureCoordinate1`, combined
+//! with Direct3D's 2× modulate (`Texture` × 2 × `Texture2`), times the material and optionally
+//! the vertex colour, optionally fogged. One technique with one pass; the shaders are
+//! `shaders/glsl/dual_texture.*`. `Texture` is sampled with `SamplerStates[0]`, `Texture2` with
+//! `SamplerStates[1]`.
+
+use std::sync::Arc;
+
+use xnagraph_graph::StockShader;
+
+use crate::basic_effect::{check_geometry, technique, EffectTechnique};
+use crate::device::GraphicsDevice;
+use crate::effects::{clip_transform, fog_vector, switch, AppliedEffect, Block, StockEffect};
+use crate::error::{Result, XnaError};
+use crate::math::{Matrix, Vector3};
+use crate::shared::DeviceShared;
+use crate::texture::Texture2D;
+
+/// XNA's `DualTextureEffect` (see the module doc).
+pub struct DualTextureEffect {
+    device: Arc<DeviceShared>,
+    /// `World`.
+    pub world: Matrix,
+    /// `View`.
+    pub view: Matrix,
+    /// `Projection`.
+    pub projection: Matrix,
+    /// `DiffuseColor` (RGB, default white).
+    pub diffuse_color: Vector3,
+    /// `Alpha` (default 1): multiplies the colour, premultiplied.
+    pub alpha: f32,
+    /// `VertexColorEnabled`: multiply by each vertex's `Color0`.
+    pub vertex_color_enabled: bool,
+    /// `FogEnabled` (default off).
+    pub fog_enabled: bool,
+    /// `FogColor` (default black).
+    pub fog_color: Vector3,
+    /// `FogStart` (default 0).
+    pub fog_start: f32,
+    /// `FogEnd` (default 1).
+    pub fog_end: f32,
+    texture: Option<Texture2D>,
+    texture2: Option<Texture2D>,
+}
+
+impl std::fmt::Debug for DualTextureEffect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DualTextureEffect")
+            .field("vertex_color_enabled", &self.vertex_color_enabled)
+            .field("fog_enabled", &self.fog_enabled)
+            .finish()
+    }
+}
+
+impl DualTextureEffect {
+    /// `new DualTextureEffect(device)`: identity matrices, white, opaque, no vertex colour, no
+    /// fog, no textures (both must be set before `Apply`).
+    pub fn new(device: &GraphicsDevice) -> Result<Self> {
+        check_geometry(device, "DualTextureEffect")?;
+        Ok(DualTextureEffect {
+            device: device.shared.clone(),
+            world: Matrix::IDENTITY,
+            view: Matrix::IDENTITY,
+            projection: Matrix::IDENTITY,
+            diffuse_color: Vector3::ONE,
+            alpha: 1.0,
+            vertex_color_enabled: false,
+            fog_enabled: false,
+            fog_color: Vector3::ZERO,
+            fog_start: 0.0,
+            fog_end: 1.0,
+            texture: None,
+            texture2: None,
+        })
+    }
+
+    /// `Texture`.
+    pub fn texture(&self) -> Option<&Texture2D> {
+        self.texture.as_ref()
+    }
+
+    /// Sets `Texture` (the effect keeps a wrapper over the same texture).
+    pub fn set_texture(&mut self, texture: Option<&Texture2D>) {
+        self.texture = texture.cloned();
+    }
+
+    /// `Texture2`.
+    pub fn texture2(&self) -> Option<&Texture2D> {
+        self.texture2.as_ref()
+    }
+
+    /// Sets `Texture2`.
+    pub fn set_texture2(&mut self, texture: Option<&Texture2D>) {
+        self.texture2 = texture.cloned();
+    }
+
+    /// `CurrentTechnique`: one technique with one pass.
+    pub fn current_technique(&self) -> EffectTechnique<'_> {
+        technique(self, "DualTextureEffect")
+    }
+}
+
+impl StockEffect for DualTextureEffect {
+    fn device(&self) -> &Arc<DeviceShared> {
+        &self.device
+    }
+
+    fn applied(&self) -> Result<AppliedEffect> {
+        let d = self.diffuse_color;
+        let f = self.fog_color;
+        let values = [self.alpha, d.x, d.y, d.z, f.x, f.y, f.z, self.fog_start, self.fog_end];
+        crate::finite::check_finite(&[("value", &values)])?;
+        let state = |t: &Option<Texture2D>, name: &str| match t {
+            Some(t) => t.core.state(),
+            None => Err(XnaError::invalid_operation(format!(
+                "DualTextureEffect.{name} is null: the effect samples it."
+            ))),
+        };
+        let texture = state(&self.texture, "Texture")?;
+        let texture2 = state(&self.texture2, "Texture2")?;
+        let a = self.alpha.clamp(0.0, 1.0);
+        let world_view = self.world.mul(&self.view);
+        let mut block = Block::new();
+        block
+            .vec3(d * a, a)
+            .vec3(f, 0.0)
+            .vec4(fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end))
+            .vec4([switch(self.vertex_color_enabled), switch(self.fog_enabled), 0.0, 0.0]);
+        Ok(AppliedEffect {
+            transform: clip_transform(&self.world, &self.view, &self.projection),
+            material: block.material(StockShader::DualTexture),
+            texture,
+            texture2: Some(texture2),
+            needs_color: self.vertex_color_enabled,
+            needs_texture_coordinate: true,
+            needs_normal: false,
+            needs_texture_coordinate1: true,
+        })
+    }
+}

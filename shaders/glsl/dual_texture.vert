@@ -1,0 +1,27 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Stock DualTextureEffect vertex stage, in SDL_gpu's resource layout (vertex uniforms are set 1):
+// the material colour times the vertex colour when VertexColorEnabled, both texture coordinates,
+// and the fog factor saturate(dot(position, FogVector)).
+
+#define DUAL_TEXTURE_SET 1
+#include "dual_texture_uniforms.glsl"
+
+layout(location = 0) in vec3 in_position;
+layout(location = 1) in vec4 in_color;
+layout(location = 2) in vec2 in_texcoord;
+layout(location = 4) in vec2 in_texcoord1;
+
+layout(location = 0) out vec4 v_diffuse;
+layout(location = 1) out vec2 v_texcoord;
+layout(location = 2) out vec2 v_texcoord1;
+layout(location = 3) out float v_fog;
+
+void main() {
+    vec4 position = vec4(in_position, 1.0);
+    gl_Position = world_view_projection * position;
+    v_diffuse = diffuse * mix(vec4(1.0), in_color, flags.x);
+    v_texcoord = in_texcoord;
+    v_texcoord1 = in_texcoord1;
+    v_fog = clamp(dot(position, fog_vector), 0.0, 1.0);
+}
