@@ -25,6 +25,7 @@ mod error;
 mod event;
 mod finite;
 pub mod game;
+mod gpu_timing;
 mod math;
 mod options;
 mod profile;
@@ -57,6 +58,7 @@ pub use draw::IndexElement;
 pub use effect::Effect;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
+pub use gpu_timing::FrameGpuTiming;
 pub use math::{Color, Matrix, Rectangle, Vector2, Vector3};
 pub use options::{BackendKind, DeviceOptions, PresentInterval, PresentationParameters};
 pub use profile::GraphicsProfile;
@@ -69,6 +71,7 @@ pub use sprite_batch::{SpriteBatch, SpriteEffects, SpriteSortMode};
 pub use sprite_font::{FontOptions, SpriteFont};
 pub use texture::Texture2D;
 pub use texture3d::Texture3D;
+pub use xnagraph_graph::{GpuFrameTiming, GpuNodeTime, GpuTimingSupport};
 
 pub use xnagraph_graph::compile::CompilePolicy;
 pub use xnagraph_graph::{

@@ -138,6 +138,11 @@ pub struct DeviceOptions {
     /// of allocating (XNA allocates anew; the observable behaviour is the same). 0 still reuses
     /// a target dropped and replaced between two submissions.
     pub target_pool_frames: u32,
+    /// Time every frame's plan nodes on the GPU with timestamp queries, for profilers and
+    /// benchmarks ([`crate::GraphicsDevice::drain_gpu_timings`]); off by default, so a game pays
+    /// nothing. A backend without timestamps (SDL_gpu) reports them unavailable
+    /// ([`crate::GraphicsDevice::gpu_timing_support`]). Not part of XNA.
+    pub gpu_timing: bool,
 }
 
 impl Default for DeviceOptions {
@@ -151,6 +156,7 @@ impl Default for DeviceOptions {
             compile_policy: CompilePolicy::Graph,
             render_thread: true,
             target_pool_frames: 60,
+            gpu_timing: false,
         }
     }
 }

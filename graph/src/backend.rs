@@ -21,6 +21,7 @@ use crate::format::{DepthFormat, SurfaceFormat};
 use crate::plan::FramePlan;
 use crate::present::{PresentStats, PresentTarget};
 use crate::resource::{NativeHandle, RetireSink, TextureDesc, TextureState};
+use crate::timing::{GpuFrameTiming, GpuTimingSupport};
 
 /// Monotonic index of a submission; 0 means "never submitted".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -253,5 +254,21 @@ pub trait Backend: Send {
     /// What a backend with a window has presented; `None` without a window.
     fn present_stats(&self) -> Option<PresentStats> {
         None
+    }
+
+    /// Turns GPU timing of later submissions on or off (off when a backend is created: a game
+    /// pays nothing for it) and says whether this backend can time them at all. A backend
+    /// without timestamps answers [`GpuTimingSupport::Unavailable`] with the reason and never
+    /// reports; its callers measure frames fence to fence. See [`crate::timing`].
+    fn set_gpu_timing(&mut self, on: bool) -> GpuTimingSupport {
+        let _ = on;
+        GpuTimingSupport::Unavailable("this backend has no GPU timestamps".into())
+    }
+
+    /// The GPU times of timed submissions the backend has seen complete since the last call,
+    /// in submission order. Never waits for the GPU: a submission still executing is reported
+    /// by a later call, once a wait, a readback or a later submission has found it complete.
+    fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
+        Vec::new()
     }
 }

@@ -25,6 +25,7 @@ mod draw_sets;
 mod format;
 mod frame;
 mod geometry;
+mod hold;
 mod pass;
 mod pipeline;
 mod pool;
@@ -33,6 +34,7 @@ mod retirement;
 mod swapchain;
 mod sync;
 mod texture;
+mod timestamps;
 mod transfer;
 mod validation;
 
@@ -47,6 +49,7 @@ use xnagraph_graph::{
     LiveObjects, NativeHandle, PresentStats, PresentTarget, ReadbackId, RetireSink, SubmissionId,
     SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
 };
+use xnagraph_graph::{GpuFrameTiming, GpuTimingSupport};
 
 use crate::completion::Timeline;
 use crate::device::Gpu;
@@ -57,6 +60,7 @@ use crate::record::Recorder;
 use crate::retirement::Retired;
 use crate::texture::TextureTable;
 
+pub use crate::hold::GpuHold;
 pub use crate::swapchain::PresentPacing;
 
 /// How the backend is created.
@@ -79,6 +83,9 @@ pub struct VulkanConfig {
     /// Submissions a dropped render target's native objects stay pooled for reuse by a new
     /// target of the same description before they are destroyed (default 60).
     pub pool_keep_submissions: u32,
+    /// Time every plan node on the GPU from the first submission (see
+    /// [`Backend::set_gpu_timing`]; off by default).
+    pub gpu_timing: bool,
 }
 
 impl Default for VulkanConfig {
@@ -89,6 +96,7 @@ impl Default for VulkanConfig {
             timeout: Duration::from_secs(10),
             poison_undefined: false,
             pool_keep_submissions: 60,
+            gpu_timing: false,
         }
     }
 }
@@ -130,6 +138,9 @@ pub struct VulkanBackend {
     poison_undefined: bool,
     /// The swapchain of a backend created for a window.
     presenter: Option<swapchain::Presenter>,
+    timer: timestamps::GpuTimer,
+    /// The semaphore of a [`GpuHold`] every submission waits on.
+    hold: Option<vk::Semaphore>,
 }
 
 impl VulkanBackend {
@@ -187,6 +198,8 @@ impl VulkanBackend {
         };
         let formats = FormatTable::measure(&gpu.instance, gpu.physical);
         let caps = gpu.capabilities();
+        let frames_in_flight = config.frames_in_flight.clamp(1, 16);
+        let timer = timestamps::GpuTimer::new(&gpu, frames_in_flight as usize);
         let mut backend = VulkanBackend {
             gpu,
             caps,
@@ -210,11 +223,14 @@ impl VulkanBackend {
             timeline,
             poison_undefined: config.poison_undefined,
             presenter: None,
+            timer,
+            hold: None,
         };
+        backend.timer.set(&backend.gpu, config.gpu_timing);
         if let Some((_, window)) = window {
             backend.presenter = Some(swapchain::Presenter::new(&backend.gpu, window));
         }
-        for _ in 0..config.frames_in_flight.clamp(1, 16) {
+        for _ in 0..frames_in_flight {
             // On failure `backend` drops here and tears down what exists.
             backend.slots.push(FrameSlot::new(&backend.gpu)?);
         }
@@ -225,6 +241,39 @@ impl VulkanBackend {
     /// `BlendFactor` and `ReferenceStencil`, never adds one).
     pub fn pipeline_count(&self) -> usize {
         self.pipelines.pipeline_count()
+    }
+
+    /// From now on, every submission waits until the returned hold is released (or dropped)
+    /// before the GPU starts it: a test switch for proving that something never waits for an
+    /// unfinished frame. Hold the GPU only for less than [`VulkanConfig::timeout`].
+    pub fn hold_gpu(&mut self) -> Result<GpuHold, BackendError> {
+        let (hold, semaphore) = GpuHold::new(&self.gpu.device)?;
+        if let Some(old) = self.hold.replace(semaphore) {
+            self.retire_semaphore(old);
+        }
+        Ok(hold)
+    }
+
+    /// Destroys a hold's semaphore once every submission is done with it.
+    fn retire_semaphore(&mut self, semaphore: vk::Semaphore) {
+        // SAFETY: the device is live; once it is idle nothing waits on the semaphore.
+        unsafe {
+            let _ = self.gpu.device.device_wait_idle();
+            self.gpu.device.destroy_semaphore(semaphore, None);
+        }
+    }
+
+    /// Finishes, without waiting, every slot whose fence has signalled.
+    fn finish_signalled_slots(&mut self) {
+        for i in 0..self.slots.len() {
+            let fence = self.slots[i].fence;
+            // SAFETY: a status query on a live fence.
+            let done = unsafe { self.gpu.device.get_fence_status(fence) }.unwrap_or(false);
+            if done && self.slots[i].in_flight.is_some() {
+                // A failure here resurfaces at the next wait on the slot.
+                let _ = self.finish_slot(i);
+            }
+        }
     }
 
     /// Waits for slot `i`'s submission (if any) and takes out its readbacks.
@@ -245,6 +294,7 @@ impl VulkanBackend {
         }
         slot.in_flight = None;
         self.completed = self.completed.max(id);
+        self.timer.collect(&self.gpu, i);
         let mut result = Ok(());
         for pending in slot.readbacks.drain(..) {
             match pending.buffer.read(&self.gpu, pending.len) {
@@ -305,6 +355,7 @@ impl VulkanBackend {
         presentation: &swapchain::FramePresentation,
     ) -> Result<SubmissionId, BackendError> {
         let needs = record::measure(plan)?;
+        let queries = self.timer.prepare(&self.gpu, i, plan.nodes.len())?;
 
         let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
         // Room for the largest uniform block: the geometry effect's (a sprite's transform is 64).
@@ -390,6 +441,7 @@ impl VulkanBackend {
             poison_undefined: self.poison_undefined,
             acquired_image: presentation.acquired_image,
             present_copy: presentation.copy_into,
+            timestamps: queries,
         };
         let recorded = {
             let _span = tracing::debug_span!("lower", submission = id.0).entered();
@@ -397,6 +449,8 @@ impl VulkanBackend {
             record::record(&mut rec, plan)
         };
         let readbacks = std::mem::take(&mut rec.readbacks);
+        let submitted_at = std::time::Instant::now();
+        let hold = self.hold;
         let submitted = recorded.and_then(|()| {
             let _span = tracing::debug_span!("queue_submit", submission = id.0).entered();
             puffin::profile_scope!("queue_submit");
@@ -415,7 +469,7 @@ impl VulkanBackend {
                         .semaphore(s)
                         .stage_mask(sync::RENDER_FINISHED)
                 }));
-                let waits: Vec<_> = presentation
+                let mut waits: Vec<_> = presentation
                     .wait
                     .map(|s| {
                         vk::SemaphoreSubmitInfo::default()
@@ -424,6 +478,9 @@ impl VulkanBackend {
                     })
                     .into_iter()
                     .collect();
+                waits.extend(hold.map(|s| {
+                    vk::SemaphoreSubmitInfo::default().semaphore(s).value(1).stage_mask(sync::HELD)
+                }));
                 let submit = vk::SubmitInfo2::default()
                     .command_buffer_infos(&cmds)
                     .wait_semaphore_infos(&waits)
@@ -441,6 +498,7 @@ impl VulkanBackend {
             return Err(e);
         }
         self.timeline.submitted(id);
+        self.timer.submitted(i, id, plan.nodes.len(), submitted_at);
         let slot = &mut self.slots[i];
         slot.in_flight = Some(id);
         slot.last = id;
@@ -529,15 +587,8 @@ impl Backend for VulkanBackend {
 
     fn take_readback(&mut self, id: ReadbackId) -> Option<Vec<u8>> {
         if !self.readbacks.contains_key(&id) {
-            for i in 0..self.slots.len() {
-                let fence = self.slots[i].fence;
-                // SAFETY: a status query on a live fence.
-                let done = unsafe { self.gpu.device.get_fence_status(fence) }.unwrap_or(false);
-                if done && self.slots[i].in_flight.is_some() {
-                    // A read failure leaves the readback missing, which is what None says.
-                    let _ = self.finish_slot(i);
-                }
-            }
+            // A read failure leaves the readback missing, which is what None says.
+            self.finish_signalled_slots();
         }
         self.readbacks.remove(&id)
     }
@@ -600,6 +651,19 @@ impl Backend for VulkanBackend {
     fn present_stats(&self) -> Option<PresentStats> {
         self.presenter.as_ref().map(swapchain::Presenter::stats)
     }
+
+    /// Timestamps around every plan node (see the `timestamps` module): unavailable when the
+    /// queue writes none.
+    fn set_gpu_timing(&mut self, on: bool) -> GpuTimingSupport {
+        self.timer.set(&self.gpu, on)
+    }
+
+    /// Checks the fences of submissions in flight without waiting, then hands over the reports
+    /// of every submission found complete.
+    fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
+        self.finish_signalled_slots();
+        self.timer.drain()
+    }
 }
 
 impl Drop for VulkanBackend {
@@ -629,6 +693,10 @@ impl Drop for VulkanBackend {
         // SAFETY: the device is idle; the timeline and pipelines, then the device's remaining
         // children, then the device, messenger and instance.
         unsafe {
+            self.timer.destroy(&self.gpu);
+            if let Some(semaphore) = self.hold.take() {
+                self.gpu.device.destroy_semaphore(semaphore, None);
+            }
             self.timeline.destroy();
             self.pipelines.destroy(&self.gpu);
             self.gpu.destroy();

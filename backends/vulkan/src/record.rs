@@ -19,7 +19,7 @@ use crate::format::FormatTable;
 use crate::frame::{HostBuffer, PendingReadback};
 use crate::pipeline::Pipelines;
 use crate::texture::TextureTable;
-use crate::{debug_names, pass, sync, transfer};
+use crate::{debug_names, pass, sync, timestamps, transfer};
 
 /// Staging offsets are aligned for any texel or block size.
 pub(crate) const STAGING_ALIGN: u64 = 16;
@@ -143,6 +143,9 @@ pub(crate) struct Recorder<'a> {
     /// A copied frame's present: the swapchain image the back buffer is blitted into, and its
     /// size.
     pub present_copy: Option<(vk::Image, vk::Extent2D)>,
+    /// The query pool the plan's nodes are timed with, when GPU timing is on (see
+    /// [`crate::timestamps`]).
+    pub timestamps: Option<vk::QueryPool>,
 }
 
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
@@ -153,8 +156,14 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
             }
         }
     }
-    for node in &plan.nodes {
+    if let Some(pool) = rec.timestamps {
+        timestamps::record_reset(rec.gpu, rec.cmd, pool, plan.nodes.len());
+    }
+    for (index, node) in plan.nodes.iter().enumerate() {
         debug_names::begin_label(rec.gpu, rec.cmd, &plan.node_label(&node.kind));
+        if let Some(pool) = rec.timestamps {
+            timestamps::record_stamp(rec.gpu, rec.cmd, pool, index, false);
+        }
         sync::record_plan_barriers(
             &rec.gpu.device,
             rec.cmd,
@@ -197,6 +206,9 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
                     transfer::record_present_copy(rec, t.native(), into)?;
                 }
             }
+        }
+        if let Some(pool) = rec.timestamps {
+            timestamps::record_stamp(rec.gpu, rec.cmd, pool, index, true);
         }
         debug_names::end_label(rec.gpu, rec.cmd);
     }
