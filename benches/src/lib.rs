@@ -6,6 +6,7 @@
 pub mod alloc_count;
 pub mod ash_clear;
 pub mod post_chain;
+pub mod profile;
 pub mod replay;
 pub mod stress;
 

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use xnagraph::{Color, DeviceOptions, GraphicsProfile, GpuTimingSupport, RenderTarget2D};
+use xnagraph::{Color, DeviceOptions, GpuTimingSupport, GraphicsProfile, RenderTarget2D};
 
 #[test]
 fn presented_frames_report_gpu_time_per_plan_node_under_their_frame_number() {

@@ -1,20 +1,27 @@
 //! `xnagraph-replay`: replays, inspects and trims xnagraph frame captures.
 //!
 //! `info` prints what a capture holds and its size against its raw data; `replay` runs it on
-//! Vulkan (headless) once or `--repeat` times, prints p50/p95/p99 frame times and optionally
-//! writes a JSON summary (`--json`, windowed by `--measurement-range a-b`) and the final frame
-//! as a PNG; `trim` writes a new capture holding a range of frames with the snapshot it needs.
+//! Vulkan or SDL_gpu (`--backend`, headless) once or `--repeat` times and profiles it: a table
+//! of the CPU stages (record, compile, lowering, submit), wall-clock and GPU frame times with
+//! p50/p95/p99, a table per plan node (name, kind, attachments, load/store ops, draws, GPU ms,
+//! share of the frame), optionally a JSON summary (`--json`, windowed by
+//! `--measurement-range a-b`) and the final frame as a PNG; `--timestamp-cost` measures what
+//! the GPU timestamps cost; `trim` writes a new capture holding a range of frames with the snapshot it needs.
 //! A malformed file is an error naming the chunk and byte offset, with exit status 1.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use xnagraph_benches::replay::{percentile, replay, summary_json};
+use xnagraph_benches::profile::{
+    node_table, percentile, profile, report, stage_table, summary_json, timestamp_cost,
+    ProfileOptions,
+};
 use xnagraph_graph::capture::trim::trim;
 use xnagraph_graph::capture::Capture;
 use xnagraph_graph::compile::CompilePolicy;
-use xnagraph_graph::SurfaceFormat;
+use xnagraph_graph::{Backend, SurfaceFormat};
+use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
 #[derive(Parser, Debug)]
@@ -24,6 +31,54 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum BackendChoice {
+    /// Vulkan 1.3 (ash + vk-mem).
+    Vulkan,
+    /// SDL 3.4's GPU API (no GPU timestamps: frame time is fence to fence).
+    Sdlgpu,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum OnOff {
+    On,
+    Off,
+}
+
+#[derive(clap::Args, Debug)]
+struct ReplayArgs {
+    /// The capture file.
+    capture: PathBuf,
+    /// The backend that replays it.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Vulkan)]
+    backend: BackendChoice,
+    /// How many times to replay every frame (each pass from the snapshot).
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    /// Compile under the frame-blind policy instead of the recorded one.
+    #[arg(long)]
+    frame_blind: bool,
+    /// GPU timestamps around every plan node (Vulkan).
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    timestamps: OnOff,
+    /// Measure what the timestamps cost: replay with them off and on, alternating, `--repeat`
+    /// rounds each, and print the ratio.
+    #[arg(long)]
+    timestamp_cost: bool,
+    /// Write the final frame's back buffer as an RGBA PNG.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Write a JSON summary (stages, GPU time, per-node rows).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Only frames a to b (positions in the capture, inclusive) count in the tables and summary.
+    #[arg(long, value_name = "A-B", value_parser = parse_range)]
+    measurement_range: Option<(usize, usize)>,
+    /// Turn on the Khronos validation layer (SDL_gpu: debug mode); any message fails the run.
+    #[arg(long)]
+    validation: bool,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Prints the device, resources, frames and sizes of a capture.
@@ -31,29 +86,9 @@ enum Command {
         /// The capture file.
         capture: PathBuf,
     },
-    /// Replays a capture on Vulkan, headless.
-    Replay {
-        /// The capture file.
-        capture: PathBuf,
-        /// How many times to replay every frame (each pass from the snapshot).
-        #[arg(long, default_value_t = 1)]
-        repeat: u32,
-        /// Compile under the frame-blind policy instead of the recorded one.
-        #[arg(long)]
-        frame_blind: bool,
-        /// Write the final frame's back buffer as an RGBA PNG.
-        #[arg(long, value_name = "FILE")]
-        png: Option<PathBuf>,
-        /// Write a JSON summary of the frame times.
-        #[arg(long, value_name = "FILE")]
-        json: Option<PathBuf>,
-        /// Only frames a to b (positions in the capture, inclusive) count in the summary.
-        #[arg(long, value_name = "A-B", value_parser = parse_range)]
-        measurement_range: Option<(usize, usize)>,
-        /// Turn on the Khronos validation layer.
-        #[arg(long)]
-        validation: bool,
-    },
+    /// Replays a capture headless and profiles it: per plan node GPU time, per frame CPU
+    /// stages and GPU time with percentiles.
+    Replay(ReplayArgs),
     /// Writes frames a to b of a capture to a new capture that replays on its own.
     Trim {
         /// The capture file.
@@ -79,6 +114,19 @@ fn parse_range(value: &str) -> Result<(usize, usize), String> {
 fn backend(validation: bool) -> Result<VulkanBackend, String> {
     VulkanBackend::new(VulkanConfig { validation, ..VulkanConfig::default() })
         .map_err(|e| format!("no Vulkan device: {e}"))
+}
+
+fn chosen_backend(choice: BackendChoice, validation: bool) -> Result<Box<dyn Backend>, String> {
+    Ok(match choice {
+        BackendChoice::Vulkan => Box::new(backend(validation)?),
+        BackendChoice::Sdlgpu => Box::new(
+            SdlGpuBackend::new(SdlGpuConfig {
+                debug_mode: validation || cfg!(debug_assertions),
+                ..SdlGpuConfig::default()
+            })
+            .map_err(|e| format!("no SDL_gpu device: {e}"))?,
+        ),
+    })
 }
 
 fn open(path: &Path) -> Result<Capture, String> {
@@ -129,45 +177,7 @@ fn info(path: &Path) -> Result<(), String> {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Info { capture } => info(&capture),
-        Command::Replay {
-            capture,
-            repeat,
-            frame_blind,
-            png,
-            json,
-            measurement_range,
-            validation,
-        } => {
-            let capture = open(&capture)?;
-            let mut backend = backend(validation)?;
-            let total = capture.frames.len() as u64 * u64::from(repeat.max(1));
-            let bar = indicatif::ProgressBar::new(total);
-            if total < 100 {
-                bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-            }
-            let policy = frame_blind.then_some(CompilePolicy::FrameBlind);
-            let run = replay(&mut backend, &capture, repeat, policy, || bar.inc(1))
-                .map_err(|e| format!("replay failed: {e}"))?;
-            bar.finish_and_clear();
-            let frame_ms: Vec<f64> = run.frames.iter().map(|f| f.frame_ms).collect();
-            println!(
-                "{} frames on {}: p50 {:.3} ms, p95 {:.3} ms, p99 {:.3} ms",
-                run.frames.len(),
-                xnagraph_graph::Backend::adapter_name(&backend),
-                percentile(&frame_ms, 50.0),
-                percentile(&frame_ms, 95.0),
-                percentile(&frame_ms, 99.0)
-            );
-            if let Some(path) = json {
-                std::fs::write(&path, summary_json(&run.frames, measurement_range))
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-            }
-            if let Some(path) = png {
-                let desc = capture.textures[capture.device.back_buffer as usize].desc;
-                write_png(&path, desc.width, desc.height, desc.format, &run.final_back_buffer)?;
-            }
-            Ok(())
-        }
+        Command::Replay(args) => replay_command(args),
         Command::Trim { capture: path, out, frames } => {
             let capture = open(&path)?;
             let mut backend = backend(false)?;
@@ -182,6 +192,83 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{}: {} frames, {} bytes", out.display(), stats.frames, stats.file_bytes);
             Ok(())
         }
+    }
+}
+
+fn replay_command(args: ReplayArgs) -> Result<(), String> {
+    let capture = open(&args.capture)?;
+    let mut backend = chosen_backend(args.backend, args.validation)?;
+    let backend = backend.as_mut();
+    let policy = args.frame_blind.then_some(CompilePolicy::FrameBlind);
+    let passes = if args.timestamp_cost {
+        2 * u64::from(args.repeat.max(1)) + 1
+    } else {
+        u64::from(args.repeat.max(1))
+    };
+    let bar = indicatif::ProgressBar::new(capture.frames.len() as u64 * passes);
+    if bar.length().unwrap_or(0) < 100 {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    if args.timestamp_cost {
+        let cost = timestamp_cost(backend, &capture, policy, args.repeat, || bar.inc(1))
+            .map_err(|e| format!("replay failed: {e}"))?;
+        bar.finish_and_clear();
+        check_validation(backend, args.validation)?;
+        println!(
+            "timestamp cost on {}: frame {:.4} ms with / {:.4} ms without = {:.3}; \
+             lowering+submit {:.4} / {:.4} ms = {:.3}",
+            backend.adapter_name(),
+            cost.frame_on_ms,
+            cost.frame_off_ms,
+            cost.frame_ratio(),
+            cost.cpu_on_ms,
+            cost.cpu_off_ms,
+            cost.cpu_ratio()
+        );
+        return Ok(());
+    }
+    let options = ProfileOptions {
+        repeat: args.repeat,
+        policy,
+        timestamps: args.timestamps == OnOff::On,
+        ..ProfileOptions::default()
+    };
+    let run = profile(backend, &capture, &options, || bar.inc(1))
+        .map_err(|e| format!("replay failed: {e}"))?;
+    bar.finish_and_clear();
+    check_validation(backend, args.validation)?;
+    let range = args.measurement_range;
+    let frame_ms: Vec<f64> = run.frames.iter().map(|f| f.frame_ms).collect();
+    println!(
+        "{} frames on {}: p50 {:.3} ms, p95 {:.3} ms, p99 {:.3} ms",
+        run.frames.len(),
+        run.adapter,
+        percentile(&frame_ms, 50.0),
+        percentile(&frame_ms, 95.0),
+        percentile(&frame_ms, 99.0)
+    );
+    println!("{}", report::gpu_note(&run.support));
+    print!("{}", stage_table(&run.frames, range));
+    print!("{}", node_table(&run, range));
+    if let Some(path) = &args.json {
+        std::fs::write(path, summary_json(&run, range))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.png {
+        let desc = capture.textures[capture.device.back_buffer as usize].desc;
+        write_png(path, desc.width, desc.height, desc.format, &run.final_back_buffer)?;
+    }
+    Ok(())
+}
+
+/// With validation on, any message the backend collected fails the run.
+fn check_validation(backend: &dyn Backend, validation: bool) -> Result<(), String> {
+    let messages = backend.diagnostics().take_messages();
+    match messages.first() {
+        Some(first) if validation => {
+            Err(format!("{} validation messages, the first: {first}", messages.len()))
+        }
+        _ => Ok(()),
     }
 }
 
