@@ -5,6 +5,7 @@
 
 pub mod alloc_count;
 pub mod ash_clear;
+pub mod plot;
 pub mod post_chain;
 pub mod profile;
 pub mod replay;

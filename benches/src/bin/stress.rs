@@ -22,7 +22,7 @@ use xnagraph_benches::stress::post::{self, Post};
 use xnagraph_benches::stress::sprites::{self, SpriteOptions, Sprites};
 use xnagraph_benches::stress::timing::StageTimes;
 use xnagraph_benches::stress::uploads::{memcpy_bytes_per_second, Uploads};
-use xnagraph_benches::stress::{self as harness, plot, FrameTimes, Progress, Scenario, Summary};
+use xnagraph_benches::stress::{self as harness, FrameTimes, Progress, Scenario, Summary};
 use xnagraph_benches::{json, number, string};
 
 #[derive(Parser)]
@@ -232,7 +232,7 @@ impl Run<'_> {
 
     fn plot(&self, title: &str, times: &[FrameTimes]) -> Result<(), String> {
         if let Some(path) = &self.cli.plot {
-            std::fs::write(path, plot::svg(title, times))
+            std::fs::write(path, harness::plot_svg(title, times))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
         Ok(())

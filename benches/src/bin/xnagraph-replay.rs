@@ -9,13 +9,15 @@
 //! the GPU timestamps cost; `trim` writes a new capture holding a range of frames with the snapshot it needs.
 //! A malformed file is an error naming the chunk and byte offset, with exit status 1.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use xnagraph_benches::plot::{self, Series};
 use xnagraph_benches::profile::{
-    node_table, percentile, profile, report, stage_table, summary_json, timestamp_cost,
-    ProfileOptions,
+    node_table, percentile, profile, puffin_out, report, stage_table, summary_json, timestamp_cost,
+    FrameFigures, ProfileOptions,
 };
 use xnagraph_graph::capture::trim::trim;
 use xnagraph_graph::capture::Capture;
@@ -77,6 +79,28 @@ struct ReplayArgs {
     /// Turn on the Khronos validation layer (SDL_gpu: debug mode); any message fails the run.
     #[arg(long)]
     validation: bool,
+    /// Write a `.puffin` file (CPU scopes per frame and a GPU track with a scope per plan
+    /// node) that puffin_viewer opens.
+    #[arg(long, value_name = "FILE")]
+    puffin: Option<PathBuf>,
+    /// Stream the frames to puffin_viewer through puffin_http on ADDR (127.0.0.1 only): waits
+    /// for the viewer to connect (at most --serve-wait seconds), then replays.
+    #[arg(long, value_name = "ADDR")]
+    serve: Option<String>,
+    /// How long --serve waits for a viewer, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    serve_wait: u64,
+    /// Write the frame times (wall-clock, CPU stages, GPU) as an SVG plot.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Write the compiled plan of frame N (position in the capture; its flush with the most
+    /// nodes) as DOT to OUT, and as SVG beside it when the `dot` program is installed.
+    #[arg(long, num_args = 2, value_names = ["N", "OUT"])]
+    dot: Option<Vec<String>>,
+    /// Write the back buffer after each of the frames LIST (positions, comma-separated) as
+    /// DIR/frame-N.png.
+    #[arg(long, num_args = 2, value_names = ["LIST", "DIR"])]
+    png_frames: Option<Vec<String>>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -227,16 +251,68 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
         );
         return Ok(());
     }
+    let dot = match &args.dot {
+        Some(v) => Some((parse_frame(&v[0], &capture)?, PathBuf::from(&v[1]))),
+        None => None,
+    };
+    let png_frames = match &args.png_frames {
+        Some(v) => {
+            let list =
+                v[0].split(',').map(|n| parse_frame(n, &capture)).collect::<Result<_, _>>()?;
+            Some((list, PathBuf::from(&v[1])))
+        }
+        None => None,
+    };
     let options = ProfileOptions {
         repeat: args.repeat,
         policy,
         timestamps: args.timestamps == OnOff::On,
-        ..ProfileOptions::default()
+        dot_frame: dot.as_ref().map(|d| d.0),
+        png_frames: png_frames
+            .as_ref()
+            .map_or_else(Vec::new, |p: &(Vec<usize>, PathBuf)| p.0.clone()),
+    };
+    let server = match &args.serve {
+        Some(addr) => Some(serve(addr, args.serve_wait)?),
+        None => None,
     };
     let run = profile(backend, &capture, &options, || bar.inc(1))
         .map_err(|e| format!("replay failed: {e}"))?;
     bar.finish_and_clear();
     check_validation(backend, args.validation)?;
+    if args.puffin.is_some() || server.is_some() {
+        let frames = puffin_out::emit_frames(&run)?;
+        if let Some(path) = &args.puffin {
+            let file =
+                std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            puffin_out::write_puffin(&frames, &mut out)?;
+            out.flush().map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        if let Some(server) = server {
+            let viewers = server.num_clients();
+            // Dropping the server sends every queued frame before it returns.
+            drop(server);
+            println!("sent {} frames to {viewers} viewer(s)", frames.len());
+        }
+    }
+    if let Some(path) = &args.plot {
+        std::fs::write(path, plot_svg(&capture_name(&args.capture), &run.frames))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some((frame, path)) = &dot {
+        let text = run.dot.as_ref().ok_or_else(|| format!("frame {frame} submitted no plan"))?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("{}", render_dot(path));
+    }
+    if let Some((_, dir)) = &png_frames {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let desc = capture.textures[capture.device.back_buffer as usize].desc;
+        for (frame, bytes) in &run.frame_images {
+            let path = dir.join(format!("frame-{frame}.png"));
+            write_png(&path, desc.width, desc.height, desc.format, bytes)?;
+        }
+    }
     let range = args.measurement_range;
     let frame_ms: Vec<f64> = run.frames.iter().map(|f| f.frame_ms).collect();
     println!(
@@ -259,6 +335,74 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
         write_png(path, desc.width, desc.height, desc.format, &run.final_back_buffer)?;
     }
     Ok(())
+}
+
+/// A frame position of `capture`.
+fn parse_frame(text: &str, capture: &Capture) -> Result<usize, String> {
+    let n: usize = text.trim().parse().map_err(|_| format!("'{text}' is not a frame position"))?;
+    if n >= capture.frames.len() {
+        return Err(format!("frame {n}: the capture holds {} frames", capture.frames.len()));
+    }
+    Ok(n)
+}
+
+fn capture_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| "replay".to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The frame-time plot of a replay.
+fn plot_svg(title: &str, frames: &[FrameFigures]) -> String {
+    let series = |name, colour, get: fn(&FrameFigures) -> f64| Series {
+        name,
+        colour,
+        values: frames.iter().map(get).collect(),
+    };
+    plot::svg(
+        title,
+        &[
+            series("frame", "#1f77b4", |f| f.frame_ms),
+            series("record", "#2ca02c", |f| f.record_ms),
+            series("compile", "#ff7f0e", |f| f.compile_ms),
+            series("lower", "#d62728", |f| f.lower_ms),
+            series("submit", "#8c564b", |f| f.submit_ms),
+            series("gpu", "#9467bd", |f| f.gpu_ms.unwrap_or(f64::NAN)),
+        ],
+    )
+}
+
+/// Renders a DOT file as SVG beside it with the `dot` program, when it is installed; says
+/// what was written.
+fn render_dot(path: &Path) -> String {
+    let svg = path.with_extension("svg");
+    match std::process::Command::new("dot").arg("-Tsvg").arg(path).arg("-o").arg(&svg).status() {
+        Ok(status) if status.success() => {
+            format!("wrote {} and {}", path.display(), svg.display())
+        }
+        Ok(status) => format!("wrote {} (dot failed: {status})", path.display()),
+        Err(_) => format!("wrote {} (no `dot` program: no SVG)", path.display()),
+    }
+}
+
+/// Starts a puffin_http server on `addr` (a loopback address only) and waits for a viewer.
+fn serve(addr: &str, wait_secs: u64) -> Result<puffin_http::Server, String> {
+    let socket: std::net::SocketAddr = addr
+        .parse()
+        .map_err(|_| format!("--serve {addr}: not an address such as 127.0.0.1:8585"))?;
+    if !socket.ip().is_loopback() {
+        return Err(format!("--serve {addr}: only a loopback address (127.0.0.1) is served"));
+    }
+    let server = puffin_http::Server::new(addr).map_err(|e| format!("--serve {addr}: {e}"))?;
+    eprintln!("serving puffin frames on {addr}: waiting for puffin_viewer to connect");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(wait_secs);
+    while server.num_clients() == 0 && std::time::Instant::now() < deadline {
+        // puffin_http accepts a connection only as a frame goes out.
+        puffin_out::emit_waiting_frame();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    if server.num_clients() == 0 {
+        eprintln!("no viewer connected within {wait_secs} s; replaying anyway");
+    }
+    Ok(server)
 }
 
 /// With validation on, any message the backend collected fails the run.

@@ -8,6 +8,7 @@
 
 pub mod nodes;
 pub mod observe;
+pub mod puffin_out;
 pub mod report;
 pub mod run;
 

@@ -248,3 +248,25 @@ pub fn summary_json(run: &ProfileRun, range: Option<(usize, usize)>) -> String {
         nodes.join(",")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(percentile(&v, 50.0), 50.0);
+        assert_eq!(percentile(&v, 95.0), 95.0);
+        assert_eq!(percentile(&v, 99.0), 99.0);
+        assert_eq!(percentile(&[7.0], 99.0), 7.0);
+        assert_eq!(percentile(&[], 50.0), 0.0);
+    }
+
+    #[test]
+    fn the_measurement_range_is_inclusive_and_optional() {
+        assert!(in_range(2, Some((2, 4))) && in_range(4, Some((2, 4))));
+        assert!(!in_range(1, Some((2, 4))) && !in_range(5, Some((2, 4))));
+        assert!(in_range(1000, None));
+    }
+}

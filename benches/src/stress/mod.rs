@@ -11,7 +11,6 @@
 
 pub mod churn;
 pub mod mixed;
-pub mod plot;
 pub mod post;
 pub mod sprites;
 pub mod timing;
@@ -84,6 +83,26 @@ pub struct FrameTimes {
     /// The GPU time of the frame's flushes (latest end minus earliest begin), when the device
     /// times its frames.
     pub gpu: Option<Duration>,
+}
+
+/// The frame-time plot of a run (`--plot F.svg`): frame, record, compile, lowering and GPU
+/// time per frame.
+pub fn plot_svg(title: &str, frames: &[FrameTimes]) -> String {
+    let series = |name, colour, get: fn(&FrameTimes) -> f64| crate::plot::Series {
+        name,
+        colour,
+        values: frames.iter().map(get).collect(),
+    };
+    crate::plot::svg(
+        title,
+        &[
+            series("frame", "#1f77b4", |f| ms(f.frame)),
+            series("record", "#2ca02c", |f| ms(f.record)),
+            series("compile", "#ff7f0e", |f| ms(f.stages.compile)),
+            series("lower", "#d62728", |f| ms(f.stages.lower)),
+            series("gpu", "#9467bd", |f| f.gpu.map_or(f64::NAN, ms)),
+        ],
+    )
 }
 
 impl FrameTimes {
