@@ -16,8 +16,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use xnagraph_benches::plot::{self, Series};
 use xnagraph_benches::profile::{
-    node_table, percentile, profile, puffin_out, report, stage_table, summary_json, timestamp_cost,
-    FrameFigures, ProfileOptions,
+    diff, node_table, percentile, profile, puffin_out, report, stage_table, summary_json,
+    timestamp_cost, FrameFigures, ProfileOptions,
 };
 use xnagraph_graph::capture::trim::trim;
 use xnagraph_graph::capture::Capture;
@@ -103,6 +103,37 @@ struct ReplayArgs {
     png_frames: Option<Vec<String>>,
 }
 
+#[derive(clap::Args, Debug)]
+struct DiffArgs {
+    /// Replay A's capture.
+    a: PathBuf,
+    /// Replay B's capture (default: A's).
+    b: Option<PathBuf>,
+    /// A's backend.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Vulkan)]
+    backend_a: BackendChoice,
+    /// B's backend.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Vulkan)]
+    backend_b: BackendChoice,
+    /// Compile B under the frame-blind policy (CLEAR when a clear is pending, otherwise LOAD;
+    /// always STORE).
+    #[arg(long)]
+    frame_blind_b: bool,
+    /// Passes over each capture.
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    /// Only frames a to b (positions, inclusive) count in the node table.
+    #[arg(long, value_name = "A-B", value_parser = parse_range)]
+    measurement_range: Option<(usize, usize)>,
+    /// Write the difference of the final frames as a PNG (per channel, scaled so the largest
+    /// error is white; black where equal).
+    #[arg(long, value_name = "FILE")]
+    diff_png: Option<PathBuf>,
+    /// Turn on validation (SDL_gpu: debug mode); any message fails the run.
+    #[arg(long)]
+    validation: bool,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Prints the device, resources, frames and sizes of a capture.
@@ -113,6 +144,10 @@ enum Command {
     /// Replays a capture headless and profiles it: per plan node GPU time, per frame CPU
     /// stages and GPU time with percentiles.
     Replay(ReplayArgs),
+    /// Replays two captures (or one twice: on two backends, or under the frame-blind policy)
+    /// and prints them side by side: per plan node GPU time and attachment traffic, frame
+    /// times, and how their final frames differ.
+    Diff(DiffArgs),
     /// Writes frames a to b of a capture to a new capture that replays on its own.
     Trim {
         /// The capture file.
@@ -202,6 +237,7 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Info { capture } => info(&capture),
         Command::Replay(args) => replay_command(args),
+        Command::Diff(args) => diff_command(args),
         Command::Trim { capture: path, out, frames } => {
             let capture = open(&path)?;
             let mut backend = backend(false)?;
@@ -333,6 +369,68 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
     if let Some(path) = &args.png {
         let desc = capture.textures[capture.device.back_buffer as usize].desc;
         write_png(path, desc.width, desc.height, desc.format, &run.final_back_buffer)?;
+    }
+    Ok(())
+}
+
+fn diff_command(args: DiffArgs) -> Result<(), String> {
+    let b_path = args.b.clone().unwrap_or_else(|| args.a.clone());
+    let sides = [
+        (&args.a, args.backend_a, None),
+        (&b_path, args.backend_b, args.frame_blind_b.then_some(CompilePolicy::FrameBlind)),
+    ];
+    let mut runs = Vec::new();
+    let mut back_buffer = None;
+    for (path, choice, policy) in sides {
+        let capture = open(path)?;
+        let desc = capture.textures[capture.device.back_buffer as usize].desc;
+        back_buffer.get_or_insert(desc);
+        let mut backend = chosen_backend(choice, args.validation)?;
+        let options = ProfileOptions {
+            repeat: args.repeat,
+            policy,
+            timestamps: true,
+            ..ProfileOptions::default()
+        };
+        let run = profile(backend.as_mut(), &capture, &options, || {})
+            .map_err(|e| format!("{}: replay failed: {e}", path.display()))?;
+        check_validation(backend.as_ref(), args.validation)?;
+        runs.push(run);
+    }
+    let (a, b) = (&runs[0], &runs[1]);
+    let describe = |name: &str, path: &Path, run: &xnagraph_benches::profile::ProfileRun| {
+        let gpu: Vec<f64> = run.frames.iter().filter_map(|f| f.gpu_ms).collect();
+        let wall: Vec<f64> = run.frames.iter().map(|f| f.frame_ms).collect();
+        let gpu = if gpu.is_empty() {
+            "-".to_owned()
+        } else {
+            format!("{:.4} ms", percentile(&gpu, 50.0))
+        };
+        println!(
+            "{name}: {} on {}: frame p50 {:.4} ms, GPU p50 {gpu}; {}",
+            path.display(),
+            run.adapter,
+            percentile(&wall, 50.0),
+            report::gpu_note(&run.support)
+        );
+    };
+    describe("A", &args.a, a);
+    describe(if args.frame_blind_b { "B (frame-blind)" } else { "B" }, &b_path, b);
+    let deltas = diff::node_deltas(a, b, args.measurement_range);
+    print!("{}", diff::diff_table(&deltas));
+    let traffic: i64 = deltas.iter().map(diff::NodeDelta::traffic_delta).sum();
+    println!("attachment traffic of the listed nodes (each once), B - A: {traffic:+} bytes");
+    match diff::pixel_diff(&a.final_back_buffer, &b.final_back_buffer) {
+        Ok(d) => {
+            println!(
+                "final frame: {} differing pixels, max channel error {}",
+                d.differing_pixels, d.max_channel_error
+            );
+            if let (Some(path), Some(desc)) = (&args.diff_png, back_buffer) {
+                write_png(path, desc.width, desc.height, SurfaceFormat::Color, &d.image)?;
+            }
+        }
+        Err(e) => println!("{e}"),
     }
     Ok(())
 }

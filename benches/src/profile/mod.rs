@@ -6,6 +6,7 @@
 //! backend writes timestamps, per-node GPU time; [`report`] turns a run into the terminal
 //! tables and the JSON summary.
 
+pub mod diff;
 pub mod nodes;
 pub mod observe;
 pub mod puffin_out;

@@ -34,6 +34,8 @@ pub struct NodeRow {
     pub flush: usize,
     /// The node's index in the flush's plan where it first appeared.
     pub node: usize,
+    /// Which of its flush's nodes of the same name it is (from 0).
+    pub nth: usize,
     /// What the node does.
     pub info: NodeInfo,
     /// Frames that had the node.
@@ -58,13 +60,15 @@ pub fn node_rows(run: &ProfileRun, range: Option<(usize, usize)>) -> Vec<NodeRow
             let timing = run.timings.get(submission);
             let mut seen: HashMap<&str, usize> = HashMap::new();
             for (node, info) in plan.nodes.iter().enumerate() {
-                let nth = seen.entry(info.name.as_str()).or_default();
-                let key = (flush, info.name.clone(), *nth);
-                *nth += 1;
+                let count = seen.entry(info.name.as_str()).or_default();
+                let nth = *count;
+                *count += 1;
+                let key = (flush, info.name.clone(), nth);
                 let row = *index.entry(key).or_insert_with(|| {
                     rows.push(NodeRow {
                         flush,
                         node,
+                        nth,
                         info: info.clone(),
                         frames: 0,
                         timed: 0,
