@@ -138,7 +138,9 @@ fn uploads_and_mixed_run() {
     assert!(ok, "{lines:?}");
     check_lines(&lines, 31);
     let svg = std::fs::read_to_string(&plot).unwrap();
-    assert!(svg.starts_with("<svg") && svg.matches("<polyline").count() == 4, "{svg}");
+    // Frame, record, compile, lowering and GPU time: one line each (every frame has all five).
+    assert!(svg.starts_with("<svg") && svg.matches("<polyline").count() == 5, "{svg}");
+    assert!(svg.contains(">gpu</text>"), "{svg}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

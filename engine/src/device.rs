@@ -546,8 +546,8 @@ impl GraphicsDevice {
 
     /// The GPU times of frames the GPU has finished since the last call, oldest first: per plan
     /// node begin and end, and the frame's GPU time (latest end minus earliest begin). Never
-    /// waits for the GPU; a frame still executing is reported by a later call (after a later
-    /// present, a readback or [`GraphicsDevice::wait_idle`]). Empty unless
+    /// waits for the GPU; a frame still executing is reported by a later call, once it has
+    /// completed ([`GraphicsDevice::wait_idle`] makes sure every frame has). Empty unless
     /// [`DeviceOptions::gpu_timing`] is on and the backend has timestamps. Not part of XNA.
     pub fn drain_gpu_timings(&self) -> Result<Vec<FrameGpuTiming>> {
         let timings = self.shared.with_backend(|backend| Ok(backend.drain_gpu_timings()))?;

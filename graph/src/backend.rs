@@ -266,8 +266,9 @@ pub trait Backend: Send {
     }
 
     /// The GPU times of timed submissions the backend has seen complete since the last call,
-    /// in submission order. Never waits for the GPU: a submission still executing is reported
-    /// by a later call, once a wait, a readback or a later submission has found it complete.
+    /// in submission order. Never waits for the GPU (a backend may check, without blocking,
+    /// whether submissions in flight have completed): a submission still executing is reported
+    /// by a later call, once it has completed.
     fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
         Vec::new()
     }

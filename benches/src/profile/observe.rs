@@ -72,7 +72,8 @@ impl Backend for Observed<'_> {
     fn submit_blocker(&self) -> Option<SubmissionId> {
         self.inner.submit_blocker()
     }
-    /// Describes the plan (outside the timed submission), then submits it.
+    /// Submits the plan, then describes it (after the backend's own submit call, which the
+    /// replayer times).
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
         let submission = self.inner.submit(plan)?;
         let dot = self.want_dot.then(|| to_dot(plan));

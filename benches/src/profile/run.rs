@@ -60,7 +60,7 @@ pub struct FrameFigures {
     pub gpu_ms: Option<f64>,
     /// When the frame's replay began, on the timing clock.
     pub start_ns: u64,
-    /// Its submissions, in order (indices into [`ProfileRun::plans`] follow `plans[i]`).
+    /// Its submissions, in order (each one's plan: [`ProfileRun::plan`]).
     pub submissions: Vec<SubmissionId>,
 }
 
