@@ -5,11 +5,15 @@
 //! ([`xnagraph_graph::timing`]).
 //!
 //! Each slot owns a query pool sized from the largest plan it has recorded (two queries per
-//! node); the command buffer resets the queries it uses, then writes one timestamp before each
-//! node's barriers and one after its work ([`crate::sync::NODE_TIMESTAMP`]). Results are read
-//! only once the slot's fence has been seen signalled, with `vkGetQueryPoolResults` and no WAIT
-//! flag (availability checked per query), so reading never stalls: with two frames in flight a
-//! frame's figures arrive when its slot comes round again, or at an explicit wait.
+//! node) and a host-visible buffer as large; the command buffer resets the queries it uses,
+//! writes one timestamp before each node's barriers and one after its work
+//! ([`crate::sync::NODE_TIMESTAMP`]), and ends by copying the results with their availability
+//! into the buffer (`vkCmdCopyQueryPoolResults`: the GPU waits for its own queries, then a
+//! barrier makes the bytes visible to the host). Results are read only once the slot's fence has
+//! been seen signalled, from the mapped buffer, availability checked per query: reading never
+//! stalls, and never calls the driver (on lavapipe, `vkGetQueryPoolResults` waited behind the
+//! queue's next frame). With two frames in flight a frame's figures arrive when its slot comes
+//! round again, or at an explicit wait or drain.
 //!
 //! Ticks keep the queue's `timestampValidBits` and scale by the device's `timestampPeriod`.
 //! With VK_EXT_calibrated_timestamps, each readback samples the device clock and
@@ -25,12 +29,18 @@ use xnagraph_graph::timing::{instant_ns, GpuFrameTiming, GpuNodeTime, GpuTimingS
 use xnagraph_graph::{BackendError, SubmissionId};
 
 use crate::device::Gpu;
+use crate::frame::HostBuffer;
 use crate::{sync, vk_error};
 
-/// One slot's query pool and the timed submission recorded into it.
+/// Bytes one query's result takes in the results buffer: the value and its availability.
+const RESULT_BYTES: u64 = 16;
+
+/// One slot's query pool, the buffer its results are copied into, and the timed submission
+/// recorded into it.
 #[derive(Default)]
 struct SlotQueries {
     pool: vk::QueryPool,
+    results: Option<HostBuffer>,
     capacity: u32,
     pending: Option<Pending>,
 }
@@ -96,14 +106,14 @@ impl GpuTimer {
         support
     }
 
-    /// The pool to time a plan of `nodes` nodes recorded into idle slot `slot` with, grown
-    /// when the plan outgrows it; `None` while timing is off.
+    /// The pool and results buffer to time a plan of `nodes` nodes recorded into idle slot
+    /// `slot` with, grown when the plan outgrows them; `None` while timing is off.
     pub fn prepare(
         &mut self,
         gpu: &Gpu,
         slot: usize,
         nodes: usize,
-    ) -> Result<Option<vk::QueryPool>, BackendError> {
+    ) -> Result<Option<(vk::QueryPool, vk::Buffer)>, BackendError> {
         if !self.on || nodes == 0 {
             return Ok(None);
         }
@@ -112,6 +122,16 @@ impl GpuTimer {
         let queries = &mut self.slots[slot];
         if queries.capacity < wanted {
             let capacity = wanted.max(queries.capacity * 2).max(64);
+            let results = HostBuffer::new(
+                gpu,
+                u64::from(capacity) * RESULT_BYTES,
+                vk::BufferUsageFlags::TRANSFER_DST,
+                true,
+            )?;
+            if let Some(old) = queries.results.replace(results) {
+                // SAFETY: the slot is idle (caller's contract).
+                unsafe { old.destroy(gpu) };
+            }
             let info = vk::QueryPoolCreateInfo::default()
                 .query_type(vk::QueryType::TIMESTAMP)
                 .query_count(capacity);
@@ -127,7 +147,8 @@ impl GpuTimer {
             }
             queries.capacity = capacity;
         }
-        Ok(Some(queries.pool))
+        let results = queries.results.as_ref().map_or(vk::Buffer::null(), |b| b.buffer);
+        Ok(Some((queries.pool, results)))
     }
 
     /// Notes the timed submission just made from slot `slot`.
@@ -151,19 +172,21 @@ impl GpuTimer {
         let Some(pending) = self.slots[slot].pending.take() else {
             return;
         };
-        let count = pending.nodes * 2;
-        let mut results = vec![[0u64; 2]; count as usize];
+        let count = pending.nodes as usize * 2;
+        let mut results = vec![[0u64; 2]; count];
         if count > 0 {
-            let flags = vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WITH_AVAILABILITY;
-            // SAFETY: the queries were reset and written by a submission whose fence has
-            // signalled; the result array holds (value, availability) per query.
-            let read = unsafe {
-                gpu.device.get_query_pool_results(self.slots[slot].pool, 0, &mut results, flags)
-            };
-            if let Err(e) = read {
-                if e != vk::Result::NOT_READY {
-                    tracing::warn!(error = %e, "reading GPU timestamps failed");
+            let Some(buffer) = self.slots[slot].results.as_ref() else { return };
+            // The copy and its host barrier were in the submission, whose fence has signalled.
+            match buffer.read(gpu, count * RESULT_BYTES as usize) {
+                Ok(bytes) => {
+                    for (pair, chunk) in results.iter_mut().zip(bytes.chunks_exact(16)) {
+                        let word = |i: usize| {
+                            u64::from_le_bytes(chunk[i..i + 8].try_into().unwrap_or_default())
+                        };
+                        *pair = [word(0), word(8)];
+                    }
                 }
+                Err(e) => tracing::warn!(error = %e, "reading GPU timestamps failed"),
             }
             if results.iter().any(|r| r[1] == 0) {
                 tracing::warn!(
@@ -248,7 +271,11 @@ impl GpuTimer {
     /// # Safety
     /// No pending or executing submission may use the pools.
     pub unsafe fn destroy(&mut self, gpu: &Gpu) {
-        for queries in self.slots.drain(..) {
+        for mut queries in self.slots.drain(..) {
+            if let Some(results) = queries.results.take() {
+                // SAFETY: as below.
+                unsafe { results.destroy(gpu) };
+            }
             if queries.pool != vk::QueryPool::null() {
                 // SAFETY: the caller guarantees the GPU is done with the pools.
                 unsafe { gpu.device.destroy_query_pool(queries.pool, None) };
@@ -275,6 +302,38 @@ pub(crate) fn record_stamp(
     let query = node as u32 * 2 + u32::from(end);
     // SAFETY: `cmd` is recording outside a render pass; the query was reset earlier in it.
     unsafe { gpu.device.cmd_write_timestamp2(cmd, sync::NODE_TIMESTAMP, pool, query) };
+}
+
+/// Records the copy of a plan's `nodes` × 2 results (value and availability, 64-bit) into
+/// `results`, after the GPU has written them, and the barrier that lets the host read them;
+/// after every node.
+pub(crate) fn record_copy(
+    gpu: &Gpu,
+    cmd: vk::CommandBuffer,
+    (pool, results): (vk::QueryPool, vk::Buffer),
+    nodes: usize,
+) {
+    let flags = vk::QueryResultFlags::TYPE_64
+        | vk::QueryResultFlags::WITH_AVAILABILITY
+        | vk::QueryResultFlags::WAIT;
+    let host = [sync::host_read_barrier(results)];
+    let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&host);
+    // SAFETY: `cmd` is recording outside a render pass; the queries were reset and written
+    // earlier in it; the buffer holds at least 2 × nodes results (it was sized with the pool).
+    // WAIT makes the GPU, not the host, wait for the timestamps.
+    unsafe {
+        gpu.device.cmd_copy_query_pool_results(
+            cmd,
+            pool,
+            0,
+            nodes as u32 * 2,
+            results,
+            0,
+            RESULT_BYTES,
+            flags,
+        );
+        gpu.device.cmd_pipeline_barrier2(cmd, &dependency);
+    }
 }
 
 /// `ticks - reference` for counters of `bits` meaningful bits that may have wrapped once,

@@ -206,16 +206,18 @@ fn passes(
 }
 
 /// What the timestamps themselves cost: the same capture replayed with them off and on,
-/// alternating, in one process.
+/// alternating, in one process. Means over every frame of every round: the mean wall-clock
+/// frame time is the replay's whole duration (each pass ends when the GPU is idle) over its
+/// frames, so it takes in GPU time as well.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimestampCost {
-    /// Median wall-clock frame time without timestamps, ms.
+    /// Mean wall-clock frame time without timestamps, ms.
     pub frame_off_ms: f64,
-    /// Median wall-clock frame time with timestamps, ms.
+    /// Mean wall-clock frame time with timestamps, ms.
     pub frame_on_ms: f64,
-    /// Median CPU time of lowering + submit without timestamps, ms.
+    /// Mean CPU time of lowering + submit without timestamps, ms.
     pub cpu_off_ms: f64,
-    /// Median CPU time of lowering + submit with timestamps, ms.
+    /// Mean CPU time of lowering + submit with timestamps, ms.
     pub cpu_on_ms: f64,
 }
 
@@ -252,11 +254,11 @@ pub fn timestamp_cost(
             cpu[k].extend(run.frames.iter().map(|f| f.lower_ms + f.submit_ms));
         }
     }
-    let median = |v: &[f64]| super::percentile(v, 50.0);
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     Ok(TimestampCost {
-        frame_off_ms: median(&frame[0]),
-        frame_on_ms: median(&frame[1]),
-        cpu_off_ms: median(&cpu[0]),
-        cpu_on_ms: median(&cpu[1]),
+        frame_off_ms: mean(&frame[0]),
+        frame_on_ms: mean(&frame[1]),
+        cpu_off_ms: mean(&cpu[0]),
+        cpu_on_ms: mean(&cpu[1]),
     })
 }
