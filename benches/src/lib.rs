@@ -6,7 +6,9 @@
 pub mod alloc_count;
 pub mod ash_clear;
 pub mod fuzz;
+pub mod plot;
 pub mod post_chain;
+pub mod profile;
 pub mod replay;
 pub mod stress;
 

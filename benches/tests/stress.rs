@@ -42,6 +42,30 @@ fn check_lines(lines: &[String], frames: usize) {
     }
     let compile: f64 = field(s, "compile_p50_ms").unwrap().parse().unwrap();
     assert!(compile > 0.0, "the compile spans were timed: {s}");
+    // Every frame's GPU time from the timestamps (Vulkan, on by default).
+    assert!(field(s, "gpu_timing").is_some_and(|t| t.contains("timestamps")), "{s}");
+    for line in lines.iter().filter(|l| field(l, "frame_ms").is_some()) {
+        let gpu: f64 = field(line, "gpu_ms").and_then(|v| v.parse().ok()).unwrap_or(-1.0);
+        assert!(gpu > 0.0, "a GPU time per frame: {line}");
+    }
+    let gpu: f64 = field(s, "gpu_p99_ms").and_then(|v| v.parse().ok()).unwrap_or(-1.0);
+    assert!(gpu > 0.0, "GPU percentiles: {s}");
+}
+
+#[test]
+fn without_timestamps_or_on_sdl_gpu_frames_have_no_gpu_time() {
+    for args in [&["--timestamps", "off"][..], &["--backend", "sdlgpu"][..]] {
+        let common = ["--validation", "--frames", "3", "mixed"];
+        let (ok, lines) = stress(&[args, &common[..]].concat());
+        assert!(ok, "{args:?}: {lines:?}");
+        let s = summary(&lines);
+        assert_eq!(field(s, "gpu_p50_ms"), Some("null"), "{s}");
+        assert!(field(s, "gpu_timing").is_some_and(|t| t.contains("fence to fence")), "{s}");
+        assert!(lines
+            .iter()
+            .filter(|l| field(l, "frame_ms").is_some())
+            .all(|l| field(l, "gpu_ms") == Some("null")));
+    }
 }
 
 #[test]
@@ -81,13 +105,23 @@ fn rt_churn_passes_its_bounds_and_reports_every_hundred_frames() {
 
 #[test]
 fn post_chain_gives_the_same_pixels_under_both_policies_with_less_traffic() {
-    let (ok, lines) =
-        stress(&["--validation", "--frames", "2", "post-chain", "--width", "96", "--height", "64"]);
+    let args = ["post-chain", "--width", "96", "--height", "64", "--bandwidth-gbs", "1"];
+    let (ok, lines) = stress(&[&["--validation", "--frames", "2"][..], &args[..]].concat());
     assert!(ok, "{lines:?}");
     let last = lines.last().unwrap();
     assert_eq!(field(last, "differing_pixels"), Some("0"), "{last}");
     let saved: f64 = field(last, "traffic_saved").unwrap().parse().unwrap();
     assert!(saved > 0.4, "{last}");
+    // Each policy's GPU time, against the bound its plan's bytes set.
+    let policies: Vec<_> = lines.iter().filter(|l| field(l, "policy").is_some()).collect();
+    assert_eq!(policies.len(), 2, "{lines:?}");
+    for s in policies {
+        let gpu: f64 = field(s, "gpu_p50_ms").and_then(|v| v.parse().ok()).unwrap_or(-1.0);
+        let bound: f64 = field(s, "bandwidth_bound_us").and_then(|v| v.parse().ok()).unwrap();
+        let ratio: f64 = field(s, "gpu_p50_over_bound").and_then(|v| v.parse().ok()).unwrap();
+        assert!(gpu > 0.0 && bound > 0.0, "{s}");
+        assert!((ratio - gpu * 1e3 / bound).abs() <= ratio * 0.01 + 0.01, "{s}");
+    }
 }
 
 #[test]
@@ -107,7 +141,9 @@ fn uploads_and_mixed_run() {
     assert!(ok, "{lines:?}");
     check_lines(&lines, 31);
     let svg = std::fs::read_to_string(&plot).unwrap();
-    assert!(svg.starts_with("<svg") && svg.matches("<polyline").count() == 4, "{svg}");
+    // Frame, record, compile, lowering and GPU time: one line each (every frame has all five).
+    assert!(svg.starts_with("<svg") && svg.matches("<polyline").count() == 5, "{svg}");
+    assert!(svg.contains(">gpu</text>"), "{svg}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

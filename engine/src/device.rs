@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 
 use xnagraph_graph::null::{NullBackend, NullConfig, NullProbe};
 use xnagraph_graph::{
-    Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport, PlanCost, Rect,
-    RenderTargetDesc, SurfaceFormat, TextureDesc, TextureState, Viewport,
+    Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport, GpuTimingSupport,
+    PlanCost, Rect, RenderTargetDesc, SurfaceFormat, TextureDesc, TextureState, Viewport,
 };
 use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
@@ -20,6 +20,7 @@ use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 use crate::clear::ClearOptions;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
+use crate::gpu_timing::FrameGpuTiming;
 use crate::math::Color;
 use crate::options::{BackendKind, DeviceOptions, PresentationParameters};
 use crate::profile::GraphicsProfile;
@@ -54,6 +55,7 @@ pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
         poison_undefined: options.poison_undefined,
         pool_keep_submissions: options.target_pool_frames,
         texture_indexing: options.texture_indexing,
+        gpu_timing: options.gpu_timing,
     }
 }
 
@@ -195,6 +197,10 @@ impl GraphicsDevice {
         let handle = backend.create_texture(&desc)?;
         let back_buffer = TextureState::new(desc, handle, backend.retire_sink());
         let adapter_name = backend.adapter_name().to_owned();
+        let gpu_timing = crate::gpu_timing::GpuTimingLog::new(
+            backend.set_gpu_timing(options.gpu_timing),
+            options.gpu_timing,
+        );
         let waiter = backend.waiter();
         let diagnostics = backend.diagnostics();
         let shared = Arc::new(DeviceShared {
@@ -221,6 +227,7 @@ impl GraphicsDevice {
             compile_policy: options.compile_policy,
             last_plan_cost: Mutex::new(None),
             capture: Default::default(),
+            gpu_timing,
         });
         shared.capture.texture_created(lock(&shared.rec).builder.back_buffer());
         if options.render_thread {
@@ -530,6 +537,24 @@ impl GraphicsDevice {
     pub fn last_plan_cost(&self) -> Option<PlanCost> {
         self.shared.drain();
         *lock(&self.shared.last_plan_cost)
+    }
+
+    /// Whether this device times its frames on the GPU: [`GpuTimingSupport::Available`] when
+    /// the backend writes timestamps (they are taken only with [`DeviceOptions::gpu_timing`]
+    /// on), else `Unavailable` with the reason (SDL_gpu has none: measure frames fence to fence
+    /// there). Not part of XNA.
+    pub fn gpu_timing_support(&self) -> GpuTimingSupport {
+        self.shared.gpu_timing.support.clone()
+    }
+
+    /// The GPU times of frames the GPU has finished since the last call, oldest first: per plan
+    /// node begin and end, and the frame's GPU time (latest end minus earliest begin). Never
+    /// waits for the GPU; a frame still executing is reported by a later call, once it has
+    /// completed ([`GraphicsDevice::wait_idle`] makes sure every frame has). Empty unless
+    /// [`DeviceOptions::gpu_timing`] is on and the backend has timestamps. Not part of XNA.
+    pub fn drain_gpu_timings(&self) -> Result<Vec<FrameGpuTiming>> {
+        let timings = self.shared.with_backend(|backend| Ok(backend.drain_gpu_timings()))?;
+        Ok(self.shared.gpu_timing.attribute(timings))
     }
 
     /// The test probe of a device created with [`BackendKind::Null`]: counts of every backend

@@ -26,6 +26,7 @@ mod error;
 mod event;
 mod finite;
 pub mod game;
+mod gpu_timing;
 mod math;
 mod math3d;
 mod options;
@@ -62,6 +63,7 @@ pub use effects::dual_texture::DualTextureEffect;
 pub use effects::DirectionalLight;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
+pub use gpu_timing::FrameGpuTiming;
 pub use math::{Color, Matrix, Rectangle, Vector2, Vector3};
 pub use options::{
     BackendKind, DeviceOptions, PresentInterval, PresentationParameters, TextureIndexing,
@@ -76,6 +78,7 @@ pub use sprite_batch::{SpriteBatch, SpriteEffects, SpriteSortMode};
 pub use sprite_font::{FontOptions, SpriteFont};
 pub use texture::Texture2D;
 pub use texture3d::Texture3D;
+pub use xnagraph_graph::{GpuFrameTiming, GpuNodeTime, GpuTimingSupport};
 
 pub use xnagraph_graph::compile::CompilePolicy;
 pub use xnagraph_graph::{

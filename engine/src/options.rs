@@ -146,6 +146,11 @@ pub struct DeviceOptions {
     /// sampling one texture, as on SDL_gpu. The pixels are the same either way; the other modes
     /// exist for tests and benchmarks that compare the paths.
     pub texture_indexing: TextureIndexing,
+    /// Time every frame's plan nodes on the GPU with timestamp queries, for profilers and
+    /// benchmarks ([`crate::GraphicsDevice::drain_gpu_timings`]); off by default, so a game pays
+    /// nothing. A backend without timestamps (SDL_gpu) reports them unavailable
+    /// ([`crate::GraphicsDevice::gpu_timing_support`]). Not part of XNA.
+    pub gpu_timing: bool,
 }
 
 impl Default for DeviceOptions {
@@ -160,6 +165,7 @@ impl Default for DeviceOptions {
             render_thread: true,
             target_pool_frames: 60,
             texture_indexing: TextureIndexing::Auto,
+            gpu_timing: false,
         }
     }
 }

@@ -186,6 +186,8 @@ pub(crate) struct DeviceShared {
     pub last_plan_cost: Mutex<Option<PlanCost>>,
     /// Frame capture (see [`crate::capture`]).
     pub capture: crate::capture::CaptureHook,
+    /// Which frame each timed submission carried ([`crate::DeviceOptions::gpu_timing`]).
+    pub gpu_timing: crate::gpu_timing::GpuTimingLog,
 }
 
 impl DeviceShared {

@@ -363,6 +363,9 @@ impl DeviceShared {
                 return Ok(Err(e));
             }
         }
-        self.backend_call(|backend| backend.submit(plan))
+        // Noted under the backend lock, before anyone can drain the submission's timing.
+        self.backend_call(|backend| {
+            backend.submit(plan).inspect(|&id| self.gpu_timing.submitted(id, number))
+        })
     }
 }

@@ -21,6 +21,7 @@ use crate::format::{DepthFormat, SurfaceFormat};
 use crate::plan::FramePlan;
 use crate::present::{PresentStats, PresentTarget};
 use crate::resource::{NativeHandle, RetireSink, TextureDesc, TextureState};
+use crate::timing::{GpuFrameTiming, GpuTimingSupport};
 
 /// Monotonic index of a submission; 0 means "never submitted".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -275,5 +276,22 @@ pub trait Backend: Send {
         Err(BackendError::NotSupported(
             "releasing the window from the device is not available on this backend".into(),
         ))
+    }
+
+    /// Turns GPU timing of later submissions on or off (off when a backend is created: a game
+    /// pays nothing for it) and says whether this backend can time them at all. A backend
+    /// without timestamps answers [`GpuTimingSupport::Unavailable`] with the reason and never
+    /// reports; its callers measure frames fence to fence. See [`crate::timing`].
+    fn set_gpu_timing(&mut self, on: bool) -> GpuTimingSupport {
+        let _ = on;
+        GpuTimingSupport::Unavailable("this backend has no GPU timestamps".into())
+    }
+
+    /// The GPU times of timed submissions the backend has seen complete since the last call,
+    /// in submission order. Never waits for the GPU (a backend may check, without blocking,
+    /// whether submissions in flight have completed): a submission still executing is reported
+    /// by a later call, once it has completed.
+    fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
+        Vec::new()
     }
 }

@@ -25,6 +25,7 @@ pub mod present;
 pub mod resource;
 pub mod retire;
 pub mod states;
+pub mod timing;
 
 pub use backend::{
     Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId, SubmissionWaiter,
@@ -39,3 +40,4 @@ pub use geometry::*;
 pub use plan::*;
 pub use present::{PresentCounters, PresentMode, PresentStats, PresentTarget, SwapchainDesc};
 pub use resource::*;
+pub use timing::{GpuFrameTiming, GpuNodeTime, GpuTimingSupport};

@@ -58,6 +58,11 @@ pub(crate) struct Gpu {
     /// The window surface of a device created for a window, with VK_KHR_surface's entry
     /// points; destroyed just before the instance.
     pub surface: Option<(ash::khr::surface::Instance, vk::SurfaceKHR)>,
+    /// Meaningful bits of a timestamp written on the queue (0: the queue cannot write any).
+    pub timestamp_valid_bits: u32,
+    /// VK_EXT_calibrated_timestamps' entry points, when the device can sample its own clock
+    /// together with the CPU's monotonic clock (the extension is then enabled).
+    pub calibrated_timestamps: Option<ash::ext::calibrated_timestamps::Device>,
 }
 
 /// The raw handles of the window a device presents to.
@@ -121,6 +126,7 @@ struct Candidate {
     rank: u32,
     name: String,
     features: Features,
+    timestamp_valid_bits: u32,
 }
 
 /// A usable adapter, or `None`: Vulkan 1.3, dynamic rendering, synchronization2, a graphics queue
@@ -176,6 +182,7 @@ fn examine(
         physical,
         queue_family: queue_family as u32,
         rank: device_type_rank(props.device_type),
+        timestamp_valid_bits: families[queue_family].timestamp_valid_bits,
         name: format!("{name} [{}]", device_type_name(props.device_type)),
         features: Features {
             fill_mode_non_solid: core.fill_mode_non_solid == vk::TRUE,
@@ -293,7 +300,7 @@ impl Gpu {
             },
             None => None,
         };
-        let opened = match Self::open_device(&instance, surface.as_ref()) {
+        let opened = match Self::open_device(&entry, &instance, surface.as_ref()) {
             Ok(o) => o,
             Err(e) => {
                 if let Some((loader, surface)) = &surface {
@@ -309,9 +316,11 @@ impl Gpu {
                 return Err(e);
             }
         };
-        let (chosen, limits, device, queue, allocator) = opened;
+        let (chosen, limits, device, queue, allocator, calibrated) = opened;
         let debug_utils =
             debug_utils_enabled.then(|| ash::ext::debug_utils::Device::new(&instance, &device));
+        let calibrated_timestamps =
+            calibrated.then(|| ash::ext::calibrated_timestamps::Device::new(&instance, &device));
         Ok(Gpu {
             _entry: entry,
             instance,
@@ -332,18 +341,49 @@ impl Gpu {
             features: chosen.features,
             diagnostics,
             surface,
+            timestamp_valid_bits: chosen.timestamp_valid_bits,
+            calibrated_timestamps,
         })
+    }
+
+    /// Whether `physical` has VK_EXT_calibrated_timestamps with both the device's clock and the
+    /// CPU clock the timing reports use (CLOCK_MONOTONIC; only on Unix).
+    fn can_calibrate(
+        entry: &ash::Entry,
+        instance: &ash::Instance,
+        physical: vk::PhysicalDevice,
+    ) -> bool {
+        if !cfg!(unix) {
+            return false;
+        }
+        // SAFETY: `physical` belongs to this live instance.
+        let extensions =
+            unsafe { instance.enumerate_device_extension_properties(physical) }.unwrap_or_default();
+        let named = |e: &vk::ExtensionProperties| {
+            e.extension_name_as_c_str().is_ok_and(|n| n == ash::ext::calibrated_timestamps::NAME)
+        };
+        if !extensions.iter().any(named) {
+            return false;
+        }
+        let loader = ash::ext::calibrated_timestamps::Instance::new(entry, instance);
+        // SAFETY: as above; the extension is offered by the adapter.
+        let domains = unsafe { loader.get_physical_device_calibrateable_time_domains(physical) }
+            .unwrap_or_default();
+        domains.contains(&vk::TimeDomainEXT::DEVICE)
+            && domains.contains(&vk::TimeDomainEXT::CLOCK_MONOTONIC)
     }
 
     #[allow(clippy::type_complexity)]
     fn open_device(
+        entry: &ash::Entry,
         instance: &ash::Instance,
         surface: Option<&(ash::khr::surface::Instance, vk::SurfaceKHR)>,
     ) -> Result<
-        (Candidate, vk::PhysicalDeviceLimits, ash::Device, vk::Queue, vk_mem::Allocator),
+        (Candidate, vk::PhysicalDeviceLimits, ash::Device, vk::Queue, vk_mem::Allocator, bool),
         BackendError,
     > {
         let chosen = Self::choose_adapter(instance, surface)?;
+        let calibrated = Self::can_calibrate(entry, instance, chosen.physical);
         // SAFETY: `chosen.physical` belongs to this instance.
         let props = unsafe { instance.get_physical_device_properties(chosen.physical) };
 
@@ -366,12 +406,16 @@ impl Gpu {
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
             .timeline_semaphore(true)
             .shader_sampled_image_array_non_uniform_indexing(chosen.features.nonuniform_indexing);
-        let swapchain_extension = [ash::khr::swapchain::NAME.as_ptr()];
-        let device_extensions: &[*const std::ffi::c_char] =
-            if surface.is_some() { &swapchain_extension } else { &[] };
+        let mut device_extensions = Vec::new();
+        if surface.is_some() {
+            device_extensions.push(ash::khr::swapchain::NAME.as_ptr());
+        }
+        if calibrated {
+            device_extensions.push(ash::ext::calibrated_timestamps::NAME.as_ptr());
+        }
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_infos)
-            .enabled_extension_names(device_extensions)
+            .enabled_extension_names(&device_extensions)
             .enabled_features(&core)
             .push_next(&mut v13)
             .push_next(&mut v12);
@@ -385,7 +429,7 @@ impl Gpu {
         alloc_info.vulkan_api_version = vk::API_VERSION_1_3;
         // SAFETY: instance, device and adapter outlive the allocator (it is dropped first).
         match unsafe { vk_mem::Allocator::new(alloc_info) } {
-            Ok(allocator) => Ok((chosen, props.limits, device, queue, allocator)),
+            Ok(allocator) => Ok((chosen, props.limits, device, queue, allocator, calibrated)),
             Err(e) => {
                 // SAFETY: the device has no children yet.
                 unsafe { device.destroy_device(None) };
@@ -478,6 +522,7 @@ mod tests {
                 independent_blend: true,
                 nonuniform_indexing: true,
             },
+            timestamp_valid_bits: 64,
         }
     }
 

@@ -12,8 +12,9 @@
 //! (the format table), `sync` (the access table and barrier lowering), `texture` (native
 //! textures), `pass` (rendering and draws) with `pipeline` (pipelines and samplers), `transfer`
 //! (uploads, readbacks, mips, the copy into a swapchain image), `record` (one plan → one command
-//! buffer), `frame` (the ring of frames in flight and its buffers), `retirement` (deferred
-//! release) and `swapchain` (a window's surface, swapchain, acquire and present).
+//! buffer), `submit` (a plan recorded into a frame-ring slot and submitted), `frame` (the ring
+//! of frames in flight and its buffers), `retirement` (deferred release), `swapchain` (a
+//! window's surface, swapchain, acquire and present) and `timestamps` (GPU time per plan node).
 
 #![warn(missing_docs)]
 
@@ -25,15 +26,18 @@ mod draw_sets;
 mod format;
 mod frame;
 mod geometry;
+mod hold;
 mod pass;
 mod pipeline;
 mod pool;
 mod record;
 mod retirement;
 mod stock_effects;
+mod submit;
 mod swapchain;
 mod sync;
 mod texture;
+mod timestamps;
 mod transfer;
 mod validation;
 
@@ -48,16 +52,17 @@ use xnagraph_graph::{
     LiveObjects, NativeHandle, PresentStats, PresentTarget, ReadbackId, RetireSink, SubmissionId,
     SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
 };
+use xnagraph_graph::{GpuFrameTiming, GpuTimingSupport};
 
 use crate::completion::Timeline;
 use crate::device::Gpu;
 use crate::format::FormatTable;
-use crate::frame::{ensure_buffer, FrameSlot};
+use crate::frame::FrameSlot;
 use crate::pipeline::Pipelines;
-use crate::record::Recorder;
 use crate::retirement::Retired;
 use crate::texture::TextureTable;
 
+pub use crate::hold::GpuHold;
 pub use crate::swapchain::PresentPacing;
 
 /// How the backend is created.
@@ -83,6 +88,9 @@ pub struct VulkanConfig {
     /// How a sprite draw of several textures (`xnagraph_graph::DrawTextures`) is drawn (default
     /// [`TextureIndexing::Auto`]); the pixels are the same either way.
     pub texture_indexing: TextureIndexing,
+    /// Time every plan node on the GPU from the first submission (see
+    /// [`Backend::set_gpu_timing`]; off by default).
+    pub gpu_timing: bool,
 }
 
 impl Default for VulkanConfig {
@@ -94,6 +102,7 @@ impl Default for VulkanConfig {
             poison_undefined: false,
             pool_keep_submissions: 60,
             texture_indexing: TextureIndexing::Auto,
+            gpu_timing: false,
         }
     }
 }
@@ -152,6 +161,9 @@ pub struct VulkanBackend {
     poison_undefined: bool,
     /// The swapchain of a backend created for a window.
     presenter: Option<swapchain::Presenter>,
+    timer: timestamps::GpuTimer,
+    /// The semaphore of a [`GpuHold`] every submission waits on.
+    hold: Option<vk::Semaphore>,
 }
 
 impl VulkanBackend {
@@ -209,6 +221,8 @@ impl VulkanBackend {
         };
         let formats = FormatTable::measure(&gpu.instance, gpu.physical);
         let caps = gpu.capabilities();
+        let frames_in_flight = config.frames_in_flight.clamp(1, 16);
+        let timer = timestamps::GpuTimer::new(&gpu, frames_in_flight as usize);
         let mut backend = VulkanBackend {
             gpu,
             caps,
@@ -232,11 +246,14 @@ impl VulkanBackend {
             timeline,
             poison_undefined: config.poison_undefined,
             presenter: None,
+            timer,
+            hold: None,
         };
+        backend.timer.set(&backend.gpu, config.gpu_timing);
         if let Some((_, window)) = window {
             backend.presenter = Some(swapchain::Presenter::new(&backend.gpu, window));
         }
-        for _ in 0..config.frames_in_flight.clamp(1, 16) {
+        for _ in 0..frames_in_flight {
             // On failure `backend` drops here and tears down what exists.
             backend.slots.push(FrameSlot::new(&backend.gpu)?);
         }
@@ -247,6 +264,39 @@ impl VulkanBackend {
     /// `BlendFactor` and `ReferenceStencil`, never adds one).
     pub fn pipeline_count(&self) -> usize {
         self.pipelines.pipeline_count()
+    }
+
+    /// From now on, every submission waits until the returned hold is released (or dropped)
+    /// before the GPU starts it: a test switch for proving that something never waits for an
+    /// unfinished frame. Hold the GPU only for less than [`VulkanConfig::timeout`].
+    pub fn hold_gpu(&mut self) -> Result<GpuHold, BackendError> {
+        let (hold, semaphore) = GpuHold::new(&self.gpu.device)?;
+        if let Some(old) = self.hold.replace(semaphore) {
+            self.retire_semaphore(old);
+        }
+        Ok(hold)
+    }
+
+    /// Destroys a hold's semaphore once every submission is done with it.
+    fn retire_semaphore(&mut self, semaphore: vk::Semaphore) {
+        // SAFETY: the device is live; once it is idle nothing waits on the semaphore.
+        unsafe {
+            let _ = self.gpu.device.device_wait_idle();
+            self.gpu.device.destroy_semaphore(semaphore, None);
+        }
+    }
+
+    /// Finishes, without waiting, every slot whose fence has signalled.
+    fn finish_signalled_slots(&mut self) {
+        for i in 0..self.slots.len() {
+            let fence = self.slots[i].fence;
+            // SAFETY: a status query on a live fence.
+            let done = unsafe { self.gpu.device.get_fence_status(fence) }.unwrap_or(false);
+            if done && self.slots[i].in_flight.is_some() {
+                // A failure here resurfaces at the next wait on the slot.
+                let _ = self.finish_slot(i);
+            }
+        }
     }
 
     /// Waits for slot `i`'s submission (if any) and takes out its readbacks.
@@ -267,6 +317,7 @@ impl VulkanBackend {
         }
         slot.in_flight = None;
         self.completed = self.completed.max(id);
+        self.timer.collect(&self.gpu, i);
         let mut result = Ok(());
         for pending in slot.readbacks.drain(..) {
             match pending.buffer.read(&self.gpu, pending.len) {
@@ -317,163 +368,6 @@ impl VulkanBackend {
                 p.mark_stale();
             }
         }
-        Ok(id)
-    }
-
-    fn record_and_submit_in(
-        &mut self,
-        plan: &FramePlan,
-        i: usize,
-        presentation: &swapchain::FramePresentation,
-    ) -> Result<SubmissionId, BackendError> {
-        let needs = record::measure(plan, self.gpu.texture_indexing.is_some())?;
-
-        let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
-        // Room for the largest uniform block: the geometry effect's (a sprite's transform is 64).
-        let uniform_stride = geometry::UNIFORM_BYTES.next_multiple_of(align);
-        let mut outgrown = Vec::new();
-        let slot = &mut self.slots[i];
-        let wanted = [
-            (
-                &mut slot.vertices,
-                needs.vertex_bytes,
-                vk::BufferUsageFlags::VERTEX_BUFFER | vk::BufferUsageFlags::INDEX_BUFFER,
-            ),
-            (
-                &mut slot.uniforms,
-                uniform_stride * u64::from(needs.draws),
-                vk::BufferUsageFlags::UNIFORM_BUFFER,
-            ),
-            (&mut slot.staging, needs.staging_bytes, vk::BufferUsageFlags::TRANSFER_SRC),
-        ];
-        let mut grown = Ok(());
-        for (buffer, size, usage) in wanted {
-            match ensure_buffer(&self.gpu, buffer, size, usage) {
-                Ok(old) => outgrown.extend(old),
-                Err(e) => {
-                    grown = Err(e);
-                    break;
-                }
-            }
-        }
-        let slot_last = slot.last;
-        for old in outgrown {
-            // The slot is idle, so this is freed at the next collection.
-            self.retire_buffer(slot_last, old);
-        }
-        grown?;
-        let slot = &mut self.slots[i];
-        slot.prepare_descriptors(&self.gpu, &needs)?;
-        let sprite_bytes: &[u8] = bytemuck::cast_slice(&plan.frame.sprites);
-        let geometry_offset = geometry::defaults_offset(sprite_bytes.len() as u64);
-        // The frame's sprites and geometry bytes copied into the slot's mapped vertex buffer.
-        let upload_span = tracing::debug_span!("upload_vertices").entered();
-        if let Some(v) = &slot.vertices {
-            v.write(&self.gpu, 0, sprite_bytes)?;
-            if needs.geometry {
-                let defaults: &[u8] = bytemuck::cast_slice(&geometry::DEFAULT_ATTRIBUTES);
-                v.write(&self.gpu, geometry_offset, defaults)?;
-                let arena = geometry_offset + defaults.len() as u64;
-                v.write(&self.gpu, arena, &plan.frame.geometry_bytes)?;
-            }
-        }
-
-        drop(upload_span);
-
-        let device = &self.gpu.device;
-        let cmd = slot.cmd;
-        let begin = vk::CommandBufferBeginInfo::default()
-            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-        // SAFETY: the slot is idle, so its pool's command buffer may be reset and re-recorded.
-        unsafe {
-            device
-                .reset_command_pool(slot.pool, vk::CommandPoolResetFlags::empty())
-                .and_then(|_| device.begin_command_buffer(cmd, &begin))
-        }
-        .map_err(|e| vk_error("vkBeginCommandBuffer", e))?;
-
-        let id = SubmissionId(self.last_submitted.0 + 1);
-        let mut rec = Recorder {
-            gpu: &self.gpu,
-            formats: &self.formats,
-            textures: &self.textures,
-            buffers: &mut self.buffers,
-            submission: id,
-            completed: self.completed,
-            pipelines: &mut self.pipelines,
-            cmd,
-            frame: &plan.frame,
-            vertex_buffer: slot.vertices.as_ref().map(|b| b.buffer).unwrap_or_default(),
-            geometry_offset,
-            uniforms: slot.uniforms.as_ref(),
-            uniform_stride,
-            uniforms_used: 0,
-            staging: slot.staging.as_ref(),
-            staging_used: 0,
-            descriptors: slot.descriptors,
-            draw_sets: &mut slot.draw_sets,
-            readbacks: Vec::new(),
-            poison_undefined: self.poison_undefined,
-            acquired_image: presentation.acquired_image,
-            present_copy: presentation.copy_into,
-        };
-        let recorded = {
-            let _span = tracing::debug_span!("lower", submission = id.0).entered();
-            puffin::profile_scope!("lower");
-            record::record(&mut rec, plan)
-        };
-        let readbacks = std::mem::take(&mut rec.readbacks);
-        let submitted = recorded.and_then(|()| {
-            let _span = tracing::debug_span!("queue_submit", submission = id.0).entered();
-            puffin::profile_scope!("queue_submit");
-            // SAFETY: `cmd` is recording; the fence is unsignalled after the reset and not in use
-            // (the slot is idle).
-            unsafe {
-                device.end_command_buffer(cmd).map_err(|e| vk_error("vkEndCommandBuffer", e))?;
-                device.reset_fences(&[slot.fence]).map_err(|e| vk_error("vkResetFences", e))?;
-                let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
-                let mut signals = vec![vk::SemaphoreSubmitInfo::default()
-                    .semaphore(self.timeline.semaphore())
-                    .value(id.0)
-                    .stage_mask(sync::SUBMISSION_COMPLETE)];
-                signals.extend(presentation.signal.map(|s| {
-                    vk::SemaphoreSubmitInfo::default()
-                        .semaphore(s)
-                        .stage_mask(sync::RENDER_FINISHED)
-                }));
-                let waits: Vec<_> = presentation
-                    .wait
-                    .map(|s| {
-                        vk::SemaphoreSubmitInfo::default()
-                            .semaphore(s)
-                            .stage_mask(sync::ACQUIRE_WAIT)
-                    })
-                    .into_iter()
-                    .collect();
-                let submit = vk::SubmitInfo2::default()
-                    .command_buffer_infos(&cmds)
-                    .wait_semaphore_infos(&waits)
-                    .signal_semaphore_infos(&signals);
-                device
-                    .queue_submit2(self.gpu.queue, &[submit], slot.fence)
-                    .map_err(|e| vk_error("vkQueueSubmit2", e))
-            }
-        });
-        if let Err(e) = submitted {
-            for pending in readbacks {
-                // SAFETY: never submitted.
-                unsafe { pending.buffer.destroy(&self.gpu) };
-            }
-            return Err(e);
-        }
-        self.timeline.submitted(id);
-        let slot = &mut self.slots[i];
-        slot.in_flight = Some(id);
-        slot.last = id;
-        slot.readbacks = readbacks;
-        self.last_submitted = id;
-        self.next_slot = (i + 1) % self.slots.len();
-        self.mark_uses(plan, id);
         Ok(id)
     }
 }
@@ -555,15 +449,8 @@ impl Backend for VulkanBackend {
 
     fn take_readback(&mut self, id: ReadbackId) -> Option<Vec<u8>> {
         if !self.readbacks.contains_key(&id) {
-            for i in 0..self.slots.len() {
-                let fence = self.slots[i].fence;
-                // SAFETY: a status query on a live fence.
-                let done = unsafe { self.gpu.device.get_fence_status(fence) }.unwrap_or(false);
-                if done && self.slots[i].in_flight.is_some() {
-                    // A read failure leaves the readback missing, which is what None says.
-                    let _ = self.finish_slot(i);
-                }
-            }
+            // A read failure leaves the readback missing, which is what None says.
+            self.finish_signalled_slots();
         }
         self.readbacks.remove(&id)
     }
@@ -626,6 +513,19 @@ impl Backend for VulkanBackend {
     fn present_stats(&self) -> Option<PresentStats> {
         self.presenter.as_ref().map(swapchain::Presenter::stats)
     }
+
+    /// Timestamps around every plan node (see the `timestamps` module): unavailable when the
+    /// queue writes none.
+    fn set_gpu_timing(&mut self, on: bool) -> GpuTimingSupport {
+        self.timer.set(&self.gpu, on)
+    }
+
+    /// Checks the fences of submissions in flight without waiting, then hands over the reports
+    /// of every submission found complete.
+    fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
+        self.finish_signalled_slots();
+        self.timer.drain()
+    }
 }
 
 impl Drop for VulkanBackend {
@@ -655,6 +555,10 @@ impl Drop for VulkanBackend {
         // SAFETY: the device is idle; the timeline and pipelines, then the device's remaining
         // children, then the device, messenger and instance.
         unsafe {
+            self.timer.destroy(&self.gpu);
+            if let Some(semaphore) = self.hold.take() {
+                self.gpu.device.destroy_semaphore(semaphore, None);
+            }
             self.timeline.destroy();
             self.pipelines.destroy(&self.gpu);
             self.gpu.destroy();

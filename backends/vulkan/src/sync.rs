@@ -40,6 +40,15 @@ pub(crate) const ACQUIRE_WAIT: vk::PipelineStageFlags2 = vk::PipelineStageFlags2
 /// The stage at which a submission signals that a swapchain image may be presented.
 pub(crate) const RENDER_FINISHED: vk::PipelineStageFlags2 = vk::PipelineStageFlags2::ALL_COMMANDS;
 
+/// The stage a plan node's timestamps are written at, before its barriers and after its work:
+/// once every earlier command has completed, so a node's begin is never before the previous
+/// node's end and its end covers all its work.
+pub(crate) const NODE_TIMESTAMP: vk::PipelineStageFlags2 = vk::PipelineStageFlags2::ALL_COMMANDS;
+
+/// The stage held submissions wait at for their hold's release (see [`crate::GpuHold`]):
+/// before anything.
+pub(crate) const HELD: vk::PipelineStageFlags2 = vk::PipelineStageFlags2::ALL_COMMANDS;
+
 /// A barrier on a swapchain image just acquired must come after the acquire semaphore's wait:
 /// its source stage takes in the wait's stage, so the two chain (a transition from `Nothing`
 /// has no source stage of its own, as in Khronos' swapchain acquire example).

@@ -13,8 +13,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use tracing_subscriber::layer::SubscriberExt;
 use xnagraph::{
-    CompilePolicy, DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters,
-    SpriteSortMode, TextureIndexing,
+    BackendKind, CompilePolicy, DeviceOptions, GpuTimingSupport, GraphicsDevice, GraphicsProfile,
+    PresentationParameters, SpriteSortMode, TextureIndexing,
 };
 use xnagraph_benches::stress::churn::Churn;
 use xnagraph_benches::stress::mixed::Mixed;
@@ -22,7 +22,7 @@ use xnagraph_benches::stress::post::{self, Post};
 use xnagraph_benches::stress::sprites::{self, SpriteOptions, Sprites};
 use xnagraph_benches::stress::timing::StageTimes;
 use xnagraph_benches::stress::uploads::{memcpy_bytes_per_second, Uploads};
-use xnagraph_benches::stress::{self as harness, plot, FrameTimes, Progress, Scenario, Summary};
+use xnagraph_benches::stress::{self as harness, FrameTimes, Progress, Scenario, Summary};
 use xnagraph_benches::{json, number, string};
 
 #[derive(Parser)]
@@ -61,8 +61,29 @@ struct Cli {
     /// rasteriser needs long for large scenarios).
     #[arg(long, global = true, default_value_t = 10)]
     timeout_s: u64,
+    /// The backend that lowers the frames.
+    #[arg(long, global = true, value_enum, default_value_t = BackendChoice::Vulkan)]
+    backend: BackendChoice,
+    /// GPU timestamps around every plan node, for each frame's GPU time (Vulkan; SDL_gpu has
+    /// none, its frames are timed fence to fence).
+    #[arg(long, global = true, value_enum, default_value_t = OnOff::On)]
+    timestamps: OnOff,
     #[command(subcommand)]
     scenario: Command,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BackendChoice {
+    /// Vulkan 1.3 (ash + vk-mem).
+    Vulkan,
+    /// SDL 3.4's GPU API.
+    Sdlgpu,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OnOff {
+    On,
+    Off,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -110,6 +131,10 @@ enum Command {
         /// Sprites in the scene.
         #[arg(long, default_value_t = 400)]
         sprites: u32,
+        /// The device's memory bandwidth in GB/s, for the bound the plan's bytes set on GPU
+        /// time (default: the NVIDIA H200's 4.8 TB/s).
+        #[arg(long, default_value_t = 4800.0)]
+        bandwidth_gbs: f64,
     },
     /// SetData into dynamic textures every frame, against memcpy.
     Uploads {
@@ -192,6 +217,11 @@ impl Run<'_> {
                 Indexing::Branches => TextureIndexing::Branches,
             },
             timeout: std::time::Duration::from_secs(self.cli.timeout_s),
+            backend: match self.cli.backend {
+                BackendChoice::Vulkan => BackendKind::Vulkan,
+                BackendChoice::Sdlgpu => BackendKind::SdlGpu,
+            },
+            gpu_timing: self.cli.timestamps == OnOff::On,
             ..DeviceOptions::default()
         };
         GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)
@@ -224,7 +254,7 @@ impl Run<'_> {
 
     fn plot(&self, title: &str, times: &[FrameTimes]) -> Result<(), String> {
         if let Some(path) = &self.cli.plot {
-            std::fs::write(path, plot::svg(title, times))
+            std::fs::write(path, harness::plot_svg(title, times))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
         Ok(())
@@ -241,6 +271,20 @@ fn sort_mode(sort: Sort) -> SpriteSortMode {
 
 fn adapter(device: &GraphicsDevice) -> (&'static str, String) {
     ("adapter", string(device.adapter_name()))
+}
+
+/// How the summary's GPU figures were measured (or why there are none).
+fn gpu_timing(device: &GraphicsDevice, cli: &Cli) -> (&'static str, String) {
+    let text = match device.gpu_timing_support() {
+        _ if cli.timestamps == OnOff::Off => {
+            "off (--timestamps off): frame time is fence to fence".to_owned()
+        }
+        GpuTimingSupport::Available { calibrated } => {
+            format!("timestamps ({})", if calibrated { "calibrated" } else { "offset estimated" })
+        }
+        GpuTimingSupport::Unavailable(why) => format!("none ({why}): frame time is fence to fence"),
+    };
+    ("gpu_timing", string(&text))
 }
 
 fn main() -> ExitCode {
@@ -286,6 +330,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 "sprites",
                 &[
                     adapter(&device),
+                    gpu_timing(&device, cli),
                     ("sprites", count.to_string()),
                     ("textures", textures.to_string()),
                     ("record_ns_per_sprite_p50", per_sprite(|f| f.record.as_secs_f64())),
@@ -309,7 +354,12 @@ fn scenario(run: &Run) -> Result<bool, String> {
             };
             out(Summary(&times).json(
                 "rt-churn",
-                &[adapter(&device), ("pass", pass.to_string()), ("verdict", string(&text))],
+                &[
+                    adapter(&device),
+                    gpu_timing(&device, cli),
+                    ("pass", pass.to_string()),
+                    ("verdict", string(&text)),
+                ],
             ));
             run.plot("rt-churn", &times)?;
             if !pass {
@@ -317,7 +367,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
             }
             Ok(pass)
         }
-        Command::PostChain { width, height, sprites } => {
+        Command::PostChain { width, height, sprites, bandwidth_gbs } => {
             let frames = cli.frames.unwrap_or(100);
             let mut results = Vec::new();
             for (name, policy) in
@@ -327,15 +377,29 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 let mut scenario = Post::new(&device, (width, height), sprites).map_err(e)?;
                 let times = run.frames("post-chain", &device, &mut scenario, frames)?;
                 let result = post::finish(&device).map_err(e)?;
+                let bytes = (result.cost.bytes_loaded + result.cost.bytes_stored) as f64;
+                let bound_us = bytes / (bandwidth_gbs * 1e9) * 1e6;
+                let mut gpu: Vec<f64> =
+                    times.iter().filter_map(|f| f.gpu.map(|d| d.as_secs_f64() * 1e3)).collect();
+                let bound = (
+                    ("bandwidth_bound_us", number(bound_us)),
+                    (
+                        "gpu_p50_over_bound",
+                        number(harness::percentile(&mut gpu, 50.0) * 1e3 / bound_us),
+                    ),
+                );
                 out(Summary(&times).json(
                     "post-chain",
                     &[
                         adapter(&device),
+                        gpu_timing(&device, cli),
                         ("policy", string(name)),
                         ("scene_samples", scenario.scene_samples().to_string()),
                         ("bytes_loaded", result.cost.bytes_loaded.to_string()),
                         ("bytes_stored", result.cost.bytes_stored.to_string()),
                         ("barriers", result.cost.barriers.to_string()),
+                        bound.0,
+                        bound.1,
                     ],
                 ));
                 if name == "graph" {
@@ -369,6 +433,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 "uploads",
                 &[
                     adapter(&device),
+                    gpu_timing(&device, cli),
                     ("bytes_per_frame", bytes.to_string()),
                     ("upload_mb_s", number(streamed / 1e6)),
                     ("memcpy_mb_s", number(memcpy / 1e6)),
@@ -383,7 +448,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
             let device = run.device((320, 240), CompilePolicy::Graph).map_err(e)?;
             let mut scenario = Mixed::new(&device, cli.seed).map_err(e)?;
             let times = run.frames("mixed", &device, &mut scenario, frames)?;
-            out(Summary(&times).json("mixed", &[adapter(&device)]));
+            out(Summary(&times).json("mixed", &[adapter(&device), gpu_timing(&device, cli)]));
             run.plot("mixed", &times)?;
             Ok(true)
         }

@@ -1,20 +1,29 @@
 //! `xnagraph-replay`: replays, inspects and trims xnagraph frame captures.
 //!
 //! `info` prints what a capture holds and its size against its raw data; `replay` runs it on
-//! Vulkan (headless) once or `--repeat` times, prints p50/p95/p99 frame times and optionally
-//! writes a JSON summary (`--json`, windowed by `--measurement-range a-b`) and the final frame
-//! as a PNG; `trim` writes a new capture holding a range of frames with the snapshot it needs.
+//! Vulkan or SDL_gpu (`--backend`, headless) once or `--repeat` times and profiles it: a table
+//! of the CPU stages (record, compile, lowering, submit), wall-clock and GPU frame times with
+//! p50/p95/p99, a table per plan node (name, kind, attachments, load/store ops, draws, GPU ms,
+//! share of the frame), optionally a JSON summary (`--json`, windowed by
+//! `--measurement-range a-b`) and the final frame as a PNG; `--timestamp-cost` measures what
+//! the GPU timestamps cost; `trim` writes a new capture holding a range of frames with the snapshot it needs.
 //! A malformed file is an error naming the chunk and byte offset, with exit status 1.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use xnagraph_benches::replay::{percentile, replay, summary_json};
+use xnagraph_benches::plot::{self, Series};
+use xnagraph_benches::profile::{
+    diff, node_table, percentile, profile, puffin_out, report, stage_table, summary_json,
+    timestamp_cost, FrameFigures, ProfileOptions,
+};
 use xnagraph_graph::capture::trim::trim;
 use xnagraph_graph::capture::Capture;
 use xnagraph_graph::compile::CompilePolicy;
-use xnagraph_graph::SurfaceFormat;
+use xnagraph_graph::{Backend, SurfaceFormat};
+use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
 #[derive(Parser, Debug)]
@@ -24,6 +33,107 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum BackendChoice {
+    /// Vulkan 1.3 (ash + vk-mem).
+    Vulkan,
+    /// SDL 3.4's GPU API (no GPU timestamps: frame time is fence to fence).
+    Sdlgpu,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum OnOff {
+    On,
+    Off,
+}
+
+#[derive(clap::Args, Debug)]
+struct ReplayArgs {
+    /// The capture file.
+    capture: PathBuf,
+    /// The backend that replays it.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Vulkan)]
+    backend: BackendChoice,
+    /// How many times to replay every frame (each pass from the snapshot).
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    /// Compile under the frame-blind policy instead of the recorded one.
+    #[arg(long)]
+    frame_blind: bool,
+    /// GPU timestamps around every plan node (Vulkan).
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    timestamps: OnOff,
+    /// Measure what the timestamps cost: replay with them off and on, alternating, `--repeat`
+    /// rounds each, and print the ratio.
+    #[arg(long)]
+    timestamp_cost: bool,
+    /// Write the final frame's back buffer as an RGBA PNG.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Write a JSON summary (stages, GPU time, per-node rows).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Only frames a to b (positions in the capture, inclusive) count in the tables and summary.
+    #[arg(long, value_name = "A-B", value_parser = parse_range)]
+    measurement_range: Option<(usize, usize)>,
+    /// Turn on the Khronos validation layer (SDL_gpu: debug mode); any message fails the run.
+    #[arg(long)]
+    validation: bool,
+    /// Write a `.puffin` file (CPU scopes per frame and a GPU track with a scope per plan
+    /// node) that puffin_viewer opens.
+    #[arg(long, value_name = "FILE")]
+    puffin: Option<PathBuf>,
+    /// Stream the frames to puffin_viewer through puffin_http on ADDR (127.0.0.1 only): waits
+    /// for the viewer to connect (at most --serve-wait seconds), then replays.
+    #[arg(long, value_name = "ADDR")]
+    serve: Option<String>,
+    /// How long --serve waits for a viewer, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    serve_wait: u64,
+    /// Write the frame times (wall-clock, CPU stages, GPU) as an SVG plot.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Write the compiled plan of frame N (position in the capture; its flush with the most
+    /// nodes) as DOT to OUT, and as SVG beside it when the `dot` program is installed.
+    #[arg(long, num_args = 2, value_names = ["N", "OUT"])]
+    dot: Option<Vec<String>>,
+    /// Write the back buffer after each of the frames LIST (positions, comma-separated) as
+    /// DIR/frame-N.png.
+    #[arg(long, num_args = 2, value_names = ["LIST", "DIR"])]
+    png_frames: Option<Vec<String>>,
+}
+
+#[derive(clap::Args, Debug)]
+struct DiffArgs {
+    /// Replay A's capture.
+    a: PathBuf,
+    /// Replay B's capture (default: A's).
+    b: Option<PathBuf>,
+    /// A's backend.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Vulkan)]
+    backend_a: BackendChoice,
+    /// B's backend.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Vulkan)]
+    backend_b: BackendChoice,
+    /// Compile B under the frame-blind policy (CLEAR when a clear is pending, otherwise LOAD;
+    /// always STORE).
+    #[arg(long)]
+    frame_blind_b: bool,
+    /// Passes over each capture.
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    /// Only frames a to b (positions, inclusive) count in the node table.
+    #[arg(long, value_name = "A-B", value_parser = parse_range)]
+    measurement_range: Option<(usize, usize)>,
+    /// Write the difference of the final frames as a PNG (per channel, scaled so the largest
+    /// error is white; black where equal).
+    #[arg(long, value_name = "FILE")]
+    diff_png: Option<PathBuf>,
+    /// Turn on validation (SDL_gpu: debug mode); any message fails the run.
+    #[arg(long)]
+    validation: bool,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Prints the device, resources, frames and sizes of a capture.
@@ -31,29 +141,13 @@ enum Command {
         /// The capture file.
         capture: PathBuf,
     },
-    /// Replays a capture on Vulkan, headless.
-    Replay {
-        /// The capture file.
-        capture: PathBuf,
-        /// How many times to replay every frame (each pass from the snapshot).
-        #[arg(long, default_value_t = 1)]
-        repeat: u32,
-        /// Compile under the frame-blind policy instead of the recorded one.
-        #[arg(long)]
-        frame_blind: bool,
-        /// Write the final frame's back buffer as an RGBA PNG.
-        #[arg(long, value_name = "FILE")]
-        png: Option<PathBuf>,
-        /// Write a JSON summary of the frame times.
-        #[arg(long, value_name = "FILE")]
-        json: Option<PathBuf>,
-        /// Only frames a to b (positions in the capture, inclusive) count in the summary.
-        #[arg(long, value_name = "A-B", value_parser = parse_range)]
-        measurement_range: Option<(usize, usize)>,
-        /// Turn on the Khronos validation layer.
-        #[arg(long)]
-        validation: bool,
-    },
+    /// Replays a capture headless and profiles it: per plan node GPU time, per frame CPU
+    /// stages and GPU time with percentiles.
+    Replay(ReplayArgs),
+    /// Replays two captures (or one twice: on two backends, or under the frame-blind policy)
+    /// and prints them side by side: per plan node GPU time and attachment traffic, frame
+    /// times, and how their final frames differ.
+    Diff(DiffArgs),
     /// Writes frames a to b of a capture to a new capture that replays on its own.
     Trim {
         /// The capture file.
@@ -79,6 +173,19 @@ fn parse_range(value: &str) -> Result<(usize, usize), String> {
 fn backend(validation: bool) -> Result<VulkanBackend, String> {
     VulkanBackend::new(VulkanConfig { validation, ..VulkanConfig::default() })
         .map_err(|e| format!("no Vulkan device: {e}"))
+}
+
+fn chosen_backend(choice: BackendChoice, validation: bool) -> Result<Box<dyn Backend>, String> {
+    Ok(match choice {
+        BackendChoice::Vulkan => Box::new(backend(validation)?),
+        BackendChoice::Sdlgpu => Box::new(
+            SdlGpuBackend::new(SdlGpuConfig {
+                debug_mode: validation || cfg!(debug_assertions),
+                ..SdlGpuConfig::default()
+            })
+            .map_err(|e| format!("no SDL_gpu device: {e}"))?,
+        ),
+    })
 }
 
 fn open(path: &Path) -> Result<Capture, String> {
@@ -133,45 +240,8 @@ fn info(path: &Path) -> Result<(), String> {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Info { capture } => info(&capture),
-        Command::Replay {
-            capture,
-            repeat,
-            frame_blind,
-            png,
-            json,
-            measurement_range,
-            validation,
-        } => {
-            let capture = open(&capture)?;
-            let mut backend = backend(validation)?;
-            let total = capture.frames.len() as u64 * u64::from(repeat.max(1));
-            let bar = indicatif::ProgressBar::new(total);
-            if total < 100 {
-                bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-            }
-            let policy = frame_blind.then_some(CompilePolicy::FrameBlind);
-            let run = replay(&mut backend, &capture, repeat, policy, || bar.inc(1))
-                .map_err(|e| format!("replay failed: {e}"))?;
-            bar.finish_and_clear();
-            let frame_ms: Vec<f64> = run.frames.iter().map(|f| f.frame_ms).collect();
-            println!(
-                "{} frames on {}: p50 {:.3} ms, p95 {:.3} ms, p99 {:.3} ms",
-                run.frames.len(),
-                xnagraph_graph::Backend::adapter_name(&backend),
-                percentile(&frame_ms, 50.0),
-                percentile(&frame_ms, 95.0),
-                percentile(&frame_ms, 99.0)
-            );
-            if let Some(path) = json {
-                std::fs::write(&path, summary_json(&run.frames, measurement_range))
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-            }
-            if let Some(path) = png {
-                let desc = capture.textures[capture.device.back_buffer as usize].desc;
-                write_png(&path, desc.width, desc.height, desc.format, &run.final_back_buffer)?;
-            }
-            Ok(())
-        }
+        Command::Replay(args) => replay_command(args),
+        Command::Diff(args) => diff_command(args),
         Command::Trim { capture: path, out, frames } => {
             let capture = open(&path)?;
             let mut backend = backend(false)?;
@@ -186,6 +256,265 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{}: {} frames, {} bytes", out.display(), stats.frames, stats.file_bytes);
             Ok(())
         }
+    }
+}
+
+fn replay_command(args: ReplayArgs) -> Result<(), String> {
+    let capture = open(&args.capture)?;
+    let mut backend = chosen_backend(args.backend, args.validation)?;
+    let backend = backend.as_mut();
+    let policy = args.frame_blind.then_some(CompilePolicy::FrameBlind);
+    let passes = if args.timestamp_cost {
+        2 * u64::from(args.repeat.max(1)) + 1
+    } else {
+        u64::from(args.repeat.max(1))
+    };
+    let bar = indicatif::ProgressBar::new(capture.frames.len() as u64 * passes);
+    if bar.length().unwrap_or(0) < 100 {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    if args.timestamp_cost {
+        let cost = timestamp_cost(backend, &capture, policy, args.repeat, || bar.inc(1))
+            .map_err(|e| format!("replay failed: {e}"))?;
+        bar.finish_and_clear();
+        check_validation(backend, args.validation)?;
+        println!(
+            "timestamp cost on {}: frame {:.4} ms with / {:.4} ms without = {:.3}; \
+             lowering+submit {:.4} / {:.4} ms = {:.3}",
+            backend.adapter_name(),
+            cost.frame_on_ms,
+            cost.frame_off_ms,
+            cost.frame_ratio(),
+            cost.cpu_on_ms,
+            cost.cpu_off_ms,
+            cost.cpu_ratio()
+        );
+        return Ok(());
+    }
+    let dot = match &args.dot {
+        Some(v) => Some((parse_frame(&v[0], &capture)?, PathBuf::from(&v[1]))),
+        None => None,
+    };
+    let png_frames = match &args.png_frames {
+        Some(v) => {
+            let list =
+                v[0].split(',').map(|n| parse_frame(n, &capture)).collect::<Result<_, _>>()?;
+            Some((list, PathBuf::from(&v[1])))
+        }
+        None => None,
+    };
+    let options = ProfileOptions {
+        repeat: args.repeat,
+        policy,
+        timestamps: args.timestamps == OnOff::On,
+        dot_frame: dot.as_ref().map(|d| d.0),
+        png_frames: png_frames
+            .as_ref()
+            .map_or_else(Vec::new, |p: &(Vec<usize>, PathBuf)| p.0.clone()),
+    };
+    let server = match &args.serve {
+        Some(addr) => Some(serve(addr, args.serve_wait)?),
+        None => None,
+    };
+    let run = profile(backend, &capture, &options, || bar.inc(1))
+        .map_err(|e| format!("replay failed: {e}"))?;
+    bar.finish_and_clear();
+    check_validation(backend, args.validation)?;
+    if args.puffin.is_some() || server.is_some() {
+        let frames = puffin_out::emit_frames(&run)?;
+        if let Some(path) = &args.puffin {
+            let file =
+                std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            puffin_out::write_puffin(&frames, &mut out)?;
+            out.flush().map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        if let Some(server) = server {
+            let viewers = server.num_clients();
+            // Dropping the server sends every queued frame before it returns.
+            drop(server);
+            println!("sent {} frames to {viewers} viewer(s)", frames.len());
+        }
+    }
+    if let Some(path) = &args.plot {
+        std::fs::write(path, plot_svg(&capture_name(&args.capture), &run.frames))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some((frame, path)) = &dot {
+        let text = run.dot.as_ref().ok_or_else(|| format!("frame {frame} submitted no plan"))?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("{}", render_dot(path));
+    }
+    if let Some((_, dir)) = &png_frames {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let desc = capture.textures[capture.device.back_buffer as usize].desc;
+        for (frame, bytes) in &run.frame_images {
+            let path = dir.join(format!("frame-{frame}.png"));
+            write_png(&path, desc.width, desc.height, desc.format, bytes)?;
+        }
+    }
+    let range = args.measurement_range;
+    let frame_ms: Vec<f64> = run.frames.iter().map(|f| f.frame_ms).collect();
+    println!(
+        "{} frames on {}: p50 {:.3} ms, p95 {:.3} ms, p99 {:.3} ms",
+        run.frames.len(),
+        run.adapter,
+        percentile(&frame_ms, 50.0),
+        percentile(&frame_ms, 95.0),
+        percentile(&frame_ms, 99.0)
+    );
+    println!("{}", report::gpu_note(&run.support));
+    print!("{}", stage_table(&run.frames, range));
+    print!("{}", node_table(&run, range));
+    if let Some(path) = &args.json {
+        std::fs::write(path, summary_json(&run, range))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.png {
+        let desc = capture.textures[capture.device.back_buffer as usize].desc;
+        write_png(path, desc.width, desc.height, desc.format, &run.final_back_buffer)?;
+    }
+    Ok(())
+}
+
+fn diff_command(args: DiffArgs) -> Result<(), String> {
+    let b_path = args.b.clone().unwrap_or_else(|| args.a.clone());
+    let sides = [
+        (&args.a, args.backend_a, None),
+        (&b_path, args.backend_b, args.frame_blind_b.then_some(CompilePolicy::FrameBlind)),
+    ];
+    let mut runs = Vec::new();
+    let mut back_buffer = None;
+    for (path, choice, policy) in sides {
+        let capture = open(path)?;
+        let desc = capture.textures[capture.device.back_buffer as usize].desc;
+        back_buffer.get_or_insert(desc);
+        let mut backend = chosen_backend(choice, args.validation)?;
+        let options = ProfileOptions {
+            repeat: args.repeat,
+            policy,
+            timestamps: true,
+            ..ProfileOptions::default()
+        };
+        let run = profile(backend.as_mut(), &capture, &options, || {})
+            .map_err(|e| format!("{}: replay failed: {e}", path.display()))?;
+        check_validation(backend.as_ref(), args.validation)?;
+        runs.push(run);
+    }
+    let (a, b) = (&runs[0], &runs[1]);
+    let describe = |name: &str, path: &Path, run: &xnagraph_benches::profile::ProfileRun| {
+        let gpu: Vec<f64> = run.frames.iter().filter_map(|f| f.gpu_ms).collect();
+        let wall: Vec<f64> = run.frames.iter().map(|f| f.frame_ms).collect();
+        let gpu = if gpu.is_empty() {
+            "-".to_owned()
+        } else {
+            format!("{:.4} ms", percentile(&gpu, 50.0))
+        };
+        println!(
+            "{name}: {} on {}: frame p50 {:.4} ms, GPU p50 {gpu}; {}",
+            path.display(),
+            run.adapter,
+            percentile(&wall, 50.0),
+            report::gpu_note(&run.support)
+        );
+    };
+    describe("A", &args.a, a);
+    describe(if args.frame_blind_b { "B (frame-blind)" } else { "B" }, &b_path, b);
+    let deltas = diff::node_deltas(a, b, args.measurement_range);
+    print!("{}", diff::diff_table(&deltas));
+    let traffic: i64 = deltas.iter().map(diff::NodeDelta::traffic_delta).sum();
+    println!("attachment traffic of the listed nodes (each once), B - A: {traffic:+} bytes");
+    match diff::pixel_diff(&a.final_back_buffer, &b.final_back_buffer) {
+        Ok(d) => {
+            println!(
+                "final frame: {} differing pixels, max channel error {}",
+                d.differing_pixels, d.max_channel_error
+            );
+            if let (Some(path), Some(desc)) = (&args.diff_png, back_buffer) {
+                write_png(path, desc.width, desc.height, SurfaceFormat::Color, &d.image)?;
+            }
+        }
+        Err(e) => println!("{e}"),
+    }
+    Ok(())
+}
+
+/// A frame position of `capture`.
+fn parse_frame(text: &str, capture: &Capture) -> Result<usize, String> {
+    let n: usize = text.trim().parse().map_err(|_| format!("'{text}' is not a frame position"))?;
+    if n >= capture.frames.len() {
+        return Err(format!("frame {n}: the capture holds {} frames", capture.frames.len()));
+    }
+    Ok(n)
+}
+
+fn capture_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| "replay".to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The frame-time plot of a replay.
+fn plot_svg(title: &str, frames: &[FrameFigures]) -> String {
+    let series = |name, colour, get: fn(&FrameFigures) -> f64| Series {
+        name,
+        colour,
+        values: frames.iter().map(get).collect(),
+    };
+    plot::svg(
+        title,
+        &[
+            series("frame", "#1f77b4", |f| f.frame_ms),
+            series("record", "#2ca02c", |f| f.record_ms),
+            series("compile", "#ff7f0e", |f| f.compile_ms),
+            series("lower", "#d62728", |f| f.lower_ms),
+            series("submit", "#8c564b", |f| f.submit_ms),
+            series("gpu", "#9467bd", |f| f.gpu_ms.unwrap_or(f64::NAN)),
+        ],
+    )
+}
+
+/// Renders a DOT file as SVG beside it with the `dot` program, when it is installed; says
+/// what was written.
+fn render_dot(path: &Path) -> String {
+    let svg = path.with_extension("svg");
+    match std::process::Command::new("dot").arg("-Tsvg").arg(path).arg("-o").arg(&svg).status() {
+        Ok(status) if status.success() => {
+            format!("wrote {} and {}", path.display(), svg.display())
+        }
+        Ok(status) => format!("wrote {} (dot failed: {status})", path.display()),
+        Err(_) => format!("wrote {} (no `dot` program: no SVG)", path.display()),
+    }
+}
+
+/// Starts a puffin_http server on `addr` (a loopback address only) and waits for a viewer.
+fn serve(addr: &str, wait_secs: u64) -> Result<puffin_http::Server, String> {
+    let socket: std::net::SocketAddr = addr
+        .parse()
+        .map_err(|_| format!("--serve {addr}: not an address such as 127.0.0.1:8585"))?;
+    if !socket.ip().is_loopback() {
+        return Err(format!("--serve {addr}: only a loopback address (127.0.0.1) is served"));
+    }
+    let server = puffin_http::Server::new(addr).map_err(|e| format!("--serve {addr}: {e}"))?;
+    eprintln!("serving puffin frames on {addr}: waiting for puffin_viewer to connect");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(wait_secs);
+    while server.num_clients() == 0 && std::time::Instant::now() < deadline {
+        // puffin_http accepts a connection only as a frame goes out.
+        puffin_out::emit_waiting_frame();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    if server.num_clients() == 0 {
+        eprintln!("no viewer connected within {wait_secs} s; replaying anyway");
+    }
+    Ok(server)
+}
+
+/// With validation on, any message the backend collected fails the run.
+fn check_validation(backend: &dyn Backend, validation: bool) -> Result<(), String> {
+    let messages = backend.diagnostics().take_messages();
+    match messages.first() {
+        Some(first) if validation => {
+            Err(format!("{} validation messages, the first: {first}", messages.len()))
+        }
+        _ => Ok(()),
     }
 }
 

@@ -3,20 +3,24 @@
 //!
 //! A [`Scenario`] records one frame at a time; [`run`] drives it, presents each frame and
 //! collects a [`FrameTimes`] per frame: the game thread's recording and `present` time, the
-//! frame's wall time, and the engine's compile, vertex upload, lowering and submission CPU time
-//! read from its spans ([`timing::StageTimes`]). [`Summary`] gives p50/p95/p99 of each over the run.
+//! frame's wall time, the engine's compile, vertex upload, lowering and submission CPU time
+//! read from its spans ([`timing::StageTimes`]), and the frame's GPU time from the backend's
+//! timestamps (`DeviceOptions::gpu_timing`; latest end minus earliest begin over the frame's
+//! plan nodes, absent on a backend without timestamps). [`Summary`] gives p50/p95/p99 of each
+//! over the run.
 
 pub mod churn;
 pub mod mixed;
-pub mod plot;
 pub mod post;
 pub mod sprites;
 pub mod timing;
 pub mod uploads;
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use xnagraph::GraphicsDevice;
+use xnagraph::{GpuFrameTiming, GraphicsDevice};
+use xnagraph_graph::timing::span_ns;
 
 use crate::{json, number};
 use timing::{StageTimes, Stages};
@@ -76,6 +80,29 @@ pub struct FrameTimes {
     pub frame: Duration,
     /// The engine's stages for the flushes of this frame.
     pub stages: Stages,
+    /// The GPU time of the frame's flushes (latest end minus earliest begin), when the device
+    /// times its frames.
+    pub gpu: Option<Duration>,
+}
+
+/// The frame-time plot of a run (`--plot F.svg`): frame, record, compile, lowering and GPU
+/// time per frame.
+pub fn plot_svg(title: &str, frames: &[FrameTimes]) -> String {
+    let series = |name, colour, get: fn(&FrameTimes) -> f64| crate::plot::Series {
+        name,
+        colour,
+        values: frames.iter().map(get).collect(),
+    };
+    crate::plot::svg(
+        title,
+        &[
+            series("frame", "#1f77b4", |f| ms(f.frame)),
+            series("record", "#2ca02c", |f| ms(f.record)),
+            series("compile", "#ff7f0e", |f| ms(f.stages.compile)),
+            series("lower", "#d62728", |f| ms(f.stages.lower)),
+            series("gpu", "#9467bd", |f| f.gpu.map_or(f64::NAN, ms)),
+        ],
+    )
 }
 
 impl FrameTimes {
@@ -91,6 +118,7 @@ impl FrameTimes {
             ("lower_ms", number(ms(self.stages.lower))),
             ("submit_ms", number(ms(self.stages.submit))),
             ("frame_ms", number(ms(self.frame))),
+            ("gpu_ms", number(self.gpu.map_or(f64::NAN, ms))),
         ])
     }
 }
@@ -109,8 +137,8 @@ pub fn percentile(values: &mut [f64], p: f64) -> f64 {
     values[rank.clamp(1, values.len()) - 1]
 }
 
-/// A summarised figure: its name and how to read it from a frame.
-type Figure = (&'static str, fn(&FrameTimes) -> Duration);
+/// A summarised figure: its name and how to read it from a frame (`None`: not measured).
+type Figure = (&'static str, fn(&FrameTimes) -> Option<Duration>);
 
 /// p50/p95/p99 of every figure over a run.
 pub struct Summary<'a>(pub &'a [FrameTimes]);
@@ -118,14 +146,15 @@ pub struct Summary<'a>(pub &'a [FrameTimes]);
 impl Summary<'_> {
     /// One JSON line: for each figure, its p50, p95 and p99 in milliseconds.
     pub fn json(&self, scenario: &str, extra: &[(&str, String)]) -> String {
-        let figures: [Figure; 7] = [
-            ("record", |f| f.record),
-            ("present", |f| f.present),
-            ("compile", |f| f.stages.compile),
-            ("upload", |f| f.stages.upload),
-            ("lower", |f| f.stages.lower),
-            ("submit", |f| f.stages.submit),
-            ("frame", |f| f.frame),
+        let figures: [Figure; 8] = [
+            ("record", |f| Some(f.record)),
+            ("present", |f| Some(f.present)),
+            ("compile", |f| Some(f.stages.compile)),
+            ("upload", |f| Some(f.stages.upload)),
+            ("lower", |f| Some(f.stages.lower)),
+            ("submit", |f| Some(f.stages.submit)),
+            ("frame", |f| Some(f.frame)),
+            ("gpu", |f| f.gpu),
         ];
         let mut out = vec![
             ("scenario", crate::string(scenario)),
@@ -134,7 +163,7 @@ impl Summary<'_> {
         ];
         let mut names = Vec::new();
         for (name, get) in figures {
-            let mut v: Vec<f64> = self.0.iter().map(|f| ms(get(f))).collect();
+            let mut v: Vec<f64> = self.0.iter().filter_map(|f| get(f).map(ms)).collect();
             for p in [50.0, 95.0, 99.0] {
                 names.push((format!("{name}_p{p}_ms"), number(percentile(&mut v, p))));
             }
@@ -177,6 +206,7 @@ pub fn run(
     let mut out = vec![unset; frames as usize];
     let mut flushes = vec![(u64::MAX, u64::MAX); frames as usize];
     let mut flushed = device.submission_count();
+    let mut gpu = GpuTimes::default();
     let mut start = Instant::now();
     for index in 0..frames {
         scenario.record(device, index)?;
@@ -190,9 +220,11 @@ pub fn run(
             lines(line);
         }
         progress.frame_done(index);
+        gpu.drain(device)?;
         if let Some(done) = (index as usize).checked_sub(TAKE_LAG) {
             let (first, last) = flushes[done];
             out[done].stages = times.take(first, last);
+            out[done].gpu = gpu.take(first, last);
         }
         let next = Instant::now();
         out[index as usize] = FrameTimes {
@@ -200,15 +232,39 @@ pub fn run(
             present: presented - recorded,
             frame: next - start,
             stages: Stages::default(),
+            gpu: None,
         };
         start = next;
     }
     device.wait_idle()?;
+    gpu.drain(device)?;
     let taken = out.len().saturating_sub(TAKE_LAG);
     for (frame, (first, last)) in out.iter_mut().zip(flushes).skip(taken) {
         frame.stages = times.take(first, last);
+        frame.gpu = gpu.take(first, last);
     }
     Ok(out)
+}
+
+/// GPU timings drained from the device, by flush number, until their frame takes them.
+#[derive(Default)]
+struct GpuTimes(HashMap<u64, GpuFrameTiming>);
+
+impl GpuTimes {
+    /// Takes what the device has finished, without waiting.
+    fn drain(&mut self, device: &GraphicsDevice) -> xnagraph::Result<()> {
+        for t in device.drain_gpu_timings()? {
+            self.0.insert(t.frame, t.timing);
+        }
+        Ok(())
+    }
+
+    /// The GPU time of flushes `first..=last`, when every one of them was timed.
+    fn take(&mut self, first: u64, last: u64) -> Option<Duration> {
+        let timed: Option<Vec<GpuFrameTiming>> =
+            (first..=last).map(|n| self.0.remove(&n)).collect();
+        span_ns(timed?.iter()).map(Duration::from_nanos)
+    }
 }
 
 /// This process's resident set size in bytes (Linux `/proc/self/statm`); `None` elsewhere.

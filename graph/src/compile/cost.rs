@@ -37,6 +37,12 @@ pub fn attachment_bytes(texture: &TextureState, image: Image) -> u64 {
     }
 }
 
+/// The cost of one plan node alone (its barriers and the attachment bytes it loads and
+/// stores), for per-node profiles; a plan's cost is the sum over its nodes.
+pub fn node_cost(frame: &FrameCommands, node: &PlanNode) -> PlanCost {
+    plan_cost(frame, std::slice::from_ref(node))
+}
+
 /// The cost of a compiled plan's nodes.
 pub(crate) fn plan_cost(frame: &FrameCommands, nodes: &[PlanNode]) -> PlanCost {
     let mut cost = PlanCost { nodes: nodes.len(), ..PlanCost::default() };

@@ -52,7 +52,7 @@ pub mod track;
 #[cfg(test)]
 pub(crate) mod testkit;
 
-pub use cost::{attachment_bytes, frame_blind_cost};
+pub use cost::{attachment_bytes, frame_blind_cost, node_cost};
 pub use nodes::{dependency_graph, Hazard, Hazards};
 pub use output::to_dot;
 pub use track::TrackingCommit;

@@ -1,31 +1,34 @@
-//! The frame-time plot `--plot F.svg` writes: one polyline per figure over the frame index,
-//! milliseconds up, with the 16.7 ms line of 60 frames per second.
+//! The frame-time plot the benchmarks write as SVG (`xnagraph-stress --plot`,
+//! `xnagraph-replay replay --plot`): one polyline per figure over the frame index, milliseconds
+//! up, with the 16.7 ms line of 60 frames per second.
 
 use std::fmt::Write;
 
-use super::FrameTimes;
-
-/// A plotted figure: its name, its colour and how to read it from a frame.
-type Series = (&'static str, &'static str, fn(&FrameTimes) -> f64);
+/// One plotted figure: its name, its colour and its value per frame in milliseconds (a
+/// non-finite value, such as a frame without GPU time, leaves a gap).
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// The legend's text.
+    pub name: &'static str,
+    /// An SVG colour.
+    pub colour: &'static str,
+    /// Milliseconds per frame.
+    pub values: Vec<f64>,
+}
 
 const W: f64 = 960.0;
 const H: f64 = 360.0;
 const MARGIN: f64 = 48.0;
 
-/// The SVG document for `frames` of `title`.
-pub fn svg(title: &str, frames: &[FrameTimes]) -> String {
-    let series: [Series; 4] = [
-        ("frame", "#1f77b4", |f| f.frame.as_secs_f64() * 1e3),
-        ("record", "#2ca02c", |f| f.record.as_secs_f64() * 1e3),
-        ("compile", "#ff7f0e", |f| f.stages.compile.as_secs_f64() * 1e3),
-        ("lower", "#d62728", |f| f.stages.lower.as_secs_f64() * 1e3),
-    ];
-    let top = frames
+/// The SVG document plotting `series` under `title`.
+pub fn svg(title: &str, series: &[Series]) -> String {
+    let frames = series.iter().map(|s| s.values.len()).max().unwrap_or(0);
+    let top = series
         .iter()
-        .flat_map(|f| series.iter().map(move |(_, _, get)| get(f)))
+        .flat_map(|s| s.values.iter().copied().filter(|v| v.is_finite()))
         .fold(1.0f64, f64::max)
         * 1.05;
-    let n = frames.len().max(2) as f64 - 1.0;
+    let n = frames.max(2) as f64 - 1.0;
     let x = |i: usize| MARGIN + i as f64 / n * (W - 2.0 * MARGIN);
     let y = |ms: f64| H - MARGIN - ms / top * (H - 2.0 * MARGIN);
     let mut out = String::new();
@@ -43,7 +46,7 @@ pub fn svg(title: &str, frames: &[FrameTimes]) -> String {
         out,
         r#"<text x="{x1}" y="{}" text-anchor="end">frame {}</text>"#,
         y0 + 16.0,
-        frames.len()
+        frames
     );
     if top > 16.7 {
         let y60 = y(16.7);
@@ -53,17 +56,23 @@ pub fn svg(title: &str, frames: &[FrameTimes]) -> String {
             y60 - 4.0
         );
     }
-    for (k, (name, colour, get)) in series.iter().enumerate() {
-        let points: Vec<String> = frames
+    for (k, Series { name, colour, values }) in series.iter().enumerate() {
+        // A run of finite values is one polyline; a gap starts the next.
+        for run in values
             .iter()
             .enumerate()
-            .map(|(i, f)| format!("{:.1},{:.1}", x(i), y(get(f))))
-            .collect();
-        let _ = writeln!(
-            out,
-            r#"<polyline fill="none" stroke="{colour}" stroke-width="1" points="{}"/>"#,
-            points.join(" ")
-        );
+            .collect::<Vec<_>>()
+            .split(|(_, v)| !v.is_finite())
+            .filter(|run| !run.is_empty())
+        {
+            let points: Vec<String> =
+                run.iter().map(|&(i, &v)| format!("{:.1},{:.1}", x(i), y(v))).collect();
+            let _ = writeln!(
+                out,
+                r#"<polyline fill="none" stroke="{colour}" stroke-width="1" points="{}"/>"#,
+                points.join(" ")
+            );
+        }
         let ly = 20.0 + 14.0 * k as f64;
         let _ = writeln!(
             out,

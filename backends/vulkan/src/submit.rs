@@ -1,0 +1,180 @@
+//! One plan recorded into a frame-ring slot and submitted.
+//!
+//! In: a measured plan and an idle slot. Out: the slot's buffers grown to the plan's needs and
+//! written (sprites, geometry), its command buffer recorded through [`crate::record`] (with the
+//! plan's timestamps when GPU timing is on, [`crate::timestamps`]) and submitted with the
+//! slot's fence, signalling the submission's timeline value (and, for a window, waiting for the
+//! acquired image and signalling its present).
+
+use ash::vk;
+use xnagraph_graph::{BackendError, FramePlan, SubmissionId};
+
+use crate::frame::ensure_buffer;
+use crate::record::{self, Recorder};
+use crate::{geometry, swapchain, sync, vk_error, VulkanBackend};
+
+impl VulkanBackend {
+    pub(crate) fn record_and_submit_in(
+        &mut self,
+        plan: &FramePlan,
+        i: usize,
+        presentation: &swapchain::FramePresentation,
+    ) -> Result<SubmissionId, BackendError> {
+        let needs = record::measure(plan, self.gpu.texture_indexing.is_some())?;
+        let queries = self.timer.prepare(&self.gpu, i, plan.nodes.len())?;
+
+        let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
+        // Room for the largest uniform block: the geometry effect's (a sprite's transform is 64).
+        let uniform_stride = geometry::UNIFORM_BYTES.next_multiple_of(align);
+        let mut outgrown = Vec::new();
+        let slot = &mut self.slots[i];
+        let wanted = [
+            (
+                &mut slot.vertices,
+                needs.vertex_bytes,
+                vk::BufferUsageFlags::VERTEX_BUFFER | vk::BufferUsageFlags::INDEX_BUFFER,
+            ),
+            (
+                &mut slot.uniforms,
+                uniform_stride * u64::from(needs.draws),
+                vk::BufferUsageFlags::UNIFORM_BUFFER,
+            ),
+            (&mut slot.staging, needs.staging_bytes, vk::BufferUsageFlags::TRANSFER_SRC),
+        ];
+        let mut grown = Ok(());
+        for (buffer, size, usage) in wanted {
+            match ensure_buffer(&self.gpu, buffer, size, usage) {
+                Ok(old) => outgrown.extend(old),
+                Err(e) => {
+                    grown = Err(e);
+                    break;
+                }
+            }
+        }
+        let slot_last = slot.last;
+        for old in outgrown {
+            // The slot is idle, so this is freed at the next collection.
+            self.retire_buffer(slot_last, old);
+        }
+        grown?;
+        let slot = &mut self.slots[i];
+        slot.prepare_descriptors(&self.gpu, &needs)?;
+        let sprite_bytes: &[u8] = bytemuck::cast_slice(&plan.frame.sprites);
+        let geometry_offset = geometry::defaults_offset(sprite_bytes.len() as u64);
+        // The frame's sprites and geometry bytes copied into the slot's mapped vertex buffer.
+        let upload_span = tracing::debug_span!("upload_vertices").entered();
+        if let Some(v) = &slot.vertices {
+            v.write(&self.gpu, 0, sprite_bytes)?;
+            if needs.geometry {
+                let defaults: &[u8] = bytemuck::cast_slice(&geometry::DEFAULT_ATTRIBUTES);
+                v.write(&self.gpu, geometry_offset, defaults)?;
+                let arena = geometry_offset + defaults.len() as u64;
+                v.write(&self.gpu, arena, &plan.frame.geometry_bytes)?;
+            }
+        }
+        drop(upload_span);
+
+        let device = &self.gpu.device;
+        let cmd = slot.cmd;
+        let begin = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: the slot is idle, so its pool's command buffer may be reset and re-recorded.
+        unsafe {
+            device
+                .reset_command_pool(slot.pool, vk::CommandPoolResetFlags::empty())
+                .and_then(|_| device.begin_command_buffer(cmd, &begin))
+        }
+        .map_err(|e| vk_error("vkBeginCommandBuffer", e))?;
+
+        let id = SubmissionId(self.last_submitted.0 + 1);
+        let mut rec = Recorder {
+            gpu: &self.gpu,
+            formats: &self.formats,
+            textures: &self.textures,
+            buffers: &mut self.buffers,
+            submission: id,
+            completed: self.completed,
+            pipelines: &mut self.pipelines,
+            cmd,
+            frame: &plan.frame,
+            vertex_buffer: slot.vertices.as_ref().map(|b| b.buffer).unwrap_or_default(),
+            geometry_offset,
+            uniforms: slot.uniforms.as_ref(),
+            uniform_stride,
+            uniforms_used: 0,
+            staging: slot.staging.as_ref(),
+            staging_used: 0,
+            descriptors: slot.descriptors,
+            draw_sets: &mut slot.draw_sets,
+            readbacks: Vec::new(),
+            poison_undefined: self.poison_undefined,
+            acquired_image: presentation.acquired_image,
+            present_copy: presentation.copy_into,
+            timestamps: queries,
+        };
+        let recorded = {
+            let _span = tracing::debug_span!("lower", submission = id.0).entered();
+            puffin::profile_scope!("lower");
+            record::record(&mut rec, plan)
+        };
+        let readbacks = std::mem::take(&mut rec.readbacks);
+        let submitted_at = std::time::Instant::now();
+        let hold = self.hold;
+        let submitted = recorded.and_then(|()| {
+            let _span = tracing::debug_span!("queue_submit", submission = id.0).entered();
+            puffin::profile_scope!("queue_submit");
+            // SAFETY: `cmd` is recording; the fence is unsignalled after the reset and not in use
+            // (the slot is idle).
+            unsafe {
+                device.end_command_buffer(cmd).map_err(|e| vk_error("vkEndCommandBuffer", e))?;
+                device.reset_fences(&[slot.fence]).map_err(|e| vk_error("vkResetFences", e))?;
+                let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
+                let mut signals = vec![vk::SemaphoreSubmitInfo::default()
+                    .semaphore(self.timeline.semaphore())
+                    .value(id.0)
+                    .stage_mask(sync::SUBMISSION_COMPLETE)];
+                signals.extend(presentation.signal.map(|s| {
+                    vk::SemaphoreSubmitInfo::default()
+                        .semaphore(s)
+                        .stage_mask(sync::RENDER_FINISHED)
+                }));
+                let mut waits: Vec<_> = presentation
+                    .wait
+                    .map(|s| {
+                        vk::SemaphoreSubmitInfo::default()
+                            .semaphore(s)
+                            .stage_mask(sync::ACQUIRE_WAIT)
+                    })
+                    .into_iter()
+                    .collect();
+                waits.extend(hold.map(|s| {
+                    vk::SemaphoreSubmitInfo::default().semaphore(s).value(1).stage_mask(sync::HELD)
+                }));
+                let submit = vk::SubmitInfo2::default()
+                    .command_buffer_infos(&cmds)
+                    .wait_semaphore_infos(&waits)
+                    .signal_semaphore_infos(&signals);
+                device
+                    .queue_submit2(self.gpu.queue, &[submit], slot.fence)
+                    .map_err(|e| vk_error("vkQueueSubmit2", e))
+            }
+        });
+        if let Err(e) = submitted {
+            for pending in readbacks {
+                // SAFETY: never submitted.
+                unsafe { pending.buffer.destroy(&self.gpu) };
+            }
+            return Err(e);
+        }
+        self.timeline.submitted(id);
+        self.timer.submitted(i, id, plan.nodes.len(), submitted_at);
+        let slot = &mut self.slots[i];
+        slot.in_flight = Some(id);
+        slot.last = id;
+        slot.readbacks = readbacks;
+        self.last_submitted = id;
+        self.next_slot = (i + 1) % self.slots.len();
+        self.mark_uses(plan, id);
+        Ok(id)
+    }
+}

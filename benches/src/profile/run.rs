@@ -1,0 +1,264 @@
+//! The profiled replay: a capture replayed on a backend, K times, with per frame the CPU time
+//! of record (from the capture), compile, lowering and submit, the wall-clock frame time and,
+//! where the backend has timestamps, the GPU time of every plan node.
+//!
+//! Frame time is the wall-clock time from the start of one frame's replay to the start of the
+//! next (the last frame's ends when the GPU is idle), so it includes waiting for the GPU when
+//! the frames-in-flight bound is reached: without GPU timestamps it is the frame's time fence
+//! to fence. GPU time is latest end minus earliest begin over the frame's submissions. Reports
+//! are drained after every frame without waiting; the last ones after the final idle wait.
+//!
+//! Lowering is the backend's `lower` span (the plan recorded into a command buffer); submit is
+//! the rest of the backend's submit call (queue submission and bookkeeping). A backend without
+//! a `lower` span (SDL_gpu) reports all of it as submit.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use tracing_subscriber::layer::SubscriberExt;
+use xnagraph_graph::capture::{Capture, Replayer};
+use xnagraph_graph::compile::CompilePolicy;
+use xnagraph_graph::timing::{instant_ns, span_ns};
+use xnagraph_graph::{Backend, BackendError, GpuFrameTiming, GpuTimingSupport, SubmissionId};
+
+use super::observe::{Observed, SubmittedPlan};
+use crate::stress::timing::StageTimes;
+
+/// What to replay and what to keep.
+#[derive(Clone, Debug, Default)]
+pub struct ProfileOptions {
+    /// Passes over the capture (each from the snapshot); at least 1.
+    pub repeat: u32,
+    /// Compile under this policy instead of the recorded one.
+    pub policy: Option<CompilePolicy>,
+    /// Time plan nodes with GPU timestamps.
+    pub timestamps: bool,
+    /// Keep the DOT of this frame's plan (position in the capture; first pass).
+    pub dot_frame: Option<usize>,
+    /// Read the back buffer back after these frames (positions; first pass).
+    pub png_frames: Vec<usize>,
+}
+
+/// One replayed frame's figures, in milliseconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameFigures {
+    /// The pass (from 0) of a repeated replay.
+    pub pass: u32,
+    /// The frame's position in the capture.
+    pub frame: usize,
+    /// Wall-clock frame time.
+    pub frame_ms: f64,
+    /// The game's recording time, from the capture.
+    pub record_ms: f64,
+    /// The compiler's CPU time.
+    pub compile_ms: f64,
+    /// The backend's lowering (plan → command buffer) CPU time.
+    pub lower_ms: f64,
+    /// The rest of the backend's submit call: queue submission and bookkeeping.
+    pub submit_ms: f64,
+    /// GPU time (latest end minus earliest begin of its plan nodes), when timed.
+    pub gpu_ms: Option<f64>,
+    /// When the frame's replay began, on the timing clock.
+    pub start_ns: u64,
+    /// Its submissions, in order (each one's plan: [`ProfileRun::plan`]).
+    pub submissions: Vec<SubmissionId>,
+}
+
+/// A finished profiled replay.
+#[derive(Debug)]
+pub struct ProfileRun {
+    /// The adapter it ran on.
+    pub adapter: String,
+    /// Whether GPU time was measured, and how.
+    pub support: GpuTimingSupport,
+    /// Every frame of every pass, in order.
+    pub frames: Vec<FrameFigures>,
+    /// Every submitted plan (frames, snapshot upload and readbacks), in order.
+    pub plans: Vec<SubmittedPlan>,
+    /// The GPU timing of each timed submission.
+    pub timings: HashMap<SubmissionId, GpuFrameTiming>,
+    /// The back buffer after the last frame, tightly packed.
+    pub final_back_buffer: Vec<u8>,
+    /// The DOT of the chosen frame's plan (the flush with the most nodes), when asked for.
+    pub dot: Option<String>,
+    /// The back buffer after each chosen frame: (position, bytes).
+    pub frame_images: Vec<(usize, Vec<u8>)>,
+}
+
+impl ProfileRun {
+    /// The submitted plan of `submission`.
+    pub fn plan(&self, submission: SubmissionId) -> Option<&SubmittedPlan> {
+        self.plans.iter().find(|p| p.submission == submission)
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Replays `capture` on `backend` as `options` say, calling `progress` after every frame.
+pub fn profile(
+    backend: &mut dyn Backend,
+    capture: &Capture,
+    options: &ProfileOptions,
+    progress: impl FnMut(),
+) -> Result<ProfileRun, BackendError> {
+    let support = backend.set_gpu_timing(options.timestamps);
+    let support = if options.timestamps {
+        support
+    } else {
+        GpuTimingSupport::Unavailable("timestamps off (--timestamps off)".into())
+    };
+    let stages = StageTimes::default();
+    let subscriber = tracing_subscriber::registry().with(stages.clone());
+    let result = tracing::subscriber::with_default(subscriber, || {
+        passes(backend, capture, options, &stages, progress)
+    });
+    backend.set_gpu_timing(false);
+    let (mut run, timings) = result?;
+    run.support = support;
+    for frame in &mut run.frames {
+        let timed: Option<Vec<&GpuFrameTiming>> =
+            frame.submissions.iter().map(|s| timings.get(s)).collect();
+        frame.gpu_ms = timed.and_then(span_ns).map(|ns| ns as f64 / 1e6);
+    }
+    run.timings = timings;
+    Ok(run)
+}
+
+fn passes(
+    backend: &mut dyn Backend,
+    capture: &Capture,
+    options: &ProfileOptions,
+    stages: &StageTimes,
+    mut progress: impl FnMut(),
+) -> Result<(ProfileRun, HashMap<SubmissionId, GpuFrameTiming>), BackendError> {
+    let adapter = backend.adapter_name().to_owned();
+    let mut observed = Observed::new(backend);
+    let mut frames = Vec::new();
+    let mut timings = HashMap::new();
+    let mut final_back_buffer = Vec::new();
+    let mut dot = None;
+    let mut frame_images = Vec::new();
+    let mut counter = 0u64;
+    let back_buffer = capture.device.back_buffer;
+    for pass in 0..options.repeat.max(1) {
+        let mut replayer = Replayer::new(&mut observed, capture)?;
+        if let Some(policy) = options.policy {
+            replayer = replayer.with_policy(policy);
+        }
+        let mut begun = Instant::now();
+        for (i, frame) in capture.frames.iter().enumerate() {
+            counter += 1;
+            let first_plan = observed.plans.len();
+            observed.want_dot = pass == 0 && options.dot_frame == Some(i);
+            let times = {
+                let _span = tracing::debug_span!("render_frame", frame = counter).entered();
+                replayer.replay_frame(&mut observed, capture, frame)?
+            };
+            observed.want_dot = false;
+            let spans = stages.take(counter, counter);
+            let now = Instant::now();
+            let plans = &observed.plans[first_plan..];
+            if pass == 0 && options.dot_frame == Some(i) {
+                dot = plans.iter().max_by_key(|p| p.nodes.len()).and_then(|p| p.dot.clone());
+            }
+            let lower = spans.lower.min(times.submit);
+            let mut figures = FrameFigures {
+                pass,
+                frame: i,
+                frame_ms: ms(now - begun),
+                record_ms: frame.end.map_or(0.0, |e| e.record_ns as f64 / 1e6),
+                compile_ms: ms(times.compile),
+                lower_ms: ms(lower),
+                submit_ms: ms(times.submit - lower),
+                gpu_ms: None,
+                start_ns: instant_ns(begun),
+                submissions: plans.iter().map(|p| p.submission).collect(),
+            };
+            if i + 1 == capture.frames.len() {
+                observed.wait_idle()?;
+                figures.frame_ms = ms(begun.elapsed());
+            }
+            timings.extend(observed.drain_gpu_timings().into_iter().map(|t| (t.submission, t)));
+            frames.push(figures);
+            if pass == 0 && options.png_frames.contains(&i) {
+                frame_images.push((i, replayer.read_back(&mut observed, back_buffer, 0, 0)?));
+            }
+            begun = Instant::now();
+            progress();
+        }
+        final_back_buffer = replayer.read_back(&mut observed, back_buffer, 0, 0)?;
+        replayer.finish(&mut observed)?;
+        timings.extend(observed.drain_gpu_timings().into_iter().map(|t| (t.submission, t)));
+    }
+    let run = ProfileRun {
+        adapter,
+        support: GpuTimingSupport::Unavailable(String::new()),
+        frames,
+        plans: std::mem::take(&mut observed.plans),
+        timings: HashMap::new(),
+        final_back_buffer,
+        dot,
+        frame_images,
+    };
+    Ok((run, timings))
+}
+
+/// What the timestamps themselves cost: the same capture replayed with them off and on,
+/// alternating, in one process. Means over every frame of every round: the mean wall-clock
+/// frame time is the replay's whole duration (each pass ends when the GPU is idle) over its
+/// frames, so it takes in GPU time as well.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimestampCost {
+    /// Mean wall-clock frame time without timestamps, ms.
+    pub frame_off_ms: f64,
+    /// Mean wall-clock frame time with timestamps, ms.
+    pub frame_on_ms: f64,
+    /// Mean CPU time of lowering + submit without timestamps, ms.
+    pub cpu_off_ms: f64,
+    /// Mean CPU time of lowering + submit with timestamps, ms.
+    pub cpu_on_ms: f64,
+}
+
+impl TimestampCost {
+    /// Frame time with timestamps over frame time without.
+    pub fn frame_ratio(&self) -> f64 {
+        self.frame_on_ms / self.frame_off_ms
+    }
+
+    /// Lowering + submit CPU time with timestamps over without.
+    pub fn cpu_ratio(&self) -> f64 {
+        self.cpu_on_ms / self.cpu_off_ms
+    }
+}
+
+/// Replays `capture` `rounds` times without and `rounds` times with timestamps, alternating.
+pub fn timestamp_cost(
+    backend: &mut dyn Backend,
+    capture: &Capture,
+    policy: Option<CompilePolicy>,
+    rounds: u32,
+    mut progress: impl FnMut(),
+) -> Result<TimestampCost, BackendError> {
+    let mut frame = [Vec::new(), Vec::new()];
+    let mut cpu = [Vec::new(), Vec::new()];
+    // A pass that builds pipelines and grows buffers, counted on neither side.
+    let warm_up = ProfileOptions { repeat: 1, policy, ..Default::default() };
+    profile(backend, capture, &warm_up, &mut progress)?;
+    for _ in 0..rounds.max(1) {
+        for (k, timestamps) in [false, true].into_iter().enumerate() {
+            let options = ProfileOptions { repeat: 1, policy, timestamps, ..Default::default() };
+            let run = profile(backend, capture, &options, &mut progress)?;
+            frame[k].extend(run.frames.iter().map(|f| f.frame_ms));
+            cpu[k].extend(run.frames.iter().map(|f| f.lower_ms + f.submit_ms));
+        }
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    Ok(TimestampCost {
+        frame_off_ms: mean(&frame[0]),
+        frame_on_ms: mean(&frame[1]),
+        cpu_off_ms: mean(&cpu[0]),
+        cpu_on_ms: mean(&cpu[1]),
+    })
+}

@@ -1,0 +1,248 @@
+//! `xnagraph-replay replay`'s files and streams: the `.puffin` file read back with puffin's own
+//! reader (frames, scope names, a GPU scope per plan node, names kept by every frame), the
+//! stream to a puffin_http client, the frame-time SVG, the DOT of a chosen frame and PNGs of
+//! chosen frames equal to the live run's.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use puffin::{FrameData, FrameView, Reader, ScopeCollection};
+use xnagraph::{
+    BlendState, Color, DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters,
+    Rectangle, RenderTarget2D, SpriteBatch, SpriteSortMode, Texture2D, Vector2,
+};
+
+const W: i32 = 64;
+const H: i32 = 48;
+const FRAMES: u32 = 6;
+
+fn scratch(name: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Captures `FRAMES` frames (an upload in the first, then the target "scene" drawn and
+/// composited each frame); returns the file and the live back buffer of every frame.
+fn capture(name: &str) -> (PathBuf, Vec<Vec<Color>>) {
+    let path = scratch(name);
+    let params = PresentationParameters {
+        back_buffer_width: W,
+        back_buffer_height: H,
+        ..PresentationParameters::default()
+    };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
+    device.capture_frames(&path, 0..=FRAMES as u64 - 1).unwrap();
+    let scene = RenderTarget2D::new(&device, W / 2, H / 2).unwrap();
+    scene.set_name("scene");
+    let ball = Texture2D::new(&device, 2, 2).unwrap();
+    ball.set_data(&[Color::RED, Color::WHITE, Color::BLUE, Color::WHITE]).unwrap();
+    let mut batch = SpriteBatch::new(&device).unwrap();
+    let mut live = Vec::new();
+    for frame in 0..FRAMES {
+        device.set_render_target(Some(&scene)).unwrap();
+        device.clear(Color::new(10, 20, 30, 255)).unwrap();
+        batch.begin().unwrap();
+        batch.draw(&ball, Vector2::new(3.0 * frame as f32, 3.0), Color::WHITE).unwrap();
+        batch.end().unwrap();
+        device.set_render_target(None).unwrap();
+        device.clear(Color::BLACK).unwrap();
+        batch
+            .begin_with(SpriteSortMode::Deferred, Some(BlendState::OPAQUE), None, None, None, None)
+            .unwrap();
+        batch.draw_rect(&scene, Rectangle::new(5, 4, W - 8, H - 6), Color::WHITE).unwrap();
+        batch.end().unwrap();
+        let mut pixels = vec![Color::TRANSPARENT; (W * H) as usize];
+        device.get_back_buffer_data(None, &mut pixels, 0, (W * H) as usize).unwrap();
+        live.push(pixels);
+        device.present().unwrap();
+    }
+    device.wait_idle().unwrap();
+    assert!(device.capture_result().expect("finished").is_ok());
+    assert!(device.diagnostics().take_messages().is_empty());
+    (path, live)
+}
+
+fn replay(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xnagraph-replay")).args(args).output().unwrap();
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.success(), text)
+}
+
+/// Scope names of a frame's track, top level, and the names of each top scope's children.
+fn track(frame: &FrameData, scopes: &ScopeCollection, name: &str) -> Vec<(String, Vec<String>)> {
+    let unpacked = frame.unpacked().unwrap();
+    let Some((_, info)) = unpacked.thread_streams.iter().find(|(t, _)| t.name == name) else {
+        return Vec::new();
+    };
+    let name_of = |id| {
+        scopes.fetch_by_id(&id).map_or_else(|| "<no name>".to_owned(), |d| d.name().to_string())
+    };
+    Reader::from_start(&info.stream)
+        .read_top_scopes()
+        .unwrap()
+        .into_iter()
+        .map(|top| {
+            let children = Reader::with_offset(&info.stream, top.child_begin_position)
+                .unwrap()
+                .map(|c| name_of(c.unwrap().id))
+                .collect();
+            (name_of(top.id), children)
+        })
+        .collect()
+}
+
+fn read_puffin(path: &Path) -> FrameView {
+    FrameView::read(&mut std::fs::File::open(path).unwrap()).expect("puffin reads the file")
+}
+
+/// The GPU scopes of a frame: its first flush (the test reads the back buffer before
+/// presenting), then the present's.
+fn gpu_names(first: bool) -> Vec<String> {
+    let mut names =
+        vec!["pass scene", "pass back buffer", "readback back buffer", "present back buffer"];
+    if first {
+        names.insert(0, "upload unnamed");
+    }
+    names.into_iter().map(str::to_owned).collect()
+}
+
+#[test]
+fn the_puffin_file_holds_cpu_scopes_and_a_gpu_scope_per_plan_node_in_every_frame() {
+    let (path, _) = capture("puffin.xgc");
+    let out = scratch("out.puffin");
+    let (ok, text) = replay(&[
+        "replay",
+        path.to_str().unwrap(),
+        "--validation",
+        "--repeat",
+        "2",
+        "--puffin",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    let view = read_puffin(&out);
+    let frames: Vec<Arc<FrameData>> = view.all_uniq().cloned().collect();
+    assert_eq!(frames.len(), 2 * FRAMES as usize, "a puffin frame per replayed frame");
+    for (i, frame) in frames.iter().enumerate() {
+        let cpu = track(frame, view.scope_collection(), "CPU (replay)");
+        let stages = ["record", "compile", "lowering", "submit"].map(str::to_owned).to_vec();
+        assert_eq!(cpu, [("frame".to_owned(), stages)], "frame {i}");
+        let gpu: Vec<String> =
+            track(frame, view.scope_collection(), "GPU").into_iter().map(|(n, _)| n).collect();
+        assert_eq!(gpu, gpu_names(i % FRAMES as usize == 0), "frame {i}");
+    }
+
+    // Frames 3 to 5 alone, as a tool cutting a range out of the file writes them: every scope
+    // still has its name.
+    let cut = scratch("cut.puffin");
+    let mut file = std::fs::File::create(&cut).unwrap();
+    std::io::Write::write_all(&mut file, b"PUF0").unwrap();
+    for frame in &frames[3..6] {
+        frame.write_into(&ScopeCollection::default(), false, &mut file).unwrap();
+    }
+    drop(file);
+    let cut_view = read_puffin(&cut);
+    let cut_frames: Vec<_> = cut_view.all_uniq().cloned().collect();
+    assert_eq!(cut_frames.len(), 3);
+    for frame in &cut_frames {
+        let gpu: Vec<String> =
+            track(frame, cut_view.scope_collection(), "GPU").into_iter().map(|(n, _)| n).collect();
+        assert_eq!(gpu, gpu_names(false), "names survive the cut");
+        let cpu = track(frame, cut_view.scope_collection(), "CPU (replay)");
+        assert_eq!(cpu[0].0, "frame");
+    }
+}
+
+#[test]
+fn the_frames_stream_to_a_puffin_http_client_on_the_loopback_address() {
+    let (path, _) = capture("serve.xgc");
+    let port = 18585 + (std::process::id() % 1000) as u16;
+    let addr = format!("127.0.0.1:{port}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xnagraph-replay"))
+        .args(["replay", path.to_str().unwrap(), "--serve", &addr, "--serve-wait", "60"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let client = puffin_http::Client::new(addr.clone());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let streamed = |view: &FrameView| {
+        view.all_uniq().filter(|f| !track(f, view.scope_collection(), "GPU").is_empty()).count()
+    };
+    while streamed(&client.frame_view()) < FRAMES as usize && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    let view = client.frame_view();
+    // Frames of the replay, after the server's waiting frames.
+    let frames: Vec<_> = view
+        .all_uniq()
+        .filter(|f| !track(f, view.scope_collection(), "GPU").is_empty())
+        .cloned()
+        .collect();
+    assert_eq!(frames.len(), FRAMES as usize, "every replayed frame streamed");
+    let gpu: Vec<String> =
+        track(&frames[1], view.scope_collection(), "GPU").into_iter().map(|(n, _)| n).collect();
+    assert_eq!(gpu, gpu_names(false));
+
+    let (ok, text) = replay(&["replay", path.to_str().unwrap(), "--serve", "0.0.0.0:18584"]);
+    assert!(!ok && text.contains("only a loopback address"), "{text}");
+}
+
+fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+#[test]
+fn plot_dot_and_chosen_frames_are_written() {
+    let (path, live) = capture("outputs.xgc");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("outputs-pngs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (plot, dot) = (scratch("frames.svg"), scratch("frame0.dot"));
+    let (ok, text) = replay(&[
+        "replay",
+        path.to_str().unwrap(),
+        "--validation",
+        "--plot",
+        plot.to_str().unwrap(),
+        "--dot",
+        "0",
+        dot.to_str().unwrap(),
+        "--png-frames",
+        "1,4",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert!(svg.contains(">gpu</text>") && svg.contains("<polyline"), "{svg}");
+    assert!(svg.contains(&format!("frame {FRAMES}")), "{svg}");
+    // Frame 0's larger flush: the upload, two passes and the test's readback.
+    let graph = std::fs::read_to_string(&dot).unwrap();
+    assert!(graph.starts_with("digraph frame {"), "{graph}");
+    // Boxes are `nK [label=…]`; edges `nA -> nB [label=…]`.
+    let boxes = graph.lines().filter(|l| {
+        let mut words = l.split_whitespace();
+        words.next().is_some_and(|w| w.starts_with('n') && w[1..].parse::<u32>().is_ok())
+            && words.next().is_some_and(|w| w.starts_with("[label="))
+    });
+    assert_eq!(boxes.count(), 4, "{graph}");
+    for frame in [1usize, 4] {
+        let (w, h, bytes) = decode_png(&dir.join(format!("frame-{frame}.png")));
+        assert_eq!((w, h), (W as u32, H as u32));
+        let expected: Vec<u8> = live[frame].iter().flat_map(|c| [c.r, c.g, c.b, c.a]).collect();
+        assert_eq!(bytes, expected, "frame {frame} as the live run drew it");
+    }
+    assert_ne!(live[1], live[4], "the chosen frames differ");
+    assert!(!dir.join("frame-2.png").exists());
+}
