@@ -1,5 +1,5 @@
 //! XNA's geometry draws: `DrawPrimitives`, `DrawIndexedPrimitives`, `DrawUserPrimitives`,
-//! `DrawUserIndexedPrimitives`.
+//! `DrawUserIndexedPrimitives` and (`instanced.rs`) `DrawInstancedPrimitives`.
 //!
 //! A draw checks XNA's arguments against the bound vertex and index buffers and the applied
 //! effect, then records a [`Draw`] with its [`GeometryDraw`] in the current pass segment: the
@@ -9,6 +9,7 @@
 //! bytes it reads and before later ones. User vertices and indices are copied into the frame's
 //! geometry arena at the call.
 
+mod instanced;
 pub mod states;
 
 use bytemuck::Pod;
@@ -122,6 +123,16 @@ fn layout(
     Ok(VertexLayout { bindings, attributes })
 }
 
+/// The arguments `DrawIndexedPrimitives` and `DrawInstancedPrimitives` share.
+struct IndexedArgs {
+    primitive_type: PrimitiveType,
+    base_vertex: i32,
+    min_vertex_index: i32,
+    num_vertices: i32,
+    start_index: i32,
+    primitive_count: i32,
+}
+
 fn count_error(param: &'static str, message: &str) -> XnaError {
     XnaError::out_of_range(param, message.to_owned())
 }
@@ -180,7 +191,7 @@ impl GraphicsDevice {
             return Err(XnaError::invalid_operation(NO_BUFFERS));
         }
         let effect = applied_effect(&rec)?;
-        for s in &rec.draw.streams {
+        for s in rec.draw.streams.iter().filter(|s| s.instance_frequency == 0) {
             let end = i64::from(s.vertex_offset) + i64::from(start_vertex) + vertices as i64;
             if end > i64::from(s.vertex_count) {
                 return Err(count_error(
@@ -191,7 +202,7 @@ impl GraphicsDevice {
         }
         let call =
             DrawCall::Vertices { first_vertex: start_vertex as u32, vertex_count: vertices as u32 };
-        self.record_buffer_draw(&mut rec, effect, primitive_type, call, None)
+        self.record_buffer_draw(&mut rec, effect, primitive_type, call, None, 1)
     }
 
     /// `DrawIndexedPrimitives(primitiveType, baseVertex, minVertexIndex, numVertices,
@@ -211,7 +222,33 @@ impl GraphicsDevice {
         start_index: i32,
         primitive_count: i32,
     ) -> Result<()> {
+        let args = IndexedArgs {
+            primitive_type,
+            base_vertex,
+            min_vertex_index,
+            num_vertices,
+            start_index,
+            primitive_count,
+        };
+        self.draw_indexed(args, None)
+    }
+
+    /// The body of `DrawIndexedPrimitives` and `DrawInstancedPrimitives`: XNA's checks of the
+    /// indexed arguments, then, with `instances`, the instanced ones ([`instanced`]), then the
+    /// recorded draw.
+    fn draw_indexed(&self, args: IndexedArgs, instances: Option<i32>) -> Result<()> {
+        let IndexedArgs {
+            primitive_type,
+            base_vertex,
+            min_vertex_index,
+            num_vertices,
+            start_index,
+            primitive_count,
+        } = args;
         self.shared.check_alive()?;
+        if instances.is_some() {
+            instanced::check_profile(self.graphics_profile())?;
+        }
         let count = check_primitive_count(self.graphics_profile(), primitive_count)?;
         if num_vertices <= 0 {
             return Err(count_error("numVertices", "The vertex count must be positive."));
@@ -237,7 +274,7 @@ impl GraphicsDevice {
                 "The indices drawn run past the end of the index buffer.",
             ));
         }
-        for s in &rec.draw.streams {
+        for s in rec.draw.streams.iter().filter(|s| s.instance_frequency == 0) {
             let first = i64::from(s.vertex_offset) + i64::from(base_vertex);
             let end = first + i64::from(min_vertex_index) + i64::from(num_vertices);
             if first + i64::from(min_vertex_index) < 0 || end > i64::from(s.vertex_count) {
@@ -254,12 +291,16 @@ impl GraphicsDevice {
             min_vertex: min_vertex_index as u32,
             vertex_span: num_vertices as u32,
         };
+        let instances = match instances {
+            Some(n) => instanced::check_streams(&rec.draw.streams, n)?,
+            None => 1,
+        };
         let index = IndexSource {
             buffer: Some(bound.core.state()?),
             user: 0..0,
             element_size: bound.element_size.bytes() as u8,
         };
-        self.record_buffer_draw(&mut rec, effect, primitive_type, call, Some(index))
+        self.record_buffer_draw(&mut rec, effect, primitive_type, call, Some(index), instances)
     }
 
     /// `DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset, primitiveCount)`:
@@ -383,8 +424,8 @@ impl GraphicsDevice {
         self.record_geometry(&mut rec, effect, geometry)
     }
 
-    /// Records a draw from the bound vertex buffers (their offsets folded into each stream's
-    /// byte offset).
+    /// Records a draw of `instances` instances from the bound vertex buffers (their offsets
+    /// folded into each stream's byte offset).
     fn record_buffer_draw(
         &self,
         rec: &mut Recording,
@@ -392,6 +433,7 @@ impl GraphicsDevice {
         primitive: PrimitiveType,
         call: DrawCall,
         indices: Option<IndexSource>,
+        instances: u32,
     ) -> Result<()> {
         let streams = rec.draw.streams.clone();
         let declarations: Vec<_> =
@@ -408,7 +450,7 @@ impl GraphicsDevice {
             streams: sources,
             indices,
             call,
-            instances: 1,
+            instances,
             material: effect.material,
         };
         self.record_geometry(rec, effect, geometry)

@@ -176,8 +176,14 @@ impl GraphicsDevice {
     /// `SetVertexBuffers(bindings)`: the streams draws read, replacing every earlier one (an
     /// empty slice unbinds all). More than [`MAX_VERTEX_STREAMS`] is `Argument`; a negative
     /// offset or one at or past the buffer's vertex count is `ArgumentOutOfRange`
-    /// (`vertexOffset`); a disposed buffer is `ObjectDisposed`. An instance frequency other
-    /// than 0 is `NotSupported`: instanced drawing is not built yet.
+    /// (`vertexOffset`); a negative instance frequency is `ArgumentOutOfRange`
+    /// (`instanceFrequency`); a disposed buffer is `ObjectDisposed`.
+    ///
+    /// A binding with `InstanceFrequency` 1 is a per-instance stream: `DrawInstancedPrimitives`
+    /// reads its element `vertexOffset + i` for instance `i`, and the other draws (one instance)
+    /// read element `vertexOffset`. XNA also allows a frequency above 1 (one element for that
+    /// many instances); that needs Vulkan's vertex attribute divisor, which this renderer does
+    /// not use, so it is `NotSupported` here.
     pub fn set_vertex_buffers(&self, bindings: &[VertexBufferBinding<'_>]) -> Result<()> {
         self.shared.check_alive()?;
         if bindings.len() > MAX_VERTEX_STREAMS {
@@ -201,10 +207,12 @@ impl GraphicsDevice {
                     "The instance frequency cannot be negative.",
                 ));
             }
-            if b.instance_frequency != 0 {
-                return Err(XnaError::not_supported(
-                    "Instanced vertex streams (InstanceFrequency > 0) are not supported yet.",
-                ));
+            if b.instance_frequency > 1 {
+                return Err(XnaError::not_supported(format!(
+                    "An InstanceFrequency of {} (one element for several instances) is not \
+                     supported by this renderer; 0 (per vertex) and 1 (per instance) are.",
+                    b.instance_frequency
+                )));
             }
             streams.push(BoundStream {
                 core: b.buffer.core.clone(),
