@@ -17,6 +17,7 @@ mod capture;
 mod clear;
 mod content;
 mod cube;
+mod custom_effect;
 mod data;
 mod device;
 mod draw;
@@ -51,13 +52,17 @@ pub use capture::{CaptureSummary, CAPTURE_VARIABLE};
 pub use clear::ClearOptions;
 pub use content::LoadOptions;
 pub use cube::{CubeMapFace, RenderTargetCube, TextureCube};
+pub use custom_effect::{
+    CustomEffect, CustomPass, CustomTechnique, EffectParameter, EffectValue, ParameterClass,
+    ParameterType, PassSource, TechniqueSource, VERTEX_SAMPLER_SLOTS,
+};
 pub use device::GraphicsDevice;
 pub use draw::states::{VertexBufferBinding, MAX_VERTEX_STREAMS, SAMPLER_SLOTS};
 pub use draw::IndexElement;
 pub use effect::Effect;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
-pub use math::{Color, Matrix, Rectangle, Vector2, Vector3};
+pub use math::{Color, Matrix, Rectangle, Vector2, Vector3, Vector4};
 pub use options::{BackendKind, DeviceOptions, PresentInterval, PresentationParameters};
 pub use profile::GraphicsProfile;
 pub use registry::{ResourceEventArgs, ResourceId};

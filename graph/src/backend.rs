@@ -195,6 +195,20 @@ pub trait Backend: Send {
     /// [`crate::EffectState`] retires it through [`Backend::retire_sink`] like a texture's.
     fn create_effect(&mut self, spirv: &[u32], outputs: u32) -> Result<NativeHandle, BackendError>;
 
+    /// Creates the native program of a custom geometry effect's pass from its two stages'
+    /// SPIR-V (already reflected and checked by the engine) and the resources it binds. The
+    /// handle is unique among everything this backend creates and retires like an effect's.
+    /// A backend without custom geometry programs answers `NotSupported`.
+    fn create_geometry_effect(
+        &mut self,
+        vertex: &[u32],
+        fragment: &[u32],
+        resources: &crate::custom::CustomResources,
+    ) -> Result<NativeHandle, BackendError> {
+        let _ = (vertex, fragment, resources);
+        Err(BackendError::NotSupported("custom geometry effects".into()))
+    }
+
     /// The sink every texture and effect state created by this backend retires its handle into.
     fn retire_sink(&self) -> RetireSink;
 

@@ -97,6 +97,10 @@ pub enum ShaderKind {
     /// geometry draw ([`Draw::geometry`]): transformed position, material colour × vertex
     /// colour × texture sample. One colour output (location 0).
     Basic,
+    /// A custom geometry effect's program ([`crate::custom`]) for a geometry draw: its own
+    /// vertex and fragment stages, which write `outputs` colour outputs. The draw's
+    /// [`crate::GeometryDraw::custom`] holds the program and its values.
+    CustomGeometry(crate::effect::EffectKey),
 }
 
 impl ShaderKind {
@@ -105,7 +109,9 @@ impl ShaderKind {
     pub fn outputs(self) -> usize {
         match self {
             ShaderKind::Sprite | ShaderKind::CubeSample | ShaderKind::Basic => 1,
-            ShaderKind::Custom(effect) => usize::from(effect.outputs),
+            ShaderKind::Custom(effect) | ShaderKind::CustomGeometry(effect) => {
+                usize::from(effect.outputs)
+            }
         }
     }
 }

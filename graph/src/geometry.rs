@@ -106,6 +106,9 @@ pub struct VertexLayout {
     pub bindings: Vec<BindingLayout>,
     /// Per [`Attribute`] location.
     pub attributes: [Option<AttributeSource>; ATTRIBUTES],
+    /// A custom geometry effect's inputs instead (`attributes` then all `None`): each input's
+    /// location and where it is read; every input has a source.
+    pub custom: Vec<(u32, AttributeSource)>,
 }
 
 /// Where one vertex stream's bytes are.
@@ -187,6 +190,9 @@ pub struct GeometryDraw {
     pub instances: u32,
     /// The effect's material values.
     pub material: BasicMaterial,
+    /// A custom geometry effect's program and values (the pipeline key's shader is then
+    /// [`crate::ShaderKind::CustomGeometry`]); `None` for `BasicEffect`.
+    pub custom: Option<Box<crate::custom::CustomDraw>>,
 }
 
 impl GeometryDraw {

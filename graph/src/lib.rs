@@ -15,6 +15,7 @@ pub mod builder;
 pub mod capture;
 pub mod commands;
 pub mod compile;
+pub mod custom;
 pub mod diagnostics;
 pub mod effect;
 pub mod format;
@@ -32,6 +33,7 @@ pub use backend::{
 pub use buffer::{BufferDesc, BufferId, BufferKind, BufferState, SetDataOptions};
 pub use builder::FrameBuilder;
 pub use commands::*;
+pub use custom::{CustomDraw, CustomResources, CustomSampler, CustomStage};
 pub use diagnostics::Diagnostics;
 pub use effect::{EffectKey, EffectState};
 pub use format::{DepthFormat, SurfaceFormat};

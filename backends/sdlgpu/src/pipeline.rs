@@ -153,7 +153,7 @@ impl Pipelines {
                 .get(&effect.native)
                 .ok_or_else(|| BackendError::Native("a draw names a freed effect".into()))?,
             // Refused at BasicEffect's constructor (the capabilities say no geometry).
-            ShaderKind::Basic => {
+            ShaderKind::Basic | ShaderKind::CustomGeometry(_) => {
                 return Err(BackendError::NotSupported(
                     "geometry draws are not lowered on the SDL_gpu backend yet".into(),
                 ))

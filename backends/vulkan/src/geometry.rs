@@ -16,8 +16,8 @@ use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::{
-    Access, Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, PipelineKey,
-    PrimitiveType, VertexFormat, VertexLayout, VertexSource,
+    Access, Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, NativeHandle,
+    PipelineKey, PrimitiveType, ShaderKind, VertexFormat, VertexLayout, VertexSource,
 };
 
 use crate::device::Gpu;
@@ -52,11 +52,33 @@ type Key = (PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
 pub(crate) struct GeometryPipelines {
     modules: Option<(vk::ShaderModule, vk::ShaderModule)>,
     pipelines: HashMap<Key, vk::Pipeline>,
+    /// Custom geometry effects' programs (`crate::custom`).
+    pub custom: crate::custom::CustomPrograms,
 }
 
 impl GeometryPipelines {
     pub fn count(&self) -> usize {
         self.pipelines.len()
+    }
+
+    /// Frees the custom program of `handle` and every pipeline built from it; whether there
+    /// was one.
+    ///
+    /// # Safety
+    /// No submission that used it may still be executing.
+    pub unsafe fn destroy_custom(&mut self, gpu: &Gpu, handle: NativeHandle) -> bool {
+        let uses =
+            |k: &Key| matches!(k.0.shader, ShaderKind::CustomGeometry(e) if e.native == handle);
+        let stale: Vec<_> = self.pipelines.keys().filter(|k| uses(k)).cloned().collect();
+        // SAFETY: the caller's contract: nothing executing uses the program or its pipelines.
+        unsafe {
+            for key in stale {
+                if let Some(p) = self.pipelines.remove(&key) {
+                    gpu.device.destroy_pipeline(p, None);
+                }
+            }
+            self.custom.destroy(gpu, handle)
+        }
     }
 
     /// # Safety
@@ -71,6 +93,7 @@ impl GeometryPipelines {
                 gpu.device.destroy_shader_module(v, None);
                 gpu.device.destroy_shader_module(f, None);
             }
+            self.custom.destroy_all(gpu);
         }
     }
 }
@@ -93,6 +116,14 @@ fn format(f: VertexFormat) -> vk::Format {
         VertexFormat::Half4 => F::R16G16B16A16_SFLOAT,
     }
 }
+
+/// The stock shader's attributes, each with where its default is read from the constant
+/// stream when the layout lacks it.
+const STOCK_ATTRIBUTES: [(Attribute, Option<(vk::Format, u32)>); 3] = [
+    (Attribute::Position, None),
+    (Attribute::Color, Some((vk::Format::R32G32B32A32_SFLOAT, 0))),
+    (Attribute::TextureCoordinate, Some((vk::Format::R32G32_SFLOAT, 16))),
+];
 
 fn topology(p: PrimitiveType) -> vk::PrimitiveTopology {
     match p {
@@ -119,9 +150,17 @@ fn pipeline(
         return Ok(*p);
     }
     let gpu = rec.gpu;
-    let (vertex, fragment) = match rec.pipelines.geometry.modules {
-        Some(m) => m,
-        None => {
+    let custom = match &g.custom {
+        Some(c) => {
+            let program = rec.pipelines.geometry.custom.get(c.effect.key().native)?;
+            Some((program.vertex, program.fragment, program.layout))
+        }
+        None => None,
+    };
+    let (vertex, fragment) = match (custom, rec.pipelines.geometry.modules) {
+        (Some((v, f, _)), _) => (v, f),
+        (None, Some(m)) => m,
+        (None, None) => {
             let v = shader_module(gpu, &xnagraph_shaders::BASIC_VERT.words())?;
             let f = match shader_module(gpu, &xnagraph_shaders::BASIC_FRAG.words()) {
                 Ok(f) => f,
@@ -162,11 +201,19 @@ fn pipeline(
         input_rate: vk::VertexInputRate::VERTEX,
     });
     let mut attributes = Vec::new();
-    for (location, default) in [
-        (Attribute::Position, None),
-        (Attribute::Color, Some((vk::Format::R32G32B32A32_SFLOAT, 0))),
-        (Attribute::TextureCoordinate, Some((vk::Format::R32G32_SFLOAT, 16))),
-    ] {
+    for &(location, a) in g.layout.custom.iter().filter(|_| custom.is_some()) {
+        if u32::from(a.binding) >= defaults {
+            return Err(malformed("an attribute names a missing vertex stream"));
+        }
+        attributes.push(vk::VertexInputAttributeDescription {
+            location,
+            binding: u32::from(a.binding),
+            format: format(a.format),
+            offset: a.offset,
+        });
+    }
+    let stock = if custom.is_some() { &[][..] } else { &STOCK_ATTRIBUTES[..] };
+    for &(location, default) in stock {
         let location = location as u32;
         let (binding, format, offset) = match (g.layout.attributes[location as usize], default) {
             (Some(a), _) => (u32::from(a.binding), format(a.format), a.offset),
@@ -193,6 +240,7 @@ fn pipeline(
             .vertex_binding_descriptions(&bindings)
             .vertex_attribute_descriptions(&attributes),
         topology: topology(g.primitive),
+        layout: custom.map_or(vk::PipelineLayout::null(), |(_, _, l)| l),
     };
     let made = rec.pipelines.build_with(gpu, &key.0, formats, writes, &side)?;
     rec.pipelines.geometry.pipelines.insert(key, made);
@@ -218,49 +266,11 @@ pub(crate) fn draw(
     let pipeline = pipeline(rec, d, g, formats, writes)?;
     let gpu = rec.gpu;
     let device = &gpu.device;
-    let texture = rec.textures.get(d.texture.native())?;
-    if texture.sampled_view_type != vk::ImageViewType::TYPE_2D {
-        return Err(malformed("a geometry draw of a texture that is not 2D"));
-    }
-    let sampler = rec.pipelines.sampler(gpu, &d.sampler, texture.desc.mip_levels)?;
     let dynamic = DynamicState::of(&d.pipeline);
-
-    let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
-    let offset = rec.uniforms_used;
-    let mut block: Vec<f32> = d.transform.to_vec();
-    block.extend_from_slice(&g.material.diffuse);
-    block.extend_from_slice(&g.material.flags);
-    let bytes: Vec<u8> = block.iter().flat_map(|f| f.to_ne_bytes()).collect();
-    uniforms.write(gpu, offset, &bytes)?;
-    rec.uniforms_used += rec.uniform_stride;
-
-    let set_layouts = [rec.pipelines.set_layouts[1], rec.pipelines.set_layouts[2]];
-    let alloc = vk::DescriptorSetAllocateInfo::default()
-        .descriptor_pool(rec.descriptors)
-        .set_layouts(&set_layouts);
-    // SAFETY: the pool was sized for every draw of this plan and is not used concurrently.
-    let sets = unsafe { device.allocate_descriptor_sets(&alloc) }
-        .map_err(|e| crate::vk_error("vkAllocateDescriptorSets", e))?;
-    let buffer_info =
-        [vk::DescriptorBufferInfo { buffer: uniforms.buffer, offset, range: UNIFORM_BYTES }];
-    let image_info = [vk::DescriptorImageInfo {
-        sampler,
-        image_view: texture.sampled_view,
-        image_layout: layout(Access::FragmentSampled),
-    }];
-    let descriptor_writes = [
-        vk::WriteDescriptorSet::default()
-            .dst_set(sets[0])
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-            .buffer_info(&buffer_info),
-        vk::WriteDescriptorSet::default()
-            .dst_set(sets[1])
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-            .image_info(&image_info),
-    ];
-
+    let (pipeline_layout, sets) = match &g.custom {
+        Some(c) => crate::custom::bind_values(rec, c)?,
+        None => stock_values(rec, d, g)?,
+    };
     let arena = rec.geometry_offset + DEFAULTS_BYTES;
     let mut buffers = Vec::with_capacity(g.streams.len() + 1);
     let mut offsets = Vec::with_capacity(g.streams.len() + 1);
@@ -299,7 +309,7 @@ pub(crate) fn draw(
         _ => None,
     };
 
-    let viewport = vk::Viewport {
+    let mut viewport = vk::Viewport {
         x: vp.x as f32,
         y: vp.y as f32,
         width: vp.width as f32,
@@ -307,6 +317,12 @@ pub(crate) fn draw(
         min_depth: vp.min_depth,
         max_depth: vp.max_depth,
     };
+    if g.custom.is_some() {
+        // A custom vertex stage writes XNA's clip space (y up), as a ported HLSL effect does;
+        // the stock shader flips y in its transform instead.
+        viewport.y += viewport.height;
+        viewport.height = -viewport.height;
+    }
     let scissor = if d.pipeline.rasterizer.scissor_test_enable {
         let s = d.scissor;
         crate::pass::clamp_rect(s.x, s.y, s.width, s.height, extent)
@@ -316,7 +332,6 @@ pub(crate) fn draw(
     // SAFETY: inside rendering on a recording command buffer; the sets were just allocated, and
     // every buffer, view and sampler bound is live for the submission.
     unsafe {
-        device.update_descriptor_sets(&descriptor_writes, &[]);
         device.cmd_bind_pipeline(rec.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
         device.cmd_set_blend_constants(rec.cmd, &dynamic.blend_constants);
         device.cmd_set_stencil_reference(
@@ -325,14 +340,16 @@ pub(crate) fn draw(
             dynamic.stencil_reference,
         );
         device.cmd_bind_vertex_buffers(rec.cmd, 0, &buffers, &offsets);
-        device.cmd_bind_descriptor_sets(
-            rec.cmd,
-            vk::PipelineBindPoint::GRAPHICS,
-            rec.pipelines.layout,
-            1,
-            &sets,
-            &[],
-        );
+        for &(first, set) in &sets {
+            device.cmd_bind_descriptor_sets(
+                rec.cmd,
+                vk::PipelineBindPoint::GRAPHICS,
+                pipeline_layout,
+                first,
+                &[set],
+                &[],
+            );
+        }
         device.cmd_set_viewport(rec.cmd, 0, &[viewport]);
         device.cmd_set_scissor(rec.cmd, 0, &[scissor]);
         match g.call {
@@ -355,4 +372,59 @@ pub(crate) fn draw(
         }
     }
     Ok(())
+}
+
+/// Writes the stock shader's uniform block and descriptor sets (uniforms at set 1, the texture
+/// at set 2) and returns the shared pipeline layout with the sets to bind.
+fn stock_values(
+    rec: &mut Recorder<'_>,
+    d: &Draw,
+    g: &GeometryDraw,
+) -> Result<(vk::PipelineLayout, Vec<(u32, vk::DescriptorSet)>), BackendError> {
+    let gpu = rec.gpu;
+    let device = &gpu.device;
+    let texture = rec.textures.get(d.texture.native())?;
+    if texture.sampled_view_type != vk::ImageViewType::TYPE_2D {
+        return Err(malformed("a geometry draw of a texture that is not 2D"));
+    }
+    let sampler = rec.pipelines.sampler(gpu, &d.sampler, texture.desc.mip_levels)?;
+    let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
+    let offset = rec.uniforms_used;
+    let mut block: Vec<f32> = d.transform.to_vec();
+    block.extend_from_slice(&g.material.diffuse);
+    block.extend_from_slice(&g.material.flags);
+    let bytes: Vec<u8> = block.iter().flat_map(|f| f.to_ne_bytes()).collect();
+    uniforms.write(gpu, offset, &bytes)?;
+    rec.uniforms_used += rec.uniform_stride;
+
+    let set_layouts = [rec.pipelines.set_layouts[1], rec.pipelines.set_layouts[2]];
+    let alloc = vk::DescriptorSetAllocateInfo::default()
+        .descriptor_pool(rec.descriptors)
+        .set_layouts(&set_layouts);
+    // SAFETY: the pool was sized for every draw of this plan and is not used concurrently.
+    let sets = unsafe { device.allocate_descriptor_sets(&alloc) }
+        .map_err(|e| crate::vk_error("vkAllocateDescriptorSets", e))?;
+    let buffer_info =
+        [vk::DescriptorBufferInfo { buffer: uniforms.buffer, offset, range: UNIFORM_BYTES }];
+    let image_info = [vk::DescriptorImageInfo {
+        sampler,
+        image_view: texture.sampled_view,
+        image_layout: layout(Access::FragmentSampled),
+    }];
+    let descriptor_writes = [
+        vk::WriteDescriptorSet::default()
+            .dst_set(sets[0])
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+            .buffer_info(&buffer_info),
+        vk::WriteDescriptorSet::default()
+            .dst_set(sets[1])
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .image_info(&image_info),
+    ];
+    // SAFETY: the sets were just allocated; the buffer, view and sampler are live for the
+    // submission.
+    unsafe { device.update_descriptor_sets(&descriptor_writes, &[]) };
+    Ok((rec.pipelines.layout, vec![(1, sets[0]), (2, sets[1])]))
 }

@@ -19,6 +19,7 @@
 
 mod buffer;
 mod completion;
+mod custom;
 mod debug_names;
 mod device;
 mod draw_sets;
@@ -278,8 +279,15 @@ impl VulkanBackend {
         }
     }
 
+    /// Bytes between two draws' uniform blocks: room for the largest stock block (the geometry
+    /// effect's; a sprite's transform is 64), a multiple of minUniformBufferOffsetAlignment.
+    fn uniform_stride(&self) -> u64 {
+        let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
+        geometry::UNIFORM_BYTES.next_multiple_of(align)
+    }
+
     fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
-        record::measure(plan)?;
+        record::measure(plan, self.uniform_stride())?;
         let i = self.next_slot;
         self.finish_slot(i)?;
         self.free_completed();
@@ -304,11 +312,8 @@ impl VulkanBackend {
         i: usize,
         presentation: &swapchain::FramePresentation,
     ) -> Result<SubmissionId, BackendError> {
-        let needs = record::measure(plan)?;
-
-        let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
-        // Room for the largest uniform block: the geometry effect's (a sprite's transform is 64).
-        let uniform_stride = geometry::UNIFORM_BYTES.next_multiple_of(align);
+        let uniform_stride = self.uniform_stride();
+        let needs = record::measure(plan, uniform_stride)?;
         let mut outgrown = Vec::new();
         let slot = &mut self.slots[i];
         let wanted = [
@@ -487,6 +492,15 @@ impl Backend for VulkanBackend {
         _outputs: u32,
     ) -> Result<NativeHandle, BackendError> {
         self.pipelines.create_effect(&self.gpu, spirv)
+    }
+
+    fn create_geometry_effect(
+        &mut self,
+        vertex: &[u32],
+        fragment: &[u32],
+        resources: &xnagraph_graph::CustomResources,
+    ) -> Result<NativeHandle, BackendError> {
+        self.pipelines.create_geometry_effect(&self.gpu, vertex, fragment, resources)
     }
 
     fn retire_sink(&self) -> RetireSink {

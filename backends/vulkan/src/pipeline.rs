@@ -72,6 +72,8 @@ pub(crate) struct VertexSide<'a> {
     pub stages: [vk::PipelineShaderStageCreateInfo<'a>; 2],
     pub input: vk::PipelineVertexInputStateCreateInfo<'a>,
     pub topology: vk::PrimitiveTopology,
+    /// The pipeline layout; null for the stock shaders' shared one.
+    pub layout: vk::PipelineLayout,
 }
 
 pub(crate) struct Pipelines {
@@ -174,20 +176,38 @@ impl Pipelines {
             return Err(BackendError::Native("an effect's code is not SPIR-V".into()));
         }
         let module = shader_module(gpu, spirv)?;
-        self.next_effect += 1;
-        let handle = NativeHandle(EFFECT_HANDLE_TAG | self.next_effect);
+        let handle = self.next_effect_handle();
         self.effects.insert(handle, module);
         Ok(handle)
     }
 
-    /// Whether `handle` names a live effect of these pipelines.
-    pub fn is_effect(&self, handle: NativeHandle) -> bool {
-        self.effects.contains_key(&handle)
+    /// Creates a custom geometry effect's program (`crate::custom`); the handle names it in
+    /// [`xnagraph_graph::EffectKey::native`] until [`Pipelines::destroy_effect`].
+    pub fn create_geometry_effect(
+        &mut self,
+        gpu: &Gpu,
+        vertex: &[u32],
+        fragment: &[u32],
+        resources: &xnagraph_graph::CustomResources,
+    ) -> Result<NativeHandle, BackendError> {
+        let handle = self.next_effect_handle();
+        self.geometry.custom.create(gpu, handle, vertex, fragment, resources)?;
+        Ok(handle)
     }
 
-    /// Live effect fragment stages.
+    fn next_effect_handle(&mut self) -> NativeHandle {
+        self.next_effect += 1;
+        NativeHandle(EFFECT_HANDLE_TAG | self.next_effect)
+    }
+
+    /// Whether `handle` names a live effect (or custom geometry program) of these pipelines.
+    pub fn is_effect(&self, handle: NativeHandle) -> bool {
+        self.effects.contains_key(&handle) || self.geometry.custom.contains(handle)
+    }
+
+    /// Live effect fragment stages and custom geometry programs.
     pub fn effect_count(&self) -> usize {
-        self.effects.len()
+        self.effects.len() + self.geometry.custom.count()
     }
 
     /// Frees an effect's fragment stage and every pipeline built from it.
@@ -195,6 +215,10 @@ impl Pipelines {
     /// # Safety
     /// No submission that used the effect may still be executing.
     pub unsafe fn destroy_effect(&mut self, gpu: &Gpu, handle: NativeHandle) {
+        // SAFETY: the caller's contract.
+        if unsafe { self.geometry.destroy_custom(gpu, handle) } {
+            return;
+        }
         let Some(module) = self.effects.remove(&handle) else {
             return;
         };
@@ -250,9 +274,9 @@ impl Pipelines {
                 .effects
                 .get(&effect.native)
                 .ok_or_else(|| BackendError::Native("a draw names a freed effect".into()))?,
-            ShaderKind::Basic => {
+            ShaderKind::Basic | ShaderKind::CustomGeometry(_) => {
                 return Err(BackendError::Native(
-                    "malformed plan: a sprite draw with the geometry shader".into(),
+                    "malformed plan: a sprite draw with a geometry shader".into(),
                 ))
             }
         };
@@ -293,6 +317,7 @@ impl Pipelines {
             stages,
             input: vertex_input,
             topology: vk::PrimitiveTopology::TRIANGLE_STRIP,
+            layout: vk::PipelineLayout::null(),
         };
         self.build_with(gpu, key, formats, writes, &side)
     }
@@ -419,7 +444,11 @@ impl Pipelines {
             .depth_stencil_state(&depth_stencil)
             .color_blend_state(&blend)
             .dynamic_state(&dynamic)
-            .layout(self.layout)
+            .layout(if side.layout == vk::PipelineLayout::null() {
+                self.layout
+            } else {
+                side.layout
+            })
             .push_next(&mut rendering);
         // SAFETY: every state struct above lives across the call; modules and layout are live.
         let made = unsafe { gpu.device.create_graphics_pipelines(self.cache, &[info], None) };

@@ -39,7 +39,7 @@ fn plan_error(message: String) -> BackendError {
     BackendError::Native(format!("malformed plan: {message}"))
 }
 
-pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
+pub(crate) fn measure(plan: &FramePlan, uniform_stride: u64) -> Result<Needs, BackendError> {
     let frame = &plan.frame;
     let mut needs = Needs {
         vertex_bytes: (frame.sprites.len() * std::mem::size_of::<SpriteInstance>()) as u64,
@@ -56,7 +56,11 @@ pub(crate) fn measure(plan: &FramePlan) -> Result<Needs, BackendError> {
                     match segment.ops.get(i) {
                         Some(PassOp::Draw(d)) if d.geometry.is_some() => {
                             needs.geometry = true;
-                            needs.draws += 1;
+                            needs.draws +=
+                                match d.geometry.as_ref().and_then(|g| g.custom.as_deref()) {
+                                    Some(c) => crate::custom::draw_units(c, uniform_stride),
+                                    None => 1,
+                                };
                         }
                         Some(PassOp::Draw(d)) => {
                             let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);

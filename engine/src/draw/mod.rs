@@ -9,17 +9,22 @@
 //! bytes it reads and before later ones. User vertices and indices are copied into the frame's
 //! geometry arena at the call.
 
+mod custom;
 mod instanced;
 pub mod states;
 
 use bytemuck::Pod;
 use xnagraph_graph::{
-    Attribute, AttributeSource, BindingLayout, Draw, DrawCall, GeometryDraw, IndexSource,
-    PipelineKey, PrimitiveType, ShaderKind, VertexFormat, VertexLayout, VertexSource, ATTRIBUTES,
+    Attribute, AttributeSource, BasicMaterial, BindingLayout, Draw, DrawCall, GeometryDraw,
+    IndexSource, PipelineKey, PrimitiveType, ShaderKind, VertexFormat, VertexLayout, VertexSource,
+    ATTRIBUTES,
 };
+
+use std::sync::Arc;
 
 use crate::basic_effect::AppliedEffect;
 use crate::buffer::{VertexDeclaration, VertexElementFormat, VertexElementUsage, VertexType};
+use crate::custom_effect::CustomApplied;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -72,8 +77,12 @@ fn vertex_format(f: VertexElementFormat) -> VertexFormat {
 /// needs and no stream has is XNA's `InvalidOperationException` naming it.
 fn layout(
     declarations: &[(&VertexDeclaration, u32)],
-    effect: &AppliedEffect,
+    effect: &ActiveEffect,
 ) -> Result<VertexLayout> {
+    let effect = match effect {
+        ActiveEffect::Basic(e) => e,
+        ActiveEffect::Custom(c) => return custom::layout(declarations, c),
+    };
     let mut attributes = [None; ATTRIBUTES];
     for (binding, (decl, _)) in declarations.iter().enumerate() {
         for e in decl.vertex_elements().iter().filter(|e| e.usage_index == 0) {
@@ -120,7 +129,7 @@ fn layout(
             instance_frequency: *freq,
         })
         .collect();
-    Ok(VertexLayout { bindings, attributes })
+    Ok(VertexLayout { bindings, attributes, custom: Vec::new() })
 }
 
 /// The arguments `DrawIndexedPrimitives` and `DrawInstancedPrimitives` share.
@@ -159,8 +168,16 @@ const NO_BUFFERS: &str = "A valid vertex buffer (and a valid index buffer if you
                           indexed primitives) must be set on the device before any draw \
                           operations may be performed.";
 
-fn applied_effect(rec: &Recording) -> Result<AppliedEffect> {
-    rec.draw.effect.clone().ok_or_else(|| {
+/// The effect the last `EffectPass::apply` left on the device.
+#[derive(Clone)]
+pub(crate) enum ActiveEffect {
+    Basic(AppliedEffect),
+    Custom(Arc<CustomApplied>),
+}
+
+fn applied_effect(rec: &Recording) -> Result<ActiveEffect> {
+    let basic = rec.draw.effect.clone().map(ActiveEffect::Basic);
+    basic.or_else(|| rec.draw.custom.clone().map(ActiveEffect::Custom)).ok_or_else(|| {
         XnaError::invalid_operation(
             "Both a valid vertex shader and pixel shader (or valid effect) must be set on the \
              device before any draw operations may be performed: call EffectPass.Apply first.",
@@ -343,7 +360,8 @@ impl GraphicsDevice {
             indices: None,
             call,
             instances: 1,
-            material: effect.material,
+            material: BasicMaterial::default(),
+            custom: None,
         };
         self.record_geometry(&mut rec, effect, geometry)
     }
@@ -419,7 +437,8 @@ impl GraphicsDevice {
                 vertex_span: num_vertices as u32,
             },
             instances: 1,
-            material: effect.material,
+            material: BasicMaterial::default(),
+            custom: None,
         };
         self.record_geometry(&mut rec, effect, geometry)
     }
@@ -429,7 +448,7 @@ impl GraphicsDevice {
     fn record_buffer_draw(
         &self,
         rec: &mut Recording,
-        effect: AppliedEffect,
+        effect: ActiveEffect,
         primitive: PrimitiveType,
         call: DrawCall,
         indices: Option<IndexSource>,
@@ -451,7 +470,8 @@ impl GraphicsDevice {
             indices,
             call,
             instances,
-            material: effect.material,
+            material: BasicMaterial::default(),
+            custom: None,
         };
         self.record_geometry(rec, effect, geometry)
     }
@@ -459,9 +479,14 @@ impl GraphicsDevice {
     fn record_geometry(
         &self,
         rec: &mut Recording,
-        effect: AppliedEffect,
-        geometry: GeometryDraw,
+        effect: ActiveEffect,
+        mut geometry: GeometryDraw,
     ) -> Result<()> {
+        let effect = match effect {
+            ActiveEffect::Basic(e) => e,
+            ActiveEffect::Custom(c) => return custom::record(rec, &c, geometry, &self.shared),
+        };
+        geometry.material = effect.material;
         let states = &rec.draw;
         crate::sprite_batch::check_states(
             &self.shared,

@@ -11,6 +11,7 @@ use xnagraph_graph::{BlendState, DepthStencilState, FillMode, RasterizerState, S
 
 use crate::basic_effect::AppliedEffect;
 use crate::buffer::{BufferCore, IndexBuffer, IndexElementSize, VertexBuffer, VertexDeclaration};
+use crate::custom_effect::VERTEX_SAMPLER_SLOTS;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -47,12 +48,18 @@ pub(crate) struct DrawStates {
     pub samplers: [SamplerState; SAMPLER_SLOTS],
     pub streams: Vec<BoundStream>,
     pub indices: Option<BoundIndices>,
-    /// What the last `EffectPass::apply` recorded.
+    /// What the last `EffectPass::apply` of a `BasicEffect` recorded.
     pub effect: Option<AppliedEffect>,
+    /// What the last `CustomPass::apply` recorded; `effect` is `None` after it, so whichever
+    /// was applied last draws.
+    pub custom: Option<Arc<crate::custom_effect::CustomApplied>>,
+    /// `VertexSamplerStates`.
+    pub vertex_samplers: [SamplerState; VERTEX_SAMPLER_SLOTS],
 }
 
 impl Default for DrawStates {
-    /// XNA's defaults: Opaque, Default, CullCounterClockwise, LinearWrap in every slot.
+    /// XNA's defaults: Opaque, Default, CullCounterClockwise, LinearWrap in every sampler slot
+    /// and vertex sampler slot.
     fn default() -> Self {
         DrawStates {
             blend: BlendState::OPAQUE,
@@ -62,6 +69,8 @@ impl Default for DrawStates {
             streams: Vec::new(),
             indices: None,
             effect: None,
+            custom: None,
+            vertex_samplers: [SamplerState::LINEAR_WRAP; VERTEX_SAMPLER_SLOTS],
         }
     }
 }
@@ -152,6 +161,37 @@ impl GraphicsDevice {
             ));
         }
         lock(&self.shared.rec).draw.samplers[index] = state;
+        Ok(())
+    }
+
+    /// `VertexSamplerStates[index]`; `index` past the four slots is `ArgumentOutOfRange`.
+    pub fn vertex_sampler_state(&self, index: usize) -> Result<SamplerState> {
+        let rec = lock(&self.shared.rec);
+        rec.draw
+            .vertex_samplers
+            .get(index)
+            .copied()
+            .ok_or_else(|| vertex_sampler_index_error(index))
+    }
+
+    /// Sets `VertexSamplerStates[index]`: how a custom effect's vertex stage samples the
+    /// texture at its binding `index` (vertex texture fetch, which HiDef has and Reach does
+    /// not: a vertex-stage sampler is refused when the effect is created). `index` past the
+    /// four slots is `ArgumentOutOfRange`; anisotropic filtering on a device without it is
+    /// `NotSupported`.
+    pub fn set_vertex_sampler_state(&self, index: usize, state: SamplerState) -> Result<()> {
+        self.shared.check_alive()?;
+        if index >= VERTEX_SAMPLER_SLOTS {
+            return Err(vertex_sampler_index_error(index));
+        }
+        if state.filter == xnagraph_graph::TextureFilter::Anisotropic
+            && !self.shared.caps.anisotropic_filtering
+        {
+            return Err(XnaError::not_supported(
+                "TextureFilter.Anisotropic is not supported by this device.",
+            ));
+        }
+        lock(&self.shared.rec).draw.vertex_samplers[index] = state;
         Ok(())
     }
 
@@ -255,6 +295,13 @@ fn sampler_index_error(index: usize) -> XnaError {
     XnaError::out_of_range(
         "index",
         format!("The sampler index {index} is outside 0..{SAMPLER_SLOTS}."),
+    )
+}
+
+fn vertex_sampler_index_error(index: usize) -> XnaError {
+    XnaError::out_of_range(
+        "index",
+        format!("The vertex sampler index {index} is outside 0..{VERTEX_SAMPLER_SLOTS}."),
     )
 }
 

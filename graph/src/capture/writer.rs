@@ -171,7 +171,9 @@ impl<W: Write> CaptureWriter<W> {
                                 ShaderKind::Custom(key) => {
                                     ShaderRecord::Custom(self.effect(key, effects)?)
                                 }
-                                ShaderKind::Basic => return Err(geometry_not_captured()),
+                                ShaderKind::Basic | ShaderKind::CustomGeometry(_) => {
+                                    return Err(geometry_not_captured())
+                                }
                             },
                             blend: d.pipeline.blend,
                             depth_stencil: d.pipeline.depth_stencil,

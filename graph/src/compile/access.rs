@@ -53,6 +53,7 @@ impl Use<'_> {
         match self.access {
             Access::Nothing => false,
             Access::FragmentSampled
+            | Access::VertexSampled
             | Access::VertexInput
             | Access::IndexRead
             | Access::TransferRead
@@ -129,6 +130,29 @@ fn attachment_use(att: &PlannedAttachment, blends: bool) -> Use<'_> {
     Use { texture: &att.texture, image: att.image, levels: 0..1, layers, access, discard: !loaded }
 }
 
+/// How a pass's custom geometry draws sample `texture`: `VertexSampled` when a vertex stage
+/// of any of them does (covering fragment sampling too), else `FragmentSampled`.
+fn custom_access(
+    segment: &crate::commands::PassSegment,
+    pass: &crate::plan::PlannedPass,
+    texture: crate::resource::TextureId,
+) -> Access {
+    let vertex = pass.ops.iter().any(|planned| {
+        let Some(PassOp::Draw(d)) = segment.ops.get(planned.index) else { return false };
+        let custom = d.geometry.as_ref().and_then(|g| g.custom.as_deref());
+        custom.is_some_and(|c| {
+            c.samplers
+                .iter()
+                .any(|s| s.stage == crate::custom::CustomStage::Vertex && s.texture.id() == texture)
+        })
+    });
+    if vertex {
+        Access::VertexSampled
+    } else {
+        Access::FragmentSampled
+    }
+}
+
 /// Calls `f` with every use of `kind`, sampled textures of a pass before its attachments.
 pub(crate) fn for_each_use<'a>(
     kind: &'a PlanNodeKind,
@@ -141,6 +165,7 @@ pub(crate) fn for_each_use<'a>(
             let mut blends = [false; MAX_COLOR_ATTACHMENTS];
             if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
                 let mut previous = None;
+                let mut sampled = Vec::new();
                 for planned in &pass.ops {
                     let Some(PassOp::Draw(draw)) = segment.ops.get(planned.index) else {
                         continue;
@@ -148,6 +173,24 @@ pub(crate) fn for_each_use<'a>(
                     let blending = reads_destination(&draw.pipeline.blend);
                     for (reads, &w) in blends.iter_mut().zip(&planned.writes.0) {
                         *reads |= w != 0 && (w != 0xF || blending);
+                    }
+                    // A custom geometry effect's samplers: each texture once per pass, read at
+                    // the stages that sample it.
+                    let custom = draw.geometry.as_ref().and_then(|g| g.custom.as_deref());
+                    for s in custom.map_or(&[][..], |c| &c.samplers[..]) {
+                        if sampled.contains(&s.texture.id()) {
+                            continue;
+                        }
+                        sampled.push(s.texture.id());
+                        let desc = s.texture.desc();
+                        f(Use {
+                            texture: &s.texture,
+                            image: Image::Color,
+                            levels: 0..desc.mip_levels.max(1),
+                            layers: 0..desc.layers.max(1),
+                            access: custom_access(segment, pass, s.texture.id()),
+                            discard: false,
+                        });
                     }
                     // Sprite batches sample one texture many times in a row; one use is enough.
                     if previous == Some(draw.texture.id()) {

@@ -33,8 +33,24 @@ use crate::present::PresentMode;
 fn is_read_only(access: Access) -> bool {
     matches!(
         access,
-        Access::FragmentSampled | Access::TransferRead | Access::Present | Access::PresentSwapchain
+        Access::FragmentSampled
+            | Access::VertexSampled
+            | Access::TransferRead
+            | Access::Present
+            | Access::PresentSwapchain
     )
+}
+
+/// Sampling after sampling in the same layout needs no barrier: the subresource is then in
+/// the access covering both (a later writer waits for every stage that sampled it).
+fn sampled_union(from: Access, to: Access) -> Option<Access> {
+    use Access::{FragmentSampled, VertexSampled};
+    match (from, to) {
+        (FragmentSampled | VertexSampled, FragmentSampled | VertexSampled) => {
+            Some(if from == to { to } else { VertexSampled })
+        }
+        _ => None,
+    }
 }
 
 /// Moves every subresource of `u` to its access, appending the barriers that takes.
@@ -49,6 +65,10 @@ fn transition(tracker: &mut FrameTracker, u: &Use<'_>, out: &mut Vec<Barrier>) {
             let from = *sub;
             sub.access = u.access;
             if from.access == u.access && is_read_only(u.access) {
+                continue;
+            }
+            if let (Some(both), true) = (sampled_union(from.access, u.access), from.defined) {
+                sub.access = both;
                 continue;
             }
             let discard = u.discard || !from.defined || from.access == Access::Nothing;
