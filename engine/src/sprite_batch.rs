@@ -97,11 +97,14 @@ pub(crate) fn check_states(
     sampler: &SamplerState,
     rasterizer: &RasterizerState,
 ) -> Result<()> {
-    let targets: Vec<_> = if rec.bindings.is_empty() {
-        vec![rec.primary().desc().format]
+    let descs: Vec<_> = if rec.bindings.is_empty() {
+        vec![rec.primary().desc()]
     } else {
-        rec.bindings.iter().map(|b| b.state.desc().format).collect()
+        rec.bindings.iter().map(|b| b.state.desc()).collect()
     };
+    let multisampled = descs.iter().any(|d| d.render_target.is_some_and(|r| r.is_multisampled()));
+    crate::capability::check_multisample_rasterization(rasterizer, multisampled)?;
+    let targets: Vec<_> = descs.iter().map(|d| d.format).collect();
     let targets: Vec<_> = targets.into_iter().map(|f| (f, device.format_support(f))).collect();
     check_draw_states(&device.caps, &targets, blend, sampler, rasterizer)
 }

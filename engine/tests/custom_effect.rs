@@ -554,3 +554,75 @@ fn reach_refuses_vertex_texture_fetch() {
     );
     assert!(matches!(r, Err(XnaError::NotSupported { .. })), "{r:?}");
 }
+
+const FETCH_VERTEX: &str = "#version 450
+layout(set = 0, binding = 2) uniform sampler2D Heights;
+layout(set = 1, binding = 0) uniform Vertex { mat4 World; };
+layout(location = 0) in vec3 Position;
+void main() {
+    // Off the texel centre: point sampling reads texel 1 alone, linear would mix texel 0 in.
+    vec4 h = textureLod(Heights, vec2(0.6, 0.5), 0.0);
+    gl_Position = World * vec4(Position.xy + h.rg * 255.0, 0.5, 1.0);
+}
+";
+
+const FETCH_FRAGMENT: &str = "#version 450
+layout(set = 2, binding = 0) uniform sampler2D Colors;
+layout(location = 0) out vec4 color;
+void main() { color = texture(Colors, vec2(0.25, 0.5)); }
+";
+
+#[test]
+fn the_vertex_stage_samples_with_vertex_sampler_states() {
+    if skip_on_sdlgpu(
+        "the_vertex_stage_samples_with_vertex_sampler_states",
+        "no custom geometry effects",
+    ) {
+        return;
+    }
+    let _v = Validation::new();
+    let device = device(W, H);
+    let effect = CustomEffect::new(
+        &device,
+        &[TechniqueSource {
+            name: "T",
+            passes: &[PassSource { name: "P", vertex: FETCH_VERTEX, fragment: FETCH_FRAGMENT }],
+        }],
+    )
+    .unwrap();
+    // Texel 0 is the colour, texel 1 the offset in pixels (red: x, green: y).
+    let colour = Color::new(200, 60, 90, 255);
+    let texture = Texture2D::new(&device, 2, 1).unwrap();
+    texture.set_data(&[colour, Color::new(13, 5, 0, 255)]).unwrap();
+    effect.parameter("World").unwrap().set_value(pixels_to_clip()).unwrap();
+    // The same texture in both stages: one sampled use covering both.
+    effect.parameter("Heights").unwrap().set_value(&texture).unwrap();
+    effect.parameter("Colors").unwrap().set_value(&texture).unwrap();
+    assert_eq!(device.vertex_sampler_state(2).unwrap(), SamplerState::LINEAR_WRAP, "XNA's default");
+    device.set_vertex_sampler_state(2, SamplerState::POINT_CLAMP).unwrap();
+    let white = Color::new(255, 255, 255, 255);
+    let v =
+        |x: f32, y: f32| VertexPositionColor { position: Vector3::new(x, y, 0.0), color: white };
+    let vb =
+        VertexBuffer::with_type::<VertexPositionColor>(&device, 4, BufferUsage::WriteOnly).unwrap();
+    vb.set_data(&[v(0.0, 0.0), v(4.0, 0.0), v(0.0, 3.0), v(4.0, 3.0)]).unwrap();
+    device.set_vertex_buffer(Some(&vb)).unwrap();
+    device.clear(CLEAR).unwrap();
+    effect.current_technique().passes()[0].apply().unwrap();
+    device.draw_primitives(PrimitiveType::TriangleStrip, 0, 2).unwrap();
+    let px = read_back_buffer(&device);
+    let p = |x, y| at(&px, W, x, y);
+    for (x, y) in [(13, 5), (16, 5), (13, 7), (16, 7)] {
+        assert_eq!(p(x, y), colour, "the fetched offset places the quad: {x},{y}");
+    }
+    for (x, y) in [(12, 5), (17, 6), (14, 4), (14, 8)] {
+        assert_eq!(p(x, y), CLEAR, "outside at {x},{y}");
+    }
+    assert_eq!(px.iter().filter(|&&c| c != CLEAR).count(), 12);
+    // The slots: four vertex samplers.
+    assert!(matches!(
+        device.set_vertex_sampler_state(4, SamplerState::POINT_CLAMP),
+        Err(XnaError::ArgumentOutOfRange { param: "index", .. })
+    ));
+    assert!(matches!(device.vertex_sampler_state(4), Err(XnaError::ArgumentOutOfRange { .. })));
+}

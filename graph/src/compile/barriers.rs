@@ -196,6 +196,18 @@ pub(crate) fn derive_barriers(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn sampled_union_needs_no_barrier_between_samplings() {
+        use super::sampled_union;
+        use crate::plan::Access::{FragmentSampled as F, TransferWrite as T, VertexSampled as V};
+        assert_eq!(sampled_union(F, V), Some(V), "fragment then vertex sampling covers both");
+        assert_eq!(sampled_union(V, F), Some(V), "vertex then fragment sampling covers both");
+        assert_eq!(sampled_union(F, F), Some(F));
+        assert_eq!(sampled_union(T, V), None, "a write before sampling needs its barrier");
+        assert_eq!(sampled_union(V, T), None, "a write after sampling waits for it");
+    }
+
     use crate::compile::compile;
     use crate::compile::nodes::{dependency_graph, Hazard};
     use crate::compile::testkit::*;
