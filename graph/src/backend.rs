@@ -124,8 +124,8 @@ pub struct LiveObjects {
     pub images: usize,
     /// Native buffers (vertex, uniform, staging and readback buffers).
     pub buffers: usize,
-    /// Custom effects whose native fragment stages are not yet freed (including those awaiting
-    /// a fence).
+    /// Custom effects' native stages and programs, and occlusion queries' native objects, not
+    /// yet freed (including those awaiting a fence).
     pub effects: usize,
     /// Handles dropped by the engine but not yet freed because the GPU may still use them.
     pub awaiting_retirement: usize,
@@ -207,6 +207,19 @@ pub trait Backend: Send {
     ) -> Result<NativeHandle, BackendError> {
         let _ = (vertex, fragment, resources);
         Err(BackendError::NotSupported("custom geometry effects".into()))
+    }
+
+    /// Creates the native object of an occlusion query (XNA's `OcclusionQuery`), whose handle
+    /// retires like an effect's. A backend without occlusion queries answers `NotSupported`.
+    fn create_query(&mut self) -> Result<NativeHandle, BackendError> {
+        Err(BackendError::NotSupported("occlusion queries".into()))
+    }
+
+    /// The samples the last submitted span of `query` counted, once the GPU has finished it;
+    /// `None` while it has not (never waits).
+    fn query_result(&mut self, query: NativeHandle) -> Result<Option<u64>, BackendError> {
+        let _ = query;
+        Err(BackendError::NotSupported("occlusion queries".into()))
     }
 
     /// The sink every texture and effect state created by this backend retires its handle into.

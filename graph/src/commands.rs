@@ -213,6 +213,9 @@ pub enum PassOp {
     Clear(Clear),
     /// A draw of sprites.
     Draw(Draw),
+    /// An occlusion query's `Begin` or `End` ([`crate::query`]): it counts the samples of the
+    /// draws between its two ops that pass the depth and stencil tests.
+    Query(crate::query::QueryOp),
 }
 
 /// One colour attachment of a pass segment: a 2D target (`layer` 0) or a cube face.

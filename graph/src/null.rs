@@ -378,7 +378,7 @@ impl NullBackend {
                     used.extend(segment.colors.iter().map(|c| c.target.native()));
                     used.extend(segment.ops.iter().filter_map(|op| match op {
                         PassOp::Draw(d) => Some(d.texture.native()),
-                        PassOp::Clear(_) => None,
+                        PassOp::Clear(_) | PassOp::Query(_) => None,
                     }));
                 }
                 Node::Upload(u) => used.push(u.texture.native()),

@@ -24,6 +24,8 @@ pub(crate) struct Features {
     pub sampler_anisotropy: bool,
     /// Different blend states per colour attachment (several render targets bound).
     pub independent_blend: bool,
+    /// Occlusion queries that count exactly (XNA's `OcclusionQuery.PixelCount`).
+    pub occlusion_query_precise: bool,
 }
 
 pub(crate) struct Gpu {
@@ -172,6 +174,7 @@ fn examine(
             fill_mode_non_solid: core.fill_mode_non_solid == vk::TRUE,
             sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
             independent_blend: core.independent_blend == vk::TRUE,
+            occlusion_query_precise: core.occlusion_query_precise == vk::TRUE,
         },
     })
 }
@@ -340,7 +343,8 @@ impl Gpu {
         let core = vk::PhysicalDeviceFeatures::default()
             .fill_mode_non_solid(chosen.features.fill_mode_non_solid)
             .sampler_anisotropy(chosen.features.sampler_anisotropy)
-            .independent_blend(chosen.features.independent_blend);
+            .independent_blend(chosen.features.independent_blend)
+            .occlusion_query_precise(chosen.features.occlusion_query_precise);
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
             .synchronization2(true)

@@ -29,6 +29,7 @@ mod geometry;
 mod pass;
 mod pipeline;
 mod pool;
+mod queries;
 mod record;
 mod retirement;
 mod swapchain;
@@ -112,6 +113,8 @@ pub struct VulkanBackend {
     caps: Capabilities,
     formats: FormatTable,
     pipelines: Pipelines,
+    /// Occlusion queries' pools.
+    queries: queries::Queries,
     textures: TextureTable,
     buffers: buffer::BufferTable,
     pool: pool::TargetPool,
@@ -193,6 +196,7 @@ impl VulkanBackend {
             caps,
             formats,
             pipelines,
+            queries: queries::Queries::default(),
             textures: TextureTable::default(),
             buffers: buffer::BufferTable::default(),
             pool: pool::TargetPool::new(u64::from(config.pool_keep_submissions)),
@@ -380,6 +384,7 @@ impl VulkanBackend {
             submission: id,
             completed: self.completed,
             pipelines: &mut self.pipelines,
+            queries: &self.queries,
             cmd,
             frame: &plan.frame,
             vertex_buffer: slot.vertices.as_ref().map(|b| b.buffer).unwrap_or_default(),
@@ -503,6 +508,14 @@ impl Backend for VulkanBackend {
         self.pipelines.create_geometry_effect(&self.gpu, vertex, fragment, resources)
     }
 
+    fn create_query(&mut self) -> Result<NativeHandle, BackendError> {
+        self.queries.create(&self.gpu)
+    }
+
+    fn query_result(&mut self, query: NativeHandle) -> Result<Option<u64>, BackendError> {
+        self.queries.result(&self.gpu, query)
+    }
+
     fn retire_sink(&self) -> RetireSink {
         self.sink.clone()
     }
@@ -585,7 +598,7 @@ impl Backend for VulkanBackend {
             textures: self.textures.len(),
             images: self.textures.image_count(),
             buffers: slot_buffers + self.retired_buffers + self.buffers.storage_count(),
-            effects: self.pipelines.effect_count(),
+            effects: self.pipelines.effect_count() + self.queries.count(),
             pipelines: self.pipelines.pipeline_count(),
             awaiting_retirement: self.retired_textures
                 + self.retired_effects
@@ -645,6 +658,7 @@ impl Drop for VulkanBackend {
         unsafe {
             self.timeline.destroy();
             self.pipelines.destroy(&self.gpu);
+            self.queries.destroy_all(&self.gpu);
             self.gpu.destroy();
         }
     }

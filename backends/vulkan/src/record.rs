@@ -69,7 +69,7 @@ pub(crate) fn measure(plan: &FramePlan, uniform_stride: u64) -> Result<Needs, Ba
                             }
                             needs.draws += 1;
                         }
-                        Some(PassOp::Clear(_)) => {}
+                        Some(PassOp::Clear(_)) | Some(PassOp::Query(_)) => {}
                         None => return Err(plan_error(format!("pass op {i} does not exist"))),
                     }
                 }
@@ -123,6 +123,8 @@ pub(crate) struct Recorder<'a> {
     pub submission: xnagraph_graph::SubmissionId,
     pub completed: xnagraph_graph::SubmissionId,
     pub pipelines: &'a mut Pipelines,
+    /// Occlusion queries' pools.
+    pub queries: &'a crate::queries::Queries,
     pub cmd: vk::CommandBuffer,
     pub frame: &'a FrameCommands,
     pub vertex_buffer: vk::Buffer,

@@ -104,7 +104,7 @@ pub(crate) fn op_writes(op: &PassOp, attachments: usize) -> ColorWrites {
     let mut writes = ColorWrites::default();
     let (mask, outputs) = match op {
         PassOp::Clear(c) if c.color.is_some() => (0xF, attachments),
-        PassOp::Clear(_) => (0, 0),
+        PassOp::Clear(_) | PassOp::Query(_) => (0, 0),
         PassOp::Draw(d) => {
             (d.pipeline.blend.color_write_channels & 0xF, d.pipeline.shader.outputs())
         }
