@@ -122,8 +122,8 @@ fn a_query_counts_the_visible_pixels_of_a_partly_hidden_rectangle() {
     let (count, _) = poll(&device, &query);
     assert_eq!(count, 13 * 7);
 
-    // A span in a pass nothing else observes (a discarding target never read): the pass is
-    // kept for the count.
+    // A span in a pass nothing else observes (a discarding target overwritten by its next
+    // bind before anything reads it): the pass is kept for the count.
     let unseen = RenderTarget2D::new(&device, 16, 16).unwrap();
     device.set_render_target(Some(&unseen)).unwrap();
     device.clear(CLEAR).unwrap();
@@ -131,6 +131,9 @@ fn a_query_counts_the_visible_pixels_of_a_partly_hidden_rectangle() {
     let quad = [vpc(0.0, 0.0, 0.5, FAR), vpc(32.0, 0.0, 0.5, FAR), vpc(0.0, 24.0, 0.5, FAR)];
     device.draw_user_primitives(PrimitiveType::TriangleList, &quad, 0, 1).unwrap();
     query.end().unwrap();
+    device.set_render_target(None).unwrap();
+    device.set_render_target(Some(&unseen)).unwrap();
+    device.clear(NEAR).unwrap();
     device.set_render_target(None).unwrap();
     device.present().unwrap();
     // The upper-left half of the 16×16 target: pixels with x + y < 15; the centres of the
