@@ -281,14 +281,12 @@ fn reflection_names_every_parameter_with_its_type() {
     ));
 }
 
-/// One candidate value of every type `SetValue` takes.
-fn candidates(
-    texture: &Texture2D,
-) -> Vec<(
-    ParameterType,
-    bool,
-    Box<dyn Fn(xnagraph::EffectParameter<'_>) -> xnagraph::Result<()> + '_>,
-)> {
+/// Sets one value on a parameter.
+type Setter<'a> = Box<dyn Fn(xnagraph::EffectParameter<'_>) -> xnagraph::Result<()> + 'a>;
+
+/// One candidate value of every type `SetValue` takes: its type, whether it is an array, and
+/// how to set it.
+fn candidates(texture: &Texture2D) -> Vec<(ParameterType, bool, Setter<'_>)> {
     use ParameterType as T;
     vec![
         (T::Bool, false, Box::new(|p| p.set_value(true))),

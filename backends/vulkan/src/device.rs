@@ -462,6 +462,7 @@ mod tests {
                 fill_mode_non_solid: true,
                 sampler_anisotropy: true,
                 independent_blend: true,
+                occlusion_query_precise: true,
             },
         }
     }
