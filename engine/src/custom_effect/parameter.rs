@@ -89,7 +89,8 @@ pub(crate) enum Value {
     Texture(Option<Texture2D>),
 }
 
-/// A value [`EffectParameter::set_value`] takes: XNA's `SetValue` overloads.
+/// A value [`EffectParameter::set_value`](super::EffectParameter::set_value) takes: XNA's
+/// `SetValue` overloads.
 pub trait EffectValue: private::Sealed {
     /// The parameter type this value is, and its elements' words (`None` for a texture).
     #[doc(hidden)]
