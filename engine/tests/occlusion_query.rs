@@ -31,14 +31,24 @@ fn rect(x0: f32, y0: f32, x1: f32, y1: f32, z: f32, c: Color) -> [VertexPosition
     [tl, tr, bl, tr, br, bl]
 }
 
-fn setup() -> (GraphicsDevice, BasicEffect) {
+/// A device with depth, its query, and a vertex-coloured effect applied; `None` where the
+/// renderer has no queries (SDL_gpu), after checking it refuses them with XNA's message.
+fn setup() -> Option<(GraphicsDevice, OcclusionQuery, BasicEffect)> {
     let mut p = params(W, H);
     p.depth_stencil_format = DepthFormat::Depth24;
     let device = device_with(xnagraph::GraphicsProfile::HiDef, p);
+    let query = match OcclusionQuery::new(&device) {
+        Ok(q) => q,
+        Err(XnaError::NotSupported { message }) if on_sdlgpu() => {
+            assert_eq!(message, OCCLUSION_QUERY_NOT_SUPPORTED);
+            return None;
+        }
+        Err(e) => panic!("{e:?}"),
+    };
     let mut effect = BasicEffect::new(&device).unwrap();
     effect.vertex_color_enabled = true;
     effect.current_technique().passes()[0].apply().unwrap();
-    (device, effect)
+    Some((device, query, effect))
 }
 
 /// Polls `query` through presented frames until it is complete (a bounded number of frames).
@@ -56,15 +66,7 @@ fn poll(device: &GraphicsDevice, query: &OcclusionQuery) -> (i32, usize) {
 #[test]
 fn a_query_counts_the_visible_pixels_of_a_partly_hidden_rectangle() {
     let _v = Validation::new();
-    let (device, _effect) = setup();
-    let query = match OcclusionQuery::new(&device) {
-        Ok(q) => q,
-        Err(XnaError::NotSupported { message }) if on_sdlgpu() => {
-            assert_eq!(message, OCCLUSION_QUERY_NOT_SUPPORTED);
-            return;
-        }
-        Err(e) => panic!("{e:?}"),
-    };
+    let Some((device, query, _effect)) = setup() else { return };
     device.clear(CLEAR).unwrap();
     // The occluder, nearer: columns 0..14 of rows 3..20, drawn before the query.
     device
@@ -161,11 +163,7 @@ fn a_query_counts_the_visible_pixels_of_a_partly_hidden_rectangle() {
 #[test]
 fn misuse_gets_xnas_errors() {
     let _v = Validation::new();
-    let (device, _effect) = setup();
-    let Ok(query) = OcclusionQuery::new(&device) else {
-        assert!(on_sdlgpu(), "only SDL_gpu lacks queries");
-        return;
-    };
+    let Some((device, query, _effect)) = setup() else { return };
     let invalid = |r: xnagraph::Result<()>, says: &str| match r {
         Err(XnaError::InvalidOperation { message }) => assert!(message.contains(says), "{message}"),
         other => panic!("expected InvalidOperation ({says}), got {other:?}"),
