@@ -43,6 +43,26 @@ pub(crate) fn check_draw_states(
     Ok(())
 }
 
+/// `RasterizerState.MultiSampleAntiAlias` off while drawing into a multisampled target: XNA
+/// then rasterises each pixel once, at its centre, and writes every sample of a covered pixel
+/// (hard edges after the resolve). Core Vulkan ties coverage to the attachment's sample count;
+/// doing this needs every sample located at the pixel centre (VK_EXT_sample_locations) or
+/// single-sample rasterisation into a multisampled attachment, which no backend here lowers,
+/// so it is `NotSupported` rather than drawn antialiased. Into a single-sampled target the
+/// flag changes nothing and is accepted.
+pub(crate) fn check_multisample_rasterization(
+    rasterizer: &RasterizerState,
+    multisampled_target: bool,
+) -> Result<()> {
+    if !rasterizer.multisample_anti_alias && multisampled_target {
+        return Err(XnaError::not_supported(
+            "RasterizerState.MultiSampleAntiAlias = false (single-sample rasterization into a \
+             multisampled render target) is not supported by this renderer.",
+        ));
+    }
+    Ok(())
+}
+
 /// A `Texture3D` of `width` × `height` × `depth` needs the device's volume capability: none at
 /// all (`max_volume_dimension` 0) refuses every volume, whatever the profile allows.
 pub(crate) fn check_volume(caps: &Capabilities, width: u32, height: u32, depth: u32) -> Result<()> {

@@ -222,6 +222,7 @@ impl GraphicsDevice {
             applied_depth,
             adapter_name,
             submissions: AtomicU64::new(0),
+            frames_submitted: AtomicU64::new(0),
             last_submission: AtomicU64::new(0),
             diagnostics,
             compile_policy: options.compile_policy,

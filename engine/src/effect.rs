@@ -17,6 +17,8 @@
 
 mod layout;
 
+pub(crate) use layout::{MAX_OUTPUTS, SPIRV_MAGIC};
+
 use std::sync::{Arc, Mutex};
 
 use xnagraph_graph::{EffectKey, EffectState};
@@ -83,7 +85,7 @@ impl Effect {
     /// colours at locations with gaps, is `Argument` too. `ObjectDisposed` when the device is.
     pub fn from_glsl(device: &GraphicsDevice, fragment_source: &str) -> Result<Effect> {
         device.shared.check_alive()?;
-        let words = compile_fragment(fragment_source)?;
+        let words = compile(fragment_source, glslang::ShaderStage::Fragment, "fragmentSource")?;
         Effect::create(&device.shared, &words)
     }
 
@@ -152,11 +154,16 @@ impl Drop for Effect {
     }
 }
 
-/// GLSL 450 for Vulkan 1.0 → SPIR-V 1.0, as `glslc --target-env=vulkan1.0` compiles the stock
-/// shaders.
-fn compile_fragment(source: &str) -> Result<Vec<u32>> {
-    use glslang::{Compiler, CompilerOptions, ShaderInput, ShaderSource, ShaderStage};
-    let refuse = |message: String| XnaError::argument("fragmentSource", message);
+/// GLSL 450 for Vulkan 1.0 → SPIR-V 1.0 for `stage`, as `glslc --target-env=vulkan1.0`
+/// compiles the stock shaders. A compile error is `Argument` on `param` carrying the compiler's
+/// log (`ERROR: 0:LINE: ...`).
+pub(crate) fn compile(
+    source: &str,
+    stage: glslang::ShaderStage,
+    param: &'static str,
+) -> Result<Vec<u32>> {
+    use glslang::{Compiler, CompilerOptions, ShaderInput, ShaderSource};
+    let refuse = |message: String| XnaError::argument(param, message);
     if source.contains('\0') {
         return Err(refuse("The shader source contains a NUL character.".into()));
     }
@@ -168,15 +175,9 @@ fn compile_fragment(source: &str) -> Result<Vec<u32>> {
     // The bindings' own checks (a log that is not UTF-8, a shader glslang could not allocate)
     // panic; they become an error here, so no source reaches the caller as a panic.
     let compiled = std::panic::catch_unwind(|| {
-        ShaderInput::new(
-            &source,
-            ShaderStage::Fragment,
-            &options,
-            None::<&[(&str, Option<&str>)]>,
-            None,
-        )
-        .and_then(|input| compiler.create_shader(input))
-        .and_then(|shader| shader.compile())
+        ShaderInput::new(&source, stage, &options, None::<&[(&str, Option<&str>)]>, None)
+            .and_then(|input| compiler.create_shader(input))
+            .and_then(|shader| shader.compile())
     })
     .map_err(|_| refuse("The GLSL compiler failed on this source.".into()))?;
     compiled.map_err(|e| refuse(compile_message(&e)))

@@ -40,6 +40,12 @@ pub enum XnaError {
         /// Why not.
         message: String,
     },
+    /// `InvalidCastException`: a value of one type given where another is required (an
+    /// effect parameter set with a value of the wrong type).
+    InvalidCast {
+        /// What was given and what was required.
+        message: String,
+    },
     /// `ObjectDisposedException`, naming the disposed object's type.
     ObjectDisposed {
         /// The XNA type name of the disposed object, e.g. `"Texture2D"`.
@@ -88,6 +94,7 @@ impl XnaError {
             | XnaError::Argument { message, .. }
             | XnaError::NotSupported { message }
             | XnaError::InvalidOperation { message }
+            | XnaError::InvalidCast { message }
             | XnaError::OutOfVideoMemory { message }
             | XnaError::DeviceLost { message } => message.clone(),
         }
@@ -112,6 +119,7 @@ impl fmt::Display for XnaError {
             XnaError::Argument { .. } => "ArgumentException",
             XnaError::NotSupported { .. } => "NotSupportedException",
             XnaError::InvalidOperation { .. } => "InvalidOperationException",
+            XnaError::InvalidCast { .. } => "InvalidCastException",
             XnaError::ObjectDisposed { .. } => "ObjectDisposedException",
             XnaError::OutOfVideoMemory { .. } => "OutOfVideoMemoryException",
             XnaError::DeviceLost { .. } => "DeviceLostException",

@@ -17,6 +17,7 @@ mod capture;
 mod clear;
 mod content;
 mod cube;
+mod custom_effect;
 mod data;
 mod device;
 mod draw;
@@ -29,6 +30,7 @@ pub mod game;
 mod gpu_timing;
 mod math;
 mod math3d;
+mod occlusion_query;
 mod options;
 mod profile;
 mod registry;
@@ -54,6 +56,10 @@ pub use capture::{CaptureSummary, CAPTURE_VARIABLE};
 pub use clear::ClearOptions;
 pub use content::LoadOptions;
 pub use cube::{CubeMapFace, RenderTargetCube, TextureCube};
+pub use custom_effect::{
+    CustomEffect, CustomPass, CustomTechnique, EffectParameter, EffectValue, ParameterClass,
+    ParameterType, PassSource, TechniqueSource, VERTEX_SAMPLER_SLOTS,
+};
 pub use device::GraphicsDevice;
 pub use draw::states::{VertexBufferBinding, MAX_VERTEX_STREAMS, SAMPLER_SLOTS};
 pub use draw::IndexElement;
@@ -63,8 +69,8 @@ pub use effects::dual_texture::DualTextureEffect;
 pub use effects::DirectionalLight;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
-pub use gpu_timing::FrameGpuTiming;
-pub use math::{Color, Matrix, Rectangle, Vector2, Vector3};
+pub use math::{Color, Matrix, Rectangle, Vector2, Vector3, Vector4};
+pub use occlusion_query::{OcclusionQuery, OCCLUSION_QUERY_NOT_SUPPORTED};
 pub use options::{
     BackendKind, DeviceOptions, PresentInterval, PresentationParameters, TextureIndexing,
 };

@@ -88,6 +88,30 @@ impl Vector2 {
     }
 }
 
+/// XNA's `Vector4` (four `f32`s, laid out as in vertex data and as GLSL's `vec4`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Default, Pod, Zeroable)]
+pub struct Vector4 {
+    /// The x component.
+    pub x: f32,
+    /// The y component.
+    pub y: f32,
+    /// The z component.
+    pub z: f32,
+    /// The w component.
+    pub w: f32,
+}
+
+impl Vector4 {
+    /// `Vector4.Zero`.
+    pub const ZERO: Vector4 = Vector4 { x: 0.0, y: 0.0, z: 0.0, w: 0.0 };
+
+    /// `new Vector4(x, y, z, w)`.
+    pub const fn new(x: f32, y: f32, z: f32, w: f32) -> Self {
+        Vector4 { x, y, z, w }
+    }
+}
+
 /// XNA's `Vector3`: as much of it as the API takes (a direction into a cube, for
 /// [`SpriteBatch::draw_cube_direction`](crate::SpriteBatch::draw_cube_direction)) and vertex
 /// positions and normals (three `f32`s, laid out as in vertex data).

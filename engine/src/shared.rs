@@ -176,6 +176,8 @@ pub(crate) struct DeviceShared {
     pub applied_depth: [DepthFormat; 4],
     pub adapter_name: String,
     pub submissions: AtomicU64,
+    /// The number of the latest frame (as `submissions` counts them) the backend accepted.
+    pub frames_submitted: AtomicU64,
     /// The latest submission the backend accepted (0: none).
     pub last_submission: AtomicU64,
     /// The backend's validation messages and live native object count, per device.

@@ -103,17 +103,25 @@ pub(crate) fn check_states(
     rasterizer: &RasterizerState,
 ) -> Result<()> {
     // On the stack: a sprite batch's `begin` and `end` allocate nothing for this check.
-    let primary = rec.primary().desc().format;
-    let mut targets = [(primary, device.format_support(primary)); MAX_COLOR_ATTACHMENTS];
+    let primary = rec.primary().desc();
+    let mut multisampled = rec.bindings.is_empty() && is_multisampled(primary);
+    let mut targets =
+        [(primary.format, device.format_support(primary.format)); MAX_COLOR_ATTACHMENTS];
     let mut count = 1;
     if !rec.bindings.is_empty() {
         count = rec.bindings.len().min(MAX_COLOR_ATTACHMENTS);
         for (slot, b) in targets.iter_mut().zip(&rec.bindings) {
-            let format = b.state.desc().format;
-            *slot = (format, device.format_support(format));
+            let desc = b.state.desc();
+            multisampled |= is_multisampled(desc);
+            *slot = (desc.format, device.format_support(desc.format));
         }
     }
+    crate::capability::check_multisample_rasterization(rasterizer, multisampled)?;
     check_draw_states(&device.caps, &targets[..count], blend, sampler, rasterizer)
+}
+
+fn is_multisampled(desc: &xnagraph_graph::TextureDesc) -> bool {
+    desc.render_target.is_some_and(|r| r.is_multisampled())
 }
 
 /// XNA's `SpriteBatch`: `begin`, any number of `draw*` calls, `end`.

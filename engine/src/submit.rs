@@ -344,6 +344,7 @@ impl DeviceShared {
         lock(&self.rec).recycle_sprites(sprites);
         if let Ok(Ok(id)) = submitted {
             self.last_submission.fetch_max(id.0, Ordering::AcqRel);
+            self.frames_submitted.fetch_max(number, Ordering::AcqRel);
         }
         submitted
     }

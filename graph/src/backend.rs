@@ -129,8 +129,8 @@ pub struct LiveObjects {
     pub images: usize,
     /// Native buffers (vertex, uniform, staging and readback buffers).
     pub buffers: usize,
-    /// Custom effects whose native fragment stages are not yet freed (including those awaiting
-    /// a fence).
+    /// Custom effects' native stages and programs, and occlusion queries' native objects, not
+    /// yet freed (including those awaiting a fence).
     pub effects: usize,
     /// Handles dropped by the engine but not yet freed because the GPU may still use them.
     pub awaiting_retirement: usize,
@@ -199,6 +199,33 @@ pub trait Backend: Send {
     /// The handle is unique among everything this backend creates; its
     /// [`crate::EffectState`] retires it through [`Backend::retire_sink`] like a texture's.
     fn create_effect(&mut self, spirv: &[u32], outputs: u32) -> Result<NativeHandle, BackendError>;
+
+    /// Creates the native program of a custom geometry effect's pass from its two stages'
+    /// SPIR-V (already reflected and checked by the engine) and the resources it binds. The
+    /// handle is unique among everything this backend creates and retires like an effect's.
+    /// A backend without custom geometry programs answers `NotSupported`.
+    fn create_geometry_effect(
+        &mut self,
+        vertex: &[u32],
+        fragment: &[u32],
+        resources: &crate::custom::CustomResources,
+    ) -> Result<NativeHandle, BackendError> {
+        let _ = (vertex, fragment, resources);
+        Err(BackendError::NotSupported("custom geometry effects".into()))
+    }
+
+    /// Creates the native object of an occlusion query (XNA's `OcclusionQuery`), whose handle
+    /// retires like an effect's. A backend without occlusion queries answers `NotSupported`.
+    fn create_query(&mut self) -> Result<NativeHandle, BackendError> {
+        Err(BackendError::NotSupported("occlusion queries".into()))
+    }
+
+    /// The samples the last submitted span of `query` counted, once the GPU has finished it;
+    /// `None` while it has not (never waits).
+    fn query_result(&mut self, query: NativeHandle) -> Result<Option<u64>, BackendError> {
+        let _ = query;
+        Err(BackendError::NotSupported("occlusion queries".into()))
+    }
 
     /// The sink every texture and effect state created by this backend retires its handle into.
     fn retire_sink(&self) -> RetireSink;

@@ -36,6 +36,8 @@ pub struct FrameBuilder {
     /// The current cycle's latest segment in this frame (an index into `frame.nodes`).
     cycle_segment: Option<usize>,
     next_readback: u64,
+    /// Segments opened so far, across frames: the serial of the open (or next) segment.
+    segments_opened: u64,
 }
 
 impl FrameBuilder {
@@ -49,6 +51,7 @@ impl FrameBuilder {
             next_start: None,
             cycle_segment: None,
             next_readback: 0,
+            segments_opened: 0,
         };
         builder.start_frame();
         builder
@@ -226,10 +229,31 @@ impl FrameBuilder {
     }
 
     fn open_segment(&mut self, start: SegmentStart) {
+        self.segments_opened += 1;
         let segment = PassSegment { colors: self.cycle.clone(), start, ops: Vec::new() };
         self.cycle_segment = Some(self.frame.nodes.len());
         self.frame.nodes.push(Node::Pass(segment));
         self.next_start = None;
+    }
+
+    /// Where the next pass op goes: the serial of its segment (the open one, or the one the op
+    /// will open) and its index there. An occlusion query's `Begin` remembers it; its `End`
+    /// records the span only if the next op still goes into the same segment.
+    pub fn next_op_position(&self) -> (u64, usize) {
+        match (self.next_start, self.frame.nodes.last()) {
+            (None, Some(Node::Pass(segment))) => (self.segments_opened, segment.ops.len()),
+            _ => (self.segments_opened + 1, 0),
+        }
+    }
+
+    /// Records an occlusion query's span: its `End` now and its `Begin` at `begin_index` of the
+    /// same segment (what [`Self::next_op_position`] gave at `Begin`).
+    pub fn query_span(&mut self, query: Arc<crate::query::QueryState>, begin_index: usize) {
+        self.push_op(PassOp::Query(crate::query::QueryOp { query: query.clone(), begin: false }));
+        if let Some(Node::Pass(segment)) = self.frame.nodes.last_mut() {
+            let at = begin_index.min(segment.ops.len() - 1);
+            segment.ops.insert(at, PassOp::Query(crate::query::QueryOp { query, begin: true }));
+        }
     }
 
     fn push_op(&mut self, op: PassOp) {
@@ -270,7 +294,7 @@ mod tests {
     fn op(d: PassOp) -> Draw {
         match d {
             PassOp::Draw(d) => d,
-            PassOp::Clear(_) => unreachable!(),
+            PassOp::Clear(_) | PassOp::Query(_) => unreachable!(),
         }
     }
 

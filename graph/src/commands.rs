@@ -97,6 +97,10 @@ pub enum ShaderKind {
     /// geometry draw ([`Draw::geometry`]): transformed position, material colour × vertex
     /// colour × texture sample. One colour output (location 0).
     Basic,
+    /// A custom geometry effect's program ([`crate::custom`]) for a geometry draw: its own
+    /// vertex and fragment stages, which write `outputs` colour outputs. The draw's
+    /// [`crate::GeometryDraw::custom`] holds the program and its values.
+    CustomGeometry(crate::effect::EffectKey),
 }
 
 impl ShaderKind {
@@ -105,7 +109,9 @@ impl ShaderKind {
     pub fn outputs(self) -> usize {
         match self {
             ShaderKind::Sprite | ShaderKind::CubeSample | ShaderKind::Basic => 1,
-            ShaderKind::Custom(effect) => usize::from(effect.outputs),
+            ShaderKind::Custom(effect) | ShaderKind::CustomGeometry(effect) => {
+                usize::from(effect.outputs)
+            }
         }
     }
 }
@@ -298,6 +304,9 @@ pub enum PassOp {
     Clear(Clear),
     /// A draw of sprites.
     Draw(Draw),
+    /// An occlusion query's `Begin` or `End` ([`crate::query`]): it counts the samples of the
+    /// draws between its two ops that pass the depth and stencil tests.
+    Query(crate::query::QueryOp),
 }
 
 /// One colour attachment of a pass segment: a 2D target (`layer` 0) or a cube face.

@@ -110,6 +110,9 @@ pub struct VertexLayout {
     pub bindings: Vec<BindingLayout>,
     /// Per [`Attribute`] location.
     pub attributes: [Option<AttributeSource>; ATTRIBUTES],
+    /// A custom geometry effect's inputs instead (`attributes` then all `None`): each input's
+    /// location and where it is read; every input has a source.
+    pub custom: Vec<(u32, AttributeSource)>,
 }
 
 /// Where one vertex stream's bytes are.
@@ -237,6 +240,9 @@ pub struct GeometryDraw {
     /// (`SamplerStates[1]`), held like [`crate::Draw::texture`]; `None` for the other stock
     /// effects.
     pub texture2: Option<(Arc<crate::TextureState>, crate::SamplerState)>,
+    /// A custom geometry effect's program and values (the pipeline key's shader is then
+    /// [`crate::ShaderKind::CustomGeometry`]); `None` for the stock effects.
+    pub custom: Option<Box<crate::custom::CustomDraw>>,
 }
 
 impl GeometryDraw {

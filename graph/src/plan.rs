@@ -38,6 +38,10 @@ pub enum Access {
     DepthStencilAttachmentReadWrite,
     /// Sampled by a fragment shader.
     FragmentSampled,
+    /// Sampled by a vertex shader (vertex texture fetch), and perhaps also by a fragment
+    /// shader: what a subresource is in after both kinds of sampling in one pass or in
+    /// consecutive ones (the same layout as [`Access::FragmentSampled`]).
+    VertexSampled,
     /// Read by a transfer: a readback, or the source level of a mip blit.
     TransferRead,
     /// Written by a transfer: an upload, a transfer clear, or the destination level of a mip blit.

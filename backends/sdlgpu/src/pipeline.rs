@@ -156,7 +156,7 @@ impl Pipelines {
                 .get(&effect.native)
                 .ok_or_else(|| BackendError::Native("a draw names a freed effect".into()))?,
             // Geometry draws build their pipelines in `geometry`.
-            ShaderKind::Basic => {
+            ShaderKind::Basic | ShaderKind::CustomGeometry(_) => {
                 return Err(BackendError::Native("a geometry draw as a sprite".into()))
             }
         };

@@ -395,6 +395,8 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
                 }));
             }
             Some(PassOp::Draw(_)) => part_ops.last_mut().expect("one part").push(op.index),
+            // Refused at `OcclusionQuery`'s constructor: this backend creates no queries.
+            Some(PassOp::Query(_)) => return Err(malformed("an occlusion query op")),
             None => return Err(malformed("pass op index out of range")),
         }
     }

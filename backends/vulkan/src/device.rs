@@ -27,6 +27,8 @@ pub(crate) struct Features {
     /// `shaderSampledImageArrayNonUniformIndexing`: the indexing sprite stage can index its
     /// array of textures per sprite (see [`crate::TextureIndexing`]).
     pub nonuniform_indexing: bool,
+    /// Occlusion queries that count exactly (XNA's `OcclusionQuery.PixelCount`).
+    pub occlusion_query_precise: bool,
 }
 
 pub(crate) struct Gpu {
@@ -189,6 +191,7 @@ fn examine(
             sampler_anisotropy: core.sampler_anisotropy == vk::TRUE,
             independent_blend: core.independent_blend == vk::TRUE,
             nonuniform_indexing: v12.shader_sampled_image_array_non_uniform_indexing == vk::TRUE,
+            occlusion_query_precise: core.occlusion_query_precise == vk::TRUE,
         },
     })
 }
@@ -394,7 +397,8 @@ impl Gpu {
         let core = vk::PhysicalDeviceFeatures::default()
             .fill_mode_non_solid(chosen.features.fill_mode_non_solid)
             .sampler_anisotropy(chosen.features.sampler_anisotropy)
-            .independent_blend(chosen.features.independent_blend);
+            .independent_blend(chosen.features.independent_blend)
+            .occlusion_query_precise(chosen.features.occlusion_query_precise);
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
             .synchronization2(true)
@@ -521,6 +525,7 @@ mod tests {
                 sampler_anisotropy: true,
                 independent_blend: true,
                 nonuniform_indexing: true,
+                occlusion_query_precise: true,
             },
             timestamp_valid_bits: 64,
         }

@@ -16,8 +16,8 @@ use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::{
-    Access, Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, PipelineKey,
-    PrimitiveType, StockShader, VertexFormat, VertexLayout, VertexSource,
+    Access, Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, NativeHandle,
+    PipelineKey, PrimitiveType, ShaderKind, StockShader, VertexFormat, VertexLayout, VertexSource,
 };
 
 use crate::device::Gpu;
@@ -56,11 +56,33 @@ type Key = (StockShader, PipelineKey, VertexLayout, PrimitiveType, PassFormats, 
 pub(crate) struct GeometryPipelines {
     stock: StockEffects,
     pipelines: HashMap<Key, vk::Pipeline>,
+    /// Custom geometry effects' programs (`crate::custom`).
+    pub custom: crate::custom::CustomPrograms,
 }
 
 impl GeometryPipelines {
     pub fn count(&self) -> usize {
         self.pipelines.len()
+    }
+
+    /// Frees the custom program of `handle` and every pipeline built from it; whether there
+    /// was one.
+    ///
+    /// # Safety
+    /// No submission that used it may still be executing.
+    pub unsafe fn destroy_custom(&mut self, gpu: &Gpu, handle: NativeHandle) -> bool {
+        let uses =
+            |k: &Key| matches!(k.1.shader, ShaderKind::CustomGeometry(e) if e.native == handle);
+        let stale: Vec<_> = self.pipelines.keys().filter(|k| uses(k)).cloned().collect();
+        // SAFETY: the caller's contract: nothing executing uses the program or its pipelines.
+        unsafe {
+            for key in stale {
+                if let Some(p) = self.pipelines.remove(&key) {
+                    gpu.device.destroy_pipeline(p, None);
+                }
+            }
+            self.custom.destroy(gpu, handle)
+        }
     }
 
     /// # Safety
@@ -72,6 +94,7 @@ impl GeometryPipelines {
                 gpu.device.destroy_pipeline(p, None);
             }
             self.stock.destroy(gpu);
+            self.custom.destroy_all(gpu);
         }
     }
 }
@@ -122,10 +145,24 @@ fn pipeline(
         return Ok(*p);
     }
     let gpu = rec.gpu;
-    let (empty, vertex_uniforms) = (rec.pipelines.set_layouts[0], rec.pipelines.set_layouts[1]);
-    let stock = &mut rec.pipelines.geometry.stock;
-    let layout = stock.ensure_layout(gpu, empty, vertex_uniforms)?;
-    let (vertex, fragment) = stock.modules(gpu, shader)?;
+    let custom = match &g.custom {
+        Some(c) => {
+            let program = rec.pipelines.geometry.custom.get(c.effect.key().native)?;
+            Some((program.vertex, program.fragment, program.layout))
+        }
+        None => None,
+    };
+    let (vertex, fragment, layout) = match custom {
+        Some(program) => program,
+        None => {
+            let (empty, vertex_uniforms) =
+                (rec.pipelines.set_layouts[0], rec.pipelines.set_layouts[1]);
+            let stock = &mut rec.pipelines.geometry.stock;
+            let layout = stock.ensure_layout(gpu, empty, vertex_uniforms)?;
+            let (vertex, fragment) = stock.modules(gpu, shader)?;
+            (vertex, fragment, layout)
+        }
+    };
     let defaults = g.layout.bindings.len() as u32;
     let mut bindings: Vec<_> = (g.layout.bindings.iter().enumerate())
         .map(|(i, b)| {
@@ -153,7 +190,19 @@ fn pipeline(
         input_rate: vk::VertexInputRate::VERTEX,
     });
     let mut attributes = Vec::new();
-    for &attribute in stock_effects::attributes(shader) {
+    for &(location, a) in g.layout.custom.iter().filter(|_| custom.is_some()) {
+        if u32::from(a.binding) >= defaults {
+            return Err(malformed("an attribute names a missing vertex stream"));
+        }
+        attributes.push(vk::VertexInputAttributeDescription {
+            location,
+            binding: u32::from(a.binding),
+            format: format(a.format),
+            offset: a.offset,
+        });
+    }
+    let stock = if custom.is_some() { &[][..] } else { stock_effects::attributes(shader) };
+    for &attribute in stock {
         let default = match attribute {
             Attribute::Position => None,
             Attribute::Color => Some((vk::Format::R32G32B32A32_SFLOAT, 0)),
@@ -214,6 +263,125 @@ pub(crate) fn draw(
     let pipeline = pipeline(rec, d, g, formats, writes)?;
     let gpu = rec.gpu;
     let device = &gpu.device;
+    let dynamic = DynamicState::of(&d.pipeline);
+    let (pipeline_layout, sets) = match &g.custom {
+        Some(c) => crate::custom::bind_values(rec, c)?,
+        None => stock_values(rec, d, g)?,
+    };
+    let arena = rec.geometry_offset + DEFAULTS_BYTES;
+    let mut buffers = Vec::with_capacity(g.streams.len() + 1);
+    let mut offsets = Vec::with_capacity(g.streams.len() + 1);
+    for s in &g.streams {
+        let (buffer, offset) = match s {
+            VertexSource::Buffer { buffer, offset } => {
+                (rec.buffers.get(buffer.native())?.current.buffer, *offset)
+            }
+            VertexSource::User(range) => {
+                if range.end > rec.frame.geometry_bytes.len() as u64 {
+                    return Err(malformed("user vertices past the geometry arena"));
+                }
+                (rec.vertex_buffer, arena + range.start)
+            }
+        };
+        buffers.push(buffer);
+        offsets.push(offset);
+    }
+    buffers.push(rec.vertex_buffer);
+    offsets.push(rec.geometry_offset);
+    let index = match (&g.indices, g.call) {
+        (Some(ix), DrawCall::Indexed { .. }) => {
+            let kind = match ix.element_size {
+                2 => vk::IndexType::UINT16,
+                4 => vk::IndexType::UINT32,
+                _ => return Err(malformed("an index size other than 2 or 4")),
+            };
+            Some(match &ix.buffer {
+                Some(b) => (rec.buffers.get(b.native())?.current.buffer, 0, kind),
+                None => (rec.vertex_buffer, arena + ix.user.start, kind),
+            })
+        }
+        (None, DrawCall::Indexed { .. }) => {
+            return Err(malformed("an indexed draw without indices"))
+        }
+        _ => None,
+    };
+
+    let mut viewport = vk::Viewport {
+        x: vp.x as f32,
+        y: vp.y as f32,
+        width: vp.width as f32,
+        height: vp.height as f32,
+        min_depth: vp.min_depth,
+        max_depth: vp.max_depth,
+    };
+    if g.custom.is_some() {
+        // A custom vertex stage writes XNA's clip space (y up), as a ported HLSL effect does;
+        // the stock shader flips y in its transform instead.
+        viewport.y += viewport.height;
+        viewport.height = -viewport.height;
+    }
+    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
+        let s = d.scissor;
+        crate::pass::clamp_rect(s.x, s.y, s.width, s.height, extent)
+    } else {
+        crate::pass::clamp_rect(vp.x, vp.y, vp.width, vp.height, extent)
+    };
+    // SAFETY: inside rendering on a recording command buffer; the sets were just allocated, and
+    // every buffer, view and sampler bound is live for the submission.
+    unsafe {
+        device.cmd_bind_pipeline(rec.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        device.cmd_set_blend_constants(rec.cmd, &dynamic.blend_constants);
+        device.cmd_set_stencil_reference(
+            rec.cmd,
+            vk::StencilFaceFlags::FRONT_AND_BACK,
+            dynamic.stencil_reference,
+        );
+        device.cmd_bind_vertex_buffers(rec.cmd, 0, &buffers, &offsets);
+        for &(first, set) in &sets {
+            device.cmd_bind_descriptor_sets(
+                rec.cmd,
+                vk::PipelineBindPoint::GRAPHICS,
+                pipeline_layout,
+                first,
+                &[set],
+                &[],
+            );
+        }
+        device.cmd_set_viewport(rec.cmd, 0, &[viewport]);
+        device.cmd_set_scissor(rec.cmd, 0, &[scissor]);
+        match g.call {
+            DrawCall::Vertices { first_vertex, vertex_count } => {
+                device.cmd_draw(rec.cmd, vertex_count, g.instances, first_vertex, 0);
+            }
+            DrawCall::Indexed { base_vertex, first_index, index_count, .. } => {
+                if let Some((buffer, offset, kind)) = index {
+                    device.cmd_bind_index_buffer(rec.cmd, buffer, offset, kind);
+                }
+                device.cmd_draw_indexed(
+                    rec.cmd,
+                    index_count,
+                    g.instances,
+                    first_index,
+                    base_vertex,
+                    0,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes the stock shader's uniform block and descriptor sets (uniforms at set 1, the texture
+/// Writes a stock effect's uniform block (bound to both stages: sets 1 and 3) and its two
+/// samplers (set 2; binding 1 is `DualTextureEffect`'s second texture), and returns the stock
+/// effects' pipeline layout with the sets to bind.
+fn stock_values(
+    rec: &mut Recorder<'_>,
+    d: &Draw,
+    g: &GeometryDraw,
+) -> Result<(vk::PipelineLayout, Vec<(u32, vk::DescriptorSet)>), BackendError> {
+    let gpu = rec.gpu;
+    let device = &gpu.device;
     if d.textures.len() != 1 {
         return Err(malformed("a geometry draw of several textures"));
     }
@@ -222,8 +390,6 @@ pub(crate) fn draw(
         return Err(malformed("a geometry draw of a texture that is not 2D"));
     }
     let sampler = rec.pipelines.sampler(gpu, &d.sampler, texture.desc.mip_levels)?;
-    let dynamic = DynamicState::of(&d.pipeline);
-
     let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
     let offset = rec.uniforms_used;
     let mut block: Vec<f32> = d.transform.to_vec();
@@ -287,99 +453,8 @@ pub(crate) fn draw(
             .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
             .image_info(&second_info),
     ];
-
-    let arena = rec.geometry_offset + DEFAULTS_BYTES;
-    let mut buffers = Vec::with_capacity(g.streams.len() + 1);
-    let mut offsets = Vec::with_capacity(g.streams.len() + 1);
-    for s in &g.streams {
-        let (buffer, offset) = match s {
-            VertexSource::Buffer { buffer, offset } => {
-                (rec.buffers.get(buffer.native())?.current.buffer, *offset)
-            }
-            VertexSource::User(range) => {
-                if range.end > rec.frame.geometry_bytes.len() as u64 {
-                    return Err(malformed("user vertices past the geometry arena"));
-                }
-                (rec.vertex_buffer, arena + range.start)
-            }
-        };
-        buffers.push(buffer);
-        offsets.push(offset);
-    }
-    buffers.push(rec.vertex_buffer);
-    offsets.push(rec.geometry_offset);
-    let index = match (&g.indices, g.call) {
-        (Some(ix), DrawCall::Indexed { .. }) => {
-            let kind = match ix.element_size {
-                2 => vk::IndexType::UINT16,
-                4 => vk::IndexType::UINT32,
-                _ => return Err(malformed("an index size other than 2 or 4")),
-            };
-            Some(match &ix.buffer {
-                Some(b) => (rec.buffers.get(b.native())?.current.buffer, 0, kind),
-                None => (rec.vertex_buffer, arena + ix.user.start, kind),
-            })
-        }
-        (None, DrawCall::Indexed { .. }) => {
-            return Err(malformed("an indexed draw without indices"))
-        }
-        _ => None,
-    };
-
-    let viewport = vk::Viewport {
-        x: vp.x as f32,
-        y: vp.y as f32,
-        width: vp.width as f32,
-        height: vp.height as f32,
-        min_depth: vp.min_depth,
-        max_depth: vp.max_depth,
-    };
-    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
-        let s = d.scissor;
-        crate::pass::clamp_rect(s.x, s.y, s.width, s.height, extent)
-    } else {
-        crate::pass::clamp_rect(vp.x, vp.y, vp.width, vp.height, extent)
-    };
-    // SAFETY: inside rendering on a recording command buffer; the sets were just allocated, and
-    // every buffer, view and sampler bound is live for the submission.
-    unsafe {
-        device.update_descriptor_sets(&descriptor_writes, &[]);
-        device.cmd_bind_pipeline(rec.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-        device.cmd_set_blend_constants(rec.cmd, &dynamic.blend_constants);
-        device.cmd_set_stencil_reference(
-            rec.cmd,
-            vk::StencilFaceFlags::FRONT_AND_BACK,
-            dynamic.stencil_reference,
-        );
-        device.cmd_bind_vertex_buffers(rec.cmd, 0, &buffers, &offsets);
-        device.cmd_bind_descriptor_sets(
-            rec.cmd,
-            vk::PipelineBindPoint::GRAPHICS,
-            rec.pipelines.geometry.stock.layout,
-            1,
-            &sets,
-            &[],
-        );
-        device.cmd_set_viewport(rec.cmd, 0, &[viewport]);
-        device.cmd_set_scissor(rec.cmd, 0, &[scissor]);
-        match g.call {
-            DrawCall::Vertices { first_vertex, vertex_count } => {
-                device.cmd_draw(rec.cmd, vertex_count, g.instances, first_vertex, 0);
-            }
-            DrawCall::Indexed { base_vertex, first_index, index_count, .. } => {
-                if let Some((buffer, offset, kind)) = index {
-                    device.cmd_bind_index_buffer(rec.cmd, buffer, offset, kind);
-                }
-                device.cmd_draw_indexed(
-                    rec.cmd,
-                    index_count,
-                    g.instances,
-                    first_index,
-                    base_vertex,
-                    0,
-                );
-            }
-        }
-    }
-    Ok(())
+    // SAFETY: the sets were just allocated; the buffers, views and samplers are live for the
+    // submission.
+    unsafe { device.update_descriptor_sets(&descriptor_writes, &[]) };
+    Ok((stock.layout, vec![(1, sets[0]), (2, sets[1]), (3, sets[2])]))
 }

@@ -20,6 +20,7 @@
 
 mod buffer;
 mod completion;
+mod custom;
 mod debug_names;
 mod device;
 mod draw_sets;
@@ -30,6 +31,7 @@ mod hold;
 mod pass;
 mod pipeline;
 mod pool;
+mod queries;
 mod record;
 mod retirement;
 mod stock_effects;
@@ -142,6 +144,8 @@ pub struct VulkanBackend {
     caps: Capabilities,
     formats: FormatTable,
     pipelines: Pipelines,
+    /// Occlusion queries' pools.
+    queries: queries::Queries,
     textures: TextureTable,
     buffers: buffer::BufferTable,
     pool: pool::TargetPool,
@@ -228,6 +232,7 @@ impl VulkanBackend {
             caps,
             formats,
             pipelines,
+            queries: queries::Queries::default(),
             textures: TextureTable::default(),
             buffers: buffer::BufferTable::default(),
             pool: pool::TargetPool::new(u64::from(config.pool_keep_submissions)),
@@ -351,8 +356,15 @@ impl VulkanBackend {
         }
     }
 
+    /// Bytes between two draws' uniform blocks: room for the largest stock block (the geometry
+    /// effect's; a sprite's transform is 64), a multiple of minUniformBufferOffsetAlignment.
+    fn uniform_stride(&self) -> u64 {
+        let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
+        geometry::UNIFORM_BYTES.next_multiple_of(align)
+    }
+
     fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
-        record::measure(plan, self.gpu.texture_indexing.is_some())?;
+        record::measure(plan, self.gpu.texture_indexing.is_some(), self.uniform_stride())?;
         let i = self.next_slot;
         self.finish_slot(i)?;
         self.free_completed();
@@ -407,6 +419,23 @@ impl Backend for VulkanBackend {
         _outputs: u32,
     ) -> Result<NativeHandle, BackendError> {
         self.pipelines.create_effect(&self.gpu, spirv)
+    }
+
+    fn create_geometry_effect(
+        &mut self,
+        vertex: &[u32],
+        fragment: &[u32],
+        resources: &xnagraph_graph::CustomResources,
+    ) -> Result<NativeHandle, BackendError> {
+        self.pipelines.create_geometry_effect(&self.gpu, vertex, fragment, resources)
+    }
+
+    fn create_query(&mut self) -> Result<NativeHandle, BackendError> {
+        self.queries.create(&self.gpu)
+    }
+
+    fn query_result(&mut self, query: NativeHandle) -> Result<Option<u64>, BackendError> {
+        self.queries.result(&self.gpu, query)
     }
 
     fn retire_sink(&self) -> RetireSink {
@@ -484,7 +513,7 @@ impl Backend for VulkanBackend {
             textures: self.textures.len(),
             images: self.textures.image_count(),
             buffers: slot_buffers + self.retired_buffers + self.buffers.storage_count(),
-            effects: self.pipelines.effect_count(),
+            effects: self.pipelines.effect_count() + self.queries.count(),
             pipelines: self.pipelines.pipeline_count(),
             awaiting_retirement: self.retired_textures
                 + self.retired_effects
@@ -561,6 +590,7 @@ impl Drop for VulkanBackend {
             }
             self.timeline.destroy();
             self.pipelines.destroy(&self.gpu);
+            self.queries.destroy_all(&self.gpu);
             self.gpu.destroy();
         }
     }

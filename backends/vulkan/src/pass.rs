@@ -191,6 +191,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
             info = info.stencil_attachment(d);
         }
     }
+    crate::queries::reset_for_pass(rec, pass)?;
     let device = &rec.gpu.device;
     // SAFETY: `cmd` is recording outside any rendering; the views are live and the plan's
     // barriers put them in the layouts named above.
@@ -221,6 +222,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
                 crate::geometry::draw(rec, d, op.writes, &att.formats, att.extent)
             }
             Some(PassOp::Draw(d)) => draw(rec, d, op.writes, &att, &mut state),
+            Some(PassOp::Query(q)) => crate::queries::record_op(rec, q),
             None => Err(malformed("pass op index out of range")),
         };
         if result.is_err() {

@@ -77,7 +77,7 @@ pub(crate) struct VertexSide<'a> {
     pub input: vk::PipelineVertexInputStateCreateInfo<'a>,
     pub topology: vk::PrimitiveTopology,
     /// The pipeline layout: the sprite layout ([`Pipelines::indexed_layout`] for the indexing
-    /// sprite stage), or the stock geometry effects'.
+    /// sprite stage), the stock geometry effects', or a custom effect program's.
     pub layout: vk::PipelineLayout,
 }
 
@@ -235,20 +235,38 @@ impl Pipelines {
             return Err(BackendError::Native("an effect's code is not SPIR-V".into()));
         }
         let module = shader_module(gpu, spirv)?;
-        self.next_effect += 1;
-        let handle = NativeHandle(EFFECT_HANDLE_TAG | self.next_effect);
+        let handle = self.next_effect_handle();
         self.effects.insert(handle, module);
         Ok(handle)
     }
 
-    /// Whether `handle` names a live effect of these pipelines.
-    pub fn is_effect(&self, handle: NativeHandle) -> bool {
-        self.effects.contains_key(&handle)
+    /// Creates a custom geometry effect's program (`crate::custom`); the handle names it in
+    /// [`xnagraph_graph::EffectKey::native`] until [`Pipelines::destroy_effect`].
+    pub fn create_geometry_effect(
+        &mut self,
+        gpu: &Gpu,
+        vertex: &[u32],
+        fragment: &[u32],
+        resources: &xnagraph_graph::CustomResources,
+    ) -> Result<NativeHandle, BackendError> {
+        let handle = self.next_effect_handle();
+        self.geometry.custom.create(gpu, handle, vertex, fragment, resources)?;
+        Ok(handle)
     }
 
-    /// Live effect fragment stages.
+    fn next_effect_handle(&mut self) -> NativeHandle {
+        self.next_effect += 1;
+        NativeHandle(EFFECT_HANDLE_TAG | self.next_effect)
+    }
+
+    /// Whether `handle` names a live effect (or custom geometry program) of these pipelines.
+    pub fn is_effect(&self, handle: NativeHandle) -> bool {
+        self.effects.contains_key(&handle) || self.geometry.custom.contains(handle)
+    }
+
+    /// Live effect fragment stages and custom geometry programs.
     pub fn effect_count(&self) -> usize {
-        self.effects.len()
+        self.effects.len() + self.geometry.custom.count()
     }
 
     /// Frees an effect's fragment stage and every pipeline built from it.
@@ -256,6 +274,10 @@ impl Pipelines {
     /// # Safety
     /// No submission that used the effect may still be executing.
     pub unsafe fn destroy_effect(&mut self, gpu: &Gpu, handle: NativeHandle) {
+        // SAFETY: the caller's contract.
+        if unsafe { self.geometry.destroy_custom(gpu, handle) } {
+            return;
+        }
         let Some(module) = self.effects.remove(&handle) else {
             return;
         };
@@ -329,9 +351,9 @@ impl Pipelines {
                 .effects
                 .get(&effect.native)
                 .ok_or_else(|| BackendError::Native("a draw names a freed effect".into()))?,
-            ShaderKind::Basic => {
+            ShaderKind::Basic | ShaderKind::CustomGeometry(_) => {
                 return Err(BackendError::Native(
-                    "malformed plan: a sprite draw with the geometry shader".into(),
+                    "malformed plan: a sprite draw with a geometry shader".into(),
                 ))
             }
         };

@@ -47,8 +47,13 @@ fn plan_error(message: String) -> BackendError {
 }
 
 /// What `plan` needs; `indexing`: a draw of several textures is one draw of an array set
-/// ([`crate::device::Gpu::texture_indexing`]), else one draw per run.
-pub(crate) fn measure(plan: &FramePlan, indexing: bool) -> Result<Needs, BackendError> {
+/// ([`crate::device::Gpu::texture_indexing`]), else one draw per run; `uniform_stride`: the
+/// bytes of one uniform slot.
+pub(crate) fn measure(
+    plan: &FramePlan,
+    indexing: bool,
+    uniform_stride: u64,
+) -> Result<Needs, BackendError> {
     let frame = &plan.frame;
     let mut needs = Needs {
         vertex_bytes: (frame.sprites.len() * std::mem::size_of::<SpriteInstance>()) as u64,
@@ -65,11 +70,19 @@ pub(crate) fn measure(plan: &FramePlan, indexing: bool) -> Result<Needs, Backend
                     match segment.ops.get(i) {
                         Some(PassOp::Draw(d)) if d.geometry.is_some() => {
                             needs.geometry = true;
-                            // A stock effect binds its uniform block to both stages (two
-                            // uniform sets) and has one set of two sampler bindings.
-                            needs.draws += 2;
-                            needs.texture_sets += 1;
-                            needs.samplers += 2;
+                            match d.geometry.as_ref().and_then(|g| g.custom.as_deref()) {
+                                Some(c) => {
+                                    needs.draws += crate::custom::draw_units(c, uniform_stride)
+                                }
+                                None => {
+                                    // A stock effect binds its uniform block to both stages
+                                    // (two uniform sets) and has one set of two sampler
+                                    // bindings.
+                                    needs.draws += 2;
+                                    needs.texture_sets += 1;
+                                    needs.samplers += 2;
+                                }
+                            }
                         }
                         Some(PassOp::Draw(d)) => {
                             let end = u64::from(d.first_sprite) + u64::from(d.sprite_count);
@@ -86,7 +99,7 @@ pub(crate) fn measure(plan: &FramePlan, indexing: bool) -> Result<Needs, Backend
                                 needs.samplers += textures;
                             }
                         }
-                        Some(PassOp::Clear(_)) => {}
+                        Some(PassOp::Clear(_)) | Some(PassOp::Query(_)) => {}
                         None => return Err(plan_error(format!("pass op {i} does not exist"))),
                     }
                 }
@@ -140,6 +153,8 @@ pub(crate) struct Recorder<'a> {
     pub submission: xnagraph_graph::SubmissionId,
     pub completed: xnagraph_graph::SubmissionId,
     pub pipelines: &'a mut Pipelines,
+    /// Occlusion queries' pools.
+    pub queries: &'a crate::queries::Queries,
     pub cmd: vk::CommandBuffer,
     pub frame: &'a FrameCommands,
     pub vertex_buffer: vk::Buffer,

@@ -14,6 +14,8 @@ use crate::VulkanBackend;
 pub(crate) enum Retired {
     Texture(NativeHandle),
     Effect(NativeHandle),
+    /// An occlusion query's pool.
+    Query(NativeHandle),
     Buffer(HostBuffer),
     /// A vertex or index buffer the engine dropped, with its spares.
     Geometry(NativeHandle),
@@ -29,6 +31,10 @@ impl VulkanBackend {
             } else if let Some(b) = self.buffers.get_mut(handle) {
                 self.retired.retire(b.last_use, Retired::Geometry(handle));
                 self.retired_geometry += 1;
+            } else if self.queries.contains(handle) {
+                // As for an effect: the ops that held it are in submissions already made.
+                self.retired.retire(self.last_submitted, Retired::Query(handle));
+                self.retired_effects += 1;
             } else if self.pipelines.is_effect(handle) {
                 // Every submission that could draw with it has been made: the draws that held
                 // it are gone.
@@ -56,6 +62,11 @@ impl VulkanBackend {
                     // Its last submission has completed.
                     self.pool_or_destroy(t);
                 }
+            }
+            Retired::Query(handle) => {
+                self.retired_effects -= 1;
+                // SAFETY: the last submission that could use it has completed.
+                unsafe { self.queries.destroy(&self.gpu, handle) };
             }
             Retired::Effect(handle) => {
                 self.retired_effects -= 1;

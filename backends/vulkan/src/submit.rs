@@ -20,12 +20,9 @@ impl VulkanBackend {
         i: usize,
         presentation: &swapchain::FramePresentation,
     ) -> Result<SubmissionId, BackendError> {
-        let needs = record::measure(plan, self.gpu.texture_indexing.is_some())?;
-        let queries = self.timer.prepare(&self.gpu, i, plan.nodes.len())?;
-
-        let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
-        // Room for the largest uniform block: the geometry effect's (a sprite's transform is 64).
-        let uniform_stride = geometry::UNIFORM_BYTES.next_multiple_of(align);
+        let uniform_stride = self.uniform_stride();
+        let needs = record::measure(plan, self.gpu.texture_indexing.is_some(), uniform_stride)?;
+        let timestamps = self.timer.prepare(&self.gpu, i, plan.nodes.len())?;
         let mut outgrown = Vec::new();
         let slot = &mut self.slots[i];
         let wanted = [
@@ -110,7 +107,8 @@ impl VulkanBackend {
             poison_undefined: self.poison_undefined,
             acquired_image: presentation.acquired_image,
             present_copy: presentation.copy_into,
-            timestamps: queries,
+            timestamps,
+            queries: &self.queries,
         };
         let recorded = {
             let _span = tracing::debug_span!("lower", submission = id.0).entered();

@@ -79,6 +79,11 @@ pub(crate) fn sync_point(use_: Use) -> SyncPoint {
         Use::Plan(Access::FragmentSampled) => {
             (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ, L::SHADER_READ_ONLY_OPTIMAL)
         }
+        Use::Plan(Access::VertexSampled) => (
+            S::VERTEX_SHADER | S::FRAGMENT_SHADER,
+            A::SHADER_SAMPLED_READ,
+            L::SHADER_READ_ONLY_OPTIMAL,
+        ),
         // Buffers have no layout: these two never name an image.
         Use::Plan(Access::VertexInput) => {
             (S::VERTEX_ATTRIBUTE_INPUT, A::VERTEX_ATTRIBUTE_READ, L::UNDEFINED)

@@ -1,5 +1,5 @@
 //! XNA's geometry draws: `DrawPrimitives`, `DrawIndexedPrimitives`, `DrawUserPrimitives`,
-//! `DrawUserIndexedPrimitives`.
+//! `DrawUserIndexedPrimitives` and (`instanced.rs`) `DrawInstancedPrimitives`.
 //!
 //! A draw checks XNA's arguments against the bound vertex and index buffers and the applied
 //! effect, then records a [`Draw`] with its [`GeometryDraw`] in the current pass segment: the
@@ -9,16 +9,21 @@
 //! bytes it reads and before later ones. User vertices and indices are copied into the frame's
 //! geometry arena at the call.
 
+mod custom;
+mod instanced;
 pub mod states;
 
 use bytemuck::Pod;
 use xnagraph_graph::{
     Attribute, AttributeSource, BindingLayout, Draw, DrawCall, DrawTextures, GeometryDraw,
-    IndexSource, PipelineKey, PrimitiveType, ShaderKind, VertexFormat, VertexLayout, VertexSource,
-    ATTRIBUTES,
+    IndexSource, PipelineKey, PrimitiveType, ShaderKind, StockMaterial, VertexFormat, VertexLayout,
+    VertexSource, ATTRIBUTES,
 };
 
+use std::sync::Arc;
+
 use crate::buffer::{VertexDeclaration, VertexElementFormat, VertexElementUsage, VertexType};
+use crate::custom_effect::CustomApplied;
 use crate::device::GraphicsDevice;
 use crate::effects::AppliedEffect;
 use crate::error::{Result, XnaError};
@@ -72,9 +77,13 @@ fn vertex_format(f: VertexElementFormat) -> VertexFormat {
 /// needs and no stream has is XNA's `InvalidOperationException` naming it.
 fn layout(
     declarations: &[(&VertexDeclaration, u32)],
-    effect: &AppliedEffect,
+    effect: &ActiveEffect,
     caps: &xnagraph_graph::Capabilities,
 ) -> Result<VertexLayout> {
+    let effect = match effect {
+        ActiveEffect::Basic(e) => e,
+        ActiveEffect::Custom(c) => return custom::layout(declarations, c),
+    };
     let mut attributes = [None; ATTRIBUTES];
     for (binding, (decl, _)) in declarations.iter().enumerate() {
         for e in decl.vertex_elements() {
@@ -132,7 +141,17 @@ fn layout(
             instance_frequency: *freq,
         })
         .collect();
-    Ok(VertexLayout { bindings, attributes })
+    Ok(VertexLayout { bindings, attributes, custom: Vec::new() })
+}
+
+/// The arguments `DrawIndexedPrimitives` and `DrawInstancedPrimitives` share.
+struct IndexedArgs {
+    primitive_type: PrimitiveType,
+    base_vertex: i32,
+    min_vertex_index: i32,
+    num_vertices: i32,
+    start_index: i32,
+    primitive_count: i32,
 }
 
 fn count_error(param: &'static str, message: &str) -> XnaError {
@@ -161,8 +180,16 @@ const NO_BUFFERS: &str = "A valid vertex buffer (and a valid index buffer if you
                           indexed primitives) must be set on the device before any draw \
                           operations may be performed.";
 
-fn applied_effect(rec: &Recording) -> Result<AppliedEffect> {
-    rec.draw.effect.clone().ok_or_else(|| {
+/// The effect the last `EffectPass::apply` left on the device.
+#[derive(Clone)]
+pub(crate) enum ActiveEffect {
+    Basic(Box<AppliedEffect>),
+    Custom(Arc<CustomApplied>),
+}
+
+fn applied_effect(rec: &Recording) -> Result<ActiveEffect> {
+    let basic = rec.draw.effect.clone().map(|e| ActiveEffect::Basic(Box::new(e)));
+    basic.or_else(|| rec.draw.custom.clone().map(ActiveEffect::Custom)).ok_or_else(|| {
         XnaError::invalid_operation(
             "Both a valid vertex shader and pixel shader (or valid effect) must be set on the \
              device before any draw operations may be performed: call EffectPass.Apply first.",
@@ -193,7 +220,7 @@ impl GraphicsDevice {
             return Err(XnaError::invalid_operation(NO_BUFFERS));
         }
         let effect = applied_effect(&rec)?;
-        for s in &rec.draw.streams {
+        for s in rec.draw.streams.iter().filter(|s| s.instance_frequency == 0) {
             let end = i64::from(s.vertex_offset) + i64::from(start_vertex) + vertices as i64;
             if end > i64::from(s.vertex_count) {
                 return Err(count_error(
@@ -204,7 +231,7 @@ impl GraphicsDevice {
         }
         let call =
             DrawCall::Vertices { first_vertex: start_vertex as u32, vertex_count: vertices as u32 };
-        self.record_buffer_draw(&mut rec, effect, primitive_type, call, None)
+        self.record_buffer_draw(&mut rec, effect, primitive_type, call, None, 1)
     }
 
     /// `DrawIndexedPrimitives(primitiveType, baseVertex, minVertexIndex, numVertices,
@@ -224,7 +251,33 @@ impl GraphicsDevice {
         start_index: i32,
         primitive_count: i32,
     ) -> Result<()> {
+        let args = IndexedArgs {
+            primitive_type,
+            base_vertex,
+            min_vertex_index,
+            num_vertices,
+            start_index,
+            primitive_count,
+        };
+        self.draw_indexed(args, None)
+    }
+
+    /// The body of `DrawIndexedPrimitives` and `DrawInstancedPrimitives`: XNA's checks of the
+    /// indexed arguments, then, with `instances`, the instanced ones ([`instanced`]), then the
+    /// recorded draw.
+    fn draw_indexed(&self, args: IndexedArgs, instances: Option<i32>) -> Result<()> {
+        let IndexedArgs {
+            primitive_type,
+            base_vertex,
+            min_vertex_index,
+            num_vertices,
+            start_index,
+            primitive_count,
+        } = args;
         self.shared.check_alive()?;
+        if instances.is_some() {
+            instanced::check_profile(self.graphics_profile())?;
+        }
         let count = check_primitive_count(self.graphics_profile(), primitive_count)?;
         if num_vertices <= 0 {
             return Err(count_error("numVertices", "The vertex count must be positive."));
@@ -250,7 +303,7 @@ impl GraphicsDevice {
                 "The indices drawn run past the end of the index buffer.",
             ));
         }
-        for s in &rec.draw.streams {
+        for s in rec.draw.streams.iter().filter(|s| s.instance_frequency == 0) {
             let first = i64::from(s.vertex_offset) + i64::from(base_vertex);
             let end = first + i64::from(min_vertex_index) + i64::from(num_vertices);
             if first + i64::from(min_vertex_index) < 0 || end > i64::from(s.vertex_count) {
@@ -267,12 +320,16 @@ impl GraphicsDevice {
             min_vertex: min_vertex_index as u32,
             vertex_span: num_vertices as u32,
         };
+        let instances = match instances {
+            Some(n) => instanced::check_streams(&rec.draw.streams, n)?,
+            None => 1,
+        };
         let index = IndexSource {
             buffer: Some(bound.core.state()?),
             user: 0..0,
             element_size: bound.element_size.bytes() as u8,
         };
-        self.record_buffer_draw(&mut rec, effect, primitive_type, call, Some(index))
+        self.record_buffer_draw(&mut rec, effect, primitive_type, call, Some(index), instances)
     }
 
     /// `DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset, primitiveCount)`:
@@ -315,8 +372,9 @@ impl GraphicsDevice {
             indices: None,
             call,
             instances: 1,
-            material: effect.material,
+            material: StockMaterial::default(),
             texture2: None,
+            custom: None,
         };
         self.record_geometry(&mut rec, effect, geometry)
     }
@@ -392,21 +450,23 @@ impl GraphicsDevice {
                 vertex_span: num_vertices as u32,
             },
             instances: 1,
-            material: effect.material,
+            material: StockMaterial::default(),
             texture2: None,
+            custom: None,
         };
         self.record_geometry(&mut rec, effect, geometry)
     }
 
-    /// Records a draw from the bound vertex buffers (their offsets folded into each stream's
-    /// byte offset).
+    /// Records a draw of `instances` instances from the bound vertex buffers (their offsets
+    /// folded into each stream's byte offset).
     fn record_buffer_draw(
         &self,
         rec: &mut Recording,
-        effect: AppliedEffect,
+        effect: ActiveEffect,
         primitive: PrimitiveType,
         call: DrawCall,
         indices: Option<IndexSource>,
+        instances: u32,
     ) -> Result<()> {
         let streams = rec.draw.streams.clone();
         let declarations: Vec<_> =
@@ -423,9 +483,10 @@ impl GraphicsDevice {
             streams: sources,
             indices,
             call,
-            instances: 1,
-            material: effect.material,
+            instances,
+            material: StockMaterial::default(),
             texture2: None,
+            custom: None,
         };
         self.record_geometry(rec, effect, geometry)
     }
@@ -433,9 +494,14 @@ impl GraphicsDevice {
     fn record_geometry(
         &self,
         rec: &mut Recording,
-        effect: AppliedEffect,
+        effect: ActiveEffect,
         mut geometry: GeometryDraw,
     ) -> Result<()> {
+        let effect = match effect {
+            ActiveEffect::Basic(e) => *e,
+            ActiveEffect::Custom(c) => return custom::record(rec, &c, geometry, &self.shared),
+        };
+        geometry.material = effect.material;
         let states = &rec.draw;
         crate::sprite_batch::check_states(
             &self.shared,

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use xnagraph_graph::{BlendState, DepthStencilState, FillMode, RasterizerState, SamplerState};
 
 use crate::buffer::{BufferCore, IndexBuffer, IndexElementSize, VertexBuffer, VertexDeclaration};
+use crate::custom_effect::VERTEX_SAMPLER_SLOTS;
 use crate::device::GraphicsDevice;
 use crate::effects::AppliedEffect;
 use crate::error::{Result, XnaError};
@@ -47,12 +48,18 @@ pub(crate) struct DrawStates {
     pub samplers: [SamplerState; SAMPLER_SLOTS],
     pub streams: Vec<BoundStream>,
     pub indices: Option<BoundIndices>,
-    /// What the last `EffectPass::apply` recorded.
+    /// What the last `EffectPass::apply` of a `BasicEffect` recorded.
     pub effect: Option<AppliedEffect>,
+    /// What the last `CustomPass::apply` recorded; `effect` is `None` after it, so whichever
+    /// was applied last draws.
+    pub custom: Option<Arc<crate::custom_effect::CustomApplied>>,
+    /// `VertexSamplerStates`.
+    pub vertex_samplers: [SamplerState; VERTEX_SAMPLER_SLOTS],
 }
 
 impl Default for DrawStates {
-    /// XNA's defaults: Opaque, Default, CullCounterClockwise, LinearWrap in every slot.
+    /// XNA's defaults: Opaque, Default, CullCounterClockwise, LinearWrap in every sampler slot
+    /// and vertex sampler slot.
     fn default() -> Self {
         DrawStates {
             blend: BlendState::OPAQUE,
@@ -62,6 +69,8 @@ impl Default for DrawStates {
             streams: Vec::new(),
             indices: None,
             effect: None,
+            custom: None,
+            vertex_samplers: [SamplerState::LINEAR_WRAP; VERTEX_SAMPLER_SLOTS],
         }
     }
 }
@@ -155,6 +164,37 @@ impl GraphicsDevice {
         Ok(())
     }
 
+    /// `VertexSamplerStates[index]`; `index` past the four slots is `ArgumentOutOfRange`.
+    pub fn vertex_sampler_state(&self, index: usize) -> Result<SamplerState> {
+        let rec = lock(&self.shared.rec);
+        rec.draw
+            .vertex_samplers
+            .get(index)
+            .copied()
+            .ok_or_else(|| vertex_sampler_index_error(index))
+    }
+
+    /// Sets `VertexSamplerStates[index]`: how a custom effect's vertex stage samples the
+    /// texture at its binding `index` (vertex texture fetch, which HiDef has and Reach does
+    /// not: a vertex-stage sampler is refused when the effect is created). `index` past the
+    /// four slots is `ArgumentOutOfRange`; anisotropic filtering on a device without it is
+    /// `NotSupported`.
+    pub fn set_vertex_sampler_state(&self, index: usize, state: SamplerState) -> Result<()> {
+        self.shared.check_alive()?;
+        if index >= VERTEX_SAMPLER_SLOTS {
+            return Err(vertex_sampler_index_error(index));
+        }
+        if state.filter == xnagraph_graph::TextureFilter::Anisotropic
+            && !self.shared.caps.anisotropic_filtering
+        {
+            return Err(XnaError::not_supported(
+                "TextureFilter.Anisotropic is not supported by this device.",
+            ));
+        }
+        lock(&self.shared.rec).draw.vertex_samplers[index] = state;
+        Ok(())
+    }
+
     /// `SetVertexBuffer(buffer)`: one stream from vertex 0, or none.
     pub fn set_vertex_buffer(&self, buffer: Option<&VertexBuffer>) -> Result<()> {
         match buffer {
@@ -176,8 +216,14 @@ impl GraphicsDevice {
     /// `SetVertexBuffers(bindings)`: the streams draws read, replacing every earlier one (an
     /// empty slice unbinds all). More than [`MAX_VERTEX_STREAMS`] is `Argument`; a negative
     /// offset or one at or past the buffer's vertex count is `ArgumentOutOfRange`
-    /// (`vertexOffset`); a disposed buffer is `ObjectDisposed`. An instance frequency other
-    /// than 0 is `NotSupported`: instanced drawing is not built yet.
+    /// (`vertexOffset`); a negative instance frequency is `ArgumentOutOfRange`
+    /// (`instanceFrequency`); a disposed buffer is `ObjectDisposed`.
+    ///
+    /// A binding with `InstanceFrequency` 1 is a per-instance stream: `DrawInstancedPrimitives`
+    /// reads its element `vertexOffset + i` for instance `i`, and the other draws (one instance)
+    /// read element `vertexOffset`. XNA also allows a frequency above 1 (one element for that
+    /// many instances); that needs Vulkan's vertex attribute divisor, which this renderer does
+    /// not use, so it is `NotSupported` here.
     pub fn set_vertex_buffers(&self, bindings: &[VertexBufferBinding<'_>]) -> Result<()> {
         self.shared.check_alive()?;
         if bindings.len() > MAX_VERTEX_STREAMS {
@@ -201,10 +247,12 @@ impl GraphicsDevice {
                     "The instance frequency cannot be negative.",
                 ));
             }
-            if b.instance_frequency != 0 {
-                return Err(XnaError::not_supported(
-                    "Instanced vertex streams (InstanceFrequency > 0) are not supported yet.",
-                ));
+            if b.instance_frequency > 1 {
+                return Err(XnaError::not_supported(format!(
+                    "An InstanceFrequency of {} (one element for several instances) is not \
+                     supported by this renderer; 0 (per vertex) and 1 (per instance) are.",
+                    b.instance_frequency
+                )));
             }
             streams.push(BoundStream {
                 core: b.buffer.core.clone(),
@@ -247,6 +295,13 @@ fn sampler_index_error(index: usize) -> XnaError {
     XnaError::out_of_range(
         "index",
         format!("The sampler index {index} is outside 0..{SAMPLER_SLOTS}."),
+    )
+}
+
+fn vertex_sampler_index_error(index: usize) -> XnaError {
+    XnaError::out_of_range(
+        "index",
+        format!("The vertex sampler index {index} is outside 0..{VERTEX_SAMPLER_SLOTS}."),
     )
 }
 

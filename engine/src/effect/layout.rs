@@ -201,8 +201,12 @@ mod tests {
     use super::*;
 
     fn stock_fragment_stage() -> Vec<u32> {
-        crate::effect::compile_fragment(include_str!("../../../shaders/glsl/sprite.frag"))
-            .expect("the stock fragment stage compiles")
+        crate::effect::compile(
+            include_str!("../../../shaders/glsl/sprite.frag"),
+            glslang::ShaderStage::Fragment,
+            "fragmentSource",
+        )
+        .expect("the stock fragment stage compiles")
     }
 
     #[test]

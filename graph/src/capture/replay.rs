@@ -279,6 +279,8 @@ impl Replayer {
             instances: g.instances,
             material: g.material,
             texture2: g.texture2.map(|(t, sampler)| (self.texture(t).clone(), sampler)),
+            // Frames drawing with a custom geometry effect are refused at capture.
+            custom: None,
         }
     }
 

@@ -53,6 +53,7 @@ impl Use<'_> {
         match self.access {
             Access::Nothing => false,
             Access::FragmentSampled
+            | Access::VertexSampled
             | Access::VertexInput
             | Access::IndexRead
             | Access::TransferRead
@@ -103,7 +104,7 @@ pub(crate) fn op_writes(op: &PassOp, attachments: usize) -> ColorWrites {
     let mut writes = ColorWrites::default();
     let (mask, outputs) = match op {
         PassOp::Clear(c) if c.color.is_some() => (0xF, attachments),
-        PassOp::Clear(_) => (0, 0),
+        PassOp::Clear(_) | PassOp::Query(_) => (0, 0),
         PassOp::Draw(d) => {
             (d.pipeline.blend.color_write_channels & 0xF, d.pipeline.shader.outputs())
         }
@@ -129,6 +130,29 @@ fn attachment_use(att: &PlannedAttachment, blends: bool) -> Use<'_> {
     Use { texture: &att.texture, image: att.image, levels: 0..1, layers, access, discard: !loaded }
 }
 
+/// How a pass's custom geometry draws sample `texture`: `VertexSampled` when a vertex stage
+/// of any of them does (covering fragment sampling too), else `FragmentSampled`.
+fn custom_access(
+    segment: &crate::commands::PassSegment,
+    pass: &crate::plan::PlannedPass,
+    texture: crate::resource::TextureId,
+) -> Access {
+    let vertex = pass.ops.iter().any(|planned| {
+        let Some(PassOp::Draw(d)) = segment.ops.get(planned.index) else { return false };
+        let custom = d.geometry.as_ref().and_then(|g| g.custom.as_deref());
+        custom.is_some_and(|c| {
+            c.samplers
+                .iter()
+                .any(|s| s.stage == crate::custom::CustomStage::Vertex && s.texture.id() == texture)
+        })
+    });
+    if vertex {
+        Access::VertexSampled
+    } else {
+        Access::FragmentSampled
+    }
+}
+
 /// Calls `f` with every use of `kind`, sampled textures of a pass before its attachments.
 pub(crate) fn for_each_use<'a>(
     kind: &'a PlanNodeKind,
@@ -141,6 +165,7 @@ pub(crate) fn for_each_use<'a>(
             let mut blends = [false; MAX_COLOR_ATTACHMENTS];
             if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
                 let mut previous = None;
+                let mut sampled = Vec::new();
                 for planned in &pass.ops {
                     let Some(PassOp::Draw(draw)) = segment.ops.get(planned.index) else {
                         continue;
@@ -149,7 +174,7 @@ pub(crate) fn for_each_use<'a>(
                     for (reads, &w) in blends.iter_mut().zip(&planned.writes.0) {
                         *reads |= w != 0 && (w != 0xF || blending);
                     }
-                    let sampled = |texture: &'a Arc<TextureState>| {
+                    let fragment_use = |texture: &'a Arc<TextureState>| {
                         let desc = texture.desc();
                         Use {
                             texture,
@@ -164,7 +189,25 @@ pub(crate) fn for_each_use<'a>(
                     if let Some(t) =
                         draw.geometry.as_ref().and_then(|g| g.texture2.as_ref().map(|(t, _)| t))
                     {
-                        f(sampled(t));
+                        f(fragment_use(t));
+                    }
+                    // A custom geometry effect's samplers: each texture once per pass, read at
+                    // the stages that sample it.
+                    let custom = draw.geometry.as_ref().and_then(|g| g.custom.as_deref());
+                    for s in custom.map_or(&[][..], |c| &c.samplers[..]) {
+                        if sampled.contains(&s.texture.id()) {
+                            continue;
+                        }
+                        sampled.push(s.texture.id());
+                        let desc = s.texture.desc();
+                        f(Use {
+                            texture: &s.texture,
+                            image: Image::Color,
+                            levels: 0..desc.mip_levels.max(1),
+                            layers: 0..desc.layers.max(1),
+                            access: custom_access(segment, pass, s.texture.id()),
+                            discard: false,
+                        });
                     }
                     for texture in draw.textures.iter() {
                         // Sprite batches sample one texture many times in a row; one use is
@@ -173,7 +216,7 @@ pub(crate) fn for_each_use<'a>(
                             continue;
                         }
                         previous = Some(texture.id());
-                        f(sampled(texture));
+                        f(fragment_use(texture));
                     }
                 }
             }

@@ -33,8 +33,24 @@ use crate::present::PresentMode;
 fn is_read_only(access: Access) -> bool {
     matches!(
         access,
-        Access::FragmentSampled | Access::TransferRead | Access::Present | Access::PresentSwapchain
+        Access::FragmentSampled
+            | Access::VertexSampled
+            | Access::TransferRead
+            | Access::Present
+            | Access::PresentSwapchain
     )
+}
+
+/// Sampling after sampling in the same layout needs no barrier: the subresource is then in
+/// the access covering both (a later writer waits for every stage that sampled it).
+fn sampled_union(from: Access, to: Access) -> Option<Access> {
+    use Access::{FragmentSampled, VertexSampled};
+    match (from, to) {
+        (FragmentSampled | VertexSampled, FragmentSampled | VertexSampled) => {
+            Some(if from == to { to } else { VertexSampled })
+        }
+        _ => None,
+    }
 }
 
 /// Moves every subresource of `u` to its access, appending the barriers that takes.
@@ -49,6 +65,10 @@ fn transition(tracker: &mut FrameTracker, u: &Use<'_>, out: &mut Vec<Barrier>) {
             let from = *sub;
             sub.access = u.access;
             if from.access == u.access && is_read_only(u.access) {
+                continue;
+            }
+            if let (Some(both), true) = (sampled_union(from.access, u.access), from.defined) {
+                sub.access = both;
                 continue;
             }
             let discard = u.discard || !from.defined || from.access == Access::Nothing;
@@ -176,6 +196,18 @@ pub(crate) fn derive_barriers(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn sampled_union_needs_no_barrier_between_samplings() {
+        use super::sampled_union;
+        use crate::plan::Access::{FragmentSampled as F, TransferWrite as T, VertexSampled as V};
+        assert_eq!(sampled_union(F, V), Some(V), "fragment then vertex sampling covers both");
+        assert_eq!(sampled_union(V, F), Some(V), "vertex then fragment sampling covers both");
+        assert_eq!(sampled_union(F, F), Some(F));
+        assert_eq!(sampled_union(T, V), None, "a write before sampling needs its barrier");
+        assert_eq!(sampled_union(V, T), None, "a write after sampling waits for it");
+    }
+
     use crate::compile::compile;
     use crate::compile::nodes::{dependency_graph, Hazard};
     use crate::compile::testkit::*;

@@ -291,6 +291,7 @@ mod tests {
             layout: VertexLayout {
                 bindings: vec![BindingLayout { stride: 16, instance_frequency: 0 }],
                 attributes: [None; ATTRIBUTES],
+                custom: Vec::new(),
             },
             primitive: PrimitiveType::TriangleList,
             streams: vec![VertexSource::Buffer { buffer: vb.clone(), offset: 0 }],
@@ -305,6 +306,7 @@ mod tests {
             instances: 1,
             material: StockMaterial::default(),
             texture2: None,
+            custom: None,
         }));
         d
     }

@@ -112,6 +112,7 @@ pub fn frame_blind_cost(frame: &FrameCommands) -> PlanCost {
                     depth_pending |= c.depth.is_some() || c.stencil.is_some();
                 }
                 PassOp::Draw(_) => break,
+                PassOp::Query(_) => {}
             }
         }
         for binding in &segment.colors {

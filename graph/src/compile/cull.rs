@@ -31,12 +31,16 @@ use crate::plan::{Image, PlanNode, PlanNodeKind, StoreOp};
 fn observed_outside(i: usize, node: &PlanNode, frame: &FrameCommands, dag: &Dag) -> bool {
     let last = |key| dag.last_writer(&key) == Some(i);
     match &node.kind {
-        PlanNodeKind::Pass(pass) => pass.colors.iter().chain(pass.depth.iter()).any(|att| {
-            let id = att.texture.id();
-            let layer = if att.image == Image::DepthStencil { 0 } else { att.layer };
-            (att.store == StoreOp::Store && last((id, att.image, 0, layer)))
-                || (att.resolve && last((id, Image::Color, 0, att.layer)))
-        }),
+        // An occlusion query's count is observed.
+        PlanNodeKind::Pass(pass) => {
+            has_query(pass, frame)
+                || pass.colors.iter().chain(pass.depth.iter()).any(|att| {
+                    let id = att.texture.id();
+                    let layer = if att.image == Image::DepthStencil { 0 } else { att.layer };
+                    (att.store == StoreOp::Store && last((id, att.image, 0, layer)))
+                        || (att.resolve && last((id, Image::Color, 0, att.layer)))
+                })
+        }
         PlanNodeKind::Upload { node } => match frame.nodes.get(*node) {
             Some(Node::Upload(u)) => last((u.texture.id(), Image::Color, u.level, u.layer)),
             _ => false,
@@ -54,6 +58,11 @@ fn observed_outside(i: usize, node: &PlanNode, frame: &FrameCommands, dag: &Dag)
 }
 
 /// Removes the nodes whose results nothing observes.
+fn has_query(pass: &crate::plan::PlannedPass, frame: &FrameCommands) -> bool {
+    let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) else { return false };
+    segment.ops.iter().any(|op| matches!(op, crate::commands::PassOp::Query(_)))
+}
+
 pub(crate) fn cull_unobserved(frame: &FrameCommands, nodes: &mut Vec<PlanNode>) {
     let dag = build_dag(nodes, frame);
     let mut live: Vec<bool> =

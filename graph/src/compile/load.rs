@@ -115,6 +115,11 @@ pub(crate) fn plan_clears(
         let absorbed = if start == 0 { absorbed } else { 0 };
         let mut kept_aspects = 0u8;
         for i in start..end {
+            // A query's ops stay where they were recorded.
+            if matches!(ops[i], PassOp::Query(_)) {
+                kept.push(i);
+                continue;
+            }
             let PassOp::Clear(c) = &ops[i] else { continue };
             let remaining = scratch[i - start] & !(absorbed & !kept_aspects);
             if remaining != 0 {

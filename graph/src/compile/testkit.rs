@@ -224,10 +224,13 @@ pub fn frames(steps: Vec<Step>) -> Vec<FrameCommands> {
     let mut builder = FrameBuilder::new(bb.clone());
     let mut out = Vec::new();
     let record = |builder: &mut FrameBuilder, ops: Vec<PassOp>| {
+        let mut begin = 0;
         for op in ops {
             match op {
                 PassOp::Clear(c) => builder.clear(c),
                 PassOp::Draw(d) => builder.draw(d),
+                PassOp::Query(q) if q.begin => begin = builder.next_op_position().1,
+                PassOp::Query(q) => builder.query_span(q.query, begin),
             }
         }
     };

@@ -1,0 +1,118 @@
+//! Geometry draws with a custom effect applied (`CustomPass::apply`): the vertex layout from the
+//! pass's named inputs, and the recorded draw carrying the pass's program and values.
+
+use std::sync::Arc;
+
+use xnagraph_graph::{
+    AttributeSource, BindingLayout, CustomDraw, CustomSampler, CustomStage, Draw, GeometryDraw,
+    PipelineKey, ShaderKind, VertexLayout, ATTRIBUTES,
+};
+
+use super::vertex_format;
+use crate::buffer::VertexDeclaration;
+use crate::custom_effect::CustomApplied;
+use crate::error::{Result, XnaError};
+use crate::shared::{DeviceShared, Recording};
+
+/// The vertex layout of `declarations` (one per stream, with its instance frequency) for the
+/// pass's inputs: each input reads the first element of its usage and index, searched stream
+/// by stream. An input no stream has is XNA's `InvalidOperationException` naming it.
+pub(super) fn layout(
+    declarations: &[(&VertexDeclaration, u32)],
+    effect: &CustomApplied,
+) -> Result<VertexLayout> {
+    let mut custom = Vec::with_capacity(effect.inputs.len());
+    for input in &effect.inputs {
+        let found = declarations.iter().enumerate().find_map(|(binding, (decl, _))| {
+            let e = decl
+                .vertex_elements()
+                .iter()
+                .find(|e| e.usage == input.usage && e.usage_index == input.usage_index)?;
+            Some(AttributeSource {
+                binding: binding as u8,
+                format: vertex_format(e.format),
+                offset: e.offset,
+            })
+        });
+        let Some(source) = found else {
+            return Err(XnaError::invalid_operation(format!(
+                "The current vertex declaration does not include all the elements required by \
+                 the current vertex shader. {:?}{} (the input '{}') is missing.",
+                input.usage, input.usage_index, input.name
+            )));
+        };
+        custom.push((input.location, source));
+    }
+    let bindings = declarations
+        .iter()
+        .map(|(d, freq)| BindingLayout {
+            stride: d.vertex_stride() as u32,
+            instance_frequency: *freq,
+        })
+        .collect();
+    Ok(VertexLayout { bindings, attributes: [None; ATTRIBUTES], custom })
+}
+
+/// Records `geometry` drawn with the custom pass `effect`: the device's states in the pipeline
+/// key, the pass's uniform bytes, and each sampler's texture with the device's sampler state
+/// for its slot at this draw.
+pub(super) fn record(
+    rec: &mut Recording,
+    effect: &CustomApplied,
+    mut geometry: GeometryDraw,
+    shared: &Arc<DeviceShared>,
+) -> Result<()> {
+    let states = &rec.draw;
+    crate::sprite_batch::check_states(
+        shared,
+        rec,
+        &states.blend,
+        &states.samplers[0],
+        &states.rasterizer,
+    )?;
+    let samplers = effect
+        .textures
+        .iter()
+        .map(|(stage, binding, texture)| {
+            let slot = *binding as usize;
+            let sampler = match stage {
+                CustomStage::Vertex => states.vertex_samplers.get(slot),
+                CustomStage::Fragment => states.samplers.get(slot),
+            };
+            let sampler = sampler.copied().ok_or_else(|| {
+                XnaError::out_of_range("binding", format!("No sampler slot {slot}."))
+            })?;
+            Ok(CustomSampler {
+                stage: *stage,
+                binding: *binding,
+                texture: texture.clone(),
+                sampler,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    geometry.custom = Some(Box::new(CustomDraw {
+        effect: effect.state.clone(),
+        vertex_uniforms: effect.vertex_uniforms.clone(),
+        fragment_uniforms: effect.fragment_uniforms.clone(),
+        samplers,
+    }));
+    let draw = Draw {
+        pipeline: PipelineKey {
+            shader: ShaderKind::CustomGeometry(effect.state.key()),
+            blend: states.blend,
+            depth_stencil: states.depth_stencil,
+            rasterizer: states.rasterizer,
+        },
+        sampler: states.samplers[0],
+        textures: xnagraph_graph::DrawTextures::one(effect.white.clone()),
+        effect: None,
+        first_sprite: 0,
+        sprite_count: 0,
+        viewport: rec.viewport,
+        scissor: rec.scissor,
+        transform: crate::math::Matrix::IDENTITY.to_column_major(),
+        geometry: Some(Box::new(geometry)),
+    };
+    rec.builder.draw(draw);
+    Ok(())
+}

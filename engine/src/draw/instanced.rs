@@ -1,0 +1,80 @@
+//! XNA's `DrawInstancedPrimitives`: an indexed draw repeated `instanceCount` times, where the
+//! vertex streams bound with `InstanceFrequency` 1 advance once per instance instead of once
+//! per vertex (Vulkan's per-instance input rate).
+//!
+//! XNA's rules: instancing is HiDef only (`NotSupported` on Reach), it is indexed only, the
+//! instance count is positive, stream 0 holds the per-vertex geometry, and a per-instance
+//! stream must hold an element for every instance drawn.
+
+use super::{count_error, IndexedArgs};
+use crate::device::GraphicsDevice;
+use crate::draw::states::BoundStream;
+use crate::error::{Result, XnaError};
+use crate::profile::GraphicsProfile;
+use xnagraph_graph::PrimitiveType;
+
+/// Instancing is a HiDef feature: on Reach it is XNA's `NotSupportedException`.
+pub(super) fn check_profile(profile: GraphicsProfile) -> Result<()> {
+    match profile {
+        GraphicsProfile::HiDef => Ok(()),
+        GraphicsProfile::Reach => Err(XnaError::not_supported(
+            "DrawInstancedPrimitives requires the HiDef profile; the Reach profile does not \
+             support hardware instancing.",
+        )),
+    }
+}
+
+/// Checks `instance_count` against the bound streams and returns it: positive, stream 0 per
+/// vertex, and every per-instance stream long enough for the instances drawn from its offset.
+pub(super) fn check_streams(streams: &[BoundStream], instance_count: i32) -> Result<u32> {
+    if instance_count <= 0 {
+        return Err(count_error("instanceCount", "The instance count must be positive."));
+    }
+    if streams.first().is_some_and(|s| s.instance_frequency != 0) {
+        return Err(XnaError::invalid_operation(
+            "Vertex stream 0 must hold per-vertex data (InstanceFrequency 0) for instanced \
+             drawing; bind the per-instance data at a later stream.",
+        ));
+    }
+    for s in streams.iter().filter(|s| s.instance_frequency > 0) {
+        let end = i64::from(s.vertex_offset) + i64::from(instance_count);
+        if end > i64::from(s.vertex_count) {
+            return Err(count_error(
+                "instanceCount",
+                "The instances drawn run past the end of a per-instance vertex buffer.",
+            ));
+        }
+    }
+    Ok(instance_count as u32)
+}
+
+impl GraphicsDevice {
+    /// `DrawInstancedPrimitives(primitiveType, baseVertex, minVertexIndex, numVertices,
+    /// startIndex, primitiveCount, instanceCount)`: `DrawIndexedPrimitives` drawn
+    /// `instanceCount` times; streams bound with `InstanceFrequency` 1 give instance `i` their
+    /// element `vertexOffset + i`. The Reach profile is `NotSupported`; a non-positive
+    /// `instanceCount`, or instances past the end of a per-instance buffer, is
+    /// `ArgumentOutOfRange`; a per-instance stream 0 is `InvalidOperation`; every argument
+    /// and state check of [`GraphicsDevice::draw_indexed_primitives`] applies as well.
+    #[allow(clippy::too_many_arguments)] // XNA's signature.
+    pub fn draw_instanced_primitives(
+        &self,
+        primitive_type: PrimitiveType,
+        base_vertex: i32,
+        min_vertex_index: i32,
+        num_vertices: i32,
+        start_index: i32,
+        primitive_count: i32,
+        instance_count: i32,
+    ) -> Result<()> {
+        let args = IndexedArgs {
+            primitive_type,
+            base_vertex,
+            min_vertex_index,
+            num_vertices,
+            start_index,
+            primitive_count,
+        };
+        self.draw_indexed(args, Some(instance_count))
+    }
+}

@@ -1,0 +1,179 @@
+//! `DrawInstancedPrimitives` and per-instance vertex streams (`VertexBufferBinding`'s
+//! `InstanceFrequency`): XNA's errors for every bad argument and state, and (with a custom
+//! effect that offsets each instance) the pixels of every instance.
+
+mod common;
+
+use common::*;
+use xnagraph::{
+    BasicEffect, BufferUsage, Color, GraphicsDevice, GraphicsProfile, IndexBuffer,
+    IndexElementSize, PrimitiveType, Vector3, VertexBuffer, VertexBufferBinding, VertexDeclaration,
+    VertexElement, VertexElementFormat, VertexElementUsage, VertexPositionColor, XnaError,
+};
+
+const W: i32 = 32;
+const H: i32 = 24;
+
+/// One per-instance element: an offset in pixels (as `TextureCoordinate1`) and a colour.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Instance {
+    offset: [f32; 2],
+    color: Color,
+}
+
+fn instance_declaration() -> VertexDeclaration {
+    VertexDeclaration::new(&[
+        VertexElement::new(
+            0,
+            VertexElementFormat::Vector2,
+            VertexElementUsage::TextureCoordinate,
+            1,
+        ),
+        VertexElement::new(8, VertexElementFormat::Color, VertexElementUsage::Color, 1),
+    ])
+    .unwrap()
+}
+
+fn instance_buffer(device: &GraphicsDevice, instances: &[Instance]) -> VertexBuffer {
+    let vb = VertexBuffer::new(
+        device,
+        &instance_declaration(),
+        instances.len() as i32,
+        BufferUsage::WriteOnly,
+    )
+    .unwrap();
+    vb.set_data(instances).unwrap();
+    vb
+}
+
+fn quad_buffers(device: &GraphicsDevice) -> (VertexBuffer, IndexBuffer) {
+    let c = Color::new(255, 255, 255, 255);
+    let v = |x: f32, y: f32| VertexPositionColor { position: Vector3::new(x, y, 0.5), color: c };
+    let vertices = [v(-1.0, 1.0), v(-0.75, 1.0), v(-1.0, 0.75), v(-0.75, 0.75)];
+    let vb =
+        VertexBuffer::with_type::<VertexPositionColor>(device, 4, BufferUsage::WriteOnly).unwrap();
+    vb.set_data(&vertices).unwrap();
+    let ib =
+        IndexBuffer::new(device, IndexElementSize::SixteenBits, 6, BufferUsage::WriteOnly).unwrap();
+    ib.set_data(&[0u16, 1, 2, 1, 3, 2]).unwrap();
+    (vb, ib)
+}
+
+fn out_of_range(r: xnagraph::Result<()>, param: &str) {
+    match r {
+        Err(XnaError::ArgumentOutOfRange { param: p, .. }) => assert_eq!(p, param),
+        other => panic!("expected ArgumentOutOfRange({param}), got {other:?}"),
+    }
+}
+
+fn invalid(r: xnagraph::Result<()>, says: &str) {
+    match r {
+        Err(XnaError::InvalidOperation { message }) => assert!(message.contains(says), "{message}"),
+        other => panic!("expected InvalidOperation ({says}), got {other:?}"),
+    }
+}
+
+fn not_supported(r: xnagraph::Result<()>, says: &str) {
+    match r {
+        Err(XnaError::NotSupported { message }) => assert!(message.contains(says), "{message}"),
+        other => panic!("expected NotSupported ({says}), got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_instanced_arguments_get_xnas_errors() {
+    if skip_on_sdlgpu(
+        "bad_instanced_arguments_get_xnas_errors",
+        "geometry draws are not lowered yet",
+    ) {
+        return;
+    }
+    let _v = Validation::new();
+    let device = device(W, H);
+    let effect = BasicEffect::new(&device).unwrap();
+    let (vb, ib) = quad_buffers(&device);
+    let instances = instance_buffer(
+        &device,
+        &[Instance { offset: [0.0, 0.0], color: Color::new(1, 2, 3, 255) }; 3],
+    );
+    let draw = |instances: i32| {
+        device.draw_instanced_primitives(PrimitiveType::TriangleList, 0, 0, 4, 0, 2, instances)
+    };
+
+    // No buffers, then no indices, then no effect: XNA's InvalidOperation.
+    invalid(draw(1), "vertex buffer");
+    let per_vertex = VertexBufferBinding::new(&vb);
+    let per_instance =
+        VertexBufferBinding { buffer: &instances, vertex_offset: 0, instance_frequency: 1 };
+    device.set_vertex_buffers(&[per_vertex, per_instance]).unwrap();
+    invalid(draw(1), "index buffer");
+    device.set_indices(Some(&ib)).unwrap();
+    invalid(draw(1), "EffectPass.Apply");
+    effect.current_technique().passes()[0].apply().unwrap();
+    draw(3).unwrap();
+
+    // The instance count: positive, and within every per-instance stream from its offset.
+    out_of_range(draw(0), "instanceCount");
+    out_of_range(draw(-2), "instanceCount");
+    out_of_range(draw(4), "instanceCount");
+    let from_one =
+        VertexBufferBinding { buffer: &instances, vertex_offset: 1, instance_frequency: 1 };
+    device.set_vertex_buffers(&[per_vertex, from_one]).unwrap();
+    draw(2).unwrap();
+    out_of_range(draw(3), "instanceCount");
+    // The indexed arguments keep DrawIndexedPrimitives' checks.
+    out_of_range(
+        device.draw_instanced_primitives(PrimitiveType::TriangleList, 0, 0, 0, 0, 2, 1),
+        "numVertices",
+    );
+    out_of_range(
+        device.draw_instanced_primitives(PrimitiveType::TriangleList, 0, 0, 4, 1, 2, 1),
+        "primitiveCount",
+    );
+    out_of_range(
+        device.draw_instanced_primitives(PrimitiveType::TriangleList, 0, 0, 5, 0, 2, 1),
+        "numVertices",
+    );
+
+    // Stream 0 must be per vertex.
+    device.set_vertex_buffers(&[per_instance, per_vertex]).unwrap();
+    invalid(draw(1), "stream 0");
+
+    // Frequencies: negative is out of range, above 1 needs a divisor this renderer lacks.
+    let negative =
+        VertexBufferBinding { buffer: &instances, vertex_offset: 0, instance_frequency: -1 };
+    out_of_range(device.set_vertex_buffers(&[per_vertex, negative]), "instanceFrequency");
+    let two = VertexBufferBinding { buffer: &instances, vertex_offset: 0, instance_frequency: 2 };
+    not_supported(device.set_vertex_buffers(&[per_vertex, two]), "InstanceFrequency of 2");
+
+    // A per-instance stream shorter than the vertices drawn does not limit DrawPrimitives.
+    let one = instance_buffer(
+        &device,
+        &[Instance { offset: [0.0, 0.0], color: Color::new(1, 2, 3, 255) }],
+    );
+    let short = VertexBufferBinding { buffer: &one, vertex_offset: 0, instance_frequency: 1 };
+    device.set_vertex_buffers(&[per_vertex, short]).unwrap();
+    device.draw_primitives(PrimitiveType::TriangleStrip, 0, 2).unwrap();
+    device.draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 4, 0, 2).unwrap();
+    read_back_buffer(&device);
+}
+
+#[test]
+fn reach_refuses_instancing() {
+    if skip_on_sdlgpu("reach_refuses_instancing", "geometry draws are not lowered yet") {
+        return;
+    }
+    let _v = Validation::new();
+    let device = device_with(GraphicsProfile::Reach, params(W, H));
+    let effect = BasicEffect::new(&device).unwrap();
+    effect.current_technique().passes()[0].apply().unwrap();
+    let (vb, ib) = quad_buffers(&device);
+    device.set_vertex_buffer(Some(&vb)).unwrap();
+    device.set_indices(Some(&ib)).unwrap();
+    not_supported(
+        device.draw_instanced_primitives(PrimitiveType::TriangleList, 0, 0, 4, 0, 2, 1),
+        "HiDef",
+    );
+    device.draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 4, 0, 2).unwrap();
+}

@@ -1,0 +1,209 @@
+//! `OcclusionQuery`: the exact count of a 13×7 rectangle partly hidden by a nearer one, read
+//! without stalling (not complete while its frame is recorded, complete some frames later),
+//! a second span in a later frame, XNA's errors for misuse, and `NotSupported` with XNA's
+//! message where the renderer has no queries (SDL_gpu).
+
+mod common;
+
+use common::*;
+use xnagraph::{
+    BasicEffect, Color, DepthFormat, GraphicsDevice, OcclusionQuery, PrimitiveType, RenderTarget2D,
+    Vector3, VertexPositionColor, XnaError, OCCLUSION_QUERY_NOT_SUPPORTED,
+};
+
+const W: i32 = 32;
+const H: i32 = 24;
+const CLEAR: Color = Color::new(10, 20, 30, 255);
+const NEAR: Color = Color::new(200, 40, 50, 255);
+const FAR: Color = Color::new(30, 190, 80, 255);
+
+fn vpc(x: f32, y: f32, z: f32, color: Color) -> VertexPositionColor {
+    VertexPositionColor {
+        position: Vector3::new(x / W as f32 * 2.0 - 1.0, 1.0 - y / H as f32 * 2.0, z),
+        color,
+    }
+}
+
+/// Two clockwise triangles covering pixels x0..x1 × y0..y1 at depth z.
+fn rect(x0: f32, y0: f32, x1: f32, y1: f32, z: f32, c: Color) -> [VertexPositionColor; 6] {
+    let (tl, tr, bl, br) =
+        (vpc(x0, y0, z, c), vpc(x1, y0, z, c), vpc(x0, y1, z, c), vpc(x1, y1, z, c));
+    [tl, tr, bl, tr, br, bl]
+}
+
+/// A device with depth, its query, and a vertex-coloured effect applied; `None` where the
+/// renderer has no queries (SDL_gpu), after checking it refuses them with XNA's message.
+fn setup() -> Option<(GraphicsDevice, OcclusionQuery, BasicEffect)> {
+    let mut p = params(W, H);
+    p.depth_stencil_format = DepthFormat::Depth24;
+    let device = device_with(xnagraph::GraphicsProfile::HiDef, p);
+    let query = match OcclusionQuery::new(&device) {
+        Ok(q) => q,
+        Err(XnaError::NotSupported { message }) if on_sdlgpu() => {
+            assert_eq!(message, OCCLUSION_QUERY_NOT_SUPPORTED);
+            return None;
+        }
+        Err(e) => panic!("{e:?}"),
+    };
+    let mut effect = BasicEffect::new(&device).unwrap();
+    effect.vertex_color_enabled = true;
+    effect.current_technique().passes()[0].apply().unwrap();
+    Some((device, query, effect))
+}
+
+/// Polls `query` through presented frames until it is complete (a bounded number of frames).
+fn poll(device: &GraphicsDevice, query: &OcclusionQuery) -> (i32, usize) {
+    for frame in 0..200 {
+        if query.is_complete().unwrap() {
+            return (query.pixel_count().unwrap(), frame);
+        }
+        device.present().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the query never completed");
+}
+
+#[test]
+fn a_query_counts_the_visible_pixels_of_a_partly_hidden_rectangle() {
+    let _v = Validation::new();
+    let Some((device, query, _effect)) = setup() else { return };
+    device.clear(CLEAR).unwrap();
+    // The occluder, nearer: columns 0..14 of rows 3..20, drawn before the query.
+    device
+        .draw_user_primitives(
+            PrimitiveType::TriangleList,
+            &rect(0.0, 3.0, 14.0, 20.0, 0.2, NEAR),
+            0,
+            2,
+        )
+        .unwrap();
+    query.begin().unwrap();
+    // 13×7 at x 9..22, y 5..12, farther: columns 9..14 (5 × 7 = 35 pixels) are hidden.
+    device
+        .draw_user_primitives(
+            PrimitiveType::TriangleList,
+            &rect(9.0, 5.0, 22.0, 12.0, 0.5, FAR),
+            0,
+            2,
+        )
+        .unwrap();
+    query.end().unwrap();
+    // Drawn after End: not counted.
+    device
+        .draw_user_primitives(
+            PrimitiveType::TriangleList,
+            &rect(24.0, 14.0, 30.0, 22.0, 0.5, FAR),
+            0,
+            2,
+        )
+        .unwrap();
+    assert!(!query.is_complete().unwrap(), "nothing is submitted while the frame is recorded");
+    assert!(matches!(query.pixel_count(), Err(XnaError::InvalidOperation { .. })));
+    let px = read_back_buffer(&device);
+    let far_in_rect = (5..12)
+        .flat_map(|y| (9..22).map(move |x| (x, y)))
+        .filter(|&(x, y)| at(&px, W, x, y) == FAR)
+        .count();
+    assert_eq!(far_in_rect, 13 * 7 - 5 * 7, "the picture agrees with the count expected");
+    let (count, _) = poll(&device, &query);
+    assert_eq!(count, 13 * 7 - 5 * 7);
+
+    // A second span, in a later frame, with nothing in front: the whole rectangle.
+    device.clear(CLEAR).unwrap();
+    query.begin().unwrap();
+    device
+        .draw_user_primitives(
+            PrimitiveType::TriangleList,
+            &rect(9.0, 5.0, 22.0, 12.0, 0.5, FAR),
+            0,
+            2,
+        )
+        .unwrap();
+    query.end().unwrap();
+    device.present().unwrap();
+    let (count, _) = poll(&device, &query);
+    assert_eq!(count, 13 * 7);
+
+    // A span in a pass nothing else observes (a discarding target overwritten by its next
+    // bind before anything reads it): the pass is kept for the count.
+    let unseen = RenderTarget2D::new(&device, 16, 16).unwrap();
+    device.set_render_target(Some(&unseen)).unwrap();
+    device.clear(CLEAR).unwrap();
+    query.begin().unwrap();
+    let quad = [vpc(0.0, 0.0, 0.5, FAR), vpc(32.0, 0.0, 0.5, FAR), vpc(0.0, 24.0, 0.5, FAR)];
+    device.draw_user_primitives(PrimitiveType::TriangleList, &quad, 0, 1).unwrap();
+    query.end().unwrap();
+    device.set_render_target(None).unwrap();
+    device.set_render_target(Some(&unseen)).unwrap();
+    device.clear(NEAR).unwrap();
+    device.set_render_target(None).unwrap();
+    device.present().unwrap();
+    // The upper-left half of the 16×16 target: pixels with x + y < 15; the centres of the
+    // diagonal's pixels lie on the bottom-right edge, which the top-left rule leaves out.
+    assert_eq!(poll(&device, &query).0, 16 * 15 / 2, "the unobserved pass counted");
+
+    // Two spans in one frame: the second Begin submits the first span's frame.
+    device.clear(CLEAR).unwrap();
+    query.begin().unwrap();
+    query.end().unwrap();
+    query.begin().unwrap();
+    device
+        .draw_user_primitives(
+            PrimitiveType::TriangleList,
+            &rect(1.0, 1.0, 4.0, 3.0, 0.5, FAR),
+            0,
+            2,
+        )
+        .unwrap();
+    query.end().unwrap();
+    device.present().unwrap();
+    assert_eq!(poll(&device, &query).0, 6, "the last span counts");
+}
+
+#[test]
+fn misuse_gets_xnas_errors() {
+    let _v = Validation::new();
+    let Some((device, query, _effect)) = setup() else { return };
+    let invalid = |r: xnagraph::Result<()>, says: &str| match r {
+        Err(XnaError::InvalidOperation { message }) => assert!(message.contains(says), "{message}"),
+        other => panic!("expected InvalidOperation ({says}), got {other:?}"),
+    };
+    invalid(query.is_complete().map(|_| ()), "begun and ended");
+    invalid(query.pixel_count().map(|_| ()), "begun and ended");
+    invalid(query.end(), "before Begin");
+    // A clear opens the back buffer's pass, where the span begins.
+    device.clear(CLEAR).unwrap();
+    query.begin().unwrap();
+    invalid(query.begin(), "before End");
+    invalid(query.is_complete().map(|_| ()), "begun and ended");
+    // The target changes between Begin and End: the span would leave its pass.
+
+    let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(CLEAR).unwrap();
+    invalid(query.end(), "in the pass of its Begin");
+    device.set_render_target(None).unwrap();
+    // Refused spans record nothing: the query is idle again and the frame is valid.
+    query.begin().unwrap();
+    query.end().unwrap();
+    device.present().unwrap();
+    assert_eq!(poll(&device, &query).0, 0, "an empty span counts nothing");
+    query.dispose();
+    assert!(matches!(query.begin(), Err(XnaError::ObjectDisposed { .. })));
+    assert!(matches!(query.is_complete(), Err(XnaError::ObjectDisposed { .. })));
+}
+
+#[test]
+fn sdl_gpu_refuses_occlusion_queries_with_xnas_message() {
+    if !on_sdlgpu() {
+        skipped("sdl_gpu_refuses_occlusion_queries_with_xnas_message", "runs on SDL_gpu only");
+        return;
+    }
+    let device = device(W, H);
+    match OcclusionQuery::new(&device) {
+        Err(XnaError::NotSupported { message }) => {
+            assert_eq!(message, OCCLUSION_QUERY_NOT_SUPPORTED)
+        }
+        other => panic!("expected NotSupported, got {other:?}"),
+    }
+}
