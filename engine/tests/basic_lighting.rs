@@ -17,10 +17,6 @@ const W: i32 = 40;
 const H: i32 = 40;
 const CLEAR: Color = Color::new(7, 11, 13, 255);
 
-fn skip(test: &str) -> bool {
-    skip_on_sdlgpu(test, "geometry draws are not lowered yet")
-}
-
 /// A device with an effect looking through an orthographic camera at (0, 0, `eye_z`) down −z:
 /// world x, y in [−1, 1] fill the back buffer.
 fn setup(profile: GraphicsProfile, eye_z: f32) -> (GraphicsDevice, BasicEffect) {
@@ -191,9 +187,6 @@ fn dome() -> Quad {
 
 #[test]
 fn diffuse_lighting_follows_n_dot_l_per_light() {
-    if skip("diffuse_lighting_follows_n_dot_l_per_light") {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut e) = setup(GraphicsProfile::HiDef, 5.0);
     e.lighting_enabled = true;
@@ -220,9 +213,6 @@ fn diffuse_lighting_follows_n_dot_l_per_light() {
 
 #[test]
 fn ambient_and_emissive_add_to_the_lit_colour() {
-    if skip("ambient_and_emissive_add_to_the_lit_colour") {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut e) = setup(GraphicsProfile::HiDef, 5.0);
     e.lighting_enabled = true;
@@ -247,9 +237,6 @@ fn ambient_and_emissive_add_to_the_lit_colour() {
 
 #[test]
 fn specular_lighting_follows_the_half_vector() {
-    if skip("specular_lighting_follows_the_half_vector") {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut e) = setup(GraphicsProfile::HiDef, 2.0);
     e.lighting_enabled = true;
@@ -276,9 +263,6 @@ fn specular_lighting_follows_the_half_vector() {
 /// Three quads at view depths 5, 7 and 9 under fog from 4 to 10, lighting off.
 #[test]
 fn linear_fog_blends_by_view_depth() {
-    if skip("linear_fog_blends_by_view_depth") {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut e) = setup(GraphicsProfile::HiDef, 5.0);
     e.diffuse_color = Vector3::new(0.9, 0.2, 0.1);
@@ -325,10 +309,6 @@ fn highlight_scene(e: &mut BasicEffect) -> Quad {
 
 #[test]
 fn per_pixel_lighting_differs_from_per_vertex_where_the_highlight_falls_between_vertices() {
-    if skip("per_pixel_lighting_differs_from_per_vertex_where_the_highlight_falls_between_vertices")
-    {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut e) = setup(GraphicsProfile::HiDef, 1.5);
     let quad = highlight_scene(&mut e);
@@ -348,9 +328,6 @@ fn per_pixel_lighting_differs_from_per_vertex_where_the_highlight_falls_between_
 
 #[test]
 fn reach_lights_per_vertex_even_when_per_pixel_is_preferred() {
-    if skip("reach_lights_per_vertex_even_when_per_pixel_is_preferred") {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut e) = setup(GraphicsProfile::Reach, 1.5);
     let quad = highlight_scene(&mut e);
@@ -364,9 +341,6 @@ fn reach_lights_per_vertex_even_when_per_pixel_is_preferred() {
 
 #[test]
 fn enable_default_lighting_sets_xnas_rig() {
-    if skip("enable_default_lighting_sets_xnas_rig") {
-        return;
-    }
     let device = device(4, 4);
     let mut e = BasicEffect::new(&device).unwrap();
     assert!(!e.lighting_enabled);
@@ -390,9 +364,6 @@ fn enable_default_lighting_sets_xnas_rig() {
 
 #[test]
 fn lighting_needs_normals_in_the_vertex_declaration() {
-    if skip("lighting_needs_normals_in_the_vertex_declaration") {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut e) = setup(GraphicsProfile::HiDef, 5.0);
     e.lighting_enabled = true;
@@ -415,9 +386,6 @@ fn lighting_needs_normals_in_the_vertex_declaration() {
 
 #[test]
 fn the_texture_modulates_the_lit_colour_per_vertex_and_per_pixel() {
-    if skip("the_texture_modulates_the_lit_colour_per_vertex_and_per_pixel") {
-        return;
-    }
     let _v = Validation::new();
     let (device, mut e) = setup(GraphicsProfile::HiDef, 3.0);
     let texture = solid(&device, 1, 1, TEXEL);

@@ -1,8 +1,8 @@
 //! AlphaTestEffect and DualTextureEffect, read back at chosen pixels and compared with values
 //! computed here: every CompareFunction against a reference alpha on texels whose alphas sit on
 //! and around it, vertex colour and fog on the kept pixels, and the 2× modulate of two textures
-//! addressed by two texture coordinates; plus their errors (no texture, missing
-//! TextureCoordinate1).
+//! addressed by two texture coordinates, each through its own sampler state; plus their errors
+//! (no texture, missing TextureCoordinate1).
 
 mod common;
 
@@ -18,10 +18,6 @@ use xnagraph::{
 const W: i32 = 32;
 const H: i32 = 16;
 const CLEAR: Color = Color::new(9, 19, 29, 255);
-
-fn skip(test: &str) -> bool {
-    skip_on_sdlgpu(test, "geometry draws are not lowered yet")
-}
 
 fn setup() -> GraphicsDevice {
     let device = device(W, H);
@@ -79,9 +75,6 @@ fn passes(function: CompareFunction, a: u8, reference: u8) -> bool {
 
 #[test]
 fn alpha_test_keeps_exactly_the_pixels_each_compare_function_passes() {
-    if skip("alpha_test_keeps_exactly_the_pixels_each_compare_function_passes") {
-        return;
-    }
     let _v = Validation::new();
     let device = setup();
     let (texture, texels) = alpha_texture(&device);
@@ -118,9 +111,6 @@ fn alpha_test_keeps_exactly_the_pixels_each_compare_function_passes() {
 
 #[test]
 fn alpha_test_applies_vertex_colour_diffuse_and_fog_to_kept_pixels() {
-    if skip("alpha_test_applies_vertex_colour_diffuse_and_fog_to_kept_pixels") {
-        return;
-    }
     let _v = Validation::new();
     let device = setup();
     let (texture, texels) = alpha_texture(&device);
@@ -187,9 +177,9 @@ impl VertexType for VertexPositionDualTexture {
     }
 }
 
-/// A full-target quad: the first texture coordinate runs left to right, the second top to
-/// bottom.
-fn dual_quad() -> Vec<VertexPositionDualTexture> {
+/// A full-target quad: the first texture coordinate runs from 0 to `reach` left to right, the
+/// second from 0 to `reach` top to bottom.
+fn dual_quad(reach: f32) -> Vec<VertexPositionDualTexture> {
     let v = |x: f32, y: f32, u: f32, t: f32| VertexPositionDualTexture {
         position: Vector3::new(x, y, 0.0),
         texture_coordinate: Vector2::new(u, 0.5),
@@ -197,18 +187,15 @@ fn dual_quad() -> Vec<VertexPositionDualTexture> {
     };
     let (tl, tr, bl, br) = (
         v(-1.0, 1.0, 0.0, 0.0),
-        v(1.0, 1.0, 1.0, 0.0),
-        v(-1.0, -1.0, 0.0, 1.0),
-        v(1.0, -1.0, 1.0, 1.0),
+        v(1.0, 1.0, reach, 0.0),
+        v(-1.0, -1.0, 0.0, reach),
+        v(1.0, -1.0, reach, reach),
     );
     vec![tl, tr, bl, tr, br, bl]
 }
 
 #[test]
 fn dual_texture_modulates_two_textures_by_two() {
-    if skip("dual_texture_modulates_two_textures_by_two") {
-        return;
-    }
     let _v = Validation::new();
     let device = setup();
     // Texture: left and right halves; Texture2: top and bottom halves.
@@ -224,7 +211,7 @@ fn dual_texture_modulates_two_textures_by_two() {
     effect.diffuse_color = Vector3::new(1.0, 0.8, 1.0);
     device.clear(CLEAR).unwrap();
     effect.current_technique().passes()[0].apply().unwrap();
-    device.draw_user_primitives(PrimitiveType::TriangleList, &dual_quad(), 0, 2).unwrap();
+    device.draw_user_primitives(PrimitiveType::TriangleList, &dual_quad(1.0), 0, 2).unwrap();
     let pixels = read_back_buffer(&device);
     let d = [1.0, 0.8, 1.0];
     for (x, y, i, j) in [(5, 2, 0, 0), (27, 3, 1, 0), (4, 13, 0, 1), (26, 12, 1, 1)] {
@@ -238,10 +225,40 @@ fn dual_texture_modulates_two_textures_by_two() {
 }
 
 #[test]
-fn stock_effects_refuse_what_they_cannot_draw() {
-    if skip("stock_effects_refuse_what_they_cannot_draw") {
-        return;
+fn dual_texture_samples_each_texture_with_its_own_sampler_state() {
+    let _v = Validation::new();
+    let device = setup();
+    // Texture clamps, Texture2 wraps; both coordinates run 0..2 across the target, so past the
+    // middle the two addressing modes pick different texels.
+    device.set_sampler_state(1, SamplerState::POINT_WRAP).unwrap();
+    let first = [Color::new(100, 50, 200, 255), Color::new(30, 160, 90, 255)];
+    let second = [Color::new(128, 255, 64, 255), Color::new(255, 100, 180, 255)];
+    let t1 = Texture2D::new(&device, 2, 1).unwrap();
+    t1.set_data(&first).unwrap();
+    let t2 = Texture2D::new(&device, 1, 2).unwrap();
+    t2.set_data(&second).unwrap();
+    let mut effect = DualTextureEffect::new(&device).unwrap();
+    effect.set_texture(Some(&t1));
+    effect.set_texture2(Some(&t2));
+    device.clear(CLEAR).unwrap();
+    effect.current_technique().passes()[0].apply().unwrap();
+    device.draw_user_primitives(PrimitiveType::TriangleList, &dual_quad(2.0), 0, 2).unwrap();
+    let pixels = read_back_buffer(&device);
+    // The texel of a two-texel texture at coordinate `c` (pixel centres stay off texel edges).
+    let clamp = |c: f32| ((c * 2.0) as usize).min(1);
+    let wrap = |c: f32| ((c.fract() * 2.0) as usize).min(1);
+    for (x, y) in [(5, 2), (20, 3), (12, 6), (6, 10), (21, 11), (27, 14)] {
+        let u = 2.0 * (x as f32 + 0.5) / W as f32;
+        let t = 2.0 * (y as f32 + 0.5) / H as f32;
+        let (a, b) = (first[clamp(u)].to_floats(), second[wrap(t)].to_floats());
+        let c = |k: usize| (2.0 * a[k] * b[k]).min(1.0);
+        let want = Color::from_floats(c(0), c(1), c(2), a[3] * b[3]);
+        assert_near(at(&pixels, W, x, y), want, 2);
     }
+}
+
+#[test]
+fn stock_effects_refuse_what_they_cannot_draw() {
     let _v = Validation::new();
     let device = setup();
     let invalid = |r: xnagraph::Result<()>, says: &str| match r {
@@ -269,23 +286,7 @@ fn stock_effects_refuse_what_they_cannot_draw() {
 }
 
 #[test]
-fn stock_effects_are_not_supported_on_sdl_gpu_yet() {
-    if !on_sdlgpu() {
-        return;
-    }
-    let _v = Validation::new();
-    let device = device(8, 8);
-    let err = AlphaTestEffect::new(&device).unwrap_err();
-    assert!(matches!(err, XnaError::NotSupported { .. }), "{err:?}");
-    let err = DualTextureEffect::new(&device).unwrap_err();
-    assert!(matches!(err, XnaError::NotSupported { .. }), "{err:?}");
-}
-
-#[test]
 fn effect_switches_are_uniforms_and_each_stock_effect_one_pipeline() {
-    if skip("effect_switches_are_uniforms_and_each_stock_effect_one_pipeline") {
-        return;
-    }
     let _v = Validation::new();
     let device = setup();
     let pipelines = || device.live_native_objects().unwrap().pipelines;

@@ -237,7 +237,7 @@ pub struct GeometryDraw {
     /// The effect's shader pair and uniform values.
     pub material: StockMaterial,
     /// The second texture a `DualTextureEffect` samples (set 2, binding 1) with its sampler
-    /// (`SamplerStates[1]`), held like [`crate::Draw::texture`]; `None` for the other stock
+    /// (`SamplerStates[1]`), held like [`crate::Draw::textures`]; `None` for the other stock
     /// effects.
     pub texture2: Option<(Arc<crate::TextureState>, crate::SamplerState)>,
     /// A custom geometry effect's program and values (the pipeline key's shader is then

@@ -1,13 +1,16 @@
 //! Geometry draws: `DrawPrimitives` and its family, lowered inside a render pass.
 //!
 //! In: a [`Draw`] with its [`GeometryDraw`] (vertex streams from vertex buffers or the frame's
-//! geometry arena, indices, counts, the BasicEffect material), the pass's formats and render
-//! area. Out: the pipeline for the draw's full key — blend, depth/stencil, rasterizer, vertex
-//! layout, topology, pass formats and sample count, planned colour writes; blend constants and
-//! the stencil reference are set per draw, so they are not part of it — built the first time
-//! that combination is recorded and cached; the uniform block, sampler, vertex and index
-//! bindings and the draw command. The stages are the stock BasicEffect SPIR-V the Vulkan
-//! backend runs.
+//! geometry arena, indices, counts, the stock effect and its uniform values), the pass's
+//! formats and render area. Out: the pipeline for the draw's full key — stock shader, blend,
+//! depth/stencil, rasterizer, vertex layout, topology, pass formats and sample count, planned
+//! colour writes; blend constants and the stencil reference are set per draw, so they are not
+//! part of it — built the first time that combination is recorded and cached; the uniform block
+//! (pushed to both stages), both fragment samplers, vertex and index bindings and the draw
+//! command. The stages are the stock effects' SPIR-V the Vulkan backend runs (one pair per
+//! [`StockShader`], made on first use): the vertex stage reads one uniform block, the fragment
+//! stage the same block and two samplers (`Texture`, and `Texture2` that only
+//! DualTextureEffect reads; the others get the first texture there).
 //!
 //! The frame's vertex buffer holds, after the sprites, the constant stream
 //! ([`DEFAULT_ATTRIBUTES`]) that feeds every attribute a vertex layout lacks, then the geometry
@@ -22,15 +25,18 @@ use std::collections::HashMap;
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
     Attribute, BackendError, ColorWrites, Draw, DrawCall, FrameCommands, GeometryDraw, Node,
-    PassOp, PipelineKey, PrimitiveType, VertexFormat, VertexLayout, VertexSource,
+    PassOp, PipelineKey, PrimitiveType, StockShader, VertexFormat, VertexLayout, VertexSource,
 };
+use xnagraph_shaders::Stage;
 
 use crate::pipeline::{build, PassFormats, VertexSide};
 use crate::record::{viewport_and_scissor, Recorder};
 
-/// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16.
-pub(crate) const DEFAULT_ATTRIBUTES: [f32; 8] = [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0];
-const DEFAULTS_BYTES: u32 = 32;
+/// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16
+/// (for both texture coordinates), normal (0, 0, 1) at byte 32.
+pub(crate) const DEFAULT_ATTRIBUTES: [f32; 12] =
+    [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+const DEFAULTS_BYTES: u32 = 48;
 
 /// Where the constant stream starts in the frame's vertex buffer, after `sprite_bytes`; the
 /// geometry arena follows it.
@@ -67,13 +73,36 @@ fn static_part(key: &PipelineKey) -> PipelineKey {
     k
 }
 
-type Key = (PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
+type Key = (StockShader, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
 
-/// Geometry pipelines by their full key, and the stock geometry stages (made with the first
-/// geometry pipeline).
+/// The SPIR-V stages of `shader`.
+fn spirv(shader: StockShader) -> (Stage, Stage) {
+    use xnagraph_shaders as s;
+    match shader {
+        StockShader::Basic => (s::BASIC_VERT, s::BASIC_FRAG),
+        StockShader::AlphaTest => (s::ALPHA_TEST_VERT, s::ALPHA_TEST_FRAG),
+        StockShader::DualTexture => (s::DUAL_TEXTURE_VERT, s::DUAL_TEXTURE_FRAG),
+    }
+}
+
+/// The attribute locations `shader`'s vertex stage declares (and so the only ones a pipeline
+/// feeds it).
+fn read_attributes(shader: StockShader) -> &'static [Attribute] {
+    use Attribute as A;
+    match shader {
+        StockShader::Basic => &[A::Position, A::Color, A::TextureCoordinate, A::Normal],
+        StockShader::AlphaTest => &[A::Position, A::Color, A::TextureCoordinate],
+        StockShader::DualTexture => {
+            &[A::Position, A::Color, A::TextureCoordinate, A::TextureCoordinate1]
+        }
+    }
+}
+
+/// Geometry pipelines by their full key, and the stock effects' stages (each pair made with
+/// the first pipeline of its effect).
 #[derive(Default)]
 pub(crate) struct GeometryPipelines {
-    stages: Option<(*mut SDL_GPUShader, *mut SDL_GPUShader)>,
+    stages: HashMap<StockShader, (*mut SDL_GPUShader, *mut SDL_GPUShader)>,
     pipelines: HashMap<Key, *mut SDL_GPUGraphicsPipeline>,
 }
 
@@ -92,36 +121,33 @@ impl GeometryPipelines {
             for (_, p) in self.pipelines.drain() {
                 SDL_ReleaseGPUGraphicsPipeline(device, p);
             }
-            if let Some((v, f)) = self.stages.take() {
+            for (_, (v, f)) in self.stages.drain() {
                 SDL_ReleaseGPUShader(device, v);
                 SDL_ReleaseGPUShader(device, f);
             }
         }
     }
 
+    /// `shader`'s vertex and fragment stages, made on first use.
     fn stages(
         &mut self,
         device: *mut SDL_GPUDevice,
+        shader: StockShader,
     ) -> Result<(*mut SDL_GPUShader, *mut SDL_GPUShader), BackendError> {
-        if let Some(s) = self.stages {
-            return Ok(s);
+        if let Some(s) = self.stages.get(&shader) {
+            return Ok(*s);
         }
-        use xnagraph_shaders as s;
-        // The vertex stage reads one uniform block (set 1), the fragment stage one sampler
-        // (set 2): SDL_gpu's resource layout.
-        let v = crate::pipeline::shader(
-            device,
-            &s::BASIC_VERT.words(),
-            SDL_GPU_SHADERSTAGE_VERTEX,
-            0,
-            1,
-        )?;
+        let (vertex, fragment) = spirv(shader);
+        // SDL_gpu's resource layout: the vertex stage reads one uniform block (set 1); the
+        // fragment stage two samplers (set 2) and the same block (set 3). Every stock fragment
+        // stage is made with both samplers, so that one binding serves them all.
+        let v = crate::pipeline::shader(device, &vertex.words(), SDL_GPU_SHADERSTAGE_VERTEX, 0, 1)?;
         let f = match crate::pipeline::shader(
             device,
-            &s::BASIC_FRAG.words(),
+            &fragment.words(),
             SDL_GPU_SHADERSTAGE_FRAGMENT,
+            2,
             1,
-            0,
         ) {
             Ok(f) => f,
             Err(e) => {
@@ -130,7 +156,7 @@ impl GeometryPipelines {
                 return Err(e);
             }
         };
-        self.stages = Some((v, f));
+        self.stages.insert(shader, (v, f));
         Ok((v, f))
     }
 }
@@ -175,7 +201,9 @@ fn pipeline(
     formats: &PassFormats,
     writes: ColorWrites,
 ) -> Result<*mut SDL_GPUGraphicsPipeline, BackendError> {
-    let key = (static_part(&d.pipeline), g.layout.clone(), g.primitive, formats.clone(), writes);
+    let shader = g.material.shader;
+    let key =
+        (shader, static_part(&d.pipeline), g.layout.clone(), g.primitive, formats.clone(), writes);
     let geometry = &mut rec.pipelines.geometry;
     if let Some(p) = geometry.pipelines.get(&key) {
         return Ok(*p);
@@ -207,12 +235,16 @@ fn pipeline(
         instance_step_rate: 0,
     });
     let mut attributes = Vec::new();
-    for (location, default) in [
-        (Attribute::Position, None),
-        (Attribute::Color, Some((SDL_GPU_VERTEXELEMENTFORMAT_FLOAT4, 0))),
-        (Attribute::TextureCoordinate, Some((SDL_GPU_VERTEXELEMENTFORMAT_FLOAT2, 16))),
-    ] {
-        let location = location as u32;
+    for &attribute in read_attributes(shader) {
+        let default = match attribute {
+            Attribute::Position => None,
+            Attribute::Color => Some((SDL_GPU_VERTEXELEMENTFORMAT_FLOAT4, 0)),
+            Attribute::TextureCoordinate | Attribute::TextureCoordinate1 => {
+                Some((SDL_GPU_VERTEXELEMENTFORMAT_FLOAT2, 16))
+            }
+            Attribute::Normal => Some((SDL_GPU_VERTEXELEMENTFORMAT_FLOAT3, 32)),
+        };
+        let location = attribute as u32;
         let (buffer_slot, format, offset) = match (g.layout.attributes[location as usize], default)
         {
             (Some(a), _) => (u32::from(a.binding), vertex_format(a.format)?, a.offset),
@@ -224,7 +256,7 @@ fn pipeline(
         }
         attributes.push(SDL_GPUVertexAttribute { location, buffer_slot, format, offset });
     }
-    let (vertex, fragment) = geometry.stages(rec.device)?;
+    let (vertex, fragment) = geometry.stages(rec.device, shader)?;
     let side = VertexSide {
         vertex,
         fragment,
@@ -232,13 +264,13 @@ fn pipeline(
         attributes: &attributes,
         primitive: primitive(g.primitive),
     };
-    let made = build(rec.device, &key.0, formats, writes, &side)?;
+    let made = build(rec.device, &key.1, formats, writes, &side)?;
     geometry.pipelines.insert(key, made);
     Ok(made)
 }
 
-/// The vertex stage's uniform block: transform (y flipped for SDL's clip space), material
-/// colour, switches.
+/// The stock effect's uniform block, read by both stages: the transform (y flipped for SDL's
+/// clip space), then the effect's [`xnagraph_graph::StockMaterial::block`].
 fn uniform_block(d: &Draw, g: &GeometryDraw) -> [f32; 16 + xnagraph_graph::MATERIAL_FLOATS] {
     let mut block = [0.0; 16 + xnagraph_graph::MATERIAL_FLOATS];
     block[..16].copy_from_slice(&crate::record::sdl_transform(d.transform));
@@ -265,12 +297,29 @@ pub(crate) fn draw(
         return Err(malformed("vertex streams and layout bindings differ"));
     }
     let pipeline = pipeline(rec, d, g, formats, writes)?;
+    if d.textures.len() != 1 {
+        return Err(malformed("a geometry draw of several textures"));
+    }
     let texture = rec.textures.get(d.textures.first().native())?;
     if texture.is_cube() || texture.desc.is_volume() {
         return Err(malformed("a geometry draw of a texture that is not 2D"));
     }
     let sampler = rec.pipelines.sampler(rec.device, &d.sampler, texture.desc.mip_levels)?;
-    let binding = SDL_GPUTextureSamplerBinding { texture: texture.color, sampler };
+    let first = SDL_GPUTextureSamplerBinding { texture: texture.color, sampler };
+    // Slot 1 is read only by DualTextureEffect's fragment stage; the others get the first
+    // texture there, so that no declared sampler is ever left unbound.
+    let second = match &g.texture2 {
+        Some((t, s)) => {
+            let t = rec.textures.get(t.native())?;
+            if t.is_cube() || t.desc.is_volume() {
+                return Err(malformed("a geometry draw of a texture that is not 2D"));
+            }
+            let sampler = rec.pipelines.sampler(rec.device, s, t.desc.mip_levels)?;
+            SDL_GPUTextureSamplerBinding { texture: t.color, sampler }
+        }
+        None => first,
+    };
+    let samplers = [first, second];
 
     let arena = rec.geometry_offset + DEFAULTS_BYTES;
     let arena_len = rec.frame.geometry_bytes.len() as u64;
@@ -331,13 +380,10 @@ pub(crate) fn draw(
         SDL_SetGPUViewport(rp, &viewport);
         SDL_SetGPUScissor(rp, &scissor);
         SDL_BindGPUVertexBuffers(rp, 0, streams.as_ptr(), streams.len() as u32);
-        SDL_BindGPUFragmentSamplers(rp, 0, &binding, 1);
-        SDL_PushGPUVertexUniformData(
-            rec.cmd,
-            0,
-            block.as_ptr().cast(),
-            std::mem::size_of_val(&block) as u32,
-        );
+        SDL_BindGPUFragmentSamplers(rp, 0, samplers.as_ptr(), samplers.len() as u32);
+        let bytes = std::mem::size_of_val(&block) as u32;
+        SDL_PushGPUVertexUniformData(rec.cmd, 0, block.as_ptr().cast(), bytes);
+        SDL_PushGPUFragmentUniformData(rec.cmd, 0, block.as_ptr().cast(), bytes);
         match (g.call, index) {
             (DrawCall::Vertices { first_vertex, vertex_count }, _) => {
                 SDL_DrawGPUPrimitives(rp, vertex_count, g.instances, first_vertex, 0);
