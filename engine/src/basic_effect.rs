@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use xnagraph_graph::StockShader;
 
-use crate::device::GraphicsDevice;
 use crate::custom_effect::ParameterType as T;
+use crate::device::GraphicsDevice;
 use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
@@ -343,9 +343,7 @@ impl StockParameters for BasicEffect {
             }
             "World" => StockValue::Matrix(self.world),
             "WorldInverseTranspose" => StockValue::Matrix(self.world.invert().transpose()),
-            "WorldViewProj" => {
-                StockValue::Matrix(self.world.mul(&self.view).mul(&self.projection))
-            }
+            "WorldViewProj" => StockValue::Matrix(self.world.mul(&self.view).mul(&self.projection)),
             "ShaderIndex" => StockValue::Int32(self.shader_index()),
             other => StockValue::Vector3(light(other).unwrap_or(Vector3::ZERO)),
         }

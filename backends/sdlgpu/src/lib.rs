@@ -190,6 +190,8 @@ impl SdlGpuBackend {
             geometry: true,
             // SDL_gpu reads byte and short vertex elements only as integers.
             scaled_vertex_formats: false,
+            // SDL 3.4 reserves `instance_step_rate` (it must be 0).
+            instance_divisor: false,
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
         let fences = Arc::new(Fences {

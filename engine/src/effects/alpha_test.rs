@@ -12,8 +12,8 @@ use std::sync::Arc;
 use xnagraph_graph::{CompareFunction, StockShader};
 
 use crate::basic_effect::{check_geometry, technique, EffectTechnique};
-use crate::device::GraphicsDevice;
 use crate::custom_effect::ParameterType as T;
+use crate::device::GraphicsDevice;
 use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
@@ -166,9 +166,7 @@ impl StockParameters for AlphaTestEffect {
                 self.fog_start,
                 self.fog_end,
             )),
-            "WorldViewProj" => {
-                StockValue::Matrix(self.world.mul(&self.view).mul(&self.projection))
-            }
+            "WorldViewProj" => StockValue::Matrix(self.world.mul(&self.view).mul(&self.projection)),
             _ => StockValue::Int32(
                 i32::from(!self.fog_enabled)
                     + 2 * i32::from(self.vertex_color_enabled)

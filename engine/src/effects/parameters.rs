@@ -51,7 +51,6 @@ pub(crate) enum StockValue {
     Texture(Option<Texture2D>),
 }
 
-
 /// A stock effect as its parameter collection sees it: the table, and reading and writing a
 /// parameter of the table by its index.
 pub(crate) trait StockParameters {
