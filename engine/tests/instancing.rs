@@ -85,12 +85,6 @@ fn not_supported(r: xnagraph::Result<()>, says: &str) {
 
 #[test]
 fn bad_instanced_arguments_get_xnas_errors() {
-    if skip_on_sdlgpu(
-        "bad_instanced_arguments_get_xnas_errors",
-        "geometry draws are not lowered yet",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let device = device(W, H);
     let effect = BasicEffect::new(&device).unwrap();
@@ -175,9 +169,6 @@ fn bad_instanced_arguments_get_xnas_errors() {
 
 #[test]
 fn reach_refuses_instancing() {
-    if skip_on_sdlgpu("reach_refuses_instancing", "geometry draws are not lowered yet") {
-        return;
-    }
     let _v = Validation::new();
     let device = device_with(GraphicsProfile::Reach, params(W, H));
     let effect = BasicEffect::new(&device).unwrap();

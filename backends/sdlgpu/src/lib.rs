@@ -31,6 +31,7 @@
 #![warn(missing_docs)]
 
 mod buffer;
+mod custom;
 mod device;
 mod fence;
 mod format;
@@ -573,6 +574,18 @@ impl Backend for SdlGpuBackend {
     ) -> Result<NativeHandle, BackendError> {
         let handle = self.next_handle();
         self.pipelines.create_effect(self.gpu.device, handle, spirv)?;
+        Ok(handle)
+    }
+
+    fn create_geometry_effect(
+        &mut self,
+        vertex: &[u32],
+        fragment: &[u32],
+        resources: &xnagraph_graph::CustomResources,
+    ) -> Result<NativeHandle, BackendError> {
+        let handle = self.next_handle();
+        let device = self.gpu.device;
+        self.pipelines.geometry.custom.create(device, handle, vertex, fragment, resources)?;
         Ok(handle)
     }
 

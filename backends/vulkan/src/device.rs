@@ -544,6 +544,7 @@ mod tests {
                 independent_blend: true,
                 nonuniform_indexing: true,
                 occlusion_query_precise: true,
+                instance_divisor: true,
             },
             timestamp_valid_bits: 64,
         }
