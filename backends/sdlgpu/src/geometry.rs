@@ -35,7 +35,8 @@ use xnagraph_graph::{
 use xnagraph_shaders::Stage;
 
 use crate::pipeline::{build, PassFormats, VertexSide};
-use crate::record::{viewport_and_scissor, Recorder};
+use crate::record::Recorder;
+use crate::sprites::viewport_and_scissor;
 
 /// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16
 /// (for both texture coordinates), normal (0, 0, 1) at byte 32.
@@ -308,7 +309,7 @@ fn pipeline(
 /// clip space), then the effect's [`xnagraph_graph::StockMaterial::block`].
 fn uniform_block(d: &Draw, g: &GeometryDraw) -> [f32; 16 + xnagraph_graph::MATERIAL_FLOATS] {
     let mut block = [0.0; 16 + xnagraph_graph::MATERIAL_FLOATS];
-    block[..16].copy_from_slice(&crate::record::sdl_transform(d.transform));
+    block[..16].copy_from_slice(&crate::sprites::sdl_transform(d.transform));
     block[16..].copy_from_slice(&g.material.block);
     block
 }
