@@ -14,14 +14,19 @@ use std::sync::Arc;
 
 use xnagraph_graph::StockShader;
 
+use crate::custom_effect::ParameterType as T;
 use crate::device::GraphicsDevice;
+use crate::effects::parameters::{
+    computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
+};
+use crate::effects::traits::{matrices_and_fog, EffectLights};
 use crate::effects::{
     clip_transform, default_lighting, fog_vector, switch, AppliedEffect, Block, DirectionalLight,
     StockEffect,
 };
 use crate::error::{Result, XnaError};
 use crate::event::lock;
-use crate::math::{Matrix, Vector3};
+use crate::math::{Matrix, Vector3, Vector4};
 use crate::profile::GraphicsProfile;
 use crate::shared::DeviceShared;
 use crate::texture::Texture2D;
@@ -191,6 +196,21 @@ impl BasicEffect {
         technique(self, "BasicEffect")
     }
 
+    /// `Parameters`: the parameters of XNA's `BasicEffect.fx` (see
+    /// [`EffectParameterCollection`]). Held (read and set the property): `Texture`,
+    /// `SpecularColor`, `SpecularPower`, `DirLight0Direction`, `DirLight0DiffuseColor`,
+    /// `DirLight0SpecularColor` (and the same for lights 1 and 2; a disabled light's colours
+    /// reach the shader as black), `FogColor`, `World`. Computed at `Apply` (read only):
+    /// `DiffuseColor` (`Vector4`: the colour with alpha, and with EmissiveColor folded in when
+    /// unlit), `EmissiveColor` (with AmbientLightColor × DiffuseColor folded in when lit),
+    /// `EyePosition`, `FogVector`, `WorldInverseTranspose`, `WorldViewProj` (World × View ×
+    /// Projection) and `ShaderIndex` (XNA's shader permutation: +1 without fog, +2 vertex
+    /// colour, +4 texture, +8 per-vertex lighting with several lights, +16 with one light, +24
+    /// per pixel).
+    pub fn parameters(&mut self) -> EffectParameterCollection<'_> {
+        EffectParameterCollection::new(self)
+    }
+
     /// Whether the lights are computed per pixel: asked for, and on a HiDef device.
     fn per_pixel(&self) -> bool {
         self.prefer_per_pixel_lighting && self.device.profile == GraphicsProfile::HiDef
@@ -216,6 +236,165 @@ impl BasicEffect {
 
     fn lights(&self) -> [&DirectionalLight; 3] {
         [&self.directional_light0, &self.directional_light1, &self.directional_light2]
+    }
+}
+
+/// `BasicEffect.fx`'s parameters, in its declaration order.
+const BASIC_PARAMETERS: &[StockParameterInfo] = &[
+    held("Texture", T::Texture2D),
+    computed("DiffuseColor", T::Vector4, "DiffuseColor, EmissiveColor, Alpha and LightingEnabled"),
+    computed("EmissiveColor", T::Vector3, "EmissiveColor, AmbientLightColor, DiffuseColor, Alpha"),
+    held("SpecularColor", T::Vector3),
+    held("SpecularPower", T::Single),
+    held("DirLight0Direction", T::Vector3),
+    held("DirLight0DiffuseColor", T::Vector3),
+    held("DirLight0SpecularColor", T::Vector3),
+    held("DirLight1Direction", T::Vector3),
+    held("DirLight1DiffuseColor", T::Vector3),
+    held("DirLight1SpecularColor", T::Vector3),
+    held("DirLight2Direction", T::Vector3),
+    held("DirLight2DiffuseColor", T::Vector3),
+    held("DirLight2SpecularColor", T::Vector3),
+    computed("EyePosition", T::Vector3, "View"),
+    held("FogColor", T::Vector3),
+    computed("FogVector", T::Vector4, "FogEnabled, FogStart, FogEnd, World and View"),
+    held("World", T::Matrix),
+    computed("WorldInverseTranspose", T::Matrix, "World"),
+    computed("WorldViewProj", T::Matrix, "World, View and Projection"),
+    computed("ShaderIndex", T::Int32, "the effect's switches"),
+];
+
+impl BasicEffect {
+    /// The light a `DirLightN...` parameter names, and the rest of its name.
+    fn light_of<'n>(&mut self, name: &'n str) -> Option<(&mut DirectionalLight, &'n str)> {
+        let rest = name.strip_prefix("DirLight")?;
+        let (n, field) = rest.split_at(1);
+        let light = match n {
+            "0" => &mut self.directional_light0,
+            "1" => &mut self.directional_light1,
+            "2" => &mut self.directional_light2,
+            _ => return None,
+        };
+        Some((light, field))
+    }
+
+    /// XNA's `ShaderIndex` of the effect's switches.
+    fn shader_index(&self) -> i32 {
+        let mut index = 0;
+        if !self.fog_enabled {
+            index += 1;
+        }
+        if self.vertex_color_enabled {
+            index += 2;
+        }
+        if self.texture_enabled {
+            index += 4;
+        }
+        if self.lighting_enabled {
+            let one_light = !self.directional_light1.enabled && !self.directional_light2.enabled;
+            index += match (self.per_pixel(), one_light) {
+                (true, _) => 24,
+                (false, true) => 16,
+                (false, false) => 8,
+            };
+        }
+        index
+    }
+}
+
+impl StockParameters for BasicEffect {
+    fn table(&self) -> &'static [StockParameterInfo] {
+        BASIC_PARAMETERS
+    }
+
+    fn read(&self, index: usize) -> StockValue {
+        let (d, e, a) = (self.diffuse_color, self.emissive_color, self.alpha.clamp(0.0, 1.0));
+        let lights = self.lights();
+        let light = |name: &str| -> Option<Vector3> {
+            let rest = name.strip_prefix("DirLight")?;
+            let l = lights.get(rest.get(..1)?.parse::<usize>().ok()?)?;
+            Some(match &rest[1..] {
+                "Direction" => l.direction,
+                "DiffuseColor" => l.diffuse_color,
+                _ => l.specular_color,
+            })
+        };
+        let name = BASIC_PARAMETERS[index].name;
+        match name {
+            "Texture" => StockValue::Texture(self.texture.clone()),
+            "DiffuseColor" => {
+                let rgb = if self.lighting_enabled { d * a } else { (d + e) * a };
+                StockValue::Vector4(Vector4::new(rgb.x, rgb.y, rgb.z, a))
+            }
+            "EmissiveColor" => StockValue::Vector3(if self.lighting_enabled {
+                (e + self.ambient_light_color * d) * a
+            } else {
+                Vector3::ZERO
+            }),
+            "SpecularColor" => StockValue::Vector3(self.specular_color),
+            "SpecularPower" => StockValue::Single(self.specular_power),
+            "EyePosition" => StockValue::Vector3(self.view.invert().translation()),
+            "FogColor" => StockValue::Vector3(self.fog_color),
+            "FogVector" => {
+                let world_view = self.world.mul(&self.view);
+                let [x, y, z, w] =
+                    fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end);
+                StockValue::Vector4(Vector4::new(x, y, z, w))
+            }
+            "World" => StockValue::Matrix(self.world),
+            "WorldInverseTranspose" => StockValue::Matrix(self.world.invert().transpose()),
+            "WorldViewProj" => StockValue::Matrix(self.world.mul(&self.view).mul(&self.projection)),
+            "ShaderIndex" => StockValue::Int32(self.shader_index()),
+            other => StockValue::Vector3(light(other).unwrap_or(Vector3::ZERO)),
+        }
+    }
+
+    fn write(&mut self, index: usize, value: StockValue) {
+        let name = BASIC_PARAMETERS[index].name;
+        match (name, value) {
+            ("Texture", StockValue::Texture(t)) => self.texture = t,
+            ("SpecularColor", StockValue::Vector3(v)) => self.specular_color = v,
+            ("SpecularPower", StockValue::Single(v)) => self.specular_power = v,
+            ("FogColor", StockValue::Vector3(v)) => self.fog_color = v,
+            ("World", StockValue::Matrix(m)) => self.world = m,
+            (other, StockValue::Vector3(v)) => {
+                if let Some((light, field)) = self.light_of(other) {
+                    match field {
+                        "Direction" => light.direction = v,
+                        "DiffuseColor" => light.diffuse_color = v,
+                        _ => light.specular_color = v,
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+matrices_and_fog!(BasicEffect);
+
+impl EffectLights for BasicEffect {
+    fn lighting_enabled(&self) -> bool {
+        self.lighting_enabled
+    }
+    fn set_lighting_enabled(&mut self, value: bool) {
+        self.lighting_enabled = value;
+    }
+    fn ambient_light_color(&self) -> Vector3 {
+        self.ambient_light_color
+    }
+    fn set_ambient_light_color(&mut self, value: Vector3) {
+        self.ambient_light_color = value;
+    }
+    fn directional_light(&mut self, index: usize) -> &mut DirectionalLight {
+        match index {
+            0 => &mut self.directional_light0,
+            1 => &mut self.directional_light1,
+            _ => &mut self.directional_light2,
+        }
+    }
+    fn enable_default_lighting(&mut self) {
+        BasicEffect::enable_default_lighting(self);
     }
 }
 

@@ -105,6 +105,7 @@ mod tests {
             independent_blend: true,
             geometry: true,
             scaled_vertex_formats: true,
+            instance_divisor: true,
         }
     }
 

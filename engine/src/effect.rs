@@ -35,6 +35,19 @@ use crate::shared::DeviceShared;
 /// effect bytecode, and has parameters and techniques this type does not have. (Precompiled
 /// SPIR-V is not taken: only code from the compiler is known to be valid SPIR-V, which the
 /// native API requires and does not check.)
+///
+/// Why this is not the same type as [`CustomEffect`](crate::CustomEffect), XNA's one `Effect`:
+/// the two run different programs through different pipelines. This one is a fragment stage
+/// only, run behind SpriteBatch's own vertex stage, which reads sprites from the frame's
+/// per-sprite arena (`ShaderKind::Custom` in a sprite draw: texture runs, sort modes and
+/// batching are SpriteBatch's); it has no vertex stage to carry World, View and Projection and
+/// no uniform block of its own. A `CustomEffect` pass is a whole vertex and fragment program
+/// over the game's vertex buffers (`ShaderKind::CustomGeometry`) with reflected blocks and
+/// samplers. One type would have to let SpriteBatch run a game's vertex stage over its sprite
+/// arena, which XNA does through vertex buffers SpriteBatch builds per batch and this design
+/// replaces by instanced sprites. Both are tracked resources with the same lifetime rules;
+/// neither has matrices, lights or fog, so neither implements
+/// [`EffectMatrices`](crate::EffectMatrices), which XNA gives only its stock effects.
 pub struct Effect {
     core: Arc<EffectCore>,
 }

@@ -66,6 +66,8 @@ pub use draw::IndexElement;
 pub use effect::Effect;
 pub use effects::alpha_test::AlphaTestEffect;
 pub use effects::dual_texture::DualTextureEffect;
+pub use effects::parameters::{EffectParameterCollection, StockParameter};
+pub use effects::traits::{EffectFog, EffectLights, EffectMatrices};
 pub use effects::DirectionalLight;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};

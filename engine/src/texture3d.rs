@@ -330,6 +330,7 @@ mod tests {
             independent_blend: true,
             geometry: true,
             scaled_vertex_formats: true,
+            instance_divisor: true,
         }
     }
 

@@ -153,9 +153,6 @@ fn expected(texel: Color) -> Color {
 
 #[test]
 fn parameters_of_every_type_steer_the_pixels() {
-    if skip_on_sdlgpu("parameters_of_every_type_steer_the_pixels", "no custom geometry effects") {
-        return;
-    }
     let _v = Validation::new();
     let device = device(W, H);
     let effect = every_type_effect(&device);
@@ -201,9 +198,6 @@ fn parameters_of_every_type_steer_the_pixels() {
 
 #[test]
 fn apply_snapshots_the_values() {
-    if skip_on_sdlgpu("apply_snapshots_the_values", "no custom geometry effects") {
-        return;
-    }
     let _v = Validation::new();
     let device = device(W, H);
     let effect = every_type_effect(&device);
@@ -237,12 +231,6 @@ fn apply_snapshots_the_values() {
 
 #[test]
 fn reflection_names_every_parameter_with_its_type() {
-    if skip_on_sdlgpu(
-        "reflection_names_every_parameter_with_its_type",
-        "no custom geometry effects",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let device = device(W, H);
     let effect = every_type_effect(&device);
@@ -309,10 +297,6 @@ fn candidates(texture: &Texture2D) -> Vec<(ParameterType, bool, Setter<'_>)> {
 
 #[test]
 fn a_value_of_the_wrong_type_is_an_invalid_cast() {
-    if skip_on_sdlgpu("a_value_of_the_wrong_type_is_an_invalid_cast", "no custom geometry effects")
-    {
-        return;
-    }
     let _v = Validation::new();
     let device = device(W, H);
     let effect = every_type_effect(&device);
@@ -363,12 +347,6 @@ fn a_value_of_the_wrong_type_is_an_invalid_cast() {
 
 #[test]
 fn bad_sources_are_refused_with_the_compilers_words() {
-    if skip_on_sdlgpu(
-        "bad_sources_are_refused_with_the_compilers_words",
-        "no custom geometry effects",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let device = device(W, H);
     let make = |vertex: &str, fragment: &str| {
@@ -460,12 +438,6 @@ struct Instance {
 
 #[test]
 fn instances_draw_at_their_own_offsets_in_their_own_colours() {
-    if skip_on_sdlgpu(
-        "instances_draw_at_their_own_offsets_in_their_own_colours",
-        "no custom geometry effects",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let device = device_with(GraphicsProfile::HiDef, params(W, H));
     let effect = CustomEffect::new(
@@ -537,9 +509,6 @@ fn instances_draw_at_their_own_offsets_in_their_own_colours() {
 
 #[test]
 fn reach_refuses_vertex_texture_fetch() {
-    if skip_on_sdlgpu("reach_refuses_vertex_texture_fetch", "no custom geometry effects") {
-        return;
-    }
     let _v = Validation::new();
     let device = device_with(GraphicsProfile::Reach, params(W, H));
     let vertex = "#version 450\nlayout(set = 0, binding = 0) uniform sampler2D Height;\nlayout(location = 0) in vec3 Position;\nvoid main() { gl_Position = vec4(Position, 1.0) + textureLod(Height, vec2(0.5), 0.0); }\n";
@@ -572,12 +541,6 @@ void main() { color = texture(Colors, vec2(0.25, 0.5)); }
 
 #[test]
 fn the_vertex_stage_samples_with_vertex_sampler_states() {
-    if skip_on_sdlgpu(
-        "the_vertex_stage_samples_with_vertex_sampler_states",
-        "no custom geometry effects",
-    ) {
-        return;
-    }
     let _v = Validation::new();
     let device = device(W, H);
     let effect = CustomEffect::new(

@@ -100,6 +100,10 @@ pub struct Capabilities {
     /// floats, as Direct3D 9 reads them; without it a draw whose effect reads one is
     /// `NotSupported`.
     pub scaled_vertex_formats: bool,
+    /// A vertex stream can step once per several instances (XNA's `InstanceFrequency` above
+    /// 1: Vulkan's `vertexAttributeInstanceRateDivisor`); without it such a binding is
+    /// `NotSupported` at `SetVertexBuffers`.
+    pub instance_divisor: bool,
 }
 
 impl Capabilities {

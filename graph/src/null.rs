@@ -278,6 +278,7 @@ impl NullBackend {
                 independent_blend: true,
                 geometry: true,
                 scaled_vertex_formats: true,
+                instance_divisor: true,
             },
             frames_in_flight: u64::from(config.frames_in_flight.max(1)),
             sink: RetireSink::default(),

@@ -16,21 +16,27 @@
 //! ([`DEFAULT_ATTRIBUTES`]) that feeds every attribute a vertex layout lacks, then the geometry
 //! arena (`FrameCommands::geometry_bytes`, `DrawUserPrimitives`' vertices and indices).
 //!
+//! A custom effect's draw (`GeometryDraw::custom`) runs its pass's program
+//! ([`crate::custom`]) instead: the attributes are the program's inputs, at the locations the
+//! engine reflected, and its samplers and blocks are bound from the draw's values.
+//!
 //! Refused, never imitated: vertex formats SDL_gpu only reads as integers (XNA's `Byte4`,
 //! `Short2`, `Short4`, which Direct3D 9 reads as unnormalised floats) and instance frequencies
-//! above 1 (SDL_gpu has no step rate).
+//! above 1 (SDL 3.4 reserves `instance_step_rate`).
 
 use std::collections::HashMap;
 
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
-    Attribute, BackendError, ColorWrites, Draw, DrawCall, FrameCommands, GeometryDraw, Node,
-    PassOp, PipelineKey, PrimitiveType, StockShader, VertexFormat, VertexLayout, VertexSource,
+    Attribute, BackendError, ColorWrites, Draw, DrawCall, FrameCommands, GeometryDraw,
+    NativeHandle, Node, PassOp, PipelineKey, PrimitiveType, ShaderKind, StockShader, VertexFormat,
+    VertexLayout, VertexSource,
 };
 use xnagraph_shaders::Stage;
 
 use crate::pipeline::{build, PassFormats, VertexSide};
-use crate::record::{viewport_and_scissor, Recorder};
+use crate::record::Recorder;
+use crate::sprites::viewport_and_scissor;
 
 /// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16
 /// (for both texture coordinates), normal (0, 0, 1) at byte 32.
@@ -98,17 +104,35 @@ fn read_attributes(shader: StockShader) -> &'static [Attribute] {
     }
 }
 
-/// Geometry pipelines by their full key, and the stock effects' stages (each pair made with
-/// the first pipeline of its effect).
+/// Geometry pipelines by their full key, the stock effects' stages (each pair made with the
+/// first pipeline of its effect) and the custom effects' programs.
 #[derive(Default)]
 pub(crate) struct GeometryPipelines {
     stages: HashMap<StockShader, (*mut SDL_GPUShader, *mut SDL_GPUShader)>,
     pipelines: HashMap<Key, *mut SDL_GPUGraphicsPipeline>,
+    pub custom: crate::custom::CustomPrograms,
 }
 
 impl GeometryPipelines {
     pub fn count(&self) -> usize {
         self.pipelines.len()
+    }
+
+    /// Releases the custom program of `handle` and every pipeline built from it; false when
+    /// `handle` is no program.
+    pub fn release_program(&mut self, device: *mut SDL_GPUDevice, handle: NativeHandle) -> bool {
+        if !self.custom.release(device, handle) {
+            return false;
+        }
+        self.pipelines.retain(|key, pipeline| {
+            let uses = matches!(key.1.shader, ShaderKind::CustomGeometry(e) if e.native == handle);
+            if uses {
+                // SAFETY: SDL keeps a pipeline alive until the GPU is done with it.
+                unsafe { SDL_ReleaseGPUGraphicsPipeline(device, *pipeline) };
+            }
+            !uses
+        });
+        true
     }
 
     /// Releases every pipeline and stage.
@@ -125,6 +149,7 @@ impl GeometryPipelines {
                 SDL_ReleaseGPUShader(device, v);
                 SDL_ReleaseGPUShader(device, f);
             }
+            self.custom.destroy(device);
         }
     }
 
@@ -235,7 +260,15 @@ fn pipeline(
         instance_step_rate: 0,
     });
     let mut attributes = Vec::new();
-    for &attribute in read_attributes(shader) {
+    for &(location, a) in g.layout.custom.iter().filter(|_| g.custom.is_some()) {
+        if u32::from(a.binding) >= defaults {
+            return Err(malformed("an attribute names a missing vertex stream"));
+        }
+        let (buffer_slot, format) = (u32::from(a.binding), vertex_format(a.format)?);
+        attributes.push(SDL_GPUVertexAttribute { location, buffer_slot, format, offset: a.offset });
+    }
+    let stock = if g.custom.is_some() { &[][..] } else { read_attributes(shader) };
+    for &attribute in stock {
         let default = match attribute {
             Attribute::Position => None,
             Attribute::Color => Some((SDL_GPU_VERTEXELEMENTFORMAT_FLOAT4, 0)),
@@ -256,7 +289,10 @@ fn pipeline(
         }
         attributes.push(SDL_GPUVertexAttribute { location, buffer_slot, format, offset });
     }
-    let (vertex, fragment) = geometry.stages(rec.device, shader)?;
+    let (vertex, fragment) = match &g.custom {
+        Some(c) => geometry.custom.stages(c.effect.key().native)?,
+        None => geometry.stages(rec.device, shader)?,
+    };
     let side = VertexSide {
         vertex,
         fragment,
@@ -273,30 +309,19 @@ fn pipeline(
 /// clip space), then the effect's [`xnagraph_graph::StockMaterial::block`].
 fn uniform_block(d: &Draw, g: &GeometryDraw) -> [f32; 16 + xnagraph_graph::MATERIAL_FLOATS] {
     let mut block = [0.0; 16 + xnagraph_graph::MATERIAL_FLOATS];
-    block[..16].copy_from_slice(&crate::record::sdl_transform(d.transform));
+    block[..16].copy_from_slice(&crate::sprites::sdl_transform(d.transform));
     block[16..].copy_from_slice(&g.material.block);
     block
 }
 
-/// Records one geometry draw inside `rp`; returns the pipeline it bound (`None` when it drew
-/// nothing).
-pub(crate) fn draw(
+/// The stock effect's two fragment samplers: `Texture`, and `Texture2` that only
+/// DualTextureEffect reads (the others get the first texture there, so that no declared sampler
+/// is ever left unbound).
+fn stock_samplers(
     rec: &mut Recorder<'_>,
-    rp: *mut SDL_GPURenderPass,
     d: &Draw,
-    writes: ColorWrites,
-    formats: &PassFormats,
-    extent: (u32, u32),
-) -> Result<Option<*mut SDL_GPUGraphicsPipeline>, BackendError> {
-    let g = d.geometry.as_deref().ok_or_else(|| malformed("a sprite draw as geometry"))?;
-    if g.instances == 0 {
-        return Ok(None);
-    }
-    let Some((viewport, scissor)) = viewport_and_scissor(d, extent) else { return Ok(None) };
-    if g.streams.len() != g.layout.bindings.len() {
-        return Err(malformed("vertex streams and layout bindings differ"));
-    }
-    let pipeline = pipeline(rec, d, g, formats, writes)?;
+    g: &GeometryDraw,
+) -> Result<[SDL_GPUTextureSamplerBinding; 2], BackendError> {
     if d.textures.len() != 1 {
         return Err(malformed("a geometry draw of several textures"));
     }
@@ -319,7 +344,32 @@ pub(crate) fn draw(
         }
         None => first,
     };
-    let samplers = [first, second];
+    Ok([first, second])
+}
+
+/// Records one geometry draw inside `rp`; returns the pipeline it bound (`None` when it drew
+/// nothing).
+pub(crate) fn draw(
+    rec: &mut Recorder<'_>,
+    rp: *mut SDL_GPURenderPass,
+    d: &Draw,
+    writes: ColorWrites,
+    formats: &PassFormats,
+    extent: (u32, u32),
+) -> Result<Option<*mut SDL_GPUGraphicsPipeline>, BackendError> {
+    let g = d.geometry.as_deref().ok_or_else(|| malformed("a sprite draw as geometry"))?;
+    if g.instances == 0 {
+        return Ok(None);
+    }
+    let Some((viewport, scissor)) = viewport_and_scissor(d, extent) else { return Ok(None) };
+    if g.streams.len() != g.layout.bindings.len() {
+        return Err(malformed("vertex streams and layout bindings differ"));
+    }
+    let pipeline = pipeline(rec, d, g, formats, writes)?;
+    let stock = match &g.custom {
+        Some(_) => None,
+        None => Some((stock_samplers(rec, d, g)?, uniform_block(d, g))),
+    };
 
     let arena = rec.geometry_offset + DEFAULTS_BYTES;
     let arena_len = rec.frame.geometry_bytes.len() as u64;
@@ -363,7 +413,6 @@ pub(crate) fn draw(
         }
         _ => None,
     };
-    let block = uniform_block(d, g);
     let f = d.pipeline.blend.blend_factor;
     let constants = sdl3_sys::pixels::SDL_FColor {
         r: f32::from(f[0]) / 255.0,
@@ -380,10 +429,18 @@ pub(crate) fn draw(
         SDL_SetGPUViewport(rp, &viewport);
         SDL_SetGPUScissor(rp, &scissor);
         SDL_BindGPUVertexBuffers(rp, 0, streams.as_ptr(), streams.len() as u32);
-        SDL_BindGPUFragmentSamplers(rp, 0, samplers.as_ptr(), samplers.len() as u32);
-        let bytes = std::mem::size_of_val(&block) as u32;
-        SDL_PushGPUVertexUniformData(rec.cmd, 0, block.as_ptr().cast(), bytes);
-        SDL_PushGPUFragmentUniformData(rec.cmd, 0, block.as_ptr().cast(), bytes);
+        if let Some((samplers, block)) = &stock {
+            SDL_BindGPUFragmentSamplers(rp, 0, samplers.as_ptr(), samplers.len() as u32);
+            let bytes = std::mem::size_of_val(block) as u32;
+            SDL_PushGPUVertexUniformData(rec.cmd, 0, block.as_ptr().cast(), bytes);
+            SDL_PushGPUFragmentUniformData(rec.cmd, 0, block.as_ptr().cast(), bytes);
+        }
+    }
+    if let Some(c) = &g.custom {
+        crate::custom::bind_values(rec, rp, d, c)?;
+    }
+    // SAFETY: as above; the pipeline and every binding of the draw are set.
+    unsafe {
         match (g.call, index) {
             (DrawCall::Vertices { first_vertex, vertex_count }, _) => {
                 SDL_DrawGPUPrimitives(rp, vertex_count, g.instances, first_vertex, 0);

@@ -113,9 +113,12 @@ impl Pipelines {
         Ok(())
     }
 
-    /// Releases an effect's stage and every pipeline built with it.
+    /// Releases an effect's stage (a sprite effect's fragment stage, or a custom geometry
+    /// effect's program) and every pipeline built with it.
     pub fn release_effect(&mut self, device: *mut SDL_GPUDevice, handle: NativeHandle) -> bool {
-        let Some(s) = self.effects.remove(&handle) else { return false };
+        let Some(s) = self.effects.remove(&handle) else {
+            return self.geometry.release_program(device, handle);
+        };
         self.pipelines.retain(|key, pipeline| {
             let uses = matches!(key.draw.shader, ShaderKind::Custom(e) if e.native == handle);
             if uses {
@@ -130,7 +133,7 @@ impl Pipelines {
     }
 
     pub fn effect_count(&self) -> usize {
-        self.effects.len()
+        self.effects.len() + self.geometry.custom.count()
     }
 
     pub fn pipeline_count(&self) -> usize {

@@ -29,6 +29,9 @@ pub(crate) struct Features {
     pub nonuniform_indexing: bool,
     /// Occlusion queries that count exactly (XNA's `OcclusionQuery.PixelCount`).
     pub occlusion_query_precise: bool,
+    /// VK_EXT_vertex_attribute_divisor with `vertexAttributeInstanceRateDivisor`: a
+    /// per-instance stream may step once per several instances (enabled when offered).
+    pub instance_divisor: bool,
 }
 
 pub(crate) struct Gpu {
@@ -166,17 +169,22 @@ fn examine(
     let queue_family = families.iter().enumerate().position(|(i, f)| {
         f.queue_flags.contains(vk::QueueFlags::GRAPHICS) && f.queue_count > 0 && presents(i)
     })?;
-    if surface.is_some() {
-        // SAFETY: as above.
-        let extensions =
-            unsafe { instance.enumerate_device_extension_properties(physical) }.unwrap_or_default();
-        let swapchain = |e: &vk::ExtensionProperties| {
-            e.extension_name_as_c_str().is_ok_and(|n| n == ash::khr::swapchain::NAME)
-        };
-        if !extensions.iter().any(swapchain) {
-            return None;
-        }
+    // SAFETY: as above.
+    let extensions =
+        unsafe { instance.enumerate_device_extension_properties(physical) }.unwrap_or_default();
+    let offers = |name: &CStr| {
+        extensions.iter().any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
+    };
+    if surface.is_some() && !offers(ash::khr::swapchain::NAME) {
+        return None;
     }
+    let instance_divisor = offers(ash::ext::vertex_attribute_divisor::NAME) && {
+        let mut divisor = vk::PhysicalDeviceVertexAttributeDivisorFeaturesEXT::default();
+        let mut features2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut divisor);
+        // SAFETY: as above; the extension is offered, so its feature structure may be chained.
+        unsafe { instance.get_physical_device_features2(physical, &mut features2) };
+        divisor.vertex_attribute_instance_rate_divisor == vk::TRUE
+    };
     let name = props
         .device_name_as_c_str()
         .map_or_else(|_| "unnamed adapter".to_owned(), |n| n.to_string_lossy().into_owned());
@@ -192,6 +200,7 @@ fn examine(
             independent_blend: core.independent_blend == vk::TRUE,
             nonuniform_indexing: v12.shader_sampled_image_array_non_uniform_indexing == vk::TRUE,
             occlusion_query_precise: core.occlusion_query_precise == vk::TRUE,
+            instance_divisor,
         },
     })
 }
@@ -417,12 +426,20 @@ impl Gpu {
         if calibrated {
             device_extensions.push(ash::ext::calibrated_timestamps::NAME.as_ptr());
         }
-        let device_info = vk::DeviceCreateInfo::default()
+        if chosen.features.instance_divisor {
+            device_extensions.push(ash::ext::vertex_attribute_divisor::NAME.as_ptr());
+        }
+        let mut divisor = vk::PhysicalDeviceVertexAttributeDivisorFeaturesEXT::default()
+            .vertex_attribute_instance_rate_divisor(true);
+        let mut device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_infos)
             .enabled_extension_names(&device_extensions)
             .enabled_features(&core)
             .push_next(&mut v13)
             .push_next(&mut v12);
+        if chosen.features.instance_divisor {
+            device_info = device_info.push_next(&mut divisor);
+        }
         // SAFETY: the adapter supports every feature enabled here (checked in `examine`).
         let device = unsafe { instance.create_device(chosen.physical, &device_info, None) }
             .map_err(|e| vk_error("vkCreateDevice", e))?;
@@ -485,6 +502,7 @@ impl Gpu {
             geometry: true,
             // USCALED and SSCALED vertex formats of 2 and 4 components are mandatory in Vulkan.
             scaled_vertex_formats: true,
+            instance_divisor: self.features.instance_divisor,
         }
     }
 
@@ -526,6 +544,7 @@ mod tests {
                 independent_blend: true,
                 nonuniform_indexing: true,
                 occlusion_query_precise: true,
+                instance_divisor: true,
             },
             timestamp_valid_bits: 64,
         }

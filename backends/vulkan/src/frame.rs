@@ -13,7 +13,7 @@ use vk_mem::Alloc;
 use xnagraph_graph::{BackendError, ReadbackId, SubmissionId};
 
 use crate::device::Gpu;
-use crate::vk_error;
+use crate::{vk_error, VulkanBackend};
 
 /// A persistently mapped buffer in host-visible memory.
 pub(crate) struct HostBuffer {
@@ -300,6 +300,75 @@ pub(crate) fn ensure_buffer(
     let grown = size.max(slot.as_ref().map_or(0, |b| b.size * 2)).max(4096);
     let fresh = HostBuffer::new(gpu, grown, usage, false)?;
     Ok(slot.replace(fresh))
+}
+
+/// Finishing the ring's submissions: a slot is finished once its fence has signalled, which
+/// takes its readbacks' bytes out and collects its GPU timings.
+impl VulkanBackend {
+    /// Finishes, without waiting, every slot whose fence has signalled.
+    pub(crate) fn finish_signalled_slots(&mut self) {
+        for i in 0..self.slots.len() {
+            let fence = self.slots[i].fence;
+            // SAFETY: a status query on a live fence.
+            let done = unsafe { self.gpu.device.get_fence_status(fence) }.unwrap_or(false);
+            if done && self.slots[i].in_flight.is_some() {
+                // A failure here resurfaces at the next wait on the slot.
+                let _ = self.finish_slot(i);
+            }
+        }
+    }
+
+    /// Waits for slot `i`'s submission (if any) and takes out its readbacks.
+    pub(crate) fn finish_slot(&mut self, i: usize) -> Result<(), BackendError> {
+        let slot = &mut self.slots[i];
+        let Some(id) = slot.in_flight else {
+            return Ok(());
+        };
+        // SAFETY: the fence belongs to this device and was submitted with `id`.
+        match unsafe {
+            self.gpu.device.wait_for_fences(&[slot.fence], true, self.timeline.timeout_ns())
+        } {
+            Ok(()) => {}
+            Err(vk::Result::TIMEOUT) => {
+                return Err(self.timeline.timed_out(&format!("submission {}", id.0)))
+            }
+            Err(e) => return Err(vk_error("vkWaitForFences", e)),
+        }
+        slot.in_flight = None;
+        self.completed = self.completed.max(id);
+        self.timer.collect(&self.gpu, i);
+        let mut result = Ok(());
+        for pending in slot.readbacks.drain(..) {
+            match pending.buffer.read(&self.gpu, pending.len) {
+                Ok(mut bytes) => {
+                    if pending.swap_red_blue {
+                        bytes.chunks_exact_mut(4).for_each(|texel| texel.swap(0, 2));
+                    }
+                    self.readbacks.insert(pending.id, bytes);
+                }
+                Err(e) => result = Err(e),
+            }
+            // SAFETY: the fence has signalled; the copy into this buffer is complete.
+            unsafe { pending.buffer.destroy(&self.gpu) };
+        }
+        result
+    }
+
+    /// Frees the ring's buffers (the device must be idle).
+    pub(crate) fn release_idle_buffers(&mut self) {
+        let mut idle = Vec::new();
+        for slot in &mut self.slots {
+            idle.extend(
+                [slot.vertices.take(), slot.uniforms.take(), slot.staging.take()]
+                    .into_iter()
+                    .flatten(),
+            );
+        }
+        for buffer in idle {
+            // SAFETY: the device is idle (caller's contract).
+            unsafe { buffer.destroy(&self.gpu) };
+        }
+    }
 }
 
 #[cfg(test)]

@@ -178,7 +178,15 @@ fn pipeline(
             }
         })
         .collect();
-    if g.layout.bindings.iter().any(|b| b.instance_frequency > 1) {
+    // XNA's InstanceFrequency above 1: the stream steps once per that many instances.
+    let divisors: Vec<_> = (g.layout.bindings.iter().enumerate())
+        .filter(|(_, b)| b.instance_frequency > 1)
+        .map(|(i, b)| vk::VertexInputBindingDivisorDescriptionEXT {
+            binding: i as u32,
+            divisor: b.instance_frequency,
+        })
+        .collect();
+    if !divisors.is_empty() && !rec.gpu.features.instance_divisor {
         return Err(BackendError::NotSupported(
             "an instance frequency above 1 (vertexAttributeInstanceRateDivisor)".into(),
         ));
@@ -222,6 +230,14 @@ fn pipeline(
         }
         attributes.push(vk::VertexInputAttributeDescription { location, binding, format, offset });
     }
+    let mut divisor_state = vk::PipelineVertexInputDivisorStateCreateInfoEXT::default()
+        .vertex_binding_divisors(&divisors);
+    let mut input = vk::PipelineVertexInputStateCreateInfo::default()
+        .vertex_binding_descriptions(&bindings)
+        .vertex_attribute_descriptions(&attributes);
+    if !divisors.is_empty() {
+        input = input.push_next(&mut divisor_state);
+    }
     let side = VertexSide {
         stages: [
             vk::PipelineShaderStageCreateInfo::default()
@@ -233,9 +249,7 @@ fn pipeline(
                 .module(fragment)
                 .name(c"main"),
         ],
-        input: vk::PipelineVertexInputStateCreateInfo::default()
-            .vertex_binding_descriptions(&bindings)
-            .vertex_attribute_descriptions(&attributes),
+        input,
         topology: topology(g.primitive),
         layout,
     };

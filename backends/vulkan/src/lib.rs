@@ -7,19 +7,22 @@
 //! submission that last used them has completed. It decides no policy: load/store ops,
 //! resolves, mip cascades and barriers are executed as the plan states them.
 //!
-//! Modules follow the plan's node kinds: `device` (instance, adapter, validation), `completion`
+//! Modules follow the plan's node kinds: `config` (how the backend is created), `device`
+//! (instance, adapter, validation), `completion`
 //! (the timeline semaphore engine threads wait on, with a timeout), `format`
 //! (the format table), `sync` (the access table and barrier lowering), `texture` (native
 //! textures), `pass` (rendering and draws) with `pipeline` (pipelines and samplers), `transfer`
 //! (uploads, readbacks, mips, the copy into a swapchain image), `record` (one plan → one command
 //! buffer), `submit` (a plan recorded into a frame-ring slot and submitted), `frame` (the ring
-//! of frames in flight and its buffers), `retirement` (deferred release), `swapchain` (a
-//! window's surface, swapchain, acquire and present) and `timestamps` (GPU time per plan node).
+//! of frames in flight, its buffers, and finishing its submissions), `retirement` (deferred
+//! release), `swapchain` (a window's surface, swapchain, acquire and present) and `timestamps` (GPU
+//! time per plan node).
 
 #![warn(missing_docs)]
 
 mod buffer;
 mod completion;
+mod config;
 mod custom;
 mod debug_names;
 mod device;
@@ -45,7 +48,6 @@ mod validation;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use ash::vk;
 use xnagraph_graph::retire::RetirementQueue;
@@ -64,67 +66,9 @@ use crate::pipeline::Pipelines;
 use crate::retirement::Retired;
 use crate::texture::TextureTable;
 
+pub use crate::config::{TextureIndexing, VulkanConfig};
 pub use crate::hold::GpuHold;
 pub use crate::swapchain::PresentPacing;
-
-/// How the backend is created.
-#[derive(Clone, Debug)]
-pub struct VulkanConfig {
-    /// Enable Khronos' validation layer with synchronization validation and collect its warnings
-    /// and errors into this device's [`Diagnostics`]. `XNAGRAPH_VALIDATION=1` enables it as
-    /// well.
-    pub validation: bool,
-    /// Submissions that may be executing at once (at least 1; default 2).
-    pub frames_in_flight: u32,
-    /// The longest any wait for the GPU may take (default 10 s); a submission that has not
-    /// completed by then is reported as [`BackendError::DeviceLost`].
-    pub timeout: Duration,
-    /// A debug switch for tests: every attachment the plan loads with DONT_CARE starts as the
-    /// poison value, and every attachment it stores with DONT_CARE is overwritten with it after
-    /// the pass (magenta colour, depth 0, stencil 0). Drivers that honour neither op (lavapipe)
-    /// then show a wrong load or store decision in pixels.
-    pub poison_undefined: bool,
-    /// Submissions a dropped render target's native objects stay pooled for reuse by a new
-    /// target of the same description before they are destroyed (default 60).
-    pub pool_keep_submissions: u32,
-    /// How a sprite draw of several textures (`xnagraph_graph::DrawTextures`) is drawn (default
-    /// [`TextureIndexing::Auto`]); the pixels are the same either way.
-    pub texture_indexing: TextureIndexing,
-    /// Time every plan node on the GPU from the first submission (see
-    /// [`Backend::set_gpu_timing`]; off by default).
-    pub gpu_timing: bool,
-}
-
-impl Default for VulkanConfig {
-    fn default() -> Self {
-        VulkanConfig {
-            validation: false,
-            frames_in_flight: 2,
-            timeout: Duration::from_secs(10),
-            poison_undefined: false,
-            pool_keep_submissions: 60,
-            texture_indexing: TextureIndexing::Auto,
-            gpu_timing: false,
-        }
-    }
-}
-
-/// How a sprite draw of several textures becomes native draws.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TextureIndexing {
-    /// One native draw when the device has `shaderSampledImageArrayNonUniformIndexing` (each
-    /// sprite indexes the array of its draw's textures), else one per run of sprites that
-    /// sample one texture.
-    #[default]
-    Auto,
-    /// One native draw per run of sprites that sample one texture, on any device.
-    Runs,
-    /// One native draw on any device, through a fragment stage that picks the sprite's texture
-    /// with a switch of constant indices. Costly where divergent branches are (a CPU
-    /// rasteriser runs every case); for tests of the one-draw path on devices without
-    /// non-uniform indexing.
-    Branches,
-}
 
 /// Maps a Vulkan result onto the backend error kinds.
 pub(crate) fn vk_error(what: &str, result: vk::Result) -> BackendError {
@@ -289,98 +233,6 @@ impl VulkanBackend {
             let _ = self.gpu.device.device_wait_idle();
             self.gpu.device.destroy_semaphore(semaphore, None);
         }
-    }
-
-    /// Finishes, without waiting, every slot whose fence has signalled.
-    fn finish_signalled_slots(&mut self) {
-        for i in 0..self.slots.len() {
-            let fence = self.slots[i].fence;
-            // SAFETY: a status query on a live fence.
-            let done = unsafe { self.gpu.device.get_fence_status(fence) }.unwrap_or(false);
-            if done && self.slots[i].in_flight.is_some() {
-                // A failure here resurfaces at the next wait on the slot.
-                let _ = self.finish_slot(i);
-            }
-        }
-    }
-
-    /// Waits for slot `i`'s submission (if any) and takes out its readbacks.
-    fn finish_slot(&mut self, i: usize) -> Result<(), BackendError> {
-        let slot = &mut self.slots[i];
-        let Some(id) = slot.in_flight else {
-            return Ok(());
-        };
-        // SAFETY: the fence belongs to this device and was submitted with `id`.
-        match unsafe {
-            self.gpu.device.wait_for_fences(&[slot.fence], true, self.timeline.timeout_ns())
-        } {
-            Ok(()) => {}
-            Err(vk::Result::TIMEOUT) => {
-                return Err(self.timeline.timed_out(&format!("submission {}", id.0)))
-            }
-            Err(e) => return Err(vk_error("vkWaitForFences", e)),
-        }
-        slot.in_flight = None;
-        self.completed = self.completed.max(id);
-        self.timer.collect(&self.gpu, i);
-        let mut result = Ok(());
-        for pending in slot.readbacks.drain(..) {
-            match pending.buffer.read(&self.gpu, pending.len) {
-                Ok(mut bytes) => {
-                    if pending.swap_red_blue {
-                        bytes.chunks_exact_mut(4).for_each(|texel| texel.swap(0, 2));
-                    }
-                    self.readbacks.insert(pending.id, bytes);
-                }
-                Err(e) => result = Err(e),
-            }
-            // SAFETY: the fence has signalled; the copy into this buffer is complete.
-            unsafe { pending.buffer.destroy(&self.gpu) };
-        }
-        result
-    }
-
-    /// Frees the ring's buffers (the device must be idle).
-    fn release_idle_buffers(&mut self) {
-        let mut idle = Vec::new();
-        for slot in &mut self.slots {
-            idle.extend(
-                [slot.vertices.take(), slot.uniforms.take(), slot.staging.take()]
-                    .into_iter()
-                    .flatten(),
-            );
-        }
-        for buffer in idle {
-            // SAFETY: the device is idle (caller's contract).
-            unsafe { buffer.destroy(&self.gpu) };
-        }
-    }
-
-    /// Bytes between two draws' uniform blocks: room for the largest stock block (the geometry
-    /// effect's; a sprite's transform is 64), a multiple of minUniformBufferOffsetAlignment.
-    fn uniform_stride(&self) -> u64 {
-        let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
-        geometry::UNIFORM_BYTES.next_multiple_of(align)
-    }
-
-    fn record_and_submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
-        record::measure(plan, self.gpu.texture_indexing.is_some(), self.uniform_stride())?;
-        let i = self.next_slot;
-        self.finish_slot(i)?;
-        self.free_completed();
-        let presentation = self.begin_presentation(plan)?;
-        let result = self.record_and_submit_in(plan, i, &presentation);
-        self.end_recording(&presentation);
-        let id = result?;
-        if let Err(e) = self.finish_presentation(&presentation, id) {
-            // The frame's work was submitted: only showing it failed. The swapchain is rebuilt
-            // at the next frame, where a lasting failure (a lost surface) is reported.
-            tracing::error!(error = %e, "present failed");
-            if let Some(p) = self.presenter.as_mut() {
-                p.mark_stale();
-            }
-        }
-        Ok(id)
     }
 }
 

@@ -14,6 +14,36 @@ use crate::record::{self, Recorder};
 use crate::{geometry, swapchain, sync, vk_error, VulkanBackend};
 
 impl VulkanBackend {
+    /// Bytes between two draws' uniform blocks: room for the largest stock block (the geometry
+    /// effect's; a sprite's transform is 64), a multiple of minUniformBufferOffsetAlignment.
+    pub(crate) fn uniform_stride(&self) -> u64 {
+        let align = self.gpu.limits.min_uniform_buffer_offset_alignment.max(1);
+        geometry::UNIFORM_BYTES.next_multiple_of(align)
+    }
+
+    pub(crate) fn record_and_submit(
+        &mut self,
+        plan: &FramePlan,
+    ) -> Result<SubmissionId, BackendError> {
+        record::measure(plan, self.gpu.texture_indexing.is_some(), self.uniform_stride())?;
+        let i = self.next_slot;
+        self.finish_slot(i)?;
+        self.free_completed();
+        let presentation = self.begin_presentation(plan)?;
+        let result = self.record_and_submit_in(plan, i, &presentation);
+        self.end_recording(&presentation);
+        let id = result?;
+        if let Err(e) = self.finish_presentation(&presentation, id) {
+            // The frame's work was submitted: only showing it failed. The swapchain is rebuilt
+            // at the next frame, where a lasting failure (a lost surface) is reported.
+            tracing::error!(error = %e, "present failed");
+            if let Some(p) = self.presenter.as_mut() {
+                p.mark_stale();
+            }
+        }
+        Ok(id)
+    }
+
     pub(crate) fn record_and_submit_in(
         &mut self,
         plan: &FramePlan,

@@ -284,7 +284,8 @@ impl CustomEffect {
     /// documentation, a vertex input not named after a vertex element, or one parameter name
     /// with two types is `Argument` on `techniques`. A vertex-stage sampler under the Reach
     /// profile is `NotSupported` (vertex texture fetch is HiDef's). A backend without custom
-    /// geometry programs (SDL_gpu) is `NotSupported`; a disposed device `ObjectDisposed`.
+    /// geometry programs, or (SDL_gpu) a uniform block past 4 KiB, is `NotSupported`; a disposed
+    /// device `ObjectDisposed`.
     pub fn new(
         device: &GraphicsDevice,
         techniques: &[TechniqueSource<'_>],

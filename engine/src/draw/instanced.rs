@@ -1,6 +1,7 @@
 //! XNA's `DrawInstancedPrimitives`: an indexed draw repeated `instanceCount` times, where the
-//! vertex streams bound with `InstanceFrequency` 1 advance once per instance instead of once
-//! per vertex (Vulkan's per-instance input rate).
+//! vertex streams bound with `InstanceFrequency` n ≥ 1 advance once per n instances instead of
+//! once per vertex (Vulkan's per-instance input rate, with the vertex attribute divisor for
+//! n > 1).
 //!
 //! XNA's rules: instancing is HiDef only (`NotSupported` on Reach), it is indexed only, the
 //! instance count is positive, stream 0 holds the per-vertex geometry, and a per-instance
@@ -25,7 +26,8 @@ pub(super) fn check_profile(profile: GraphicsProfile) -> Result<()> {
 }
 
 /// Checks `instance_count` against the bound streams and returns it: positive, stream 0 per
-/// vertex, and every per-instance stream long enough for the instances drawn from its offset.
+/// vertex, and every per-instance stream long enough for the instances drawn from its offset
+/// (a stream of frequency n needs ⌈instanceCount / n⌉ elements).
 pub(super) fn check_streams(streams: &[BoundStream], instance_count: i32) -> Result<u32> {
     if instance_count <= 0 {
         return Err(count_error("instanceCount", "The instance count must be positive."));
@@ -37,7 +39,8 @@ pub(super) fn check_streams(streams: &[BoundStream], instance_count: i32) -> Res
         ));
     }
     for s in streams.iter().filter(|s| s.instance_frequency > 0) {
-        let end = i64::from(s.vertex_offset) + i64::from(instance_count);
+        let elements = (instance_count as u32).div_ceil(s.instance_frequency as u32);
+        let end = i64::from(s.vertex_offset) + i64::from(elements);
         if end > i64::from(s.vertex_count) {
             return Err(count_error(
                 "instanceCount",
@@ -51,8 +54,8 @@ pub(super) fn check_streams(streams: &[BoundStream], instance_count: i32) -> Res
 impl GraphicsDevice {
     /// `DrawInstancedPrimitives(primitiveType, baseVertex, minVertexIndex, numVertices,
     /// startIndex, primitiveCount, instanceCount)`: `DrawIndexedPrimitives` drawn
-    /// `instanceCount` times; streams bound with `InstanceFrequency` 1 give instance `i` their
-    /// element `vertexOffset + i`. The Reach profile is `NotSupported`; a non-positive
+    /// `instanceCount` times; streams bound with `InstanceFrequency` n ≥ 1 give instance `i`
+    /// their element `vertexOffset + i / n`. The Reach profile is `NotSupported`; a non-positive
     /// `instanceCount`, or instances past the end of a per-instance buffer, is
     /// `ArgumentOutOfRange`; a per-instance stream 0 is `InvalidOperation`; every argument
     /// and state check of [`GraphicsDevice::draw_indexed_primitives`] applies as well.

@@ -222,8 +222,10 @@ impl GraphicsDevice {
     /// A binding with `InstanceFrequency` 1 is a per-instance stream: `DrawInstancedPrimitives`
     /// reads its element `vertexOffset + i` for instance `i`, and the other draws (one instance)
     /// read element `vertexOffset`. XNA also allows a frequency above 1 (one element for that
-    /// many instances); that needs Vulkan's vertex attribute divisor, which this renderer does
-    /// not use, so it is `NotSupported` here.
+    /// many instances), which needs Vulkan's vertex attribute divisor
+    /// (`Capabilities::instance_divisor`): where the renderer lacks it (SDL_gpu, whose
+    /// `instance_step_rate` SDL 3.4 reserves; a Vulkan device without
+    /// VK_EXT_vertex_attribute_divisor) such a binding is `NotSupported` here.
     pub fn set_vertex_buffers(&self, bindings: &[VertexBufferBinding<'_>]) -> Result<()> {
         self.shared.check_alive()?;
         if bindings.len() > MAX_VERTEX_STREAMS {
@@ -247,10 +249,11 @@ impl GraphicsDevice {
                     "The instance frequency cannot be negative.",
                 ));
             }
-            if b.instance_frequency > 1 {
+            if b.instance_frequency > 1 && !self.shared.caps.instance_divisor {
                 return Err(XnaError::not_supported(format!(
                     "An InstanceFrequency of {} (one element for several instances) is not \
-                     supported by this renderer; 0 (per vertex) and 1 (per instance) are.",
+                     supported by this renderer (it has no vertex attribute divisor); 0 (per \
+                     vertex) and 1 (per instance) are.",
                     b.instance_frequency
                 )));
             }

@@ -12,10 +12,15 @@ use std::sync::Arc;
 use xnagraph_graph::{CompareFunction, StockShader};
 
 use crate::basic_effect::{check_geometry, technique, EffectTechnique};
+use crate::custom_effect::ParameterType as T;
 use crate::device::GraphicsDevice;
+use crate::effects::parameters::{
+    computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
+};
+use crate::effects::traits::matrices_and_fog;
 use crate::effects::{clip_transform, fog_vector, switch, AppliedEffect, Block, StockEffect};
 use crate::error::{Result, XnaError};
-use crate::math::{Matrix, Vector3};
+use crate::math::{Matrix, Vector3, Vector4};
 use crate::shared::DeviceShared;
 use crate::texture::Texture2D;
 
@@ -115,7 +120,71 @@ impl AlphaTestEffect {
     pub fn current_technique(&self) -> EffectTechnique<'_> {
         technique(self, "AlphaTestEffect")
     }
+
+    /// `Parameters`: the parameters of XNA's `AlphaTestEffect.fx` (see
+    /// [`EffectParameterCollection`]). Held (read and set the property): `Texture`,
+    /// `FogColor`. Computed at `Apply` (read only): `DiffuseColor` (`Vector4`: DiffuseColor ×
+    /// Alpha, Alpha), `AlphaTest` (the reference with half an 8-bit step and the signs of the
+    /// comparison, see the module doc), `FogVector`, `WorldViewProj` and `ShaderIndex` (+1
+    /// without fog, +2 vertex colour, +4 for Equal and NotEqual).
+    pub fn parameters(&mut self) -> EffectParameterCollection<'_> {
+        EffectParameterCollection::new(self)
+    }
 }
+
+/// `AlphaTestEffect.fx`'s parameters, in its declaration order.
+const ALPHA_TEST_PARAMETERS: &[StockParameterInfo] = &[
+    held("Texture", T::Texture2D),
+    computed("DiffuseColor", T::Vector4, "DiffuseColor and Alpha"),
+    computed("AlphaTest", T::Vector4, "AlphaFunction and ReferenceAlpha"),
+    held("FogColor", T::Vector3),
+    computed("FogVector", T::Vector4, "FogEnabled, FogStart, FogEnd, World and View"),
+    computed("WorldViewProj", T::Matrix, "World, View and Projection"),
+    computed("ShaderIndex", T::Int32, "the effect's switches"),
+];
+
+impl StockParameters for AlphaTestEffect {
+    fn table(&self) -> &'static [StockParameterInfo] {
+        ALPHA_TEST_PARAMETERS
+    }
+
+    fn read(&self, index: usize) -> StockValue {
+        let v4 = |[x, y, z, w]: [f32; 4]| StockValue::Vector4(Vector4::new(x, y, z, w));
+        let (test, eq_ne) = alpha_test_vector(self.alpha_function, self.reference_alpha);
+        match ALPHA_TEST_PARAMETERS[index].name {
+            "Texture" => StockValue::Texture(self.texture.clone()),
+            "DiffuseColor" => {
+                let a = self.alpha.clamp(0.0, 1.0);
+                let d = self.diffuse_color * a;
+                v4([d.x, d.y, d.z, a])
+            }
+            "AlphaTest" => v4(test),
+            "FogColor" => StockValue::Vector3(self.fog_color),
+            "FogVector" => v4(fog_vector(
+                self.fog_enabled,
+                &self.world.mul(&self.view),
+                self.fog_start,
+                self.fog_end,
+            )),
+            "WorldViewProj" => StockValue::Matrix(self.world.mul(&self.view).mul(&self.projection)),
+            _ => StockValue::Int32(
+                i32::from(!self.fog_enabled)
+                    + 2 * i32::from(self.vertex_color_enabled)
+                    + 4 * i32::from(eq_ne),
+            ),
+        }
+    }
+
+    fn write(&mut self, index: usize, value: StockValue) {
+        match (ALPHA_TEST_PARAMETERS[index].name, value) {
+            ("Texture", StockValue::Texture(t)) => self.texture = t,
+            ("FogColor", StockValue::Vector3(v)) => self.fog_color = v,
+            _ => {}
+        }
+    }
+}
+
+matrices_and_fog!(AlphaTestEffect);
 
 impl StockEffect for AlphaTestEffect {
     fn device(&self) -> &Arc<DeviceShared> {

@@ -6,6 +6,8 @@
 
 pub(crate) mod alpha_test;
 pub(crate) mod dual_texture;
+pub(crate) mod parameters;
+pub(crate) mod traits;
 
 use std::sync::Arc;
 

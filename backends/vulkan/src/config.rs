@@ -1,0 +1,65 @@
+//! How a [`VulkanBackend`](crate::VulkanBackend) is created: validation, the frame ring's depth,
+//! the GPU wait limit, test switches (poisoned DONT_CARE content, GPU timing) and how sprite
+//! draws of several textures are drawn.
+
+use std::time::Duration;
+
+/// How the backend is created.
+#[derive(Clone, Debug)]
+pub struct VulkanConfig {
+    /// Enable Khronos' validation layer with synchronization validation and collect its warnings
+    /// and errors into this device's [`Diagnostics`](xnagraph_graph::Diagnostics).
+    /// `XNAGRAPH_VALIDATION=1` enables it as well.
+    pub validation: bool,
+    /// Submissions that may be executing at once (at least 1; default 2).
+    pub frames_in_flight: u32,
+    /// The longest any wait for the GPU may take (default 10 s); a submission that has not
+    /// completed by then is reported as
+    /// [`BackendError::DeviceLost`](xnagraph_graph::BackendError::DeviceLost).
+    pub timeout: Duration,
+    /// A debug switch for tests: every attachment the plan loads with DONT_CARE starts as the
+    /// poison value, and every attachment it stores with DONT_CARE is overwritten with it after
+    /// the pass (magenta colour, depth 0, stencil 0). Drivers that honour neither op (lavapipe)
+    /// then show a wrong load or store decision in pixels.
+    pub poison_undefined: bool,
+    /// Submissions a dropped render target's native objects stay pooled for reuse by a new
+    /// target of the same description before they are destroyed (default 60).
+    pub pool_keep_submissions: u32,
+    /// How a sprite draw of several textures (`xnagraph_graph::DrawTextures`) is drawn (default
+    /// [`TextureIndexing::Auto`]); the pixels are the same either way.
+    pub texture_indexing: TextureIndexing,
+    /// Time every plan node on the GPU from the first submission (see
+    /// [`Backend::set_gpu_timing`](xnagraph_graph::Backend::set_gpu_timing); off by default).
+    pub gpu_timing: bool,
+}
+
+impl Default for VulkanConfig {
+    fn default() -> Self {
+        VulkanConfig {
+            validation: false,
+            frames_in_flight: 2,
+            timeout: Duration::from_secs(10),
+            poison_undefined: false,
+            pool_keep_submissions: 60,
+            texture_indexing: TextureIndexing::Auto,
+            gpu_timing: false,
+        }
+    }
+}
+
+/// How a sprite draw of several textures becomes native draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TextureIndexing {
+    /// One native draw when the device has `shaderSampledImageArrayNonUniformIndexing` (each
+    /// sprite indexes the array of its draw's textures), else one per run of sprites that
+    /// sample one texture.
+    #[default]
+    Auto,
+    /// One native draw per run of sprites that sample one texture, on any device.
+    Runs,
+    /// One native draw on any device, through a fragment stage that picks the sprite's texture
+    /// with a switch of constant indices. Costly where divergent branches are (a CPU
+    /// rasteriser runs every case); for tests of the one-draw path on devices without
+    /// non-uniform indexing.
+    Branches,
+}
