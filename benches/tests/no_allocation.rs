@@ -22,9 +22,11 @@ fn counted(f: impl FnOnce()) -> u64 {
     thread_allocations() - before
 }
 
-/// A game's frames of one-texture sprites (a clear, a batch of a thousand sprites, a present),
-/// with the render thread catching up between frames, as the sprite benchmark runs them: after
-/// warm-up, neither the batch from `begin` to `end` nor the whole frame allocates.
+/// A game's frames of sprites (a clear, a batch of a thousand sprites of one texture, a batch
+/// of a hundred sprites alternating 20 textures, which is seven draws of several textures, a
+/// present), with the
+/// render thread catching up between frames, as the sprite benchmark runs them: after warm-up,
+/// neither the one-texture batch from `begin` to `end` nor the whole frame allocates.
 #[test]
 fn a_warm_frame_of_sprites_allocates_nothing_on_the_game_thread() {
     let params = PresentationParameters {
@@ -34,8 +36,10 @@ fn a_warm_frame_of_sprites_allocates_nothing_on_the_game_thread() {
     };
     let options = DeviceOptions { validation: true, ..Default::default() };
     let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
+    let draws = || device.last_plan_cost().map(|c| c.draws);
     let texture = Texture2D::new(&device, 4, 4).unwrap();
     texture.set_data(&[Color::WHITE; 16]).unwrap();
+    let many: Vec<_> = (0..20).map(|_| Texture2D::new(&device, 2, 2).unwrap()).collect();
     let mut batch = SpriteBatch::new(&device).unwrap();
     let (mut batches, mut frames) = (Vec::new(), Vec::new());
     for frame in 0..WARMUP + FRAMES {
@@ -50,6 +54,12 @@ fn a_warm_frame_of_sprites_allocates_nothing_on_the_game_thread() {
                 }
                 batch.end().unwrap();
             });
+            batch.begin().unwrap();
+            for i in 0..100 {
+                let p = Vector2::new((i % 60) as f32, 30.0);
+                batch.draw(&many[i % many.len()], p, Color::WHITE).unwrap();
+            }
+            batch.end().unwrap();
             device.present().unwrap();
         });
         device.wait_idle().unwrap();
@@ -58,6 +68,7 @@ fn a_warm_frame_of_sprites_allocates_nothing_on_the_game_thread() {
             frames.push(whole);
         }
     }
+    assert_eq!(draws(), Some(8), "one draw of one texture, seven of up to 16 textures");
     assert_eq!(batches, [0; FRAMES], "allocations from begin to end, per frame");
     assert_eq!(frames, [0; FRAMES], "allocations of the whole frame, per frame");
 }

@@ -145,6 +145,13 @@ impl FrameBuilder {
         self.spare.append(spare);
     }
 
+    /// An empty list for a draw's textures ([`crate::DrawTextures::many`]): a spare one of a
+    /// submitted frame when there is one, so a warm frame's draws of several textures allocate
+    /// nothing either.
+    pub fn texture_list(&mut self) -> Vec<Arc<TextureState>> {
+        self.spare.textures.pop().unwrap_or_default()
+    }
+
     /// The frame's node list, a spare one when the frame has none yet.
     fn nodes_mut(&mut self) -> &mut Vec<Node> {
         if self.frame.nodes.capacity() == 0 {

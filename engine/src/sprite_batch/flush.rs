@@ -87,7 +87,8 @@ impl SpriteBatch {
         if !slotted {
             self.draw_runs(&mut rec, state, &placement, first_sprite);
         } else if self.textures.len() <= MAX_DRAW_TEXTURES {
-            let all = self.textures.iter().map(|t| t.state.clone()).collect();
+            let mut all = rec.builder.texture_list();
+            all.extend(self.textures.iter().map(|t| t.state.clone()));
             let textures = DrawTextures::many(all).expect("2 to MAX_DRAW_TEXTURES textures");
             let count = rec.builder.sprites_mut().len() - first_sprite;
             rec.builder.draw(stock_draw(state, &placement, textures, first_sprite, count));
@@ -138,13 +139,14 @@ impl SpriteBatch {
     ) {
         self.slots.clear();
         self.slots.resize(self.textures.len(), NO_SLOT);
-        let mut textures: Vec<Arc<TextureState>> = Vec::with_capacity(MAX_DRAW_TEXTURES);
+        let mut textures: Vec<Arc<TextureState>> = rec.builder.texture_list();
         let (mut start, mut at) = (first_sprite, first_sprite);
         for run in &self.runs {
             let index = run.texture as usize;
             if self.slots[index] == NO_SLOT {
                 if textures.len() == MAX_DRAW_TEXTURES {
-                    let full = DrawTextures::many(std::mem::take(&mut textures))
+                    let next = rec.builder.texture_list();
+                    let full = DrawTextures::many(std::mem::replace(&mut textures, next))
                         .expect("MAX_DRAW_TEXTURES textures");
                     rec.builder.draw(stock_draw(state, placement, full, start, at - start));
                     self.slots.fill(NO_SLOT);

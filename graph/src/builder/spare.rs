@@ -1,13 +1,17 @@
 //! Recycled lists: the emptied vectors of submitted frames, which later frames record into
 //! instead of allocating their own.
 //!
-//! Each frame's node list, and each pass segment's attachment and op lists, are vectors that
-//! grow as the frame is recorded. Once a frame has been compiled and submitted, the engine
+//! Each frame's node list, each pass segment's attachment and op lists, and the texture list of
+//! each draw of several textures ([`crate::DrawTextures`]) are vectors that grow as the frame
+//! is recorded. Once a frame has been compiled and submitted, the engine
 //! empties them ([`SpareLists::take_from`], away from any lock, since emptying drops the
 //! textures they hold) and gives them back to the recorder ([`crate::FrameBuilder::recycle`]),
 //! so that after a few frames of warm-up, recording a frame allocates none of them.
 
+use std::sync::Arc;
+
 use crate::commands::{ColorBinding, FrameCommands, Node, PassOp};
+use crate::resource::TextureState;
 
 /// At most this many spare node lists are kept (a few frames in flight each hold one).
 const SPARE_NODE_LISTS: usize = 8;
@@ -20,6 +24,7 @@ pub struct SpareLists {
     pub(super) nodes: Vec<Vec<Node>>,
     pub(super) colors: Vec<Vec<ColorBinding>>,
     pub(super) ops: Vec<Vec<PassOp>>,
+    pub(super) textures: Vec<Vec<Arc<TextureState>>>,
 }
 
 impl SpareLists {
@@ -31,7 +36,13 @@ impl SpareLists {
         for node in nodes.drain(..) {
             if let Node::Pass(mut segment) = node {
                 segment.colors.clear();
-                segment.ops.clear();
+                for op in segment.ops.drain(..) {
+                    if let PassOp::Draw(draw) = op {
+                        let mut more = draw.textures.more;
+                        more.clear();
+                        keep(&mut self.textures, more, SPARE_SEGMENT_LISTS);
+                    }
+                }
                 keep(&mut self.colors, segment.colors, SPARE_SEGMENT_LISTS);
                 keep(&mut self.ops, segment.ops, SPARE_SEGMENT_LISTS);
             }
@@ -50,11 +61,14 @@ impl SpareLists {
         for list in other.ops.drain(..) {
             keep(&mut self.ops, list, SPARE_SEGMENT_LISTS);
         }
+        for list in other.textures.drain(..) {
+            keep(&mut self.textures, list, SPARE_SEGMENT_LISTS);
+        }
     }
 
-    /// How many spare lists are kept: (node lists, attachment lists, op lists).
-    pub fn counts(&self) -> (usize, usize, usize) {
-        (self.nodes.len(), self.colors.len(), self.ops.len())
+    /// How many spare lists are kept: (node lists, attachment lists, op lists, texture lists).
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
+        (self.nodes.len(), self.colors.len(), self.ops.len(), self.textures.len())
     }
 }
 
@@ -108,10 +122,10 @@ mod tests {
         let mut spares = SpareLists::default();
         spares.take_from(&mut frame);
         assert!(frame.nodes.is_empty());
-        assert_eq!(spares.counts(), (1, 2, 2));
+        assert_eq!(spares.counts(), (1, 2, 2, 0));
         assert_eq!(Arc::strong_count(&sampled), held - 1, "the draw's texture is released");
         builder.recycle(&mut spares);
-        assert_eq!(spares.counts(), (0, 0, 0));
+        assert_eq!(spares.counts(), (0, 0, 0, 0));
 
         builder.bind(vec![ColorBinding { target: rt, layer: 0 }]);
         builder.draw(op(&sampled));
@@ -136,6 +150,29 @@ mod tests {
             spares.take_from(&mut frame);
         }
         spares.take_from(&mut FrameCommands::default());
-        assert_eq!(spares.counts(), (SPARE_NODE_LISTS, 0, 0));
+        assert_eq!(spares.counts(), (SPARE_NODE_LISTS, 0, 0, 0));
+    }
+
+    /// A draw of several textures gives its texture list back, emptied; the builder hands it
+    /// out again for the next such draw.
+    #[test]
+    fn a_draw_of_several_textures_gives_its_list_back() {
+        let mut builder = FrameBuilder::new(back_buffer(8, 8, DISCARD));
+        let (a, b) = (texture(2, 2, 1), texture(2, 2, 1));
+        let mut list = builder.texture_list();
+        list.extend([a.clone(), b.clone()]);
+        let mut d = op(&a);
+        d.textures = crate::DrawTextures::many(list).unwrap();
+        let more = d.textures.more.as_ptr();
+        builder.draw(d);
+        let mut frame = builder.take_frame();
+        let mut spares = SpareLists::default();
+        spares.take_from(&mut frame);
+        assert_eq!(spares.counts(), (1, 1, 1, 1));
+        assert_eq!(Arc::strong_count(&b), 1, "the list's textures are released");
+        builder.recycle(&mut spares);
+        let list = builder.texture_list();
+        assert!(list.is_empty());
+        assert_eq!(list.as_ptr(), more, "the same list, handed out again");
     }
 }
