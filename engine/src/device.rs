@@ -227,6 +227,7 @@ impl GraphicsDevice {
             diagnostics,
             compile_policy: options.compile_policy,
             last_plan_cost: Mutex::new(None),
+            returned_lists: Mutex::new(Default::default()),
             capture: Default::default(),
             gpu_timing,
         });

@@ -186,6 +186,9 @@ pub(crate) struct DeviceShared {
     pub compile_policy: CompilePolicy,
     /// The cost of the last plan handed to the backend.
     pub last_plan_cost: Mutex<Option<PlanCost>>,
+    /// Submitted frames' lists, emptied on the submitting thread before they go back to the
+    /// recorder (kept here so that the emptying allocates nothing either).
+    pub returned_lists: Mutex<xnagraph_graph::SpareLists>,
     /// Frame capture (see [`crate::capture`]).
     pub capture: crate::capture::CaptureHook,
     /// Which frame each timed submission carried ([`crate::DeviceOptions::gpu_timing`]).

@@ -6,12 +6,13 @@
 //! and extends the current run of sprites sharing a texture; the instance carries the batch's
 //! index of its texture. The stock vertex stage expands each instance into its four corners; the
 //! stock fragment stage, or the [`Effect`] given to `begin`, colours them. `end` hands the buffer
-//! to the frame (moved, not copied, when the frame has no sprites yet) and records the draws: a
-//! batch of the stock stage over at most [`MAX_DRAW_TEXTURES`] 2D textures is one `Draw` of all
-//! of them, each sprite picking its texture by that index, so alternating textures never end a
-//! draw (a backend that cannot index textures splits it into runs itself); any other batch is
-//! one `Draw` per run. The sorting modes also keep a (depth, texture) key per sprite and write
-//! the instances into the frame in sorted order.
+//! to the frame (moved, not copied, when the frame has no sprites yet) and records the draws
+//! ([`flush`]): a batch of the stock stage over several 2D textures draws up to
+//! [`xnagraph_graph::MAX_DRAW_TEXTURES`] of them per `Draw`, each sprite picking its texture by
+//! its slot, so alternating textures never end a draw (a backend that cannot index textures
+//! splits it into runs itself); any other batch is one `Draw` per run. The sorting modes also
+//! keep a (depth, texture) key per sprite and write the instances into the frame in sorted
+//! order.
 //! `Immediate` records each sprite as it is drawn. A cube drawn with
 //! [`SpriteBatch::draw_cube_direction`] joins the same queue; its runs draw with the stock
 //! cube-sampling stage instead of the batch's.
@@ -19,9 +20,8 @@
 use std::sync::{Arc, Weak};
 
 use xnagraph_graph::{
-    BlendState, DepthStencilState, Draw, DrawTextures, EffectState, PipelineKey, RasterizerState,
-    SamplerState, ShaderKind, SpriteInstance, TextureState, MAX_COLOR_ATTACHMENTS,
-    MAX_DRAW_TEXTURES,
+    BlendState, DepthStencilState, EffectState, RasterizerState, SamplerState, SpriteInstance,
+    TextureState, MAX_COLOR_ATTACHMENTS,
 };
 
 use crate::capability::check_draw_states;
@@ -35,6 +35,7 @@ use crate::shared::{DeviceShared, Recording};
 use crate::texture::{Texture2D, TextureCore};
 
 mod cube;
+mod flush;
 mod geometry;
 mod modes;
 mod text;
@@ -154,6 +155,9 @@ pub struct SpriteBatch {
     textures: Vec<BatchTexture>,
     /// The effect `begin` was given, held by every draw of the batch.
     effect: Option<Arc<EffectState>>,
+    /// Scratch for batches of more textures than a draw holds: each texture's slot in the
+    /// draw being cut.
+    slots: Vec<u32>,
 }
 
 impl SpriteBatch {
@@ -170,6 +174,7 @@ impl SpriteBatch {
             order: Vec::new(),
             textures: Vec::new(),
             effect: None,
+            slots: Vec::new(),
         })
     }
 
@@ -496,142 +501,5 @@ impl SpriteBatch {
         self.instances.clear();
         self.runs.clear();
         self.keys.clear();
-    }
-
-    fn flush_sprites(&mut self, state: &BatchState) -> Result<()> {
-        if self.runs.is_empty() {
-            return Ok(());
-        }
-        let device = self.device()?;
-        let mut rec = lock(&device.rec);
-        // Only what these sprites sample: an earlier (Immediate) draw of a target that has been
-        // bound since is already recorded and blocks nothing.
-        for run in &self.runs {
-            if let Err(e) = rec.refuse_bound(&self.textures[run.texture as usize].state) {
-                self.clear_queue();
-                return Err(e);
-            }
-        }
-        // The targets may have changed since `begin`: the states are checked again against
-        // the targets these sprites are drawn into.
-        if let Err(e) = check_states(&device, &rec, &state.blend, &state.sampler, &state.rasterizer)
-        {
-            self.clear_queue();
-            return Err(e);
-        }
-        let viewport = rec.viewport;
-        let scissor = rec.scissor;
-        let transform = state.projected.unwrap_or_else(|| project(&state.transform, viewport));
-        let batch_shader = match &self.effect {
-            Some(effect) => ShaderKind::Custom(effect.key()),
-            None => ShaderKind::Sprite,
-        };
-        let sprites = rec.builder.sprites_mut();
-        let first_sprite = sprites.len();
-        let runs = if self.keys.is_empty() {
-            if first_sprite == 0 {
-                // Hand the whole buffer over; it comes back through the device once submitted.
-                *sprites = std::mem::take(&mut self.instances);
-            } else {
-                sprites.extend_from_slice(&self.instances);
-            }
-            std::mem::take(&mut self.runs)
-        } else {
-            self.write_sorted(state.sort, sprites)
-        };
-        // One draw of every texture: sprites carry the batch's index of their texture, which is
-        // then their slot. Not in Immediate mode, whose batch list also holds textures drawn
-        // earlier (and perhaps bound as targets since); not for a custom effect or the cube
-        // stage, which sample one texture.
-        let one_draw = state.sort != SpriteSortMode::Immediate
-            && self.effect.is_none()
-            && (2..=MAX_DRAW_TEXTURES).contains(&self.textures.len())
-            && self.textures.iter().all(|t| !t.cube);
-        if one_draw {
-            let all = self.textures.iter().map(|t| t.state.clone()).collect();
-            if let Some(textures) = DrawTextures::many(all) {
-                let count: u32 = runs.iter().map(|r| r.sprites).sum();
-                rec.builder.draw(Draw {
-                    pipeline: PipelineKey {
-                        shader: ShaderKind::Sprite,
-                        blend: state.blend,
-                        depth_stencil: state.depth_stencil,
-                        rasterizer: state.rasterizer,
-                    },
-                    sampler: state.sampler,
-                    textures,
-                    effect: None,
-                    first_sprite: first_sprite as u32,
-                    sprite_count: count,
-                    viewport,
-                    scissor,
-                    transform,
-                    geometry: None,
-                });
-                drop(rec);
-                self.runs = runs;
-                self.clear_queue();
-                return Ok(());
-            }
-        }
-        let mut done = 0usize;
-        for run in &runs {
-            let texture = &self.textures[run.texture as usize];
-            let (shader, effect) = match texture.cube {
-                true => (ShaderKind::CubeSample, None),
-                false => (batch_shader, self.effect.clone()),
-            };
-            let pipeline = PipelineKey {
-                shader,
-                blend: state.blend,
-                depth_stencil: state.depth_stencil,
-                rasterizer: state.rasterizer,
-            };
-            let draw = Draw {
-                pipeline,
-                sampler: state.sampler,
-                textures: DrawTextures::one(texture.state.clone()),
-                effect,
-                first_sprite: (first_sprite + done) as u32,
-                sprite_count: run.sprites,
-                viewport,
-                scissor,
-                transform,
-                geometry: None,
-            };
-            rec.builder.draw(draw);
-            done += run.sprites as usize;
-        }
-        drop(rec);
-        self.runs = runs;
-        self.clear_queue();
-        Ok(())
-    }
-
-    /// Appends the queued sprites to `out` in the sort mode's order (stable: equal keys keep call
-    /// order) and returns the texture runs of that order.
-    fn write_sorted(&mut self, sort: SpriteSortMode, out: &mut Vec<SpriteInstance>) -> Vec<Run> {
-        let keys = &self.keys;
-        self.order.clear();
-        self.order.extend(0..keys.len() as u32);
-        match sort {
-            SpriteSortMode::Texture => self.order.sort_by_key(|&i| keys[i as usize].1),
-            SpriteSortMode::BackToFront => {
-                self.order.sort_by(|&a, &b| keys[b as usize].0.total_cmp(&keys[a as usize].0))
-            }
-            _ => self.order.sort_by(|&a, &b| keys[a as usize].0.total_cmp(&keys[b as usize].0)),
-        }
-        out.reserve(self.instances.len());
-        let mut runs: Vec<Run> = Vec::new();
-        for &i in &self.order {
-            let i = i as usize;
-            out.push(self.instances[i]);
-            let texture = keys[i].1;
-            match runs.last_mut() {
-                Some(run) if run.texture == texture => run.sprites += 1,
-                _ => runs.push(Run { texture, sprites: 1 }),
-            }
-        }
-        runs
     }
 }

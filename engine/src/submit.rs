@@ -308,7 +308,7 @@ impl DeviceShared {
     }
 
     /// Renders one frame: compiles it, submits the plan, commits the tracked state on success,
-    /// and gives the sprite arena back to the recorder. Called in the order frames left the
+    /// and gives the sprite arena and the frame's emptied lists back to the recorder. Called in the order frames left the
     /// recorder: on the render thread, or under `order` without one.
     pub(crate) fn render_frame(&self, frame: Frame) -> Unhandled<SubmissionId> {
         let number = frame.number;
@@ -339,9 +339,18 @@ impl DeviceShared {
             // Nothing of the plan executed: the textures keep the state the GPU really has.
             drop(tracking);
         }
-        let sprites = std::mem::take(&mut plan.frame.sprites);
+        let mut frame = std::mem::take(&mut plan.frame);
         drop(plan);
-        lock(&self.rec).recycle_sprites(sprites);
+        // Emptied here, without the recorder's lock: dropping the textures they hold may
+        // retire them.
+        let mut lists = lock(&self.returned_lists);
+        lists.take_from(&mut frame);
+        {
+            let mut rec = lock(&self.rec);
+            rec.recycle_sprites(std::mem::take(&mut frame.sprites));
+            rec.builder.recycle(&mut lists);
+        }
+        drop(lists);
         if let Ok(Ok(id)) = submitted {
             self.last_submission.fetch_max(id.0, Ordering::AcqRel);
             self.frames_submitted.fetch_max(number, Ordering::AcqRel);

@@ -23,6 +23,10 @@ use crate::commands::{
 };
 use crate::resource::{RenderTargetUsage, TextureState};
 
+mod spare;
+
+pub use spare::SpareLists;
+
 /// Records one device's frames (see the module doc).
 #[derive(Debug)]
 pub struct FrameBuilder {
@@ -38,6 +42,8 @@ pub struct FrameBuilder {
     next_readback: u64,
     /// Segments opened so far, across frames: the serial of the open (or next) segment.
     segments_opened: u64,
+    /// Emptied lists of submitted frames, recorded into before any new one is allocated.
+    spare: SpareLists,
 }
 
 impl FrameBuilder {
@@ -52,6 +58,7 @@ impl FrameBuilder {
             cycle_segment: None,
             next_readback: 0,
             segments_opened: 0,
+            spare: SpareLists::default(),
         };
         builder.start_frame();
         builder
@@ -89,11 +96,11 @@ impl FrameBuilder {
     /// `SetRenderTargets`: begins a bind cycle over `targets`, or over the back buffer when
     /// `targets` is empty, and opens its segment.
     pub fn bind(&mut self, targets: Vec<ColorBinding>) {
-        self.cycle = if targets.is_empty() {
-            vec![ColorBinding { target: self.back_buffer.clone(), layer: 0 }]
+        if targets.is_empty() {
+            self.cycle_on_back_buffer();
         } else {
-            targets
-        };
+            self.cycle = targets;
+        }
         self.open_segment(self.bind_start());
     }
 
@@ -113,7 +120,7 @@ impl FrameBuilder {
     /// with the frame's first clear or draw, so a frame that never touches the back buffer
     /// records nothing for it.
     fn start_frame(&mut self) {
-        self.cycle = vec![ColorBinding { target: self.back_buffer.clone(), layer: 0 }];
+        self.cycle_on_back_buffer();
         self.next_start = Some(self.bind_start());
         self.cycle_segment = None;
     }
@@ -121,9 +128,38 @@ impl FrameBuilder {
     /// Recording returns to the back buffer without a bind (a bound target was destroyed):
     /// the next draw begins an [`SegmentStart::Implicit`] segment.
     pub fn return_to_back_buffer(&mut self) {
-        self.cycle = vec![ColorBinding { target: self.back_buffer.clone(), layer: 0 }];
+        self.cycle_on_back_buffer();
         self.next_start = Some(SegmentStart::Implicit);
         self.cycle_segment = None;
+    }
+
+    /// The current cycle becomes the back buffer's, in the cycle's own list.
+    fn cycle_on_back_buffer(&mut self) {
+        self.cycle.clear();
+        self.cycle.push(ColorBinding { target: self.back_buffer.clone(), layer: 0 });
+    }
+
+    /// Takes the emptied lists of submitted frames (see [`SpareLists`]): later frames record
+    /// into them instead of allocating. `spare` is left empty (bar what exceeds the bounds).
+    pub fn recycle(&mut self, spare: &mut SpareLists) {
+        self.spare.append(spare);
+    }
+
+    /// An empty list for a draw's textures ([`crate::DrawTextures::many`]): a spare one of a
+    /// submitted frame when there is one, so a warm frame's draws of several textures allocate
+    /// nothing either.
+    pub fn texture_list(&mut self) -> Vec<Arc<TextureState>> {
+        self.spare.textures.pop().unwrap_or_default()
+    }
+
+    /// The frame's node list, a spare one when the frame has none yet.
+    fn nodes_mut(&mut self) -> &mut Vec<Node> {
+        if self.frame.nodes.capacity() == 0 {
+            if let Some(spare) = self.spare.nodes.pop() {
+                self.frame.nodes = spare;
+            }
+        }
+        &mut self.frame.nodes
     }
 
     /// A clear of the aspects that are `Some`, in the current cycle.
@@ -230,9 +266,12 @@ impl FrameBuilder {
 
     fn open_segment(&mut self, start: SegmentStart) {
         self.segments_opened += 1;
-        let segment = PassSegment { colors: self.cycle.clone(), start, ops: Vec::new() };
+        let mut colors = self.spare.colors.pop().unwrap_or_default();
+        colors.extend_from_slice(&self.cycle);
+        let ops = self.spare.ops.pop().unwrap_or_default();
+        let segment = PassSegment { colors, start, ops };
         self.cycle_segment = Some(self.frame.nodes.len());
-        self.frame.nodes.push(Node::Pass(segment));
+        self.nodes_mut().push(Node::Pass(segment));
         self.next_start = None;
     }
 
@@ -271,7 +310,7 @@ impl FrameBuilder {
         if self.next_start.is_none() {
             self.next_start = Some(SegmentStart::Continue);
         }
-        self.frame.nodes.push(node);
+        self.nodes_mut().push(node);
     }
 }
 

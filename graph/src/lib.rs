@@ -33,7 +33,7 @@ pub use backend::{
     Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId, SubmissionWaiter,
 };
 pub use buffer::{BufferDesc, BufferId, BufferKind, BufferState, SetDataOptions};
-pub use builder::FrameBuilder;
+pub use builder::{FrameBuilder, SpareLists};
 pub use commands::*;
 pub use custom::{CustomDraw, CustomResources, CustomSampler, CustomStage};
 pub use diagnostics::Diagnostics;

@@ -1,0 +1,74 @@
+//! Recording a frame allocates nothing once warm: the frame's node list, its pass segments'
+//! attachment and op lists and the sprite arena are recycled from submitted frames. Counted by
+//! the counting allocator on the game thread alone (the render thread's compile and submission
+//! are not this test's subject).
+
+use xnagraph::{
+    Color, DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters, SpriteBatch,
+    Texture2D, Vector2,
+};
+use xnagraph_benches::alloc_count::{thread_allocations, CountingAllocator};
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+const WARMUP: usize = 4;
+const FRAMES: usize = 8;
+
+/// The game thread's allocations while `f` runs.
+fn counted(f: impl FnOnce()) -> u64 {
+    let before = thread_allocations();
+    f();
+    thread_allocations() - before
+}
+
+/// A game's frames of sprites (a clear, a batch of a thousand sprites of one texture, a batch
+/// of a hundred sprites alternating 20 textures, which is seven draws of several textures, a
+/// present), with the
+/// render thread catching up between frames, as the sprite benchmark runs them: after warm-up,
+/// neither the one-texture batch from `begin` to `end` nor the whole frame allocates.
+#[test]
+fn a_warm_frame_of_sprites_allocates_nothing_on_the_game_thread() {
+    let params = PresentationParameters {
+        back_buffer_width: 64,
+        back_buffer_height: 64,
+        ..Default::default()
+    };
+    let options = DeviceOptions { validation: true, ..Default::default() };
+    let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
+    let draws = || device.last_plan_cost().map(|c| c.draws);
+    let texture = Texture2D::new(&device, 4, 4).unwrap();
+    texture.set_data(&[Color::WHITE; 16]).unwrap();
+    let many: Vec<_> = (0..20).map(|_| Texture2D::new(&device, 2, 2).unwrap()).collect();
+    let mut batch = SpriteBatch::new(&device).unwrap();
+    let (mut batches, mut frames) = (Vec::new(), Vec::new());
+    for frame in 0..WARMUP + FRAMES {
+        let mut in_batch = 0;
+        let whole = counted(|| {
+            device.clear(Color::CORNFLOWER_BLUE).unwrap();
+            in_batch = counted(|| {
+                batch.begin().unwrap();
+                for i in 0..1000 {
+                    let p = Vector2::new((i % 60) as f32, (i / 60) as f32);
+                    batch.draw(&texture, p, Color::WHITE).unwrap();
+                }
+                batch.end().unwrap();
+            });
+            batch.begin().unwrap();
+            for i in 0..100 {
+                let p = Vector2::new((i % 60) as f32, 30.0);
+                batch.draw(&many[i % many.len()], p, Color::WHITE).unwrap();
+            }
+            batch.end().unwrap();
+            device.present().unwrap();
+        });
+        device.wait_idle().unwrap();
+        if frame >= WARMUP {
+            batches.push(in_batch);
+            frames.push(whole);
+        }
+    }
+    assert_eq!(draws(), Some(8), "one draw of one texture, seven of up to 16 textures");
+    assert_eq!(batches, [0; FRAMES], "allocations from begin to end, per frame");
+    assert_eq!(frames, [0; FRAMES], "allocations of the whole frame, per frame");
+}

@@ -1,0 +1,223 @@
+//! Turning a batch's queued sprites into the frame's draws: the sprites go into the frame's
+//! arena (in the sort mode's order), then the draws that cover them are recorded.
+//!
+//! A batch of the stock stage over several 2D textures draws them together: each sprite
+//! carries the slot of its texture in its draw, and a draw holds up to [`MAX_DRAW_TEXTURES`]
+//! textures. Up to that many, the slot is the batch's index of the texture and the whole batch
+//! is one draw. Past it, the sprites are cut, in drawing order, into draws of at most that many
+//! distinct textures each: a draw ends where the next sprite's texture would be one too many,
+//! and every sprite's slot is rewritten to its texture's slot in its own draw. The order in
+//! which sprites are drawn never changes, only how many draws it takes. Any other batch
+//! (Immediate mode, a custom effect, the cube stage) is one draw per run of one texture.
+
+use std::sync::Arc;
+
+use xnagraph_graph::{
+    Draw, DrawTextures, PipelineKey, Rect, ShaderKind, SpriteInstance, TextureState, Viewport,
+    MAX_DRAW_TEXTURES,
+};
+
+use crate::error::Result;
+use crate::event::lock;
+use crate::shared::Recording;
+
+use super::geometry::project;
+use super::{BatchState, Run, SpriteBatch, SpriteSortMode};
+
+/// Where a batch's draws go: what every draw of one flush shares.
+struct Placement {
+    viewport: Viewport,
+    scissor: Rect,
+    transform: [f32; 16],
+}
+
+/// A slot of `SpriteBatch::slots` whose texture is not in the current draw.
+const NO_SLOT: u32 = u32::MAX;
+
+impl SpriteBatch {
+    /// Hands the queued sprites to the frame and records their draws (see the module doc).
+    pub(super) fn flush_sprites(&mut self, state: &BatchState) -> Result<()> {
+        if self.runs.is_empty() {
+            return Ok(());
+        }
+        let device = self.device()?;
+        let mut rec = lock(&device.rec);
+        // Only what these sprites sample: an earlier (Immediate) draw of a target that has been
+        // bound since is already recorded and blocks nothing.
+        for run in &self.runs {
+            if let Err(e) = rec.refuse_bound(&self.textures[run.texture as usize].state) {
+                self.clear_queue();
+                return Err(e);
+            }
+        }
+        // The targets may have changed since `begin`: the states are checked again against
+        // the targets these sprites are drawn into.
+        if let Err(e) =
+            super::check_states(&device, &rec, &state.blend, &state.sampler, &state.rasterizer)
+        {
+            self.clear_queue();
+            return Err(e);
+        }
+        let viewport = rec.viewport;
+        let placement = Placement {
+            viewport,
+            scissor: rec.scissor,
+            transform: state.projected.unwrap_or_else(|| project(&state.transform, viewport)),
+        };
+        let sprites = rec.builder.sprites_mut();
+        let first_sprite = sprites.len();
+        if self.keys.is_empty() {
+            if first_sprite == 0 {
+                // Hand the whole buffer over; it comes back through the device once submitted.
+                *sprites = std::mem::take(&mut self.instances);
+            } else {
+                sprites.extend_from_slice(&self.instances);
+            }
+        } else {
+            // `runs` becomes the runs of the drawing order.
+            self.write_sorted(state.sort, sprites);
+        }
+        // Slotted draws: not in Immediate mode, whose batch list also holds textures drawn
+        // earlier (and perhaps bound as targets since); not for a custom effect or the cube
+        // stage, which sample one texture.
+        let slotted = state.sort != SpriteSortMode::Immediate
+            && self.effect.is_none()
+            && self.textures.len() >= 2
+            && self.textures.iter().all(|t| !t.cube);
+        if !slotted {
+            self.draw_runs(&mut rec, state, &placement, first_sprite);
+        } else if self.textures.len() <= MAX_DRAW_TEXTURES {
+            let mut all = rec.builder.texture_list();
+            all.extend(self.textures.iter().map(|t| t.state.clone()));
+            let textures = DrawTextures::many(all).expect("2 to MAX_DRAW_TEXTURES textures");
+            let count = rec.builder.sprites_mut().len() - first_sprite;
+            rec.builder.draw(stock_draw(state, &placement, textures, first_sprite, count));
+        } else {
+            self.draw_slotted(&mut rec, state, &placement, first_sprite);
+        }
+        drop(rec);
+        self.clear_queue();
+        Ok(())
+    }
+
+    /// One draw per run of one texture, each with the batch's shader, or the cube stage.
+    fn draw_runs(
+        &self,
+        rec: &mut Recording,
+        state: &BatchState,
+        placement: &Placement,
+        first_sprite: usize,
+    ) {
+        let batch_shader = match &self.effect {
+            Some(effect) => ShaderKind::Custom(effect.key()),
+            None => ShaderKind::Sprite,
+        };
+        let mut done = first_sprite;
+        for run in &self.runs {
+            let texture = &self.textures[run.texture as usize];
+            let (shader, effect) = match texture.cube {
+                true => (ShaderKind::CubeSample, None),
+                false => (batch_shader, self.effect.clone()),
+            };
+            let textures = DrawTextures::one(texture.state.clone());
+            let mut draw = stock_draw(state, placement, textures, done, run.sprites as usize);
+            draw.pipeline.shader = shader;
+            draw.effect = effect;
+            rec.builder.draw(draw);
+            done += run.sprites as usize;
+        }
+    }
+
+    /// Draws of at most [`MAX_DRAW_TEXTURES`] textures each, cut in drawing order, each
+    /// sprite's slot rewritten to its texture's slot in its draw (see the module doc).
+    fn draw_slotted(
+        &mut self,
+        rec: &mut Recording,
+        state: &BatchState,
+        placement: &Placement,
+        first_sprite: usize,
+    ) {
+        self.slots.clear();
+        self.slots.resize(self.textures.len(), NO_SLOT);
+        let mut textures: Vec<Arc<TextureState>> = rec.builder.texture_list();
+        let (mut start, mut at) = (first_sprite, first_sprite);
+        for run in &self.runs {
+            let index = run.texture as usize;
+            if self.slots[index] == NO_SLOT {
+                if textures.len() == MAX_DRAW_TEXTURES {
+                    let next = rec.builder.texture_list();
+                    let full = DrawTextures::many(std::mem::replace(&mut textures, next))
+                        .expect("MAX_DRAW_TEXTURES textures");
+                    rec.builder.draw(stock_draw(state, placement, full, start, at - start));
+                    self.slots.fill(NO_SLOT);
+                    start = at;
+                }
+                self.slots[index] = textures.len() as u32;
+                textures.push(self.textures[index].state.clone());
+            }
+            let slot = self.slots[index];
+            let end = at + run.sprites as usize;
+            for sprite in &mut rec.builder.sprites_mut()[at..end] {
+                sprite.texture = slot;
+            }
+            at = end;
+        }
+        // Two textures at least: the batch has more than MAX_DRAW_TEXTURES, or this is its
+        // only draw; one alone would still be a valid draw.
+        let last = DrawTextures::many(textures).expect("1 to MAX_DRAW_TEXTURES textures");
+        rec.builder.draw(stock_draw(state, placement, last, start, at - start));
+    }
+
+    /// Appends the queued sprites to `out` in the sort mode's order (stable: equal keys keep call
+    /// order) and makes `runs` the texture runs of that order.
+    fn write_sorted(&mut self, sort: SpriteSortMode, out: &mut Vec<SpriteInstance>) {
+        let keys = &self.keys;
+        self.order.clear();
+        self.order.extend(0..keys.len() as u32);
+        match sort {
+            SpriteSortMode::Texture => self.order.sort_by_key(|&i| keys[i as usize].1),
+            SpriteSortMode::BackToFront => {
+                self.order.sort_by(|&a, &b| keys[b as usize].0.total_cmp(&keys[a as usize].0))
+            }
+            _ => self.order.sort_by(|&a, &b| keys[a as usize].0.total_cmp(&keys[b as usize].0)),
+        }
+        out.reserve(self.instances.len());
+        self.runs.clear();
+        for &i in &self.order {
+            let i = i as usize;
+            out.push(self.instances[i]);
+            let texture = keys[i].1;
+            match self.runs.last_mut() {
+                Some(run) if run.texture == texture => run.sprites += 1,
+                _ => self.runs.push(Run { texture, sprites: 1 }),
+            }
+        }
+    }
+}
+
+/// A draw of the stock sprite stage over `count` sprites from `first` of the frame's arena.
+fn stock_draw(
+    state: &BatchState,
+    placement: &Placement,
+    textures: DrawTextures,
+    first: usize,
+    count: usize,
+) -> Draw {
+    Draw {
+        pipeline: PipelineKey {
+            shader: ShaderKind::Sprite,
+            blend: state.blend,
+            depth_stencil: state.depth_stencil,
+            rasterizer: state.rasterizer,
+        },
+        sampler: state.sampler,
+        textures,
+        effect: None,
+        first_sprite: first as u32,
+        sprite_count: count as u32,
+        viewport: placement.viewport,
+        scissor: placement.scissor,
+        transform: placement.transform,
+        geometry: None,
+    }
+}
