@@ -74,6 +74,14 @@ struct Cli {
     /// running headless; closing the window ends the run with the figures so far.
     #[arg(long, global = true)]
     window: bool,
+    /// With --window: after the last frame, keep the window open showing it until it is
+    /// closed (the summary is printed first).
+    #[arg(long, global = true, requires = "window")]
+    keep_open: bool,
+    /// Headless runs: write the back buffer after the last frame as an RGBA PNG (a windowed
+    /// run draws its frames straight into the window's images, which cannot be read back).
+    #[arg(long, global = true, value_name = "FILE", conflicts_with = "window")]
+    png: Option<std::path::PathBuf>,
     #[command(subcommand)]
     scenario: Command,
 }
@@ -195,6 +203,19 @@ impl Drop for Bar {
     }
 }
 
+/// Writes the back buffer of a headless `device` of `size` as an RGBA PNG.
+fn write_back_buffer(
+    device: &GraphicsDevice,
+    size: (i32, i32),
+    path: &std::path::Path,
+) -> Result<(), String> {
+    let count = (size.0 * size.1) as usize;
+    let mut pixels = vec![xnagraph::Color::TRANSPARENT; count];
+    device.get_back_buffer_data(None, &mut pixels, 0, count).map_err(|e| e.to_string())?;
+    let rgba: Vec<u8> = pixels.iter().flat_map(|c| [c.r, c.g, c.b, c.a]).collect();
+    xnagraph_benches::write_rgba_png(path, size.0 as u32, size.1 as u32, &rgba)
+}
+
 fn out(line: String) {
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "{line}");
@@ -251,6 +272,9 @@ impl Run<'_> {
             let device = self.device(size, CompilePolicy::Graph).map_err(|e| e.to_string())?;
             let mut scenario = make(&device).map_err(|e| e.to_string())?;
             let times = self.frames(name, &device, &mut scenario, frames)?;
+            if let Some(path) = &self.cli.png {
+                write_back_buffer(&device, size, path)?;
+            }
             return report(&device, &mut scenario, times);
         }
         let mut ctx = GameContext::new();
@@ -262,12 +286,21 @@ impl Run<'_> {
         ctx.graphics.graphics_profile = GraphicsProfile::HiDef;
         ctx.graphics.device_options = self.options(CompilePolicy::Graph);
         let mut bar = Bar::new(frames);
-        run_windowed(&mut ctx, frames, &self.times, &mut bar, &mut |line| out(line), make, {
-            |device: &GraphicsDevice, scenario: &mut S, times: Vec<FrameTimes>| {
-                self.emit(name, device, &times)?;
-                report(device, scenario, times)
-            }
-        })
+        run_windowed(
+            &mut ctx,
+            frames,
+            self.cli.keep_open,
+            &self.times,
+            &mut bar,
+            &mut |line| out(line),
+            make,
+            {
+                |device: &GraphicsDevice, scenario: &mut S, times: Vec<FrameTimes>| {
+                    self.emit(name, device, &times)?;
+                    report(device, scenario, times)
+                }
+            },
+        )
     }
 
     /// Runs `frames` frames of `scenario`, printing a line per frame unless quiet.
@@ -325,6 +358,11 @@ fn sort_mode(sort: Sort) -> SpriteSortMode {
 
 fn adapter(device: &GraphicsDevice) -> (&'static str, String) {
     ("adapter", string(device.adapter_name()))
+}
+
+/// Where the frames went: `window` (`--window`) or `headless`.
+fn presented(cli: &Cli) -> (&'static str, String) {
+    ("presented", string(if cli.window { "window" } else { "headless" }))
 }
 
 /// How the summary's GPU figures were measured (or why there are none).
@@ -390,6 +428,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     &[
                         adapter(device),
                         gpu_timing(device, cli),
+                        presented(cli),
                         ("sprites", count.to_string()),
                         ("textures", textures.to_string()),
                         ("record_ns_per_sprite_p50", per_sprite(|f| f.record.as_secs_f64())),
@@ -416,6 +455,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     &[
                         adapter(device),
                         gpu_timing(device, cli),
+                        presented(cli),
                         ("pass", pass.to_string()),
                         ("verdict", string(&text)),
                     ],
@@ -457,6 +497,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     &[
                         adapter(&device),
                         gpu_timing(&device, cli),
+                        presented(cli),
                         ("policy", string(name)),
                         ("scene_samples", scenario.scene_samples().to_string()),
                         ("bytes_loaded", result.cost.bytes_loaded.to_string()),
@@ -497,6 +538,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     &[
                         adapter(device),
                         gpu_timing(device, cli),
+                        presented(cli),
                         ("bytes_per_frame", bytes.to_string()),
                         ("upload_mb_s", number(streamed / 1e6)),
                         ("memcpy_mb_s", number(memcpy / 1e6)),
@@ -511,7 +553,8 @@ fn scenario(run: &Run) -> Result<bool, String> {
             let frames = cli.frames.unwrap_or(300);
             let make = |device: &GraphicsDevice| Mixed::new(device, cli.seed);
             run.scenario("mixed", (320, 240), frames, make, |device, _, times| {
-                out(Summary(&times).json("mixed", &[adapter(device), gpu_timing(device, cli)]));
+                out(Summary(&times)
+                    .json("mixed", &[adapter(device), gpu_timing(device, cli), presented(cli)]));
                 run.plot("mixed", &times)?;
                 Ok(true)
             })

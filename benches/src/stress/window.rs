@@ -3,7 +3,11 @@
 //! it; the scenario is a [`Game`] whose `Draw` records a frame and whose `EndDraw` presents it
 //! through the same [`Runner`] a headless run uses, so the figures are the same. The run ends
 //! after the frames asked for, or early when the window is closed; the figures of the frames
-//! presented are reported either way, while the device still exists (`UnloadContent`).
+//! presented are reported either way while the device still exists: at the last frame, or at
+//! `UnloadContent` when the window closed first. With `keep_open` the window stays after the
+//! last frame, showing it (nothing more is drawn or presented), until it is closed.
+
+use std::time::Duration;
 
 use xnagraph::game::{Game, GameContext, GameTime};
 use xnagraph::GraphicsDevice;
@@ -19,6 +23,7 @@ type Report<'a, S, T> =
 
 struct Windowed<'a, S, T> {
     frames: u32,
+    keep_open: bool,
     times: &'a StageTimes,
     progress: &'a mut dyn Progress,
     lines: &'a mut dyn FnMut(String),
@@ -40,6 +45,10 @@ impl<S: Scenario, T> Game for Windowed<'_, S, T> {
     }
 
     fn update(&mut self, _: &mut GameContext, _: &GameTime) -> xnagraph::Result<()> {
+        if self.result.is_some() {
+            // Kept open after the last frame: the loop only waits for the window to close.
+            std::thread::sleep(Duration::from_millis(10));
+        }
         Ok(())
     }
 
@@ -55,13 +64,25 @@ impl<S: Scenario, T> Game for Windowed<'_, S, T> {
             let device = ctx.graphics_device()?;
             runner.present(device, scenario, self.times, self.progress, self.lines)?;
             if runner.is_complete() {
-                ctx.exit();
+                self.report(ctx)?;
+                if !self.keep_open {
+                    ctx.exit();
+                }
             }
         }
         Ok(())
     }
 
     fn unload_content(&mut self, ctx: &mut GameContext) -> xnagraph::Result<()> {
+        // The window closed before the last frame: the figures of the frames presented.
+        self.report(ctx)
+    }
+}
+
+impl<S: Scenario, T> Windowed<'_, S, T> {
+    /// Finishes the run and reports it, once; the runner is gone afterwards, so nothing more is
+    /// recorded or presented.
+    fn report(&mut self, ctx: &mut GameContext) -> xnagraph::Result<()> {
         let (Some(runner), Some(scenario), Some(report)) =
             (self.runner.take(), self.scenario.as_mut(), self.report.take())
         else {
@@ -76,11 +97,13 @@ impl<S: Scenario, T> Game for Windowed<'_, S, T> {
 
 /// Runs up to `frames` frames of the scenario `make` creates in a window, with the device
 /// `ctx`'s manager describes (size, options); `report` gets the figures of the frames
-/// presented (fewer when the window was closed early) while the device exists.
+/// presented (fewer when the window was closed early) while the device exists. With
+/// `keep_open` the window stays, showing the last frame, until it is closed.
 #[allow(clippy::too_many_arguments)]
 pub fn run_windowed<S: Scenario, T>(
     ctx: &mut GameContext,
     frames: u32,
+    keep_open: bool,
     times: &StageTimes,
     progress: &mut dyn Progress,
     lines: &mut dyn FnMut(String),
@@ -89,6 +112,7 @@ pub fn run_windowed<S: Scenario, T>(
 ) -> Result<T, String> {
     let mut game = Windowed {
         frames,
+        keep_open,
         times,
         progress,
         lines,
