@@ -7,10 +7,8 @@
 #[path = "common/screen.rs"]
 mod screen;
 
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use screen::{have_display, Child, Display, Image};
@@ -98,17 +96,7 @@ fn the_window_shows_the_scenarios_last_frame() {
                 .spawn()
                 .expect("the stress binary starts"),
         );
-        let stdout = child.stdout();
-        let (lines, summary) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
-                let done = field(&line, "summary") == Some("true");
-                let _ = lines.send(line);
-                if done {
-                    break;
-                }
-            }
-        });
+        let summary = child.lines();
         let display = Display::connect();
         let window = display.wait_for(child.id(), "xnagraph-stress sprites");
         // The summary comes after the last frame's present; the window then stays open.
@@ -137,7 +125,7 @@ fn closing_the_window_ends_the_run_with_the_figures_so_far() {
     if !have_display("closing_the_window") {
         return;
     }
-    let child = Child::new(
+    let mut child = Child::new(
         stress()
             .args([
                 "--window",
@@ -154,14 +142,16 @@ fn closing_the_window_ends_the_run_with_the_figures_so_far() {
             .spawn()
             .expect("the stress binary starts"),
     );
+    let lines = child.lines();
     let display = Display::connect();
     let window = display.wait_for(child.id(), "xnagraph-stress sprites");
     assert_eq!(display.size(window), (1920, 1080), "the back buffer's size");
     // Let some frames be presented, then ask the window to close as a window manager would.
     std::thread::sleep(Duration::from_millis(1500));
     display.close(window);
-    let out = child.wait();
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let out = child.exits_within(Duration::from_secs(60));
+    // Every line, until the reader reaches the end of the closed pipe.
+    let stdout = lines.iter().collect::<Vec<_>>().join("\n");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let (frames, s) = frames_and_summary(&stdout);
     let reported: usize = field(&s, "frames").unwrap().parse().unwrap();

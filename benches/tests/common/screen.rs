@@ -191,12 +191,36 @@ impl Child {
         self.0.as_ref().expect("not waited for").id()
     }
 
-    pub fn stdout(&mut self) -> std::process::ChildStdout {
-        self.0.as_mut().and_then(|c| c.stdout.take()).expect("a piped stdout")
+    /// The lines of the piped stdout as they come, read on a thread of their own (so that
+    /// the process never waits on a full pipe).
+    pub fn lines(&mut self) -> std::sync::mpsc::Receiver<String> {
+        use std::io::BufRead;
+        let stdout = self.0.as_mut().and_then(|c| c.stdout.take()).expect("a piped stdout");
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        lines
     }
 
     pub fn wait(mut self) -> std::process::Output {
         self.0.take().expect("not waited for").wait_with_output().unwrap()
+    }
+
+    /// Waits for the process to exit by itself within `limit`, else fails the test (the
+    /// process is killed on the way out).
+    pub fn exits_within(mut self, limit: Duration) -> std::process::Output {
+        let start = Instant::now();
+        let child = self.0.as_mut().expect("not waited for");
+        while child.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < limit, "the process did not exit within {limit:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.wait()
     }
 }
 
