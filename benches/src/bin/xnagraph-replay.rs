@@ -152,7 +152,7 @@ enum Command {
         /// The capture file.
         capture: PathBuf,
     },
-    /// Replays a capture headless and profiles it: per plan node GPU time, per frame CPU
+    /// Replays a capture (headless, or in a window) and profiles it: per plan node GPU time, per frame CPU
     /// stages and GPU time with percentiles.
     Replay(ReplayArgs),
     /// Replays two captures (or one twice: on two backends, or under the frame-blind policy)
