@@ -51,6 +51,23 @@ pub fn json(fields: &[(&str, String)]) -> String {
     format!("{{{}}}", body.join(", "))
 }
 
+/// Writes `rgba` (`width` × `height` pixels, 8 bits per channel, rows top to bottom) as a PNG.
+pub fn write_rgba_png(
+    path: &std::path::Path,
+    width: u32,
+    height: u32,
+    rgba: &[u8],
+) -> Result<(), String> {
+    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(|e| fail(&e))?;
+    writer.write_image_data(rgba).map_err(|e| fail(&e))?;
+    writer.finish().map_err(|e| fail(&e))
+}
+
 pub fn string(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }

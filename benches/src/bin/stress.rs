@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use tracing_subscriber::layer::SubscriberExt;
+use xnagraph::game::GameContext;
 use xnagraph::{
     BackendKind, CompilePolicy, DeviceOptions, GpuTimingSupport, GraphicsDevice, GraphicsProfile,
     PresentationParameters, SpriteSortMode, TextureIndexing,
@@ -22,6 +23,7 @@ use xnagraph_benches::stress::post::{self, Post};
 use xnagraph_benches::stress::sprites::{self, SpriteOptions, Sprites};
 use xnagraph_benches::stress::timing::StageTimes;
 use xnagraph_benches::stress::uploads::{memcpy_bytes_per_second, Uploads};
+use xnagraph_benches::stress::window::run_windowed;
 use xnagraph_benches::stress::{self as harness, FrameTimes, Progress, Scenario, Summary};
 use xnagraph_benches::{json, number, string};
 
@@ -68,6 +70,18 @@ struct Cli {
     /// none, its frames are timed fence to fence).
     #[arg(long, global = true, value_enum, default_value_t = OnOff::On)]
     timestamps: OnOff,
+    /// Present every frame into a window of the scenario's back-buffer size instead of
+    /// running headless; closing the window ends the run with the figures so far.
+    #[arg(long, global = true)]
+    window: bool,
+    /// With --window: after the last frame, keep the window open showing it until it is
+    /// closed (the summary is printed first).
+    #[arg(long, global = true, requires = "window")]
+    keep_open: bool,
+    /// Headless runs: write the back buffer after the last frame as an RGBA PNG (a windowed
+    /// run draws its frames straight into the window's images, which cannot be read back).
+    #[arg(long, global = true, value_name = "FILE", conflicts_with = "window")]
+    png: Option<std::path::PathBuf>,
     #[command(subcommand)]
     scenario: Command,
 }
@@ -189,6 +203,19 @@ impl Drop for Bar {
     }
 }
 
+/// Writes the back buffer of a headless `device` of `size` as an RGBA PNG.
+fn write_back_buffer(
+    device: &GraphicsDevice,
+    size: (i32, i32),
+    path: &std::path::Path,
+) -> Result<(), String> {
+    let count = (size.0 * size.1) as usize;
+    let mut pixels = vec![xnagraph::Color::TRANSPARENT; count];
+    device.get_back_buffer_data(None, &mut pixels, 0, count).map_err(|e| e.to_string())?;
+    let rgba: Vec<u8> = pixels.iter().flat_map(|c| [c.r, c.g, c.b, c.a]).collect();
+    xnagraph_benches::write_rgba_png(path, size.0 as u32, size.1 as u32, &rgba)
+}
+
 fn out(line: String) {
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "{line}");
@@ -206,7 +233,11 @@ impl Run<'_> {
             back_buffer_height: size.1,
             ..PresentationParameters::default()
         };
-        let options = DeviceOptions {
+        GraphicsDevice::with_options(GraphicsProfile::HiDef, params, self.options(policy))
+    }
+
+    fn options(&self, policy: CompilePolicy) -> DeviceOptions {
+        DeviceOptions {
             validation: self.cli.validation,
             frames_in_flight: self.cli.frames_in_flight,
             render_thread: !self.cli.no_render_thread,
@@ -223,8 +254,53 @@ impl Run<'_> {
             },
             gpu_timing: self.cli.timestamps == OnOff::On,
             ..DeviceOptions::default()
-        };
-        GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)
+        }
+    }
+
+    /// Runs `frames` frames of the scenario `make` creates on a device with a back buffer of
+    /// `size`, headless or in a window (`--window`), printing a line per frame unless quiet;
+    /// `report` gets the figures while the device exists.
+    fn scenario<S: Scenario, T>(
+        &self,
+        name: &str,
+        size: (i32, i32),
+        frames: u32,
+        make: impl FnOnce(&GraphicsDevice) -> xnagraph::Result<S>,
+        report: impl FnOnce(&GraphicsDevice, &mut S, Vec<FrameTimes>) -> Result<T, String>,
+    ) -> Result<T, String> {
+        if !self.cli.window {
+            let device = self.device(size, CompilePolicy::Graph).map_err(|e| e.to_string())?;
+            let mut scenario = make(&device).map_err(|e| e.to_string())?;
+            let times = self.frames(name, &device, &mut scenario, frames)?;
+            if let Some(path) = &self.cli.png {
+                write_back_buffer(&device, size, path)?;
+            }
+            return report(&device, &mut scenario, times);
+        }
+        let mut ctx = GameContext::new();
+        ctx.window.title = format!("xnagraph-stress {name}");
+        ctx.is_fixed_time_step = false;
+        ctx.graphics.preferred_back_buffer_width = size.0;
+        ctx.graphics.preferred_back_buffer_height = size.1;
+        ctx.graphics.synchronize_with_vertical_retrace = false;
+        ctx.graphics.graphics_profile = GraphicsProfile::HiDef;
+        ctx.graphics.device_options = self.options(CompilePolicy::Graph);
+        let mut bar = Bar::new(frames);
+        run_windowed(
+            &mut ctx,
+            frames,
+            self.cli.keep_open,
+            &self.times,
+            &mut bar,
+            &mut |line| out(line),
+            make,
+            {
+                |device: &GraphicsDevice, scenario: &mut S, times: Vec<FrameTimes>| {
+                    self.emit(name, device, &times)?;
+                    report(device, scenario, times)
+                }
+            },
+        )
     }
 
     /// Runs `frames` frames of `scenario`, printing a line per frame unless quiet.
@@ -240,6 +316,17 @@ impl Run<'_> {
             harness::run(device, scenario, frames, &self.times, &mut bar, &mut |line| out(line));
         drop(bar);
         let times = result.map_err(|e| e.to_string())?;
+        self.emit(name, device, &times)?;
+        Ok(times)
+    }
+
+    /// Prints a line per frame unless quiet; fails on validation messages.
+    fn emit(
+        &self,
+        name: &str,
+        device: &GraphicsDevice,
+        times: &[FrameTimes],
+    ) -> Result<(), String> {
         if !self.cli.quiet {
             for (i, f) in times.iter().enumerate() {
                 out(f.json(name, i));
@@ -249,7 +336,7 @@ impl Run<'_> {
         if let Some(first) = messages.first() {
             return Err(format!("{} validation messages, the first: {first}", messages.len()));
         }
-        Ok(times)
+        Ok(())
     }
 
     fn plot(&self, title: &str, times: &[FrameTimes]) -> Result<(), String> {
@@ -271,6 +358,11 @@ fn sort_mode(sort: Sort) -> SpriteSortMode {
 
 fn adapter(device: &GraphicsDevice) -> (&'static str, String) {
     ("adapter", string(device.adapter_name()))
+}
+
+/// Where the frames went: `window` (`--window`) or `headless`.
+fn presented(cli: &Cli) -> (&'static str, String) {
+    ("presented", string(if cli.window { "window" } else { "headless" }))
 }
 
 /// How the summary's GPU figures were measured (or why there are none).
@@ -311,63 +403,75 @@ fn scenario(run: &Run) -> Result<bool, String> {
     let e = |e: xnagraph::XnaError| e.to_string();
     match cli.scenario {
         Command::Sprites { textures, sort, waves, per_wave, ramp } => {
-            let device =
-                run.device((sprites::WIDTH, sprites::HEIGHT), CompilePolicy::Graph).map_err(e)?;
             let options =
                 SpriteOptions { textures, sort: sort_mode(sort), waves, per_wave, seed: cli.seed };
             if ramp {
+                if cli.window {
+                    return Err("--ramp runs headless only".to_owned());
+                }
+                let device = run
+                    .device((sprites::WIDTH, sprites::HEIGHT), CompilePolicy::Graph)
+                    .map_err(e)?;
                 return ramp_sprites(run, &device, options).map_err(e);
             }
-            let mut scenario = Sprites::new(&device, options).map_err(e)?;
             let frames = cli.frames.unwrap_or(300);
-            let times = run.frames("sprites", &device, &mut scenario, frames)?;
-            let count = scenario.count();
-            let per_sprite = |get: fn(&FrameTimes) -> f64| {
-                let mut v: Vec<f64> = times.iter().map(get).collect();
-                number(harness::percentile(&mut v, 50.0) * 1e9 / count.max(1) as f64)
-            };
-            out(Summary(&times).json(
-                "sprites",
-                &[
-                    adapter(&device),
-                    gpu_timing(&device, cli),
-                    ("sprites", count.to_string()),
-                    ("textures", textures.to_string()),
-                    ("record_ns_per_sprite_p50", per_sprite(|f| f.record.as_secs_f64())),
-                    ("frame_ns_per_sprite_p50", per_sprite(|f| f.frame.as_secs_f64())),
-                ],
-            ));
-            run.plot("sprites", &times)?;
-            Ok(true)
+            let size = (sprites::WIDTH, sprites::HEIGHT);
+            let make = |device: &GraphicsDevice| Sprites::new(device, options);
+            run.scenario("sprites", size, frames, make, |device, scenario, times| {
+                let count = scenario.count();
+                let per_sprite = |get: fn(&FrameTimes) -> f64| {
+                    let mut v: Vec<f64> = times.iter().map(get).collect();
+                    number(harness::percentile(&mut v, 50.0) * 1e9 / count.max(1) as f64)
+                };
+                out(Summary(&times).json(
+                    "sprites",
+                    &[
+                        adapter(device),
+                        gpu_timing(device, cli),
+                        presented(cli),
+                        ("sprites", count.to_string()),
+                        ("textures", textures.to_string()),
+                        ("record_ns_per_sprite_p50", per_sprite(|f| f.record.as_secs_f64())),
+                        ("frame_ns_per_sprite_p50", per_sprite(|f| f.frame.as_secs_f64())),
+                    ],
+                ));
+                run.plot("sprites", &times)?;
+                Ok(true)
+            })
         }
         Command::RtChurn => {
             let frames = cli.frames.unwrap_or(10_000);
-            let device = run.device((640, 360), CompilePolicy::Graph).map_err(e)?;
-            let mut churn =
-                Churn::new(&device, frames, cli.frames_in_flight, !cli.no_render_thread)
-                    .map_err(e)?;
-            let times = run.frames("rt-churn", &device, &mut churn, frames)?;
-            let verdict = churn.verdict();
-            let (pass, text) = match &verdict {
-                Ok(t) => (true, t.clone()),
-                Err(t) => (false, t.clone()),
+            let make = |device: &GraphicsDevice| {
+                Churn::new(device, frames, cli.frames_in_flight, !cli.no_render_thread)
             };
-            out(Summary(&times).json(
-                "rt-churn",
-                &[
-                    adapter(&device),
-                    gpu_timing(&device, cli),
-                    ("pass", pass.to_string()),
-                    ("verdict", string(&text)),
-                ],
-            ));
-            run.plot("rt-churn", &times)?;
-            if !pass {
-                eprintln!("xnagraph-stress: rt-churn failed: {text}");
-            }
-            Ok(pass)
+            run.scenario("rt-churn", (640, 360), frames, make, |device, churn, times| {
+                let verdict = churn.verdict();
+                let (pass, text) = match &verdict {
+                    Ok(t) => (true, t.clone()),
+                    Err(t) => (false, t.clone()),
+                };
+                out(Summary(&times).json(
+                    "rt-churn",
+                    &[
+                        adapter(device),
+                        gpu_timing(device, cli),
+                        presented(cli),
+                        ("pass", pass.to_string()),
+                        ("verdict", string(&text)),
+                    ],
+                ));
+                run.plot("rt-churn", &times)?;
+                if !pass {
+                    eprintln!("xnagraph-stress: rt-churn failed: {text}");
+                }
+                Ok(pass)
+            })
         }
         Command::PostChain { width, height, sprites, bandwidth_gbs } => {
+            if cli.window {
+                // Two devices, one per policy, and one window event loop per process.
+                return Err("post-chain compares two devices and runs headless only".to_owned());
+            }
             let frames = cli.frames.unwrap_or(100);
             let mut results = Vec::new();
             for (name, policy) in
@@ -393,6 +497,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     &[
                         adapter(&device),
                         gpu_timing(&device, cli),
+                        presented(cli),
                         ("policy", string(name)),
                         ("scene_samples", scenario.scene_samples().to_string()),
                         ("bytes_loaded", result.cost.bytes_loaded.to_string()),
@@ -422,35 +527,37 @@ fn scenario(run: &Run) -> Result<bool, String> {
         }
         Command::Uploads { mib } => {
             let frames = cli.frames.unwrap_or(200);
-            let device = run.device((256, 256), CompilePolicy::Graph).map_err(e)?;
-            let mut scenario = Uploads::new(&device, mib).map_err(e)?;
-            let times = run.frames("uploads", &device, &mut scenario, frames)?;
-            let bytes = scenario.bytes_per_frame();
-            let total: f64 = times.iter().map(|f| f.frame.as_secs_f64()).sum();
-            let streamed = bytes as f64 * times.len() as f64 / total.max(1e-9);
-            let memcpy = memcpy_bytes_per_second(bytes as usize, 5);
-            out(Summary(&times).json(
-                "uploads",
-                &[
-                    adapter(&device),
-                    gpu_timing(&device, cli),
-                    ("bytes_per_frame", bytes.to_string()),
-                    ("upload_mb_s", number(streamed / 1e6)),
-                    ("memcpy_mb_s", number(memcpy / 1e6)),
-                    ("ratio", number(streamed / memcpy)),
-                ],
-            ));
-            run.plot("uploads", &times)?;
-            Ok(true)
+            let make = |device: &GraphicsDevice| Uploads::new(device, mib);
+            run.scenario("uploads", (256, 256), frames, make, |device, scenario, times| {
+                let bytes = scenario.bytes_per_frame();
+                let total: f64 = times.iter().map(|f| f.frame.as_secs_f64()).sum();
+                let streamed = bytes as f64 * times.len() as f64 / total.max(1e-9);
+                let memcpy = memcpy_bytes_per_second(bytes as usize, 5);
+                out(Summary(&times).json(
+                    "uploads",
+                    &[
+                        adapter(device),
+                        gpu_timing(device, cli),
+                        presented(cli),
+                        ("bytes_per_frame", bytes.to_string()),
+                        ("upload_mb_s", number(streamed / 1e6)),
+                        ("memcpy_mb_s", number(memcpy / 1e6)),
+                        ("ratio", number(streamed / memcpy)),
+                    ],
+                ));
+                run.plot("uploads", &times)?;
+                Ok(true)
+            })
         }
         Command::Mixed => {
             let frames = cli.frames.unwrap_or(300);
-            let device = run.device((320, 240), CompilePolicy::Graph).map_err(e)?;
-            let mut scenario = Mixed::new(&device, cli.seed).map_err(e)?;
-            let times = run.frames("mixed", &device, &mut scenario, frames)?;
-            out(Summary(&times).json("mixed", &[adapter(&device), gpu_timing(&device, cli)]));
-            run.plot("mixed", &times)?;
-            Ok(true)
+            let make = |device: &GraphicsDevice| Mixed::new(device, cli.seed);
+            run.scenario("mixed", (320, 240), frames, make, |device, _, times| {
+                out(Summary(&times)
+                    .json("mixed", &[adapter(device), gpu_timing(device, cli), presented(cli)]));
+                run.plot("mixed", &times)?;
+                Ok(true)
+            })
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `xnagraph-replay`: replays, inspects and trims xnagraph frame captures.
 //!
 //! `info` prints what a capture holds and its size against its raw data; `replay` runs it on
-//! Vulkan or SDL_gpu (`--backend`, headless) once or `--repeat` times and profiles it: a table
+//! Vulkan or SDL_gpu (`--backend`; headless, or presenting every frame into a window of the
+//! capture's back-buffer size with `--window`) once or `--repeat` times and profiles it: a table
 //! of the CPU stages (record, compile, lowering, submit), wall-clock and GPU frame times with
 //! p50/p95/p99, a table per plan node (name, kind, attachments, load/store ops, draws, GPU ms,
 //! share of the frame), optionally a JSON summary (`--json`, windowed by
@@ -16,8 +17,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use xnagraph_benches::plot::{self, Series};
 use xnagraph_benches::profile::{
-    diff, node_table, percentile, profile, puffin_out, report, stage_table, summary_json,
-    timestamp_cost, FrameFigures, ProfileOptions,
+    diff, node_table, percentile, profile, profile_while, puffin_out, report, stage_table,
+    summary_json, timestamp_cost, window::ReplayWindow, FrameFigures, ProfileOptions,
 };
 use xnagraph_graph::capture::trim::trim;
 use xnagraph_graph::capture::Capture;
@@ -67,7 +68,17 @@ struct ReplayArgs {
     /// rounds each, and print the ratio.
     #[arg(long)]
     timestamp_cost: bool,
-    /// Write the final frame's back buffer as an RGBA PNG.
+    /// Present every replayed frame into a window of the capture's back-buffer size (the
+    /// backend is created for the window, as a windowed game's device is); closing the window
+    /// ends the replay with the figures so far.
+    #[arg(long, conflicts_with_all = ["timestamp_cost", "png", "png_frames"])]
+    window: bool,
+    /// With --window: after the replay, keep the window open showing its last frame until it
+    /// is closed (the tables are printed first).
+    #[arg(long, requires = "window")]
+    keep_open: bool,
+    /// Write the final frame's back buffer as an RGBA PNG (headless: a windowed replay draws
+    /// its frames straight into the window's images, which cannot be read back).
     #[arg(long, value_name = "FILE")]
     png: Option<PathBuf>,
     /// Write a JSON summary (stages, GPU time, per-node rows).
@@ -141,7 +152,7 @@ enum Command {
         /// The capture file.
         capture: PathBuf,
     },
-    /// Replays a capture headless and profiles it: per plan node GPU time, per frame CPU
+    /// Replays a capture (headless, or in a window) and profiles it: per plan node GPU time, per frame CPU
     /// stages and GPU time with percentiles.
     Replay(ReplayArgs),
     /// Replays two captures (or one twice: on two backends, or under the frame-blind policy)
@@ -179,13 +190,40 @@ fn chosen_backend(choice: BackendChoice, validation: bool) -> Result<Box<dyn Bac
     Ok(match choice {
         BackendChoice::Vulkan => Box::new(backend(validation)?),
         BackendChoice::Sdlgpu => Box::new(
-            SdlGpuBackend::new(SdlGpuConfig {
-                debug_mode: validation || cfg!(debug_assertions),
-                ..SdlGpuConfig::default()
-            })
-            .map_err(|e| format!("no SDL_gpu device: {e}"))?,
+            SdlGpuBackend::new(sdlgpu_config(validation))
+                .map_err(|e| format!("no SDL_gpu device: {e}"))?,
         ),
     })
+}
+
+fn sdlgpu_config(validation: bool) -> SdlGpuConfig {
+    SdlGpuConfig { debug_mode: validation || cfg!(debug_assertions), ..SdlGpuConfig::default() }
+}
+
+/// A backend of `choice` that presents to `window`, its presents unpaced (immediate) where the
+/// window allows it, so that the replay measures the frames rather than the display.
+fn window_backend(
+    choice: BackendChoice,
+    validation: bool,
+    window: &ReplayWindow,
+) -> Result<Box<dyn Backend>, String> {
+    let mut backend: Box<dyn Backend> = match choice {
+        BackendChoice::Vulkan => Box::new(
+            VulkanBackend::for_window(
+                VulkanConfig { validation, ..VulkanConfig::default() },
+                window.window(),
+            )
+            .map_err(|e| format!("no Vulkan device for the window: {e}"))?,
+        ),
+        BackendChoice::Sdlgpu => Box::new(
+            SdlGpuBackend::for_window(sdlgpu_config(validation), window.window())
+                .map_err(|e| format!("no SDL_gpu device for the window: {e}"))?,
+        ),
+    };
+    if backend.check_present_pacing(true).is_ok() {
+        backend.set_present_immediate(true);
+    }
+    Ok(backend)
 }
 
 fn open(path: &Path) -> Result<Capture, String> {
@@ -261,7 +299,18 @@ fn run(cli: Cli) -> Result<(), String> {
 
 fn replay_command(args: ReplayArgs) -> Result<(), String> {
     let capture = open(&args.capture)?;
-    let mut backend = chosen_backend(args.backend, args.validation)?;
+    let mut window = match args.window {
+        true => {
+            let desc = capture.textures[capture.device.back_buffer as usize].desc;
+            let title = format!("xnagraph-replay {}", capture_name(&args.capture));
+            Some(ReplayWindow::open(&title, desc.width, desc.height)?)
+        }
+        false => None,
+    };
+    let mut backend = match &window {
+        Some(window) => window_backend(args.backend, args.validation, window)?,
+        None => chosen_backend(args.backend, args.validation)?,
+    };
     let backend = backend.as_mut();
     let policy = args.frame_blind.then_some(CompilePolicy::FrameBlind);
     let passes = if args.timestamp_cost {
@@ -316,8 +365,11 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
         Some(addr) => Some(serve(addr, args.serve_wait)?),
         None => None,
     };
-    let run = profile(backend, &capture, &options, || bar.inc(1))
-        .map_err(|e| format!("replay failed: {e}"))?;
+    let run = profile_while(backend, &capture, &options, || {
+        bar.inc(1);
+        window.as_mut().is_none_or(ReplayWindow::pump)
+    })
+    .map_err(|e| format!("replay failed: {e}"))?;
     bar.finish_and_clear();
     check_validation(backend, args.validation)?;
     if args.puffin.is_some() || server.is_some() {
@@ -373,6 +425,9 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
     if let Some(path) = &args.png {
         let desc = capture.textures[capture.device.back_buffer as usize].desc;
         write_png(path, desc.width, desc.height, desc.format, &run.final_back_buffer)?;
+    }
+    if let (true, Some(window)) = (args.keep_open, &mut window) {
+        window.wait_closed();
     }
     Ok(())
 }

@@ -12,6 +12,9 @@ pub mod observe;
 pub mod puffin_out;
 pub mod report;
 pub mod run;
+pub mod window;
 
 pub use report::{node_rows, node_table, percentile, stage_table, summary_json, NodeRow};
-pub use run::{profile, timestamp_cost, FrameFigures, ProfileOptions, ProfileRun, TimestampCost};
+pub use run::{
+    profile, profile_while, timestamp_cost, FrameFigures, ProfileOptions, ProfileRun, TimestampCost,
+};

@@ -101,7 +101,24 @@ pub fn profile(
     backend: &mut dyn Backend,
     capture: &Capture,
     options: &ProfileOptions,
-    progress: impl FnMut(),
+    mut progress: impl FnMut(),
+) -> Result<ProfileRun, BackendError> {
+    profile_while(backend, capture, options, || {
+        progress();
+        true
+    })
+}
+
+/// [`profile`], calling `go_on` after every frame: the replay ends after that frame when it
+/// returns false (a replay window was closed), with the figures of the frames replayed so far
+/// and the back buffer as the last of them left it. A back buffer whose last frame was drawn
+/// straight into a window's swapchain image has no content to read: `final_back_buffer` is
+/// then empty.
+pub fn profile_while(
+    backend: &mut dyn Backend,
+    capture: &Capture,
+    options: &ProfileOptions,
+    go_on: impl FnMut() -> bool,
 ) -> Result<ProfileRun, BackendError> {
     let support = backend.set_gpu_timing(options.timestamps);
     let support = if options.timestamps {
@@ -112,7 +129,7 @@ pub fn profile(
     let stages = StageTimes::default();
     let subscriber = tracing_subscriber::registry().with(stages.clone());
     let result = tracing::subscriber::with_default(subscriber, || {
-        passes(backend, capture, options, &stages, progress)
+        passes(backend, capture, options, &stages, go_on)
     });
     backend.set_gpu_timing(false);
     let (mut run, timings) = result?;
@@ -131,7 +148,7 @@ fn passes(
     capture: &Capture,
     options: &ProfileOptions,
     stages: &StageTimes,
-    mut progress: impl FnMut(),
+    mut go_on: impl FnMut() -> bool,
 ) -> Result<(ProfileRun, HashMap<SubmissionId, GpuFrameTiming>), BackendError> {
     let adapter = backend.adapter_name().to_owned();
     let mut observed = Observed::new(backend);
@@ -142,6 +159,7 @@ fn passes(
     let mut frame_images = Vec::new();
     let mut counter = 0u64;
     let back_buffer = capture.device.back_buffer;
+    let mut stopped = false;
     for pass in 0..options.repeat.max(1) {
         let mut replayer = Replayer::new(&mut observed, capture)?;
         if let Some(policy) = options.policy {
@@ -185,12 +203,28 @@ fn passes(
             if pass == 0 && options.png_frames.contains(&i) {
                 frame_images.push((i, replayer.read_back(&mut observed, back_buffer, 0, 0)?));
             }
-            begun = Instant::now();
-            progress();
+            let frame_begun = std::mem::replace(&mut begun, Instant::now());
+            if !go_on() {
+                // The last frame replayed: it ends when the GPU is idle, as a final frame does.
+                observed.wait_idle()?;
+                if let Some(last) = frames.last_mut() {
+                    last.frame_ms = last.frame_ms.max(ms(frame_begun.elapsed()));
+                }
+                stopped = true;
+                break;
+            }
         }
-        final_back_buffer = replayer.read_back(&mut observed, back_buffer, 0, 0)?;
+        // A frame drawn straight into a window's swapchain image left nothing to read.
+        final_back_buffer = if replayer.texture(back_buffer).given_to_presentation() {
+            Vec::new()
+        } else {
+            replayer.read_back(&mut observed, back_buffer, 0, 0)?
+        };
         replayer.finish(&mut observed)?;
         timings.extend(observed.drain_gpu_timings().into_iter().map(|t| (t.submission, t)));
+        if stopped {
+            break;
+        }
     }
     let run = ProfileRun {
         adapter,

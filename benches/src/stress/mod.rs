@@ -15,6 +15,7 @@ pub mod post;
 pub mod sprites;
 pub mod timing;
 pub mod uploads;
+pub mod window;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -200,50 +201,120 @@ pub fn run(
     progress: &mut dyn Progress,
     lines: &mut dyn FnMut(String),
 ) -> xnagraph::Result<Vec<FrameTimes>> {
-    // Filled up front, so the run's own records add no resident memory while it runs (a
-    // reserved but untouched vector would grow the resident set page by page).
-    let unset = FrameTimes { frame: Duration::MAX, ..FrameTimes::default() };
-    let mut out = vec![unset; frames as usize];
-    let mut flushes = vec![(u64::MAX, u64::MAX); frames as usize];
-    let mut flushed = device.submission_count();
-    let mut gpu = GpuTimes::default();
-    let mut start = Instant::now();
-    for index in 0..frames {
-        scenario.record(device, index)?;
-        let recorded = start.elapsed();
+    let mut runner = Runner::new(device, frames);
+    for _ in 0..frames {
+        runner.record(device, scenario)?;
+        runner.present(device, scenario, times, progress, lines)?;
+    }
+    runner.finish(device, times)
+}
+
+/// [`run`] one frame at a time, for a loop that is not the caller's (a window's event loop):
+/// [`Runner::record`] then [`Runner::present`] per frame, [`Runner::finish`] at the end, which
+/// may come before the frames planned (a closed window).
+pub struct Runner {
+    out: Vec<FrameTimes>,
+    flushes: Vec<(u64, u64)>,
+    flushed: u64,
+    gpu: GpuTimes,
+    start: Instant,
+    recorded: Duration,
+    index: u32,
+}
+
+impl Runner {
+    /// A run of at most `frames` frames on `device`, its first frame starting now.
+    pub fn new(device: &GraphicsDevice, frames: u32) -> Runner {
+        // Filled up front, so the run's own records add no resident memory while it runs (a
+        // reserved but untouched vector would grow the resident set page by page).
+        let unset = FrameTimes { frame: Duration::MAX, ..FrameTimes::default() };
+        Runner {
+            out: vec![unset; frames as usize],
+            flushes: vec![(u64::MAX, u64::MAX); frames as usize],
+            flushed: device.submission_count(),
+            gpu: GpuTimes::default(),
+            start: Instant::now(),
+            recorded: Duration::ZERO,
+            index: 0,
+        }
+    }
+
+    /// Frames presented so far.
+    pub fn done(&self) -> u32 {
+        self.index
+    }
+
+    /// Whether every planned frame was presented.
+    pub fn is_complete(&self) -> bool {
+        self.index as usize == self.out.len()
+    }
+
+    /// Records the next frame of `scenario`.
+    pub fn record(
+        &mut self,
+        device: &GraphicsDevice,
+        scenario: &mut dyn Scenario,
+    ) -> xnagraph::Result<()> {
+        scenario.record(device, self.index)?;
+        self.recorded = self.start.elapsed();
+        Ok(())
+    }
+
+    /// Presents the frame just recorded and files its figures.
+    pub fn present(
+        &mut self,
+        device: &GraphicsDevice,
+        scenario: &mut dyn Scenario,
+        times: &StageTimes,
+        progress: &mut dyn Progress,
+        lines: &mut dyn FnMut(String),
+    ) -> xnagraph::Result<()> {
+        let index = self.index;
         device.present()?;
-        let presented = start.elapsed();
+        let presented = self.start.elapsed();
         let last = device.submission_count();
-        flushes[index as usize] = (flushed + 1, last);
-        flushed = last;
+        self.flushes[index as usize] = (self.flushed + 1, last);
+        self.flushed = last;
         if let Some(line) = scenario.after_present(device, index)? {
             lines(line);
         }
         progress.frame_done(index);
-        gpu.drain(device)?;
+        self.gpu.drain(device)?;
         if let Some(done) = (index as usize).checked_sub(TAKE_LAG) {
-            let (first, last) = flushes[done];
-            out[done].stages = times.take(first, last);
-            out[done].gpu = gpu.take(first, last);
+            let (first, last) = self.flushes[done];
+            self.out[done].stages = times.take(first, last);
+            self.out[done].gpu = self.gpu.take(first, last);
         }
         let next = Instant::now();
-        out[index as usize] = FrameTimes {
-            record: recorded,
-            present: presented - recorded,
-            frame: next - start,
+        self.out[index as usize] = FrameTimes {
+            record: self.recorded,
+            present: presented - self.recorded,
+            frame: next - self.start,
             stages: Stages::default(),
             gpu: None,
         };
-        start = next;
+        self.start = next;
+        self.index += 1;
+        Ok(())
     }
-    device.wait_idle()?;
-    gpu.drain(device)?;
-    let taken = out.len().saturating_sub(TAKE_LAG);
-    for (frame, (first, last)) in out.iter_mut().zip(flushes).skip(taken) {
-        frame.stages = times.take(first, last);
-        frame.gpu = gpu.take(first, last);
+
+    /// Waits for the GPU and returns the figures of the frames presented.
+    pub fn finish(
+        mut self,
+        device: &GraphicsDevice,
+        times: &StageTimes,
+    ) -> xnagraph::Result<Vec<FrameTimes>> {
+        device.wait_idle()?;
+        self.gpu.drain(device)?;
+        self.out.truncate(self.index as usize);
+        self.flushes.truncate(self.index as usize);
+        let taken = self.out.len().saturating_sub(TAKE_LAG);
+        for (frame, (first, last)) in self.out.iter_mut().zip(self.flushes).skip(taken) {
+            frame.stages = times.take(first, last);
+            frame.gpu = self.gpu.take(first, last);
+        }
+        Ok(self.out)
     }
-    Ok(out)
 }
 
 /// GPU timings drained from the device, by flush number, until their frame takes them.

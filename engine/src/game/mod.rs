@@ -60,6 +60,12 @@ pub trait Game {
 
     /// XNA's `Draw`: record the frame; the loop presents it afterwards.
     fn draw(&mut self, ctx: &mut GameContext, time: &GameTime) -> Result<()>;
+
+    /// XNA's `EndDraw`: called after every `draw`; presents the frame. A game that overrides
+    /// it must present itself (a benchmark does, to time the present).
+    fn end_draw(&mut self, ctx: &mut GameContext) -> Result<()> {
+        ctx.graphics_device()?.present()
+    }
 }
 
 /// XNA's `GameWindow`, as far as a game sets and reads it.
@@ -195,7 +201,7 @@ impl GameContext {
             return Ok(());
         }
         game.draw(self, &draw_time)?;
-        self.graphics_device()?.present()
+        game.end_draw(self)
     }
 
     /// Runs `unload_content` (when the device exists) and drops the device; the first error of
