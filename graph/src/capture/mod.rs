@@ -21,6 +21,8 @@ pub mod writer;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod writer_tests;
 
 pub use container::CaptureError;
 pub use reader::{Capture, CapturedFrame};
