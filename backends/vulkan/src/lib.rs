@@ -66,6 +66,7 @@ use crate::texture::TextureTable;
 
 pub use crate::hold::GpuHold;
 pub use crate::swapchain::PresentPacing;
+pub use crate::timestamps::MAX_READY_REPORTS;
 
 /// How the backend is created.
 #[derive(Clone, Debug)]
@@ -554,6 +555,12 @@ impl Backend for VulkanBackend {
     fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
         self.finish_signalled_slots();
         self.timer.drain()
+    }
+
+    /// Reports dropped, oldest first, because more than [`MAX_READY_REPORTS`] waited for a
+    /// drain.
+    fn dropped_gpu_timings(&self) -> u64 {
+        self.timer.dropped()
     }
 }
 
