@@ -119,8 +119,9 @@ impl Replayer {
     }
 
     /// A rebuilder of this replay's frames, to run ahead of [`Self::submit_frame`] (on another
-    /// thread): its frames must be submitted in the order it rebuilt them. Its readback ids
-    /// continue this replay's own rebuilder's.
+    /// thread): its frames must be submitted in the order it rebuilt them, and no frame of the
+    /// same replay through [`Self::replay_frame`] (both number the game's readbacks from the
+    /// same count).
     pub fn rebuilder(&self) -> Rebuilder {
         self.rebuilder.clone()
     }
