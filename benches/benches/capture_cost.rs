@@ -8,8 +8,12 @@
 //! `present`, wall clock, as the sample measures it: it includes waiting for the GPU), and the
 //! game thread's own CPU time per frame (Linux's `/proc/thread-self/schedstat`; `null`
 //! elsewhere), which is what capture adds to the game itself: the writer thread's encoding and
-//! compression run beside it. The snapshot read back when a capture starts
-//! is a one-off and is reported on its own. Replay: the last captured block replayed on a
+//! compression run beside it. Each is also given as the microseconds a frame gains with the
+//! capture (`added_us_*`), with the render thread's CPU time per frame (it hands the frame to
+//! the writer) and the writer thread's (the capture's own work, off both). `queue_full_waits`
+//! counts the hand-overs that found the writer's queue full and waited (0: the capture never
+//! held up rendering). The snapshot read back when a capture starts is a one-off and is
+//! reported on its own. Replay: the last captured block replayed on a
 //! second Vulkan device `REPLAYS` times (`xnagraph_benches::replay`, the `xnagraph-replay`
 //! path), frames per second against the live frames without capture (target at least 0.90).
 
@@ -43,22 +47,61 @@ fn thread_cpu_ns() -> Option<u64> {
     stat.split_whitespace().next()?.parse().ok()
 }
 
+/// Nanoseconds the threads of this process whose name starts with `prefix` have run on a CPU,
+/// if the system says (Linux's `/proc/self/task`; threads that ended are not counted).
+fn threads_cpu_ns(prefix: &str) -> Option<u64> {
+    let mut total = 0;
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let name = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if name.starts_with(prefix) {
+            let stat = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+            total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+        }
+    }
+    Some(total)
+}
+
+/// The render thread's name (`xnagraph-render-N`, as the system shortens it).
+const RENDER_THREAD: &str = "xnagraph-render";
+/// The capture writer's name (`xnagraph capture`, as the system shortens it).
+const WRITER_THREAD: &str = "xnagraph captur";
+
+/// CPU nanoseconds of the game, render and writer threads over one block.
+#[derive(Clone, Copy, Default)]
+struct BlockCpu {
+    game: Option<u64>,
+    render: Option<u64>,
+}
+
+impl BlockCpu {
+    fn add(self, other: BlockCpu) -> BlockCpu {
+        let sum = |a: Option<u64>, b: Option<u64>| a.zip(b).map(|(a, b)| a + b);
+        BlockCpu { game: sum(self.game, other.game), render: sum(self.render, other.render) }
+    }
+}
+
 /// Runs `BLOCK` frames from `*frame` on, each one's time pushed to `out`; returns the game
-/// thread's CPU time over the block.
+/// and render threads' CPU time over the block (the render thread's up to its last frame's
+/// hand-over: the block ends with every frame rendered).
 fn run_block(
     device: &GraphicsDevice,
     scene: &mut SpriteScene,
     frame: &mut u32,
     out: &mut Vec<Duration>,
-) -> Result<Option<u64>, String> {
-    let cpu = thread_cpu_ns();
+) -> Result<BlockCpu, String> {
+    let (game, render) = (thread_cpu_ns(), threads_cpu_ns(RENDER_THREAD));
     for _ in 0..BLOCK {
         let start = Instant::now();
         scene.frame(device, *frame).map_err(err)?;
         out.push(start.elapsed());
         *frame += 1;
     }
-    Ok(cpu.zip(thread_cpu_ns()).map(|(a, b)| b - a))
+    device.flush().map_err(err)?;
+    let delta = |a: Option<u64>, b: Option<u64>| a.zip(b).map(|(a, b)| b - a);
+    Ok(BlockCpu {
+        game: delta(game, thread_cpu_ns()),
+        render: delta(render, threads_cpu_ns(RENDER_THREAD)),
+    })
 }
 
 fn main() -> Result<(), String> {
@@ -76,19 +119,23 @@ fn main() -> Result<(), String> {
         run_block(&device, &mut scene, &mut frame, &mut warmup)?;
     }
     let (mut without, mut with, mut starts) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut cpu_without, mut cpu_with) = (Some(0), Some(0));
-    let mut file_bytes = 0;
+    let zero = BlockCpu { game: Some(0), render: Some(0) };
+    let (mut cpu_without, mut cpu_with) = (zero, zero);
+    let (mut file_bytes, mut queue_full_waits, mut writer_ns) = (0, 0, Some(0));
     for _ in 0..ROUNDS {
-        let cpu = run_block(&device, &mut scene, &mut frame, &mut without)?;
-        cpu_without = cpu_without.zip(cpu).map(|(a, b)| a + b);
+        cpu_without = cpu_without.add(run_block(&device, &mut scene, &mut frame, &mut without)?);
         let (first, last) = (u64::from(frame), u64::from(frame + BLOCK - 1));
         let start = Instant::now();
         device.capture_frames(&path, first..=last).map_err(err)?;
         starts.push(start.elapsed());
-        let cpu = run_block(&device, &mut scene, &mut frame, &mut with)?;
-        cpu_with = cpu_with.zip(cpu).map(|(a, b)| a + b);
+        let writer_before = threads_cpu_ns(WRITER_THREAD);
+        cpu_with = cpu_with.add(run_block(&device, &mut scene, &mut frame, &mut with)?);
+        // Read before the writer finishes the file (and its thread ends).
+        let writer_cpu = writer_before.zip(threads_cpu_ns(WRITER_THREAD)).map(|(a, b)| b - a);
+        writer_ns = writer_ns.zip(writer_cpu).map(|(a, b)| a + b);
         let summary = device.capture_result().ok_or("the capture did not finish")?.map_err(err)?;
         file_bytes = summary.file_bytes;
+        queue_full_waits += summary.queue_full_waits;
     }
     device.wait_idle().map_err(err)?;
     let adapter = device.adapter_name().to_owned();
@@ -96,8 +143,10 @@ fn main() -> Result<(), String> {
     let (m0, m1) = (mean(&without), mean(&with));
     let (s0, s1) = (stats(&without), stats(&with));
     let per_frame = |ns: Option<u64>| ns.map(|ns| ns as f64 / 1e6 / without.len() as f64);
-    let (c0, c1) = (per_frame(cpu_without), per_frame(cpu_with));
+    let (c0, c1) = (per_frame(cpu_without.game), per_frame(cpu_with.game));
+    let (r0, r1) = (per_frame(cpu_without.render), per_frame(cpu_with.render));
     let or_null = |x: Option<f64>| x.map_or("null".to_owned(), number);
+    let added_us = |a: Option<f64>, b: Option<f64>| or_null(a.zip(b).map(|(a, b)| (b - a) * 1e3));
     println!(
         "{}",
         json(&[
@@ -110,9 +159,17 @@ fn main() -> Result<(), String> {
             ("median_ms_with", number(s1.median_ns / 1e6)),
             ("ratio_mean", number(m1 / m0)),
             ("ratio_median", number(s1.median_ns / s0.median_ns)),
+            ("added_us_per_frame_mean", number((m1 - m0) * 1e3)),
+            ("added_us_per_frame_median", number((s1.median_ns - s0.median_ns) / 1e3)),
             ("game_thread_cpu_ms_without", or_null(c0)),
             ("game_thread_cpu_ms_with", or_null(c1)),
             ("ratio_game_thread_cpu", or_null(c0.zip(c1).map(|(a, b)| b / a))),
+            ("added_us_game_thread_cpu", added_us(c0, c1)),
+            ("render_thread_cpu_ms_without", or_null(r0)),
+            ("render_thread_cpu_ms_with", or_null(r1)),
+            ("added_us_render_thread_cpu", added_us(r0, r1)),
+            ("writer_thread_cpu_ms", or_null(per_frame(writer_ns))),
+            ("queue_full_waits", queue_full_waits.to_string()),
             ("snapshot_start_ms", number(mean(&starts))),
             ("file_bytes_per_block", file_bytes.to_string()),
         ])

@@ -18,7 +18,8 @@ pub struct ReplayRun {
 }
 
 /// Replays `capture` `repeat` times on `backend` (each pass from a fresh snapshot upload),
-/// without GPU timestamps, calling `progress` after every frame.
+/// without GPU timestamps and without the profiler's per-plan work (a plain replay:
+/// [`ProfileOptions::plain`]), calling `progress` after every frame.
 pub fn replay(
     backend: &mut dyn Backend,
     capture: &Capture,
@@ -26,7 +27,7 @@ pub fn replay(
     policy: Option<CompilePolicy>,
     progress: impl FnMut(),
 ) -> Result<ReplayRun, BackendError> {
-    let options = ProfileOptions { repeat, policy, ..ProfileOptions::default() };
+    let options = ProfileOptions { repeat, policy, plain: true, ..ProfileOptions::default() };
     let run = profile(backend, capture, &options, progress)?;
     Ok(ReplayRun { frames: run.frames, final_back_buffer: run.final_back_buffer })
 }

@@ -15,7 +15,7 @@ use xnagraph::{
     SurfaceFormat, Texture2D, Vector2,
 };
 use xnagraph_graph::capture::trim::trim;
-use xnagraph_graph::capture::Capture;
+use xnagraph_graph::capture::{Capture, Replayer};
 
 const W: i32 = 64;
 const H: i32 = 48;
@@ -109,6 +109,31 @@ fn a_capture_of_frames_5_to_9_replays_to_the_live_final_frame_exactly() {
         "capture of 5 frames: {} bytes for {} raw upload bytes and {} raw sprite bytes",
         summary.file_bytes, summary.raw_upload_bytes, summary.raw_sprite_bytes
     );
+}
+
+/// The replay's rebuilding runs ahead of its submissions on its own thread: frames rebuilt all
+/// before the first is submitted still replay to the live pixels, since a rebuild reads only
+/// the file. (The comparison sees the frames: without the first two submitted it fails.)
+#[test]
+fn frames_rebuilt_ahead_of_their_submission_replay_to_the_live_final_frame() {
+    let (live, path, _) = capture_run("rebuilt_ahead.xgc");
+    let capture = Capture::open(&path).unwrap();
+    let final_frame = |skip: usize| {
+        let mut backend = vulkan();
+        let mut replayer = Replayer::new(&mut backend, &capture).unwrap();
+        let mut rebuilder = replayer.rebuilder();
+        let mut rebuilt =
+            capture.frames.iter().map(|f| rebuilder.frame(&capture, f)).collect::<Vec<_>>();
+        for frame in rebuilt.drain(..).skip(skip) {
+            replayer.submit_frame(&mut backend, frame).unwrap();
+        }
+        let back_buffer = capture.device.back_buffer;
+        let pixels = replayer.read_back(&mut backend, back_buffer, 0, 0).unwrap();
+        replayer.finish(&mut backend).unwrap();
+        pixels
+    };
+    assert_eq!(final_frame(0), live);
+    assert_ne!(final_frame(2), live, "frames 5 and 6 left their sprites in the target");
 }
 
 #[test]

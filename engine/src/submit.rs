@@ -43,7 +43,9 @@ use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
 use xnagraph_graph::compile::compile_for_submission_with;
-use xnagraph_graph::{BackendError, ReadbackId, Rect, Slices, SubmissionId, TextureState};
+use xnagraph_graph::{
+    BackendError, FrameCommands, ReadbackId, Rect, Slices, SubmissionId, TextureState,
+};
 
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -308,7 +310,8 @@ impl DeviceShared {
     }
 
     /// Renders one frame: compiles it, submits the plan, commits the tracked state on success,
-    /// and gives the sprite arena and the frame's emptied lists back to the recorder. Called in the order frames left the
+    /// and gives the sprite arena and the frame's emptied lists back to the recorder (or the
+    /// frame to its capture, whose writer gives an arena back). Called in the order frames left the
     /// recorder: on the render thread, or under `order` without one.
     pub(crate) fn render_frame(&self, frame: Frame) -> Unhandled<SubmissionId> {
         let number = frame.number;
@@ -317,12 +320,15 @@ impl DeviceShared {
         let _span = span.entered();
         puffin::profile_scope!("render_frame");
         let mut commands = frame.commands;
-        if let Some(capture) = frame.capture {
-            capture.write(&commands);
-        }
         commands.present_target = match self.present_target()? {
             Ok(target) => target,
-            Err(e) => return Ok(Err(e)),
+            Err(e) => {
+                // The frame was recorded: a capture holds it even though it is not rendered.
+                if let Some(capture) = frame.capture {
+                    self.recycle_captured(capture, commands);
+                }
+                return Ok(Err(e));
+            }
         };
         let (mut plan, tracking) = {
             let _span = tracing::debug_span!("compile_frame", frame = number).entered();
@@ -339,23 +345,38 @@ impl DeviceShared {
             // Nothing of the plan executed: the textures keep the state the GPU really has.
             drop(tracking);
         }
-        let mut frame = std::mem::take(&mut plan.frame);
+        // The compile left the recorded frame as it was (it added only how it is presented):
+        // a capture takes it as it is, once the submission no longer reads it.
+        let mut commands = std::mem::take(&mut plan.frame);
         drop(plan);
-        // Emptied here, without the recorder's lock: dropping the textures they hold may
-        // retire them.
-        let mut lists = lock(&self.returned_lists);
-        lists.take_from(&mut frame);
-        {
-            let mut rec = lock(&self.rec);
-            rec.recycle_sprites(std::mem::take(&mut frame.sprites));
-            rec.builder.recycle(&mut lists);
+        match frame.capture {
+            Some(capture) => self.recycle_captured(capture, commands),
+            None => {
+                // Emptied here, without the recorder's lock: dropping the textures they hold
+                // may retire them.
+                let mut lists = lock(&self.returned_lists);
+                lists.take_from(&mut commands);
+                {
+                    let mut rec = lock(&self.rec);
+                    rec.recycle_sprites(std::mem::take(&mut commands.sprites));
+                    rec.builder.recycle(&mut lists);
+                }
+                drop(lists);
+            }
         }
-        drop(lists);
         if let Ok(Ok(id)) = submitted {
             self.last_submission.fetch_max(id.0, Ordering::AcqRel);
             self.frames_submitted.fetch_max(number, Ordering::AcqRel);
         }
         submitted
+    }
+
+    /// Hands a rendered frame to its capture and gives the recorder the sprite arena the
+    /// capture's writer gave back, if any.
+    fn recycle_captured(&self, capture: crate::capture::CaptureTag, commands: FrameCommands) {
+        if let Some(arena) = capture.write(commands) {
+            lock(&self.rec).recycle_sprites(arena);
+        }
     }
 
     /// Waits, without the backend lock, for the submission whose resources the next one

@@ -325,4 +325,11 @@ pub trait Backend: Send {
     fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
         Vec::new()
     }
+
+    /// Reports of timed submissions the backend dropped undrained since it was created: a
+    /// backend keeps a bounded number for [`Backend::drain_gpu_timings`] and drops the oldest
+    /// past it, so a caller that never drains holds bounded memory. 0 without GPU timing.
+    fn dropped_gpu_timings(&self) -> u64 {
+        0
+    }
 }

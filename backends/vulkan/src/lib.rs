@@ -69,6 +69,7 @@ use crate::texture::TextureTable;
 pub use crate::config::{TextureIndexing, VulkanConfig};
 pub use crate::hold::GpuHold;
 pub use crate::swapchain::PresentPacing;
+pub use crate::timestamps::MAX_READY_REPORTS;
 
 /// Maps a Vulkan result onto the backend error kinds.
 pub(crate) fn vk_error(what: &str, result: vk::Result) -> BackendError {
@@ -406,6 +407,12 @@ impl Backend for VulkanBackend {
     fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
         self.finish_signalled_slots();
         self.timer.drain()
+    }
+
+    /// Reports dropped, oldest first, because more than [`MAX_READY_REPORTS`] waited for a
+    /// drain.
+    fn dropped_gpu_timings(&self) -> u64 {
+        self.timer.dropped()
     }
 }
 

@@ -21,6 +21,10 @@
 //! the offset is estimated once, from the first timed submission: its first timestamp is taken
 //! to be the CPU time just before `vkQueueSubmit` (durations stay exact, placement against CPU
 //! spans is approximate).
+//!
+//! Reports wait for a drain. At most [`MAX_READY_REPORTS`] are kept: past that the oldest is
+//! dropped and counted ([`GpuTimer::dropped`]), so a timed run whose caller never drains holds
+//! a bounded amount of memory.
 
 use std::time::Instant;
 
@@ -31,6 +35,10 @@ use xnagraph_graph::{BackendError, SubmissionId};
 use crate::device::Gpu;
 use crate::frame::HostBuffer;
 use crate::{sync, vk_error};
+
+/// Reports kept for a drain; past this the oldest is dropped (about four seconds of frames at
+/// 60 per second).
+pub const MAX_READY_REPORTS: usize = 256;
 
 /// Bytes one query's result takes in the results buffer: the value and its availability.
 const RESULT_BYTES: u64 = 16;
@@ -70,6 +78,8 @@ pub(crate) struct GpuTimer {
     /// CLOCK_MONOTONIC and the timing clock sampled together (calibrated devices only).
     monotonic_anchor: Option<(u64, u64)>,
     ready: Vec<GpuFrameTiming>,
+    /// Reports dropped, oldest first, to keep `ready` within [`MAX_READY_REPORTS`].
+    dropped: u64,
 }
 
 impl GpuTimer {
@@ -82,6 +92,7 @@ impl GpuTimer {
             estimated: None,
             monotonic_anchor: None,
             ready: Vec::new(),
+            dropped: 0,
         }
     }
 
@@ -208,7 +219,24 @@ impl GpuTimer {
                 end_ns: self.to_ns(reference, pair[1][0]),
             })
             .collect();
-        self.ready.push(GpuFrameTiming { submission: pending.submission, nodes });
+        self.keep(GpuFrameTiming { submission: pending.submission, nodes });
+    }
+
+    /// Keeps a report for the next drain, dropping the oldest past [`MAX_READY_REPORTS`].
+    fn keep(&mut self, timing: GpuFrameTiming) {
+        if self.ready.len() >= MAX_READY_REPORTS {
+            let oldest = (0..self.ready.len()).min_by_key(|&i| self.ready[i].submission);
+            if let Some(oldest) = oldest {
+                self.ready.swap_remove(oldest);
+                self.dropped += 1;
+            }
+        }
+        self.ready.push(timing);
+    }
+
+    /// Reports dropped undrained since the timer was made.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
     }
 
     /// The reports collected so far, in submission order.

@@ -171,3 +171,30 @@ fn reading_timestamps_never_waits_for_an_unfinished_frame() {
     drop((plans, texture, a, b));
     s.finish();
 }
+
+/// A timed run whose caller never drains keeps at most `MAX_READY_REPORTS` reports: the
+/// newest, with the oldest dropped and counted.
+#[test]
+fn undrained_reports_are_bounded_keeping_the_newest() {
+    let mut s = Session::with_config(timed_config());
+    let [texture, a, b] = textures(&mut s);
+    let extra = 3;
+    let mut last = None;
+    for frame in 1..=(xnagraph_vulkan::MAX_READY_REPORTS + extra) as u64 {
+        let plan = four_node_plan(&texture, &a, &b, frame);
+        last = Some(s.backend.submit(&plan).expect("submit"));
+        let _ = s.backend.take_readback(ReadbackId(frame - 1));
+    }
+    let last = last.unwrap();
+    s.backend.wait(last).expect("wait");
+    let _ =
+        s.backend.take_readback(ReadbackId((xnagraph_vulkan::MAX_READY_REPORTS + extra) as u64));
+    let drained = s.backend.drain_gpu_timings();
+    assert_eq!(drained.len(), xnagraph_vulkan::MAX_READY_REPORTS);
+    assert_eq!(s.backend.dropped_gpu_timings(), extra as u64);
+    assert_eq!(drained.last().map(|t| t.submission), Some(last), "the newest are kept");
+    let first = drained[0].submission.0;
+    assert!(drained.iter().enumerate().all(|(i, t)| t.submission.0 == first + i as u64));
+    drop((texture, a, b));
+    s.finish();
+}

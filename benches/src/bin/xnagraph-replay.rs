@@ -360,6 +360,7 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
         png_frames: png_frames
             .as_ref()
             .map_or_else(Vec::new, |p: &(Vec<usize>, PathBuf)| p.0.clone()),
+        plain: false,
     };
     let server = match &args.serve {
         Some(addr) => Some(serve(addr, args.serve_wait)?),

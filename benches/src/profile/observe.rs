@@ -32,12 +32,14 @@ pub struct Observed<'a> {
     pub plans: Vec<SubmittedPlan>,
     /// Keep the DOT of the plans submitted while this is set.
     pub want_dot: bool,
+    /// Describe each plan's nodes (on by default; off, a plan keeps its submission only).
+    pub describe: bool,
 }
 
 impl<'a> Observed<'a> {
     /// Watches `inner`.
     pub fn new(inner: &'a mut dyn Backend) -> Observed<'a> {
-        Observed { inner, plans: Vec::new(), want_dot: false }
+        Observed { inner, plans: Vec::new(), want_dot: false, describe: true }
     }
 }
 
@@ -77,7 +79,8 @@ impl Backend for Observed<'_> {
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
         let submission = self.inner.submit(plan)?;
         let dot = self.want_dot.then(|| to_dot(plan));
-        self.plans.push(SubmittedPlan { submission, nodes: describe(plan), dot });
+        let nodes = if self.describe { describe(plan) } else { Vec::new() };
+        self.plans.push(SubmittedPlan { submission, nodes, dot });
         Ok(submission)
     }
     fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError> {

@@ -8,6 +8,11 @@
 //! to fence. GPU time is latest end minus earliest begin over the frame's submissions. Reports
 //! are drained after every frame without waiting; the last ones after the final idle wait.
 //!
+//! Frames are replayed as the live run renders them: a thread rebuilds the capture's frames
+//! ([`xnagraph_graph::capture::Rebuilder`], the game's recording) up to [`AHEAD`] frames ahead
+//! of the compile and submission on the calling thread (the engine's render thread), in order.
+//! A frame's `rebuild` time is spent on that thread, beside the frame times measured here.
+//!
 //! Lowering is the backend's `lower` span (the plan recorded into a command buffer); submit is
 //! the rest of the backend's submit call (queue submission and bookkeeping). A backend without
 //! a `lower` span (SDL_gpu) reports all of it as submit.
@@ -37,7 +42,15 @@ pub struct ProfileOptions {
     pub dot_frame: Option<usize>,
     /// Read the back buffer back after these frames (positions; first pass).
     pub png_frames: Vec<usize>,
+    /// Only the frames' times and the final frame: no per-plan node descriptions, and no
+    /// `tracing` subscriber for the stage spans (the lowering's time is then counted in
+    /// `submit_ms`, `lower_ms` reads 0). A plain replay does what the live run does and no more.
+    pub plain: bool,
 }
+
+/// Frames the rebuilding thread may run ahead of the submissions: the engine's default
+/// frames-in-flight bound, which bounds how far a game records ahead of its render thread.
+pub const AHEAD: usize = 2;
 
 /// One replayed frame's figures, in milliseconds.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,10 +140,14 @@ pub fn profile_while(
         GpuTimingSupport::Unavailable("timestamps off (--timestamps off)".into())
     };
     let stages = StageTimes::default();
-    let subscriber = tracing_subscriber::registry().with(stages.clone());
-    let result = tracing::subscriber::with_default(subscriber, || {
+    let result = if options.plain {
         passes(backend, capture, options, &stages, go_on)
-    });
+    } else {
+        let subscriber = tracing_subscriber::registry().with(stages.clone());
+        tracing::subscriber::with_default(subscriber, || {
+            passes(backend, capture, options, &stages, go_on)
+        })
+    };
     backend.set_gpu_timing(false);
     let (mut run, timings) = result?;
     run.support = support;
@@ -160,60 +177,78 @@ fn passes(
     let mut counter = 0u64;
     let back_buffer = capture.device.back_buffer;
     let mut stopped = false;
+    observed.describe = !options.plain;
     for pass in 0..options.repeat.max(1) {
         let mut replayer = Replayer::new(&mut observed, capture)?;
         if let Some(policy) = options.policy {
             replayer = replayer.with_policy(policy);
         }
-        let mut begun = Instant::now();
-        for (i, frame) in capture.frames.iter().enumerate() {
-            counter += 1;
-            let first_plan = observed.plans.len();
-            observed.want_dot = pass == 0 && options.dot_frame == Some(i);
-            let times = {
-                let _span = tracing::debug_span!("render_frame", frame = counter).entered();
-                replayer.replay_frame(&mut observed, capture, frame)?
-            };
-            observed.want_dot = false;
-            let spans = stages.take(counter, counter);
-            let now = Instant::now();
-            let plans = &observed.plans[first_plan..];
-            if pass == 0 && options.dot_frame == Some(i) {
-                dot = plans.iter().max_by_key(|p| p.nodes.len()).and_then(|p| p.dot.clone());
-            }
-            let lower = spans.lower.min(times.submit);
-            let mut figures = FrameFigures {
-                pass,
-                frame: i,
-                frame_ms: ms(now - begun),
-                record_ms: frame.end.map_or(0.0, |e| e.record_ns as f64 / 1e6),
-                compile_ms: ms(times.compile),
-                lower_ms: ms(lower),
-                submit_ms: ms(times.submit - lower),
-                gpu_ms: None,
-                start_ns: instant_ns(begun),
-                submissions: plans.iter().map(|p| p.submission).collect(),
-            };
-            if i + 1 == capture.frames.len() {
-                observed.wait_idle()?;
-                figures.frame_ms = ms(begun.elapsed());
-            }
-            timings.extend(observed.drain_gpu_timings().into_iter().map(|t| (t.submission, t)));
-            frames.push(figures);
-            if pass == 0 && options.png_frames.contains(&i) {
-                frame_images.push((i, replayer.read_back(&mut observed, back_buffer, 0, 0)?));
-            }
-            let frame_begun = std::mem::replace(&mut begun, Instant::now());
-            if !go_on() {
-                // The last frame replayed: it ends when the GPU is idle, as a final frame does.
-                observed.wait_idle()?;
-                if let Some(last) = frames.last_mut() {
-                    last.frame_ms = last.frame_ms.max(ms(frame_begun.elapsed()));
+        let mut rebuilder = replayer.rebuilder();
+        std::thread::scope(|scope| {
+            let (ahead, rebuilt) = std::sync::mpsc::sync_channel(AHEAD);
+            scope.spawn(move || {
+                for frame in &capture.frames {
+                    // A closed channel: the replay stopped at an error.
+                    if ahead.send(rebuilder.frame(capture, frame)).is_err() {
+                        break;
+                    }
                 }
-                stopped = true;
-                break;
+            });
+            let mut begun = Instant::now();
+            for (i, frame) in capture.frames.iter().enumerate() {
+                let next = rebuilt.recv().map_err(|_| {
+                    BackendError::Native("the replay's rebuilding thread stopped".into())
+                })?;
+                counter += 1;
+                let first_plan = observed.plans.len();
+                observed.want_dot = pass == 0 && options.dot_frame == Some(i);
+                let times = {
+                    let _span = tracing::debug_span!("render_frame", frame = counter).entered();
+                    replayer.submit_frame(&mut observed, next)?
+                };
+                observed.want_dot = false;
+                let spans = stages.take(counter, counter);
+                let now = Instant::now();
+                let plans = &observed.plans[first_plan..];
+                if pass == 0 && options.dot_frame == Some(i) {
+                    dot = plans.iter().max_by_key(|p| p.nodes.len()).and_then(|p| p.dot.clone());
+                }
+                let lower = spans.lower.min(times.submit);
+                let mut figures = FrameFigures {
+                    pass,
+                    frame: i,
+                    frame_ms: ms(now - begun),
+                    record_ms: frame.end.map_or(0.0, |e| e.record_ns as f64 / 1e6),
+                    compile_ms: ms(times.compile),
+                    lower_ms: ms(lower),
+                    submit_ms: ms(times.submit - lower),
+                    gpu_ms: None,
+                    start_ns: instant_ns(begun),
+                    submissions: plans.iter().map(|p| p.submission).collect(),
+                };
+                if i + 1 == capture.frames.len() {
+                    observed.wait_idle()?;
+                    figures.frame_ms = ms(begun.elapsed());
+                }
+                timings.extend(observed.drain_gpu_timings().into_iter().map(|t| (t.submission, t)));
+                frames.push(figures);
+                if pass == 0 && options.png_frames.contains(&i) {
+                    frame_images.push((i, replayer.read_back(&mut observed, back_buffer, 0, 0)?));
+                }
+                let frame_begun = std::mem::replace(&mut begun, Instant::now());
+                if !go_on() {
+                    // The last frame replayed: it ends when the GPU is idle, as a final frame
+                    // does.
+                    observed.wait_idle()?;
+                    if let Some(last) = frames.last_mut() {
+                        last.frame_ms = last.frame_ms.max(ms(frame_begun.elapsed()));
+                    }
+                    stopped = true;
+                    break;
+                }
             }
-        }
+            Ok::<_, BackendError>(())
+        })?;
         // A frame drawn straight into a window's swapchain image left nothing to read.
         final_back_buffer = if replayer.texture(back_buffer).given_to_presentation() {
             Vec::new()

@@ -10,7 +10,8 @@
 //! the present that ends frame M closes the file. See `xnagraph_graph::capture` for the format
 //! and why capture sits at the flush.
 //!
-//! The game thread only clones each flushed `FrameCommands` into a bounded queue; encoding,
+//! The game thread only tags each flushed `FrameCommands`; where it is rendered, once its plan
+//! is submitted, the frame moves (uncopied) into a bounded queue, and encoding, hashing,
 //! deduplication, compression and the file writes happen on a writer thread ([`thread`]), in
 //! flush order. The snapshot is read back and written when the capture starts, on the calling
 //! thread (a one-off). `capture_result` waits for the writer to finish the file.
@@ -60,6 +61,9 @@ pub struct CaptureSummary {
     /// Bytes of user vertices and indices the frames drew, before deduplication and
     /// compression.
     pub raw_geometry_bytes: u64,
+    /// Hand-overs of a frame to the writer thread that found its queue full and waited: each is
+    /// a time the capture held up rendering (and, past the frames-in-flight bound, the game).
+    pub queue_full_waits: u64,
 }
 
 struct Armed {
@@ -302,8 +306,9 @@ impl HookState {
     fn wait_for_writer(&mut self) {
         let Some((path, writer)) = self.finishing.take() else { return };
         self.result = Some(match writer.finish() {
-            Ok(stats) => Ok(CaptureSummary {
+            Ok(thread::Finished { stats, queue_full_waits }) => Ok(CaptureSummary {
                 path,
+                queue_full_waits,
                 frames: stats.frames,
                 file_bytes: stats.file_bytes,
                 raw_upload_bytes: stats.raw_upload_bytes,

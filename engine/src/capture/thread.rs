@@ -1,28 +1,37 @@
 //! The capture's writer thread: encoding, compression and file writes off the game thread.
 //!
-//! In: each flushed frame (a clone of the `FrameCommands` leaving the recorder, which holds
-//! every texture, buffer and effect it names alive until it is written) and each frame's end,
-//! in the device's flush order, through a bounded channel. The clone is made where the frame
-//! is rendered ([`CaptureTag::write`]: on the render thread when there is one), never on the
-//! game thread's way through `flush`. Out: the file, written in that
-//! order, and its sizes when the channel closes. A full channel makes the game wait rather than
-//! queue frames without bound. A write failure is kept and reported at the end; later frames
-//! are dropped unwritten.
+//! In: each flushed frame (the `FrameCommands` that was compiled and submitted, moved here once
+//! its plan was submitted: it holds every texture, buffer and effect it names alive until it is
+//! written) and each frame's end, in the device's flush order, through a bounded channel. The
+//! hand-over happens where the frame is rendered ([`CaptureTag::write`]: on the render thread
+//! when there is one), never on the game thread's way through `flush`, and copies nothing:
+//! encoding, hashing, deduplication and compression all happen here. The writer sends each
+//! frame's sprite arena back, emptied, and the renderer gives it to the recorder, so a capture
+//! does not cost the recorder a fresh arena per frame. Out: the file, written in that order,
+//! and its sizes when the channel closes. A full channel makes the renderer (and through the
+//! frames-in-flight bound, the game) wait rather than queue frames without bound; each such
+//! wait is counted and reported with the capture's result. A write failure is kept and
+//! reported at the end; later frames are dropped unwritten.
 
 use std::fs::File;
 use std::io::BufWriter;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Receiver, Sender, TrySendError};
 use xnagraph_graph::capture::writer::{CaptureStats, Sources};
 use xnagraph_graph::capture::CaptureWriter;
-use xnagraph_graph::{BufferId, BufferState, EffectKey, EffectState, FrameCommands, TextureState};
+use xnagraph_graph::{
+    BufferId, BufferState, EffectKey, EffectState, FrameCommands, SpriteInstance, TextureState,
+};
 
 use crate::event::lock;
 
 /// Frames (flushes and ends) the game may run ahead of the writer.
 const QUEUE: usize = 16;
+/// Emptied sprite arenas the writer may hold for the renderer to take back.
+const SPARE_ARENAS: usize = 4;
 
 /// What the device created that a capture may need: its texture and buffer states (each buffer
 /// with whether it is `BufferUsage.WriteOnly`) and its effects' SPIR-V.
@@ -63,25 +72,48 @@ enum Message {
 /// frame travels with it to where it is rendered, which writes it.
 pub(crate) struct CaptureTag {
     sender: Sender<Message>,
+    spares: Receiver<Vec<SpriteInstance>>,
+    waits: Arc<AtomicU64>,
     frame: u64,
     /// The frame's recording time, when this flush ends it (holds its present).
     end_ns: Option<u64>,
 }
 
 impl CaptureTag {
-    /// Queues a copy of the flushed `commands`, and the frame's end when it holds one.
-    pub fn write(self, commands: &FrameCommands) {
-        // A closed channel means the thread ended: its result says why.
-        let _ = self.sender.send(Message::Flush { frame: self.frame, commands: commands.clone() });
+    /// Hands the flushed `commands` (moved, not copied) to the writer, and the frame's end when
+    /// it holds one; returns a sprite arena the writer has emptied, when one is back, for the
+    /// recorder to fill again.
+    pub fn write(self, commands: FrameCommands) -> Option<Vec<SpriteInstance>> {
+        self.send(Message::Flush { frame: self.frame, commands });
         if let Some(record_ns) = self.end_ns {
-            let _ = self.sender.send(Message::FrameEnd { frame: self.frame, record_ns });
+            self.send(Message::FrameEnd { frame: self.frame, record_ns });
+        }
+        self.spares.try_recv().ok()
+    }
+
+    /// Queues `message`, counting a wait when the queue is full. A closed channel means the
+    /// thread ended: its result says why.
+    fn send(&self, message: Message) {
+        if let Err(TrySendError::Full(message)) = self.sender.try_send(message) {
+            self.waits.fetch_add(1, Ordering::Relaxed);
+            let _ = self.sender.send(message);
         }
     }
+}
+
+/// What a writer thread reports when its queue closes.
+pub(crate) struct Finished {
+    /// The file's sizes.
+    pub stats: CaptureStats,
+    /// Hand-overs that found the queue full and waited for the writer.
+    pub queue_full_waits: u64,
 }
 
 /// A running writer thread (see the module doc).
 pub(crate) struct WriterThread {
     sender: Sender<Message>,
+    spares: Receiver<Vec<SpriteInstance>>,
+    waits: Arc<AtomicU64>,
     handle: JoinHandle<Result<CaptureStats, String>>,
 }
 
@@ -92,6 +124,7 @@ impl WriterThread {
         known: Arc<Mutex<Known>>,
     ) -> std::io::Result<Self> {
         let (sender, receiver) = crossbeam_channel::bounded::<Message>(QUEUE);
+        let (give_back, spares) = crossbeam_channel::bounded(SPARE_ARENAS);
         let handle =
             std::thread::Builder::new().name("xnagraph capture".into()).spawn(move || {
                 let mut failed = None;
@@ -101,7 +134,13 @@ impl WriterThread {
                     }
                     let written = match message {
                         Message::Flush { frame, commands } => {
-                            Known::with_sources(&known, |s| writer.flush(frame, &commands, s))
+                            Known::with_sources(&known, |s| writer.flush_owned(frame, commands, s))
+                                .map(|arena| {
+                                    // A full return queue: the renderer has arenas enough.
+                                    if arena.capacity() > 0 {
+                                        let _ = give_back.try_send(arena);
+                                    }
+                                })
                         }
                         Message::FrameEnd { frame, record_ns } => {
                             writer.frame_end(frame, record_ns)
@@ -114,18 +153,61 @@ impl WriterThread {
                     None => writer.finish().map(|(_, stats)| stats).map_err(|e| e.to_string()),
                 }
             })?;
-        Ok(WriterThread { sender, handle })
+        Ok(WriterThread { sender, spares, waits: Arc::default(), handle })
     }
 
     /// The tag of a flush of device frame `frame` (ending it after `end_ns` of recording).
     pub fn tag(&self, frame: u64, end_ns: Option<u64>) -> CaptureTag {
-        CaptureTag { sender: self.sender.clone(), frame, end_ns }
+        CaptureTag {
+            sender: self.sender.clone(),
+            spares: self.spares.clone(),
+            waits: self.waits.clone(),
+            frame,
+            end_ns,
+        }
     }
 
     /// Closes the queue, waits for every tagged frame to be written (or dropped), and returns
-    /// the sizes.
-    pub fn finish(self) -> Result<CaptureStats, String> {
+    /// the sizes and the waits for a full queue.
+    pub fn finish(self) -> Result<Finished, String> {
         drop(self.sender);
-        self.handle.join().unwrap_or_else(|_| Err("the capture's writer thread panicked".into()))
+        let stats = self
+            .handle
+            .join()
+            .unwrap_or_else(|_| Err("the capture's writer thread panicked".into()))?;
+        Ok(Finished { stats, queue_full_waits: self.waits.load(Ordering::Relaxed) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand-over that finds the queue full waits for the writer and is counted; one that
+    /// finds room is not.
+    #[test]
+    fn a_hand_over_to_a_full_queue_waits_and_is_counted() {
+        let (sender, receiver) = crossbeam_channel::bounded(1);
+        let (give_back, spares) = crossbeam_channel::bounded(1);
+        let waits = Arc::new(AtomicU64::new(0));
+        let tag = |frame| CaptureTag {
+            sender: sender.clone(),
+            spares: spares.clone(),
+            waits: waits.clone(),
+            frame,
+            end_ns: None,
+        };
+        give_back.send(Vec::with_capacity(8)).unwrap();
+        let arena = tag(0).write(FrameCommands::default());
+        assert_eq!(waits.load(Ordering::Relaxed), 0, "the queue had room");
+        assert_eq!(arena.map(|a| a.capacity()), Some(8), "the writer's arena comes back");
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            receiver.iter().take(2).count()
+        });
+        assert!(tag(1).write(FrameCommands::default()).is_none());
+        assert_eq!(waits.load(Ordering::Relaxed), 1, "the queue held frame 0");
+        drop(sender);
+        assert_eq!(writer.join().unwrap(), 2);
     }
 }

@@ -13,6 +13,7 @@
 
 pub mod container;
 pub mod reader;
+pub mod rebuild;
 pub mod record;
 pub mod replay;
 pub mod trim;
@@ -21,8 +22,11 @@ pub mod writer;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod writer_tests;
 
 pub use container::CaptureError;
 pub use reader::{Capture, CapturedFrame};
+pub use rebuild::{Rebuilder, RebuiltFrame};
 pub use replay::{FrameTimes, Replayer};
 pub use writer::{CaptureStats, CaptureWriter};

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::reader::{Capture, CapturedFrame};
+use super::rebuild::{Rebuilder, RebuiltFrame, OWN_READBACKS};
 use super::record::*;
 use super::unsnapshotted::Unsnapshotted;
 use crate::backend::{Backend, BackendError, SubmissionId};
@@ -24,7 +25,6 @@ use crate::buffer::{BufferState, SetDataOptions};
 use crate::commands::*;
 use crate::compile::{compile_for_submission_with, CompilePolicy};
 use crate::effect::{EffectKey, EffectState};
-use crate::geometry::{GeometryDraw, IndexSource, VertexSource};
 use crate::resource::TextureState;
 
 /// CPU time of one replayed frame.
@@ -44,12 +44,12 @@ pub struct FrameTimes {
 
 /// A capture's resources on one backend, and the frames replayed on it.
 pub struct Replayer {
-    textures: Vec<Arc<TextureState>>,
-    buffers: Vec<Arc<BufferState>>,
-    effects: Vec<Arc<EffectState>>,
+    rebuilder: Rebuilder,
     policy: CompilePolicy,
     unsnapshotted: Unsnapshotted,
+    /// The replay's own readbacks' next id (from [`OWN_READBACKS`]).
     next_readback: u64,
+    /// The game's readbacks submitted, whose bytes [`Replayer::finish`] drops.
     readbacks: Vec<ReadbackId>,
 }
 
@@ -76,18 +76,16 @@ impl Replayer {
             effects.push(EffectState::new(EffectKey { native, outputs: e.outputs }, sink.clone()));
         }
         let mut replayer = Replayer {
-            textures,
-            buffers,
-            effects,
+            rebuilder: Rebuilder::new(textures, buffers, effects),
             policy: capture.device.compile_policy,
             unsnapshotted: Unsnapshotted::default(),
-            next_readback: 0,
+            next_readback: OWN_READBACKS,
             readbacks: Vec::new(),
         };
         let mut nodes = capture
             .snapshot
             .iter()
-            .map(|s| replayer.upload(capture, &s.region, s.blob))
+            .map(|s| replayer.rebuilder.upload(capture, &s.region, s.blob))
             .collect::<Vec<_>>();
         nodes.extend(capture.buffer_snapshot.iter().map(|s| {
             Node::BufferUpload(BufferUpload {
@@ -100,7 +98,7 @@ impl Replayer {
         if !nodes.is_empty() {
             replayer.submit(backend, FrameCommands { nodes, ..FrameCommands::default() }, None)?;
         }
-        replayer.unsnapshotted = Unsnapshotted::new(capture, &replayer.textures);
+        replayer.unsnapshotted = Unsnapshotted::new(capture, &replayer.rebuilder.textures);
         Ok(replayer)
     }
 
@@ -112,37 +110,43 @@ impl Replayer {
 
     /// The replay's state of the texture with `key`.
     pub fn texture(&self, key: TextureKey) -> &Arc<TextureState> {
-        &self.textures[key as usize]
+        self.rebuilder.texture(key)
     }
 
     /// The replay's state of the buffer with `key`.
     pub fn buffer(&self, key: BufferKey) -> &Arc<BufferState> {
-        &self.buffers[key as usize]
+        self.rebuilder.buffer(key)
     }
 
-    fn upload(&self, capture: &Capture, r: &Region, blob: BlobId) -> Node {
-        Node::Upload(Upload {
-            texture: self.texture(r.texture).clone(),
-            level: r.level,
-            layer: r.layer,
-            rect: r.rect,
-            slices: r.slices,
-            data: capture.blobs[blob as usize].clone(),
-        })
+    /// A rebuilder of this replay's frames, to run ahead of [`Self::submit_frame`] (on another
+    /// thread): its frames must be submitted in the order it rebuilt them, and no frame of the
+    /// same replay through [`Self::replay_frame`] (both number the game's readbacks from the
+    /// same count).
+    pub fn rebuilder(&self) -> Rebuilder {
+        self.rebuilder.clone()
     }
 
-    /// Replays one frame: each of its flushes compiled and submitted in order.
+    /// Replays one frame: each of its flushes rebuilt, then compiled and submitted in order.
     pub fn replay_frame(
         &mut self,
         backend: &mut dyn Backend,
         capture: &Capture,
         frame: &CapturedFrame,
     ) -> Result<FrameTimes, BackendError> {
-        let mut times = FrameTimes::default();
-        for flush in &frame.flushes {
-            let start = Instant::now();
-            let commands = self.rebuild(capture, flush);
-            times.rebuild += start.elapsed();
+        let rebuilt = self.rebuilder.frame(capture, frame);
+        self.submit_frame(backend, rebuilt)
+    }
+
+    /// Compiles and submits a rebuilt frame's flushes in order (frames in the order they were
+    /// captured: each compile starts from the state the previous submission left).
+    pub fn submit_frame(
+        &mut self,
+        backend: &mut dyn Backend,
+        frame: RebuiltFrame,
+    ) -> Result<FrameTimes, BackendError> {
+        let mut times = FrameTimes { rebuild: frame.rebuild, ..FrameTimes::default() };
+        self.readbacks.extend(frame.readbacks);
+        for commands in frame.flushes {
             let (submission, t) = self.submit(backend, commands, Some(frame.number))?;
             times.compile += t.compile;
             times.wait += t.wait;
@@ -150,138 +154,6 @@ impl Replayer {
             times.submission = Some(submission);
         }
         Ok(times)
-    }
-
-    /// A flush record as commands over this replay's states.
-    fn rebuild(&mut self, capture: &Capture, flush: &FlushRecord) -> FrameCommands {
-        let nodes = flush.nodes.iter().map(|n| self.node(capture, n)).collect();
-        FrameCommands {
-            nodes,
-            sprites: capture.sprites(flush),
-            geometry_bytes: flush
-                .geometry
-                .map_or_else(Vec::new, |g| capture.blobs[g as usize].clone()),
-            open_cycle: flush.open_cycle.map(|i| i as usize),
-            ..FrameCommands::default()
-        }
-    }
-
-    fn node(&mut self, capture: &Capture, node: &NodeRecord) -> Node {
-        match node {
-            NodeRecord::Pass { colors, start, ops } => Node::Pass(PassSegment {
-                colors: colors
-                    .iter()
-                    .map(|&(t, layer)| ColorBinding { target: self.texture(t).clone(), layer })
-                    .collect(),
-                start: *start,
-                ops: ops.iter().map(|op| self.op(op)).collect(),
-            }),
-            NodeRecord::Upload { region, blob } => self.upload(capture, region, *blob),
-            NodeRecord::Readback(r) => {
-                self.next_readback += 1;
-                let id = ReadbackId(self.next_readback);
-                self.readbacks.push(id);
-                Node::Readback(Readback {
-                    id,
-                    texture: self.texture(r.texture).clone(),
-                    level: r.level,
-                    layer: r.layer,
-                    rect: r.rect,
-                    slices: r.slices,
-                })
-            }
-            NodeRecord::Present(t) => Node::Present(self.texture(*t).clone()),
-            NodeRecord::BufferUpload { buffer, offset, blob, options } => {
-                Node::BufferUpload(BufferUpload {
-                    buffer: self.buffer(*buffer).clone(),
-                    offset: *offset,
-                    data: capture.blobs[*blob as usize].clone(),
-                    options: *options,
-                })
-            }
-            NodeRecord::BufferReadback { buffer, offset, len } => {
-                self.next_readback += 1;
-                let id = ReadbackId(self.next_readback);
-                self.readbacks.push(id);
-                Node::BufferReadback(BufferReadback {
-                    id,
-                    buffer: self.buffer(*buffer).clone(),
-                    offset: *offset,
-                    len: *len,
-                })
-            }
-        }
-    }
-
-    fn op(&self, op: &OpRecord) -> PassOp {
-        match op {
-            OpRecord::Clear(clear) => PassOp::Clear(*clear),
-            OpRecord::Draw(d) => PassOp::Draw(self.draw(d, None)),
-            OpRecord::Geometry(d, g) => PassOp::Draw(self.draw(d, Some(self.geometry(g)))),
-        }
-    }
-
-    fn draw(&self, d: &DrawRecord, geometry: Option<GeometryDraw>) -> Draw {
-        let (shader, effect) = match d.shader {
-            ShaderRecord::Sprite => (ShaderKind::Sprite, None),
-            ShaderRecord::CubeSample => (ShaderKind::CubeSample, None),
-            ShaderRecord::Basic => (ShaderKind::Basic, None),
-            ShaderRecord::Custom(e) => {
-                let effect = self.effects[e as usize].clone();
-                (ShaderKind::Custom(effect.key()), Some(effect))
-            }
-        };
-        Draw {
-            pipeline: PipelineKey {
-                shader,
-                blend: d.blend,
-                depth_stencil: d.depth_stencil,
-                rasterizer: d.rasterizer,
-            },
-            sampler: d.sampler,
-            // The reader checked that the count is within MAX_DRAW_TEXTURES.
-            textures: DrawTextures {
-                first: self.texture(d.texture).clone(),
-                more: d.more_textures.iter().map(|&t| self.texture(t).clone()).collect(),
-            },
-            effect,
-            first_sprite: d.first_sprite,
-            sprite_count: d.sprite_count,
-            viewport: d.viewport,
-            scissor: d.scissor,
-            transform: d.transform,
-            geometry: geometry.map(Box::new),
-        }
-    }
-
-    fn geometry(&self, g: &GeometryRecord) -> GeometryDraw {
-        let streams = g
-            .streams
-            .iter()
-            .map(|s| match *s {
-                StreamRecord::Buffer { buffer, offset } => {
-                    VertexSource::Buffer { buffer: self.buffer(buffer).clone(), offset }
-                }
-                StreamRecord::User { start, end } => VertexSource::User(start..end),
-            })
-            .collect();
-        let indices = g.indices.as_ref().map(|ix| IndexSource {
-            buffer: ix.buffer.map(|b| self.buffer(b).clone()),
-            user: ix.user.0..ix.user.1,
-            element_size: ix.element_size,
-        });
-        GeometryDraw {
-            layout: g.layout.clone(),
-            primitive: g.primitive,
-            streams,
-            indices,
-            call: g.call,
-            instances: g.instances,
-            material: g.material,
-            texture2: g.texture2.map(|(t, sampler)| (self.texture(t).clone(), sampler)),
-            // Frames drawing with a custom geometry effect are refused at capture.
-            custom: None,
-        }
     }
 
     /// The engine's path for one flush: present target, compile, frames-in-flight wait,
@@ -294,7 +166,7 @@ impl Replayer {
         frame: Option<u64>,
     ) -> Result<(SubmissionId, FrameTimes), BackendError> {
         let mut times = FrameTimes::default();
-        commands.present_target = backend.present_target(&self.textures[0])?;
+        commands.present_target = backend.present_target(self.texture(0))?;
         let start = Instant::now();
         let (plan, tracking) = compile_for_submission_with(commands, self.policy);
         times.compile = start.elapsed();

@@ -8,17 +8,19 @@
 //! it (in the snapshot or in a flush), so a file holds exactly the resources its frames use. Byte arrays
 //! are blobs keyed by content: an upload or a sprite arena equal to one already written costs
 //! its id only. The writer keeps each distinct blob's bytes to compare on a hash match, so
-//! equal hashes never merge different data.
+//! equal hashes never merge different data. Each blob is hashed once, by [`content_hash`]; a
+//! flush handed over by value ([`CaptureWriter::flush_owned`]) gives its upload data to the
+//! writer, which keeps a new content without copying it and drops a repeated one.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::sync::Arc;
 
 use super::container::ChunkWriter;
 use super::record::*;
 use crate::buffer::{BufferId, BufferState};
-use crate::commands::{Draw, FrameCommands, Node, PassOp, ShaderKind};
+use crate::commands::{Draw, FrameCommands, Node, PassOp, ShaderKind, SpriteInstance};
 use crate::effect::EffectKey;
 use crate::geometry::{GeometryDraw, VertexSource};
 use crate::resource::{TextureId, TextureState};
@@ -132,16 +134,19 @@ impl<W: Write> CaptureWriter<W> {
 
     /// The blob id of `bytes`, writing the blob the first time this content is met.
     pub fn blob(&mut self, bytes: &[u8]) -> std::io::Result<BlobId> {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        bytes.hash(&mut hasher);
-        let candidates = self.blobs.entry((hasher.finish(), bytes.len())).or_default();
-        if let Some(&id) = candidates.iter().find(|&&id| self.blob_bytes[id as usize] == bytes) {
+        self.blob_of(Cow::Borrowed(bytes))
+    }
+
+    /// [`Self::blob`] of bytes the writer may keep: a new content is kept without a copy.
+    fn blob_of(&mut self, bytes: Cow<'_, [u8]>) -> std::io::Result<BlobId> {
+        let candidates = self.blobs.entry((content_hash(&bytes), bytes.len())).or_default();
+        if let Some(&id) = candidates.iter().find(|&&id| *self.blob_bytes[id as usize] == *bytes) {
             return Ok(id);
         }
         let id = self.blob_bytes.len() as BlobId;
         candidates.push(id);
-        self.blob_bytes.push(bytes.to_vec());
-        self.out.chunk(kind::BLOB, &BlobRecord { id, bytes: bytes.to_vec() })?;
+        self.out.chunk(kind::BLOB, &BlobOut { id, bytes: ByteSeq(&bytes) })?;
+        self.blob_bytes.push(bytes.into_owned());
         Ok(id)
     }
 
@@ -192,8 +197,41 @@ impl<W: Write> CaptureWriter<W> {
     ) -> std::io::Result<()> {
         let mut nodes = Vec::with_capacity(commands.nodes.len());
         for node in &commands.nodes {
-            nodes.push(self.node(node, sources)?);
+            nodes.push(self.node(node, None, sources)?);
         }
+        self.flush_arenas(frame, nodes, commands)
+    }
+
+    /// [`Self::flush`] of a frame handed over by value: its upload data moves into the writer
+    /// (a new content is kept without a copy). Returns the sprite arena, emptied, for reuse.
+    pub fn flush_owned(
+        &mut self,
+        frame: u64,
+        mut commands: FrameCommands,
+        sources: Sources,
+    ) -> std::io::Result<Vec<SpriteInstance>> {
+        let mut nodes = Vec::with_capacity(commands.nodes.len());
+        for node in &mut commands.nodes {
+            let data = match node {
+                Node::Upload(u) => Some(std::mem::take(&mut u.data)),
+                Node::BufferUpload(u) => Some(std::mem::take(&mut u.data)),
+                _ => None,
+            };
+            nodes.push(self.node(node, data, sources)?);
+        }
+        self.flush_arenas(frame, nodes, &commands)?;
+        let mut sprites = std::mem::take(&mut commands.sprites);
+        sprites.clear();
+        Ok(sprites)
+    }
+
+    /// Writes the flush record of `nodes` with `commands`' sprite and geometry arenas.
+    fn flush_arenas(
+        &mut self,
+        frame: u64,
+        nodes: Vec<NodeRecord>,
+        commands: &FrameCommands,
+    ) -> std::io::Result<()> {
         let sprite_bytes: &[u8] = bytemuck::cast_slice(&commands.sprites);
         self.stats.raw_sprite_bytes += sprite_bytes.len() as u64;
         let sprites = self.blob(sprite_bytes)?;
@@ -212,7 +250,16 @@ impl<W: Write> CaptureWriter<W> {
         self.out.chunk(kind::FLUSH, record)
     }
 
-    fn node(&mut self, node: &Node, sources: Sources) -> std::io::Result<NodeRecord> {
+    /// `node` with keys; `data`, when given, is the upload's bytes taken out of it.
+    fn node(
+        &mut self,
+        node: &Node,
+        data: Option<Vec<u8>>,
+        sources: Sources,
+    ) -> std::io::Result<NodeRecord> {
+        fn bytes_of(data: Option<Vec<u8>>, recorded: &[u8]) -> Cow<'_, [u8]> {
+            data.map_or(Cow::Borrowed(recorded), Cow::Owned)
+        }
         Ok(match node {
             Node::Pass(segment) => {
                 let mut colors = Vec::with_capacity(segment.colors.len());
@@ -238,7 +285,8 @@ impl<W: Write> CaptureWriter<W> {
                 NodeRecord::Pass { colors, start: segment.start, ops }
             }
             Node::Upload(u) => {
-                self.stats.raw_upload_bytes += u.data.len() as u64;
+                let bytes = bytes_of(data, &u.data);
+                self.stats.raw_upload_bytes += bytes.len() as u64;
                 let region = Region {
                     texture: self.texture(&u.texture)?,
                     level: u.level,
@@ -246,7 +294,7 @@ impl<W: Write> CaptureWriter<W> {
                     rect: u.rect,
                     slices: u.slices,
                 };
-                NodeRecord::Upload { region, blob: self.blob(&u.data)? }
+                NodeRecord::Upload { region, blob: self.blob_of(bytes)? }
             }
             Node::Readback(r) => NodeRecord::Readback(Region {
                 texture: self.texture(&r.texture)?,
@@ -257,11 +305,12 @@ impl<W: Write> CaptureWriter<W> {
             }),
             Node::Present(t) => NodeRecord::Present(self.texture(t)?),
             Node::BufferUpload(u) => {
-                self.stats.raw_upload_bytes += u.data.len() as u64;
+                let bytes = bytes_of(data, &u.data);
+                self.stats.raw_upload_bytes += bytes.len() as u64;
                 NodeRecord::BufferUpload {
                     buffer: self.buffer(&u.buffer, sources)?,
                     offset: u.offset,
-                    blob: self.blob(&u.data)?,
+                    blob: self.blob_of(bytes)?,
                     options: u.options,
                 }
             }
@@ -386,6 +435,40 @@ impl<W: Write> CaptureWriter<W> {
         self.out.chunk(kind::END, &EndRecord { frames: self.stats.frames })?;
         let stats = self.stats();
         Ok((self.out.finish()?, stats))
+    }
+}
+
+/// A blob's 64-bit content hash: its 8-byte words (the tail zero-padded) folded by
+/// rotate, xor and multiply, seeded with the length. Fast rather than strong: a match is
+/// confirmed by comparing the bytes.
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let fold = |h: u64, word: u64| (h.rotate_left(23) ^ word).wrapping_mul(K);
+    let mut words = bytes.chunks_exact(8);
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    for w in &mut words {
+        h = fold(h, u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]));
+    }
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    let h = fold(h, u64::from_le_bytes(tail));
+    h ^ (h >> 29)
+}
+
+/// A [`BlobRecord`] written from borrowed bytes: the same encoding (postcard writes a byte
+/// string as its length and its bytes, as it writes a `Vec<u8>`), without copying them.
+#[derive(serde::Serialize)]
+struct BlobOut<'a> {
+    id: BlobId,
+    bytes: ByteSeq<'a>,
+}
+
+/// Bytes serialized as one byte string rather than element by element.
+struct ByteSeq<'a>(&'a [u8]);
+
+impl serde::Serialize for ByteSeq<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.0)
     }
 }
 

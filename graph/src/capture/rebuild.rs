@@ -1,0 +1,223 @@
+//! Rebuilding a capture's recorded frames as [`FrameCommands`] over a replay's own states: the
+//! replay's counterpart of the game's recording.
+//!
+//! A [`Rebuilder`] holds the replay's textures, buffers and effects by key (shared with its
+//! [`super::Replayer`]) and nothing the submission side changes, so it can run on a thread of
+//! its own, a frame or two ahead of the compile and submission, as a game records the next
+//! frame while the engine's render thread submits the last one
+//! ([`super::Replayer::rebuilder`], [`super::Replayer::submit_frame`]).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::reader::{Capture, CapturedFrame};
+use super::record::*;
+use crate::buffer::BufferState;
+use crate::commands::*;
+use crate::effect::EffectState;
+use crate::geometry::{GeometryDraw, IndexSource, VertexSource};
+use crate::resource::TextureState;
+
+/// One captured frame rebuilt: its flushes as commands, and the game's readbacks it holds.
+#[derive(Debug)]
+pub struct RebuiltFrame {
+    /// The device frame it was captured as.
+    pub number: u64,
+    /// Its flushes, in order.
+    pub flushes: Vec<FrameCommands>,
+    /// The ids of the game's readbacks in them (their bytes are dropped at the replay's end).
+    pub readbacks: Vec<ReadbackId>,
+    /// The CPU time the rebuild took.
+    pub rebuild: Duration,
+}
+
+/// Rebuilds captured frames over a replay's states (see the module documentation).
+#[derive(Clone)]
+pub struct Rebuilder {
+    pub(super) textures: Vec<Arc<TextureState>>,
+    pub(super) buffers: Vec<Arc<BufferState>>,
+    pub(super) effects: Vec<Arc<EffectState>>,
+    /// Readback ids of the game's readbacks: from 1, below [`OWN_READBACKS`].
+    pub(super) next_readback: u64,
+    readbacks: Vec<ReadbackId>,
+}
+
+/// The first readback id of the replay's own readbacks ([`super::Replayer::read_back`]), far
+/// above any count of the game's, so that a rebuilder running ahead never takes one.
+pub const OWN_READBACKS: u64 = 1 << 62;
+
+impl Rebuilder {
+    pub(super) fn new(
+        textures: Vec<Arc<TextureState>>,
+        buffers: Vec<Arc<BufferState>>,
+        effects: Vec<Arc<EffectState>>,
+    ) -> Self {
+        Rebuilder { textures, buffers, effects, next_readback: 0, readbacks: Vec::new() }
+    }
+
+    /// The replay's state of the texture with `key`.
+    pub fn texture(&self, key: TextureKey) -> &Arc<TextureState> {
+        &self.textures[key as usize]
+    }
+
+    /// The replay's state of the buffer with `key`.
+    pub fn buffer(&self, key: BufferKey) -> &Arc<BufferState> {
+        &self.buffers[key as usize]
+    }
+
+    /// Every flush of `frame` as commands.
+    pub fn frame(&mut self, capture: &Capture, frame: &CapturedFrame) -> RebuiltFrame {
+        let start = Instant::now();
+        let flushes = frame.flushes.iter().map(|f| self.flush(capture, f)).collect();
+        RebuiltFrame {
+            number: frame.number,
+            flushes,
+            readbacks: std::mem::take(&mut self.readbacks),
+            rebuild: start.elapsed(),
+        }
+    }
+
+    /// An upload node of blob `blob` into region `r`.
+    pub fn upload(&self, capture: &Capture, r: &Region, blob: BlobId) -> Node {
+        Node::Upload(Upload {
+            texture: self.texture(r.texture).clone(),
+            level: r.level,
+            layer: r.layer,
+            rect: r.rect,
+            slices: r.slices,
+            data: capture.blobs[blob as usize].clone(),
+        })
+    }
+
+    /// A flush record as commands over this replay's states.
+    pub fn flush(&mut self, capture: &Capture, flush: &FlushRecord) -> FrameCommands {
+        let nodes = flush.nodes.iter().map(|n| self.node(capture, n)).collect();
+        FrameCommands {
+            nodes,
+            sprites: capture.sprites(flush),
+            geometry_bytes: flush
+                .geometry
+                .map_or_else(Vec::new, |g| capture.blobs[g as usize].clone()),
+            open_cycle: flush.open_cycle.map(|i| i as usize),
+            ..FrameCommands::default()
+        }
+    }
+
+    fn node(&mut self, capture: &Capture, node: &NodeRecord) -> Node {
+        match node {
+            NodeRecord::Pass { colors, start, ops } => Node::Pass(PassSegment {
+                colors: colors
+                    .iter()
+                    .map(|&(t, layer)| ColorBinding { target: self.texture(t).clone(), layer })
+                    .collect(),
+                start: *start,
+                ops: ops.iter().map(|op| self.op(op)).collect(),
+            }),
+            NodeRecord::Upload { region, blob } => self.upload(capture, region, *blob),
+            NodeRecord::Readback(r) => {
+                self.next_readback += 1;
+                let id = ReadbackId(self.next_readback);
+                self.readbacks.push(id);
+                Node::Readback(Readback {
+                    id,
+                    texture: self.texture(r.texture).clone(),
+                    level: r.level,
+                    layer: r.layer,
+                    rect: r.rect,
+                    slices: r.slices,
+                })
+            }
+            NodeRecord::Present(t) => Node::Present(self.texture(*t).clone()),
+            NodeRecord::BufferUpload { buffer, offset, blob, options } => {
+                Node::BufferUpload(BufferUpload {
+                    buffer: self.buffer(*buffer).clone(),
+                    offset: *offset,
+                    data: capture.blobs[*blob as usize].clone(),
+                    options: *options,
+                })
+            }
+            NodeRecord::BufferReadback { buffer, offset, len } => {
+                self.next_readback += 1;
+                let id = ReadbackId(self.next_readback);
+                self.readbacks.push(id);
+                Node::BufferReadback(BufferReadback {
+                    id,
+                    buffer: self.buffer(*buffer).clone(),
+                    offset: *offset,
+                    len: *len,
+                })
+            }
+        }
+    }
+
+    fn op(&self, op: &OpRecord) -> PassOp {
+        match op {
+            OpRecord::Clear(clear) => PassOp::Clear(*clear),
+            OpRecord::Draw(d) => PassOp::Draw(self.draw(d, None)),
+            OpRecord::Geometry(d, g) => PassOp::Draw(self.draw(d, Some(self.geometry(g)))),
+        }
+    }
+
+    fn draw(&self, d: &DrawRecord, geometry: Option<GeometryDraw>) -> Draw {
+        let (shader, effect) = match d.shader {
+            ShaderRecord::Sprite => (ShaderKind::Sprite, None),
+            ShaderRecord::CubeSample => (ShaderKind::CubeSample, None),
+            ShaderRecord::Basic => (ShaderKind::Basic, None),
+            ShaderRecord::Custom(e) => {
+                let effect = self.effects[e as usize].clone();
+                (ShaderKind::Custom(effect.key()), Some(effect))
+            }
+        };
+        Draw {
+            pipeline: PipelineKey {
+                shader,
+                blend: d.blend,
+                depth_stencil: d.depth_stencil,
+                rasterizer: d.rasterizer,
+            },
+            sampler: d.sampler,
+            // The reader checked that the count is within MAX_DRAW_TEXTURES.
+            textures: DrawTextures {
+                first: self.texture(d.texture).clone(),
+                more: d.more_textures.iter().map(|&t| self.texture(t).clone()).collect(),
+            },
+            effect,
+            first_sprite: d.first_sprite,
+            sprite_count: d.sprite_count,
+            viewport: d.viewport,
+            scissor: d.scissor,
+            transform: d.transform,
+            geometry: geometry.map(Box::new),
+        }
+    }
+
+    fn geometry(&self, g: &GeometryRecord) -> GeometryDraw {
+        let streams = g
+            .streams
+            .iter()
+            .map(|s| match *s {
+                StreamRecord::Buffer { buffer, offset } => {
+                    VertexSource::Buffer { buffer: self.buffer(buffer).clone(), offset }
+                }
+                StreamRecord::User { start, end } => VertexSource::User(start..end),
+            })
+            .collect();
+        let indices = g.indices.as_ref().map(|ix| IndexSource {
+            buffer: ix.buffer.map(|b| self.buffer(b).clone()),
+            user: ix.user.0..ix.user.1,
+            element_size: ix.element_size,
+        });
+        GeometryDraw {
+            layout: g.layout.clone(),
+            primitive: g.primitive,
+            streams,
+            indices,
+            call: g.call,
+            instances: g.instances,
+            material: g.material,
+            texture2: g.texture2.map(|(t, sampler)| (self.texture(t).clone(), sampler)),
+            // Frames drawing with a custom geometry effect are refused at capture.
+            custom: None,
+        }
+    }
+}
