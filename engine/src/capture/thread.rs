@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
-use xnagraph_graph::capture::writer::{CaptureStats, Sources};
+use xnagraph_graph::capture::writer::{CaptureStats, GeometryProgram, Sources};
 use xnagraph_graph::capture::CaptureWriter;
 use xnagraph_graph::{BufferId, BufferState, EffectKey, EffectState, FrameCommands, TextureState};
 
@@ -25,12 +25,14 @@ use crate::event::lock;
 const QUEUE: usize = 16;
 
 /// What the device created that a capture may need: its texture and buffer states (each buffer
-/// with whether it is `BufferUsage.WriteOnly`) and its effects' SPIR-V.
+/// with whether it is `BufferUsage.WriteOnly`), its effects' SPIR-V and its custom geometry
+/// effect passes' programs.
 #[derive(Default)]
 pub(crate) struct Known {
     pub textures: Vec<Weak<TextureState>>,
     pub buffers: Vec<(Weak<BufferState>, bool)>,
     pub effects: Vec<(Weak<EffectState>, Arc<[u32]>)>,
+    pub geometry_effects: Vec<(Weak<EffectState>, Arc<GeometryProgram>)>,
 }
 
 impl Known {
@@ -41,6 +43,13 @@ impl Known {
             .find_map(|(e, words)| e.upgrade().filter(|e| e.key() == key).map(|_| words.clone()))
     }
 
+    /// The program of a live custom geometry effect pass.
+    pub fn geometry_effect(&self, key: EffectKey) -> Option<Arc<GeometryProgram>> {
+        self.geometry_effects
+            .iter()
+            .find_map(|(e, p)| e.upgrade().filter(|e| e.key() == key).map(|_| p.clone()))
+    }
+
     /// Whether the live buffer `id` was created `BufferUsage.WriteOnly`.
     pub fn write_only(&self, id: BufferId) -> bool {
         self.buffers.iter().any(|(b, w)| *w && b.upgrade().is_some_and(|b| b.id() == id))
@@ -49,8 +58,9 @@ impl Known {
     /// Runs `f` with sources that look up in `known`.
     pub fn with_sources<R>(known: &Mutex<Known>, f: impl FnOnce(Sources) -> R) -> R {
         let effect = |key: EffectKey| lock(known).effect(key);
+        let geometry_effect = |key: EffectKey| lock(known).geometry_effect(key);
         let write_only = |id: BufferId| lock(known).write_only(id);
-        f(Sources { effect: &effect, write_only: &write_only })
+        f(Sources { effect: &effect, geometry_effect: &geometry_effect, write_only: &write_only })
     }
 }
 

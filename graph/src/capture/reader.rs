@@ -19,6 +19,67 @@ use crate::resource::TextureDesc;
 /// (XNA's HiDef allows 4096), small enough that a level's size never overflows.
 pub const MAX_TEXTURE_EDGE: u32 = 16384;
 
+/// The most instances a captured draw may declare: past what any game draws at once, small
+/// enough that what a replay computes from the count stays in range.
+pub const MAX_INSTANCES: u32 = 1 << 24;
+
+/// Vertex input locations a custom geometry draw may use (Vulkan's guaranteed minimum).
+pub const MAX_VERTEX_INPUTS: u32 = 16;
+
+/// A custom geometry program's resources must be what a device could have created: one to
+/// four colour outputs, distinct sampler bindings, at most 16 of each stage, and blocks within
+/// Vulkan's guaranteed 16 KiB.
+fn check_resources(r: &CustomResourcesRecord) -> Result<(), String> {
+    if !(1..=4).contains(&r.outputs) {
+        return Err(format!("{} colour outputs", r.outputs));
+    }
+    for (what, bindings) in [("vertex", &r.vertex_samplers), ("fragment", &r.fragment_samplers)] {
+        let mut sorted = bindings.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != bindings.len() || bindings.len() > 16 {
+            return Err(format!("{what} sampler bindings {bindings:?}"));
+        }
+    }
+    if r.vertex_uniform_bytes > 16384 || r.fragment_uniform_bytes > 16384 {
+        return Err("a uniform block past 16 KiB".into());
+    }
+    Ok(())
+}
+
+/// The occlusion query spans of one flush: each begun and ended in one pass, one open at a
+/// time, at most once per flush (one native query counts one span per submission).
+#[derive(Default)]
+struct Spans {
+    spanned: Vec<QueryKey>,
+    open: Option<QueryKey>,
+}
+
+impl Spans {
+    fn op(&mut self, query: QueryKey, begin: bool) -> Result<(), String> {
+        match (begin, self.open) {
+            (true, None) if !self.spanned.contains(&query) => {
+                self.spanned.push(query);
+                self.open = Some(query);
+                Ok(())
+            }
+            (false, Some(q)) if q == query => {
+                self.open = None;
+                Ok(())
+            }
+            _ => Err(format!("query {query}'s span is not one begin and one end in a pass")),
+        }
+    }
+
+    /// A pass ends: a span begun in it must have ended.
+    fn pass(&mut self) -> Result<(), String> {
+        match self.open {
+            Some(q) => Err(format!("query {q} begun and not ended in its pass")),
+            None => Ok(()),
+        }
+    }
+}
+
 /// A texture's description must be one a device could have created: edges of 1 to
 /// [`MAX_TEXTURE_EDGE`], at most a full mip chain, one layer or a cube's six, and a
 /// multisample count that is 0 or a power of two up to 64. Everything the reader and a replay
@@ -69,6 +130,10 @@ pub struct Capture {
     pub buffers: Vec<BufferRecord>,
     /// Effect creations, indexed by key.
     pub effects: Vec<EffectRecord>,
+    /// Custom geometry effect passes, indexed by key.
+    pub geometry_effects: Vec<GeometryEffectRecord>,
+    /// Occlusion query creations, indexed by key.
+    pub queries: Vec<QueryRecord>,
     /// Blobs, indexed by id.
     pub blobs: Vec<Vec<u8>>,
     /// The content of textures when the capture began.
@@ -107,6 +172,8 @@ impl Capture {
             textures: Vec::new(),
             buffers: Vec::new(),
             effects: Vec::new(),
+            geometry_effects: Vec::new(),
+            queries: Vec::new(),
             blobs: Vec::new(),
             snapshot: Vec::new(),
             buffer_snapshot: Vec::new(),
@@ -175,6 +242,22 @@ impl Capture {
                     return Err(chunk.error(format!("effect key {} out of order", e.key)));
                 }
                 self.effects.push(e);
+            }
+            kind::GEOMETRY_EFFECT => {
+                let e: GeometryEffectRecord = chunk.decode()?;
+                if e.key as usize != self.geometry_effects.len() {
+                    return Err(chunk.error(format!("geometry effect key {} out of order", e.key)));
+                }
+                check_resources(&e.resources)
+                    .map_err(|m| chunk.error(format!("geometry effect {}: {m}", e.key)))?;
+                self.geometry_effects.push(e);
+            }
+            kind::QUERY => {
+                let q: QueryRecord = chunk.decode()?;
+                if q.key as usize != self.queries.len() {
+                    return Err(chunk.error(format!("query key {} out of order", q.key)));
+                }
+                self.queries.push(q);
             }
             kind::BLOB => {
                 let b: BlobRecord = chunk.decode()?;
@@ -321,12 +404,14 @@ impl Capture {
             return Err(chunk.error("the sprite arena is not a whole number of sprites"));
         }
         let sprites = (arena.len() / size) as u64;
+        let mut spans = Spans::default();
         for node in &f.nodes {
             match node {
                 NodeRecord::Pass { colors, ops, .. } => {
                     if colors.is_empty() || colors.len() > 4 {
                         return Err(chunk.error("a pass without one to four attachments"));
                     }
+                    spans.pass().map_err(|m| chunk.error(m))?;
                     for &(t, layer) in colors {
                         self.check_texture(chunk, t)?;
                         let desc = &self.textures[t as usize].desc;
@@ -337,17 +422,40 @@ impl Capture {
                     for op in ops {
                         let d = match op {
                             OpRecord::Clear(_) => continue,
+                            OpRecord::Query { query, begin } => {
+                                spans.op(*query, *begin).map_err(|m| chunk.error(m))?;
+                                if *query as usize >= self.queries.len() {
+                                    return Err(chunk
+                                        .error(format!("query {query} used before its creation")));
+                                }
+                                continue;
+                            }
                             OpRecord::Draw(d) => {
-                                if d.shader == ShaderRecord::Basic {
-                                    return Err(
-                                        chunk.error("a sprite draw with the geometry shader")
-                                    );
+                                if matches!(
+                                    d.shader,
+                                    ShaderRecord::Basic | ShaderRecord::CustomGeometry(_)
+                                ) {
+                                    return Err(chunk.error("a sprite draw with a geometry shader"));
                                 }
                                 d
                             }
                             OpRecord::Geometry(d, g) => {
-                                if d.shader != ShaderRecord::Basic || d.sprite_count != 0 {
+                                let custom = match (d.shader, &g.custom) {
+                                    (ShaderRecord::Basic, None) => None,
+                                    (ShaderRecord::CustomGeometry(e), Some(c)) if c.effect == e => {
+                                        Some(c)
+                                    }
+                                    _ => {
+                                        return Err(chunk.error(
+                                            "a geometry draw whose shader and values disagree",
+                                        ))
+                                    }
+                                };
+                                if d.sprite_count != 0 {
                                     return Err(chunk.error("a geometry draw with sprites"));
+                                }
+                                if let Some(c) = custom {
+                                    self.check_custom(chunk, c)?;
                                 }
                                 self.check_geometry(chunk, g, geometry)?;
                                 d
@@ -397,10 +505,45 @@ impl Capture {
                 }
             }
         }
+        spans.pass().map_err(|m| chunk.error(m))?;
         if let Some(open) = f.open_cycle {
             if !matches!(f.nodes.get(open as usize), Some(NodeRecord::Pass { .. })) {
                 return Err(chunk.error("the open cycle is not a pass of the flush"));
             }
+        }
+        Ok(())
+    }
+
+    /// A custom geometry draw's values must fit its program: the uniform blocks as long as
+    /// declared, and one sampler per binding the program declares, on a created texture.
+    fn check_custom(&self, chunk: &RawChunk, c: &CustomDrawRecord) -> Result<(), CaptureError> {
+        let bad = |what: &str| Err(chunk.error(format!("a custom geometry draw {what}")));
+        let Some(e) = self.geometry_effects.get(c.effect as usize) else {
+            return Err(
+                chunk.error(format!("geometry effect {} used before its creation", c.effect))
+            );
+        };
+        let r = &e.resources;
+        if c.vertex_uniforms.len() as u64 != u64::from(r.vertex_uniform_bytes)
+            || c.fragment_uniforms.len() as u64 != u64::from(r.fragment_uniform_bytes)
+        {
+            return bad("whose uniform bytes are not its blocks' sizes");
+        }
+        let mut wanted: Vec<(bool, u32)> = r
+            .vertex_samplers
+            .iter()
+            .map(|&b| (true, b))
+            .chain(r.fragment_samplers.iter().map(|&b| (false, b)))
+            .collect();
+        let mut given: Vec<(bool, u32)> =
+            c.samplers.iter().map(|s| (s.vertex, s.binding)).collect();
+        wanted.sort_unstable();
+        given.sort_unstable();
+        if wanted != given {
+            return bad("whose samplers are not its program's");
+        }
+        for s in &c.samplers {
+            self.check_texture(chunk, s.texture)?;
         }
         Ok(())
     }
@@ -420,20 +563,33 @@ impl Capture {
         if g.streams.is_empty() || g.streams.len() != g.layout.bindings.len() {
             return bad("whose streams and layout disagree");
         }
-        if g.layout.bindings.iter().any(|b| b.stride == 0 || b.instance_frequency != 0)
-            || g.instances != 1
-        {
-            return bad("with a zero stride or instancing");
+        if g.layout.bindings.iter().any(|b| b.stride == 0 || b.instance_frequency > 1) {
+            return bad("with a zero stride or an instance frequency past 1");
         }
-        for a in g.layout.attributes.iter().take(ATTRIBUTES).flatten() {
+        if g.instances == 0 || g.instances > MAX_INSTANCES {
+            return bad(&format!("of {} instances (1 to {MAX_INSTANCES})", g.instances));
+        }
+        let attributes = g.layout.attributes.iter().take(ATTRIBUTES).flatten();
+        for a in attributes.chain(g.layout.custom.iter().map(|(_, a)| a)) {
             if usize::from(a.binding) >= g.streams.len() {
                 return bad("whose attribute reads a missing stream");
             }
         }
-        if g.layout.attributes[0].is_none() {
+        if g.custom.is_some() {
+            let mut locations: Vec<u32> = g.layout.custom.iter().map(|&(l, _)| l).collect();
+            locations.sort_unstable();
+            locations.dedup();
+            if g.layout.attributes.iter().any(Option::is_some)
+                || locations.len() != g.layout.custom.len()
+                || locations.last().is_some_and(|&l| l >= MAX_VERTEX_INPUTS)
+            {
+                return bad("whose custom inputs are not distinct locations");
+            }
+        } else if g.layout.attributes[0].is_none() || !g.layout.custom.is_empty() {
             return bad("without positions");
         }
-        // The vertices each stream holds from its start: all the draw may read.
+        // The vertices each per-vertex stream holds from its start (all the draw may read),
+        // and that each per-instance stream holds enough instances.
         let mut vertices = u64::MAX;
         for (s, b) in g.streams.iter().zip(&g.layout.bindings) {
             let bytes = match *s {
@@ -451,7 +607,12 @@ impl Capture {
                     end - start
                 }
             };
-            vertices = vertices.min(bytes / u64::from(b.stride));
+            let elements = bytes / u64::from(b.stride);
+            if b.instance_frequency == 0 {
+                vertices = vertices.min(elements);
+            } else if elements < u64::from(g.instances) {
+                return bad("of more instances than its instance stream holds");
+            }
         }
         match (g.call, &g.indices) {
             (DrawCall::Vertices { first_vertex, vertex_count }, None) => {

@@ -3,7 +3,8 @@
 //! In: a checked [`Capture`] and a backend. Out: the same submissions the live run made, frame
 //! by frame, with the CPU time of each frame's compile and submission (lowering included).
 //!
-//! [`Replayer::new`] creates every texture, buffer and effect of the file (named as recorded),
+//! [`Replayer::new`] creates every texture, buffer, effect (sprite effects and custom geometry
+//! effect passes) and occlusion query of the file (named as recorded),
 //! then uploads the snapshot (textures and buffers) in one setup submission, so the first frame
 //! starts from the content the live run had. Each frame's flushes are rebuilt as [`FrameCommands`] over the replay's
 //! own states and go through the same path the engine takes: the present target asked, the
@@ -23,8 +24,10 @@ use crate::backend::{Backend, BackendError, SubmissionId};
 use crate::buffer::{BufferState, SetDataOptions};
 use crate::commands::*;
 use crate::compile::{compile_for_submission_with, CompilePolicy};
+use crate::custom::{CustomDraw, CustomSampler, CustomStage};
 use crate::effect::{EffectKey, EffectState};
 use crate::geometry::{GeometryDraw, IndexSource, VertexSource};
+use crate::query::{QueryOp, QueryState};
 use crate::resource::TextureState;
 
 /// CPU time of one replayed frame.
@@ -47,6 +50,8 @@ pub struct Replayer {
     textures: Vec<Arc<TextureState>>,
     buffers: Vec<Arc<BufferState>>,
     effects: Vec<Arc<EffectState>>,
+    geometry_effects: Vec<Arc<EffectState>>,
+    queries: Vec<Arc<QueryState>>,
     policy: CompilePolicy,
     unsnapshotted: Unsnapshotted,
     next_readback: u64,
@@ -75,10 +80,24 @@ impl Replayer {
             let native = backend.create_effect(&e.spirv, u32::from(e.outputs))?;
             effects.push(EffectState::new(EffectKey { native, outputs: e.outputs }, sink.clone()));
         }
+        let mut geometry_effects = Vec::with_capacity(capture.geometry_effects.len());
+        for e in &capture.geometry_effects {
+            let resources = e.resources.resources();
+            let native =
+                backend.create_geometry_effect(&e.vertex_spirv, &e.fragment_spirv, &resources)?;
+            let key = EffectKey { native, outputs: resources.outputs as u8 };
+            geometry_effects.push(EffectState::new(key, sink.clone()));
+        }
+        let mut queries = Vec::with_capacity(capture.queries.len());
+        for _ in &capture.queries {
+            queries.push(QueryState::new(backend.create_query()?, sink.clone()));
+        }
         let mut replayer = Replayer {
             textures,
             buffers,
             effects,
+            geometry_effects,
+            queries,
             policy: capture.device.compile_policy,
             unsnapshotted: Unsnapshotted::default(),
             next_readback: 0,
@@ -118,6 +137,17 @@ impl Replayer {
     /// The replay's state of the buffer with `key`.
     pub fn buffer(&self, key: BufferKey) -> &Arc<BufferState> {
         &self.buffers[key as usize]
+    }
+
+    /// The samples the last replayed span of the query with `key` counted, once the GPU has
+    /// produced it (`None` while it has not; never waits): what `OcclusionQuery.PixelCount`
+    /// answered in the live run.
+    pub fn query_result(
+        &self,
+        backend: &mut dyn Backend,
+        key: QueryKey,
+    ) -> Result<Option<u64>, BackendError> {
+        backend.query_result(self.queries[key as usize].native())
     }
 
     fn upload(&self, capture: &Capture, r: &Region, blob: BlobId) -> Node {
@@ -218,6 +248,10 @@ impl Replayer {
             OpRecord::Clear(clear) => PassOp::Clear(*clear),
             OpRecord::Draw(d) => PassOp::Draw(self.draw(d, None)),
             OpRecord::Geometry(d, g) => PassOp::Draw(self.draw(d, Some(self.geometry(g)))),
+            OpRecord::Query { query, begin } => PassOp::Query(QueryOp {
+                query: self.queries[*query as usize].clone(),
+                begin: *begin,
+            }),
         }
     }
 
@@ -229,6 +263,9 @@ impl Replayer {
             ShaderRecord::Custom(e) => {
                 let effect = self.effects[e as usize].clone();
                 (ShaderKind::Custom(effect.key()), Some(effect))
+            }
+            ShaderRecord::CustomGeometry(e) => {
+                (ShaderKind::CustomGeometry(self.geometry_effects[e as usize].key()), None)
             }
         };
         Draw {
@@ -279,8 +316,27 @@ impl Replayer {
             instances: g.instances,
             material: g.material,
             texture2: g.texture2.map(|(t, sampler)| (self.texture(t).clone(), sampler)),
-            // Frames drawing with a custom geometry effect are refused at capture.
-            custom: None,
+            custom: g.custom.as_ref().map(|c| {
+                Box::new(CustomDraw {
+                    effect: self.geometry_effects[c.effect as usize].clone(),
+                    vertex_uniforms: c.vertex_uniforms.clone(),
+                    fragment_uniforms: c.fragment_uniforms.clone(),
+                    samplers: c
+                        .samplers
+                        .iter()
+                        .map(|s| CustomSampler {
+                            stage: if s.vertex {
+                                CustomStage::Vertex
+                            } else {
+                                CustomStage::Fragment
+                            },
+                            binding: s.binding,
+                            texture: self.texture(s.texture).clone(),
+                            sampler: s.sampler,
+                        })
+                        .collect(),
+                })
+            }),
         }
     }
 

@@ -70,13 +70,7 @@ pub fn trim<W: Write>(
     }
     let device =
         DeviceRecord { first_frame: capture.frames[first].number, ..capture.device.clone() };
-    let mut writer = CaptureWriter::copy_of(
-        out,
-        &device,
-        &capture.textures,
-        &capture.buffers,
-        &capture.effects,
-    )?;
+    let mut writer = CaptureWriter::copy_of(out, &device, capture)?;
     if first == 0 {
         for s in &capture.snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
