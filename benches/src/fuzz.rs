@@ -133,9 +133,9 @@ fn mutate_chunks(input: &[u8], other: &[u8], rng: &mut Rng) -> Option<Vec<u8>> {
             let j = rng.below(chunks.len());
             chunks.swap(i, j);
         }
-        // Every kind this reader knows (the occlusion query and geometry effect chunks of
-        // format 3.0 included), and one past them, which it skips.
-        3 => chunks[i].0 = rng.below(kind::GEOMETRY_EFFECT as usize + 2) as u32,
+        // Every kind this reader knows (the occlusion query, query result and geometry effect
+        // chunks of format 3.0 included), and one past them, which it skips.
+        3 => chunks[i].0 = rng.below(kind::QUERY_RESULT as usize + 2) as u32,
         4 => {
             let j = rng.below(chunks.len());
             let donor = chunks[j].1.clone();

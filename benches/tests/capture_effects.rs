@@ -3,9 +3,10 @@
 //! through a `CustomEffect` pass (vertex and fragment uniforms and a fragment sampler, values
 //! changed every frame, the texture written before the capture) inside one occlusion query; an
 //! instanced quad through the effect's second technique (a per-instance stream of offsets and
-//! colours, a count that changes every frame) inside another. A capture of frames 3 to 6
-//! replays to the live frame 6 byte for byte, and each query's count in the replay equals the
-//! live `PixelCount`.
+//! colours, a count that changes every frame) inside another; from frame 1 on the game reads the
+//! previous frame's counts. A capture of frames 3 to 6 holds the counts read inside it, replays
+//! to the live frame 6 byte for byte, and each query's count of each span in the replay equals
+//! the live `PixelCount`.
 
 mod common;
 
@@ -19,7 +20,8 @@ use xnagraph::{
     VertexPositionTexture,
 };
 use xnagraph_graph::capture::record::{NodeRecord, OpRecord, ShaderRecord};
-use xnagraph_graph::capture::{Capture, Replayer};
+use xnagraph_graph::capture::trim::trim;
+use xnagraph_graph::capture::{Capture, QueryCheck, Replayer};
 use xnagraph_graph::Backend;
 
 const W: i32 = 64;
@@ -96,11 +98,24 @@ fn v(x: f32, y: f32, z: f32, color: Color) -> VertexPositionColor {
     VertexPositionColor { position, color }
 }
 
-/// What the run observed: the final frame's pixels and each query's last count.
+/// What the run observed: the final frame's pixels, each query's last count, and the counts
+/// of the earlier frames' spans (frame, textured, instanced), read in the next frame.
 struct Live {
     pixels: Vec<u8>,
     textured_count: i32,
     instanced_count: i32,
+    earlier: Vec<(u32, i32, i32)>,
+}
+
+/// Waits (without presenting) for `query`'s last span, submitted with the previous frame.
+fn wait_for_count(query: &OcclusionQuery) -> i32 {
+    for _ in 0..2000 {
+        if query.is_complete().unwrap() {
+            return query.pixel_count().unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("the query never completed");
 }
 
 /// Renders `frames` frames (see the module doc); returns the last frame and the queries'
@@ -181,8 +196,14 @@ fn render(device: &GraphicsDevice, frames: u32) -> Live {
     let instanced_query = OcclusionQuery::new(device).unwrap();
 
     let mut pixels = Vec::new();
+    let mut earlier = Vec::new();
     for frame in 0..frames {
         let f = frame as f32;
+        if frame > 0 {
+            // The game reads the previous frame's counts (which a capture records).
+            let counts = (wait_for_count(&textured_query), wait_for_count(&instanced_query));
+            earlier.push((frame - 1, counts.0, counts.1));
+        }
         device.clear(Color::new(12, 16, 24, 255)).unwrap();
         device.set_depth_stencil_state(DepthStencilState::DEFAULT).unwrap();
         device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
@@ -253,7 +274,7 @@ fn render(device: &GraphicsDevice, frames: u32) -> Live {
     let [Some(textured_count), Some(instanced_count)] = counts else {
         panic!("the queries never completed")
     };
-    Live { pixels, textured_count, instanced_count }
+    Live { pixels, textured_count, instanced_count, earlier }
 }
 
 /// Captures frames 3 to 6 of a 7-frame run; returns what the run observed and the capture.
@@ -267,8 +288,9 @@ fn capture_run(name: &str) -> (Live, Capture) {
     (live, Capture::open(&path).unwrap())
 }
 
-/// What a replay of `capture` observed: the final back buffer and the two queries' counts.
-fn replay(capture: &Capture) -> (Vec<u8>, Vec<u64>) {
+/// What a replay of `capture` observed: the final back buffer, the two queries' counts and
+/// the replay's checks of the counts the file holds.
+fn replay(capture: &Capture) -> (Vec<u8>, Vec<u64>, Vec<QueryCheck>) {
     let mut backend = vulkan();
     let mut replayer = Replayer::new(&mut backend, capture).unwrap();
     for frame in &capture.frames {
@@ -281,7 +303,7 @@ fn replay(capture: &Capture) -> (Vec<u8>, Vec<u64>) {
         .collect();
     let messages = backend.diagnostics().take_messages();
     assert!(messages.is_empty(), "{messages:?}");
-    (pixels, counts)
+    (pixels, counts, replayer.query_checks().to_vec())
 }
 
 #[test]
@@ -337,9 +359,49 @@ fn effects_instances_and_queries_of_frames_3_to_6_replay_to_the_live_pixels_and_
     }
     assert!(live.textured_count > 0 && live.instanced_count > 0);
     assert_ne!(live.textured_count, live.instanced_count);
-    let (pixels, counts) = replay(&capture);
+    // The counts the game read inside the capture (of frames 3 to 5's spans, read in frames 4
+    // to 6) are in the file, at their spans; the last frame's were read after it ended.
+    let recorded: Vec<_> = capture
+        .query_results
+        .iter()
+        .map(|r| (capture.frames[r.frame].number, r.query, r.pixel_count))
+        .collect();
+    let mut expected = Vec::new();
+    for &(frame, textured, instanced) in &live.earlier[3..] {
+        expected.push((u64::from(frame), 0, textured as u64));
+        expected.push((u64::from(frame), 1, instanced as u64));
+    }
+    assert_eq!(recorded, expected);
+    let (pixels, counts, checks) = replay(&capture);
     assert!(pixels == live.pixels, "the replay's final frame differs from the live one");
     assert_eq!(counts, vec![live.textured_count as u64, live.instanced_count as u64]);
+    // The replay counted each of those spans as the live run did.
+    let checked: Vec<_> = checks.iter().map(|c| (c.frame, c.query, c.replayed)).collect();
+    assert_eq!(checked, expected);
+    assert!(checks.iter().all(|c| c.recorded == c.replayed), "{checks:?}");
+    // The instance counts differ from frame to frame, so the instanced query's counts do.
+    let instanced: Vec<_> = expected.iter().filter(|e| e.1 == 1).map(|e| e.2).collect();
+    assert!(instanced.windows(2).all(|w| w[0] != w[1]), "{instanced:?}");
+}
+
+#[test]
+fn a_trimmed_capture_of_effects_and_queries_replays_to_the_same_frame_and_counts() {
+    let (live, capture) = capture_run("effects_to_trim.xgc");
+    let mut backend = vulkan();
+    let (bytes, stats) = trim(&capture, 1..=3, &mut backend, Vec::new()).unwrap();
+    assert_eq!(stats.frames, 3);
+    let trimmed = Capture::from_bytes(&bytes).unwrap();
+    assert_eq!(trimmed.frames.iter().map(|f| f.number).collect::<Vec<_>>(), vec![4, 5, 6]);
+    assert_eq!(trimmed.geometry_effects, capture.geometry_effects);
+    // The counts of frames 4 and 5's spans stay with them.
+    let frames: Vec<_> =
+        trimmed.query_results.iter().map(|r| trimmed.frames[r.frame].number).collect();
+    assert_eq!(frames, vec![4, 4, 5, 5]);
+    let (pixels, counts, checks) = replay(&trimmed);
+    assert!(pixels == live.pixels, "the trimmed replay's final frame differs from the live one");
+    assert_eq!(counts, vec![live.textured_count as u64, live.instanced_count as u64]);
+    assert_eq!(checks.len(), 4);
+    assert!(checks.iter().all(|c| c.recorded == c.replayed), "{checks:?}");
 }
 
 #[test]

@@ -34,7 +34,9 @@ use thread::{Known, WriterThread};
 use xnagraph_graph::capture::record::DeviceRecord;
 use xnagraph_graph::capture::writer::GeometryProgram;
 use xnagraph_graph::capture::CaptureWriter;
-use xnagraph_graph::{BufferState, EffectState, FrameCommands, Node, Rect, Slices, TextureState};
+use xnagraph_graph::{
+    BufferState, EffectState, FrameCommands, Node, QueryState, Rect, Slices, TextureState,
+};
 
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -128,6 +130,13 @@ impl CaptureHook {
         let mut known = lock(&known);
         known.geometry_effects.retain(|(e, _)| e.strong_count() > 0);
         known.geometry_effects.push((Arc::downgrade(effect), Arc::new(program)));
+    }
+
+    /// The game read the count of `query`'s last span: an active capture records it.
+    pub fn query_result(&self, query: &Arc<QueryState>, pixel_count: u64) {
+        if let Some(active) = lock(&self.0).active.as_ref() {
+            active.writer.query_result(query.clone(), pixel_count);
+        }
     }
 
     /// Arms a capture of frames `frames` into `path`; starts it at once when the first frame is

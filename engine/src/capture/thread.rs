@@ -17,7 +17,9 @@ use std::thread::JoinHandle;
 use crossbeam_channel::Sender;
 use xnagraph_graph::capture::writer::{CaptureStats, GeometryProgram, Sources};
 use xnagraph_graph::capture::CaptureWriter;
-use xnagraph_graph::{BufferId, BufferState, EffectKey, EffectState, FrameCommands, TextureState};
+use xnagraph_graph::{
+    BufferId, BufferState, EffectKey, EffectState, FrameCommands, QueryState, TextureState,
+};
 
 use crate::event::lock;
 
@@ -67,6 +69,7 @@ impl Known {
 enum Message {
     Flush { frame: u64, commands: FrameCommands },
     FrameEnd { frame: u64, record_ns: u64 },
+    QueryResult { query: Arc<QueryState>, pixel_count: u64 },
 }
 
 /// A flushed frame's place in an active capture, decided when it left the recorder: the
@@ -116,6 +119,9 @@ impl WriterThread {
                         Message::FrameEnd { frame, record_ns } => {
                             writer.frame_end(frame, record_ns)
                         }
+                        Message::QueryResult { query, pixel_count } => {
+                            writer.query_result(&query, pixel_count)
+                        }
                     };
                     failed = written.err();
                 }
@@ -130,6 +136,12 @@ impl WriterThread {
     /// The tag of a flush of device frame `frame` (ending it after `end_ns` of recording).
     pub fn tag(&self, frame: u64, end_ns: Option<u64>) -> CaptureTag {
         CaptureTag { sender: self.sender.clone(), frame, end_ns }
+    }
+
+    /// Queues the count the game read of `query`'s last span (its flush is queued already:
+    /// a count exists only once the span's frame was submitted).
+    pub fn query_result(&self, query: Arc<QueryState>, pixel_count: u64) {
+        let _ = self.sender.send(Message::QueryResult { query, pixel_count });
     }
 
     /// Closes the queue, waits for every tagged frame to be written (or dropped), and returns

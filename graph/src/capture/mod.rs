@@ -11,6 +11,7 @@
 //! the sprite arena, the open cycle), so a replay feeds the compiler the same input, and new
 //! node kinds reach the file where they reach the compiler, without a second recording path.
 
+mod checks;
 pub mod container;
 pub mod reader;
 pub mod record;
@@ -23,6 +24,6 @@ pub mod writer;
 mod tests;
 
 pub use container::CaptureError;
-pub use reader::{Capture, CapturedFrame};
-pub use replay::{FrameTimes, Replayer};
+pub use reader::{Capture, CapturedFrame, QueryResult};
+pub use replay::{FrameTimes, QueryCheck, Replayer};
 pub use writer::{CaptureStats, CaptureWriter};

@@ -72,10 +72,12 @@ pub mod kind {
     pub const QUERY: u32 = 11;
     /// [`super::GeometryEffectRecord`] (format 3.0).
     pub const GEOMETRY_EFFECT: u32 = 12;
+    /// [`super::QueryResultRecord`] (format 3.0).
+    pub const QUERY_RESULT: u32 = 13;
 
     /// Whether this reader knows `kind`.
     pub fn known(kind: u32) -> bool {
-        (DEVICE..=GEOMETRY_EFFECT).contains(&kind)
+        (DEVICE..=QUERY_RESULT).contains(&kind)
     }
 }
 
@@ -147,6 +149,17 @@ pub struct EffectRecord {
 pub struct QueryRecord {
     /// Its key.
     pub key: QueryKey,
+}
+
+/// A count the game read: `OcclusionQuery.PixelCount` of the query's last span written before
+/// this record (the engine reads a span's count only once its flush was submitted, so the
+/// flush comes first in the file). A replay compares its own count of that span with it.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryResultRecord {
+    /// The query.
+    pub query: QueryKey,
+    /// The samples its span counted in the live run.
+    pub pixel_count: u64,
 }
 
 /// What a custom geometry program binds, as [`crate::CustomResources`].

@@ -11,7 +11,10 @@
 //! compile under the recorded policy (or another, for comparisons), the frames-in-flight wait,
 //! the submission, and the tracked state committed on success. Readbacks the game made are
 //! executed too (they are work the frame did); their bytes are collected and dropped at
-//! [`Replayer::finish`]. A frame that would load an image the snapshot does not hold (a depth
+//! [`Replayer::finish`]. Occlusion queries count their spans again; where the file holds the
+//! count the live run read of a span, the replay reads its own count of that span (before the
+//! query's next span is submitted, waiting for the GPU there, or at the end) and keeps both
+//! ([`Replayer::query_checks`]). A frame that would load an image the snapshot does not hold (a depth
 //! buffer, a multisample image: see [`super::unsnapshotted`]) is refused with an error.
 
 use std::sync::Arc;
@@ -45,6 +48,27 @@ pub struct FrameTimes {
     pub submission: Option<SubmissionId>,
 }
 
+/// One occlusion query count of the live run against the replay's count of the same span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryCheck {
+    /// The query.
+    pub query: QueryKey,
+    /// The device frame of the span.
+    pub frame: u64,
+    /// What the live run's `PixelCount` read.
+    pub recorded: u64,
+    /// What the replay counted.
+    pub replayed: u64,
+}
+
+/// A span whose live count the file holds, replayed and not yet read back.
+struct PendingCount {
+    query: QueryKey,
+    frame: u64,
+    recorded: u64,
+    submission: SubmissionId,
+}
+
 /// A capture's resources on one backend, and the frames replayed on it.
 pub struct Replayer {
     textures: Vec<Arc<TextureState>>,
@@ -53,6 +77,8 @@ pub struct Replayer {
     geometry_effects: Vec<Arc<EffectState>>,
     queries: Vec<Arc<QueryState>>,
     policy: CompilePolicy,
+    pending_counts: Vec<PendingCount>,
+    query_checks: Vec<QueryCheck>,
     unsnapshotted: Unsnapshotted,
     next_readback: u64,
     readbacks: Vec<ReadbackId>,
@@ -99,6 +125,8 @@ impl Replayer {
             geometry_effects,
             queries,
             policy: capture.device.compile_policy,
+            pending_counts: Vec::new(),
+            query_checks: Vec::new(),
             unsnapshotted: Unsnapshotted::default(),
             next_readback: 0,
             readbacks: Vec::new(),
@@ -169,11 +197,27 @@ impl Replayer {
         frame: &CapturedFrame,
     ) -> Result<FrameTimes, BackendError> {
         let mut times = FrameTimes::default();
-        for flush in &frame.flushes {
+        let position = capture.frames.iter().position(|f| std::ptr::eq(f, frame));
+        for (i, flush) in frame.flushes.iter().enumerate() {
             let start = Instant::now();
             let commands = self.rebuild(capture, flush);
             times.rebuild += start.elapsed();
+            // A query's new span replaces the count of its last: read that one first.
+            let spans = spanned_queries(flush);
+            if self.pending_counts.iter().any(|p| spans.contains(&p.query)) {
+                self.read_counts(backend, &spans)?;
+            }
             let (submission, t) = self.submit(backend, commands, Some(frame.number))?;
+            let counted =
+                capture.query_results.iter().filter(|r| Some(r.frame) == position && r.flush == i);
+            for r in counted {
+                self.pending_counts.push(PendingCount {
+                    query: r.query,
+                    frame: frame.number,
+                    recorded: r.pixel_count,
+                    submission,
+                });
+            }
             times.compile += t.compile;
             times.wait += t.wait;
             times.submit += t.submit;
@@ -423,12 +467,63 @@ impl Replayer {
             .ok_or_else(|| BackendError::Native("the backend returned no readback".into()))
     }
 
-    /// Waits for every submission and drops the bytes of the game's own readbacks.
+    /// Reads back the replay's count of every pending span of `queries` (waiting for their
+    /// submissions) into [`Self::query_checks`].
+    fn read_counts(
+        &mut self,
+        backend: &mut dyn Backend,
+        queries: &[QueryKey],
+    ) -> Result<(), BackendError> {
+        let (due, rest): (Vec<_>, Vec<_>) =
+            self.pending_counts.drain(..).partition(|p| queries.contains(&p.query));
+        self.pending_counts = rest;
+        for p in due {
+            backend.waiter().wait_for(p.submission)?;
+            backend.wait(p.submission)?;
+            let replayed = self.query_result(backend, p.query)?.ok_or_else(|| {
+                BackendError::Native(format!("query {} has no count after its span", p.query))
+            })?;
+            self.query_checks.push(QueryCheck {
+                query: p.query,
+                frame: p.frame,
+                recorded: p.recorded,
+                replayed,
+            });
+        }
+        Ok(())
+    }
+
+    /// Every live occlusion query count the file holds against the replay's count of the same
+    /// span, for the spans replayed and read so far (each is read before the query's next span
+    /// is submitted, waiting for the GPU then, and at [`Self::finish`]).
+    pub fn query_checks(&self) -> &[QueryCheck] {
+        &self.query_checks
+    }
+
+    /// Waits for every submission, reads the counts of the spans still pending, and drops the
+    /// bytes of the game's own readbacks.
     pub fn finish(&mut self, backend: &mut dyn Backend) -> Result<(), BackendError> {
         backend.wait_idle()?;
+        let pending: Vec<_> = self.pending_counts.iter().map(|p| p.query).collect();
+        self.read_counts(backend, &pending)?;
         for id in self.readbacks.drain(..) {
             backend.take_readback(id);
         }
         Ok(())
     }
+}
+
+/// The queries a flush begins a span of.
+fn spanned_queries(flush: &FlushRecord) -> Vec<QueryKey> {
+    let mut queries = Vec::new();
+    for node in &flush.nodes {
+        if let NodeRecord::Pass { ops, .. } = node {
+            for op in ops {
+                if let OpRecord::Query { query, begin: true } = op {
+                    queries.push(*query);
+                }
+            }
+        }
+    }
+    queries
 }

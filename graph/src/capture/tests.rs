@@ -233,6 +233,19 @@ fn query_ops(spans: &[(QueryKey, bool)]) -> Vec<u8> {
 fn a_query_span_must_be_one_begin_and_one_end_of_a_created_query_in_a_pass() {
     let capture = Capture::from_bytes(&query_ops(&[(0, true), (0, false)])).unwrap();
     assert_eq!(capture.queries, vec![QueryRecord { key: 0 }]);
+    // A count follows a span of its query.
+    let counted = |spans: &[(QueryKey, bool)]| {
+        let mut bytes = query_ops(spans);
+        let mut w = ChunkWriter::new(Vec::new()).unwrap();
+        w.chunk(kind::QUERY_RESULT, &QueryResultRecord { query: 0, pixel_count: 9 }).unwrap();
+        bytes.extend_from_slice(&w.finish().unwrap()[super::container::HEADER_LEN..]);
+        Capture::from_bytes(&bytes)
+    };
+    let capture = counted(&[(0, true), (0, false)]).unwrap();
+    assert_eq!(capture.query_results.len(), 1);
+    assert_eq!((capture.query_results[0].frame, capture.query_results[0].pixel_count), (0, 9));
+    let e = counted(&[]).unwrap_err();
+    assert!(e.message.contains("a count of query 0 before any span of it"), "{e}");
     for (spans, says) in [
         (&[(0, true)][..], "begun and not ended"),
         (&[(0, false)][..], "not one begin and one end"),

@@ -110,8 +110,8 @@ pub fn trim<W: Write>(
         }
         replayer.finish(backend)?;
     }
-    for frame in &capture.frames[first..=last] {
-        for flush in &frame.flushes {
+    for (position, frame) in capture.frames.iter().enumerate().take(last + 1).skip(first) {
+        for (i, flush) in frame.flushes.iter().enumerate() {
             let mut flush = flush.clone();
             flush.sprites = writer.blob(&capture.blobs[flush.sprites as usize])?;
             if let Some(g) = flush.geometry.as_mut() {
@@ -125,6 +125,11 @@ pub fn trim<W: Write>(
                 }
             }
             writer.flush_record(&flush)?;
+            // The live counts of this flush's spans follow it, as in the original.
+            for r in capture.query_results.iter().filter(|r| (r.frame, r.flush) == (position, i)) {
+                let record = QueryResultRecord { query: r.query, pixel_count: r.pixel_count };
+                writer.query_result_record(&record)?;
+            }
         }
         if let Some(end) = frame.end {
             writer.frame_end(end.frame, end.record_ns)?;

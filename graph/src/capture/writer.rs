@@ -197,6 +197,22 @@ impl<W: Write> CaptureWriter<W> {
         Ok(key)
     }
 
+    /// The count the game read of `query`'s last span; nothing when the query has no span in
+    /// this file (its span was before the capture began).
+    pub fn query_result(&mut self, query: &QueryState, pixel_count: u64) -> std::io::Result<()> {
+        match self.queries.get(&query.native()) {
+            Some(&query) => {
+                self.out.chunk(kind::QUERY_RESULT, &QueryResultRecord { query, pixel_count })
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// A query result record whose key is already this file's (trimming).
+    pub fn query_result_record(&mut self, record: &QueryResultRecord) -> std::io::Result<()> {
+        self.out.chunk(kind::QUERY_RESULT, record)
+    }
+
     /// The blob id of `bytes`, writing the blob the first time this content is met.
     pub fn blob(&mut self, bytes: &[u8]) -> std::io::Result<BlobId> {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
