@@ -405,6 +405,29 @@ fn a_trimmed_capture_of_effects_and_queries_replays_to_the_same_frame_and_counts
 }
 
 #[test]
+fn the_replay_tool_lists_the_effects_and_checks_the_counts() {
+    let _ = capture_run("effects_cli.xgc");
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("effects_cli.xgc");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_xnagraph-replay"))
+            .args(args)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let info = run(&["info"]);
+    assert!(info.contains("geometry effect 1: technique \"Instanced\" pass \"Each\""), "{info}");
+    assert!(info.contains("occlusion queries: 2, 6 counts read by the game"), "{info}");
+    let replay = run(&["replay"]);
+    assert!(
+        replay.contains("occlusion queries: 6 of 6 counts the live run read are equal"),
+        "{replay}"
+    );
+}
+
+#[test]
 #[ignore = "writes a seed of the fuzz corpus; run by benches/fuzz.sh --regenerate"]
 fn write_fuzz_seed() {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/effects.xgc");
