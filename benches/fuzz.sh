@@ -4,8 +4,9 @@
 #   benches/fuzz.sh [SECONDS] [--regenerate]
 #
 # SECONDS (default 180) bounds the run. --regenerate first rewrites the seeds in
-# benches/fuzz/corpus from real captures (a sprite scene with a render target, and a geometry
-# scene with static and dynamic vertex and index buffers). The fuzzer runs in the dev profile, so arithmetic overflow and debug
+# benches/fuzz/corpus from real captures (a sprite scene with a render target, a geometry
+# scene with static and dynamic vertex and index buffers, and a scene of custom geometry
+# effects, instanced draws and occlusion queries). The fuzzer runs in the dev profile, so arithmetic overflow and debug
 # assertions are checked. It prints a JSON summary (executions, accepted and refused inputs,
 # findings, slowest read) and writes each finding's input to target/fuzz-findings; the exit
 # status is 1 when anything was found.
@@ -19,7 +20,8 @@ for arg in "$@"; do
     esac
 done
 if [ "$regenerate" = 1 ]; then
-    cargo test -p xnagraph-benches --test capture --test capture_geometry -- --ignored write_fuzz_seed
+    cargo test -p xnagraph-benches --test capture --test capture_geometry --test capture_effects \
+        -- --ignored write_fuzz_seed
 fi
 cargo run -q -p xnagraph-benches --bin xnagraph-fuzz-capture -- \
     --corpus benches/fuzz/corpus --findings target/fuzz-findings --seconds "$seconds"

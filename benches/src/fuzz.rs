@@ -20,6 +20,7 @@ use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
 use xnagraph_graph::capture::container::{read_chunks, ChunkWriter, HEADER_LEN};
+use xnagraph_graph::capture::record::kind;
 use xnagraph_graph::capture::Capture;
 
 /// The largest single allocation a read of a fuzzed input may make (64 MiB): inputs are a few
@@ -59,11 +60,14 @@ impl Rng {
 }
 
 /// Byte strings that matter to the format: postcard varints of 0, 1, 127, 128, u32::MAX and
-/// u64::MAX, option and enum tags, and little-endian words for the container's fields.
+/// u64::MAX, option and enum tags (3 and 4: an op's query and a draw's custom geometry shader,
+/// format 3.0), and little-endian words for the container's fields.
 const INTERESTING: &[&[u8]] = &[
     &[0],
     &[1],
     &[2],
+    &[3],
+    &[4],
     &[0x7f],
     &[0x80, 0x01],
     &[0xff, 0xff, 0xff, 0xff, 0x0f],
@@ -129,7 +133,9 @@ fn mutate_chunks(input: &[u8], other: &[u8], rng: &mut Rng) -> Option<Vec<u8>> {
             let j = rng.below(chunks.len());
             chunks.swap(i, j);
         }
-        3 => chunks[i].0 = rng.below(12) as u32,
+        // Every kind this reader knows (the occlusion query, query result and geometry effect
+        // chunks of format 3.0 included), and one past them, which it skips.
+        3 => chunks[i].0 = rng.below(kind::QUERY_RESULT as usize + 2) as u32,
         4 => {
             let j = rng.below(chunks.len());
             let donor = chunks[j].1.clone();

@@ -190,13 +190,14 @@ impl OcclusionQuery {
                 if device.frames_submitted.load(Ordering::Acquire) < frame {
                     return Ok(false);
                 }
-                let native = lock(&self.core.state)
-                    .as_ref()
-                    .map(|s| s.native())
+                let state = lock(&self.core.state)
+                    .clone()
                     .ok_or(XnaError::ObjectDisposed { object: "OcclusionQuery" })?;
-                match device.with_backend(|b| b.query_result(native))? {
+                match device.with_backend(|b| b.query_result(state.native()))? {
                     Some(count) => {
                         *phase = Phase::Complete(count);
+                        // A capture keeps the count, for its replay to compare.
+                        device.capture.query_result(&state, count);
                         Ok(true)
                     }
                     None => Ok(false),

@@ -261,6 +261,23 @@ fn info(path: &Path) -> Result<(), String> {
         let (desc, dynamic) = (&b.desc, if b.desc.dynamic { "dynamic " } else { "" });
         println!("buffer {}: {dynamic}{:?} {} bytes \"{}\"", b.key, desc.kind, desc.size, b.name);
     }
+    for e in &capture.geometry_effects {
+        println!(
+            "geometry effect {}: technique \"{}\" pass \"{}\", {} + {} SPIR-V words",
+            e.key,
+            e.technique,
+            e.pass,
+            e.vertex_spirv.len(),
+            e.fragment_spirv.len()
+        );
+    }
+    if !capture.queries.is_empty() {
+        println!(
+            "occlusion queries: {}, {} counts read by the game",
+            capture.queries.len(),
+            capture.query_results.len()
+        );
+    }
     let uses = capture.blob_uses();
     let raw: u64 = capture
         .blobs
@@ -417,6 +434,20 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
         percentile(&frame_ms, 99.0)
     );
     println!("{}", report::gpu_note(&run.support));
+    let differing: Vec<_> = run.query_checks.iter().filter(|c| c.recorded != c.replayed).collect();
+    if !run.query_checks.is_empty() {
+        println!(
+            "occlusion queries: {} of {} counts the live run read are equal in the replay",
+            run.query_checks.len() - differing.len(),
+            run.query_checks.len()
+        );
+    }
+    for c in &differing {
+        println!(
+            "  query {} of frame {}: {} live, {} replayed",
+            c.query, c.frame, c.recorded, c.replayed
+        );
+    }
     print!("{}", stage_table(&run.frames, range));
     print!("{}", node_table(&run, range));
     if let Some(path) = &args.json {

@@ -65,6 +65,20 @@ impl Backend for Observed<'_> {
     fn create_effect(&mut self, spirv: &[u32], outputs: u32) -> Result<NativeHandle, BackendError> {
         self.inner.create_effect(spirv, outputs)
     }
+    fn create_geometry_effect(
+        &mut self,
+        vertex: &[u32],
+        fragment: &[u32],
+        resources: &xnagraph_graph::CustomResources,
+    ) -> Result<NativeHandle, BackendError> {
+        self.inner.create_geometry_effect(vertex, fragment, resources)
+    }
+    fn create_query(&mut self) -> Result<NativeHandle, BackendError> {
+        self.inner.create_query()
+    }
+    fn query_result(&mut self, query: NativeHandle) -> Result<Option<u64>, BackendError> {
+        self.inner.query_result(query)
+    }
     fn retire_sink(&self) -> RetireSink {
         self.inner.retire_sink()
     }

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use tracing_subscriber::layer::SubscriberExt;
-use xnagraph_graph::capture::{Capture, Replayer};
+use xnagraph_graph::capture::{Capture, QueryCheck, Replayer};
 use xnagraph_graph::compile::CompilePolicy;
 use xnagraph_graph::timing::{instant_ns, span_ns};
 use xnagraph_graph::{Backend, BackendError, GpuFrameTiming, GpuTimingSupport, SubmissionId};
@@ -96,6 +96,9 @@ pub struct ProfileRun {
     pub dot: Option<String>,
     /// The back buffer after each chosen frame: (position, bytes).
     pub frame_images: Vec<(usize, Vec<u8>)>,
+    /// Each occlusion query count the file holds against the replay's count of the same span
+    /// (the last pass's).
+    pub query_checks: Vec<QueryCheck>,
 }
 
 impl ProfileRun {
@@ -174,6 +177,7 @@ fn passes(
     let mut final_back_buffer = Vec::new();
     let mut dot = None;
     let mut frame_images = Vec::new();
+    let mut query_checks = Vec::new();
     let mut counter = 0u64;
     let back_buffer = capture.device.back_buffer;
     let mut stopped = false;
@@ -256,6 +260,7 @@ fn passes(
             replayer.read_back(&mut observed, back_buffer, 0, 0)?
         };
         replayer.finish(&mut observed)?;
+        query_checks = replayer.query_checks().to_vec();
         timings.extend(observed.drain_gpu_timings().into_iter().map(|t| (t.submission, t)));
         if stopped {
             break;
@@ -270,6 +275,7 @@ fn passes(
         final_back_buffer,
         dot,
         frame_images,
+        query_checks,
     };
     Ok((run, timings))
 }

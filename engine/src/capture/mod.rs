@@ -17,8 +17,9 @@
 //! thread (a one-off). `capture_result` waits for the writer to finish the file.
 //!
 //! The hook also keeps what a snapshot needs whatever is armed: weak lists of the device's
-//! texture and buffer states (with each buffer's `BufferUsage`) and the SPIR-V of its effects
-//! (a frame may draw with an effect created long before it).
+//! texture and buffer states (with each buffer's `BufferUsage`), the SPIR-V of its effects and
+//! the programs of its custom geometry effects' passes (a frame may draw with an effect created
+//! long before it).
 
 mod thread;
 
@@ -32,8 +33,11 @@ use std::time::Instant;
 pub(crate) use thread::CaptureTag;
 use thread::{Known, WriterThread};
 use xnagraph_graph::capture::record::DeviceRecord;
+use xnagraph_graph::capture::writer::GeometryProgram;
 use xnagraph_graph::capture::CaptureWriter;
-use xnagraph_graph::{BufferState, EffectState, FrameCommands, Node, Rect, Slices, TextureState};
+use xnagraph_graph::{
+    BufferState, EffectState, FrameCommands, Node, QueryState, Rect, Slices, TextureState,
+};
 
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -122,6 +126,21 @@ impl CaptureHook {
         let mut known = lock(&known);
         known.effects.retain(|(e, _)| e.strong_count() > 0);
         known.effects.push((Arc::downgrade(effect), spirv.into()));
+    }
+
+    /// Remembers a custom geometry effect pass's program, for captures of draws that use it.
+    pub fn geometry_effect_created(&self, effect: &Arc<EffectState>, program: GeometryProgram) {
+        let known = lock(&self.0).known.clone();
+        let mut known = lock(&known);
+        known.geometry_effects.retain(|(e, _)| e.strong_count() > 0);
+        known.geometry_effects.push((Arc::downgrade(effect), Arc::new(program)));
+    }
+
+    /// The game read the count of `query`'s last span: an active capture records it.
+    pub fn query_result(&self, query: &Arc<QueryState>, pixel_count: u64) {
+        if let Some(active) = lock(&self.0).active.as_ref() {
+            active.writer.query_result(query.clone(), pixel_count);
+        }
     }
 
     /// Arms a capture of frames `frames` into `path`; starts it at once when the first frame is

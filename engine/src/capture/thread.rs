@@ -20,10 +20,11 @@ use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, Sender, TrySendError};
-use xnagraph_graph::capture::writer::{CaptureStats, Sources};
+use xnagraph_graph::capture::writer::{CaptureStats, GeometryProgram, Sources};
 use xnagraph_graph::capture::CaptureWriter;
 use xnagraph_graph::{
-    BufferId, BufferState, EffectKey, EffectState, FrameCommands, SpriteInstance, TextureState,
+    BufferId, BufferState, EffectKey, EffectState, FrameCommands, QueryState, SpriteInstance,
+    TextureState,
 };
 
 use crate::event::lock;
@@ -34,12 +35,14 @@ const QUEUE: usize = 16;
 const SPARE_ARENAS: usize = 4;
 
 /// What the device created that a capture may need: its texture and buffer states (each buffer
-/// with whether it is `BufferUsage.WriteOnly`) and its effects' SPIR-V.
+/// with whether it is `BufferUsage.WriteOnly`), its effects' SPIR-V and its custom geometry
+/// effect passes' programs.
 #[derive(Default)]
 pub(crate) struct Known {
     pub textures: Vec<Weak<TextureState>>,
     pub buffers: Vec<(Weak<BufferState>, bool)>,
     pub effects: Vec<(Weak<EffectState>, Arc<[u32]>)>,
+    pub geometry_effects: Vec<(Weak<EffectState>, Arc<GeometryProgram>)>,
 }
 
 impl Known {
@@ -50,6 +53,13 @@ impl Known {
             .find_map(|(e, words)| e.upgrade().filter(|e| e.key() == key).map(|_| words.clone()))
     }
 
+    /// The program of a live custom geometry effect pass.
+    pub fn geometry_effect(&self, key: EffectKey) -> Option<Arc<GeometryProgram>> {
+        self.geometry_effects
+            .iter()
+            .find_map(|(e, p)| e.upgrade().filter(|e| e.key() == key).map(|_| p.clone()))
+    }
+
     /// Whether the live buffer `id` was created `BufferUsage.WriteOnly`.
     pub fn write_only(&self, id: BufferId) -> bool {
         self.buffers.iter().any(|(b, w)| *w && b.upgrade().is_some_and(|b| b.id() == id))
@@ -58,14 +68,16 @@ impl Known {
     /// Runs `f` with sources that look up in `known`.
     pub fn with_sources<R>(known: &Mutex<Known>, f: impl FnOnce(Sources) -> R) -> R {
         let effect = |key: EffectKey| lock(known).effect(key);
+        let geometry_effect = |key: EffectKey| lock(known).geometry_effect(key);
         let write_only = |id: BufferId| lock(known).write_only(id);
-        f(Sources { effect: &effect, write_only: &write_only })
+        f(Sources { effect: &effect, geometry_effect: &geometry_effect, write_only: &write_only })
     }
 }
 
 enum Message {
     Flush { frame: u64, commands: FrameCommands },
     FrameEnd { frame: u64, record_ns: u64 },
+    QueryResult { query: Arc<QueryState>, pixel_count: u64 },
 }
 
 /// A flushed frame's place in an active capture, decided when it left the recorder: the
@@ -145,6 +157,9 @@ impl WriterThread {
                         Message::FrameEnd { frame, record_ns } => {
                             writer.frame_end(frame, record_ns)
                         }
+                        Message::QueryResult { query, pixel_count } => {
+                            writer.query_result(&query, pixel_count)
+                        }
                     };
                     failed = written.err();
                 }
@@ -165,6 +180,12 @@ impl WriterThread {
             frame,
             end_ns,
         }
+    }
+
+    /// Queues the count the game read of `query`'s last span (its flush is queued already:
+    /// a count exists only once the span's frame was submitted).
+    pub fn query_result(&self, query: Arc<QueryState>, pixel_count: u64) {
+        let _ = self.sender.send(Message::QueryResult { query, pixel_count });
     }
 
     /// Closes the queue, waits for every tagged frame to be written (or dropped), and returns

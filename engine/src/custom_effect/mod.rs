@@ -55,6 +55,7 @@ mod reflect;
 
 use std::sync::{Arc, Mutex};
 
+use xnagraph_graph::capture::writer::GeometryProgram;
 use xnagraph_graph::{CustomResources, EffectKey, EffectState, TextureState};
 
 pub use parameter::{EffectValue, ParameterClass, ParameterType};
@@ -363,6 +364,7 @@ impl CustomEffect {
                     vertex,
                     fragment,
                     inputs,
+                    (p.vertex.to_owned(), p.fragment.to_owned()),
                 ));
             }
             compiled.push((t.name.to_owned(), passes));
@@ -374,7 +376,7 @@ impl CustomEffect {
         let mut techniques_out = Vec::new();
         for (name, passes) in compiled {
             let mut out = Vec::new();
-            for (pass_name, vw, fw, vertex, fragment, inputs) in passes {
+            for (pass_name, vw, fw, vertex, fragment, inputs, glsl) in passes {
                 let resources = CustomResources {
                     vertex_samplers: vertex.samplers.iter().map(|s| s.binding).collect(),
                     vertex_uniform_bytes: vertex.block_size,
@@ -387,6 +389,18 @@ impl CustomEffect {
                     let key = EffectKey { native, outputs: fragment.outputs as u8 };
                     Ok(EffectState::new(key, backend.retire_sink()))
                 })?;
+                shared.capture.geometry_effect_created(
+                    &state,
+                    GeometryProgram {
+                        technique: name.clone(),
+                        pass: pass_name.clone(),
+                        vertex_glsl: glsl.0,
+                        fragment_glsl: glsl.1,
+                        vertex_spirv: vw.into(),
+                        fragment_spirv: fw.into(),
+                        resources,
+                    },
+                );
                 out.push(Pass { name: pass_name, state, inputs, vertex, fragment });
             }
             techniques_out.push(Technique { name, passes: out });

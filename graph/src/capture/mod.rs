@@ -11,6 +11,7 @@
 //! the sprite arena, the open cycle), so a replay feeds the compiler the same input, and new
 //! node kinds reach the file where they reach the compiler, without a second recording path.
 
+mod checks;
 pub mod container;
 pub mod reader;
 pub mod rebuild;
@@ -26,7 +27,7 @@ mod tests;
 mod writer_tests;
 
 pub use container::CaptureError;
-pub use reader::{Capture, CapturedFrame};
-pub use rebuild::{Rebuilder, RebuiltFrame};
-pub use replay::{FrameTimes, Replayer};
+pub use reader::{Capture, CapturedFrame, QueryResult};
+pub use rebuild::{FlushQueries, Rebuilder, RebuiltFrame};
+pub use replay::{FrameTimes, QueryCheck, Replayer};
 pub use writer::{CaptureStats, CaptureWriter};

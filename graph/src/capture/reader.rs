@@ -5,47 +5,26 @@
 //! texture, buffer, effect or blob must be defined by an earlier chunk; a sprite range must lie
 //! in its arena; a blob must be as long as its region; a buffer transfer and the vertices and
 //! indices a draw reads must lie in their buffer or arena), so a replay never meets a dangling
-//! key or reads past a buffer; a fault names the chunk and its byte offset.
+//! key or reads past a buffer; a fault names the chunk and its byte offset. The checks of each
+//! record are in `checks.rs`.
 
 use std::collections::HashMap;
 
+use super::checks::{check_resources, check_texture_desc};
 use super::container::{read_chunks, read_header, CaptureError, RawChunk, MAX_CHUNK};
 use super::record::*;
 use crate::commands::SpriteInstance;
-use crate::geometry::{DrawCall, ATTRIBUTES};
-use crate::resource::TextureDesc;
 
 /// The largest texture edge (and volume depth) a capture may declare: past any device's limit
 /// (XNA's HiDef allows 4096), small enough that a level's size never overflows.
 pub const MAX_TEXTURE_EDGE: u32 = 16384;
 
-/// A texture's description must be one a device could have created: edges of 1 to
-/// [`MAX_TEXTURE_EDGE`], at most a full mip chain, one layer or a cube's six, and a
-/// multisample count that is 0 or a power of two up to 64. Everything the reader and a replay
-/// compute from it (level sizes, region sizes) then stays in range.
-fn check_texture_desc(d: &TextureDesc) -> Result<(), String> {
-    let depth = d.volume_depth.unwrap_or(1);
-    let edges = [d.width, d.height, depth];
-    if edges.iter().any(|&e| e == 0 || e > MAX_TEXTURE_EDGE) {
-        return Err(format!(
-            "size {}x{}x{depth} outside 1 to {MAX_TEXTURE_EDGE}",
-            d.width, d.height
-        ));
-    }
-    let chain = 32 - d.width.max(d.height).max(depth).leading_zeros();
-    if d.mip_levels == 0 || d.mip_levels > chain {
-        return Err(format!("{} mip levels, a full chain has {chain}", d.mip_levels));
-    }
-    if !matches!(d.layers, 1 | 6) || (d.layers == 6 && d.volume_depth.is_some()) {
-        return Err(format!("{} layers", d.layers));
-    }
-    if let Some(rt) = d.render_target {
-        if rt.sample_count > 64 || (rt.sample_count > 1 && !rt.sample_count.is_power_of_two()) {
-            return Err(format!("{} samples", rt.sample_count));
-        }
-    }
-    Ok(())
-}
+/// The most instances a captured draw may declare: past what any game draws at once, small
+/// enough that what a replay computes from the count stays in range.
+pub const MAX_INSTANCES: u32 = 1 << 24;
+
+/// Vertex input locations a custom geometry draw may use (Vulkan's guaranteed minimum).
+pub const MAX_VERTEX_INPUTS: u32 = 16;
 
 /// One captured frame: its flushes and its end marker.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,6 +35,19 @@ pub struct CapturedFrame {
     pub flushes: Vec<FlushRecord>,
     /// Its end marker (`None` for a frame cut off by the end of the file).
     pub end: Option<FrameEndRecord>,
+}
+
+/// A count the live run read of one span ([`QueryResultRecord`] placed at its span).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryResult {
+    /// The query.
+    pub query: QueryKey,
+    /// The span's frame: its position in [`Capture::frames`].
+    pub frame: usize,
+    /// The span's flush: its position in that frame's flushes.
+    pub flush: usize,
+    /// The samples the span counted in the live run.
+    pub pixel_count: u64,
 }
 
 /// A whole capture file, checked.
@@ -69,6 +61,12 @@ pub struct Capture {
     pub buffers: Vec<BufferRecord>,
     /// Effect creations, indexed by key.
     pub effects: Vec<EffectRecord>,
+    /// Custom geometry effect passes, indexed by key.
+    pub geometry_effects: Vec<GeometryEffectRecord>,
+    /// Occlusion query creations, indexed by key.
+    pub queries: Vec<QueryRecord>,
+    /// The counts the live run read, in file order.
+    pub query_results: Vec<QueryResult>,
     /// Blobs, indexed by id.
     pub blobs: Vec<Vec<u8>>,
     /// The content of textures when the capture began.
@@ -107,6 +105,9 @@ impl Capture {
             textures: Vec::new(),
             buffers: Vec::new(),
             effects: Vec::new(),
+            geometry_effects: Vec::new(),
+            queries: Vec::new(),
+            query_results: Vec::new(),
             blobs: Vec::new(),
             snapshot: Vec::new(),
             buffer_snapshot: Vec::new(),
@@ -176,6 +177,34 @@ impl Capture {
                 }
                 self.effects.push(e);
             }
+            kind::GEOMETRY_EFFECT => {
+                let e: GeometryEffectRecord = chunk.decode()?;
+                if e.key as usize != self.geometry_effects.len() {
+                    return Err(chunk.error(format!("geometry effect key {} out of order", e.key)));
+                }
+                check_resources(&e.resources)
+                    .map_err(|m| chunk.error(format!("geometry effect {}: {m}", e.key)))?;
+                self.geometry_effects.push(e);
+            }
+            kind::QUERY => {
+                let q: QueryRecord = chunk.decode()?;
+                if q.key as usize != self.queries.len() {
+                    return Err(chunk.error(format!("query key {} out of order", q.key)));
+                }
+                self.queries.push(q);
+            }
+            kind::QUERY_RESULT => {
+                let r: QueryResultRecord = chunk.decode()?;
+                let (frame, flush) = self.last_span(r.query).ok_or_else(|| {
+                    chunk.error(format!("a count of query {} before any span of it", r.query))
+                })?;
+                self.query_results.push(QueryResult {
+                    query: r.query,
+                    frame,
+                    flush,
+                    pixel_count: r.pixel_count,
+                });
+            }
             kind::BLOB => {
                 let b: BlobRecord = chunk.decode()?;
                 if b.id as usize != self.blobs.len() {
@@ -233,252 +262,22 @@ impl Capture {
         Ok(())
     }
 
-    fn check_texture(&self, chunk: &RawChunk, key: TextureKey) -> Result<(), CaptureError> {
-        if (key as usize) < self.textures.len() {
-            Ok(())
-        } else {
-            Err(chunk.error(format!("texture {key} used before its creation")))
-        }
-    }
-
-    /// The size of buffer `key`, which must be created.
-    fn check_buffer(&self, chunk: &RawChunk, key: BufferKey) -> Result<u64, CaptureError> {
-        self.buffers
-            .get(key as usize)
-            .map(|b| b.desc.size)
-            .ok_or_else(|| chunk.error(format!("buffer {key} used before its creation")))
-    }
-
-    /// Bytes `offset..offset + len` must lie in buffer `key` (and be more than none).
-    fn check_buffer_range(
-        &self,
-        chunk: &RawChunk,
-        key: BufferKey,
-        offset: u64,
-        len: u64,
-    ) -> Result<(), CaptureError> {
-        let size = self.check_buffer(chunk, key)?;
-        if len == 0 || offset.checked_add(len).is_none_or(|end| end > size) {
-            return Err(
-                chunk.error(format!("bytes {offset}+{len} outside buffer {key} of {size} bytes"))
-            );
-        }
-        Ok(())
-    }
-
-    fn check_blob(&self, chunk: &RawChunk, id: BlobId) -> Result<&[u8], CaptureError> {
-        self.blobs
-            .get(id as usize)
-            .map(Vec::as_slice)
-            .ok_or_else(|| chunk.error(format!("blob {id} used before it is written")))
-    }
-
-    /// A region must lie in its texture's subresources, and its blob hold its texels exactly.
-    fn check_region(
-        &self,
-        chunk: &RawChunk,
-        r: &Region,
-        blob: Option<BlobId>,
-    ) -> Result<(), CaptureError> {
-        self.check_texture(chunk, r.texture)?;
-        let desc = &self.textures[r.texture as usize].desc;
-        let (w, h) = if r.level < desc.mip_levels { desc.level_size(r.level) } else { (0, 0) };
-        let inside = r.level < desc.mip_levels
-            && r.layer < desc.layers
-            && r.rect.x >= 0
-            && r.rect.y >= 0
-            && r.rect.width > 0
-            && r.rect.height > 0
-            && i64::from(r.rect.x) + i64::from(r.rect.width) <= i64::from(w)
-            && i64::from(r.rect.y) + i64::from(r.rect.height) <= i64::from(h)
-            && r.slices.front < r.slices.back
-            && r.slices.back <= desc.level_depth(r.level);
-        if !inside {
-            return Err(chunk.error(format!("region {r:?} outside texture {}", r.texture)));
-        }
-        if let Some(id) = blob {
-            let bytes = self.check_blob(chunk, id)?;
-            let slice = desc.format.region_size(r.rect.width as u32, r.rect.height as u32);
-            let expected = slice as u64 * u64::from(r.slices.count());
-            if bytes.len() as u64 != expected {
-                return Err(chunk.error(format!(
-                    "blob {id} holds {} bytes, the region {expected}",
-                    bytes.len()
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    fn check_flush(&self, chunk: &RawChunk, f: &FlushRecord) -> Result<(), CaptureError> {
-        let geometry = match f.geometry {
-            Some(id) => self.check_blob(chunk, id)?.len() as u64,
-            None => 0,
-        };
-        let arena = self.check_blob(chunk, f.sprites)?;
-        let size = std::mem::size_of::<SpriteInstance>();
-        if arena.len() % size != 0 {
-            return Err(chunk.error("the sprite arena is not a whole number of sprites"));
-        }
-        let sprites = (arena.len() / size) as u64;
-        for node in &f.nodes {
-            match node {
-                NodeRecord::Pass { colors, ops, .. } => {
-                    if colors.is_empty() || colors.len() > 4 {
-                        return Err(chunk.error("a pass without one to four attachments"));
-                    }
-                    for &(t, layer) in colors {
-                        self.check_texture(chunk, t)?;
-                        let desc = &self.textures[t as usize].desc;
-                        if desc.render_target.is_none() || layer >= desc.layers {
-                            return Err(chunk.error(format!("texture {t} is no attachment")));
-                        }
-                    }
-                    for op in ops {
-                        let d = match op {
-                            OpRecord::Clear(_) => continue,
-                            OpRecord::Draw(d) => {
-                                if d.shader == ShaderRecord::Basic {
-                                    return Err(
-                                        chunk.error("a sprite draw with the geometry shader")
-                                    );
-                                }
-                                d
-                            }
-                            OpRecord::Geometry(d, g) => {
-                                if d.shader != ShaderRecord::Basic || d.sprite_count != 0 {
-                                    return Err(chunk.error("a geometry draw with sprites"));
-                                }
-                                self.check_geometry(chunk, g, geometry)?;
-                                d
-                            }
-                        };
-                        if d.more_textures.len() >= crate::MAX_DRAW_TEXTURES {
-                            return Err(chunk.error("a draw of too many textures"));
-                        }
-                        for &t in std::iter::once(&d.texture).chain(&d.more_textures) {
-                            self.check_texture(chunk, t)?;
-                        }
-                        if u64::from(d.first_sprite) + u64::from(d.sprite_count) > sprites {
-                            return Err(chunk.error("a draw past its sprite arena"));
-                        }
-                        if !d.more_textures.is_empty() {
-                            // A backend indexes its texture array by the slot: one past the
-                            // draw's textures would read an unwritten descriptor.
-                            let first = d.first_sprite as usize * size;
-                            let drawn = &arena[first..first + d.sprite_count as usize * size];
-                            let slots = d.more_textures.len() as u32 + 1;
-                            if drawn.chunks_exact(size).any(|s| sprite_slot(s) >= slots) {
-                                return Err(chunk.error(format!(
-                                    "a sprite samples a texture slot past its draw's {slots}"
-                                )));
-                            }
-                        }
-                        if let ShaderRecord::Custom(e) = d.shader {
-                            if e as usize >= self.effects.len() {
-                                return Err(
-                                    chunk.error(format!("effect {e} used before its creation"))
-                                );
-                            }
-                        }
-                    }
-                }
-                NodeRecord::Upload { region, blob } => {
-                    self.check_region(chunk, region, Some(*blob))?
-                }
-                NodeRecord::Readback(region) => self.check_region(chunk, region, None)?,
-                NodeRecord::Present(t) => self.check_texture(chunk, *t)?,
-                NodeRecord::BufferUpload { buffer, offset, blob, .. } => {
-                    let len = self.check_blob(chunk, *blob)?.len() as u64;
-                    self.check_buffer_range(chunk, *buffer, *offset, len)?
-                }
-                NodeRecord::BufferReadback { buffer, offset, len } => {
-                    self.check_buffer_range(chunk, *buffer, *offset, *len)?
+    /// Where the last span of `query` so far is: its frame's and its flush's positions.
+    fn last_span(&self, query: QueryKey) -> Option<(usize, usize)> {
+        for (i, frame) in self.frames.iter().enumerate().rev() {
+            for (j, flush) in frame.flushes.iter().enumerate().rev() {
+                let spans = flush.nodes.iter().any(|n| match n {
+                    NodeRecord::Pass { ops, .. } => ops.iter().any(
+                        |op| matches!(op, OpRecord::Query { query: q, begin: true } if *q == query),
+                    ),
+                    _ => false,
+                });
+                if spans {
+                    return Some((i, j));
                 }
             }
         }
-        if let Some(open) = f.open_cycle {
-            if !matches!(f.nodes.get(open as usize), Some(NodeRecord::Pass { .. })) {
-                return Err(chunk.error("the open cycle is not a pass of the flush"));
-            }
-        }
-        Ok(())
-    }
-
-    /// A geometry draw's layout must name its streams, and what it draws must lie in its
-    /// buffers or in the flush's geometry arena of `arena` bytes.
-    fn check_geometry(
-        &self,
-        chunk: &RawChunk,
-        g: &GeometryRecord,
-        arena: u64,
-    ) -> Result<(), CaptureError> {
-        let bad = |what: &str| Err(chunk.error(format!("a geometry draw {what}")));
-        if let Some((t, _)) = g.texture2 {
-            self.check_texture(chunk, t)?;
-        }
-        if g.streams.is_empty() || g.streams.len() != g.layout.bindings.len() {
-            return bad("whose streams and layout disagree");
-        }
-        if g.layout.bindings.iter().any(|b| b.stride == 0 || b.instance_frequency != 0)
-            || g.instances != 1
-        {
-            return bad("with a zero stride or instancing");
-        }
-        for a in g.layout.attributes.iter().take(ATTRIBUTES).flatten() {
-            if usize::from(a.binding) >= g.streams.len() {
-                return bad("whose attribute reads a missing stream");
-            }
-        }
-        if g.layout.attributes[0].is_none() {
-            return bad("without positions");
-        }
-        // The vertices each stream holds from its start: all the draw may read.
-        let mut vertices = u64::MAX;
-        for (s, b) in g.streams.iter().zip(&g.layout.bindings) {
-            let bytes = match *s {
-                StreamRecord::Buffer { buffer, offset } => {
-                    let size = self.check_buffer(chunk, buffer)?;
-                    if offset > size {
-                        return bad("past the end of its vertex buffer");
-                    }
-                    size - offset
-                }
-                StreamRecord::User { start, end } => {
-                    if start > end || end > arena {
-                        return bad("past its geometry arena");
-                    }
-                    end - start
-                }
-            };
-            vertices = vertices.min(bytes / u64::from(b.stride));
-        }
-        match (g.call, &g.indices) {
-            (DrawCall::Vertices { first_vertex, vertex_count }, None) => {
-                if vertex_count == 0 || u64::from(first_vertex) + u64::from(vertex_count) > vertices
-                {
-                    return bad("of vertices past its streams");
-                }
-            }
-            (DrawCall::Indexed { base_vertex, first_index, index_count, .. }, Some(ix)) => {
-                if !matches!(ix.element_size, 2 | 4) || index_count == 0 || base_vertex < 0 {
-                    return bad("with bad indices");
-                }
-                let begin = u64::from(first_index) * u64::from(ix.element_size);
-                let len = u64::from(index_count) * u64::from(ix.element_size);
-                match ix.buffer {
-                    Some(b) => self.check_buffer_range(chunk, b, begin, len)?,
-                    None => {
-                        let (start, end) = ix.user;
-                        if start > end || end > arena || begin + len > end - start {
-                            return bad("of indices past its geometry arena");
-                        }
-                    }
-                }
-            }
-            _ => return bad("whose call and indices disagree"),
-        }
-        Ok(())
+        None
     }
 
     /// The sprite arena of a flush.
@@ -514,10 +313,4 @@ impl Capture {
         }
         uses
     }
-}
-
-/// The texture slot of a sprite instance stored as bytes (`SpriteInstance::texture`).
-fn sprite_slot(sprite: &[u8]) -> u32 {
-    let at = std::mem::offset_of!(SpriteInstance, texture);
-    u32::from_le_bytes([sprite[at], sprite[at + 1], sprite[at + 2], sprite[at + 3]])
 }

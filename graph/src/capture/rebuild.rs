@@ -14,8 +14,10 @@ use super::reader::{Capture, CapturedFrame};
 use super::record::*;
 use crate::buffer::BufferState;
 use crate::commands::*;
+use crate::custom::{CustomDraw, CustomSampler, CustomStage};
 use crate::effect::EffectState;
 use crate::geometry::{GeometryDraw, IndexSource, VertexSource};
+use crate::query::{QueryOp, QueryState};
 use crate::resource::TextureState;
 
 /// One captured frame rebuilt: its flushes as commands, and the game's readbacks it holds.
@@ -25,10 +27,21 @@ pub struct RebuiltFrame {
     pub number: u64,
     /// Its flushes, in order.
     pub flushes: Vec<FrameCommands>,
+    /// The occlusion queries of each flush, beside [`Self::flushes`].
+    pub queries: Vec<FlushQueries>,
     /// The ids of the game's readbacks in them (their bytes are dropped at the replay's end).
     pub readbacks: Vec<ReadbackId>,
     /// The CPU time the rebuild took.
     pub rebuild: Duration,
+}
+
+/// The occlusion queries of one rebuilt flush.
+#[derive(Debug, Default)]
+pub struct FlushQueries {
+    /// The queries the flush begins a span of.
+    pub spans: Vec<QueryKey>,
+    /// The counts the live run read of spans in the flush: (query, `PixelCount`).
+    pub counts: Vec<(QueryKey, u64)>,
 }
 
 /// Rebuilds captured frames over a replay's states (see the module documentation).
@@ -37,6 +50,8 @@ pub struct Rebuilder {
     pub(super) textures: Vec<Arc<TextureState>>,
     pub(super) buffers: Vec<Arc<BufferState>>,
     pub(super) effects: Vec<Arc<EffectState>>,
+    pub(super) geometry_effects: Vec<Arc<EffectState>>,
+    pub(super) queries: Vec<Arc<QueryState>>,
     /// Readback ids of the game's readbacks: from 1, below [`OWN_READBACKS`].
     pub(super) next_readback: u64,
     readbacks: Vec<ReadbackId>,
@@ -51,8 +66,18 @@ impl Rebuilder {
         textures: Vec<Arc<TextureState>>,
         buffers: Vec<Arc<BufferState>>,
         effects: Vec<Arc<EffectState>>,
+        geometry_effects: Vec<Arc<EffectState>>,
+        queries: Vec<Arc<QueryState>>,
     ) -> Self {
-        Rebuilder { textures, buffers, effects, next_readback: 0, readbacks: Vec::new() }
+        Rebuilder {
+            textures,
+            buffers,
+            effects,
+            geometry_effects,
+            queries,
+            next_readback: 0,
+            readbacks: Vec::new(),
+        }
     }
 
     /// The replay's state of the texture with `key`.
@@ -69,9 +94,25 @@ impl Rebuilder {
     pub fn frame(&mut self, capture: &Capture, frame: &CapturedFrame) -> RebuiltFrame {
         let start = Instant::now();
         let flushes = frame.flushes.iter().map(|f| self.flush(capture, f)).collect();
+        let position = capture.frames.iter().position(|f| std::ptr::eq(f, frame));
+        let queries = frame
+            .flushes
+            .iter()
+            .enumerate()
+            .map(|(i, flush)| FlushQueries {
+                spans: spanned_queries(flush),
+                counts: capture
+                    .query_results
+                    .iter()
+                    .filter(|r| Some(r.frame) == position && r.flush == i)
+                    .map(|r| (r.query, r.pixel_count))
+                    .collect(),
+            })
+            .collect();
         RebuiltFrame {
             number: frame.number,
             flushes,
+            queries,
             readbacks: std::mem::take(&mut self.readbacks),
             rebuild: start.elapsed(),
         }
@@ -155,6 +196,10 @@ impl Rebuilder {
             OpRecord::Clear(clear) => PassOp::Clear(*clear),
             OpRecord::Draw(d) => PassOp::Draw(self.draw(d, None)),
             OpRecord::Geometry(d, g) => PassOp::Draw(self.draw(d, Some(self.geometry(g)))),
+            OpRecord::Query { query, begin } => PassOp::Query(QueryOp {
+                query: self.queries[*query as usize].clone(),
+                begin: *begin,
+            }),
         }
     }
 
@@ -166,6 +211,9 @@ impl Rebuilder {
             ShaderRecord::Custom(e) => {
                 let effect = self.effects[e as usize].clone();
                 (ShaderKind::Custom(effect.key()), Some(effect))
+            }
+            ShaderRecord::CustomGeometry(e) => {
+                (ShaderKind::CustomGeometry(self.geometry_effects[e as usize].key()), None)
             }
         };
         Draw {
@@ -216,8 +264,42 @@ impl Rebuilder {
             instances: g.instances,
             material: g.material,
             texture2: g.texture2.map(|(t, sampler)| (self.texture(t).clone(), sampler)),
-            // Frames drawing with a custom geometry effect are refused at capture.
-            custom: None,
+            custom: g.custom.as_ref().map(|c| {
+                Box::new(CustomDraw {
+                    effect: self.geometry_effects[c.effect as usize].clone(),
+                    vertex_uniforms: c.vertex_uniforms.clone(),
+                    fragment_uniforms: c.fragment_uniforms.clone(),
+                    samplers: c
+                        .samplers
+                        .iter()
+                        .map(|s| CustomSampler {
+                            stage: if s.vertex {
+                                CustomStage::Vertex
+                            } else {
+                                CustomStage::Fragment
+                            },
+                            binding: s.binding,
+                            texture: self.texture(s.texture).clone(),
+                            sampler: s.sampler,
+                        })
+                        .collect(),
+                })
+            }),
         }
     }
+}
+
+/// The queries a flush begins a span of.
+fn spanned_queries(flush: &FlushRecord) -> Vec<QueryKey> {
+    let mut queries = Vec::new();
+    for node in &flush.nodes {
+        if let NodeRecord::Pass { ops, .. } = node {
+            for op in ops {
+                if let OpRecord::Query { query, begin: true } = op {
+                    queries.push(*query);
+                }
+            }
+        }
+    }
+    queries
 }

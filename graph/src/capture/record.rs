@@ -17,7 +17,12 @@
 //! Format 1.1 added buffers (their creation, snapshot, uploads and readbacks) and geometry
 //! draws. Format 2.0 gave each sprite its texture slot (the instance grew from 48 to 52
 //! bytes) and each draw the textures of its other slots ([`DrawRecord::more_textures`]), a
-//! layout 1.x readers cannot decode, so 1.x files are refused by version.
+//! layout 1.x readers cannot decode, so 1.x files are refused by version. Format 3.0 added
+//! occlusion queries ([`QueryRecord`], [`OpRecord::Query`]), custom geometry effects
+//! ([`GeometryEffectRecord`], [`ShaderRecord::CustomGeometry`] and the values each draw's
+//! `Apply` recorded, [`GeometryRecord::custom`]) and instanced draws (per-instance streams and
+//! instance counts, which 2.x readers refused): new enum variants and a new field of a geometry
+//! draw change the postcard layout of a flush, so 2.x files are refused by version.
 
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +41,10 @@ pub type EffectRef = u32;
 pub type BlobId = u32;
 /// A vertex or index buffer's key in one capture file.
 pub type BufferKey = u32;
+/// An occlusion query's key in one capture file.
+pub type QueryKey = u32;
+/// A custom geometry effect pass's key in one capture file.
+pub type GeometryEffectKey = u32;
 
 /// Chunk kinds. A reader skips kinds it does not know.
 pub mod kind {
@@ -59,10 +68,16 @@ pub mod kind {
     pub const BUFFER: u32 = 9;
     /// [`super::BufferSnapshotRecord`] (format 1.1).
     pub const BUFFER_SNAPSHOT: u32 = 10;
+    /// [`super::QueryRecord`] (format 3.0).
+    pub const QUERY: u32 = 11;
+    /// [`super::GeometryEffectRecord`] (format 3.0).
+    pub const GEOMETRY_EFFECT: u32 = 12;
+    /// [`super::QueryResultRecord`] (format 3.0).
+    pub const QUERY_RESULT: u32 = 13;
 
     /// Whether this reader knows `kind`.
     pub fn known(kind: u32) -> bool {
-        (DEVICE..=BUFFER_SNAPSHOT).contains(&kind)
+        (DEVICE..=QUERY_RESULT).contains(&kind)
     }
 }
 
@@ -129,6 +144,85 @@ pub struct EffectRecord {
     pub spirv: Vec<u32>,
 }
 
+/// An occlusion query's creation (`new OcclusionQuery`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct QueryRecord {
+    /// Its key.
+    pub key: QueryKey,
+}
+
+/// A count the game read: `OcclusionQuery.PixelCount` of the query's last span written before
+/// this record (the engine reads a span's count only once its flush was submitted, so the
+/// flush comes first in the file). A replay compares its own count of that span with it.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryResultRecord {
+    /// The query.
+    pub query: QueryKey,
+    /// The samples its span counted in the live run.
+    pub pixel_count: u64,
+}
+
+/// What a custom geometry program binds, as [`crate::CustomResources`].
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct CustomResourcesRecord {
+    /// Bindings of the vertex stage's samplers (set 0).
+    pub vertex_samplers: Vec<u32>,
+    /// Size in bytes of the vertex stage's uniform block; 0 without one.
+    pub vertex_uniform_bytes: u32,
+    /// Bindings of the fragment stage's samplers (set 2).
+    pub fragment_samplers: Vec<u32>,
+    /// Size in bytes of the fragment stage's uniform block; 0 without one.
+    pub fragment_uniform_bytes: u32,
+    /// Colour outputs written (1 to 4).
+    pub outputs: u32,
+}
+
+impl CustomResourcesRecord {
+    /// The record of `r`.
+    pub fn of(r: &crate::CustomResources) -> Self {
+        CustomResourcesRecord {
+            vertex_samplers: r.vertex_samplers.clone(),
+            vertex_uniform_bytes: r.vertex_uniform_bytes,
+            fragment_samplers: r.fragment_samplers.clone(),
+            fragment_uniform_bytes: r.fragment_uniform_bytes,
+            outputs: r.outputs,
+        }
+    }
+
+    /// The resources it records.
+    pub fn resources(&self) -> crate::CustomResources {
+        crate::CustomResources {
+            vertex_samplers: self.vertex_samplers.clone(),
+            vertex_uniform_bytes: self.vertex_uniform_bytes,
+            fragment_samplers: self.fragment_samplers.clone(),
+            fragment_uniform_bytes: self.fragment_uniform_bytes,
+            outputs: self.outputs,
+        }
+    }
+}
+
+/// One pass of a custom geometry effect (`new CustomEffect`): the program a draw names, with
+/// the technique and pass it belongs to and its two stages' GLSL and SPIR-V.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct GeometryEffectRecord {
+    /// Its key.
+    pub key: GeometryEffectKey,
+    /// `EffectTechnique.Name` of the pass's technique (for people and tools).
+    pub technique: String,
+    /// `EffectPass.Name` (for people and tools).
+    pub pass: String,
+    /// The vertex stage's GLSL 450 source, as given (for people and tools).
+    pub vertex_glsl: String,
+    /// The fragment stage's GLSL 450 source, as given (for people and tools).
+    pub fragment_glsl: String,
+    /// The SPIR-V words of the vertex stage (what a replay creates the program from).
+    pub vertex_spirv: Vec<u32>,
+    /// The SPIR-V words of the fragment stage.
+    pub fragment_spirv: Vec<u32>,
+    /// What the program binds.
+    pub resources: CustomResourcesRecord,
+}
+
 /// A byte array that records refer to by id; each distinct content is stored once per file.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct BlobRecord {
@@ -174,6 +268,8 @@ pub enum ShaderRecord {
     Custom(EffectRef),
     /// The stock geometry effect (`BasicEffect`) of a geometry draw.
     Basic,
+    /// A custom geometry effect's pass (format 3.0): its values in [`GeometryRecord::custom`].
+    CustomGeometry(GeometryEffectKey),
 }
 
 /// A draw, as [`crate::Draw`] with keys.
@@ -254,6 +350,36 @@ pub struct GeometryRecord {
     pub material: StockMaterial,
     /// A `DualTextureEffect`'s second texture and its sampler state.
     pub texture2: Option<(TextureKey, SamplerState)>,
+    /// A custom geometry effect's values, as its pass's `Apply` recorded them (format 3.0);
+    /// `None` for the stock effects.
+    pub custom: Option<CustomDrawRecord>,
+}
+
+/// One sampler of a custom geometry draw, as [`crate::CustomSampler`] with a key.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct CustomSamplerRecord {
+    /// `true` for the vertex stage (set 0), `false` for the fragment stage (set 2).
+    pub vertex: bool,
+    /// Its binding in that set.
+    pub binding: u32,
+    /// The texture sampled.
+    pub texture: TextureKey,
+    /// The sampler state at the draw.
+    pub sampler: SamplerState,
+}
+
+/// The values of a custom geometry draw, as [`crate::CustomDraw`] with keys: the uniform
+/// bytes and samplers its pass's `Apply` snapshotted.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct CustomDrawRecord {
+    /// The pass's program.
+    pub effect: GeometryEffectKey,
+    /// The vertex stage's uniform block bytes (as long as the block).
+    pub vertex_uniforms: Vec<u8>,
+    /// The fragment stage's uniform block bytes (as long as the block).
+    pub fragment_uniforms: Vec<u8>,
+    /// One per sampler the program binds.
+    pub samplers: Vec<CustomSamplerRecord>,
 }
 
 /// A clear or a draw.
@@ -266,6 +392,13 @@ pub enum OpRecord {
     /// A geometry draw (format 1.1): its states in the draw record (shader
     /// [`ShaderRecord::Basic`], no sprites), its sources in the geometry record.
     Geometry(DrawRecord, Box<GeometryRecord>),
+    /// One end of an occlusion query's span (format 3.0): `Begin` or `End`.
+    Query {
+        /// The query.
+        query: QueryKey,
+        /// `true` at `Begin`, `false` at `End`.
+        begin: bool,
+    },
 }
 
 /// One recorded node, as [`crate::Node`] with keys.

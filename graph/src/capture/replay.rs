@@ -3,14 +3,18 @@
 //! In: a checked [`Capture`] and a backend. Out: the same submissions the live run made, frame
 //! by frame, with the CPU time of each frame's compile and submission (lowering included).
 //!
-//! [`Replayer::new`] creates every texture, buffer and effect of the file (named as recorded),
+//! [`Replayer::new`] creates every texture, buffer, effect (sprite effects and custom geometry
+//! effect passes) and occlusion query of the file (named as recorded),
 //! then uploads the snapshot (textures and buffers) in one setup submission, so the first frame
 //! starts from the content the live run had. Each frame's flushes are rebuilt as [`FrameCommands`] over the replay's
 //! own states and go through the same path the engine takes: the present target asked, the
 //! compile under the recorded policy (or another, for comparisons), the frames-in-flight wait,
 //! the submission, and the tracked state committed on success. Readbacks the game made are
 //! executed too (they are work the frame did); their bytes are collected and dropped at
-//! [`Replayer::finish`]. A frame that would load an image the snapshot does not hold (a depth
+//! [`Replayer::finish`]. Occlusion queries count their spans again; where the file holds the
+//! count the live run read of a span, the replay reads its own count of that span (before the
+//! query's next span is submitted, waiting for the GPU there, or at the end) and keeps both
+//! ([`Replayer::query_checks`]). A frame that would load an image the snapshot does not hold (a depth
 //! buffer, a multisample image: see [`super::unsnapshotted`]) is refused with an error.
 
 use std::sync::Arc;
@@ -25,6 +29,7 @@ use crate::buffer::{BufferState, SetDataOptions};
 use crate::commands::*;
 use crate::compile::{compile_for_submission_with, CompilePolicy};
 use crate::effect::{EffectKey, EffectState};
+use crate::query::QueryState;
 use crate::resource::TextureState;
 
 /// CPU time of one replayed frame.
@@ -42,10 +47,33 @@ pub struct FrameTimes {
     pub submission: Option<SubmissionId>,
 }
 
+/// One occlusion query count of the live run against the replay's count of the same span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryCheck {
+    /// The query.
+    pub query: QueryKey,
+    /// The device frame of the span.
+    pub frame: u64,
+    /// What the live run's `PixelCount` read.
+    pub recorded: u64,
+    /// What the replay counted.
+    pub replayed: u64,
+}
+
+/// A span whose live count the file holds, replayed and not yet read back.
+struct PendingCount {
+    query: QueryKey,
+    frame: u64,
+    recorded: u64,
+    submission: SubmissionId,
+}
+
 /// A capture's resources on one backend, and the frames replayed on it.
 pub struct Replayer {
     rebuilder: Rebuilder,
     policy: CompilePolicy,
+    pending_counts: Vec<PendingCount>,
+    query_checks: Vec<QueryCheck>,
     unsnapshotted: Unsnapshotted,
     /// The replay's own readbacks' next id (from [`OWN_READBACKS`]).
     next_readback: u64,
@@ -75,9 +103,23 @@ impl Replayer {
             let native = backend.create_effect(&e.spirv, u32::from(e.outputs))?;
             effects.push(EffectState::new(EffectKey { native, outputs: e.outputs }, sink.clone()));
         }
+        let mut geometry_effects = Vec::with_capacity(capture.geometry_effects.len());
+        for e in &capture.geometry_effects {
+            let resources = e.resources.resources();
+            let native =
+                backend.create_geometry_effect(&e.vertex_spirv, &e.fragment_spirv, &resources)?;
+            let key = EffectKey { native, outputs: resources.outputs as u8 };
+            geometry_effects.push(EffectState::new(key, sink.clone()));
+        }
+        let mut queries = Vec::with_capacity(capture.queries.len());
+        for _ in &capture.queries {
+            queries.push(QueryState::new(backend.create_query()?, sink.clone()));
+        }
         let mut replayer = Replayer {
-            rebuilder: Rebuilder::new(textures, buffers, effects),
+            rebuilder: Rebuilder::new(textures, buffers, effects, geometry_effects, queries),
             policy: capture.device.compile_policy,
+            pending_counts: Vec::new(),
+            query_checks: Vec::new(),
             unsnapshotted: Unsnapshotted::default(),
             next_readback: OWN_READBACKS,
             readbacks: Vec::new(),
@@ -126,6 +168,17 @@ impl Replayer {
         self.rebuilder.clone()
     }
 
+    /// The samples the last replayed span of the query with `key` counted, once the GPU has
+    /// produced it (`None` while it has not; never waits): what `OcclusionQuery.PixelCount`
+    /// answered in the live run.
+    pub fn query_result(
+        &self,
+        backend: &mut dyn Backend,
+        key: QueryKey,
+    ) -> Result<Option<u64>, BackendError> {
+        backend.query_result(self.rebuilder.queries[key as usize].native())
+    }
+
     /// Replays one frame: each of its flushes rebuilt, then compiled and submitted in order.
     pub fn replay_frame(
         &mut self,
@@ -146,8 +199,20 @@ impl Replayer {
     ) -> Result<FrameTimes, BackendError> {
         let mut times = FrameTimes { rebuild: frame.rebuild, ..FrameTimes::default() };
         self.readbacks.extend(frame.readbacks);
-        for commands in frame.flushes {
+        for (commands, queries) in frame.flushes.into_iter().zip(frame.queries) {
+            // A query's new span replaces the count of its last: read that one first.
+            if self.pending_counts.iter().any(|p| queries.spans.contains(&p.query)) {
+                self.read_counts(backend, &queries.spans)?;
+            }
             let (submission, t) = self.submit(backend, commands, Some(frame.number))?;
+            for (query, recorded) in queries.counts {
+                self.pending_counts.push(PendingCount {
+                    query,
+                    frame: frame.number,
+                    recorded,
+                    submission,
+                });
+            }
             times.compile += t.compile;
             times.wait += t.wait;
             times.submit += t.submit;
@@ -239,9 +304,45 @@ impl Replayer {
             .ok_or_else(|| BackendError::Native("the backend returned no readback".into()))
     }
 
-    /// Waits for every submission and drops the bytes of the game's own readbacks.
+    /// Reads back the replay's count of every pending span of `queries` (waiting for their
+    /// submissions) into [`Self::query_checks`].
+    fn read_counts(
+        &mut self,
+        backend: &mut dyn Backend,
+        queries: &[QueryKey],
+    ) -> Result<(), BackendError> {
+        let (due, rest): (Vec<_>, Vec<_>) =
+            self.pending_counts.drain(..).partition(|p| queries.contains(&p.query));
+        self.pending_counts = rest;
+        for p in due {
+            backend.waiter().wait_for(p.submission)?;
+            backend.wait(p.submission)?;
+            let replayed = self.query_result(backend, p.query)?.ok_or_else(|| {
+                BackendError::Native(format!("query {} has no count after its span", p.query))
+            })?;
+            self.query_checks.push(QueryCheck {
+                query: p.query,
+                frame: p.frame,
+                recorded: p.recorded,
+                replayed,
+            });
+        }
+        Ok(())
+    }
+
+    /// Every live occlusion query count the file holds against the replay's count of the same
+    /// span, for the spans replayed and read so far (each is read before the query's next span
+    /// is submitted, waiting for the GPU then, and at [`Self::finish`]).
+    pub fn query_checks(&self) -> &[QueryCheck] {
+        &self.query_checks
+    }
+
+    /// Waits for every submission, reads the counts of the spans still pending, and drops the
+    /// bytes of the game's own readbacks.
     pub fn finish(&mut self, backend: &mut dyn Backend) -> Result<(), BackendError> {
         backend.wait_idle()?;
+        let pending: Vec<_> = self.pending_counts.iter().map(|p| p.query).collect();
+        self.read_counts(backend, &pending)?;
         for id in self.readbacks.drain(..) {
             backend.take_readback(id);
         }

@@ -187,3 +187,280 @@ fn a_sprite_sampling_a_slot_past_its_draws_textures_is_refused() {
     // A draw of one texture samples it whatever the slot, as the backends do.
     assert!(Capture::from_bytes(&sprite_flush(sprites_sampling(&[5]), 1, Vec::new())).is_ok());
 }
+
+/// A 4x4 PreserveContents target (texture 1).
+fn target(w: &mut ChunkWriter<Vec<u8>>) {
+    let mut target = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
+    target.render_target = Some(RenderTargetDesc {
+        depth: DepthFormat::None,
+        sample_count: 0,
+        usage: RenderTargetUsage::PreserveContents,
+        back_buffer: false,
+    });
+    texture(w, target);
+}
+
+/// A flush of one pass into texture 1 holding `ops`, with an empty sprite arena (blob 0) and
+/// a geometry arena (blob 1) of 64 bytes.
+fn pass_flush(w: &mut ChunkWriter<Vec<u8>>, ops: Vec<OpRecord>) {
+    w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: Vec::new() }).unwrap();
+    w.chunk(kind::BLOB, &BlobRecord { id: 1, bytes: vec![0; 64] }).unwrap();
+    let pass = NodeRecord::Pass {
+        colors: vec![(1, 0)],
+        start: SegmentStart::Bind { usage: RenderTargetUsage::PreserveContents },
+        ops,
+    };
+    let flush = FlushRecord {
+        frame: 0,
+        nodes: vec![pass],
+        sprites: 0,
+        open_cycle: None,
+        geometry: Some(1),
+    };
+    w.chunk(kind::FLUSH, &flush).unwrap();
+}
+
+fn query_ops(spans: &[(QueryKey, bool)]) -> Vec<u8> {
+    file(|w| {
+        target(w);
+        w.chunk(kind::QUERY, &QueryRecord { key: 0 }).unwrap();
+        let ops = spans.iter().map(|&(query, begin)| OpRecord::Query { query, begin }).collect();
+        pass_flush(w, ops);
+    })
+}
+
+#[test]
+fn a_query_span_must_be_one_begin_and_one_end_of_a_created_query_in_a_pass() {
+    let capture = Capture::from_bytes(&query_ops(&[(0, true), (0, false)])).unwrap();
+    assert_eq!(capture.queries, vec![QueryRecord { key: 0 }]);
+    // A count follows a span of its query.
+    let counted = |spans: &[(QueryKey, bool)]| {
+        let mut bytes = query_ops(spans);
+        let mut w = ChunkWriter::new(Vec::new()).unwrap();
+        w.chunk(kind::QUERY_RESULT, &QueryResultRecord { query: 0, pixel_count: 9 }).unwrap();
+        bytes.extend_from_slice(&w.finish().unwrap()[super::container::HEADER_LEN..]);
+        Capture::from_bytes(&bytes)
+    };
+    let capture = counted(&[(0, true), (0, false)]).unwrap();
+    assert_eq!(capture.query_results.len(), 1);
+    assert_eq!((capture.query_results[0].frame, capture.query_results[0].pixel_count), (0, 9));
+    let e = counted(&[]).unwrap_err();
+    assert!(e.message.contains("a count of query 0 before any span of it"), "{e}");
+    for (spans, says) in [
+        (&[(0, true)][..], "begun and not ended"),
+        (&[(0, false)][..], "not one begin and one end"),
+        (&[(0, true), (0, true)][..], "not one begin and one end"),
+        (&[(0, true), (0, false), (0, true), (0, false)][..], "not one begin and one end"),
+        (&[(1, true), (1, false)][..], "query 1 used before its creation"),
+    ] {
+        let e = Capture::from_bytes(&query_ops(spans)).unwrap_err();
+        assert_eq!(e.chunk, Some(6), "{spans:?}: {e}");
+        assert!(e.message.contains(says), "{spans:?}: {e}");
+    }
+}
+
+fn draw_record(shader: ShaderRecord) -> DrawRecord {
+    DrawRecord {
+        shader,
+        blend: BlendState::OPAQUE,
+        depth_stencil: DepthStencilState::NONE,
+        rasterizer: RasterizerState::CULL_NONE,
+        sampler: SamplerState::LINEAR_CLAMP,
+        texture: 0,
+        more_textures: Vec::new(),
+        first_sprite: 0,
+        sprite_count: 0,
+        viewport: Viewport::new(0, 0, 4, 4),
+        scissor: Rect::new(0, 0, 4, 4),
+        transform: [0.0; 16],
+    }
+}
+
+/// A geometry draw of 3 vertices from a per-vertex stream of 8-byte vertices (arena bytes
+/// 0..32) and `instances` instances from a per-instance stream of 8-byte elements (arena bytes
+/// 32..48, two elements) stepping at `frequency`.
+fn geometry_record(instances: u32, frequency: u32) -> GeometryRecord {
+    use crate::geometry::*;
+    let source =
+        |binding| Some(AttributeSource { binding, format: VertexFormat::Float2, offset: 0 });
+    GeometryRecord {
+        layout: VertexLayout {
+            bindings: vec![
+                BindingLayout { stride: 8, instance_frequency: 0 },
+                BindingLayout { stride: 8, instance_frequency: frequency },
+            ],
+            attributes: [source(0), source(1), None, None, None],
+            custom: Vec::new(),
+        },
+        primitive: PrimitiveType::TriangleList,
+        streams: vec![
+            StreamRecord::User { start: 0, end: 32 },
+            StreamRecord::User { start: 32, end: 48 },
+        ],
+        indices: None,
+        call: DrawCall::Vertices { first_vertex: 0, vertex_count: 3 },
+        instances,
+        material: StockMaterial::default(),
+        texture2: None,
+        custom: None,
+    }
+}
+
+fn geometry_flush(draw: DrawRecord, geometry: GeometryRecord, effect: bool) -> Vec<u8> {
+    file(|w| {
+        target(w);
+        if effect {
+            let resources = CustomResourcesRecord {
+                vertex_samplers: Vec::new(),
+                vertex_uniform_bytes: 64,
+                fragment_samplers: vec![1],
+                fragment_uniform_bytes: 0,
+                outputs: 1,
+            };
+            let e = GeometryEffectRecord {
+                key: 0,
+                technique: "T".into(),
+                pass: "P".into(),
+                vertex_glsl: String::new(),
+                fragment_glsl: String::new(),
+                vertex_spirv: vec![0x0723_0203],
+                fragment_spirv: vec![0x0723_0203],
+                resources,
+            };
+            w.chunk(kind::GEOMETRY_EFFECT, &e).unwrap();
+        }
+        pass_flush(w, vec![OpRecord::Geometry(draw, Box::new(geometry))]);
+    })
+}
+
+#[test]
+fn instanced_draws_read_within_their_instance_streams() {
+    let read = |instances, frequency| {
+        Capture::from_bytes(&geometry_flush(
+            draw_record(ShaderRecord::Basic),
+            geometry_record(instances, frequency),
+            false,
+        ))
+    };
+    for instances in [1, 2] {
+        assert!(read(instances, 1).is_ok(), "{instances} instances of two elements");
+    }
+    // Ten instances of a per-vertex second stream read its first three elements only.
+    assert!(read(10, 0).is_err(), "the second stream holds two vertices, not three");
+    for (instances, frequency, says) in [
+        (3, 1, "more instances than its instance stream holds"),
+        (0, 1, "of 0 instances"),
+        (u32::MAX, 1, "instances (1 to"),
+        (1, 2, "an instance frequency past 1"),
+    ] {
+        let e = read(instances, frequency).unwrap_err();
+        assert!(e.message.contains(says), "{instances} at {frequency}: {e}");
+    }
+}
+
+fn custom_geometry(custom: Option<CustomDrawRecord>) -> GeometryRecord {
+    let mut g = geometry_record(1, 0);
+    g.layout.custom = g
+        .layout
+        .attributes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| Some((i as u32, (*a)?)))
+        .collect();
+    g.layout.attributes = [None; crate::geometry::ATTRIBUTES];
+    g.streams[1] = StreamRecord::User { start: 32, end: 56 };
+    g.custom = custom;
+    g
+}
+
+fn custom_values(vertex_bytes: usize, samplers: &[(bool, u32)]) -> CustomDrawRecord {
+    CustomDrawRecord {
+        effect: 0,
+        vertex_uniforms: vec![0; vertex_bytes],
+        fragment_uniforms: Vec::new(),
+        samplers: samplers
+            .iter()
+            .map(|&(vertex, binding)| CustomSamplerRecord {
+                vertex,
+                binding,
+                texture: 0,
+                sampler: SamplerState::POINT_CLAMP,
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn a_custom_geometry_draw_must_carry_its_programs_values() {
+    let read = |shader, custom, effect| {
+        Capture::from_bytes(&geometry_flush(draw_record(shader), custom_geometry(custom), effect))
+    };
+    let custom = ShaderRecord::CustomGeometry(0);
+    let good = read(custom, Some(custom_values(64, &[(false, 1)])), true).unwrap();
+    assert_eq!(good.geometry_effects[0].resources.fragment_samplers, vec![1]);
+    for (shader, values, effect, says) in [
+        (custom, Some(custom_values(60, &[(false, 1)])), true, "not its blocks' sizes"),
+        (custom, Some(custom_values(64, &[(true, 1)])), true, "samplers are not its program's"),
+        (custom, Some(custom_values(64, &[])), true, "samplers are not its program's"),
+        (custom, None, true, "shader and values disagree"),
+        (ShaderRecord::Basic, Some(custom_values(64, &[(false, 1)])), true, "disagree"),
+        (custom, Some(custom_values(64, &[(false, 1)])), false, "geometry effect 0 used before"),
+    ] {
+        let e = read(shader, values, effect).unwrap_err();
+        assert!(e.message.contains(says), "{says}: {e}");
+    }
+    // The stock layout's positions with a custom program, or a location twice, are refused.
+    let mut g = custom_geometry(Some(custom_values(64, &[(false, 1)])));
+    g.layout.custom[1].0 = 0;
+    let e = Capture::from_bytes(&geometry_flush(draw_record(custom), g, true)).unwrap_err();
+    assert!(e.message.contains("not distinct locations"), "{e}");
+}
+
+#[test]
+fn a_geometry_effect_of_no_outputs_or_repeated_bindings_is_refused() {
+    for (outputs, bindings, says) in
+        [(0, vec![1], "0 colour outputs"), (1, vec![2, 2], "fragment sampler bindings [2, 2]")]
+    {
+        let bytes = file(|w| {
+            let resources = CustomResourcesRecord {
+                vertex_samplers: Vec::new(),
+                vertex_uniform_bytes: 0,
+                fragment_samplers: bindings,
+                fragment_uniform_bytes: 0,
+                outputs,
+            };
+            let e = GeometryEffectRecord {
+                key: 0,
+                technique: String::new(),
+                pass: String::new(),
+                vertex_glsl: String::new(),
+                fragment_glsl: String::new(),
+                vertex_spirv: Vec::new(),
+                fragment_spirv: Vec::new(),
+                resources,
+            };
+            w.chunk(kind::GEOMETRY_EFFECT, &e).unwrap();
+        });
+        let e = Capture::from_bytes(&bytes).unwrap_err();
+        assert_eq!(e.chunk, Some(2), "{e}");
+        assert!(e.message.contains(says), "{e}");
+    }
+}
+
+#[test]
+fn a_chunk_of_an_unknown_kind_is_skipped_and_a_2_x_file_is_refused_by_its_version() {
+    // A later minor version's additive chunk, between known ones: skipped with a warning.
+    let bytes = file(|w| {
+        w.chunk(kind::GEOMETRY_EFFECT + 100, &(1u32, "a record of a later format")).unwrap();
+        texture(w, TextureDesc::texture_2d(8, 8, 1, SurfaceFormat::Color));
+    });
+    let capture = Capture::from_bytes(&bytes).unwrap();
+    assert_eq!(capture.textures.len(), 2, "the chunk after the unknown one is read");
+    // A 2.x file's flushes have another layout: refused at the header, naming its version.
+    let mut old = bytes;
+    old[8..10].copy_from_slice(&2u16.to_le_bytes());
+    old[10..12].copy_from_slice(&0u16.to_le_bytes());
+    let e = Capture::from_bytes(&old).unwrap_err();
+    assert_eq!((e.offset, e.chunk), (8, None));
+    assert!(e.message.contains("format version 2.0; this reader reads 3.x"), "{e}");
+}

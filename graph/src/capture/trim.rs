@@ -70,13 +70,7 @@ pub fn trim<W: Write>(
     }
     let device =
         DeviceRecord { first_frame: capture.frames[first].number, ..capture.device.clone() };
-    let mut writer = CaptureWriter::copy_of(
-        out,
-        &device,
-        &capture.textures,
-        &capture.buffers,
-        &capture.effects,
-    )?;
+    let mut writer = CaptureWriter::copy_of(out, &device, capture)?;
     if first == 0 {
         for s in &capture.snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
@@ -116,8 +110,8 @@ pub fn trim<W: Write>(
         }
         replayer.finish(backend)?;
     }
-    for frame in &capture.frames[first..=last] {
-        for flush in &frame.flushes {
+    for (position, frame) in capture.frames.iter().enumerate().take(last + 1).skip(first) {
+        for (i, flush) in frame.flushes.iter().enumerate() {
             let mut flush = flush.clone();
             flush.sprites = writer.blob(&capture.blobs[flush.sprites as usize])?;
             if let Some(g) = flush.geometry.as_mut() {
@@ -131,6 +125,11 @@ pub fn trim<W: Write>(
                 }
             }
             writer.flush_record(&flush)?;
+            // The live counts of this flush's spans follow it, as in the original.
+            for r in capture.query_results.iter().filter(|r| (r.frame, r.flush) == (position, i)) {
+                let record = QueryResultRecord { query: r.query, pixel_count: r.pixel_count };
+                writer.query_result_record(&record)?;
+            }
         }
         if let Some(end) = frame.end {
             writer.frame_end(end.frame, end.record_ns)?;

@@ -4,7 +4,8 @@
 //! each flushed [`FrameCommands`] in flush order and a marker at each present. Out: a capture
 //! file (see [`super::container`]).
 //!
-//! A texture, a buffer or an effect gets its creation record the first time the capture meets
+//! A texture, a buffer, an effect (a sprite effect or a geometry effect's pass) or an occlusion
+//! query gets its creation record the first time the capture meets
 //! it (in the snapshot or in a flush), so a file holds exactly the resources its frames use. Byte arrays
 //! are blobs keyed by content: an upload or a sprite arena equal to one already written costs
 //! its id only. The writer keeps each distinct blob's bytes to compare on a hash match, so
@@ -21,9 +22,11 @@ use super::container::ChunkWriter;
 use super::record::*;
 use crate::buffer::{BufferId, BufferState};
 use crate::commands::{Draw, FrameCommands, Node, PassOp, ShaderKind, SpriteInstance};
+use crate::custom::{CustomDraw, CustomStage};
 use crate::effect::EffectKey;
 use crate::geometry::{GeometryDraw, VertexSource};
-use crate::resource::{TextureId, TextureState};
+use crate::query::QueryState;
+use crate::resource::{NativeHandle, TextureId, TextureState};
 
 /// Sizes a capture reports: what the game uploaded and drew, against the file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,12 +45,34 @@ pub struct CaptureStats {
     pub frames: u64,
 }
 
+/// What the engine keeps of a custom geometry effect's pass for captures: the program's
+/// stages (source and SPIR-V), what it binds, and where it sits in its effect.
+#[derive(Clone, Debug)]
+pub struct GeometryProgram {
+    /// `EffectTechnique.Name`.
+    pub technique: String,
+    /// `EffectPass.Name`.
+    pub pass: String,
+    /// The vertex stage's GLSL source.
+    pub vertex_glsl: String,
+    /// The fragment stage's GLSL source.
+    pub fragment_glsl: String,
+    /// The vertex stage's SPIR-V.
+    pub vertex_spirv: Arc<[u32]>,
+    /// The fragment stage's SPIR-V.
+    pub fragment_spirv: Arc<[u32]>,
+    /// What the program binds.
+    pub resources: crate::CustomResources,
+}
+
 /// What a flush does not hold and the engine knows about the resources it names.
 #[derive(Clone, Copy)]
 pub struct Sources<'a> {
     /// The SPIR-V of a custom effect's fragment stage (the engine keeps it for every effect it
     /// created).
     pub effect: &'a dyn Fn(EffectKey) -> Option<Arc<[u32]>>,
+    /// A custom geometry effect pass's program (the engine keeps it for every pass it created).
+    pub geometry_effect: &'a dyn Fn(EffectKey) -> Option<Arc<GeometryProgram>>,
     /// Whether a buffer was created `BufferUsage.WriteOnly`.
     pub write_only: &'a dyn Fn(BufferId) -> bool,
 }
@@ -58,6 +83,8 @@ pub struct CaptureWriter<W: Write> {
     textures: HashMap<TextureId, TextureKey>,
     buffers: HashMap<BufferId, BufferKey>,
     effects: HashMap<EffectKey, EffectRef>,
+    geometry_effects: HashMap<EffectKey, GeometryEffectKey>,
+    queries: HashMap<NativeHandle, QueryKey>,
     blobs: HashMap<(u64, usize), Vec<BlobId>>,
     blob_bytes: Vec<Vec<u8>>,
     stats: CaptureStats,
@@ -75,6 +102,8 @@ impl<W: Write> CaptureWriter<W> {
             textures: HashMap::new(),
             buffers: HashMap::new(),
             effects: HashMap::new(),
+            geometry_effects: HashMap::new(),
+            queries: HashMap::new(),
             blobs: HashMap::new(),
             blob_bytes: Vec::new(),
             stats: CaptureStats::default(),
@@ -130,6 +159,60 @@ impl<W: Write> CaptureWriter<W> {
         self.out.chunk(kind::EFFECT, &record)?;
         self.effects.insert(effect, key);
         Ok(key)
+    }
+
+    fn geometry_effect(
+        &mut self,
+        effect: EffectKey,
+        sources: Sources,
+    ) -> std::io::Result<GeometryEffectKey> {
+        if let Some(&key) = self.geometry_effects.get(&effect) {
+            return Ok(key);
+        }
+        let program = (sources.geometry_effect)(effect).ok_or_else(|| {
+            std::io::Error::other("a draw's custom geometry effect has no known program")
+        })?;
+        let key = self.geometry_effects.len() as GeometryEffectKey;
+        let record = GeometryEffectRecord {
+            key,
+            technique: program.technique.clone(),
+            pass: program.pass.clone(),
+            vertex_glsl: program.vertex_glsl.clone(),
+            fragment_glsl: program.fragment_glsl.clone(),
+            vertex_spirv: program.vertex_spirv.to_vec(),
+            fragment_spirv: program.fragment_spirv.to_vec(),
+            resources: CustomResourcesRecord::of(&program.resources),
+        };
+        self.out.chunk(kind::GEOMETRY_EFFECT, &record)?;
+        self.geometry_effects.insert(effect, key);
+        Ok(key)
+    }
+
+    /// The query's key, writing its creation record the first time.
+    fn query(&mut self, query: &QueryState) -> std::io::Result<QueryKey> {
+        if let Some(&key) = self.queries.get(&query.native()) {
+            return Ok(key);
+        }
+        let key = self.queries.len() as QueryKey;
+        self.out.chunk(kind::QUERY, &QueryRecord { key })?;
+        self.queries.insert(query.native(), key);
+        Ok(key)
+    }
+
+    /// The count the game read of `query`'s last span; nothing when the query has no span in
+    /// this file (its span was before the capture began).
+    pub fn query_result(&mut self, query: &QueryState, pixel_count: u64) -> std::io::Result<()> {
+        match self.queries.get(&query.native()) {
+            Some(&query) => {
+                self.out.chunk(kind::QUERY_RESULT, &QueryResultRecord { query, pixel_count })
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// A query result record whose key is already this file's (trimming).
+    pub fn query_result_record(&mut self, record: &QueryResultRecord) -> std::io::Result<()> {
+        self.out.chunk(kind::QUERY_RESULT, record)
     }
 
     /// The blob id of `bytes`, writing the blob the first time this content is met.
@@ -270,7 +353,9 @@ impl<W: Write> CaptureWriter<W> {
                 for op in &segment.ops {
                     ops.push(match op {
                         PassOp::Clear(clear) => OpRecord::Clear(*clear),
-                        PassOp::Query(_) => return Err(query_not_captured()),
+                        PassOp::Query(q) => {
+                            OpRecord::Query { query: self.query(&q.query)?, begin: q.begin }
+                        }
                         PassOp::Draw(d) => {
                             let draw = self.draw(d, sources)?;
                             match &d.geometry {
@@ -329,7 +414,9 @@ impl<W: Write> CaptureWriter<W> {
                 ShaderKind::CubeSample => ShaderRecord::CubeSample,
                 ShaderKind::Custom(key) => ShaderRecord::Custom(self.effect(key, sources)?),
                 ShaderKind::Basic => ShaderRecord::Basic,
-                ShaderKind::CustomGeometry(_) => return Err(custom_geometry_not_captured()),
+                ShaderKind::CustomGeometry(key) => {
+                    ShaderRecord::CustomGeometry(self.geometry_effect(key, sources)?)
+                }
             },
             blend: d.pipeline.blend,
             depth_stencil: d.pipeline.depth_stencil,
@@ -383,6 +470,32 @@ impl<W: Write> CaptureWriter<W> {
                 Some((t, sampler)) => Some((self.texture(t)?, *sampler)),
                 None => None,
             },
+            custom: match &g.custom {
+                Some(c) => Some(self.custom_draw(c, sources)?),
+                None => None,
+            },
+        })
+    }
+
+    fn custom_draw(
+        &mut self,
+        c: &CustomDraw,
+        sources: Sources,
+    ) -> std::io::Result<CustomDrawRecord> {
+        let mut samplers = Vec::with_capacity(c.samplers.len());
+        for s in &c.samplers {
+            samplers.push(CustomSamplerRecord {
+                vertex: s.stage == CustomStage::Vertex,
+                binding: s.binding,
+                texture: self.texture(&s.texture)?,
+                sampler: s.sampler,
+            });
+        }
+        Ok(CustomDrawRecord {
+            effect: self.geometry_effect(c.effect.key(), sources)?,
+            vertex_uniforms: c.vertex_uniforms.clone(),
+            fragment_uniforms: c.fragment_uniforms.clone(),
+            samplers,
         })
     }
 
@@ -392,35 +505,41 @@ impl<W: Write> CaptureWriter<W> {
         self.out.chunk(kind::FRAME_END, &FrameEndRecord { frame, record_ns })
     }
 
-    /// Starts a file that repeats another's device and creation records under the same keys
-    /// (trimming); its frames and snapshot then come through [`Self::blob`],
-    /// [`Self::snapshot_record`], [`Self::buffer_snapshot_record`], [`Self::flush_record`] and
-    /// [`Self::frame_end`].
+    /// Starts a file that repeats `capture`'s creation records under the same keys, with
+    /// `device` as its device record (trimming); its frames and snapshot then come through
+    /// [`Self::blob`], [`Self::snapshot_record`], [`Self::buffer_snapshot_record`],
+    /// [`Self::flush_record`] and [`Self::frame_end`].
     pub fn copy_of(
         out: W,
         device: &DeviceRecord,
-        textures: &[TextureRecord],
-        buffers: &[BufferRecord],
-        effects: &[EffectRecord],
+        capture: &super::Capture,
     ) -> std::io::Result<Self> {
         let mut writer = CaptureWriter {
             out: ChunkWriter::new(out)?,
             textures: HashMap::new(),
             buffers: HashMap::new(),
             effects: HashMap::new(),
+            geometry_effects: HashMap::new(),
+            queries: HashMap::new(),
             blobs: HashMap::new(),
             blob_bytes: Vec::new(),
             stats: CaptureStats::default(),
         };
         writer.out.chunk(kind::DEVICE, device)?;
-        for t in textures {
+        for t in &capture.textures {
             writer.out.chunk(kind::TEXTURE, t)?;
         }
-        for b in buffers {
+        for b in &capture.buffers {
             writer.out.chunk(kind::BUFFER, b)?;
         }
-        for e in effects {
+        for e in &capture.effects {
             writer.out.chunk(kind::EFFECT, e)?;
+        }
+        for e in &capture.geometry_effects {
+            writer.out.chunk(kind::GEOMETRY_EFFECT, e)?;
+        }
+        for q in &capture.queries {
+            writer.out.chunk(kind::QUERY, q)?;
         }
         Ok(writer)
     }
@@ -470,16 +589,4 @@ impl serde::Serialize for ByteSeq<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_bytes(self.0)
     }
-}
-
-/// The file format has no occlusion-query records: a frame with one is refused rather than
-/// written as a capture that would replay without it.
-fn query_not_captured() -> std::io::Error {
-    std::io::Error::other("frames with occlusion queries cannot be captured yet")
-}
-
-/// The file format has no custom geometry effect records: a frame that draws with one is
-/// refused rather than written as a capture that would replay without it.
-fn custom_geometry_not_captured() -> std::io::Error {
-    std::io::Error::other("frames that draw with a custom geometry effect cannot be captured yet")
 }

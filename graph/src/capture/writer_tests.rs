@@ -45,8 +45,10 @@ fn write(owned: bool) -> (Vec<u8>, Vec<Vec<SpriteInstance>>) {
     let back = back_buffer(4, 4, RenderTargetUsage::DiscardContents);
     let target = texture(2, 2, 1);
     let effect = |_| None;
+    let geometry_effect = |_| None;
     let write_only = |_| false;
-    let sources = Sources { effect: &effect, write_only: &write_only };
+    let sources =
+        Sources { effect: &effect, geometry_effect: &geometry_effect, write_only: &write_only };
     let mut writer = CaptureWriter::new(Vec::new(), &back, device).unwrap();
     let mut arenas = Vec::new();
     for (i, texel) in [5u8, 5, 9].into_iter().enumerate() {
