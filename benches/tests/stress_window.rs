@@ -107,9 +107,17 @@ fn the_window_shows_the_scenarios_last_frame() {
             }
         };
         assert_eq!(field(&line, "frames"), Some("5"), "{line}");
-        // Let the presentation engine show the last present.
-        std::thread::sleep(Duration::from_millis(300));
-        let ((x, y), shown) = display.screenshot(window);
+        // The presentation engine shows the last present when it gets to it (later on a
+        // loaded machine): look again until it matches or ten seconds have passed.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let ((x, y), shown) = loop {
+            let ((x, y), shown) = display.screenshot(window);
+            let expected = last.crop(x, y, shown.width, shown.height);
+            if shown.differing(&expected) == 0 || std::time::Instant::now() > deadline {
+                break ((x, y), shown);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        };
         display.close(window);
         let out = child.wait();
         assert!(out.status.success(), "{backend}: {}", String::from_utf8_lossy(&out.stderr));
