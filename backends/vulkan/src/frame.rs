@@ -37,9 +37,9 @@ const MAX_COPY_THREADS: usize = 8;
 /// `dst` must be valid for `bytes.len()` bytes of writes that nothing else reads or writes
 /// during the call, and must not overlap `bytes`.
 unsafe fn copy_to_mapped(bytes: &[u8], dst: *mut u8) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let parts = threads.min(MAX_COPY_THREADS).min(bytes.len() / COPY_CHUNK_BYTES);
-    if bytes.len() < PARALLEL_COPY_BYTES || parts < 2 {
+    let parts =
+        copy_parts(bytes.len(), || std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if parts < 2 {
         // SAFETY: the caller's contract.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len()) };
         return;
@@ -57,6 +57,17 @@ unsafe fn copy_to_mapped(bytes: &[u8], dst: *mut u8) {
             });
         }
     });
+}
+
+/// The threads a copy of `len` bytes is split across (1: a plain copy), given the
+/// machine's `threads`. Asked only for a large copy: the standard library answers by reading
+/// the process's cgroup files, which costs more than a frame's sprite copy (tens of
+/// microseconds on every submission).
+fn copy_parts(len: usize, threads: impl FnOnce() -> usize) -> usize {
+    if len < PARALLEL_COPY_BYTES {
+        return 1;
+    }
+    threads().min(MAX_COPY_THREADS).min(len / COPY_CHUNK_BYTES).max(1)
 }
 
 impl HostBuffer {
@@ -387,5 +398,17 @@ mod tests {
             assert_eq!(&out[4..len + 4], &bytes[..], "{len}");
             assert_eq!((&out[..4], &out[len + 4..]), (&[0u8; 4][..], &[0u8; 4][..]), "{len}");
         }
+    }
+
+    /// A small copy (a frame's sprites) never asks how many threads the machine has: the
+    /// question reads files.
+    #[test]
+    fn a_small_copy_does_not_ask_for_the_thread_count() {
+        let asked = || -> usize { panic!("the thread count was asked for") };
+        assert_eq!(copy_parts(0, asked), 1);
+        assert_eq!(copy_parts(PARALLEL_COPY_BYTES - 1, asked), 1);
+        assert_eq!(copy_parts(PARALLEL_COPY_BYTES, || 16), PARALLEL_COPY_BYTES / COPY_CHUNK_BYTES);
+        assert_eq!(copy_parts(64 * COPY_CHUNK_BYTES, || 16), MAX_COPY_THREADS);
+        assert_eq!(copy_parts(64 * COPY_CHUNK_BYTES, || 1), 1);
     }
 }

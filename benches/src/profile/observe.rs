@@ -3,6 +3,7 @@
 //! changing.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use xnagraph_graph::compile::to_dot;
 use xnagraph_graph::{
@@ -34,12 +35,22 @@ pub struct Observed<'a> {
     pub want_dot: bool,
     /// Describe each plan's nodes (on by default; off, a plan keeps its submission only).
     pub describe: bool,
+    /// CPU time spent so far describing plans (and writing their DOT): the observer's own
+    /// work, inside the `submit` call a replayer times, which the profile takes out of the
+    /// submission's time.
+    pub spent: Duration,
 }
 
 impl<'a> Observed<'a> {
     /// Watches `inner`.
     pub fn new(inner: &'a mut dyn Backend) -> Observed<'a> {
-        Observed { inner, plans: Vec::new(), want_dot: false, describe: true }
+        Observed {
+            inner,
+            plans: Vec::new(),
+            want_dot: false,
+            describe: true,
+            spent: Duration::ZERO,
+        }
     }
 }
 
@@ -88,13 +99,14 @@ impl Backend for Observed<'_> {
     fn submit_blocker(&self) -> Option<SubmissionId> {
         self.inner.submit_blocker()
     }
-    /// Submits the plan, then describes it (after the backend's own submit call, which the
-    /// replayer times).
+    /// Submits the plan, then describes it, adding the time that takes to [`Self::spent`].
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
         let submission = self.inner.submit(plan)?;
+        let start = Instant::now();
         let dot = self.want_dot.then(|| to_dot(plan));
         let nodes = if self.describe { describe(plan) } else { Vec::new() };
         self.plans.push(SubmittedPlan { submission, nodes, dot });
+        self.spent += start.elapsed();
         Ok(submission)
     }
     fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError> {

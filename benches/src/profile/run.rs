@@ -205,6 +205,7 @@ fn passes(
                 })?;
                 counter += 1;
                 let first_plan = observed.plans.len();
+                let observing = observed.spent;
                 observed.want_dot = pass == 0 && options.dot_frame == Some(i);
                 let times = {
                     let _span = tracing::debug_span!("render_frame", frame = counter).entered();
@@ -217,7 +218,10 @@ fn passes(
                 if pass == 0 && options.dot_frame == Some(i) {
                     dot = plans.iter().max_by_key(|p| p.nodes.len()).and_then(|p| p.dot.clone());
                 }
-                let lower = spans.lower.min(times.submit);
+                // The observer's description of the plans is the profiler's work, not the
+                // submission's.
+                let submit = times.submit.saturating_sub(observed.spent - observing);
+                let lower = spans.lower.min(submit);
                 let mut figures = FrameFigures {
                     pass,
                     frame: i,
@@ -225,7 +229,7 @@ fn passes(
                     record_ms: frame.end.map_or(0.0, |e| e.record_ns as f64 / 1e6),
                     compile_ms: ms(times.compile),
                     lower_ms: ms(lower),
-                    submit_ms: ms(times.submit - lower),
+                    submit_ms: ms(submit - lower),
                     gpu_ms: None,
                     start_ns: instant_ns(begun),
                     submissions: plans.iter().map(|p| p.submission).collect(),
@@ -234,7 +238,12 @@ fn passes(
                     observed.wait_idle()?;
                     figures.frame_ms = ms(begun.elapsed());
                 }
-                timings.extend(observed.drain_gpu_timings().into_iter().map(|t| (t.submission, t)));
+                // Without timestamps there is nothing to drain: the live run does not poll its
+                // fences between frames either.
+                if options.timestamps {
+                    let drained = observed.drain_gpu_timings();
+                    timings.extend(drained.into_iter().map(|t| (t.submission, t)));
+                }
                 frames.push(figures);
                 if pass == 0 && options.png_frames.contains(&i) {
                     frame_images.push((i, replayer.read_back(&mut observed, back_buffer, 0, 0)?));

@@ -1,0 +1,217 @@
+//! What a replay does beside the live run's work: with timestamps off it polls no fences
+//! between frames, and the profiler's own description of each plan is not counted as the
+//! submission's time.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use xnagraph::{
+    BlendState, Color, DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters,
+    Rectangle, RenderTarget2D, SpriteBatch, SpriteSortMode, Texture2D, Vector2,
+};
+use xnagraph_benches::profile::{profile, ProfileOptions, ProfileRun};
+use xnagraph_graph::capture::Capture;
+use xnagraph_graph::{
+    Backend, BackendError, BufferDesc, Capabilities, DepthFormat, Diagnostics, FormatSupport,
+    FramePlan, GpuFrameTiming, GpuTimingSupport, LiveObjects, NativeHandle, PresentStats,
+    PresentTarget, ReadbackId, RetireSink, SubmissionId, SubmissionWaiter, SurfaceFormat,
+    TextureDesc, TextureState,
+};
+use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
+
+const W: i32 = 64;
+const H: i32 = 48;
+const FRAMES: u32 = 6;
+const PASSES: u32 = 2;
+
+/// `inner`, counting the timing drains and timing each submission of the backend itself.
+struct Counting<'a> {
+    inner: &'a mut dyn Backend,
+    drains: u32,
+    submits: Vec<(SubmissionId, Duration)>,
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Frames of three plan nodes each: two sprites into the target "scene" (cleared each frame),
+/// the scene drawn into the back buffer, the present.
+fn capture(name: &str) -> PathBuf {
+    let path = scratch(name);
+    let params = PresentationParameters {
+        back_buffer_width: W,
+        back_buffer_height: H,
+        ..PresentationParameters::default()
+    };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
+    device.capture_frames(&path, 0..=FRAMES as u64 - 1).unwrap();
+    let scene = RenderTarget2D::new(&device, W / 2, H / 2).unwrap();
+    scene.set_name("scene");
+    let ball = Texture2D::new(&device, 2, 2).unwrap();
+    ball.set_data(&[Color::RED, Color::WHITE, Color::BLUE, Color::WHITE]).unwrap();
+    let mut batch = SpriteBatch::new(&device).unwrap();
+    for frame in 0..FRAMES {
+        device.set_render_target(Some(&scene)).unwrap();
+        device.clear(Color::new(10, 20, 30, 255)).unwrap();
+        batch.begin().unwrap();
+        batch.draw(&ball, Vector2::new(frame as f32, 3.0), Color::WHITE).unwrap();
+        batch.draw(&ball, Vector2::new(9.0, frame as f32), Color::WHITE).unwrap();
+        batch.end().unwrap();
+        device.set_render_target(None).unwrap();
+        device.clear(Color::BLACK).unwrap();
+        batch
+            .begin_with(SpriteSortMode::Deferred, Some(BlendState::OPAQUE), None, None, None, None)
+            .unwrap();
+        batch.draw_rect(&scene, Rectangle::new(5, 4, W - 8, H - 6), Color::WHITE).unwrap();
+        batch.end().unwrap();
+        device.present().unwrap();
+    }
+    device.wait_idle().unwrap();
+    assert!(device.capture_result().expect("finished").is_ok());
+    assert!(device.diagnostics().take_messages().is_empty());
+    path
+}
+
+/// The capture replayed `PASSES` times through a [`Counting`] backend, timestamps off.
+fn replayed(plain: bool) -> (ProfileRun, u32, Vec<(SubmissionId, Duration)>) {
+    let capture = Capture::open(&capture(&format!("overhead_{plain}.xgc"))).unwrap();
+    let mut vulkan =
+        VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() }).unwrap();
+    let mut counting = Counting { inner: &mut vulkan, drains: 0, submits: Vec::new() };
+    let options = ProfileOptions { repeat: PASSES, plain, ..ProfileOptions::default() };
+    let run = profile(&mut counting, &capture, &options, || {}).unwrap();
+    let (drains, submits) = (counting.drains, counting.submits);
+    let messages = vulkan.diagnostics().take_messages();
+    assert!(messages.is_empty(), "validation: {messages:#?}");
+    (run, drains, submits)
+}
+
+/// Without timestamps the replay drains no timings between frames (each call polls every
+/// frame slot's fence, which the live run does not do): once per pass, after its last frame.
+#[test]
+fn without_timestamps_no_fences_are_polled_between_frames() {
+    for plain in [true, false] {
+        let (run, drains, _) = replayed(plain);
+        assert_eq!(run.frames.len(), (FRAMES * PASSES) as usize);
+        assert_eq!(drains, PASSES, "plain {plain}");
+    }
+}
+
+/// A profiled replay describes every plan inside the submit call the replayer times; a
+/// frame's lowering plus submission is still no more than the backend's own submit calls
+/// (plus a few microseconds for the timing itself) in the median frame (a frame whose thread
+/// was preempted between the two clocks' reads is an outlier, not the rule).
+#[test]
+fn describing_the_plans_is_not_counted_as_submission_time() {
+    let (run, _, submits) = replayed(false);
+    let mut excess_us: Vec<f64> = run
+        .frames
+        .iter()
+        .map(|frame| {
+            let backend: f64 = frame
+                .submissions
+                .iter()
+                .map(|s| {
+                    let (_, d) = submits.iter().find(|(id, _)| id == s).expect("submitted");
+                    d.as_secs_f64() * 1000.0
+                })
+                .sum();
+            (frame.lower_ms + frame.submit_ms - backend) * 1000.0
+        })
+        .collect();
+    excess_us.sort_by(f64::total_cmp);
+    let median = excess_us[excess_us.len() / 2];
+    assert!(median <= 3.0, "the median frame's submit exceeds the backend's by {median} µs");
+}
+
+impl Backend for Counting<'_> {
+    fn adapter_name(&self) -> &str {
+        self.inner.adapter_name()
+    }
+    fn capabilities(&self) -> &Capabilities {
+        self.inner.capabilities()
+    }
+    fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
+        self.inner.format_support(format)
+    }
+    fn applied_depth_format(&self, requested: DepthFormat) -> DepthFormat {
+        self.inner.applied_depth_format(requested)
+    }
+    fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
+        self.inner.create_texture(desc)
+    }
+    fn create_buffer(&mut self, desc: &BufferDesc) -> Result<NativeHandle, BackendError> {
+        self.inner.create_buffer(desc)
+    }
+    fn create_effect(&mut self, spirv: &[u32], outputs: u32) -> Result<NativeHandle, BackendError> {
+        self.inner.create_effect(spirv, outputs)
+    }
+    fn create_geometry_effect(
+        &mut self,
+        vertex: &[u32],
+        fragment: &[u32],
+        resources: &xnagraph_graph::CustomResources,
+    ) -> Result<NativeHandle, BackendError> {
+        self.inner.create_geometry_effect(vertex, fragment, resources)
+    }
+    fn create_query(&mut self) -> Result<NativeHandle, BackendError> {
+        self.inner.create_query()
+    }
+    fn query_result(&mut self, query: NativeHandle) -> Result<Option<u64>, BackendError> {
+        self.inner.query_result(query)
+    }
+    fn retire_sink(&self) -> RetireSink {
+        self.inner.retire_sink()
+    }
+    fn waiter(&self) -> Arc<dyn SubmissionWaiter> {
+        self.inner.waiter()
+    }
+    fn submit_blocker(&self) -> Option<SubmissionId> {
+        self.inner.submit_blocker()
+    }
+    fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
+        let start = Instant::now();
+        let submission = self.inner.submit(plan)?;
+        self.submits.push((submission, start.elapsed()));
+        Ok(submission)
+    }
+    fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError> {
+        self.inner.wait(submission)
+    }
+    fn take_readback(&mut self, id: ReadbackId) -> Option<Vec<u8>> {
+        self.inner.take_readback(id)
+    }
+    fn wait_idle(&mut self) -> Result<(), BackendError> {
+        self.inner.wait_idle()
+    }
+    fn live_objects(&self) -> LiveObjects {
+        self.inner.live_objects()
+    }
+    fn diagnostics(&self) -> Diagnostics {
+        self.inner.diagnostics()
+    }
+    fn present_target(
+        &mut self,
+        back_buffer: &TextureState,
+    ) -> Result<PresentTarget, BackendError> {
+        self.inner.present_target(back_buffer)
+    }
+    fn set_present_immediate(&mut self, immediate: bool) {
+        self.inner.set_present_immediate(immediate)
+    }
+    fn present_stats(&self) -> Option<PresentStats> {
+        self.inner.present_stats()
+    }
+    fn set_gpu_timing(&mut self, on: bool) -> GpuTimingSupport {
+        self.inner.set_gpu_timing(on)
+    }
+    fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
+        self.drains += 1;
+        self.inner.drain_gpu_timings()
+    }
+}
