@@ -14,8 +14,10 @@ use xnagraph::{
     PresentationParameters, Rectangle, RenderTarget2D, RenderTargetUsage, SpriteBatch,
     SurfaceFormat, Texture2D, Vector2,
 };
+use xnagraph_benches::replay::replay;
 use xnagraph_graph::capture::trim::trim;
 use xnagraph_graph::capture::{Capture, Replayer};
+use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
 const W: i32 = 64;
 const H: i32 = 48;
@@ -143,6 +145,21 @@ fn without_its_snapshot_the_replay_differs() {
     let mut capture = Capture::open(&path).unwrap();
     capture.snapshot.clear();
     assert_ne!(replay_final(&capture), live);
+}
+
+/// Each pass of a repeated replay starts again from the snapshot: three passes back to back
+/// on a backend that poisons whatever the plan leaves undefined still end on the live frame.
+#[test]
+fn every_pass_of_a_repeated_replay_starts_from_the_snapshot() {
+    let (live, path, _) = capture_run("repeated.xgc");
+    let capture = Capture::open(&path).unwrap();
+    let config =
+        VulkanConfig { validation: true, poison_undefined: true, ..VulkanConfig::default() };
+    let mut backend = VulkanBackend::new(config).unwrap();
+    let run = replay(&mut backend, &capture, 3, None, || {}).unwrap();
+    assert_eq!(run.frames.len(), 15);
+    assert_eq!(run.final_back_buffer, live);
+    assert!(xnagraph_graph::Backend::diagnostics(&backend).take_messages().is_empty());
 }
 
 #[test]

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use xnagraph::{
-    BlendState, Color, DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters,
-    Rectangle, RenderTarget2D, SpriteBatch, SpriteSortMode, Texture2D, Vector2,
+    BlendState, Color, DepthFormat as XnaDepthFormat, DeviceOptions, GraphicsDevice,
+    GraphicsProfile, PresentationParameters, Rectangle, RenderTarget2D, RenderTargetUsage,
+    SpriteBatch, SpriteSortMode, Texture2D, Vector2,
 };
 use xnagraph_benches::profile::{profile, ProfileOptions, ProfileRun};
 use xnagraph_graph::capture::Capture;
@@ -30,6 +31,8 @@ struct Counting<'a> {
     inner: &'a mut dyn Backend,
     drains: u32,
     submits: Vec<(SubmissionId, Duration)>,
+    textures_created: u32,
+    idle_waits: u32,
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -78,28 +81,60 @@ fn capture(name: &str) -> PathBuf {
 }
 
 /// The capture replayed `PASSES` times through a [`Counting`] backend, timestamps off.
-fn replayed(plain: bool) -> (ProfileRun, u32, Vec<(SubmissionId, Duration)>) {
+fn replayed(plain: bool) -> (ProfileRun, Counted) {
     let capture = Capture::open(&capture(&format!("overhead_{plain}.xgc"))).unwrap();
     let mut vulkan =
         VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() }).unwrap();
-    let mut counting = Counting { inner: &mut vulkan, drains: 0, submits: Vec::new() };
+    let mut counting = Counting {
+        inner: &mut vulkan,
+        drains: 0,
+        submits: Vec::new(),
+        textures_created: 0,
+        idle_waits: 0,
+    };
     let options = ProfileOptions { repeat: PASSES, plain, ..ProfileOptions::default() };
     let run = profile(&mut counting, &capture, &options, || {}).unwrap();
-    let (drains, submits) = (counting.drains, counting.submits);
+    let counted = Counted {
+        drains: counting.drains,
+        submits: counting.submits,
+        textures_created: counting.textures_created,
+        idle_waits: counting.idle_waits,
+        textures: capture.textures.len() as u32,
+    };
     let messages = vulkan.diagnostics().take_messages();
     assert!(messages.is_empty(), "validation: {messages:#?}");
-    (run, drains, submits)
+    (run, counted)
+}
+
+/// What [`Counting`] counted over a replay, and the capture's texture count.
+struct Counted {
+    drains: u32,
+    submits: Vec<(SubmissionId, Duration)>,
+    textures_created: u32,
+    idle_waits: u32,
+    textures: u32,
 }
 
 /// Without timestamps the replay drains no timings between frames (each call polls every
-/// frame slot's fence, which the live run does not do): once per pass, after its last frame.
+/// frame slot's fence, which the live run does not do): once, after the last frame.
 #[test]
 fn without_timestamps_no_fences_are_polled_between_frames() {
     for plain in [true, false] {
-        let (run, drains, _) = replayed(plain);
+        let (run, counted) = replayed(plain);
         assert_eq!(run.frames.len(), (FRAMES * PASSES) as usize);
-        assert_eq!(drains, PASSES, "plain {plain}");
+        assert_eq!(counted.drains, 1, "plain {plain}");
     }
+}
+
+/// A repeated replay runs its passes back to back as a game runs frames: the capture's
+/// textures are created once, not per pass, and the GPU is drained only after the very last
+/// frame (that frame's end, and the replay's finish after reading the final frame back).
+#[test]
+fn passes_follow_each_other_on_the_same_resources_without_draining_the_gpu() {
+    let (run, counted) = replayed(true);
+    assert_eq!(run.frames.len(), (FRAMES * PASSES) as usize);
+    assert_eq!(counted.textures_created, counted.textures);
+    assert_eq!(counted.idle_waits, 2);
 }
 
 /// A profiled replay describes every plan inside the submit call the replayer times; a
@@ -108,7 +143,7 @@ fn without_timestamps_no_fences_are_polled_between_frames() {
 /// was preempted between the two clocks' reads is an outlier, not the rule).
 #[test]
 fn describing_the_plans_is_not_counted_as_submission_time() {
-    let (run, _, submits) = replayed(false);
+    let (run, Counted { submits, .. }) = replayed(false);
     let mut excess_us: Vec<f64> = run
         .frames
         .iter()
@@ -143,6 +178,7 @@ impl Backend for Counting<'_> {
         self.inner.applied_depth_format(requested)
     }
     fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
+        self.textures_created += 1;
         self.inner.create_texture(desc)
     }
     fn create_buffer(&mut self, desc: &BufferDesc) -> Result<NativeHandle, BackendError> {
@@ -187,6 +223,7 @@ impl Backend for Counting<'_> {
         self.inner.take_readback(id)
     }
     fn wait_idle(&mut self) -> Result<(), BackendError> {
+        self.idle_waits += 1;
         self.inner.wait_idle()
     }
     fn live_objects(&self) -> LiveObjects {
@@ -214,4 +251,84 @@ impl Backend for Counting<'_> {
         self.drains += 1;
         self.inner.drain_gpu_timings()
     }
+}
+
+/// A target created in the captured range and never cleared: each frame draws one more sprite
+/// into what the frames before left. Its first frame loads nothing (the content is undefined);
+/// a second pass that still tracked the first pass's content would load it.
+fn trail_capture(name: &str) -> PathBuf {
+    let path = scratch(name);
+    let params = PresentationParameters {
+        back_buffer_width: W,
+        back_buffer_height: H,
+        ..PresentationParameters::default()
+    };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
+    device.capture_frames(&path, 0..=FRAMES as u64 - 1).unwrap();
+    let trail = RenderTarget2D::with_options(
+        &device,
+        W / 2,
+        H / 2,
+        false,
+        SurfaceFormat::Color,
+        XnaDepthFormat::None,
+        0,
+        RenderTargetUsage::PreserveContents,
+    )
+    .unwrap();
+    trail.set_name("trail");
+    let ball = Texture2D::new(&device, 2, 2).unwrap();
+    ball.set_data(&[Color::RED, Color::WHITE, Color::BLUE, Color::WHITE]).unwrap();
+    let mut batch = SpriteBatch::new(&device).unwrap();
+    for frame in 0..FRAMES {
+        device.set_render_target(Some(&trail)).unwrap();
+        batch.begin().unwrap();
+        batch.draw(&ball, Vector2::new(3.0 * frame as f32, 5.0), Color::WHITE).unwrap();
+        batch.end().unwrap();
+        device.set_render_target(None).unwrap();
+        device.clear(Color::BLACK).unwrap();
+        batch.begin().unwrap();
+        batch.draw_rect(&trail, Rectangle::new(3, 2, W - 8, H - 6), Color::WHITE).unwrap();
+        batch.end().unwrap();
+        device.present().unwrap();
+    }
+    device.wait_idle().unwrap();
+    assert!(device.capture_result().expect("finished").is_ok());
+    path
+}
+
+/// Every pass of a repeated replay starts from the state the capture began in, also for a
+/// texture the captured frames create: each frame of the second pass compiles to the first
+/// pass's load and store ops (the trail's first frame loads nothing in both).
+#[test]
+fn every_pass_compiles_to_the_first_passs_load_and_store_ops() {
+    let capture = Capture::open(&trail_capture("trail.xgc")).unwrap();
+    let mut vulkan =
+        VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() }).unwrap();
+    let options = ProfileOptions { repeat: PASSES, ..ProfileOptions::default() };
+    let run = profile(&mut vulkan, &capture, &options, || {}).unwrap();
+    let ops = |pass: u32| -> Vec<Vec<(String, String)>> {
+        run.frames
+            .iter()
+            .filter(|f| f.pass == pass)
+            .map(|f| {
+                f.submissions
+                    .iter()
+                    .flat_map(|s| &run.plan(*s).expect("observed").nodes)
+                    .map(|n| (n.name.clone(), n.ops.clone()))
+                    .collect()
+            })
+            .collect()
+    };
+    let first = ops(0);
+    assert_eq!(first.len(), FRAMES as usize);
+    let trail_first = first[0].iter().find(|(name, _)| name.contains("trail")).expect("a pass");
+    assert!(trail_first.1.starts_with("dont-care/"), "{trail_first:?}");
+    let trail_second = first[1].iter().find(|(name, _)| name.contains("trail")).expect("a pass");
+    assert!(trail_second.1.starts_with("load/"), "{trail_second:?}");
+    for pass in 1..PASSES {
+        assert_eq!(ops(pass), first, "pass {pass}");
+    }
+    assert!(vulkan.diagnostics().take_messages().is_empty());
 }

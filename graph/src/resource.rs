@@ -254,6 +254,14 @@ impl TextureState {
             .is_some_and(|s| s.access == crate::plan::Access::PresentSwapchain)
     }
 
+    /// Forgets the texture's content (the compiler treats every subresource as never written)
+    /// while keeping the access each was left in: a replay rewinding to its snapshot does this
+    /// before uploading the snapshot again, so that a texture the captured frames create finds
+    /// nothing from an earlier pass to load.
+    pub fn forget_content(&self) {
+        self.tracked.lock().unwrap_or_else(|e| e.into_inner()).forget_content();
+    }
+
     /// Records a new name. Nothing reaches the backend here: it takes the name with
     /// [`take_rename`](Self::take_rename) when it next submits a plan naming the texture.
     pub fn set_name(&self, name: &str) {

@@ -12,6 +12,9 @@
 //! ([`xnagraph_graph::capture::Rebuilder`], the game's recording) up to [`AHEAD`] frames ahead
 //! of the compile and submission on the calling thread (the engine's render thread), in order.
 //! A frame's `rebuild` time is spent on that thread, beside the frame times measured here.
+//! Passes of a repeated replay follow each other as frames do: the rebuilding thread runs on
+//! into the next pass, and each pass after the first begins by uploading the snapshot again on
+//! the same resources, counted in its first frame; only the last frame waits for the GPU.
 //!
 //! Lowering is the backend's `lower` span (the plan recorded into a command buffer); submit is
 //! the rest of the backend's submit call (queue submission and bookkeeping). A backend without
@@ -32,7 +35,8 @@ use crate::stress::timing::StageTimes;
 /// What to replay and what to keep.
 #[derive(Clone, Debug, Default)]
 pub struct ProfileOptions {
-    /// Passes over the capture (each from the snapshot); at least 1.
+    /// Passes over the capture, back to back on the same resources, each from the snapshot
+    /// ([`Replayer::rewind`]); at least 1.
     pub repeat: u32,
     /// Compile under this policy instead of the recorded one.
     pub policy: Option<CompilePolicy>,
@@ -97,7 +101,7 @@ pub struct ProfileRun {
     /// The back buffer after each chosen frame: (position, bytes).
     pub frame_images: Vec<(usize, Vec<u8>)>,
     /// Each occlusion query count the file holds against the replay's count of the same span
-    /// (the last pass's).
+    /// (of every pass).
     pub query_checks: Vec<QueryCheck>,
 }
 
@@ -174,31 +178,37 @@ fn passes(
     let mut observed = Observed::new(backend);
     let mut frames = Vec::new();
     let mut timings = HashMap::new();
-    let mut final_back_buffer = Vec::new();
     let mut dot = None;
     let mut frame_images = Vec::new();
-    let mut query_checks = Vec::new();
     let mut counter = 0u64;
     let back_buffer = capture.device.back_buffer;
-    let mut stopped = false;
     observed.describe = !options.plain;
-    for pass in 0..options.repeat.max(1) {
-        let mut replayer = Replayer::new(&mut observed, capture)?;
-        if let Some(policy) = options.policy {
-            replayer = replayer.with_policy(policy);
-        }
-        let mut rebuilder = replayer.rebuilder();
-        std::thread::scope(|scope| {
-            let (ahead, rebuilt) = std::sync::mpsc::sync_channel(AHEAD);
-            scope.spawn(move || {
+    let passes = options.repeat.max(1);
+    let mut replayer = Replayer::new(&mut observed, capture)?;
+    if let Some(policy) = options.policy {
+        replayer = replayer.with_policy(policy);
+    }
+    let mut rebuilder = replayer.rebuilder();
+    std::thread::scope(|scope| {
+        let (ahead, rebuilt) = std::sync::mpsc::sync_channel(AHEAD);
+        scope.spawn(move || {
+            for _ in 0..passes {
                 for frame in &capture.frames {
-                    // A closed channel: the replay stopped at an error.
+                    // A closed channel: the replay stopped at an error or was closed.
                     if ahead.send(rebuilder.frame(capture, frame)).is_err() {
-                        break;
+                        return;
                     }
                 }
-            });
-            let mut begun = Instant::now();
+            }
+        });
+        let mut begun = Instant::now();
+        'passes: for pass in 0..passes {
+            if pass > 0 {
+                // Back to the snapshot without draining the GPU: counted in the pass's first
+                // frame, as a game's uploads are in its frame.
+                replayer.rewind(&mut observed, capture)?;
+            }
+            let last_pass = pass + 1 == passes;
             for (i, frame) in capture.frames.iter().enumerate() {
                 let next = rebuilt.recv().map_err(|_| {
                     BackendError::Native("the replay's rebuilding thread stopped".into())
@@ -234,7 +244,7 @@ fn passes(
                     start_ns: instant_ns(begun),
                     submissions: plans.iter().map(|p| p.submission).collect(),
                 };
-                if i + 1 == capture.frames.len() {
+                if last_pass && i + 1 == capture.frames.len() {
                     observed.wait_idle()?;
                     figures.frame_ms = ms(begun.elapsed());
                 }
@@ -256,25 +266,21 @@ fn passes(
                     if let Some(last) = frames.last_mut() {
                         last.frame_ms = last.frame_ms.max(ms(frame_begun.elapsed()));
                     }
-                    stopped = true;
-                    break;
+                    break 'passes;
                 }
             }
-            Ok::<_, BackendError>(())
-        })?;
-        // A frame drawn straight into a window's swapchain image left nothing to read.
-        final_back_buffer = if replayer.texture(back_buffer).given_to_presentation() {
-            Vec::new()
-        } else {
-            replayer.read_back(&mut observed, back_buffer, 0, 0)?
-        };
-        replayer.finish(&mut observed)?;
-        query_checks = replayer.query_checks().to_vec();
-        timings.extend(observed.drain_gpu_timings().into_iter().map(|t| (t.submission, t)));
-        if stopped {
-            break;
         }
-    }
+        Ok::<_, BackendError>(())
+    })?;
+    // A frame drawn straight into a window's swapchain image left nothing to read.
+    let final_back_buffer = if replayer.texture(back_buffer).given_to_presentation() {
+        Vec::new()
+    } else {
+        replayer.read_back(&mut observed, back_buffer, 0, 0)?
+    };
+    replayer.finish(&mut observed)?;
+    let query_checks = replayer.query_checks().to_vec();
+    timings.extend(observed.drain_gpu_timings().into_iter().map(|t| (t.submission, t)));
     let run = ProfileRun {
         adapter,
         support: GpuTimingSupport::Unavailable(String::new()),

@@ -124,24 +124,52 @@ impl Replayer {
             next_readback: OWN_READBACKS,
             readbacks: Vec::new(),
         };
+        replayer.restore_snapshot(backend, capture)?;
+        Ok(replayer)
+    }
+
+    /// Uploads the snapshot: the content the capture's textures and buffers had when it began.
+    fn restore_snapshot(
+        &mut self,
+        backend: &mut dyn Backend,
+        capture: &Capture,
+    ) -> Result<(), BackendError> {
         let mut nodes = capture
             .snapshot
             .iter()
-            .map(|s| replayer.rebuilder.upload(capture, &s.region, s.blob))
+            .map(|s| self.rebuilder.upload(capture, &s.region, s.blob))
             .collect::<Vec<_>>();
         nodes.extend(capture.buffer_snapshot.iter().map(|s| {
             Node::BufferUpload(BufferUpload {
-                buffer: replayer.buffer(s.buffer).clone(),
+                buffer: self.buffer(s.buffer).clone(),
                 offset: 0,
                 data: capture.blobs[s.blob as usize].clone(),
                 options: SetDataOptions::None,
             })
         }));
         if !nodes.is_empty() {
-            replayer.submit(backend, FrameCommands { nodes, ..FrameCommands::default() }, None)?;
+            self.submit(backend, FrameCommands { nodes, ..FrameCommands::default() }, None)?;
         }
-        replayer.unsnapshotted = Unsnapshotted::new(capture, &replayer.rebuilder.textures);
-        Ok(replayer)
+        self.unsnapshotted = Unsnapshotted::new(capture, &self.rebuilder.textures);
+        Ok(())
+    }
+
+    /// Starts the capture's frames again from its snapshot on the same native resources,
+    /// without waiting for the GPU: every texture's content is forgotten (its layouts kept), the
+    /// snapshot is uploaded again, after everything submitted so far, and what the snapshot
+    /// lacks is checked again from the next frame. A repeated replay runs its passes back to
+    /// back this way, as a game runs its frames, instead of creating every resource again and
+    /// draining the GPU between passes. The game's readbacks of the passes before stay with
+    /// [`Self::finish`].
+    pub fn rewind(
+        &mut self,
+        backend: &mut dyn Backend,
+        capture: &Capture,
+    ) -> Result<(), BackendError> {
+        for texture in &self.rebuilder.textures {
+            texture.forget_content();
+        }
+        self.restore_snapshot(backend, capture)
     }
 
     /// Compiles the frames under `policy` instead of the recorded one.

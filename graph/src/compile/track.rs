@@ -106,6 +106,14 @@ impl TrackedState {
         }
     }
 
+    /// Marks every subresource's content undefined, keeping the access each was left in (the
+    /// native images keep their layouts; only what they hold is no longer worth loading).
+    pub fn forget_content(&mut self) {
+        for s in self.color.iter_mut().chain(&mut self.samples).chain(&mut self.depth) {
+            s.defined = false;
+        }
+    }
+
     fn slot(&self, image: Image, level: u32, layer: u32) -> Option<(usize, Image)> {
         match image {
             Image::Color if level < self.levels && layer < self.layers => {
