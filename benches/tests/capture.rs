@@ -14,6 +14,7 @@ use xnagraph::{
     PresentationParameters, Rectangle, RenderTarget2D, RenderTargetUsage, SpriteBatch,
     SurfaceFormat, Texture2D, Vector2,
 };
+use xnagraph_benches::profile::{profile, ProfileOptions};
 use xnagraph_benches::replay::replay;
 use xnagraph_graph::capture::trim::trim;
 use xnagraph_graph::capture::{Capture, Replayer};
@@ -160,6 +161,34 @@ fn every_pass_of_a_repeated_replay_starts_from_the_snapshot() {
     assert_eq!(run.frames.len(), 15);
     assert_eq!(run.final_back_buffer, live);
     assert!(xnagraph_graph::Backend::diagnostics(&backend).take_messages().is_empty());
+}
+
+/// A later pass's snapshot uploads go with its first frame, whose compile culls the one that
+/// frame overwrites unread: the back buffer (cleared first) is not uploaded again, the
+/// preserved target the frame draws over and the sprite texture it samples are.
+#[test]
+fn a_rewound_pass_uploads_only_the_snapshot_its_first_frame_reads() {
+    let (_, path, _) = capture_run("rewound.xgc");
+    let capture = Capture::open(&path).unwrap();
+    assert!(capture.snapshot.iter().any(|s| s.region.texture == 0), "the back buffer's snapshot");
+    let mut backend = vulkan();
+    let options = ProfileOptions { repeat: 2, ..ProfileOptions::default() };
+    let run = profile(&mut backend, &capture, &options, || {}).unwrap();
+    let uploads = |pass: u32| -> Vec<String> {
+        let frame = run.frames.iter().find(|f| f.pass == pass && f.frame == 0).unwrap();
+        frame
+            .submissions
+            .iter()
+            .flat_map(|s| &run.plan(*s).unwrap().nodes)
+            .filter(|n| n.kind == "upload")
+            .map(|n| n.attachments.clone())
+            .collect()
+    };
+    assert!(uploads(0).is_empty(), "{:?}", uploads(0));
+    let again = uploads(1);
+    let back_buffer = capture.snapshot.iter().filter(|s| s.region.texture == 0).count();
+    assert_eq!(again.len(), capture.snapshot.len() - back_buffer, "{again:?}");
+    assert!(again.iter().all(|a| !a.contains("back buffer")), "{again:?}");
 }
 
 #[test]

@@ -13,8 +13,8 @@
 //! of the compile and submission on the calling thread (the engine's render thread), in order.
 //! A frame's `rebuild` time is spent on that thread, beside the frame times measured here.
 //! Passes of a repeated replay follow each other as frames do: the rebuilding thread runs on
-//! into the next pass, and each pass after the first begins by uploading the snapshot again on
-//! the same resources, counted in its first frame; only the last frame waits for the GPU.
+//! into the next pass, and each pass after the first uploads the snapshot again on the same
+//! resources within its first frame; only the last frame waits for the GPU.
 //!
 //! Lowering is the backend's `lower` span (the plan recorded into a command buffer); submit is
 //! the rest of the backend's submit call (queue submission and bookkeeping). A backend without
@@ -204,9 +204,9 @@ fn passes(
         let mut begun = Instant::now();
         'passes: for pass in 0..passes {
             if pass > 0 {
-                // Back to the snapshot without draining the GPU: counted in the pass's first
-                // frame, as a game's uploads are in its frame.
-                replayer.rewind(&mut observed, capture)?;
+                // Back to the snapshot without draining the GPU: its uploads go with the
+                // pass's first frame, as a game's uploads do.
+                replayer.rewind(capture);
             }
             let last_pass = pass + 1 == passes;
             for (i, frame) in capture.frames.iter().enumerate() {

@@ -73,6 +73,8 @@ pub struct Replayer {
     rebuilder: Rebuilder,
     policy: CompilePolicy,
     pending_counts: Vec<PendingCount>,
+    /// The snapshot's uploads after a [`Replayer::rewind`], for the next frame's first flush.
+    restore: Vec<Node>,
     query_checks: Vec<QueryCheck>,
     unsnapshotted: Unsnapshotted,
     /// The replay's own readbacks' next id (from [`OWN_READBACKS`]).
@@ -119,6 +121,7 @@ impl Replayer {
             rebuilder: Rebuilder::new(textures, buffers, effects, geometry_effects, queries),
             policy: capture.device.compile_policy,
             pending_counts: Vec::new(),
+            restore: Vec::new(),
             query_checks: Vec::new(),
             unsnapshotted: Unsnapshotted::default(),
             next_readback: OWN_READBACKS,
@@ -128,12 +131,9 @@ impl Replayer {
         Ok(replayer)
     }
 
-    /// Uploads the snapshot: the content the capture's textures and buffers had when it began.
-    fn restore_snapshot(
-        &mut self,
-        backend: &mut dyn Backend,
-        capture: &Capture,
-    ) -> Result<(), BackendError> {
+    /// The snapshot as upload nodes: the content the capture's textures and buffers had when
+    /// it began.
+    fn snapshot_nodes(&self, capture: &Capture) -> Vec<Node> {
         let mut nodes = capture
             .snapshot
             .iter()
@@ -147,6 +147,16 @@ impl Replayer {
                 options: SetDataOptions::None,
             })
         }));
+        nodes
+    }
+
+    /// Uploads the snapshot in a submission of its own.
+    fn restore_snapshot(
+        &mut self,
+        backend: &mut dyn Backend,
+        capture: &Capture,
+    ) -> Result<(), BackendError> {
+        let nodes = self.snapshot_nodes(capture);
         if !nodes.is_empty() {
             self.submit(backend, FrameCommands { nodes, ..FrameCommands::default() }, None)?;
         }
@@ -156,20 +166,18 @@ impl Replayer {
 
     /// Starts the capture's frames again from its snapshot on the same native resources,
     /// without waiting for the GPU: every texture's content is forgotten (its layouts kept), the
-    /// snapshot is uploaded again, after everything submitted so far, and what the snapshot
-    /// lacks is checked again from the next frame. A repeated replay runs its passes back to
-    /// back this way, as a game runs its frames, instead of creating every resource again and
-    /// draining the GPU between passes. The game's readbacks of the passes before stay with
-    /// [`Self::finish`].
-    pub fn rewind(
-        &mut self,
-        backend: &mut dyn Backend,
-        capture: &Capture,
-    ) -> Result<(), BackendError> {
+    /// snapshot's uploads go first into the next frame's first flush, and what the snapshot
+    /// lacks is checked again from that frame. In the frame's own compile the uploads the frame
+    /// overwrites before anything reads them (a back buffer it clears) are culled like any dead
+    /// upload. A repeated replay runs its passes back to back this way, as a game runs its
+    /// frames, instead of creating every resource again and draining the GPU between passes.
+    /// The game's readbacks of the passes before stay with [`Self::finish`].
+    pub fn rewind(&mut self, capture: &Capture) {
         for texture in &self.rebuilder.textures {
             texture.forget_content();
         }
-        self.restore_snapshot(backend, capture)
+        self.restore = self.snapshot_nodes(capture);
+        self.unsnapshotted = Unsnapshotted::new(capture, &self.rebuilder.textures);
     }
 
     /// Compiles the frames under `policy` instead of the recorded one.
@@ -227,7 +235,13 @@ impl Replayer {
     ) -> Result<FrameTimes, BackendError> {
         let mut times = FrameTimes { rebuild: frame.rebuild, ..FrameTimes::default() };
         self.readbacks.extend(frame.readbacks);
-        for (commands, queries) in frame.flushes.into_iter().zip(frame.queries) {
+        let mut flushes = frame.flushes;
+        if let Some(first) = flushes.first_mut().filter(|_| !self.restore.is_empty()) {
+            let restore = std::mem::take(&mut self.restore);
+            first.open_cycle = first.open_cycle.map(|i| i + restore.len());
+            first.nodes.splice(0..0, restore);
+        }
+        for (commands, queries) in flushes.into_iter().zip(frame.queries) {
             // A query's new span replaces the count of its last: read that one first.
             if self.pending_counts.iter().any(|p| queries.spans.contains(&p.query)) {
                 self.read_counts(backend, &queries.spans)?;
