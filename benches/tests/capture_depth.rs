@@ -176,3 +176,25 @@ fn a_replay_whose_capture_lacks_the_depth_snapshot_is_refused_naming_frame_textu
     assert!(e.contains("frame 3 uses the depth/stencil image of texture"), "{e}");
     assert!(e.contains("not in the file"), "{e}");
 }
+
+#[test]
+fn a_trim_past_the_first_frame_reads_the_depth_back_into_its_snapshot() {
+    let (live, capture) = capture_run("depth_to_trim.xgc");
+    let mut backend = vulkan();
+    let (bytes, _) =
+        xnagraph_graph::capture::trim::trim(&capture, 1..=2, &mut backend, Vec::new()).unwrap();
+    let trimmed = Capture::from_bytes(&bytes).unwrap();
+    assert_eq!(trimmed.frames.iter().map(|f| f.number).collect::<Vec<_>>(), vec![4, 5]);
+    assert_eq!(trimmed.depth_snapshot.len(), 1);
+    assert_eq!(replay_final(&trimmed), live);
+}
+
+#[test]
+#[ignore = "writes a seed of the fuzz corpus; run by benches/fuzz.sh --regenerate"]
+fn write_fuzz_seed() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/depth.xgc");
+    let device = device();
+    device.capture_frames(&path, 3..=4).unwrap();
+    render(&device, 5);
+    device.capture_result().expect("the capture finished").unwrap();
+}

@@ -387,6 +387,16 @@ impl<W: Write> CaptureWriter<W> {
                 }
                 NodeRecord::Pass { colors, start: segment.start, ops }
             }
+            // A game records colour transfers only; depth/stencil ones are a snapshot's and a
+            // replay's, and a flush record has no place for them.
+            Node::Upload(crate::commands::Upload { image, .. })
+            | Node::Readback(crate::commands::Readback { image, .. })
+                if *image != crate::plan::Image::Color =>
+            {
+                return Err(std::io::Error::other(
+                    "a depth/stencil transfer in a captured frame (only a snapshot holds one)",
+                ));
+            }
             Node::Upload(u) => {
                 let bytes = bytes_of(data, &u.data);
                 self.stats.raw_upload_bytes += bytes.len() as u64;
