@@ -106,6 +106,7 @@ mod tests {
             geometry: true,
             scaled_vertex_formats: true,
             instance_divisor: true,
+            depth_readback: true,
         }
     }
 

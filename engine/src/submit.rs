@@ -66,6 +66,8 @@ pub(crate) struct ReadRegion {
     pub layer: u32,
     pub rect: Rect,
     pub slices: Slices,
+    /// The image read (`Color`, or a single-sample target's whole `DepthStencil` image).
+    pub image: xnagraph_graph::Image,
 }
 
 /// A frame's outcome before its failure is handled: `Err` only for a disposed device, the inner
@@ -169,7 +171,14 @@ impl DeviceShared {
         layer: u32,
         rect: Rect,
     ) -> Result<Vec<u8>> {
-        self.read_back_region(ReadRegion { texture, level, layer, rect, slices: Slices::FLAT })
+        self.read_back_region(ReadRegion {
+            texture,
+            level,
+            layer,
+            rect,
+            slices: Slices::FLAT,
+            image: xnagraph_graph::Image::Color,
+        })
     }
 
     /// Records a readback of one region, flushes, waits for it and returns its bytes.
@@ -220,7 +229,8 @@ impl DeviceShared {
                 let mut ids = regions
                     .into_iter()
                     .map(|r| {
-                        rec.builder.readback_slices(r.texture, r.level, r.layer, r.rect, r.slices)
+                        rec.builder
+                            .readback_image(r.texture, r.image, r.level, r.layer, r.rect, r.slices)
                     })
                     .collect::<Vec<ReadbackId>>();
                 for b in buffers {

@@ -153,6 +153,7 @@ pub(crate) fn record_zero_fill(device: &DeviceShared, state: &Arc<TextureState>)
             let level = level as u32;
             let (w, h) = desc.level_size(level);
             rec.builder.upload(Upload {
+                image: xnagraph_graph::Image::Color,
                 texture: state.clone(),
                 level,
                 layer,
@@ -524,6 +525,7 @@ fn read_levels_except(
         .map(|level| {
             let (w, h) = desc.level_size(level);
             ReadRegion {
+                image: xnagraph_graph::Image::Color,
                 texture: state.clone(),
                 level,
                 layer: 0,
@@ -555,6 +557,7 @@ pub(crate) fn record_upload(
     data: Vec<u8>,
 ) {
     lock(&device.rec).builder.upload(Upload {
+        image: xnagraph_graph::Image::Color,
         texture: state.clone(),
         level,
         layer,

@@ -219,6 +219,7 @@ impl Texture3D {
         )?;
         let data = bytemuck::cast_slice::<T, u8>(data)[bytes].to_vec();
         let upload = Upload {
+            image: xnagraph_graph::Image::Color,
             texture: self.core.state()?,
             level: region.level,
             layer: 0,
@@ -274,6 +275,7 @@ impl Texture3D {
             std::mem::size_of::<T>(),
         )?;
         let read = ReadRegion {
+            image: xnagraph_graph::Image::Color,
             texture: self.core.state()?,
             level: region.level,
             layer: 0,
@@ -331,6 +333,7 @@ mod tests {
             geometry: true,
             scaled_vertex_formats: true,
             instance_divisor: true,
+            depth_readback: true,
         }
     }
 

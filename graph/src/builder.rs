@@ -21,6 +21,7 @@ use crate::commands::{
     Clear, ColorBinding, Draw, FrameCommands, Node, PassOp, PassSegment, Readback, ReadbackId,
     Rect, SegmentStart, Slices, SpriteInstance, Upload,
 };
+use crate::plan::Image;
 use crate::resource::{RenderTargetUsage, TextureState};
 
 mod spare;
@@ -209,9 +210,24 @@ impl FrameBuilder {
         rect: Rect,
         slices: Slices,
     ) -> ReadbackId {
+        self.readback_image(texture, Image::Color, level, layer, rect, slices)
+    }
+
+    /// A texture → CPU copy of a region of `image` (for [`Image::DepthStencil`], the whole
+    /// depth/stencil content of a single-sample target, at level 0 and layer 0: see
+    /// [`Readback::image`]); otherwise as [`Self::readback_slices`].
+    pub fn readback_image(
+        &mut self,
+        texture: Arc<TextureState>,
+        image: Image,
+        level: u32,
+        layer: u32,
+        rect: Rect,
+        slices: Slices,
+    ) -> ReadbackId {
         self.next_readback += 1;
         let id = ReadbackId(self.next_readback);
-        let readback = Readback { id, texture, level, layer, rect, slices };
+        let readback = Readback { id, texture, level, layer, rect, slices, image };
         self.push_outside_pass(Node::Readback(readback));
         id
     }
@@ -362,6 +378,7 @@ mod tests {
         let mut builder = FrameBuilder::new(back_buffer(4, 4, DISCARD));
         builder.bind(vec![ColorBinding { target: rt, layer: 0 }]);
         builder.upload(Upload {
+            image: Image::Color,
             texture: t.clone(),
             level: 0,
             layer: 0,
@@ -370,6 +387,7 @@ mod tests {
             data: vec![0; 64],
         });
         builder.upload(Upload {
+            image: Image::Color,
             texture: t.clone(),
             level: 0,
             layer: 0,

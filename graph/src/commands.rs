@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use crate::plan::Image;
 use crate::resource::{RenderTargetUsage, TextureState};
 pub use crate::states::*;
 
@@ -376,8 +377,24 @@ pub struct Upload {
     pub rect: Rect,
     /// The depth slices written (a volume's box); [`Slices::FLAT`] otherwise.
     pub slices: Slices,
-    /// The caller's data, copied at the call, tightly packed in the texture's format.
+    /// The image written: [`Image::Color`] for `SetData`; [`Image::DepthStencil`] restores a
+    /// single-sample render target's depth/stencil content (level 0, layer 0, the whole level;
+    /// a replay's snapshot), as [`depth_stencil_size`] describes.
+    pub image: Image,
+    /// The caller's data, copied at the call, tightly packed in the texture's format (the
+    /// depth/stencil encoding for [`Image::DepthStencil`]).
     pub data: Vec<u8>,
+}
+
+/// Bytes of a depth/stencil image's content of `width` × `height` texels in the
+/// backend-neutral encoding of depth [`Upload`]s and [`Readback`]s: every texel's depth as a
+/// little-endian `f32` in [0, 1], row after row, then, when `format` has a stencil, every
+/// texel's stencil as one byte. (A 16- or 24-bit normalised depth converts to `f32` and back
+/// exactly.)
+pub fn depth_stencil_size(format: crate::format::DepthFormat, width: u32, height: u32) -> usize {
+    let texels = width as usize * height as usize;
+    let stencil = format == crate::format::DepthFormat::Depth24Stencil8;
+    texels * 4 + if stencil { texels } else { 0 }
 }
 
 /// Names one readback within a frame so the caller can collect its bytes after the wait.
@@ -401,6 +418,11 @@ pub struct Readback {
     /// The depth slices read (a volume's box); [`Slices::FLAT`] otherwise. The bytes come
     /// slice after slice.
     pub slices: Slices,
+    /// The image read: [`Image::Color`] for `GetData`; [`Image::DepthStencil`] reads a
+    /// single-sample render target's depth/stencil content (level 0, layer 0, the whole level)
+    /// in the encoding [`depth_stencil_size`] describes, where the backend's capabilities allow
+    /// it ([`crate::Capabilities::depth_readback`]).
+    pub image: Image,
 }
 
 /// One recorded node.

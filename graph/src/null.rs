@@ -279,6 +279,7 @@ impl NullBackend {
                 geometry: true,
                 scaled_vertex_formats: true,
                 instance_divisor: true,
+                depth_readback: true,
             },
             frames_in_flight: u64::from(config.frames_in_flight.max(1)),
             sink: RetireSink::default(),
@@ -387,8 +388,13 @@ impl NullBackend {
                 Node::Upload(u) => used.push(u.texture.native()),
                 Node::Readback(r) => {
                     let (w, h) = (r.rect.width.max(0) as u32, r.rect.height.max(0) as u32);
-                    let slice = r.texture.desc().format.region_size(w, h);
-                    let bytes = vec![0; slice * r.slices.count() as usize];
+                    let desc = r.texture.desc();
+                    let bytes = match (r.image, desc.render_target) {
+                        (crate::plan::Image::DepthStencil, Some(rt)) => {
+                            vec![0; crate::commands::depth_stencil_size(rt.depth, w, h)]
+                        }
+                        _ => vec![0; desc.format.region_size(w, h) * r.slices.count() as usize],
+                    };
                     self.readbacks.insert(r.id, (id, bytes));
                     used.push(r.texture.native());
                 }

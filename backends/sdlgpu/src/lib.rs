@@ -196,6 +196,8 @@ impl SdlGpuBackend {
             scaled_vertex_formats: false,
             // SDL 3.4 reserves `instance_step_rate` (it must be 0).
             instance_divisor: false,
+            // This backend lowers no depth/stencil transfers: a capture cannot snapshot depth.
+            depth_readback: false,
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
         let fences = Arc::new(Fences {

@@ -98,17 +98,29 @@ impl Recorder<'_> {
     }
 }
 
+/// Transfers reach only the colour image here (`Capabilities::depth_readback` is false).
+fn refuse_depth_transfer(image: Image, what: &str) -> Result<(), BackendError> {
+    if image == Image::Color {
+        return Ok(());
+    }
+    Err(BackendError::NotSupported(format!(
+        "a {what} of the {image:?} image (this backend transfers colour images only)"
+    )))
+}
+
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
     for node in &plan.nodes {
         match &node.kind {
             PlanNodeKind::Pass(p) => record_pass(rec, p)?,
             PlanNodeKind::Upload { node } => {
                 if let Some(Node::Upload(u)) = rec.frame.nodes.get(*node) {
+                    refuse_depth_transfer(u.image, "upload")?;
                     crate::transfer::record_upload(rec, *node, u)?;
                 }
             }
             PlanNodeKind::Readback { node } => {
                 if let Some(Node::Readback(r)) = rec.frame.nodes.get(*node) {
+                    refuse_depth_transfer(r.image, "readback")?;
                     crate::transfer::record_readback(rec, r)?;
                 }
             }

@@ -150,7 +150,15 @@ mod tests {
     fn upload(desc: TextureDesc, level: u32, rect: Rect, slices: Slices) -> Upload {
         let texture =
             TextureState::new(desc, xnagraph_graph::NativeHandle(1), RetireSink::default());
-        Upload { texture, level, layer: 0, rect, slices, data: Vec::new() }
+        Upload {
+            image: xnagraph_graph::Image::Color,
+            texture,
+            level,
+            layer: 0,
+            rect,
+            slices,
+            data: Vec::new(),
+        }
     }
 
     #[test]

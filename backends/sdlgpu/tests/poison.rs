@@ -51,6 +51,7 @@ fn pass_then_read(load: LoadOp, store: StoreOp, ops: Vec<PassOp>) -> Vec<u8> {
         ops,
     };
     let readback = Readback {
+        image: xnagraph_graph::Image::Color,
         id: ReadbackId(1),
         texture: target.clone(),
         level: 0,

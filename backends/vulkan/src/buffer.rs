@@ -212,6 +212,12 @@ pub(crate) fn record_readback(
         }
     }
     let len = readback.len as usize;
-    rec.readbacks.push(PendingReadback { id: readback.id, buffer, len, swap_red_blue: false });
+    rec.readbacks.push(PendingReadback {
+        id: readback.id,
+        buffer,
+        len,
+        swap_red_blue: false,
+        depth: None,
+    });
     Ok(())
 }

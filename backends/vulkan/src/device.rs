@@ -503,6 +503,7 @@ impl Gpu {
             // USCALED and SSCALED vertex formats of 2 and 4 components are mandatory in Vulkan.
             scaled_vertex_formats: true,
             instance_divisor: self.features.instance_divisor,
+            depth_readback: true,
         }
     }
 

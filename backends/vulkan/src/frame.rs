@@ -153,6 +153,8 @@ pub(crate) struct PendingReadback {
     pub len: usize,
     /// The image read was a BGRA swapchain image standing for an RGBA back buffer.
     pub swap_red_blue: bool,
+    /// A depth/stencil image's copy, converted to the neutral encoding when taken.
+    pub depth: Option<crate::depth_transfer::DepthLayout>,
 }
 
 /// One slot of the frame ring.
@@ -354,6 +356,9 @@ impl VulkanBackend {
                 Ok(mut bytes) => {
                     if pending.swap_red_blue {
                         bytes.chunks_exact_mut(4).for_each(|texel| texel.swap(0, 2));
+                    }
+                    if let Some(depth) = pending.depth {
+                        bytes = depth.decode(&bytes);
                     }
                     self.readbacks.insert(pending.id, bytes);
                 }

@@ -368,8 +368,11 @@ fn fill(
         }
     }
     if t.depth_format != vk::Format::UNDEFINED {
-        let usage =
-            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_DST;
+        // TRANSFER_DST: transfer clears, and a replay restoring a snapshot; TRANSFER_SRC: a
+        // capture's snapshot reads it back.
+        let usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+            | vk::ImageUsageFlags::TRANSFER_SRC
+            | vk::ImageUsageFlags::TRANSFER_DST;
         // One depth/stencil buffer, allocated once, shared by every face of a cube.
         let depth = allocate_image(
             gpu,

@@ -1,7 +1,8 @@
 //! Transfers: uploads, readbacks, mip cascades and image clears.
 //!
 //! In: an [`Upload`] (tightly packed bytes of one region of one subresource, slice after slice
-//! for a volume's box), a [`Readback`] (one region of one subresource of the `Color` image), a mipmapped target's layer, or
+//! for a volume's box), a [`Readback`] (one region of one subresource of the `Color` image; a
+//! depth/stencil image's are [`crate::depth_transfer`]'s), a mipmapped target's layer, or
 //! [`ImageClear`]s (whole subresources of any image). Out: a buffer→image copy through the
 //! frame's staging buffer; an image→buffer copy into a fresh host-visible buffer whose bytes the
 //! backend hands out after the fence; a blit cascade level i-1 → i with each finished level
@@ -92,6 +93,9 @@ fn copy_region(
 }
 
 pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(), BackendError> {
+    if upload.image != Image::Color {
+        return crate::depth_transfer::record_depth_upload(rec, upload);
+    }
     let texture = rec.textures.get(upload.texture.native())?;
     let desc = &texture.desc;
     let (offset, extent) = region(desc, upload.level, upload.layer, upload.rect, upload.slices)?;
@@ -127,6 +131,9 @@ pub(crate) fn record_readback(
     rec: &mut Recorder<'_>,
     readback: &Readback,
 ) -> Result<(), BackendError> {
+    if readback.image != Image::Color {
+        return crate::depth_transfer::record_depth_readback(rec, readback);
+    }
     let texture = rec.textures.get(readback.texture.native())?;
     let desc = &texture.desc;
     let (offset, extent) =
@@ -150,7 +157,13 @@ pub(crate) fn record_readback(
         );
         rec.gpu.device.cmd_pipeline_barrier2(rec.cmd, &dependency);
     }
-    rec.readbacks.push(PendingReadback { id: readback.id, buffer, len, swap_red_blue });
+    rec.readbacks.push(PendingReadback {
+        id: readback.id,
+        buffer,
+        len,
+        swap_red_blue,
+        depth: None,
+    });
     Ok(())
 }
 

@@ -30,6 +30,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
         let mut nodes = Vec::new();
         if frame_index == 0 {
             nodes.push(Node::Upload(Upload {
+                image: xnagraph_graph::Image::Color,
                 texture: texture.clone(),
                 level: 0,
                 layer: 0,
@@ -49,6 +50,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
         )));
         let id = ReadbackId(frame_index as u64 + 1);
         nodes.push(Node::Readback(Readback {
+            image: xnagraph_graph::Image::Color,
             id,
             texture: target.clone(),
             level: 0,
@@ -94,6 +96,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
     // A draw, so that the pass renders and resolves rather than becoming a transfer clear.
     let nodes = vec![
         Node::Upload(Upload {
+            image: xnagraph_graph::Image::Color,
             texture: white.clone(),
             level: 0,
             layer: 0,
@@ -106,6 +109,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
             vec![clear_op([0.0, 0.0, 0.0, 1.0]), sprite_draw(&white, 0, 1, 16, 16)],
         )),
         Node::Readback(Readback {
+            image: xnagraph_graph::Image::Color,
             id: ReadbackId(11),
             texture: target.clone(),
             level: 1,
@@ -280,6 +284,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
     }
     let nodes = vec![
         Node::Upload(Upload {
+            image: xnagraph_graph::Image::Color,
             texture: white.clone(),
             level: 0,
             layer: 0,
@@ -349,6 +354,7 @@ fn cube_faces_share_one_depth_buffer() {
     let frame = FrameCommands {
         nodes: vec![
             Node::Upload(Upload {
+                image: xnagraph_graph::Image::Color,
                 texture: white.clone(),
                 level: 0,
                 layer: 0,
@@ -370,6 +376,7 @@ fn cube_faces_share_one_depth_buffer() {
             ),
             face_segment(&cube, 4, vec![clear_op([grey, grey, grey, 1.0]), depth_tested(1)]),
             Node::Readback(Readback {
+                image: xnagraph_graph::Image::Color,
                 id: ReadbackId(4),
                 texture: cube.clone(),
                 level: 0,

@@ -21,6 +21,7 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
         let frame = FrameCommands {
             nodes: vec![
                 Node::Upload(Upload {
+                    image: xnagraph_graph::Image::Color,
                     texture: uploaded.clone(),
                     level: 0,
                     layer: 0,

@@ -96,6 +96,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
     let frame = FrameCommands {
         nodes: vec![
             Node::Upload(Upload {
+                image: xnagraph_graph::Image::Color,
                 texture: texture.clone(),
                 level: 0,
                 layer: 0,
@@ -192,6 +193,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
     let frame = FrameCommands {
         nodes: vec![
             Node::Upload(Upload {
+                image: xnagraph_graph::Image::Color,
                 texture: white.clone(),
                 level: 0,
                 layer: 0,
@@ -477,6 +479,7 @@ fn depth_test_keeps_the_nearer_sprite() {
     let frame = FrameCommands {
         nodes: vec![
             Node::Upload(Upload {
+                image: xnagraph_graph::Image::Color,
                 texture: white.clone(),
                 level: 0,
                 layer: 0,
@@ -583,6 +586,7 @@ fn a_cube_face_is_rendered_and_read_back_alone() {
         nodes: vec![
             Node::Pass(seg),
             Node::Readback(Readback {
+                image: xnagraph_graph::Image::Color,
                 id: ReadbackId(6),
                 texture: cube.clone(),
                 level: 0,

@@ -22,6 +22,7 @@ fn factor(i: u32) -> [u8; 4] {
 fn white_upload(s: &mut Session) -> (std::sync::Arc<xnagraph_graph::TextureState>, Node) {
     let white = s.texture(TextureDesc::texture_2d(1, 1, 1, SurfaceFormat::Color));
     let upload = Node::Upload(Upload {
+        image: xnagraph_graph::Image::Color,
         texture: white.clone(),
         level: 0,
         layer: 0,

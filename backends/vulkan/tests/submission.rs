@@ -58,6 +58,7 @@ fn a_plan_rejected_by_the_lowering_leaves_layouts_as_the_gpu_has_them() {
     first.nodes.insert(
         0,
         Node::Upload(Upload {
+            image: xnagraph_graph::Image::Color,
             texture: texture.clone(),
             level: 0,
             layer: 0,

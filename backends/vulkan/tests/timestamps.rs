@@ -30,6 +30,7 @@ fn four_node_plan(
     let frame = FrameCommands {
         nodes: vec![
             Node::Upload(Upload {
+                image: xnagraph_graph::Image::Color,
                 texture: texture.clone(),
                 level: 0,
                 layer: 0,
@@ -43,6 +44,7 @@ fn four_node_plan(
             )),
             Node::Pass(segment(b, vec![clear_op([0.0; 4]), sprite_draw(a, 1, 1, 64, 64)])),
             Node::Readback(Readback {
+                image: xnagraph_graph::Image::Color,
                 id: ReadbackId(id),
                 texture: b.clone(),
                 level: 0,

@@ -4,7 +4,9 @@
 //! The device's frames are numbered by presents: frame k is everything flushed after the k-th
 //! present (from 0) up to and including the next one. A capture of frames N to M is armed by
 //! the call (or by the environment variable at device creation); when frame N begins, the
-//! content of every texture alive is read back once and written as the snapshot, and from then
+//! content of every texture alive (and, where the backend reads depth back, the depth/stencil
+//! of every single-sample PreserveContents target) is read back once and written as the
+//! snapshot, and from then
 //! on each flushed `FrameCommands` is written as it leaves the recorder (under the device's
 //! flush order, so the file's order is the compiler's), with a marker at each present, until
 //! the present that ends frame M closes the file. See `xnagraph_graph::capture` for the format
@@ -33,10 +35,11 @@ use std::time::Instant;
 pub(crate) use thread::CaptureTag;
 use thread::{Known, WriterThread};
 use xnagraph_graph::capture::record::DeviceRecord;
+use xnagraph_graph::capture::trim::snapshots_depth;
 use xnagraph_graph::capture::writer::GeometryProgram;
 use xnagraph_graph::capture::CaptureWriter;
 use xnagraph_graph::{
-    BufferState, EffectState, FrameCommands, Node, QueryState, Rect, Slices, TextureState,
+    BufferState, EffectState, FrameCommands, Image, Node, QueryState, Rect, Slices, TextureState,
 };
 
 use crate::error::{Result, XnaError};
@@ -249,6 +252,7 @@ impl CaptureHook {
                     for level in 0..desc.mip_levels {
                         let (w, h) = desc.level_size(level);
                         regions.push(ReadRegion {
+                            image: xnagraph_graph::Image::Color,
                             texture: t.clone(),
                             level,
                             layer,
@@ -256,6 +260,18 @@ impl CaptureHook {
                             slices: Slices { front: 0, back: desc.level_depth(level) },
                         });
                     }
+                }
+                // The depth/stencil content that survives frames, where the backend reads it.
+                if shared.caps.depth_readback && snapshots_depth(&desc) {
+                    let (w, h) = desc.level_size(0);
+                    regions.push(ReadRegion {
+                        image: Image::DepthStencil,
+                        texture: t.clone(),
+                        level: 0,
+                        layer: 0,
+                        rect: Rect::new(0, 0, w as i32, h as i32),
+                        slices: Slices::FLAT,
+                    });
                 }
             }
         }
@@ -267,7 +283,7 @@ impl CaptureHook {
         } else {
             let keys = regions
                 .iter()
-                .map(|r| (r.texture.clone(), r.level, r.layer, r.rect, r.slices))
+                .map(|r| (r.texture.clone(), r.image, r.level, r.layer, r.rect, r.slices))
                 .collect::<Vec<_>>();
             let mut bytes = shared.read_back_with_buffers(regions, buffers.clone())?;
             let buffer_bytes = bytes.split_off(keys.len());
@@ -286,8 +302,12 @@ impl CaptureHook {
         };
         let opened = File::create(&armed.path).and_then(|file| {
             let mut writer = CaptureWriter::new(BufWriter::new(file), &back_buffer, device)?;
-            for ((texture, level, layer, rect, slices), bytes) in &content {
-                writer.snapshot(texture, (*level, *layer, *rect, *slices), bytes)?;
+            for ((texture, image, level, layer, rect, slices), bytes) in &content {
+                if *image == Image::DepthStencil {
+                    writer.depth_snapshot(texture, bytes)?;
+                } else {
+                    writer.snapshot(texture, (*level, *layer, *rect, *slices), bytes)?;
+                }
             }
             Known::with_sources(&known, |sources| {
                 for (buffer, bytes) in &buffer_content {

@@ -73,6 +73,9 @@ pub struct Capture {
     pub snapshot: Vec<SnapshotRecord>,
     /// The content of buffers when the capture began.
     pub buffer_snapshot: Vec<BufferSnapshotRecord>,
+    /// The depth/stencil content of preserving render targets when the capture began (format
+    /// 3.1; empty for older files and for backends that cannot read depth back).
+    pub depth_snapshot: Vec<DepthSnapshotRecord>,
     /// The frames, in order.
     pub frames: Vec<CapturedFrame>,
     /// Whether the file ends with its end record.
@@ -111,6 +114,7 @@ impl Capture {
             blobs: Vec::new(),
             snapshot: Vec::new(),
             buffer_snapshot: Vec::new(),
+            depth_snapshot: Vec::new(),
             frames: Vec::new(),
             complete: false,
             version,
@@ -169,6 +173,30 @@ impl Capture {
                     return Err(chunk.error("snapshot content after the first frame"));
                 }
                 self.buffer_snapshot.push(s);
+            }
+            kind::DEPTH_SNAPSHOT => {
+                let s: DepthSnapshotRecord = chunk.decode()?;
+                self.check_texture(chunk, s.texture)?;
+                let desc = &self.textures[s.texture as usize].desc;
+                let depth = desc.render_target.map(|rt| (rt.depth, rt.is_multisampled()));
+                let Some((depth, false)) = depth.filter(|d| d.0 != crate::DepthFormat::None) else {
+                    return Err(chunk.error(format!(
+                        "depth snapshot of texture {}, not a single-sample target with depth",
+                        s.texture
+                    )));
+                };
+                let expected = crate::depth_stencil_size(depth, desc.width, desc.height);
+                let len = self.check_blob(chunk, s.blob)?.len();
+                if len != expected {
+                    return Err(chunk.error(format!(
+                        "blob {} holds {len} bytes, the depth of texture {} {expected}",
+                        s.blob, s.texture
+                    )));
+                }
+                if !self.frames.is_empty() {
+                    return Err(chunk.error("snapshot content after the first frame"));
+                }
+                self.depth_snapshot.push(s);
             }
             kind::EFFECT => {
                 let e: EffectRecord = chunk.decode()?;
@@ -295,6 +323,9 @@ impl Capture {
     pub fn blob_uses(&self) -> HashMap<BlobId, usize> {
         let mut uses = HashMap::new();
         for s in &self.snapshot {
+            *uses.entry(s.blob).or_default() += 1;
+        }
+        for s in &self.depth_snapshot {
             *uses.entry(s.blob).or_default() += 1;
         }
         for s in &self.buffer_snapshot {

@@ -17,6 +17,7 @@ use crate::commands::*;
 use crate::custom::{CustomDraw, CustomSampler, CustomStage};
 use crate::effect::EffectState;
 use crate::geometry::{GeometryDraw, IndexSource, VertexSource};
+use crate::plan::Image;
 use crate::query::{QueryOp, QueryState};
 use crate::resource::TextureState;
 
@@ -126,6 +127,22 @@ impl Rebuilder {
             layer: r.layer,
             rect: r.rect,
             slices: r.slices,
+            image: Image::Color,
+            data: capture.blobs[blob as usize].clone(),
+        })
+    }
+
+    /// An upload node restoring the depth/stencil content (blob `blob`) of texture `key`.
+    pub fn depth_upload(&self, capture: &Capture, key: TextureKey, blob: BlobId) -> Node {
+        let texture = self.texture(key).clone();
+        let (w, h) = texture.desc().level_size(0);
+        Node::Upload(Upload {
+            texture,
+            level: 0,
+            layer: 0,
+            rect: crate::Rect::new(0, 0, w as i32, h as i32),
+            slices: crate::Slices::FLAT,
+            image: Image::DepthStencil,
             data: capture.blobs[blob as usize].clone(),
         })
     }
@@ -166,6 +183,7 @@ impl Rebuilder {
                     layer: r.layer,
                     rect: r.rect,
                     slices: r.slices,
+                    image: Image::Color,
                 })
             }
             NodeRecord::Present(t) => Node::Present(self.texture(*t).clone()),

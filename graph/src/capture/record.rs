@@ -74,10 +74,12 @@ pub mod kind {
     pub const GEOMETRY_EFFECT: u32 = 12;
     /// [`super::QueryResultRecord`] (format 3.0).
     pub const QUERY_RESULT: u32 = 13;
+    /// [`super::DepthSnapshotRecord`] (format 3.1).
+    pub const DEPTH_SNAPSHOT: u32 = 14;
 
     /// Whether this reader knows `kind`.
     pub fn known(kind: u32) -> bool {
-        (DEVICE..=QUERY_RESULT).contains(&kind)
+        (DEVICE..=DEPTH_SNAPSHOT).contains(&kind)
     }
 }
 
@@ -130,6 +132,18 @@ pub struct BufferSnapshotRecord {
     /// The buffer.
     pub buffer: BufferKey,
     /// Its bytes, as many as the buffer's size.
+    pub blob: BlobId,
+}
+
+/// The depth/stencil content a single-sample preserving render target held when the capture
+/// began (read back once, format 3.1): replay restores it before the first frame. The blob is
+/// the backend-neutral encoding of [`crate::depth_stencil_size`] (every texel's depth as an
+/// `f32`, then every texel's stencil byte when the format has one).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct DepthSnapshotRecord {
+    /// The render target.
+    pub texture: TextureKey,
+    /// Its depth (and stencil) content.
     pub blob: BlobId,
 }
 

@@ -14,8 +14,10 @@
 //! [`Replayer::finish`]. Occlusion queries count their spans again; where the file holds the
 //! count the live run read of a span, the replay reads its own count of that span (before the
 //! query's next span is submitted, waiting for the GPU there, or at the end) and keeps both
-//! ([`Replayer::query_checks`]). A frame that would load an image the snapshot does not hold (a depth
-//! buffer, a multisample image: see [`super::unsnapshotted`]) is refused with an error.
+//! ([`Replayer::query_checks`]). The snapshot's depth/stencil content (format 3.1) is restored by
+//! depth uploads in the same setup submission. A frame that would load an image the snapshot
+//! does not hold (a multisample image, a depth buffer the capturing backend could not read back:
+//! see [`super::unsnapshotted`]) is refused with an error.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,6 +31,7 @@ use crate::buffer::{BufferState, SetDataOptions};
 use crate::commands::*;
 use crate::compile::{compile_for_submission_with, CompilePolicy};
 use crate::effect::{EffectKey, EffectState};
+use crate::plan::Image;
 use crate::query::QueryState;
 use crate::resource::TextureState;
 
@@ -139,6 +142,12 @@ impl Replayer {
             .iter()
             .map(|s| self.rebuilder.upload(capture, &s.region, s.blob))
             .collect::<Vec<_>>();
+        nodes.extend(
+            capture
+                .depth_snapshot
+                .iter()
+                .map(|s| self.rebuilder.depth_upload(capture, s.texture, s.blob)),
+        );
         nodes.extend(capture.buffer_snapshot.iter().map(|s| {
             Node::BufferUpload(BufferUpload {
                 buffer: self.buffer(s.buffer).clone(),
@@ -301,6 +310,28 @@ impl Replayer {
         level: u32,
         layer: u32,
     ) -> Result<Vec<u8>, BackendError> {
+        self.read_back_image(backend, key, Image::Color, level, layer)
+    }
+
+    /// Reads back the depth/stencil content of texture `key` (a single-sample render target
+    /// with a depth format) in the encoding of [`depth_stencil_size`], after everything
+    /// replayed so far.
+    pub fn read_back_depth(
+        &mut self,
+        backend: &mut dyn Backend,
+        key: TextureKey,
+    ) -> Result<Vec<u8>, BackendError> {
+        self.read_back_image(backend, key, Image::DepthStencil, 0, 0)
+    }
+
+    fn read_back_image(
+        &mut self,
+        backend: &mut dyn Backend,
+        key: TextureKey,
+        image: Image,
+        level: u32,
+        layer: u32,
+    ) -> Result<Vec<u8>, BackendError> {
         let texture = self.texture(key).clone();
         let (w, h) = texture.desc().level_size(level);
         self.next_readback += 1;
@@ -312,6 +343,7 @@ impl Replayer {
             layer,
             rect: Rect::new(0, 0, w as i32, h as i32),
             slices: Slices { front: 0, back: texture.desc().level_depth(level) },
+            image,
         };
         let commands =
             FrameCommands { nodes: vec![Node::Readback(readback)], ..FrameCommands::default() };

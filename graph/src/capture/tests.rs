@@ -464,3 +464,38 @@ fn a_chunk_of_an_unknown_kind_is_skipped_and_a_2_x_file_is_refused_by_its_versio
     assert_eq!((e.offset, e.chunk), (8, None));
     assert!(e.message.contains("format version 2.0; this reader reads 3.x"), "{e}");
 }
+
+/// A file whose texture 1 is a 4x4 target of `depth` and `samples`, with a depth snapshot of
+/// `bytes` bytes.
+fn depth_snapshot(depth: DepthFormat, samples: u32, bytes: usize) -> Vec<u8> {
+    file(|w| {
+        let mut target = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
+        target.render_target = Some(RenderTargetDesc {
+            depth,
+            sample_count: samples,
+            usage: RenderTargetUsage::PreserveContents,
+            back_buffer: false,
+        });
+        texture(w, target);
+        w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: vec![0; bytes] }).unwrap();
+        w.chunk(kind::DEPTH_SNAPSHOT, &DepthSnapshotRecord { texture: 1, blob: 0 }).unwrap();
+    })
+}
+
+#[test]
+fn a_depth_snapshot_holds_an_f32_and_a_stencil_byte_per_texel_of_a_single_sample_target() {
+    // 16 texels: 64 bytes of depth, then 16 of stencil.
+    let capture = Capture::from_bytes(&depth_snapshot(DepthFormat::Depth24Stencil8, 0, 80));
+    assert_eq!(capture.unwrap().depth_snapshot, [DepthSnapshotRecord { texture: 1, blob: 0 }]);
+    assert!(Capture::from_bytes(&depth_snapshot(DepthFormat::Depth24, 0, 64)).is_ok());
+    for (depth, samples, bytes, fault) in [
+        (DepthFormat::Depth24Stencil8, 0, 64, "holds 64 bytes, the depth of texture 1 80"),
+        (DepthFormat::Depth24, 0, 80, "holds 80 bytes, the depth of texture 1 64"),
+        (DepthFormat::None, 0, 64, "not a single-sample target with depth"),
+        (DepthFormat::Depth24, 4, 64, "not a single-sample target with depth"),
+    ] {
+        let e = Capture::from_bytes(&depth_snapshot(depth, samples, bytes)).unwrap_err();
+        assert!(e.message.contains(fault), "{depth:?} x{samples}: {e}");
+        assert_eq!(e.chunk, Some(4), "{e}");
+    }
+}

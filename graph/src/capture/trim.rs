@@ -6,8 +6,9 @@
 //!
 //! A range that starts at the first frame keeps the original snapshot. Any later range needs
 //! the content the earlier frames left, which only executing them gives: the earlier frames
-//! are replayed, then every level and layer of every texture and every buffer is read back
-//! once.
+//! are replayed, then every level and layer of every texture, the depth/stencil image of every
+//! target whose depth a capture snapshots ([`snapshots_depth`]) where the backend reads depth
+//! back, and every buffer are read back once.
 
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -53,6 +54,17 @@ impl From<std::io::Error> for TrimError {
     }
 }
 
+/// Whether a capture snapshots the depth/stencil content of a texture described by `desc`: a
+/// single-sample render target with a depth format whose content survives frames
+/// (PreserveContents; a DiscardContents target's depth is undefined at every frame's start).
+pub fn snapshots_depth(desc: &crate::TextureDesc) -> bool {
+    desc.render_target.is_some_and(|rt| {
+        rt.depth != crate::DepthFormat::None
+            && !rt.is_multisampled()
+            && rt.usage.preserves_contents()
+    })
+}
+
 /// Writes frames `range` (positions in `capture.frames`) of `capture` to `out` as a capture that
 /// replays on its own.
 pub fn trim<W: Write>(
@@ -75,6 +87,10 @@ pub fn trim<W: Write>(
         for s in &capture.snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
             writer.snapshot_record(&SnapshotRecord { blob, ..*s })?;
+        }
+        for s in &capture.depth_snapshot {
+            let blob = writer.blob(&capture.blobs[s.blob as usize])?;
+            writer.depth_snapshot_record(&DepthSnapshotRecord { blob, ..*s })?;
         }
         for s in &capture.buffer_snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
@@ -101,6 +117,14 @@ pub fn trim<W: Write>(
                     let blob = writer.blob(&bytes)?;
                     writer.snapshot_record(&SnapshotRecord { region, blob })?;
                 }
+            }
+        }
+        // Depth that survives frames, where the backend reads depth back (as a capture does).
+        if backend.capabilities().depth_readback {
+            for t in capture.textures.iter().filter(|t| snapshots_depth(&t.desc)) {
+                let bytes = replayer.read_back_depth(backend, t.key)?;
+                let blob = writer.blob(&bytes)?;
+                writer.depth_snapshot_record(&DepthSnapshotRecord { texture: t.key, blob })?;
             }
         }
         for b in &capture.buffers {

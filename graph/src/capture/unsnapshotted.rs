@@ -1,9 +1,11 @@
 //! What a capture's snapshot does not hold, and the refusal of a replay that would read it.
 //!
 //! A snapshot holds what a readback returns: the single-sample colour image of every level and
-//! layer (a multisampled target's resolved image) and every buffer's bytes. A target's depth and
-//! stencil image and a multisampled target's sample image are not read back: when the capture
-//! begins, their content is not in the file. A replay whose first use of such an image clears
+//! layer (a multisampled target's resolved image), every buffer's bytes and (format 3.1, where
+//! the backend can read depth back) the depth/stencil image of every single-sample
+//! PreserveContents target. A multisampled target's sample and depth/stencil images, and depth
+//! the capturing backend could not read back, are not: when the capture begins, their content is
+//! not in the file. A replay whose first use of such an image clears
 //! it (a CLEAR load op, a transfer clear) never sees the difference. Any other first use is
 //! refused at that frame with an error naming the texture and the image, rather than being
 //! silently wrong: the live run loaded that content, while the replay's compiler, which knows
@@ -34,7 +36,8 @@ impl Unsnapshotted {
             let Some(rt) = record.desc.render_target else { continue };
             let id = textures[s.region.texture as usize].id();
             let name = format!("texture {} \"{}\"", record.key, record.name);
-            if rt.depth != crate::format::DepthFormat::None {
+            let restored = capture.depth_snapshot.iter().any(|d| d.texture == s.region.texture);
+            if rt.depth != crate::format::DepthFormat::None && !restored {
                 images.insert(
                     (id, Image::DepthStencil),
                     format!("the depth/stencil image of {name}"),
@@ -63,8 +66,9 @@ impl Unsnapshotted {
                             return Err(BackendError::NotSupported(format!(
                                 "frame {frame} uses {what} without clearing it, and its content \
                                  when the capture began is not in the file (a snapshot holds \
-                                 colour images, a multisampled target's resolved one, and \
-                                 buffers): the replay would draw over undefined content"
+                                 colour images, a multisampled target's resolved one, buffers, \
+                                 and single-sample depth the capturing backend read back): the \
+                                 replay would draw over undefined content"
                             )));
                         }
                         self.0.remove(&key);

@@ -253,6 +253,24 @@ impl<W: Write> CaptureWriter<W> {
         self.out.chunk(kind::SNAPSHOT, &SnapshotRecord { region, blob })
     }
 
+    /// The depth/stencil content `texture` (a single-sample render target with a depth
+    /// format) holds as the capture begins, in the encoding of [`crate::depth_stencil_size`].
+    pub fn depth_snapshot(
+        &mut self,
+        texture: &Arc<TextureState>,
+        bytes: &[u8],
+    ) -> std::io::Result<()> {
+        let texture = self.texture(texture)?;
+        self.stats.raw_upload_bytes += bytes.len() as u64;
+        let blob = self.blob(bytes)?;
+        self.depth_snapshot_record(&DepthSnapshotRecord { texture, blob })
+    }
+
+    /// A depth snapshot record whose keys are already this file's (trimming).
+    pub fn depth_snapshot_record(&mut self, record: &DepthSnapshotRecord) -> std::io::Result<()> {
+        self.out.chunk(kind::DEPTH_SNAPSHOT, record)
+    }
+
     /// The whole content `buffer` holds as the capture begins.
     pub fn buffer_snapshot(
         &mut self,
@@ -368,6 +386,16 @@ impl<W: Write> CaptureWriter<W> {
                     });
                 }
                 NodeRecord::Pass { colors, start: segment.start, ops }
+            }
+            // A game records colour transfers only; depth/stencil ones are a snapshot's and a
+            // replay's, and a flush record has no place for them.
+            Node::Upload(crate::commands::Upload { image, .. })
+            | Node::Readback(crate::commands::Readback { image, .. })
+                if *image != crate::plan::Image::Color =>
+            {
+                return Err(std::io::Error::other(
+                    "a depth/stencil transfer in a captured frame (only a snapshot holds one)",
+                ));
             }
             Node::Upload(u) => {
                 let bytes = bytes_of(data, &u.data);

@@ -27,6 +27,7 @@ fn device(back_buffer: TextureKey) -> DeviceRecord {
 /// A frame of one 2x2 upload of `texel` and `sprites` sprites.
 fn frame(target: &Arc<crate::TextureState>, texel: u8, sprites: usize) -> FrameCommands {
     let upload = Upload {
+        image: crate::plan::Image::Color,
         texture: target.clone(),
         level: 0,
         layer: 0,

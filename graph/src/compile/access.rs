@@ -253,7 +253,7 @@ pub(crate) fn for_each_use<'a>(
             if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
                 f(Use {
                     texture: &u.texture,
-                    image: Image::Color,
+                    image: u.image,
                     levels: one(u.level),
                     layers: one(u.layer),
                     access: Access::TransferWrite,
@@ -265,7 +265,7 @@ pub(crate) fn for_each_use<'a>(
             if let Some(Node::Readback(r)) = frame.nodes.get(*node) {
                 f(Use {
                     texture: &r.texture,
-                    image: Image::Color,
+                    image: r.image,
                     levels: one(r.level),
                     layers: one(r.layer),
                     access: Access::TransferRead,

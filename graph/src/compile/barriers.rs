@@ -142,8 +142,7 @@ fn record_effects(kind: &PlanNodeKind, frame: &FrameCommands, tracker: &mut Fram
         }
         PlanNodeKind::Upload { node } => {
             if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
-                if let Some(sub) = tracker.state(&u.texture).get_mut(Image::Color, u.level, u.layer)
-                {
+                if let Some(sub) = tracker.state(&u.texture).get_mut(u.image, u.level, u.layer) {
                     sub.defined = true;
                 }
             }

@@ -42,7 +42,7 @@ fn observed_outside(i: usize, node: &PlanNode, frame: &FrameCommands, dag: &Dag)
                 })
         }
         PlanNodeKind::Upload { node } => match frame.nodes.get(*node) {
-            Some(Node::Upload(u)) => last((u.texture.id(), Image::Color, u.level, u.layer)),
+            Some(Node::Upload(u)) => last((u.texture.id(), u.image, u.level, u.layer)),
             _ => false,
         },
         // Readbacks and presents are what the game sees; cascades and clears are made later

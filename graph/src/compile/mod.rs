@@ -50,6 +50,8 @@ pub mod store;
 pub mod track;
 
 #[cfg(test)]
+mod depth_transfer_tests;
+#[cfg(test)]
 pub(crate) mod testkit;
 
 pub use cost::{attachment_bytes, frame_blind_cost, node_cost};

@@ -69,8 +69,8 @@ pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
         next.insert(key(att), Next::Read);
     }
     for node in nodes.iter_mut().rev() {
-        let mut read = |id: TextureId, layer: u32| {
-            next.insert((id, Image::Color, layer), Next::Read);
+        let mut read = |id: TextureId, image: Image, layer: u32| {
+            next.insert((id, image, layer), Next::Read);
         };
         match &mut node.kind {
             PlanNodeKind::Pass(pass) => {
@@ -104,20 +104,22 @@ pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
             }
             PlanNodeKind::Upload { node } => {
                 if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
-                    read(u.texture.id(), u.layer);
+                    read(u.texture.id(), u.image, u.layer);
                 }
             }
             PlanNodeKind::Readback { node } => {
                 if let Some(Node::Readback(r)) = frame.nodes.get(*node) {
-                    read(r.texture.id(), r.layer);
+                    read(r.texture.id(), r.image, r.layer);
                 }
             }
             PlanNodeKind::Present { node } => {
                 if let Some(Node::Present(t)) = frame.nodes.get(*node) {
-                    read(t.id(), 0);
+                    read(t.id(), Image::Color, 0);
                 }
             }
-            PlanNodeKind::GenerateMips { texture, layer } => read(texture.id(), *layer),
+            PlanNodeKind::GenerateMips { texture, layer } => {
+                read(texture.id(), Image::Color, *layer)
+            }
             // Buffers have no attachments to store.
             PlanNodeKind::BufferUpload { .. } | PlanNodeKind::BufferReadback { .. } => {}
             // Transfer clears are made from passes after this stage; they overwrite what they

@@ -188,14 +188,30 @@ pub fn upload(texture: &Arc<TextureState>, level: u32, layer: u32) -> Step {
 pub fn upload_rect(texture: &Arc<TextureState>, level: u32, layer: u32, rect: Rect) -> Step {
     let data = vec![0; texture.desc().format.region_size(rect.width as u32, rect.height as u32)];
     let slices = Slices::FLAT;
-    Step::Upload(Upload { texture: Arc::clone(texture), level, layer, rect, slices, data })
+    Step::Upload(Upload {
+        image: crate::plan::Image::Color,
+        texture: Arc::clone(texture),
+        level,
+        layer,
+        rect,
+        slices,
+        data,
+    })
 }
 
 /// An upload of `slices` of `rect` of a volume's `level` (XNA's box).
 pub fn upload_box(texture: &Arc<TextureState>, level: u32, rect: Rect, slices: Slices) -> Step {
     let slice = texture.desc().format.region_size(rect.width as u32, rect.height as u32);
     let data = vec![0; slice * slices.count() as usize];
-    Step::Upload(Upload { texture: Arc::clone(texture), level, layer: 0, rect, slices, data })
+    Step::Upload(Upload {
+        image: crate::plan::Image::Color,
+        texture: Arc::clone(texture),
+        level,
+        layer: 0,
+        rect,
+        slices,
+        data,
+    })
 }
 
 pub fn readback(texture: &Arc<TextureState>, level: u32, layer: u32) -> Step {

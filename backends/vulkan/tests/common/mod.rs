@@ -186,6 +186,7 @@ pub fn readback(
     rect: Rect,
 ) -> Node {
     Node::Readback(Readback {
+        image: xnagraph_graph::Image::Color,
         id: ReadbackId(id),
         texture: texture.clone(),
         level,

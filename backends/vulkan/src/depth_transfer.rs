@@ -1,0 +1,268 @@
+//! Transfers of a render target's depth/stencil image: the content a capture's snapshot holds.
+//!
+//! In: an [`Upload`] or [`Readback`] of [`Image::DepthStencil`] (level 0, layer 0, the whole
+//! level of a single-sample target) in the backend-neutral encoding of
+//! [`depth_stencil_size`]: every texel's depth as an `f32`, then every texel's stencil byte
+//! when the format has one. Out: a buffer↔image copy per aspect (DEPTH, then STENCIL), in the
+//! layout Vulkan defines for each aspect of the native format (D16: 16-bit words; X8_D24 and
+//! D24S8: 32-bit words with the depth in the low 24 bits; D32: `f32`; stencil: one byte), with
+//! the conversion to and from the encoding done on the CPU (when the upload is staged, and when
+//! the readback's bytes are taken after its fence). The plan has already put the image in the
+//! layout the copy needs.
+
+use ash::vk;
+use xnagraph_graph::{
+    depth_stencil_size, Access, BackendError, DepthFormat, Image, Readback, Rect, Slices, Upload,
+};
+
+use crate::frame::{HostBuffer, PendingReadback};
+use crate::record::{Recorder, STAGING_ALIGN};
+use crate::sync::{host_read_barrier, layout};
+use crate::texture::NativeTexture;
+
+/// Where the copies of a depth/stencil image put each aspect in a buffer, and how to convert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DepthLayout {
+    format: vk::Format,
+    texels: usize,
+    /// Byte offset of the stencil bytes, when the format has a stencil.
+    stencil_at: Option<usize>,
+}
+
+impl DepthLayout {
+    fn new(format: vk::Format, texels: usize) -> Self {
+        let depth_bytes = texels * depth_texel_bytes(format);
+        let stencil =
+            matches!(format, vk::Format::D24_UNORM_S8_UINT | vk::Format::D32_SFLOAT_S8_UINT);
+        // A depth/stencil copy's buffer offset must be a multiple of 4.
+        DepthLayout { format, texels, stencil_at: stencil.then(|| depth_bytes.next_multiple_of(4)) }
+    }
+
+    /// Bytes of the native copy.
+    fn native_len(&self) -> usize {
+        match self.stencil_at {
+            Some(at) => at + self.texels,
+            None => self.texels * depth_texel_bytes(self.format),
+        }
+    }
+
+    /// The native copy's bytes as the neutral encoding.
+    pub fn decode(&self, native: &[u8]) -> Vec<u8> {
+        let width = depth_texel_bytes(self.format);
+        let mut out = Vec::with_capacity(self.texels * 5);
+        for texel in native[..self.texels * width].chunks_exact(width) {
+            let depth = match self.format {
+                vk::Format::D16_UNORM => {
+                    f64::from(u16::from_le_bytes([texel[0], texel[1]])) / 65535.0
+                }
+                vk::Format::D32_SFLOAT | vk::Format::D32_SFLOAT_S8_UINT => {
+                    f64::from(f32::from_le_bytes([texel[0], texel[1], texel[2], texel[3]]))
+                }
+                // The 24 low bits hold the depth; the high 8 are undefined.
+                _ => {
+                    let word = u32::from_le_bytes([texel[0], texel[1], texel[2], texel[3]]);
+                    f64::from(word & 0x00FF_FFFF) / 16_777_215.0
+                }
+            };
+            out.extend_from_slice(&(depth as f32).to_le_bytes());
+        }
+        if let Some(at) = self.stencil_at {
+            out.extend_from_slice(&native[at..at + self.texels]);
+        }
+        out
+    }
+
+    /// The neutral encoding as the native copy's bytes.
+    fn encode(&self, neutral: &[u8]) -> Vec<u8> {
+        let mut out = vec![0u8; self.native_len()];
+        let width = depth_texel_bytes(self.format);
+        let depths = neutral[..self.texels * 4].chunks_exact(4);
+        for (texel, d) in out.chunks_exact_mut(width).zip(depths) {
+            let depth = f64::from(f32::from_le_bytes([d[0], d[1], d[2], d[3]])).clamp(0.0, 1.0);
+            match self.format {
+                vk::Format::D16_UNORM => {
+                    texel.copy_from_slice(&((depth * 65535.0).round() as u16).to_le_bytes())
+                }
+                vk::Format::D32_SFLOAT | vk::Format::D32_SFLOAT_S8_UINT => {
+                    texel.copy_from_slice(&(depth as f32).to_le_bytes())
+                }
+                _ => texel.copy_from_slice(&((depth * 16_777_215.0).round() as u32).to_le_bytes()),
+            }
+        }
+        if let Some(at) = self.stencil_at {
+            let stencil = neutral.get(self.texels * 4..).unwrap_or_default();
+            out[at..at + self.texels].copy_from_slice(&stencil[..self.texels]);
+        }
+        out
+    }
+
+    /// One copy region per aspect.
+    fn regions(&self, buffer_offset: u64, extent: vk::Extent3D) -> Vec<vk::BufferImageCopy> {
+        let region = |offset: u64, aspect_mask| vk::BufferImageCopy {
+            buffer_offset: buffer_offset + offset,
+            buffer_row_length: 0,
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: 1,
+            },
+            image_offset: vk::Offset3D::default(),
+            image_extent: extent,
+        };
+        let mut regions = vec![region(0, vk::ImageAspectFlags::DEPTH)];
+        if let Some(at) = self.stencil_at {
+            regions.push(region(at as u64, vk::ImageAspectFlags::STENCIL));
+        }
+        regions
+    }
+}
+
+/// Bytes of one texel of the depth aspect in a buffer copy.
+fn depth_texel_bytes(format: vk::Format) -> usize {
+    if format == vk::Format::D16_UNORM {
+        2
+    } else {
+        4
+    }
+}
+
+/// Checks that a depth/stencil transfer names the whole single-sample depth image; returns its
+/// image, copy layout, extent and the target's depth format.
+fn whole_depth(
+    texture: &NativeTexture,
+    level: u32,
+    layer: u32,
+    rect: Rect,
+    slices: Slices,
+) -> Result<(vk::Image, DepthLayout, vk::Extent3D, DepthFormat), BackendError> {
+    let desc = &texture.desc;
+    let depth = desc.render_target.map_or(DepthFormat::None, |rt| rt.depth);
+    let (w, h) = desc.level_size(0);
+    let image = texture.image(Image::DepthStencil, 0).map(|(image, _)| image);
+    let Some(image) = image.filter(|_| depth != DepthFormat::None) else {
+        return Err(BackendError::Native(
+            "a depth/stencil transfer of a texture without one".into(),
+        ));
+    };
+    if texture.samples != vk::SampleCountFlags::TYPE_1 {
+        return Err(BackendError::NotSupported(
+            "a transfer of a multisampled depth/stencil image".into(),
+        ));
+    }
+    if (level, layer, rect, slices) != (0, 0, Rect::new(0, 0, w as i32, h as i32), Slices::FLAT) {
+        return Err(BackendError::Native(format!(
+            "a depth/stencil transfer covers the whole {w}x{h} image, not {rect:?} of level \
+             {level} layer {layer}"
+        )));
+    }
+    let layout = DepthLayout::new(texture.depth_format, w as usize * h as usize);
+    Ok((image, layout, vk::Extent3D { width: w, height: h, depth: 1 }, depth))
+}
+
+pub(crate) fn record_depth_upload(
+    rec: &mut Recorder<'_>,
+    upload: &Upload,
+) -> Result<(), BackendError> {
+    let texture = rec.textures.get(upload.texture.native())?;
+    let (image, layout_of, extent, depth) =
+        whole_depth(texture, upload.level, upload.layer, upload.rect, upload.slices)?;
+    let expected = depth_stencil_size(depth, extent.width, extent.height);
+    if upload.data.len() != expected {
+        return Err(BackendError::Native(format!(
+            "depth/stencil upload of {} bytes for an image of {expected}",
+            upload.data.len()
+        )));
+    }
+    let native = layout_of.encode(&upload.data);
+    let staging =
+        rec.staging.ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
+    let at = rec.staging_used;
+    staging.write(rec.gpu, at, &native)?;
+    rec.staging_used += (native.len() as u64).next_multiple_of(STAGING_ALIGN);
+    let regions = layout_of.regions(at, extent);
+    // SAFETY: recording outside rendering; the staging range was written above and the plan put
+    // the image in TRANSFER_DST layout.
+    unsafe {
+        rec.gpu.device.cmd_copy_buffer_to_image(
+            rec.cmd,
+            staging.buffer,
+            image,
+            layout(Access::TransferWrite),
+            &regions,
+        )
+    };
+    Ok(())
+}
+
+pub(crate) fn record_depth_readback(
+    rec: &mut Recorder<'_>,
+    readback: &Readback,
+) -> Result<(), BackendError> {
+    let texture = rec.textures.get(readback.texture.native())?;
+    let (image, layout_of, extent, _) =
+        whole_depth(texture, readback.level, readback.layer, readback.rect, readback.slices)?;
+    let len = layout_of.native_len();
+    let buffer = HostBuffer::new(rec.gpu, len as u64, vk::BufferUsageFlags::TRANSFER_DST, true)?;
+    let regions = layout_of.regions(0, extent);
+    let host = [host_read_barrier(buffer.buffer)];
+    let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&host);
+    // SAFETY: recording outside rendering; the plan put the image in TRANSFER_SRC layout and the
+    // buffer is fresh.
+    unsafe {
+        rec.gpu.device.cmd_copy_image_to_buffer(
+            rec.cmd,
+            image,
+            layout(Access::TransferRead),
+            buffer.buffer,
+            &regions,
+        );
+        rec.gpu.device.cmd_pipeline_barrier2(rec.cmd, &dependency);
+    }
+    rec.readbacks.push(PendingReadback {
+        id: readback.id,
+        buffer,
+        len,
+        swap_red_blue: false,
+        depth: Some(layout_of),
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn neutral(depths: &[f32], stencil: &[u8]) -> Vec<u8> {
+        let mut bytes: Vec<u8> = depths.iter().flat_map(|d| d.to_le_bytes()).collect();
+        bytes.extend_from_slice(stencil);
+        bytes
+    }
+
+    #[test]
+    fn every_24_bit_depth_survives_the_f32_encoding() {
+        let layout = DepthLayout::new(vk::Format::X8_D24_UNORM_PACK32, 1);
+        for v in (0..=0x00FF_FFFFu32).step_by(7).chain([0x00FF_FFFF, 0x0080_0000, 1]) {
+            let native = v.to_le_bytes();
+            let back = layout.encode(&layout.decode(&native));
+            assert_eq!(u32::from_le_bytes(back[..4].try_into().unwrap()), v);
+        }
+    }
+
+    #[test]
+    fn the_stencil_follows_the_depth_words_on_a_four_byte_boundary() {
+        let d16 = DepthLayout::new(vk::Format::D16_UNORM, 3);
+        assert_eq!((d16.stencil_at, d16.native_len()), (None, 6));
+        let d24s8 = DepthLayout::new(vk::Format::D24_UNORM_S8_UINT, 3);
+        assert_eq!((d24s8.stencil_at, d24s8.native_len()), (Some(12), 15));
+        let bytes = neutral(&[0.0, (4_194_304.0 / 16_777_215.0) as f32, 1.0], &[1, 2, 200]);
+        let native = d24s8.encode(&bytes);
+        assert_eq!(&native[12..], [1, 2, 200]);
+        assert_eq!(u32::from_le_bytes(native[8..12].try_into().unwrap()), 0x00FF_FFFF);
+        assert_eq!(d24s8.decode(&native), bytes);
+        let d32s8 = DepthLayout::new(vk::Format::D32_SFLOAT_S8_UINT, 3);
+        let bytes = neutral(&[0.25, 0.123_456_79, 0.999], &[9, 8, 7]);
+        assert_eq!(d32s8.decode(&d32s8.encode(&bytes)), bytes);
+    }
+}
