@@ -1,0 +1,142 @@
+//! Pipelines asked for when a combination is first recorded, before any plan exists.
+//!
+//! XNA has no pipeline objects: a draw's states, shader, vertex layout and bound targets are free
+//! to change with every call. A backend needs one pipeline per combination of them, and building
+//! it while lowering a frame stalls that frame. So the [`crate::FrameBuilder`] notices each
+//! combination the first time a draw records it and hands a [`PipelineRequest`] to its sink; the
+//! engine sends it to the render thread, which builds it ([`crate::Backend::prepare_pipelines`])
+//! while the game is still recording, and in any case before it lowers the frame that draws it.
+//! Lowering finds the pipeline in the backend's cache; [`PipelineStats`] counts the pipelines
+//! built either way.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::{
+    ColorBinding, ColorWrites, DepthFormat, Draw, EffectState, PipelineKey, PrimitiveType,
+    StockShader, SurfaceFormat, TextureState, VertexLayout, MAX_COLOR_ATTACHMENTS,
+};
+
+/// What a backend needs to build a draw's pipeline before the frame is compiled: the draw's
+/// key, the bound targets, the channels it writes and, for a geometry draw, its vertex side.
+/// Not an XNA type: the engine's way of creating pipelines when a combination is first recorded.
+#[derive(Clone, Debug)]
+pub struct PipelineRequest {
+    /// The draw's states and shader.
+    pub key: PipelineKey,
+    /// The bound colour targets, in slot order (the first holds the depth buffer, if any); the
+    /// backend reads their native formats and sample count as it does for a planned pass.
+    pub targets: Vec<Arc<TextureState>>,
+    /// The channels the draw writes per slot ([`ColorWrites::of_draw`], as the compiler plans).
+    pub writes: ColorWrites,
+    /// How many textures a sprite draw samples (several: the indexing stage, where the backend
+    /// has one); 1 for a geometry draw.
+    pub textures: usize,
+    /// A geometry draw's vertex side; `None` for a sprite draw.
+    pub geometry: Option<GeometryPipeline>,
+    /// The custom effect the draw uses, held so it outlives the request.
+    pub effect: Option<Arc<EffectState>>,
+}
+
+/// The vertex side of a geometry draw's pipeline.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GeometryPipeline {
+    /// The stock effect's stage (ignored by a custom geometry effect's draw).
+    pub shader: StockShader,
+    /// The vertex declaration.
+    pub layout: VertexLayout,
+    /// The topology.
+    pub primitive: PrimitiveType,
+}
+
+/// Pipelines a backend has built, by when: a test of "created when first recorded" expects
+/// none at lowering.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PipelineStats {
+    /// Built for a [`PipelineRequest`].
+    pub built_on_request: u64,
+    /// Built while lowering a frame (no request had named the combination).
+    pub built_at_lowering: u64,
+}
+
+/// Where a builder hands new combinations.
+pub type PipelineSink = Box<dyn FnMut(PipelineRequest) + Send>;
+
+/// One bound target's part of a combination: what selects a pipeline, not which texture.
+type TargetPart = Option<(SurfaceFormat, DepthFormat, u32)>;
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Combination {
+    key: PipelineKey,
+    targets: [TargetPart; MAX_COLOR_ATTACHMENTS],
+    writes: ColorWrites,
+    several_textures: bool,
+    geometry: Option<GeometryPipeline>,
+}
+
+/// The combinations a builder has requested, and its sink.
+#[derive(Default)]
+pub(crate) struct PipelineRequests {
+    seen: HashSet<Combination>,
+    sink: Option<PipelineSink>,
+}
+
+impl std::fmt::Debug for PipelineRequests {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PipelineRequests")
+            .field("seen", &self.seen.len())
+            .field("sink", &self.sink.is_some())
+            .finish()
+    }
+}
+
+impl PipelineRequests {
+    pub fn set_sink(&mut self, sink: Option<PipelineSink>) {
+        self.sink = sink;
+    }
+
+    /// Hands `draw`'s combination on `targets` to the sink the first time it is recorded.
+    /// Allocates only for a new combination (and a geometry draw's layout).
+    pub fn note(&mut self, draw: &Draw, targets: &[ColorBinding]) {
+        let Some(sink) = self.sink.as_mut() else {
+            return;
+        };
+        let mut key = draw.pipeline;
+        // Both dynamic on every backend: they never select a pipeline.
+        key.blend.blend_factor = [0; 4];
+        key.depth_stencil.reference_stencil = 0;
+        let mut parts = [None; MAX_COLOR_ATTACHMENTS];
+        for (part, t) in parts.iter_mut().zip(targets) {
+            let desc = t.target.desc();
+            *part = Some((desc.format, desc.depth_format(), desc.sample_count()));
+        }
+        let geometry = draw.geometry.as_ref().map(|g| GeometryPipeline {
+            shader: g.material.shader,
+            layout: g.layout.clone(),
+            primitive: g.primitive,
+        });
+        let combination = Combination {
+            key,
+            targets: parts,
+            writes: ColorWrites::of_draw(&key, targets.len()),
+            several_textures: draw.textures.len() > 1,
+            geometry,
+        };
+        if self.seen.contains(&combination) {
+            return;
+        }
+        let effect = draw
+            .effect
+            .clone()
+            .or_else(|| draw.geometry.as_ref()?.custom.as_ref().map(|c| c.effect.clone()));
+        sink(PipelineRequest {
+            key,
+            targets: targets.iter().map(|t| t.target.clone()).collect(),
+            writes: combination.writes,
+            textures: draw.textures.len(),
+            geometry: combination.geometry.clone(),
+            effect,
+        });
+        self.seen.insert(combination);
+    }
+}
