@@ -1,16 +1,16 @@
 //! Pipelines are created when a combination is first recorded, never per draw: a frame's draws
-//! of several blend states, a render target of another format and a BasicEffect geometry draw
-//! are each requested once while recording and built before the frame is lowered, so lowering
-//! builds none; a second identical frame requests and builds nothing. Pixels read back show the
+//! of several blend states, into a render target of another format, through BasicEffect and
+//! through a custom effect are each requested once while recording and built before the frame
+//! is lowered, so lowering builds none; a second identical frame requests and builds nothing. Pixels read back show the
 //! draws took place.
 
 mod common;
 
 use common::*;
 use xnagraph::{
-    BasicEffect, BlendState, Color, DepthFormat, GraphicsDevice, PrimitiveType, RenderTarget2D,
-    RenderTargetUsage, SpriteBatch, SpriteSortMode, SurfaceFormat, Vector2, Vector3,
-    VertexPositionColor,
+    BasicEffect, BlendState, Color, CustomEffect, DepthFormat, GraphicsDevice, PassSource,
+    PrimitiveType, RenderTarget2D, RenderTargetUsage, SpriteBatch, SpriteSortMode, SurfaceFormat,
+    TechniqueSource, Vector2, Vector3, VertexPositionColor,
 };
 
 const W: i32 = 32;
@@ -24,7 +24,12 @@ fn vpc(x: f32, y: f32, color: Color) -> VertexPositionColor {
 /// Records one frame of five distinct combinations: sprites with three blend states on the back
 /// buffer, sprites into a `HalfVector4` target (then drawn onto the back buffer with one of the
 /// three), and a vertex-coloured BasicEffect triangle pair.
-fn frame(device: &GraphicsDevice, target: &RenderTarget2D, effect: &BasicEffect) {
+fn frame(
+    device: &GraphicsDevice,
+    target: &RenderTarget2D,
+    effect: &BasicEffect,
+    custom: &CustomEffect,
+) {
     let mut sb = SpriteBatch::new(device).unwrap();
     let red = solid(device, 4, 4, Color::RED);
     let green = solid(device, 4, 4, Color::new(0, 255, 0, 255));
@@ -53,7 +58,30 @@ fn frame(device: &GraphicsDevice, target: &RenderTarget2D, effect: &BasicEffect)
     device
         .draw_user_primitives(PrimitiveType::TriangleList, &[tl, tr, bl, tr, br, bl], 0, 2)
         .unwrap();
+    custom.current_technique().passes()[0].apply().unwrap();
+    let c = Color::new(40, 150, 90, 255);
+    let (tl, tr, bl, br) =
+        (vpc(12.0, 22.0, c), vpc(16.0, 22.0, c), vpc(12.0, 28.0, c), vpc(16.0, 28.0, c));
+    device
+        .draw_user_primitives(PrimitiveType::TriangleList, &[tl, tr, bl, tr, br, bl], 0, 2)
+        .unwrap();
 }
+
+const TINT_VERTEX: &str = "#version 450
+layout(location = 0) in vec3 Position;
+layout(location = 1) in vec4 Color;
+layout(location = 0) out vec4 tint;
+void main() {
+    gl_Position = vec4(Position, 1.0);
+    tint = Color;
+}
+";
+
+const TINT_FRAGMENT: &str = "#version 450
+layout(location = 0) in vec4 tint;
+layout(location = 0) out vec4 color;
+void main() { color = tint; }
+";
 
 #[test]
 fn each_combination_is_built_when_first_recorded_and_never_at_lowering() {
@@ -74,9 +102,17 @@ fn each_combination_is_built_when_first_recorded_and_never_at_lowering() {
         RenderTargetUsage::DiscardContents,
     )
     .unwrap();
+    let custom = CustomEffect::new(
+        &device,
+        &[TechniqueSource {
+            name: "Tint",
+            passes: &[PassSource { name: "P", vertex: TINT_VERTEX, fragment: TINT_FRAGMENT }],
+        }],
+    )
+    .unwrap();
     let stats = || device.pipeline_stats().unwrap();
     let before = stats();
-    frame(&device, &target, &effect);
+    frame(&device, &target, &effect, &custom);
     let pixels = read_back_buffer(&device);
     device.present().unwrap();
     device.wait_idle().unwrap();
@@ -88,13 +124,16 @@ fn each_combination_is_built_when_first_recorded_and_never_at_lowering() {
     assert_eq!(at(&pixels, W, 22, 22), Color::new(0, 255, 0, 255));
     assert_eq!(at(&pixels, W, 26, 26), Color::new(0, 0, 255, 255));
     assert_eq!(at(&pixels, W, 5, 24), Color::new(200, 100, 50, 255));
+    assert_eq!(at(&pixels, W, 14, 25), Color::new(40, 150, 90, 255));
     let first = stats();
     assert_eq!(first.built_at_lowering, before.built_at_lowering, "lowering built a pipeline");
     // Opaque, additive and non-premultiplied on the back buffer, alpha blending into the
-    // target, BasicEffect's stage on the back buffer.
-    assert_eq!(first.built_on_request - before.built_on_request, 5);
+    // target, BasicEffect's stage and the custom effect's on the back buffer: one request and
+    // one pipeline each, whatever the number of draws.
+    assert_eq!(first.requests - before.requests, 6);
+    assert_eq!(first.built_on_request - before.built_on_request, 6);
     for _ in 0..2 {
-        frame(&device, &target, &effect);
+        frame(&device, &target, &effect, &custom);
         device.present().unwrap();
         device.wait_idle().unwrap();
         assert_eq!(stats(), first, "an identical frame built a pipeline");

@@ -53,6 +53,8 @@ pub struct GeometryPipeline {
 /// none at lowering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PipelineStats {
+    /// [`PipelineRequest`]s received: one per combination recorded, never per draw.
+    pub requests: u64,
     /// Built for a [`PipelineRequest`].
     pub built_on_request: u64,
     /// Built while lowering a frame (no request had named the combination).

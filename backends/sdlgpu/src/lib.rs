@@ -427,6 +427,7 @@ impl Backend for SdlGpuBackend {
         &mut self,
         requests: &[xnagraph_graph::PipelineRequest],
     ) -> Result<(), BackendError> {
+        self.pipelines.stats.requests += requests.len() as u64;
         for request in requests {
             let formats = record::target_formats(&self.textures, &request.targets)?;
             self.pipelines.prepare(self.gpu.device, request, &formats)?;

@@ -361,6 +361,7 @@ impl Backend for VulkanBackend {
         &mut self,
         requests: &[xnagraph_graph::PipelineRequest],
     ) -> Result<(), BackendError> {
+        self.pipelines.stats.requests += requests.len() as u64;
         for request in requests {
             let formats = pass::target_formats(&self.textures, &request.targets)?;
             self.pipelines.prepare(&self.gpu, request, &formats)?;
