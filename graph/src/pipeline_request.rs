@@ -142,3 +142,49 @@ impl PipelineRequests {
         self.seen.insert(combination);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use crate::compile::testkit::{back_buffer, draw, draw_with, target, texture, DISCARD};
+    use crate::{BlendState, ColorBinding, FrameBuilder, PassOp, PipelineRequest};
+
+    fn sprite(op: PassOp) -> crate::Draw {
+        match op {
+            PassOp::Draw(d) => d,
+            PassOp::Clear(_) | PassOp::Query(_) => unreachable!(),
+        }
+    }
+
+    /// One request per combination: a blend factor (dynamic) or another texture selects none;
+    /// another blend state or another target (here: multisampled) does, once; the set outlives
+    /// the frame.
+    #[test]
+    fn each_combination_is_requested_once_across_frames() {
+        let (t, u) = (texture(4, 4, 1), texture(4, 4, 1));
+        let rt = target(4, 4, 4, DISCARD);
+        let mut builder = FrameBuilder::new(back_buffer(4, 4, DISCARD));
+        let (tx, rx) = mpsc::channel::<PipelineRequest>();
+        builder.set_pipeline_sink(Some(Box::new(move |r| tx.send(r).unwrap())));
+        let faded = BlendState { blend_factor: [9, 8, 7, 6], ..BlendState::OPAQUE };
+        for _ in 0..2 {
+            builder.draw(sprite(draw(&t)));
+            builder.draw(sprite(draw(&u)));
+            builder.draw(sprite(draw_with(&t, faded)));
+            builder.draw(sprite(draw_with(&t, BlendState::ADDITIVE)));
+            builder.bind(vec![ColorBinding { target: rt.clone(), layer: 0 }]);
+            builder.draw(sprite(draw(&t)));
+            builder.bind(vec![]);
+            builder.take_frame();
+        }
+        let requests: Vec<_> = rx.try_iter().collect();
+        assert_eq!(requests.len(), 3);
+        // The dynamic blend factor is left out of the key.
+        let unfactored = |b: BlendState| BlendState { blend_factor: [0; 4], ..b };
+        assert_eq!(requests[0].key.blend, unfactored(BlendState::OPAQUE));
+        assert_eq!(requests[1].key.blend, unfactored(BlendState::ADDITIVE));
+        assert_eq!(requests[2].targets[0].desc().sample_count(), 4);
+        assert_eq!(requests[0].writes.0[0], 0xF);
+    }
+}
