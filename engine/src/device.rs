@@ -511,6 +511,14 @@ impl GraphicsDevice {
         self.shared.live_native_objects()
     }
 
+    /// Pipelines the backend has built so far: when a draw's combination was first recorded
+    /// (on request) or while lowering a frame. Not in XNA, which has no pipeline objects; the
+    /// engine requests each combination when it is first recorded, so a frame's lowering
+    /// normally builds none. `None` once disposed.
+    pub fn pipeline_stats(&self) -> Option<xnagraph_graph::PipelineStats> {
+        self.shared.pipeline_stats()
+    }
+
     /// What the device can do (not XNA, which answers through exceptions): limits, supported
     /// multisample counts and optional features. Calls that need a missing one are
     /// `NotSupported`.

@@ -7,6 +7,13 @@
 //! Frames are compiled and submitted in the order they were sent, which is the order they left
 //! the recorder, so each plan's barriers start where the previous plan left its textures.
 //!
+//! Pipelines are created when a combination is first recorded: the recording side's builder
+//! hands each new combination's [`PipelineRequest`] to a second, unbounded channel. The thread
+//! builds requests as they arrive while it has no frame to render, and drains every pending one
+//! before it renders a frame, so every combination a frame draws was requested before the frame
+//! was sent and is built before the frame is lowered. A request that fails to build is dropped:
+//! the draw that named it reports the failure when its frame is lowered.
+//!
 //! The thread calls no game code and raises no event. A frame's failure is kept in
 //! [`DeviceShared::failure`] and reported by the next call that checks it (see
 //! [`crate::submit`]), which raises the device-reset events on its own thread, holding no lock.
@@ -17,7 +24,7 @@ use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, Sender};
-use xnagraph_graph::{FrameCommands, SubmissionId};
+use xnagraph_graph::{FrameCommands, PipelineRequest, SubmissionId};
 
 use crate::error::{Result, XnaError};
 use crate::shared::DeviceShared;
@@ -47,6 +54,8 @@ pub(crate) struct Job {
 /// A device's render thread: the sending side of its queue and its handle.
 pub(crate) struct RenderThread {
     pub jobs: Sender<Job>,
+    /// Where the recording side requests new pipeline combinations.
+    pub requests: Sender<PipelineRequest>,
     pub handle: JoinHandle<()>,
 }
 
@@ -55,21 +64,55 @@ impl RenderThread {
     /// spans to the `tracing` dispatcher current on the creating thread.
     pub fn spawn(device: &Arc<DeviceShared>, bound: usize) -> Result<RenderThread> {
         let (jobs, queue) = crossbeam_channel::bounded(bound.max(1));
+        let (requests, pending) = crossbeam_channel::unbounded();
         let weak = Arc::downgrade(device);
         let dispatch = tracing::dispatcher::get_default(|d| d.clone());
         let handle = std::thread::Builder::new()
             .name(format!("xnagraph-render-{}", device.id))
-            .spawn(move || tracing::dispatcher::with_default(&dispatch, || run(&weak, &queue)))
+            .spawn(move || {
+                tracing::dispatcher::with_default(&dispatch, || run(&weak, &queue, pending))
+            })
             .map_err(|e| {
                 XnaError::invalid_operation(format!("The render thread did not start: {e}"))
             })?;
-        Ok(RenderThread { jobs, handle })
+        Ok(RenderThread { jobs, requests, handle })
     }
 }
 
-/// Handles jobs until every sender is gone.
-fn run(device: &Weak<DeviceShared>, queue: &Receiver<Job>) {
-    for job in queue {
+/// Builds the pipelines `requests` name; a failure is left to the draw's own lowering.
+fn prepare(device: &Weak<DeviceShared>, requests: &[PipelineRequest]) {
+    if requests.is_empty() {
+        return;
+    }
+    if let Some(device) = device.upgrade() {
+        if let Ok(Err(e)) = device.prepare_pipelines(requests) {
+            tracing::debug!("a requested pipeline was not built: {e}");
+        }
+    }
+}
+
+/// Handles pipeline requests and jobs until every job sender is gone.
+fn run(device: &Weak<DeviceShared>, queue: &Receiver<Job>, mut pending: Receiver<PipelineRequest>) {
+    let mut batch = Vec::new();
+    loop {
+        let job = crossbeam_channel::select! {
+            recv(queue) -> job => match job {
+                Ok(job) => job,
+                Err(_) => return,
+            },
+            recv(pending) -> request => {
+                match request {
+                    Ok(request) => prepare(device, &[request]),
+                    // The recording side is gone: only frames are left to come.
+                    Err(_) => pending = crossbeam_channel::never(),
+                }
+                continue;
+            }
+        };
+        // Every combination the frame draws was requested before it was sent.
+        batch.extend(pending.try_iter());
+        prepare(device, &batch);
+        batch.clear();
         let submitted = match (job.frame, device.upgrade()) {
             (Some(frame), Some(device)) => match device.render_frame(frame) {
                 Ok(Ok(id)) => Some(id),

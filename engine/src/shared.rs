@@ -264,6 +264,11 @@ impl DeviceShared {
     /// Starts the render thread, with a queue as long as the frames-in-flight bound.
     pub fn start_render_thread(self: &Arc<Self>, frames_in_flight: u32) -> Result<()> {
         let thread = RenderThread::spawn(self, frames_in_flight as usize)?;
+        let requests = thread.requests;
+        lock(&self.rec).builder.set_pipeline_sink(Some(Box::new(move |request| {
+            // The render thread is gone only at disposal, when nothing is drawn any more.
+            let _ = requests.send(request);
+        })));
         *lock(&self.order) = Some(thread.jobs);
         *lock(&self.render_thread) = Some(thread.handle);
         Ok(())
@@ -313,5 +318,9 @@ impl DeviceShared {
 
     pub fn live_native_objects(&self) -> Option<LiveObjects> {
         lock(&self.backend).as_ref().map(|b| b.live_objects())
+    }
+
+    pub fn pipeline_stats(&self) -> Option<xnagraph_graph::PipelineStats> {
+        lock(&self.backend).as_ref().map(|b| b.pipeline_stats())
     }
 }

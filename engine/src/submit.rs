@@ -391,6 +391,15 @@ impl DeviceShared {
 
     /// Waits, without the backend lock, for the submission whose resources the next one
     /// reuses, then submits; `number` is the frame number the spans carry.
+    /// Builds the pipelines `requests` name (see [`crate::render_thread`]).
+    pub(crate) fn prepare_pipelines(
+        &self,
+        requests: &[xnagraph_graph::PipelineRequest],
+    ) -> Unhandled<()> {
+        let _span = tracing::debug_span!("prepare_pipelines", count = requests.len()).entered();
+        self.backend_call(|backend| backend.prepare_pipelines(requests))
+    }
+
     fn submit_plan(
         &self,
         plan: &xnagraph_graph::FramePlan,

@@ -255,6 +255,23 @@ pub trait Backend: Send {
     /// of the plan has executed.
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError>;
 
+    /// Builds the pipelines `requests` name (see [`crate::pipeline_request`]) into the cache
+    /// lowering reads, so a frame that draws them builds none. A backend without a pipeline
+    /// cache builds nothing here.
+    fn prepare_pipelines(
+        &mut self,
+        requests: &[crate::PipelineRequest],
+    ) -> Result<(), BackendError> {
+        let _ = requests;
+        Ok(())
+    }
+
+    /// Pipelines built so far, on request and at lowering (zero for a backend without a
+    /// pipeline cache).
+    fn pipeline_stats(&self) -> crate::PipelineStats {
+        crate::PipelineStats::default()
+    }
+
     /// Collects what `submission` completes (readbacks, retired objects), waiting for it within
     /// the timeout when the caller did not wait through the waiter first.
     fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError>;

@@ -45,6 +45,8 @@ pub struct FrameBuilder {
     segments_opened: u64,
     /// Emptied lists of submitted frames, recorded into before any new one is allocated.
     spare: SpareLists,
+    /// The combinations drawn so far, across frames, and where new ones are requested.
+    pipelines: crate::pipeline_request::PipelineRequests,
 }
 
 impl FrameBuilder {
@@ -60,6 +62,7 @@ impl FrameBuilder {
             next_readback: 0,
             segments_opened: 0,
             spare: SpareLists::default(),
+            pipelines: Default::default(),
         };
         builder.start_frame();
         builder
@@ -168,8 +171,17 @@ impl FrameBuilder {
         self.push_op(PassOp::Clear(clear));
     }
 
+    /// Where the combinations recorded from now on are requested ([`crate::pipeline_request`]);
+    /// `None` requests nothing (every pipeline is then built when its frame is lowered).
+    pub fn set_pipeline_sink(&mut self, sink: Option<crate::PipelineSink>) {
+        self.pipelines.set_sink(sink);
+    }
+
     /// A draw in the current cycle; its sprites must already be in [`Self::sprites_mut`].
+    /// The first draw of each combination of pipeline key, bound targets' formats, written
+    /// channels and vertex side hands a [`crate::PipelineRequest`] to the sink set here.
     pub fn draw(&mut self, draw: Draw) {
+        self.pipelines.note(&draw, &self.cycle);
         self.push_op(PassOp::Draw(draw));
     }
 

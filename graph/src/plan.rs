@@ -122,6 +122,26 @@ impl ColorWrites {
     pub fn get(self, slot: usize) -> u8 {
         self.0.get(slot).copied().unwrap_or(0)
     }
+
+    /// The channels a draw of `key` writes into a pass of `attachments` colour attachments: its
+    /// `ColorWriteChannels` on each slot its shader has an output for. The compiler plans draws
+    /// with it and [`crate::PipelineRequest`]s carry it, so both name the same pipeline.
+    pub fn of_draw(key: &crate::PipelineKey, attachments: usize) -> ColorWrites {
+        ColorWrites::on_slots(
+            key.blend.color_write_channels & 0xF,
+            key.shader.outputs(),
+            attachments,
+        )
+    }
+
+    /// `mask` on the first `outputs` of `attachments` slots.
+    pub(crate) fn on_slots(mask: u8, outputs: usize, attachments: usize) -> ColorWrites {
+        let mut writes = ColorWrites::default();
+        for slot in writes.0.iter_mut().take(outputs.min(attachments).min(MAX_COLOR_ATTACHMENTS)) {
+            *slot = mask;
+        }
+        writes
+    }
 }
 
 /// One op of a segment that runs inside its planned pass.

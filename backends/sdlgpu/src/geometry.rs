@@ -29,8 +29,8 @@ use std::collections::HashMap;
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
     Attribute, BackendError, ColorWrites, Draw, DrawCall, FrameCommands, GeometryDraw,
-    NativeHandle, Node, PassOp, PipelineKey, PrimitiveType, ShaderKind, StockShader, VertexFormat,
-    VertexLayout, VertexSource,
+    GeometryPipeline, NativeHandle, Node, PassOp, PipelineKey, PrimitiveType, ShaderKind,
+    StockShader, VertexFormat, VertexLayout, VertexSource,
 };
 use xnagraph_shaders::Stage;
 
@@ -72,7 +72,7 @@ pub(crate) fn draws_geometry(frame: &FrameCommands) -> bool {
 
 /// The draw's part of the key without what is set per draw (blend constants, stencil
 /// reference).
-fn static_part(key: &PipelineKey) -> PipelineKey {
+pub(crate) fn static_part(key: &PipelineKey) -> PipelineKey {
     let mut k = *key;
     k.blend.blend_factor = [0; 4];
     k.depth_stencil.reference_stencil = 0;
@@ -219,17 +219,24 @@ fn malformed(message: &str) -> BackendError {
     BackendError::Native(format!("malformed plan: {message}"))
 }
 
-fn pipeline(
-    rec: &mut Recorder<'_>,
-    d: &Draw,
-    g: &GeometryDraw,
+/// A geometry draw's pipeline from the cache, built (and counted as built `on_request` or at
+/// lowering) the first time its combination is asked for.
+pub(crate) fn pipeline(
+    device: *mut SDL_GPUDevice,
+    pipelines: &mut crate::pipeline::Pipelines,
+    key: &PipelineKey,
+    g: &GeometryPipeline,
     formats: &PassFormats,
     writes: ColorWrites,
+    on_request: bool,
 ) -> Result<*mut SDL_GPUGraphicsPipeline, BackendError> {
-    let shader = g.material.shader;
-    let key =
-        (shader, static_part(&d.pipeline), g.layout.clone(), g.primitive, formats.clone(), writes);
-    let geometry = &mut rec.pipelines.geometry;
+    let shader = g.shader;
+    let key = (shader, static_part(key), g.layout.clone(), g.primitive, formats.clone(), writes);
+    let custom = match key.1.shader {
+        ShaderKind::CustomGeometry(effect) => Some(effect.native),
+        _ => None,
+    };
+    let geometry = &mut pipelines.geometry;
     if let Some(p) = geometry.pipelines.get(&key) {
         return Ok(*p);
     }
@@ -260,14 +267,14 @@ fn pipeline(
         instance_step_rate: 0,
     });
     let mut attributes = Vec::new();
-    for &(location, a) in g.layout.custom.iter().filter(|_| g.custom.is_some()) {
+    for &(location, a) in g.layout.custom.iter().filter(|_| custom.is_some()) {
         if u32::from(a.binding) >= defaults {
             return Err(malformed("an attribute names a missing vertex stream"));
         }
         let (buffer_slot, format) = (u32::from(a.binding), vertex_format(a.format)?);
         attributes.push(SDL_GPUVertexAttribute { location, buffer_slot, format, offset: a.offset });
     }
-    let stock = if g.custom.is_some() { &[][..] } else { read_attributes(shader) };
+    let stock = if custom.is_some() { &[][..] } else { read_attributes(shader) };
     for &attribute in stock {
         let default = match attribute {
             Attribute::Position => None,
@@ -289,9 +296,9 @@ fn pipeline(
         }
         attributes.push(SDL_GPUVertexAttribute { location, buffer_slot, format, offset });
     }
-    let (vertex, fragment) = match &g.custom {
-        Some(c) => geometry.custom.stages(c.effect.key().native)?,
-        None => geometry.stages(rec.device, shader)?,
+    let (vertex, fragment) = match custom {
+        Some(native) => geometry.custom.stages(native)?,
+        None => geometry.stages(device, shader)?,
     };
     let side = VertexSide {
         vertex,
@@ -300,8 +307,9 @@ fn pipeline(
         attributes: &attributes,
         primitive: primitive(g.primitive),
     };
-    let made = build(rec.device, &key.1, formats, writes, &side)?;
+    let made = build(device, &key.1, formats, writes, &side)?;
     geometry.pipelines.insert(key, made);
+    pipelines.count_built(on_request);
     Ok(made)
 }
 
@@ -365,7 +373,13 @@ pub(crate) fn draw(
     if g.streams.len() != g.layout.bindings.len() {
         return Err(malformed("vertex streams and layout bindings differ"));
     }
-    let pipeline = pipeline(rec, d, g, formats, writes)?;
+    let vertex_side = GeometryPipeline {
+        shader: g.material.shader,
+        layout: g.layout.clone(),
+        primitive: g.primitive,
+    };
+    let pipeline =
+        pipeline(rec.device, rec.pipelines, &d.pipeline, &vertex_side, formats, writes, false)?;
     let stock = match &g.custom {
         Some(_) => None,
         None => Some((stock_samplers(rec, d, g)?, uniform_block(d, g))),

@@ -423,6 +423,22 @@ impl Backend for SdlGpuBackend {
         result
     }
 
+    fn prepare_pipelines(
+        &mut self,
+        requests: &[xnagraph_graph::PipelineRequest],
+    ) -> Result<(), BackendError> {
+        self.pipelines.stats.requests += requests.len() as u64;
+        for request in requests {
+            let formats = record::target_formats(&self.textures, &request.targets)?;
+            self.pipelines.prepare(self.gpu.device, request, &formats)?;
+        }
+        Ok(())
+    }
+
+    fn pipeline_stats(&self) -> xnagraph_graph::PipelineStats {
+        self.pipelines.stats
+    }
+
     fn live_objects(&self) -> LiveObjects {
         LiveObjects {
             textures: self.textures.len(),

@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
     BackendError, Blend, BlendFunction, ColorWrites, CompareFunction, CullMode, FillMode,
-    NativeHandle, PipelineKey, SamplerState, ShaderKind, SpriteInstance, StencilOperation,
-    TextureAddressMode, TextureFilter,
+    NativeHandle, PipelineKey, PipelineRequest, PipelineStats, SamplerState, ShaderKind,
+    SpriteInstance, StencilOperation, TextureAddressMode, TextureFilter,
 };
 
 use crate::device::sdl_error;
@@ -43,6 +43,8 @@ pub(crate) struct Pipelines {
     samplers: HashMap<SamplerState, *mut SDL_GPUSampler>,
     /// Geometry draws' pipelines and stages.
     pub geometry: crate::geometry::GeometryPipelines,
+    /// Pipelines built on request and at lowering.
+    pub stats: PipelineStats,
 }
 
 pub(crate) fn shader(
@@ -81,6 +83,7 @@ impl Pipelines {
             pipelines: HashMap::new(),
             samplers: HashMap::new(),
             geometry: Default::default(),
+            stats: PipelineStats::default(),
         };
         let made = (|| {
             use xnagraph_shaders as s;
@@ -140,6 +143,36 @@ impl Pipelines {
         self.pipelines.len() + self.geometry.count()
     }
 
+    /// Counts one pipeline built.
+    pub fn count_built(&mut self, on_request: bool) {
+        if on_request {
+            self.stats.built_on_request += 1;
+        } else {
+            self.stats.built_at_lowering += 1;
+        }
+    }
+
+    /// Builds the pipeline a [`PipelineRequest`] names in a pass of `formats`, into the cache
+    /// lowering reads (a sprite draw of several textures draws run by run here, with the
+    /// single-texture stage).
+    pub fn prepare(
+        &mut self,
+        device: *mut SDL_GPUDevice,
+        request: &PipelineRequest,
+        formats: &PassFormats,
+    ) -> Result<(), BackendError> {
+        match &request.geometry {
+            Some(g) => {
+                let (key, writes) = (&request.key, request.writes);
+                crate::geometry::pipeline(device, self, key, g, formats, writes, true)?;
+            }
+            None => {
+                self.sprite_pipeline(device, &request.key, formats, request.writes, true)?;
+            }
+        }
+        Ok(())
+    }
+
     pub fn pipeline(
         &mut self,
         device: *mut SDL_GPUDevice,
@@ -147,6 +180,21 @@ impl Pipelines {
         formats: &PassFormats,
         writes: ColorWrites,
     ) -> Result<*mut SDL_GPUGraphicsPipeline, BackendError> {
+        self.sprite_pipeline(device, draw, formats, writes, false)
+    }
+
+    /// The sprite pipeline from the cache (keyed without the per-draw blend constants and
+    /// stencil reference), built the first time and counted as built `on_request` or at
+    /// lowering.
+    fn sprite_pipeline(
+        &mut self,
+        device: *mut SDL_GPUDevice,
+        draw: &PipelineKey,
+        formats: &PassFormats,
+        writes: ColorWrites,
+        on_request: bool,
+    ) -> Result<*mut SDL_GPUGraphicsPipeline, BackendError> {
+        let draw = &crate::geometry::static_part(draw);
         let key = Key { draw: *draw, formats: formats.clone(), writes };
         if let Some(p) = self.pipelines.get(&key) {
             return Ok(*p);
@@ -193,6 +241,7 @@ impl Pipelines {
         };
         let p = build(device, draw, formats, writes, &side)?;
         self.pipelines.insert(key, p);
+        self.count_built(on_request);
         Ok(p)
     }
 

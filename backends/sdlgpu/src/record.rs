@@ -354,6 +354,30 @@ fn lower_color(rec: &Recorder<'_>, a: &PlannedAttachment) -> Result<ColorPart, B
     })
 }
 
+/// The formats and sample count of a pass over `targets` (the first holding the depth buffer,
+/// if it has one), as [`record_pass`] finds them for the planned pass: each target's format,
+/// the first's depth format, and the samples drawn into (a multisampled target is drawn
+/// through its samples texture). A back buffer drawn straight into the swapchain texture has
+/// the swapchain's format there, known only per frame: its lowering builds that pipeline.
+pub(crate) fn target_formats(
+    textures: &TextureTable,
+    targets: &[std::sync::Arc<xnagraph_graph::TextureState>],
+) -> Result<PassFormats, BackendError> {
+    let mut colors = Vec::with_capacity(targets.len());
+    for target in targets {
+        colors.push(textures.get(target.native())?.format);
+    }
+    let first = targets.first().ok_or_else(|| malformed("a pipeline request without targets"))?;
+    let depth = if first.desc().depth_format().has_depth() {
+        textures.get(first.native())?.depth_format
+    } else {
+        SDL_GPU_TEXTUREFORMAT_INVALID
+    };
+    let samples = first.desc().sample_count();
+    let samples = crate::format::sample_count(if samples > 1 { samples } else { 0 });
+    Ok(PassFormats { colors, depth, samples })
+}
+
 pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendError> {
     let Some(Node::Pass(segment)) = rec.frame.nodes.get(pass.segment) else {
         return Err(malformed("pass names a node that is not a segment"));

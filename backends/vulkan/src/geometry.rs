@@ -16,8 +16,9 @@ use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::{
-    Access, Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, NativeHandle,
-    PipelineKey, PrimitiveType, ShaderKind, StockShader, VertexFormat, VertexLayout, VertexSource,
+    Access, Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, GeometryPipeline,
+    NativeHandle, PipelineKey, PrimitiveType, ShaderKind, StockShader, VertexFormat, VertexLayout,
+    VertexSource,
 };
 
 use crate::device::Gpu;
@@ -131,33 +132,34 @@ fn malformed(message: &str) -> BackendError {
     BackendError::Native(format!("malformed plan: {message}"))
 }
 
-fn pipeline(
-    rec: &mut Recorder<'_>,
-    d: &Draw,
-    g: &GeometryDraw,
+/// A geometry draw's pipeline from the cache, built (and counted as built `on_request` or at
+/// lowering) the first time its combination is asked for.
+pub(crate) fn pipeline(
+    gpu: &Gpu,
+    pipelines: &mut crate::pipeline::Pipelines,
+    key: &PipelineKey,
+    g: &GeometryPipeline,
     formats: &PassFormats,
     writes: ColorWrites,
+    on_request: bool,
 ) -> Result<vk::Pipeline, BackendError> {
-    let shader = g.material.shader;
-    let key =
-        (shader, static_part(&d.pipeline), g.layout.clone(), g.primitive, formats.clone(), writes);
-    if let Some(p) = rec.pipelines.geometry.pipelines.get(&key) {
+    let shader = g.shader;
+    let key = (shader, static_part(key), g.layout.clone(), g.primitive, formats.clone(), writes);
+    if let Some(p) = pipelines.geometry.pipelines.get(&key) {
         return Ok(*p);
     }
-    let gpu = rec.gpu;
-    let custom = match &g.custom {
-        Some(c) => {
-            let program = rec.pipelines.geometry.custom.get(c.effect.key().native)?;
+    let custom = match key.1.shader {
+        ShaderKind::CustomGeometry(effect) => {
+            let program = pipelines.geometry.custom.get(effect.native)?;
             Some((program.vertex, program.fragment, program.layout))
         }
-        None => None,
+        _ => None,
     };
     let (vertex, fragment, layout) = match custom {
         Some(program) => program,
         None => {
-            let (empty, vertex_uniforms) =
-                (rec.pipelines.set_layouts[0], rec.pipelines.set_layouts[1]);
-            let stock = &mut rec.pipelines.geometry.stock;
+            let (empty, vertex_uniforms) = (pipelines.set_layouts[0], pipelines.set_layouts[1]);
+            let stock = &mut pipelines.geometry.stock;
             let layout = stock.ensure_layout(gpu, empty, vertex_uniforms)?;
             let (vertex, fragment) = stock.modules(gpu, shader)?;
             (vertex, fragment, layout)
@@ -186,7 +188,7 @@ fn pipeline(
             divisor: b.instance_frequency,
         })
         .collect();
-    if !divisors.is_empty() && !rec.gpu.features.instance_divisor {
+    if !divisors.is_empty() && !gpu.features.instance_divisor {
         return Err(BackendError::NotSupported(
             "an instance frequency above 1 (vertexAttributeInstanceRateDivisor)".into(),
         ));
@@ -253,8 +255,9 @@ fn pipeline(
         topology: topology(g.primitive),
         layout,
     };
-    let made = rec.pipelines.build_with(gpu, &key.1, formats, writes, &side)?;
-    rec.pipelines.geometry.pipelines.insert(key, made);
+    let made = pipelines.build_with(gpu, &key.1, formats, writes, &side)?;
+    pipelines.geometry.pipelines.insert(key, made);
+    pipelines.count_built(on_request);
     Ok(made)
 }
 
@@ -274,7 +277,13 @@ pub(crate) fn draw(
     if g.streams.len() != g.layout.bindings.len() {
         return Err(malformed("vertex streams and layout bindings differ"));
     }
-    let pipeline = pipeline(rec, d, g, formats, writes)?;
+    let vertex_side = GeometryPipeline {
+        shader: g.material.shader,
+        layout: g.layout.clone(),
+        primitive: g.primitive,
+    };
+    let pipeline =
+        pipeline(rec.gpu, rec.pipelines, &d.pipeline, &vertex_side, formats, writes, false)?;
     let gpu = rec.gpu;
     let device = &gpu.device;
     let dynamic = DynamicState::of(&d.pipeline);

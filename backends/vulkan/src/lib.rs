@@ -357,6 +357,22 @@ impl Backend for VulkanBackend {
         result
     }
 
+    fn prepare_pipelines(
+        &mut self,
+        requests: &[xnagraph_graph::PipelineRequest],
+    ) -> Result<(), BackendError> {
+        self.pipelines.stats.requests += requests.len() as u64;
+        for request in requests {
+            let formats = pass::target_formats(&self.textures, &request.targets)?;
+            self.pipelines.prepare(&self.gpu, request, &formats)?;
+        }
+        Ok(())
+    }
+
+    fn pipeline_stats(&self) -> xnagraph_graph::PipelineStats {
+        self.pipelines.stats
+    }
+
     fn live_objects(&self) -> LiveObjects {
         let slot_buffers: usize = self.slots.iter().map(FrameSlot::buffer_count).sum();
         LiveObjects {

@@ -173,6 +173,28 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
     })
 }
 
+/// The formats and sample count of a pass over `targets` (the first holding the depth buffer,
+/// if it has one), as [`lower_attachments`] finds them for the planned pass: each target's
+/// colour format, the first's depth format, and the samples drawn into (a multisampled target
+/// is drawn through its samples image).
+pub(crate) fn target_formats(
+    textures: &crate::texture::TextureTable,
+    targets: &[std::sync::Arc<xnagraph_graph::TextureState>],
+) -> Result<PassFormats, BackendError> {
+    let mut colors = Vec::with_capacity(targets.len());
+    for target in targets {
+        colors.push(textures.get(target.native())?.color_format());
+    }
+    let first = targets.first().ok_or_else(|| malformed("a pipeline request without targets"))?;
+    let t = textures.get(first.native())?;
+    let depth = if first.desc().depth_format().has_depth() {
+        t.depth_format
+    } else {
+        vk::Format::UNDEFINED
+    };
+    Ok(PassFormats { colors, depth, samples: t.samples })
+}
+
 pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendError> {
     let Some(Node::Pass(segment)) = rec.frame.nodes.get(pass.segment) else {
         return Err(malformed("pass names a node that is not a segment"));

@@ -121,6 +121,15 @@ impl Backend for Observed<'_> {
     fn live_objects(&self) -> LiveObjects {
         self.inner.live_objects()
     }
+    fn prepare_pipelines(
+        &mut self,
+        requests: &[xnagraph_graph::PipelineRequest],
+    ) -> Result<(), BackendError> {
+        self.inner.prepare_pipelines(requests)
+    }
+    fn pipeline_stats(&self) -> xnagraph_graph::PipelineStats {
+        self.inner.pipeline_stats()
+    }
     fn diagnostics(&self) -> Diagnostics {
         self.inner.diagnostics()
     }

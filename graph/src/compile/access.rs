@@ -101,18 +101,13 @@ pub(crate) fn reads_destination(blend: &BlendState) -> bool {
 
 /// Which channels of each of a pass's `attachments` colour attachments `op` writes.
 pub(crate) fn op_writes(op: &PassOp, attachments: usize) -> ColorWrites {
-    let mut writes = ColorWrites::default();
-    let (mask, outputs) = match op {
-        PassOp::Clear(c) if c.color.is_some() => (0xF, attachments),
-        PassOp::Clear(_) | PassOp::Query(_) => (0, 0),
-        PassOp::Draw(d) => {
-            (d.pipeline.blend.color_write_channels & 0xF, d.pipeline.shader.outputs())
+    match op {
+        PassOp::Clear(c) if c.color.is_some() => {
+            ColorWrites::on_slots(0xF, attachments, attachments)
         }
-    };
-    for slot in writes.0.iter_mut().take(outputs.min(attachments).min(MAX_COLOR_ATTACHMENTS)) {
-        *slot = mask;
+        PassOp::Clear(_) | PassOp::Query(_) => ColorWrites::default(),
+        PassOp::Draw(d) => ColorWrites::of_draw(&d.pipeline, attachments),
     }
-    writes
 }
 
 fn one(layer: u32) -> Range<u32> {

@@ -22,8 +22,8 @@ use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::{
-    BackendError, ColorWrites, NativeHandle, PipelineKey, SamplerState, ShaderKind, SpriteInstance,
-    MAX_DRAW_TEXTURES,
+    BackendError, ColorWrites, NativeHandle, PipelineKey, PipelineRequest, PipelineStats,
+    SamplerState, ShaderKind, SpriteInstance, MAX_DRAW_TEXTURES,
 };
 
 use crate::device::Gpu;
@@ -104,6 +104,8 @@ pub(crate) struct Pipelines {
     next_effect: u64,
     /// Geometry draws' pipelines (`crate::geometry`).
     pub geometry: crate::geometry::GeometryPipelines,
+    /// Pipelines built on request and at lowering.
+    pub stats: PipelineStats,
 }
 
 /// The fragment stage of a sprite draw of several textures drawn at once.
@@ -156,6 +158,7 @@ impl Pipelines {
             effects: HashMap::new(),
             next_effect: 0,
             geometry: Default::default(),
+            stats: PipelineStats::default(),
         };
         match p.build_fixed(gpu) {
             Ok(()) => Ok(p),
@@ -311,13 +314,60 @@ impl Pipelines {
         writes: ColorWrites,
         indexed: bool,
     ) -> Result<vk::Pipeline, BackendError> {
+        self.sprite_pipeline(gpu, key, formats, writes, indexed, false)
+    }
+
+    /// The sprite pipeline from the cache, built the first time and counted as built
+    /// `on_request` or at lowering.
+    fn sprite_pipeline(
+        &mut self,
+        gpu: &Gpu,
+        key: &PipelineKey,
+        formats: &PassFormats,
+        writes: ColorWrites,
+        indexed: bool,
+        on_request: bool,
+    ) -> Result<vk::Pipeline, BackendError> {
         let cache_key = (static_part(key), formats.clone(), writes, indexed);
         if let Some(p) = self.pipelines.get(&cache_key) {
             return Ok(*p);
         }
         let pipeline = self.build(gpu, &cache_key.0, formats, writes, indexed)?;
         self.pipelines.insert(cache_key, pipeline);
+        self.count_built(on_request);
         Ok(pipeline)
+    }
+
+    /// Counts one pipeline built.
+    pub fn count_built(&mut self, on_request: bool) {
+        if on_request {
+            self.stats.built_on_request += 1;
+        } else {
+            self.stats.built_at_lowering += 1;
+        }
+    }
+
+    /// Builds the pipeline a [`PipelineRequest`] names in a pass of `formats`, into the cache
+    /// lowering reads. A sprite draw of several textures uses the indexing stage where the
+    /// device has one, as lowering decides; without it lowering draws run by run with the
+    /// single-texture stage.
+    pub fn prepare(
+        &mut self,
+        gpu: &Gpu,
+        request: &PipelineRequest,
+        formats: &PassFormats,
+    ) -> Result<(), BackendError> {
+        match &request.geometry {
+            Some(g) => {
+                let writes = request.writes;
+                crate::geometry::pipeline(gpu, self, &request.key, g, formats, writes, true)?;
+            }
+            None => {
+                let indexed = request.textures > 1 && gpu.texture_indexing.is_some();
+                self.sprite_pipeline(gpu, &request.key, formats, request.writes, indexed, true)?;
+            }
+        }
+        Ok(())
     }
 
     fn build(
