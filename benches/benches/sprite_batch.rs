@@ -1,6 +1,7 @@
 //! SpriteBatch recording plus vertex generation: 100k sprites of one texture, from `begin` to
-//! `end` (which hands the vertices to the frame). Two workloads: the full overload (rotation,
-//! origin, scale) and the plain `draw(texture, position, color)`. Each round's frame is submitted
+//! `end` (which hands the vertices to the frame). Three workloads: the full overload (rotation,
+//! origin, scale), the plain `draw(texture, position, color)`, and the full overload with a
+//! layer depth per sprite in `BackToFront` order (the sort included). Each round's frame is submitted
 //! and drained outside the timed region. A counting allocator reports the heap allocations of
 //! the timed region (the game thread's recording, plus whatever other threads allocate
 //! meanwhile: the render thread is idle then, as each round waits for it).
@@ -9,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use xnagraph::{
     Color, GraphicsDevice, GraphicsProfile, PresentationParameters, SpriteBatch, SpriteEffects,
-    Texture2D, Vector2,
+    SpriteSortMode, Texture2D, Vector2,
 };
 use xnagraph_benches::alloc_count::{allocations, CountingAllocator};
 use xnagraph_benches::{json, number, stats, string};
@@ -24,6 +25,7 @@ const ROUNDS: usize = 30;
 fn rounds(
     device: &GraphicsDevice,
     batch: &mut SpriteBatch,
+    sort: SpriteSortMode,
     mut draw_all: impl FnMut(&mut SpriteBatch) -> xnagraph::Result<()>,
 ) -> xnagraph::Result<(Vec<Duration>, u64)> {
     let mut timings = Vec::with_capacity(ROUNDS);
@@ -31,7 +33,7 @@ fn rounds(
     for round in 0..WARMUP + ROUNDS {
         let allocated = allocations();
         let start = Instant::now();
-        batch.begin()?;
+        batch.begin_with(sort, None, None, None, None, None)?;
         draw_all(batch)?;
         batch.end()?;
         let elapsed = start.elapsed();
@@ -85,7 +87,7 @@ fn main() -> xnagraph::Result<()> {
     let positions: Vec<Vector2> =
         (0..SPRITES).map(|i| Vector2::new((i % 256) as f32, ((i / 256) % 256) as f32)).collect();
 
-    let rotated = rounds(&device, &mut batch, |batch| {
+    let rotated = rounds(&device, &mut batch, SpriteSortMode::Deferred, |batch| {
         for (i, &p) in positions.iter().enumerate() {
             batch.draw_ex(
                 &texture,
@@ -103,12 +105,32 @@ fn main() -> xnagraph::Result<()> {
     })?;
     report("rotation_origin_scale", &rotated);
 
-    let plain = rounds(&device, &mut batch, |batch| {
+    let plain = rounds(&device, &mut batch, SpriteSortMode::Deferred, |batch| {
         for &p in &positions {
             batch.draw(&texture, p, Color::WHITE)?;
         }
         Ok(())
     })?;
     report("position_only", &plain);
+
+    // Depths from a fixed permutation with repeats, so the sort moves most sprites and keeps
+    // the call order of equal depths.
+    let sorted = rounds(&device, &mut batch, SpriteSortMode::BackToFront, |batch| {
+        for (i, &p) in positions.iter().enumerate() {
+            batch.draw_ex(
+                &texture,
+                p,
+                None,
+                Color::WHITE,
+                0.0,
+                Vector2::new(8.0, 8.0),
+                Vector2::new(0.5, 0.5),
+                SpriteEffects::NONE,
+                (i * 7919 % 1000) as f32 / 1000.0,
+            )?;
+        }
+        Ok(())
+    })?;
+    report("back_to_front", &sorted);
     Ok(())
 }
