@@ -1,6 +1,8 @@
 //! SpriteBatch recording plus vertex generation: 100k sprites of one texture, from `begin` to
-//! `end` (which hands the vertices to the frame). Two workloads: the full overload (rotation,
-//! origin, scale) and the plain `draw(texture, position, color)`. Each round's frame is submitted
+//! `end` (which hands the vertices to the frame). Four workloads: the full overload (rotation,
+//! origin, scale), the plain `draw(texture, position, color)`, the full overload with a layer
+//! depth per sprite in `BackToFront` order (the sort included), and the full overload over 12
+//! textures taken round-robin (a texture switch on every sprite). Each round's frame is submitted
 //! and drained outside the timed region. A counting allocator reports the heap allocations of
 //! the timed region (the game thread's recording, plus whatever other threads allocate
 //! meanwhile: the render thread is idle then, as each round waits for it).
@@ -9,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use xnagraph::{
     Color, GraphicsDevice, GraphicsProfile, PresentationParameters, SpriteBatch, SpriteEffects,
-    Texture2D, Vector2,
+    SpriteSortMode, Texture2D, Vector2,
 };
 use xnagraph_benches::alloc_count::{allocations, CountingAllocator};
 use xnagraph_benches::{json, number, stats, string};
@@ -24,6 +26,7 @@ const ROUNDS: usize = 30;
 fn rounds(
     device: &GraphicsDevice,
     batch: &mut SpriteBatch,
+    sort: SpriteSortMode,
     mut draw_all: impl FnMut(&mut SpriteBatch) -> xnagraph::Result<()>,
 ) -> xnagraph::Result<(Vec<Duration>, u64)> {
     let mut timings = Vec::with_capacity(ROUNDS);
@@ -31,7 +34,7 @@ fn rounds(
     for round in 0..WARMUP + ROUNDS {
         let allocated = allocations();
         let start = Instant::now();
-        batch.begin()?;
+        batch.begin_with(sort, None, None, None, None, None)?;
         draw_all(batch)?;
         batch.end()?;
         let elapsed = start.elapsed();
@@ -46,7 +49,7 @@ fn rounds(
     Ok((timings, most_allocations))
 }
 
-fn report(workload: &str, (timings, most_allocations): &(Vec<Duration>, u64)) {
+fn report(workload: &str, (timings, most_allocations): &(Vec<Duration>, u64), textures: usize) {
     let s = stats(timings);
     if std::env::var_os("XNAGRAPH_BENCH_ROUNDS").is_some() {
         let ns: Vec<String> = timings
@@ -61,7 +64,7 @@ fn report(workload: &str, (timings, most_allocations): &(Vec<Duration>, u64)) {
             ("bench", string("sprite_batch_record")),
             ("workload", string(workload)),
             ("sprites", SPRITES.to_string()),
-            ("textures", "1".into()),
+            ("textures", textures.to_string()),
             ("rounds", timings.len().to_string()),
             ("median_ns_per_sprite", number(s.median_ns / SPRITES as f64)),
             ("min_ns_per_sprite", number(s.min_ns / SPRITES as f64)),
@@ -85,7 +88,7 @@ fn main() -> xnagraph::Result<()> {
     let positions: Vec<Vector2> =
         (0..SPRITES).map(|i| Vector2::new((i % 256) as f32, ((i / 256) % 256) as f32)).collect();
 
-    let rotated = rounds(&device, &mut batch, |batch| {
+    let rotated = rounds(&device, &mut batch, SpriteSortMode::Deferred, |batch| {
         for (i, &p) in positions.iter().enumerate() {
             batch.draw_ex(
                 &texture,
@@ -101,14 +104,58 @@ fn main() -> xnagraph::Result<()> {
         }
         Ok(())
     })?;
-    report("rotation_origin_scale", &rotated);
+    report("rotation_origin_scale", &rotated, 1);
 
-    let plain = rounds(&device, &mut batch, |batch| {
+    let plain = rounds(&device, &mut batch, SpriteSortMode::Deferred, |batch| {
         for &p in &positions {
             batch.draw(&texture, p, Color::WHITE)?;
         }
         Ok(())
     })?;
-    report("position_only", &plain);
+    report("position_only", &plain, 1);
+
+    // Depths from a fixed permutation with repeats, so the sort moves most sprites and keeps
+    // the call order of equal depths.
+    let sorted = rounds(&device, &mut batch, SpriteSortMode::BackToFront, |batch| {
+        for (i, &p) in positions.iter().enumerate() {
+            batch.draw_ex(
+                &texture,
+                p,
+                None,
+                Color::WHITE,
+                0.0,
+                Vector2::new(8.0, 8.0),
+                Vector2::new(0.5, 0.5),
+                SpriteEffects::NONE,
+                (i * 7919 % 1000) as f32 / 1000.0,
+            )?;
+        }
+        Ok(())
+    })?;
+    report("back_to_front", &sorted, 1);
+
+    let mut textures = Vec::new();
+    for _ in 0..12 {
+        let t = Texture2D::new(&device, 16, 16)?;
+        t.set_data(&[Color::WHITE; 256])?;
+        textures.push(t);
+    }
+    let round_robin = rounds(&device, &mut batch, SpriteSortMode::Deferred, |batch| {
+        for (i, &p) in positions.iter().enumerate() {
+            batch.draw_ex(
+                &textures[i % 12],
+                p,
+                None,
+                Color::WHITE,
+                0.0,
+                Vector2::new(8.0, 8.0),
+                Vector2::new(0.5, 0.5),
+                SpriteEffects::NONE,
+                0.0,
+            )?;
+        }
+        Ok(())
+    })?;
+    report("round_robin_textures", &round_robin, 12);
     Ok(())
 }

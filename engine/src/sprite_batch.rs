@@ -29,7 +29,7 @@ use crate::device::GraphicsDevice;
 use crate::effect::Effect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
-use crate::finite::{all_below_2_pow_124, all_finite, check_finite, check_rasterizer};
+use crate::finite::{all_below_2_pow_124, check_finite, check_rasterizer};
 use crate::math::{Color, Matrix, Rectangle, Vector2};
 use crate::shared::{DeviceShared, Recording};
 use crate::texture::{Texture2D, TextureCore};
@@ -77,9 +77,23 @@ struct BatchState {
 /// keeps every corner a finite number, and its rotation and layer depth are finite. Each
 /// placement value below 2^124 in magnitude bounds every corner the vertex stage computes below
 /// 5 × 2^124, well inside `f32`; NaN and the infinities fail the bound too.
+///
+/// The same answer as [`all_below_2_pow_124`] of the placement and
+/// [`all_finite`](crate::finite::all_finite) of the other
+/// two, as eight magnitude comparisons (false for NaN) combined without branches, which the
+/// compiler turns into two vector comparisons: this runs once per sprite.
 #[inline]
 fn placement_ok(placement: &[f32; 6], rotation: f32, layer_depth: f32) -> bool {
-    all_below_2_pow_124(placement) && all_finite(&[rotation, layer_depth])
+    const BOUND: f32 = f32::from_bits((124 + 127) << 23);
+    const INF: f32 = f32::INFINITY;
+    let [a, b, c, d, e, f] = *placement;
+    let values = [a, b, c, d, e, f, rotation, layer_depth];
+    let bounds = [BOUND, BOUND, BOUND, BOUND, BOUND, BOUND, INF, INF];
+    let mut ok = true;
+    for (v, bound) in values.iter().zip(bounds) {
+        ok &= v.abs() < bound;
+    }
+    ok
 }
 
 /// The `ArgumentException` of a sprite `placement_ok` refused: the first argument in `given`
@@ -145,12 +159,22 @@ pub struct SpriteBatch {
     state: Option<BatchState>,
     /// One instance per sprite, in call order.
     instances: Vec<SpriteInstance>,
-    /// Call-order runs of one texture (all modes).
+    /// Call-order runs of one texture (all modes), closed: the sprites from `open` on, of
+    /// `current_texture`, are the run still growing ([`SpriteBatch::close_run`]).
     runs: Vec<Run>,
+    /// The index in `instances` where the growing run begins.
+    open: usize,
+    /// The address of the core of the texture last drawn (0: none since the texture list was
+    /// cleared); `textures` holds it, so no other texture can have that address meanwhile. A
+    /// sprite of the same texture needs neither the texture list nor the runs.
+    current_core: usize,
+    /// The batch's index of that texture: the growing run's.
+    current_texture: u32,
     /// Per-sprite (layer depth, texture) for the sorting modes only.
     keys: Vec<(f32, u32)>,
-    /// Scratch for the sorting modes: sprite indices in drawing order.
-    order: Vec<u32>,
+    /// Scratch for the sorting modes: each sprite's sort key (high half) and index (low half),
+    /// sorted into drawing order.
+    order: Vec<u64>,
     /// Distinct textures of the batch, by wrapper core; runs and keys index this.
     textures: Vec<BatchTexture>,
     /// The effect `begin` was given, held by every draw of the batch.
@@ -170,6 +194,9 @@ impl SpriteBatch {
             state: None,
             instances: Vec::new(),
             runs: Vec::new(),
+            open: 0,
+            current_core: 0,
+            current_texture: 0,
             keys: Vec::new(),
             order: Vec::new(),
             textures: Vec::new(),
@@ -269,7 +296,7 @@ impl SpriteBatch {
         });
         self.effect = effect;
         self.clear_queue();
-        self.textures.clear();
+        self.clear_textures();
         Ok(())
     }
 
@@ -279,7 +306,7 @@ impl SpriteBatch {
     #[inline]
     pub fn draw(&mut self, texture: &Texture2D, position: Vector2, color: Color) -> Result<()> {
         let (x, y) = (position.x, position.y);
-        if !all_below_2_pow_124(&[x, y]) {
+        if !placement_ok(&[x, y, 0.0, 0.0, 0.0, 0.0], 0.0, 0.0) {
             return Err(refuse_sprite(&[("position", &[x, y])], &[("position", &[x, y])]));
         }
         let size = [texture.width() as f32, texture.height() as f32];
@@ -437,23 +464,10 @@ impl SpriteBatch {
         };
         let Geometry { destination, offset, rotation } = geometry;
         core.res.check_alive()?;
-        let index = match self.textures.last() {
-            Some(last) if Arc::ptr_eq(&last.core, core) => self.textures.len() - 1,
-            _ => match self.textures.iter().rposition(|known| Arc::ptr_eq(&known.core, core)) {
-                Some(i) => i,
-                None => {
-                    if !Weak::ptr_eq(&core.res.device, &self.device) {
-                        return Err(XnaError::invalid_operation(
-                            "The texture was created by a different GraphicsDevice.",
-                        ));
-                    }
-                    let state = core.state()?;
-                    self.textures.push(BatchTexture { core: core.clone(), state, cube });
-                    self.textures.len() - 1
-                }
-            },
-        };
-        let texture = index as u32;
+        if Arc::as_ptr(core) as usize != self.current_core {
+            self.switch_texture(core, cube)?;
+        }
+        let texture = self.current_texture;
         let (sin, cos) = if rotation == 0.0 { (0.0, 1.0) } else { crate::math::sin_cos(rotation) };
         let sprite = Sprite {
             source,
@@ -467,22 +481,51 @@ impl SpriteBatch {
             texture,
         };
         self.instances.push(instance(&sprite));
-        match self.runs.last_mut() {
-            Some(run) if run.texture == texture => run.sprites += 1,
-            _ => self.runs.push(Run { texture, sprites: 1 }),
-        }
-        if matches!(
-            sort,
-            SpriteSortMode::Texture | SpriteSortMode::BackToFront | SpriteSortMode::FrontToBack
-        ) {
-            self.keys.push((depth, texture));
-        }
-        if sort == SpriteSortMode::Immediate {
-            if let Some(state) = self.state {
-                self.flush_sprites(&state)?;
+        if sort != SpriteSortMode::Deferred {
+            if sort == SpriteSortMode::Immediate {
+                if let Some(state) = self.state {
+                    self.flush_sprites(&state)?;
+                }
+            } else {
+                self.keys.push((depth, texture));
             }
         }
         Ok(())
+    }
+
+    /// Makes `core` the current texture (a sprite of it follows): finds or adds it in the
+    /// batch's texture list, and closes the growing run when the texture differs from its.
+    #[inline(never)]
+    fn switch_texture(&mut self, core: &Arc<TextureCore>, cube: bool) -> Result<()> {
+        let index = match self.textures.iter().rposition(|known| Arc::ptr_eq(&known.core, core)) {
+            Some(i) => i,
+            None => {
+                if !Weak::ptr_eq(&core.res.device, &self.device) {
+                    return Err(XnaError::invalid_operation(
+                        "The texture was created by a different GraphicsDevice.",
+                    ));
+                }
+                let state = core.state()?;
+                self.textures.push(BatchTexture { core: core.clone(), state, cube });
+                self.textures.len() - 1
+            }
+        } as u32;
+        if index != self.current_texture {
+            self.close_run();
+        }
+        self.current_core = Arc::as_ptr(core) as usize;
+        self.current_texture = index;
+        Ok(())
+    }
+
+    /// Closes the growing run: its sprites (if any) join `runs`, and the next sprite starts
+    /// a new one.
+    fn close_run(&mut self) {
+        let sprites = self.instances.len() - self.open;
+        if sprites > 0 {
+            self.runs.push(Run { texture: self.current_texture, sprites: sprites as u32 });
+        }
+        self.open = self.instances.len();
     }
 
     /// `End()`: sorts (in the sorting modes), hands the sprites to the frame and records the
@@ -492,7 +535,7 @@ impl SpriteBatch {
             return Err(XnaError::invalid_operation("Begin must be called before calling End."));
         };
         let result = self.flush_sprites(&state);
-        self.textures.clear();
+        self.clear_textures();
         self.effect = None;
         result
     }
@@ -500,6 +543,53 @@ impl SpriteBatch {
     fn clear_queue(&mut self) {
         self.instances.clear();
         self.runs.clear();
+        self.open = 0;
         self.keys.clear();
+    }
+
+    /// Forgets the batch's textures, and so the current one.
+    fn clear_textures(&mut self) {
+        self.textures.clear();
+        self.current_core = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finite::all_finite;
+
+    /// The per-sprite check answers as the two general ones do, for every value class in every
+    /// position: zeros, ordinary values, the largest below the bound, the bound itself, the
+    /// largest finite value, the infinities and NaN.
+    #[test]
+    fn placement_ok_answers_as_the_general_checks() {
+        let bound = 2.0f32.powi(124);
+        let below = f32::from_bits(bound.to_bits() - 1);
+        let classes = [
+            0.0,
+            -0.0,
+            1.5,
+            -7.0,
+            below,
+            -below,
+            bound,
+            -bound,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+        ];
+        for at in 0..8 {
+            for &v in &classes {
+                let mut values = [3.0f32; 8];
+                values[at] = v;
+                let placement: [f32; 6] = values[..6].try_into().unwrap();
+                let expected = all_below_2_pow_124(&placement) && all_finite(&values[6..]);
+                assert_eq!(placement_ok(&placement, values[6], values[7]), expected, "{v} at {at}");
+            }
+        }
     }
 }

@@ -37,6 +37,7 @@ const NO_SLOT: u32 = u32::MAX;
 impl SpriteBatch {
     /// Hands the queued sprites to the frame and records their draws (see the module doc).
     pub(super) fn flush_sprites(&mut self, state: &BatchState) -> Result<()> {
+        self.close_run();
         if self.runs.is_empty() {
             return Ok(());
         }
@@ -170,29 +171,41 @@ impl SpriteBatch {
 
     /// Appends the queued sprites to `out` in the sort mode's order (stable: equal keys keep call
     /// order) and makes `runs` the texture runs of that order.
+    ///
+    /// Each sprite's key and call index are packed into one `u64` (key high, index low), so an
+    /// unstable sort of plain integers gives the stable order: no two entries are equal, and
+    /// equal keys compare by call index.
     fn write_sorted(&mut self, sort: SpriteSortMode, out: &mut Vec<SpriteInstance>) {
         let keys = &self.keys;
         self.order.clear();
-        self.order.extend(0..keys.len() as u32);
-        match sort {
-            SpriteSortMode::Texture => self.order.sort_by_key(|&i| keys[i as usize].1),
-            SpriteSortMode::BackToFront => {
-                self.order.sort_by(|&a, &b| keys[b as usize].0.total_cmp(&keys[a as usize].0))
-            }
-            _ => self.order.sort_by(|&a, &b| keys[a as usize].0.total_cmp(&keys[b as usize].0)),
-        }
-        out.reserve(self.instances.len());
+        let packed = keys.iter().enumerate().map(|(i, &(depth, texture))| {
+            let key = match sort {
+                SpriteSortMode::Texture => texture,
+                SpriteSortMode::BackToFront => !depth_order(depth),
+                _ => depth_order(depth),
+            };
+            u64::from(key) << 32 | i as u64
+        });
+        self.order.extend(packed);
+        self.order.sort_unstable();
+        let instances = &self.instances;
+        out.extend(self.order.iter().map(|&k| instances[k as u32 as usize]));
         self.runs.clear();
-        for &i in &self.order {
-            let i = i as usize;
-            out.push(self.instances[i]);
-            let texture = keys[i].1;
+        for &k in &self.order {
+            let texture = keys[k as u32 as usize].1;
             match self.runs.last_mut() {
                 Some(run) if run.texture == texture => run.sprites += 1,
                 _ => self.runs.push(Run { texture, sprites: 1 }),
             }
         }
     }
+}
+
+/// A layer depth as an unsigned integer of the same order as [`f32::total_cmp`]: a positive
+/// number's sign bit set, a negative number's bits all inverted.
+fn depth_order(depth: f32) -> u32 {
+    let bits = depth.to_bits();
+    bits ^ (((bits as i32 >> 31) as u32) | 0x8000_0000)
 }
 
 /// A draw of the stock sprite stage over `count` sprites from `first` of the frame's arena.
@@ -219,5 +232,36 @@ fn stock_draw(
         scissor: placement.scissor,
         transform: placement.transform,
         geometry: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::depth_order;
+
+    /// The integer order of depths is `total_cmp`'s for every pair of value classes, signed
+    /// zeros and the extremes included.
+    #[test]
+    fn depth_order_is_total_cmp() {
+        let values = [
+            f32::NEG_INFINITY,
+            f32::MIN,
+            -1.5,
+            -f32::MIN_POSITIVE,
+            -1e-45,
+            -0.0,
+            0.0,
+            1e-45,
+            f32::MIN_POSITIVE,
+            0.25,
+            1.0,
+            f32::MAX,
+            f32::INFINITY,
+        ];
+        for a in values {
+            for b in values {
+                assert_eq!(depth_order(a).cmp(&depth_order(b)), a.total_cmp(&b), "{a} {b}");
+            }
+        }
     }
 }
