@@ -81,8 +81,9 @@ fn capture(name: &str) -> PathBuf {
 }
 
 /// The capture replayed `PASSES` times through a [`Counting`] backend, timestamps off.
-fn replayed(plain: bool) -> (ProfileRun, Counted) {
-    let capture = Capture::open(&capture(&format!("overhead_{plain}.xgc"))).unwrap();
+/// `test` names the capture's file: tests run in parallel processes, each writes its own.
+fn replayed(test: &str, plain: bool) -> (ProfileRun, Counted) {
+    let capture = Capture::open(&capture(&format!("overhead_{test}_{plain}.xgc"))).unwrap();
     let mut vulkan =
         VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() }).unwrap();
     let mut counting = Counting {
@@ -120,7 +121,7 @@ struct Counted {
 #[test]
 fn without_timestamps_no_fences_are_polled_between_frames() {
     for plain in [true, false] {
-        let (run, counted) = replayed(plain);
+        let (run, counted) = replayed("drains", plain);
         assert_eq!(run.frames.len(), (FRAMES * PASSES) as usize);
         assert_eq!(counted.drains, 1, "plain {plain}");
     }
@@ -131,7 +132,7 @@ fn without_timestamps_no_fences_are_polled_between_frames() {
 /// frame (that frame's end, and the replay's finish after reading the final frame back).
 #[test]
 fn passes_follow_each_other_on_the_same_resources_without_draining_the_gpu() {
-    let (run, counted) = replayed(true);
+    let (run, counted) = replayed("passes", true);
     assert_eq!(run.frames.len(), (FRAMES * PASSES) as usize);
     assert_eq!(counted.textures_created, counted.textures);
     assert_eq!(counted.idle_waits, 2);
@@ -143,7 +144,7 @@ fn passes_follow_each_other_on_the_same_resources_without_draining_the_gpu() {
 /// was preempted between the two clocks' reads is an outlier, not the rule).
 #[test]
 fn describing_the_plans_is_not_counted_as_submission_time() {
-    let (run, Counted { submits, .. }) = replayed(false);
+    let (run, Counted { submits, .. }) = replayed("describing", false);
     let mut excess_us: Vec<f64> = run
         .frames
         .iter()
