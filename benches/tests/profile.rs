@@ -2,13 +2,13 @@
 //! GPU time, the per-node table, the JSON summary and the `xnagraph-replay replay` outputs,
 //! with validation fatal.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 
-use xnagraph::{
-    BlendState, Color, DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters,
-    Rectangle, RenderTarget2D, SpriteBatch, SpriteSortMode, Texture2D, Vector2,
-};
+use common::scene::{capture, FRAMES, H, W};
+use common::scratch;
 use xnagraph_benches::profile::{
     node_rows, node_table, profile, summary_json, ProfileOptions, ProfileRun,
 };
@@ -16,55 +16,6 @@ use xnagraph_graph::capture::Capture;
 use xnagraph_graph::timing::span_ns;
 use xnagraph_graph::{Backend, GpuTimingSupport};
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
-
-const W: i32 = 64;
-const H: i32 = 48;
-const FRAMES: u32 = 6;
-
-fn scratch(name: &str) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_file(&path);
-    path
-}
-
-/// Frames of three plan nodes each: two sprites into the target "scene" (cleared each frame),
-/// the scene drawn into the back buffer, the present.
-fn capture(name: &str) -> PathBuf {
-    let path = scratch(name);
-    let params = PresentationParameters {
-        back_buffer_width: W,
-        back_buffer_height: H,
-        ..PresentationParameters::default()
-    };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
-    let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
-    device.capture_frames(&path, 0..=FRAMES as u64 - 1).unwrap();
-    let scene = RenderTarget2D::new(&device, W / 2, H / 2).unwrap();
-    scene.set_name("scene");
-    let ball = Texture2D::new(&device, 2, 2).unwrap();
-    ball.set_data(&[Color::RED, Color::WHITE, Color::BLUE, Color::WHITE]).unwrap();
-    let mut batch = SpriteBatch::new(&device).unwrap();
-    for frame in 0..FRAMES {
-        device.set_render_target(Some(&scene)).unwrap();
-        device.clear(Color::new(10, 20, 30, 255)).unwrap();
-        batch.begin().unwrap();
-        batch.draw(&ball, Vector2::new(frame as f32, 3.0), Color::WHITE).unwrap();
-        batch.draw(&ball, Vector2::new(9.0, frame as f32), Color::WHITE).unwrap();
-        batch.end().unwrap();
-        device.set_render_target(None).unwrap();
-        device.clear(Color::BLACK).unwrap();
-        batch
-            .begin_with(SpriteSortMode::Deferred, Some(BlendState::OPAQUE), None, None, None, None)
-            .unwrap();
-        batch.draw_rect(&scene, Rectangle::new(5, 4, W - 8, H - 6), Color::WHITE).unwrap();
-        batch.end().unwrap();
-        device.present().unwrap();
-    }
-    device.wait_idle().unwrap();
-    assert!(device.capture_result().expect("finished").is_ok());
-    assert!(device.diagnostics().take_messages().is_empty());
-    path
-}
 
 fn profiled(path: &Path, timestamps: bool) -> ProfileRun {
     let capture = Capture::open(path).unwrap();

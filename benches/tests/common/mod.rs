@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // Each test file uses part of it.
 
+pub mod scene;
+
 use std::path::PathBuf;
 
 use xnagraph_benches::replay::replay;
