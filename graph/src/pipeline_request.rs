@@ -80,6 +80,9 @@ struct Combination {
 #[derive(Default)]
 pub(crate) struct PipelineRequests {
     seen: HashSet<Combination>,
+    /// The combination of the last draw noted: a draw repeating it is recognised without
+    /// building a key (no copy of a geometry draw's vertex layout).
+    last: Option<Combination>,
     sink: Option<PipelineSink>,
 }
 
@@ -98,7 +101,8 @@ impl PipelineRequests {
     }
 
     /// Hands `draw`'s combination on `targets` to the sink the first time it is recorded.
-    /// Allocates only for a new combination (and a geometry draw's layout).
+    /// Allocates only for a new combination, and for a geometry draw's layout when the draw
+    /// does not repeat the last draw's combination.
     pub fn note(&mut self, draw: &Draw, targets: &[ColorBinding]) {
         let Some(sink) = self.sink.as_mut() else {
             return;
@@ -112,19 +116,34 @@ impl PipelineRequests {
             let desc = t.target.desc();
             *part = Some((desc.format, desc.depth_format(), desc.sample_count()));
         }
+        let writes = ColorWrites::of_draw(&key, targets.len());
+        let several_textures = draw.textures.len() > 1;
+        let repeats_last = self.last.as_ref().is_some_and(|last| {
+            last.key == key
+                && last.targets == parts
+                && last.writes == writes
+                && last.several_textures == several_textures
+                && match (&last.geometry, &draw.geometry) {
+                    (None, None) => true,
+                    (Some(l), Some(g)) => {
+                        l.shader == g.material.shader
+                            && l.primitive == g.primitive
+                            && l.layout == g.layout
+                    }
+                    _ => false,
+                }
+        });
+        if repeats_last {
+            return;
+        }
         let geometry = draw.geometry.as_ref().map(|g| GeometryPipeline {
             shader: g.material.shader,
             layout: g.layout.clone(),
             primitive: g.primitive,
         });
-        let combination = Combination {
-            key,
-            targets: parts,
-            writes: ColorWrites::of_draw(&key, targets.len()),
-            several_textures: draw.textures.len() > 1,
-            geometry,
-        };
+        let combination = Combination { key, targets: parts, writes, several_textures, geometry };
         if self.seen.contains(&combination) {
+            self.last = Some(combination);
             return;
         }
         let effect = draw
@@ -139,7 +158,8 @@ impl PipelineRequests {
             geometry: combination.geometry.clone(),
             effect,
         });
-        self.seen.insert(combination);
+        self.seen.insert(combination.clone());
+        self.last = Some(combination);
     }
 }
 
