@@ -271,7 +271,8 @@ pub(crate) fn record_depth_readback(
     let route = route(format);
     if route == Route::Draws && !t.depth_sampled {
         return Err(BackendError::NotSupported(format!(
-            "a readback of a {depth_format:?} image this device cannot sample"
+            "a readback of a {depth_format:?} image that is not sampled (a DiscardContents target, \
+             or a device that cannot sample the format)"
         )));
     }
     let texels = w * h;

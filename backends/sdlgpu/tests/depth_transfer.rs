@@ -37,9 +37,19 @@ fn pattern(depth: DepthFormat) -> Vec<u8> {
     bytes
 }
 
-/// Uploads `data` into the depth/stencil image of a fresh `depth` target and reads it back, in
-/// one submission, on a validated device; the bytes read.
+/// Uploads `data` into the depth/stencil image of a fresh PreserveContents `depth` target and
+/// reads it back, in one submission, on a validated device; the bytes read.
 fn upload_then_read(depth: DepthFormat, data: Vec<u8>) -> Vec<u8> {
+    transfer(depth, RenderTargetUsage::PreserveContents, Some(data)).expect("submit")
+}
+
+/// [`upload_then_read`] on a target of `usage`, the upload left out without `data`; the
+/// submission's error, if any.
+fn transfer(
+    depth: DepthFormat,
+    usage: RenderTargetUsage,
+    data: Option<Vec<u8>>,
+) -> Result<Vec<u8>, xnagraph_graph::BackendError> {
     let config = SdlGpuConfig { debug_mode: true, poison_undefined: true, ..Default::default() };
     let mut backend = SdlGpuBackend::new(config).expect("an SDL_gpu device");
     assert!(backend.capabilities().depth_readback);
@@ -52,17 +62,12 @@ fn upload_then_read(depth: DepthFormat, data: Vec<u8>) -> Vec<u8> {
         layers: 1,
         volume_depth: None,
         format: SurfaceFormat::Color,
-        render_target: Some(RenderTargetDesc {
-            depth,
-            sample_count: 0,
-            usage: RenderTargetUsage::PreserveContents,
-            back_buffer: false,
-        }),
+        render_target: Some(RenderTargetDesc { depth, sample_count: 0, usage, back_buffer: false }),
     };
     let handle = backend.create_texture(&desc).expect("a target");
     let target: Arc<TextureState> = TextureState::new(desc, handle, backend.retire_sink());
     let whole = Rect::new(0, 0, W as i32, H as i32);
-    let upload = Upload {
+    let upload = data.map(|data| Upload {
         image: Image::DepthStencil,
         texture: target.clone(),
         level: 0,
@@ -70,7 +75,7 @@ fn upload_then_read(depth: DepthFormat, data: Vec<u8>) -> Vec<u8> {
         rect: whole,
         slices: Slices::FLAT,
         data,
-    };
+    });
     let readback = Readback {
         image: Image::DepthStencil,
         id: ReadbackId(1),
@@ -80,17 +85,22 @@ fn upload_then_read(depth: DepthFormat, data: Vec<u8>) -> Vec<u8> {
         rect: whole,
         slices: Slices::FLAT,
     };
-    let frame = FrameCommands {
-        nodes: vec![Node::Upload(upload), Node::Readback(readback)],
-        ..FrameCommands::default()
-    };
-    let nodes =
-        vec![node(PlanNodeKind::Upload { node: 0 }), node(PlanNodeKind::Readback { node: 1 })];
-    let plan = FramePlan { frame, nodes, cost: PlanCost::default() };
-    let submission = backend.submit(&plan).expect("submit");
+    let mut nodes = Vec::new();
+    let mut planned = Vec::new();
+    if let Some(upload) = upload {
+        planned.push(node(PlanNodeKind::Upload { node: nodes.len() }));
+        nodes.push(Node::Upload(upload));
+    }
+    planned.push(node(PlanNodeKind::Readback { node: nodes.len() }));
+    nodes.push(Node::Readback(readback));
+    let frame = FrameCommands { nodes, ..FrameCommands::default() };
+    let plan = FramePlan { frame, nodes: planned, cost: PlanCost::default() };
+    let submitted = backend.submit(&plan);
     drop(plan);
-    backend.wait(submission).expect("wait");
-    let bytes = backend.take_readback(ReadbackId(1)).expect("readback bytes");
+    let bytes = submitted.map(|submission| {
+        backend.wait(submission).expect("wait");
+        backend.take_readback(ReadbackId(1)).expect("readback bytes")
+    });
     drop(target);
     backend.wait_idle().expect("wait_idle");
     drop(backend);
@@ -110,6 +120,19 @@ fn round_trip(depth: DepthFormat) {
         assert_eq!(f(&back, i), f(&data, i), "{depth:?}: depth of texel {i}");
     }
     assert_eq!(back[texels * 4..], data[texels * 4..], "{depth:?}: stencil");
+}
+
+/// A readback through draws samples the depth texture, which only a PreserveContents target's
+/// has (the only depth a capture snapshots): any other is refused, never read wrong. A
+/// depth-only format copies, whatever the usage.
+#[test]
+fn a_discarding_depth24_stencil8_target_refuses_a_depth_readback() {
+    let discard = RenderTargetUsage::DiscardContents;
+    let e = transfer(DepthFormat::Depth24Stencil8, discard, None).expect_err("refused");
+    assert!(matches!(e, xnagraph_graph::BackendError::NotSupported(_)), "{e:?}");
+    assert!(e.to_string().contains("Depth24Stencil8 image that is not sampled"), "{e}");
+    let data = pattern(DepthFormat::Depth24);
+    assert_eq!(transfer(DepthFormat::Depth24, discard, Some(data.clone())).unwrap(), data);
 }
 
 #[test]
