@@ -4,17 +4,25 @@
 //! content without clearing it, depth-tested and stencil-tested. A capture of frames 3 to 5
 //! carries the target's depth and stencil in its snapshot: its replay equals the live run's
 //! final frame exactly. Dropping the depth snapshot makes the replay refuse the frame.
+//!
+//! Both backends read depth back and restore it: captures made on Vulkan and on SDL_gpu replay
+//! on either (each backend's device is made explicitly here, whatever `XNAGRAPH_BACKEND`
+//! says), for every depth format: Depth16 and Depth24 (SDL_gpu copies them) draw the same scene
+//! without the stencil-tested quads, Depth24Stencil8 (SDL_gpu restores and reads it through
+//! draws) with them.
 
 mod common;
 
 use common::{replay_final, scratch, vulkan};
 use xnagraph::{
-    BasicEffect, Color, CompareFunction, DepthFormat, DepthStencilState, DeviceOptions,
-    GraphicsDevice, GraphicsProfile, PresentationParameters, PrimitiveType, RasterizerState,
-    RenderTarget2D, RenderTargetUsage, SpriteBatch, StencilOperation, SurfaceFormat, Vector2,
-    Vector3, VertexPositionColor,
+    BackendKind, BasicEffect, Color, CompareFunction, DepthFormat, DepthStencilState,
+    DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters, PrimitiveType,
+    RasterizerState, RenderTarget2D, RenderTargetUsage, SpriteBatch, StencilOperation,
+    SurfaceFormat, Vector2, Vector3, VertexPositionColor,
 };
 use xnagraph_graph::capture::Capture;
+use xnagraph_graph::Backend;
+use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
 
 const W: i32 = 48;
 const H: i32 = 40;
@@ -23,12 +31,16 @@ const TW: f32 = 32.0;
 const TH: f32 = 24.0;
 
 fn device() -> GraphicsDevice {
+    device_on(BackendKind::Vulkan)
+}
+
+fn device_on(backend: BackendKind) -> GraphicsDevice {
     let params = PresentationParameters {
         back_buffer_width: W,
         back_buffer_height: H,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { backend, validation: true, ..DeviceOptions::default() };
     GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
 }
 
@@ -69,16 +81,20 @@ fn where_stencil(reference: u32) -> DepthStencilState {
 /// stencil 0); frames 0, 1 and 2 each draw one region at depth 0.3, 0.6 and 0.4 with stencil
 /// 1, 2 and 3. From frame 3 on, nothing clears it: each frame draws a whole-target quad at
 /// depth 0.5 with a LessEqual depth test (it shows where the stored depth is at least 0.5: the
-/// background and the 0.6 region) and two more, stencil-tested, that show only the stencil 3
-/// and stencil 2 regions.
+/// background and the 0.6 region) and, with Depth24Stencil8, two more, stencil-tested, that
+/// show only the stencil 3 and stencil 2 regions.
 fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
+    render_with(device, frames, DepthFormat::Depth24Stencil8)
+}
+
+fn render_with(device: &GraphicsDevice, frames: u32, depth: DepthFormat) -> Vec<u8> {
     let target = RenderTarget2D::with_options(
         device,
         TW as i32,
         TH as i32,
         false,
         SurfaceFormat::Color,
-        DepthFormat::Depth24Stencil8,
+        depth,
         0,
         RenderTargetUsage::PreserveContents,
     )
@@ -113,31 +129,88 @@ fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
             };
             device.set_depth_stencil_state(depth_tested).unwrap();
             strip(&quad(0.0, 0.0, TW, TH, 0.5, Color::new(250, 120, shade, 255)));
+            if depth != DepthFormat::Depth24Stencil8 {
+                continue_frame(device, &mut batch, &target);
+                continue;
+            }
             device.set_depth_stencil_state(where_stencil(3)).unwrap();
             strip(&quad(0.0, 0.0, TW, TH, 0.9, Color::new(shade, 240, 250, 255)));
             device.set_depth_stencil_state(where_stencil(2)).unwrap();
             strip(&quad(0.0, 0.0, TW, TH / 2.0, 0.9, Color::new(90, shade, 160, 255)));
         }
-        device.set_render_target(None).unwrap();
-        device.clear(Color::BLACK).unwrap();
-        batch.begin().unwrap();
-        batch.draw(&target, Vector2::new(7.0, 9.0), Color::WHITE).unwrap();
-        batch.end().unwrap();
-        device.present().unwrap();
+        continue_frame(device, &mut batch, &target);
     }
     let mut pixels = vec![Color::TRANSPARENT; (W * H) as usize];
     device.get_back_buffer_data(None, &mut pixels, 0, (W * H) as usize).unwrap();
     bytemuck::cast_slice(&pixels).to_vec()
 }
 
+/// Ends a frame: the target drawn at (7, 9) of a black back buffer, presented.
+fn continue_frame(device: &GraphicsDevice, batch: &mut SpriteBatch, target: &RenderTarget2D) {
+    device.set_render_target(None).unwrap();
+    device.clear(Color::BLACK).unwrap();
+    batch.begin().unwrap();
+    batch.draw(target, Vector2::new(7.0, 9.0), Color::WHITE).unwrap();
+    batch.end().unwrap();
+    device.present().unwrap();
+}
+
 /// Captures frames 3 to 5 of a 6-frame run; returns the live final frame and the capture.
 fn capture_run(name: &str) -> (Vec<u8>, Capture) {
+    capture_on(name, BackendKind::Vulkan, DepthFormat::Depth24Stencil8)
+}
+
+fn capture_on(name: &str, backend: BackendKind, depth: DepthFormat) -> (Vec<u8>, Capture) {
     let path = scratch(name);
-    let device = device();
+    let device = device_on(backend);
     device.capture_frames(&path, 3..=5).unwrap();
-    let live = render(&device, 6);
+    let live = render_with(&device, 6, depth);
     device.capture_result().expect("the capture finished").unwrap();
     (live, Capture::open(&path).unwrap())
+}
+
+/// An SDL_gpu backend in debug mode (the Khronos layer underneath), poisoning what the plan
+/// leaves undefined.
+fn sdlgpu() -> SdlGpuBackend {
+    let config = SdlGpuConfig { debug_mode: true, poison_undefined: true, ..Default::default() };
+    SdlGpuBackend::new(config).unwrap()
+}
+
+/// Replays `capture` once on `backend` (any validation message fails); its final back buffer.
+fn replay_final_on(backend: &mut dyn Backend, capture: &Capture) -> Vec<u8> {
+    let run = xnagraph_benches::replay::replay(backend, capture, 1, None, || {}).unwrap();
+    let messages = backend.diagnostics().take_messages();
+    assert!(messages.is_empty(), "{messages:?}");
+    run.final_back_buffer
+}
+
+/// Captures on each backend; each capture replays on each backend to the live final frame,
+/// which is the same on both.
+fn across_backends(depth: DepthFormat) {
+    let name = |on: &str| format!("depth_{depth:?}_{on}.xgc");
+    let (live, on_vulkan) = capture_on(&name("vulkan"), BackendKind::Vulkan, depth);
+    let (live_sdl, on_sdl) = capture_on(&name("sdlgpu"), BackendKind::SdlGpu, depth);
+    assert!(live_sdl == live, "{depth:?}: both backends draw the same pixels live");
+    // The live frame shows the depth test against the stored depth (the target is drawn at
+    // (7, 9)): the 0.3 and 0.4 regions hide the depth-tested quad; the background and the 0.6
+    // region do not.
+    let at = |x: i32, y: i32| pixel(&live, 7 + x, 9 + y);
+    assert_eq!(at(6, 5), [200, 30, 30, 255], "{depth:?}: depth 0.3 kept");
+    assert_eq!(at(30, 20), [250, 120, 120, 255], "{depth:?}: background");
+    if depth != DepthFormat::Depth24Stencil8 {
+        assert_eq!(at(10, 17), [40, 50, 210, 255], "{depth:?}: depth 0.4 kept");
+        assert_eq!(at(22, 14), [250, 120, 120, 255], "{depth:?}: depth 0.6");
+    }
+    for (from, capture) in [("Vulkan", &on_vulkan), ("SDL_gpu", &on_sdl)] {
+        assert_eq!(capture.depth_snapshot.len(), 1, "{depth:?} on {from}: in the snapshot");
+        let on_sdl = replay_final_on(&mut sdlgpu(), capture);
+        assert!(on_sdl == live, "{depth:?}: the {from} capture replays on SDL_gpu");
+        let on_vulkan = replay_final_on(&mut vulkan(), capture);
+        assert!(on_vulkan == live, "{depth:?}: the {from} capture replays on Vulkan");
+    }
+    // Both backends read the same content back.
+    let blob = |c: &Capture| c.blobs[c.depth_snapshot[0].blob as usize].clone();
+    assert!(blob(&on_sdl) == blob(&on_vulkan), "{depth:?}: the snapshots are equal");
 }
 
 /// The pixel at back buffer (x, y).
@@ -163,7 +236,7 @@ fn depth_and_stencil_drawn_before_the_capture_replay_to_the_live_final_frame_exa
 }
 
 /// Every pass of a repeated replay restores the depth/stencil snapshot: three passes back to
-/// back, on a backend that poisons what the plan leaves undefined, end on the live frame.
+/// back, on each backend poisoning what the plan leaves undefined, end on the live frame.
 #[test]
 fn every_pass_of_a_repeated_replay_restores_depth_and_stencil() {
     let (live, capture) = capture_run("depth_repeat.xgc");
@@ -172,11 +245,30 @@ fn every_pass_of_a_repeated_replay_restores_depth_and_stencil() {
         poison_undefined: true,
         ..xnagraph_vulkan::VulkanConfig::default()
     };
-    let mut backend = xnagraph_vulkan::VulkanBackend::new(config).unwrap();
-    let run = xnagraph_benches::replay::replay(&mut backend, &capture, 3, None, || {}).unwrap();
-    assert_eq!(run.frames.len(), 3 * capture.frames.len());
-    assert_eq!(run.final_back_buffer, live);
-    assert!(xnagraph_graph::Backend::diagnostics(&backend).take_messages().is_empty());
+    let backends: [Box<dyn Backend>; 2] =
+        [Box::new(xnagraph_vulkan::VulkanBackend::new(config).unwrap()), Box::new(sdlgpu())];
+    for mut backend in backends {
+        let run = xnagraph_benches::replay::replay(&mut *backend, &capture, 3, None, || {});
+        let run = run.unwrap();
+        assert_eq!(run.frames.len(), 3 * capture.frames.len());
+        assert!(run.final_back_buffer == live, "{}", backend.adapter_name());
+        assert!(backend.diagnostics().take_messages().is_empty());
+    }
+}
+
+#[test]
+fn depth16_content_captured_on_either_backend_replays_on_either() {
+    across_backends(DepthFormat::Depth16);
+}
+
+#[test]
+fn depth24_content_captured_on_either_backend_replays_on_either() {
+    across_backends(DepthFormat::Depth24);
+}
+
+#[test]
+fn depth24_stencil8_content_captured_on_either_backend_replays_on_either() {
+    across_backends(DepthFormat::Depth24Stencil8);
 }
 
 #[test]
@@ -185,25 +277,33 @@ fn a_replay_whose_capture_lacks_the_depth_snapshot_is_refused_naming_frame_textu
     // content the file does not hold.
     let (_, mut capture) = capture_run("depth_dropped.xgc");
     capture.depth_snapshot.clear();
-    let mut backend = vulkan();
-    let e = match xnagraph_benches::replay::replay(&mut backend, &capture, 1, None, || {}) {
-        Ok(_) => panic!("a replay without the depth snapshot must be refused"),
-        Err(e) => e.to_string(),
-    };
-    assert!(e.contains("frame 3 uses the depth/stencil image of texture"), "{e}");
-    assert!(e.contains("not in the file"), "{e}");
+    let backends: [Box<dyn Backend>; 2] = [Box::new(vulkan()), Box::new(sdlgpu())];
+    for mut backend in backends {
+        let e = match xnagraph_benches::replay::replay(&mut *backend, &capture, 1, None, || {}) {
+            Ok(_) => panic!("a replay without the depth snapshot must be refused"),
+            Err(e) => e.to_string(),
+        };
+        assert!(e.contains("frame 3 uses the depth/stencil image of texture"), "{e}");
+        assert!(e.contains("not in the file"), "{e}");
+    }
 }
 
 #[test]
 fn a_trim_past_the_first_frame_reads_the_depth_back_into_its_snapshot() {
+    // Trimmed on each backend (each reads the depth of frame 4's start back), replayed on both.
     let (live, capture) = capture_run("depth_to_trim.xgc");
-    let mut backend = vulkan();
-    let (bytes, _) =
-        xnagraph_graph::capture::trim::trim(&capture, 1..=2, &mut backend, Vec::new()).unwrap();
-    let trimmed = Capture::from_bytes(&bytes).unwrap();
-    assert_eq!(trimmed.frames.iter().map(|f| f.number).collect::<Vec<_>>(), vec![4, 5]);
-    assert_eq!(trimmed.depth_snapshot.len(), 1);
-    assert_eq!(replay_final(&trimmed), live);
+    let backends: [Box<dyn Backend>; 2] = [Box::new(vulkan()), Box::new(sdlgpu())];
+    for mut backend in backends {
+        let (bytes, _) =
+            xnagraph_graph::capture::trim::trim(&capture, 1..=2, &mut *backend, Vec::new())
+                .unwrap();
+        assert!(backend.diagnostics().take_messages().is_empty());
+        let trimmed = Capture::from_bytes(&bytes).unwrap();
+        assert_eq!(trimmed.frames.iter().map(|f| f.number).collect::<Vec<_>>(), vec![4, 5]);
+        assert_eq!(trimmed.depth_snapshot.len(), 1);
+        assert_eq!(replay_final(&trimmed), live);
+        assert!(replay_final_on(&mut sdlgpu(), &trimmed) == live);
+    }
 }
 
 #[test]

@@ -90,6 +90,40 @@ pub const DUAL_TEXTURE_VERT: Stage =
 pub const DUAL_TEXTURE_FRAG: Stage =
     Stage { name: "dual_texture.frag", spirv: include_bytes!("../spirv/dual_texture.frag.spv") };
 
+/// Depth/stencil transfers through draws (SDL_gpu): a triangle covering the whole target from
+/// vertices 0 to 2 of a draw without vertex buffers; no resources, no outputs.
+pub const FULLSCREEN_VERT: Stage =
+    Stage { name: "fullscreen.vert", spirv: include_bytes!("../spirv/fullscreen.vert.spv") };
+
+/// Depth restore for [`FULLSCREEN_VERT`]: `gl_FragDepth` is the texel at the fragment's position
+/// of an R32_FLOAT texture (combined image sampler at set 2, binding 0); no colour output.
+pub const DEPTH_WRITE_FRAG: Stage =
+    Stage { name: "depth_write.frag", spirv: include_bytes!("../spirv/depth_write.frag.spv") };
+
+/// Stencil restore of one bit for [`FULLSCREEN_VERT`]: discards the fragment unless bit `bit`
+/// (uniform block `StencilBit { uint }` at set 3, binding 0) of the R8_UNORM texel at its
+/// position (set 2, binding 0) is set; no colour output.
+pub const STENCIL_WRITE_FRAG: Stage =
+    Stage { name: "stencil_write.frag", spirv: include_bytes!("../spirv/stencil_write.frag.spv") };
+
+/// Depth readback for [`FULLSCREEN_VERT`]: the depth texel at the fragment's position (set 2,
+/// binding 0) as the one `float` colour output.
+pub const DEPTH_READ_FRAG: Stage =
+    Stage { name: "depth_read.frag", spirv: include_bytes!("../spirv/depth_read.frag.spv") };
+
+/// Exact 24-bit depth readback for [`FULLSCREEN_VERT`], one candidate per draw: from the depth
+/// sampled at the fragment's position (R32_FLOAT at set 2, binding 0), the nearest 24-bit value
+/// plus `offset` (uniform block `Candidate { int }` at set 3, binding 0) becomes the fragment's
+/// depth (the smallest float at or above c / (2^24 - 1)) and its one `uint` colour output, for a
+/// draw whose depth test is EQUAL.
+pub const DEPTH_PROBE_FRAG: Stage =
+    Stage { name: "depth_probe.frag", spirv: include_bytes!("../spirv/depth_probe.frag.spv") };
+
+/// Stencil readback of one bit for [`FULLSCREEN_VERT`]: outputs `(1 << bit) / 255` as its one
+/// `float` colour output (`StencilBit` at set 3, binding 0), for a stencil-tested additive draw.
+pub const STENCIL_READ_FRAG: Stage =
+    Stage { name: "stencil_read.frag", spirv: include_bytes!("../spirv/stencil_read.frag.spv") };
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +142,12 @@ mod tests {
             ALPHA_TEST_FRAG,
             DUAL_TEXTURE_VERT,
             DUAL_TEXTURE_FRAG,
+            FULLSCREEN_VERT,
+            DEPTH_WRITE_FRAG,
+            STENCIL_WRITE_FRAG,
+            DEPTH_READ_FRAG,
+            DEPTH_PROBE_FRAG,
+            STENCIL_READ_FRAG,
         ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }

@@ -221,7 +221,7 @@ pub(crate) fn record_readback(
         return Err(BackendError::OutOfMemory(sdl_error("SDL_CreateGPUTransferBuffer")));
     }
     rec.diagnostics.object_created();
-    rec.readbacks.push(PendingReadback { id: readback.id, buffer, len });
+    rec.readbacks.push(PendingReadback { id: readback.id, buffer, len, depth: None });
     if len == 0 {
         return Ok(());
     }

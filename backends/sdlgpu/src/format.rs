@@ -69,6 +69,8 @@ pub(crate) fn depth_bias_scale(format: SDL_GPUTextureFormat) -> f32 {
 pub(crate) struct FormatTable {
     support: [FormatSupport; SurfaceFormat::ALL.len()],
     depth: [Option<(DepthFormat, SDL_GPUTextureFormat)>; 4],
+    /// Whether the applied format of each requested depth format can also be sampled.
+    depth_samplable: [bool; 4],
     /// Bit set of sample counts (bit n ⇒ 2ⁿ) usable for `Color` targets.
     pub sample_counts: u32,
 }
@@ -117,6 +119,14 @@ impl FormatTable {
                 }
             }
         }
+        let mut depth_samplable = [false; 4];
+        for (i, applied) in depth.iter().enumerate() {
+            if let Some((_, f)) = applied {
+                let usage =
+                    SDL_GPU_TEXTUREUSAGE_DEPTH_STENCIL_TARGET | SDL_GPU_TEXTUREUSAGE_SAMPLER;
+                depth_samplable[i] = supports(*f, usage);
+            }
+        }
         let mut sample_counts = 1;
         for (bit, count) in
             [(2, SDL_GPU_SAMPLECOUNT_2), (4, SDL_GPU_SAMPLECOUNT_4), (8, SDL_GPU_SAMPLECOUNT_8)]
@@ -132,7 +142,7 @@ impl FormatTable {
                 sample_counts |= bit;
             }
         }
-        FormatTable { support, depth, sample_counts }
+        FormatTable { support, depth, depth_samplable, sample_counts }
     }
 
     pub fn support(&self, format: SurfaceFormat) -> FormatSupport {
@@ -145,6 +155,22 @@ impl FormatTable {
 
     pub fn depth_format(&self, requested: DepthFormat) -> Option<SDL_GPUTextureFormat> {
         self.depth[requested as usize].map(|(_, f)| f)
+    }
+
+    /// Whether the applied format of `requested` can be a sampled depth/stencil target.
+    pub fn depth_samplable(&self, requested: DepthFormat) -> bool {
+        self.depth_samplable[requested as usize]
+    }
+
+    /// Whether every applied depth format's content can be transferred: copied (depth only),
+    /// or through draws that sample it (with a stencil; see `depth_transfer`).
+    pub fn depth_transfers(&self) -> bool {
+        self.depth.iter().zip(self.depth_samplable).all(|(applied, samplable)| match applied {
+            Some((_, f)) => {
+                crate::depth_transfer::route(*f) != crate::depth_transfer::Route::Draws || samplable
+            }
+            None => true,
+        })
     }
 }
 

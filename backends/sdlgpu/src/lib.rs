@@ -25,7 +25,9 @@
 //! fences and their waiters), `format` (the format table), `texture` (native textures),
 //! `buffer` (vertex and index buffers and their transfers), `pipeline` (shaders, pipelines,
 //! samplers), `sprites` (sprite draws), `geometry` (geometry draws), `custom` (custom geometry
-//! effects' programs), `transfer` (texture uploads, readbacks and mip cascades), `record` (one
+//! effects' programs), `transfer` (texture uploads, readbacks and mip cascades),
+//! `depth_transfer` (a target's depth/stencil uploads and readbacks: copies, or `depth_draws`
+//! for formats with a stencil), `record` (one
 //! plan → one command buffer), `submit` (the frame's buffers filled, the plan recorded and
 //! submitted), `window` (the wrapped window, its swapchain and pacing).
 
@@ -33,6 +35,8 @@
 
 mod buffer;
 mod custom;
+mod depth_draws;
+mod depth_transfer;
 mod device;
 mod fence;
 mod format;
@@ -196,8 +200,9 @@ impl SdlGpuBackend {
             scaled_vertex_formats: false,
             // SDL 3.4 reserves `instance_step_rate` (it must be 0).
             instance_divisor: false,
-            // This backend lowers no depth/stencil transfers: a capture cannot snapshot depth.
-            depth_readback: false,
+            // Depth-only formats copy; formats with a stencil go through draws, which sample
+            // the depth texture (see `depth_transfer`).
+            depth_readback: formats.depth_transfers(),
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
         let fences = Arc::new(Fences {
@@ -293,7 +298,11 @@ impl SdlGpuBackend {
                 let p = SDL_MapGPUTransferBuffer(device, r.buffer, false);
                 if !p.is_null() {
                     let bytes = std::slice::from_raw_parts(p.cast::<u8>(), r.len as usize);
-                    self.readbacks.insert(r.id, bytes.to_vec());
+                    let bytes = match r.depth {
+                        Some(decode) => decode.apply(bytes),
+                        None => bytes.to_vec(),
+                    };
+                    self.readbacks.insert(r.id, bytes);
                     SDL_UnmapGPUTransferBuffer(device, r.buffer);
                 }
                 SDL_ReleaseGPUTransferBuffer(device, r.buffer);

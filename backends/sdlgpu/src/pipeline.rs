@@ -43,6 +43,8 @@ pub(crate) struct Pipelines {
     samplers: HashMap<SamplerState, *mut SDL_GPUSampler>,
     /// Geometry draws' pipelines and stages.
     pub geometry: crate::geometry::GeometryPipelines,
+    /// The depth/stencil transfers' draws.
+    pub depth: crate::depth_draws::DepthPrograms,
     /// Pipelines built on request and at lowering.
     pub stats: PipelineStats,
 }
@@ -83,6 +85,7 @@ impl Pipelines {
             pipelines: HashMap::new(),
             samplers: HashMap::new(),
             geometry: Default::default(),
+            depth: Default::default(),
             stats: PipelineStats::default(),
         };
         let made = (|| {
@@ -140,7 +143,7 @@ impl Pipelines {
     }
 
     pub fn pipeline_count(&self) -> usize {
-        self.pipelines.len() + self.geometry.count()
+        self.pipelines.len() + self.geometry.count() + self.depth.count()
     }
 
     /// Counts one pipeline built.
@@ -304,6 +307,7 @@ impl Pipelines {
                 SDL_ReleaseGPUSampler(device, s);
             }
             self.geometry.destroy(device);
+            self.depth.destroy(device);
             let stock = [self.vertex, self.fragment, self.cube_fragment];
             for s in stock.into_iter().chain(self.effects.drain().map(|(_, s)| s)) {
                 if !s.is_null() {

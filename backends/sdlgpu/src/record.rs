@@ -8,8 +8,8 @@
 //! begins the next with that clear as its CLEAR load action; the plan's own load actions start
 //! the first part and its store and resolve actions end the last. Uploads, readbacks and the
 //! frame's vertex stream go through transfer buffers in copy passes, and mip cascades are blits
-//! (texture transfers in `transfer`, buffer nodes in `buffer`, sprite draws in `sprites`,
-//! geometry draws in `geometry`);
+//! (texture transfers in `transfer`, depth/stencil transfers in `depth_transfer`, buffer nodes
+//! in `buffer`, sprite draws in `sprites`, geometry draws in `geometry`);
 //! transfer clears are render passes that only clear.
 //!
 //! With poisoning on (tests), a DONT_CARE load becomes a CLEAR to the poison value and an
@@ -38,6 +38,8 @@ pub(crate) struct PendingReadback {
     pub id: xnagraph_graph::ReadbackId,
     pub buffer: *mut SDL_GPUTransferBuffer,
     pub len: u32,
+    /// A depth readback: how its bytes become the neutral encoding when they are taken.
+    pub depth: Option<crate::depth_transfer::Decode>,
 }
 
 /// What recording borrows from the backend.
@@ -61,6 +63,9 @@ pub(crate) struct Recorder<'a> {
     pub uploads: *mut SDL_GPUTransferBuffer,
     pub upload_offsets: Vec<(usize, u32)>,
     pub readbacks: Vec<PendingReadback>,
+    /// Textures that live for this submission (depth/stencil transfers through draws),
+    /// released once it is submitted or cancelled.
+    pub temporaries: Vec<*mut SDL_GPUTexture>,
     pub poison_undefined: bool,
     pub diagnostics: &'a xnagraph_graph::Diagnostics,
     /// A plan drawn straight into the window: the back buffer whose colour texture the
@@ -98,14 +103,9 @@ impl Recorder<'_> {
     }
 }
 
-/// Transfers reach only the colour image here (`Capabilities::depth_readback` is false).
-fn refuse_depth_transfer(image: Image, what: &str) -> Result<(), BackendError> {
-    if image == Image::Color {
-        return Ok(());
-    }
-    Err(BackendError::NotSupported(format!(
-        "a {what} of the {image:?} image (this backend transfers colour images only)"
-    )))
+/// Transfers reach the colour and depth/stencil images, never a multisample image.
+fn samples_transfer(what: &str) -> BackendError {
+    BackendError::NotSupported(format!("a {what} of a multisample image"))
 }
 
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
@@ -114,14 +114,24 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
             PlanNodeKind::Pass(p) => record_pass(rec, p)?,
             PlanNodeKind::Upload { node } => {
                 if let Some(Node::Upload(u)) = rec.frame.nodes.get(*node) {
-                    refuse_depth_transfer(u.image, "upload")?;
-                    crate::transfer::record_upload(rec, *node, u)?;
+                    match u.image {
+                        Image::DepthStencil => {
+                            crate::depth_transfer::record_depth_upload(rec, *node, u)?
+                        }
+                        Image::Color => crate::transfer::record_upload(rec, *node, u)?,
+                        Image::Samples => return Err(samples_transfer("upload")),
+                    }
                 }
             }
             PlanNodeKind::Readback { node } => {
                 if let Some(Node::Readback(r)) = rec.frame.nodes.get(*node) {
-                    refuse_depth_transfer(r.image, "readback")?;
-                    crate::transfer::record_readback(rec, r)?;
+                    match r.image {
+                        Image::DepthStencil => {
+                            crate::depth_transfer::record_depth_readback(rec, r)?
+                        }
+                        Image::Color => crate::transfer::record_readback(rec, r)?,
+                        Image::Samples => return Err(samples_transfer("readback")),
+                    }
                 }
             }
             PlanNodeKind::GenerateMips { texture, layer } => {

@@ -6,6 +6,8 @@
 //! plan's nodes follow in order. The submission's fence joins the fence table, and the handles
 //! the engine dropped while the frame was recorded are released after it.
 
+use std::borrow::Cow;
+
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{BackendError, FramePlan, Node, PlanNodeKind, SubmissionId};
 
@@ -13,7 +15,7 @@ use crate::device::sdl_error;
 use crate::fence::FencePtr;
 use crate::record::{PendingReadback, Recorder};
 use crate::window::FramePresentation;
-use crate::{geometry, record, sprites, window, SdlGpuBackend};
+use crate::{depth_transfer, geometry, record, sprites, window, SdlGpuBackend};
 
 impl SdlGpuBackend {
     /// Makes `slot` at least `size` bytes (a new one replaces a smaller one; SDL releases the
@@ -77,6 +79,16 @@ impl SdlGpuBackend {
         Ok(b)
     }
 
+    /// Releases a submission's temporary textures once it is submitted or cancelled (SDL
+    /// keeps their memory until the GPU is done with them).
+    fn release_temporaries(&self, textures: Vec<*mut SDL_GPUTexture>) {
+        for t in textures {
+            // SAFETY: nothing recorded later names them.
+            unsafe { SDL_ReleaseGPUTexture(self.gpu.device, t) };
+            self.gpu.diagnostics.object_destroyed();
+        }
+    }
+
     /// Lowers and submits `plan` as submission `last_submitted + 1`, inside the `lower` and
     /// `queue_submit` spans the Vulkan backend opens (with the same `submission` field).
     pub(crate) fn record_and_submit(
@@ -88,16 +100,20 @@ impl SdlGpuBackend {
         let lower_scope = puffin::profile_scope_custom!("lower");
         let sprites = sprites::sprite_bytes(&plan.frame);
         // Stage every upload's bytes, then the vertex stream, in one mapped transfer buffer.
+        // (A depth/stencil upload stages its native bytes: `depth_transfer::staged_bytes`.)
         let mut offsets = Vec::new();
+        let mut staged = Vec::new();
         let mut total = 0u32;
         for node in &plan.nodes {
             let data = match (&node.kind, &plan.frame.nodes) {
                 (PlanNodeKind::Upload { node }, nodes) => match nodes.get(*node) {
-                    Some(Node::Upload(u)) => Some((*node, &u.data)),
+                    Some(Node::Upload(u)) => {
+                        Some((*node, depth_transfer::staged_bytes(&self.textures, u)?))
+                    }
                     _ => None,
                 },
                 (PlanNodeKind::BufferUpload { node, .. }, nodes) => match nodes.get(*node) {
-                    Some(Node::BufferUpload(u)) => Some((*node, &u.data)),
+                    Some(Node::BufferUpload(u)) => Some((*node, Cow::Borrowed(&u.data[..]))),
                     _ => None,
                 },
                 _ => None,
@@ -105,6 +121,7 @@ impl SdlGpuBackend {
             if let Some((node, data)) = data {
                 offsets.push((node, total));
                 total += (data.len() as u32).next_multiple_of(16);
+                staged.push(data);
             }
         }
         let sprite_offset = total;
@@ -121,12 +138,7 @@ impl SdlGpuBackend {
             if p.is_null() {
                 return Err(BackendError::Native(sdl_error("SDL_MapGPUTransferBuffer")));
             }
-            for (node, offset) in &offsets {
-                let data = match plan.frame.nodes.get(*node) {
-                    Some(Node::Upload(u)) => &u.data,
-                    Some(Node::BufferUpload(u)) => &u.data,
-                    _ => continue,
-                };
+            for ((_, offset), data) in offsets.iter().zip(&staged) {
                 std::ptr::copy_nonoverlapping(data.as_ptr(), p.add(*offset as usize), data.len());
             }
             std::ptr::copy_nonoverlapping(
@@ -184,6 +196,7 @@ impl SdlGpuBackend {
             uploads,
             upload_offsets: offsets,
             readbacks: Vec::new(),
+            temporaries: Vec::new(),
             poison_undefined: self.poison_undefined,
             diagnostics: &self.gpu.diagnostics,
             swapchain: presentation
@@ -200,6 +213,7 @@ impl SdlGpuBackend {
             Ok(())
         });
         let readbacks = std::mem::take(&mut rec.readbacks);
+        let temporaries = std::mem::take(&mut rec.temporaries);
         let release_readbacks = |this: &Self, readbacks: Vec<PendingReadback>| {
             for r in readbacks {
                 // SAFETY: never submitted.
@@ -218,6 +232,7 @@ impl SdlGpuBackend {
                 unsafe { SDL_CancelGPUCommandBuffer(cmd) };
             }
             release_readbacks(self, readbacks);
+            self.release_temporaries(temporaries);
             return Err(e);
         }
         drop((lower_scope, lower));
@@ -228,6 +243,7 @@ impl SdlGpuBackend {
         // SAFETY: a recording command buffer outside any pass.
         let fence = unsafe { SDL_SubmitGPUCommandBufferAndAcquireFence(cmd) };
         drop(submit);
+        self.release_temporaries(temporaries);
         if fence.is_null() {
             let e = BackendError::Native(sdl_error("SDL_SubmitGPUCommandBufferAndAcquireFence"));
             release_readbacks(self, readbacks);

@@ -26,6 +26,10 @@ pub(crate) struct NativeTexture {
     /// One depth/stencil texture per layer of a render target with a depth format.
     pub depth: Vec<*mut SDL_GPUTexture>,
     pub depth_format: SDL_GPUTextureFormat,
+    /// The depth textures have SAMPLER usage: a single-sample PreserveContents target (the
+    /// depth a capture snapshots) whose depth format has a stencil (its readback samples the
+    /// depth, see `depth_transfer`), where the device allows.
+    pub depth_sampled: bool,
     /// A multisampled target of several layers on a driver that ignores the resolve layer:
     /// the single-layer texture a layer's samples resolve into before the copy into its layer.
     pub resolve_stage: Option<*mut SDL_GPUTexture>,
@@ -116,6 +120,7 @@ pub(crate) fn create(
         samples: Vec::new(),
         depth: Vec::new(),
         depth_format: SDL_GPU_TEXTUREFORMAT_INVALID,
+        depth_sampled: false,
         resolve_stage: None,
     };
     if let Some(rt) = rt {
@@ -148,8 +153,17 @@ pub(crate) fn create(
                     BackendError::NotSupported(format!("depth format {:?}", rt.depth))
                 })?;
                 texture.depth_format = f;
+                texture.depth_sampled = !rt.is_multisampled()
+                    && rt.usage.preserves_contents()
+                    && crate::depth_transfer::route(f) == crate::depth_transfer::Route::Draws
+                    && formats.depth_samplable(rt.depth);
+                let usage = if texture.depth_sampled {
+                    SDL_GPU_TEXTUREUSAGE_DEPTH_STENCIL_TARGET | SDL_GPU_TEXTUREUSAGE_SAMPLER
+                } else {
+                    SDL_GPU_TEXTUREUSAGE_DEPTH_STENCIL_TARGET
+                };
                 for _ in 0..desc.layers {
-                    let info = single(f, SDL_GPU_TEXTUREUSAGE_DEPTH_STENCIL_TARGET, samples);
+                    let info = single(f, usage, samples);
                     texture.depth.push(create_one(device, &info, diagnostics)?);
                 }
             }

@@ -87,7 +87,7 @@ pub(crate) fn record_readback(rec: &mut Recorder<'_>, r: &Readback) -> Result<()
         )));
     }
     rec.diagnostics.object_created();
-    rec.readbacks.push(PendingReadback { id: r.id, buffer, len });
+    rec.readbacks.push(PendingReadback { id: r.id, buffer, len, depth: None });
     let source = region(t, r.level, r.layer, r.rect, r.slices);
     let destination = SDL_GPUTextureTransferInfo {
         transfer_buffer: buffer,
