@@ -379,10 +379,14 @@ pub struct Upload {
     pub slices: Slices,
     /// The image written: [`Image::Color`] for `SetData`; [`Image::DepthStencil`] restores a
     /// single-sample render target's depth/stencil content (level 0, layer 0, the whole level;
-    /// a replay's snapshot), as [`depth_stencil_size`] describes.
+    /// a replay's snapshot), as [`depth_stencil_size`] describes; [`Image::Samples`] restores
+    /// every sample of one layer of a multisampled target (level 0, the whole level), as
+    /// [`sample_planes_size`] describes, where the backend allows it
+    /// ([`crate::Capabilities::sample_readback`]).
     pub image: Image,
     /// The caller's data, copied at the call, tightly packed in the texture's format (the
-    /// depth/stencil encoding for [`Image::DepthStencil`]).
+    /// depth/stencil encoding for [`Image::DepthStencil`], the sample planes for
+    /// [`Image::Samples`]).
     pub data: Vec<u8>,
 }
 
@@ -395,6 +399,21 @@ pub fn depth_stencil_size(format: crate::format::DepthFormat, width: u32, height
     let texels = width as usize * height as usize;
     let stencil = format == crate::format::DepthFormat::Depth24Stencil8;
     texels * 4 + if stencil { texels } else { 0 }
+}
+
+/// Bytes of a multisampled image's content of `width` × `height` texels with `samples` samples
+/// each, in the backend-neutral encoding of [`Image::Samples`] [`Upload`]s and [`Readback`]s:
+/// `samples` sample planes one after another, plane `s` being the `width` × `height` image of
+/// every texel's sample `s`, row after row, tightly packed in the texture's own `format` (the
+/// bytes per texel of a colour readback). The samples are numbered as the backend's API numbers
+/// them (Vulkan's sample index), so planes move exactly between captures and replays of one API.
+pub fn sample_planes_size(
+    format: crate::format::SurfaceFormat,
+    width: u32,
+    height: u32,
+    samples: u32,
+) -> usize {
+    format.region_size(width, height) * samples as usize
 }
 
 /// Names one readback within a frame so the caller can collect its bytes after the wait.
@@ -421,7 +440,9 @@ pub struct Readback {
     /// The image read: [`Image::Color`] for `GetData`; [`Image::DepthStencil`] reads a
     /// single-sample render target's depth/stencil content (level 0, layer 0, the whole level)
     /// in the encoding [`depth_stencil_size`] describes, where the backend's capabilities allow
-    /// it ([`crate::Capabilities::depth_readback`]).
+    /// it ([`crate::Capabilities::depth_readback`]); [`Image::Samples`] reads every sample of
+    /// one layer of a multisampled target (level 0, the whole level) as the sample planes of
+    /// [`sample_planes_size`] ([`crate::Capabilities::sample_readback`]).
     pub image: Image,
 }
 

@@ -90,6 +90,25 @@ pub const DUAL_TEXTURE_VERT: Stage =
 pub const DUAL_TEXTURE_FRAG: Stage =
     Stage { name: "dual_texture.frag", spirv: include_bytes!("../spirv/dual_texture.frag.spv") };
 
+/// Full-screen vertex stage of the backend's sample-plane transfers: no vertex input; vertices
+/// 0..3 form one triangle covering the render area.
+pub const FULLSCREEN_VERT: Stage =
+    Stage { name: "fullscreen.vert", spirv: include_bytes!("../spirv/fullscreen.vert.spv") };
+
+/// Sample-plane readback's fragment stage (with [`FULLSCREEN_VERT`]): a multisampled image's
+/// `sampler2DMS` at set 2, binding 0; drawn over an image of its width and `samples` times its
+/// height, it writes sample `y / height` of texel `(x, y mod height)` at `(x, y)`.
+pub const SAMPLE_GATHER_FRAG: Stage =
+    Stage { name: "sample_gather.frag", spirv: include_bytes!("../spirv/sample_gather.frag.spv") };
+
+/// Sample-plane upload's fragment stage (with [`FULLSCREEN_VERT`], per-sample shading): the
+/// planes' `sampler2D` at set 2, binding 0, the target's sample count as specialisation
+/// constant 0; sample `s` of texel `(x, y)` takes the planes' texel `(x, y + s * height)`.
+pub const SAMPLE_SCATTER_FRAG: Stage = Stage {
+    name: "sample_scatter.frag",
+    spirv: include_bytes!("../spirv/sample_scatter.frag.spv"),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +127,9 @@ mod tests {
             ALPHA_TEST_FRAG,
             DUAL_TEXTURE_VERT,
             DUAL_TEXTURE_FRAG,
+            FULLSCREEN_VERT,
+            SAMPLE_GATHER_FRAG,
+            SAMPLE_SCATTER_FRAG,
         ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }

@@ -198,6 +198,8 @@ impl SdlGpuBackend {
             instance_divisor: false,
             // This backend lowers no depth/stencil transfers: a capture cannot snapshot depth.
             depth_readback: false,
+            // SDL_gpu cannot sample a multisampled texture: no sample planes.
+            sample_readback: false,
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
         let fences = Arc::new(Fences {

@@ -98,7 +98,8 @@ impl Recorder<'_> {
     }
 }
 
-/// Transfers reach only the colour image here (`Capabilities::depth_readback` is false).
+/// Transfers reach only the colour image here (`Capabilities::depth_readback` and
+/// `Capabilities::sample_readback` are false: SDL_gpu cannot sample a multisampled texture).
 fn refuse_depth_transfer(image: Image, what: &str) -> Result<(), BackendError> {
     if image == Image::Color {
         return Ok(());

@@ -38,6 +38,7 @@ mod pool;
 mod queries;
 mod record;
 mod retirement;
+mod sample_transfer;
 mod stock_effects;
 mod submit;
 mod swapchain;

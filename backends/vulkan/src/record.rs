@@ -10,7 +10,7 @@
 
 use ash::vk;
 use xnagraph_graph::{
-    BackendError, FrameCommands, FramePlan, Node, PassOp, PlanNodeKind, SpriteInstance,
+    BackendError, FrameCommands, FramePlan, Image, Node, PassOp, PlanNodeKind, SpriteInstance,
     MAX_DRAW_TEXTURES,
 };
 
@@ -109,10 +109,20 @@ pub(crate) fn measure(
                     return Err(plan_error(format!("node {node} is not an upload")));
                 };
                 needs.staging_bytes += (u.data.len() as u64).next_multiple_of(STAGING_ALIGN);
+                // Sample planes are drawn into the samples from a sampled private image.
+                if u.image == Image::Samples {
+                    needs.texture_sets += 1;
+                    needs.samplers += 1;
+                }
             }
             PlanNodeKind::Readback { node } => {
-                if !matches!(frame.nodes.get(*node), Some(Node::Readback(_))) {
+                let Some(Node::Readback(r)) = frame.nodes.get(*node) else {
                     return Err(plan_error(format!("node {node} is not a readback")));
+                };
+                // The samples are sampled to draw their planes.
+                if r.image == Image::Samples {
+                    needs.texture_sets += 1;
+                    needs.samplers += 1;
                 }
             }
             PlanNodeKind::Present { node } => {
@@ -172,6 +182,9 @@ pub(crate) struct Recorder<'a> {
     pub draw_sets: &'a mut crate::draw_sets::DrawSets,
     /// Readbacks recorded so far; the caller owns them after recording, success or not.
     pub readbacks: Vec<PendingReadback>,
+    /// Private images of sample-plane transfers recorded so far; the caller retires them with
+    /// the submission (or frees them when it is never made).
+    pub scratch: Vec<crate::sample_transfer::ScratchImage>,
     /// [`crate::VulkanConfig::poison_undefined`].
     pub poison_undefined: bool,
     /// The swapchain image this submission acquired: its barriers chain after the acquire wait.

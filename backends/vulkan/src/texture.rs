@@ -338,10 +338,13 @@ fn fill(
         t.color_views.push(view);
     }
     if t.samples != vk::SampleCountFlags::TYPE_1 {
-        // TRANSFER_DST: the plan may fill the samples with a transfer clear.
+        // TRANSFER_DST: the plan may fill the samples with a transfer clear; SAMPLED: a
+        // capture's snapshot reads the samples back through a fragment stage
+        // (`crate::sample_transfer`).
         let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
             | vk::ImageUsageFlags::TRANSFER_SRC
-            | vk::ImageUsageFlags::TRANSFER_DST;
+            | vk::ImageUsageFlags::TRANSFER_DST
+            | vk::ImageUsageFlags::SAMPLED;
         // One single-layer image per face: each face's samples resolve into its own layer.
         for _ in 0..desc.layers {
             let msaa = allocate_image(

@@ -93,8 +93,10 @@ fn copy_region(
 }
 
 pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(), BackendError> {
-    if upload.image != Image::Color {
-        return crate::depth_transfer::record_depth_upload(rec, upload);
+    match upload.image {
+        Image::Color => {}
+        Image::Samples => return crate::sample_transfer::record_samples_upload(rec, upload),
+        Image::DepthStencil => return crate::depth_transfer::record_depth_upload(rec, upload),
     }
     let texture = rec.textures.get(upload.texture.native())?;
     let desc = &texture.desc;
@@ -131,8 +133,10 @@ pub(crate) fn record_readback(
     rec: &mut Recorder<'_>,
     readback: &Readback,
 ) -> Result<(), BackendError> {
-    if readback.image != Image::Color {
-        return crate::depth_transfer::record_depth_readback(rec, readback);
+    match readback.image {
+        Image::Color => {}
+        Image::Samples => return crate::sample_transfer::record_samples_readback(rec, readback),
+        Image::DepthStencil => return crate::depth_transfer::record_depth_readback(rec, readback),
     }
     let texture = rec.textures.get(readback.texture.native())?;
     let desc = &texture.desc;

@@ -12,7 +12,10 @@
 //! mask), so an attachment a draw leaves alone is not read by it; the resolved image of a multisampled attachment is written
 //! as a colour attachment (Vulkan's resolve attachment); a sampled texture is read at all its
 //! levels and layers; a depth/stencil attachment is always read-write (depth tests read it); a
-//! transfer clear writes its whole subresource without reading it.
+//! transfer clear writes its whole subresource without reading it. An upload or readback of a
+//! multisampled target's `Samples` image ([`crate::sample_planes_size`]) is a draw, not a copy:
+//! the readback samples it in a fragment shader, the upload writes every sample of it as a colour
+//! attachment without reading it (it defines the image like a clear).
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -107,6 +110,25 @@ pub(crate) fn op_writes(op: &PassOp, attachments: usize) -> ColorWrites {
         }
         PassOp::Clear(_) | PassOp::Query(_) => ColorWrites::default(),
         PassOp::Draw(d) => ColorWrites::of_draw(&d.pipeline, attachments),
+    }
+}
+
+/// How an upload writes `image`: a transfer, except the sample planes of a multisampled image,
+/// which a draw writes into every sample as a colour attachment (no copy reaches the samples of
+/// a multisample image).
+fn upload_access(image: Image) -> Access {
+    match image {
+        Image::Samples => Access::ColorAttachmentWrite,
+        Image::Color | Image::DepthStencil => Access::TransferWrite,
+    }
+}
+
+/// How a readback reads `image`: a transfer, except the samples of a multisampled image, which
+/// a fragment shader fetches one by one (sampled) to lay them out as planes.
+fn readback_access(image: Image) -> Access {
+    match image {
+        Image::Samples => Access::FragmentSampled,
+        Image::Color | Image::DepthStencil => Access::TransferRead,
     }
 }
 
@@ -251,8 +273,8 @@ pub(crate) fn for_each_use<'a>(
                     image: u.image,
                     levels: one(u.level),
                     layers: one(u.layer),
-                    access: Access::TransferWrite,
-                    discard: u.covers_level(),
+                    access: upload_access(u.image),
+                    discard: u.image == Image::Samples || u.covers_level(),
                 });
             }
         }
@@ -263,7 +285,7 @@ pub(crate) fn for_each_use<'a>(
                     image: r.image,
                     levels: one(r.level),
                     layers: one(r.layer),
-                    access: Access::TransferRead,
+                    access: readback_access(r.image),
                     discard: false,
                 });
             }

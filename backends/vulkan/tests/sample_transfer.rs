@@ -1,0 +1,159 @@
+//! Sample planes ([`xnagraph_graph::sample_planes_size`]): a multisampled target's every sample
+//! read back and written, as a capture's snapshot and its replay move them.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use xnagraph_graph::compile::compile;
+use xnagraph_graph::{
+    sample_planes_size, Backend, FrameCommands, Image, Node, Readback, ReadbackId, Rect,
+    RenderTargetUsage, Slices, SpriteInstance, SurfaceFormat, TextureDesc, TextureState, Upload,
+};
+
+fn target(s: &mut Session, (w, h): (u32, u32), format: SurfaceFormat) -> Arc<TextureState> {
+    let mut desc = target_desc(w, h, 1, 4);
+    desc.format = format;
+    if let Some(rt) = desc.render_target.as_mut() {
+        rt.usage = RenderTargetUsage::PreserveContents;
+    }
+    s.texture(desc)
+}
+
+fn whole(texture: &Arc<TextureState>) -> Rect {
+    let (w, h) = texture.desc().level_size(0);
+    Rect::new(0, 0, w as i32, h as i32)
+}
+
+fn samples_readback(id: u64, texture: &Arc<TextureState>) -> Node {
+    Node::Readback(Readback {
+        id: ReadbackId(id),
+        texture: texture.clone(),
+        level: 0,
+        layer: 0,
+        rect: whole(texture),
+        slices: Slices::FLAT,
+        image: Image::Samples,
+    })
+}
+
+fn samples_upload(texture: &Arc<TextureState>, data: Vec<u8>) -> Node {
+    Node::Upload(Upload {
+        texture: texture.clone(),
+        level: 0,
+        layer: 0,
+        rect: whole(texture),
+        slices: Slices::FLAT,
+        image: Image::Samples,
+        data,
+    })
+}
+
+/// Submits `nodes` (with `sprites`) compiled, waits, and returns readback `id`'s bytes for each
+/// of `ids`.
+fn run(
+    s: &mut Session,
+    nodes: Vec<Node>,
+    sprites: Vec<SpriteInstance>,
+    ids: &[u64],
+) -> Vec<Vec<u8>> {
+    let plan = compile(FrameCommands { nodes, sprites, ..FrameCommands::default() });
+    let submission = s.backend.submit(&plan).expect("submit");
+    drop(plan);
+    s.backend.wait(submission).expect("wait");
+    ids.iter().map(|id| s.backend.take_readback(ReadbackId(*id)).expect("readback")).collect()
+}
+
+/// Distinct bytes of `len` planes' worth, every one a finite value of `format`.
+fn pattern(format: SurfaceFormat, len: usize) -> Vec<u8> {
+    match format {
+        SurfaceFormat::HalfVector4 => (0..len / 2)
+            .flat_map(|i| {
+                // Normal half floats of both signs, every exponent.
+                let bits = ((i as u16 & 1) << 15)
+                    | ((1 + (i as u16 * 7) % 30) << 10)
+                    | ((i as u16).wrapping_mul(131) & 0x3FF);
+                bits.to_le_bytes()
+            })
+            .collect(),
+        _ => (0..len).map(|i| (i.wrapping_mul(37) + 11 + i / 256) as u8).collect(),
+    }
+}
+
+#[test]
+fn sample_planes_written_then_read_come_back_exactly() {
+    let mut s = Session::new();
+    assert_eq!(s.backend.capabilities().clamp_sample_count(4), 4, "4 samples are required");
+    for format in [SurfaceFormat::Color, SurfaceFormat::HalfVector4, SurfaceFormat::Rgba64] {
+        let (w, h) = (7, 5);
+        let t = target(&mut s, (w, h), format);
+        let planes = pattern(format, sample_planes_size(format, w, h, 4));
+        let nodes = vec![samples_upload(&t, planes.clone()), samples_readback(1, &t)];
+        let back = run(&mut s, nodes, Vec::new(), &[1]).remove(0);
+        assert_eq!(back.len(), planes.len(), "{format:?}");
+        let first_wrong = back.iter().zip(&planes).position(|(a, b)| a != b);
+        assert_eq!(first_wrong, None, "{format:?}: byte {first_wrong:?} differs");
+    }
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn sample_planes_of_a_drawn_target_average_to_its_resolve() {
+    let mut s = Session::new();
+    let (w, h) = (16, 12);
+    let t = target(&mut s, (w, h), SurfaceFormat::Color);
+    let white = s.texture(TextureDesc::texture_2d(1, 1, 1, SurfaceFormat::Color));
+    // A rotated square: its diagonal edges cut texels, whose samples then differ.
+    let sprite = SpriteInstance {
+        origin: [7.3, 1.2],
+        right: [6.0, 3.0],
+        down: [-3.0, 6.0],
+        texcoords: [0.0, 0.0, 1.0, 1.0],
+        depth: 0.0,
+        color: [255, 64, 0, 255],
+        texture: 0,
+    };
+    let nodes = vec![
+        Node::Upload(Upload {
+            image: Image::Color,
+            texture: white.clone(),
+            level: 0,
+            layer: 0,
+            rect: Rect::new(0, 0, 1, 1),
+            slices: Slices::FLAT,
+            data: vec![255; 4],
+        }),
+        Node::Pass(segment(
+            &t,
+            vec![clear_op([0.0, 0.0, 1.0, 1.0]), sprite_draw(&white, 0, 1, w, h)],
+        )),
+        samples_readback(1, &t),
+        readback(2, &t, 0, whole(&t)),
+    ];
+    let mut got = run(&mut s, nodes, vec![sprite], &[1, 2]);
+    let (planes, resolved) = (got.remove(0), got.remove(0));
+    let plane = (w * h * 4) as usize;
+    assert_eq!(planes.len(), plane * 4);
+    let sample = |si: usize, x: u32, y: u32| pixel(&planes[si * plane..], w, x, y);
+    let mut edges = 0;
+    for y in 0..h {
+        for x in 0..w {
+            let samples: Vec<[u8; 4]> = (0..4).map(|si| sample(si, x, y)).collect();
+            edges += usize::from(samples.iter().any(|p| *p != samples[0]));
+            let resolve = pixel(&resolved, w, x, y);
+            for c in 0..4 {
+                let mean = samples.iter().map(|p| f32::from(p[c])).sum::<f32>() / 4.0;
+                let error = (mean - f32::from(resolve[c])).abs();
+                assert!(error <= 1.0, "({x}, {y}) channel {c}: {samples:?} resolve {resolve:?}");
+            }
+        }
+    }
+    assert!(edges >= 4, "the square's edges cut texels: {edges} texels of mixed samples");
+    assert!((0..4).all(|si| sample(si, 0, 0) == [0, 0, 255, 255]), "outside: the clear");
+    assert!((0..4).all(|si| sample(si, 7, 6) == [255, 64, 0, 255]), "inside: the square");
+    drop((t, white));
+    assert_all_freed(&mut s);
+    s.finish();
+}
