@@ -76,10 +76,12 @@ pub mod kind {
     pub const QUERY_RESULT: u32 = 13;
     /// [`super::DepthSnapshotRecord`] (format 3.1).
     pub const DEPTH_SNAPSHOT: u32 = 14;
+    /// [`super::SampleSnapshotRecord`] (format 3.2).
+    pub const SAMPLE_SNAPSHOT: u32 = 15;
 
     /// Whether this reader knows `kind`.
     pub fn known(kind: u32) -> bool {
-        (DEVICE..=DEPTH_SNAPSHOT).contains(&kind)
+        (DEVICE..=SAMPLE_SNAPSHOT).contains(&kind)
     }
 }
 
@@ -144,6 +146,21 @@ pub struct DepthSnapshotRecord {
     /// The render target.
     pub texture: TextureKey,
     /// Its depth (and stencil) content.
+    pub blob: BlobId,
+}
+
+/// Every sample of one layer of a multisampled preserving render target when the capture began
+/// (read back once, format 3.2): replay restores it before the first frame, so a frame that
+/// draws over the samples without clearing them sees what the live run saw. The blob holds the
+/// sample planes of [`crate::sample_planes_size`] (plane `s`: every texel's sample `s`, in the
+/// texture's format).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct SampleSnapshotRecord {
+    /// The render target.
+    pub texture: TextureKey,
+    /// The layer (cube face) whose samples these are.
+    pub layer: u32,
+    /// Its sample planes.
     pub blob: BlobId,
 }
 

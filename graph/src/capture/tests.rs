@@ -499,3 +499,48 @@ fn a_depth_snapshot_holds_an_f32_and_a_stencil_byte_per_texel_of_a_single_sample
         assert_eq!(e.chunk, Some(4), "{e}");
     }
 }
+
+/// A file whose texture 1 is a 4x4 target of `format` and `samples`, with a sample snapshot of
+/// `layer` of `bytes` bytes.
+fn sample_snapshot(format: SurfaceFormat, samples: u32, layer: u32, bytes: usize) -> Vec<u8> {
+    file(|w| {
+        let mut target = TextureDesc::texture_2d(4, 4, 1, format);
+        target.render_target = Some(RenderTargetDesc {
+            depth: DepthFormat::None,
+            sample_count: samples,
+            usage: RenderTargetUsage::PreserveContents,
+            back_buffer: false,
+        });
+        texture(w, target);
+        w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: vec![0; bytes] }).unwrap();
+        let record = SampleSnapshotRecord { texture: 1, layer, blob: 0 };
+        w.chunk(kind::SAMPLE_SNAPSHOT, &record).unwrap();
+    })
+}
+
+#[test]
+fn a_sample_snapshot_holds_every_sample_plane_of_a_layer_of_a_multisampled_target() {
+    // 16 texels of 4 bytes in each of 4 planes.
+    let capture = Capture::from_bytes(&sample_snapshot(SurfaceFormat::Color, 4, 0, 256));
+    let expected = SampleSnapshotRecord { texture: 1, layer: 0, blob: 0 };
+    assert_eq!(capture.unwrap().sample_snapshot, [expected]);
+    assert!(Capture::from_bytes(&sample_snapshot(SurfaceFormat::HalfVector4, 4, 0, 512)).is_ok());
+    let not_multisampled = "not a layer of a multisampled target";
+    for (format, samples, layer, bytes, fault) in [
+        (SurfaceFormat::Color, 4, 0, 192, "holds 192 bytes, the sample planes of texture 1 256"),
+        (
+            SurfaceFormat::HalfVector4,
+            4,
+            0,
+            256,
+            "holds 256 bytes, the sample planes of texture 1 512",
+        ),
+        (SurfaceFormat::Color, 0, 0, 256, not_multisampled),
+        (SurfaceFormat::Color, 4, 1, 256, not_multisampled),
+    ] {
+        let e = Capture::from_bytes(&sample_snapshot(format, samples, layer, bytes)).unwrap_err();
+        assert!(e.message.contains(fault), "{format:?} x{samples} layer {layer}: {e}");
+        assert_eq!(e.chunk, Some(4), "{e}");
+        assert!(e.offset > 0, "the chunk's byte offset: {e}");
+    }
+}

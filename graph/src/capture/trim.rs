@@ -8,7 +8,9 @@
 //! the content the earlier frames left, which only executing them gives: the earlier frames
 //! are replayed, then every level and layer of every texture, the depth/stencil image of every
 //! target whose depth a capture snapshots ([`snapshots_depth`]) where the backend reads depth
-//! back, and every buffer are read back once.
+//! back, the samples of every layer of every target whose samples a capture snapshots
+//! ([`snapshots_samples`]) where the backend reads samples back, and every buffer are read back
+//! once.
 
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -65,6 +67,14 @@ pub fn snapshots_depth(desc: &crate::TextureDesc) -> bool {
     })
 }
 
+/// Whether a capture snapshots the samples of a texture described by `desc`: a multisampled
+/// render target whose content survives frames (PreserveContents; a DiscardContents target's
+/// samples are undefined at every frame's start). Its depth/stencil image is not snapshotted
+/// (multisampled depth stays out of the file).
+pub fn snapshots_samples(desc: &crate::TextureDesc) -> bool {
+    desc.render_target.is_some_and(|rt| rt.is_multisampled() && rt.usage.preserves_contents())
+}
+
 /// Writes frames `range` (positions in `capture.frames`) of `capture` to `out` as a capture that
 /// replays on its own.
 pub fn trim<W: Write>(
@@ -91,6 +101,10 @@ pub fn trim<W: Write>(
         for s in &capture.depth_snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
             writer.depth_snapshot_record(&DepthSnapshotRecord { blob, ..*s })?;
+        }
+        for s in &capture.sample_snapshot {
+            let blob = writer.blob(&capture.blobs[s.blob as usize])?;
+            writer.sample_snapshot_record(&SampleSnapshotRecord { blob, ..*s })?;
         }
         for s in &capture.buffer_snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
@@ -125,6 +139,17 @@ pub fn trim<W: Write>(
                 let bytes = replayer.read_back_depth(backend, t.key)?;
                 let blob = writer.blob(&bytes)?;
                 writer.depth_snapshot_record(&DepthSnapshotRecord { texture: t.key, blob })?;
+            }
+        }
+        // Samples that survive frames, where the backend reads samples back.
+        if backend.capabilities().sample_readback {
+            for t in capture.textures.iter().filter(|t| snapshots_samples(&t.desc)) {
+                for layer in 0..t.desc.layers {
+                    let bytes = replayer.read_back_samples(backend, t.key, layer)?;
+                    let blob = writer.blob(&bytes)?;
+                    let record = SampleSnapshotRecord { texture: t.key, layer, blob };
+                    writer.sample_snapshot_record(&record)?;
+                }
             }
         }
         for b in &capture.buffers {
