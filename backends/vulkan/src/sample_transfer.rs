@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use ash::vk;
 use vk_mem::Alloc;
 use xnagraph_graph::{
-    sample_planes_size, Access, BackendError, Image, Readback, Rect, Slices, Upload,
+    sample_planes_size, Access, BackendError, Image, Readback, Rect, Slices, TextureState, Upload,
 };
 
 use crate::device::Gpu;
@@ -275,6 +275,7 @@ struct Planes {
 /// multisampled target whose planes fit in one image.
 fn whole_samples(
     gpu: &Gpu,
+    state: &TextureState,
     texture: &NativeTexture,
     (level, layer, rect, slices): (u32, u32, Rect, Slices),
 ) -> Result<Planes, BackendError> {
@@ -296,8 +297,9 @@ fn whole_samples(
     let planes_height = u64::from(h) * u64::from(samples);
     if planes_height > u64::from(gpu.limits.max_image_dimension2_d) {
         return Err(BackendError::NotSupported(format!(
-            "the sample planes of a {w}x{h} target of {samples} samples ({planes_height} rows; \
-             maxImageDimension2D is {})",
+            "the sample planes of texture \"{}\" ({w}x{h}, {samples} samples: {planes_height} \
+             rows, past maxImageDimension2D {})",
+            state.name(),
             gpu.limits.max_image_dimension2_d
         )));
     }
@@ -380,7 +382,7 @@ pub(crate) fn record_samples_readback(
     let texture = rec.textures.get(readback.texture.native())?;
     let region = (readback.level, readback.layer, readback.rect, readback.slices);
     let Planes { view: source, size: (w, h, samples), extent } =
-        whole_samples(rec.gpu, texture, region)?;
+        whole_samples(rec.gpu, &readback.texture, texture, region)?;
     let (format, surface) = (texture.format, texture.desc.format);
     let pipeline = rec.pipelines.samples.pipeline(
         rec.gpu,
@@ -443,7 +445,7 @@ pub(crate) fn record_samples_upload(
     let texture = rec.textures.get(upload.texture.native())?;
     let region = (upload.level, upload.layer, upload.rect, upload.slices);
     let Planes { view: target, size: (w, h, samples), extent } =
-        whole_samples(rec.gpu, texture, region)?;
+        whole_samples(rec.gpu, &upload.texture, texture, region)?;
     let expected = sample_planes_size(texture.desc.format, w, h, samples);
     if upload.data.len() != expected {
         return Err(BackendError::Native(format!(

@@ -157,3 +157,63 @@ fn sample_planes_of_a_drawn_target_average_to_its_resolve() {
     assert_all_freed(&mut s);
     s.finish();
 }
+
+#[test]
+fn each_layer_of_a_multisampled_cube_moves_its_own_samples() {
+    let mut s = Session::new();
+    let mut desc = target_desc(4, 4, 1, 4);
+    desc.layers = 6;
+    let cube = s.texture(desc);
+    let size = sample_planes_size(SurfaceFormat::Color, 4, 4, 4);
+    let planes =
+        |layer: u32| -> Vec<u8> { (0..size).map(|i| (i as u32 * 3 + layer * 50) as u8).collect() };
+    let transfer = |layer: u32, upload: bool| {
+        let (rect, slices) = (whole(&cube), Slices::FLAT);
+        let texture = cube.clone();
+        if upload {
+            let data = planes(layer);
+            Node::Upload(Upload {
+                texture,
+                level: 0,
+                layer,
+                rect,
+                slices,
+                image: Image::Samples,
+                data,
+            })
+        } else {
+            let id = ReadbackId(u64::from(layer) + 1);
+            Node::Readback(Readback {
+                id,
+                texture,
+                level: 0,
+                layer,
+                rect,
+                slices,
+                image: Image::Samples,
+            })
+        }
+    };
+    let nodes = vec![transfer(1, true), transfer(4, true), transfer(4, false), transfer(1, false)];
+    let mut back = run(&mut s, nodes, Vec::new(), &[2, 5]);
+    assert_eq!(back.remove(0), planes(1), "face 1");
+    assert_eq!(back.remove(0), planes(4), "face 4");
+    drop(cube);
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+#[test]
+fn sample_planes_taller_than_an_image_can_be_are_not_supported_naming_the_texture() {
+    let mut s = Session::new();
+    let rows = s.backend.capabilities().max_texture_dimension / 4 + 1;
+    let t = target(&mut s, (1, rows), SurfaceFormat::Color);
+    t.set_name("tall");
+    let plan =
+        compile(FrameCommands { nodes: vec![samples_readback(1, &t)], ..FrameCommands::default() });
+    let e = s.backend.submit(&plan).expect_err("planes past maxImageDimension2D").to_string();
+    assert!(e.contains("texture \"tall\""), "{e}");
+    assert!(e.contains("maxImageDimension2D"), "{e}");
+    drop((plan, t));
+    s.finish();
+}
