@@ -288,19 +288,28 @@ fn a_replay_that_loads_a_depth_buffer_drawn_before_the_capture_restores_it_from_
 
 #[test]
 fn a_replay_that_loads_a_multisampled_depth_buffer_the_snapshot_lacks_is_refused() {
-    // Multisampled depth is not read back: the first frame that loads it is refused (its
-    // sample image, loaded in the same pass, is named first).
+    // Multisampled depth is not read back (its samples are): the first frame that loads it is
+    // refused naming the depth/stencil image.
     let e = replay_preserved("preserved_ms_depth.xgc", DepthFormat::Depth24, 4);
-    assert!(e.contains("frame 5 uses the multisample image of texture"), "{e}");
+    assert!(e.contains("frame 5 uses the depth/stencil image of texture"), "{e}");
     let capture = Capture::open(
         &std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("preserved_ms_depth.xgc"),
     )
     .unwrap();
     assert!(capture.depth_snapshot.is_empty());
+    assert_eq!(capture.sample_snapshot.len(), 1, "the samples are in the snapshot");
 }
 
 #[test]
-fn a_replay_that_loads_a_multisample_image_the_snapshot_lacks_is_refused() {
-    let e = replay_preserved("preserved_samples.xgc", DepthFormat::None, 4);
-    assert!(e.contains("frame 5 uses the multisample image of texture"), "{e}");
+fn a_replay_that_loads_a_multisample_image_drawn_before_the_capture_restores_it() {
+    let path = scratch("preserved_samples.xgc");
+    let device = device();
+    device.capture_frames(&path, 5..=9).unwrap();
+    render_preserved(&device, 10, DepthFormat::None, 4);
+    device.capture_result().expect("the capture finished").unwrap();
+    let mut live = vec![Color::TRANSPARENT; (W * H) as usize];
+    device.get_back_buffer_data(None, &mut live, 0, (W * H) as usize).unwrap();
+    let capture = Capture::open(&path).unwrap();
+    assert_eq!(capture.sample_snapshot.len(), 1);
+    assert_eq!(replay_final(&capture), bytemuck::cast_slice::<Color, u8>(&live).to_vec());
 }
