@@ -71,7 +71,7 @@ fn where_stencil(reference: u32) -> DepthStencilState {
 /// depth 0.5 with a LessEqual depth test (it shows where the stored depth is at least 0.5: the
 /// background and the 0.6 region) and two more, stencil-tested, that show only the stencil 3
 /// and stencil 2 regions.
-fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
+fn render(device: &GraphicsDevice, frames: u32, samples: i32) -> Vec<u8> {
     let target = RenderTarget2D::with_options(
         device,
         TW as i32,
@@ -79,7 +79,7 @@ fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
         false,
         SurfaceFormat::Color,
         DepthFormat::Depth24Stencil8,
-        0,
+        samples,
         RenderTargetUsage::PreserveContents,
     )
     .unwrap();
@@ -132,10 +132,15 @@ fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
 
 /// Captures frames 3 to 5 of a 6-frame run; returns the live final frame and the capture.
 fn capture_run(name: &str) -> (Vec<u8>, Capture) {
+    capture_run_samples(name, 0)
+}
+
+/// As [`capture_run`], the target of `samples` samples.
+fn capture_run_samples(name: &str, samples: i32) -> (Vec<u8>, Capture) {
     let path = scratch(name);
     let device = device();
     device.capture_frames(&path, 3..=5).unwrap();
-    let live = render(&device, 6);
+    let live = render(&device, 6, samples);
     device.capture_result().expect("the capture finished").unwrap();
     (live, Capture::open(&path).unwrap())
 }
@@ -159,6 +164,18 @@ fn depth_and_stencil_drawn_before_the_capture_replay_to_the_live_final_frame_exa
     assert_eq!(at(10, 17), [120, 240, 250, 255], "stencil 3");
     assert_eq!(at(22, 6), [90, 120, 160, 255], "stencil 2 (and depth 0.6)");
     assert_eq!(at(22, 14), [250, 120, 120, 255], "depth 0.6 below the stencil-2 quad");
+    assert_eq!(replay_final(&capture), live);
+}
+
+/// A 4x target: every sample's depth and stencil are in the snapshot (with its colour
+/// samples), and the replay equals the live frame.
+#[test]
+fn multisampled_depth_and_stencil_drawn_before_the_capture_replay_exactly() {
+    let (live, capture) = capture_run_samples("depth_4x.xgc", 4);
+    assert_eq!((capture.depth_snapshot.len(), capture.sample_snapshot.len()), (1, 1));
+    let at = |x: i32, y: i32| pixel(&live, 7 + x, 9 + y);
+    assert_eq!(at(6, 5), [200, 30, 30, 255], "depth 0.3, stencil 1: kept");
+    assert_eq!(at(10, 17), [120, 240, 250, 255], "stencil 3");
     assert_eq!(replay_final(&capture), live);
 }
 
@@ -212,6 +229,6 @@ fn write_fuzz_seed() {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/depth.xgc");
     let device = device();
     device.capture_frames(&path, 3..=4).unwrap();
-    render(&device, 5);
+    render(&device, 5, 0);
     device.capture_result().expect("the capture finished").unwrap();
 }

@@ -104,8 +104,9 @@ pub struct Capabilities {
     /// 1: Vulkan's `vertexAttributeInstanceRateDivisor`); without it such a binding is
     /// `NotSupported` at `SetVertexBuffers`.
     pub instance_divisor: bool,
-    /// The depth/stencil image of a single-sample render target can be read back and written
-    /// by transfers ([`crate::Readback::image`], [`crate::Upload::image`]): a frame capture
+    /// The depth/stencil image of a single-sample render target (with
+    /// [`Capabilities::sample_readback`], of a multisampled one too, every sample) can be read
+    /// back and written by transfers ([`crate::Readback::image`], [`crate::Upload::image`]): a frame capture
     /// snapshots the depth/stencil content of preserving targets, and a replay restores it.
     /// Without it a capture's snapshot lacks that content, and a replay that would load it is
     /// refused ([`crate::capture::unsnapshotted`]).

@@ -392,7 +392,8 @@ impl NullBackend {
                     let desc = r.texture.desc();
                     let bytes = match (r.image, desc.render_target) {
                         (crate::plan::Image::DepthStencil, Some(rt)) => {
-                            vec![0; crate::commands::depth_stencil_size(rt.depth, w, h)]
+                            let rows = h * rt.sample_count.max(1);
+                            vec![0; crate::commands::depth_stencil_size(rt.depth, w, rows)]
                         }
                         (crate::plan::Image::Samples, Some(rt)) => {
                             let samples = rt.sample_count.max(1);

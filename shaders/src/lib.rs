@@ -109,6 +109,33 @@ pub const SAMPLE_SCATTER_FRAG: Stage = Stage {
     spirv: include_bytes!("../spirv/sample_scatter.frag.spv"),
 };
 
+/// Multisampled depth readback's fragment stage (with [`FULLSCREEN_VERT`]): the depth aspect's
+/// `sampler2DMS` at set 2, binding 0; one float output, sample `y / height` of texel
+/// `(x, y mod height)` at `(x, y)`.
+pub const DEPTH_GATHER_FRAG: Stage =
+    Stage { name: "depth_gather.frag", spirv: include_bytes!("../spirv/depth_gather.frag.spv") };
+
+/// Multisampled stencil readback's fragment stage: the stencil aspect's `usampler2DMS` at set 2,
+/// binding 0; one unsigned output, laid out as [`DEPTH_GATHER_FRAG`]'s.
+pub const STENCIL_GATHER_FRAG: Stage = Stage {
+    name: "stencil_gather.frag",
+    spirv: include_bytes!("../spirv/stencil_gather.frag.spv"),
+};
+
+/// Multisampled depth upload's fragment stage (per-sample shading): the float planes at set 2,
+/// binding 0, the sample count as specialisation constant 0; writes `gl_FragDepth` of sample
+/// `s` from the planes' texel `(x, y + s * height)`.
+pub const DEPTH_SCATTER_FRAG: Stage =
+    Stage { name: "depth_scatter.frag", spirv: include_bytes!("../spirv/depth_scatter.frag.spv") };
+
+/// Multisampled stencil upload's fragment stage (per-sample shading): the unsigned planes at
+/// set 2, binding 0, the sample count and a bit as specialisation constants 0 and 1; discards
+/// the samples whose planes' byte lacks the bit.
+pub const STENCIL_SCATTER_FRAG: Stage = Stage {
+    name: "stencil_scatter.frag",
+    spirv: include_bytes!("../spirv/stencil_scatter.frag.spv"),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +157,10 @@ mod tests {
             FULLSCREEN_VERT,
             SAMPLE_GATHER_FRAG,
             SAMPLE_SCATTER_FRAG,
+            DEPTH_GATHER_FRAG,
+            STENCIL_GATHER_FRAG,
+            DEPTH_SCATTER_FRAG,
+            STENCIL_SCATTER_FRAG,
         ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }

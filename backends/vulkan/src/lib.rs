@@ -25,6 +25,7 @@ mod completion;
 mod config;
 mod custom;
 mod debug_names;
+mod depth_samples;
 mod depth_transfer;
 mod device;
 mod draw_sets;

@@ -42,6 +42,12 @@ pub(crate) struct Needs {
     pub geometry: bool,
 }
 
+/// Whether a transfer of `image` moves the samples of a multisampled image (drawn, not copied).
+fn moves_samples(texture: &xnagraph_graph::TextureState, image: Image) -> bool {
+    let multisampled = texture.desc().render_target.is_some_and(|rt| rt.is_multisampled());
+    image == Image::Samples || (image == Image::DepthStencil && multisampled)
+}
+
 fn plan_error(message: String) -> BackendError {
     BackendError::Native(format!("malformed plan: {message}"))
 }
@@ -109,20 +115,21 @@ pub(crate) fn measure(
                     return Err(plan_error(format!("node {node} is not an upload")));
                 };
                 needs.staging_bytes += (u.data.len() as u64).next_multiple_of(STAGING_ALIGN);
-                // Sample planes are drawn into the samples from a sampled private image.
-                if u.image == Image::Samples {
-                    needs.texture_sets += 1;
-                    needs.samplers += 1;
+                // Sample planes are drawn into the samples from sampled private images (one per
+                // aspect of a depth/stencil image).
+                if moves_samples(&u.texture, u.image) {
+                    needs.texture_sets += 2;
+                    needs.samplers += 2;
                 }
             }
             PlanNodeKind::Readback { node } => {
                 let Some(Node::Readback(r)) = frame.nodes.get(*node) else {
                     return Err(plan_error(format!("node {node} is not a readback")));
                 };
-                // The samples are sampled to draw their planes.
-                if r.image == Image::Samples {
-                    needs.texture_sets += 1;
-                    needs.samplers += 1;
+                // The samples are sampled (aspect by aspect) to draw their planes.
+                if moves_samples(&r.texture, r.image) {
+                    needs.texture_sets += 2;
+                    needs.samplers += 2;
                 }
             }
             PlanNodeKind::Present { node } => {

@@ -49,15 +49,15 @@ enum Direction {
 /// The shaders, sampler and pipelines of sample-plane transfers, made at their first use.
 #[derive(Default)]
 pub(crate) struct SamplePipelines {
-    vertex: vk::ShaderModule,
+    pub vertex: vk::ShaderModule,
     gather: vk::ShaderModule,
     scatter: vk::ShaderModule,
-    sampler: vk::Sampler,
+    pub sampler: vk::Sampler,
     pipelines: HashMap<(Direction, vk::Format, vk::SampleCountFlags), vk::Pipeline>,
 }
 
 impl SamplePipelines {
-    fn modules(&mut self, gpu: &Gpu) -> Result<(), BackendError> {
+    pub fn modules(&mut self, gpu: &Gpu) -> Result<(), BackendError> {
         if self.vertex == vk::ShaderModule::null() {
             self.vertex = shader_module(gpu, &xnagraph_shaders::FULLSCREEN_VERT.words())?;
         }
@@ -190,13 +190,13 @@ impl SamplePipelines {
 
 /// A private single-sample image of one transfer (the planes), with its view.
 pub(crate) struct ScratchImage {
-    image: vk::Image,
+    pub image: vk::Image,
     alloc: vk_mem::Allocation,
-    view: vk::ImageView,
+    pub view: vk::ImageView,
 }
 
 impl ScratchImage {
-    fn new(
+    pub fn new(
         gpu: &Gpu,
         format: vk::Format,
         extent: vk::Extent2D,
@@ -253,7 +253,7 @@ impl ScratchImage {
     }
 }
 
-fn color_range() -> vk::ImageSubresourceRange {
+pub(crate) fn color_range() -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange {
         aspect_mask: vk::ImageAspectFlags::COLOR,
         base_mip_level: 0,
@@ -265,27 +265,34 @@ fn color_range() -> vk::ImageSubresourceRange {
 
 /// What a sample-plane transfer moves: the multisample image's layer view, its width, height
 /// and sample count, and the planes image's extent (width × height · samples).
-struct Planes {
-    view: vk::ImageView,
-    size: (u32, u32, u32),
-    extent: vk::Extent2D,
+pub(crate) struct Planes {
+    pub view: vk::ImageView,
+    pub size: (u32, u32, u32),
+    pub extent: vk::Extent2D,
 }
 
-/// The [`Planes`] of a transfer, after checking that a transfer names the whole level 0 of one layer of a
-/// multisampled target whose planes fit in one image.
-fn whole_samples(
+/// The [`Planes`] of a transfer of `image` (`Samples`, or a multisampled `DepthStencil`, whose
+/// view is its attachment view), after checking that it names the whole level 0 of one layer
+/// of a multisampled target whose planes fit in one image.
+pub(crate) fn whole_samples(
     gpu: &Gpu,
-    state: &TextureState,
+    (state, image): (&TextureState, Image),
     texture: &NativeTexture,
     (level, layer, rect, slices): (u32, u32, Rect, Slices),
 ) -> Result<Planes, BackendError> {
     let desc = &texture.desc;
     let (w, h) = desc.level_size(0);
     let samples = texture.samples.as_raw();
-    if texture.msaa.is_empty() || samples <= 1 {
-        return Err(BackendError::Native(
-            "a sample-plane transfer of a texture that is not multisampled".into(),
-        ));
+    let has_image = match image {
+        Image::Samples => !texture.msaa.is_empty(),
+        Image::DepthStencil => texture.depth.is_some() && layer == 0,
+        Image::Color => false,
+    };
+    if !has_image || samples <= 1 {
+        return Err(BackendError::Native(format!(
+            "a sample-plane transfer of layer {layer} of the {image:?} image of a texture that \
+             has no such multisampled image"
+        )));
     }
     if (level, rect, slices) != (0, Rect::new(0, 0, w as i32, h as i32), Slices::FLAT) {
         return Err(BackendError::Native(format!(
@@ -293,7 +300,7 @@ fn whole_samples(
              {level}"
         )));
     }
-    let view = texture.attachment_view(Image::Samples, layer)?;
+    let view = texture.attachment_view(image, layer)?;
     let planes_height = u64::from(h) * u64::from(samples);
     if planes_height > u64::from(gpu.limits.max_image_dimension2_d) {
         return Err(BackendError::NotSupported(format!(
@@ -309,7 +316,7 @@ fn whole_samples(
 
 /// Draws the full-screen triangle into `target` (`extent`), sampling `source` through the
 /// sampler at set 2.
-fn draw_fullscreen(
+pub(crate) fn draw_fullscreen(
     rec: &mut Recorder<'_>,
     pipeline: vk::Pipeline,
     (source, target): (vk::ImageView, vk::ImageView),
@@ -359,7 +366,7 @@ fn draw_fullscreen(
     Ok(())
 }
 
-fn planes_copy(buffer_offset: u64, extent: vk::Extent2D) -> vk::BufferImageCopy {
+pub(crate) fn planes_copy(buffer_offset: u64, extent: vk::Extent2D) -> vk::BufferImageCopy {
     vk::BufferImageCopy {
         buffer_offset,
         buffer_row_length: 0,
@@ -382,7 +389,7 @@ pub(crate) fn record_samples_readback(
     let texture = rec.textures.get(readback.texture.native())?;
     let region = (readback.level, readback.layer, readback.rect, readback.slices);
     let Planes { view: source, size: (w, h, samples), extent } =
-        whole_samples(rec.gpu, &readback.texture, texture, region)?;
+        whole_samples(rec.gpu, (&readback.texture, Image::Samples), texture, region)?;
     let (format, surface) = (texture.format, texture.desc.format);
     let pipeline = rec.pipelines.samples.pipeline(
         rec.gpu,
@@ -445,7 +452,7 @@ pub(crate) fn record_samples_upload(
     let texture = rec.textures.get(upload.texture.native())?;
     let region = (upload.level, upload.layer, upload.rect, upload.slices);
     let Planes { view: target, size: (w, h, samples), extent } =
-        whole_samples(rec.gpu, &upload.texture, texture, region)?;
+        whole_samples(rec.gpu, (&upload.texture, Image::Samples), texture, region)?;
     let expected = sample_planes_size(texture.desc.format, w, h, samples);
     if upload.data.len() != expected {
         return Err(BackendError::Native(format!(

@@ -70,6 +70,11 @@ fn region(
     ))
 }
 
+/// Whether `texture` is a multisampled target (its depth moves as sample planes).
+fn multisampled(texture: &xnagraph_graph::TextureState) -> bool {
+    texture.desc().render_target.is_some_and(|rt| rt.is_multisampled())
+}
+
 fn copy_region(
     buffer_offset: u64,
     level: u32,
@@ -96,6 +101,9 @@ pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(
     match upload.image {
         Image::Color => {}
         Image::Samples => return crate::sample_transfer::record_samples_upload(rec, upload),
+        Image::DepthStencil if multisampled(&upload.texture) => {
+            return crate::depth_samples::record_depth_samples_upload(rec, upload)
+        }
         Image::DepthStencil => return crate::depth_transfer::record_depth_upload(rec, upload),
     }
     let texture = rec.textures.get(upload.texture.native())?;
@@ -136,6 +144,9 @@ pub(crate) fn record_readback(
     match readback.image {
         Image::Color => {}
         Image::Samples => return crate::sample_transfer::record_samples_readback(rec, readback),
+        Image::DepthStencil if multisampled(&readback.texture) => {
+            return crate::depth_samples::record_depth_samples_readback(rec, readback)
+        }
         Image::DepthStencil => return crate::depth_transfer::record_depth_readback(rec, readback),
     }
     let texture = rec.textures.get(readback.texture.native())?;

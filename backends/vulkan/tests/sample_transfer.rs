@@ -217,3 +217,56 @@ fn sample_planes_taller_than_an_image_can_be_are_not_supported_naming_the_textur
     drop((plan, t));
     s.finish();
 }
+
+#[test]
+fn multisampled_depth_and_stencil_planes_written_then_read_come_back_exactly() {
+    let mut s = Session::new();
+    for depth in
+        [xnagraph_graph::DepthFormat::Depth24Stencil8, xnagraph_graph::DepthFormat::Depth16]
+    {
+        let (w, h) = (5, 3);
+        let mut desc = target_desc(w, h, 1, 4);
+        if let Some(rt) = desc.render_target.as_mut() {
+            rt.depth = depth;
+            rt.usage = RenderTargetUsage::PreserveContents;
+        }
+        let t = s.texture(desc);
+        let texels = (w * h * 4) as usize;
+        let len = xnagraph_graph::depth_stencil_size(depth, w, h * 4);
+        // Depths the format stores exactly (multiples of its unit), then stencil bytes.
+        let scale =
+            if depth == xnagraph_graph::DepthFormat::Depth16 { 65535.0 } else { 16_777_215.0 };
+        let mut data: Vec<u8> = (0..texels)
+            .map(|i| (((i * 977 + 13) % 4096) as f64 * 16.0 / scale).min(1.0) as f32)
+            .flat_map(|d| d.to_le_bytes())
+            .collect();
+        data.extend((0..len - texels * 4).map(|i| (i * 53 + 7) as u8));
+        let nodes = vec![
+            Node::Upload(Upload {
+                texture: t.clone(),
+                level: 0,
+                layer: 0,
+                rect: whole(&t),
+                slices: Slices::FLAT,
+                image: Image::DepthStencil,
+                data: data.clone(),
+            }),
+            Node::Readback(Readback {
+                id: ReadbackId(1),
+                texture: t.clone(),
+                level: 0,
+                layer: 0,
+                rect: whole(&t),
+                slices: Slices::FLAT,
+                image: Image::DepthStencil,
+            }),
+        ];
+        let back = run(&mut s, nodes, Vec::new(), &[1]).remove(0);
+        assert_eq!(back.len(), data.len(), "{depth:?}");
+        let first_wrong = back.iter().zip(&data).position(|(a, b)| a != b);
+        assert_eq!(first_wrong, None, "{depth:?}: byte {first_wrong:?} differs");
+        drop(t);
+    }
+    assert_all_freed(&mut s);
+    s.finish();
+}

@@ -5,8 +5,8 @@
 //! present (from 0) up to and including the next one. A capture of frames N to M is armed by
 //! the call (or by the environment variable at device creation); when frame N begins, the
 //! content of every texture alive (and, where the backend reads depth back, the depth/stencil
-//! of every single-sample PreserveContents target; where it reads samples back, every sample of
-//! every multisampled PreserveContents target) is read back once and written as the snapshot,
+//! of every single-sample PreserveContents target; where it reads samples back, every colour,
+//! depth and stencil sample of every multisampled PreserveContents target) is read back once and written as the snapshot,
 //! and from then
 //! on each flushed `FrameCommands` is written as it leaves the recorder (under the device's
 //! flush order, so the file's order is the compiler's), with a marker at each present, until
@@ -36,7 +36,7 @@ use std::time::Instant;
 pub(crate) use thread::CaptureTag;
 use thread::{Known, WriterThread};
 use xnagraph_graph::capture::record::DeviceRecord;
-use xnagraph_graph::capture::trim::{snapshots_depth, snapshots_samples};
+use xnagraph_graph::capture::trim::{reads_depth_back, snapshots_samples};
 use xnagraph_graph::capture::writer::GeometryProgram;
 use xnagraph_graph::capture::CaptureWriter;
 use xnagraph_graph::{
@@ -263,7 +263,7 @@ impl CaptureHook {
                     }
                 }
                 // The depth/stencil content that survives frames, where the backend reads it.
-                if shared.caps.depth_readback && snapshots_depth(&desc) {
+                if reads_depth_back(&shared.caps, &desc) {
                     let (w, h) = desc.level_size(0);
                     regions.push(ReadRegion {
                         image: Image::DepthStencil,

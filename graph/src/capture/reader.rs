@@ -183,14 +183,17 @@ impl Capture {
                 let s: DepthSnapshotRecord = chunk.decode()?;
                 self.check_texture(chunk, s.texture)?;
                 let desc = &self.textures[s.texture as usize].desc;
-                let depth = desc.render_target.map(|rt| (rt.depth, rt.is_multisampled()));
-                let Some((depth, false)) = depth.filter(|d| d.0 != crate::DepthFormat::None) else {
+                let depth = desc.render_target.map(|rt| (rt.depth, rt.sample_count.max(1)));
+                let Some((depth, samples)) = depth.filter(|d| d.0 != crate::DepthFormat::None)
+                else {
                     return Err(chunk.error(format!(
-                        "depth snapshot of texture {}, not a single-sample target with depth",
+                        "depth snapshot of texture {}, not a target with depth",
                         s.texture
                     )));
                 };
-                let expected = crate::depth_stencil_size(depth, desc.width, desc.height);
+                // A multisampled target's: every sample, as an image `samples` times as tall.
+                let rows = desc.height * samples;
+                let expected = crate::depth_stencil_size(depth, desc.width, rows);
                 let len = self.check_blob(chunk, s.blob)?.len();
                 if len != expected {
                     return Err(chunk.error(format!(

@@ -16,9 +16,9 @@
 //! query's next span is submitted, waiting for the GPU there, or at the end) and keeps both
 //! ([`Replayer::query_checks`]). The snapshot's depth/stencil content (format 3.1) is restored by
 //! depth uploads in the same setup submission, and its samples (format 3.2) by sample-plane
-//! uploads. A frame that would load an image the snapshot does not hold (a multisample image the
-//! capturing backend could not read back, a multisampled depth buffer, a depth buffer the
-//! capturing backend could not read back: see [`super::unsnapshotted`]) is refused with an error.
+//! uploads (a multisampled target's depth by drawn depth uploads). A frame that would load an
+//! image the snapshot does not hold (a multisample image or depth buffer the capturing backend
+//! could not read back: see [`super::unsnapshotted`]) is refused with an error.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -483,16 +483,17 @@ fn depth_snapshot(depth: DepthFormat, samples: u32, bytes: usize) -> Vec<u8> {
 }
 
 #[test]
-fn a_depth_snapshot_holds_an_f32_and_a_stencil_byte_per_texel_of_a_single_sample_target() {
-    // 16 texels: 64 bytes of depth, then 16 of stencil.
+fn a_depth_snapshot_holds_an_f32_and_a_stencil_byte_per_sample_texel_of_a_target() {
+    // 16 texels: 64 bytes of depth, then 16 of stencil; 4 samples of each for a 4x target.
     let capture = Capture::from_bytes(&depth_snapshot(DepthFormat::Depth24Stencil8, 0, 80));
     assert_eq!(capture.unwrap().depth_snapshot, [DepthSnapshotRecord { texture: 1, blob: 0 }]);
     assert!(Capture::from_bytes(&depth_snapshot(DepthFormat::Depth24, 0, 64)).is_ok());
+    assert!(Capture::from_bytes(&depth_snapshot(DepthFormat::Depth24Stencil8, 4, 320)).is_ok());
     for (depth, samples, bytes, fault) in [
         (DepthFormat::Depth24Stencil8, 0, 64, "holds 64 bytes, the depth of texture 1 80"),
         (DepthFormat::Depth24, 0, 80, "holds 80 bytes, the depth of texture 1 64"),
-        (DepthFormat::None, 0, 64, "not a single-sample target with depth"),
-        (DepthFormat::Depth24, 4, 64, "not a single-sample target with depth"),
+        (DepthFormat::None, 0, 64, "not a target with depth"),
+        (DepthFormat::Depth24, 4, 64, "holds 64 bytes, the depth of texture 1 256"),
     ] {
         let e = Capture::from_bytes(&depth_snapshot(depth, samples, bytes)).unwrap_err();
         assert!(e.message.contains(fault), "{depth:?} x{samples}: {e}");

@@ -7,8 +7,8 @@
 //! A range that starts at the first frame keeps the original snapshot. Any later range needs
 //! the content the earlier frames left, which only executing them gives: the earlier frames
 //! are replayed, then every level and layer of every texture, the depth/stencil image of every
-//! target whose depth a capture snapshots ([`snapshots_depth`]) where the backend reads depth
-//! back, the samples of every layer of every target whose samples a capture snapshots
+//! target whose depth a capture snapshots where the backend reads it back
+//! ([`reads_depth_back`]), the samples of every layer of every target whose samples a capture snapshots
 //! ([`snapshots_samples`]) where the backend reads samples back, and every buffer are read back
 //! once.
 
@@ -57,20 +57,26 @@ impl From<std::io::Error> for TrimError {
 }
 
 /// Whether a capture snapshots the depth/stencil content of a texture described by `desc`: a
-/// single-sample render target with a depth format whose content survives frames
-/// (PreserveContents; a DiscardContents target's depth is undefined at every frame's start).
+/// render target with a depth format whose content survives frames (PreserveContents; a
+/// DiscardContents target's depth is undefined at every frame's start).
 pub fn snapshots_depth(desc: &crate::TextureDesc) -> bool {
-    desc.render_target.is_some_and(|rt| {
-        rt.depth != crate::DepthFormat::None
-            && !rt.is_multisampled()
-            && rt.usage.preserves_contents()
-    })
+    desc.render_target
+        .is_some_and(|rt| rt.depth != crate::DepthFormat::None && rt.usage.preserves_contents())
+}
+
+/// Whether a backend of `caps` reads back the depth/stencil content a capture snapshots of a
+/// texture described by `desc` ([`snapshots_depth`]): with
+/// [`crate::Capabilities::depth_readback`], and for a multisampled target (every sample) also
+/// [`crate::Capabilities::sample_readback`].
+pub fn reads_depth_back(caps: &crate::Capabilities, desc: &crate::TextureDesc) -> bool {
+    let multisampled = desc.render_target.is_some_and(|rt| rt.is_multisampled());
+    snapshots_depth(desc) && caps.depth_readback && (caps.sample_readback || !multisampled)
 }
 
 /// Whether a capture snapshots the samples of a texture described by `desc`: a multisampled
 /// render target whose content survives frames (PreserveContents; a DiscardContents target's
-/// samples are undefined at every frame's start). Its depth/stencil image is not snapshotted
-/// (multisampled depth stays out of the file).
+/// samples are undefined at every frame's start). Its depth/stencil image is
+/// [`snapshots_depth`]'s.
 pub fn snapshots_samples(desc: &crate::TextureDesc) -> bool {
     desc.render_target.is_some_and(|rt| rt.is_multisampled() && rt.usage.preserves_contents())
 }
@@ -134,12 +140,11 @@ pub fn trim<W: Write>(
             }
         }
         // Depth that survives frames, where the backend reads depth back (as a capture does).
-        if backend.capabilities().depth_readback {
-            for t in capture.textures.iter().filter(|t| snapshots_depth(&t.desc)) {
-                let bytes = replayer.read_back_depth(backend, t.key)?;
-                let blob = writer.blob(&bytes)?;
-                writer.depth_snapshot_record(&DepthSnapshotRecord { texture: t.key, blob })?;
-            }
+        let caps = backend.capabilities().clone();
+        for t in capture.textures.iter().filter(|t| reads_depth_back(&caps, &t.desc)) {
+            let bytes = replayer.read_back_depth(backend, t.key)?;
+            let blob = writer.blob(&bytes)?;
+            writer.depth_snapshot_record(&DepthSnapshotRecord { texture: t.key, blob })?;
         }
         // Samples that survive frames, where the backend reads samples back.
         if backend.capabilities().sample_readback {

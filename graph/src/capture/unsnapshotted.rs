@@ -4,9 +4,9 @@
 //! layer (a multisampled target's resolved image), every buffer's bytes, (format 3.1, where
 //! the backend can read depth back) the depth/stencil image of every single-sample
 //! PreserveContents target and (format 3.2, where the backend can read samples back) the
-//! sample image of every layer of every multisampled PreserveContents target. A multisampled
-//! target's depth/stencil image, and depth or samples the capturing backend could not read
-//! back, are not: when the capture begins, their content is not in the file. A replay whose first use of such an image clears
+//! sample image of every layer and the depth/stencil image of every multisampled
+//! PreserveContents target. Depth or samples the capturing backend could not read back are
+//! not: when the capture begins, their content is not in the file. A replay whose first use of such an image clears
 //! it (a CLEAR load op, a transfer clear) never sees the difference. Any other first use is
 //! refused at that frame with an error naming the texture and the image, rather than being
 //! silently wrong: the live run loaded that content, while the replay's compiler, which knows
@@ -70,8 +70,8 @@ impl Unsnapshotted {
                                 "frame {frame} uses {what} without clearing it, and its content \
                                  when the capture began is not in the file (a snapshot holds \
                                  colour images, a multisampled target's resolved one, buffers, \
-                                 and the single-sample depth and multisampled colour samples \
-                                 the capturing backend read back): the replay would draw over \
+                                 and the depth/stencil and multisampled colour samples the \
+                                 capturing backend read back): the replay would draw over \
                                  undefined content"
                             )));
                         }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use super::compile;
 use super::testkit::*;
-use crate::commands::{sample_planes_size, Node, Readback, ReadbackId, Upload};
-use crate::format::SurfaceFormat;
+use crate::commands::{depth_stencil_size, sample_planes_size, Node, Readback, ReadbackId, Upload};
+use crate::format::{DepthFormat, SurfaceFormat};
 use crate::plan::{Access::*, Image, LoadOp, PlanNodeKind, StoreOp};
 use crate::resource::TextureState;
 use crate::{Rect, Slices};
@@ -115,4 +115,79 @@ fn a_samples_upload_overwrites_what_an_earlier_pass_left_in_the_samples() {
         StoreOp::Store,
         "a preserving target's samples survive"
     );
+}
+
+fn multisampled_depth_target() -> Arc<TextureState> {
+    target_with_depth(8, SAMPLES, DepthFormat::Depth24Stencil8, PRESERVE)
+}
+
+fn depth_upload(target: &Arc<TextureState>) -> Step {
+    match depth_transfer(target, true) {
+        Node::Upload(u) => Step::Upload(u),
+        _ => unreachable!(),
+    }
+}
+
+fn depth_transfer(target: &Arc<TextureState>, upload: bool) -> Node {
+    let (w, h) = target.desc().level_size(0);
+    let (rect, slices, texture) =
+        (Rect::new(0, 0, w as i32, h as i32), Slices::FLAT, target.clone());
+    let image = Image::DepthStencil;
+    if upload {
+        let data = vec![0; depth_stencil_size(DepthFormat::Depth24Stencil8, w, h * SAMPLES)];
+        Node::Upload(Upload { texture, level: 0, layer: 0, rect, slices, image, data })
+    } else {
+        Node::Readback(Readback {
+            id: ReadbackId(3),
+            texture,
+            level: 0,
+            layer: 0,
+            rect,
+            slices,
+            image,
+        })
+    }
+}
+
+#[test]
+fn a_multisampled_depth_readback_samples_the_stored_depth_image() {
+    let (t, rt) = (texture(4, 4, 1), multisampled_depth_target());
+    let mut commands = frame(vec![bind(&rt, vec![clear_all(RED), draw(&t)]), unbind()]);
+    commands.nodes.push(depth_transfer(&rt, false));
+    let plan = compile(commands);
+    let at = plan.nodes.iter().position(|n| matches!(n.kind, PlanNodeKind::Readback { .. }));
+    let id = rt.id().0;
+    let row = (id, Image::DepthStencil, 0..1, 0..1, DepthStencilAttachmentReadWrite);
+    let row = (row.0, row.1, row.2, row.3, row.4, FragmentSampled, false);
+    assert_eq!(barriers(&plan, at.expect("the readback is kept")), [row]);
+    let depth = pass(&plan, 0).depth.as_ref().expect("the target's depth is attached");
+    assert_eq!(depth.store, StoreOp::Store, "the readback reads what the pass wrote");
+}
+
+#[test]
+fn a_multisampled_depth_upload_writes_every_sample_as_an_attachment_the_next_pass_loads() {
+    let (t, rt) = (texture(4, 4, 1), multisampled_depth_target());
+    let plan = compile(frame(vec![
+        bind(&rt, vec![clear_all(RED), draw(&t)]),
+        unbind(),
+        depth_upload(&rt),
+        bind(&rt, vec![draw(&t)]),
+    ]));
+    let at = plan.nodes.iter().position(|n| matches!(n.kind, PlanNodeKind::Upload { .. }));
+    let at = at.expect("the upload is kept");
+    let id = rt.id().0;
+    let discarded = barriers(&plan, at).into_iter().any(|b| {
+        (b.0, b.1, b.5, b.6) == (id, Image::DepthStencil, DepthStencilAttachmentReadWrite, true)
+    });
+    assert!(discarded, "every sample is written: {:?}", barriers(&plan, at));
+    let depth = |i: usize| pass(&plan, i).depth.as_ref().expect("the target's depth is attached");
+    let passes: Vec<usize> = (0..plan.nodes.len())
+        .filter(|&i| matches!(plan.nodes[i].kind, PlanNodeKind::Pass(_)))
+        .collect();
+    if passes.len() == 2 {
+        assert_eq!(depth(passes[0]).store, StoreOp::DontCare, "the upload overwrites it");
+    }
+    let last = *passes.last().unwrap();
+    assert!(last > at);
+    assert_eq!(depth(last).load, LoadOp::Load, "the pass draws over the uploaded depth");
 }

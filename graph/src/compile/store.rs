@@ -107,7 +107,7 @@ pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
             PlanNodeKind::Upload { node } => {
                 if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
                     // Sample planes rewrite every sample: nothing earlier survives them.
-                    if u.image == Image::Samples {
+                    if super::access::transfers_samples(&u.texture, u.image) {
                         next.insert((u.texture.id(), u.image, u.layer), Next::Overwrite);
                     } else {
                         read(u.texture.id(), u.image, u.layer);

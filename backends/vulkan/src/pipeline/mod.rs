@@ -108,6 +108,8 @@ pub(crate) struct Pipelines {
     pub stats: PipelineStats,
     /// The sample-plane transfers' shaders and pipelines (`crate::sample_transfer`).
     pub samples: crate::sample_transfer::SamplePipelines,
+    /// The multisampled depth/stencil transfers' stages and pipelines (`crate::depth_samples`).
+    pub depth_samples: crate::depth_samples::DepthSamplePipelines,
 }
 
 /// The fragment stage of a sprite draw of several textures drawn at once.
@@ -162,6 +164,7 @@ impl Pipelines {
             geometry: Default::default(),
             stats: PipelineStats::default(),
             samples: Default::default(),
+            depth_samples: Default::default(),
         };
         match p.build_fixed(gpu) {
             Ok(()) => Ok(p),
@@ -460,6 +463,7 @@ impl Pipelines {
         unsafe {
             self.geometry.destroy(gpu);
             self.samples.destroy(gpu);
+            self.depth_samples.destroy(gpu);
             for (_, p) in self.pipelines.drain() {
                 gpu.device.destroy_pipeline(p, None);
             }
