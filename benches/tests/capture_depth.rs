@@ -232,3 +232,14 @@ fn write_fuzz_seed() {
     render(&device, 5, 0);
     device.capture_result().expect("the capture finished").unwrap();
 }
+
+#[test]
+#[ignore = "writes a seed of the fuzz corpus; run by benches/fuzz.sh --regenerate"]
+fn write_fuzz_seed_multisampled() {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/depth_4x.xgc");
+    let device = device();
+    device.capture_frames(&path, 3..=4).unwrap();
+    render(&device, 5, 4);
+    device.capture_result().expect("the capture finished").unwrap();
+}

@@ -24,7 +24,8 @@ pub const MAGIC: [u8; 8] = *b"XNAGCAP\0";
 /// flush's draws). Minor 1: the depth/stencil snapshot of preserving targets
 /// ([`super::record::DepthSnapshotRecord`], a chunk older readers skip). Minor 2: the sample
 /// snapshot of multisampled preserving targets ([`super::record::SampleSnapshotRecord`], skipped
-/// likewise).
+/// likewise) and of multisampled targets' depth/stencil (the `SAMPLE_DEPTH_SNAPSHOT` kind, whose
+/// records 3.1 readers would refuse as `DEPTH_SNAPSHOT`s).
 pub const VERSION: (u16, u16) = (3, 2);
 /// Bytes before the first chunk: the magic and the version.
 pub const HEADER_LEN: usize = 12;

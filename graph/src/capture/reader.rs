@@ -179,15 +179,18 @@ impl Capture {
                 }
                 self.buffer_snapshot.push(s);
             }
-            kind::DEPTH_SNAPSHOT => {
+            kind::DEPTH_SNAPSHOT | kind::SAMPLE_DEPTH_SNAPSHOT => {
                 let s: DepthSnapshotRecord = chunk.decode()?;
                 self.check_texture(chunk, s.texture)?;
                 let desc = &self.textures[s.texture as usize].desc;
                 let depth = desc.render_target.map(|rt| (rt.depth, rt.sample_count.max(1)));
-                let Some((depth, samples)) = depth.filter(|d| d.0 != crate::DepthFormat::None)
+                let multisampled = chunk.kind == kind::SAMPLE_DEPTH_SNAPSHOT;
+                let Some((depth, samples)) =
+                    depth.filter(|d| d.0 != crate::DepthFormat::None && (d.1 > 1) == multisampled)
                 else {
+                    let what = if multisampled { "multisampled" } else { "single-sample" };
                     return Err(chunk.error(format!(
-                        "depth snapshot of texture {}, not a target with depth",
+                        "depth snapshot of texture {}, not a {what} target with depth",
                         s.texture
                     )));
                 };

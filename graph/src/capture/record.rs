@@ -78,10 +78,13 @@ pub mod kind {
     pub const DEPTH_SNAPSHOT: u32 = 14;
     /// [`super::SampleSnapshotRecord`] (format 3.2).
     pub const SAMPLE_SNAPSHOT: u32 = 15;
+    /// [`super::DepthSnapshotRecord`] of a multisampled target, every sample (format 3.2; a
+    /// kind of its own, so that 3.1 readers, which know only single-sample depth, skip it).
+    pub const SAMPLE_DEPTH_SNAPSHOT: u32 = 16;
 
     /// Whether this reader knows `kind`.
     pub fn known(kind: u32) -> bool {
-        (DEVICE..=SAMPLE_SNAPSHOT).contains(&kind)
+        (DEVICE..=SAMPLE_DEPTH_SNAPSHOT).contains(&kind)
     }
 }
 
@@ -138,8 +141,8 @@ pub struct BufferSnapshotRecord {
 }
 
 /// The depth/stencil content a preserving render target held when the capture began (read back
-/// once; format 3.1, multisampled targets since 3.2): replay restores it before the first
-/// frame. The blob is the backend-neutral encoding of [`crate::depth_stencil_size`] (every
+/// once; format 3.1, a `DEPTH_SNAPSHOT` chunk; for a multisampled target format 3.2, a
+/// `SAMPLE_DEPTH_SNAPSHOT` chunk): replay restores it before the first frame. The blob is the backend-neutral encoding of [`crate::depth_stencil_size`] (every
 /// texel's depth as an `f32`, then every texel's stencil byte when the format has one; for a
 /// multisampled target, of every sample, as an image `samples` times as tall).
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]

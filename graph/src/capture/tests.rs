@@ -478,7 +478,9 @@ fn depth_snapshot(depth: DepthFormat, samples: u32, bytes: usize) -> Vec<u8> {
         });
         texture(w, target);
         w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: vec![0; bytes] }).unwrap();
-        w.chunk(kind::DEPTH_SNAPSHOT, &DepthSnapshotRecord { texture: 1, blob: 0 }).unwrap();
+        // A multisampled target's depth has a chunk kind of its own (3.1 readers skip it).
+        let kind = if samples > 1 { kind::SAMPLE_DEPTH_SNAPSHOT } else { kind::DEPTH_SNAPSHOT };
+        w.chunk(kind, &DepthSnapshotRecord { texture: 1, blob: 0 }).unwrap();
     })
 }
 
@@ -492,7 +494,8 @@ fn a_depth_snapshot_holds_an_f32_and_a_stencil_byte_per_sample_texel_of_a_target
     for (depth, samples, bytes, fault) in [
         (DepthFormat::Depth24Stencil8, 0, 64, "holds 64 bytes, the depth of texture 1 80"),
         (DepthFormat::Depth24, 0, 80, "holds 80 bytes, the depth of texture 1 64"),
-        (DepthFormat::None, 0, 64, "not a target with depth"),
+        (DepthFormat::None, 0, 64, "not a single-sample target with depth"),
+        (DepthFormat::None, 4, 64, "not a multisampled target with depth"),
         (DepthFormat::Depth24, 4, 64, "holds 64 bytes, the depth of texture 1 256"),
     ] {
         let e = Capture::from_bytes(&depth_snapshot(depth, samples, bytes)).unwrap_err();
@@ -517,6 +520,30 @@ fn sample_snapshot(format: SurfaceFormat, samples: u32, layer: u32, bytes: usize
         let record = SampleSnapshotRecord { texture: 1, layer, blob: 0 };
         w.chunk(kind::SAMPLE_SNAPSHOT, &record).unwrap();
     })
+}
+
+#[test]
+fn each_depth_snapshot_kind_is_refused_for_the_other_kind_of_target() {
+    // A single-sample target's depth in the multisampled kind, and the other way round.
+    let crossed = |samples: u32, kind: u32| {
+        file(|w| {
+            let mut target = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
+            target.render_target = Some(RenderTargetDesc {
+                depth: DepthFormat::Depth24,
+                sample_count: samples,
+                usage: RenderTargetUsage::PreserveContents,
+                back_buffer: false,
+            });
+            texture(w, target);
+            let bytes = 64 * samples.max(1) as usize;
+            w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: vec![0; bytes] }).unwrap();
+            w.chunk(kind, &DepthSnapshotRecord { texture: 1, blob: 0 }).unwrap();
+        })
+    };
+    let e = Capture::from_bytes(&crossed(0, kind::SAMPLE_DEPTH_SNAPSHOT)).unwrap_err();
+    assert!(e.message.contains("not a multisampled target with depth"), "{e}");
+    let e = Capture::from_bytes(&crossed(4, kind::DEPTH_SNAPSHOT)).unwrap_err();
+    assert!(e.message.contains("not a single-sample target with depth"), "{e}");
 }
 
 #[test]

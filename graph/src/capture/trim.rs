@@ -106,7 +106,9 @@ pub fn trim<W: Write>(
         }
         for s in &capture.depth_snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
-            writer.depth_snapshot_record(&DepthSnapshotRecord { blob, ..*s })?;
+            let desc = &capture.textures[s.texture as usize].desc;
+            let multisampled = desc.render_target.is_some_and(|rt| rt.is_multisampled());
+            writer.depth_snapshot_record(&DepthSnapshotRecord { blob, ..*s }, multisampled)?;
         }
         for s in &capture.sample_snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
@@ -144,7 +146,9 @@ pub fn trim<W: Write>(
         for t in capture.textures.iter().filter(|t| reads_depth_back(&caps, &t.desc)) {
             let bytes = replayer.read_back_depth(backend, t.key)?;
             let blob = writer.blob(&bytes)?;
-            writer.depth_snapshot_record(&DepthSnapshotRecord { texture: t.key, blob })?;
+            let multisampled = t.desc.render_target.is_some_and(|rt| rt.is_multisampled());
+            let record = DepthSnapshotRecord { texture: t.key, blob };
+            writer.depth_snapshot_record(&record, multisampled)?;
         }
         // Samples that survive frames, where the backend reads samples back.
         if backend.capabilities().sample_readback {
