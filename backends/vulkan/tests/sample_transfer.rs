@@ -65,10 +65,12 @@ fn run(
     ids.iter().map(|id| s.backend.take_readback(ReadbackId(*id)).expect("readback")).collect()
 }
 
-/// Distinct bytes of `len` planes' worth, every one a finite value of `format`.
+/// Distinct bytes of `len` planes' worth, every one a finite value of `format` (no signed
+/// normalised -128: see [`signed_normalised_minus_128_comes_back_as_minus_127`]).
 fn pattern(format: SurfaceFormat, len: usize) -> Vec<u8> {
+    use SurfaceFormat as F;
     match format {
-        SurfaceFormat::HalfVector4 => (0..len / 2)
+        F::HalfVector4 | F::HalfVector2 | F::HalfSingle | F::HdrBlendable => (0..len / 2)
             .flat_map(|i| {
                 // Normal half floats of both signs, every exponent.
                 let bits = ((i as u16 & 1) << 15)
@@ -77,6 +79,18 @@ fn pattern(format: SurfaceFormat, len: usize) -> Vec<u8> {
                 bits.to_le_bytes()
             })
             .collect(),
+        F::Single | F::Vector2 | F::Vector4 => (0..len / 4)
+            .flat_map(|i| {
+                let bits = ((i as u32 & 1) << 31)
+                    | ((1 + (i as u32 * 11) % 253) << 23)
+                    | ((i as u32).wrapping_mul(2_654_435_761) & 0x7F_FFFF);
+                bits.to_le_bytes()
+            })
+            .collect(),
+        F::NormalizedByte2 | F::NormalizedByte4 => {
+            let byte = |i: usize| (i.wrapping_mul(37) + 11) as u8;
+            (0..len).map(byte).map(|b| if b == 0x80 { 0x81 } else { b }).collect()
+        }
         _ => (0..len).map(|i| (i.wrapping_mul(37) + 11 + i / 256) as u8).collect(),
     }
 }
@@ -85,9 +99,18 @@ fn pattern(format: SurfaceFormat, len: usize) -> Vec<u8> {
 fn sample_planes_written_then_read_come_back_exactly() {
     let mut s = Session::new();
     assert_eq!(s.backend.capabilities().clamp_sample_count(4), 4, "4 samples are required");
-    for format in [SurfaceFormat::Color, SurfaceFormat::HalfVector4, SurfaceFormat::Rgba64] {
+    let renderable = SurfaceFormat::ALL.into_iter().filter(|f| f.block_edge() == 1);
+    let mut tested = Vec::new();
+    for format in renderable {
         let (w, h) = (7, 5);
-        let t = target(&mut s, (w, h), format);
+        let mut desc = target_desc(w, h, 1, 4);
+        desc.format = format;
+        let Ok(handle) = s.backend.create_texture(&desc) else {
+            // Not a multisampled render target format on this device.
+            continue;
+        };
+        tested.push(format);
+        let t = TextureState::new(desc, handle, s.backend.retire_sink());
         let planes = pattern(format, sample_planes_size(format, w, h, 4));
         let nodes = vec![samples_upload(&t, planes.clone()), samples_readback(1, &t)];
         let back = run(&mut s, nodes, Vec::new(), &[1]).remove(0);
@@ -95,6 +118,26 @@ fn sample_planes_written_then_read_come_back_exactly() {
         let first_wrong = back.iter().zip(&planes).position(|(a, b)| a != b);
         assert_eq!(first_wrong, None, "{format:?}: byte {first_wrong:?} differs");
     }
+    for format in [SurfaceFormat::Color, SurfaceFormat::HalfVector4, SurfaceFormat::Rgba64] {
+        assert!(tested.contains(&format), "{format:?} is a 4x target format: {tested:?}");
+    }
+    eprintln!("sample planes exact for {tested:?}");
+    assert_all_freed(&mut s);
+    s.finish();
+}
+
+/// A signed normalised byte of -128 is -1.0 in the fragment stage, written back as -127.
+#[test]
+fn signed_normalised_minus_128_comes_back_as_minus_127() {
+    let mut s = Session::new();
+    let t = target(&mut s, (2, 2), SurfaceFormat::NormalizedByte4);
+    let mut planes = pattern(SurfaceFormat::NormalizedByte4, 64);
+    planes[5] = 0x80;
+    let nodes = vec![samples_upload(&t, planes.clone()), samples_readback(1, &t)];
+    let back = run(&mut s, nodes, Vec::new(), &[1]).remove(0);
+    planes[5] = 0x81;
+    assert_eq!(back, planes);
+    drop(t);
     assert_all_freed(&mut s);
     s.finish();
 }
