@@ -82,12 +82,12 @@ fn where_stencil(reference: u32) -> DepthStencilState {
 /// 1, 2 and 3. From frame 3 on, nothing clears it: each frame draws a whole-target quad at
 /// depth 0.5 with a LessEqual depth test (it shows where the stored depth is at least 0.5: the
 /// background and the 0.6 region) and, with Depth24Stencil8, two more, stencil-tested, that
-/// show only the stencil 3 and stencil 2 regions.
-fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
-    render_with(device, frames, DepthFormat::Depth24Stencil8)
+/// show only the stencil 3 and stencil 2 regions. The target has `samples` samples.
+fn render(device: &GraphicsDevice, frames: u32, samples: i32) -> Vec<u8> {
+    render_with(device, frames, DepthFormat::Depth24Stencil8, samples)
 }
 
-fn render_with(device: &GraphicsDevice, frames: u32, depth: DepthFormat) -> Vec<u8> {
+fn render_with(device: &GraphicsDevice, frames: u32, depth: DepthFormat, samples: i32) -> Vec<u8> {
     let target = RenderTarget2D::with_options(
         device,
         TW as i32,
@@ -95,7 +95,7 @@ fn render_with(device: &GraphicsDevice, frames: u32, depth: DepthFormat) -> Vec<
         false,
         SurfaceFormat::Color,
         depth,
-        0,
+        samples,
         RenderTargetUsage::PreserveContents,
     )
     .unwrap();
@@ -157,14 +157,26 @@ fn continue_frame(device: &GraphicsDevice, batch: &mut SpriteBatch, target: &Ren
 
 /// Captures frames 3 to 5 of a 6-frame run; returns the live final frame and the capture.
 fn capture_run(name: &str) -> (Vec<u8>, Capture) {
-    capture_on(name, BackendKind::Vulkan, DepthFormat::Depth24Stencil8)
+    capture_on(name, BackendKind::Vulkan, DepthFormat::Depth24Stencil8, 0)
 }
 
-fn capture_on(name: &str, backend: BackendKind, depth: DepthFormat) -> (Vec<u8>, Capture) {
+/// As [`capture_run`], the target of `samples` samples.
+fn capture_run_samples(name: &str, samples: i32) -> (Vec<u8>, Capture) {
+    capture_on(name, BackendKind::Vulkan, DepthFormat::Depth24Stencil8, samples)
+}
+
+/// Captures frames 3 to 5 of a 6-frame run on `backend` with a `depth` target of `samples`
+/// samples; returns the live final frame and the capture.
+fn capture_on(
+    name: &str,
+    backend: BackendKind,
+    depth: DepthFormat,
+    samples: i32,
+) -> (Vec<u8>, Capture) {
     let path = scratch(name);
     let device = device_on(backend);
     device.capture_frames(&path, 3..=5).unwrap();
-    let live = render_with(&device, 6, depth);
+    let live = render_with(&device, 6, depth, samples);
     device.capture_result().expect("the capture finished").unwrap();
     (live, Capture::open(&path).unwrap())
 }
@@ -188,8 +200,8 @@ fn replay_final_on(backend: &mut dyn Backend, capture: &Capture) -> Vec<u8> {
 /// which is the same on both.
 fn across_backends(depth: DepthFormat) {
     let name = |on: &str| format!("depth_{depth:?}_{on}.xgc");
-    let (live, on_vulkan) = capture_on(&name("vulkan"), BackendKind::Vulkan, depth);
-    let (live_sdl, on_sdl) = capture_on(&name("sdlgpu"), BackendKind::SdlGpu, depth);
+    let (live, on_vulkan) = capture_on(&name("vulkan"), BackendKind::Vulkan, depth, 0);
+    let (live_sdl, on_sdl) = capture_on(&name("sdlgpu"), BackendKind::SdlGpu, depth, 0);
     assert!(live_sdl == live, "{depth:?}: both backends draw the same pixels live");
     // The live frame shows the depth test against the stored depth (the target is drawn at
     // (7, 9)): the 0.3 and 0.4 regions hide the depth-tested quad; the background and the 0.6
@@ -232,6 +244,18 @@ fn depth_and_stencil_drawn_before_the_capture_replay_to_the_live_final_frame_exa
     assert_eq!(at(10, 17), [120, 240, 250, 255], "stencil 3");
     assert_eq!(at(22, 6), [90, 120, 160, 255], "stencil 2 (and depth 0.6)");
     assert_eq!(at(22, 14), [250, 120, 120, 255], "depth 0.6 below the stencil-2 quad");
+    assert_eq!(replay_final(&capture), live);
+}
+
+/// A 4x target: every sample's depth and stencil are in the snapshot (with its colour
+/// samples), and the replay equals the live frame.
+#[test]
+fn multisampled_depth_and_stencil_drawn_before_the_capture_replay_exactly() {
+    let (live, capture) = capture_run_samples("depth_4x.xgc", 4);
+    assert_eq!((capture.depth_snapshot.len(), capture.sample_snapshot.len()), (1, 1));
+    let at = |x: i32, y: i32| pixel(&live, 7 + x, 9 + y);
+    assert_eq!(at(6, 5), [200, 30, 30, 255], "depth 0.3, stencil 1: kept");
+    assert_eq!(at(10, 17), [120, 240, 250, 255], "stencil 3");
     assert_eq!(replay_final(&capture), live);
 }
 
@@ -312,6 +336,17 @@ fn write_fuzz_seed() {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/depth.xgc");
     let device = device();
     device.capture_frames(&path, 3..=4).unwrap();
-    render(&device, 5);
+    render(&device, 5, 0);
+    device.capture_result().expect("the capture finished").unwrap();
+}
+
+#[test]
+#[ignore = "writes a seed of the fuzz corpus; run by benches/fuzz.sh --regenerate"]
+fn write_fuzz_seed_multisampled() {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/depth_4x.xgc");
+    let device = device();
+    device.capture_frames(&path, 3..=4).unwrap();
+    render(&device, 5, 4);
     device.capture_result().expect("the capture finished").unwrap();
 }

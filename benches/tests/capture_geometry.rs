@@ -257,21 +257,6 @@ fn render_preserved(device: &GraphicsDevice, frames: u32, depth: DepthFormat, mu
     }
 }
 
-/// A capture of frames 5 to 9 of `render_preserved`, replayed: the error it ends with.
-fn replay_preserved(name: &str, depth: DepthFormat, multisample: i32) -> String {
-    let path = scratch(name);
-    let device = device();
-    device.capture_frames(&path, 5..=9).unwrap();
-    render_preserved(&device, 10, depth, multisample);
-    device.capture_result().expect("the capture finished").unwrap();
-    let capture = Capture::open(&path).unwrap();
-    let mut backend = vulkan();
-    match xnagraph_benches::replay::replay(&mut backend, &capture, 1, None, || {}) {
-        Ok(_) => panic!("a replay that needs content the snapshot lacks must be refused"),
-        Err(e) => e.to_string(),
-    }
-}
-
 #[test]
 fn a_replay_that_loads_a_depth_buffer_drawn_before_the_capture_restores_it_from_the_snapshot() {
     let path = scratch("preserved_depth.xgc");
@@ -287,20 +272,38 @@ fn a_replay_that_loads_a_depth_buffer_drawn_before_the_capture_restores_it_from_
 }
 
 #[test]
-fn a_replay_that_loads_a_multisampled_depth_buffer_the_snapshot_lacks_is_refused() {
-    // Multisampled depth is not read back: the first frame that loads it is refused (its
-    // sample image, loaded in the same pass, is named first).
-    let e = replay_preserved("preserved_ms_depth.xgc", DepthFormat::Depth24, 4);
-    assert!(e.contains("frame 5 uses the multisample image of texture"), "{e}");
-    let capture = Capture::open(
-        &std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("preserved_ms_depth.xgc"),
-    )
-    .unwrap();
-    assert!(capture.depth_snapshot.is_empty());
+fn a_replay_that_loads_a_multisampled_depth_buffer_drawn_before_the_capture_restores_it() {
+    // Every sample of the depth image and of the colour samples are in the snapshot.
+    let path = scratch("preserved_ms_depth.xgc");
+    let device = device();
+    device.capture_frames(&path, 5..=9).unwrap();
+    render_preserved(&device, 10, DepthFormat::Depth24, 4);
+    device.capture_result().expect("the capture finished").unwrap();
+    let mut live = vec![Color::TRANSPARENT; (W * H) as usize];
+    device.get_back_buffer_data(None, &mut live, 0, (W * H) as usize).unwrap();
+    let mut capture = Capture::open(&path).unwrap();
+    assert_eq!((capture.depth_snapshot.len(), capture.sample_snapshot.len()), (1, 1));
+    assert_eq!(replay_final(&capture), bytemuck::cast_slice::<Color, u8>(&live).to_vec());
+    // Without the depth snapshot, the first frame that loads the depth is refused.
+    capture.depth_snapshot.clear();
+    let mut backend = vulkan();
+    let e = match xnagraph_benches::replay::replay(&mut backend, &capture, 1, None, || {}) {
+        Ok(_) => panic!("a replay without the depth snapshot must be refused"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("frame 5 uses the depth/stencil image of texture"), "{e}");
 }
 
 #[test]
-fn a_replay_that_loads_a_multisample_image_the_snapshot_lacks_is_refused() {
-    let e = replay_preserved("preserved_samples.xgc", DepthFormat::None, 4);
-    assert!(e.contains("frame 5 uses the multisample image of texture"), "{e}");
+fn a_replay_that_loads_a_multisample_image_drawn_before_the_capture_restores_it() {
+    let path = scratch("preserved_samples.xgc");
+    let device = device();
+    device.capture_frames(&path, 5..=9).unwrap();
+    render_preserved(&device, 10, DepthFormat::None, 4);
+    device.capture_result().expect("the capture finished").unwrap();
+    let mut live = vec![Color::TRANSPARENT; (W * H) as usize];
+    device.get_back_buffer_data(None, &mut live, 0, (W * H) as usize).unwrap();
+    let capture = Capture::open(&path).unwrap();
+    assert_eq!(capture.sample_snapshot.len(), 1);
+    assert_eq!(replay_final(&capture), bytemuck::cast_slice::<Color, u8>(&live).to_vec());
 }

@@ -107,6 +107,7 @@ mod tests {
             scaled_vertex_formats: true,
             instance_divisor: true,
             depth_readback: true,
+            sample_readback: true,
         }
     }
 

@@ -66,7 +66,8 @@ pub(crate) struct ReadRegion {
     pub layer: u32,
     pub rect: Rect,
     pub slices: Slices,
-    /// The image read (`Color`, or a single-sample target's whole `DepthStencil` image).
+    /// The image read (`Color`, a single-sample target's whole `DepthStencil` image, or the
+    /// sample planes of one layer of a multisampled target's `Samples` image).
     pub image: xnagraph_graph::Image,
 }
 

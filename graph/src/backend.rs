@@ -104,12 +104,20 @@ pub struct Capabilities {
     /// 1: Vulkan's `vertexAttributeInstanceRateDivisor`); without it such a binding is
     /// `NotSupported` at `SetVertexBuffers`.
     pub instance_divisor: bool,
-    /// The depth/stencil image of a single-sample render target can be read back and written
-    /// by transfers ([`crate::Readback::image`], [`crate::Upload::image`]): a frame capture
+    /// The depth/stencil image of a single-sample render target (with
+    /// [`Capabilities::sample_readback`], of a multisampled one too, every sample) can be read
+    /// back and written by transfers ([`crate::Readback::image`], [`crate::Upload::image`]): a frame capture
     /// snapshots the depth/stencil content of preserving targets, and a replay restores it.
     /// Without it a capture's snapshot lacks that content, and a replay that would load it is
     /// refused ([`crate::capture::unsnapshotted`]).
     pub depth_readback: bool,
+    /// The multisample image of a multisampled render target can be read back and written as
+    /// sample planes ([`crate::sample_planes_size`]; a [`crate::Readback::image`] or
+    /// [`crate::Upload::image`] of [`crate::Image::Samples`]): a frame capture snapshots every
+    /// sample of preserving multisampled targets, and a replay restores them. Without it (SDL_gpu
+    /// cannot sample a multisampled texture) the snapshot lacks them, and a replay that would
+    /// load them is refused ([`crate::capture::unsnapshotted`]).
+    pub sample_readback: bool,
 }
 
 impl Capabilities {

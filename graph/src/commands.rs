@@ -378,11 +378,15 @@ pub struct Upload {
     /// The depth slices written (a volume's box); [`Slices::FLAT`] otherwise.
     pub slices: Slices,
     /// The image written: [`Image::Color`] for `SetData`; [`Image::DepthStencil`] restores a
-    /// single-sample render target's depth/stencil content (level 0, layer 0, the whole level;
-    /// a replay's snapshot), as [`depth_stencil_size`] describes.
+    /// render target's depth/stencil content (level 0, layer 0, the whole level; a replay's
+    /// snapshot; every sample of a multisampled one), as [`depth_stencil_size`] describes; [`Image::Samples`] restores
+    /// every sample of one layer of a multisampled target (level 0, the whole level), as
+    /// [`sample_planes_size`] describes, where the backend allows it
+    /// ([`crate::Capabilities::sample_readback`]).
     pub image: Image,
     /// The caller's data, copied at the call, tightly packed in the texture's format (the
-    /// depth/stencil encoding for [`Image::DepthStencil`]).
+    /// depth/stencil encoding for [`Image::DepthStencil`], the sample planes for
+    /// [`Image::Samples`]).
     pub data: Vec<u8>,
 }
 
@@ -390,11 +394,29 @@ pub struct Upload {
 /// backend-neutral encoding of depth [`Upload`]s and [`Readback`]s: every texel's depth as a
 /// little-endian `f32` in [0, 1], row after row, then, when `format` has a stencil, every
 /// texel's stencil as one byte. (A 16- or 24-bit normalised depth converts to `f32` and back
-/// exactly.)
+/// exactly.) A multisampled target's depth/stencil image is moved as sample planes: its content
+/// is the encoding of an image `samples` times as tall (`depth_stencil_size(format, width,
+/// height * samples)`), whose rows `[s * height, (s + 1) * height)` hold sample `s` (every
+/// sample's depth planes, then every sample's stencil planes).
 pub fn depth_stencil_size(format: crate::format::DepthFormat, width: u32, height: u32) -> usize {
     let texels = width as usize * height as usize;
     let stencil = format == crate::format::DepthFormat::Depth24Stencil8;
     texels * 4 + if stencil { texels } else { 0 }
+}
+
+/// Bytes of a multisampled image's content of `width` × `height` texels with `samples` samples
+/// each, in the backend-neutral encoding of [`Image::Samples`] [`Upload`]s and [`Readback`]s:
+/// `samples` sample planes one after another, plane `s` being the `width` × `height` image of
+/// every texel's sample `s`, row after row, tightly packed in the texture's own `format` (the
+/// bytes per texel of a colour readback). The samples are numbered as the backend's API numbers
+/// them (Vulkan's sample index), so planes move exactly between captures and replays of one API.
+pub fn sample_planes_size(
+    format: crate::format::SurfaceFormat,
+    width: u32,
+    height: u32,
+    samples: u32,
+) -> usize {
+    format.region_size(width, height) * samples as usize
 }
 
 /// Names one readback within a frame so the caller can collect its bytes after the wait.
@@ -418,10 +440,13 @@ pub struct Readback {
     /// The depth slices read (a volume's box); [`Slices::FLAT`] otherwise. The bytes come
     /// slice after slice.
     pub slices: Slices,
-    /// The image read: [`Image::Color`] for `GetData`; [`Image::DepthStencil`] reads a
-    /// single-sample render target's depth/stencil content (level 0, layer 0, the whole level)
-    /// in the encoding [`depth_stencil_size`] describes, where the backend's capabilities allow
-    /// it ([`crate::Capabilities::depth_readback`]).
+    /// The image read: [`Image::Color`] for `GetData`; [`Image::DepthStencil`] reads a render
+    /// target's depth/stencil content (level 0, layer 0, the whole level) in the encoding
+    /// [`depth_stencil_size`] describes, where the backend's capabilities allow it
+    /// ([`crate::Capabilities::depth_readback`]; for a multisampled target also
+    /// [`crate::Capabilities::sample_readback`]); [`Image::Samples`] reads every sample of
+    /// one layer of a multisampled target (level 0, the whole level) as the sample planes of
+    /// [`sample_planes_size`] ([`crate::Capabilities::sample_readback`]).
     pub image: Image,
 }
 

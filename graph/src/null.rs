@@ -280,6 +280,7 @@ impl NullBackend {
                 scaled_vertex_formats: true,
                 instance_divisor: true,
                 depth_readback: true,
+                sample_readback: true,
             },
             frames_in_flight: u64::from(config.frames_in_flight.max(1)),
             sink: RetireSink::default(),
@@ -391,7 +392,12 @@ impl NullBackend {
                     let desc = r.texture.desc();
                     let bytes = match (r.image, desc.render_target) {
                         (crate::plan::Image::DepthStencil, Some(rt)) => {
-                            vec![0; crate::commands::depth_stencil_size(rt.depth, w, h)]
+                            let rows = h * rt.sample_count.max(1);
+                            vec![0; crate::commands::depth_stencil_size(rt.depth, w, rows)]
+                        }
+                        (crate::plan::Image::Samples, Some(rt)) => {
+                            let samples = rt.sample_count.max(1);
+                            vec![0; crate::commands::sample_planes_size(desc.format, w, h, samples)]
                         }
                         _ => vec![0; desc.format.region_size(w, h) * r.slices.count() as usize],
                     };

@@ -1,6 +1,7 @@
 #version 450
-// One triangle covering the whole target (vertices 0, 1, 2 of a draw without vertex buffers),
-// for the SDL_gpu backend's depth/stencil transfers through draws. Its fragment stages address
+// One triangle covering the whole render area, without vertex input: vertices 0, 1 and 2 at
+// clip-space (-1, -1), (3, -1) and (-1, 3). The backends' transfers through draws use it (the
+// sample planes of multisampled images, SDL_gpu's depth/stencil); their fragment stages address
 // texels by gl_FragCoord, so neither a transform nor a texture coordinate is needed.
 
 void main() {

@@ -90,8 +90,9 @@ pub const DUAL_TEXTURE_VERT: Stage =
 pub const DUAL_TEXTURE_FRAG: Stage =
     Stage { name: "dual_texture.frag", spirv: include_bytes!("../spirv/dual_texture.frag.spv") };
 
-/// Depth/stencil transfers through draws (SDL_gpu): a triangle covering the whole target from
-/// vertices 0 to 2 of a draw without vertex buffers; no resources, no outputs.
+/// The transfers through draws (multisampled sample planes, SDL_gpu's depth/stencil): a triangle
+/// covering the whole target from vertices 0 to 2 of a draw without vertex buffers; no
+/// resources, no outputs.
 pub const FULLSCREEN_VERT: Stage =
     Stage { name: "fullscreen.vert", spirv: include_bytes!("../spirv/fullscreen.vert.spv") };
 
@@ -124,6 +125,47 @@ pub const DEPTH_PROBE_FRAG: Stage =
 pub const STENCIL_READ_FRAG: Stage =
     Stage { name: "stencil_read.frag", spirv: include_bytes!("../spirv/stencil_read.frag.spv") };
 
+/// Sample-plane readback's fragment stage (with [`FULLSCREEN_VERT`]): a multisampled image's
+/// `sampler2DMS` at set 2, binding 0; drawn over an image of its width and `samples` times its
+/// height, it writes sample `y / height` of texel `(x, y mod height)` at `(x, y)`.
+pub const SAMPLE_GATHER_FRAG: Stage =
+    Stage { name: "sample_gather.frag", spirv: include_bytes!("../spirv/sample_gather.frag.spv") };
+
+/// Sample-plane upload's fragment stage (with [`FULLSCREEN_VERT`], per-sample shading): the
+/// planes' `sampler2D` at set 2, binding 0, the target's sample count as specialisation
+/// constant 0; sample `s` of texel `(x, y)` takes the planes' texel `(x, y + s * height)`.
+pub const SAMPLE_SCATTER_FRAG: Stage = Stage {
+    name: "sample_scatter.frag",
+    spirv: include_bytes!("../spirv/sample_scatter.frag.spv"),
+};
+
+/// Multisampled depth readback's fragment stage (with [`FULLSCREEN_VERT`]): the depth aspect's
+/// `sampler2DMS` at set 2, binding 0; one float output, sample `y / height` of texel
+/// `(x, y mod height)` at `(x, y)`.
+pub const DEPTH_GATHER_FRAG: Stage =
+    Stage { name: "depth_gather.frag", spirv: include_bytes!("../spirv/depth_gather.frag.spv") };
+
+/// Multisampled stencil readback's fragment stage: the stencil aspect's `usampler2DMS` at set 2,
+/// binding 0; one unsigned output, laid out as [`DEPTH_GATHER_FRAG`]'s.
+pub const STENCIL_GATHER_FRAG: Stage = Stage {
+    name: "stencil_gather.frag",
+    spirv: include_bytes!("../spirv/stencil_gather.frag.spv"),
+};
+
+/// Multisampled depth upload's fragment stage (per-sample shading): the float planes at set 2,
+/// binding 0, the sample count as specialisation constant 0; writes `gl_FragDepth` of sample
+/// `s` from the planes' texel `(x, y + s * height)`.
+pub const DEPTH_SCATTER_FRAG: Stage =
+    Stage { name: "depth_scatter.frag", spirv: include_bytes!("../spirv/depth_scatter.frag.spv") };
+
+/// Multisampled stencil upload's fragment stage (per-sample shading): the unsigned planes at
+/// set 2, binding 0, the sample count and a bit as specialisation constants 0 and 1; discards
+/// the samples whose planes' byte lacks the bit.
+pub const STENCIL_SCATTER_FRAG: Stage = Stage {
+    name: "stencil_scatter.frag",
+    spirv: include_bytes!("../spirv/stencil_scatter.frag.spv"),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +190,12 @@ mod tests {
             DEPTH_READ_FRAG,
             DEPTH_PROBE_FRAG,
             STENCIL_READ_FRAG,
+            SAMPLE_GATHER_FRAG,
+            SAMPLE_SCATTER_FRAG,
+            DEPTH_GATHER_FRAG,
+            STENCIL_GATHER_FRAG,
+            DEPTH_SCATTER_FRAG,
+            STENCIL_SCATTER_FRAG,
         ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }

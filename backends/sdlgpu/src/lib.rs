@@ -203,6 +203,8 @@ impl SdlGpuBackend {
             // Depth-only formats copy; formats with a stencil go through draws, which sample
             // the depth texture (see `depth_transfer`).
             depth_readback: formats.depth_transfers(),
+            // SDL_gpu cannot sample a multisampled texture: no sample planes.
+            sample_readback: false,
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
         let fences = Arc::new(Fences {

@@ -103,7 +103,8 @@ impl Recorder<'_> {
     }
 }
 
-/// Transfers reach the colour and depth/stencil images, never a multisample image.
+/// Transfers reach the colour and depth/stencil images, never a multisample image
+/// (`Capabilities::sample_readback` is false: SDL_gpu cannot sample a multisampled texture).
 fn samples_transfer(what: &str) -> BackendError {
     BackendError::NotSupported(format!("a {what} of a multisample image"))
 }

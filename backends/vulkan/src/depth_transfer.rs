@@ -27,6 +27,9 @@ pub(crate) struct DepthLayout {
     texels: usize,
     /// Byte offset of the stencil bytes, when the format has a stencil.
     stencil_at: Option<usize>,
+    /// The depths were sampled (`crate::depth_samples`): `f32`s as the device converts the
+    /// format's values, rounded back to the format's steps when decoded.
+    sampled: bool,
 }
 
 impl DepthLayout {
@@ -35,7 +38,17 @@ impl DepthLayout {
         let stencil =
             matches!(format, vk::Format::D24_UNORM_S8_UINT | vk::Format::D32_SFLOAT_S8_UINT);
         // A depth/stencil copy's buffer offset must be a multiple of 4.
-        DepthLayout { format, texels, stencil_at: stencil.then(|| depth_bytes.next_multiple_of(4)) }
+        let stencil_at = stencil.then(|| depth_bytes.next_multiple_of(4));
+        DepthLayout { format, texels, stencil_at, sampled: false }
+    }
+
+    /// The layout of sampled depth planes of `format` (an `f32` per texel, then a stencil byte
+    /// per texel when the format has one): decoding rounds each depth to the nearest value the
+    /// format holds, as the copy of a single-sample image reads it, so both give one encoding.
+    pub fn sampled(format: vk::Format, texels: usize) -> Self {
+        let stencil =
+            matches!(format, vk::Format::D24_UNORM_S8_UINT | vk::Format::D32_SFLOAT_S8_UINT);
+        DepthLayout { format, texels, stencil_at: stencil.then_some(texels * 4), sampled: true }
     }
 
     /// Bytes of the native copy.
@@ -48,10 +61,18 @@ impl DepthLayout {
 
     /// The native copy's bytes as the neutral encoding.
     pub fn decode(&self, native: &[u8]) -> Vec<u8> {
-        let width = depth_texel_bytes(self.format);
+        let width = if self.sampled { 4 } else { depth_texel_bytes(self.format) };
         let mut out = Vec::with_capacity(self.texels * 5);
         for texel in native[..self.texels * width].chunks_exact(width) {
             let depth = match self.format {
+                _ if self.sampled => {
+                    let d = f64::from(f32::from_le_bytes([texel[0], texel[1], texel[2], texel[3]]));
+                    match self.format {
+                        vk::Format::D16_UNORM => (d * 65535.0).round() / 65535.0,
+                        vk::Format::D32_SFLOAT | vk::Format::D32_SFLOAT_S8_UINT => d,
+                        _ => (d * 16_777_215.0).round() / 16_777_215.0,
+                    }
+                }
                 vk::Format::D16_UNORM => {
                     f64::from(u16::from_le_bytes([texel[0], texel[1]])) / 65535.0
                 }
@@ -148,7 +169,9 @@ fn whole_depth(
     };
     if texture.samples != vk::SampleCountFlags::TYPE_1 {
         return Err(BackendError::NotSupported(
-            "a transfer of a multisampled depth/stencil image".into(),
+            "a copy of a multisampled depth/stencil image (its samples are drawn: \
+             crate::depth_samples)"
+                .into(),
         ));
     }
     if (level, layer, rect, slices) != (0, 0, Rect::new(0, 0, w as i32, h as i32), Slices::FLAT) {

@@ -32,6 +32,10 @@ pub(crate) struct Features {
     /// VK_EXT_vertex_attribute_divisor with `vertexAttributeInstanceRateDivisor`: a
     /// per-instance stream may step once per several instances (enabled when offered).
     pub instance_divisor: bool,
+    /// `sampleRateShading`: a fragment stage may run once per sample (reading `gl_SampleID`),
+    /// which restoring a multisampled image's sample planes needs (see
+    /// [`crate::sample_transfer`]).
+    pub sample_rate_shading: bool,
 }
 
 pub(crate) struct Gpu {
@@ -201,6 +205,7 @@ fn examine(
             nonuniform_indexing: v12.shader_sampled_image_array_non_uniform_indexing == vk::TRUE,
             occlusion_query_precise: core.occlusion_query_precise == vk::TRUE,
             instance_divisor,
+            sample_rate_shading: core.sample_rate_shading == vk::TRUE,
         },
     })
 }
@@ -407,7 +412,8 @@ impl Gpu {
             .fill_mode_non_solid(chosen.features.fill_mode_non_solid)
             .sampler_anisotropy(chosen.features.sampler_anisotropy)
             .independent_blend(chosen.features.independent_blend)
-            .occlusion_query_precise(chosen.features.occlusion_query_precise);
+            .occlusion_query_precise(chosen.features.occlusion_query_precise)
+            .sample_rate_shading(chosen.features.sample_rate_shading);
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
             .synchronization2(true)
@@ -504,6 +510,9 @@ impl Gpu {
             scaled_vertex_formats: true,
             instance_divisor: self.features.instance_divisor,
             depth_readback: true,
+            // Reading the samples back needs only sampling; restoring them needs per-sample
+            // shading.
+            sample_readback: self.features.sample_rate_shading,
         }
     }
 
@@ -546,6 +555,7 @@ mod tests {
                 nonuniform_indexing: true,
                 occlusion_query_precise: true,
                 instance_divisor: true,
+                sample_rate_shading: true,
             },
             timestamp_valid_bits: 64,
         }

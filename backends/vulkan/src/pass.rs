@@ -599,7 +599,7 @@ fn draw_sprites(
 }
 
 /// Where the frame's sets come from.
-fn set_source<'a>(rec: &Recorder<'a>) -> SetSource<'a> {
+pub(crate) fn set_source<'a>(rec: &Recorder<'a>) -> SetSource<'a> {
     SetSource {
         device: &rec.gpu.device,
         pool: rec.descriptors,

@@ -10,7 +10,7 @@
 
 use ash::vk;
 use xnagraph_graph::{
-    BackendError, FrameCommands, FramePlan, Node, PassOp, PlanNodeKind, SpriteInstance,
+    BackendError, FrameCommands, FramePlan, Image, Node, PassOp, PlanNodeKind, SpriteInstance,
     MAX_DRAW_TEXTURES,
 };
 
@@ -40,6 +40,12 @@ pub(crate) struct Needs {
     /// The plan draws geometry: the vertex buffer also holds the constant stream and the
     /// geometry arena ([`crate::geometry::vertex_bytes`]).
     pub geometry: bool,
+}
+
+/// Whether a transfer of `image` moves the samples of a multisampled image (drawn, not copied).
+fn moves_samples(texture: &xnagraph_graph::TextureState, image: Image) -> bool {
+    let multisampled = texture.desc().render_target.is_some_and(|rt| rt.is_multisampled());
+    image == Image::Samples || (image == Image::DepthStencil && multisampled)
 }
 
 fn plan_error(message: String) -> BackendError {
@@ -109,10 +115,21 @@ pub(crate) fn measure(
                     return Err(plan_error(format!("node {node} is not an upload")));
                 };
                 needs.staging_bytes += (u.data.len() as u64).next_multiple_of(STAGING_ALIGN);
+                // Sample planes are drawn into the samples from sampled private images (one per
+                // aspect of a depth/stencil image).
+                if moves_samples(&u.texture, u.image) {
+                    needs.texture_sets += 2;
+                    needs.samplers += 2;
+                }
             }
             PlanNodeKind::Readback { node } => {
-                if !matches!(frame.nodes.get(*node), Some(Node::Readback(_))) {
+                let Some(Node::Readback(r)) = frame.nodes.get(*node) else {
                     return Err(plan_error(format!("node {node} is not a readback")));
+                };
+                // The samples are sampled (aspect by aspect) to draw their planes.
+                if moves_samples(&r.texture, r.image) {
+                    needs.texture_sets += 2;
+                    needs.samplers += 2;
                 }
             }
             PlanNodeKind::Present { node } => {
@@ -172,6 +189,9 @@ pub(crate) struct Recorder<'a> {
     pub draw_sets: &'a mut crate::draw_sets::DrawSets,
     /// Readbacks recorded so far; the caller owns them after recording, success or not.
     pub readbacks: Vec<PendingReadback>,
+    /// Private images of sample-plane transfers recorded so far; the caller retires them with
+    /// the submission (or frees them when it is never made).
+    pub scratch: Vec<crate::sample_transfer::ScratchImage>,
     /// [`crate::VulkanConfig::poison_undefined`].
     pub poison_undefined: bool,
     /// The swapchain image this submission acquired: its barriers chain after the acquire wait.

@@ -19,6 +19,8 @@ pub(crate) enum Retired {
     Buffer(HostBuffer),
     /// A vertex or index buffer the engine dropped, with its spares.
     Geometry(NativeHandle),
+    /// A sample-plane transfer's private image (`crate::sample_transfer`).
+    Scratch(crate::sample_transfer::ScratchImage),
 }
 
 impl VulkanBackend {
@@ -77,6 +79,10 @@ impl VulkanBackend {
                 self.retired_geometry -= 1;
                 // SAFETY: its last submission (and its spares', which are earlier) has completed.
                 unsafe { self.buffers.destroy(&self.gpu, handle) };
+            }
+            Retired::Scratch(image) => {
+                // SAFETY: the submission that used it has completed.
+                unsafe { image.destroy(&self.gpu) };
             }
             Retired::Buffer(buffer) => {
                 self.retired_buffers -= 1;

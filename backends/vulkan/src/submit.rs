@@ -134,6 +134,7 @@ impl VulkanBackend {
             descriptors: slot.descriptors,
             draw_sets: &mut slot.draw_sets,
             readbacks: Vec::new(),
+            scratch: Vec::new(),
             poison_undefined: self.poison_undefined,
             acquired_image: presentation.acquired_image,
             present_copy: presentation.copy_into,
@@ -146,6 +147,7 @@ impl VulkanBackend {
             record::record(&mut rec, plan)
         };
         let readbacks = std::mem::take(&mut rec.readbacks);
+        let scratch = std::mem::take(&mut rec.scratch);
         let submitted_at = std::time::Instant::now();
         let hold = self.hold;
         let submitted = recorded.and_then(|()| {
@@ -192,7 +194,14 @@ impl VulkanBackend {
                 // SAFETY: never submitted.
                 unsafe { pending.buffer.destroy(&self.gpu) };
             }
+            for image in scratch {
+                // SAFETY: never submitted.
+                unsafe { image.destroy(&self.gpu) };
+            }
             return Err(e);
+        }
+        for image in scratch {
+            self.retired.retire(id, crate::retirement::Retired::Scratch(image));
         }
         self.timeline.submitted(id);
         self.timer.submitted(i, id, plan.nodes.len(), submitted_at);

@@ -46,6 +46,10 @@ pub(crate) struct NativeTexture {
     color_views: Vec<vk::ImageView>,
     msaa_views: Vec<vk::ImageView>,
     depth_views: Vec<vk::ImageView>,
+    /// A multisampled target's depth image sampled one aspect at a time (a capture reads its
+    /// samples back: `crate::depth_samples`): the depth view, then the stencil view when the
+    /// format has one; empty otherwise.
+    pub depth_aspect_views: Vec<vk::ImageView>,
     pub last_use: SubmissionId,
     /// While a frame drawn straight into a swapchain image is recorded: that image stands for
     /// this back buffer's colour image.
@@ -271,6 +275,7 @@ pub(crate) fn create(
         color_views: Vec::new(),
         msaa_views: Vec::new(),
         depth_views: Vec::new(),
+        depth_aspect_views: Vec::new(),
         last_use: SubmissionId(0),
         presenting: None,
     };
@@ -338,10 +343,13 @@ fn fill(
         t.color_views.push(view);
     }
     if t.samples != vk::SampleCountFlags::TYPE_1 {
-        // TRANSFER_DST: the plan may fill the samples with a transfer clear.
+        // TRANSFER_DST: the plan may fill the samples with a transfer clear; SAMPLED: a
+        // capture's snapshot reads the samples back through a fragment stage
+        // (`crate::sample_transfer`).
         let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
             | vk::ImageUsageFlags::TRANSFER_SRC
-            | vk::ImageUsageFlags::TRANSFER_DST;
+            | vk::ImageUsageFlags::TRANSFER_DST
+            | vk::ImageUsageFlags::SAMPLED;
         // One single-layer image per face: each face's samples resolve into its own layer.
         for _ in 0..desc.layers {
             let msaa = allocate_image(
@@ -369,10 +377,15 @@ fn fill(
     }
     if t.depth_format != vk::Format::UNDEFINED {
         // TRANSFER_DST: transfer clears, and a replay restoring a snapshot; TRANSFER_SRC: a
-        // capture's snapshot reads it back.
+        // capture's snapshot reads it back; SAMPLED (multisampled): a capture's snapshot reads
+        // its samples through a fragment stage.
+        let multisampled = t.samples != vk::SampleCountFlags::TYPE_1;
+        let sampled =
+            if multisampled { vk::ImageUsageFlags::SAMPLED } else { vk::ImageUsageFlags::empty() };
         let usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
             | vk::ImageUsageFlags::TRANSFER_SRC
-            | vk::ImageUsageFlags::TRANSFER_DST;
+            | vk::ImageUsageFlags::TRANSFER_DST
+            | sampled;
         // One depth/stencil buffer, allocated once, shared by every face of a cube.
         let depth = allocate_image(
             gpu,
@@ -395,6 +408,22 @@ fn fill(
             range,
         )?;
         t.depth_views.push(view);
+        if multisampled {
+            let aspects = depth_aspects(t.depth_format);
+            for aspect in [vk::ImageAspectFlags::DEPTH, vk::ImageAspectFlags::STENCIL] {
+                if aspects.contains(aspect) {
+                    let view = create_view(
+                        gpu,
+                        image,
+                        vk::ImageViewType::TYPE_2D,
+                        t.depth_format,
+                        Default::default(),
+                        single(aspect, 0),
+                    )?;
+                    t.depth_aspect_views.push(view);
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -468,6 +497,7 @@ fn create_view(
 /// No pending or executing submission may use the texture.
 pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
     let views = t.color_views.iter().chain(&t.msaa_views).chain(&t.depth_views);
+    let views = views.chain(&t.depth_aspect_views);
     for view in views.chain(std::iter::once(&t.sampled_view)) {
         if *view != vk::ImageView::null() {
             // SAFETY: the caller guarantees the GPU is done with the view.

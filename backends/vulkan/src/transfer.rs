@@ -70,6 +70,11 @@ fn region(
     ))
 }
 
+/// Whether `texture` is a multisampled target (its depth moves as sample planes).
+fn multisampled(texture: &xnagraph_graph::TextureState) -> bool {
+    texture.desc().render_target.is_some_and(|rt| rt.is_multisampled())
+}
+
 fn copy_region(
     buffer_offset: u64,
     level: u32,
@@ -93,8 +98,13 @@ fn copy_region(
 }
 
 pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(), BackendError> {
-    if upload.image != Image::Color {
-        return crate::depth_transfer::record_depth_upload(rec, upload);
+    match upload.image {
+        Image::Color => {}
+        Image::Samples => return crate::sample_transfer::record_samples_upload(rec, upload),
+        Image::DepthStencil if multisampled(&upload.texture) => {
+            return crate::depth_samples::record_depth_samples_upload(rec, upload)
+        }
+        Image::DepthStencil => return crate::depth_transfer::record_depth_upload(rec, upload),
     }
     let texture = rec.textures.get(upload.texture.native())?;
     let desc = &texture.desc;
@@ -131,8 +141,13 @@ pub(crate) fn record_readback(
     rec: &mut Recorder<'_>,
     readback: &Readback,
 ) -> Result<(), BackendError> {
-    if readback.image != Image::Color {
-        return crate::depth_transfer::record_depth_readback(rec, readback);
+    match readback.image {
+        Image::Color => {}
+        Image::Samples => return crate::sample_transfer::record_samples_readback(rec, readback),
+        Image::DepthStencil if multisampled(&readback.texture) => {
+            return crate::depth_samples::record_depth_samples_readback(rec, readback)
+        }
+        Image::DepthStencil => return crate::depth_transfer::record_depth_readback(rec, readback),
     }
     let texture = rec.textures.get(readback.texture.native())?;
     let desc = &texture.desc;

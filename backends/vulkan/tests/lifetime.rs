@@ -137,8 +137,10 @@ fn a_cube_target_has_per_face_sample_images_and_one_depth_buffer() {
         // Colour, one image per face's samples, one depth image.
         assert_eq!(s.backend.live_objects().images, 2 + sample_images);
         // Views: the cube view and one per face of the colour image, one per sample image,
-        // one of the depth image.
-        let views = 1 + 6 + sample_images + 1;
+        // one of the depth image, and (multisampled) one per aspect of it for sampling its
+        // samples.
+        let aspect_views = if samples > 1 { 2 } else { 0 };
+        let views = 1 + 6 + sample_images + 1 + aspect_views;
         let objects = s.backend.diagnostics().live_native_objects() - before;
         assert_eq!(objects, 2 + sample_images + views, "{samples} samples");
         drop(cube);

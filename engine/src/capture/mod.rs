@@ -5,8 +5,9 @@
 //! present (from 0) up to and including the next one. A capture of frames N to M is armed by
 //! the call (or by the environment variable at device creation); when frame N begins, the
 //! content of every texture alive (and, where the backend reads depth back, the depth/stencil
-//! of every single-sample PreserveContents target) is read back once and written as the
-//! snapshot, and from then
+//! of every single-sample PreserveContents target; where it reads samples back, every colour,
+//! depth and stencil sample of every multisampled PreserveContents target) is read back once and written as the snapshot,
+//! and from then
 //! on each flushed `FrameCommands` is written as it leaves the recorder (under the device's
 //! flush order, so the file's order is the compiler's), with a marker at each present, until
 //! the present that ends frame M closes the file. See `xnagraph_graph::capture` for the format
@@ -35,7 +36,7 @@ use std::time::Instant;
 pub(crate) use thread::CaptureTag;
 use thread::{Known, WriterThread};
 use xnagraph_graph::capture::record::DeviceRecord;
-use xnagraph_graph::capture::trim::snapshots_depth;
+use xnagraph_graph::capture::trim::{reads_depth_back, snapshots_samples};
 use xnagraph_graph::capture::writer::GeometryProgram;
 use xnagraph_graph::capture::CaptureWriter;
 use xnagraph_graph::{
@@ -262,7 +263,7 @@ impl CaptureHook {
                     }
                 }
                 // The depth/stencil content that survives frames, where the backend reads it.
-                if shared.caps.depth_readback && snapshots_depth(&desc) {
+                if reads_depth_back(&shared.caps, &desc) {
                     let (w, h) = desc.level_size(0);
                     regions.push(ReadRegion {
                         image: Image::DepthStencil,
@@ -272,6 +273,21 @@ impl CaptureHook {
                         rect: Rect::new(0, 0, w as i32, h as i32),
                         slices: Slices::FLAT,
                     });
+                }
+                // Every sample of a multisampled target whose samples survive frames, where the
+                // backend reads samples back.
+                if shared.caps.sample_readback && snapshots_samples(&desc) {
+                    let (w, h) = desc.level_size(0);
+                    for layer in 0..desc.layers {
+                        regions.push(ReadRegion {
+                            image: Image::Samples,
+                            texture: t.clone(),
+                            level: 0,
+                            layer,
+                            rect: Rect::new(0, 0, w as i32, h as i32),
+                            slices: Slices::FLAT,
+                        });
+                    }
                 }
             }
         }
@@ -303,10 +319,12 @@ impl CaptureHook {
         let opened = File::create(&armed.path).and_then(|file| {
             let mut writer = CaptureWriter::new(BufWriter::new(file), &back_buffer, device)?;
             for ((texture, image, level, layer, rect, slices), bytes) in &content {
-                if *image == Image::DepthStencil {
-                    writer.depth_snapshot(texture, bytes)?;
-                } else {
-                    writer.snapshot(texture, (*level, *layer, *rect, *slices), bytes)?;
+                match image {
+                    Image::DepthStencil => writer.depth_snapshot(texture, bytes)?,
+                    Image::Samples => writer.sample_snapshot(texture, *layer, bytes)?,
+                    Image::Color => {
+                        writer.snapshot(texture, (*level, *layer, *rect, *slices), bytes)?
+                    }
                 }
             }
             Known::with_sources(&known, |sources| {

@@ -22,8 +22,11 @@ pub const MAGIC: [u8; 8] = *b"XNAGCAP\0";
 /// Major 2: a sprite carries its texture slot and a draw its extra textures. Major 3: occlusion
 /// queries, custom geometry effects and instanced draws (new variants and a new field in a
 /// flush's draws). Minor 1: the depth/stencil snapshot of preserving targets
-/// ([`super::record::DepthSnapshotRecord`], a chunk older readers skip).
-pub const VERSION: (u16, u16) = (3, 1);
+/// ([`super::record::DepthSnapshotRecord`], a chunk older readers skip). Minor 2: the sample
+/// snapshot of multisampled preserving targets ([`super::record::SampleSnapshotRecord`], skipped
+/// likewise) and of multisampled targets' depth/stencil (the `SAMPLE_DEPTH_SNAPSHOT` kind, whose
+/// records 3.1 readers would refuse as `DEPTH_SNAPSHOT`s).
+pub const VERSION: (u16, u16) = (3, 2);
 /// Bytes before the first chunk: the magic and the version.
 pub const HEADER_LEN: usize = 12;
 /// Bytes of a chunk's header: kind, decoded length, stored length.

@@ -76,6 +76,10 @@ pub struct Capture {
     /// The depth/stencil content of preserving render targets when the capture began (format
     /// 3.1; empty for older files and for backends that cannot read depth back).
     pub depth_snapshot: Vec<DepthSnapshotRecord>,
+    /// The samples of multisampled preserving render targets when the capture began, layer by
+    /// layer (format 3.2; empty for older files and for backends that cannot read samples
+    /// back).
+    pub sample_snapshot: Vec<SampleSnapshotRecord>,
     /// The frames, in order.
     pub frames: Vec<CapturedFrame>,
     /// Whether the file ends with its end record.
@@ -115,6 +119,7 @@ impl Capture {
             snapshot: Vec::new(),
             buffer_snapshot: Vec::new(),
             depth_snapshot: Vec::new(),
+            sample_snapshot: Vec::new(),
             frames: Vec::new(),
             complete: false,
             version,
@@ -174,18 +179,24 @@ impl Capture {
                 }
                 self.buffer_snapshot.push(s);
             }
-            kind::DEPTH_SNAPSHOT => {
+            kind::DEPTH_SNAPSHOT | kind::SAMPLE_DEPTH_SNAPSHOT => {
                 let s: DepthSnapshotRecord = chunk.decode()?;
                 self.check_texture(chunk, s.texture)?;
                 let desc = &self.textures[s.texture as usize].desc;
-                let depth = desc.render_target.map(|rt| (rt.depth, rt.is_multisampled()));
-                let Some((depth, false)) = depth.filter(|d| d.0 != crate::DepthFormat::None) else {
+                let depth = desc.render_target.map(|rt| (rt.depth, rt.sample_count.max(1)));
+                let multisampled = chunk.kind == kind::SAMPLE_DEPTH_SNAPSHOT;
+                let Some((depth, samples)) =
+                    depth.filter(|d| d.0 != crate::DepthFormat::None && (d.1 > 1) == multisampled)
+                else {
+                    let what = if multisampled { "multisampled" } else { "single-sample" };
                     return Err(chunk.error(format!(
-                        "depth snapshot of texture {}, not a single-sample target with depth",
+                        "depth snapshot of texture {}, not a {what} target with depth",
                         s.texture
                     )));
                 };
-                let expected = crate::depth_stencil_size(depth, desc.width, desc.height);
+                // A multisampled target's: every sample, as an image `samples` times as tall.
+                let rows = desc.height * samples;
+                let expected = crate::depth_stencil_size(depth, desc.width, rows);
                 let len = self.check_blob(chunk, s.blob)?.len();
                 if len != expected {
                     return Err(chunk.error(format!(
@@ -197,6 +208,32 @@ impl Capture {
                     return Err(chunk.error("snapshot content after the first frame"));
                 }
                 self.depth_snapshot.push(s);
+            }
+            kind::SAMPLE_SNAPSHOT => {
+                let s: SampleSnapshotRecord = chunk.decode()?;
+                self.check_texture(chunk, s.texture)?;
+                let desc = &self.textures[s.texture as usize].desc;
+                let samples = desc.render_target.map_or(0, |rt| rt.sample_count);
+                if samples <= 1 || s.layer >= desc.layers {
+                    return Err(chunk.error(format!(
+                        "sample snapshot of layer {} of texture {}, not a layer of a multisampled \
+                         target",
+                        s.layer, s.texture
+                    )));
+                }
+                let expected =
+                    crate::sample_planes_size(desc.format, desc.width, desc.height, samples);
+                let len = self.check_blob(chunk, s.blob)?.len();
+                if len != expected {
+                    return Err(chunk.error(format!(
+                        "blob {} holds {len} bytes, the sample planes of texture {} {expected}",
+                        s.blob, s.texture
+                    )));
+                }
+                if !self.frames.is_empty() {
+                    return Err(chunk.error("snapshot content after the first frame"));
+                }
+                self.sample_snapshot.push(s);
             }
             kind::EFFECT => {
                 let e: EffectRecord = chunk.decode()?;
@@ -326,6 +363,9 @@ impl Capture {
             *uses.entry(s.blob).or_default() += 1;
         }
         for s in &self.depth_snapshot {
+            *uses.entry(s.blob).or_default() += 1;
+        }
+        for s in &self.sample_snapshot {
             *uses.entry(s.blob).or_default() += 1;
         }
         for s in &self.buffer_snapshot {

@@ -132,6 +132,28 @@ impl Rebuilder {
         })
     }
 
+    /// An upload node restoring every sample (the sample planes of blob `blob`) of layer
+    /// `layer` of texture `key`.
+    pub fn samples_upload(
+        &self,
+        capture: &Capture,
+        key: TextureKey,
+        layer: u32,
+        blob: BlobId,
+    ) -> Node {
+        let texture = self.texture(key).clone();
+        let (w, h) = texture.desc().level_size(0);
+        Node::Upload(Upload {
+            texture,
+            level: 0,
+            layer,
+            rect: crate::Rect::new(0, 0, w as i32, h as i32),
+            slices: crate::Slices::FLAT,
+            image: Image::Samples,
+            data: capture.blobs[blob as usize].clone(),
+        })
+    }
+
     /// An upload node restoring the depth/stencil content (blob `blob`) of texture `key`.
     pub fn depth_upload(&self, capture: &Capture, key: TextureKey, blob: BlobId) -> Node {
         let texture = self.texture(key).clone();

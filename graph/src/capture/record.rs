@@ -76,10 +76,15 @@ pub mod kind {
     pub const QUERY_RESULT: u32 = 13;
     /// [`super::DepthSnapshotRecord`] (format 3.1).
     pub const DEPTH_SNAPSHOT: u32 = 14;
+    /// [`super::SampleSnapshotRecord`] (format 3.2).
+    pub const SAMPLE_SNAPSHOT: u32 = 15;
+    /// [`super::DepthSnapshotRecord`] of a multisampled target, every sample (format 3.2; a
+    /// kind of its own, so that 3.1 readers, which know only single-sample depth, skip it).
+    pub const SAMPLE_DEPTH_SNAPSHOT: u32 = 16;
 
     /// Whether this reader knows `kind`.
     pub fn known(kind: u32) -> bool {
-        (DEVICE..=DEPTH_SNAPSHOT).contains(&kind)
+        (DEVICE..=SAMPLE_DEPTH_SNAPSHOT).contains(&kind)
     }
 }
 
@@ -135,15 +140,31 @@ pub struct BufferSnapshotRecord {
     pub blob: BlobId,
 }
 
-/// The depth/stencil content a single-sample preserving render target held when the capture
-/// began (read back once, format 3.1): replay restores it before the first frame. The blob is
-/// the backend-neutral encoding of [`crate::depth_stencil_size`] (every texel's depth as an
-/// `f32`, then every texel's stencil byte when the format has one).
+/// The depth/stencil content a preserving render target held when the capture began (read back
+/// once; format 3.1, a `DEPTH_SNAPSHOT` chunk; for a multisampled target format 3.2, a
+/// `SAMPLE_DEPTH_SNAPSHOT` chunk): replay restores it before the first frame. The blob is the backend-neutral encoding of [`crate::depth_stencil_size`] (every
+/// texel's depth as an `f32`, then every texel's stencil byte when the format has one; for a
+/// multisampled target, of every sample, as an image `samples` times as tall).
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
 pub struct DepthSnapshotRecord {
     /// The render target.
     pub texture: TextureKey,
     /// Its depth (and stencil) content.
+    pub blob: BlobId,
+}
+
+/// Every sample of one layer of a multisampled preserving render target when the capture began
+/// (read back once, format 3.2): replay restores it before the first frame, so a frame that
+/// draws over the samples without clearing them sees what the live run saw. The blob holds the
+/// sample planes of [`crate::sample_planes_size`] (plane `s`: every texel's sample `s`, in the
+/// texture's format).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct SampleSnapshotRecord {
+    /// The render target.
+    pub texture: TextureKey,
+    /// The layer (cube face) whose samples these are.
+    pub layer: u32,
+    /// Its sample planes.
     pub blob: BlobId,
 }
 

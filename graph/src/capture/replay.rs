@@ -15,9 +15,10 @@
 //! count the live run read of a span, the replay reads its own count of that span (before the
 //! query's next span is submitted, waiting for the GPU there, or at the end) and keeps both
 //! ([`Replayer::query_checks`]). The snapshot's depth/stencil content (format 3.1) is restored by
-//! depth uploads in the same setup submission. A frame that would load an image the snapshot
-//! does not hold (a multisample image, a depth buffer the capturing backend could not read back:
-//! see [`super::unsnapshotted`]) is refused with an error.
+//! depth uploads in the same setup submission, and its samples (format 3.2) by sample-plane
+//! uploads (a multisampled target's depth by drawn depth uploads). A frame that would load an
+//! image the snapshot does not hold (a multisample image or depth buffer the capturing backend
+//! could not read back: see [`super::unsnapshotted`]) is refused with an error.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -147,6 +148,12 @@ impl Replayer {
                 .depth_snapshot
                 .iter()
                 .map(|s| self.rebuilder.depth_upload(capture, s.texture, s.blob)),
+        );
+        nodes.extend(
+            capture
+                .sample_snapshot
+                .iter()
+                .map(|s| self.rebuilder.samples_upload(capture, s.texture, s.layer, s.blob)),
         );
         nodes.extend(capture.buffer_snapshot.iter().map(|s| {
             Node::BufferUpload(BufferUpload {
@@ -322,6 +329,17 @@ impl Replayer {
         key: TextureKey,
     ) -> Result<Vec<u8>, BackendError> {
         self.read_back_image(backend, key, Image::DepthStencil, 0, 0)
+    }
+
+    /// Reads back every sample of layer `layer` of texture `key` (a multisampled render target)
+    /// as the sample planes of [`sample_planes_size`], after everything replayed so far.
+    pub fn read_back_samples(
+        &mut self,
+        backend: &mut dyn Backend,
+        key: TextureKey,
+        layer: u32,
+    ) -> Result<Vec<u8>, BackendError> {
+        self.read_back_image(backend, key, Image::Samples, 0, layer)
     }
 
     fn read_back_image(

@@ -478,24 +478,97 @@ fn depth_snapshot(depth: DepthFormat, samples: u32, bytes: usize) -> Vec<u8> {
         });
         texture(w, target);
         w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: vec![0; bytes] }).unwrap();
-        w.chunk(kind::DEPTH_SNAPSHOT, &DepthSnapshotRecord { texture: 1, blob: 0 }).unwrap();
+        // A multisampled target's depth has a chunk kind of its own (3.1 readers skip it).
+        let kind = if samples > 1 { kind::SAMPLE_DEPTH_SNAPSHOT } else { kind::DEPTH_SNAPSHOT };
+        w.chunk(kind, &DepthSnapshotRecord { texture: 1, blob: 0 }).unwrap();
     })
 }
 
 #[test]
-fn a_depth_snapshot_holds_an_f32_and_a_stencil_byte_per_texel_of_a_single_sample_target() {
-    // 16 texels: 64 bytes of depth, then 16 of stencil.
+fn a_depth_snapshot_holds_an_f32_and_a_stencil_byte_per_sample_texel_of_a_target() {
+    // 16 texels: 64 bytes of depth, then 16 of stencil; 4 samples of each for a 4x target.
     let capture = Capture::from_bytes(&depth_snapshot(DepthFormat::Depth24Stencil8, 0, 80));
     assert_eq!(capture.unwrap().depth_snapshot, [DepthSnapshotRecord { texture: 1, blob: 0 }]);
     assert!(Capture::from_bytes(&depth_snapshot(DepthFormat::Depth24, 0, 64)).is_ok());
+    assert!(Capture::from_bytes(&depth_snapshot(DepthFormat::Depth24Stencil8, 4, 320)).is_ok());
     for (depth, samples, bytes, fault) in [
         (DepthFormat::Depth24Stencil8, 0, 64, "holds 64 bytes, the depth of texture 1 80"),
         (DepthFormat::Depth24, 0, 80, "holds 80 bytes, the depth of texture 1 64"),
         (DepthFormat::None, 0, 64, "not a single-sample target with depth"),
-        (DepthFormat::Depth24, 4, 64, "not a single-sample target with depth"),
+        (DepthFormat::None, 4, 64, "not a multisampled target with depth"),
+        (DepthFormat::Depth24, 4, 64, "holds 64 bytes, the depth of texture 1 256"),
     ] {
         let e = Capture::from_bytes(&depth_snapshot(depth, samples, bytes)).unwrap_err();
         assert!(e.message.contains(fault), "{depth:?} x{samples}: {e}");
         assert_eq!(e.chunk, Some(4), "{e}");
+    }
+}
+
+/// A file whose texture 1 is a 4x4 target of `format` and `samples`, with a sample snapshot of
+/// `layer` of `bytes` bytes.
+fn sample_snapshot(format: SurfaceFormat, samples: u32, layer: u32, bytes: usize) -> Vec<u8> {
+    file(|w| {
+        let mut target = TextureDesc::texture_2d(4, 4, 1, format);
+        target.render_target = Some(RenderTargetDesc {
+            depth: DepthFormat::None,
+            sample_count: samples,
+            usage: RenderTargetUsage::PreserveContents,
+            back_buffer: false,
+        });
+        texture(w, target);
+        w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: vec![0; bytes] }).unwrap();
+        let record = SampleSnapshotRecord { texture: 1, layer, blob: 0 };
+        w.chunk(kind::SAMPLE_SNAPSHOT, &record).unwrap();
+    })
+}
+
+#[test]
+fn each_depth_snapshot_kind_is_refused_for_the_other_kind_of_target() {
+    // A single-sample target's depth in the multisampled kind, and the other way round.
+    let crossed = |samples: u32, kind: u32| {
+        file(|w| {
+            let mut target = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
+            target.render_target = Some(RenderTargetDesc {
+                depth: DepthFormat::Depth24,
+                sample_count: samples,
+                usage: RenderTargetUsage::PreserveContents,
+                back_buffer: false,
+            });
+            texture(w, target);
+            let bytes = 64 * samples.max(1) as usize;
+            w.chunk(kind::BLOB, &BlobRecord { id: 0, bytes: vec![0; bytes] }).unwrap();
+            w.chunk(kind, &DepthSnapshotRecord { texture: 1, blob: 0 }).unwrap();
+        })
+    };
+    let e = Capture::from_bytes(&crossed(0, kind::SAMPLE_DEPTH_SNAPSHOT)).unwrap_err();
+    assert!(e.message.contains("not a multisampled target with depth"), "{e}");
+    let e = Capture::from_bytes(&crossed(4, kind::DEPTH_SNAPSHOT)).unwrap_err();
+    assert!(e.message.contains("not a single-sample target with depth"), "{e}");
+}
+
+#[test]
+fn a_sample_snapshot_holds_every_sample_plane_of_a_layer_of_a_multisampled_target() {
+    // 16 texels of 4 bytes in each of 4 planes.
+    let capture = Capture::from_bytes(&sample_snapshot(SurfaceFormat::Color, 4, 0, 256));
+    let expected = SampleSnapshotRecord { texture: 1, layer: 0, blob: 0 };
+    assert_eq!(capture.unwrap().sample_snapshot, [expected]);
+    assert!(Capture::from_bytes(&sample_snapshot(SurfaceFormat::HalfVector4, 4, 0, 512)).is_ok());
+    let not_multisampled = "not a layer of a multisampled target";
+    for (format, samples, layer, bytes, fault) in [
+        (SurfaceFormat::Color, 4, 0, 192, "holds 192 bytes, the sample planes of texture 1 256"),
+        (
+            SurfaceFormat::HalfVector4,
+            4,
+            0,
+            256,
+            "holds 256 bytes, the sample planes of texture 1 512",
+        ),
+        (SurfaceFormat::Color, 0, 0, 256, not_multisampled),
+        (SurfaceFormat::Color, 4, 1, 256, not_multisampled),
+    ] {
+        let e = Capture::from_bytes(&sample_snapshot(format, samples, layer, bytes)).unwrap_err();
+        assert!(e.message.contains(fault), "{format:?} x{samples} layer {layer}: {e}");
+        assert_eq!(e.chunk, Some(4), "{e}");
+        assert!(e.offset > 0, "the chunk's byte offset: {e}");
     }
 }

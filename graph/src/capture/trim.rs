@@ -7,8 +7,10 @@
 //! A range that starts at the first frame keeps the original snapshot. Any later range needs
 //! the content the earlier frames left, which only executing them gives: the earlier frames
 //! are replayed, then every level and layer of every texture, the depth/stencil image of every
-//! target whose depth a capture snapshots ([`snapshots_depth`]) where the backend reads depth
-//! back, and every buffer are read back once.
+//! target whose depth a capture snapshots where the backend reads it back
+//! ([`reads_depth_back`]), the samples of every layer of every target whose samples a capture snapshots
+//! ([`snapshots_samples`]) where the backend reads samples back, and every buffer are read back
+//! once.
 
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -55,14 +57,28 @@ impl From<std::io::Error> for TrimError {
 }
 
 /// Whether a capture snapshots the depth/stencil content of a texture described by `desc`: a
-/// single-sample render target with a depth format whose content survives frames
-/// (PreserveContents; a DiscardContents target's depth is undefined at every frame's start).
+/// render target with a depth format whose content survives frames (PreserveContents; a
+/// DiscardContents target's depth is undefined at every frame's start).
 pub fn snapshots_depth(desc: &crate::TextureDesc) -> bool {
-    desc.render_target.is_some_and(|rt| {
-        rt.depth != crate::DepthFormat::None
-            && !rt.is_multisampled()
-            && rt.usage.preserves_contents()
-    })
+    desc.render_target
+        .is_some_and(|rt| rt.depth != crate::DepthFormat::None && rt.usage.preserves_contents())
+}
+
+/// Whether a backend of `caps` reads back the depth/stencil content a capture snapshots of a
+/// texture described by `desc` ([`snapshots_depth`]): with
+/// [`crate::Capabilities::depth_readback`], and for a multisampled target (every sample) also
+/// [`crate::Capabilities::sample_readback`].
+pub fn reads_depth_back(caps: &crate::Capabilities, desc: &crate::TextureDesc) -> bool {
+    let multisampled = desc.render_target.is_some_and(|rt| rt.is_multisampled());
+    snapshots_depth(desc) && caps.depth_readback && (caps.sample_readback || !multisampled)
+}
+
+/// Whether a capture snapshots the samples of a texture described by `desc`: a multisampled
+/// render target whose content survives frames (PreserveContents; a DiscardContents target's
+/// samples are undefined at every frame's start). Its depth/stencil image is
+/// [`snapshots_depth`]'s.
+pub fn snapshots_samples(desc: &crate::TextureDesc) -> bool {
+    desc.render_target.is_some_and(|rt| rt.is_multisampled() && rt.usage.preserves_contents())
 }
 
 /// Writes frames `range` (positions in `capture.frames`) of `capture` to `out` as a capture that
@@ -90,7 +106,13 @@ pub fn trim<W: Write>(
         }
         for s in &capture.depth_snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
-            writer.depth_snapshot_record(&DepthSnapshotRecord { blob, ..*s })?;
+            let desc = &capture.textures[s.texture as usize].desc;
+            let multisampled = desc.render_target.is_some_and(|rt| rt.is_multisampled());
+            writer.depth_snapshot_record(&DepthSnapshotRecord { blob, ..*s }, multisampled)?;
+        }
+        for s in &capture.sample_snapshot {
+            let blob = writer.blob(&capture.blobs[s.blob as usize])?;
+            writer.sample_snapshot_record(&SampleSnapshotRecord { blob, ..*s })?;
         }
         for s in &capture.buffer_snapshot {
             let blob = writer.blob(&capture.blobs[s.blob as usize])?;
@@ -120,11 +142,23 @@ pub fn trim<W: Write>(
             }
         }
         // Depth that survives frames, where the backend reads depth back (as a capture does).
-        if backend.capabilities().depth_readback {
-            for t in capture.textures.iter().filter(|t| snapshots_depth(&t.desc)) {
-                let bytes = replayer.read_back_depth(backend, t.key)?;
-                let blob = writer.blob(&bytes)?;
-                writer.depth_snapshot_record(&DepthSnapshotRecord { texture: t.key, blob })?;
+        let caps = backend.capabilities().clone();
+        for t in capture.textures.iter().filter(|t| reads_depth_back(&caps, &t.desc)) {
+            let bytes = replayer.read_back_depth(backend, t.key)?;
+            let blob = writer.blob(&bytes)?;
+            let multisampled = t.desc.render_target.is_some_and(|rt| rt.is_multisampled());
+            let record = DepthSnapshotRecord { texture: t.key, blob };
+            writer.depth_snapshot_record(&record, multisampled)?;
+        }
+        // Samples that survive frames, where the backend reads samples back.
+        if backend.capabilities().sample_readback {
+            for t in capture.textures.iter().filter(|t| snapshots_samples(&t.desc)) {
+                for layer in 0..t.desc.layers {
+                    let bytes = replayer.read_back_samples(backend, t.key, layer)?;
+                    let blob = writer.blob(&bytes)?;
+                    let record = SampleSnapshotRecord { texture: t.key, layer, blob };
+                    writer.sample_snapshot_record(&record)?;
+                }
             }
         }
         for b in &capture.buffers {

@@ -1,11 +1,12 @@
 //! What a capture's snapshot does not hold, and the refusal of a replay that would read it.
 //!
 //! A snapshot holds what a readback returns: the single-sample colour image of every level and
-//! layer (a multisampled target's resolved image), every buffer's bytes and (format 3.1, where
+//! layer (a multisampled target's resolved image), every buffer's bytes, (format 3.1, where
 //! the backend can read depth back) the depth/stencil image of every single-sample
-//! PreserveContents target. A multisampled target's sample and depth/stencil images, and depth
-//! the capturing backend could not read back, are not: when the capture begins, their content is
-//! not in the file. A replay whose first use of such an image clears
+//! PreserveContents target and (format 3.2, where the backend can read samples back) the
+//! sample image of every layer and the depth/stencil image of every multisampled
+//! PreserveContents target. Depth or samples the capturing backend could not read back are
+//! not: when the capture begins, their content is not in the file. A replay whose first use of such an image clears
 //! it (a CLEAR load op, a transfer clear) never sees the difference. Any other first use is
 //! refused at that frame with an error naming the texture and the image, rather than being
 //! silently wrong: the live run loaded that content, while the replay's compiler, which knows
@@ -43,7 +44,9 @@ impl Unsnapshotted {
                     format!("the depth/stencil image of {name}"),
                 );
             }
-            if rt.is_multisampled() {
+            let restored_layers =
+                capture.sample_snapshot.iter().filter(|m| m.texture == s.region.texture).count();
+            if rt.is_multisampled() && restored_layers < record.desc.layers as usize {
                 images.insert((id, Image::Samples), format!("the multisample image of {name}"));
             }
         }
@@ -67,8 +70,9 @@ impl Unsnapshotted {
                                 "frame {frame} uses {what} without clearing it, and its content \
                                  when the capture began is not in the file (a snapshot holds \
                                  colour images, a multisampled target's resolved one, buffers, \
-                                 and single-sample depth the capturing backend read back): the \
-                                 replay would draw over undefined content"
+                                 and the depth/stencil and multisampled colour samples the \
+                                 capturing backend read back): the replay would draw over \
+                                 undefined content"
                             )));
                         }
                         self.0.remove(&key);

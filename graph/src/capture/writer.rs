@@ -253,22 +253,49 @@ impl<W: Write> CaptureWriter<W> {
         self.out.chunk(kind::SNAPSHOT, &SnapshotRecord { region, blob })
     }
 
-    /// The depth/stencil content `texture` (a single-sample render target with a depth
-    /// format) holds as the capture begins, in the encoding of [`crate::depth_stencil_size`].
+    /// The depth/stencil content `texture` (a render target with a depth format) holds as the
+    /// capture begins, in the encoding of [`crate::depth_stencil_size`] (every sample of a
+    /// multisampled one).
     pub fn depth_snapshot(
         &mut self,
         texture: &Arc<TextureState>,
         bytes: &[u8],
     ) -> std::io::Result<()> {
+        let multisampled = texture.desc().render_target.is_some_and(|rt| rt.is_multisampled());
         let texture = self.texture(texture)?;
         self.stats.raw_upload_bytes += bytes.len() as u64;
         let blob = self.blob(bytes)?;
-        self.depth_snapshot_record(&DepthSnapshotRecord { texture, blob })
+        self.depth_snapshot_record(&DepthSnapshotRecord { texture, blob }, multisampled)
     }
 
-    /// A depth snapshot record whose keys are already this file's (trimming).
-    pub fn depth_snapshot_record(&mut self, record: &DepthSnapshotRecord) -> std::io::Result<()> {
-        self.out.chunk(kind::DEPTH_SNAPSHOT, record)
+    /// Every sample of layer `layer` of `texture` (a multisampled render target) as the capture
+    /// begins, as the sample planes of [`crate::sample_planes_size`].
+    pub fn sample_snapshot(
+        &mut self,
+        texture: &Arc<TextureState>,
+        layer: u32,
+        bytes: &[u8],
+    ) -> std::io::Result<()> {
+        let texture = self.texture(texture)?;
+        self.stats.raw_upload_bytes += bytes.len() as u64;
+        let blob = self.blob(bytes)?;
+        self.sample_snapshot_record(&SampleSnapshotRecord { texture, layer, blob })
+    }
+
+    /// A sample snapshot record whose keys are already this file's (trimming).
+    pub fn sample_snapshot_record(&mut self, record: &SampleSnapshotRecord) -> std::io::Result<()> {
+        self.out.chunk(kind::SAMPLE_SNAPSHOT, record)
+    }
+
+    /// A depth snapshot record whose keys are already this file's (trimming), of a
+    /// `multisampled` target or not (its chunk kind says which).
+    pub fn depth_snapshot_record(
+        &mut self,
+        record: &DepthSnapshotRecord,
+        multisampled: bool,
+    ) -> std::io::Result<()> {
+        let kind = if multisampled { kind::SAMPLE_DEPTH_SNAPSHOT } else { kind::DEPTH_SNAPSHOT };
+        self.out.chunk(kind, record)
     }
 
     /// The whole content `buffer` holds as the capture begins.
@@ -387,14 +414,15 @@ impl<W: Write> CaptureWriter<W> {
                 }
                 NodeRecord::Pass { colors, start: segment.start, ops }
             }
-            // A game records colour transfers only; depth/stencil ones are a snapshot's and a
-            // replay's, and a flush record has no place for them.
+            // A game records colour transfers only; depth/stencil and sample-plane ones are a
+            // snapshot's and a replay's, and a flush record has no place for them.
             Node::Upload(crate::commands::Upload { image, .. })
             | Node::Readback(crate::commands::Readback { image, .. })
                 if *image != crate::plan::Image::Color =>
             {
                 return Err(std::io::Error::other(
-                    "a depth/stencil transfer in a captured frame (only a snapshot holds one)",
+                    "a depth/stencil or sample-plane transfer in a captured frame (only a \
+                     snapshot holds one)",
                 ));
             }
             Node::Upload(u) => {

@@ -12,7 +12,10 @@
 //! mask), so an attachment a draw leaves alone is not read by it; the resolved image of a multisampled attachment is written
 //! as a colour attachment (Vulkan's resolve attachment); a sampled texture is read at all its
 //! levels and layers; a depth/stencil attachment is always read-write (depth tests read it); a
-//! transfer clear writes its whole subresource without reading it.
+//! transfer clear writes its whole subresource without reading it. An upload or readback of a
+//! multisampled target's `Samples` image ([`crate::sample_planes_size`]) or depth/stencil image
+//! is a draw, not a copy: the readback samples it in a fragment shader, the upload writes every
+//! sample of it as an attachment without reading it (it defines the image like a clear).
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -107,6 +110,37 @@ pub(crate) fn op_writes(op: &PassOp, attachments: usize) -> ColorWrites {
         }
         PassOp::Clear(_) | PassOp::Query(_) => ColorWrites::default(),
         PassOp::Draw(d) => ColorWrites::of_draw(&d.pipeline, attachments),
+    }
+}
+
+/// Whether a transfer of `image` of `texture` moves samples of a multisampled image (its
+/// `Samples` image, or the depth/stencil image of a multisampled target): no copy reaches them,
+/// so a draw does.
+pub(crate) fn transfers_samples(texture: &TextureState, image: Image) -> bool {
+    match image {
+        Image::Samples => true,
+        Image::DepthStencil => texture.desc().render_target.is_some_and(|rt| rt.is_multisampled()),
+        Image::Color => false,
+    }
+}
+
+/// How an upload writes `image` of `texture`: a transfer, except sample planes, which a draw
+/// writes into every sample as an attachment.
+fn upload_access(texture: &TextureState, image: Image) -> Access {
+    match image {
+        _ if !transfers_samples(texture, image) => Access::TransferWrite,
+        Image::DepthStencil => Access::DepthStencilAttachmentReadWrite,
+        _ => Access::ColorAttachmentWrite,
+    }
+}
+
+/// How a readback reads `image` of `texture`: a transfer, except sample planes, which a
+/// fragment shader fetches sample by sample (sampled) to lay them out.
+fn readback_access(texture: &TextureState, image: Image) -> Access {
+    if transfers_samples(texture, image) {
+        Access::FragmentSampled
+    } else {
+        Access::TransferRead
     }
 }
 
@@ -251,8 +285,8 @@ pub(crate) fn for_each_use<'a>(
                     image: u.image,
                     levels: one(u.level),
                     layers: one(u.layer),
-                    access: Access::TransferWrite,
-                    discard: u.covers_level(),
+                    access: upload_access(&u.texture, u.image),
+                    discard: transfers_samples(&u.texture, u.image) || u.covers_level(),
                 });
             }
         }
@@ -263,7 +297,7 @@ pub(crate) fn for_each_use<'a>(
                     image: r.image,
                     levels: one(r.level),
                     layers: one(r.layer),
-                    access: Access::TransferRead,
+                    access: readback_access(&r.texture, r.image),
                     discard: false,
                 });
             }

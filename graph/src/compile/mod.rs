@@ -52,6 +52,8 @@ pub mod track;
 #[cfg(test)]
 mod depth_transfer_tests;
 #[cfg(test)]
+mod sample_transfer_tests;
+#[cfg(test)]
 pub(crate) mod testkit;
 
 pub use cost::{attachment_bytes, frame_blind_cost, node_cost};

@@ -6,9 +6,11 @@
 //!
 //! One backward walk over the frame remembers, per (texture, image, layer), the next event that
 //! touches level 0 after the node being decided:
-//! - a *read*: a later pass loads it or samples it, a readback, an upload (which may keep the
-//!   texels it does not cover, and whose level a mip cascade must not overwrite), a present;
-//! - an *overwrite*: a later pass CLEARs it or does not care about it, or resolves into it.
+//! - a *read*: a later pass loads it or samples it, a readback (of the samples too: a capture's
+//!   sample planes), an upload (which may keep the texels it does not cover, and whose level a
+//!   mip cascade must not overwrite), a present;
+//! - an *overwrite*: a later pass CLEARs it or does not care about it, or resolves into it, or
+//!   an upload of sample planes rewrites every sample.
 //!
 //! STORE when the next event reads; DONT_CARE when it overwrites. With no later event the content
 //! must survive the frame when something could still observe it: the resolved `Color` image of
@@ -104,7 +106,12 @@ pub(crate) fn derive_store_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
             }
             PlanNodeKind::Upload { node } => {
                 if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
-                    read(u.texture.id(), u.image, u.layer);
+                    // Sample planes rewrite every sample: nothing earlier survives them.
+                    if super::access::transfers_samples(&u.texture, u.image) {
+                        next.insert((u.texture.id(), u.image, u.layer), Next::Overwrite);
+                    } else {
+                        read(u.texture.id(), u.image, u.layer);
+                    }
                 }
             }
             PlanNodeKind::Readback { node } => {

@@ -106,6 +106,10 @@ pub(crate) struct Pipelines {
     pub geometry: crate::geometry::GeometryPipelines,
     /// Pipelines built on request and at lowering.
     pub stats: PipelineStats,
+    /// The sample-plane transfers' shaders and pipelines (`crate::sample_transfer`).
+    pub samples: crate::sample_transfer::SamplePipelines,
+    /// The multisampled depth/stencil transfers' stages and pipelines (`crate::depth_samples`).
+    pub depth_samples: crate::depth_samples::DepthSamplePipelines,
 }
 
 /// The fragment stage of a sprite draw of several textures drawn at once.
@@ -159,6 +163,8 @@ impl Pipelines {
             next_effect: 0,
             geometry: Default::default(),
             stats: PipelineStats::default(),
+            samples: Default::default(),
+            depth_samples: Default::default(),
         };
         match p.build_fixed(gpu) {
             Ok(()) => Ok(p),
@@ -456,6 +462,8 @@ impl Pipelines {
         // null handles are skipped.
         unsafe {
             self.geometry.destroy(gpu);
+            self.samples.destroy(gpu);
+            self.depth_samples.destroy(gpu);
             for (_, p) in self.pipelines.drain() {
                 gpu.device.destroy_pipeline(p, None);
             }
