@@ -63,6 +63,17 @@ struct BatchTexture {
     cube: bool,
 }
 
+/// Slots of `SpriteBatch::recent`.
+const RECENT_SLOTS: usize = 64;
+
+/// The slot of `SpriteBatch::recent` a texture core's address hashes to (Fibonacci hashing:
+/// the high bits of the address times 2^64 / φ, so nearby addresses spread over the slots).
+#[inline]
+fn recent_slot(address: usize) -> usize {
+    (address as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize
+        >> (usize::BITS - RECENT_SLOTS.trailing_zeros())
+}
+
 /// The state `begin` fixes for the batch.
 #[derive(Clone, Copy, Debug)]
 struct BatchState {
@@ -188,6 +199,11 @@ pub struct SpriteBatch {
     order: Vec<u64>,
     /// Distinct textures of the batch, by wrapper core; runs and keys index this.
     textures: Vec<BatchTexture>,
+    /// `(core address, index in textures)` of textures switched to, each in the slot its
+    /// address hashes to ([`recent_slot`]; address 0: empty): a texture switch finds a
+    /// texture of the batch here without searching `textures`, whatever the order in which
+    /// the textures alternate, as long as no other texture took its slot since.
+    recent: Box<[(usize, u32); RECENT_SLOTS]>,
     /// The effect `begin` was given, held by every draw of the batch.
     effect: Option<Arc<EffectState>>,
     /// Scratch for batches of more textures than a draw holds: each texture's slot in the
@@ -213,6 +229,7 @@ impl SpriteBatch {
             keys: Vec::new(),
             order: Vec::new(),
             textures: Vec::new(),
+            recent: Box::new([(0, 0); RECENT_SLOTS]),
             effect: None,
             slots: Vec::new(),
         })
@@ -515,7 +532,14 @@ impl SpriteBatch {
     /// batch's texture list, and closes the growing run when the texture differs from its.
     #[inline(never)]
     fn switch_texture(&mut self, core: &Arc<TextureCore>, cube: bool) -> Result<()> {
-        let index = match self.textures.iter().rposition(|known| Arc::ptr_eq(&known.core, core)) {
+        let address = Arc::as_ptr(core) as usize;
+        let (cached, cached_index) = self.recent[recent_slot(address)];
+        let known = if cached == address {
+            Some(cached_index as usize)
+        } else {
+            self.textures.iter().rposition(|known| Arc::ptr_eq(&known.core, core))
+        };
+        let index = match known {
             Some(i) => i,
             None => {
                 if !Weak::ptr_eq(&core.res.device, &self.device) {
@@ -528,6 +552,7 @@ impl SpriteBatch {
                 self.textures.len() - 1
             }
         } as u32;
+        self.recent[recent_slot(address)] = (address, index);
         if index != self.current_texture {
             self.close_run();
         }
@@ -569,6 +594,7 @@ impl SpriteBatch {
     /// Forgets the batch's textures, and so the current one.
     fn clear_textures(&mut self) {
         self.textures.clear();
+        self.recent.fill((0, 0));
         self.current_core = 0;
     }
 }
@@ -688,6 +714,40 @@ mod tests {
             apply_rotations(&mut twice, &rotations, 3);
             apply_rotations(&mut twice, &rotations[at..=at], 1);
             assert_eq!(differing(&twice, &expected), vec![index], "{count}");
+            batch.end().unwrap();
+        }
+    }
+
+    /// Each sprite carries the batch's index of the texture it was drawn with, through the
+    /// texture-switch cache: 200 textures (more than its slots, so addresses share slots)
+    /// drawn in a random order, and a second batch in another order, which must not reuse
+    /// the first batch's indices.
+    #[test]
+    fn sprites_carry_their_own_texture_index_through_the_switch_cache() {
+        let params = PresentationParameters {
+            back_buffer_width: 64,
+            back_buffer_height: 64,
+            ..Default::default()
+        };
+        let device = GraphicsDevice::new(GraphicsProfile::HiDef, params).unwrap();
+        let textures: Vec<Texture2D> =
+            (0..200).map(|_| Texture2D::new(&device, 4, 4).unwrap()).collect();
+        let mut batch = SpriteBatch::new(&device).unwrap();
+        let mut seed = 7u64;
+        for round in 0..2 {
+            batch.begin().unwrap();
+            let mut drawn = Vec::new();
+            for _ in 0..5000 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let pick = (seed >> 33) as usize % (textures.len() - round * 150);
+                batch.draw(&textures[pick], Vector2::new(1.0, 2.0), Color::WHITE).unwrap();
+                drawn.push(pick);
+            }
+            assert!(batch.textures.len() > RECENT_SLOTS || round == 1, "{}", batch.textures.len());
+            for (instance, &pick) in batch.instances.iter().zip(&drawn) {
+                let held = &batch.textures[instance.texture as usize].core;
+                assert!(Arc::ptr_eq(held, &textures[pick].core), "round {round}");
+            }
             batch.end().unwrap();
         }
     }
