@@ -141,16 +141,18 @@ fn texcoords(s: &Sprite) -> [f32; 4] {
 pub(super) const PARALLEL_ROTATIONS: usize = 32 * 1024;
 
 /// Applies each `(index, rotation)` of `rotations` (indices strictly increasing) to the
-/// [`unrotated`] instance at that index of `instances`. From [`PARALLEL_ROTATIONS`] on, the
-/// list is cut into up to `threads` equal parts of at least a quarter of that many each, the
-/// last applied on the calling thread and each other on a scoped thread of its own, to the
-/// instances its indices cover (disjoint, as the indices increase).
+/// [`unrotated`] instance at that index of `instances`. From [`PARALLEL_ROTATIONS`] on, on a
+/// machine of `threads` hardware threads, the list is cut into up to `threads - 1` equal parts
+/// of at least a quarter of that many each (one thread is left to the device's render thread:
+/// on two hardware threads a spawned one only took turns with the caller, measured slower than
+/// one), the last applied on the calling thread and each other on a scoped thread of its own,
+/// to the instances its indices cover (disjoint, as the indices increase).
 pub(super) fn apply_rotations(
     instances: &mut [SpriteInstance],
     rotations: &[(u32, f32)],
     threads: usize,
 ) {
-    let parts = threads.min(rotations.len() / (PARALLEL_ROTATIONS / 4)).max(1);
+    let parts = threads.saturating_sub(1).min(rotations.len() / (PARALLEL_ROTATIONS / 4)).max(1);
     if rotations.len() < PARALLEL_ROTATIONS || parts == 1 {
         apply_serially(instances, rotations, 0);
         return;
