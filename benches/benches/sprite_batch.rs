@@ -6,6 +6,7 @@
 //! and drained outside the timed region. A counting allocator reports the heap allocations of
 //! the timed region (the game thread's recording, plus whatever other threads allocate
 //! meanwhile: the render thread is idle then, as each round waits for it).
+//! `XNAGRAPH_BENCH_ONLY=rotation_origin_scale,position_only` runs only the workloads named.
 
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,14 @@ const SPRITES: usize = 100_000;
 const WARMUP: usize = 3;
 const ROUNDS: usize = 30;
 
+/// Whether `workload` runs: all do unless `XNAGRAPH_BENCH_ONLY` names some (a comma-separated
+/// list).
+fn wanted(workload: &str) -> bool {
+    std::env::var("XNAGRAPH_BENCH_ONLY").map_or(true, |only| only.split(',').any(|w| w == workload))
+}
+
 fn rounds(
+    workload: &str,
     device: &GraphicsDevice,
     batch: &mut SpriteBatch,
     sort: SpriteSortMode,
@@ -31,6 +39,9 @@ fn rounds(
 ) -> xnagraph::Result<(Vec<Duration>, u64)> {
     let mut timings = Vec::with_capacity(ROUNDS);
     let mut most_allocations = 0;
+    if !wanted(workload) {
+        return Ok((timings, most_allocations));
+    }
     for round in 0..WARMUP + ROUNDS {
         let allocated = allocations();
         let start = Instant::now();
@@ -50,6 +61,9 @@ fn rounds(
 }
 
 fn report(workload: &str, (timings, most_allocations): &(Vec<Duration>, u64), textures: usize) {
+    if timings.is_empty() {
+        return;
+    }
     let s = stats(timings);
     if std::env::var_os("XNAGRAPH_BENCH_ROUNDS").is_some() {
         let ns: Vec<String> = timings
@@ -88,25 +102,26 @@ fn main() -> xnagraph::Result<()> {
     let positions: Vec<Vector2> =
         (0..SPRITES).map(|i| Vector2::new((i % 256) as f32, ((i / 256) % 256) as f32)).collect();
 
-    let rotated = rounds(&device, &mut batch, SpriteSortMode::Deferred, |batch| {
-        for (i, &p) in positions.iter().enumerate() {
-            batch.draw_ex(
-                &texture,
-                p,
-                None,
-                Color::WHITE,
-                i as f32 * 0.001,
-                Vector2::new(8.0, 8.0),
-                Vector2::new(0.5, 0.5),
-                SpriteEffects::NONE,
-                0.0,
-            )?;
-        }
-        Ok(())
-    })?;
+    let rotated =
+        rounds("rotation_origin_scale", &device, &mut batch, SpriteSortMode::Deferred, |batch| {
+            for (i, &p) in positions.iter().enumerate() {
+                batch.draw_ex(
+                    &texture,
+                    p,
+                    None,
+                    Color::WHITE,
+                    i as f32 * 0.001,
+                    Vector2::new(8.0, 8.0),
+                    Vector2::new(0.5, 0.5),
+                    SpriteEffects::NONE,
+                    0.0,
+                )?;
+            }
+            Ok(())
+        })?;
     report("rotation_origin_scale", &rotated, 1);
 
-    let plain = rounds(&device, &mut batch, SpriteSortMode::Deferred, |batch| {
+    let plain = rounds("position_only", &device, &mut batch, SpriteSortMode::Deferred, |batch| {
         for &p in &positions {
             batch.draw(&texture, p, Color::WHITE)?;
         }
@@ -116,22 +131,23 @@ fn main() -> xnagraph::Result<()> {
 
     // Depths from a fixed permutation with repeats, so the sort moves most sprites and keeps
     // the call order of equal depths.
-    let sorted = rounds(&device, &mut batch, SpriteSortMode::BackToFront, |batch| {
-        for (i, &p) in positions.iter().enumerate() {
-            batch.draw_ex(
-                &texture,
-                p,
-                None,
-                Color::WHITE,
-                0.0,
-                Vector2::new(8.0, 8.0),
-                Vector2::new(0.5, 0.5),
-                SpriteEffects::NONE,
-                (i * 7919 % 1000) as f32 / 1000.0,
-            )?;
-        }
-        Ok(())
-    })?;
+    let sorted =
+        rounds("back_to_front", &device, &mut batch, SpriteSortMode::BackToFront, |batch| {
+            for (i, &p) in positions.iter().enumerate() {
+                batch.draw_ex(
+                    &texture,
+                    p,
+                    None,
+                    Color::WHITE,
+                    0.0,
+                    Vector2::new(8.0, 8.0),
+                    Vector2::new(0.5, 0.5),
+                    SpriteEffects::NONE,
+                    (i * 7919 % 1000) as f32 / 1000.0,
+                )?;
+            }
+            Ok(())
+        })?;
     report("back_to_front", &sorted, 1);
 
     let mut textures = Vec::new();
@@ -140,22 +156,23 @@ fn main() -> xnagraph::Result<()> {
         t.set_data(&[Color::WHITE; 256])?;
         textures.push(t);
     }
-    let round_robin = rounds(&device, &mut batch, SpriteSortMode::Deferred, |batch| {
-        for (i, &p) in positions.iter().enumerate() {
-            batch.draw_ex(
-                &textures[i % 12],
-                p,
-                None,
-                Color::WHITE,
-                0.0,
-                Vector2::new(8.0, 8.0),
-                Vector2::new(0.5, 0.5),
-                SpriteEffects::NONE,
-                0.0,
-            )?;
-        }
-        Ok(())
-    })?;
+    let round_robin =
+        rounds("round_robin_textures", &device, &mut batch, SpriteSortMode::Deferred, |batch| {
+            for (i, &p) in positions.iter().enumerate() {
+                batch.draw_ex(
+                    &textures[i % 12],
+                    p,
+                    None,
+                    Color::WHITE,
+                    0.0,
+                    Vector2::new(8.0, 8.0),
+                    Vector2::new(0.5, 0.5),
+                    SpriteEffects::NONE,
+                    0.0,
+                )?;
+            }
+            Ok(())
+        })?;
     report("round_robin_textures", &round_robin, 12);
     Ok(())
 }

@@ -4,7 +4,11 @@
 
 use std::process::Command;
 
-use xnagraph_benches::stress::{percentile, Rng};
+use std::time::Duration;
+
+use xnagraph::{Color, GraphicsDevice, GraphicsProfile, PresentationParameters};
+use xnagraph_benches::stress::timing::StageTimes;
+use xnagraph_benches::stress::{percentile, run, Rng, Scenario};
 
 /// Runs the binary with `args`; returns its exit success and stdout lines.
 fn stress(args: &[&str]) -> (bool, Vec<String>) {
@@ -35,8 +39,14 @@ fn check_lines(lines: &[String], frames: usize) {
     let per_frame = lines.iter().filter(|l| field(l, "frame_ms").is_some()).count();
     assert!(per_frame >= frames, "{per_frame} frame lines: {lines:?}");
     let s = summary(lines);
-    for key in ["record_p50_ms", "compile_p95_ms", "upload_p95_ms", "lower_p99_ms", "frame_p99_ms"]
-    {
+    for key in [
+        "update_p50_ms",
+        "record_p50_ms",
+        "compile_p95_ms",
+        "upload_p95_ms",
+        "lower_p99_ms",
+        "frame_p99_ms",
+    ] {
         let v: f64 = field(s, key).and_then(|v| v.parse().ok()).unwrap_or(-1.0);
         assert!(v >= 0.0, "{key} in {s}");
     }
@@ -78,6 +88,52 @@ fn sprites_runs_with_twelve_textures_and_every_sort_mode() {
         assert_eq!(field(summary(&lines), "sprites"), Some("100"));
         let upload: f64 = field(summary(&lines), "upload_p50_ms").unwrap().parse().unwrap();
         assert!(upload > 0.0, "the sprites' copy into the vertex buffer was timed");
+        let per_sprite = |key| -> f64 { field(summary(&lines), key).unwrap().parse().unwrap() };
+        let (update, record) =
+            (per_sprite("update_ns_per_sprite_p50"), per_sprite("record_ns_per_sprite_p50"));
+        assert!(update > 0.0 && record > 0.0, "{lines:?}");
+        assert!(per_sprite("update_record_ns_per_sprite_p50") >= record, "{lines:?}");
+        for line in lines.iter().filter(|l| field(l, "frame_ms").is_some()) {
+            assert!(field(line, "update_ms").is_some(), "{line}");
+        }
+    }
+}
+
+/// A scenario whose update and recording take known, different times.
+struct Timed;
+
+const UPDATE: Duration = Duration::from_millis(60);
+const RECORD: Duration = Duration::from_millis(25);
+
+impl Scenario for Timed {
+    fn update(&mut self, _: u32) {
+        std::thread::sleep(UPDATE);
+    }
+
+    fn record(&mut self, device: &GraphicsDevice, _: u32) -> xnagraph::Result<()> {
+        device.clear(Color::new(10, 20, 30, 255))?;
+        std::thread::sleep(RECORD);
+        Ok(())
+    }
+}
+
+/// The harness times a scenario's update apart from its recording: each frame's `update`
+/// holds the update's time and `record` the recording's alone, not the two together.
+#[test]
+fn update_is_timed_apart_from_recording() {
+    let params = PresentationParameters {
+        back_buffer_width: 64,
+        back_buffer_height: 64,
+        ..Default::default()
+    };
+    let device = GraphicsDevice::new(GraphicsProfile::HiDef, params).unwrap();
+    let times = StageTimes::default();
+    let frames = run(&device, &mut Timed, 3, &times, &mut (), &mut |_| {}).unwrap();
+    assert_eq!(frames.len(), 3);
+    for f in &frames {
+        assert!(f.update >= UPDATE && f.update < UPDATE + RECORD, "{f:?}");
+        assert!(f.record >= RECORD && f.record < UPDATE, "{f:?}");
+        assert!(f.frame >= f.update + f.record + f.present, "{f:?}");
     }
 }
 

@@ -431,7 +431,12 @@ fn scenario(run: &Run) -> Result<bool, String> {
                         presented(cli),
                         ("sprites", count.to_string()),
                         ("textures", textures.to_string()),
+                        ("update_ns_per_sprite_p50", per_sprite(|f| f.update.as_secs_f64())),
                         ("record_ns_per_sprite_p50", per_sprite(|f| f.record.as_secs_f64())),
+                        (
+                            "update_record_ns_per_sprite_p50",
+                            per_sprite(|f| (f.update + f.record).as_secs_f64()),
+                        ),
                         ("frame_ns_per_sprite_p50", per_sprite(|f| f.frame.as_secs_f64())),
                     ],
                 ));

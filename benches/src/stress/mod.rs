@@ -1,8 +1,9 @@
 //! The stress scenarios of `xnagraph-stress`: deterministic multi-frame workloads (a seeded
 //! generator, a fixed time step) run through the public API, timed per frame.
 //!
-//! A [`Scenario`] records one frame at a time; [`run`] drives it, presents each frame and
-//! collects a [`FrameTimes`] per frame: the game thread's recording and `present` time, the
+//! A [`Scenario`] updates its game state and records one frame at a time; [`run`] drives it,
+//! presents each frame and collects a [`FrameTimes`] per frame: the game thread's update,
+//! recording and `present` time (each timed apart), the
 //! frame's wall time, the engine's compile, vertex upload, lowering and submission CPU time
 //! read from its spans ([`timing::StageTimes`]), and the frame's GPU time from the backend's
 //! timestamps (`DeviceOptions::gpu_timing`; latest end minus earliest begin over the frame's
@@ -54,7 +55,14 @@ pub const TIME_STEP: f32 = 1.0 / 60.0;
 
 /// One multi-frame workload.
 pub trait Scenario {
-    /// Records frame `index` (everything but the present, which [`run`] issues).
+    /// Advances the game state for frame `index` (a simulation step, no engine calls): timed
+    /// as the frame's `update`, apart from its recording. The default does nothing.
+    fn update(&mut self, index: u32) {
+        let _ = index;
+    }
+
+    /// Records frame `index` (everything but the present, which [`run`] issues), after its
+    /// [`Scenario::update`].
     fn record(&mut self, device: &GraphicsDevice, index: u32) -> xnagraph::Result<()>;
 
     /// Called after frame `index` was presented: a scenario that samples the device between
@@ -73,7 +81,10 @@ pub trait Scenario {
 /// What one frame cost.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrameTimes {
-    /// The game thread recording the frame (the scenario's calls, up to `present`).
+    /// The game thread advancing the scenario's state ([`Scenario::update`]).
+    pub update: Duration,
+    /// The game thread recording the frame (the scenario's engine calls, up to `present`);
+    /// `update + record` is the game thread's whole frame before `present`.
     pub record: Duration,
     /// The game thread inside `present` (hand-over; with the render thread off, everything).
     pub present: Duration,
@@ -112,6 +123,7 @@ impl FrameTimes {
         json(&[
             ("scenario", crate::string(scenario)),
             ("frame", index.to_string()),
+            ("update_ms", number(ms(self.update))),
             ("record_ms", number(ms(self.record))),
             ("present_ms", number(ms(self.present))),
             ("compile_ms", number(ms(self.stages.compile))),
@@ -147,7 +159,8 @@ pub struct Summary<'a>(pub &'a [FrameTimes]);
 impl Summary<'_> {
     /// One JSON line: for each figure, its p50, p95 and p99 in milliseconds.
     pub fn json(&self, scenario: &str, extra: &[(&str, String)]) -> String {
-        let figures: [Figure; 8] = [
+        let figures: [Figure; 9] = [
+            ("update", |f| Some(f.update)),
             ("record", |f| Some(f.record)),
             ("present", |f| Some(f.present)),
             ("compile", |f| Some(f.stages.compile)),
@@ -218,7 +231,10 @@ pub struct Runner {
     flushed: u64,
     gpu: GpuTimes,
     start: Instant,
+    updated: Duration,
     recorded: Duration,
+    /// When the frame's recording ended, from `start`.
+    record_end: Duration,
     index: u32,
 }
 
@@ -234,7 +250,9 @@ impl Runner {
             flushed: device.submission_count(),
             gpu: GpuTimes::default(),
             start: Instant::now(),
+            updated: Duration::ZERO,
             recorded: Duration::ZERO,
+            record_end: Duration::ZERO,
             index: 0,
         }
     }
@@ -249,14 +267,19 @@ impl Runner {
         self.index as usize == self.out.len()
     }
 
-    /// Records the next frame of `scenario`.
+    /// Updates and records the next frame of `scenario`, timing the two apart.
     pub fn record(
         &mut self,
         device: &GraphicsDevice,
         scenario: &mut dyn Scenario,
     ) -> xnagraph::Result<()> {
+        let update = Instant::now();
+        scenario.update(self.index);
+        let record = Instant::now();
         scenario.record(device, self.index)?;
-        self.recorded = self.start.elapsed();
+        self.recorded = record.elapsed();
+        self.updated = record - update;
+        self.record_end = self.start.elapsed();
         Ok(())
     }
 
@@ -287,8 +310,9 @@ impl Runner {
         }
         let next = Instant::now();
         self.out[index as usize] = FrameTimes {
+            update: self.updated,
             record: self.recorded,
-            present: presented - self.recorded,
+            present: presented - self.record_end,
             frame: next - self.start,
             stages: Stages::default(),
             gpu: None,

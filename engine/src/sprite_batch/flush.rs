@@ -21,7 +21,7 @@ use crate::error::Result;
 use crate::event::lock;
 use crate::shared::Recording;
 
-use super::geometry::project;
+use super::geometry::{apply_rotations, project, PARALLEL_ROTATIONS};
 use super::{BatchState, Run, SpriteBatch, SpriteSortMode};
 
 /// Where a batch's draws go: what every draw of one flush shares.
@@ -41,6 +41,7 @@ impl SpriteBatch {
         if self.runs.is_empty() {
             return Ok(());
         }
+        self.apply_rotations();
         let device = self.device()?;
         let mut rec = lock(&device.rec);
         // Only what these sprites sample: an earlier (Immediate) draw of a target that has been
@@ -99,6 +100,16 @@ impl SpriteBatch {
         drop(rec);
         self.clear_queue();
         Ok(())
+    }
+
+    /// Applies the rotations of the queued sprites (see `SpriteBatch::rotations`), on several
+    /// threads for a large batch.
+    pub(super) fn apply_rotations(&mut self) {
+        if self.rotations.len() >= PARALLEL_ROTATIONS && self.threads == 0 {
+            self.threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        }
+        apply_rotations(&mut self.instances, &self.rotations, self.threads);
+        self.rotations.clear();
     }
 
     /// One draw per run of one texture, each with the batch's shader, or the cube stage.

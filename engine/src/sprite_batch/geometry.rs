@@ -65,8 +65,68 @@ fn projection(width: i32, height: i32) -> Matrix {
 #[inline]
 pub(super) fn instance(s: &Sprite) -> SpriteInstance {
     let [dx, dy, dw, dh] = s.destination;
-    let [sx, sy, sw, sh] = s.source;
     let (ox, oy) = (-s.offset[0], -s.offset[1]);
+    let (origin, right, down) = corners([dx, dy], [dw, dh], [ox, oy], s.sin, s.cos);
+    SpriteInstance {
+        origin,
+        right,
+        down,
+        texcoords: texcoords(s),
+        depth: s.depth,
+        color: s.color,
+        texture: s.texture,
+    }
+}
+
+/// The instance of a sprite drawn with a rotation, before the rotation is applied: its
+/// placement stands where the corners go — `origin` holds the position, `right` the width and
+/// the origin's negated x offset, `down` the negated y offset and the height — until
+/// [`apply_rotations`] turns it into the sprite's [`instance`] (`s.sin` and `s.cos` are not
+/// read): the rotation's sine and cosine are computed when the batch is flushed, not per draw.
+#[inline]
+pub(super) fn unrotated(s: &Sprite) -> SpriteInstance {
+    let [dx, dy, dw, dh] = s.destination;
+    SpriteInstance {
+        origin: [dx, dy],
+        right: [dw, -s.offset[0]],
+        down: [-s.offset[1], dh],
+        texcoords: texcoords(s),
+        depth: s.depth,
+        color: s.color,
+        texture: s.texture,
+    }
+}
+
+/// Turns an [`unrotated`] instance into the rotated sprite's [`instance`], bit for bit, given
+/// the rotation's sine and cosine from [`crate::math::sin_cos`]: the same corner arithmetic.
+#[inline(always)]
+fn rotate(i: &mut SpriteInstance, sin: f32, cos: f32) {
+    let ([dx, dy], [dw, ox], [oy, dh]) = (i.origin, i.right, i.down);
+    (i.origin, i.right, i.down) = corners([dx, dy], [dw, dh], [ox, oy], sin, cos);
+}
+
+/// The top-left corner and the two edge vectors of a sprite at `position` of `size`, whose
+/// top-left corner lies `offset` from the position before the rotation of `sin` and `cos`.
+#[inline(always)]
+fn corners(
+    position: [f32; 2],
+    size: [f32; 2],
+    offset: [f32; 2],
+    sin: f32,
+    cos: f32,
+) -> ([f32; 2], [f32; 2], [f32; 2]) {
+    let ([dx, dy], [dw, dh], [ox, oy]) = (position, size, offset);
+    (
+        [dx + cos * ox - sin * oy, dy + sin * ox + cos * oy],
+        [cos * dw, sin * dw],
+        [-sin * dh, cos * dh],
+    )
+}
+
+/// The texture coordinates of the top-left and bottom-right corners, flips applied.
+#[inline(always)]
+fn texcoords(s: &Sprite) -> [f32; 4] {
+    let [sx, sy, sw, sh] = s.source;
     let (mut u0, mut u1, mut v0, mut v1) = (sx, sx + sw, sy, sy + sh);
     if s.effects & 1 != 0 {
         std::mem::swap(&mut u0, &mut u1);
@@ -74,14 +134,64 @@ pub(super) fn instance(s: &Sprite) -> SpriteInstance {
     if s.effects & 2 != 0 {
         std::mem::swap(&mut v0, &mut v1);
     }
-    SpriteInstance {
-        origin: [dx + s.cos * ox - s.sin * oy, dy + s.sin * ox + s.cos * oy],
-        right: [s.cos * dw, s.sin * dw],
-        down: [-s.sin * dh, s.cos * dh],
-        texcoords: [u0, v0, u1, v1],
-        depth: s.depth,
-        color: s.color,
-        texture: s.texture,
+    [u0, v0, u1, v1]
+}
+
+/// Rotated sprites of a batch from which the rotations are applied on several threads.
+pub(super) const PARALLEL_ROTATIONS: usize = 32 * 1024;
+
+/// Applies each `(index, rotation)` of `rotations` (indices strictly increasing) to the
+/// [`unrotated`] instance at that index of `instances`. From [`PARALLEL_ROTATIONS`] on, on a
+/// machine of `threads` hardware threads, the list is cut into up to `threads - 1` equal parts
+/// of at least a quarter of that many each (one thread is left to the device's render thread:
+/// on two hardware threads a spawned one only took turns with the caller, measured slower than
+/// one), the last applied on the calling thread and each other on a scoped thread of its own,
+/// to the instances its indices cover (disjoint, as the indices increase).
+pub(super) fn apply_rotations(
+    instances: &mut [SpriteInstance],
+    rotations: &[(u32, f32)],
+    threads: usize,
+) {
+    let parts = threads.saturating_sub(1).min(rotations.len() / (PARALLEL_ROTATIONS / 4)).max(1);
+    if rotations.len() < PARALLEL_ROTATIONS || parts == 1 {
+        apply_serially(instances, rotations, 0);
+        return;
+    }
+    let per_part = rotations.len().div_ceil(parts);
+    std::thread::scope(|scope| {
+        let mut rest = instances;
+        let mut base = 0;
+        let mut chunks = rotations.chunks(per_part).peekable();
+        while let Some(part) = chunks.next() {
+            if chunks.peek().is_none() {
+                apply_serially(rest, part, base);
+                break;
+            }
+            // The instances up to the part's last index; the next part's start after it.
+            let end = part[part.len() - 1].0 as usize + 1;
+            let (mine, next) = std::mem::take(&mut rest).split_at_mut(end - base);
+            scope.spawn(move || apply_serially(mine, part, base));
+            (rest, base) = (next, end);
+        }
+    });
+}
+
+/// Rotations computed at once by [`apply_serially`]: a stack block of sines and cosines.
+const BLOCK: usize = 256;
+
+/// [`apply_rotations`] on the calling thread, `instances` starting at index `base`. Block by
+/// block, the sines and cosines come first, in a loop over contiguous rotations alone that the
+/// compiler vectorises (the same [`crate::math::sin_cos`], lane by lane, so the same bits),
+/// then the corners ([`rotate`]).
+fn apply_serially(instances: &mut [SpriteInstance], rotations: &[(u32, f32)], base: usize) {
+    let (mut sin, mut cos) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
+    for block in rotations.chunks(BLOCK) {
+        for ((s, c), &(_, rotation)) in sin.iter_mut().zip(&mut cos).zip(block) {
+            (*s, *c) = crate::math::sin_cos(rotation);
+        }
+        for ((&(index, _), &sin), &cos) in block.iter().zip(&sin).zip(&cos) {
+            rotate(&mut instances[index as usize - base], sin, cos);
+        }
     }
 }
 
