@@ -6,7 +6,7 @@
 //! extends the current run of sprites sharing a texture; the instance carries the batch's
 //! index of its texture. A sprite drawn with a rotation keeps its unrotated placement and
 //! notes its rotation; the flush rotates all such sprites at once (sines and cosines in
-//! vectorised blocks, a large batch on several threads), to the very bits a rotation at the
+//! vectorised blocks), to the very bits a rotation at the
 //! draw gave. The stock vertex stage expands each instance into its four corners; the
 //! stock fragment stage, or the [`Effect`] given to `begin`, colours them. `end` hands the buffer
 //! to the frame (moved, not copied, when the frame has no sprites yet) and records the draws
@@ -175,12 +175,9 @@ pub struct SpriteBatch {
     /// flush applies its rotation.
     instances: Vec<SpriteInstance>,
     /// `(index in instances, rotation)` of each sprite drawn with a rotation, in call order:
-    /// the flush applies them all at once (on several threads for a large batch) before
+    /// the flush applies them all at once (sines and cosines in vectorised blocks) before
     /// anything reads the instances, so a draw computes no sine or cosine.
     rotations: Vec<(u32, f32)>,
-    /// Threads the rotations of a large batch may use: the machine's parallelism, asked once
-    /// per batch the first time it is needed (0 until then).
-    threads: usize,
     /// Call-order runs of one texture (all modes), closed: the sprites from `open` on, of
     /// `current_texture`, are the run still growing ([`SpriteBatch::close_run`]).
     runs: Vec<Run>,
@@ -221,7 +218,6 @@ impl SpriteBatch {
             state: None,
             instances: Vec::new(),
             rotations: Vec::new(),
-            threads: 0,
             runs: Vec::new(),
             open: 0,
             current_core: 0,

@@ -21,7 +21,7 @@ use crate::error::Result;
 use crate::event::lock;
 use crate::shared::Recording;
 
-use super::geometry::{apply_rotations, project, PARALLEL_ROTATIONS};
+use super::geometry::{apply_rotations, project};
 use super::{BatchState, Run, SpriteBatch, SpriteSortMode};
 
 /// Where a batch's draws go: what every draw of one flush shares.
@@ -102,13 +102,9 @@ impl SpriteBatch {
         Ok(())
     }
 
-    /// Applies the rotations of the queued sprites (see `SpriteBatch::rotations`), on several
-    /// threads for a large batch.
+    /// Applies the rotations of the queued sprites (see `SpriteBatch::rotations`).
     pub(super) fn apply_rotations(&mut self) {
-        if self.rotations.len() >= PARALLEL_ROTATIONS && self.threads == 0 {
-            self.threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        }
-        apply_rotations(&mut self.instances, &self.rotations, self.threads);
+        apply_rotations(&mut self.instances, &self.rotations);
         self.rotations.clear();
     }
 

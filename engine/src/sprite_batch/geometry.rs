@@ -137,60 +137,22 @@ fn texcoords(s: &Sprite) -> [f32; 4] {
     [u0, v0, u1, v1]
 }
 
-/// Rotated sprites of a batch from which the rotations are applied on several threads.
-pub(super) const PARALLEL_ROTATIONS: usize = 32 * 1024;
-
-/// Applies each `(index, rotation)` of `rotations` (indices strictly increasing) to the
-/// [`unrotated`] instance at that index of `instances`. From [`PARALLEL_ROTATIONS`] on, on a
-/// machine of `threads` hardware threads, the list is cut into up to `threads - 1` equal parts
-/// of at least a quarter of that many each (one thread is left to the device's render thread:
-/// on two hardware threads a spawned one only took turns with the caller, measured slower than
-/// one), the last applied on the calling thread and each other on a scoped thread of its own,
-/// to the instances its indices cover (disjoint, as the indices increase).
-pub(super) fn apply_rotations(
-    instances: &mut [SpriteInstance],
-    rotations: &[(u32, f32)],
-    threads: usize,
-) {
-    let parts = threads.saturating_sub(1).min(rotations.len() / (PARALLEL_ROTATIONS / 4)).max(1);
-    if rotations.len() < PARALLEL_ROTATIONS || parts == 1 {
-        apply_serially(instances, rotations, 0);
-        return;
-    }
-    let per_part = rotations.len().div_ceil(parts);
-    std::thread::scope(|scope| {
-        let mut rest = instances;
-        let mut base = 0;
-        let mut chunks = rotations.chunks(per_part).peekable();
-        while let Some(part) = chunks.next() {
-            if chunks.peek().is_none() {
-                apply_serially(rest, part, base);
-                break;
-            }
-            // The instances up to the part's last index; the next part's start after it.
-            let end = part[part.len() - 1].0 as usize + 1;
-            let (mine, next) = std::mem::take(&mut rest).split_at_mut(end - base);
-            scope.spawn(move || apply_serially(mine, part, base));
-            (rest, base) = (next, end);
-        }
-    });
-}
-
-/// Rotations computed at once by [`apply_serially`]: a stack block of sines and cosines.
+/// Rotations computed at once by [`apply_rotations`]: a stack block of sines and cosines.
 const BLOCK: usize = 256;
 
-/// [`apply_rotations`] on the calling thread, `instances` starting at index `base`. Block by
-/// block, the sines and cosines come first, in a loop over contiguous rotations alone that the
-/// compiler vectorises (the same [`crate::math::sin_cos`], lane by lane, so the same bits),
-/// then the corners ([`rotate`]).
-fn apply_serially(instances: &mut [SpriteInstance], rotations: &[(u32, f32)], base: usize) {
+/// Applies each `(index, rotation)` of `rotations` to the [`unrotated`] instance at that index
+/// of `instances`. Block by block, the sines and cosines come first, in a loop over contiguous
+/// rotations alone that the compiler vectorises (the same [`crate::math::sin_cos`], lane by
+/// lane, so the same bits), then the corners ([`rotate`]). On the calling thread: splitting a
+/// batch across threads spawned per flush was measured slower (and allocates every frame).
+pub(super) fn apply_rotations(instances: &mut [SpriteInstance], rotations: &[(u32, f32)]) {
     let (mut sin, mut cos) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
     for block in rotations.chunks(BLOCK) {
         for ((s, c), &(_, rotation)) in sin.iter_mut().zip(&mut cos).zip(block) {
             (*s, *c) = crate::math::sin_cos(rotation);
         }
         for ((&(index, _), &sin), &cos) in block.iter().zip(&sin).zip(&cos) {
-            rotate(&mut instances[index as usize - base], sin, cos);
+            rotate(&mut instances[index as usize], sin, cos);
         }
     }
 }
