@@ -139,6 +139,15 @@ pub const SAMPLE_SCATTER_FRAG: Stage = Stage {
     spirv: include_bytes!("../spirv/sample_scatter.frag.spv"),
 };
 
+/// [`SAMPLE_SCATTER_FRAG`] laid out for SDL_gpu, which has no specialisation constants: the
+/// planes' `sampler2D` at set 2, binding 0, the target's sample count as the `int` of a fragment
+/// uniform block (`SampleCount`, set 3, binding 0); with per-sample shading, sample `s` of texel
+/// `(x, y)` takes the planes' texel `(x, y + s * height)`.
+pub const SAMPLE_SCATTER_SDL_FRAG: Stage = Stage {
+    name: "sample_scatter_sdl.frag",
+    spirv: include_bytes!("../spirv/sample_scatter_sdl.frag.spv"),
+};
+
 /// Multisampled depth readback's fragment stage (with [`FULLSCREEN_VERT`]): the depth aspect's
 /// `sampler2DMS` at set 2, binding 0; one float output, sample `y / height` of texel
 /// `(x, y mod height)` at `(x, y)`.
@@ -192,6 +201,7 @@ mod tests {
             STENCIL_READ_FRAG,
             SAMPLE_GATHER_FRAG,
             SAMPLE_SCATTER_FRAG,
+            SAMPLE_SCATTER_SDL_FRAG,
             DEPTH_GATHER_FRAG,
             STENCIL_GATHER_FRAG,
             DEPTH_SCATTER_FRAG,

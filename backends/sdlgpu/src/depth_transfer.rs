@@ -176,7 +176,7 @@ pub(crate) fn staged_bytes<'a>(
 }
 
 /// A texture of the target's size that lives for this submission.
-fn temporary(
+pub(crate) fn temporary(
     rec: &mut Recorder<'_>,
     format: SDL_GPUTextureFormat,
     usage: SDL_GPUTextureUsageFlags,
