@@ -122,10 +122,10 @@ pub struct Capabilities {
     /// (an [`crate::Upload::image`] of [`crate::Image::Samples`]): a replay restores the samples
     /// a capture's snapshot holds, whichever backend captured them. Without it the replay leaves
     /// them out, and a frame that would load them is refused
-    /// ([`crate::capture::unsnapshotted`]). Every backend that reads samples back restores them
-    /// too; SDL_gpu restores them without reading them back. (This covers colour samples; a
-    /// multisampled depth/stencil image's restore is [`Capabilities::depth_readback`] with
-    /// [`Capabilities::sample_readback`].)
+    /// ([`crate::capture::unsnapshotted`]). It covers a multisampled target's depth/stencil
+    /// samples too (an [`crate::Upload::image`] of [`crate::Image::DepthStencil`] in the encoding
+    /// of its planes). Every backend that reads samples back restores them too; SDL_gpu restores
+    /// them without reading them back.
     pub sample_restore: bool,
 }
 

@@ -175,6 +175,24 @@ pub const STENCIL_SCATTER_FRAG: Stage = Stage {
     spirv: include_bytes!("../spirv/stencil_scatter.frag.spv"),
 };
 
+/// [`DEPTH_SCATTER_FRAG`] laid out for SDL_gpu: the R32_FLOAT planes at set 2, binding 0, the
+/// sample count as the `int` of a fragment uniform block (`SampleCount`, set 3, binding 0);
+/// with per-sample shading, writes `gl_FragDepth` of sample `s` from the planes' texel
+/// `(x, y + s * height)`.
+pub const DEPTH_SCATTER_SDL_FRAG: Stage = Stage {
+    name: "depth_scatter_sdl.frag",
+    spirv: include_bytes!("../spirv/depth_scatter_sdl.frag.spv"),
+};
+
+/// [`STENCIL_SCATTER_FRAG`] laid out for SDL_gpu: the R8_UNORM planes at set 2, binding 0, the
+/// sample count and a bit as a fragment uniform block (`SampleBit { int samples; uint bit; }`,
+/// set 3, binding 0); with per-sample shading, discards the samples whose planes' byte lacks the
+/// bit.
+pub const STENCIL_SCATTER_SDL_FRAG: Stage = Stage {
+    name: "stencil_scatter_sdl.frag",
+    spirv: include_bytes!("../spirv/stencil_scatter_sdl.frag.spv"),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,6 +224,8 @@ mod tests {
             STENCIL_GATHER_FRAG,
             DEPTH_SCATTER_FRAG,
             STENCIL_SCATTER_FRAG,
+            DEPTH_SCATTER_SDL_FRAG,
+            STENCIL_SCATTER_SDL_FRAG,
         ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }

@@ -20,8 +20,8 @@
 //! would sample the multisample texture, which SDL_gpu cannot: it stays refused
 //! (`Capabilities::sample_readback` is false). SDL_gpu gives each layer of a multisampled array
 //! or cube target its own multisample texture (`texture`), so a layer's restore draws into that
-//! layer's texture. A multisampled depth/stencil image is not restored (`depth_transfer` refuses
-//! it).
+//! layer's texture. A multisampled depth/stencil image is restored the same way by
+//! `depth_transfer` and `depth_draws`.
 //!
 //! The shaders, the sampler and each (format, sample count) pipeline are made on first use.
 

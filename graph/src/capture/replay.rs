@@ -82,7 +82,8 @@ pub struct Replayer {
     query_checks: Vec<QueryCheck>,
     unsnapshotted: Unsnapshotted,
     /// The backend restores sample planes ([`crate::Capabilities::sample_restore`]): the
-    /// snapshot's samples are uploaded; without it they are left out, as unsnapshotted.
+    /// snapshot's samples (colour, and a multisampled target's depth/stencil) are uploaded;
+    /// without it they are left out, as unsnapshotted.
     restores_samples: bool,
     /// The replay's own readbacks' next id (from [`OWN_READBACKS`]).
     next_readback: u64,
@@ -147,12 +148,12 @@ impl Replayer {
             .iter()
             .map(|s| self.rebuilder.upload(capture, &s.region, s.blob))
             .collect::<Vec<_>>();
-        nodes.extend(
-            capture
-                .depth_snapshot
-                .iter()
-                .map(|s| self.rebuilder.depth_upload(capture, s.texture, s.blob)),
-        );
+        // A multisampled target's depth samples restore only where samples do.
+        let depth = capture.depth_snapshot.iter().filter(|s| {
+            let multisampled = self.rebuilder.texture(s.texture).desc().sample_count() > 1;
+            self.restores_samples || !multisampled
+        });
+        nodes.extend(depth.map(|s| self.rebuilder.depth_upload(capture, s.texture, s.blob)));
         let samples = capture.sample_snapshot.iter().filter(|_| self.restores_samples);
         nodes.extend(
             samples.map(|s| self.rebuilder.samples_upload(capture, s.texture, s.layer, s.blob)),

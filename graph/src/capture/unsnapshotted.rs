@@ -34,7 +34,8 @@ impl Unsnapshotted {
     /// capture began (those with snapshot content) that the replay does not restore;
     /// `textures` are the replay's, by key. `restores_samples`: the replaying backend restores
     /// the snapshot's sample planes ([`crate::Capabilities::sample_restore`]); without it every
-    /// multisample image is unsnapshotted, whatever the file holds.
+    /// multisample image, and the depth/stencil image of every multisampled target, is
+    /// unsnapshotted, whatever the file holds.
     pub fn new(capture: &Capture, textures: &[Arc<TextureState>], restores_samples: bool) -> Self {
         let mut images = HashMap::new();
         for s in &capture.snapshot {
@@ -42,7 +43,8 @@ impl Unsnapshotted {
             let Some(rt) = record.desc.render_target else { continue };
             let id = textures[s.region.texture as usize].id();
             let name = format!("texture {} \"{}\"", record.key, record.name);
-            let restored = capture.depth_snapshot.iter().any(|d| d.texture == s.region.texture);
+            let restored = capture.depth_snapshot.iter().any(|d| d.texture == s.region.texture)
+                && (restores_samples || !rt.is_multisampled());
             if rt.depth != crate::format::DepthFormat::None && !restored {
                 images.insert(
                     (id, Image::DepthStencil),
@@ -77,8 +79,9 @@ impl Unsnapshotted {
                                  when the capture began is not in the file (a snapshot holds \
                                  colour images, a multisampled target's resolved one, buffers, \
                                  and the depth/stencil and multisampled colour samples the \
-                                 capturing backend read back): the replay would draw over \
-                                 undefined content"
+                                 capturing backend read back, samples only where the replaying \
+                                 backend restores them): the replay would draw over undefined \
+                                 content"
                             )));
                         }
                         self.0.remove(&key);
