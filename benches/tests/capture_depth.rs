@@ -259,6 +259,20 @@ fn multisampled_depth_and_stencil_drawn_before_the_capture_replay_exactly() {
     assert_eq!(replay_final(&capture), live);
 }
 
+/// SDL_gpu restores every sample of a multisampled depth/stencil image (per-sample draws) though
+/// it cannot read them back: a Vulkan capture of a 4x target replays there to the live frame,
+/// for every depth format (with its colour samples, restored the same way).
+#[test]
+fn a_vulkan_capture_of_a_multisampled_depth_target_replays_on_sdlgpu_exactly() {
+    for depth in [DepthFormat::Depth16, DepthFormat::Depth24, DepthFormat::Depth24Stencil8] {
+        let name = format!("depth_4x_{depth:?}_to_sdl.xgc");
+        let (live, capture) = capture_on(&name, BackendKind::Vulkan, depth, 4);
+        assert_eq!((capture.depth_snapshot.len(), capture.sample_snapshot.len()), (1, 1));
+        let on_sdl = replay_final_on(&mut sdlgpu(), &capture);
+        assert!(on_sdl == live, "{depth:?}: the Vulkan capture replays on SDL_gpu");
+    }
+}
+
 /// Every pass of a repeated replay restores the depth/stencil snapshot: three passes back to
 /// back, on each backend poisoning what the plan leaves undefined, end on the live frame.
 #[test]

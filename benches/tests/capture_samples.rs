@@ -7,16 +7,21 @@
 //! The same capture with its sample planes zeroed, or with each texel's samples replaced by
 //! their average (what restoring the resolved image into every sample would give), replays to
 //! a different frame: the per-sample content is what makes it exact.
+//!
+//! SDL_gpu restores sample planes but cannot read them back: a Vulkan capture replays on
+//! SDL_gpu to the live Vulkan frame exactly, and a capture made on SDL_gpu lacks the samples.
 
 mod common;
 
 use common::{replay_final, scratch, vulkan};
 use xnagraph::{
-    BasicEffect, BlendState, Color, DepthFormat, DeviceOptions, GraphicsDevice, GraphicsProfile,
-    PresentationParameters, PrimitiveType, RasterizerState, RenderTarget2D, RenderTargetUsage,
-    SpriteBatch, SurfaceFormat, Vector2, Vector3, VertexPositionColor,
+    BackendKind, BasicEffect, BlendState, Color, DepthFormat, DeviceOptions, GraphicsDevice,
+    GraphicsProfile, PresentationParameters, PrimitiveType, RasterizerState, RenderTarget2D,
+    RenderTargetUsage, SpriteBatch, SurfaceFormat, Vector2, Vector3, VertexPositionColor,
 };
 use xnagraph_graph::capture::Capture;
+use xnagraph_graph::Backend;
+use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
 
 const W: i32 = 48;
 const H: i32 = 40;
@@ -53,12 +58,16 @@ fn triangles(frame: u32) -> Vec<Triangle> {
 }
 
 fn device() -> GraphicsDevice {
+    device_on(BackendKind::Vulkan)
+}
+
+fn device_on(backend: BackendKind) -> GraphicsDevice {
     let params = PresentationParameters {
         back_buffer_width: W,
         back_buffer_height: H,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { backend, validation: true, ..DeviceOptions::default() };
     GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
 }
 
@@ -270,6 +279,76 @@ fn a_trim_past_the_first_frame_reads_the_samples_back_into_its_snapshot() {
     assert_eq!(trimmed.frames.iter().map(|f| f.number).collect::<Vec<_>>(), vec![4, 5]);
     assert_eq!(trimmed.sample_snapshot.len(), 1);
     assert_eq!(replay_final(&trimmed), live);
+}
+
+/// An SDL_gpu backend in debug mode (the Khronos layer underneath), poisoning what the plan
+/// leaves undefined: a multisample image the restore did not write shows magenta.
+fn sdlgpu() -> SdlGpuBackend {
+    let config = SdlGpuConfig { debug_mode: true, poison_undefined: true, ..Default::default() };
+    SdlGpuBackend::new(config).unwrap()
+}
+
+/// Replays `capture` once on SDL_gpu (any validation message fails); its final back buffer.
+fn replay_final_on_sdlgpu(capture: &Capture) -> Vec<u8> {
+    let mut backend = sdlgpu();
+    assert!(backend.capabilities().sample_restore && !backend.capabilities().sample_readback);
+    let run = xnagraph_benches::replay::replay(&mut backend, capture, 1, None, || {}).unwrap();
+    let messages = backend.diagnostics().take_messages();
+    assert!(messages.is_empty(), "{messages:?}");
+    run.final_back_buffer
+}
+
+#[test]
+fn a_vulkan_capture_of_samples_replays_on_sdlgpu_to_the_live_frame_exactly() {
+    for format in [SurfaceFormat::Color, SurfaceFormat::HdrBlendable] {
+        let (live, capture) = capture_run(&format!("samples_to_sdl_{format:?}.xgc"), format);
+        assert_eq!(capture.sample_snapshot.len(), 1, "{format:?}: the samples are in the file");
+        let on_sdl = replay_final_on_sdlgpu(&capture);
+        assert!(on_sdl == live, "{format:?}: the Vulkan capture replays on SDL_gpu exactly");
+        // Each texel's own samples are what SDL_gpu restored: averaged ones differ.
+        if format == SurfaceFormat::Color {
+            let resolved = with_planes(&capture, averaged);
+            assert!(replay_final_on_sdlgpu(&resolved) != live, "averaged samples on SDL_gpu");
+        }
+    }
+}
+
+/// The replay restores the samples only where the backend can ([`sample_restore`]): on a
+/// backend without it they are left out of the snapshot uploads, and the first frame drawing
+/// over them is refused, naming the image, rather than the upload failing.
+///
+/// [`sample_restore`]: xnagraph_graph::Capabilities::sample_restore
+#[test]
+fn a_replay_on_a_backend_that_cannot_restore_samples_is_refused_at_the_frame() {
+    let (_, capture) = capture_run("samples_unrestored.xgc", SurfaceFormat::Color);
+    let null = || xnagraph_graph::null::NullBackend::new(Default::default());
+    let mut restores = null();
+    assert!(xnagraph_benches::replay::replay(&mut restores, &capture, 1, None, || {}).is_ok());
+    let mut cannot = null();
+    cannot.capabilities_mut().sample_restore = false;
+    let e = match xnagraph_benches::replay::replay(&mut cannot, &capture, 1, None, || {}) {
+        Ok(_) => panic!("a replay that cannot restore the samples must be refused"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("frame 3 uses the multisample image of texture"), "{e}");
+}
+
+/// SDL_gpu cannot read samples back: its capture has no sample snapshot, and a replay of it
+/// (on either backend) is refused at the first frame that draws over the samples.
+#[test]
+fn a_capture_on_sdlgpu_lacks_the_samples_and_its_replay_is_refused() {
+    let path = scratch("samples_on_sdl.xgc");
+    let device = device_on(BackendKind::SdlGpu);
+    device.capture_frames(&path, 3..=5).unwrap();
+    render(&device, 6, SurfaceFormat::Color);
+    device.capture_result().expect("the capture finished").unwrap();
+    let capture = Capture::open(&path).unwrap();
+    assert!(capture.sample_snapshot.is_empty());
+    let e = match xnagraph_benches::replay::replay(&mut sdlgpu(), &capture, 1, None, || {}) {
+        Ok(_) => panic!("a replay without the sample snapshot must be refused"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("frame 3 uses the multisample image of texture"), "{e}");
 }
 
 #[test]

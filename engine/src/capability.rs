@@ -108,6 +108,7 @@ mod tests {
             instance_divisor: true,
             depth_readback: true,
             sample_readback: true,
+            sample_restore: true,
         }
     }
 

@@ -335,6 +335,7 @@ mod tests {
             instance_divisor: true,
             depth_readback: true,
             sample_readback: true,
+            sample_restore: true,
         }
     }
 

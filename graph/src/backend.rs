@@ -111,13 +111,22 @@ pub struct Capabilities {
     /// Without it a capture's snapshot lacks that content, and a replay that would load it is
     /// refused ([`crate::capture::unsnapshotted`]).
     pub depth_readback: bool,
-    /// The multisample image of a multisampled render target can be read back and written as
-    /// sample planes ([`crate::sample_planes_size`]; a [`crate::Readback::image`] or
-    /// [`crate::Upload::image`] of [`crate::Image::Samples`]): a frame capture snapshots every
-    /// sample of preserving multisampled targets, and a replay restores them. Without it (SDL_gpu
-    /// cannot sample a multisampled texture) the snapshot lacks them, and a replay that would
-    /// load them is refused ([`crate::capture::unsnapshotted`]).
+    /// The multisample image of a multisampled render target can be read back as sample planes
+    /// ([`crate::sample_planes_size`]; a [`crate::Readback::image`] of
+    /// [`crate::Image::Samples`]): a frame capture snapshots every sample of preserving
+    /// multisampled targets (and, with [`Capabilities::depth_readback`], their depth/stencil
+    /// samples). Without it (SDL_gpu cannot sample a multisampled texture) the snapshot lacks
+    /// them. What a replay needs is [`Capabilities::sample_restore`].
     pub sample_readback: bool,
+    /// The multisample image of a multisampled render target can be written from sample planes
+    /// (an [`crate::Upload::image`] of [`crate::Image::Samples`]): a replay restores the samples
+    /// a capture's snapshot holds, whichever backend captured them. Without it the replay leaves
+    /// them out, and a frame that would load them is refused
+    /// ([`crate::capture::unsnapshotted`]). It covers a multisampled target's depth/stencil
+    /// samples too (an [`crate::Upload::image`] of [`crate::Image::DepthStencil`] in the encoding
+    /// of its planes). Every backend that reads samples back restores them too; SDL_gpu restores
+    /// them without reading them back.
+    pub sample_restore: bool,
 }
 
 impl Capabilities {

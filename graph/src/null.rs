@@ -281,6 +281,7 @@ impl NullBackend {
                 instance_divisor: true,
                 depth_readback: true,
                 sample_readback: true,
+                sample_restore: true,
             },
             frames_in_flight: u64::from(config.frames_in_flight.max(1)),
             sink: RetireSink::default(),
@@ -293,6 +294,11 @@ impl NullBackend {
             readbacks: HashMap::new(),
             gpu_state: HashMap::new(),
         }
+    }
+
+    /// What the backend offers, for a test to narrow (every capability is on at creation).
+    pub fn capabilities_mut(&mut self) -> &mut Capabilities {
+        &mut self.caps
     }
 
     /// The probe a test observes and steers this backend through.

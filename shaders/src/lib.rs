@@ -139,6 +139,15 @@ pub const SAMPLE_SCATTER_FRAG: Stage = Stage {
     spirv: include_bytes!("../spirv/sample_scatter.frag.spv"),
 };
 
+/// [`SAMPLE_SCATTER_FRAG`] laid out for SDL_gpu, which has no specialisation constants: the
+/// planes' `sampler2D` at set 2, binding 0, the target's sample count as the `int` of a fragment
+/// uniform block (`SampleCount`, set 3, binding 0); with per-sample shading, sample `s` of texel
+/// `(x, y)` takes the planes' texel `(x, y + s * height)`.
+pub const SAMPLE_SCATTER_SDL_FRAG: Stage = Stage {
+    name: "sample_scatter_sdl.frag",
+    spirv: include_bytes!("../spirv/sample_scatter_sdl.frag.spv"),
+};
+
 /// Multisampled depth readback's fragment stage (with [`FULLSCREEN_VERT`]): the depth aspect's
 /// `sampler2DMS` at set 2, binding 0; one float output, sample `y / height` of texel
 /// `(x, y mod height)` at `(x, y)`.
@@ -164,6 +173,24 @@ pub const DEPTH_SCATTER_FRAG: Stage =
 pub const STENCIL_SCATTER_FRAG: Stage = Stage {
     name: "stencil_scatter.frag",
     spirv: include_bytes!("../spirv/stencil_scatter.frag.spv"),
+};
+
+/// [`DEPTH_SCATTER_FRAG`] laid out for SDL_gpu: the R32_FLOAT planes at set 2, binding 0, the
+/// sample count as the `int` of a fragment uniform block (`SampleCount`, set 3, binding 0);
+/// with per-sample shading, writes `gl_FragDepth` of sample `s` from the planes' texel
+/// `(x, y + s * height)`.
+pub const DEPTH_SCATTER_SDL_FRAG: Stage = Stage {
+    name: "depth_scatter_sdl.frag",
+    spirv: include_bytes!("../spirv/depth_scatter_sdl.frag.spv"),
+};
+
+/// [`STENCIL_SCATTER_FRAG`] laid out for SDL_gpu: the R8_UNORM planes at set 2, binding 0, the
+/// sample count and a bit as a fragment uniform block (`SampleBit { int samples; uint bit; }`,
+/// set 3, binding 0); with per-sample shading, discards the samples whose planes' byte lacks the
+/// bit.
+pub const STENCIL_SCATTER_SDL_FRAG: Stage = Stage {
+    name: "stencil_scatter_sdl.frag",
+    spirv: include_bytes!("../spirv/stencil_scatter_sdl.frag.spv"),
 };
 
 #[cfg(test)]
@@ -192,10 +219,13 @@ mod tests {
             STENCIL_READ_FRAG,
             SAMPLE_GATHER_FRAG,
             SAMPLE_SCATTER_FRAG,
+            SAMPLE_SCATTER_SDL_FRAG,
             DEPTH_GATHER_FRAG,
             STENCIL_GATHER_FRAG,
             DEPTH_SCATTER_FRAG,
             STENCIL_SCATTER_FRAG,
+            DEPTH_SCATTER_SDL_FRAG,
+            STENCIL_SCATTER_SDL_FRAG,
         ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }

@@ -13,6 +13,11 @@
 //!   R8_UNORM target cleared to 0 with the depth/stencil texture loaded, one additive draw per
 //!   bit b of (1 << b) / 255, stencil test EQUAL with compare mask and reference 1 << b: the
 //!   unorm sum of the bits set is the stencil value, exactly.
+//! - restore of every sample of a multisampled depth/stencil texture: the same render pass and
+//!   draws from planes `samples` times as tall (`DEPTH_SCATTER_SDL_FRAG`,
+//!   `STENCIL_SCATTER_SDL_FRAG`, the sample count and bit in their uniform block), which read
+//!   `gl_SampleID` and so run per sample: sample s of texel (x, y) takes the planes' texel
+//!   (x, y + s · height), a stencil bit's draw discarding the samples whose byte lacks it;
 //! - a 24-bit depth is also probed: a driver's unorm-to-float conversion when sampling may miss
 //!   the nearest float by a step or two (lavapipe's multiplies by a rounded reciprocal), so with
 //!   the texture loaded as the depth attachment, one draw per candidate q - 3 to q + 3 around the
@@ -40,13 +45,27 @@ enum Program {
     StencilRead(u32),
     /// Writes the 24-bit depth candidate that equals the texel.
     DepthProbe,
+    /// Writes every sample's depth of a target of this many samples.
+    DepthScatter(u32),
+    /// Sets one stencil bit (the second) of every sample of a target of this many samples.
+    StencilScatter(u32, u32),
+}
+
+impl Program {
+    /// The sample count of the depth/stencil texture the program draws into.
+    fn samples(self) -> u32 {
+        match self {
+            Program::DepthScatter(samples) | Program::StencilScatter(samples, _) => samples,
+            _ => 1,
+        }
+    }
 }
 
 /// The stages, sampler and pipelines of the transfer draws.
 pub(crate) struct DepthPrograms {
-    /// Vertex, depth write, stencil write, depth read, stencil read, depth probe; null until
-    /// first use.
-    stages: [*mut SDL_GPUShader; 6],
+    /// Vertex, depth write, stencil write, depth read, stencil read, depth probe, depth
+    /// scatter, stencil scatter; null until first use.
+    stages: [*mut SDL_GPUShader; 8],
     sampler: *mut SDL_GPUSampler,
     pipelines: HashMap<(Program, SDL_GPUTextureFormat), *mut SDL_GPUGraphicsPipeline>,
 }
@@ -54,7 +73,7 @@ pub(crate) struct DepthPrograms {
 impl Default for DepthPrograms {
     fn default() -> Self {
         DepthPrograms {
-            stages: [std::ptr::null_mut(); 6],
+            stages: [std::ptr::null_mut(); 8],
             sampler: std::ptr::null_mut(),
             pipelines: HashMap::new(),
         }
@@ -85,8 +104,10 @@ impl DepthPrograms {
             (s::DEPTH_READ_FRAG, fragment, 1, 0),
             (s::STENCIL_READ_FRAG, fragment, 0, 1),
             (s::DEPTH_PROBE_FRAG, fragment, 1, 1),
+            (s::DEPTH_SCATTER_SDL_FRAG, fragment, 1, 1),
+            (s::STENCIL_SCATTER_SDL_FRAG, fragment, 1, 1),
         ];
-        let mut stages = [std::ptr::null_mut(); 6];
+        let mut stages = [std::ptr::null_mut(); 8];
         for (i, (stage, kind, samplers, uniforms)) in made.into_iter().enumerate() {
             match shader(device, &stage.words(), kind, samplers, uniforms) {
                 Ok(s) => stages[i] = s,
@@ -141,8 +162,8 @@ impl DepthPrograms {
             compare_op,
         };
         let (fragment, color, depth_stencil) = match program {
-            Program::DepthWrite => (
-                self.stages[1],
+            Program::DepthWrite | Program::DepthScatter(_) => (
+                self.stages[if program == Program::DepthWrite { 1 } else { 6 }],
                 None,
                 SDL_GPUDepthStencilState {
                     compare_op: SDL_GPU_COMPAREOP_ALWAYS,
@@ -151,7 +172,7 @@ impl DepthPrograms {
                     ..Default::default()
                 },
             ),
-            Program::StencilWrite(bit) => {
+            Program::StencilWrite(bit) | Program::StencilScatter(_, bit) => {
                 let s = stencil(SDL_GPU_COMPAREOP_ALWAYS, SDL_GPU_STENCILOP_REPLACE);
                 let state = SDL_GPUDepthStencilState {
                     back_stencil_state: s,
@@ -161,7 +182,8 @@ impl DepthPrograms {
                     enable_stencil_test: true,
                     ..Default::default()
                 };
-                (self.stages[2], None, state)
+                let stage = if program == Program::StencilWrite(bit) { 2 } else { 7 };
+                (self.stages[stage], None, state)
             }
             Program::DepthRead => {
                 (self.stages[3], Some(SDL_GPU_TEXTUREFORMAT_R32_FLOAT), Default::default())
@@ -217,7 +239,7 @@ impl DepthPrograms {
                 ..Default::default()
             },
             multisample_state: SDL_GPUMultisampleState {
-                sample_count: SDL_GPU_SAMPLECOUNT_1,
+                sample_count: crate::format::sample_count(program.samples()),
                 ..Default::default()
             },
             depth_stencil_state: depth_stencil,
@@ -272,7 +294,59 @@ impl DepthPrograms {
         // SAFETY: the stencil reference applies to the pass's draws.
         unsafe { SDL_SetGPUStencilReference(pass, 0xFF) };
         for (pipeline, texture, bit) in draws {
-            self.draw(cmd, pass, pipeline, Some(texture), bit);
+            self.draw(cmd, pass, pipeline, Some(texture), bit.map(uniform));
+        }
+        // SAFETY: begun above.
+        unsafe { SDL_EndGPURenderPass(pass) };
+        Ok(())
+    }
+
+    /// Records the restore of every sample of `target` (a depth/stencil texture of `format` with
+    /// `samples` samples) from `depth` (R32_FLOAT) and, for a format with a stencil, `stencil`
+    /// (R8_UNORM) planes: textures of its width and `samples` times its height, sample `s` in
+    /// rows `[s · height, (s + 1) · height)`. Per-sample draws: the depth with the depth test
+    /// ALWAYS, then each stencil bit over a stencil cleared to 0.
+    #[allow(clippy::too_many_arguments)]
+    pub fn restore_samples(
+        &mut self,
+        device: *mut SDL_GPUDevice,
+        cmd: *mut SDL_GPUCommandBuffer,
+        target: *mut SDL_GPUTexture,
+        (format, samples): (SDL_GPUTextureFormat, u32),
+        depth: *mut SDL_GPUTexture,
+        stencil: Option<*mut SDL_GPUTexture>,
+    ) -> Result<(), BackendError> {
+        let block = |bit: u32| [samples, bit, 0, 0];
+        let program = Program::DepthScatter(samples);
+        let mut draws = vec![(self.pipeline(device, program, format)?, depth, block(0))];
+        if let Some(stencil) = stencil {
+            for bit in 0..8 {
+                let p = self.pipeline(device, Program::StencilScatter(samples, bit), format)?;
+                draws.push((p, stencil, block(bit)));
+            }
+        }
+        let ops = match stencil {
+            Some(_) => (SDL_GPU_LOADOP_CLEAR, SDL_GPU_STOREOP_STORE),
+            None => (SDL_GPU_LOADOP_DONT_CARE, SDL_GPU_STOREOP_DONT_CARE),
+        };
+        let info = SDL_GPUDepthStencilTargetInfo {
+            texture: target,
+            load_op: SDL_GPU_LOADOP_DONT_CARE,
+            store_op: SDL_GPU_STOREOP_STORE,
+            stencil_load_op: ops.0,
+            stencil_store_op: ops.1,
+            clear_stencil: 0,
+            ..Default::default()
+        };
+        // SAFETY: recording outside any pass; every texture is live.
+        let pass = unsafe { SDL_BeginGPURenderPass(cmd, std::ptr::null(), 0, &info) };
+        if pass.is_null() {
+            return Err(BackendError::Native(sdl_error("SDL_BeginGPURenderPass")));
+        }
+        // SAFETY: the stencil reference applies to the pass's draws.
+        unsafe { SDL_SetGPUStencilReference(pass, 0xFF) };
+        for (pipeline, texture, block) in draws {
+            self.draw(cmd, pass, pipeline, Some(texture), Some(block));
         }
         // SAFETY: begun above.
         unsafe { SDL_EndGPURenderPass(pass) };
@@ -334,7 +408,7 @@ impl DepthPrograms {
         for (pipeline, bit) in bits {
             // SAFETY: the reference applies to the next draw.
             unsafe { SDL_SetGPUStencilReference(pass, 1 << bit) };
-            self.draw(cmd, pass, pipeline, None, Some(bit));
+            self.draw(cmd, pass, pipeline, None, Some(uniform(bit)));
         }
         // SAFETY: begun above.
         unsafe { SDL_EndGPURenderPass(pass) };
@@ -346,7 +420,7 @@ impl DepthPrograms {
             };
             let pass = begin(&none, Some(&attached))?;
             for offset in -3i32..=3 {
-                self.draw(cmd, pass, pipeline, Some(depth), Some(offset as u32));
+                self.draw(cmd, pass, pipeline, Some(depth), Some(uniform(offset as u32)));
             }
             // SAFETY: begun above.
             unsafe { SDL_EndGPURenderPass(pass) };
@@ -354,15 +428,15 @@ impl DepthPrograms {
         Ok(())
     }
 
-    /// One full-target triangle with `pipeline`, sampling `texture`, with the uniform word
-    /// `word`.
+    /// One full-target triangle with `pipeline`, sampling `texture`, with the uniform block
+    /// `block`.
     fn draw(
         &self,
         cmd: *mut SDL_GPUCommandBuffer,
         pass: *mut SDL_GPURenderPass,
         pipeline: *mut SDL_GPUGraphicsPipeline,
         texture: Option<*mut SDL_GPUTexture>,
-        word: Option<u32>,
+        block: Option<[u32; 4]>,
     ) {
         // SAFETY: a pass being recorded; the pipeline, texture and sampler are live, and the
         // uniform data outlives the call (SDL copies it).
@@ -372,8 +446,7 @@ impl DepthPrograms {
                 let binding = SDL_GPUTextureSamplerBinding { texture, sampler: self.sampler };
                 SDL_BindGPUFragmentSamplers(pass, 0, &binding, 1);
             }
-            if let Some(word) = word {
-                let data = uniform(word);
+            if let Some(data) = block {
                 SDL_PushGPUFragmentUniformData(cmd, 0, data.as_ptr().cast(), 16);
             }
             SDL_DrawGPUPrimitives(pass, 3, 1, 0, 0);

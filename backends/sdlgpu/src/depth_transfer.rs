@@ -12,6 +12,13 @@
 //!   texture (in the encoding's own layout, no conversion) and reach the depth/stencil texture
 //!   through draws (`depth_draws`). Those textures live for one submission.
 //!
+//! A multisampled target's depth/stencil image is restored from the encoding of its planes (an
+//! image `samples` times as tall, sample `s` in rows `[s · height, (s + 1) · height)`), whatever
+//! its format: no copy reaches the samples, so the planes travel as an R32_FLOAT texture (the
+//! depths as the values a draw writes, 16- and 24-bit ones lifted to at or just above their
+//! texel) and, with a stencil, an R8_UNORM texture, drawn per sample (`depth_draws`). Its
+//! readback is refused: SDL_gpu cannot sample a multisampled texture.
+//!
 //! SDL_gpu gives a multi-layer target one depth texture per layer where Vulkan has one image
 //! for every layer: a restore writes every layer's texture, a readback reads layer 0's.
 
@@ -63,10 +70,13 @@ impl Decode {
 }
 
 /// The neutral encoding's depth `f32`s as the values a restore draw writes to a depth of
-/// `layout`: for 24 bits, each texel's value c as the smallest `f32` at or above
+/// `layout`: for 16 bits, as [`restore_depths16`]; for 24 bits, each texel's value c as the smallest `f32` at or above
 /// c / (2²⁴ - 1) (where the nearest one may lie below it), which a conversion to 24 bits that
 /// rounds to nearest or toward zero turns back into c.
 fn restore_depths(layout: DepthTexels, neutral: &[u8]) -> Vec<u8> {
+    if layout == DepthTexels::Unorm16 {
+        return restore_depths16(neutral);
+    }
     if layout != DepthTexels::Unorm24In32 {
         return neutral.to_vec();
     }
@@ -80,6 +90,23 @@ fn restore_depths(layout: DepthTexels, neutral: &[u8]) -> Vec<u8> {
             // `c as f32` is exact; one step up its significand, scaled by 2⁻²⁴ (exact).
             _ => f32::from_bits((c as f32).to_bits() + 1) * (-24f32).exp2(),
         };
+        out.extend_from_slice(&depth.to_le_bytes());
+    }
+    out
+}
+
+/// As [`restore_depths`] for a 16-bit depth (drawn only into a multisampled one: a single-sample
+/// one is copied): each texel's value c as the smallest `f32` at or above c / (2¹⁶ - 1).
+fn restore_depths16(neutral: &[u8]) -> Vec<u8> {
+    let texels = DepthTexels::Unorm16.encode(neutral);
+    let mut out = Vec::with_capacity(neutral.len());
+    for t in texels.chunks_exact(2) {
+        let c = f64::from(u16::from_le_bytes([t[0], t[1]]));
+        let exact = c / 65_535.0;
+        let mut depth = exact as f32;
+        if f64::from(depth) < exact {
+            depth = f32::from_bits(depth.to_bits() + 1);
+        }
         out.extend_from_slice(&depth.to_le_bytes());
     }
     out
@@ -116,26 +143,21 @@ pub(crate) fn route(format: SDL_GPUTextureFormat) -> Route {
     }
 }
 
-/// Checks that a depth/stencil transfer names the whole single-sample depth image; returns its
-/// size and the target's depth format.
+/// Checks that a depth/stencil transfer names the whole depth image; returns its size, the
+/// target's depth format and its sample count (1 for a single-sample target).
 fn whole_depth(
     texture: &NativeTexture,
     level: u32,
     layer: u32,
     rect: Rect,
     slices: Slices,
-) -> Result<(u32, u32, DepthFormat), BackendError> {
+) -> Result<(u32, u32, DepthFormat, u32), BackendError> {
     let desc = &texture.desc;
     let Some(rt) = desc.render_target.filter(|rt| rt.depth.has_depth()) else {
         return Err(BackendError::Native(
             "a depth/stencil transfer of a texture without one".into(),
         ));
     };
-    if rt.is_multisampled() {
-        return Err(BackendError::NotSupported(
-            "a transfer of a multisampled depth/stencil image".into(),
-        ));
-    }
     let (w, h) = desc.level_size(0);
     if (level, layer, rect, slices) != (0, 0, Rect::new(0, 0, w as i32, h as i32), Slices::FLAT) {
         return Err(BackendError::Native(format!(
@@ -143,7 +165,17 @@ fn whole_depth(
              {level} layer {layer}"
         )));
     }
-    Ok((w, h, rt.depth))
+    Ok((w, h, rt.depth, rt.sample_count.max(1)))
+}
+
+/// The route of an upload into the depth/stencil textures of `t`: every sample of a
+/// multisampled one is drawn (no copy reaches the samples), whatever the format.
+fn upload_route(t: &NativeTexture, samples: u32) -> Route {
+    if samples > 1 {
+        Route::Draws
+    } else {
+        route(t.depth_format)
+    }
 }
 
 /// The bytes an upload stages: its data, or for a depth/stencil upload that copies, its depth
@@ -156,7 +188,9 @@ pub(crate) fn staged_bytes<'a>(
         return Ok(Cow::Borrowed(&u.data));
     }
     let t = textures.get(u.texture.native())?;
-    let (w, h, depth) = whole_depth(t, u.level, u.layer, u.rect, u.slices)?;
+    let (w, h, depth, samples) = whole_depth(t, u.level, u.layer, u.rect, u.slices)?;
+    // A multisampled image's content is the encoding of its planes: `samples` times as tall.
+    let h = h * samples;
     let expected = depth_stencil_size(depth, w, h);
     if u.data.len() != expected {
         return Err(BackendError::Native(format!(
@@ -164,7 +198,7 @@ pub(crate) fn staged_bytes<'a>(
             u.data.len()
         )));
     }
-    Ok(match route(t.depth_format) {
+    Ok(match upload_route(t, samples) {
         Route::Copy(texels) => Cow::Owned(texels.encode(&u.data)),
         Route::Draws => {
             let (depths, stencil) = u.data.split_at(w as usize * h as usize * 4);
@@ -176,7 +210,7 @@ pub(crate) fn staged_bytes<'a>(
 }
 
 /// A texture of the target's size that lives for this submission.
-fn temporary(
+pub(crate) fn temporary(
     rec: &mut Recorder<'_>,
     format: SDL_GPUTextureFormat,
     usage: SDL_GPUTextureUsageFlags,
@@ -221,11 +255,20 @@ pub(crate) fn record_depth_upload(
     u: &Upload,
 ) -> Result<(), BackendError> {
     let t = rec.textures.get(u.texture.native())?;
-    let (w, h, _) = whole_depth(t, u.level, u.layer, u.rect, u.slices)?;
-    let (targets, format) = (t.depth.clone(), t.depth_format);
+    let (w, h, _, samples) = whole_depth(t, u.level, u.layer, u.rect, u.slices)?;
+    let (targets, format, route) = (t.depth.clone(), t.depth_format, upload_route(t, samples));
     let offset = rec.staged(node)?;
+    if samples > 1 {
+        let name = u.texture.name();
+        let rows = crate::sample_transfer::planes_height(
+            &name,
+            (w, h, samples),
+            crate::MAX_TEXTURE_DIMENSION,
+        )?;
+        return record_depth_samples_upload(rec, offset, (targets, format, samples), (w, rows));
+    }
     let size = (w, h);
-    match route(format) {
+    match route {
         Route::Copy(_) => {
             // SAFETY: recording outside any pass; the transfer buffer holds the native bytes
             // at `offset` (`staged_bytes`).
@@ -261,12 +304,54 @@ pub(crate) fn record_depth_upload(
     Ok(())
 }
 
+/// Records the restore of every sample of the multisampled depth/stencil `targets` (one per
+/// layer) of `format` from the planes (`size`: the target's width, `samples` times its height)
+/// staged at `offset`: the depths into an R32_FLOAT texture, the stencil bytes (a format with
+/// one) into an R8_UNORM texture, then per-sample draws (`depth_draws`).
+fn record_depth_samples_upload(
+    rec: &mut Recorder<'_>,
+    offset: u32,
+    (targets, format, samples): (Vec<*mut SDL_GPUTexture>, SDL_GPUTextureFormat, u32),
+    size: (u32, u32),
+) -> Result<(), BackendError> {
+    let sampled = SDL_GPU_TEXTUREUSAGE_SAMPLER;
+    let depth = temporary(rec, SDL_GPU_TEXTUREFORMAT_R32_FLOAT, sampled, size)?;
+    let stencil = match crate::format::has_stencil(format) {
+        true => Some(temporary(rec, SDL_GPU_TEXTUREFORMAT_R8_UNORM, sampled, size)?),
+        false => None,
+    };
+    let stencil_at = offset + size.0 * size.1 * 4;
+    // SAFETY: recording outside any pass; the transfer buffer holds the planes' encoding at
+    // `offset`: the depth `f32`s, then (with a stencil) the stencil bytes.
+    unsafe {
+        let copy = SDL_BeginGPUCopyPass(rec.cmd);
+        let source = in_buffer(rec.uploads, offset, size);
+        SDL_UploadToGPUTexture(copy, &source, &whole(depth, size), false);
+        if let Some(stencil) = stencil {
+            let source = in_buffer(rec.uploads, stencil_at, size);
+            SDL_UploadToGPUTexture(copy, &source, &whole(stencil, size), false);
+        }
+        SDL_EndGPUCopyPass(copy);
+    }
+    for target in targets {
+        let programs = &mut rec.pipelines.depth;
+        programs.restore_samples(rec.device, rec.cmd, target, (format, samples), depth, stencil)?;
+    }
+    Ok(())
+}
+
 pub(crate) fn record_depth_readback(
     rec: &mut Recorder<'_>,
     r: &Readback,
 ) -> Result<(), BackendError> {
     let t = rec.textures.get(r.texture.native())?;
-    let (w, h, depth_format) = whole_depth(t, r.level, r.layer, r.rect, r.slices)?;
+    let (w, h, depth_format, samples) = whole_depth(t, r.level, r.layer, r.rect, r.slices)?;
+    if samples > 1 {
+        // SDL_gpu cannot sample a multisampled texture (`Capabilities::sample_readback`).
+        return Err(BackendError::NotSupported(
+            "a readback of a multisampled depth/stencil image".into(),
+        ));
+    }
     let (source, format) = (t.image(Image::DepthStencil, 0)?.0, t.depth_format);
     let route = route(format);
     if route == Route::Draws && !t.depth_sampled {
@@ -372,5 +457,18 @@ mod tests {
             assert!(d >= exact && (d - exact) * 16_777_215.0 < 0.5, "{c}: {d} vs {exact}");
         }
         assert_eq!(restore_depths(DepthTexels::Float32, &neutral), neutral);
+    }
+
+    #[test]
+    fn a_restored_16_bit_depth_lies_at_or_just_above_its_texel() {
+        let texels = [0u16, 1, 21_845, 32_767, 32_768, 65_534, 65_535];
+        let bytes: Vec<u8> = texels.iter().flat_map(|t| t.to_le_bytes()).collect();
+        let neutral = DepthTexels::Unorm16.decode(&bytes);
+        let restored = restore_depths(DepthTexels::Unorm16, &neutral);
+        for (c, d) in texels.iter().zip(restored.chunks_exact(4)) {
+            let d = f64::from(f32::from_le_bytes(d.try_into().unwrap()));
+            let exact = f64::from(*c) / 65_535.0;
+            assert!(d >= exact && (d - exact) * 65_535.0 < 0.5, "{c}: {d} vs {exact}");
+        }
     }
 }

@@ -27,11 +27,15 @@
 //! samplers), `sprites` (sprite draws), `geometry` (geometry draws), `custom` (custom geometry
 //! effects' programs), `transfer` (texture uploads, readbacks and mip cascades),
 //! `depth_transfer` (a target's depth/stencil uploads and readbacks: copies, or `depth_draws`
-//! for formats with a stencil), `record` (one
+//! for formats with a stencil), `sample_transfer` (a multisampled target's sample restores
+//! through a per-sample draw), `record` (one
 //! plan → one command buffer), `submit` (the frame's buffers filled, the plan recorded and
 //! submitted), `window` (the wrapped window, its swapchain and pacing).
 
 #![warn(missing_docs)]
+
+/// The texture dimension every SDL_gpu driver guarantees (SDL_gpu reports no limits).
+pub(crate) const MAX_TEXTURE_DIMENSION: u32 = 8192;
 
 mod buffer;
 mod custom;
@@ -43,6 +47,7 @@ mod format;
 mod geometry;
 mod pipeline;
 mod record;
+mod sample_transfer;
 mod sprites;
 mod submit;
 mod texture;
@@ -186,7 +191,7 @@ impl SdlGpuBackend {
         let formats = unsafe { FormatTable::measure(gpu.device) };
         let caps = Capabilities {
             // SDL_gpu reports no limits; these are the ones every SDL_gpu driver guarantees.
-            max_texture_dimension: 8192,
+            max_texture_dimension: MAX_TEXTURE_DIMENSION,
             max_cube_dimension: 8192,
             max_volume_dimension: 2048,
             max_color_attachments: 4,
@@ -203,8 +208,11 @@ impl SdlGpuBackend {
             // Depth-only formats copy; formats with a stencil go through draws, which sample
             // the depth texture (see `depth_transfer`).
             depth_readback: formats.depth_transfers(),
-            // SDL_gpu cannot sample a multisampled texture: no sample planes.
+            // SDL_gpu cannot sample a multisampled texture: no sample planes are read back.
             sample_readback: false,
+            // Restored through a per-sample draw: SDL's Vulkan driver requires
+            // sampleRateShading of every device it accepts (see `sample_transfer`).
+            sample_restore: true,
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
         let fences = Arc::new(Fences {

@@ -45,6 +45,8 @@ pub(crate) struct Pipelines {
     pub geometry: crate::geometry::GeometryPipelines,
     /// The depth/stencil transfers' draws.
     pub depth: crate::depth_draws::DepthPrograms,
+    /// The sample restores' draws.
+    pub samples: crate::sample_transfer::SamplePrograms,
     /// Pipelines built on request and at lowering.
     pub stats: PipelineStats,
 }
@@ -86,6 +88,7 @@ impl Pipelines {
             samplers: HashMap::new(),
             geometry: Default::default(),
             depth: Default::default(),
+            samples: Default::default(),
             stats: PipelineStats::default(),
         };
         let made = (|| {
@@ -143,7 +146,7 @@ impl Pipelines {
     }
 
     pub fn pipeline_count(&self) -> usize {
-        self.pipelines.len() + self.geometry.count() + self.depth.count()
+        self.pipelines.len() + self.geometry.count() + self.depth.count() + self.samples.count()
     }
 
     /// Counts one pipeline built.
@@ -308,6 +311,7 @@ impl Pipelines {
             }
             self.geometry.destroy(device);
             self.depth.destroy(device);
+            self.samples.destroy(device);
             let stock = [self.vertex, self.fragment, self.cube_fragment];
             for s in stock.into_iter().chain(self.effects.drain().map(|(_, s)| s)) {
                 if !s.is_null() {

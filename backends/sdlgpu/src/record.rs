@@ -103,10 +103,11 @@ impl Recorder<'_> {
     }
 }
 
-/// Transfers reach the colour and depth/stencil images, never a multisample image
-/// (`Capabilities::sample_readback` is false: SDL_gpu cannot sample a multisampled texture).
-fn samples_transfer(what: &str) -> BackendError {
-    BackendError::NotSupported(format!("a {what} of a multisample image"))
+/// Readbacks reach the colour and depth/stencil images, never a multisample image
+/// (`Capabilities::sample_readback` is false: SDL_gpu cannot sample a multisampled texture);
+/// uploads restore it (`sample_transfer`).
+fn samples_readback() -> BackendError {
+    BackendError::NotSupported("a readback of a multisample image".into())
 }
 
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
@@ -120,7 +121,9 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
                             crate::depth_transfer::record_depth_upload(rec, *node, u)?
                         }
                         Image::Color => crate::transfer::record_upload(rec, *node, u)?,
-                        Image::Samples => return Err(samples_transfer("upload")),
+                        Image::Samples => {
+                            crate::sample_transfer::record_samples_upload(rec, *node, u)?
+                        }
                     }
                 }
             }
@@ -131,7 +134,7 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
                             crate::depth_transfer::record_depth_readback(rec, r)?
                         }
                         Image::Color => crate::transfer::record_readback(rec, r)?,
-                        Image::Samples => return Err(samples_transfer("readback")),
+                        Image::Samples => return Err(samples_readback()),
                     }
                 }
             }

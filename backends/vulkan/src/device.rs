@@ -513,6 +513,7 @@ impl Gpu {
             // Reading the samples back needs only sampling; restoring them needs per-sample
             // shading.
             sample_readback: self.features.sample_rate_shading,
+            sample_restore: self.features.sample_rate_shading,
         }
     }
 

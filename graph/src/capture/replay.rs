@@ -81,6 +81,10 @@ pub struct Replayer {
     restore: Vec<Node>,
     query_checks: Vec<QueryCheck>,
     unsnapshotted: Unsnapshotted,
+    /// The backend restores sample planes ([`crate::Capabilities::sample_restore`]): the
+    /// snapshot's samples (colour, and a multisampled target's depth/stencil) are uploaded;
+    /// without it they are left out, as unsnapshotted.
+    restores_samples: bool,
     /// The replay's own readbacks' next id (from [`OWN_READBACKS`]).
     next_readback: u64,
     /// The game's readbacks submitted, whose bytes [`Replayer::finish`] drops.
@@ -128,6 +132,7 @@ impl Replayer {
             restore: Vec::new(),
             query_checks: Vec::new(),
             unsnapshotted: Unsnapshotted::default(),
+            restores_samples: backend.capabilities().sample_restore,
             next_readback: OWN_READBACKS,
             readbacks: Vec::new(),
         };
@@ -143,17 +148,15 @@ impl Replayer {
             .iter()
             .map(|s| self.rebuilder.upload(capture, &s.region, s.blob))
             .collect::<Vec<_>>();
+        // A multisampled target's depth samples restore only where samples do.
+        let depth = capture.depth_snapshot.iter().filter(|s| {
+            let multisampled = self.rebuilder.texture(s.texture).desc().sample_count() > 1;
+            self.restores_samples || !multisampled
+        });
+        nodes.extend(depth.map(|s| self.rebuilder.depth_upload(capture, s.texture, s.blob)));
+        let samples = capture.sample_snapshot.iter().filter(|_| self.restores_samples);
         nodes.extend(
-            capture
-                .depth_snapshot
-                .iter()
-                .map(|s| self.rebuilder.depth_upload(capture, s.texture, s.blob)),
-        );
-        nodes.extend(
-            capture
-                .sample_snapshot
-                .iter()
-                .map(|s| self.rebuilder.samples_upload(capture, s.texture, s.layer, s.blob)),
+            samples.map(|s| self.rebuilder.samples_upload(capture, s.texture, s.layer, s.blob)),
         );
         nodes.extend(capture.buffer_snapshot.iter().map(|s| {
             Node::BufferUpload(BufferUpload {
@@ -176,7 +179,8 @@ impl Replayer {
         if !nodes.is_empty() {
             self.submit(backend, FrameCommands { nodes, ..FrameCommands::default() }, None)?;
         }
-        self.unsnapshotted = Unsnapshotted::new(capture, &self.rebuilder.textures);
+        self.unsnapshotted =
+            Unsnapshotted::new(capture, &self.rebuilder.textures, self.restores_samples);
         Ok(())
     }
 
@@ -193,7 +197,8 @@ impl Replayer {
             texture.forget_content();
         }
         self.restore = self.snapshot_nodes(capture);
-        self.unsnapshotted = Unsnapshotted::new(capture, &self.rebuilder.textures);
+        self.unsnapshotted =
+            Unsnapshotted::new(capture, &self.rebuilder.textures, self.restores_samples);
     }
 
     /// Compiles the frames under `policy` instead of the recorded one.

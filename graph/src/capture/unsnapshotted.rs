@@ -6,7 +6,9 @@
 //! PreserveContents target and (format 3.2, where the backend can read samples back) the
 //! sample image of every layer and the depth/stencil image of every multisampled
 //! PreserveContents target. Depth or samples the capturing backend could not read back are
-//! not: when the capture begins, their content is not in the file. A replay whose first use of such an image clears
+//! not: when the capture begins, their content is not in the file; samples the replaying
+//! backend cannot restore ([`crate::Capabilities::sample_restore`]) are left out of the
+//! replay's snapshot uploads and count as missing too. A replay whose first use of such an image clears
 //! it (a CLEAR load op, a transfer clear) never sees the difference. Any other first use is
 //! refused at that frame with an error naming the texture and the image, rather than being
 //! silently wrong: the live run loaded that content, while the replay's compiler, which knows
@@ -29,23 +31,29 @@ pub struct Unsnapshotted(HashMap<(TextureId, Image), String>);
 
 impl Unsnapshotted {
     /// Every depth/stencil image and multisample image of the textures that existed when the
-    /// capture began (those with snapshot content); `textures` are the replay's, by key.
-    pub fn new(capture: &Capture, textures: &[Arc<TextureState>]) -> Self {
+    /// capture began (those with snapshot content) that the replay does not restore;
+    /// `textures` are the replay's, by key. `restores_samples`: the replaying backend restores
+    /// the snapshot's sample planes ([`crate::Capabilities::sample_restore`]); without it every
+    /// multisample image, and the depth/stencil image of every multisampled target, is
+    /// unsnapshotted, whatever the file holds.
+    pub fn new(capture: &Capture, textures: &[Arc<TextureState>], restores_samples: bool) -> Self {
         let mut images = HashMap::new();
         for s in &capture.snapshot {
             let record = &capture.textures[s.region.texture as usize];
             let Some(rt) = record.desc.render_target else { continue };
             let id = textures[s.region.texture as usize].id();
             let name = format!("texture {} \"{}\"", record.key, record.name);
-            let restored = capture.depth_snapshot.iter().any(|d| d.texture == s.region.texture);
+            let restored = capture.depth_snapshot.iter().any(|d| d.texture == s.region.texture)
+                && (restores_samples || !rt.is_multisampled());
             if rt.depth != crate::format::DepthFormat::None && !restored {
                 images.insert(
                     (id, Image::DepthStencil),
                     format!("the depth/stencil image of {name}"),
                 );
             }
-            let restored_layers =
-                capture.sample_snapshot.iter().filter(|m| m.texture == s.region.texture).count();
+            let snapshotted =
+                capture.sample_snapshot.iter().filter(|m| m.texture == s.region.texture);
+            let restored_layers = if restores_samples { snapshotted.count() } else { 0 };
             if rt.is_multisampled() && restored_layers < record.desc.layers as usize {
                 images.insert((id, Image::Samples), format!("the multisample image of {name}"));
             }
@@ -71,8 +79,9 @@ impl Unsnapshotted {
                                  when the capture began is not in the file (a snapshot holds \
                                  colour images, a multisampled target's resolved one, buffers, \
                                  and the depth/stencil and multisampled colour samples the \
-                                 capturing backend read back): the replay would draw over \
-                                 undefined content"
+                                 capturing backend read back, samples only where the replaying \
+                                 backend restores them): the replay would draw over undefined \
+                                 content"
                             )));
                         }
                         self.0.remove(&key);
