@@ -6,13 +6,15 @@
 //! when the format has one. Out: a buffer↔image copy per aspect (DEPTH, then STENCIL), in the
 //! layout Vulkan defines for each aspect of the native format (D16: 16-bit words; X8_D24 and
 //! D24S8: 32-bit words with the depth in the low 24 bits; D32: `f32`; stencil: one byte), with
-//! the conversion to and from the encoding done on the CPU (when the upload is staged, and when
+//! the conversion to and from the encoding done on the CPU by the graph crate's
+//! [`DepthTexels`] (when the upload is staged, and when
 //! the readback's bytes are taken after its fence). The plan has already put the image in the
 //! layout the copy needs.
 
 use ash::vk;
 use xnagraph_graph::{
-    depth_stencil_size, Access, BackendError, DepthFormat, Image, Readback, Rect, Slices, Upload,
+    depth_stencil_size, Access, BackendError, DepthFormat, DepthTexels, Image, Readback, Rect,
+    Slices, Upload,
 };
 
 use crate::frame::{HostBuffer, PendingReadback};
@@ -34,7 +36,7 @@ pub(crate) struct DepthLayout {
 
 impl DepthLayout {
     fn new(format: vk::Format, texels: usize) -> Self {
-        let depth_bytes = texels * depth_texel_bytes(format);
+        let depth_bytes = texels * texels_of(format).bytes();
         let stencil =
             matches!(format, vk::Format::D24_UNORM_S8_UINT | vk::Format::D32_SFLOAT_S8_UINT);
         // A depth/stencil copy's buffer offset must be a multiple of 4.
@@ -55,38 +57,18 @@ impl DepthLayout {
     fn native_len(&self) -> usize {
         match self.stencil_at {
             Some(at) => at + self.texels,
-            None => self.texels * depth_texel_bytes(self.format),
+            None => self.texels * texels_of(self.format).bytes(),
         }
     }
 
     /// The native copy's bytes as the neutral encoding.
     pub fn decode(&self, native: &[u8]) -> Vec<u8> {
-        let width = if self.sampled { 4 } else { depth_texel_bytes(self.format) };
-        let mut out = Vec::with_capacity(self.texels * 5);
-        for texel in native[..self.texels * width].chunks_exact(width) {
-            let depth = match self.format {
-                _ if self.sampled => {
-                    let d = f64::from(f32::from_le_bytes([texel[0], texel[1], texel[2], texel[3]]));
-                    match self.format {
-                        vk::Format::D16_UNORM => (d * 65535.0).round() / 65535.0,
-                        vk::Format::D32_SFLOAT | vk::Format::D32_SFLOAT_S8_UINT => d,
-                        _ => (d * 16_777_215.0).round() / 16_777_215.0,
-                    }
-                }
-                vk::Format::D16_UNORM => {
-                    f64::from(u16::from_le_bytes([texel[0], texel[1]])) / 65535.0
-                }
-                vk::Format::D32_SFLOAT | vk::Format::D32_SFLOAT_S8_UINT => {
-                    f64::from(f32::from_le_bytes([texel[0], texel[1], texel[2], texel[3]]))
-                }
-                // The 24 low bits hold the depth; the high 8 are undefined.
-                _ => {
-                    let word = u32::from_le_bytes([texel[0], texel[1], texel[2], texel[3]]);
-                    f64::from(word & 0x00FF_FFFF) / 16_777_215.0
-                }
-            };
-            out.extend_from_slice(&(depth as f32).to_le_bytes());
-        }
+        let texels = texels_of(self.format);
+        let mut out = if self.sampled {
+            texels.requantize(&native[..self.texels * 4])
+        } else {
+            texels.decode(&native[..self.texels * texels.bytes()])
+        };
         if let Some(at) = self.stencil_at {
             out.extend_from_slice(&native[at..at + self.texels]);
         }
@@ -95,21 +77,8 @@ impl DepthLayout {
 
     /// The neutral encoding as the native copy's bytes.
     fn encode(&self, neutral: &[u8]) -> Vec<u8> {
-        let mut out = vec![0u8; self.native_len()];
-        let width = depth_texel_bytes(self.format);
-        let depths = neutral[..self.texels * 4].chunks_exact(4);
-        for (texel, d) in out.chunks_exact_mut(width).zip(depths) {
-            let depth = f64::from(f32::from_le_bytes([d[0], d[1], d[2], d[3]])).clamp(0.0, 1.0);
-            match self.format {
-                vk::Format::D16_UNORM => {
-                    texel.copy_from_slice(&((depth * 65535.0).round() as u16).to_le_bytes())
-                }
-                vk::Format::D32_SFLOAT | vk::Format::D32_SFLOAT_S8_UINT => {
-                    texel.copy_from_slice(&(depth as f32).to_le_bytes())
-                }
-                _ => texel.copy_from_slice(&((depth * 16_777_215.0).round() as u32).to_le_bytes()),
-            }
-        }
+        let mut out = texels_of(self.format).encode(&neutral[..self.texels * 4]);
+        out.resize(self.native_len(), 0);
         if let Some(at) = self.stencil_at {
             let stencil = neutral.get(self.texels * 4..).unwrap_or_default();
             out[at..at + self.texels].copy_from_slice(&stencil[..self.texels]);
@@ -140,12 +109,13 @@ impl DepthLayout {
     }
 }
 
-/// Bytes of one texel of the depth aspect in a buffer copy.
-fn depth_texel_bytes(format: vk::Format) -> usize {
-    if format == vk::Format::D16_UNORM {
-        2
-    } else {
-        4
+/// The layout of `format`'s depth aspect texels in a buffer copy.
+fn texels_of(format: vk::Format) -> DepthTexels {
+    match format {
+        vk::Format::D16_UNORM => DepthTexels::Unorm16,
+        vk::Format::D32_SFLOAT | vk::Format::D32_SFLOAT_S8_UINT => DepthTexels::Float32,
+        // X8_D24 and D24S8: the 24 low bits hold the depth; the high 8 are undefined.
+        _ => DepthTexels::Unorm24In32,
     }
 }
 
