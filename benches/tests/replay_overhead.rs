@@ -5,8 +5,7 @@
 mod common;
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::scene::{capture, device, FRAMES, H, W};
 use common::scratch;
@@ -14,21 +13,18 @@ use xnagraph::{
     Color, DepthFormat as XnaDepthFormat, Rectangle, RenderTarget2D, RenderTargetUsage,
     SpriteBatch, Texture2D, Vector2,
 };
+use xnagraph_benches::profile::watch::{Watched, Watcher};
 use xnagraph_benches::profile::{profile, ProfileOptions, ProfileRun};
 use xnagraph_graph::capture::Capture;
-use xnagraph_graph::{
-    Backend, BackendError, BufferDesc, Capabilities, DepthFormat, Diagnostics, FormatSupport,
-    FramePlan, GpuFrameTiming, GpuTimingSupport, LiveObjects, NativeHandle, PresentStats,
-    PresentTarget, ReadbackId, RetireSink, SubmissionId, SubmissionWaiter, SurfaceFormat,
-    TextureDesc, TextureState,
-};
+use xnagraph_graph::{Backend, FramePlan, SubmissionId, SurfaceFormat};
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
 const PASSES: u32 = 2;
 
-/// `inner`, counting the timing drains and timing each submission of the backend itself.
-struct Counting<'a> {
-    inner: &'a mut dyn Backend,
+/// Counts the timing drains, textures created and idle waits of a [`Watched`] backend, and
+/// the time of each submission of the backend itself.
+#[derive(Default)]
+struct Counting {
     drains: u32,
     submits: Vec<(SubmissionId, Duration)>,
     textures_created: u32,
@@ -41,15 +37,10 @@ fn replayed(test: &str, plain: bool) -> (ProfileRun, Counted) {
     let capture = Capture::open(&capture(&format!("overhead_{test}_{plain}.xgc"))).unwrap();
     let mut vulkan =
         VulkanBackend::new(VulkanConfig { validation: true, ..VulkanConfig::default() }).unwrap();
-    let mut counting = Counting {
-        inner: &mut vulkan,
-        drains: 0,
-        submits: Vec::new(),
-        textures_created: 0,
-        idle_waits: 0,
-    };
+    let mut watched = Watched::new(&mut vulkan, Counting::default());
     let options = ProfileOptions { repeat: PASSES, plain, ..ProfileOptions::default() };
-    let run = profile(&mut counting, &capture, &options, || {}).unwrap();
+    let run = profile(&mut watched, &capture, &options, || {}).unwrap();
+    let counting = watched.watcher;
     let counted = Counted {
         drains: counting.drains,
         submits: counting.submits,
@@ -120,101 +111,18 @@ fn describing_the_plans_is_not_counted_as_submission_time() {
     assert!(median <= 3.0, "the median frame's submit exceeds the backend's by {median} µs");
 }
 
-impl Backend for Counting<'_> {
-    fn adapter_name(&self) -> &str {
-        self.inner.adapter_name()
-    }
-    fn capabilities(&self) -> &Capabilities {
-        self.inner.capabilities()
-    }
-    fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
-        self.inner.format_support(format)
-    }
-    fn applied_depth_format(&self, requested: DepthFormat) -> DepthFormat {
-        self.inner.applied_depth_format(requested)
-    }
-    fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
+impl Watcher for Counting {
+    fn texture_created(&mut self) {
         self.textures_created += 1;
-        self.inner.create_texture(desc)
     }
-    fn create_buffer(&mut self, desc: &BufferDesc) -> Result<NativeHandle, BackendError> {
-        self.inner.create_buffer(desc)
+    fn submitted(&mut self, _: &FramePlan, submission: SubmissionId, took: Duration) {
+        self.submits.push((submission, took));
     }
-    fn create_effect(&mut self, spirv: &[u32], outputs: u32) -> Result<NativeHandle, BackendError> {
-        self.inner.create_effect(spirv, outputs)
-    }
-    fn create_geometry_effect(
-        &mut self,
-        vertex: &[u32],
-        fragment: &[u32],
-        resources: &xnagraph_graph::CustomResources,
-    ) -> Result<NativeHandle, BackendError> {
-        self.inner.create_geometry_effect(vertex, fragment, resources)
-    }
-    fn create_query(&mut self) -> Result<NativeHandle, BackendError> {
-        self.inner.create_query()
-    }
-    fn query_result(&mut self, query: NativeHandle) -> Result<Option<u64>, BackendError> {
-        self.inner.query_result(query)
-    }
-    fn retire_sink(&self) -> RetireSink {
-        self.inner.retire_sink()
-    }
-    fn waiter(&self) -> Arc<dyn SubmissionWaiter> {
-        self.inner.waiter()
-    }
-    fn submit_blocker(&self) -> Option<SubmissionId> {
-        self.inner.submit_blocker()
-    }
-    fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
-        let start = Instant::now();
-        let submission = self.inner.submit(plan)?;
-        self.submits.push((submission, start.elapsed()));
-        Ok(submission)
-    }
-    fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError> {
-        self.inner.wait(submission)
-    }
-    fn take_readback(&mut self, id: ReadbackId) -> Option<Vec<u8>> {
-        self.inner.take_readback(id)
-    }
-    fn wait_idle(&mut self) -> Result<(), BackendError> {
+    fn waited_idle(&mut self) {
         self.idle_waits += 1;
-        self.inner.wait_idle()
     }
-    fn live_objects(&self) -> LiveObjects {
-        self.inner.live_objects()
-    }
-    fn prepare_pipelines(
-        &mut self,
-        requests: &[xnagraph_graph::PipelineRequest],
-    ) -> Result<(), BackendError> {
-        self.inner.prepare_pipelines(requests)
-    }
-    fn pipeline_stats(&self) -> xnagraph_graph::PipelineStats {
-        self.inner.pipeline_stats()
-    }
-    fn diagnostics(&self) -> Diagnostics {
-        self.inner.diagnostics()
-    }
-    fn present_target(
-        &mut self,
-        back_buffer: &TextureState,
-    ) -> Result<PresentTarget, BackendError> {
-        self.inner.present_target(back_buffer)
-    }
-    fn set_present_immediate(&mut self, immediate: bool) {
-        self.inner.set_present_immediate(immediate)
-    }
-    fn present_stats(&self) -> Option<PresentStats> {
-        self.inner.present_stats()
-    }
-    fn set_gpu_timing(&mut self, on: bool) -> GpuTimingSupport {
-        self.inner.set_gpu_timing(on)
-    }
-    fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
+    fn timings_drained(&mut self) {
         self.drains += 1;
-        self.inner.drain_gpu_timings()
     }
 }
 

@@ -12,6 +12,7 @@ pub mod observe;
 pub mod puffin_out;
 pub mod report;
 pub mod run;
+pub mod watch;
 pub mod window;
 
 pub use report::{node_rows, node_table, percentile, stage_table, summary_json, NodeRow};

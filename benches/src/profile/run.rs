@@ -29,7 +29,7 @@ use xnagraph_graph::compile::CompilePolicy;
 use xnagraph_graph::timing::{instant_ns, span_ns};
 use xnagraph_graph::{Backend, BackendError, GpuFrameTiming, GpuTimingSupport, SubmissionId};
 
-use super::observe::{Observed, SubmittedPlan};
+use super::observe::{Observed, PlanLog, SubmittedPlan};
 use crate::stress::timing::StageTimes;
 
 /// What to replay and what to keep.
@@ -175,14 +175,14 @@ fn passes(
     mut go_on: impl FnMut() -> bool,
 ) -> Result<(ProfileRun, HashMap<SubmissionId, GpuFrameTiming>), BackendError> {
     let adapter = backend.adapter_name().to_owned();
-    let mut observed = Observed::new(backend);
+    let mut observed = Observed::new(backend, PlanLog::default());
     let mut frames = Vec::new();
     let mut timings = HashMap::new();
     let mut dot = None;
     let mut frame_images = Vec::new();
     let mut counter = 0u64;
     let back_buffer = capture.device.back_buffer;
-    observed.describe = !options.plain;
+    observed.watcher.describe = !options.plain;
     let passes = options.repeat.max(1);
     let mut replayer = Replayer::new(&mut observed, capture)?;
     if let Some(policy) = options.policy {
@@ -214,23 +214,23 @@ fn passes(
                     BackendError::Native("the replay's rebuilding thread stopped".into())
                 })?;
                 counter += 1;
-                let first_plan = observed.plans.len();
-                let observing = observed.spent;
-                observed.want_dot = pass == 0 && options.dot_frame == Some(i);
+                let first_plan = observed.watcher.plans.len();
+                let observing = observed.watcher.spent;
+                observed.watcher.want_dot = pass == 0 && options.dot_frame == Some(i);
                 let times = {
                     let _span = tracing::debug_span!("render_frame", frame = counter).entered();
                     replayer.submit_frame(&mut observed, next)?
                 };
-                observed.want_dot = false;
+                observed.watcher.want_dot = false;
                 let spans = stages.take(counter, counter);
                 let now = Instant::now();
-                let plans = &observed.plans[first_plan..];
+                let plans = &observed.watcher.plans[first_plan..];
                 if pass == 0 && options.dot_frame == Some(i) {
                     dot = plans.iter().max_by_key(|p| p.nodes.len()).and_then(|p| p.dot.clone());
                 }
                 // The observer's description of the plans is the profiler's work, not the
                 // submission's.
-                let submit = times.submit.saturating_sub(observed.spent - observing);
+                let submit = times.submit.saturating_sub(observed.watcher.spent - observing);
                 let lower = spans.lower.min(submit);
                 let mut figures = FrameFigures {
                     pass,
@@ -285,7 +285,7 @@ fn passes(
         adapter,
         support: GpuTimingSupport::Unavailable(String::new()),
         frames,
-        plans: std::mem::take(&mut observed.plans),
+        plans: std::mem::take(&mut observed.watcher.plans),
         timings: HashMap::new(),
         final_back_buffer,
         dot,
