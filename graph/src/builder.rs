@@ -177,6 +177,12 @@ impl FrameBuilder {
         self.pipelines.set_sink(sink);
     }
 
+    /// Combinations the pipeline requests remember.
+    #[cfg(test)]
+    pub(crate) fn pipeline_combinations(&self) -> usize {
+        self.pipelines.seen()
+    }
+
     /// A draw in the current cycle; its sprites must already be in [`Self::sprites_mut`].
     /// The first draw of each combination of pipeline key, bound targets' formats, written
     /// channels and vertex side hands a [`crate::PipelineRequest`] to the sink set here.
@@ -283,6 +289,7 @@ impl FrameBuilder {
             self.frame.open_cycle = self.cycle_segment;
         }
         self.cycle_segment = None;
+        self.pipelines.trim();
         std::mem::take(&mut self.frame)
     }
 

@@ -9,12 +9,13 @@
 //! Lowering finds the pipeline in the backend's cache; [`PipelineStats`] counts the pipelines
 //! built either way.
 
-use std::collections::HashSet;
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Weak};
 
 use crate::{
-    ColorBinding, ColorWrites, DepthFormat, Draw, EffectState, PipelineKey, PrimitiveType,
-    StockShader, SurfaceFormat, TextureState, VertexLayout, MAX_COLOR_ATTACHMENTS,
+    ColorBinding, ColorWrites, DepthFormat, Draw, EffectKey, EffectState, PipelineKey,
+    PrimitiveType, ShaderKind, StockShader, SurfaceFormat, TextureState, VertexLayout,
+    MAX_COLOR_ATTACHMENTS,
 };
 
 /// What a backend needs to build a draw's pipeline before the frame is compiled: the draw's
@@ -84,6 +85,10 @@ pub(crate) struct PipelineRequests {
     /// building a key (no copy of a geometry draw's vertex layout).
     last: Option<Combination>,
     sink: Option<PipelineSink>,
+    /// The custom effects of the combinations in `seen`: once an effect is gone, its
+    /// combinations can never be recorded again ([`EffectKey::native`] is never reused), so
+    /// [`PipelineRequests::trim`] forgets them and the set does not grow with effect churn.
+    effects: HashMap<EffectKey, Weak<EffectState>>,
 }
 
 impl std::fmt::Debug for PipelineRequests {
@@ -160,6 +165,39 @@ impl PipelineRequests {
         });
         self.seen.insert(combination.clone());
         self.last = Some(combination);
+        if let Some(effect) = draw
+            .effect
+            .as_ref()
+            .or(draw.geometry.as_ref().and_then(|g| g.custom.as_ref().map(|c| &c.effect)))
+        {
+            self.effects.entry(effect.key()).or_insert_with(|| Arc::downgrade(effect));
+        }
+    }
+
+    /// Forgets the combinations of custom effects that no longer exist.
+    pub fn trim(&mut self) {
+        let gone: Vec<EffectKey> =
+            self.effects.iter().filter(|(_, e)| e.strong_count() == 0).map(|(k, _)| *k).collect();
+        if gone.is_empty() {
+            return;
+        }
+        let uses_gone = |c: &Combination| match c.key.shader {
+            ShaderKind::Custom(k) | ShaderKind::CustomGeometry(k) => gone.contains(&k),
+            _ => false,
+        };
+        self.seen.retain(|c| !uses_gone(c));
+        if self.last.as_ref().is_some_and(uses_gone) {
+            self.last = None;
+        }
+        for key in &gone {
+            self.effects.remove(key);
+        }
+    }
+
+    /// Combinations remembered.
+    #[cfg(test)]
+    pub(crate) fn seen(&self) -> usize {
+        self.seen.len()
     }
 }
 
@@ -206,5 +244,52 @@ mod tests {
         assert_eq!(requests[1].key.blend, unfactored(BlendState::ADDITIVE));
         assert_eq!(requests[2].targets[0].desc().sample_count(), 4);
         assert_eq!(requests[0].writes.0[0], 0xF);
+    }
+
+    /// A custom effect's combinations are forgotten once the effect is gone (its handle is
+    /// never reused) — checked when a frame is taken, so an effect whose last draws are in the
+    /// frame being taken goes at the next: effects created and dropped frame after frame do not
+    /// grow the set; an effect still alive keeps its combination.
+    #[test]
+    fn combinations_of_a_dropped_effect_are_forgotten() {
+        use crate::{EffectKey, EffectState, NativeHandle, RetireSink, ShaderKind};
+        let t = texture(4, 4, 1);
+        let mut builder = FrameBuilder::new(back_buffer(4, 4, DISCARD));
+        let (tx, rx) = mpsc::channel::<PipelineRequest>();
+        builder.set_pipeline_sink(Some(Box::new(move |r| tx.send(r).unwrap())));
+        let custom = |native: u64| {
+            let effect = EffectState::new(
+                EffectKey { native: NativeHandle(native), outputs: 1 },
+                RetireSink::default(),
+            );
+            let mut d = sprite(draw(&t));
+            d.pipeline.shader = ShaderKind::Custom(effect.key());
+            d.effect = Some(effect);
+            d
+        };
+        builder.draw(sprite(draw(&t)));
+        let kept = custom(1);
+        let kept_effect = kept.effect.clone();
+        builder.draw(kept);
+        builder.take_frame();
+        // A request holds its effect until the render thread has built it.
+        let mut requested = rx.try_iter().count();
+        for frame in 0..5 {
+            builder.draw(custom(100 + frame));
+            builder.take_frame();
+            requested += rx.try_iter().count();
+            // The stock sprite's, the live effect's and the one of the frame just taken (the
+            // frame still holds it); the earlier frames' effects are gone.
+            assert_eq!(builder.pipeline_combinations(), 3, "frame {frame}");
+        }
+        builder.take_frame();
+        assert_eq!(builder.pipeline_combinations(), 2);
+        assert_eq!(requested, 7);
+        // The live effect's combination is still known: drawing it again requests nothing.
+        let mut again = sprite(draw(&t));
+        again.pipeline.shader = ShaderKind::Custom(kept_effect.as_ref().unwrap().key());
+        again.effect = kept_effect;
+        builder.draw(again);
+        assert_eq!(rx.try_iter().count(), 0);
     }
 }
