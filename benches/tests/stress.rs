@@ -137,6 +137,29 @@ fn update_is_timed_apart_from_recording() {
     }
 }
 
+/// `--mipmaps` gives the bird textures their mip chains: the birds, minified to about 38 px,
+/// sample a level near their size, so the same frame's pixels differ from those of textures
+/// without mips; the summary says which ran.
+#[test]
+fn sprites_with_mipmaps_sample_the_mip_chain() {
+    let frame = |mipmaps: bool| {
+        let png =
+            std::env::temp_dir().join(format!("stress-mips-{mipmaps}-{}.png", std::process::id()));
+        let mut args = vec!["--validation", "--frames", "2", "--png", png.to_str().unwrap()];
+        args.extend(["sprites", "--waves", "1", "--per-wave", "200"]);
+        if mipmaps {
+            args.push("--mipmaps");
+        }
+        let (ok, lines) = stress(&args);
+        assert!(ok, "{lines:?}");
+        assert_eq!(field(summary(&lines), "mipmaps"), Some(if mipmaps { "true" } else { "false" }));
+        let bytes = std::fs::read(&png).unwrap();
+        std::fs::remove_file(&png).unwrap();
+        bytes
+    };
+    assert_ne!(frame(true), frame(false));
+}
+
 #[test]
 fn sprites_refuses_a_texture_count_other_than_1_or_12() {
     let out = Command::new(env!("CARGO_BIN_EXE_xnagraph-stress"))

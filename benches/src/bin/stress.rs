@@ -133,6 +133,10 @@ enum Command {
         /// Add a wave at a time until a frame takes longer than 16.7 ms; report the count.
         #[arg(long)]
         ramp: bool,
+        /// Give the textures full mip chains (bevymark's have none), so minified birds sample
+        /// a level near their size.
+        #[arg(long)]
+        mipmaps: bool,
     },
     /// Short-lived render targets every frame (default 10,000 frames); fails past its bounds.
     RtChurn,
@@ -402,9 +406,15 @@ fn scenario(run: &Run) -> Result<bool, String> {
     let cli = run.cli;
     let e = |e: xnagraph::XnaError| e.to_string();
     match cli.scenario {
-        Command::Sprites { textures, sort, waves, per_wave, ramp } => {
-            let options =
-                SpriteOptions { textures, sort: sort_mode(sort), waves, per_wave, seed: cli.seed };
+        Command::Sprites { textures, sort, waves, per_wave, ramp, mipmaps } => {
+            let options = SpriteOptions {
+                textures,
+                sort: sort_mode(sort),
+                waves,
+                per_wave,
+                seed: cli.seed,
+                mipmaps,
+            };
             if ramp {
                 if cli.window {
                     return Err("--ramp runs headless only".to_owned());
@@ -431,6 +441,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                         presented(cli),
                         ("sprites", count.to_string()),
                         ("textures", textures.to_string()),
+                        ("mipmaps", mipmaps.to_string()),
                         ("update_ns_per_sprite_p50", per_sprite(|f| f.update.as_secs_f64())),
                         ("record_ns_per_sprite_p50", per_sprite(|f| f.record.as_secs_f64())),
                         (

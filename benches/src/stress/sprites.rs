@@ -46,6 +46,10 @@ pub struct SpriteOptions {
     pub per_wave: u32,
     /// The generator's seed.
     pub seed: u64,
+    /// Give each texture a full mip chain (each level the 2x2 box average of the one above),
+    /// so a bird minified to about 38 px samples a level near its size instead of the
+    /// 256x256 one. Off by default, as in bevymark.
+    pub mipmaps: bool,
 }
 
 /// The birds, one column per attribute (bird `i` is entry `i` of each).
@@ -86,7 +90,7 @@ impl Sprites {
     /// Creates the textures and the first `options.waves` waves.
     pub fn new(device: &GraphicsDevice, options: SpriteOptions) -> xnagraph::Result<Sprites> {
         let textures = (0..options.textures.max(1))
-            .map(|i| bird_texture(device, i))
+            .map(|i| bird_texture(device, i, options.mipmaps))
             .collect::<xnagraph::Result<Vec<_>>>()?;
         let mut sprites = Sprites {
             options,
@@ -158,10 +162,11 @@ impl Sprites {
     }
 }
 
-/// A 256×256 bird stand-in: a disc in a distinct colour per index, transparent outside.
-fn bird_texture(device: &GraphicsDevice, index: u32) -> xnagraph::Result<Texture2D> {
+/// A 256×256 bird stand-in: a disc in a distinct colour per index, transparent outside; with
+/// `mipmaps`, a full chain whose every level is the 2x2 box average of the level above.
+fn bird_texture(device: &GraphicsDevice, index: u32, mipmaps: bool) -> xnagraph::Result<Texture2D> {
     let texture =
-        Texture2D::with_format(device, TEXTURE_SIZE, TEXTURE_SIZE, false, SurfaceFormat::Color)?;
+        Texture2D::with_format(device, TEXTURE_SIZE, TEXTURE_SIZE, mipmaps, SurfaceFormat::Color)?;
     let tint = Color::new(
         (255 - index * 17 % 256) as u8,
         (96 + index * 53 % 160) as u8,
@@ -169,7 +174,7 @@ fn bird_texture(device: &GraphicsDevice, index: u32) -> xnagraph::Result<Texture
         255,
     );
     let c = TEXTURE_SIZE as f32 / 2.0;
-    let texels: Vec<Color> = (0..TEXTURE_SIZE * TEXTURE_SIZE)
+    let mut texels: Vec<Color> = (0..TEXTURE_SIZE * TEXTURE_SIZE)
         .map(|i| {
             let (x, y) = ((i % TEXTURE_SIZE) as f32 + 0.5 - c, (i / TEXTURE_SIZE) as f32 + 0.5 - c);
             if x * x + y * y <= c * c {
@@ -180,6 +185,28 @@ fn bird_texture(device: &GraphicsDevice, index: u32) -> xnagraph::Result<Texture
         })
         .collect();
     texture.set_data(&texels)?;
+    let mut size = TEXTURE_SIZE as usize;
+    for level in 1..texture.level_count() {
+        let half = size / 2;
+        texels = (0..half * half)
+            .map(|i| {
+                let (x, y) = (i % half * 2, i / half * 2);
+                let quad = [texels[y * size + x], texels[y * size + x + 1]]
+                    .into_iter()
+                    .chain([texels[(y + 1) * size + x], texels[(y + 1) * size + x + 1]]);
+                let mut sum = [0u32; 4];
+                for t in quad {
+                    for (s, v) in sum.iter_mut().zip([t.r, t.g, t.b, t.a]) {
+                        *s += u32::from(v);
+                    }
+                }
+                let [r, g, b, a] = sum.map(|s| ((s + 2) / 4) as u8);
+                Color::new(r, g, b, a)
+            })
+            .collect();
+        texture.set_data_region(level, None, &texels, 0, texels.len())?;
+        size = half;
+    }
     Ok(texture)
 }
 
