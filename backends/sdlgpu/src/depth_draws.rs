@@ -80,6 +80,27 @@ impl Default for DepthPrograms {
     }
 }
 
+/// The sampler of the transfer draws, whose stages only fetch texels: nearest, clamped.
+pub(crate) fn fetch_sampler(
+    device: *mut SDL_GPUDevice,
+) -> Result<*mut SDL_GPUSampler, BackendError> {
+    let info = SDL_GPUSamplerCreateInfo {
+        min_filter: SDL_GPU_FILTER_NEAREST,
+        mag_filter: SDL_GPU_FILTER_NEAREST,
+        mipmap_mode: SDL_GPU_SAMPLERMIPMAPMODE_NEAREST,
+        address_mode_u: SDL_GPU_SAMPLERADDRESSMODE_CLAMP_TO_EDGE,
+        address_mode_v: SDL_GPU_SAMPLERADDRESSMODE_CLAMP_TO_EDGE,
+        address_mode_w: SDL_GPU_SAMPLERADDRESSMODE_CLAMP_TO_EDGE,
+        ..Default::default()
+    };
+    // SAFETY: a live device and a complete create info.
+    let sampler = unsafe { SDL_CreateGPUSampler(device, &info) };
+    if sampler.is_null() {
+        return Err(BackendError::Native(sdl_error("SDL_CreateGPUSampler")));
+    }
+    Ok(sampler)
+}
+
 /// A stage's one-word uniform block (a stencil bit, a candidate offset; std140: 16 bytes).
 fn uniform(word: u32) -> [u32; 4] {
     [word, 0, 0, 0]
@@ -120,24 +141,16 @@ impl DepthPrograms {
                 }
             }
         }
-        let info = SDL_GPUSamplerCreateInfo {
-            min_filter: SDL_GPU_FILTER_NEAREST,
-            mag_filter: SDL_GPU_FILTER_NEAREST,
-            mipmap_mode: SDL_GPU_SAMPLERMIPMAPMODE_NEAREST,
-            address_mode_u: SDL_GPU_SAMPLERADDRESSMODE_CLAMP_TO_EDGE,
-            address_mode_v: SDL_GPU_SAMPLERADDRESSMODE_CLAMP_TO_EDGE,
-            address_mode_w: SDL_GPU_SAMPLERADDRESSMODE_CLAMP_TO_EDGE,
-            ..Default::default()
-        };
-        // SAFETY: a live device and a complete create info.
-        let sampler = unsafe { SDL_CreateGPUSampler(device, &info) };
-        if sampler.is_null() {
-            for s in stages {
-                // SAFETY: made above, used by nothing.
-                unsafe { SDL_ReleaseGPUShader(device, s) };
+        let sampler = match fetch_sampler(device) {
+            Ok(sampler) => sampler,
+            Err(e) => {
+                for s in stages {
+                    // SAFETY: made above, used by nothing.
+                    unsafe { SDL_ReleaseGPUShader(device, s) };
+                }
+                return Err(e);
             }
-            return Err(BackendError::Native(sdl_error("SDL_CreateGPUSampler")));
-        }
+        };
         self.stages = stages;
         self.sampler = sampler;
         Ok(())

@@ -30,6 +30,7 @@ use std::collections::HashMap;
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{sample_planes_size, BackendError, Image, Rect, Slices, Upload};
 
+use crate::depth_draws::fetch_sampler;
 use crate::device::sdl_error;
 use crate::pipeline::shader;
 use crate::record::Recorder;
@@ -74,25 +75,17 @@ impl SamplePrograms {
                 return Err(e);
             }
         };
-        let info = SDL_GPUSamplerCreateInfo {
-            min_filter: SDL_GPU_FILTER_NEAREST,
-            mag_filter: SDL_GPU_FILTER_NEAREST,
-            mipmap_mode: SDL_GPU_SAMPLERMIPMAPMODE_NEAREST,
-            address_mode_u: SDL_GPU_SAMPLERADDRESSMODE_CLAMP_TO_EDGE,
-            address_mode_v: SDL_GPU_SAMPLERADDRESSMODE_CLAMP_TO_EDGE,
-            address_mode_w: SDL_GPU_SAMPLERADDRESSMODE_CLAMP_TO_EDGE,
-            ..Default::default()
-        };
-        // SAFETY: a live device and a complete create info.
-        let sampler = unsafe { SDL_CreateGPUSampler(device, &info) };
-        if sampler.is_null() {
-            // SAFETY: made above, used by nothing.
-            unsafe {
-                SDL_ReleaseGPUShader(device, vertex);
-                SDL_ReleaseGPUShader(device, fragment);
+        let sampler = match fetch_sampler(device) {
+            Ok(sampler) => sampler,
+            Err(e) => {
+                // SAFETY: made above, used by nothing.
+                unsafe {
+                    SDL_ReleaseGPUShader(device, vertex);
+                    SDL_ReleaseGPUShader(device, fragment);
+                }
+                return Err(e);
             }
-            return Err(BackendError::Native(sdl_error("SDL_CreateGPUSampler")));
-        }
+        };
         self.stages = [vertex, fragment];
         self.sampler = sampler;
         Ok(())

@@ -31,10 +31,10 @@ use crate::frame::{HostBuffer, PendingReadback};
 use crate::pipeline::shader_module;
 use crate::record::{Recorder, STAGING_ALIGN};
 use crate::sample_transfer::{
-    color_range, draw_fullscreen, planes_copy, whole_samples, Planes, ScratchImage,
+    color_range, draw_fullscreen, fullscreen_pipeline, planes_copy, whole_samples, Planes,
+    ScratchImage,
 };
 use crate::sync::{host_read_barrier, image_barrier, layout, record_image_barriers};
-use crate::vk_error;
 
 /// What a pipeline of this module draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,29 +105,10 @@ impl DepthSamplePipelines {
         let specialization = vk::SpecializationInfo::default()
             .map_entries(entries)
             .data(bytemuck::cast_slice(&constants));
-        let mut fragment_stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::FRAGMENT)
-            .module(fragment)
-            .name(c"main");
+        let mut fragment_stage = vk::PipelineShaderStageCreateInfo::default().module(fragment);
         if scatter {
             fragment_stage = fragment_stage.specialization_info(&specialization);
         }
-        let stages = [
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::VERTEX)
-                .module(vertex)
-                .name(c"main"),
-            fragment_stage,
-        ];
-        let input = vk::PipelineVertexInputStateCreateInfo::default();
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-        let viewport =
-            vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .line_width(1.0);
         let multisample = vk::PipelineMultisampleStateCreateInfo::default()
             .rasterization_samples(if scatter { samples } else { vk::SampleCountFlags::TYPE_1 })
             .sample_shading_enable(scatter)
@@ -161,8 +142,6 @@ impl DepthSamplePipelines {
         } else {
             &attachments[..]
         });
-        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
         let has_stencil =
             crate::format::depth_aspects(format).contains(vk::ImageAspectFlags::STENCIL);
         let mut rendering = if scatter {
@@ -172,26 +151,15 @@ impl DepthSamplePipelines {
         } else {
             vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&colors)
         };
-        let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&input)
-            .input_assembly_state(&assembly)
-            .viewport_state(&viewport)
-            .rasterization_state(&raster)
-            .multisample_state(&multisample)
-            .depth_stencil_state(&depth)
-            .color_blend_state(&blend)
-            .dynamic_state(&dynamic)
-            .layout(layout)
-            .push_next(&mut rendering);
-        // SAFETY: every state struct above lives across the call; modules and layout are live.
-        let made = unsafe {
-            gpu.device.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
-        };
-        let pipeline = match made {
-            Ok(p) => p[0],
-            Err((_, e)) => return Err(vk_error("vkCreateGraphicsPipelines", e)),
-        };
+        let pipeline = fullscreen_pipeline(
+            gpu,
+            (layout, vertex),
+            fragment_stage,
+            &multisample,
+            &depth,
+            &blend,
+            &mut rendering,
+        )?;
         self.pipelines.insert(key, pipeline);
         Ok(pipeline)
     }

@@ -110,22 +110,6 @@ impl SamplePipelines {
                 .module(self.scatter)
                 .specialization_info(&specialization),
         };
-        let stages = [
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::VERTEX)
-                .module(self.vertex)
-                .name(c"main"),
-            fragment.stage(vk::ShaderStageFlags::FRAGMENT).name(c"main"),
-        ];
-        let input = vk::PipelineVertexInputStateCreateInfo::default();
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-        let viewport =
-            vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .line_width(1.0);
         // The scatter stage reads gl_SampleID, which runs it once per sample; asking for
         // full-rate sample shading says so explicitly.
         let per_sample = direction == Direction::Scatter;
@@ -138,31 +122,18 @@ impl SamplePipelines {
             .blend_enable(false)
             .color_write_mask(vk::ColorComponentFlags::RGBA)];
         let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
-        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
         let formats = [format];
         let mut rendering =
             vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
-        let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&input)
-            .input_assembly_state(&assembly)
-            .viewport_state(&viewport)
-            .rasterization_state(&raster)
-            .multisample_state(&multisample)
-            .depth_stencil_state(&depth)
-            .color_blend_state(&blend)
-            .dynamic_state(&dynamic)
-            .layout(layout)
-            .push_next(&mut rendering);
-        // SAFETY: every state struct above lives across the call; modules and layout are live.
-        let made = unsafe {
-            gpu.device.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
-        };
-        let pipeline = match made {
-            Ok(p) => p[0],
-            Err((_, e)) => return Err(vk_error("vkCreateGraphicsPipelines", e)),
-        };
+        let pipeline = fullscreen_pipeline(
+            gpu,
+            (layout, self.vertex),
+            fragment,
+            &multisample,
+            &depth,
+            &blend,
+            &mut rendering,
+        )?;
         self.pipelines.insert(key, pipeline);
         Ok(pipeline)
     }
@@ -185,6 +156,60 @@ impl SamplePipelines {
             }
         }
         *self = SamplePipelines::default();
+    }
+}
+
+/// A pipeline drawing the full-screen triangle of [`xnagraph_shaders::FULLSCREEN_VERT`]
+/// (`vertex`, no vertex input, no culling, viewport and scissor dynamic) with `fragment` (its
+/// module and specialisation; the stage and entry point are set here), through `layout`, with
+/// the given multisample, depth/stencil, blend and attachment-format states: what every
+/// transfer through draws here shares.
+pub(crate) fn fullscreen_pipeline(
+    gpu: &Gpu,
+    (layout, vertex): (vk::PipelineLayout, vk::ShaderModule),
+    fragment: vk::PipelineShaderStageCreateInfo<'_>,
+    multisample: &vk::PipelineMultisampleStateCreateInfo<'_>,
+    depth: &vk::PipelineDepthStencilStateCreateInfo<'_>,
+    blend: &vk::PipelineColorBlendStateCreateInfo<'_>,
+    rendering: &mut vk::PipelineRenderingCreateInfo<'_>,
+) -> Result<vk::Pipeline, BackendError> {
+    let stages = [
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::VERTEX)
+            .module(vertex)
+            .name(c"main"),
+        fragment.stage(vk::ShaderStageFlags::FRAGMENT).name(c"main"),
+    ];
+    let input = vk::PipelineVertexInputStateCreateInfo::default();
+    let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+        .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+    let viewport =
+        vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
+    let raster = vk::PipelineRasterizationStateCreateInfo::default()
+        .polygon_mode(vk::PolygonMode::FILL)
+        .cull_mode(vk::CullModeFlags::NONE)
+        .line_width(1.0);
+    let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+    let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+    let info = vk::GraphicsPipelineCreateInfo::default()
+        .stages(&stages)
+        .vertex_input_state(&input)
+        .input_assembly_state(&assembly)
+        .viewport_state(&viewport)
+        .rasterization_state(&raster)
+        .multisample_state(multisample)
+        .depth_stencil_state(depth)
+        .color_blend_state(blend)
+        .dynamic_state(&dynamic)
+        .layout(layout)
+        .push_next(rendering);
+    // SAFETY: every state struct above (and the caller's) lives across the call; modules and
+    // layout are live.
+    let made =
+        unsafe { gpu.device.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) };
+    match made {
+        Ok(p) => Ok(p[0]),
+        Err((_, e)) => Err(vk_error("vkCreateGraphicsPipelines", e)),
     }
 }
 
