@@ -30,7 +30,7 @@ use xnagraph_graph::{
     Upload,
 };
 
-use crate::record::{PendingReadback, Recorder};
+use crate::record::Recorder;
 use crate::texture::{NativeTexture, TextureTable};
 
 /// How a depth readback's bytes become the neutral encoding (a readback through draws of a
@@ -367,20 +367,7 @@ pub(crate) fn record_depth_readback(
         Route::Draws if probed => (texels * 9, Some(Decode::Probed(texels as usize))),
         Route::Draws => (texels * 5, None),
     };
-    let info = SDL_GPUTransferBufferCreateInfo {
-        usage: SDL_GPU_TRANSFERBUFFERUSAGE_DOWNLOAD,
-        size: len.max(4),
-        ..Default::default()
-    };
-    // SAFETY: a live device and a complete create info.
-    let buffer = unsafe { SDL_CreateGPUTransferBuffer(rec.device, &info) };
-    if buffer.is_null() {
-        return Err(BackendError::OutOfMemory(crate::device::sdl_error(
-            "SDL_CreateGPUTransferBuffer",
-        )));
-    }
-    rec.diagnostics.object_created();
-    rec.readbacks.push(PendingReadback { id: r.id, buffer, len, depth: decode });
+    let buffer = crate::transfer::download_buffer(rec, r.id, len, decode)?;
     let size = (w, h);
     let downloads = match route {
         Route::Copy(_) => vec![(source, 0)],

@@ -70,10 +70,14 @@ pub(crate) fn record_upload(
     Ok(())
 }
 
-pub(crate) fn record_readback(rec: &mut Recorder<'_>, r: &Readback) -> Result<(), BackendError> {
-    let t = rec.textures.get(r.texture.native())?;
-    let (w, h) = (r.rect.width.max(0) as u32, r.rect.height.max(0) as u32);
-    let len = (t.desc.format.region_size(w, h) * r.slices.count() as usize) as u32;
+/// A download transfer buffer of `len` bytes for readback `id`, registered as pending (its
+/// bytes, decoded by `depth` when given, are taken after the submission's fence).
+pub(crate) fn download_buffer(
+    rec: &mut Recorder<'_>,
+    id: xnagraph_graph::ReadbackId,
+    len: u32,
+    depth: Option<crate::depth_transfer::Decode>,
+) -> Result<*mut SDL_GPUTransferBuffer, BackendError> {
     let info = SDL_GPUTransferBufferCreateInfo {
         usage: SDL_GPU_TRANSFERBUFFERUSAGE_DOWNLOAD,
         size: len.max(4),
@@ -87,7 +91,15 @@ pub(crate) fn record_readback(rec: &mut Recorder<'_>, r: &Readback) -> Result<()
         )));
     }
     rec.diagnostics.object_created();
-    rec.readbacks.push(PendingReadback { id: r.id, buffer, len, depth: None });
+    rec.readbacks.push(PendingReadback { id, buffer, len, depth });
+    Ok(buffer)
+}
+
+pub(crate) fn record_readback(rec: &mut Recorder<'_>, r: &Readback) -> Result<(), BackendError> {
+    let t = rec.textures.get(r.texture.native())?;
+    let (w, h) = (r.rect.width.max(0) as u32, r.rect.height.max(0) as u32);
+    let len = (t.desc.format.region_size(w, h) * r.slices.count() as usize) as u32;
+    let buffer = download_buffer(rec, r.id, len, None)?;
     let source = region(t, r.level, r.layer, r.rect, r.slices);
     let destination = SDL_GPUTextureTransferInfo {
         transfer_buffer: buffer,
