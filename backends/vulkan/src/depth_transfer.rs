@@ -17,10 +17,11 @@ use xnagraph_graph::{
     Slices, Upload,
 };
 
-use crate::frame::{HostBuffer, PendingReadback};
+use crate::frame::PendingReadback;
 use crate::record::{Recorder, STAGING_ALIGN};
-use crate::sync::{host_read_barrier, layout};
+use crate::sync::layout;
 use crate::texture::NativeTexture;
+use crate::transfer::copy_to_host;
 
 /// Where the copies of a depth/stencil image put each aspect in a buffer, and how to convert.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,22 +198,8 @@ pub(crate) fn record_depth_readback(
     let (image, layout_of, extent, _) =
         whole_depth(texture, readback.level, readback.layer, readback.rect, readback.slices)?;
     let len = layout_of.native_len();
-    let buffer = HostBuffer::new(rec.gpu, len as u64, vk::BufferUsageFlags::TRANSFER_DST, true)?;
-    let regions = layout_of.regions(0, extent);
-    let host = [host_read_barrier(buffer.buffer)];
-    let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&host);
-    // SAFETY: recording outside rendering; the plan put the image in TRANSFER_SRC layout and the
-    // buffer is fresh.
-    unsafe {
-        rec.gpu.device.cmd_copy_image_to_buffer(
-            rec.cmd,
-            image,
-            layout(Access::TransferRead),
-            buffer.buffer,
-            &regions,
-        );
-        rec.gpu.device.cmd_pipeline_barrier2(rec.cmd, &dependency);
-    }
+    // The plan put the image in TRANSFER_SRC layout.
+    let buffer = copy_to_host(rec, image, &layout_of.regions(0, extent), len)?;
     rec.readbacks.push(PendingReadback {
         id: readback.id,
         buffer,

@@ -30,10 +30,10 @@ use xnagraph_graph::{
 };
 
 use crate::device::Gpu;
-use crate::frame::{HostBuffer, PendingReadback};
+use crate::frame::PendingReadback;
 use crate::pipeline::shader_module;
 use crate::record::{Recorder, STAGING_ALIGN};
-use crate::sync::{host_read_barrier, image_barrier, layout, record_image_barriers};
+use crate::sync::{image_barrier, layout, record_image_barriers};
 use crate::texture::NativeTexture;
 use crate::vk_error;
 
@@ -440,21 +440,8 @@ pub(crate) fn record_samples_readback(
     );
     record_image_barriers(&rec.gpu.device, rec.cmd, &[to_copy]);
     let len = sample_planes_size(surface, w, h, samples);
-    let buffer = HostBuffer::new(rec.gpu, len as u64, vk::BufferUsageFlags::TRANSFER_DST, true)?;
-    let host = [host_read_barrier(buffer.buffer)];
-    let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&host);
-    // SAFETY: recording outside rendering; the planes image is in TRANSFER_SRC layout after the
-    // barrier above and the buffer is fresh.
-    unsafe {
-        rec.gpu.device.cmd_copy_image_to_buffer(
-            rec.cmd,
-            image,
-            layout(Access::TransferRead),
-            buffer.buffer,
-            &[planes_copy(0, extent)],
-        );
-        rec.gpu.device.cmd_pipeline_barrier2(rec.cmd, &dependency);
-    }
+    // The planes image is in TRANSFER_SRC layout after the barrier above.
+    let buffer = crate::transfer::copy_to_host(rec, image, &[planes_copy(0, extent)], len)?;
     rec.readbacks.push(PendingReadback {
         id: readback.id,
         buffer,

@@ -154,24 +154,11 @@ pub(crate) fn record_readback(
     let (offset, extent) =
         region(desc, readback.level, readback.layer, readback.rect, readback.slices)?;
     let len = desc.format.region_size(extent.width, extent.height) * extent.depth as usize;
-    let buffer = HostBuffer::new(rec.gpu, len as u64, vk::BufferUsageFlags::TRANSFER_DST, true)?;
     let copy = copy_region(0, readback.level, readback.layer, offset, extent);
     let image = texture.image(Image::Color, 0).map(|(image, _)| image).unwrap_or_default();
     let swap_red_blue = texture.presenting.is_some_and(|p| p.swap_red_blue);
-    let host = [host_read_barrier(buffer.buffer)];
-    let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&host);
-    // SAFETY: recording outside rendering; the plan put the subresource in TRANSFER_SRC layout
-    // and the buffer is fresh.
-    unsafe {
-        rec.gpu.device.cmd_copy_image_to_buffer(
-            rec.cmd,
-            image,
-            layout(Access::TransferRead),
-            buffer.buffer,
-            &[copy],
-        );
-        rec.gpu.device.cmd_pipeline_barrier2(rec.cmd, &dependency);
-    }
+    // The plan put the subresource in TRANSFER_SRC layout.
+    let buffer = copy_to_host(rec, image, &[copy], len)?;
     rec.readbacks.push(PendingReadback {
         id: readback.id,
         buffer,
@@ -180,6 +167,33 @@ pub(crate) fn record_readback(
         depth: None,
     });
     Ok(())
+}
+
+/// Records the copy of `regions` of `image`, which must be in the transfer-source layout, into
+/// a fresh host-readable buffer of `len` bytes, then the barrier that makes the bytes visible to
+/// the host; the caller queues the buffer as a pending readback.
+pub(crate) fn copy_to_host(
+    rec: &mut Recorder<'_>,
+    image: vk::Image,
+    regions: &[vk::BufferImageCopy],
+    len: usize,
+) -> Result<HostBuffer, BackendError> {
+    let buffer = HostBuffer::new(rec.gpu, len as u64, vk::BufferUsageFlags::TRANSFER_DST, true)?;
+    let host = [host_read_barrier(buffer.buffer)];
+    let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&host);
+    // SAFETY: recording outside rendering; the caller's image is in TRANSFER_SRC layout and the
+    // buffer is fresh.
+    unsafe {
+        rec.gpu.device.cmd_copy_image_to_buffer(
+            rec.cmd,
+            image,
+            layout(Access::TransferRead),
+            buffer.buffer,
+            regions,
+        );
+        rec.gpu.device.cmd_pipeline_barrier2(rec.cmd, &dependency);
+    }
+    Ok(buffer)
 }
 
 pub(crate) fn record_mips(
