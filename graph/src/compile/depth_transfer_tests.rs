@@ -5,36 +5,19 @@ use std::sync::Arc;
 
 use super::compile;
 use super::testkit::*;
-use crate::commands::{depth_stencil_size, Node, Readback, ReadbackId, Upload};
+use crate::commands::{depth_stencil_size, Node};
 use crate::format::DepthFormat;
 use crate::plan::{Access::*, Image, LoadOp, PlanNodeKind, StoreOp};
 use crate::resource::TextureState;
-use crate::{Rect, Slices};
 
 fn depth_readback(target: &Arc<TextureState>) -> Node {
-    let (w, h) = target.desc().level_size(0);
-    Node::Readback(Readback {
-        id: ReadbackId(9),
-        texture: target.clone(),
-        level: 0,
-        layer: 0,
-        rect: Rect::new(0, 0, w as i32, h as i32),
-        slices: Slices::FLAT,
-        image: Image::DepthStencil,
-    })
+    whole_image_readback(target, Image::DepthStencil)
 }
 
 fn depth_upload(target: &Arc<TextureState>) -> Step {
     let (w, h) = target.desc().level_size(0);
-    Step::Upload(Upload {
-        texture: target.clone(),
-        level: 0,
-        layer: 0,
-        rect: Rect::new(0, 0, w as i32, h as i32),
-        slices: Slices::FLAT,
-        image: Image::DepthStencil,
-        data: vec![0; depth_stencil_size(DepthFormat::Depth24Stencil8, w, h)],
-    })
+    let data = vec![0; depth_stencil_size(DepthFormat::Depth24Stencil8, w, h)];
+    whole_image_upload(target, Image::DepthStencil, data)
 }
 
 #[test]

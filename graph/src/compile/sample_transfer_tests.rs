@@ -7,38 +7,21 @@ use std::sync::Arc;
 
 use super::compile;
 use super::testkit::*;
-use crate::commands::{depth_stencil_size, sample_planes_size, Node, Readback, ReadbackId, Upload};
+use crate::commands::{depth_stencil_size, sample_planes_size, Node};
 use crate::format::{DepthFormat, SurfaceFormat};
 use crate::plan::{Access::*, Image, LoadOp, PlanNodeKind, StoreOp};
 use crate::resource::TextureState;
-use crate::{Rect, Slices};
 
 const SAMPLES: u32 = 4;
 
 fn samples_readback(target: &Arc<TextureState>) -> Node {
-    let (w, h) = target.desc().level_size(0);
-    Node::Readback(Readback {
-        id: ReadbackId(9),
-        texture: target.clone(),
-        level: 0,
-        layer: 0,
-        rect: Rect::new(0, 0, w as i32, h as i32),
-        slices: Slices::FLAT,
-        image: Image::Samples,
-    })
+    whole_image_readback(target, Image::Samples)
 }
 
 fn samples_upload(target: &Arc<TextureState>) -> Step {
     let (w, h) = target.desc().level_size(0);
-    Step::Upload(Upload {
-        texture: target.clone(),
-        level: 0,
-        layer: 0,
-        rect: Rect::new(0, 0, w as i32, h as i32),
-        slices: Slices::FLAT,
-        image: Image::Samples,
-        data: vec![0; sample_planes_size(SurfaceFormat::Color, w, h, SAMPLES)],
-    })
+    let data = vec![0; sample_planes_size(SurfaceFormat::Color, w, h, SAMPLES)];
+    whole_image_upload(target, Image::Samples, data)
 }
 
 /// The store op of the `Samples` attachment of the pass at plan node `i`.
@@ -121,39 +104,18 @@ fn multisampled_depth_target() -> Arc<TextureState> {
     target_with_depth(8, SAMPLES, DepthFormat::Depth24Stencil8, PRESERVE)
 }
 
+/// The upload of every depth and stencil sample of `target` (planes `SAMPLES` times as tall).
 fn depth_upload(target: &Arc<TextureState>) -> Step {
-    match depth_transfer(target, true) {
-        Node::Upload(u) => Step::Upload(u),
-        _ => unreachable!(),
-    }
-}
-
-fn depth_transfer(target: &Arc<TextureState>, upload: bool) -> Node {
     let (w, h) = target.desc().level_size(0);
-    let (rect, slices, texture) =
-        (Rect::new(0, 0, w as i32, h as i32), Slices::FLAT, target.clone());
-    let image = Image::DepthStencil;
-    if upload {
-        let data = vec![0; depth_stencil_size(DepthFormat::Depth24Stencil8, w, h * SAMPLES)];
-        Node::Upload(Upload { texture, level: 0, layer: 0, rect, slices, image, data })
-    } else {
-        Node::Readback(Readback {
-            id: ReadbackId(3),
-            texture,
-            level: 0,
-            layer: 0,
-            rect,
-            slices,
-            image,
-        })
-    }
+    let data = vec![0; depth_stencil_size(DepthFormat::Depth24Stencil8, w, h * SAMPLES)];
+    whole_image_upload(target, Image::DepthStencil, data)
 }
 
 #[test]
 fn a_multisampled_depth_readback_samples_the_stored_depth_image() {
     let (t, rt) = (texture(4, 4, 1), multisampled_depth_target());
     let mut commands = frame(vec![bind(&rt, vec![clear_all(RED), draw(&t)]), unbind()]);
-    commands.nodes.push(depth_transfer(&rt, false));
+    commands.nodes.push(whole_image_readback(&rt, Image::DepthStencil));
     let plan = compile(commands);
     let at = plan.nodes.iter().position(|n| matches!(n.kind, PlanNodeKind::Readback { .. }));
     let id = rt.id().0;

@@ -199,6 +199,40 @@ pub fn upload_rect(texture: &Arc<TextureState>, level: u32, layer: u32, rect: Re
     })
 }
 
+/// A readback of the whole of `image` of `target`'s level 0, layer 0 (what a capture's
+/// depth or sample snapshot reads).
+pub fn whole_image_readback(target: &Arc<TextureState>, image: crate::plan::Image) -> Node {
+    let (w, h) = target.desc().level_size(0);
+    Node::Readback(crate::commands::Readback {
+        id: crate::commands::ReadbackId(9),
+        texture: Arc::clone(target),
+        level: 0,
+        layer: 0,
+        rect: Rect::new(0, 0, w as i32, h as i32),
+        slices: Slices::FLAT,
+        image,
+    })
+}
+
+/// An upload of `data` into the whole of `image` of `target`'s level 0, layer 0 (what a
+/// replay's depth or sample restore writes).
+pub fn whole_image_upload(
+    target: &Arc<TextureState>,
+    image: crate::plan::Image,
+    data: Vec<u8>,
+) -> Step {
+    let (w, h) = target.desc().level_size(0);
+    Step::Upload(Upload {
+        image,
+        texture: Arc::clone(target),
+        level: 0,
+        layer: 0,
+        rect: Rect::new(0, 0, w as i32, h as i32),
+        slices: Slices::FLAT,
+        data,
+    })
+}
+
 /// An upload of `slices` of `rect` of a volume's `level` (XNA's box).
 pub fn upload_box(texture: &Arc<TextureState>, level: u32, rect: Rect, slices: Slices) -> Step {
     let slice = texture.desc().format.region_size(rect.width as u32, rect.height as u32);
