@@ -13,16 +13,14 @@
 
 mod common;
 
-use common::{replay_final, scratch, vulkan};
+use common::{replay_final, replay_final_on, scratch, sdlgpu, vulkan};
 use xnagraph::{
     BackendKind, BasicEffect, Color, CompareFunction, DepthFormat, DepthStencilState,
-    DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters, PrimitiveType,
-    RasterizerState, RenderTarget2D, RenderTargetUsage, SpriteBatch, StencilOperation,
-    SurfaceFormat, Vector2, Vector3, VertexPositionColor,
+    GraphicsDevice, PrimitiveType, RasterizerState, RenderTarget2D, RenderTargetUsage, SpriteBatch,
+    StencilOperation, SurfaceFormat, Vector2, Vector3, VertexPositionColor,
 };
 use xnagraph_graph::capture::Capture;
 use xnagraph_graph::Backend;
-use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
 
 const W: i32 = 48;
 const H: i32 = 40;
@@ -35,13 +33,7 @@ fn device() -> GraphicsDevice {
 }
 
 fn device_on(backend: BackendKind) -> GraphicsDevice {
-    let params = PresentationParameters {
-        back_buffer_width: W,
-        back_buffer_height: H,
-        ..PresentationParameters::default()
-    };
-    let options = DeviceOptions { backend, validation: true, ..DeviceOptions::default() };
-    GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
+    common::device_on(backend, W, H)
 }
 
 /// A quad over target pixels (x, y, w, h) at depth z, as a strip.
@@ -179,21 +171,6 @@ fn capture_on(
     let live = render_with(&device, 6, depth, samples);
     device.capture_result().expect("the capture finished").unwrap();
     (live, Capture::open(&path).unwrap())
-}
-
-/// An SDL_gpu backend in debug mode (the Khronos layer underneath), poisoning what the plan
-/// leaves undefined.
-fn sdlgpu() -> SdlGpuBackend {
-    let config = SdlGpuConfig { debug_mode: true, poison_undefined: true, ..Default::default() };
-    SdlGpuBackend::new(config).unwrap()
-}
-
-/// Replays `capture` once on `backend` (any validation message fails); its final back buffer.
-fn replay_final_on(backend: &mut dyn Backend, capture: &Capture) -> Vec<u8> {
-    let run = xnagraph_benches::replay::replay(backend, capture, 1, None, || {}).unwrap();
-    let messages = backend.diagnostics().take_messages();
-    assert!(messages.is_empty(), "{messages:?}");
-    run.final_back_buffer
 }
 
 /// Captures on each backend; each capture replays on each backend to the live final frame,

@@ -9,16 +9,13 @@
 
 mod common;
 
-use common::scratch;
+use common::{replay_final_on, scratch, sdlgpu};
 use xnagraph::{
     BackendKind, BasicEffect, Color, CompareFunction, DepthFormat, DepthStencilState,
-    DeviceOptions, GraphicsDevice, GraphicsProfile, PresentationParameters, PrimitiveType,
-    RasterizerState, RenderTarget2D, RenderTargetUsage, SpriteBatch, StencilOperation,
-    SurfaceFormat, Vector2, Vector3, VertexPositionColor,
+    GraphicsDevice, PrimitiveType, RasterizerState, RenderTarget2D, RenderTargetUsage, SpriteBatch,
+    StencilOperation, SurfaceFormat, Vector2, Vector3, VertexPositionColor,
 };
 use xnagraph_graph::capture::Capture;
-use xnagraph_graph::Backend;
-use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
 
 const W: i32 = 48;
 const H: i32 = 40;
@@ -27,17 +24,7 @@ const TW: f32 = 32.0;
 const TH: f32 = 24.0;
 
 fn vulkan_device() -> GraphicsDevice {
-    let params = PresentationParameters {
-        back_buffer_width: W,
-        back_buffer_height: H,
-        ..PresentationParameters::default()
-    };
-    let options = DeviceOptions {
-        backend: BackendKind::Vulkan,
-        validation: true,
-        ..DeviceOptions::default()
-    };
-    GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
+    common::device_on(BackendKind::Vulkan, W, H)
 }
 
 /// A triangle over target pixels at depth z.
@@ -140,15 +127,6 @@ fn mixed_depth_texels(capture: &Capture) -> usize {
     (0..plane).filter(|&t| (1..4).any(|s| depth(s, t) != depth(0, t))).count()
 }
 
-fn replay_on_sdlgpu(capture: &Capture) -> Vec<u8> {
-    let config = SdlGpuConfig { debug_mode: true, poison_undefined: true, ..Default::default() };
-    let mut backend = SdlGpuBackend::new(config).unwrap();
-    let run = xnagraph_benches::replay::replay(&mut backend, capture, 1, None, || {}).unwrap();
-    let messages = backend.diagnostics().take_messages();
-    assert!(messages.is_empty(), "{messages:?}");
-    run.final_back_buffer
-}
-
 #[test]
 fn depth_and_stencil_samples_of_a_vulkan_capture_replay_on_sdlgpu_exactly() {
     for depth in [DepthFormat::Depth24Stencil8, DepthFormat::Depth16] {
@@ -161,6 +139,9 @@ fn depth_and_stencil_samples_of_a_vulkan_capture_replay_on_sdlgpu_exactly() {
         assert_eq!((capture.depth_snapshot.len(), capture.sample_snapshot.len()), (1, 1));
         let mixed = mixed_depth_texels(&capture);
         assert!(mixed >= 20, "{depth:?}: {mixed} texels of mixed depth samples");
-        assert!(replay_on_sdlgpu(&capture) == live, "{depth:?}: replays on SDL_gpu exactly");
+        assert!(
+            replay_final_on(&mut sdlgpu(), &capture) == live,
+            "{depth:?}: replays on SDL_gpu exactly"
+        );
     }
 }

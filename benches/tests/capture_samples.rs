@@ -13,15 +13,14 @@
 
 mod common;
 
-use common::{replay_final, scratch, vulkan};
+use common::{replay_final, replay_final_on, scratch, sdlgpu, vulkan};
 use xnagraph::{
-    BackendKind, BasicEffect, BlendState, Color, DepthFormat, DeviceOptions, GraphicsDevice,
-    GraphicsProfile, PresentationParameters, PrimitiveType, RasterizerState, RenderTarget2D,
-    RenderTargetUsage, SpriteBatch, SurfaceFormat, Vector2, Vector3, VertexPositionColor,
+    BackendKind, BasicEffect, BlendState, Color, DepthFormat, GraphicsDevice, PrimitiveType,
+    RasterizerState, RenderTarget2D, RenderTargetUsage, SpriteBatch, SurfaceFormat, Vector2,
+    Vector3, VertexPositionColor,
 };
 use xnagraph_graph::capture::Capture;
 use xnagraph_graph::Backend;
-use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
 
 const W: i32 = 48;
 const H: i32 = 40;
@@ -62,13 +61,7 @@ fn device() -> GraphicsDevice {
 }
 
 fn device_on(backend: BackendKind) -> GraphicsDevice {
-    let params = PresentationParameters {
-        back_buffer_width: W,
-        back_buffer_height: H,
-        ..PresentationParameters::default()
-    };
-    let options = DeviceOptions { backend, validation: true, ..DeviceOptions::default() };
-    GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
+    common::device_on(backend, W, H)
 }
 
 /// `frames` frames of the scene into a 4x target of `format`; returns the final back buffer.
@@ -281,21 +274,11 @@ fn a_trim_past_the_first_frame_reads_the_samples_back_into_its_snapshot() {
     assert_eq!(replay_final(&trimmed), live);
 }
 
-/// An SDL_gpu backend in debug mode (the Khronos layer underneath), poisoning what the plan
-/// leaves undefined: a multisample image the restore did not write shows magenta.
-fn sdlgpu() -> SdlGpuBackend {
-    let config = SdlGpuConfig { debug_mode: true, poison_undefined: true, ..Default::default() };
-    SdlGpuBackend::new(config).unwrap()
-}
-
 /// Replays `capture` once on SDL_gpu (any validation message fails); its final back buffer.
 fn replay_final_on_sdlgpu(capture: &Capture) -> Vec<u8> {
     let mut backend = sdlgpu();
     assert!(backend.capabilities().sample_restore && !backend.capabilities().sample_readback);
-    let run = xnagraph_benches::replay::replay(&mut backend, capture, 1, None, || {}).unwrap();
-    let messages = backend.diagnostics().take_messages();
-    assert!(messages.is_empty(), "{messages:?}");
-    run.final_back_buffer
+    replay_final_on(&mut backend, capture)
 }
 
 #[test]
