@@ -18,7 +18,7 @@ use xnagraph_graph::{
 
 use crate::device::Gpu;
 use crate::frame::{HostBuffer, PendingReadback};
-use crate::record::{Recorder, STAGING_ALIGN};
+use crate::record::Recorder;
 use crate::sync::host_read_barrier;
 use crate::vk_error;
 
@@ -176,11 +176,8 @@ pub(crate) fn record_upload(
     if upload.data.is_empty() {
         return Ok(());
     }
-    let staging =
-        rec.staging.ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
-    let at = rec.staging_used;
-    staging.write(rec.gpu, at, &upload.data)?;
-    rec.staging_used += (upload.data.len() as u64).next_multiple_of(STAGING_ALIGN);
+    let destination = b.current.buffer;
+    let (staging, at) = rec.stage(&upload.data)?;
     let copy = vk::BufferCopy {
         src_offset: at,
         dst_offset: upload.offset,
@@ -188,7 +185,7 @@ pub(crate) fn record_upload(
     };
     // SAFETY: recording outside rendering; the staging range was written above and the plan
     // ordered this write after every conflicting use of its bytes.
-    unsafe { rec.gpu.device.cmd_copy_buffer(rec.cmd, staging.buffer, b.current.buffer, &[copy]) };
+    unsafe { rec.gpu.device.cmd_copy_buffer(rec.cmd, staging, destination, &[copy]) };
     Ok(())
 }
 

@@ -29,7 +29,7 @@ use xnagraph_graph::{depth_stencil_size, Access, BackendError, Image, Readback, 
 use crate::device::Gpu;
 use crate::frame::{HostBuffer, PendingReadback};
 use crate::pipeline::shader_module;
-use crate::record::{Recorder, STAGING_ALIGN};
+use crate::record::Recorder;
 use crate::sample_transfer::{
     color_range, draw_fullscreen, fullscreen_pipeline, planes_copy, whole_samples, Planes,
     ScratchImage,
@@ -297,11 +297,7 @@ pub(crate) fn record_depth_samples_upload(
     let has_stencil = crate::format::depth_aspects(format).contains(vk::ImageAspectFlags::STENCIL);
     let texels = w as usize * h as usize * samples as usize;
     let shared = layout_and_vertex(rec)?;
-    let staging =
-        rec.staging.ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
-    let at = rec.staging_used;
-    staging.write(rec.gpu, at, &upload.data)?;
-    rec.staging_used += (upload.data.len() as u64).next_multiple_of(STAGING_ALIGN);
+    let (staging, at) = rec.stage(&upload.data)?;
     // The planes of each aspect, sampled.
     let mut sets = Vec::new();
     let aspects = if has_stencil { 2 } else { 1 };
@@ -319,7 +315,7 @@ pub(crate) fn record_depth_samples_upload(
         unsafe {
             rec.gpu.device.cmd_copy_buffer_to_image(
                 rec.cmd,
-                staging.buffer,
+                staging,
                 image,
                 layout(Access::TransferWrite),
                 &[planes_copy(offset, extent)],

@@ -18,7 +18,7 @@ use xnagraph_graph::{
 };
 
 use crate::frame::PendingReadback;
-use crate::record::{Recorder, STAGING_ALIGN};
+use crate::record::Recorder;
 use crate::sync::layout;
 use crate::texture::NativeTexture;
 use crate::transfer::copy_to_host;
@@ -170,18 +170,14 @@ pub(crate) fn record_depth_upload(
         )));
     }
     let native = layout_of.encode(&upload.data);
-    let staging =
-        rec.staging.ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
-    let at = rec.staging_used;
-    staging.write(rec.gpu, at, &native)?;
-    rec.staging_used += (native.len() as u64).next_multiple_of(STAGING_ALIGN);
+    let (staging, at) = rec.stage(&native)?;
     let regions = layout_of.regions(at, extent);
     // SAFETY: recording outside rendering; the staging range was written above and the plan put
     // the image in TRANSFER_DST layout.
     unsafe {
         rec.gpu.device.cmd_copy_buffer_to_image(
             rec.cmd,
-            staging.buffer,
+            staging,
             image,
             layout(Access::TransferWrite),
             &regions,

@@ -204,6 +204,20 @@ pub(crate) struct Recorder<'a> {
     pub timestamps: Option<(vk::QueryPool, vk::Buffer)>,
 }
 
+impl Recorder<'_> {
+    /// Writes `bytes` into the frame's staging buffer after what earlier uploads staged;
+    /// returns the buffer and the offset they start at, for the copy out of it.
+    pub fn stage(&mut self, bytes: &[u8]) -> Result<(vk::Buffer, u64), BackendError> {
+        let staging = self
+            .staging
+            .ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
+        let at = self.staging_used;
+        staging.write(self.gpu, at, bytes)?;
+        self.staging_used += (bytes.len() as u64).next_multiple_of(STAGING_ALIGN);
+        Ok((staging.buffer, at))
+    }
+}
+
 pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), BackendError> {
     if rec.gpu.debug_utils.is_some() {
         for texture in plan.textures() {

@@ -32,7 +32,7 @@ use xnagraph_graph::{
 use crate::device::Gpu;
 use crate::frame::PendingReadback;
 use crate::pipeline::shader_module;
-use crate::record::{Recorder, STAGING_ALIGN};
+use crate::record::Recorder;
 use crate::sync::{image_barrier, layout, record_image_barriers};
 use crate::texture::NativeTexture;
 use crate::vk_error;
@@ -480,11 +480,7 @@ pub(crate) fn record_samples_upload(
         format,
         sample_count,
     )?;
-    let staging =
-        rec.staging.ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
-    let at = rec.staging_used;
-    staging.write(rec.gpu, at, &upload.data)?;
-    rec.staging_used += (upload.data.len() as u64).next_multiple_of(STAGING_ALIGN);
+    let (staging, at) = rec.stage(&upload.data)?;
     let usage = vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::SAMPLED;
     let planes = ScratchImage::new(rec.gpu, format, extent, usage)?;
     let (image, view) = (planes.image, planes.view);
@@ -496,7 +492,7 @@ pub(crate) fn record_samples_upload(
     unsafe {
         rec.gpu.device.cmd_copy_buffer_to_image(
             rec.cmd,
-            staging.buffer,
+            staging,
             image,
             layout(Access::TransferWrite),
             &[planes_copy(at, extent)],

@@ -17,7 +17,7 @@ use xnagraph_graph::{
 };
 
 use crate::frame::{HostBuffer, PendingReadback};
-use crate::record::{Recorder, STAGING_ALIGN};
+use crate::record::Recorder;
 use crate::sync::{host_read_barrier, image_barrier, layout, record_image_barriers};
 
 /// Checks that `rect` × `slices` of `level`/`layer` lies inside the texture; returns its offset
@@ -116,11 +116,7 @@ pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(
             upload.data.len()
         )));
     }
-    let staging =
-        rec.staging.ok_or_else(|| BackendError::Native("upload without staging space".into()))?;
-    let at = rec.staging_used;
-    staging.write(rec.gpu, at, &upload.data)?;
-    rec.staging_used += (upload.data.len() as u64).next_multiple_of(STAGING_ALIGN);
+    let (staging, at) = rec.stage(&upload.data)?;
     let image = texture.color.as_ref().map(|m| m.image).unwrap_or_default();
     let copy = copy_region(at, upload.level, upload.layer, offset, extent);
     // SAFETY: recording outside rendering; the staging range was written above and the plan put
@@ -128,7 +124,7 @@ pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(
     unsafe {
         rec.gpu.device.cmd_copy_buffer_to_image(
             rec.cmd,
-            staging.buffer,
+            staging,
             image,
             layout(Access::TransferWrite),
             &[copy],
