@@ -288,30 +288,10 @@ impl DepthPrograms {
         let mut draws = vec![(self.pipeline(device, Program::DepthWrite, format)?, depth, None)];
         for bit in 0..8 {
             let p = self.pipeline(device, Program::StencilWrite(bit), format)?;
-            draws.push((p, stencil, Some(bit)));
+            draws.push((p, stencil, Some(uniform(bit))));
         }
-        let info = SDL_GPUDepthStencilTargetInfo {
-            texture: target,
-            load_op: SDL_GPU_LOADOP_DONT_CARE,
-            store_op: SDL_GPU_STOREOP_STORE,
-            stencil_load_op: SDL_GPU_LOADOP_CLEAR,
-            stencil_store_op: SDL_GPU_STOREOP_STORE,
-            clear_stencil: 0,
-            ..Default::default()
-        };
-        // SAFETY: recording outside any pass; every texture is live.
-        let pass = unsafe { SDL_BeginGPURenderPass(cmd, std::ptr::null(), 0, &info) };
-        if pass.is_null() {
-            return Err(BackendError::Native(sdl_error("SDL_BeginGPURenderPass")));
-        }
-        // SAFETY: the stencil reference applies to the pass's draws.
-        unsafe { SDL_SetGPUStencilReference(pass, 0xFF) };
-        for (pipeline, texture, bit) in draws {
-            self.draw(cmd, pass, pipeline, Some(texture), bit.map(uniform));
-        }
-        // SAFETY: begun above.
-        unsafe { SDL_EndGPURenderPass(pass) };
-        Ok(())
+        let stencil_ops = (SDL_GPU_LOADOP_CLEAR, SDL_GPU_STOREOP_STORE);
+        self.restore_pass(cmd, target, stencil_ops, draws)
     }
 
     /// Records the restore of every sample of `target` (a depth/stencil texture of `format` with
@@ -331,23 +311,37 @@ impl DepthPrograms {
     ) -> Result<(), BackendError> {
         let block = |bit: u32| [samples, bit, 0, 0];
         let program = Program::DepthScatter(samples);
-        let mut draws = vec![(self.pipeline(device, program, format)?, depth, block(0))];
+        let mut draws = vec![(self.pipeline(device, program, format)?, depth, Some(block(0)))];
         if let Some(stencil) = stencil {
             for bit in 0..8 {
                 let p = self.pipeline(device, Program::StencilScatter(samples, bit), format)?;
-                draws.push((p, stencil, block(bit)));
+                draws.push((p, stencil, Some(block(bit))));
             }
         }
-        let ops = match stencil {
+        let stencil_ops = match stencil {
             Some(_) => (SDL_GPU_LOADOP_CLEAR, SDL_GPU_STOREOP_STORE),
             None => (SDL_GPU_LOADOP_DONT_CARE, SDL_GPU_STOREOP_DONT_CARE),
         };
+        self.restore_pass(cmd, target, stencil_ops, draws)
+    }
+
+    /// Records one pass over the depth/stencil `target` (depth DONT_CARE then STORE, the
+    /// stencil by `stencil_ops`, cleared to 0 when it loads by clearing; stencil reference 0xFF)
+    /// that runs `draws`: each a pipeline, the texture it samples and its uniform block.
+    #[allow(clippy::type_complexity)]
+    fn restore_pass(
+        &self,
+        cmd: *mut SDL_GPUCommandBuffer,
+        target: *mut SDL_GPUTexture,
+        stencil_ops: (SDL_GPULoadOp, SDL_GPUStoreOp),
+        draws: Vec<(*mut SDL_GPUGraphicsPipeline, *mut SDL_GPUTexture, Option<[u32; 4]>)>,
+    ) -> Result<(), BackendError> {
         let info = SDL_GPUDepthStencilTargetInfo {
             texture: target,
             load_op: SDL_GPU_LOADOP_DONT_CARE,
             store_op: SDL_GPU_STOREOP_STORE,
-            stencil_load_op: ops.0,
-            stencil_store_op: ops.1,
+            stencil_load_op: stencil_ops.0,
+            stencil_store_op: stencil_ops.1,
             clear_stencil: 0,
             ..Default::default()
         };
@@ -359,7 +353,7 @@ impl DepthPrograms {
         // SAFETY: the stencil reference applies to the pass's draws.
         unsafe { SDL_SetGPUStencilReference(pass, 0xFF) };
         for (pipeline, texture, block) in draws {
-            self.draw(cmd, pass, pipeline, Some(texture), Some(block));
+            self.draw(cmd, pass, pipeline, Some(texture), block);
         }
         // SAFETY: begun above.
         unsafe { SDL_EndGPURenderPass(pass) };
