@@ -16,19 +16,21 @@
 //! to the transfer access and back through the access table), so a wrong decision shows in
 //! pixels even on drivers that keep old content under DONT_CARE.
 
-use std::sync::Arc;
-
 use ash::vk;
 use xnagraph_graph::{
-    Access, BackendError, Clear, ClearValue, ColorWrites, Draw, DrawTextures, Image, LoadOp, Node,
-    PassOp, PlannedAttachment, PlannedPass, ShaderKind, StoreOp, TextureState, MAX_DRAW_TEXTURES,
+    Access, BackendError, Clear, ClearValue, ColorWrites, Image, LoadOp, Node, PassOp,
+    PlannedAttachment, PlannedPass, StoreOp,
 };
 
-use crate::draw_sets::SetSource;
 use crate::format::depth_aspects;
-use crate::pipeline::{DynamicState, PassFormats};
+use crate::pipeline::PassFormats;
 use crate::record::Recorder;
 use crate::sync::{image_barrier, layout, record_image_barriers};
+
+mod draws;
+
+pub(crate) use draws::{clamp_rect, set_source};
+use draws::{draw, DrawState};
 
 /// The colour a poisoned attachment holds: magenta, which no test draws.
 pub(crate) const POISON_COLOR: [f32; 4] = [1.0, 0.0, 1.0, 1.0];
@@ -218,13 +220,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     // SAFETY: `cmd` is recording outside any rendering; the views are live and the plan's
     // barriers put them in the layouts named above.
     unsafe { device.cmd_begin_rendering(rec.cmd, &info) };
-    let mut state = DrawState {
-        pipeline: vk::Pipeline::null(),
-        buffers_bound: false,
-        dynamic: None,
-        sets: [vk::DescriptorSet::null(); 2],
-        indexed: false,
-    };
+    let mut state = DrawState::fresh();
     let mut result = Ok(());
     for op in &pass.ops {
         result = match segment.ops.get(op.index) {
@@ -234,13 +230,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
             }
             Some(PassOp::Draw(d)) if d.geometry.is_some() => {
                 // A geometry draw binds its own pipeline, streams and dynamic state.
-                state = DrawState {
-                    pipeline: vk::Pipeline::null(),
-                    buffers_bound: false,
-                    dynamic: None,
-                    sets: [vk::DescriptorSet::null(); 2],
-                    indexed: false,
-                };
+                state = DrawState::fresh();
                 crate::geometry::draw(rec, d, op.writes, &att.formats, att.extent)
             }
             Some(PassOp::Draw(d)) => draw(rec, d, op.writes, &att, &mut state),
@@ -412,213 +402,4 @@ fn clear(rec: &Recorder<'_>, c: &Clear, writes: ColorWrites, att: &Attachments, 
     };
     // SAFETY: inside rendering; the attachments cleared exist in this pass.
     unsafe { rec.gpu.device.cmd_clear_attachments(rec.cmd, &clears, &[rect]) };
-}
-
-struct DrawState {
-    pipeline: vk::Pipeline,
-    buffers_bound: bool,
-    /// The blend constants and stencil reference set last in this pass.
-    dynamic: Option<DynamicState>,
-    /// The uniform and texture sets bound last in this pass.
-    sets: [vk::DescriptorSet; 2],
-    /// Whether they were bound through the indexing stage's pipeline layout.
-    indexed: bool,
-}
-
-/// A rectangle clamped to the render area (empty when it misses it).
-pub(crate) fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> vk::Rect2D {
-    let x0 = i64::from(x).clamp(0, i64::from(area.width));
-    let y0 = i64::from(y).clamp(0, i64::from(area.height));
-    let x1 = (i64::from(x) + i64::from(w.max(0))).clamp(x0, i64::from(area.width));
-    let y1 = (i64::from(y) + i64::from(h.max(0))).clamp(y0, i64::from(area.height));
-    vk::Rect2D {
-        offset: vk::Offset2D { x: x0 as i32, y: y0 as i32 },
-        extent: vk::Extent2D { width: (x1 - x0) as u32, height: (y1 - y0) as u32 },
-    }
-}
-
-/// What one native draw samples: one texture, or the array of a draw of several.
-#[derive(Clone, Copy)]
-enum Sampled<'a> {
-    One(&'a Arc<TextureState>),
-    Indexed(&'a DrawTextures),
-}
-
-/// A sprite draw: one native draw, or with several textures and no texture indexing, one per
-/// run of sprites sampling one texture ([`DrawTextures::runs`]).
-fn draw(
-    rec: &mut Recorder<'_>,
-    d: &Draw,
-    writes: ColorWrites,
-    att: &Attachments,
-    state: &mut DrawState,
-) -> Result<(), BackendError> {
-    let vp = d.viewport;
-    if d.sprite_count == 0 || vp.width <= 0 || vp.height <= 0 {
-        // Nothing can reach a pixel.
-        return Ok(());
-    }
-    if d.textures.len() == 1 {
-        let one = Sampled::One(d.textures.first());
-        return draw_sprites(rec, d, writes, att, state, one, (d.first_sprite, d.sprite_count));
-    }
-    if rec.gpu.texture_indexing.is_some() {
-        let all = Sampled::Indexed(&d.textures);
-        return draw_sprites(rec, d, writes, att, state, all, (d.first_sprite, d.sprite_count));
-    }
-    let frame = rec.frame;
-    let first = d.first_sprite as usize;
-    let sprites = frame
-        .sprites
-        .get(first..first + d.sprite_count as usize)
-        .ok_or_else(|| malformed("a draw reads sprites past the frame's"))?;
-    for run in d.textures.runs(sprites) {
-        let (offset, count, texture) =
-            run.map_err(|_| malformed("a sprite names a texture slot its draw does not have"))?;
-        let range = ((first + offset) as u32, count as u32);
-        draw_sprites(rec, d, writes, att, state, Sampled::One(texture), range)?;
-    }
-    Ok(())
-}
-
-/// The texture's sampled view and sampler, refused when its dimension is not the stage's: the
-/// stock cube stage declares a `samplerCube`, every other stage a `sampler2D`, and a view of
-/// another dimension would be undefined behaviour.
-fn view_and_sampler(
-    rec: &mut Recorder<'_>,
-    d: &Draw,
-    texture: &TextureState,
-) -> Result<(vk::ImageView, vk::Sampler), BackendError> {
-    let t = rec.textures.get(texture.native())?;
-    let cube_stage = d.pipeline.shader == ShaderKind::CubeSample;
-    if cube_stage != (t.sampled_view_type == vk::ImageViewType::CUBE) {
-        return Err(malformed(if cube_stage {
-            "a cube-sampling draw of a texture that is not a cube"
-        } else {
-            "a sprite draw of a cube texture"
-        }));
-    }
-    let sampler = rec.pipelines.sampler(rec.gpu, &d.sampler, t.desc.mip_levels)?;
-    Ok((t.sampled_view, sampler))
-}
-
-/// One native draw of `count` sprites from `first`.
-fn draw_sprites(
-    rec: &mut Recorder<'_>,
-    d: &Draw,
-    writes: ColorWrites,
-    att: &Attachments,
-    state: &mut DrawState,
-    sampled: Sampled<'_>,
-    (first, count): (u32, u32),
-) -> Result<(), BackendError> {
-    let vp = d.viewport;
-    let gpu = rec.gpu;
-    let device = &gpu.device;
-    let indexed = matches!(sampled, Sampled::Indexed(_));
-    let texture_set = match sampled {
-        Sampled::One(texture) => {
-            let (view, sampler) = view_and_sampler(rec, d, texture)?;
-            let src = set_source(rec);
-            rec.draw_sets.texture(&src, view, sampler)?
-        }
-        Sampled::Indexed(textures) => {
-            let mut key = [(vk::ImageView::null(), vk::Sampler::null()); MAX_DRAW_TEXTURES];
-            for (slot, texture) in key.iter_mut().zip(textures.iter()) {
-                *slot = view_and_sampler(rec, d, texture)?;
-            }
-            // Slots past the draw's textures repeat slot 0: every descriptor is written.
-            for slot in textures.len()..MAX_DRAW_TEXTURES {
-                key[slot] = key[0];
-            }
-            let src = set_source(rec);
-            rec.draw_sets.indexed(&src, key)?
-        }
-    };
-    let pipeline = rec.pipelines.pipeline(gpu, &d.pipeline, &att.formats, writes, indexed)?;
-    let dynamic = DynamicState::of(&d.pipeline);
-    let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
-    let src = set_source(rec);
-    let space = (uniforms, &mut rec.uniforms_used, rec.uniform_stride);
-    let sets = [rec.draw_sets.transform(&src, gpu, &d.transform, space)?, texture_set];
-    let viewport = vk::Viewport {
-        x: vp.x as f32,
-        y: vp.y as f32,
-        width: vp.width as f32,
-        height: vp.height as f32,
-        min_depth: vp.min_depth,
-        max_depth: vp.max_depth,
-    };
-    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
-        let s = d.scissor;
-        clamp_rect(s.x, s.y, s.width, s.height, att.extent)
-    } else {
-        clamp_rect(vp.x, vp.y, vp.width, vp.height, att.extent)
-    };
-    // SAFETY: inside rendering on a recording command buffer; the sets were written this frame
-    // and every handle bound is live for the submission.
-    unsafe {
-        if state.pipeline != pipeline {
-            device.cmd_bind_pipeline(rec.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-            state.pipeline = pipeline;
-        }
-        if state.dynamic != Some(dynamic) {
-            device.cmd_set_blend_constants(rec.cmd, &dynamic.blend_constants);
-            device.cmd_set_stencil_reference(
-                rec.cmd,
-                vk::StencilFaceFlags::FRONT_AND_BACK,
-                dynamic.stencil_reference,
-            );
-            state.dynamic = Some(dynamic);
-        }
-        if !state.buffers_bound {
-            device.cmd_bind_vertex_buffers(rec.cmd, 0, &[rec.vertex_buffer], &[0]);
-            state.buffers_bound = true;
-        }
-        if state.sets != sets || state.indexed != indexed {
-            // Pipelines of one layout share the sets, so they stay bound across pipelines; a
-            // change of layout (to or from the indexing stage's) binds them again.
-            let layout = if indexed { rec.pipelines.indexed_layout } else { rec.pipelines.layout };
-            device.cmd_bind_descriptor_sets(
-                rec.cmd,
-                vk::PipelineBindPoint::GRAPHICS,
-                layout,
-                1,
-                &sets,
-                &[],
-            );
-            state.sets = sets;
-            state.indexed = indexed;
-        }
-        device.cmd_set_viewport(rec.cmd, 0, &[viewport]);
-        device.cmd_set_scissor(rec.cmd, 0, &[scissor]);
-        // Four strip vertices (TL, TR, BL, BR) per sprite instance.
-        device.cmd_draw(rec.cmd, 4, count, 0, first);
-    }
-    Ok(())
-}
-
-/// Where the frame's sets come from.
-pub(crate) fn set_source<'a>(rec: &Recorder<'a>) -> SetSource<'a> {
-    SetSource {
-        device: &rec.gpu.device,
-        pool: rec.descriptors,
-        uniform_layout: rec.pipelines.set_layouts[1],
-        texture_layout: rec.pipelines.set_layouts[2],
-        indexed_layout: rec.pipelines.indexed_set_layout,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scissor_is_clamped_to_the_render_area() {
-        let area = vk::Extent2D { width: 64, height: 32 };
-        let r = clamp_rect(-10, 20, 100, 100, area);
-        assert_eq!((r.offset.x, r.offset.y, r.extent.width, r.extent.height), (0, 20, 64, 12));
-        let outside = clamp_rect(70, 0, 5, 5, area);
-        assert_eq!(outside.extent.width, 0);
-    }
 }
