@@ -100,6 +100,35 @@ pub fn placements((width, height): (i32, i32), sprites: u32, frame: u32) -> Vec<
         .collect()
 }
 
+/// The area, in pixels, that frame `frame`'s `sprites` sprites ([`placements`]) cover inside a
+/// `size` scene target, summed over the sprites (overlaps counted once per sprite, since each
+/// is blended): the fragments the scene pass shades. Each sprite is the rotated rectangle
+/// SpriteBatch draws, clipped to the target.
+pub fn scene_coverage(size: (i32, i32), sprites: u32, frame: u32) -> f64 {
+    let (width, height) = (f64::from(size.0), f64::from(size.1));
+    placements(size, sprites, frame)
+        .iter()
+        .map(|s| {
+            let corners = sprite_corners(
+                [s.position.x, s.position.y],
+                [1.0, 1.0],
+                [SPRITE_ORIGIN.x, SPRITE_ORIGIN.y],
+                [s.scale.x, s.scale.y],
+                s.rotation,
+            );
+            area_inside(&corners, width, height)
+        })
+        .sum()
+}
+
+/// The screens of fragments (the covered area over the target's) that the scene's sprites
+/// cover, averaged over frames `0..frames` (at least frame 0).
+pub fn coverage_screens(size: (i32, i32), sprites: u32, frames: u32) -> f64 {
+    let frames = frames.max(1);
+    let area: f64 = (0..frames).map(|f| scene_coverage(size, sprites, f)).sum();
+    area / (f64::from(frames) * f64::from(size.0) * f64::from(size.1))
+}
+
 /// The size of step `step` (1 to 4) of the downsample chain of a `size` scene: halved `step`
 /// times, at least 1×1.
 pub fn chain_size(size: (i32, i32), step: u32) -> (i32, i32) {
@@ -136,23 +165,9 @@ impl PostChain {
     }
 
     /// The area, in pixels, that frame `frame`'s sprites cover inside the scene target, summed
-    /// over the sprites (overlaps counted once per sprite, since each is blended): the
-    /// fragments the scene pass shades.
+    /// over the sprites: [`scene_coverage`] of this frame's size and sprites.
     pub fn scene_coverage(&self, frame: u32) -> f64 {
-        let (width, height) = (f64::from(self.size.0), f64::from(self.size.1));
-        placements(self.size, self.sprites, frame)
-            .iter()
-            .map(|s| {
-                let corners = sprite_corners(
-                    [s.position.x, s.position.y],
-                    [1.0, 1.0],
-                    [SPRITE_ORIGIN.x, SPRITE_ORIGIN.y],
-                    [s.scale.x, s.scale.y],
-                    s.rotation,
-                );
-                area_inside(&corners, width, height)
-            })
-            .sum()
+        scene_coverage(self.size, self.sprites, frame)
     }
 
     /// Records the frame (everything but the present); `frame` moves the sprites, so
