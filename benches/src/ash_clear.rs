@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use ash::vk;
 
+use crate::ash_device::{color_range, err, AshDevice, AshImage};
+
 /// How the hand-written loop clears its image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClearMethod {
@@ -20,25 +22,18 @@ pub enum ClearMethod {
 /// A device, one image and one command buffer, ready to loop.
 pub struct AshClearLoop {
     method: ClearMethod,
-    view: vk::ImageView,
     width: u32,
     height: u32,
-    _entry: ash::Entry,
-    instance: ash::Instance,
-    device: ash::Device,
-    queue: vk::Queue,
     pool: vk::CommandPool,
     /// One command buffer and fence per frame in flight, used round-robin.
     cmds: Vec<vk::CommandBuffer>,
     fences: Vec<vk::Fence>,
     next: usize,
-    image: vk::Image,
-    memory: vk::DeviceMemory,
+    image: AshImage,
+    /// The adapter's name.
     pub adapter: String,
-}
-
-fn err(what: &str, r: vk::Result) -> String {
-    format!("{what}: {r}")
+    /// Dropped after this loop's own objects (fields drop after `Drop::drop`).
+    dev: AshDevice,
 }
 
 impl AshClearLoop {
@@ -51,107 +46,18 @@ impl AshClearLoop {
         frames_in_flight: usize,
     ) -> Result<Self, String> {
         let frames_in_flight = frames_in_flight.max(1);
-        // SAFETY: loading the system Vulkan loader; the library stays loaded while `_entry` lives.
-        let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("loading Vulkan: {e}"))?;
-        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
-        let info = vk::InstanceCreateInfo::default().application_info(&app);
-        // SAFETY: valid create info; the instance is destroyed in Drop.
-        let instance =
-            unsafe { entry.create_instance(&info, None) }.map_err(|r| err("instance", r))?;
-        // SAFETY: the instance is valid.
-        let physicals =
-            unsafe { instance.enumerate_physical_devices() }.map_err(|r| err("adapters", r))?;
-        let rank = |t: vk::PhysicalDeviceType| match t {
-            vk::PhysicalDeviceType::DISCRETE_GPU => 0,
-            vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
-            vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
-            vk::PhysicalDeviceType::CPU => 3,
-            _ => 4,
-        };
-        let (physical, props) = physicals
-            .iter()
-            // SAFETY: each handle came from this instance.
-            .map(|&p| (p, unsafe { instance.get_physical_device_properties(p) }))
-            .min_by_key(|(_, props)| rank(props.device_type))
-            .ok_or("no Vulkan adapter")?;
-        let adapter = props
-            .device_name_as_c_str()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        // SAFETY: valid physical device.
-        let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
-        let family = families
-            .iter()
-            .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
-            .ok_or("no graphics queue")? as u32;
-        let priorities = [1.0f32];
-        let queue_info = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(family)
-            .queue_priorities(&priorities)];
-        let mut features13 = vk::PhysicalDeviceVulkan13Features::default()
-            .dynamic_rendering(true)
-            .synchronization2(true);
-        let device_info = vk::DeviceCreateInfo::default()
-            .queue_create_infos(&queue_info)
-            .push_next(&mut features13);
-        // SAFETY: valid physical device and create info; destroyed in Drop.
-        let device = unsafe { instance.create_device(physical, &device_info, None) }
-            .map_err(|r| err("device", r))?;
-        // SAFETY: the family and index were requested at device creation.
-        let queue = unsafe { device.get_device_queue(family, 0) };
-
-        let image_info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
-            .format(vk::Format::R8G8B8A8_UNORM)
-            .extent(vk::Extent3D { width, height, depth: 1 })
-            .mip_levels(1)
-            .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(
-                vk::ImageUsageFlags::TRANSFER_DST
-                    | vk::ImageUsageFlags::TRANSFER_SRC
-                    | vk::ImageUsageFlags::COLOR_ATTACHMENT,
-            );
-        // SAFETY: valid device and create info.
-        let image =
-            unsafe { device.create_image(&image_info, None) }.map_err(|r| err("image", r))?;
-        // SAFETY: the image belongs to this device.
-        let req = unsafe { device.get_image_memory_requirements(image) };
-        // SAFETY: valid physical device.
-        let mem_props = unsafe { instance.get_physical_device_memory_properties(physical) };
-        let type_index = (0..mem_props.memory_type_count)
-            .find(|&i| {
-                req.memory_type_bits & (1 << i) != 0
-                    && mem_props.memory_types[i as usize]
-                        .property_flags
-                        .contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
-            })
-            .ok_or("no device-local memory type")?;
-        let alloc = vk::MemoryAllocateInfo::default()
-            .allocation_size(req.size)
-            .memory_type_index(type_index);
-        // SAFETY: the type index satisfies the image's requirements.
-        let memory =
-            unsafe { device.allocate_memory(&alloc, None) }.map_err(|r| err("memory", r))?;
-        // SAFETY: fresh image and memory of the right type and size.
-        unsafe { device.bind_image_memory(image, memory, 0) }.map_err(|r| err("bind", r))?;
-
-        let view_info = vk::ImageViewCreateInfo::default()
-            .image(image)
-            .view_type(vk::ImageViewType::TYPE_2D)
-            .format(vk::Format::R8G8B8A8_UNORM)
-            .subresource_range(
-                vk::ImageSubresourceRange::default()
-                    .aspect_mask(vk::ImageAspectFlags::COLOR)
-                    .level_count(1)
-                    .layer_count(1),
-            );
-        // SAFETY: the image is bound to memory and the range lies inside it.
-        let view =
-            unsafe { device.create_image_view(&view_info, None) }.map_err(|r| err("view", r))?;
+        let dev = AshDevice::new(false)?;
+        let image = dev.image(
+            (width, height),
+            vk::Format::R8G8B8A8_UNORM,
+            vk::SampleCountFlags::TYPE_1,
+            vk::ImageUsageFlags::TRANSFER_DST
+                | vk::ImageUsageFlags::TRANSFER_SRC
+                | vk::ImageUsageFlags::COLOR_ATTACHMENT,
+        )?;
+        let device = &dev.device;
         let pool_info = vk::CommandPoolCreateInfo::default()
-            .queue_family_index(family)
+            .queue_family_index(dev.family)
             .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
         // SAFETY: valid device.
         let pool =
@@ -170,35 +76,17 @@ impl AshClearLoop {
             .map(|_| unsafe { device.create_fence(&fence_info, None) })
             .collect::<Result<Vec<_>, _>>()
             .map_err(|r| err("fence", r))?;
-        Ok(AshClearLoop {
-            method,
-            view,
-            width,
-            height,
-            _entry: entry,
-            instance,
-            device,
-            queue,
-            pool,
-            cmds,
-            fences,
-            next: 0,
-            image,
-            memory,
-            adapter,
-        })
+        let adapter = dev.adapter.clone();
+        Ok(AshClearLoop { method, width, height, pool, cmds, fences, next: 0, image, adapter, dev })
     }
 
     /// One frame: wait for the fence of the frame that last used this slot, clear the image,
     /// submit with the slot's fence.
     pub fn frame(&mut self, color: [f32; 4]) -> Result<(), String> {
-        let d = &self.device;
+        let d = &self.dev.device;
         let (cmd, fence) = (self.cmds[self.next], self.fences[self.next]);
         self.next = (self.next + 1) % self.cmds.len();
-        let range = vk::ImageSubresourceRange::default()
-            .aspect_mask(vk::ImageAspectFlags::COLOR)
-            .level_count(1)
-            .layer_count(1);
+        let range = color_range();
         let (stage, access, layout) = match self.method {
             ClearMethod::Transfer => (
                 vk::PipelineStageFlags2::CLEAR,
@@ -218,7 +106,7 @@ impl AshClearLoop {
             .dst_access_mask(access)
             .old_layout(vk::ImageLayout::UNDEFINED)
             .new_layout(layout)
-            .image(self.image)
+            .image(self.image.image)
             .subresource_range(range)];
         let to_src = [vk::ImageMemoryBarrier2::default()
             .src_stage_mask(stage)
@@ -227,11 +115,11 @@ impl AshClearLoop {
             .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
             .old_layout(layout)
             .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
-            .image(self.image)
+            .image(self.image.image)
             .subresource_range(range)];
         let clear = vk::ClearColorValue { float32: color };
         let attachment = [vk::RenderingAttachmentInfo::default()
-            .image_view(self.view)
+            .image_view(self.image.view)
             .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
             .load_op(vk::AttachmentLoadOp::CLEAR)
             .store_op(vk::AttachmentStoreOp::STORE)
@@ -266,7 +154,7 @@ impl AshClearLoop {
             match self.method {
                 ClearMethod::Transfer => d.cmd_clear_color_image(
                     cmd,
-                    self.image,
+                    self.image.image,
                     vk::ImageLayout::TRANSFER_DST_OPTIMAL,
                     &clear,
                     &[range],
@@ -281,7 +169,7 @@ impl AshClearLoop {
                 &vk::DependencyInfo::default().image_memory_barriers(&to_src),
             );
             d.end_command_buffer(cmd).map_err(|r| err("end", r))?;
-            d.queue_submit(self.queue, &submit, fence).map_err(|r| err("submit", r))?;
+            d.queue_submit(self.dev.queue, &submit, fence).map_err(|r| err("submit", r))?;
         }
         Ok(())
     }
@@ -299,7 +187,7 @@ impl AshClearLoop {
         // as the engine's loop spreads its final `wait_idle`.
         let start = Instant::now();
         // SAFETY: the fences belong to this device.
-        unsafe { self.device.wait_for_fences(&self.fences, true, u64::MAX) }
+        unsafe { self.dev.device.wait_for_fences(&self.fences, true, u64::MAX) }
             .map_err(|r| err("wait", r))?;
         let tail = start.elapsed() / frames.max(1) as u32;
         for d in &mut out {
@@ -311,19 +199,16 @@ impl AshClearLoop {
 
 impl Drop for AshClearLoop {
     fn drop(&mut self) {
-        // SAFETY: waiting for idle first; every object was created by this device/instance and
-        // is destroyed exactly once, children before parents.
+        let d = &self.dev.device;
+        // SAFETY: waiting for idle first; every object was created by this device and is
+        // destroyed exactly once, before the device itself (dropped with `dev`).
         unsafe {
-            let _ = self.device.device_wait_idle();
+            let _ = d.device_wait_idle();
             for fence in &self.fences {
-                self.device.destroy_fence(*fence, None);
+                d.destroy_fence(*fence, None);
             }
-            self.device.destroy_command_pool(self.pool, None);
-            self.device.destroy_image_view(self.view, None);
-            self.device.destroy_image(self.image, None);
-            self.device.free_memory(self.memory, None);
-            self.device.destroy_device(None);
-            self.instance.destroy_instance(None);
+            d.destroy_command_pool(self.pool, None);
         }
+        self.dev.destroy_image(&self.image);
     }
 }

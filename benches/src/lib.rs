@@ -5,6 +5,9 @@
 
 pub mod alloc_count;
 pub mod ash_clear;
+pub mod ash_device;
+pub mod ash_fill;
+pub mod coverage;
 pub mod fuzz;
 pub mod plot;
 pub mod post_chain;

@@ -7,6 +7,7 @@
 //! it), a bloom combine into the back buffer (the scene's resolve, then the last downsample added
 //! over it) and a present.
 
+use crate::coverage::{area_inside, sprite_corners};
 use xnagraph::{
     BlendState, Color, CompilePolicy, DepthFormat, DeviceOptions, Diagnostics, GraphicsDevice,
     GraphicsProfile, PlanCost, PresentationParameters, Rectangle, RenderTarget2D,
@@ -55,6 +56,85 @@ fn blit(
     sb.end()
 }
 
+/// The sprites' origin in their 1×1 white texture: its centre.
+const SPRITE_ORIGIN: Vector2 = Vector2::new(0.5, 0.5);
+
+/// One scene sprite's placement: `Draw(white, position, null, color, rotation, (0.5, 0.5),
+/// scale, None, 0)` of the 1×1 white texture.
+#[derive(Clone, Copy, Debug)]
+pub struct SpritePlacement {
+    /// Where the sprite's centre lands, in pixels.
+    pub position: Vector2,
+    /// Its size in pixels (the texture is 1×1).
+    pub scale: Vector2,
+    /// Its rotation about its centre, in radians.
+    pub rotation: f32,
+    /// Its colour.
+    pub color: Color,
+}
+
+/// The scene's `sprites` sprites in frame `frame` of a `size` scene: the same on every run (a
+/// seeded 64-bit linear congruential generator), moved right by `frame` pixels (wrapping).
+/// Both the recording and [`PostChain::scene_coverage`] take them from here.
+pub fn placements((width, height): (i32, i32), sprites: u32, frame: u32) -> Vec<SpritePlacement> {
+    let mut seed = 0x5eed_u64;
+    let mut below = |n: u32| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as u32 % n
+    };
+    let spread = (width.min(height) as f32 / SIZE as f32).max(1.0);
+    (0..sprites)
+        .map(|i| {
+            let color =
+                Color::new((i * 37 % 256) as u8, (i * 91 % 256) as u8, (i * 173 % 256) as u8, 255);
+            let (qw, qh) = (width as u32 * 4, height as u32 * 4);
+            let position = Vector2::new(
+                (below(qw) as f32 / 4.0 + frame as f32) % width as f32,
+                below(qh) as f32 / 4.0,
+            );
+            let scale =
+                Vector2::new((2.0 + below(24) as f32) * spread, (2.0 + below(24) as f32) * spread);
+            let rotation = below(628) as f32 / 100.0;
+            SpritePlacement { position, scale, rotation, color }
+        })
+        .collect()
+}
+
+/// The area, in pixels, that frame `frame`'s `sprites` sprites ([`placements`]) cover inside a
+/// `size` scene target, summed over the sprites (overlaps counted once per sprite, since each
+/// is blended): the fragments the scene pass shades. Each sprite is the rotated rectangle
+/// SpriteBatch draws, clipped to the target.
+pub fn scene_coverage(size: (i32, i32), sprites: u32, frame: u32) -> f64 {
+    let (width, height) = (f64::from(size.0), f64::from(size.1));
+    placements(size, sprites, frame)
+        .iter()
+        .map(|s| {
+            let corners = sprite_corners(
+                [s.position.x, s.position.y],
+                [1.0, 1.0],
+                [SPRITE_ORIGIN.x, SPRITE_ORIGIN.y],
+                [s.scale.x, s.scale.y],
+                s.rotation,
+            );
+            area_inside(&corners, width, height)
+        })
+        .sum()
+}
+
+/// The screens of fragments (the covered area over the target's) that the scene's sprites
+/// cover, averaged over frames `0..frames` (at least frame 0).
+pub fn coverage_screens(size: (i32, i32), sprites: u32, frames: u32) -> f64 {
+    let frames = frames.max(1);
+    let area: f64 = (0..frames).map(|f| scene_coverage(size, sprites, f)).sum();
+    area / (f64::from(frames) * f64::from(size.0) * f64::from(size.1))
+}
+
+/// The size of step `step` (1 to 4) of the downsample chain of a `size` scene: halved `step`
+/// times, at least 1×1.
+pub fn chain_size(size: (i32, i32), step: u32) -> (i32, i32) {
+    ((size.0 >> step).max(1), (size.1 >> step).max(1))
+}
+
 /// The frame's targets and sprites, for drawing it any number of times on one device.
 pub struct PostChain {
     size: (i32, i32),
@@ -71,14 +151,7 @@ impl PostChain {
     pub fn new(device: &GraphicsDevice, size: (i32, i32), sprites: u32) -> xnagraph::Result<Self> {
         let scene = hdr_target(device, size, DepthFormat::Depth24Stencil8, 4)?;
         let chain = (1..=4)
-            .map(|step| {
-                hdr_target(
-                    device,
-                    ((size.0 >> step).max(1), (size.1 >> step).max(1)),
-                    DepthFormat::None,
-                    0,
-                )
-            })
+            .map(|step| hdr_target(device, chain_size(size, step), DepthFormat::None, 0))
             .collect::<xnagraph::Result<Vec<_>>>()?;
         let white = Texture2D::new(device, 1, 1)?;
         white.set_data(&[Color::WHITE])?;
@@ -91,40 +164,27 @@ impl PostChain {
         self.scene.multi_sample_count()
     }
 
+    /// The area, in pixels, that frame `frame`'s sprites cover inside the scene target, summed
+    /// over the sprites: [`scene_coverage`] of this frame's size and sprites.
+    pub fn scene_coverage(&self, frame: u32) -> f64 {
+        scene_coverage(self.size, self.sprites, frame)
+    }
+
     /// Records the frame (everything but the present); `frame` moves the sprites, so
     /// consecutive frames differ while every run draws the same ones.
     pub fn record(&mut self, device: &GraphicsDevice, frame: u32) -> xnagraph::Result<()> {
-        let (width, height) = self.size;
         device.set_render_target(Some(&self.scene))?;
         let sb = &mut self.batch;
         sb.begin()?;
-        // A 64-bit linear congruential generator: the same sprites on every run.
-        let mut seed = 0x5eed_u64;
-        let mut below = |n: u32| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as u32 % n
-        };
-        let spread = (width.min(height) as f32 / SIZE as f32).max(1.0);
-        for i in 0..self.sprites {
-            let color =
-                Color::new((i * 37 % 256) as u8, (i * 91 % 256) as u8, (i * 173 % 256) as u8, 255);
-            let (qw, qh) = (width as u32 * 4, height as u32 * 4);
-            let position = Vector2::new(
-                (below(qw) as f32 / 4.0 + frame as f32) % width as f32,
-                below(qh) as f32 / 4.0,
-            );
-            let scale =
-                Vector2::new((2.0 + below(24) as f32) * spread, (2.0 + below(24) as f32) * spread);
-            let rotation = below(628) as f32 / 100.0;
-            let origin = Vector2::new(0.5, 0.5);
+        for sprite in placements(self.size, self.sprites, frame) {
             sb.draw_ex(
                 &self.white,
-                position,
+                sprite.position,
                 None,
-                color,
-                rotation,
-                origin,
-                scale,
+                sprite.color,
+                sprite.rotation,
+                SPRITE_ORIGIN,
+                sprite.scale,
                 SpriteEffects::NONE,
                 0.0,
             )?;

@@ -200,7 +200,27 @@ fn post_chain_gives_the_same_pixels_under_both_policies_with_less_traffic() {
         let ratio: f64 = field(s, "gpu_p50_over_bound").and_then(|v| v.parse().ok()).unwrap();
         assert!(gpu > 0.0 && bound > 0.0, "{s}");
         assert!((ratio - gpu * 1e3 / bound).abs() <= ratio * 0.01 + 0.01, "{s}");
+        // The fill probe's floor for the frame's passes on this adapter, and the hardware
+        // floor, the larger of it and the bandwidth bound.
+        let number = |key| field(s, key).and_then(|v| v.parse::<f64>().ok()).unwrap_or(-1.0);
+        let fill = number("fill_floor_ms");
+        let parts = ["fill_scene_ms", "fill_chain_ms", "fill_back_buffer_ms"].map(number);
+        assert!(fill > 0.0 && parts.iter().all(|&p| p > 0.0), "{s}");
+        assert!((parts.iter().sum::<f64>() - fill).abs() <= 0.002, "{s}");
+        assert!(number("scene_coverage_screens") > 1.0, "{s}");
+        let floor = number("hardware_floor_ms");
+        assert!((floor - fill.max(bound / 1e3)).abs() <= 0.001, "{s}");
+        let over = number("gpu_over_hardware_floor");
+        assert!(over > 0.0 && (over - gpu / floor).abs() <= over * 0.01 + 0.01, "{s}");
     }
+    // Without the probe, no floor is claimed and the summary says why.
+    let skipped = [&["--frames", "1"][..], &args[..], &["--no-fill-probe"][..]].concat();
+    let (ok, lines) = stress(&skipped);
+    assert!(ok, "{lines:?}");
+    let s = lines.iter().find(|l| field(l, "policy").is_some()).unwrap();
+    assert_eq!(field(s, "fill_floor_ms"), Some("null"), "{s}");
+    assert_eq!(field(s, "gpu_over_hardware_floor"), Some("null"), "{s}");
+    assert!(field(s, "fill_probe").is_some_and(|w| w.contains("--no-fill-probe")), "{s}");
 }
 
 #[test]

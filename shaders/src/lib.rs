@@ -193,6 +193,12 @@ pub const STENCIL_SCATTER_SDL_FRAG: Stage = Stage {
     spirv: include_bytes!("../spirv/stencil_scatter_sdl.frag.spv"),
 };
 
+/// One colour for [`FULLSCREEN_VERT`]: the push constant `Solid { vec4 color; }` (16 bytes,
+/// fragment stage) written to the one colour output, with no resources. The benchmarks' fill
+/// probe draws it to measure what covering a target with fragments costs the hardware.
+pub const SOLID_FRAG: Stage =
+    Stage { name: "solid.frag", spirv: include_bytes!("../spirv/solid.frag.spv") };
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +232,7 @@ mod tests {
             STENCIL_SCATTER_FRAG,
             DEPTH_SCATTER_SDL_FRAG,
             STENCIL_SCATTER_SDL_FRAG,
+            SOLID_FRAG,
         ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }

@@ -10,21 +10,23 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 use tracing_subscriber::layer::SubscriberExt;
 use xnagraph::game::GameContext;
 use xnagraph::{
     BackendKind, CompilePolicy, DeviceOptions, GpuTimingSupport, GraphicsDevice, GraphicsProfile,
     PresentationParameters, SpriteSortMode, TextureIndexing,
 };
+use xnagraph_benches::post_chain;
 use xnagraph_benches::stress::churn::Churn;
+use xnagraph_benches::stress::floor::{floor_fields, probe_fill_floor};
 use xnagraph_benches::stress::mixed::Mixed;
 use xnagraph_benches::stress::post::{self, Post};
+use xnagraph_benches::stress::progress::Bar;
 use xnagraph_benches::stress::sprites::{self, SpriteOptions, Sprites};
 use xnagraph_benches::stress::timing::StageTimes;
 use xnagraph_benches::stress::uploads::{memcpy_bytes_per_second, Uploads};
 use xnagraph_benches::stress::window::run_windowed;
-use xnagraph_benches::stress::{self as harness, FrameTimes, Progress, Scenario, Summary};
+use xnagraph_benches::stress::{self as harness, FrameTimes, Scenario, Summary};
 use xnagraph_benches::{json, number, string};
 
 #[derive(Parser)]
@@ -153,6 +155,10 @@ enum Command {
         /// time (default: the NVIDIA H200's 4.8 TB/s).
         #[arg(long, default_value_t = 4800.0)]
         bandwidth_gbs: f64,
+        /// Skip the fill probe (a hand-written ash program timing the frame's passes on this
+        /// adapter before the frames), so the summary has no fill or hardware floor.
+        #[arg(long)]
+        no_fill_probe: bool,
     },
     /// SetData into dynamic textures every frame, against memcpy.
     Uploads {
@@ -169,41 +175,6 @@ fn textures_arg(s: &str) -> Result<u32, String> {
         "1" => Ok(1),
         "12" => Ok(12),
         _ => Err(format!("{s} textures: 1 or 12")),
-    }
-}
-
-struct Bar(Option<ProgressBar>);
-
-impl Bar {
-    /// A progress bar on stderr for runs of at least 500 frames (hidden when stderr is not a
-    /// terminal).
-    fn new(frames: u32) -> Bar {
-        Bar((frames >= 500).then(|| {
-            let bar = ProgressBar::new(u64::from(frames));
-            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} frames {elapsed}")
-            {
-                bar.set_style(style);
-            }
-            bar
-        }))
-    }
-}
-
-impl Progress for Bar {
-    fn frame_done(&mut self, index: u32) {
-        if let Some(bar) = &self.0 {
-            if index.is_multiple_of(16) {
-                bar.set_position(u64::from(index + 1));
-            }
-        }
-    }
-}
-
-impl Drop for Bar {
-    fn drop(&mut self) {
-        if let Some(bar) = &self.0 {
-            bar.finish_and_clear();
-        }
     }
 }
 
@@ -483,12 +454,22 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 Ok(pass)
             })
         }
-        Command::PostChain { width, height, sprites, bandwidth_gbs } => {
+        Command::PostChain { width, height, sprites, bandwidth_gbs, no_fill_probe } => {
             if cli.window {
                 // Two devices, one per policy, and one window event loop per process.
                 return Err("post-chain compares two devices and runs headless only".to_owned());
             }
             let frames = cli.frames.unwrap_or(100);
+            let size = (width, height);
+            // The screens of fragments the scene's sprites cover, averaged over the frames run.
+            let coverage =
+                (0..frames).map(|f| post_chain::scene_coverage(size, sprites, f)).sum::<f64>()
+                    / (f64::from(frames.max(1)) * f64::from(width) * f64::from(height));
+            let fill = if no_fill_probe {
+                Err("skipped (--no-fill-probe)".to_owned())
+            } else {
+                probe_fill_floor(cli.validation, size, coverage)?
+            };
             let mut results = Vec::new();
             for (name, policy) in
                 [("graph", CompilePolicy::Graph), ("frame-blind", CompilePolicy::FrameBlind)]
@@ -501,28 +482,21 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 let bound_us = bytes / (bandwidth_gbs * 1e9) * 1e6;
                 let mut gpu: Vec<f64> =
                     times.iter().filter_map(|f| f.gpu.map(|d| d.as_secs_f64() * 1e3)).collect();
-                let bound = (
+                let gpu_p50 = harness::percentile(&mut gpu, 50.0);
+                let mut fields = vec![
+                    adapter(&device),
+                    gpu_timing(&device, cli),
+                    presented(cli),
+                    ("policy", string(name)),
+                    ("scene_samples", scenario.scene_samples().to_string()),
+                    ("bytes_loaded", result.cost.bytes_loaded.to_string()),
+                    ("bytes_stored", result.cost.bytes_stored.to_string()),
+                    ("barriers", result.cost.barriers.to_string()),
                     ("bandwidth_bound_us", number(bound_us)),
-                    (
-                        "gpu_p50_over_bound",
-                        number(harness::percentile(&mut gpu, 50.0) * 1e3 / bound_us),
-                    ),
-                );
-                out(Summary(&times).json(
-                    "post-chain",
-                    &[
-                        adapter(&device),
-                        gpu_timing(&device, cli),
-                        presented(cli),
-                        ("policy", string(name)),
-                        ("scene_samples", scenario.scene_samples().to_string()),
-                        ("bytes_loaded", result.cost.bytes_loaded.to_string()),
-                        ("bytes_stored", result.cost.bytes_stored.to_string()),
-                        ("barriers", result.cost.barriers.to_string()),
-                        bound.0,
-                        bound.1,
-                    ],
-                ));
+                    ("gpu_p50_over_bound", number(gpu_p50 * 1e3 / bound_us)),
+                ];
+                fields.extend(floor_fields(gpu_p50, bound_us / 1e3, coverage, &fill));
+                out(Summary(&times).json("post-chain", &fields));
                 if name == "graph" {
                     run.plot("post-chain (graph)", &times)?;
                 }

@@ -11,8 +11,10 @@
 //! over the run.
 
 pub mod churn;
+pub mod floor;
 pub mod mixed;
 pub mod post;
+pub mod progress;
 pub mod sprites;
 pub mod timing;
 pub mod uploads;

@@ -1,0 +1,343 @@
+//! The device the hand-written ash programs share ([`crate::ash_clear`], [`crate::ash_fill`]):
+//! a Vulkan 1.3 instance, the adapter the engine would choose (discrete before integrated before
+//! virtual before CPU), one graphics queue with dynamic rendering and synchronization2, and
+//! device-local colour images. Optionally Khronos' validation layer (with synchronization
+//! validation) reports its warnings and errors into a list the program reads back.
+
+use std::ffi::{c_void, CStr};
+
+use ash::vk;
+use xnagraph_graph::Diagnostics;
+
+const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+/// Formats a failed Vulkan call.
+pub(crate) fn err(what: &str, r: vk::Result) -> String {
+    format!("{what}: {r}")
+}
+
+/// Instance, adapter, device and graphics queue of a hand-written program.
+pub struct AshDevice {
+    _entry: ash::Entry,
+    /// The instance, destroyed in Drop after the device.
+    pub instance: ash::Instance,
+    /// The chosen adapter.
+    pub physical: vk::PhysicalDevice,
+    /// The chosen adapter's properties (limits, timestamp period).
+    pub properties: vk::PhysicalDeviceProperties,
+    /// The logical device, destroyed in Drop.
+    pub device: ash::Device,
+    /// The graphics queue's family.
+    pub family: u32,
+    /// The valid bits of the graphics family's timestamps (0: it has none).
+    pub timestamp_bits: u32,
+    /// Queue 0 of [`AshDevice::family`].
+    pub queue: vk::Queue,
+    /// The adapter's name.
+    pub adapter: String,
+    debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    /// The validation messages, boxed so the messenger's user data stays put; dropped after
+    /// the instance.
+    messages: Box<Diagnostics>,
+}
+
+/// One device-local colour image with a view of its one level and layer.
+pub struct AshImage {
+    /// The image.
+    pub image: vk::Image,
+    /// A 2D view of it.
+    pub view: vk::ImageView,
+    memory: vk::DeviceMemory,
+}
+
+/// The debug-utils callback: records warnings and errors in the device's list.
+unsafe extern "system" fn on_message(
+    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    user: *mut c_void,
+) -> vk::Bool32 {
+    // SAFETY: the layer passes valid callback data (or null) for the call, and `p_message`,
+    // when set, is a NUL-terminated string.
+    let text = unsafe {
+        data.as_ref()
+            .filter(|d| !d.p_message.is_null())
+            .map(|d| CStr::from_ptr(d.p_message).to_string_lossy().into_owned())
+    }
+    .unwrap_or_default();
+    // SAFETY: `user` is the boxed `Diagnostics` of the `AshDevice`, which outlives the
+    // messenger and the instance.
+    if let Some(messages) = unsafe { user.cast::<Diagnostics>().as_ref() } {
+        messages.report(format!("{severity:?}: {text}"));
+    }
+    vk::FALSE
+}
+
+impl AshDevice {
+    /// Creates the device on the adapter the engine prefers (discrete first); `validation`
+    /// turns on Khronos' validation layer with synchronization validation (an error if the
+    /// layer is not installed).
+    pub fn new(validation: bool) -> Result<AshDevice, String> {
+        // SAFETY: loading the system Vulkan loader; the library stays loaded while `_entry` lives.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("loading Vulkan: {e}"))?;
+        if validation {
+            // SAFETY: the entry is loaded.
+            let layers = unsafe { entry.enumerate_instance_layer_properties() }
+                .map_err(|r| err("layers", r))?;
+            if !layers.iter().any(|l| l.layer_name_as_c_str() == Ok(VALIDATION_LAYER)) {
+                return Err(
+                    "validation asked for but VK_LAYER_KHRONOS_validation is missing".into()
+                );
+            }
+        }
+        let messages = Box::new(Diagnostics::default());
+        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
+        let layer_names = [VALIDATION_LAYER.as_ptr()];
+        let extension_names = [ash::ext::debug_utils::NAME.as_ptr()];
+        let checks = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+        let mut features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(&checks);
+        let messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+            .message_severity(
+                vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                    | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+            )
+            .message_type(
+                vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                    | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                    | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+            )
+            .pfn_user_callback(Some(on_message))
+            .user_data(std::ptr::from_ref::<Diagnostics>(&messages).cast_mut().cast());
+        let mut chained = messenger_info;
+        let mut info = vk::InstanceCreateInfo::default().application_info(&app);
+        if validation {
+            info = info
+                .enabled_layer_names(&layer_names)
+                .enabled_extension_names(&extension_names)
+                .push_next(&mut features)
+                .push_next(&mut chained);
+        }
+        // SAFETY: valid create info; the instance is destroyed in Drop.
+        let instance =
+            unsafe { entry.create_instance(&info, None) }.map_err(|r| err("instance", r))?;
+        let debug = if validation {
+            let utils = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            // SAFETY: the extension is enabled; the messenger is destroyed in Drop.
+            match unsafe { utils.create_debug_utils_messenger(&messenger_info, None) } {
+                Ok(messenger) => Some((utils, messenger)),
+                Err(r) => {
+                    // SAFETY: nothing else was created from the instance.
+                    unsafe { instance.destroy_instance(None) };
+                    return Err(err("debug messenger", r));
+                }
+            }
+        } else {
+            None
+        };
+        let mut out = AshDevice::open(entry, instance, debug, messages)?;
+        out.adapter = out
+            .properties
+            .device_name_as_c_str()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(out)
+    }
+
+    /// Picks the adapter and creates the device on `instance`; destroys the instance (and
+    /// messenger) on failure.
+    fn open(
+        entry: ash::Entry,
+        instance: ash::Instance,
+        debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+        messages: Box<Diagnostics>,
+    ) -> Result<AshDevice, String> {
+        match pick_and_create(&instance) {
+            Ok(Picked { physical, properties, device, family, timestamp_bits }) => {
+                // SAFETY: the family and index were requested at device creation.
+                let queue = unsafe { device.get_device_queue(family, 0) };
+                Ok(AshDevice {
+                    _entry: entry,
+                    instance,
+                    physical,
+                    properties,
+                    device,
+                    family,
+                    timestamp_bits,
+                    queue,
+                    adapter: String::new(),
+                    debug,
+                    messages,
+                })
+            }
+            Err(e) => {
+                // SAFETY: the messenger and instance were created by the caller and nothing
+                // else lives on them.
+                unsafe {
+                    if let Some((utils, messenger)) = &debug {
+                        utils.destroy_debug_utils_messenger(*messenger, None);
+                    }
+                    instance.destroy_instance(None);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// The validation messages reported so far, taken out of the list.
+    pub fn take_messages(&self) -> Vec<String> {
+        self.messages.take_messages()
+    }
+
+    /// Creates a device-local 2D colour image of one level and layer and its view.
+    pub fn image(
+        &self,
+        (width, height): (u32, u32),
+        format: vk::Format,
+        samples: vk::SampleCountFlags,
+        usage: vk::ImageUsageFlags,
+    ) -> Result<AshImage, String> {
+        let d = &self.device;
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D { width, height, depth: 1 })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(samples)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage);
+        // SAFETY: valid device and create info.
+        let image = unsafe { d.create_image(&info, None) }.map_err(|r| err("image", r))?;
+        let mut out =
+            AshImage { image, view: vk::ImageView::null(), memory: vk::DeviceMemory::null() };
+        // SAFETY: the image belongs to this device; on failure it is destroyed with what was
+        // created so far.
+        let made = unsafe { self.bind_and_view(&mut out, format) };
+        if let Err(e) = made {
+            self.destroy_image(&out);
+            return Err(e);
+        }
+        Ok(out)
+    }
+
+    /// Allocates and binds `image`'s memory and creates its view.
+    ///
+    /// # Safety
+    /// `image.image` belongs to this device and has no memory bound yet.
+    unsafe fn bind_and_view(&self, image: &mut AshImage, format: vk::Format) -> Result<(), String> {
+        let d = &self.device;
+        // SAFETY: per the contract, the image belongs to this device.
+        let req = unsafe { d.get_image_memory_requirements(image.image) };
+        // SAFETY: valid physical device.
+        let props = unsafe { self.instance.get_physical_device_memory_properties(self.physical) };
+        let type_index = (0..props.memory_type_count)
+            .find(|&i| {
+                req.memory_type_bits & (1 << i) != 0
+                    && props.memory_types[i as usize]
+                        .property_flags
+                        .contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
+            })
+            .ok_or("no device-local memory type")?;
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(type_index);
+        // SAFETY: the type index satisfies the image's requirements.
+        image.memory = unsafe { d.allocate_memory(&alloc, None) }.map_err(|r| err("memory", r))?;
+        // SAFETY: fresh image and memory of the right type and size.
+        unsafe { d.bind_image_memory(image.image, image.memory, 0) }.map_err(|r| err("bind", r))?;
+        let view_info = vk::ImageViewCreateInfo::default()
+            .image(image.image)
+            .view_type(vk::ImageViewType::TYPE_2D)
+            .format(format)
+            .subresource_range(color_range());
+        // SAFETY: the image is bound to memory and the range lies inside it.
+        image.view =
+            unsafe { d.create_image_view(&view_info, None) }.map_err(|r| err("view", r))?;
+        Ok(())
+    }
+
+    /// Destroys an image made by [`AshDevice::image`] once the GPU no longer uses it.
+    pub fn destroy_image(&self, image: &AshImage) {
+        // SAFETY: the caller no longer uses the image; null handles are ignored.
+        unsafe {
+            self.device.destroy_image_view(image.view, None);
+            self.device.destroy_image(image.image, None);
+            self.device.free_memory(image.memory, None);
+        }
+    }
+}
+
+/// The colour aspect of a single-level, single-layer image.
+pub fn color_range() -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange::default()
+        .aspect_mask(vk::ImageAspectFlags::COLOR)
+        .level_count(1)
+        .layer_count(1)
+}
+
+/// What [`pick_and_create`] chose and created.
+struct Picked {
+    physical: vk::PhysicalDevice,
+    properties: vk::PhysicalDeviceProperties,
+    device: ash::Device,
+    family: u32,
+    timestamp_bits: u32,
+}
+
+/// The adapter the engine prefers and a device on it with one graphics queue.
+fn pick_and_create(instance: &ash::Instance) -> Result<Picked, String> {
+    // SAFETY: the instance is valid.
+    let physicals =
+        unsafe { instance.enumerate_physical_devices() }.map_err(|r| err("adapters", r))?;
+    let rank = |t: vk::PhysicalDeviceType| match t {
+        vk::PhysicalDeviceType::DISCRETE_GPU => 0,
+        vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
+        vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
+        vk::PhysicalDeviceType::CPU => 3,
+        _ => 4,
+    };
+    let (physical, properties) = physicals
+        .iter()
+        // SAFETY: each handle came from this instance.
+        .map(|&p| (p, unsafe { instance.get_physical_device_properties(p) }))
+        .min_by_key(|(_, props)| rank(props.device_type))
+        .ok_or("no Vulkan adapter")?;
+    // SAFETY: valid physical device.
+    let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
+    let family = families
+        .iter()
+        .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
+        .ok_or("no graphics queue")?;
+    let timestamp_bits = families[family].timestamp_valid_bits;
+    let family = family as u32;
+    let priorities = [1.0f32];
+    let queue_info = [vk::DeviceQueueCreateInfo::default()
+        .queue_family_index(family)
+        .queue_priorities(&priorities)];
+    let mut features13 = vk::PhysicalDeviceVulkan13Features::default()
+        .dynamic_rendering(true)
+        .synchronization2(true);
+    let device_info =
+        vk::DeviceCreateInfo::default().queue_create_infos(&queue_info).push_next(&mut features13);
+    // SAFETY: valid physical device and create info; destroyed in Drop.
+    let device = unsafe { instance.create_device(physical, &device_info, None) }
+        .map_err(|r| err("device", r))?;
+    Ok(Picked { physical, properties, device, family, timestamp_bits })
+}
+
+impl Drop for AshDevice {
+    fn drop(&mut self) {
+        // SAFETY: the programs destroy their own objects first (their Drop runs before this
+        // one's); the device, messenger and instance are destroyed once, children first, and
+        // the messages box outlives them all.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_device(None);
+            if let Some((utils, messenger)) = &self.debug {
+                utils.destroy_debug_utils_messenger(*messenger, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
+}
