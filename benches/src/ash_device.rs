@@ -35,19 +35,56 @@ pub struct AshDevice {
     pub queue: vk::Queue,
     /// The adapter's name.
     pub adapter: String,
+    /// Whether the device was created with `shaderSampledImageArrayNonUniformIndexing`
+    /// (enabled whenever the adapter offers it, as the engine's backend does).
+    pub nonuniform_indexing: bool,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
     /// The validation messages, boxed so the messenger's user data stays put; dropped after
     /// the instance.
     messages: Box<Diagnostics>,
 }
 
-/// One device-local colour image with a view of its one level and layer.
+/// One device-local colour image with a 2D view of all its levels (one layer).
 pub struct AshImage {
     /// The image.
     pub image: vk::Image,
     /// A 2D view of it.
     pub view: vk::ImageView,
+    /// Its mip levels.
+    pub levels: u32,
     memory: vk::DeviceMemory,
+}
+
+/// A buffer in host-visible, coherent memory, mapped while it lives (made by
+/// [`AshDevice::host_buffer`], destroyed by [`AshDevice::destroy_buffer`]).
+pub struct AshBuffer {
+    /// The buffer.
+    pub buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    mapped: *mut u8,
+    /// Its size in bytes.
+    pub size: vk::DeviceSize,
+}
+
+impl AshBuffer {
+    /// Copies `bytes` to the buffer's start; fails past its size. The GPU must not be using the
+    /// buffer.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
+        if bytes.len() as u64 > self.size {
+            return Err(format!("{} bytes into a buffer of {}", bytes.len(), self.size));
+        }
+        // SAFETY: the mapping covers `size` bytes, which `bytes` does not exceed, and nothing
+        // else borrows it.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.mapped, bytes.len()) };
+        Ok(())
+    }
+
+    /// The buffer's first `len` bytes (at most its size), as the GPU last wrote them.
+    pub fn read(&self, len: usize) -> &[u8] {
+        let len = len.min(self.size as usize);
+        // SAFETY: the mapping covers `size` bytes and lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.mapped, len) }
+    }
 }
 
 /// The debug-utils callback: records warnings and errors in the device's list.
@@ -153,7 +190,7 @@ impl AshDevice {
         messages: Box<Diagnostics>,
     ) -> Result<AshDevice, String> {
         match pick_and_create(&instance) {
-            Ok(Picked { physical, properties, device, family, timestamp_bits }) => {
+            Ok(Picked { physical, properties, device, family, timestamp_bits, nonuniform }) => {
                 // SAFETY: the family and index were requested at device creation.
                 let queue = unsafe { device.get_device_queue(family, 0) };
                 Ok(AshDevice {
@@ -166,6 +203,7 @@ impl AshDevice {
                     timestamp_bits,
                     queue,
                     adapter: String::new(),
+                    nonuniform_indexing: nonuniform,
                     debug,
                     messages,
                 })
@@ -192,9 +230,22 @@ impl AshDevice {
     /// Creates a device-local 2D colour image of one level and layer and its view.
     pub fn image(
         &self,
+        size: (u32, u32),
+        format: vk::Format,
+        samples: vk::SampleCountFlags,
+        usage: vk::ImageUsageFlags,
+    ) -> Result<AshImage, String> {
+        self.image_levels(size, format, samples, 1, usage)
+    }
+
+    /// Creates a device-local 2D colour image of `levels` mip levels and one layer, and a view
+    /// of every level.
+    pub fn image_levels(
+        &self,
         (width, height): (u32, u32),
         format: vk::Format,
         samples: vk::SampleCountFlags,
+        levels: u32,
         usage: vk::ImageUsageFlags,
     ) -> Result<AshImage, String> {
         let d = &self.device;
@@ -202,15 +253,19 @@ impl AshDevice {
             .image_type(vk::ImageType::TYPE_2D)
             .format(format)
             .extent(vk::Extent3D { width, height, depth: 1 })
-            .mip_levels(1)
+            .mip_levels(levels)
             .array_layers(1)
             .samples(samples)
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(usage);
         // SAFETY: valid device and create info.
         let image = unsafe { d.create_image(&info, None) }.map_err(|r| err("image", r))?;
-        let mut out =
-            AshImage { image, view: vk::ImageView::null(), memory: vk::DeviceMemory::null() };
+        let mut out = AshImage {
+            image,
+            view: vk::ImageView::null(),
+            levels,
+            memory: vk::DeviceMemory::null(),
+        };
         // SAFETY: the image belongs to this device; on failure it is destroyed with what was
         // created so far.
         let made = unsafe { self.bind_and_view(&mut out, format) };
@@ -229,32 +284,86 @@ impl AshDevice {
         let d = &self.device;
         // SAFETY: per the contract, the image belongs to this device.
         let req = unsafe { d.get_image_memory_requirements(image.image) };
-        // SAFETY: valid physical device.
-        let props = unsafe { self.instance.get_physical_device_memory_properties(self.physical) };
-        let type_index = (0..props.memory_type_count)
-            .find(|&i| {
-                req.memory_type_bits & (1 << i) != 0
-                    && props.memory_types[i as usize]
-                        .property_flags
-                        .contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
-            })
-            .ok_or("no device-local memory type")?;
-        let alloc = vk::MemoryAllocateInfo::default()
-            .allocation_size(req.size)
-            .memory_type_index(type_index);
-        // SAFETY: the type index satisfies the image's requirements.
-        image.memory = unsafe { d.allocate_memory(&alloc, None) }.map_err(|r| err("memory", r))?;
+        image.memory = self.allocate(req, vk::MemoryPropertyFlags::DEVICE_LOCAL)?;
         // SAFETY: fresh image and memory of the right type and size.
         unsafe { d.bind_image_memory(image.image, image.memory, 0) }.map_err(|r| err("bind", r))?;
         let view_info = vk::ImageViewCreateInfo::default()
             .image(image.image)
             .view_type(vk::ImageViewType::TYPE_2D)
             .format(format)
-            .subresource_range(color_range());
+            .subresource_range(color_levels(0, image.levels));
         // SAFETY: the image is bound to memory and the range lies inside it.
         image.view =
             unsafe { d.create_image_view(&view_info, None) }.map_err(|r| err("view", r))?;
         Ok(())
+    }
+
+    /// Allocates memory of a type with `flags` that satisfies `req`.
+    fn allocate(
+        &self,
+        req: vk::MemoryRequirements,
+        flags: vk::MemoryPropertyFlags,
+    ) -> Result<vk::DeviceMemory, String> {
+        // SAFETY: valid physical device.
+        let props = unsafe { self.instance.get_physical_device_memory_properties(self.physical) };
+        let type_index = (0..props.memory_type_count)
+            .find(|&i| {
+                req.memory_type_bits & (1 << i) != 0
+                    && props.memory_types[i as usize].property_flags.contains(flags)
+            })
+            .ok_or_else(|| format!("no memory type {flags:?}"))?;
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(type_index);
+        // SAFETY: the type index satisfies the requirements.
+        unsafe { self.device.allocate_memory(&alloc, None) }.map_err(|r| err("memory", r))
+    }
+
+    /// Creates a buffer of `size` bytes for `usage` in host-visible, coherent memory, mapped
+    /// for its whole life (what a program writes through [`AshBuffer::write`] needs no flush).
+    pub fn host_buffer(
+        &self,
+        size: vk::DeviceSize,
+        usage: vk::BufferUsageFlags,
+    ) -> Result<AshBuffer, String> {
+        let d = &self.device;
+        let info = vk::BufferCreateInfo::default().size(size.max(1)).usage(usage);
+        // SAFETY: valid device and create info.
+        let buffer = unsafe { d.create_buffer(&info, None) }.map_err(|r| err("buffer", r))?;
+        let mut out = AshBuffer {
+            buffer,
+            memory: vk::DeviceMemory::null(),
+            mapped: std::ptr::null_mut(),
+            size,
+        };
+        let flags = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        // SAFETY: the buffer belongs to this device; on failure it is destroyed with what was
+        // made so far.
+        let made = unsafe {
+            let req = d.get_buffer_memory_requirements(buffer);
+            self.allocate(req, flags).and_then(|memory| {
+                out.memory = memory;
+                d.bind_buffer_memory(buffer, memory, 0).map_err(|r| err("bind", r))?;
+                let mapped = d.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty());
+                out.mapped = mapped.map_err(|r| err("map", r))?.cast();
+                Ok(())
+            })
+        };
+        if let Err(e) = made {
+            self.destroy_buffer(&out);
+            return Err(e);
+        }
+        Ok(out)
+    }
+
+    /// Destroys a buffer made by [`AshDevice::host_buffer`] once the GPU no longer uses it.
+    pub fn destroy_buffer(&self, buffer: &AshBuffer) {
+        // SAFETY: the caller no longer uses the buffer; freeing unmaps; null handles are
+        // ignored.
+        unsafe {
+            self.device.destroy_buffer(buffer.buffer, None);
+            self.device.free_memory(buffer.memory, None);
+        }
     }
 
     /// Destroys an image made by [`AshDevice::image`] once the GPU no longer uses it.
@@ -270,9 +379,15 @@ impl AshDevice {
 
 /// The colour aspect of a single-level, single-layer image.
 pub fn color_range() -> vk::ImageSubresourceRange {
+    color_levels(0, 1)
+}
+
+/// The colour aspect of `count` levels from `first` of a single-layer image.
+pub fn color_levels(first: u32, count: u32) -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange::default()
         .aspect_mask(vk::ImageAspectFlags::COLOR)
-        .level_count(1)
+        .base_mip_level(first)
+        .level_count(count)
         .layer_count(1)
 }
 
@@ -283,6 +398,7 @@ struct Picked {
     device: ash::Device,
     family: u32,
     timestamp_bits: u32,
+    nonuniform: bool,
 }
 
 /// The adapter the engine prefers and a device on it with one graphics queue.
@@ -315,15 +431,28 @@ fn pick_and_create(instance: &ash::Instance) -> Result<Picked, String> {
     let queue_info = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)
         .queue_priorities(&priorities)];
+    let mut offered12 = vk::PhysicalDeviceVulkan12Features::default();
+    let mut offered = vk::PhysicalDeviceFeatures2::default().push_next(&mut offered12);
+    // SAFETY: valid physical device; the chained structure outlives the call.
+    unsafe { instance.get_physical_device_features2(physical, &mut offered) };
+    let nonuniform = offered12.shader_sampled_image_array_non_uniform_indexing == vk::TRUE;
+    // As the engine's backend: non-uniform indexing where offered, and maintenance4 (required
+    // of Vulkan 1.3), whose relaxed interface matching lets a fragment stage leave a vertex
+    // output unread.
+    let mut features12 = vk::PhysicalDeviceVulkan12Features::default()
+        .shader_sampled_image_array_non_uniform_indexing(nonuniform);
     let mut features13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(true)
-        .synchronization2(true);
-    let device_info =
-        vk::DeviceCreateInfo::default().queue_create_infos(&queue_info).push_next(&mut features13);
+        .synchronization2(true)
+        .maintenance4(true);
+    let device_info = vk::DeviceCreateInfo::default()
+        .queue_create_infos(&queue_info)
+        .push_next(&mut features12)
+        .push_next(&mut features13);
     // SAFETY: valid physical device and create info; destroyed in Drop.
     let device = unsafe { instance.create_device(physical, &device_info, None) }
         .map_err(|r| err("device", r))?;
-    Ok(Picked { physical, properties, device, family, timestamp_bits })
+    Ok(Picked { physical, properties, device, family, timestamp_bits, nonuniform })
 }
 
 impl Drop for AshDevice {

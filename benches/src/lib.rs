@@ -5,8 +5,10 @@
 
 pub mod alloc_count;
 pub mod ash_clear;
+pub mod ash_commands;
 pub mod ash_device;
 pub mod ash_fill;
+pub mod ash_sprites;
 pub mod coverage;
 pub mod fuzz;
 pub mod plot;

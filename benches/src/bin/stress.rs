@@ -22,6 +22,7 @@ use xnagraph_benches::stress::floor::{floor_fields, probe_fill_floor};
 use xnagraph_benches::stress::mixed::Mixed;
 use xnagraph_benches::stress::post::{self, Post};
 use xnagraph_benches::stress::progress::Bar;
+use xnagraph_benches::stress::reference;
 use xnagraph_benches::stress::sprites::{self, SpriteOptions, Sprites};
 use xnagraph_benches::stress::timing::StageTimes;
 use xnagraph_benches::stress::uploads::{memcpy_bytes_per_second, Uploads};
@@ -139,6 +140,10 @@ enum Command {
         /// a level near their size.
         #[arg(long)]
         mipmaps: bool,
+        /// After the frames, draw the last frame's sprites in a hand-written ash program on
+        /// this adapter (same shaders, textures, sampler, blend) and report its GPU time.
+        #[arg(long)]
+        ash_reference: bool,
     },
     /// Short-lived render targets every frame (default 10,000 frames); fails past its bounds.
     RtChurn,
@@ -377,7 +382,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
     let cli = run.cli;
     let e = |e: xnagraph::XnaError| e.to_string();
     match cli.scenario {
-        Command::Sprites { textures, sort, waves, per_wave, ramp, mipmaps } => {
+        Command::Sprites { textures, sort, waves, per_wave, ramp, mipmaps, ash_reference } => {
             let options = SpriteOptions {
                 textures,
                 sort: sort_mode(sort),
@@ -393,7 +398,8 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 let device = run
                     .device((sprites::WIDTH, sprites::HEIGHT), CompilePolicy::Graph)
                     .map_err(e)?;
-                return ramp_sprites(run, &device, options).map_err(e);
+                sprites::ramp(&device, options, &run.times, &mut out).map_err(e)?;
+                return Ok(true);
             }
             let frames = cli.frames.unwrap_or(300);
             let size = (sprites::WIDTH, sprites::HEIGHT);
@@ -404,24 +410,29 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     let mut v: Vec<f64> = times.iter().map(get).collect();
                     number(harness::percentile(&mut v, 50.0) * 1e9 / count.max(1) as f64)
                 };
-                out(Summary(&times).json(
-                    "sprites",
-                    &[
-                        adapter(device),
-                        gpu_timing(device, cli),
-                        presented(cli),
-                        ("sprites", count.to_string()),
-                        ("textures", textures.to_string()),
-                        ("mipmaps", mipmaps.to_string()),
-                        ("update_ns_per_sprite_p50", per_sprite(|f| f.update.as_secs_f64())),
-                        ("record_ns_per_sprite_p50", per_sprite(|f| f.record.as_secs_f64())),
-                        (
-                            "update_record_ns_per_sprite_p50",
-                            per_sprite(|f| (f.update + f.record).as_secs_f64()),
-                        ),
-                        ("frame_ns_per_sprite_p50", per_sprite(|f| f.frame.as_secs_f64())),
-                    ],
-                ));
+                let mut fields = vec![
+                    adapter(device),
+                    gpu_timing(device, cli),
+                    presented(cli),
+                    ("sprites", count.to_string()),
+                    ("textures", textures.to_string()),
+                    ("mipmaps", mipmaps.to_string()),
+                    ("update_ns_per_sprite_p50", per_sprite(|f| f.update.as_secs_f64())),
+                    ("record_ns_per_sprite_p50", per_sprite(|f| f.record.as_secs_f64())),
+                    (
+                        "update_record_ns_per_sprite_p50",
+                        per_sprite(|f| (f.update + f.record).as_secs_f64()),
+                    ),
+                    ("frame_ns_per_sprite_p50", per_sprite(|f| f.frame.as_secs_f64())),
+                ];
+                if ash_reference {
+                    let mut gpu: Vec<f64> =
+                        times.iter().filter_map(|f| f.gpu).map(|d| d.as_secs_f64() * 1e3).collect();
+                    let measured = reference::measure(cli.validation, scenario, size)?;
+                    fields
+                        .extend(reference::fields(harness::percentile(&mut gpu, 50.0), &measured));
+                }
+                out(Summary(&times).json("sprites", &fields));
                 run.plot("sprites", &times)?;
                 Ok(true)
             })
@@ -550,41 +561,4 @@ fn scenario(run: &Run) -> Result<bool, String> {
             })
         }
     }
-}
-
-/// Adds a wave every `RAMP_FRAMES` frames until the median of a step's last frames passes
-/// 16.7 ms; reports the sprite count of the last step within it.
-fn ramp_sprites(
-    run: &Run,
-    device: &GraphicsDevice,
-    options: SpriteOptions,
-) -> xnagraph::Result<bool> {
-    const RAMP_FRAMES: u32 = 8;
-    const MAX_SPRITES: usize = 20_000_000;
-    let mut scenario = Sprites::new(device, SpriteOptions { waves: 1, ..options })?;
-    let mut within = 0;
-    loop {
-        let mut times =
-            harness::run(device, &mut scenario, RAMP_FRAMES, &run.times, &mut (), &mut |l| out(l))?;
-        let mut frame: Vec<f64> =
-            times.drain(RAMP_FRAMES as usize / 2..).map(|f| f.frame.as_secs_f64() * 1e3).collect();
-        let median = harness::percentile(&mut frame, 50.0);
-        out(json(&[
-            ("scenario", string("sprites-ramp")),
-            ("sprites", scenario.count().to_string()),
-            ("frame_ms_p50", number(median)),
-        ]));
-        if median > 16.7 || scenario.count() >= MAX_SPRITES {
-            break;
-        }
-        within = scenario.count();
-        scenario.add_wave(options.per_wave);
-    }
-    out(json(&[
-        ("scenario", string("sprites-ramp")),
-        ("summary", "true".to_owned()),
-        adapter(device),
-        ("sprites_within_16_7_ms", within.to_string()),
-    ]));
-    Ok(true)
 }

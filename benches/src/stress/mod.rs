@@ -15,6 +15,7 @@ pub mod floor;
 pub mod mixed;
 pub mod post;
 pub mod progress;
+pub mod reference;
 pub mod sprites;
 pub mod timing;
 pub mod uploads;

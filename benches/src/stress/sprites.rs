@@ -19,7 +19,12 @@ use xnagraph::{
     Vector2,
 };
 
+use xnagraph_graph::SpriteInstance;
+
+use super::timing::StageTimes;
 use super::{Rng, Scenario, TIME_STEP};
+use crate::ash_sprites::TextureData;
+use crate::{json, number, string};
 
 /// Bevymark's constants: gravity (px/s², down), the largest initial horizontal speed (px/s),
 /// the bird texture's edge and its drawn scale.
@@ -27,6 +32,9 @@ const GRAVITY: f32 = 9.8 * 100.0;
 const MAX_VELOCITY: f32 = 750.0;
 const TEXTURE_SIZE: i32 = 256;
 const SCALE: f32 = 0.15;
+
+/// The colour each frame clears the back buffer to, R G B A.
+pub const CLEAR: [u8; 4] = [26, 26, 26, 255];
 
 /// The back buffer bevymark draws into.
 pub const WIDTH: i32 = 1920;
@@ -167,28 +175,40 @@ impl Sprites {
 fn bird_texture(device: &GraphicsDevice, index: u32, mipmaps: bool) -> xnagraph::Result<Texture2D> {
     let texture =
         Texture2D::with_format(device, TEXTURE_SIZE, TEXTURE_SIZE, mipmaps, SurfaceFormat::Color)?;
-    let tint = Color::new(
+    let data = bird_texels(index, mipmaps);
+    for (level, texels) in data.levels.iter().enumerate() {
+        let colors: Vec<Color> =
+            texels.iter().map(|&[r, g, b, a]| Color::new(r, g, b, a)).collect();
+        texture.set_data_region(level as i32, None, &colors, 0, colors.len())?;
+    }
+    Ok(texture)
+}
+
+/// The texels of bird texture `index` (see [`bird_texture`]): level 0, then with `mipmaps`
+/// every smaller level down to 1x1, each the 2x2 box average (rounded) of the one above.
+pub fn bird_texels(index: u32, mipmaps: bool) -> TextureData {
+    let tint = [
         (255 - index * 17 % 256) as u8,
         (96 + index * 53 % 160) as u8,
         (index * 97 % 256) as u8,
         255,
-    );
+    ];
     let c = TEXTURE_SIZE as f32 / 2.0;
-    let mut texels: Vec<Color> = (0..TEXTURE_SIZE * TEXTURE_SIZE)
+    let mut texels: Vec<[u8; 4]> = (0..TEXTURE_SIZE * TEXTURE_SIZE)
         .map(|i| {
             let (x, y) = ((i % TEXTURE_SIZE) as f32 + 0.5 - c, (i / TEXTURE_SIZE) as f32 + 0.5 - c);
             if x * x + y * y <= c * c {
                 tint
             } else {
-                Color::TRANSPARENT
+                [0; 4]
             }
         })
         .collect();
-    texture.set_data(&texels)?;
+    let mut levels = Vec::new();
     let mut size = TEXTURE_SIZE as usize;
-    for level in 1..texture.level_count() {
+    while mipmaps && size > 1 {
         let half = size / 2;
-        texels = (0..half * half)
+        let next = (0..half * half)
             .map(|i| {
                 let (x, y) = (i % half * 2, i / half * 2);
                 let quad = [texels[y * size + x], texels[y * size + x + 1]]
@@ -196,18 +216,66 @@ fn bird_texture(device: &GraphicsDevice, index: u32, mipmaps: bool) -> xnagraph:
                     .chain([texels[(y + 1) * size + x], texels[(y + 1) * size + x + 1]]);
                 let mut sum = [0u32; 4];
                 for t in quad {
-                    for (s, v) in sum.iter_mut().zip([t.r, t.g, t.b, t.a]) {
+                    for (s, v) in sum.iter_mut().zip(t) {
                         *s += u32::from(v);
                     }
                 }
-                let [r, g, b, a] = sum.map(|s| ((s + 2) / 4) as u8);
-                Color::new(r, g, b, a)
+                sum.map(|s| ((s + 2) / 4) as u8)
             })
             .collect();
-        texture.set_data_region(level, None, &texels, 0, texels.len())?;
+        levels.push(std::mem::replace(&mut texels, next));
         size = half;
     }
-    Ok(texture)
+    levels.push(texels);
+    let edge = TEXTURE_SIZE as u32;
+    TextureData { width: edge, height: edge, levels }
+}
+
+impl Sprites {
+    /// The texels of the scenario's textures, in the order the birds take them.
+    pub fn texture_data(&self) -> Vec<TextureData> {
+        let count = self.textures.len() as u32;
+        (0..count).map(|i| bird_texels(i, self.options.mipmaps)).collect()
+    }
+
+    /// The sprite instances of the frame [`Scenario::record`] draws from the birds as they
+    /// stand, as `SpriteBatch` builds them for its `draw_ex` calls (no source rectangle, no
+    /// rotation, the texture's centre as origin, scale [`SCALE`], no flips): the same float
+    /// operations in the same order, so the same bytes. Each sprite's texture slot is the
+    /// batch's index of its texture, textures being indexed in the order of their first draw
+    /// (bird `i` takes texture `i % textures`, so slot and texture index agree), and the
+    /// instances come in the sort mode's order (stable, as the batch sorts them).
+    pub fn instances(&self) -> Vec<SpriteInstance> {
+        let size = TEXTURE_SIZE as f32;
+        // `draw_ex`: the destination's size is the scale times the source's (the whole
+        // texture), the origin's offset the origin times the scale.
+        let (dw, dh) = (SCALE * size, SCALE * size);
+        let offset = [size / 2.0 * SCALE, size / 2.0 * SCALE];
+        // `instance`, with the sine and cosine of rotation 0.
+        let (ox, oy) = (-offset[0], -offset[1]);
+        let (sin, cos) = (0.0f32, 1.0f32);
+        let birds = &self.birds;
+        let columns = birds.x.iter().zip(&birds.y).zip(&birds.color).zip(&birds.depth);
+        let mut out: Vec<SpriteInstance> = columns
+            .zip(&birds.texture)
+            .map(|((((&dx, &dy), color), &depth), &texture)| SpriteInstance {
+                origin: [dx + cos * ox - sin * oy, dy + sin * ox + cos * oy],
+                right: [cos * dw, sin * dw],
+                down: [-sin * dh, cos * dh],
+                texcoords: [0.0, 0.0, 0.0 + 1.0, 0.0 + 1.0],
+                depth,
+                color: [color.r, color.g, color.b, color.a],
+                texture: u32::from(texture),
+            })
+            .collect();
+        match self.options.sort {
+            SpriteSortMode::Texture => out.sort_by_key(|i| i.texture),
+            SpriteSortMode::BackToFront => out.sort_by(|a, b| b.depth.total_cmp(&a.depth)),
+            SpriteSortMode::FrontToBack => out.sort_by(|a, b| a.depth.total_cmp(&b.depth)),
+            SpriteSortMode::Deferred | SpriteSortMode::Immediate => {}
+        }
+        out
+    }
 }
 
 impl Scenario for Sprites {
@@ -217,7 +285,8 @@ impl Scenario for Sprites {
     }
 
     fn record(&mut self, device: &GraphicsDevice, _: u32) -> xnagraph::Result<()> {
-        device.clear(Color::new(26, 26, 26, 255))?;
+        let [r, g, b, a] = CLEAR;
+        device.clear(Color::new(r, g, b, a))?;
         let origin = Vector2::new(TEXTURE_SIZE as f32 / 2.0, TEXTURE_SIZE as f32 / 2.0);
         let scale = Vector2::new(SCALE, SCALE);
         self.batch.begin_with(self.options.sort, None, None, None, None, None)?;
@@ -238,4 +307,42 @@ impl Scenario for Sprites {
         }
         self.batch.end()
     }
+}
+
+/// Adds a wave every `RAMP_FRAMES` frames until the median of a step's last frames passes
+/// 16.7 ms; reports the sprite count of the last step within it.
+/// The stage figures go to `times`, the lines to `out`.
+pub fn ramp(
+    device: &GraphicsDevice,
+    options: SpriteOptions,
+    times: &StageTimes,
+    out: &mut dyn FnMut(String),
+) -> xnagraph::Result<()> {
+    const RAMP_FRAMES: u32 = 8;
+    const MAX_SPRITES: usize = 20_000_000;
+    let mut scenario = Sprites::new(device, SpriteOptions { waves: 1, ..options })?;
+    let mut within = 0;
+    loop {
+        let mut times = super::run(device, &mut scenario, RAMP_FRAMES, times, &mut (), out)?;
+        let mut frame: Vec<f64> =
+            times.drain(RAMP_FRAMES as usize / 2..).map(|f| f.frame.as_secs_f64() * 1e3).collect();
+        let median = super::percentile(&mut frame, 50.0);
+        out(json(&[
+            ("scenario", string("sprites-ramp")),
+            ("sprites", scenario.count().to_string()),
+            ("frame_ms_p50", number(median)),
+        ]));
+        if median > 16.7 || scenario.count() >= MAX_SPRITES {
+            break;
+        }
+        within = scenario.count();
+        scenario.add_wave(options.per_wave);
+    }
+    out(json(&[
+        ("scenario", string("sprites-ramp")),
+        ("summary", "true".to_owned()),
+        ("adapter", string(device.adapter_name())),
+        ("sprites_within_16_7_ms", within.to_string()),
+    ]));
+    Ok(())
 }
