@@ -160,6 +160,46 @@ fn sprites_with_mipmaps_sample_the_mip_chain() {
     assert_ne!(frame(true), frame(false));
 }
 
+/// `--ash-reference` adds the hand-written reference's GPU time for the last frame's draw and
+/// the engine's GPU time over it; where the adapter cannot draw several textures at once
+/// (lavapipe has no non-uniform indexing) the figures are null and the summary says why;
+/// without the flag there are no such fields.
+#[test]
+fn sprites_with_the_ash_reference_reports_its_gpu_time() {
+    let number = |s: &str, key| -> f64 { field(s, key).unwrap().parse().unwrap_or(f64::NAN) };
+    for mipmaps in [false, true] {
+        let mut args = vec!["--validation", "--quiet", "--frames", "3", "sprites"];
+        args.extend(["--waves", "1", "--per-wave", "100", "--ash-reference"]);
+        if mipmaps {
+            args.push("--mipmaps");
+        }
+        let (ok, lines) = stress(&args);
+        assert!(ok, "{lines:?}");
+        let s = summary(&lines);
+        let (reference, ratio) =
+            (number(s, "ash_reference_gpu_ms"), number(s, "gpu_over_ash_reference"));
+        assert!(reference > 0.0 && ratio > 0.0, "{s}");
+        // The same clear and draw on the same adapter: the engine's frame takes about the
+        // reference's time (both in milliseconds), well within a factor of four.
+        assert!((0.25..4.0).contains(&ratio), "{s}");
+        let gpu = number(s, "gpu_p50_ms");
+        assert!((gpu / reference - ratio).abs() <= 0.01 * ratio + 0.002, "{s}");
+        assert_eq!(field(s, "ash_reference_adapter"), field(s, "adapter"), "{s}");
+    }
+    let args = ["--validation", "--quiet", "--frames", "2", "sprites", "--textures", "12"];
+    let (ok, lines) =
+        stress(&[&args[..], &["--per-wave", "50", "--waves", "1", "--ash-reference"]].concat());
+    assert!(ok, "{lines:?}");
+    let s = summary(&lines);
+    // The reason holds the adapter's name, commas and all: searched in the whole line.
+    let refused = s.contains("no shaderSampledImageArrayNonUniformIndexing");
+    assert_eq!(field(s, "ash_reference_gpu_ms") == Some("null"), refused, "{s}");
+    let (ok, lines) =
+        stress(&["--quiet", "--frames", "2", "sprites", "--waves", "1", "--per-wave", "10"]);
+    assert!(ok, "{lines:?}");
+    assert!(!summary(&lines).contains("ash_reference"), "{lines:?}");
+}
+
 #[test]
 fn sprites_refuses_a_texture_count_other_than_1_or_12() {
     let out = Command::new(env!("CARGO_BIN_EXE_xnagraph-stress"))
