@@ -184,8 +184,9 @@ fn bird_texture(device: &GraphicsDevice, index: u32, mipmaps: bool) -> xnagraph:
     Ok(texture)
 }
 
-/// The texels of bird texture `index` (see [`bird_texture`]): level 0, then with `mipmaps`
-/// every smaller level down to 1x1, each the 2x2 box average (rounded) of the one above.
+/// The texels of bird texture `index` (the disc the scenario draws): level 0, then with
+/// `mipmaps` every smaller level down to 1x1, each the 2x2 box average (rounded) of the one
+/// above.
 pub fn bird_texels(index: u32, mipmaps: bool) -> TextureData {
     let tint = [
         (255 - index * 17 % 256) as u8,
@@ -240,7 +241,7 @@ impl Sprites {
 
     /// The sprite instances of the frame [`Scenario::record`] draws from the birds as they
     /// stand, as `SpriteBatch` builds them for its `draw_ex` calls (no source rectangle, no
-    /// rotation, the texture's centre as origin, scale [`SCALE`], no flips): the same float
+    /// rotation, the texture's centre as origin, scale 0.15, no flips): the same float
     /// operations in the same order, so the same bytes. Each sprite's texture slot is the
     /// batch's index of its texture, textures being indexed in the order of their first draw
     /// (bird `i` takes texture `i % textures`, so slot and texture index agree), and the
