@@ -14,6 +14,7 @@
 use ash::vk;
 use xnagraph_shaders::{FULLSCREEN_VERT, SOLID_FRAG};
 
+use crate::ash_commands::AshCommands;
 use crate::ash_device::{color_range, err, AshDevice, AshImage};
 
 /// Untimed submissions of a command buffer before the timed ones.
@@ -102,10 +103,7 @@ struct Target {
 
 /// The probe's device, command buffer, timestamp queries, shaders and the targets made so far.
 pub struct FillProbe {
-    pool: vk::CommandPool,
-    cmd: vk::CommandBuffer,
-    fence: vk::Fence,
-    queries: vk::QueryPool,
+    commands: Option<AshCommands>,
     modules: [vk::ShaderModule; 2],
     layout: vk::PipelineLayout,
     targets: Vec<Target>,
@@ -126,10 +124,7 @@ impl FillProbe {
         }
         // Null handles until `create` makes them: Drop destroys whatever was made.
         let mut probe = FillProbe {
-            pool: vk::CommandPool::null(),
-            cmd: vk::CommandBuffer::null(),
-            fence: vk::Fence::null(),
-            queries: vk::QueryPool::null(),
+            commands: None,
             modules: [vk::ShaderModule::null(); 2],
             layout: vk::PipelineLayout::null(),
             targets: Vec::new(),
@@ -140,35 +135,15 @@ impl FillProbe {
         Ok(probe)
     }
 
-    /// The command pool and buffer, fence, query pool, shader modules and pipeline layout.
+    /// The timed command buffer, shader modules and pipeline layout.
     fn create(&mut self) -> Result<(), String> {
+        self.commands = Some(AshCommands::new(&self.dev)?);
         let d = &self.dev.device;
-        let pool_info = vk::CommandPoolCreateInfo::default()
-            .queue_family_index(self.dev.family)
-            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
-        // SAFETY (every call below): valid device and create infos; each object is destroyed
-        // in Drop.
-        self.pool =
-            unsafe { d.create_command_pool(&pool_info, None) }.map_err(|r| err("pool", r))?;
-        let cmd_info = vk::CommandBufferAllocateInfo::default()
-            .command_pool(self.pool)
-            .level(vk::CommandBufferLevel::PRIMARY)
-            .command_buffer_count(1);
-        // SAFETY: as above.
-        self.cmd = unsafe { d.allocate_command_buffers(&cmd_info) }
-            .map_err(|r| err("command buffer", r))?[0];
-        // SAFETY: as above.
-        self.fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }
-            .map_err(|r| err("fence", r))?;
-        let query_info =
-            vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(2);
-        // SAFETY: as above.
-        self.queries =
-            unsafe { d.create_query_pool(&query_info, None) }.map_err(|r| err("query pool", r))?;
         for (slot, stage) in self.modules.iter_mut().zip([FULLSCREEN_VERT, SOLID_FRAG]) {
             let words = stage.words();
             let info = vk::ShaderModuleCreateInfo::default().code(&words);
-            // SAFETY: as above; the words are validated SPIR-V.
+            // SAFETY (every call below): valid device and create infos; each object is
+            // destroyed in Drop; the words are validated SPIR-V.
             *slot =
                 unsafe { d.create_shader_module(&info, None) }.map_err(|r| err(stage.name, r))?;
         }
@@ -333,8 +308,6 @@ impl FillProbe {
     /// GPU time in nanoseconds.
     fn submit(&self, index: usize, layers: &[(FillBlend, u32)]) -> Result<f64, String> {
         let target = &self.targets[index];
-        let d = &self.dev.device;
-        let cmd = self.cmd;
         let mut draws = Vec::with_capacity(layers.len());
         for &(blend, count) in layers {
             let pipeline = target.pipelines.iter().find(|(b, _)| *b == blend);
@@ -388,51 +361,37 @@ impl FillProbe {
             vk::Viewport::default().width(width as f32).height(height as f32).max_depth(1.0);
         let color: Vec<u8> =
             [0.25f32, 0.5, 0.75, 0.5].iter().flat_map(|c| c.to_le_bytes()).collect();
-        let cmds = [cmd];
-        let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-        let mut stamps = [0u64; 2];
-        // SAFETY: the command buffer is idle (the last submission was waited for), every handle
-        // belongs to this device, the pipelines match the attachment's format and samples, and
-        // the query results are read only after the fence has signalled.
-        unsafe {
-            d.reset_fences(&[self.fence]).map_err(|r| err("reset", r))?;
-            let begin = vk::CommandBufferBeginInfo::default()
-                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-            d.begin_command_buffer(cmd, &begin).map_err(|r| err("begin", r))?;
-            d.cmd_reset_query_pool(cmd, self.queries, 0, 2);
-            d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::TOP_OF_PIPE, self.queries, 0);
-            d.cmd_pipeline_barrier2(
-                cmd,
-                &vk::DependencyInfo::default().image_memory_barriers(&barriers),
-            );
-            d.cmd_begin_rendering(cmd, &rendering);
-            d.cmd_set_viewport(cmd, 0, &[viewport]);
-            d.cmd_set_scissor(cmd, 0, &[area]);
-            for (pipeline, count) in draws {
-                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-                d.cmd_push_constants(cmd, self.layout, vk::ShaderStageFlags::FRAGMENT, 0, &color);
-                for _ in 0..count {
-                    d.cmd_draw(cmd, 3, 1, 0, 0);
+        let commands = self.commands.as_ref().ok_or("no command buffer")?;
+        commands.run(&self.dev, |d, cmd| {
+            // SAFETY: recording into the idle command buffer; every handle belongs to this
+            // device and the pipelines match the attachment's format and samples.
+            unsafe {
+                d.cmd_pipeline_barrier2(
+                    cmd,
+                    &vk::DependencyInfo::default().image_memory_barriers(&barriers),
+                );
+                d.cmd_begin_rendering(cmd, &rendering);
+                d.cmd_set_viewport(cmd, 0, &[viewport]);
+                d.cmd_set_scissor(cmd, 0, &[area]);
+                for (pipeline, count) in draws {
+                    d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+                    let stage = vk::ShaderStageFlags::FRAGMENT;
+                    d.cmd_push_constants(cmd, self.layout, stage, 0, &color);
+                    for _ in 0..count {
+                        d.cmd_draw(cmd, 3, 1, 0, 0);
+                    }
                 }
+                d.cmd_end_rendering(cmd);
             }
-            d.cmd_end_rendering(cmd);
-            d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.queries, 1);
-            d.end_command_buffer(cmd).map_err(|r| err("end", r))?;
-            d.queue_submit(self.dev.queue, &submit, self.fence).map_err(|r| err("submit", r))?;
-            d.wait_for_fences(&[self.fence], true, u64::MAX).map_err(|r| err("wait", r))?;
-            let flags = vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT;
-            d.get_query_pool_results(self.queries, 0, &mut stamps, flags)
-                .map_err(|r| err("timestamps", r))?;
-        }
-        let bits = self.dev.timestamp_bits;
-        let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
-        let ticks = stamps[1].wrapping_sub(stamps[0]) & mask;
-        Ok(ticks as f64 * f64::from(self.dev.properties.limits.timestamp_period))
+        })
     }
 }
 
 impl Drop for FillProbe {
     fn drop(&mut self) {
+        if let Some(commands) = &self.commands {
+            commands.destroy(&self.dev);
+        }
         let d = &self.dev.device;
         // SAFETY: waiting for idle first; every object was made by this device (or is null) and
         // is destroyed once, before the device itself (dropped with `dev`).
@@ -447,9 +406,6 @@ impl Drop for FillProbe {
             for module in self.modules {
                 d.destroy_shader_module(module, None);
             }
-            d.destroy_query_pool(self.queries, None);
-            d.destroy_fence(self.fence, None);
-            d.destroy_command_pool(self.pool, None);
         }
         for target in &self.targets {
             self.dev.destroy_image(&target.color);
