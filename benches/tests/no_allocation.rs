@@ -72,3 +72,57 @@ fn a_warm_frame_of_sprites_allocates_nothing_on_the_game_thread() {
     assert_eq!(batches, [0; FRAMES], "allocations from begin to end, per frame");
     assert_eq!(frames, [0; FRAMES], "allocations of the whole frame, per frame");
 }
+
+/// Streaming `SetData` every frame (256 KiB into a texture, 128 KiB into a vertex buffer, each
+/// frame's bytes different) allocates nothing on the game thread once warm: the copies land in
+/// the upload buffers of submitted frames. The last frame's bytes are what the resources hold.
+#[test]
+fn streaming_set_data_allocates_nothing_once_warm() {
+    use xnagraph::{BufferUsage, VertexBuffer, VertexPositionColor};
+    let params = PresentationParameters {
+        back_buffer_width: 16,
+        back_buffer_height: 16,
+        ..Default::default()
+    };
+    let options = DeviceOptions { validation: true, ..Default::default() };
+    let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
+    let texture = Texture2D::new(&device, 256, 256).unwrap();
+    let vertices =
+        VertexBuffer::with_type::<VertexPositionColor>(&device, 8192, BufferUsage::None).unwrap();
+    let texels_of = |frame: usize| -> Vec<Color> {
+        (0..256 * 256)
+            .map(|i| Color::new((i + frame) as u8, (i >> 8) as u8, frame as u8, 255))
+            .collect()
+    };
+    let vertices_of = |frame: usize| -> Vec<VertexPositionColor> {
+        (0..8192)
+            .map(|i| VertexPositionColor {
+                position: xnagraph::Vector3::new(i as f32, frame as f32, 0.5),
+                color: Color::new(frame as u8, i as u8, 7, 255),
+            })
+            .collect()
+    };
+    let mut per_frame = Vec::new();
+    let mut last = (Vec::new(), Vec::new());
+    for frame in 0..WARMUP + FRAMES {
+        let (texels, verts) = (texels_of(frame), vertices_of(frame));
+        let allocated = counted(|| {
+            texture.set_data(&texels).unwrap();
+            vertices.set_data(&verts).unwrap();
+            device.clear(Color::BLACK).unwrap();
+            device.present().unwrap();
+        });
+        device.wait_idle().unwrap();
+        if frame >= WARMUP {
+            per_frame.push(allocated);
+        }
+        last = (texels, verts);
+    }
+    assert_eq!(per_frame, [0; FRAMES], "allocations of each warm frame");
+    let mut texels = vec![Color::TRANSPARENT; 256 * 256];
+    texture.get_data(&mut texels).unwrap();
+    assert!(texels == last.0, "the texture holds the last frame's texels");
+    let mut verts = vec![VertexPositionColor::default(); 8192];
+    vertices.get_data(&mut verts).unwrap();
+    assert!(verts == last.1, "the vertex buffer holds the last frame's vertices");
+}

@@ -200,6 +200,16 @@ impl DeviceShared {
         self.disposed.load(Ordering::Acquire)
     }
 
+    /// A copy of `bytes` for an upload's data: made in a spare buffer of a submitted frame's
+    /// uploads when one holds them ([`xnagraph_graph::FrameBuilder::upload_buffer`]), so
+    /// streaming `SetData` writes memory it has written before; the copy itself is made
+    /// outside the recorder's lock.
+    pub fn upload_copy(&self, bytes: &[u8]) -> Vec<u8> {
+        let mut data = lock(&self.rec).builder.upload_buffer(bytes.len());
+        data.extend_from_slice(bytes);
+        data
+    }
+
     pub fn check_alive(&self) -> Result<()> {
         if self.is_disposed() {
             Err(XnaError::ObjectDisposed { object: "GraphicsDevice" })

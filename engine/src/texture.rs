@@ -426,7 +426,7 @@ impl Texture2D {
                 None => {}
             }
         }
-        record_upload(&device, &backing.state, (level, 0), rect, bytes.to_vec());
+        record_upload(&device, &backing.state, (level, 0), rect, device.upload_copy(bytes));
         Ok(())
     }
 
@@ -590,6 +590,6 @@ pub(crate) fn write_in_place(
             ));
         }
     }
-    record_upload(device, &state, subresource, rect, bytes.to_vec());
+    record_upload(device, &state, subresource, rect, device.upload_copy(bytes));
     Ok(())
 }

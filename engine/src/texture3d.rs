@@ -217,7 +217,7 @@ impl Texture3D {
             element_count,
             std::mem::size_of::<T>(),
         )?;
-        let data = bytemuck::cast_slice::<T, u8>(data)[bytes].to_vec();
+        let data = device.upload_copy(&bytemuck::cast_slice::<T, u8>(data)[bytes]);
         let upload = Upload {
             image: xnagraph_graph::Image::Color,
             texture: self.core.state()?,

@@ -149,6 +149,19 @@ impl FrameBuilder {
         self.spare.append(spare);
     }
 
+    /// An empty buffer for `len` bytes of an upload's data (`SetData`'s copy of the caller's
+    /// data, to become [`Upload::data`](crate::Upload) or
+    /// [`BufferUpload::data`](crate::BufferUpload)): a spare one of a submitted frame that holds
+    /// them when there is one (see [`SpareLists`]), else a new one.
+    pub fn upload_buffer(&mut self, len: usize) -> Vec<u8> {
+        self.spare.upload_buffer(len)
+    }
+
+    /// Spare upload buffers the builder holds, and their bytes.
+    pub fn upload_spares(&self) -> (usize, usize) {
+        self.spare.upload_spares()
+    }
+
     /// An empty list for a draw's textures ([`crate::DrawTextures::many`]): a spare one of a
     /// submitted frame when there is one, so a warm frame's draws of several textures allocate
     /// nothing either.

@@ -186,7 +186,7 @@ impl BufferCore {
         let elements = &data[start_index..start_index + element_count];
         let size = std::mem::size_of::<T>();
         let bytes = if stride as usize == size {
-            bytemuck::cast_slice(elements).to_vec()
+            device.upload_copy(bytemuck::cast_slice(elements))
         } else {
             // Elements placed `stride` apart: the bytes between them are kept, so they are read
             // back first (the one stall a strided write costs, as in XNA's ports).

@@ -7,16 +7,39 @@
 //! empties them ([`SpareLists::take_from`], away from any lock, since emptying drops the
 //! textures they hold) and gives them back to the recorder ([`crate::FrameBuilder::recycle`]),
 //! so that after a few frames of warm-up, recording a frame allocates none of them.
+//!
+//! The byte buffers of a frame's texture and buffer uploads (`SetData`'s copies of the
+//! caller's data) come back the same way and are handed out again for later uploads
+//! ([`crate::FrameBuilder::upload_buffer`]): a game that streams megabytes into a dynamic
+//! texture every frame then copies them into memory it has written before, instead of into a
+//! fresh allocation whose every page faults on first touch (a fresh allocation on the game
+//! thread, freed on the render thread, rarely gets its pages back). What is kept is bounded in
+//! bytes, and a buffer no upload has wanted for [`SPARE_UPLOAD_FRAMES`] returned frames is
+//! dropped, so a burst of uploads (a level's textures) holds no memory for long.
 
 use std::sync::Arc;
 
-use crate::commands::{ColorBinding, FrameCommands, Node, PassOp};
+use crate::commands::{ColorBinding, FrameCommands, Node, PassOp, PassSegment};
 use crate::resource::TextureState;
 
 /// At most this many spare node lists are kept (a few frames in flight each hold one).
 const SPARE_NODE_LISTS: usize = 8;
 /// At most this many spare attachment lists and op lists each (one per pass segment).
 const SPARE_SEGMENT_LISTS: usize = 256;
+/// Upload buffers smaller than this are not kept: the allocator serves them well.
+const SPARE_UPLOAD_MIN: usize = 64 << 10;
+/// At most this many bytes of spare upload buffers are kept (four frames of 64 MiB).
+const SPARE_UPLOAD_BYTES: usize = 256 << 20;
+/// A spare upload buffer is dropped once this many frames came back without an upload taking
+/// it.
+pub const SPARE_UPLOAD_FRAMES: u64 = 120;
+
+/// An emptied upload buffer and the frame count at which it came back.
+#[derive(Debug)]
+pub(super) struct SpareBytes {
+    bytes: Vec<u8>,
+    returned: u64,
+}
 
 /// Emptied lists of submitted frames, keeping their capacity (see the module doc).
 #[derive(Debug, Default)]
@@ -25,6 +48,11 @@ pub struct SpareLists {
     pub(super) colors: Vec<Vec<ColorBinding>>,
     pub(super) ops: Vec<Vec<PassOp>>,
     pub(super) textures: Vec<Vec<Arc<TextureState>>>,
+    /// Emptied upload buffers, in the order they came back.
+    uploads: Vec<SpareBytes>,
+    /// Frames whose lists came back to the recorder ([`SpareLists::append`]): the clock of
+    /// the upload buffers' ages.
+    frames: u64,
 }
 
 impl SpareLists {
@@ -34,20 +62,34 @@ impl SpareLists {
     pub fn take_from(&mut self, frame: &mut FrameCommands) {
         let mut nodes = std::mem::take(&mut frame.nodes);
         for node in nodes.drain(..) {
-            if let Node::Pass(mut segment) = node {
-                segment.colors.clear();
-                for op in segment.ops.drain(..) {
-                    if let PassOp::Draw(draw) = op {
-                        let mut more = draw.textures.more;
-                        more.clear();
-                        keep(&mut self.textures, more, SPARE_SEGMENT_LISTS);
-                    }
+            let data = match node {
+                Node::Upload(upload) => upload.data,
+                Node::BufferUpload(upload) => upload.data,
+                Node::Pass(segment) => {
+                    self.take_segment(segment);
+                    continue;
                 }
-                keep(&mut self.colors, segment.colors, SPARE_SEGMENT_LISTS);
-                keep(&mut self.ops, segment.ops, SPARE_SEGMENT_LISTS);
+                _ => continue,
+            };
+            if data.capacity() >= SPARE_UPLOAD_MIN {
+                self.keep_upload(data, 0);
             }
         }
         keep(&mut self.nodes, nodes, SPARE_NODE_LISTS);
+    }
+
+    /// Empties a pass segment's lists into these spares.
+    fn take_segment(&mut self, mut segment: PassSegment) {
+        segment.colors.clear();
+        for op in segment.ops.drain(..) {
+            if let PassOp::Draw(draw) = op {
+                let mut more = draw.textures.more;
+                more.clear();
+                keep(&mut self.textures, more, SPARE_SEGMENT_LISTS);
+            }
+        }
+        keep(&mut self.colors, segment.colors, SPARE_SEGMENT_LISTS);
+        keep(&mut self.ops, segment.ops, SPARE_SEGMENT_LISTS);
     }
 
     /// Moves every spare list of `other` into these, up to the bounds.
@@ -64,6 +106,39 @@ impl SpareLists {
         for list in other.textures.drain(..) {
             keep(&mut self.textures, list, SPARE_SEGMENT_LISTS);
         }
+        self.frames += 1;
+        let now = self.frames;
+        self.uploads.retain(|spare| now - spare.returned < SPARE_UPLOAD_FRAMES);
+        for spare in std::mem::take(&mut other.uploads) {
+            self.keep_upload(spare.bytes, now);
+        }
+    }
+
+    /// Keeps `bytes`, emptied, as returned at frame `returned`, unless that would hold more
+    /// than [`SPARE_UPLOAD_BYTES`].
+    fn keep_upload(&mut self, mut bytes: Vec<u8>, returned: u64) {
+        let held: usize = self.uploads.iter().map(|spare| spare.bytes.capacity()).sum();
+        if held + bytes.capacity() <= SPARE_UPLOAD_BYTES {
+            bytes.clear();
+            self.uploads.push(SpareBytes { bytes, returned });
+        }
+    }
+
+    /// An empty buffer for an upload of `len` bytes: the smallest spare that holds them
+    /// without growing, else a new one of exactly that capacity.
+    pub(super) fn upload_buffer(&mut self, len: usize) -> Vec<u8> {
+        let fitting = (0..self.uploads.len())
+            .filter(|&i| self.uploads[i].bytes.capacity() >= len)
+            .min_by_key(|&i| self.uploads[i].bytes.capacity());
+        match fitting {
+            Some(i) => self.uploads.remove(i).bytes,
+            None => Vec::with_capacity(len),
+        }
+    }
+
+    /// Spare upload buffers kept, and their bytes.
+    pub fn upload_spares(&self) -> (usize, usize) {
+        (self.uploads.len(), self.uploads.iter().map(|spare| spare.bytes.capacity()).sum())
     }
 
     /// How many spare lists are kept: (node lists, attachment lists, op lists, texture lists).
@@ -174,5 +249,62 @@ mod tests {
         let list = builder.texture_list();
         assert!(list.is_empty());
         assert_eq!(list.as_ptr(), more, "the same list, handed out again");
+    }
+
+    /// A frame whose upload carried 100 KiB of data.
+    fn frame_with_upload(builder: &mut FrameBuilder, data: Vec<u8>) -> FrameCommands {
+        builder.upload(crate::Upload {
+            texture: texture(256, 100, 1),
+            level: 0,
+            layer: 0,
+            rect: crate::Rect::new(0, 0, 256, 100),
+            slices: crate::Slices::FLAT,
+            image: crate::Image::Color,
+            data,
+        });
+        builder.take_frame()
+    }
+
+    /// An upload's buffer comes back emptied with its frame and is handed out again for an
+    /// upload it holds (the same allocation), not for a larger one; small buffers are not kept.
+    #[test]
+    fn upload_buffers_come_back_for_uploads_they_hold() {
+        let mut builder = FrameBuilder::new(back_buffer(8, 8, DISCARD));
+        let data = vec![7u8; 100 << 10];
+        let first = data.as_ptr();
+        let mut frame = frame_with_upload(&mut builder, data);
+        let mut small = frame_with_upload(&mut builder, vec![1u8; 1 << 10]);
+        let mut spares = SpareLists::default();
+        spares.take_from(&mut frame);
+        spares.take_from(&mut small);
+        builder.recycle(&mut spares);
+        assert_eq!(builder.upload_spares(), (1, 100 << 10), "only the large buffer is kept");
+        let larger = builder.upload_buffer(200 << 10);
+        assert_ne!(larger.as_ptr(), first, "a spare too small is not handed out");
+        let reused = builder.upload_buffer(80 << 10);
+        assert_eq!(reused.as_ptr(), first, "the spare buffer is handed out again");
+        assert!(reused.is_empty() && reused.capacity() >= 100 << 10);
+        assert_eq!(builder.upload_spares(), (0, 0));
+    }
+
+    /// Spare upload buffers are bounded in bytes, and one that no upload took for
+    /// SPARE_UPLOAD_FRAMES returned frames is dropped.
+    #[test]
+    fn spare_upload_buffers_are_bounded_and_age_out() {
+        let mut builder = FrameBuilder::new(back_buffer(8, 8, DISCARD));
+        let mut spares = SpareLists::default();
+        // Capacity only: nothing is written, so no memory is touched.
+        for _ in 0..5 {
+            let mut frame = frame_with_upload(&mut builder, Vec::with_capacity(100 << 20));
+            spares.take_from(&mut frame);
+        }
+        builder.recycle(&mut spares);
+        assert_eq!(builder.upload_spares(), (2, 200 << 20), "kept up to SPARE_UPLOAD_BYTES");
+        for _ in 0..SPARE_UPLOAD_FRAMES - 1 {
+            builder.recycle(&mut SpareLists::default());
+        }
+        assert_eq!(builder.upload_spares().0, 2, "kept while younger than the bound");
+        builder.recycle(&mut SpareLists::default());
+        assert_eq!(builder.upload_spares(), (0, 0), "dropped once older");
     }
 }
