@@ -7,6 +7,7 @@
 //! tables and the JSON summary.
 
 pub mod diff;
+pub mod files;
 pub mod nodes;
 pub mod observe;
 pub mod puffin_out;
