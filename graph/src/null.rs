@@ -18,8 +18,8 @@
 //! Readbacks return zeroed bytes of the right length: the null backend renders nothing.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use crate::backend::{
     Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId, SubmissionWaiter,
@@ -30,40 +30,10 @@ use crate::plan::{Access, FramePlan, Image, PlanNodeKind};
 use crate::resource::{NativeHandle, RetireSink, TextureDesc};
 use crate::retire::RetirementQueue;
 
-/// Every method of [`Backend`], for counting calls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum BackendCall {
-    /// [`Backend::adapter_name`].
-    AdapterName,
-    /// [`Backend::capabilities`].
-    Capabilities,
-    /// [`Backend::format_support`].
-    FormatSupport,
-    /// [`Backend::applied_depth_format`].
-    AppliedDepthFormat,
-    /// [`Backend::create_texture`].
-    CreateTexture,
-    /// [`Backend::create_effect`].
-    CreateEffect,
-    /// [`Backend::create_buffer`].
-    CreateBuffer,
-    /// [`Backend::retire_sink`].
-    RetireSink,
-    /// [`Backend::waiter`].
-    Waiter,
-    /// [`Backend::submit_blocker`].
-    SubmitBlocker,
-    /// [`Backend::submit`].
-    Submit,
-    /// [`Backend::wait`].
-    Wait,
-    /// [`Backend::take_readback`].
-    TakeReadback,
-    /// [`Backend::wait_idle`].
-    WaitIdle,
-    /// [`Backend::live_objects`].
-    LiveObjects,
-}
+mod probe;
+
+use probe::{locked, ProbeState, Progress, Timeline};
+pub use probe::{BackendCall, NullProbe};
 
 /// How a [`NullBackend`] is created.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,142 +47,6 @@ pub struct NullConfig {
 impl Default for NullConfig {
     fn default() -> Self {
         NullConfig { frames_in_flight: 2, timeout: Duration::from_secs(10) }
-    }
-}
-
-/// The null GPU's progress: what was submitted, what has completed.
-#[derive(Debug, Default)]
-struct Progress {
-    submitted: u64,
-    completed: u64,
-    /// Submissions stay incomplete while set.
-    held: bool,
-    /// Threads blocked in a wait right now.
-    waiting: usize,
-}
-
-/// The completion side, shared by the backend, its waiter and the probe.
-#[derive(Debug)]
-struct Timeline {
-    progress: Mutex<Progress>,
-    changed: Condvar,
-    timeout: Duration,
-}
-
-impl Timeline {
-    fn progress(&self) -> MutexGuard<'_, Progress> {
-        self.progress.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn submitted(&self, id: SubmissionId) {
-        let mut p = self.progress();
-        p.submitted = id.0;
-        if !p.held {
-            p.completed = id.0;
-        }
-        self.changed.notify_all();
-    }
-
-    fn completed(&self) -> SubmissionId {
-        SubmissionId(self.progress().completed)
-    }
-}
-
-impl SubmissionWaiter for Timeline {
-    fn wait_for(&self, submission: SubmissionId) -> Result<(), BackendError> {
-        let deadline = Instant::now() + self.timeout;
-        let mut p = self.progress();
-        if submission.0 > p.submitted {
-            return Err(BackendError::Native(format!(
-                "submission {} was never made",
-                submission.0
-            )));
-        }
-        p.waiting += 1;
-        while p.completed < submission.0 {
-            let now = Instant::now();
-            if now >= deadline {
-                p.waiting -= 1;
-                return Err(BackendError::DeviceLost(format!(
-                    "submission {} did not complete within {:?}",
-                    submission.0, self.timeout
-                )));
-            }
-            p = self.changed.wait_timeout(p, deadline - now).unwrap_or_else(|e| e.into_inner()).0;
-        }
-        p.waiting -= 1;
-        Ok(())
-    }
-}
-
-#[derive(Debug)]
-struct ProbeState {
-    calls: Mutex<BTreeMap<BackendCall, u64>>,
-    fail_next_submit: Mutex<Option<BackendError>>,
-    mismatches: Mutex<Vec<String>>,
-    timeline: Arc<Timeline>,
-}
-
-fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// The test's side of a [`NullBackend`]. Cloning shares it.
-#[derive(Clone, Debug)]
-pub struct NullProbe(Arc<ProbeState>);
-
-impl NullProbe {
-    /// Calls made so far, by kind (kinds never called are absent).
-    pub fn calls(&self) -> BTreeMap<BackendCall, u64> {
-        locked(&self.0.calls).clone()
-    }
-
-    /// Calls of one kind made so far.
-    pub fn count(&self, call: BackendCall) -> u64 {
-        locked(&self.0.calls).get(&call).copied().unwrap_or(0)
-    }
-
-    /// Makes the next `submit` fail with `error` without executing anything.
-    pub fn fail_next_submit(&self, error: BackendError) {
-        *locked(&self.0.fail_next_submit) = Some(error);
-    }
-
-    /// From now on, submissions do not complete until [`NullProbe::release_completion`].
-    pub fn hold_completion(&self) {
-        self.0.timeline.progress().held = true;
-    }
-
-    /// Completes every submission made so far, and later ones as they are made.
-    pub fn release_completion(&self) {
-        let timeline = &self.0.timeline;
-        let mut p = timeline.progress();
-        p.held = false;
-        p.completed = p.submitted;
-        timeline.changed.notify_all();
-    }
-
-    /// Completes every submission made so far; while completion is held, later ones stay
-    /// incomplete (a GPU that finished some of its work).
-    pub fn complete_submitted(&self) {
-        let timeline = &self.0.timeline;
-        let mut p = timeline.progress();
-        p.completed = p.submitted;
-        timeline.changed.notify_all();
-    }
-
-    /// Threads blocked in a wait for a submission right now.
-    pub fn waiting(&self) -> usize {
-        self.0.timeline.progress().waiting
-    }
-
-    /// Barriers whose source access differed from the state their subresource was really in,
-    /// one line each, taken out.
-    pub fn take_mismatches(&self) -> Vec<String> {
-        std::mem::take(&mut *locked(&self.0.mismatches))
-    }
-
-    fn called(&self, call: BackendCall) {
-        *locked(&self.0.calls).entry(call).or_insert(0) += 1;
     }
 }
 
@@ -546,6 +380,8 @@ impl Backend for NullBackend {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
     use super::*;
     use crate::compile::compile;
     use crate::compile::testkit::*;
