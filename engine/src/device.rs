@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use xnagraph_graph::null::{NullBackend, NullConfig, NullProbe};
 use xnagraph_graph::{
     Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport, GpuTimingSupport,
-    PlanCost, Rect, RenderTargetDesc, SurfaceFormat, TextureDesc, TextureState, Viewport,
+    PlanCost, Rect, SurfaceFormat, TextureState, Viewport,
 };
 use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
 use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
@@ -26,6 +26,10 @@ use crate::options::{BackendKind, DeviceOptions, PresentationParameters};
 use crate::profile::GraphicsProfile;
 use crate::registry::Registry;
 use crate::shared::{DeviceEvents, DeviceShared, Recording};
+
+mod back_buffer;
+
+use back_buffer::BackBufferLimits;
 
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
@@ -81,70 +85,6 @@ fn create_backend(options: &DeviceOptions) -> Result<(Box<dyn Backend>, Option<N
             let probe = backend.probe();
             Ok((Box::new(backend), Some(probe)))
         }
-    }
-}
-
-/// What a back buffer may be on one device: the profile's and the adapter's limits.
-struct BackBufferLimits<'a> {
-    profile: GraphicsProfile,
-    caps: &'a Capabilities,
-    format_support: &'a [(SurfaceFormat, FormatSupport)],
-    applied_depth: [DepthFormat; 4],
-}
-
-impl BackBufferLimits<'_> {
-    /// The back buffer `params` ask for, and the parameters as applied (format, depth and
-    /// sample count after substitution and clamping). A non-positive width or height is
-    /// `ArgumentOutOfRange` naming `BackBufferWidth` or `BackBufferHeight`; a size past the
-    /// profile's or the adapter's limit is `NotSupported`.
-    fn apply(
-        &self,
-        params: PresentationParameters,
-    ) -> Result<(TextureDesc, PresentationParameters)> {
-        if params.back_buffer_width <= 0 {
-            return Err(XnaError::out_of_range("BackBufferWidth", "must be positive"));
-        }
-        if params.back_buffer_height <= 0 {
-            return Err(XnaError::out_of_range("BackBufferHeight", "must be positive"));
-        }
-        let profile = self.profile;
-        let max = profile.max_texture_size().min(self.caps.max_texture_dimension);
-        if params.back_buffer_width as u32 > max || params.back_buffer_height as u32 > max {
-            return Err(XnaError::not_supported(format!(
-                "The back buffer size exceeds the {profile:?} profile's limit of {max}."
-            )));
-        }
-        let back_format = {
-            let s = self.format_support.iter().find(|(f, _)| *f == params.back_buffer_format);
-            if profile.supports_render_target_format(params.back_buffer_format)
-                && s.is_some_and(|(_, s)| s.render_target)
-            {
-                params.back_buffer_format
-            } else {
-                SurfaceFormat::Color
-            }
-        };
-        let desc = TextureDesc {
-            width: params.back_buffer_width as u32,
-            height: params.back_buffer_height as u32,
-            mip_levels: 1,
-            layers: 1,
-            volume_depth: None,
-            format: back_format,
-            render_target: Some(RenderTargetDesc {
-                depth: self.applied_depth[params.depth_stencil_format as usize],
-                sample_count: self.caps.clamp_sample_count(params.multi_sample_count.max(0) as u32),
-                usage: params.render_target_usage,
-                back_buffer: true,
-            }),
-        };
-        let applied = PresentationParameters {
-            back_buffer_format: back_format,
-            depth_stencil_format: desc.depth_format(),
-            multi_sample_count: desc.sample_count() as i32,
-            ..params
-        };
-        Ok((desc, applied))
     }
 }
 
