@@ -287,6 +287,26 @@ mod tests {
         assert_eq!(builder.upload_spares(), (0, 0));
     }
 
+    /// A buffer upload's data comes back as a texture upload's does.
+    #[test]
+    fn buffer_upload_data_comes_back_too() {
+        use crate::buffer::{BufferDesc, BufferKind, BufferState, SetDataOptions};
+        use crate::resource::{NativeHandle, RetireSink};
+        let mut builder = FrameBuilder::new(back_buffer(8, 8, DISCARD));
+        let desc = BufferDesc { size: 128 << 10, kind: BufferKind::Vertex, dynamic: false };
+        let buffer = BufferState::new(desc, NativeHandle(900), RetireSink::default());
+        let data = vec![3u8; 128 << 10];
+        let first = data.as_ptr();
+        let options = SetDataOptions::None;
+        builder.buffer_upload(crate::BufferUpload { buffer, offset: 0, data, options });
+        let mut frame = builder.take_frame();
+        let mut spares = SpareLists::default();
+        spares.take_from(&mut frame);
+        builder.recycle(&mut spares);
+        let reused = builder.upload_buffer(100 << 10);
+        assert_eq!(reused.as_ptr(), first, "the buffer upload's data is handed out again");
+    }
+
     /// Spare upload buffers are bounded in bytes, and one that no upload took for
     /// SPARE_UPLOAD_FRAMES returned frames is dropped.
     #[test]
