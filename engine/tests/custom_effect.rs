@@ -140,15 +140,34 @@ fn set_everything(effect: &CustomEffect, texture: &Texture2D) {
 
 /// The colour the fragment stage computes for `texel`, with the values of [`set_everything`].
 fn expected(texel: Color) -> Color {
-    let c = |t: u8, tint: f32, bias: f32, palette: f32| {
-        (f32::from(t) * tint + bias + palette * 0.5).round().clamp(0.0, 255.0) as u8
-    };
-    Color::new(
+    let [r, g, b, a] = exact(texel).map(|v| v.round().clamp(0.0, 255.0) as u8);
+    Color::new(r, g, b, a)
+}
+
+/// The channels the shader computes for `texel`, before conversion to 8 bits.
+fn exact(texel: Color) -> [f32; 4] {
+    let c = |t: u8, tint: f32, bias: f32, palette: f32| f32::from(t) * tint + bias + palette * 0.5;
+    [
         c(texel.r, 0.5, 10.0, 40.0),
         c(texel.g, 1.0, 5.0, 0.0),
         c(texel.b, 0.2, 30.0, 20.0),
         c(texel.a, 1.0, 0.0, 0.0),
-    )
+    ]
+}
+
+/// Whether `actual` is `texel`'s result as Vulkan allows a driver to convert it: each channel
+/// the nearest integer, or, for a channel exactly halfway between two, either of them (an
+/// NVIDIA driver and lavapipe round such halves differently).
+fn converted(actual: Color, texel: Color) -> bool {
+    let got = [actual.r, actual.g, actual.b, actual.a];
+    exact(texel).iter().zip(got).all(|(&v, got)| {
+        let got = f32::from(got);
+        if (v - v.floor() - 0.5).abs() < 1e-3 {
+            got == v.floor() || got == v.ceil()
+        } else {
+            got == v.round().clamp(0.0, 255.0)
+        }
+    })
 }
 
 #[test]
@@ -221,9 +240,10 @@ fn apply_snapshots_the_values() {
     assert_eq!(p(10, 7), expected(TEXEL1), "the first draw, at the applied offset");
     assert_eq!(p(17, 14), expected(TEXEL0));
     // The second draw: 12 left, 8 up (pixels -2..6 × -1..7), untextured.
-    let white = expected(Color::new(255, 255, 255, 255));
+    // White's red channel is 157.5: a driver may give 157 or 158.
+    let white = Color::new(255, 255, 255, 255);
     for (x, y) in [(0, 0), (5, 6), (3, 3)] {
-        assert_eq!(p(x, y), white, "the second draw at {x},{y}");
+        assert!(converted(p(x, y), white), "the second draw at {x},{y}: {:?}", p(x, y));
     }
     assert_eq!(p(6, 3), CLEAR);
     assert_eq!(p(3, 7), CLEAR);
