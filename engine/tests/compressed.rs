@@ -158,7 +158,11 @@ fn compare(
             let (want, interpolated) =
                 blocks[(y / 4 * 2 + x / 4) as usize][(y % 4 * 4 + x % 4) as usize];
             let got = at(px, width, origin.0 + x, origin.1 + y);
-            let tol = if interpolated { 1 } else { 0 };
+            // An endpoint decodes exactly; an interpolated palette entry may be computed with
+            // the limited precision block compression allows hardware (Direct3D bounds its
+            // error by 3% of the endpoints' range, 8 of 255): an NVIDIA GPU's differ from the
+            // exact thirds and sevenths by up to 5, lavapipe's by at most 1.
+            let tol = if interpolated { 8 } else { 0 };
             let close = |a: u8, b: u8| a.abs_diff(b) <= tol;
             if !(close(got.r, want.r)
                 && close(got.g, want.g)
