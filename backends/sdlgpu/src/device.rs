@@ -42,6 +42,11 @@ pub(crate) fn sdl_error(what: &str) -> String {
 static LISTENERS: Mutex<Vec<Diagnostics>> = Mutex::new(Vec::new());
 static ROUTE_LOG: Once = Once::new();
 static LAYER_SETTINGS: Once = Once::new();
+/// Held while a device starts or ends: SDL's hints and its video subsystem's start-up and
+/// shut-down are process-wide and not safe to run on two threads at once (a device made while
+/// another thread's device shut the subsystem down found no GPU driver), so devices made and
+/// dropped on several threads take turns.
+static LIFECYCLE: Mutex<()> = Mutex::new(());
 
 unsafe extern "C" fn on_log(
     _user: *mut c_void,
@@ -177,6 +182,7 @@ fn current_video_driver() -> Option<String> {
 
 impl Gpu {
     pub fn new(debug_mode: bool, video: Video) -> Result<Gpu, BackendError> {
+        let _turn = LIFECYCLE.lock().unwrap_or_else(|p| p.into_inner());
         ROUTE_LOG.call_once(|| {
             // SAFETY: the callback has SDL's signature and uses no user data.
             unsafe {
@@ -296,11 +302,13 @@ impl Gpu {
     /// Every object created from the device has been released and the GPU is idle.
     pub unsafe fn destroy(&mut self) {
         self.collect_layer_messages();
+        let turn = LIFECYCLE.lock().unwrap_or_else(|p| p.into_inner());
         // SAFETY: caller's contract; the subsystem reference is the one `new` took.
         unsafe {
             SDL_DestroyGPUDevice(self.device);
             SDL_QuitSubSystem(SDL_INIT_VIDEO);
         }
+        drop(turn);
         self.collect_layer_messages();
         let mut listeners = LISTENERS.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(i) = listeners.iter().position(|d| d.same_record(&self.diagnostics)) {
