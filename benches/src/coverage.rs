@@ -121,6 +121,16 @@ mod tests {
     }
 
     #[test]
+    fn a_triangle_over_the_bottom_edge_keeps_the_trapezoid_above_it() {
+        // The triangle (20,40) (80,40) (30,70), away from the corners: its two slanted edges
+        // cross y = 50 at different fractions of their length (1/3 and 2/3), at x = 63 1/3 and
+        // x = 23 1/3, so what stays is the trapezoid of parallel sides 60 and 40, 10 apart: 500.
+        let triangle = [[20.0, 40.0], [80.0, 40.0], [30.0, 70.0]];
+        let inside = area_inside(&triangle, 100.0, 50.0);
+        assert!((inside - 500.0).abs() < 1e-9, "{inside}");
+    }
+
+    #[test]
     fn a_polygon_outside_covers_nothing() {
         assert_eq!(area_inside(&rect(-20.0, -20.0, -5.0, 60.0), 100.0, 50.0), 0.0);
     }
