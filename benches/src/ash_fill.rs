@@ -16,6 +16,7 @@ use xnagraph_shaders::{FULLSCREEN_VERT, SOLID_FRAG};
 
 use crate::ash_commands::AshCommands;
 use crate::ash_device::{color_range, err, AshDevice, AshImage};
+use crate::ash_pipeline::{graphics_pipeline, shader_module, GraphicsPipeline};
 
 /// Untimed submissions of a command buffer before the timed ones.
 const WARMUP: usize = 2;
@@ -36,7 +37,8 @@ pub enum FillBlend {
 }
 
 impl FillBlend {
-    fn attachment(self) -> vk::PipelineColorBlendAttachmentState {
+    /// The colour attachment's blend state.
+    pub fn attachment(self) -> vk::PipelineColorBlendAttachmentState {
         let state = vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA);
         let (src, dst) = match self {
@@ -138,20 +140,14 @@ impl FillProbe {
     /// The timed command buffer, shader modules and pipeline layout.
     fn create(&mut self) -> Result<(), String> {
         self.commands = Some(AshCommands::new(&self.dev)?);
-        let d = &self.dev.device;
         for (slot, stage) in self.modules.iter_mut().zip([FULLSCREEN_VERT, SOLID_FRAG]) {
-            let words = stage.words();
-            let info = vk::ShaderModuleCreateInfo::default().code(&words);
-            // SAFETY (every call below): valid device and create infos; each object is
-            // destroyed in Drop; the words are validated SPIR-V.
-            *slot =
-                unsafe { d.create_shader_module(&info, None) }.map_err(|r| err(stage.name, r))?;
+            *slot = shader_module(&self.dev, stage)?;
         }
         let push =
             [vk::PushConstantRange::default().stage_flags(vk::ShaderStageFlags::FRAGMENT).size(16)];
         let layout_info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&push);
-        // SAFETY: as above.
-        self.layout = unsafe { d.create_pipeline_layout(&layout_info, None) }
+        // SAFETY: valid device and create info; the layout is destroyed in Drop.
+        self.layout = unsafe { self.dev.device.create_pipeline_layout(&layout_info, None) }
             .map_err(|r| err("pipeline layout", r))?;
         Ok(())
     }
@@ -258,50 +254,16 @@ impl FillProbe {
         samples: vk::SampleCountFlags,
         blend: FillBlend,
     ) -> Result<vk::Pipeline, String> {
-        let stages = [
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::VERTEX)
-                .module(self.modules[0])
-                .name(c"main"),
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::FRAGMENT)
-                .module(self.modules[1])
-                .name(c"main"),
-        ];
-        let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-        let viewport =
-            vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .line_width(1.0);
-        let multisample =
-            vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(samples);
-        let attachments = [blend.attachment()];
-        let blending = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
-        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let formats = [format];
-        let mut rendering =
-            vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
-        let info = [vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&vertex_input)
-            .input_assembly_state(&assembly)
-            .viewport_state(&viewport)
-            .rasterization_state(&raster)
-            .multisample_state(&multisample)
-            .color_blend_state(&blending)
-            .dynamic_state(&dynamic)
-            .layout(self.layout)
-            .push_next(&mut rendering)];
-        // SAFETY: valid device, modules and layout; the pipeline is destroyed in Drop.
-        let made = unsafe {
-            self.dev.device.create_graphics_pipelines(vk::PipelineCache::null(), &info, None)
+        let pipeline = GraphicsPipeline {
+            modules: self.modules,
+            vertex_input: vk::PipelineVertexInputStateCreateInfo::default(),
+            topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+            samples,
+            blend: blend.attachment(),
+            format,
+            layout: self.layout,
         };
-        made.map(|p| p[0]).map_err(|(_, r)| err("pipeline", r))
+        graphics_pipeline(&self.dev, &pipeline)
     }
 
     /// Records, submits and waits for one pass of target `index` drawing `layers`; returns its

@@ -17,6 +17,8 @@ use xnagraph_shaders::{SPRITE_FRAG, SPRITE_INDEXED_FRAG, SPRITE_VERT};
 
 use crate::ash_commands::AshCommands;
 use crate::ash_device::{color_range, err, AshBuffer, AshDevice, AshImage};
+use crate::ash_fill::FillBlend;
+use crate::ash_pipeline::{graphics_pipeline, shader_module, GraphicsPipeline};
 
 /// The target's format: the engine's `SurfaceFormat::Color` back buffer's.
 pub const TARGET_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
@@ -239,25 +241,10 @@ impl AshSprites {
     /// The engine's sprite pipeline: its stock stages, one instance-rate binding of
     /// [`SpriteInstance`]s, four-vertex strips, no culling, no depth, `BlendState.AlphaBlend`.
     fn create_pipeline(&mut self) -> Result<(), String> {
-        let d = &self.dev.device;
         let fragment = if self.textures.len() > 1 { SPRITE_INDEXED_FRAG } else { SPRITE_FRAG };
         for (slot, stage) in self.modules.iter_mut().zip([SPRITE_VERT, fragment]) {
-            let words = stage.words();
-            let info = vk::ShaderModuleCreateInfo::default().code(&words);
-            // SAFETY: valid device; the words are validated SPIR-V; destroyed in Drop.
-            *slot =
-                unsafe { d.create_shader_module(&info, None) }.map_err(|r| err(stage.name, r))?;
+            *slot = shader_module(&self.dev, stage)?;
         }
-        let stages = [
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::VERTEX)
-                .module(self.modules[0])
-                .name(c"main"),
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::FRAGMENT)
-                .module(self.modules[1])
-                .name(c"main"),
-        ];
         let bindings = [vk::VertexInputBindingDescription {
             binding: 0,
             stride: std::mem::size_of::<SpriteInstance>() as u32,
@@ -285,47 +272,17 @@ impl AshSprites {
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&bindings)
             .vertex_attribute_descriptions(&attributes);
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_STRIP);
-        let viewport =
-            vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .line_width(1.0);
-        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-        // XNA's BlendState.AlphaBlend (premultiplied): ONE, ONE_MINUS_SRC_ALPHA.
-        let (src, dst) = (vk::BlendFactor::ONE, vk::BlendFactor::ONE_MINUS_SRC_ALPHA);
-        let attachments = [vk::PipelineColorBlendAttachmentState::default()
-            .blend_enable(true)
-            .src_color_blend_factor(src)
-            .dst_color_blend_factor(dst)
-            .color_blend_op(vk::BlendOp::ADD)
-            .src_alpha_blend_factor(src)
-            .dst_alpha_blend_factor(dst)
-            .alpha_blend_op(vk::BlendOp::ADD)
-            .color_write_mask(vk::ColorComponentFlags::RGBA)];
-        let blending = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
-        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let formats = [TARGET_FORMAT];
-        let mut rendering =
-            vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
-        let info = [vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&vertex_input)
-            .input_assembly_state(&assembly)
-            .viewport_state(&viewport)
-            .rasterization_state(&raster)
-            .multisample_state(&multisample)
-            .color_blend_state(&blending)
-            .dynamic_state(&dynamic)
-            .layout(self.layout)
-            .push_next(&mut rendering)];
-        // SAFETY: valid device, modules and layout; destroyed in Drop.
-        let made = unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &info, None) };
-        self.pipeline = made.map(|p| p[0]).map_err(|(_, r)| err("pipeline", r))?;
+        let pipeline = GraphicsPipeline {
+            modules: self.modules,
+            vertex_input,
+            topology: vk::PrimitiveTopology::TRIANGLE_STRIP,
+            samples: vk::SampleCountFlags::TYPE_1,
+            // XNA's BlendState.AlphaBlend (premultiplied): ONE, ONE_MINUS_SRC_ALPHA.
+            blend: FillBlend::Alpha.attachment(),
+            format: TARGET_FORMAT,
+            layout: self.layout,
+        };
+        self.pipeline = graphics_pipeline(&self.dev, &pipeline)?;
         Ok(())
     }
 

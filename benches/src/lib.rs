@@ -8,6 +8,7 @@ pub mod ash_clear;
 pub mod ash_commands;
 pub mod ash_device;
 pub mod ash_fill;
+pub mod ash_pipeline;
 pub mod ash_sprites;
 pub mod coverage;
 pub mod fuzz;
