@@ -57,6 +57,15 @@ pub fn json(fields: &[(&str, String)]) -> String {
     format!("{{{}}}", body.join(", "))
 }
 
+/// `Err` naming how many validation `messages` there are and the first, when there are any:
+/// every program here fails its run on a validation message.
+pub fn no_validation_messages(messages: &[String]) -> Result<(), String> {
+    match messages.first() {
+        Some(first) => Err(format!("{} validation messages, the first: {first}", messages.len())),
+        None => Ok(()),
+    }
+}
+
 /// Writes `rgba` (`width` × `height` pixels, 8 bits per channel, rows top to bottom) as a PNG.
 pub fn write_rgba_png(
     path: &std::path::Path,

@@ -312,11 +312,7 @@ impl Run<'_> {
                 out(f.json(name, i));
             }
         }
-        let messages = device.diagnostics().take_messages();
-        if let Some(first) = messages.first() {
-            return Err(format!("{} validation messages, the first: {first}", messages.len()));
-        }
-        Ok(())
+        xnagraph_benches::no_validation_messages(&device.diagnostics().take_messages())
     }
 
     fn plot(&self, title: &str, times: &[FrameTimes]) -> Result<(), String> {

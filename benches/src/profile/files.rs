@@ -74,12 +74,5 @@ pub fn write_png(
     if format != SurfaceFormat::Color {
         return Err(format!("the back buffer is {format:?}; only Color is written as PNG"));
     }
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(|e| fail(&e))?;
-    writer.write_image_data(rgba).map_err(|e| fail(&e))?;
-    Ok(())
+    crate::write_rgba_png(path, width, height, rgba)
 }

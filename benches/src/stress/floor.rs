@@ -77,13 +77,8 @@ pub fn probe_fill_floor(
         Err(why) => return Ok(Err(format!("no probe: {why}"))),
     };
     let floor = fill_floor(&mut probe, size, coverage_screens);
-    let messages = probe.take_messages();
-    if let Some(first) = messages.first() {
-        return Err(format!(
-            "fill probe: {} validation messages, the first: {first}",
-            messages.len()
-        ));
-    }
+    crate::no_validation_messages(&probe.take_messages())
+        .map_err(|e| format!("fill probe: {e}"))?;
     Ok(floor.map(|f| (f, probe.adapter.clone())).map_err(|why| format!("failed: {why}")))
 }
 

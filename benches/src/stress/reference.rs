@@ -27,13 +27,8 @@ pub fn measure(
     };
     let clear = CLEAR.map(|c| f32::from(c) / 255.0);
     let ns = reference.measure(&scenario.instances(), clear, ROUNDS);
-    let messages = reference.take_messages();
-    if let Some(first) = messages.first() {
-        return Err(format!(
-            "sprites reference: {} validation messages, the first: {first}",
-            messages.len()
-        ));
-    }
+    crate::no_validation_messages(&reference.take_messages())
+        .map_err(|e| format!("sprites reference: {e}"))?;
     Ok(ns.map(|ns| (ns, reference.adapter.clone())).map_err(|why| format!("failed: {why}")))
 }
 
