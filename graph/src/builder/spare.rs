@@ -117,8 +117,7 @@ impl SpareLists {
     /// Keeps `bytes`, emptied, as returned at frame `returned`, unless that would hold more
     /// than [`SPARE_UPLOAD_BYTES`].
     fn keep_upload(&mut self, mut bytes: Vec<u8>, returned: u64) {
-        let held: usize = self.uploads.iter().map(|spare| spare.bytes.capacity()).sum();
-        if held + bytes.capacity() <= SPARE_UPLOAD_BYTES {
+        if self.upload_bytes() + bytes.capacity() <= SPARE_UPLOAD_BYTES {
             bytes.clear();
             self.uploads.push(SpareBytes { bytes, returned });
         }
@@ -138,7 +137,12 @@ impl SpareLists {
 
     /// Spare upload buffers kept, and their bytes.
     pub fn upload_spares(&self) -> (usize, usize) {
-        (self.uploads.len(), self.uploads.iter().map(|spare| spare.bytes.capacity()).sum())
+        (self.uploads.len(), self.upload_bytes())
+    }
+
+    /// The bytes the spare upload buffers hold.
+    fn upload_bytes(&self) -> usize {
+        self.uploads.iter().map(|spare| spare.bytes.capacity()).sum()
     }
 
     /// How many spare lists are kept: (node lists, attachment lists, op lists, texture lists).
@@ -251,7 +255,7 @@ mod tests {
         assert_eq!(list.as_ptr(), more, "the same list, handed out again");
     }
 
-    /// A frame whose upload carried 100 KiB of data.
+    /// A frame holding one texture upload of `data`.
     fn frame_with_upload(builder: &mut FrameBuilder, data: Vec<u8>) -> FrameCommands {
         builder.upload(crate::Upload {
             texture: texture(256, 100, 1),
