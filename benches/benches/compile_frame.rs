@@ -77,7 +77,7 @@ fn frame(
     builder.return_to_back_buffer();
     builder.draw(draw(last, 0));
     builder.present();
-    *builder.sprites_mut() = vec![SpriteInstance::default(); SEGMENTS * 4];
+    *builder.sprites_mut() = vec![SpriteInstance::default(); SEGMENTS * 4].into();
     builder.take_frame()
 }
 

@@ -60,6 +60,7 @@ pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
         pool_keep_submissions: options.target_pool_frames,
         texture_indexing: options.texture_indexing,
         gpu_timing: options.gpu_timing,
+        mapped_sprites: options.mapped_sprites,
     }
 }
 
@@ -143,6 +144,8 @@ impl GraphicsDevice {
         );
         let waiter = backend.waiter();
         let diagnostics = backend.diagnostics();
+        let mut rec = Recording::new(back_buffer, applied_params);
+        rec.sprite_memory = backend.sprite_memory();
         let shared = Arc::new(DeviceShared {
             id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
             profile,
@@ -153,7 +156,7 @@ impl GraphicsDevice {
             order: Mutex::new(None),
             render_thread: Mutex::new(None),
             failure: Mutex::new(None),
-            rec: Mutex::new(Recording::new(back_buffer, applied_params)),
+            rec: Mutex::new(rec),
             backend: Mutex::new(Some(backend)),
             waiter,
             null_probe,
@@ -543,6 +546,9 @@ impl GraphicsDevice {
             let mut rec = lock(&shared.rec);
             rec.builder.discard_frame();
             rec.bindings.clear();
+            // Mapped sprite arenas go before the backend (each waits for its last reader).
+            rec.spare_sprites.clear();
+            rec.sprite_memory = None;
         }
         if let Some(mut backend) = lock(&shared.backend).take() {
             // Teardown must not fail loudly: the backend's Drop waits and frees regardless.

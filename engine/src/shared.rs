@@ -22,8 +22,8 @@ use xnagraph_graph::compile::CompilePolicy;
 use xnagraph_graph::null::NullProbe;
 use xnagraph_graph::{
     Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FrameBuilder,
-    LiveObjects, PlanCost, Rect, SpriteInstance, SubmissionWaiter, SurfaceFormat, TextureDesc,
-    TextureState, Viewport,
+    LiveObjects, PlanCost, Rect, SpriteArena, SpriteMemorySource, SubmissionWaiter, SurfaceFormat,
+    TextureDesc, TextureState, Viewport,
 };
 
 use crate::error::{Result, XnaError};
@@ -71,7 +71,12 @@ pub(crate) struct Recording {
     pub params: PresentationParameters,
     /// Submitted frames' sprite arenas, emptied, for the next sprite batches to fill (at most
     /// [`SPARE_SPRITE_ARENAS`]).
-    pub spare_sprites: Vec<Vec<SpriteInstance>>,
+    pub spare_sprites: Vec<SpriteArena>,
+    /// Where arenas in memory the GPU reads directly come from (`None`: the backend has none;
+    /// every arena is a vector).
+    pub sprite_memory: Option<Arc<dyn SpriteMemorySource>>,
+    /// About as many sprites as recent frames held: what a new mapped arena is made for.
+    pub sprite_hint: usize,
     /// The states, buffers and applied effect geometry draws use.
     pub draw: crate::draw::states::DrawStates,
 }
@@ -80,6 +85,10 @@ pub(crate) struct Recording {
 /// queued (up to the frames-in-flight bound) and the one being lowered each hold an arena: a
 /// pool this deep lets every new frame start in an arena that already has its pages.
 pub(crate) const SPARE_SPRITE_ARENAS: usize = 6;
+
+/// The fewest sprites a frame draws for its batches to write memory the GPU reads in place:
+/// below it, a vector in the cache costs less than mapped memory's bookkeeping.
+pub(crate) const MAPPED_SPRITES_FROM: usize = 16 * 1024;
 
 impl Recording {
     pub fn new(back_buffer: Arc<TextureState>, params: PresentationParameters) -> Self {
@@ -92,6 +101,8 @@ impl Recording {
             scissor: Rect::default(),
             params,
             spare_sprites: Vec::new(),
+            sprite_memory: None,
+            sprite_hint: 0,
             draw: Default::default(),
         };
         rec.reset_viewport_and_scissor();
@@ -113,11 +124,13 @@ impl Recording {
 
     /// Gives a submitted frame's sprite arena back, emptied, to be filled again: a later frame
     /// writes into the same (already mapped) pages instead of growing a fresh vector and
-    /// faulting its pages in. When the pool is full the smallest arena is dropped.
-    pub fn recycle_sprites(&mut self, mut sprites: Vec<SpriteInstance>) {
+    /// faulting its pages in. When the pool is full the smallest arena is dropped. The frame's
+    /// sprite count feeds [`Recording::sprite_hint`].
+    pub fn recycle_sprites(&mut self, mut sprites: SpriteArena) {
         if sprites.capacity() == 0 {
             return;
         }
+        self.sprite_hint = sprites.len().max(self.sprite_hint - self.sprite_hint / 8);
         sprites.clear();
         if self.spare_sprites.len() < SPARE_SPRITE_ARENAS {
             self.spare_sprites.push(sprites);
@@ -128,11 +141,36 @@ impl Recording {
         }
     }
 
-    /// The largest spare sprite arena, or an empty vector when none is spare.
-    pub fn take_sprite_arena(&mut self) -> Vec<SpriteInstance> {
-        let largest =
-            (0..self.spare_sprites.len()).max_by_key(|&i| self.spare_sprites[i].capacity());
-        largest.map_or_else(Vec::new, |i| self.spare_sprites.swap_remove(i))
+    /// An arena for a sprite batch to fill. `mapped`: the batch will hand its arena to the
+    /// frame as it is (Deferred mode), so it may be memory the GPU reads in place, which is
+    /// slow to read back: for a frame of at least [`MAPPED_SPRITES_FROM`] sprites, an idle
+    /// mapped arena of the pool that holds [`Recording::sprite_hint`] sprites, else a new one
+    /// made for a quarter more. Otherwise (or when there is no such memory) the largest spare
+    /// vector, or an empty one.
+    pub fn take_sprite_arena(&mut self, mapped: bool) -> SpriteArena {
+        let hint = self.sprite_hint;
+        if let Some(source) = self.sprite_memory.as_ref().filter(|_| mapped) {
+            if hint >= MAPPED_SPRITES_FROM {
+                // Idle mapped arenas too small for today's frames go.
+                self.spare_sprites.retain(|a| {
+                    !(a.is_mapped() && a.capacity() < hint && a.memory().is_some_and(|m| m.idle()))
+                });
+                let idle = self
+                    .spare_sprites
+                    .iter()
+                    .position(|a| a.capacity() >= hint && a.memory().is_some_and(|m| m.idle()));
+                if let Some(i) = idle {
+                    return self.spare_sprites.swap_remove(i);
+                }
+                if let Some(memory) = source.allocate(hint + hint / 4) {
+                    return SpriteArena::mapped(memory);
+                }
+            }
+        }
+        let largest = (0..self.spare_sprites.len())
+            .filter(|&i| !self.spare_sprites[i].is_mapped())
+            .max_by_key(|&i| self.spare_sprites[i].capacity());
+        largest.map_or_else(SpriteArena::default, |i| self.spare_sprites.swap_remove(i))
     }
 
     pub fn is_bound(&self, id: ResourceId) -> bool {

@@ -1,6 +1,6 @@
 //! `SpriteBatch`: XNA's sprite renderer, recording sprites into the frame.
 //!
-//! Each `draw*` call turns its sprite into one [`SpriteInstance`] at once — the top-left corner
+//! Each `draw*` call turns its sprite into one [`SpriteInstance`](xnagraph_graph::SpriteInstance) at once — the top-left corner
 //! and the two edge vectors with origin and scale applied as XNA places the corners, texture
 //! coordinates with the flips applied, layer depth and tint — in the batch's own buffer, and
 //! extends the current run of sprites sharing a texture; the instance carries the batch's
@@ -23,7 +23,7 @@
 use std::sync::{Arc, Weak};
 
 use xnagraph_graph::{
-    BlendState, DepthStencilState, EffectState, RasterizerState, SamplerState, SpriteInstance,
+    BlendState, DepthStencilState, EffectState, RasterizerState, SamplerState, SpriteArena,
     TextureState, MAX_COLOR_ATTACHMENTS,
 };
 
@@ -172,8 +172,9 @@ pub struct SpriteBatch {
     device: Weak<DeviceShared>,
     state: Option<BatchState>,
     /// One instance per sprite, in call order; a rotated sprite's [`unrotated`] until the
-    /// flush applies its rotation.
-    instances: Vec<SpriteInstance>,
+    /// flush applies its rotation, except in an arena the GPU reads in place (not read back:
+    /// there a sprite's rotation is applied as it is drawn).
+    instances: SpriteArena,
     /// `(index in instances, rotation)` of each sprite drawn with a rotation, in call order:
     /// the flush applies them all at once (sines and cosines in vectorised blocks) before
     /// anything reads the instances, so a draw computes no sine or cosine.
@@ -216,7 +217,7 @@ impl SpriteBatch {
         Ok(SpriteBatch {
             device: Arc::downgrade(&device.shared),
             state: None,
-            instances: Vec::new(),
+            instances: SpriteArena::default(),
             rotations: Vec::new(),
             runs: Vec::new(),
             open: 0,
@@ -306,8 +307,11 @@ impl SpriteBatch {
             let mut rec = lock(&device.rec);
             // What the states need from the device is refused here, not discovered at the flush.
             check_states(&device, &rec, &blend, &sampler, &rasterizer)?;
-            if self.instances.capacity() == 0 {
-                self.instances = rec.take_sprite_arena();
+            // Only a Deferred batch hands its arena over as it is; any other reads it back.
+            let mapped = sort == SpriteSortMode::Deferred;
+            if self.instances.capacity() == 0 || (self.instances.is_mapped() && !mapped) {
+                let arena = std::mem::replace(&mut self.instances, rec.take_sprite_arena(mapped));
+                rec.recycle_sprites(arena);
             }
             (sort == SpriteSortMode::Immediate).then(|| project(&transform, rec.viewport))
         };
@@ -508,6 +512,9 @@ impl SpriteBatch {
         };
         if rotation == 0.0 {
             self.instances.push(instance(&sprite));
+        } else if self.instances.is_mapped() {
+            let (sin, cos) = crate::math::sin_cos(rotation);
+            self.instances.push(instance(&Sprite { sin, cos, ..sprite }));
         } else {
             // The rotation waits for the flush (`rotations`).
             self.rotations.push((self.instances.len() as u32, rotation));

@@ -266,6 +266,13 @@ pub trait Backend: Send {
     /// caller waits for it through [`Backend::waiter`], not holding the backend, then submits.
     fn submit_blocker(&self) -> Option<SubmissionId>;
 
+    /// Where the recorder gets sprite arenas this backend draws in place, written where the
+    /// GPU reads them (see [`crate::sprite_arena`]); `None` (the default): the recorder writes
+    /// vectors, which the backend copies at submission.
+    fn sprite_memory(&self) -> Option<std::sync::Arc<dyn crate::SpriteMemorySource>> {
+        None
+    }
+
     /// Lowers and submits a plan. It waits (within the timeout) only for a
     /// [`Backend::submit_blocker`] the caller has not waited for. The caller drops the plan
     /// afterwards; handles it releases are retired against this submission. On an error nothing

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use crate::commands::{
     Clear, ColorBinding, Draw, FrameCommands, Node, PassOp, PassSegment, Readback, ReadbackId,
-    Rect, SegmentStart, Slices, SpriteInstance, Upload,
+    Rect, SegmentStart, Slices, Upload,
 };
 use crate::plan::Image;
 use crate::resource::{RenderTargetUsage, TextureState};
@@ -205,7 +205,7 @@ impl FrameBuilder {
     }
 
     /// The frame's sprite arena, which draws index.
-    pub fn sprites_mut(&mut self) -> &mut Vec<SpriteInstance> {
+    pub fn sprites_mut(&mut self) -> &mut crate::SpriteArena {
         &mut self.frame.sprites
     }
 

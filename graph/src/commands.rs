@@ -515,7 +515,7 @@ pub struct FrameCommands {
     /// The recorded nodes, in recording order.
     pub nodes: Vec<Node>,
     /// Every draw's sprites, in one arena; a draw names its range.
-    pub sprites: Vec<SpriteInstance>,
+    pub sprites: crate::SpriteArena,
     /// The vertices and indices of `DrawUserPrimitives` and `DrawUserIndexedPrimitives`,
     /// copied at the call; a geometry draw names its ranges.
     pub geometry_bytes: Vec<u8>,

@@ -28,6 +28,7 @@ pub mod present;
 pub mod query;
 pub mod resource;
 pub mod retire;
+pub mod sprite_arena;
 pub mod states;
 pub mod timing;
 
@@ -48,4 +49,5 @@ pub use plan::*;
 pub use present::{PresentCounters, PresentMode, PresentStats, PresentTarget, SwapchainDesc};
 pub use query::{QueryOp, QueryState};
 pub use resource::*;
+pub use sprite_arena::{SpriteArena, SpriteMemory, SpriteMemorySource};
 pub use timing::{GpuFrameTiming, GpuNodeTime, GpuTimingSupport};

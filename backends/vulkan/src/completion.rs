@@ -67,6 +67,18 @@ impl Timeline {
         BackendError::DeviceLost(format!("{what} did not complete within {:?}", self.timeout))
     }
 
+    /// Whether `submission` (and every earlier one) has completed, without waiting. After
+    /// teardown, or on a lost device, nothing executes any more: true.
+    pub fn reached(&self, submission: SubmissionId) -> bool {
+        let live = self.live.read().unwrap_or_else(|p| p.into_inner());
+        let Some((device, semaphore)) = live.as_ref() else {
+            return true;
+        };
+        // SAFETY: the semaphore and device are live while the read lock is held.
+        unsafe { device.get_semaphore_counter_value(*semaphore) }
+            .map_or(true, |value| value >= submission.0)
+    }
+
     /// Destroys the semaphore.
     ///
     /// # Safety
@@ -121,7 +133,7 @@ mod tests {
     /// signal, once it comes, ends the wait; after teardown every wait is over.
     #[test]
     fn a_wait_past_the_timeout_is_a_lost_device() {
-        let mut gpu = Gpu::new(&VulkanConfig::default(), None).expect("a Vulkan 1.3 adapter");
+        let gpu = Gpu::new(&VulkanConfig::default(), None).expect("a Vulkan 1.3 adapter");
         let timeout = Duration::from_millis(100);
         let timeline = Timeline::new(&gpu.device, timeout).expect("timeline");
         // Announced but not signalled: as a submission the GPU never finishes.
@@ -137,10 +149,8 @@ mod tests {
         unsafe { gpu.device.signal_semaphore(&signal) }.expect("signal");
         assert_eq!(timeline.wait_for(SubmissionId(1)), Ok(()));
         // SAFETY: nothing was submitted; the device is idle and destroyed after the timeline.
-        unsafe {
-            timeline.destroy();
-            gpu.destroy();
-        }
+        unsafe { timeline.destroy() };
+        drop(gpu);
         assert_eq!(timeline.wait_for(SubmissionId(1)), Ok(()));
     }
 }

@@ -31,6 +31,11 @@ pub struct VulkanConfig {
     /// Time every plan node on the GPU from the first submission (see
     /// [`Backend::set_gpu_timing`](xnagraph_graph::Backend::set_gpu_timing); off by default).
     pub gpu_timing: bool,
+    /// Let large sprite batches write their instances straight into mapped vertex memory that
+    /// draws read in place (see `Backend::sprite_memory`; default on). Off, every frame's
+    /// sprites are copied into the frame's vertex buffer at submission; the pixels are the
+    /// same either way.
+    pub mapped_sprites: bool,
 }
 
 impl Default for VulkanConfig {
@@ -43,6 +48,7 @@ impl Default for VulkanConfig {
             pool_keep_submissions: 60,
             texture_indexing: TextureIndexing::Auto,
             gpu_timing: false,
+            mapped_sprites: true,
         }
     }
 }

@@ -516,18 +516,20 @@ impl Gpu {
             sample_restore: self.features.sample_rate_shading,
         }
     }
+}
 
-    /// Destroys allocator, device, messenger and instance, in that order.
-    ///
-    /// # Safety
-    /// The device must be idle and every object created from it already destroyed.
-    pub unsafe fn destroy(&mut self) {
-        // SAFETY: the caller guarantees nothing allocated from the allocator is still alive.
+impl Drop for Gpu {
+    /// Destroys allocator, device, messenger and instance, in that order. Whoever holds the
+    /// device last drops it (the backend, or a sprite arena that outlived it): by then the
+    /// device is idle and every object created from it destroyed.
+    fn drop(&mut self) {
+        // SAFETY: nothing allocated from the allocator is still alive: the backend destroyed its
+        // objects before letting the device go, and each sprite arena frees its buffer first.
         unsafe { ManuallyDrop::drop(&mut self.allocator) };
-        // SAFETY: the device is idle and childless (caller's contract).
+        // SAFETY: the device is idle and childless (as above).
         unsafe { self.device.destroy_device(None) };
         if let Some((loader, surface)) = self.surface.take() {
-            // SAFETY: every swapchain of the surface was destroyed before (caller's contract).
+            // SAFETY: the backend destroyed every swapchain of the surface before.
             unsafe { loader.destroy_surface(surface, None) };
         }
         if let Some((loader, messenger)) = self.debug.take() {

@@ -40,6 +40,7 @@ mod queries;
 mod record;
 mod retirement;
 mod sample_transfer;
+mod sprite_memory;
 mod stock_effects;
 mod submit;
 mod swapchain;
@@ -88,7 +89,8 @@ pub(crate) fn vk_error(what: &str, result: vk::Result) -> BackendError {
 
 /// The Vulkan backend. See the crate documentation.
 pub struct VulkanBackend {
-    gpu: Gpu,
+    /// Shared with the sprite arenas (see [`sprite_memory`]).
+    gpu: Arc<Gpu>,
     caps: Capabilities,
     formats: FormatTable,
     pipelines: Pipelines,
@@ -116,6 +118,8 @@ pub struct VulkanBackend {
     timer: timestamps::GpuTimer,
     /// The semaphore of a [`GpuHold`] every submission waits on.
     hold: Option<vk::Semaphore>,
+    /// [`VulkanConfig::mapped_sprites`].
+    mapped_sprites: bool,
 }
 
 impl VulkanBackend {
@@ -153,7 +157,7 @@ impl VulkanBackend {
         config: VulkanConfig,
         window: Option<(device::WindowHandles, Arc<dyn std::any::Any + Send + Sync>)>,
     ) -> Result<VulkanBackend, BackendError> {
-        let mut gpu = Gpu::new(&config, window.as_ref().map(|(h, _)| *h))?;
+        let gpu = Arc::new(Gpu::new(&config, window.as_ref().map(|(h, _)| *h))?);
         let created =
             Timeline::new(&gpu.device, config.timeout).and_then(|t| match Pipelines::new(&gpu) {
                 Ok(p) => Ok((Arc::new(t), p)),
@@ -163,14 +167,8 @@ impl VulkanBackend {
                     Err(e)
                 }
             });
-        let (timeline, pipelines) = match created {
-            Ok(c) => c,
-            Err(e) => {
-                // SAFETY: nothing else was created from the device.
-                unsafe { gpu.destroy() };
-                return Err(e);
-            }
-        };
+        // On failure nothing else was created from the device: dropping it destroys it.
+        let (timeline, pipelines) = created?;
         let formats = FormatTable::measure(&gpu.instance, gpu.physical);
         let caps = gpu.capabilities();
         let frames_in_flight = config.frames_in_flight.clamp(1, 16);
@@ -201,6 +199,7 @@ impl VulkanBackend {
             presenter: None,
             timer,
             hold: None,
+            mapped_sprites: config.mapped_sprites,
         };
         backend.timer.set(&backend.gpu, config.gpu_timing);
         if let Some((_, window)) = window {
@@ -305,6 +304,12 @@ impl Backend for VulkanBackend {
     /// The submission of the slot the next plan is recorded into, while it is in flight.
     fn submit_blocker(&self) -> Option<SubmissionId> {
         self.slots.get(self.next_slot).and_then(|slot| slot.in_flight)
+    }
+
+    fn sprite_memory(&self) -> Option<Arc<dyn xnagraph_graph::SpriteMemorySource>> {
+        let source =
+            sprite_memory::SpriteSource { gpu: self.gpu.clone(), timeline: self.timeline.clone() };
+        self.mapped_sprites.then(|| Arc::new(source) as Arc<dyn xnagraph_graph::SpriteMemorySource>)
     }
 
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
@@ -469,7 +474,8 @@ impl Drop for VulkanBackend {
             self.timeline.destroy();
             self.pipelines.destroy(&self.gpu);
             self.queries.destroy_all(&self.gpu);
-            self.gpu.destroy();
         }
+        // The device itself goes when `gpu` is dropped, by the backend or by the last sprite
+        // arena that outlives it.
     }
 }

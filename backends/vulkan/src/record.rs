@@ -55,14 +55,18 @@ fn plan_error(message: String) -> BackendError {
 /// What `plan` needs; `indexing`: a draw of several textures is one draw of an array set
 /// ([`crate::device::Gpu::texture_indexing`]), else one draw per run; `uniform_stride`: the
 /// bytes of one uniform slot.
+/// `sprites_in_place`: the frame's sprites are drawn from their own mapped arena
+/// ([`crate::sprite_memory`]), so the slot's vertex buffer holds none of them.
 pub(crate) fn measure(
     plan: &FramePlan,
     indexing: bool,
     uniform_stride: u64,
+    sprites_in_place: bool,
 ) -> Result<Needs, BackendError> {
     let frame = &plan.frame;
+    let copied = if sprites_in_place { 0 } else { frame.sprites.len() };
     let mut needs = Needs {
-        vertex_bytes: (frame.sprites.len() * std::mem::size_of::<SpriteInstance>()) as u64,
+        vertex_bytes: (copied * std::mem::size_of::<SpriteInstance>()) as u64,
         ..Needs::default()
     };
     for node in &plan.nodes {
@@ -175,6 +179,9 @@ pub(crate) struct Recorder<'a> {
     pub cmd: vk::CommandBuffer,
     pub frame: &'a FrameCommands,
     pub vertex_buffer: vk::Buffer,
+    /// The buffer sprite draws read their instances from: the frame's mapped arena, or
+    /// `vertex_buffer`, which then starts with a copy of them.
+    pub sprite_buffer: vk::Buffer,
     /// Where the geometry draws' constant stream starts in `vertex_buffer` (the geometry arena
     /// follows it).
     pub geometry_offset: u64,

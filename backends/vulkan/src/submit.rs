@@ -11,6 +11,7 @@ use xnagraph_graph::{BackendError, FramePlan, SubmissionId};
 
 use crate::frame::ensure_buffer;
 use crate::record::{self, Recorder};
+use crate::sprite_memory::MappedSprites;
 use crate::{geometry, swapchain, sync, vk_error, VulkanBackend};
 
 impl VulkanBackend {
@@ -25,7 +26,7 @@ impl VulkanBackend {
         &mut self,
         plan: &FramePlan,
     ) -> Result<SubmissionId, BackendError> {
-        record::measure(plan, self.gpu.texture_indexing.is_some(), self.uniform_stride())?;
+        record::measure(plan, self.gpu.texture_indexing.is_some(), self.uniform_stride(), false)?;
         let i = self.next_slot;
         self.finish_slot(i)?;
         self.free_completed();
@@ -51,7 +52,15 @@ impl VulkanBackend {
         presentation: &swapchain::FramePresentation,
     ) -> Result<SubmissionId, BackendError> {
         let uniform_stride = self.uniform_stride();
-        let needs = record::measure(plan, self.gpu.texture_indexing.is_some(), uniform_stride)?;
+        // Sprites written into this device's mapped memory are drawn where they are.
+        let in_place = plan
+            .frame
+            .sprites
+            .memory()
+            .and_then(|m| m.as_any().downcast_ref::<MappedSprites>())
+            .filter(|m| m.belongs_to(&self.gpu));
+        let indexing = self.gpu.texture_indexing.is_some();
+        let needs = record::measure(plan, indexing, uniform_stride, in_place.is_some())?;
         let timestamps = self.timer.prepare(&self.gpu, i, plan.nodes.len())?;
         let mut outgrown = Vec::new();
         let slot = &mut self.slots[i];
@@ -86,7 +95,10 @@ impl VulkanBackend {
         grown?;
         let slot = &mut self.slots[i];
         slot.prepare_descriptors(&self.gpu, &needs)?;
-        let sprite_bytes: &[u8] = bytemuck::cast_slice(&plan.frame.sprites);
+        let sprite_bytes: &[u8] = match in_place {
+            Some(_) => &[],
+            None => bytemuck::cast_slice(&plan.frame.sprites),
+        };
         let geometry_offset = geometry::defaults_offset(sprite_bytes.len() as u64);
         // The frame's sprites and geometry bytes copied into the slot's mapped vertex buffer.
         let upload_span = tracing::debug_span!("upload_vertices").entered();
@@ -114,6 +126,13 @@ impl VulkanBackend {
         .map_err(|e| vk_error("vkBeginCommandBuffer", e))?;
 
         let id = SubmissionId(self.last_submitted.0 + 1);
+        let vertex_buffer = slot.vertices.as_ref().map(|b| b.buffer).unwrap_or_default();
+        if let Some(arena) = in_place {
+            arena.flush(plan.frame.sprites.len())?;
+            // Not written again until the timeline passes `id` (the id of a submission that
+            // fails is the next one's).
+            arena.used_by(id);
+        }
         let mut rec = Recorder {
             gpu: &self.gpu,
             formats: &self.formats,
@@ -124,7 +143,8 @@ impl VulkanBackend {
             pipelines: &mut self.pipelines,
             cmd,
             frame: &plan.frame,
-            vertex_buffer: slot.vertices.as_ref().map(|b| b.buffer).unwrap_or_default(),
+            vertex_buffer,
+            sprite_buffer: in_place.map_or(vertex_buffer, |arena| arena.buffer),
             geometry_offset,
             uniforms: slot.uniforms.as_ref(),
             uniform_stride,

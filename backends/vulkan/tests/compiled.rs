@@ -60,7 +60,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
         }));
         let plan = compile(FrameCommands {
             nodes,
-            sprites: quad(region, [255; 4]).to_vec(),
+            sprites: quad(region, [255; 4]).to_vec().into(),
             open_cycle: None,
             ..FrameCommands::default()
         });
@@ -120,7 +120,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
     ];
     let plan = compile(FrameCommands {
         nodes,
-        sprites: quad(Rect::new(0, 0, 16, 16), CLEARED).to_vec(),
+        sprites: quad(Rect::new(0, 0, 16, 16), CLEARED).to_vec().into(),
         open_cycle: None,
         ..FrameCommands::default()
     });
@@ -163,7 +163,7 @@ fn clear_only_frame(target: &Arc<TextureState>, size: u32, id: u64) -> FrameComm
             Node::Pass(segment(target, vec![clear_op([0.0, 0.0, 0.0, 1.0]), clear_op(CLEAR)])),
             readback(id, target, 0, Rect::new(0, 0, size as i32, size as i32)),
         ],
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     }
@@ -239,7 +239,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
     ];
     let plan = compile(FrameCommands {
         nodes,
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     });
@@ -297,7 +297,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
     ];
     let plan = compile(FrameCommands {
         nodes,
-        sprites: vertices,
+        sprites: vertices.into(),
         open_cycle: None,
         ..FrameCommands::default()
     });
@@ -385,7 +385,7 @@ fn cube_faces_share_one_depth_buffer() {
                 slices: Slices::FLAT,
             }),
         ],
-        sprites: [near, far].concat(),
+        sprites: [near, far].concat().into(),
         open_cycle: None,
         ..FrameCommands::default()
     };

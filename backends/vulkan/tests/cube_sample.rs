@@ -45,7 +45,7 @@ fn a_draw_whose_shader_does_not_match_its_textures_dimension_is_a_malformed_plan
                 )),
                 readback(1, &target, 0, Rect::new(0, 0, 8, 8)),
             ],
-            sprites: quad(Rect::new(1, 2, 3, 4), [255, 128, 128, 255]).to_vec(),
+            sprites: quad(Rect::new(1, 2, 3, 4), [255, 128, 128, 255]).to_vec().into(),
             open_cycle: None,
             ..FrameCommands::default()
         };

@@ -31,7 +31,7 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
                 }),
                 Node::Pass(segment(&cleared, vec![clear_op([shade, 0.0, 0.0, 1.0])])),
             ],
-            sprites: vec![],
+            sprites: vec![].into(),
             open_cycle: None,
             ..FrameCommands::default()
         };
@@ -164,7 +164,7 @@ fn a_plan_naming_a_missing_op_is_an_error_not_a_panic() {
     let target = s.texture(target_desc(8, 8, 1, 0));
     let frame = FrameCommands {
         nodes: vec![Node::Pass(segment(&target, vec![]))],
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     };

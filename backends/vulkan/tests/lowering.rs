@@ -21,7 +21,7 @@ fn load_op_clear_fills_the_whole_target() {
             Node::Pass(segment(&target, vec![clear_op(colour)])),
             readback(1, &target, 0, Rect::new(0, 0, 64, 64)),
         ],
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     };
@@ -112,7 +112,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
             )),
             readback(7, &target, 0, Rect::new(0, 0, 64, 64)),
         ],
-        sprites: quad(region, WHITE).to_vec(),
+        sprites: quad(region, WHITE).to_vec().into(),
         open_cycle: None,
         ..FrameCommands::default()
     };
@@ -209,7 +209,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
             )),
             readback(3, &target, 0, Rect::new(0, 0, 32, 32)),
         ],
-        sprites: quad(Rect::new(0, 0, 16, 32), RED).to_vec(),
+        sprites: quad(Rect::new(0, 0, 16, 32), RED).to_vec().into(),
         open_cycle: None,
         ..FrameCommands::default()
     };
@@ -280,7 +280,7 @@ fn mip_cascade_carries_level_0_down_to_level_2() {
             Node::Pass(segment(&target, vec![clear_op(colour)])),
             readback(9, &target, 2, Rect::new(0, 0, 4, 4)),
         ],
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     };
@@ -342,7 +342,7 @@ fn validation_reports_a_readback_without_its_barrier() {
             Node::Pass(segment(&target, vec![clear_op(colour)])),
             readback(2, &target, 0, Rect::new(0, 0, 8, 8)),
         ],
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     };
@@ -394,7 +394,7 @@ fn validation_messages_name_the_texture() {
             Node::Pass(segment(&target, vec![clear_op(colour)])),
             readback(2, &target, 0, Rect::new(0, 0, 8, 8)),
         ],
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     };
@@ -462,7 +462,7 @@ fn a_cube_face_is_rendered_and_read_back_alone() {
                 slices: Slices::FLAT,
             }),
         ],
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     };

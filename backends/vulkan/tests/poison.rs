@@ -21,7 +21,7 @@ fn pass_then_read(load: LoadOp, store: StoreOp, ops: Vec<xnagraph_graph::PassOp>
             Node::Pass(segment(&target, ops)),
             readback(1, &target, 0, Rect::new(0, 0, 8, 8)),
         ],
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     };

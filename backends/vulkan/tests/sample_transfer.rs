@@ -58,7 +58,8 @@ fn run(
     sprites: Vec<SpriteInstance>,
     ids: &[u64],
 ) -> Vec<Vec<u8>> {
-    let plan = compile(FrameCommands { nodes, sprites, ..FrameCommands::default() });
+    let plan =
+        compile(FrameCommands { nodes, sprites: sprites.into(), ..FrameCommands::default() });
     let submission = s.backend.submit(&plan).expect("submit");
     drop(plan);
     s.backend.wait(submission).expect("wait");

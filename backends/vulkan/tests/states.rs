@@ -59,7 +59,7 @@ fn a_thousand_blend_factors_share_one_pipeline() {
             Node::Pass(segment(&target, ops)),
             readback(3, &target, 0, Rect::new(0, 0, W as i32, H as i32)),
         ],
-        sprites,
+        sprites: sprites.into(),
         open_cycle: None,
         ..FrameCommands::default()
     };
@@ -157,7 +157,7 @@ fn reference_stencil_is_set_per_draw_by_one_pipeline() {
             Node::Pass(segment(&target, ops)),
             readback(3, &target, 0, Rect::new(0, 0, W as i32, H as i32)),
         ],
-        sprites,
+        sprites: sprites.into(),
         open_cycle: None,
         ..FrameCommands::default()
     };

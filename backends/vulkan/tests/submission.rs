@@ -48,7 +48,7 @@ fn a_plan_rejected_by_the_lowering_leaves_layouts_as_the_gpu_has_them() {
             )),
             readback(readback_id, &target, 0, whole),
         ],
-        sprites: quad(region, [255; 4]).to_vec(),
+        sprites: quad(region, [255; 4]).to_vec().into(),
         open_cycle: None,
         ..FrameCommands::default()
     };
@@ -78,7 +78,7 @@ fn a_plan_rejected_by_the_lowering_leaves_layouts_as_the_gpu_has_them() {
             readback(2, &texture, 0, Rect::new(0, 0, 2, 2)),
             Node::Pass(segment(&target, vec![sprite_draw(&other, 5, 1, 16, 16)])),
         ],
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     };
@@ -110,7 +110,7 @@ fn the_waiter_sees_a_submission_complete_without_the_backend() {
             Node::Pass(segment(&target, vec![clear_op([1.0, 0.0, 0.0, 1.0])])),
             readback(7, &target, 0, Rect::new(0, 0, 8, 8)),
         ],
-        sprites: vec![],
+        sprites: vec![].into(),
         open_cycle: None,
         ..FrameCommands::default()
     };

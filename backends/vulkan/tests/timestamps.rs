@@ -54,7 +54,8 @@ fn four_node_plan(
             }),
         ],
         sprites: [quad(Rect::new(3, 5, 40, 30), [255; 4]), quad(Rect::new(0, 0, 64, 64), [255; 4])]
-            .concat(),
+            .concat()
+            .into(),
         open_cycle: None,
         ..FrameCommands::default()
     };

@@ -62,6 +62,10 @@ struct Cli {
     /// (runs); one draw through branches on any device (branches).
     #[arg(long, global = true, value_enum, default_value_t = Indexing::Auto)]
     texture_indexing: Indexing,
+    /// Whether large sprite batches write straight into mapped vertex memory the GPU draws from
+    /// (on, the default) or into host memory copied at submission (off); Vulkan only.
+    #[arg(long, global = true, value_enum, default_value_t = OnOff::On)]
+    mapped_sprites: OnOff,
     /// The longest wait for the GPU before the device is reported lost, in seconds (a CPU
     /// rasteriser needs long for large scenarios).
     #[arg(long, global = true, default_value_t = 10)]
@@ -233,6 +237,7 @@ impl Run<'_> {
                 BackendChoice::Sdlgpu => BackendKind::SdlGpu,
             },
             gpu_timing: self.cli.timestamps == OnOff::On,
+            mapped_sprites: self.cli.mapped_sprites == OnOff::On,
             ..DeviceOptions::default()
         }
     }

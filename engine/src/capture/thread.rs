@@ -23,7 +23,7 @@ use crossbeam_channel::{Receiver, Sender, TrySendError};
 use xnagraph_graph::capture::writer::{CaptureStats, GeometryProgram, Sources};
 use xnagraph_graph::capture::CaptureWriter;
 use xnagraph_graph::{
-    BufferId, BufferState, EffectKey, EffectState, FrameCommands, QueryState, SpriteInstance,
+    BufferId, BufferState, EffectKey, EffectState, FrameCommands, QueryState, SpriteArena,
     TextureState,
 };
 
@@ -84,7 +84,7 @@ enum Message {
 /// frame travels with it to where it is rendered, which writes it.
 pub(crate) struct CaptureTag {
     sender: Sender<Message>,
-    spares: Receiver<Vec<SpriteInstance>>,
+    spares: Receiver<SpriteArena>,
     waits: Arc<AtomicU64>,
     frame: u64,
     /// The frame's recording time, when this flush ends it (holds its present).
@@ -95,7 +95,7 @@ impl CaptureTag {
     /// Hands the flushed `commands` (moved, not copied) to the writer, and the frame's end when
     /// it holds one; returns a sprite arena the writer has emptied, when one is back, for the
     /// recorder to fill again.
-    pub fn write(self, commands: FrameCommands) -> Option<Vec<SpriteInstance>> {
+    pub fn write(self, commands: FrameCommands) -> Option<SpriteArena> {
         self.send(Message::Flush { frame: self.frame, commands });
         if let Some(record_ns) = self.end_ns {
             self.send(Message::FrameEnd { frame: self.frame, record_ns });
@@ -124,7 +124,7 @@ pub(crate) struct Finished {
 /// A running writer thread (see the module doc).
 pub(crate) struct WriterThread {
     sender: Sender<Message>,
-    spares: Receiver<Vec<SpriteInstance>>,
+    spares: Receiver<SpriteArena>,
     waits: Arc<AtomicU64>,
     handle: JoinHandle<Result<CaptureStats, String>>,
 }
@@ -218,7 +218,7 @@ mod tests {
             frame,
             end_ns: None,
         };
-        give_back.send(Vec::with_capacity(8)).unwrap();
+        give_back.send(SpriteArena::from(Vec::with_capacity(8))).unwrap();
         let arena = tag(0).write(FrameCommands::default());
         assert_eq!(waits.load(Ordering::Relaxed), 0, "the queue had room");
         assert_eq!(arena.map(|a| a.capacity()), Some(8), "the writer's arena comes back");

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use xnagraph_graph::{
-    Draw, DrawTextures, PipelineKey, Rect, ShaderKind, SpriteInstance, TextureState, Viewport,
+    Draw, DrawTextures, PipelineKey, Rect, ShaderKind, SpriteArena, TextureState, Viewport,
     MAX_DRAW_TEXTURES,
 };
 
@@ -37,6 +37,7 @@ const NO_SLOT: u32 = u32::MAX;
 impl SpriteBatch {
     /// Hands the queued sprites to the frame and records their draws (see the module doc).
     pub(super) fn flush_sprites(&mut self, state: &BatchState) -> Result<()> {
+        self.instances.settle();
         self.close_run();
         if self.runs.is_empty() {
             return Ok(());
@@ -182,7 +183,7 @@ impl SpriteBatch {
     /// Each sprite's key and call index are packed into one `u64` (key high, index low), so an
     /// unstable sort of plain integers gives the stable order: no two entries are equal, and
     /// equal keys compare by call index.
-    fn write_sorted(&mut self, sort: SpriteSortMode, out: &mut Vec<SpriteInstance>) {
+    fn write_sorted(&mut self, sort: SpriteSortMode, out: &mut SpriteArena) {
         let keys = &self.keys;
         self.order.clear();
         let packed = keys.iter().enumerate().map(|(i, &(depth, texture))| {

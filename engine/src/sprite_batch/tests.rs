@@ -6,6 +6,7 @@ use super::*;
 use crate::finite::all_finite;
 use crate::math::sin_cos;
 use crate::{GraphicsProfile, PresentationParameters};
+use xnagraph_graph::SpriteInstance;
 
 /// A sprite's instance as a draw computed it before rotations waited for the flush: the
 /// sine and cosine at the draw, then [`instance`].

@@ -174,7 +174,7 @@ impl Rebuilder {
         let nodes = flush.nodes.iter().map(|n| self.node(capture, n)).collect();
         FrameCommands {
             nodes,
-            sprites: capture.sprites(flush),
+            sprites: capture.sprites(flush).into(),
             geometry_bytes: flush
                 .geometry
                 .map_or_else(Vec::new, |g| capture.blobs[g as usize].clone()),

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use super::container::ChunkWriter;
 use super::record::*;
 use crate::buffer::{BufferId, BufferState};
-use crate::commands::{FrameCommands, Node, SpriteInstance};
+use crate::commands::{FrameCommands, Node};
 use crate::effect::EffectKey;
 use crate::query::QueryState;
 use crate::resource::{NativeHandle, TextureId, TextureState};
@@ -337,7 +337,7 @@ impl<W: Write> CaptureWriter<W> {
         frame: u64,
         mut commands: FrameCommands,
         sources: Sources,
-    ) -> std::io::Result<Vec<SpriteInstance>> {
+    ) -> std::io::Result<crate::SpriteArena> {
         let mut nodes = Vec::with_capacity(commands.nodes.len());
         for node in &mut commands.nodes {
             let data = match node {

@@ -38,11 +38,15 @@ fn frame(target: &Arc<crate::TextureState>, texel: u8, sprites: usize) -> FrameC
     let sprites = (0..sprites)
         .map(|i| SpriteInstance { texture: i as u32, ..Default::default() })
         .collect::<Vec<_>>();
-    FrameCommands { nodes: vec![Node::Upload(upload)], sprites, ..FrameCommands::default() }
+    FrameCommands {
+        nodes: vec![Node::Upload(upload)],
+        sprites: sprites.into(),
+        ..FrameCommands::default()
+    }
 }
 
 /// Writes three frames (the second's upload repeats the first's) lent or handed over.
-fn write(owned: bool) -> (Vec<u8>, Vec<Vec<SpriteInstance>>) {
+fn write(owned: bool) -> (Vec<u8>, Vec<crate::SpriteArena>) {
     let back = back_buffer(4, 4, RenderTargetUsage::DiscardContents);
     let target = texture(2, 2, 1);
     let effect = |_| None;

@@ -186,7 +186,7 @@ fn draw_sprites(
             state.dynamic = Some(dynamic);
         }
         if !state.buffers_bound {
-            device.cmd_bind_vertex_buffers(rec.cmd, 0, &[rec.vertex_buffer], &[0]);
+            device.cmd_bind_vertex_buffers(rec.cmd, 0, &[rec.sprite_buffer], &[0]);
             state.buffers_bound = true;
         }
         if state.sets != sets || state.indexed != indexed {

@@ -55,7 +55,7 @@ fn depth_test_keeps_the_nearer_sprite() {
             Node::Pass(segment(&target, vec![depth_tested_draw(&white, 3, 32)])),
             readback(4, &target, 0, Rect::new(0, 0, 32, 32)),
         ],
-        sprites: vertices,
+        sprites: vertices.into(),
         open_cycle: None,
         ..FrameCommands::default()
     };

@@ -1,0 +1,379 @@
+//! The frame's sprite instances, in host memory or in memory the GPU reads directly.
+//!
+//! A [`SpriteArena`] holds the [`SpriteInstance`]s every sprite draw of a frame indexes. It is
+//! either an ordinary vector, which the backend copies into its own vertex memory when the frame
+//! is submitted, or [`SpriteMemory`] a backend mapped for the purpose: the recording writes the
+//! instances where the GPU will read them, so a frame of a million sprites costs no copy, and
+//! on a discrete GPU the writes go to write-combined memory at a fraction of the cost of writing
+//! cached host memory. Reading such memory back is slow (uncached), so the recorder writes it
+//! and reads it only where nothing else is possible (a capture, a backend that cannot use it).
+//!
+//! Mapped memory may be written only while no submission reads it ([`SpriteMemory::idle`]);
+//! the engine's pool of arenas enforces that. An arena that outgrows its mapped memory
+//! continues in a vector with the instances written so far.
+
+use std::any::Any;
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+use crate::commands::SpriteInstance;
+
+/// Memory a backend mapped for sprite instances (see the module documentation).
+pub trait SpriteMemory: Send + Sync {
+    /// Every instance the memory can hold, as the GPU will read them.
+    fn instances(&self) -> &[SpriteInstance];
+
+    /// Every instance the memory can hold, to be written. Only while [`SpriteMemory::idle`].
+    fn instances_mut(&mut self) -> &mut [SpriteInstance];
+
+    /// Whether every submission that read this memory has completed, so that it may be
+    /// written again.
+    fn idle(&self) -> bool;
+
+    /// The backend's own type, so the backend that made the memory finds its native buffer.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Makes [`SpriteMemory`] for the recorder, from any thread.
+pub trait SpriteMemorySource: Send + Sync {
+    /// Memory for at least `capacity` instances, or `None` when none can be had (the
+    /// recorder then writes a vector).
+    fn allocate(&self, capacity: usize) -> Option<Box<dyn SpriteMemory>>;
+}
+
+/// Instances [`SpriteArena::push`] gathers before writing them to mapped memory at once: one
+/// call into the backend's memory per this many sprites instead of one per sprite.
+const STAGE: usize = 64;
+
+/// A frame's sprite instances: a vector, or backend memory the GPU reads in place (see the
+/// module documentation). Dereferences to the instances written so far and settled: the
+/// instances a mapped arena's [`SpriteArena::push`] gathered are part of it only after
+/// [`SpriteArena::settle`] (which every other writing call does first).
+#[derive(Default)]
+pub struct SpriteArena {
+    mapped: Option<Box<dyn SpriteMemory>>,
+    /// The instances, when not mapped.
+    host: Vec<SpriteInstance>,
+    /// How many instances of `mapped` are written.
+    len: usize,
+    /// Pushed instances not yet written to `mapped` (at most [`STAGE`]).
+    staged: Vec<SpriteInstance>,
+}
+
+impl SpriteArena {
+    /// An arena that writes into `memory`, empty.
+    pub fn mapped(memory: Box<dyn SpriteMemory>) -> SpriteArena {
+        SpriteArena {
+            mapped: Some(memory),
+            host: Vec::new(),
+            len: 0,
+            staged: Vec::with_capacity(STAGE),
+        }
+    }
+
+    /// How many instances were written, settled or not.
+    pub fn len(&self) -> usize {
+        match &self.mapped {
+            Some(_) => self.len + self.staged.len(),
+            None => self.host.len(),
+        }
+    }
+
+    /// Whether no instance was written.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Writes the instances [`SpriteArena::push`] gathered to mapped memory, so that the arena
+    /// dereferences to every instance written.
+    pub fn settle(&mut self) {
+        if self.staged.is_empty() {
+            return;
+        }
+        let staged = std::mem::take(&mut self.staged);
+        self.write_slice(&staged);
+        self.staged = staged;
+        self.staged.clear();
+    }
+
+    /// The backend memory the instances are in, if they are not in a vector.
+    pub fn memory(&self) -> Option<&dyn SpriteMemory> {
+        self.mapped.as_deref()
+    }
+
+    /// Whether the instances are in backend memory.
+    pub fn is_mapped(&self) -> bool {
+        self.mapped.is_some()
+    }
+
+    /// How many instances fit before the arena grows.
+    pub fn capacity(&self) -> usize {
+        match &self.mapped {
+            Some(memory) => memory.instances().len(),
+            None => self.host.capacity(),
+        }
+    }
+
+    /// Appends one instance. Always inlined: it is SpriteBatch's per-sprite write. A mapped
+    /// arena gathers 64 instances in a small vector (in the cache) and writes them out
+    /// together.
+    #[inline(always)]
+    pub fn push(&mut self, instance: SpriteInstance) {
+        if self.mapped.is_none() {
+            self.host.push(instance);
+            return;
+        }
+        if self.staged.len() == STAGE {
+            self.settle();
+            if self.mapped.is_none() {
+                // Outgrown: a vector from here on.
+                self.host.push(instance);
+                return;
+            }
+        }
+        self.staged.push(instance);
+    }
+
+    /// Appends `instances`.
+    pub fn extend_from_slice(&mut self, instances: &[SpriteInstance]) {
+        self.settle();
+        self.write_slice(instances);
+    }
+
+    /// Appends `instances` after the settled ones.
+    fn write_slice(&mut self, instances: &[SpriteInstance]) {
+        match &mut self.mapped {
+            None => self.host.extend_from_slice(instances),
+            Some(memory) => {
+                let end = self.len + instances.len();
+                match memory.instances_mut().get_mut(self.len..end) {
+                    Some(slots) => {
+                        slots.copy_from_slice(instances);
+                        self.len = end;
+                    }
+                    None => self.outgrow(instances.len()).extend_from_slice(instances),
+                }
+            }
+        }
+    }
+
+    /// Appends the instances `instances` yields, settled.
+    pub fn extend(&mut self, instances: impl IntoIterator<Item = SpriteInstance>) {
+        for instance in instances {
+            self.push(instance);
+        }
+        self.settle();
+    }
+
+    /// Forgets every instance; mapped memory stays, to be written again.
+    pub fn clear(&mut self) {
+        self.host.clear();
+        self.staged.clear();
+        self.len = 0;
+    }
+
+    /// Moves the instances out of full mapped memory into a vector with room for `more`, and
+    /// gives the memory up. Reads the memory back once: slow, and only when a frame draws more
+    /// sprites than the arena was made for.
+    #[cold]
+    #[inline(never)]
+    fn outgrow(&mut self, more: usize) -> &mut Vec<SpriteInstance> {
+        if let Some(memory) = self.mapped.take() {
+            let written = &memory.instances()[..self.len];
+            let mut host = Vec::with_capacity((written.len() + more).max(written.len() * 2));
+            host.extend_from_slice(written);
+            self.host = host;
+            self.len = 0;
+        }
+        &mut self.host
+    }
+
+    /// Takes the arena's vector out, leaving it empty: a mapped arena's instances are copied
+    /// (read back) into a new one.
+    pub fn into_vec(mut self) -> Vec<SpriteInstance> {
+        self.settle();
+        match &self.mapped {
+            Some(memory) => memory.instances()[..self.len].to_vec(),
+            None => std::mem::take(&mut self.host),
+        }
+    }
+}
+
+impl SpriteArena {
+    /// The settled instances.
+    fn written(&self) -> &[SpriteInstance] {
+        match &self.mapped {
+            Some(memory) => &memory.instances()[..self.len],
+            None => &self.host,
+        }
+    }
+}
+
+impl Deref for SpriteArena {
+    type Target = [SpriteInstance];
+
+    fn deref(&self) -> &[SpriteInstance] {
+        debug_assert!(self.staged.is_empty(), "a mapped sprite arena read before settle");
+        match &self.mapped {
+            Some(memory) => &memory.instances()[..self.len],
+            None => &self.host,
+        }
+    }
+}
+
+impl DerefMut for SpriteArena {
+    fn deref_mut(&mut self) -> &mut [SpriteInstance] {
+        self.settle();
+        match &mut self.mapped {
+            Some(memory) => &mut memory.instances_mut()[..self.len],
+            None => &mut self.host,
+        }
+    }
+}
+
+impl From<Vec<SpriteInstance>> for SpriteArena {
+    fn from(host: Vec<SpriteInstance>) -> SpriteArena {
+        SpriteArena { mapped: None, host, len: 0, staged: Vec::new() }
+    }
+}
+
+impl FromIterator<SpriteInstance> for SpriteArena {
+    fn from_iter<I: IntoIterator<Item = SpriteInstance>>(iter: I) -> SpriteArena {
+        SpriteArena::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+/// A copy in a vector: mapped memory belongs to one frame.
+impl Clone for SpriteArena {
+    fn clone(&self) -> SpriteArena {
+        let mut copy = SpriteArena::from(self.written().to_vec());
+        copy.host.extend_from_slice(&self.staged);
+        copy
+    }
+}
+
+impl fmt::Debug for SpriteArena {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SpriteArena")
+            .field("len", &self.len())
+            .field("mapped", &self.is_mapped())
+            .finish()
+    }
+}
+
+impl PartialEq for SpriteArena {
+    fn eq(&self, other: &SpriteArena) -> bool {
+        self.written() == other.written() && self.staged == other.staged
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    use super::*;
+
+    /// Host memory standing for a backend's, counting how often it is read back.
+    struct Fake {
+        instances: Vec<SpriteInstance>,
+        idle: Arc<AtomicBool>,
+    }
+
+    impl SpriteMemory for Fake {
+        fn instances(&self) -> &[SpriteInstance] {
+            &self.instances
+        }
+        fn instances_mut(&mut self) -> &mut [SpriteInstance] {
+            &mut self.instances
+        }
+        fn idle(&self) -> bool {
+            self.idle.load(Ordering::Relaxed)
+        }
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+
+    fn sprite(texture: u32) -> SpriteInstance {
+        SpriteInstance { texture, ..Default::default() }
+    }
+
+    fn fake(capacity: usize) -> SpriteArena {
+        let idle = Arc::new(AtomicBool::new(true));
+        SpriteArena::mapped(Box::new(Fake { instances: vec![sprite(99); capacity], idle }))
+    }
+
+    fn slots(arena: &SpriteArena) -> Vec<u32> {
+        arena.iter().map(|s| s.texture).collect()
+    }
+
+    /// Written instances are the arena's, in order, whatever the memory held before; clearing
+    /// keeps the memory.
+    #[test]
+    fn mapped_memory_holds_what_was_written() {
+        let mut arena = fake(4);
+        assert!(arena.is_empty());
+        arena.push(sprite(1));
+        assert_eq!(arena.len(), 1, "a staged instance counts");
+        arena.extend_from_slice(&[sprite(2), sprite(3)]);
+        assert_eq!(slots(&arena), [1, 2, 3]);
+        assert!(arena.is_mapped());
+        assert_eq!(arena.capacity(), 4);
+        arena[1].texture = 7;
+        assert_eq!(slots(&arena), [1, 7, 3]);
+        arena.clear();
+        assert!(arena.is_empty() && arena.is_mapped());
+        arena.push(sprite(5));
+        arena.settle();
+        assert_eq!(slots(&arena), [5]);
+    }
+
+    /// Pushes are gathered and written out in order, a stage at a time and at the settle.
+    #[test]
+    fn staged_pushes_land_in_order() {
+        let n = 3 * STAGE + 5;
+        let mut arena = fake(n);
+        arena.extend((0..n as u32).map(sprite));
+        assert_eq!(arena.len(), n);
+        arena.settle();
+        assert!(arena.is_mapped());
+        assert_eq!(slots(&arena), (0..n as u32).collect::<Vec<_>>());
+        let mut short = fake(STAGE);
+        short.extend((0..3 * STAGE as u32 + 1).map(sprite));
+        short.settle();
+        assert!(!short.is_mapped(), "outgrown at the settle");
+        assert_eq!(slots(&short), (0..3 * STAGE as u32 + 1).collect::<Vec<_>>());
+    }
+
+    /// Past its memory's capacity an arena continues in a vector with what was written.
+    #[test]
+    fn a_full_mapped_arena_continues_in_a_vector() {
+        let mut arena = fake(2);
+        arena.extend([sprite(1), sprite(2), sprite(3)]);
+        arena.settle();
+        assert!(!arena.is_mapped());
+        assert_eq!(slots(&arena), [1, 2, 3]);
+        let mut arena = fake(2);
+        arena.push(sprite(1));
+        arena.extend_from_slice(&[sprite(2), sprite(3)]);
+        assert!(!arena.is_mapped());
+        assert_eq!(slots(&arena), [1, 2, 3]);
+        assert_eq!(arena.clone().into_vec().len(), 3);
+    }
+
+    /// A vector arena is a vector; a copy of a mapped arena is a vector of its instances.
+    #[test]
+    fn vectors_and_copies() {
+        let arena = SpriteArena::from(vec![sprite(4), sprite(5)]);
+        assert!(!arena.is_mapped());
+        assert_eq!(slots(&arena), [4, 5]);
+        let mut mapped = fake(3);
+        mapped.push(sprite(6));
+        mapped.settle();
+        let copy = mapped.clone();
+        assert!(!copy.is_mapped());
+        assert_eq!(copy, mapped);
+        assert_eq!(mapped.into_vec(), vec![sprite(6)]);
+    }
+}
