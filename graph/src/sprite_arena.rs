@@ -41,14 +41,8 @@ pub trait SpriteMemorySource: Send + Sync {
     fn allocate(&self, capacity: usize) -> Option<Box<dyn SpriteMemory>>;
 }
 
-/// Instances [`SpriteArena::push`] gathers before writing them to mapped memory at once: one
-/// call into the backend's memory per this many sprites instead of one per sprite.
-const STAGE: usize = 64;
-
 /// A frame's sprite instances: a vector, or backend memory the GPU reads in place (see the
-/// module documentation). Dereferences to the instances written so far and settled: the
-/// instances a mapped arena's [`SpriteArena::push`] gathered are part of it only after
-/// [`SpriteArena::settle`] (which every other writing call does first).
+/// module documentation). Dereferences to the instances written so far.
 #[derive(Default)]
 pub struct SpriteArena {
     mapped: Option<Box<dyn SpriteMemory>>,
@@ -56,44 +50,12 @@ pub struct SpriteArena {
     host: Vec<SpriteInstance>,
     /// How many instances of `mapped` are written.
     len: usize,
-    /// Pushed instances not yet written to `mapped` (at most [`STAGE`]).
-    staged: Vec<SpriteInstance>,
 }
 
 impl SpriteArena {
     /// An arena that writes into `memory`, empty.
     pub fn mapped(memory: Box<dyn SpriteMemory>) -> SpriteArena {
-        SpriteArena {
-            mapped: Some(memory),
-            host: Vec::new(),
-            len: 0,
-            staged: Vec::with_capacity(STAGE),
-        }
-    }
-
-    /// How many instances were written, settled or not.
-    pub fn len(&self) -> usize {
-        match &self.mapped {
-            Some(_) => self.len + self.staged.len(),
-            None => self.host.len(),
-        }
-    }
-
-    /// Whether no instance was written.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Writes the instances [`SpriteArena::push`] gathered to mapped memory, so that the arena
-    /// dereferences to every instance written.
-    pub fn settle(&mut self) {
-        if self.staged.is_empty() {
-            return;
-        }
-        let staged = std::mem::take(&mut self.staged);
-        self.write_slice(&staged);
-        self.staged = staged;
-        self.staged.clear();
+        SpriteArena { mapped: Some(memory), host: Vec::new(), len: 0 }
     }
 
     /// The backend memory the instances are in, if they are not in a vector.
@@ -114,34 +76,25 @@ impl SpriteArena {
         }
     }
 
-    /// Appends one instance. Always inlined: it is SpriteBatch's per-sprite write. A mapped
-    /// arena gathers 64 instances in a small vector (in the cache) and writes them out
-    /// together.
+    /// Appends one instance. Always inlined: it is SpriteBatch's per-sprite write. Into mapped
+    /// memory it is one call into the backend's memory per sprite: measured faster there than
+    /// gathering instances in a small cached vector and copying them over in blocks.
     #[inline(always)]
     pub fn push(&mut self, instance: SpriteInstance) {
-        if self.mapped.is_none() {
-            self.host.push(instance);
-            return;
+        match &mut self.mapped {
+            None => self.host.push(instance),
+            Some(memory) => match memory.instances_mut().get_mut(self.len) {
+                Some(slot) => {
+                    *slot = instance;
+                    self.len += 1;
+                }
+                None => self.outgrow(1).push(instance),
+            },
         }
-        if self.staged.len() == STAGE {
-            self.settle();
-            if self.mapped.is_none() {
-                // Outgrown: a vector from here on.
-                self.host.push(instance);
-                return;
-            }
-        }
-        self.staged.push(instance);
     }
 
     /// Appends `instances`.
     pub fn extend_from_slice(&mut self, instances: &[SpriteInstance]) {
-        self.settle();
-        self.write_slice(instances);
-    }
-
-    /// Appends `instances` after the settled ones.
-    fn write_slice(&mut self, instances: &[SpriteInstance]) {
         match &mut self.mapped {
             None => self.host.extend_from_slice(instances),
             Some(memory) => {
@@ -157,18 +110,16 @@ impl SpriteArena {
         }
     }
 
-    /// Appends the instances `instances` yields, settled.
+    /// Appends the instances `instances` yields.
     pub fn extend(&mut self, instances: impl IntoIterator<Item = SpriteInstance>) {
         for instance in instances {
             self.push(instance);
         }
-        self.settle();
     }
 
     /// Forgets every instance; mapped memory stays, to be written again.
     pub fn clear(&mut self) {
         self.host.clear();
-        self.staged.clear();
         self.len = 0;
     }
 
@@ -191,7 +142,6 @@ impl SpriteArena {
     /// Takes the arena's vector out, leaving it empty: a mapped arena's instances are copied
     /// (read back) into a new one.
     pub fn into_vec(mut self) -> Vec<SpriteInstance> {
-        self.settle();
         match &self.mapped {
             Some(memory) => memory.instances()[..self.len].to_vec(),
             None => std::mem::take(&mut self.host),
@@ -200,7 +150,7 @@ impl SpriteArena {
 }
 
 impl SpriteArena {
-    /// The settled instances.
+    /// The instances written.
     fn written(&self) -> &[SpriteInstance] {
         match &self.mapped {
             Some(memory) => &memory.instances()[..self.len],
@@ -213,7 +163,6 @@ impl Deref for SpriteArena {
     type Target = [SpriteInstance];
 
     fn deref(&self) -> &[SpriteInstance] {
-        debug_assert!(self.staged.is_empty(), "a mapped sprite arena read before settle");
         match &self.mapped {
             Some(memory) => &memory.instances()[..self.len],
             None => &self.host,
@@ -223,7 +172,6 @@ impl Deref for SpriteArena {
 
 impl DerefMut for SpriteArena {
     fn deref_mut(&mut self) -> &mut [SpriteInstance] {
-        self.settle();
         match &mut self.mapped {
             Some(memory) => &mut memory.instances_mut()[..self.len],
             None => &mut self.host,
@@ -233,7 +181,7 @@ impl DerefMut for SpriteArena {
 
 impl From<Vec<SpriteInstance>> for SpriteArena {
     fn from(host: Vec<SpriteInstance>) -> SpriteArena {
-        SpriteArena { mapped: None, host, len: 0, staged: Vec::new() }
+        SpriteArena { mapped: None, host, len: 0 }
     }
 }
 
@@ -246,9 +194,7 @@ impl FromIterator<SpriteInstance> for SpriteArena {
 /// A copy in a vector: mapped memory belongs to one frame.
 impl Clone for SpriteArena {
     fn clone(&self) -> SpriteArena {
-        let mut copy = SpriteArena::from(self.written().to_vec());
-        copy.host.extend_from_slice(&self.staged);
-        copy
+        SpriteArena::from(self.written().to_vec())
     }
 }
 
@@ -263,7 +209,7 @@ impl fmt::Debug for SpriteArena {
 
 impl PartialEq for SpriteArena {
     fn eq(&self, other: &SpriteArena) -> bool {
-        self.written() == other.written() && self.staged == other.staged
+        self.written() == other.written()
     }
 }
 
@@ -315,7 +261,7 @@ mod tests {
         let mut arena = fake(4);
         assert!(arena.is_empty());
         arena.push(sprite(1));
-        assert_eq!(arena.len(), 1, "a staged instance counts");
+        assert_eq!(arena.len(), 1);
         arena.extend_from_slice(&[sprite(2), sprite(3)]);
         assert_eq!(slots(&arena), [1, 2, 3]);
         assert!(arena.is_mapped());
@@ -325,25 +271,16 @@ mod tests {
         arena.clear();
         assert!(arena.is_empty() && arena.is_mapped());
         arena.push(sprite(5));
-        arena.settle();
         assert_eq!(slots(&arena), [5]);
     }
 
-    /// Pushes are gathered and written out in order, a stage at a time and at the settle.
+    /// Pushes past the memory's capacity keep their order, the first one past it included.
     #[test]
-    fn staged_pushes_land_in_order() {
-        let n = 3 * STAGE + 5;
-        let mut arena = fake(n);
-        arena.extend((0..n as u32).map(sprite));
-        assert_eq!(arena.len(), n);
-        arena.settle();
-        assert!(arena.is_mapped());
-        assert_eq!(slots(&arena), (0..n as u32).collect::<Vec<_>>());
-        let mut short = fake(STAGE);
-        short.extend((0..3 * STAGE as u32 + 1).map(sprite));
-        short.settle();
-        assert!(!short.is_mapped(), "outgrown at the settle");
-        assert_eq!(slots(&short), (0..3 * STAGE as u32 + 1).collect::<Vec<_>>());
+    fn pushes_past_the_capacity_land_in_order() {
+        let mut short = fake(64);
+        short.extend((0..3 * 64 + 1).map(sprite));
+        assert!(!short.is_mapped());
+        assert_eq!(slots(&short), (0..3 * 64 + 1).collect::<Vec<_>>());
     }
 
     /// Past its memory's capacity an arena continues in a vector with what was written.
@@ -351,7 +288,6 @@ mod tests {
     fn a_full_mapped_arena_continues_in_a_vector() {
         let mut arena = fake(2);
         arena.extend([sprite(1), sprite(2), sprite(3)]);
-        arena.settle();
         assert!(!arena.is_mapped());
         assert_eq!(slots(&arena), [1, 2, 3]);
         let mut arena = fake(2);
@@ -370,7 +306,6 @@ mod tests {
         assert_eq!(slots(&arena), [4, 5]);
         let mut mapped = fake(3);
         mapped.push(sprite(6));
-        mapped.settle();
         let copy = mapped.clone();
         assert!(!copy.is_mapped());
         assert_eq!(copy, mapped);

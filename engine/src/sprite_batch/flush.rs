@@ -37,7 +37,6 @@ const NO_SLOT: u32 = u32::MAX;
 impl SpriteBatch {
     /// Hands the queued sprites to the frame and records their draws (see the module doc).
     pub(super) fn flush_sprites(&mut self, state: &BatchState) -> Result<()> {
-        self.instances.settle();
         self.close_run();
         if self.runs.is_empty() {
             return Ok(());
