@@ -148,29 +148,8 @@ impl Recording {
     /// made for a quarter more. Otherwise (or when there is no such memory) the largest spare
     /// vector, or an empty one.
     pub fn take_sprite_arena(&mut self, mapped: bool) -> SpriteArena {
-        let hint = self.sprite_hint;
-        if let Some(source) = self.sprite_memory.as_ref().filter(|_| mapped) {
-            if hint >= MAPPED_SPRITES_FROM {
-                // Idle mapped arenas too small for today's frames go.
-                self.spare_sprites.retain(|a| {
-                    !(a.is_mapped() && a.capacity() < hint && a.memory().is_some_and(|m| m.idle()))
-                });
-                let idle = self
-                    .spare_sprites
-                    .iter()
-                    .position(|a| a.capacity() >= hint && a.memory().is_some_and(|m| m.idle()));
-                if let Some(i) = idle {
-                    return self.spare_sprites.swap_remove(i);
-                }
-                if let Some(memory) = source.allocate(hint + hint / 4) {
-                    return SpriteArena::mapped(memory);
-                }
-            }
-        }
-        let largest = (0..self.spare_sprites.len())
-            .filter(|&i| !self.spare_sprites[i].is_mapped())
-            .max_by_key(|&i| self.spare_sprites[i].capacity());
-        largest.map_or_else(SpriteArena::default, |i| self.spare_sprites.swap_remove(i))
+        let source = self.sprite_memory.as_deref().filter(|_| mapped);
+        take_arena(&mut self.spare_sprites, source, self.sprite_hint)
     }
 
     pub fn is_bound(&self, id: ResourceId) -> bool {
@@ -187,6 +166,31 @@ impl Recording {
         }
         Ok(())
     }
+}
+
+/// [`Recording::take_sprite_arena`] over the pool `spares`: with a `source` (the batch may
+/// have mapped memory) and a `hint` of at least [`MAPPED_SPRITES_FROM`] sprites, an idle mapped
+/// arena that holds `hint`, else a new one for a quarter more (idle mapped arenas too small for
+/// the hint are dropped); otherwise the largest spare vector, or an empty one. A mapped arena a
+/// submission still reads is never handed out.
+fn take_arena(
+    spares: &mut Vec<SpriteArena>,
+    source: Option<&dyn SpriteMemorySource>,
+    hint: usize,
+) -> SpriteArena {
+    let idle = |a: &SpriteArena| a.memory().is_some_and(|m| m.idle());
+    if let Some(source) = source.filter(|_| hint >= MAPPED_SPRITES_FROM) {
+        spares.retain(|a| !(idle(a) && a.capacity() < hint));
+        if let Some(i) = spares.iter().position(|a| idle(a) && a.capacity() >= hint) {
+            return spares.swap_remove(i);
+        }
+        if let Some(memory) = source.allocate(hint + hint / 4) {
+            return SpriteArena::mapped(memory);
+        }
+    }
+    let largest =
+        (0..spares.len()).filter(|&i| !spares[i].is_mapped()).max_by_key(|&i| spares[i].capacity());
+    largest.map_or_else(SpriteArena::default, |i| spares.swap_remove(i))
 }
 
 /// What resources share with their device; resources hold it weakly (the lifetime token).
@@ -370,5 +374,101 @@ impl DeviceShared {
 
     pub fn pipeline_stats(&self) -> Option<xnagraph_graph::PipelineStats> {
         lock(&self.backend).as_ref().map(|b| b.pipeline_stats())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::any::Any;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    use xnagraph_graph::{SpriteInstance, SpriteMemory};
+
+    use super::*;
+
+    /// Host memory standing for a backend's, idle while its flag says so.
+    struct Fake {
+        instances: Vec<SpriteInstance>,
+        idle: Arc<AtomicBool>,
+    }
+
+    impl SpriteMemory for Fake {
+        fn instances(&self) -> &[SpriteInstance] {
+            &self.instances
+        }
+        fn instances_mut(&mut self) -> &mut [SpriteInstance] {
+            &mut self.instances
+        }
+        fn idle(&self) -> bool {
+            self.idle.load(Ordering::Relaxed)
+        }
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+
+    /// Counts what it allocates; every allocation shares one idle flag.
+    #[derive(Default)]
+    struct Source {
+        made: AtomicUsize,
+        idle: Arc<AtomicBool>,
+    }
+
+    impl SpriteMemorySource for Source {
+        fn allocate(&self, capacity: usize) -> Option<Box<dyn SpriteMemory>> {
+            self.made.fetch_add(1, Ordering::Relaxed);
+            let instances = vec![SpriteInstance::default(); capacity];
+            Some(Box::new(Fake { instances, idle: self.idle.clone() }))
+        }
+    }
+
+    const HINT: usize = MAPPED_SPRITES_FROM;
+
+    /// Below the threshold, or without a source, a batch gets the largest spare vector; from it
+    /// on, a new mapped arena a quarter larger than the hint.
+    #[test]
+    fn mapped_arenas_only_from_the_threshold_and_with_a_source() {
+        let source = Source::default();
+        let mut spares = vec![SpriteArena::from(Vec::with_capacity(10))];
+        spares.push(SpriteArena::from(Vec::with_capacity(30)));
+        let small = take_arena(&mut spares, Some(&source), HINT - 1);
+        assert!(!small.is_mapped() && small.capacity() == 30, "the largest vector");
+        let none = take_arena(&mut spares, None, HINT);
+        assert!(!none.is_mapped() && none.capacity() == 10);
+        let mapped = take_arena(&mut spares, Some(&source), HINT);
+        assert!(mapped.is_mapped());
+        assert_eq!(mapped.capacity(), HINT + HINT / 4);
+        assert_eq!(source.made.load(Ordering::Relaxed), 1);
+    }
+
+    /// A mapped arena still read by a submission is never handed out: a new one is made; once
+    /// idle, the pool's is taken again, and an idle one too small for the hint is dropped.
+    #[test]
+    fn busy_mapped_arenas_stay_in_the_pool() {
+        let source = Source::default();
+        let mut spares = vec![take_arena(&mut Vec::new(), Some(&source), HINT)];
+        source.idle.store(false, Ordering::Relaxed);
+        let fresh = take_arena(&mut spares, Some(&source), HINT);
+        assert!(fresh.is_mapped());
+        assert_eq!((source.made.load(Ordering::Relaxed), spares.len()), (2, 1), "busy: kept");
+        source.idle.store(true, Ordering::Relaxed);
+        let reused = take_arena(&mut spares, Some(&source), HINT);
+        assert!(reused.is_mapped() && spares.is_empty());
+        assert_eq!(source.made.load(Ordering::Relaxed), 2, "the pool's, not a new one");
+        spares.push(reused);
+        let bigger = take_arena(&mut spares, Some(&source), 2 * HINT);
+        assert_eq!(bigger.capacity(), 2 * HINT + HINT / 2);
+        assert!(spares.is_empty(), "the idle arena too small for the hint is dropped");
+    }
+
+    /// A mapped arena is never the vector a sorting batch gets.
+    #[test]
+    fn a_batch_that_reads_its_arena_back_gets_a_vector() {
+        let source = Source::default();
+        let mut spares = vec![take_arena(&mut Vec::new(), Some(&source), HINT)];
+        let vector = take_arena(&mut spares, None, HINT);
+        assert!(!vector.is_mapped());
+        assert_eq!(spares.len(), 1);
     }
 }
