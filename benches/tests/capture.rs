@@ -114,6 +114,38 @@ fn a_capture_of_frames_5_to_9_replays_to_the_live_final_frame_exactly() {
     );
 }
 
+/// Frames of 20,000 sprites are drawn from mapped sprite memory (from the second frame on,
+/// once the pool knows the size): captured, they replay to the live final frame exactly (the
+/// writer reads the sprites back from that memory).
+#[test]
+fn a_capture_of_frames_drawn_from_mapped_sprite_memory_replays_exactly() {
+    let path = scratch("mapped_sprites.xgc");
+    let device = device();
+    device.capture_frames(&path, 3..=5).unwrap();
+    let ball = Texture2D::new(&device, 2, 2).unwrap();
+    ball.set_data(&[Color::WHITE; 4]).unwrap();
+    let mut batch = SpriteBatch::new(&device).unwrap();
+    for frame in 0..6u32 {
+        device.clear(Color::new(16, 20, 40, 255)).unwrap();
+        batch.begin().unwrap();
+        for i in 0..20_000u32 {
+            let k = i * 7 + frame * 13;
+            let at = Vector2::new((k % 67) as f32 - 2.0, (k / 67 % 50) as f32 - 1.0);
+            let color = Color::new((k * 37) as u8, (k * 11) as u8, (i * 3) as u8, 255);
+            batch.draw(&ball, at, color).unwrap();
+        }
+        batch.end().unwrap();
+        device.present().unwrap();
+    }
+    let mut pixels = vec![Color::TRANSPARENT; (W * H) as usize];
+    device.get_back_buffer_data(None, &mut pixels, 0, (W * H) as usize).unwrap();
+    let live: Vec<u8> = bytemuck::cast_slice(&pixels).to_vec();
+    assert!(device.capture_result().expect("the capture finished").is_ok());
+    let capture = Capture::open(&path).unwrap();
+    assert_eq!(capture.frames.len(), 3);
+    assert_eq!(replay_final(&capture), live);
+}
+
 /// The replay's rebuilding runs ahead of its submissions on its own thread: frames rebuilt all
 /// before the first is submitted still replay to the live pixels, since a rebuild reads only
 /// the file. (The comparison sees the frames: without the first two submitted it fails.)

@@ -124,13 +124,11 @@ impl Recording {
 
     /// Gives a submitted frame's sprite arena back, emptied, to be filled again: a later frame
     /// writes into the same (already mapped) pages instead of growing a fresh vector and
-    /// faulting its pages in. When the pool is full the smallest arena is dropped. The frame's
-    /// sprite count feeds [`Recording::sprite_hint`].
+    /// faulting its pages in. When the pool is full the smallest arena is dropped.
     pub fn recycle_sprites(&mut self, mut sprites: SpriteArena) {
         if sprites.capacity() == 0 {
             return;
         }
-        self.sprite_hint = sprites.len().max(self.sprite_hint - self.sprite_hint / 8);
         sprites.clear();
         if self.spare_sprites.len() < SPARE_SPRITE_ARENAS {
             self.spare_sprites.push(sprites);
@@ -139,6 +137,12 @@ impl Recording {
                 *smallest = sprites;
             }
         }
+    }
+
+    /// Counts a rendered frame of `sprites` sprites into [`Recording::sprite_hint`]: the
+    /// largest recent frame's count, forgotten by an eighth a frame.
+    pub fn note_frame_sprites(&mut self, sprites: usize) {
+        self.sprite_hint = sprites.max(self.sprite_hint - self.sprite_hint / 8);
     }
 
     /// An arena for a sprite batch to fill. `mapped`: the batch will hand its arena to the

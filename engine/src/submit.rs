@@ -336,7 +336,8 @@ impl DeviceShared {
             Err(e) => {
                 // The frame was recorded: a capture holds it even though it is not rendered.
                 if let Some(capture) = frame.capture {
-                    self.recycle_captured(capture, commands);
+                    let sprites = commands.sprites.len();
+                    self.recycle_captured(capture, commands, sprites);
                 }
                 return Ok(Err(e));
             }
@@ -360,8 +361,9 @@ impl DeviceShared {
         // a capture takes it as it is, once the submission no longer reads it.
         let mut commands = std::mem::take(&mut plan.frame);
         drop(plan);
+        let sprites = commands.sprites.len();
         match frame.capture {
-            Some(capture) => self.recycle_captured(capture, commands),
+            Some(capture) => self.recycle_captured(capture, commands, sprites),
             None => {
                 // Emptied here, without the recorder's lock: dropping the textures they hold
                 // may retire them.
@@ -369,6 +371,7 @@ impl DeviceShared {
                 lists.take_from(&mut commands);
                 {
                     let mut rec = lock(&self.rec);
+                    rec.note_frame_sprites(sprites);
                     rec.recycle_sprites(std::mem::take(&mut commands.sprites));
                     rec.builder.recycle(&mut lists);
                 }
@@ -382,11 +385,19 @@ impl DeviceShared {
         submitted
     }
 
-    /// Hands a rendered frame to its capture and gives the recorder the sprite arena the
-    /// capture's writer gave back, if any.
-    fn recycle_captured(&self, capture: crate::capture::CaptureTag, commands: FrameCommands) {
-        if let Some(arena) = capture.write(commands) {
-            lock(&self.rec).recycle_sprites(arena);
+    /// Hands a rendered frame of `sprites` sprites to its capture and gives the recorder the
+    /// sprite arena the capture's writer gave back, if any.
+    fn recycle_captured(
+        &self,
+        capture: crate::capture::CaptureTag,
+        commands: FrameCommands,
+        sprites: usize,
+    ) {
+        let arena = capture.write(commands);
+        let mut rec = lock(&self.rec);
+        rec.note_frame_sprites(sprites);
+        if let Some(arena) = arena {
+            rec.recycle_sprites(arena);
         }
     }
 
