@@ -174,21 +174,27 @@ impl Recording {
 
 /// [`Recording::take_sprite_arena`] over the pool `spares`: with a `source` (the batch may
 /// have mapped memory) and a `hint` of at least [`MAPPED_SPRITES_FROM`] sprites, an idle mapped
-/// arena that holds `hint`, else a new one for a quarter more (idle mapped arenas too small for
-/// the hint are dropped); otherwise the largest spare vector, or an empty one. A mapped arena a
-/// submission still reads is never handed out.
+/// arena that holds `hint`, else a new one made for a quarter more; otherwise the largest spare
+/// vector, or an empty one. A mapped arena a submission still reads is never handed out. Idle
+/// mapped arenas no frame of this size needs are dropped on the way: too small for the hint,
+/// more than twice what one would be made for, or any once frames are below the threshold.
 fn take_arena(
     spares: &mut Vec<SpriteArena>,
     source: Option<&dyn SpriteMemorySource>,
     hint: usize,
 ) -> SpriteArena {
     let idle = |a: &SpriteArena| a.memory().is_some_and(|m| m.idle());
-    if let Some(source) = source.filter(|_| hint >= MAPPED_SPRITES_FROM) {
-        spares.retain(|a| !(idle(a) && a.capacity() < hint));
+    let made_for = hint + hint / 4;
+    let mapped_frames = hint >= MAPPED_SPRITES_FROM;
+    spares.retain(|a| {
+        let needless = !mapped_frames || a.capacity() < hint || a.capacity() > 2 * made_for;
+        !(idle(a) && needless)
+    });
+    if let Some(source) = source.filter(|_| mapped_frames) {
         if let Some(i) = spares.iter().position(|a| idle(a) && a.capacity() >= hint) {
             return spares.swap_remove(i);
         }
-        if let Some(memory) = source.allocate(hint + hint / 4) {
+        if let Some(memory) = source.allocate(made_for) {
             return SpriteArena::mapped(memory);
         }
     }
@@ -464,6 +470,26 @@ mod tests {
         let bigger = take_arena(&mut spares, Some(&source), 2 * HINT);
         assert_eq!(bigger.capacity(), 2 * HINT + HINT / 2);
         assert!(spares.is_empty(), "the idle arena too small for the hint is dropped");
+    }
+
+    /// Once frames are small, or much smaller than an idle arena was made for, the pool lets
+    /// it go; a busy one stays until it is idle.
+    #[test]
+    fn idle_mapped_arenas_frames_no_longer_need_are_dropped() {
+        let source = Source::default();
+        source.idle.store(true, Ordering::Relaxed);
+        let mut spares = vec![take_arena(&mut Vec::new(), Some(&source), 4 * HINT)];
+        let taken = take_arena(&mut spares, Some(&source), HINT);
+        assert_eq!(taken.capacity(), HINT + HINT / 4, "a new arena, made for the hint");
+        assert!(spares.is_empty(), "more than twice what a frame of the hint needs: dropped");
+        spares.push(take_arena(&mut Vec::new(), Some(&source), HINT));
+        source.idle.store(false, Ordering::Relaxed);
+        let small = take_arena(&mut spares, Some(&source), HINT - 1);
+        assert!(!small.is_mapped());
+        assert_eq!(spares.len(), 1, "busy: kept");
+        source.idle.store(true, Ordering::Relaxed);
+        let _ = take_arena(&mut spares, None, HINT - 1);
+        assert!(spares.is_empty(), "idle, and frames are below the threshold");
     }
 
     /// A mapped arena is never the vector a sorting batch gets.
