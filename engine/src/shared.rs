@@ -389,34 +389,12 @@ impl DeviceShared {
 
 #[cfg(test)]
 mod tests {
-    use std::any::Any;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Arc;
 
-    use xnagraph_graph::{SpriteInstance, SpriteMemory};
+    use xnagraph_graph::{HostSpriteMemory, SpriteMemory};
 
     use super::*;
-
-    /// Host memory standing for a backend's, idle while its flag says so.
-    struct Fake {
-        instances: Vec<SpriteInstance>,
-        idle: Arc<AtomicBool>,
-    }
-
-    impl SpriteMemory for Fake {
-        fn instances(&self) -> &[SpriteInstance] {
-            &self.instances
-        }
-        fn instances_mut(&mut self) -> &mut [SpriteInstance] {
-            &mut self.instances
-        }
-        fn idle(&self) -> bool {
-            self.idle.load(Ordering::Relaxed)
-        }
-        fn as_any(&self) -> &dyn Any {
-            self
-        }
-    }
 
     /// Counts what it allocates; every allocation shares one idle flag.
     #[derive(Default)]
@@ -428,8 +406,7 @@ mod tests {
     impl SpriteMemorySource for Source {
         fn allocate(&self, capacity: usize) -> Option<Box<dyn SpriteMemory>> {
             self.made.fetch_add(1, Ordering::Relaxed);
-            let instances = vec![SpriteInstance::default(); capacity];
-            Some(Box::new(Fake { instances, idle: self.idle.clone() }))
+            Some(Box::new(HostSpriteMemory::new(capacity, self.idle.clone())))
         }
     }
 

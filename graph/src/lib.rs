@@ -49,5 +49,5 @@ pub use plan::*;
 pub use present::{PresentCounters, PresentMode, PresentStats, PresentTarget, SwapchainDesc};
 pub use query::{QueryOp, QueryState};
 pub use resource::*;
-pub use sprite_arena::{SpriteArena, SpriteMemory, SpriteMemorySource};
+pub use sprite_arena::{HostSpriteMemory, SpriteArena, SpriteMemory, SpriteMemorySource};
 pub use timing::{GpuFrameTiming, GpuNodeTime, GpuTimingSupport};

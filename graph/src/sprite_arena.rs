@@ -15,6 +15,8 @@
 use std::any::Any;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::commands::SpriteInstance;
 
@@ -39,6 +41,38 @@ pub trait SpriteMemorySource: Send + Sync {
     /// Memory for at least `capacity` instances, or `None` when none can be had (the
     /// recorder then writes a vector).
     fn allocate(&self, capacity: usize) -> Option<Box<dyn SpriteMemory>>;
+}
+
+/// [`SpriteMemory`] in host memory whose idleness its owner sets (through the flag it was made
+/// with): a stand-in for a backend's memory where code that pools arenas is tested.
+pub struct HostSpriteMemory {
+    instances: Vec<SpriteInstance>,
+    idle: Arc<AtomicBool>,
+}
+
+impl HostSpriteMemory {
+    /// Memory for `capacity` instances (zeroed), idle while `idle` holds true.
+    pub fn new(capacity: usize, idle: Arc<AtomicBool>) -> HostSpriteMemory {
+        HostSpriteMemory { instances: vec![SpriteInstance::default(); capacity], idle }
+    }
+}
+
+impl SpriteMemory for HostSpriteMemory {
+    fn instances(&self) -> &[SpriteInstance] {
+        &self.instances
+    }
+
+    fn instances_mut(&mut self) -> &mut [SpriteInstance] {
+        &mut self.instances
+    }
+
+    fn idle(&self) -> bool {
+        self.idle.load(Ordering::Acquire)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// A frame's sprite instances: a vector, or backend memory the GPU reads in place (see the
@@ -215,39 +249,16 @@ impl PartialEq for SpriteArena {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Arc;
-
     use super::*;
-
-    /// Host memory standing for a backend's, counting how often it is read back.
-    struct Fake {
-        instances: Vec<SpriteInstance>,
-        idle: Arc<AtomicBool>,
-    }
-
-    impl SpriteMemory for Fake {
-        fn instances(&self) -> &[SpriteInstance] {
-            &self.instances
-        }
-        fn instances_mut(&mut self) -> &mut [SpriteInstance] {
-            &mut self.instances
-        }
-        fn idle(&self) -> bool {
-            self.idle.load(Ordering::Relaxed)
-        }
-        fn as_any(&self) -> &dyn Any {
-            self
-        }
-    }
 
     fn sprite(texture: u32) -> SpriteInstance {
         SpriteInstance { texture, ..Default::default() }
     }
 
     fn fake(capacity: usize) -> SpriteArena {
-        let idle = Arc::new(AtomicBool::new(true));
-        SpriteArena::mapped(Box::new(Fake { instances: vec![sprite(99); capacity], idle }))
+        let mut memory = HostSpriteMemory::new(capacity, Arc::new(AtomicBool::new(true)));
+        memory.instances_mut().fill(sprite(99));
+        SpriteArena::mapped(Box::new(memory))
     }
 
     fn slots(arena: &SpriteArena) -> Vec<u32> {

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use common::*;
 use xnagraph_graph::compile::compile;
 use xnagraph_graph::{
-    Backend, FrameCommands, FramePlan, Node, ReadbackId, Rect, Slices, SpriteArena, SurfaceFormat,
-    TextureDesc, TextureState, Upload,
+    Backend, FrameCommands, FramePlan, Node, ReadbackId, Rect, SpriteArena, SurfaceFormat,
+    TextureDesc, TextureState,
 };
 use xnagraph_vulkan::VulkanConfig;
 
@@ -29,15 +29,7 @@ fn frame(
 ) -> FramePlan {
     compile(FrameCommands {
         nodes: vec![
-            Node::Upload(Upload {
-                image: xnagraph_graph::Image::Color,
-                texture: texture.clone(),
-                level: 0,
-                layer: 0,
-                rect: Rect::new(0, 0, 1, 1),
-                slices: Slices::FLAT,
-                data: vec![255; 4],
-            }),
+            upload(texture, Rect::new(0, 0, 1, 1), vec![255; 4]),
             Node::Pass(segment(
                 target,
                 vec![clear_op([0.0, 0.0, 1.0, 1.0]), sprite_draw(texture, 0, count, W, H)],

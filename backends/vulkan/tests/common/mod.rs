@@ -179,6 +179,19 @@ pub fn plan(frame: FrameCommands, nodes: Vec<PlanNode>) -> FramePlan {
     FramePlan { frame, nodes, cost: PlanCost::default() }
 }
 
+/// An upload of `data` into `rect` of level 0, layer 0 of a colour texture.
+pub fn upload(texture: &Arc<TextureState>, rect: Rect, data: Vec<u8>) -> Node {
+    Node::Upload(xnagraph_graph::Upload {
+        image: Image::Color,
+        texture: texture.clone(),
+        level: 0,
+        layer: 0,
+        rect,
+        slices: Slices::FLAT,
+        data,
+    })
+}
+
 pub fn readback(
     id: u64,
     texture: &std::sync::Arc<xnagraph_graph::TextureState>,
