@@ -114,11 +114,11 @@ fn a_capture_of_frames_5_to_9_replays_to_the_live_final_frame_exactly() {
     );
 }
 
-/// Frames of 20,000 sprites are drawn from mapped sprite memory (from the second frame on,
-/// once the pool knows the size): captured, they replay to the live final frame exactly (the
-/// writer reads the sprites back from that memory).
+/// Frames of 20,000 sprites are drawn from mapped sprite memory once the pool knows the size,
+/// and from vectors while they are captured (the writer would read mapped memory back slowly):
+/// the captured frames replay to the live final frame exactly.
 #[test]
-fn a_capture_of_frames_drawn_from_mapped_sprite_memory_replays_exactly() {
+fn a_capture_of_frames_of_many_sprites_replays_exactly() {
     let path = scratch("mapped_sprites.xgc");
     let device = device();
     device.capture_frames(&path, 3..=5).unwrap();

@@ -146,10 +146,10 @@ impl Recording {
     }
 
     /// An arena for a sprite batch to fill. `mapped`: the batch will hand its arena to the
-    /// frame as it is (Deferred mode), so it may be memory the GPU reads in place, which is
-    /// slow to read back: for a frame of at least [`MAPPED_SPRITES_FROM`] sprites, an idle
-    /// mapped arena of the pool that holds [`Recording::sprite_hint`] sprites, else a new one
-    /// made for a quarter more. Otherwise (or when there is no such memory) the largest spare
+    /// frame as it is (Deferred mode, no capture), so it may be memory the GPU reads in place,
+    /// which is slow to read back: once frames draw [`MAPPED_SPRITES_FROM`] sprites or more
+    /// ([`Recording::sprite_hint`]), an idle mapped arena with room for them, else a new one
+    /// (see [`take_arena`]). Otherwise (or when there is no such memory) the largest spare
     /// vector, or an empty one.
     pub fn take_sprite_arena(&mut self, mapped: bool) -> SpriteArena {
         let source = self.sprite_memory.as_deref().filter(|_| mapped);
@@ -174,24 +174,26 @@ impl Recording {
 
 /// [`Recording::take_sprite_arena`] over the pool `spares`: with a `source` (the batch may
 /// have mapped memory) and a `hint` of at least [`MAPPED_SPRITES_FROM`] sprites, an idle mapped
-/// arena that holds `hint`, else a new one made for a quarter more; otherwise the largest spare
-/// vector, or an empty one. A mapped arena a submission still reads is never handed out. Idle
-/// mapped arenas no frame of this size needs are dropped on the way: too small for the hint,
-/// more than twice what one would be made for, or any once frames are below the threshold.
+/// arena that holds a quarter more than the hint, else a new one made for twice the hint (a
+/// frame that outgrows its mapped arena reads it back, which is slow, so arenas keep room for
+/// growth); otherwise the largest spare vector, or an empty one. A mapped arena a submission
+/// still reads is never handed out. Idle mapped arenas no frame of this size needs are dropped
+/// on the way: too small for the hint, more than twice what one would be made for, or any once
+/// frames are below the threshold.
 fn take_arena(
     spares: &mut Vec<SpriteArena>,
     source: Option<&dyn SpriteMemorySource>,
     hint: usize,
 ) -> SpriteArena {
     let idle = |a: &SpriteArena| a.memory().is_some_and(|m| m.idle());
-    let made_for = hint + hint / 4;
+    let (wanted, made_for) = (hint + hint / 4, 2 * hint);
     let mapped_frames = hint >= MAPPED_SPRITES_FROM;
     spares.retain(|a| {
-        let needless = !mapped_frames || a.capacity() < hint || a.capacity() > 2 * made_for;
+        let needless = !mapped_frames || a.capacity() < wanted || a.capacity() > 2 * made_for;
         !(idle(a) && needless)
     });
     if let Some(source) = source.filter(|_| mapped_frames) {
-        if let Some(i) = spares.iter().position(|a| idle(a) && a.capacity() >= hint) {
+        if let Some(i) = spares.iter().position(|a| idle(a) && a.capacity() >= wanted) {
             return spares.swap_remove(i);
         }
         if let Some(memory) = source.allocate(made_for) {
@@ -425,7 +427,7 @@ mod tests {
         assert!(!none.is_mapped() && none.capacity() == 10);
         let mapped = take_arena(&mut spares, Some(&source), HINT);
         assert!(mapped.is_mapped());
-        assert_eq!(mapped.capacity(), HINT + HINT / 4);
+        assert_eq!(mapped.capacity(), 2 * HINT);
         assert_eq!(source.made.load(Ordering::Relaxed), 1);
     }
 
@@ -445,7 +447,7 @@ mod tests {
         assert_eq!(source.made.load(Ordering::Relaxed), 2, "the pool's, not a new one");
         spares.push(reused);
         let bigger = take_arena(&mut spares, Some(&source), 2 * HINT);
-        assert_eq!(bigger.capacity(), 2 * HINT + HINT / 2);
+        assert_eq!(bigger.capacity(), 4 * HINT);
         assert!(spares.is_empty(), "the idle arena too small for the hint is dropped");
     }
 
@@ -455,9 +457,9 @@ mod tests {
     fn idle_mapped_arenas_frames_no_longer_need_are_dropped() {
         let source = Source::default();
         source.idle.store(true, Ordering::Relaxed);
-        let mut spares = vec![take_arena(&mut Vec::new(), Some(&source), 4 * HINT)];
+        let mut spares = vec![take_arena(&mut Vec::new(), Some(&source), 4 * HINT + 2)];
         let taken = take_arena(&mut spares, Some(&source), HINT);
-        assert_eq!(taken.capacity(), HINT + HINT / 4, "a new arena, made for the hint");
+        assert_eq!(taken.capacity(), 2 * HINT, "a new arena, made for the hint");
         assert!(spares.is_empty(), "more than twice what a frame of the hint needs: dropped");
         spares.push(take_arena(&mut Vec::new(), Some(&source), HINT));
         source.idle.store(false, Ordering::Relaxed);

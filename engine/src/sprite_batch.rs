@@ -307,8 +307,9 @@ impl SpriteBatch {
             let mut rec = lock(&device.rec);
             // What the states need from the device is refused here, not discovered at the flush.
             check_states(&device, &rec, &blend, &sampler, &rasterizer)?;
-            // Only a Deferred batch hands its arena over as it is; any other reads it back.
-            let mapped = sort == SpriteSortMode::Deferred;
+            // Only a Deferred batch hands its arena over as it is; any other reads it back, as
+            // a capture's writer does.
+            let mapped = sort == SpriteSortMode::Deferred && !device.capture.capturing();
             if self.instances.capacity() == 0 || (self.instances.is_mapped() && !mapped) {
                 let arena = std::mem::replace(&mut self.instances, rec.take_sprite_arena(mapped));
                 rec.recycle_sprites(arena);

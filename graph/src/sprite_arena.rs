@@ -164,6 +164,10 @@ impl SpriteArena {
     #[inline(never)]
     fn outgrow(&mut self, more: usize) -> &mut Vec<SpriteInstance> {
         if let Some(memory) = self.mapped.take() {
+            tracing::debug!(
+                instances = self.len,
+                "a sprite arena outgrew its mapped memory: its instances are read back"
+            );
             let written = &memory.instances()[..self.len];
             let mut host = Vec::with_capacity((written.len() + more).max(written.len() * 2));
             host.extend_from_slice(written);

@@ -193,6 +193,13 @@ impl CaptureHook {
         state.result.take()
     }
 
+    /// Whether the frame being recorded is written to a capture: its sprite batches then write
+    /// vectors, not mapped memory, which the capture's writer could only read back slowly
+    /// (uncached).
+    pub fn capturing(&self) -> bool {
+        lock(&self.0).active.is_some()
+    }
+
     /// A flushed frame leaves the recorder (called under the device's flush order): when a
     /// capture is active, the tag under which it is written where it is rendered; a present in
     /// it ends the frame.
