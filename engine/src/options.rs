@@ -151,11 +151,13 @@ pub struct DeviceOptions {
     /// nothing. A backend without timestamps (SDL_gpu) reports them unavailable
     /// ([`crate::GraphicsDevice::gpu_timing_support`]). Not part of XNA.
     pub gpu_timing: bool,
-    /// Vulkan: let a large Deferred sprite batch (a frame of 16,384 sprites or more) write its
-    /// instances straight into mapped vertex memory the GPU draws from (on by default): no copy
-    /// at submission, and on a discrete GPU write-combined memory several times faster to write
-    /// than cached memory. Off, sprites are written to host memory and copied at submission.
-    /// The pixels are the same either way. Not part of XNA.
+    /// Vulkan: let a large Deferred sprite batch (a frame of 16,384 sprites or more, not being
+    /// captured) write its instances straight into mapped vertex memory the GPU draws from (on
+    /// by default): no copy at submission, and on a discrete GPU write-combined memory several
+    /// times faster to write than cached memory. Only where a batch of several textures is
+    /// drawn at once ([`DeviceOptions::texture_indexing`] resolves to indexing or branches).
+    /// Off, sprites are written to host memory and copied at submission. The pixels are the
+    /// same either way. Not part of XNA.
     pub mapped_sprites: bool,
 }
 

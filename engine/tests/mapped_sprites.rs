@@ -8,7 +8,7 @@ mod common;
 use common::*;
 use xnagraph::{
     Color, DeviceOptions, GraphicsDevice, GraphicsProfile, SpriteBatch, SpriteEffects,
-    SpriteSortMode, Texture2D, Vector2,
+    SpriteSortMode, Texture2D, TextureIndexing, Vector2,
 };
 
 const W: i32 = 96;
@@ -18,7 +18,10 @@ const H: i32 = 64;
 const SPRITES: usize = 20_000;
 
 fn device(mapped_sprites: bool) -> GraphicsDevice {
-    let options = DeviceOptions { mapped_sprites, ..test_options() };
+    // Mapped arenas need batches of several textures drawn at once: lavapipe has no non-uniform
+    // indexing, so through branches.
+    let texture_indexing = TextureIndexing::Branches;
+    let options = DeviceOptions { mapped_sprites, texture_indexing, ..test_options() };
     device_with_options(GraphicsProfile::HiDef, params(W, H), options)
 }
 

@@ -32,9 +32,11 @@ pub struct VulkanConfig {
     /// [`Backend::set_gpu_timing`](xnagraph_graph::Backend::set_gpu_timing); off by default).
     pub gpu_timing: bool,
     /// Let large sprite batches write their instances straight into mapped vertex memory that
-    /// draws read in place (see `Backend::sprite_memory`; default on). Off, every frame's
-    /// sprites are copied into the frame's vertex buffer at submission; the pixels are the
-    /// same either way.
+    /// draws read in place (see `Backend::sprite_memory`; default on), where a draw of several
+    /// textures is drawn at once ([`VulkanConfig::texture_indexing`] resolves to indexing or
+    /// branches: split into runs, it would read every sprite back). Off, every frame's sprites
+    /// are copied into the frame's vertex buffer at submission; the pixels are the same either
+    /// way.
     pub mapped_sprites: bool,
 }
 
