@@ -307,9 +307,12 @@ impl SpriteBatch {
             let mut rec = lock(&device.rec);
             // What the states need from the device is refused here, not discovered at the flush.
             check_states(&device, &rec, &blend, &sampler, &rasterizer)?;
-            // Only a Deferred batch hands its arena over as it is; any other reads it back, as
-            // a capture's writer does.
-            let mapped = sort == SpriteSortMode::Deferred && !device.capture.capturing();
+            // Only a Deferred batch whose sprites open the frame hands its arena over as it is;
+            // any other's is read back (copied after the frame's sprites, sorted, or written to
+            // a capture), which mapped memory makes slow.
+            let mapped = sort == SpriteSortMode::Deferred
+                && rec.builder.sprites_mut().is_empty()
+                && !device.capture.capturing();
             if self.instances.capacity() == 0 || (self.instances.is_mapped() && !mapped) {
                 let arena = std::mem::replace(&mut self.instances, rec.take_sprite_arena(mapped));
                 rec.recycle_sprites(arena);

@@ -15,7 +15,7 @@
 use std::any::Any;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::commands::SpriteInstance;
@@ -27,6 +27,11 @@ pub trait SpriteMemory: Send + Sync {
 
     /// Every instance the memory can hold, to be written. Only while [`SpriteMemory::idle`].
     fn instances_mut(&mut self) -> &mut [SpriteInstance];
+
+    /// How many instances the memory can hold (without reading it).
+    fn capacity(&self) -> usize {
+        self.instances().len()
+    }
 
     /// Whether every submission that read this memory has completed, so that it may be
     /// written again.
@@ -44,26 +49,40 @@ pub trait SpriteMemorySource: Send + Sync {
 }
 
 /// [`SpriteMemory`] in host memory whose idleness its owner sets (through the flag it was made
-/// with): a stand-in for a backend's memory where code that pools arenas is tested.
+/// with), counting how often its instances are read: a stand-in for a backend's memory where
+/// code that pools arenas, or must never read mapped memory back, is tested.
 pub struct HostSpriteMemory {
     instances: Vec<SpriteInstance>,
     idle: Arc<AtomicBool>,
+    reads: Arc<AtomicUsize>,
 }
 
 impl HostSpriteMemory {
     /// Memory for `capacity` instances (zeroed), idle while `idle` holds true.
     pub fn new(capacity: usize, idle: Arc<AtomicBool>) -> HostSpriteMemory {
-        HostSpriteMemory { instances: vec![SpriteInstance::default(); capacity], idle }
+        let instances = vec![SpriteInstance::default(); capacity];
+        HostSpriteMemory { instances, idle, reads: Arc::default() }
+    }
+
+    /// The count of reads ([`SpriteMemory::instances`]) of this memory, shared: it stays
+    /// readable once the memory is boxed into an arena.
+    pub fn reads(&self) -> Arc<AtomicUsize> {
+        self.reads.clone()
     }
 }
 
 impl SpriteMemory for HostSpriteMemory {
     fn instances(&self) -> &[SpriteInstance] {
+        self.reads.fetch_add(1, Ordering::Relaxed);
         &self.instances
     }
 
     fn instances_mut(&mut self) -> &mut [SpriteInstance] {
         &mut self.instances
+    }
+
+    fn capacity(&self) -> usize {
+        self.instances.len()
     }
 
     fn idle(&self) -> bool {
@@ -105,9 +124,22 @@ impl SpriteArena {
     /// How many instances fit before the arena grows.
     pub fn capacity(&self) -> usize {
         match &self.mapped {
-            Some(memory) => memory.instances().len(),
+            Some(memory) => memory.capacity(),
             None => self.host.capacity(),
         }
+    }
+
+    /// How many instances were written (without reading mapped memory).
+    pub fn len(&self) -> usize {
+        match &self.mapped {
+            Some(_) => self.len,
+            None => self.host.len(),
+        }
+    }
+
+    /// Whether no instance was written.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Appends one instance. Always inlined: it is SpriteBatch's per-sprite write. Into mapped

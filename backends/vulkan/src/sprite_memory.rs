@@ -79,6 +79,10 @@ impl SpriteMemory for MappedSprites {
         unsafe { std::slice::from_raw_parts_mut(self.mapped, self.capacity) }
     }
 
+    fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     fn idle(&self) -> bool {
         let last = self.last_use.load(Ordering::Acquire);
         last == 0 || self.timeline.reached(SubmissionId(last))

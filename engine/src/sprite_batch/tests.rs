@@ -182,3 +182,77 @@ fn placement_ok_answers_as_the_general_checks() {
         }
     }
 }
+
+/// Hands out host memory standing for mapped memory, keeping each one's read count.
+struct CountingSource(std::sync::Mutex<Vec<std::sync::Arc<std::sync::atomic::AtomicUsize>>>);
+
+impl xnagraph_graph::SpriteMemorySource for CountingSource {
+    fn allocate(&self, capacity: usize) -> Option<Box<dyn xnagraph_graph::SpriteMemory>> {
+        let idle = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let memory = xnagraph_graph::HostSpriteMemory::new(capacity, idle);
+        self.0.lock().unwrap().push(memory.reads());
+        Some(Box::new(memory))
+    }
+}
+
+/// A frame's first Deferred batch writes mapped memory and hands it over; a second Deferred
+/// batch and a sorted one write vectors (their sprites are copied after the first's), so
+/// recording never reads mapped memory back; rotated sprites in it are rotated as drawn.
+#[test]
+fn only_the_batch_that_opens_a_frame_writes_mapped_memory_and_none_is_read_back() {
+    let params = PresentationParameters {
+        back_buffer_width: 64,
+        back_buffer_height: 64,
+        ..Default::default()
+    };
+    let device = GraphicsDevice::new(GraphicsProfile::HiDef, params).unwrap();
+    let source = std::sync::Arc::new(CountingSource(Default::default()));
+    {
+        let mut rec = lock(&device.shared.rec);
+        rec.sprite_memory = Some(source.clone());
+        rec.note_frame_sprites(crate::shared::MAPPED_SPRITES_FROM);
+    }
+    let texture = Texture2D::new(&device, 4, 4).unwrap();
+    // Draws and ends a batch; whether its arena was mapped and held rotations to apply at the
+    // flush (which reads the arena) before it ended.
+    let draw = |batch: &mut SpriteBatch, sort, count: usize, rotation: f32| {
+        batch.begin_with(sort, None, None, None, None, None).unwrap();
+        for i in 0..count {
+            let at = Vector2::new((i % 60) as f32, (i / 60 % 60) as f32);
+            let (o, s) = (Vector2::new(2.0, 2.0), Vector2::new(1.0, 1.0));
+            let e = SpriteEffects::NONE;
+            batch.draw_ex(&texture, at, None, Color::WHITE, rotation, o, s, e, 0.5).unwrap();
+        }
+        let queued = (batch.instances.is_mapped(), !batch.rotations.is_empty());
+        batch.end().unwrap();
+        queued
+    };
+    let (mut first, mut second, mut sorted) = (
+        SpriteBatch::new(&device).unwrap(),
+        SpriteBatch::new(&device).unwrap(),
+        SpriteBatch::new(&device).unwrap(),
+    );
+    assert_eq!(draw(&mut first, SpriteSortMode::Deferred, 1000, 0.7), (true, false));
+    assert_eq!(draw(&mut second, SpriteSortMode::Deferred, 300, 0.0), (false, false));
+    assert_eq!(draw(&mut sorted, SpriteSortMode::BackToFront, 200, 0.3), (false, true));
+    let made = source.0.lock().unwrap().clone();
+    assert_eq!(made.len(), 1, "one mapped arena, the first batch's");
+    let reads = made[0].load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(reads, 0, "mapped memory read back {reads} times while recording");
+    let mut rec = lock(&device.shared.rec);
+    let sprites = rec.builder.sprites_mut();
+    assert!(sprites.is_mapped());
+    assert_eq!(sprites.len(), 1500);
+    let expected = per_draw(
+        (4.0, 4.0),
+        Vector2::new(0.0, 0.0),
+        None,
+        Color::WHITE,
+        0.7,
+        Vector2::new(2.0, 2.0),
+        Vector2::new(1.0, 1.0),
+        SpriteEffects::NONE,
+        0.5,
+    );
+    assert_eq!(differing(&sprites[..1], &[expected]), Vec::<usize>::new(), "rotated as drawn");
+}
