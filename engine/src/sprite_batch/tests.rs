@@ -37,6 +37,16 @@ fn per_draw(
     })
 }
 
+/// A device with a 64x64 back buffer.
+fn device_64() -> GraphicsDevice {
+    let params = PresentationParameters {
+        back_buffer_width: 64,
+        back_buffer_height: 64,
+        ..Default::default()
+    };
+    GraphicsDevice::new(GraphicsProfile::HiDef, params).unwrap()
+}
+
 /// The sprites differing bit for bit from `expected`, by index.
 fn differing(got: &[SpriteInstance], expected: &[SpriteInstance]) -> Vec<usize> {
     assert_eq!(got.len(), expected.len());
@@ -50,12 +60,7 @@ fn differing(got: &[SpriteInstance], expected: &[SpriteInstance]) -> Vec<usize> 
 /// applied twice.
 #[test]
 fn rotations_applied_at_the_flush_give_the_per_draw_instances() {
-    let params = PresentationParameters {
-        back_buffer_width: 64,
-        back_buffer_height: 64,
-        ..Default::default()
-    };
-    let device = GraphicsDevice::new(GraphicsProfile::HiDef, params).unwrap();
+    let device = device_64();
     let texture = Texture2D::new(&device, 16, 8).unwrap();
     let mut batch = SpriteBatch::new(&device).unwrap();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -121,12 +126,7 @@ fn rotations_applied_at_the_flush_give_the_per_draw_instances() {
 /// the first batch's indices.
 #[test]
 fn sprites_carry_their_own_texture_index_through_the_switch_cache() {
-    let params = PresentationParameters {
-        back_buffer_width: 64,
-        back_buffer_height: 64,
-        ..Default::default()
-    };
-    let device = GraphicsDevice::new(GraphicsProfile::HiDef, params).unwrap();
+    let device = device_64();
     let textures: Vec<Texture2D> =
         (0..200).map(|_| Texture2D::new(&device, 4, 4).unwrap()).collect();
     let mut batch = SpriteBatch::new(&device).unwrap();
@@ -200,12 +200,7 @@ impl xnagraph_graph::SpriteMemorySource for CountingSource {
 /// recording never reads mapped memory back; rotated sprites in it are rotated as drawn.
 #[test]
 fn only_the_batch_that_opens_a_frame_writes_mapped_memory_and_none_is_read_back() {
-    let params = PresentationParameters {
-        back_buffer_width: 64,
-        back_buffer_height: 64,
-        ..Default::default()
-    };
-    let device = GraphicsDevice::new(GraphicsProfile::HiDef, params).unwrap();
+    let device = device_64();
     let source = std::sync::Arc::new(CountingSource(Default::default()));
     {
         let mut rec = lock(&device.shared.rec);
