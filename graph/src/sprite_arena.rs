@@ -5,8 +5,9 @@
 //! is submitted, or [`SpriteMemory`] a backend mapped for the purpose: the recording writes the
 //! instances where the GPU will read them, so a frame of a million sprites costs no copy, and
 //! on a discrete GPU the writes go to write-combined memory at a fraction of the cost of writing
-//! cached host memory. Reading such memory back is slow (uncached), so the recorder writes it
-//! and reads it only where nothing else is possible (a capture, a backend that cannot use it).
+//! cached host memory. Reading such memory back is slow (uncached), so the recorder only writes
+//! it: batches whose sprites would be read back (sorted, copied after a frame's first batch,
+//! captured) write vectors, and only an arena outgrown is read back, once.
 //!
 //! Mapped memory may be written only while no submission reads it ([`SpriteMemory::idle`]);
 //! the engine's pool of arenas enforces that. An arena that outgrows its mapped memory
