@@ -209,25 +209,6 @@ impl SpriteArena {
         }
         &mut self.host
     }
-
-    /// Takes the arena's vector out, leaving it empty: a mapped arena's instances are copied
-    /// (read back) into a new one.
-    pub fn into_vec(mut self) -> Vec<SpriteInstance> {
-        match &self.mapped {
-            Some(memory) => memory.instances()[..self.len].to_vec(),
-            None => std::mem::take(&mut self.host),
-        }
-    }
-}
-
-impl SpriteArena {
-    /// The instances written.
-    fn written(&self) -> &[SpriteInstance] {
-        match &self.mapped {
-            Some(memory) => &memory.instances()[..self.len],
-            None => &self.host,
-        }
-    }
 }
 
 impl Deref for SpriteArena {
@@ -265,7 +246,7 @@ impl FromIterator<SpriteInstance> for SpriteArena {
 /// A copy in a vector: mapped memory belongs to one frame.
 impl Clone for SpriteArena {
     fn clone(&self) -> SpriteArena {
-        SpriteArena::from(self.written().to_vec())
+        SpriteArena::from(self.to_vec())
     }
 }
 
@@ -280,7 +261,7 @@ impl fmt::Debug for SpriteArena {
 
 impl PartialEq for SpriteArena {
     fn eq(&self, other: &SpriteArena) -> bool {
-        self.written() == other.written()
+        **self == **other
     }
 }
 
@@ -343,7 +324,7 @@ mod tests {
         arena.extend_from_slice(&[sprite(2), sprite(3)]);
         assert!(!arena.is_mapped());
         assert_eq!(slots(&arena), [1, 2, 3]);
-        assert_eq!(arena.clone().into_vec().len(), 3);
+        assert_eq!(arena.clone().len(), 3);
     }
 
     /// A vector arena is a vector; a copy of a mapped arena is a vector of its instances.
@@ -357,6 +338,6 @@ mod tests {
         let copy = mapped.clone();
         assert!(!copy.is_mapped());
         assert_eq!(copy, mapped);
-        assert_eq!(mapped.into_vec(), vec![sprite(6)]);
+        assert_eq!(mapped.to_vec(), vec![sprite(6)]);
     }
 }
