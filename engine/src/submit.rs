@@ -336,8 +336,7 @@ impl DeviceShared {
             Err(e) => {
                 // The frame was recorded: a capture holds it even though it is not rendered.
                 if let Some(capture) = frame.capture {
-                    let sprites = commands.sprites.len();
-                    self.recycle_captured(capture, commands, sprites);
+                    self.recycle_captured(capture, commands);
                 }
                 return Ok(Err(e));
             }
@@ -361,9 +360,8 @@ impl DeviceShared {
         // a capture takes it as it is, once the submission no longer reads it.
         let mut commands = std::mem::take(&mut plan.frame);
         drop(plan);
-        let sprites = commands.sprites.len();
         match frame.capture {
-            Some(capture) => self.recycle_captured(capture, commands, sprites),
+            Some(capture) => self.recycle_captured(capture, commands),
             None => {
                 // Emptied here, without the recorder's lock: dropping the textures they hold
                 // may retire them.
@@ -371,7 +369,7 @@ impl DeviceShared {
                 lists.take_from(&mut commands);
                 {
                     let mut rec = lock(&self.rec);
-                    rec.note_frame_sprites(sprites);
+                    rec.note_frame_sprites(commands.sprites.len());
                     rec.recycle_sprites(std::mem::take(&mut commands.sprites));
                     rec.builder.recycle(&mut lists);
                 }
@@ -385,14 +383,10 @@ impl DeviceShared {
         submitted
     }
 
-    /// Hands a rendered frame of `sprites` sprites to its capture and gives the recorder the
-    /// sprite arena the capture's writer gave back, if any.
-    fn recycle_captured(
-        &self,
-        capture: crate::capture::CaptureTag,
-        commands: FrameCommands,
-        sprites: usize,
-    ) {
+    /// Hands a rendered frame to its capture and gives the recorder the sprite arena the
+    /// capture's writer gave back, if any.
+    fn recycle_captured(&self, capture: crate::capture::CaptureTag, commands: FrameCommands) {
+        let sprites = commands.sprites.len();
         let arena = capture.write(commands);
         let mut rec = lock(&self.rec);
         rec.note_frame_sprites(sprites);

@@ -307,13 +307,16 @@ impl Backend for VulkanBackend {
     }
 
     fn sprite_memory(&self) -> Option<Arc<dyn xnagraph_graph::SpriteMemorySource>> {
-        let source =
-            sprite_memory::SpriteSource { gpu: self.gpu.clone(), timeline: self.timeline.clone() };
         // A device that splits a draw of several textures into runs reads every sprite's slot
         // to find them, which mapped memory makes slow (uncached): it writes vectors.
         let drawn_at_once = self.gpu.texture_indexing.is_some();
-        (self.mapped_sprites && drawn_at_once)
-            .then(|| Arc::new(source) as Arc<dyn xnagraph_graph::SpriteMemorySource>)
+        (self.mapped_sprites && drawn_at_once).then(|| {
+            let source = sprite_memory::SpriteSource {
+                gpu: self.gpu.clone(),
+                timeline: self.timeline.clone(),
+            };
+            Arc::new(source) as Arc<dyn xnagraph_graph::SpriteMemorySource>
+        })
     }
 
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
