@@ -226,18 +226,6 @@ mod tests {
     use crate::compile::compile;
     use crate::compile::testkit::*;
 
-    /// Every (from, to, hazard) of the plan's DAG, one row per hazard of each edge.
-    pub(crate) fn edges(plan: &FramePlan) -> Vec<(usize, usize, Hazard)> {
-        let g = dependency_graph(plan);
-        let mut e: Vec<_> = g
-            .edge_indices()
-            .filter_map(|e| g.edge_endpoints(e).map(|(a, b)| (g[a], g[b], g[e])))
-            .flat_map(|(a, b, hazards)| hazards.iter().map(move |h| (a, b, h)))
-            .collect();
-        e.sort();
-        e
-    }
-
     #[test]
     fn recording_order_is_execution_order() {
         let (t, rt) = (texture(4, 4, 1), target(4, 4, 0, DISCARD));

@@ -365,3 +365,16 @@ pub fn kinds(plan: &FramePlan) -> Vec<&'static str> {
         })
         .collect()
 }
+
+/// Every (from, to, hazard) of the plan's dependency graph, one row per hazard of each edge,
+/// sorted.
+pub fn edges(plan: &FramePlan) -> Vec<(usize, usize, crate::compile::nodes::Hazard)> {
+    let g = crate::compile::nodes::dependency_graph(plan);
+    let mut e: Vec<_> = g
+        .edge_indices()
+        .filter_map(|e| g.edge_endpoints(e).map(|(a, b)| (g[a], g[b], g[e])))
+        .flat_map(|(a, b, hazards)| hazards.iter().map(move |h| (a, b, h)))
+        .collect();
+    e.sort();
+    e
+}

@@ -12,7 +12,7 @@ fn sampled_union_needs_no_barrier_between_samplings() {
 }
 
 use crate::compile::compile;
-use crate::compile::nodes::{dependency_graph, Hazard};
+use crate::compile::nodes::Hazard;
 use crate::compile::testkit::*;
 use crate::format::DepthFormat;
 use crate::plan::{Access::*, Image};
@@ -42,11 +42,7 @@ fn transfer_clear_then_sample() {
     assert_eq!(barriers(&plan, 0), [(id, Image::Color, 0..1, 0..1, Nothing, TransferWrite, true)]);
     let expected = (id, Image::Color, 0..1, 0..1, TransferWrite, FragmentSampled, false);
     assert!(barriers(&plan, 1).contains(&expected), "{:?}", barriers(&plan, 1));
-    let g = dependency_graph(&plan);
-    let raw = g.edge_indices().any(|e| {
-        let (from, to) = g.edge_endpoints(e).unwrap();
-        (g[from], g[to]) == (0, 1) && g[e].contains(Hazard::ReadAfterWrite)
-    });
+    let raw = edges(&plan).contains(&(0, 1, Hazard::ReadAfterWrite));
     assert!(raw, "the sampling pass waits for the clear");
 }
 
@@ -102,11 +98,7 @@ fn write_after_read_with_layout_change_is_a_dependency() {
     let expected =
         (rt.id().0, Image::Color, 0..1, 0..1, FragmentSampled, ColorAttachmentReadWrite, false);
     assert!(barriers(&plan, 2).contains(&expected), "{:?}", barriers(&plan, 2));
-    let g = dependency_graph(&plan);
-    let war = g.edge_indices().any(|e| {
-        let (a, b) = g.edge_endpoints(e).unwrap();
-        (g[a], g[b]) == (1, 2) && g[e].contains(Hazard::WriteAfterRead)
-    });
+    let war = edges(&plan).contains(&(1, 2, Hazard::WriteAfterRead));
     assert!(war, "the sampling pass must finish before the target is rendered again");
 }
 
