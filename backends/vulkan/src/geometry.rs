@@ -329,26 +329,13 @@ pub(crate) fn draw(
         _ => None,
     };
 
-    let mut viewport = vk::Viewport {
-        x: vp.x as f32,
-        y: vp.y as f32,
-        width: vp.width as f32,
-        height: vp.height as f32,
-        min_depth: vp.min_depth,
-        max_depth: vp.max_depth,
-    };
+    let (mut viewport, scissor) = crate::pass::viewport_and_scissor(d, extent);
     if g.custom.is_some() {
         // A custom vertex stage writes XNA's clip space (y up), as a ported HLSL effect does;
         // the stock shader flips y in its transform instead.
         viewport.y += viewport.height;
         viewport.height = -viewport.height;
     }
-    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
-        let s = d.scissor;
-        crate::pass::clamp_rect(s.x, s.y, s.width, s.height, extent)
-    } else {
-        crate::pass::clamp_rect(vp.x, vp.y, vp.width, vp.height, extent)
-    };
     // SAFETY: inside rendering on a recording command buffer; the sets were just allocated, and
     // every buffer, view and sampler bound is live for the submission.
     unsafe {

@@ -29,7 +29,7 @@ use crate::sync::{image_barrier, layout, record_image_barriers};
 
 mod draws;
 
-pub(crate) use draws::{clamp_rect, set_source};
+pub(crate) use draws::{set_source, viewport_and_scissor};
 use draws::{draw, DrawState};
 
 /// The colour a poisoned attachment holds: magenta, which no test draws.

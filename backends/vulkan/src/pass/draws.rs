@@ -40,7 +40,7 @@ impl DrawState {
 }
 
 /// A rectangle clamped to the render area (empty when it misses it).
-pub(crate) fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> vk::Rect2D {
+fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> vk::Rect2D {
     let x0 = i64::from(x).clamp(0, i64::from(area.width));
     let y0 = i64::from(y).clamp(0, i64::from(area.height));
     let x1 = (i64::from(x) + i64::from(w.max(0))).clamp(x0, i64::from(area.width));
@@ -49,6 +49,27 @@ pub(crate) fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> 
         offset: vk::Offset2D { x: x0 as i32, y: y0 as i32 },
         extent: vk::Extent2D { width: (x1 - x0) as u32, height: (y1 - y0) as u32 },
     }
+}
+
+/// A draw's native viewport, and its scissor: the draw's scissor rectangle when its rasterizer
+/// state tests it, else the viewport, either clamped to the render area of `extent`.
+pub(crate) fn viewport_and_scissor(d: &Draw, extent: vk::Extent2D) -> (vk::Viewport, vk::Rect2D) {
+    let vp = d.viewport;
+    let viewport = vk::Viewport {
+        x: vp.x as f32,
+        y: vp.y as f32,
+        width: vp.width as f32,
+        height: vp.height as f32,
+        min_depth: vp.min_depth,
+        max_depth: vp.max_depth,
+    };
+    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
+        let s = d.scissor;
+        clamp_rect(s.x, s.y, s.width, s.height, extent)
+    } else {
+        clamp_rect(vp.x, vp.y, vp.width, vp.height, extent)
+    };
+    (viewport, scissor)
 }
 
 /// What one native draw samples: one texture, or the array of a draw of several.
@@ -126,7 +147,6 @@ fn draw_sprites(
     sampled: Sampled<'_>,
     (first, count): (u32, u32),
 ) -> Result<(), BackendError> {
-    let vp = d.viewport;
     let gpu = rec.gpu;
     let device = &gpu.device;
     let indexed = matches!(sampled, Sampled::Indexed(_));
@@ -155,20 +175,7 @@ fn draw_sprites(
     let src = set_source(rec);
     let space = (uniforms, &mut rec.uniforms_used, rec.uniform_stride);
     let sets = [rec.draw_sets.transform(&src, gpu, &d.transform, space)?, texture_set];
-    let viewport = vk::Viewport {
-        x: vp.x as f32,
-        y: vp.y as f32,
-        width: vp.width as f32,
-        height: vp.height as f32,
-        min_depth: vp.min_depth,
-        max_depth: vp.max_depth,
-    };
-    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
-        let s = d.scissor;
-        clamp_rect(s.x, s.y, s.width, s.height, att.extent)
-    } else {
-        clamp_rect(vp.x, vp.y, vp.width, vp.height, att.extent)
-    };
+    let (viewport, scissor) = viewport_and_scissor(d, att.extent);
     // SAFETY: inside rendering on a recording command buffer; the sets were written this frame
     // and every handle bound is live for the submission.
     unsafe {
