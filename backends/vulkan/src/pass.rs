@@ -29,8 +29,8 @@ use crate::sync::{image_barrier, layout, record_image_barriers};
 
 mod draws;
 
-pub(crate) use draws::{set_source, viewport_and_scissor};
 use draws::{draw, DrawState};
+pub(crate) use draws::{set_source, viewport_and_scissor};
 
 /// The colour a poisoned attachment holds: magenta, which no test draws.
 pub(crate) const POISON_COLOR: [f32; 4] = [1.0, 0.0, 1.0, 1.0];

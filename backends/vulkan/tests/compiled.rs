@@ -9,7 +9,7 @@ use xnagraph_graph::compile::compile;
 use xnagraph_graph::{
     Backend, Clear, CompareFunction, DepthFormat, DepthStencilState, FrameCommands, FramePlan,
     Image, Node, PassOp, PlanNodeKind, Readback, ReadbackId, Rect, RenderTargetUsage, Slices,
-    SurfaceFormat, TextureDesc, TextureState, Upload,
+    SurfaceFormat, TextureDesc, TextureState,
 };
 
 const RED: [u8; 4] = [255, 0, 0, 255];
@@ -29,15 +29,7 @@ fn compiled_frames_render_and_read_back_across_frames() {
     {
         let mut nodes = Vec::new();
         if frame_index == 0 {
-            nodes.push(Node::Upload(Upload {
-                image: xnagraph_graph::Image::Color,
-                texture: texture.clone(),
-                level: 0,
-                layer: 0,
-                rect: Rect::new(0, 0, 2, 2),
-                slices: Slices::FLAT,
-                data: RED.repeat(4),
-            }));
+            nodes.push(upload(&texture, Rect::new(0, 0, 2, 2), RED.repeat(4)));
         }
         // A DiscardContents bind clears to opaque black, then the caller clears to grey.
         nodes.push(Node::Pass(segment(
@@ -95,15 +87,7 @@ fn compiled_multisampled_mipmapped_target_resolves_then_cascades() {
     let white = s.texture(TextureDesc::texture_2d(1, 1, 1, SurfaceFormat::Color));
     // A draw, so that the pass renders and resolves rather than becoming a transfer clear.
     let nodes = vec![
-        Node::Upload(Upload {
-            image: xnagraph_graph::Image::Color,
-            texture: white.clone(),
-            level: 0,
-            layer: 0,
-            rect: Rect::new(0, 0, 1, 1),
-            slices: Slices::FLAT,
-            data: vec![255; 4],
-        }),
+        upload(&white, Rect::new(0, 0, 1, 1), vec![255; 4]),
         Node::Pass(segment(
             &target,
             vec![clear_op([0.0, 0.0, 0.0, 1.0]), sprite_draw(&white, 0, 1, 16, 16)],
@@ -283,15 +267,7 @@ fn preserving_multisampled_target_cleared_by_transfer_is_loaded_and_drawn_over()
         ops.push(with(3, 1, stencil_equal(4)));
     }
     let nodes = vec![
-        Node::Upload(Upload {
-            image: xnagraph_graph::Image::Color,
-            texture: white.clone(),
-            level: 0,
-            layer: 0,
-            rect: Rect::new(0, 0, 1, 1),
-            slices: Slices::FLAT,
-            data: vec![255; 4],
-        }),
+        upload(&white, Rect::new(0, 0, 1, 1), vec![255; 4]),
         Node::Pass(segment(&target, ops)),
         readback(42, &target, 0, Rect::new(0, 0, SIZE as i32, SIZE as i32)),
     ];
@@ -353,15 +329,7 @@ fn cube_faces_share_one_depth_buffer() {
     let grey = 128.0 / 255.0;
     let frame = FrameCommands {
         nodes: vec![
-            Node::Upload(Upload {
-                image: xnagraph_graph::Image::Color,
-                texture: white.clone(),
-                level: 0,
-                layer: 0,
-                rect: Rect::new(0, 0, 1, 1),
-                slices: Slices::FLAT,
-                data: vec![255; 4],
-            }),
+            upload(&white, Rect::new(0, 0, 1, 1), vec![255; 4]),
             face_segment(
                 &cube,
                 2,

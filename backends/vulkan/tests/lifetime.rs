@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use xnagraph_graph::{
     Access, Backend, ClearValue, DepthFormat, FrameCommands, Image, LoadOp, Node, PlanNode,
-    PlanNodeKind, Rect, Slices, StoreOp, SurfaceFormat, TextureDesc, Upload,
+    PlanNodeKind, Rect, StoreOp, SurfaceFormat, TextureDesc,
 };
 
 #[test]
@@ -20,15 +20,7 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
         let shade = (frame_index % 4) as f32 / 4.0;
         let frame = FrameCommands {
             nodes: vec![
-                Node::Upload(Upload {
-                    image: xnagraph_graph::Image::Color,
-                    texture: uploaded.clone(),
-                    level: 0,
-                    layer: 0,
-                    rect: Rect::new(0, 0, 8, 8),
-                    slices: Slices::FLAT,
-                    data: vec![frame_index as u8; 8 * 8 * 4],
-                }),
+                upload(&uploaded, Rect::new(0, 0, 8, 8), vec![frame_index as u8; 8 * 8 * 4]),
                 Node::Pass(segment(&cleared, vec![clear_op([shade, 0.0, 0.0, 1.0])])),
             ],
             sprites: vec![].into(),

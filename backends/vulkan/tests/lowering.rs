@@ -8,7 +8,7 @@ use common::*;
 use xnagraph_graph::{
     Access, Backend, ClearValue, ColorWrites, DepthFormat, FrameCommands, Image, LoadOp, Node,
     PlanNode, PlanNodeKind, PlannedOp, PlannedPass, Readback, ReadbackId, Rect, Slices, StoreOp,
-    SurfaceFormat, TextureDesc, Upload,
+    SurfaceFormat, TextureDesc,
 };
 
 #[test]
@@ -97,15 +97,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
     let region = Rect::new(10, 20, 16, 16);
     let frame = FrameCommands {
         nodes: vec![
-            Node::Upload(Upload {
-                image: xnagraph_graph::Image::Color,
-                texture: texture.clone(),
-                level: 0,
-                layer: 0,
-                rect: Rect::new(0, 0, 4, 4),
-                slices: Slices::FLAT,
-                data: quadrant_texels(),
-            }),
+            upload(&texture, Rect::new(0, 0, 4, 4), quadrant_texels()),
             Node::Pass(segment(
                 &target,
                 vec![clear_op([0.0, 0.0, 0.0, 1.0]), sprite_draw(&texture, 0, 1, 64, 64)],
@@ -194,15 +186,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
     let target = s.texture(target_desc(32, 32, 1, 4));
     let frame = FrameCommands {
         nodes: vec![
-            Node::Upload(Upload {
-                image: xnagraph_graph::Image::Color,
-                texture: white.clone(),
-                level: 0,
-                layer: 0,
-                rect: Rect::new(0, 0, 1, 1),
-                slices: Slices::FLAT,
-                data: WHITE.to_vec(),
-            }),
+            upload(&white, Rect::new(0, 0, 1, 1), WHITE.to_vec()),
             Node::Pass(segment(
                 &target,
                 vec![clear_op([0.0, 0.0, 1.0, 1.0]), sprite_draw(&white, 0, 1, 32, 32)],

@@ -160,15 +160,7 @@ fn sample_planes_of_a_drawn_target_average_to_its_resolve() {
         texture: 0,
     };
     let nodes = vec![
-        Node::Upload(Upload {
-            image: Image::Color,
-            texture: white.clone(),
-            level: 0,
-            layer: 0,
-            rect: Rect::new(0, 0, 1, 1),
-            slices: Slices::FLAT,
-            data: vec![255; 4],
-        }),
+        upload(&white, Rect::new(0, 0, 1, 1), vec![255; 4]),
         Node::Pass(segment(
             &t,
             vec![clear_op([0.0, 0.0, 1.0, 1.0]), sprite_draw(&white, 0, 1, w, h)],

@@ -6,8 +6,8 @@ mod common;
 use common::*;
 use xnagraph_graph::{
     Access, Blend, ClearValue, CompareFunction, DepthFormat, DepthStencilState, FrameCommands,
-    Image, LoadOp, Node, PassOp, PlanNode, PlanNodeKind, PlannedPass, Rect, Slices, SpriteInstance,
-    StencilOperation, StoreOp, SurfaceFormat, TextureDesc, Upload,
+    Image, LoadOp, Node, PassOp, PlanNode, PlanNodeKind, PlannedPass, Rect, SpriteInstance,
+    StencilOperation, StoreOp, SurfaceFormat, TextureDesc,
 };
 
 const W: u32 = 40;
@@ -21,15 +21,7 @@ fn factor(i: u32) -> [u8; 4] {
 /// A white 1×1 texture uploaded in the frame's first node.
 fn white_upload(s: &mut Session) -> (std::sync::Arc<xnagraph_graph::TextureState>, Node) {
     let white = s.texture(TextureDesc::texture_2d(1, 1, 1, SurfaceFormat::Color));
-    let upload = Node::Upload(Upload {
-        image: xnagraph_graph::Image::Color,
-        texture: white.clone(),
-        level: 0,
-        layer: 0,
-        rect: Rect::new(0, 0, 1, 1),
-        slices: Slices::FLAT,
-        data: vec![255; 4],
-    });
+    let upload = upload(&white, Rect::new(0, 0, 1, 1), vec![255; 4]);
     (white, upload)
 }
 

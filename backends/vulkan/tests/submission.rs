@@ -5,10 +5,10 @@ mod common;
 
 use common::*;
 use xnagraph_graph::compile::compile_for_submission;
+use xnagraph_graph::ReadbackId;
 use xnagraph_graph::{
     Backend, BackendError, FrameCommands, Node, Rect, SurfaceFormat, TextureDesc,
 };
-use xnagraph_graph::{ReadbackId, Slices, Upload};
 
 const RED: [u8; 4] = [255, 0, 0, 255];
 const GREY: [u8; 4] = [128, 128, 128, 255];
@@ -55,18 +55,7 @@ fn a_plan_rejected_by_the_lowering_leaves_layouts_as_the_gpu_has_them() {
 
     // Frame 1: upload, draw the texture (it ends up sampled), read the target back.
     let mut first = draw_frame(1);
-    first.nodes.insert(
-        0,
-        Node::Upload(Upload {
-            image: xnagraph_graph::Image::Color,
-            texture: texture.clone(),
-            level: 0,
-            layer: 0,
-            rect: Rect::new(0, 0, 2, 2),
-            slices: Slices::FLAT,
-            data: RED.repeat(4),
-        }),
-    );
+    first.nodes.insert(0, upload(&texture, Rect::new(0, 0, 2, 2), RED.repeat(4)));
     let id = submit(&mut s, first).expect("frame 1");
     s.backend.wait(id).expect("wait");
     assert!(s.backend.take_readback(ReadbackId(1)).is_some());

@@ -11,7 +11,7 @@ use xnagraph_graph::compile::compile;
 use xnagraph_graph::timing::instant_ns;
 use xnagraph_graph::{
     Backend, FrameCommands, FramePlan, GpuFrameTiming, GpuTimingSupport, Node, Readback,
-    ReadbackId, Rect, Slices, SurfaceFormat, TextureDesc, TextureState, Upload,
+    ReadbackId, Rect, Slices, SurfaceFormat, TextureDesc, TextureState,
 };
 use xnagraph_vulkan::VulkanConfig;
 
@@ -29,15 +29,7 @@ fn four_node_plan(
 ) -> FramePlan {
     let frame = FrameCommands {
         nodes: vec![
-            Node::Upload(Upload {
-                image: xnagraph_graph::Image::Color,
-                texture: texture.clone(),
-                level: 0,
-                layer: 0,
-                rect: Rect::new(0, 0, 2, 2),
-                slices: Slices::FLAT,
-                data: [200u8, 10, 30, 255].repeat(4),
-            }),
+            upload(texture, Rect::new(0, 0, 2, 2), [200u8, 10, 30, 255].repeat(4)),
             Node::Pass(segment(
                 a,
                 vec![clear_op([0.0, 0.0, 1.0, 1.0]), sprite_draw(texture, 0, 1, 64, 64)],

@@ -43,15 +43,7 @@ fn depth_test_keeps_the_nearer_sprite() {
     vertices.extend(at_depth(quad(Rect::new(0, 0, 32, 8), BLUE), 0.3));
     let frame = FrameCommands {
         nodes: vec![
-            Node::Upload(Upload {
-                image: xnagraph_graph::Image::Color,
-                texture: white.clone(),
-                level: 0,
-                layer: 0,
-                rect: Rect::new(0, 0, 1, 1),
-                slices: Slices::FLAT,
-                data: WHITE.to_vec(),
-            }),
+            upload(&white, Rect::new(0, 0, 1, 1), WHITE.to_vec()),
             Node::Pass(segment(&target, vec![depth_tested_draw(&white, 3, 32)])),
             readback(4, &target, 0, Rect::new(0, 0, 32, 32)),
         ],
