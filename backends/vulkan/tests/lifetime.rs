@@ -4,8 +4,8 @@ mod common;
 
 use common::*;
 use xnagraph_graph::{
-    Access, Backend, ClearValue, DepthFormat, FrameCommands, Image, LoadOp, Node, PlanNode,
-    PlanNodeKind, Rect, StoreOp, SurfaceFormat, TextureDesc,
+    Access, Backend, ClearValue, DepthFormat, FrameCommands, Image, LoadOp, Node, PlanNode, Rect,
+    StoreOp, SurfaceFormat, TextureDesc,
 };
 
 #[test]
@@ -29,17 +29,7 @@ fn dropped_textures_are_freed_only_after_their_last_submission() {
         };
         let load = LoadOp::Clear(ClearValue::Color([shade, 0.0, 0.0, 1.0]));
         let nodes = vec![
-            PlanNode {
-                buffer_barriers: Vec::new(),
-                barriers: vec![barrier(
-                    &uploaded,
-                    Image::Color,
-                    0..1,
-                    Access::Nothing,
-                    Access::TransferWrite,
-                )],
-                kind: PlanNodeKind::Upload { node: 0 },
-            },
+            planned_upload(&uploaded, 0),
             PlanNode {
                 buffer_barriers: Vec::new(),
                 barriers: vec![barrier(

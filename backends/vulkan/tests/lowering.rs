@@ -110,17 +110,7 @@ fn uploaded_texture_is_drawn_into_an_off_centre_region() {
     };
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let nodes = vec![
-        PlanNode {
-            buffer_barriers: Vec::new(),
-            barriers: vec![barrier(
-                &texture,
-                Image::Color,
-                0..1,
-                Access::Nothing,
-                Access::TransferWrite,
-            )],
-            kind: PlanNodeKind::Upload { node: 0 },
-        },
+        planned_upload(&texture, 0),
         PlanNode {
             buffer_barriers: Vec::new(),
             barriers: vec![
@@ -199,17 +189,7 @@ fn multisampled_target_is_resolved_at_the_end_of_the_pass() {
     };
     let load = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 1.0, 1.0]));
     let nodes = vec![
-        PlanNode {
-            buffer_barriers: Vec::new(),
-            barriers: vec![barrier(
-                &white,
-                Image::Color,
-                0..1,
-                Access::Nothing,
-                Access::TransferWrite,
-            )],
-            kind: PlanNodeKind::Upload { node: 0 },
-        },
+        planned_upload(&white, 0),
         PlanNode {
             buffer_barriers: Vec::new(),
             barriers: vec![

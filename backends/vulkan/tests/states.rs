@@ -57,17 +57,7 @@ fn a_thousand_blend_factors_share_one_pipeline() {
     };
     let black = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let nodes = vec![
-        PlanNode {
-            buffer_barriers: Vec::new(),
-            barriers: vec![barrier(
-                &white,
-                Image::Color,
-                0..1,
-                Access::Nothing,
-                Access::TransferWrite,
-            )],
-            kind: PlanNodeKind::Upload { node: 0 },
-        },
+        planned_upload(&white, 0),
         PlanNode {
             buffer_barriers: Vec::new(),
             barriers: vec![
@@ -156,17 +146,7 @@ fn reference_stencil_is_set_per_draw_by_one_pipeline() {
     let black = LoadOp::Clear(ClearValue::Color([0.0, 0.0, 0.0, 1.0]));
     let zero = LoadOp::Clear(ClearValue::DepthStencil { depth: 1.0, stencil: 0 });
     let nodes = vec![
-        PlanNode {
-            buffer_barriers: Vec::new(),
-            barriers: vec![barrier(
-                &white,
-                Image::Color,
-                0..1,
-                Access::Nothing,
-                Access::TransferWrite,
-            )],
-            kind: PlanNodeKind::Upload { node: 0 },
-        },
+        planned_upload(&white, 0),
         PlanNode {
             buffer_barriers: Vec::new(),
             barriers: vec![

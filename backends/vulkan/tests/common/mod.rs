@@ -192,6 +192,21 @@ pub fn upload(texture: &Arc<TextureState>, rect: Rect, data: Vec<u8>) -> Node {
     })
 }
 
+/// The plan node of upload node `node` into a colour texture that nothing used before.
+pub fn planned_upload(texture: &Arc<TextureState>, node: usize) -> PlanNode {
+    PlanNode {
+        buffer_barriers: Vec::new(),
+        barriers: vec![barrier(
+            texture,
+            Image::Color,
+            0..1,
+            Access::Nothing,
+            Access::TransferWrite,
+        )],
+        kind: PlanNodeKind::Upload { node },
+    }
+}
+
 pub fn readback(
     id: u64,
     texture: &std::sync::Arc<xnagraph_graph::TextureState>,

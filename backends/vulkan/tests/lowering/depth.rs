@@ -60,17 +60,7 @@ fn depth_test_keeps_the_nearer_sprite() {
         resolve: false,
     };
     let nodes = vec![
-        PlanNode {
-            buffer_barriers: Vec::new(),
-            barriers: vec![barrier(
-                &white,
-                Image::Color,
-                0..1,
-                Access::Nothing,
-                Access::TransferWrite,
-            )],
-            kind: PlanNodeKind::Upload { node: 0 },
-        },
+        planned_upload(&white, 0),
         PlanNode {
             buffer_barriers: Vec::new(),
             barriers: vec![
