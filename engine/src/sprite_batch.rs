@@ -122,6 +122,17 @@ fn refuse_sprite(given: &[(&'static str, &[f32])], placed: &[(&'static str, &[f3
     XnaError::argument(param, "The sprite reaches 2^124 pixels or more from the origin.")
 }
 
+/// The `InvalidOperationException` of a draw before `Begin`. Out of line: see
+/// [`SpriteBatch::flush_immediate`].
+#[cold]
+#[inline(never)]
+fn draw_before_begin() -> XnaError {
+    XnaError::invalid_operation(
+        "Draw was called, but Begin has not yet been called. Begin must be called successfully \
+         before you can call Draw.",
+    )
+}
+
 /// Refuses states the device cannot honour when drawing into the current targets (see
 /// [`check_draw_states`]).
 pub(crate) fn check_states(
@@ -492,10 +503,7 @@ impl SpriteBatch {
         depth: f32,
     ) -> Result<()> {
         let Some(sort) = self.state.as_ref().map(|s| s.sort) else {
-            return Err(XnaError::invalid_operation(
-                "Draw was called, but Begin has not yet been called. Begin must be called \
-                 successfully before you can call Draw.",
-            ));
+            return Err(draw_before_begin());
         };
         let Geometry { destination, offset, rotation } = geometry;
         core.res.check_alive()?;
@@ -526,9 +534,7 @@ impl SpriteBatch {
         }
         if sort != SpriteSortMode::Deferred {
             if sort == SpriteSortMode::Immediate {
-                if let Some(state) = self.state {
-                    self.flush_sprites(&state)?;
-                }
+                self.flush_immediate()?;
             } else {
                 self.keys.push((depth, texture));
             }
@@ -536,8 +542,23 @@ impl SpriteBatch {
         Ok(())
     }
 
+    /// `Immediate`: draws the sprite just queued. Out of line, as every call out of
+    /// [`SpriteBatch::push`] must be rare for the compiler to keep the sprite in registers.
+    #[cold]
+    #[inline(never)]
+    fn flush_immediate(&mut self) -> Result<()> {
+        match self.state {
+            Some(state) => self.flush_sprites(&state),
+            None => Ok(()),
+        }
+    }
+
     /// Makes `core` the current texture (a sprite of it follows): finds or adds it in the
     /// batch's texture list, and closes the growing run when the texture differs from its.
+    /// Cold: a batch of one texture calls it for its first sprite only, and saying so lets the
+    /// compiler keep the call and most of its register spills off the common path (measured
+    /// faster, and no slower for a texture switch on every sprite).
+    #[cold]
     #[inline(never)]
     fn switch_texture(&mut self, core: &Arc<TextureCore>, cube: bool) -> Result<()> {
         let address = Arc::as_ptr(core) as usize;

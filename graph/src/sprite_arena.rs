@@ -12,27 +12,36 @@
 //! Mapped memory may be written only while no submission reads it ([`SpriteMemory::idle`]);
 //! the engine's pool of arenas enforces that. An arena that outgrows its mapped memory
 //! continues in a vector with the instances written so far.
+//!
+//! The per-sprite write into mapped memory is a store through a pointer the arena takes once
+//! from the memory, never a call into it: a call per sprite made the compiler spill the
+//! sprite's whole computation to the stack around it (every vector register is the callee's
+//! to clobber), and measured as a third of the recording's time.
 
 use std::any::Any;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::commands::SpriteInstance;
 
 /// Memory a backend mapped for sprite instances (see the module documentation).
-pub trait SpriteMemory: Send + Sync {
+///
+/// # Safety
+///
+/// [`SpriteArena`] writes the memory through a pointer it takes once from
+/// [`SpriteMemory::instances_mut`] and keeps for as long as it holds the memory. So every call
+/// of `instances` and `instances_mut` must give the same memory, of the same length, and that
+/// memory must stay where it is, neither moved nor freed nor written by anything else, until
+/// the value is dropped.
+pub unsafe trait SpriteMemory: Send + Sync {
     /// Every instance the memory can hold, as the GPU will read them.
     fn instances(&self) -> &[SpriteInstance];
 
     /// Every instance the memory can hold, to be written. Only while [`SpriteMemory::idle`].
     fn instances_mut(&mut self) -> &mut [SpriteInstance];
-
-    /// How many instances the memory can hold (without reading it).
-    fn capacity(&self) -> usize {
-        self.instances().len()
-    }
 
     /// Whether every submission that read this memory has completed, so that it may be
     /// written again.
@@ -72,7 +81,9 @@ impl HostSpriteMemory {
     }
 }
 
-impl SpriteMemory for HostSpriteMemory {
+// SAFETY: the vector is made at its full length and never resized, so its instances stay
+// where they are until the value drops; nothing else writes them.
+unsafe impl SpriteMemory for HostSpriteMemory {
     fn instances(&self) -> &[SpriteInstance] {
         self.reads.fetch_add(1, Ordering::Relaxed);
         &self.instances
@@ -80,10 +91,6 @@ impl SpriteMemory for HostSpriteMemory {
 
     fn instances_mut(&mut self) -> &mut [SpriteInstance] {
         &mut self.instances
-    }
-
-    fn capacity(&self) -> usize {
-        self.instances.len()
     }
 
     fn idle(&self) -> bool {
@@ -97,19 +104,38 @@ impl SpriteMemory for HostSpriteMemory {
 
 /// A frame's sprite instances: a vector, or backend memory the GPU reads in place (see the
 /// module documentation). Dereferences to the instances written so far.
-#[derive(Default)]
 pub struct SpriteArena {
     mapped: Option<Box<dyn SpriteMemory>>,
+    /// `mapped`'s instances (dangling when not mapped), taken once from the memory.
+    slots: NonNull<SpriteInstance>,
+    /// How many instances `slots` holds: 0 when not mapped.
+    room: usize,
     /// The instances, when not mapped.
     host: Vec<SpriteInstance>,
     /// How many instances of `mapped` are written.
     len: usize,
 }
 
+// SAFETY: `slots` points into the memory `mapped` owns (`SpriteMemory` is `Send + Sync` and
+// promises the memory stays put while it lives); the arena writes it only through `&mut self`
+// and reads it through `&self`, as a vector would.
+unsafe impl Send for SpriteArena {}
+// SAFETY: as above.
+unsafe impl Sync for SpriteArena {}
+
+impl Default for SpriteArena {
+    fn default() -> SpriteArena {
+        SpriteArena::from(Vec::new())
+    }
+}
+
 impl SpriteArena {
     /// An arena that writes into `memory`, empty.
-    pub fn mapped(memory: Box<dyn SpriteMemory>) -> SpriteArena {
-        SpriteArena { mapped: Some(memory), host: Vec::new(), len: 0 }
+    pub fn mapped(mut memory: Box<dyn SpriteMemory>) -> SpriteArena {
+        let instances = memory.instances_mut();
+        let room = instances.len();
+        let slots = NonNull::from(instances).cast::<SpriteInstance>();
+        SpriteArena { mapped: Some(memory), slots, room, host: Vec::new(), len: 0 }
     }
 
     /// The backend memory the instances are in, if they are not in a vector.
@@ -125,7 +151,7 @@ impl SpriteArena {
     /// How many instances fit before the arena grows.
     pub fn capacity(&self) -> usize {
         match &self.mapped {
-            Some(memory) => memory.capacity(),
+            Some(_) => self.room,
             None => self.host.capacity(),
         }
     }
@@ -144,36 +170,33 @@ impl SpriteArena {
     }
 
     /// Appends one instance. Always inlined: it is SpriteBatch's per-sprite write. Into mapped
-    /// memory it is one call into the backend's memory per sprite: measured faster there than
-    /// gathering instances in a small cached vector and copying them over in blocks.
+    /// memory it is one store per sprite, straight into the memory (measured faster there than
+    /// gathering instances in a small cached vector and copying them over in blocks).
     #[inline(always)]
     pub fn push(&mut self, instance: SpriteInstance) {
-        match &mut self.mapped {
-            None => self.host.push(instance),
-            Some(memory) => match memory.instances_mut().get_mut(self.len) {
-                Some(slot) => {
-                    *slot = instance;
-                    self.len += 1;
-                }
-                None => self.outgrow(1).push(instance),
-            },
+        if self.len < self.room {
+            // SAFETY: `slots` holds `room` instances of the memory `mapped` owns, which stays
+            // put while the arena holds it (`SpriteMemory`'s contract); `&mut self` makes
+            // this the only access.
+            unsafe { self.slots.as_ptr().add(self.len).write(instance) };
+            self.len += 1;
+        } else if self.mapped.is_none() {
+            self.host.push(instance);
+        } else {
+            self.outgrow(1).push(instance);
         }
     }
 
     /// Appends `instances`.
     pub fn extend_from_slice(&mut self, instances: &[SpriteInstance]) {
-        match &mut self.mapped {
-            None => self.host.extend_from_slice(instances),
-            Some(memory) => {
-                let end = self.len + instances.len();
-                match memory.instances_mut().get_mut(self.len..end) {
-                    Some(slots) => {
-                        slots.copy_from_slice(instances);
-                        self.len = end;
-                    }
-                    None => self.outgrow(instances.len()).extend_from_slice(instances),
-                }
-            }
+        if self.mapped.is_none() {
+            self.host.extend_from_slice(instances);
+        } else if instances.len() <= self.room - self.len {
+            let (start, end) = (self.len, self.len + instances.len());
+            self.written_mut(end)[start..].copy_from_slice(instances);
+            self.len = end;
+        } else {
+            self.outgrow(instances.len()).extend_from_slice(instances);
         }
     }
 
@@ -205,15 +228,23 @@ impl SpriteArena {
             let mut host = Vec::with_capacity((written.len() + more).max(written.len() * 2));
             host.extend_from_slice(written);
             self.host = host;
-            self.len = 0;
+            (self.slots, self.room, self.len) = (NonNull::dangling(), 0, 0);
         }
         &mut self.host
+    }
+
+    /// The first `len` instances of mapped memory (at most `room`), to be written.
+    fn written_mut(&mut self, len: usize) -> &mut [SpriteInstance] {
+        assert!(len <= self.room);
+        // SAFETY: as in `push`; `len` instances of the `room` in `slots`.
+        unsafe { std::slice::from_raw_parts_mut(self.slots.as_ptr(), len) }
     }
 }
 
 impl Deref for SpriteArena {
     type Target = [SpriteInstance];
 
+    /// Reads mapped memory through the memory itself (so a stand-in can count reads).
     fn deref(&self) -> &[SpriteInstance] {
         match &self.mapped {
             Some(memory) => &memory.instances()[..self.len],
@@ -224,8 +255,8 @@ impl Deref for SpriteArena {
 
 impl DerefMut for SpriteArena {
     fn deref_mut(&mut self) -> &mut [SpriteInstance] {
-        match &mut self.mapped {
-            Some(memory) => &mut memory.instances_mut()[..self.len],
+        match self.mapped {
+            Some(_) => self.written_mut(self.len),
             None => &mut self.host,
         }
     }
@@ -233,7 +264,7 @@ impl DerefMut for SpriteArena {
 
 impl From<Vec<SpriteInstance>> for SpriteArena {
     fn from(host: Vec<SpriteInstance>) -> SpriteArena {
-        SpriteArena { mapped: None, host, len: 0 }
+        SpriteArena { mapped: None, slots: NonNull::dangling(), room: 0, host, len: 0 }
     }
 }
 

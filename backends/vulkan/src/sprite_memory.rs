@@ -67,7 +67,9 @@ impl MappedSprites {
     }
 }
 
-impl SpriteMemory for MappedSprites {
+// SAFETY: every call gives the whole mapping, which stays mapped at one address until the
+// buffer is destroyed in `drop`; nothing else writes it.
+unsafe impl SpriteMemory for MappedSprites {
     fn instances(&self) -> &[SpriteInstance] {
         // SAFETY: the mapping holds `capacity` instances (any bits are a valid instance) and
         // lives as long as `self`; `&self` excludes writers.
@@ -77,10 +79,6 @@ impl SpriteMemory for MappedSprites {
     fn instances_mut(&mut self) -> &mut [SpriteInstance] {
         // SAFETY: as in `instances`; `&mut self` makes this the only view of the mapping.
         unsafe { std::slice::from_raw_parts_mut(self.mapped, self.capacity) }
-    }
-
-    fn capacity(&self) -> usize {
-        self.capacity
     }
 
     fn idle(&self) -> bool {
