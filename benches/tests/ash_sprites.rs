@@ -28,7 +28,7 @@ fn device() -> GraphicsDevice {
 }
 
 fn options(textures: u32, mipmaps: bool, sort: SpriteSortMode) -> SpriteOptions {
-    SpriteOptions { textures, sort, waves: 2, per_wave: 1000, seed: 7, mipmaps }
+    SpriteOptions { textures, sort, waves: 2, per_wave: 1000, seed: 7, mipmaps, burst: 0 }
 }
 
 /// Runs [`FRAMES`] frames of the scenario on the engine; its back buffer after the last, and

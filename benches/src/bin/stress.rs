@@ -144,6 +144,10 @@ enum Command {
         /// a level near their size.
         #[arg(long)]
         mipmaps: bool,
+        /// Add this many waves at once in the update of frame 10 (a sudden spike: that frame
+        /// outgrows the sprite memory made for the frames before it).
+        #[arg(long, default_value_t = 0)]
+        burst: u32,
         /// After the frames, draw the last frame's sprites in a hand-written ash program on
         /// this adapter (same shaders, textures, sampler, blend) and report its GPU time.
         #[arg(long)]
@@ -383,7 +387,16 @@ fn scenario(run: &Run) -> Result<bool, String> {
     let cli = run.cli;
     let e = |e: xnagraph::XnaError| e.to_string();
     match cli.scenario {
-        Command::Sprites { textures, sort, waves, per_wave, ramp, mipmaps, ash_reference } => {
+        Command::Sprites {
+            textures,
+            sort,
+            waves,
+            per_wave,
+            ramp,
+            mipmaps,
+            ash_reference,
+            burst,
+        } => {
             let options = SpriteOptions {
                 textures,
                 sort: sort_mode(sort),
@@ -391,6 +404,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 per_wave,
                 seed: cli.seed,
                 mipmaps,
+                burst,
             };
             if ramp {
                 if cli.window {

@@ -58,7 +58,13 @@ pub struct SpriteOptions {
     /// so a bird minified to about 38 px samples a level near its size instead of the
     /// 256x256 one. Off by default, as in bevymark.
     pub mipmaps: bool,
+    /// Waves added at once in the update of frame [`BURST_FRAME`] (0: none): a sudden spike,
+    /// whose frame outgrows the sprite memory made for the frames before it.
+    pub burst: u32,
 }
+
+/// The frame whose update adds [`SpriteOptions::burst`] waves.
+pub const BURST_FRAME: u32 = 10;
 
 /// The birds, one column per attribute (bird `i` is entry `i` of each).
 #[derive(Default)]
@@ -281,7 +287,12 @@ impl Sprites {
 
 impl Scenario for Sprites {
     /// Bevymark's movement step: the game's update, timed apart from the recording.
-    fn update(&mut self, _: u32) {
+    fn update(&mut self, frame: u32) {
+        if frame == BURST_FRAME {
+            for _ in 0..self.options.burst {
+                self.add_wave(self.options.per_wave);
+            }
+        }
         self.step();
     }
 
@@ -321,7 +332,7 @@ pub fn ramp(
 ) -> xnagraph::Result<()> {
     const RAMP_FRAMES: u32 = 8;
     const MAX_SPRITES: usize = 20_000_000;
-    let mut scenario = Sprites::new(device, SpriteOptions { waves: 1, ..options })?;
+    let mut scenario = Sprites::new(device, SpriteOptions { waves: 1, burst: 0, ..options })?;
     let mut within = 0;
     loop {
         let mut times = super::run(device, &mut scenario, RAMP_FRAMES, times, &mut (), out)?;
