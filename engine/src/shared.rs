@@ -125,8 +125,18 @@ impl Recording {
     /// Gives a submitted frame's sprite arena back, emptied, to be filled again: a later frame
     /// writes into the same (already mapped) pages instead of growing a fresh vector and
     /// faulting its pages in. When the pool is full the smallest arena is dropped.
-    pub fn recycle_sprites(&mut self, sprites: SpriteArena) {
-        recycle_arena(&mut self.spare_sprites, sprites);
+    pub fn recycle_sprites(&mut self, mut sprites: SpriteArena) {
+        if sprites.capacity() == 0 {
+            return;
+        }
+        sprites.clear();
+        if self.spare_sprites.len() < SPARE_SPRITE_ARENAS {
+            self.spare_sprites.push(sprites);
+        } else if let Some(smallest) = self.spare_sprites.iter_mut().min_by_key(|a| a.capacity()) {
+            if smallest.capacity() < sprites.capacity() {
+                *smallest = sprites;
+            }
+        }
     }
 
     /// Counts a rendered frame of `sprites` sprites into [`Recording::sprite_hint`]: the
@@ -142,7 +152,7 @@ impl Recording {
     /// (see [`take_arena`]). Otherwise (or when there is no such memory) the largest spare
     /// vector, or an empty one.
     pub fn take_sprite_arena(&mut self, mapped: bool) -> SpriteArena {
-        let source = self.sprite_memory.as_ref().filter(|_| mapped);
+        let source = self.sprite_memory.as_deref().filter(|_| mapped);
         take_arena(&mut self.spare_sprites, source, self.sprite_hint)
     }
 
@@ -162,36 +172,17 @@ impl Recording {
     }
 }
 
-/// [`Recording::recycle_sprites`] into the pool `spares`. Memories the frame's arena outgrew
-/// join the pool whatever its size: the frame's submission may still read them (the GPU copies
-/// them into the bigger memory), so dropping one here would wait for the GPU; [`take_arena`]
-/// drops them once idle and too small.
-fn recycle_arena(spares: &mut Vec<SpriteArena>, mut sprites: SpriteArena) {
-    spares.extend(sprites.take_outgrown());
-    if sprites.capacity() == 0 {
-        return;
-    }
-    sprites.clear();
-    if spares.len() < SPARE_SPRITE_ARENAS {
-        spares.push(sprites);
-    } else if let Some(smallest) = spares.iter_mut().min_by_key(|a| a.capacity()) {
-        if smallest.capacity() < sprites.capacity() {
-            *smallest = sprites;
-        }
-    }
-}
-
 /// [`Recording::take_sprite_arena`] over the pool `spares`: with a `source` (the batch may
 /// have mapped memory) and a `hint` of at least [`MAPPED_SPRITES_FROM`] sprites, an idle mapped
-/// arena that holds a quarter more than the hint, else a new one made for twice the hint (room
-/// for growth: a frame that outgrows its mapped arena takes a bigger one mid-frame and has the
-/// GPU copy the instances over); otherwise the largest spare vector, or an empty one. A mapped arena a submission
+/// arena that holds a quarter more than the hint, else a new one made for twice the hint (a
+/// frame that outgrows its mapped arena reads it back, which is slow, so arenas keep room for
+/// growth); otherwise the largest spare vector, or an empty one. A mapped arena a submission
 /// still reads is never handed out. Idle mapped arenas no frame of this size needs are dropped
 /// on the way: too small for the hint, more than twice what one would be made for, or any once
 /// frames are below the threshold.
 fn take_arena(
     spares: &mut Vec<SpriteArena>,
-    source: Option<&Arc<dyn SpriteMemorySource>>,
+    source: Option<&dyn SpriteMemorySource>,
     hint: usize,
 ) -> SpriteArena {
     let idle = |a: &SpriteArena| a.memory().is_some_and(|m| m.idle());
@@ -203,10 +194,10 @@ fn take_arena(
     });
     if let Some(source) = source.filter(|_| mapped_frames) {
         if let Some(i) = spares.iter().position(|a| idle(a) && a.capacity() >= wanted) {
-            return spares.swap_remove(i).growing_from(source.clone());
+            return spares.swap_remove(i);
         }
         if let Some(memory) = source.allocate(made_for) {
-            return SpriteArena::mapped(memory).growing_from(source.clone());
+            return SpriteArena::mapped(memory);
         }
     }
     let largest =
@@ -403,7 +394,7 @@ mod tests {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Arc;
 
-    use xnagraph_graph::{HostSpriteMemory, SpriteInstance, SpriteMemory};
+    use xnagraph_graph::{HostSpriteMemory, SpriteMemory};
 
     use super::*;
 
@@ -427,15 +418,14 @@ mod tests {
     /// on, a new mapped arena a quarter larger than the hint.
     #[test]
     fn mapped_arenas_only_from_the_threshold_and_with_a_source() {
-        let source = Arc::new(Source::default());
-        let dyn_source: Arc<dyn SpriteMemorySource> = source.clone();
+        let source = Source::default();
         let mut spares = vec![SpriteArena::from(Vec::with_capacity(10))];
         spares.push(SpriteArena::from(Vec::with_capacity(30)));
-        let small = take_arena(&mut spares, Some(&dyn_source), HINT - 1);
+        let small = take_arena(&mut spares, Some(&source), HINT - 1);
         assert!(!small.is_mapped() && small.capacity() == 30, "the largest vector");
         let none = take_arena(&mut spares, None, HINT);
         assert!(!none.is_mapped() && none.capacity() == 10);
-        let mapped = take_arena(&mut spares, Some(&dyn_source), HINT);
+        let mapped = take_arena(&mut spares, Some(&source), HINT);
         assert!(mapped.is_mapped());
         assert_eq!(mapped.capacity(), 2 * HINT);
         assert_eq!(source.made.load(Ordering::Relaxed), 1);
@@ -445,19 +435,18 @@ mod tests {
     /// idle, the pool's is taken again, and an idle one too small for the hint is dropped.
     #[test]
     fn busy_mapped_arenas_stay_in_the_pool() {
-        let source = Arc::new(Source::default());
-        let dyn_source: Arc<dyn SpriteMemorySource> = source.clone();
-        let mut spares = vec![take_arena(&mut Vec::new(), Some(&dyn_source), HINT)];
+        let source = Source::default();
+        let mut spares = vec![take_arena(&mut Vec::new(), Some(&source), HINT)];
         source.idle.store(false, Ordering::Relaxed);
-        let fresh = take_arena(&mut spares, Some(&dyn_source), HINT);
+        let fresh = take_arena(&mut spares, Some(&source), HINT);
         assert!(fresh.is_mapped());
         assert_eq!((source.made.load(Ordering::Relaxed), spares.len()), (2, 1), "busy: kept");
         source.idle.store(true, Ordering::Relaxed);
-        let reused = take_arena(&mut spares, Some(&dyn_source), HINT);
+        let reused = take_arena(&mut spares, Some(&source), HINT);
         assert!(reused.is_mapped() && spares.is_empty());
         assert_eq!(source.made.load(Ordering::Relaxed), 2, "the pool's, not a new one");
         spares.push(reused);
-        let bigger = take_arena(&mut spares, Some(&dyn_source), 2 * HINT);
+        let bigger = take_arena(&mut spares, Some(&source), 2 * HINT);
         assert_eq!(bigger.capacity(), 4 * HINT);
         assert!(spares.is_empty(), "the idle arena too small for the hint is dropped");
     }
@@ -466,16 +455,15 @@ mod tests {
     /// it go; a busy one stays until it is idle.
     #[test]
     fn idle_mapped_arenas_frames_no_longer_need_are_dropped() {
-        let source = Arc::new(Source::default());
-        let dyn_source: Arc<dyn SpriteMemorySource> = source.clone();
+        let source = Source::default();
         source.idle.store(true, Ordering::Relaxed);
-        let mut spares = vec![take_arena(&mut Vec::new(), Some(&dyn_source), 4 * HINT + 2)];
-        let taken = take_arena(&mut spares, Some(&dyn_source), HINT);
+        let mut spares = vec![take_arena(&mut Vec::new(), Some(&source), 4 * HINT + 2)];
+        let taken = take_arena(&mut spares, Some(&source), HINT);
         assert_eq!(taken.capacity(), 2 * HINT, "a new arena, made for the hint");
         assert!(spares.is_empty(), "more than twice what a frame of the hint needs: dropped");
-        spares.push(take_arena(&mut Vec::new(), Some(&dyn_source), HINT));
+        spares.push(take_arena(&mut Vec::new(), Some(&source), HINT));
         source.idle.store(false, Ordering::Relaxed);
-        let small = take_arena(&mut spares, Some(&dyn_source), HINT - 1);
+        let small = take_arena(&mut spares, Some(&source), HINT - 1);
         assert!(!small.is_mapped());
         assert_eq!(spares.len(), 1, "busy: kept");
         source.idle.store(true, Ordering::Relaxed);
@@ -483,41 +471,11 @@ mod tests {
         assert!(spares.is_empty(), "idle, and frames are below the threshold");
     }
 
-    /// A frame that outgrew its mapped arena writes on in a bigger one from the same source;
-    /// recycled, the memories it outgrew join the pool even when it is full (the frame's
-    /// submission may still read them), are never handed out while busy, and are dropped once
-    /// idle and too small.
-    #[test]
-    fn memories_a_frame_outgrew_wait_in_the_pool_until_idle() {
-        let source = Arc::new(Source::default());
-        let dyn_source: Arc<dyn SpriteMemorySource> = source.clone();
-        let mut arena = take_arena(&mut Vec::new(), Some(&dyn_source), HINT);
-        arena.extend((0..2 * HINT + 1).map(|_| SpriteInstance::default()));
-        assert!(arena.is_mapped() && arena.capacity() == 4 * HINT, "a bigger memory");
-        assert_eq!(source.made.load(Ordering::Relaxed), 2);
-        let mut spares: Vec<SpriteArena> =
-            (1..=SPARE_SPRITE_ARENAS).map(|i| Vec::with_capacity(i).into()).collect();
-        source.idle.store(false, Ordering::Relaxed);
-        recycle_arena(&mut spares, arena);
-        let mut mapped: Vec<usize> =
-            spares.iter().filter(|a| a.is_mapped()).map(SpriteArena::capacity).collect();
-        mapped.sort();
-        assert_eq!(mapped, [2 * HINT, 4 * HINT], "the outgrown memory and the arena");
-        let taken = take_arena(&mut spares, Some(&dyn_source), 2 * HINT);
-        assert_eq!(taken.capacity(), 4 * HINT, "busy: a new one");
-        assert_eq!(spares.iter().filter(|a| a.is_mapped()).count(), 2, "busy: both kept");
-        source.idle.store(true, Ordering::Relaxed);
-        let reused = take_arena(&mut spares, Some(&dyn_source), 2 * HINT);
-        assert_eq!(reused.capacity(), 4 * HINT);
-        assert!(spares.iter().all(|a| !a.is_mapped()), "the idle outgrown memory dropped");
-    }
-
     /// A mapped arena is never the vector a sorting batch gets.
     #[test]
     fn a_batch_that_reads_its_arena_back_gets_a_vector() {
-        let source = Arc::new(Source::default());
-        let dyn_source: Arc<dyn SpriteMemorySource> = source.clone();
-        let mut spares = vec![take_arena(&mut Vec::new(), Some(&dyn_source), HINT)];
+        let source = Source::default();
+        let mut spares = vec![take_arena(&mut Vec::new(), Some(&source), HINT)];
         let vector = take_arena(&mut spares, None, HINT);
         assert!(!vector.is_mapped());
         assert_eq!(spares.len(), 1);

@@ -7,15 +7,11 @@
 //! on a discrete GPU the writes go to write-combined memory at a fraction of the cost of writing
 //! cached host memory. Reading such memory back is slow (uncached), so the recorder only writes
 //! it: batches whose sprites would be read back (sorted, copied after a frame's first batch,
-//! captured) write vectors.
+//! captured) write vectors, and only an arena outgrown is read back, once.
 //!
 //! Mapped memory may be written only while no submission reads it ([`SpriteMemory::idle`]);
-//! the engine's pool of arenas enforces that. An arena that outgrows its mapped memory takes a
-//! bigger one from its source and writes on there at the same indices; the memory it outgrew
-//! keeps the instances already written ([`SpriteArena::outgrown`]), and the backend copies
-//! them into the bigger memory on the GPU before drawing, so nothing is read back. Without a
-//! source, or when the source has no more memory, the arena reads its instances back once and
-//! continues in a vector.
+//! the engine's pool of arenas enforces that. An arena that outgrows its mapped memory
+//! continues in a vector with the instances written so far.
 //!
 //! The per-sprite write into mapped memory is a store through a pointer the arena takes once
 //! from the memory, never a call into it: a call per sprite made the compiler spill the
@@ -24,10 +20,10 @@
 
 use std::any::Any;
 use std::fmt;
-use std::ops::{Deref, DerefMut, Range};
+use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use crate::commands::SpriteInstance;
 
@@ -118,20 +114,6 @@ pub struct SpriteArena {
     host: Vec<SpriteInstance>,
     /// How many instances of `mapped` are written.
     len: usize,
-    /// Where a bigger memory comes from when `mapped` is full.
-    source: Option<Arc<dyn SpriteMemorySource>>,
-    /// What an arena that outgrew memories this frame keeps of them (boxed: rare).
-    grown: Option<Box<Grown>>,
-}
-
-/// The memories a [`SpriteArena`] replaced this frame.
-#[derive(Default)]
-struct Grown {
-    /// Each memory, with the indices of the instances written into it, oldest first.
-    outgrown: Vec<(Box<dyn SpriteMemory>, Range<usize>)>,
-    /// Every instance read back in one place, for reading the arena: one read per length,
-    /// never freed while the arena is shared (so earlier borrows stay valid).
-    assembled: Mutex<Vec<Box<[SpriteInstance]>>>,
 }
 
 // SAFETY: `slots` points into the memory `mapped` owns (`SpriteMemory` is `Send + Sync` and
@@ -148,34 +130,12 @@ impl Default for SpriteArena {
 }
 
 impl SpriteArena {
-    /// An arena that writes into `memory`, empty. Past its end the arena reads the memory back
-    /// and continues in a vector (see [`SpriteArena::growing_from`]).
+    /// An arena that writes into `memory`, empty.
     pub fn mapped(mut memory: Box<dyn SpriteMemory>) -> SpriteArena {
         let instances = memory.instances_mut();
         let room = instances.len();
         let slots = NonNull::from(instances).cast::<SpriteInstance>();
-        SpriteArena { mapped: Some(memory), slots, room, ..SpriteArena::default() }
-    }
-
-    /// This arena, taking a bigger memory from `source` whenever its mapped memory is full.
-    pub fn growing_from(mut self, source: Arc<dyn SpriteMemorySource>) -> SpriteArena {
-        self.source = Some(source);
-        self
-    }
-
-    /// The memories this arena outgrew this frame, each with the indices of the instances
-    /// written into it, oldest first; the rest are in [`SpriteArena::memory`]. A backend that
-    /// draws the arena in place copies each range into `memory` at the same indices first.
-    pub fn outgrown(&self) -> impl Iterator<Item = (&dyn SpriteMemory, Range<usize>)> + '_ {
-        let outgrown = self.grown.as_ref().map_or(&[][..], |grown| &grown.outgrown);
-        outgrown.iter().map(|(memory, range)| (memory.as_ref(), range.clone()))
-    }
-
-    /// Takes the outgrown memories away (emptied of meaning: the arena must be cleared or
-    /// dropped next), for a pool to keep until the GPU is done with them.
-    pub fn take_outgrown(&mut self) -> Vec<SpriteArena> {
-        let outgrown = self.grown.take().map(|grown| grown.outgrown).unwrap_or_default();
-        outgrown.into_iter().map(|(memory, _)| SpriteArena::mapped(memory)).collect()
+        SpriteArena { mapped: Some(memory), slots, room, host: Vec::new(), len: 0 }
     }
 
     /// The backend memory the instances are in, if they are not in a vector.
@@ -223,21 +183,7 @@ impl SpriteArena {
         } else if self.mapped.is_none() {
             self.host.push(instance);
         } else {
-            self.push_past_room(instance);
-        }
-    }
-
-    /// [`SpriteArena::push`] into full mapped memory.
-    #[cold]
-    #[inline(never)]
-    fn push_past_room(&mut self, instance: SpriteInstance) {
-        self.grow(1);
-        if self.len < self.room {
-            // SAFETY: as in `push`.
-            unsafe { self.slots.as_ptr().add(self.len).write(instance) };
-            self.len += 1;
-        } else {
-            self.host.push(instance);
+            self.outgrow(1).push(instance);
         }
     }
 
@@ -250,8 +196,7 @@ impl SpriteArena {
             self.written_mut(end)[start..].copy_from_slice(instances);
             self.len = end;
         } else {
-            self.grow(instances.len());
-            self.extend_from_slice(instances);
+            self.outgrow(instances.len()).extend_from_slice(instances);
         }
     }
 
@@ -262,67 +207,30 @@ impl SpriteArena {
         }
     }
 
-    /// Forgets every instance; mapped memory stays, to be written again (memories outgrown
-    /// are dropped: see [`SpriteArena::take_outgrown`]).
+    /// Forgets every instance; mapped memory stays, to be written again.
     pub fn clear(&mut self) {
         self.host.clear();
         self.len = 0;
-        self.grown = None;
     }
 
-    /// Makes room for `more` instances past full mapped memory: a bigger memory from the
-    /// source (the full one kept in `outgrown`), else the instances read back into a vector
-    /// (slow, once).
+    /// Moves the instances out of full mapped memory into a vector with room for `more`, and
+    /// gives the memory up. Reads the memory back once: slow, and only when a frame draws more
+    /// sprites than the arena was made for.
     #[cold]
     #[inline(never)]
-    fn grow(&mut self, more: usize) {
-        let wanted = (self.len + more).max(2 * self.room);
-        let bigger = self.source.as_ref().and_then(|source| source.allocate(wanted));
-        let Some(full) = self.mapped.take() else { return };
-        match bigger {
-            Some(mut memory) => {
-                tracing::debug!(
-                    instances = self.len,
-                    capacity = wanted,
-                    "a sprite arena outgrew its mapped memory: writing on in a bigger one"
-                );
-                let outgrown = &mut self.grown.get_or_insert_with(Box::default).outgrown;
-                let start = outgrown.last().map_or(0, |(_, range)| range.end);
-                outgrown.push((full, start..self.len));
-                let instances = memory.instances_mut();
-                self.room = instances.len();
-                self.slots = NonNull::from(instances).cast::<SpriteInstance>();
-                self.mapped = Some(memory);
-            }
-            None => {
-                tracing::debug!(
-                    instances = self.len,
-                    "a sprite arena outgrew its mapped memory: its instances are read back"
-                );
-                self.mapped = Some(full);
-                let mut host = Vec::with_capacity((self.len + more).max(2 * self.len));
-                host.extend_from_slice(&self.read_back());
-                self.settle(host);
-            }
+    fn outgrow(&mut self, more: usize) -> &mut Vec<SpriteInstance> {
+        if let Some(memory) = self.mapped.take() {
+            tracing::debug!(
+                instances = self.len,
+                "a sprite arena outgrew its mapped memory: its instances are read back"
+            );
+            let written = &memory.instances()[..self.len];
+            let mut host = Vec::with_capacity((written.len() + more).max(written.len() * 2));
+            host.extend_from_slice(written);
+            self.host = host;
+            (self.slots, self.room, self.len) = (NonNull::dangling(), 0, 0);
         }
-    }
-
-    /// Every instance written, read back from the mapped memories (slow: uncached memory).
-    fn read_back(&self) -> Vec<SpriteInstance> {
-        let Some(memory) = &self.mapped else { return self.host.clone() };
-        let mut all = memory.instances()[..self.len].to_vec();
-        for (outgrown, range) in self.outgrown() {
-            all[range.clone()].copy_from_slice(&outgrown.instances()[range.clone()]);
-        }
-        all
-    }
-
-    /// Continues in `host`, which holds every instance, giving the mapped memories up.
-    fn settle(&mut self, host: Vec<SpriteInstance>) {
-        self.host = host;
-        self.mapped = None;
-        self.grown = None;
-        (self.slots, self.room, self.len) = (NonNull::dangling(), 0, 0);
+        &mut self.host
     }
 
     /// The first `len` instances of mapped memory (at most `room`), to be written.
@@ -336,35 +244,17 @@ impl SpriteArena {
 impl Deref for SpriteArena {
     type Target = [SpriteInstance];
 
-    /// Reads mapped memory through the memory itself (so a stand-in can count reads); an arena
-    /// that outgrew memories reads them all back into one place first (slow).
+    /// Reads mapped memory through the memory itself (so a stand-in can count reads).
     fn deref(&self) -> &[SpriteInstance] {
         match &self.mapped {
+            Some(memory) => &memory.instances()[..self.len],
             None => &self.host,
-            Some(memory) => {
-                let Some(grown) = &self.grown else { return &memory.instances()[..self.len] };
-                let mut assembled = grown.assembled.lock().unwrap_or_else(PoisonError::into_inner);
-                if assembled.last().is_none_or(|all| all.len() != self.len) {
-                    assembled.push(self.read_back().into_boxed_slice());
-                }
-                let all: &[SpriteInstance] = assembled.last().map_or(&[], |all| all);
-                // SAFETY: the boxed slice is neither freed nor moved while `self` is shared:
-                // only `&mut self` methods drop `grown`, and growing the vector moves the
-                // boxes, not what they point to. Instances below `len` never change while
-                // shared (writes only append), so it stays the arena's contents.
-                unsafe { std::slice::from_raw_parts(all.as_ptr(), all.len()) }
-            }
         }
     }
 }
 
 impl DerefMut for SpriteArena {
-    /// An arena that outgrew memories continues in a vector of its instances first (slow).
     fn deref_mut(&mut self) -> &mut [SpriteInstance] {
-        if self.mapped.is_some() && self.grown.is_some() {
-            let host = self.read_back();
-            self.settle(host);
-        }
         match self.mapped {
             Some(_) => self.written_mut(self.len),
             None => &mut self.host,
@@ -374,15 +264,7 @@ impl DerefMut for SpriteArena {
 
 impl From<Vec<SpriteInstance>> for SpriteArena {
     fn from(host: Vec<SpriteInstance>) -> SpriteArena {
-        SpriteArena {
-            mapped: None,
-            slots: NonNull::dangling(),
-            room: 0,
-            host,
-            len: 0,
-            source: None,
-            grown: None,
-        }
+        SpriteArena { mapped: None, slots: NonNull::dangling(), room: 0, host, len: 0 }
     }
 }
 
@@ -474,75 +356,6 @@ mod tests {
         assert!(!arena.is_mapped());
         assert_eq!(slots(&arena), [1, 2, 3]);
         assert_eq!(arena.clone().len(), 3);
-    }
-
-    /// Host memory from a source that keeps each memory's read count.
-    #[derive(Default)]
-    struct Source(std::sync::Mutex<Vec<Arc<AtomicUsize>>>);
-
-    impl SpriteMemorySource for Source {
-        fn allocate(&self, capacity: usize) -> Option<Box<dyn SpriteMemory>> {
-            let memory = HostSpriteMemory::new(capacity, Arc::new(AtomicBool::new(true)));
-            self.0.lock().unwrap().push(memory.reads());
-            Some(Box::new(memory))
-        }
-    }
-
-    impl Source {
-        fn reads(&self) -> usize {
-            self.0.lock().unwrap().iter().map(|r| r.load(Ordering::Relaxed)).sum()
-        }
-    }
-
-    /// Past a full memory, an arena with a source writes on in a bigger memory at the same
-    /// indices without reading anything back; the memories it outgrew hold the earlier
-    /// instances, by range, and reading the arena puts them all in order.
-    #[test]
-    fn a_full_arena_with_a_source_writes_on_in_a_bigger_memory_without_reading_back() {
-        let source = Arc::new(Source::default());
-        let first = source.allocate(4).unwrap();
-        let mut arena = SpriteArena::mapped(first).growing_from(source.clone());
-        arena.extend((0..6).map(sprite));
-        arena.extend_from_slice(&(6..20).map(sprite).collect::<Vec<_>>());
-        arena.push(sprite(20));
-        assert!(arena.is_mapped());
-        assert_eq!(source.reads(), 0, "nothing read back while writing");
-        let ranges: Vec<_> = arena.outgrown().map(|(m, r)| (m.instances().len(), r)).collect();
-        // 4 full; 8 (twice the room) took two before the slice of 14 outgrew it; 20 held
-        // that slice, the push past it took 40.
-        assert_eq!(ranges, [(4, 0..4), (8, 4..6), (20, 6..20)]);
-        assert_eq!((arena.capacity(), arena.len()), (40, 21));
-        assert_eq!(slots(&arena), (0..21).collect::<Vec<_>>());
-        assert_eq!(slots(&arena), (0..21).collect::<Vec<_>>(), "read twice, same answer");
-        // Writing on after a read, the next read sees the new instance.
-        arena.push(sprite(21));
-        assert_eq!(slots(&arena), (0..22).collect::<Vec<_>>());
-        // A write through the slice continues in a vector of every instance.
-        arena[0].texture = 99;
-        assert!(!arena.is_mapped());
-        assert_eq!(slots(&arena)[..3], [99, 1, 2]);
-    }
-
-    /// The outgrown memories go to whoever keeps them until the GPU is done; clearing drops them.
-    #[test]
-    fn outgrown_memories_are_taken_or_dropped_with_the_frame() {
-        let source = Arc::new(Source::default());
-        let mut arena =
-            SpriteArena::mapped(source.allocate(2).unwrap()).growing_from(source.clone());
-        arena.extend((0..5).map(sprite));
-        let taken = arena.take_outgrown();
-        assert_eq!(
-            taken.iter().map(|a| (a.is_mapped(), a.capacity())).collect::<Vec<_>>(),
-            [(true, 2), (true, 4)]
-        );
-        assert_eq!(arena.outgrown().count(), 0);
-        let mut again =
-            SpriteArena::mapped(source.allocate(2).unwrap()).growing_from(source.clone());
-        again.extend((0..3).map(sprite));
-        assert_eq!(again.outgrown().count(), 1);
-        again.clear();
-        assert_eq!(again.outgrown().count(), 0);
-        assert!(again.is_mapped() && again.is_empty());
     }
 
     /// A vector arena is a vector; a copy of a mapped arena is a vector of its instances.

@@ -52,9 +52,9 @@ impl MappedSprites {
         self.last_use.fetch_max(id.0, Ordering::AcqRel);
     }
 
-    /// `memory` as this backend's sprite memory of `gpu`'s device, if it is.
-    pub fn of<'a>(memory: &'a dyn SpriteMemory, gpu: &Arc<Gpu>) -> Option<&'a MappedSprites> {
-        memory.as_any().downcast_ref::<MappedSprites>().filter(|m| Arc::ptr_eq(&m.gpu, gpu))
+    /// Whether the buffer belongs to `gpu`'s device.
+    pub fn belongs_to(&self, gpu: &Arc<Gpu>) -> bool {
+        Arc::ptr_eq(&self.gpu, gpu)
     }
 
     /// Makes the first `len` instances visible to the device (a no-op for coherent memory).
@@ -108,43 +108,6 @@ impl Drop for MappedSprites {
     }
 }
 
-/// Records the copies that gather a frame's sprite instances into the arena it draws from,
-/// `into`: each memory the arena outgrew (`outgrown`, with the indices it holds) copied into
-/// the same indices, then one barrier before the draws read them. Marks each outgrown memory
-/// read by submission `id`.
-pub(crate) fn gather_outgrown(
-    gpu: &Gpu,
-    cmd: vk::CommandBuffer,
-    id: SubmissionId,
-    into: &MappedSprites,
-    outgrown: &[(&MappedSprites, std::ops::Range<usize>)],
-) -> Result<(), xnagraph_graph::BackendError> {
-    let size = std::mem::size_of::<SpriteInstance>() as u64;
-    let mut end = 0;
-    for (memory, range) in outgrown {
-        memory.flush(range.end)?;
-        memory.used_by(id);
-        let copy = vk::BufferCopy {
-            src_offset: range.start as u64 * size,
-            dst_offset: range.start as u64 * size,
-            size: range.len() as u64 * size,
-        };
-        end = end.max(range.end as u64 * size);
-        if copy.size > 0 {
-            // SAFETY: recording outside rendering; both buffers live (held by the frame's
-            // arena until the submission completes) and the ranges lie inside them.
-            unsafe { gpu.device.cmd_copy_buffer(cmd, memory.buffer, into.buffer, &[copy]) };
-        }
-    }
-    if end > 0 {
-        let barrier = [crate::sync::sprite_copy_barrier(into.buffer, 0..end)];
-        let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&barrier);
-        // SAFETY: recording outside rendering.
-        unsafe { gpu.device.cmd_pipeline_barrier2(cmd, &dependency) };
-    }
-    Ok(())
-}
-
 /// Makes [`MappedSprites`] from any thread (vk-mem's allocator is internally synchronized).
 pub(crate) struct SpriteSource {
     pub gpu: Arc<Gpu>,
@@ -156,12 +119,7 @@ impl SpriteMemorySource for SpriteSource {
         let size = capacity.checked_mul(std::mem::size_of::<SpriteInstance>())? as u64;
         let info = vk::BufferCreateInfo::default()
             .size(size.max(16))
-            // Transfers: a frame that outgrows one arena copies its instances into the next.
-            .usage(
-                vk::BufferUsageFlags::VERTEX_BUFFER
-                    | vk::BufferUsageFlags::TRANSFER_SRC
-                    | vk::BufferUsageFlags::TRANSFER_DST,
-            )
+            .usage(vk::BufferUsageFlags::VERTEX_BUFFER)
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         let alloc_info = vk_mem::AllocationCreateInfo {
             flags: vk_mem::AllocationCreateFlags::MAPPED,

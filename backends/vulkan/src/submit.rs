@@ -52,17 +52,13 @@ impl VulkanBackend {
         presentation: &swapchain::FramePresentation,
     ) -> Result<SubmissionId, BackendError> {
         let uniform_stride = self.uniform_stride();
-        // Sprites written into this device's mapped memory are drawn where they are, those
-        // in memories the arena outgrew copied in on the GPU first.
-        let gpu = &self.gpu;
-        let ours = |m| MappedSprites::of(m, gpu);
-        let sprites = &plan.frame.sprites;
-        let earlier: Option<Vec<_>> =
-            sprites.outgrown().map(|(m, range)| ours(m).map(|m| (m, range))).collect();
-        let (in_place, earlier) = match (sprites.memory().and_then(ours), earlier) {
-            (Some(memory), Some(earlier)) => (Some(memory), earlier),
-            _ => (None, Vec::new()),
-        };
+        // Sprites written into this device's mapped memory are drawn where they are.
+        let in_place = plan
+            .frame
+            .sprites
+            .memory()
+            .and_then(|m| m.as_any().downcast_ref::<MappedSprites>())
+            .filter(|m| m.belongs_to(&self.gpu));
         let indexing = self.gpu.texture_indexing.is_some();
         let needs = record::measure(plan, indexing, uniform_stride, in_place.is_some())?;
         let timestamps = self.timer.prepare(&self.gpu, i, plan.nodes.len())?;
@@ -136,7 +132,6 @@ impl VulkanBackend {
             // Not written again until the timeline passes `id` (the id of a submission that
             // fails is the next one's).
             arena.used_by(id);
-            crate::sprite_memory::gather_outgrown(&self.gpu, cmd, id, arena, &earlier)?;
         }
         let mut rec = Recorder {
             gpu: &self.gpu,

@@ -194,26 +194,6 @@ pub(crate) fn buffer_barrier(
         .size(b.range.end - b.range.start)
 }
 
-/// The barrier after copying sprite instances into `buffer`'s `range` of bytes (from memory a
-/// frame's sprite arena outgrew): the copy's writes, then the draws' vertex input.
-pub(crate) fn sprite_copy_barrier(
-    buffer: vk::Buffer,
-    range: std::ops::Range<u64>,
-) -> vk::BufferMemoryBarrier2<'static> {
-    let from = sync_point(Use::Plan(Access::TransferWrite));
-    let to = sync_point(Use::Plan(Access::VertexInput));
-    vk::BufferMemoryBarrier2::default()
-        .src_stage_mask(from.stage)
-        .src_access_mask(writes(from.access))
-        .dst_stage_mask(to.stage)
-        .dst_access_mask(to.access)
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .buffer(buffer)
-        .offset(range.start)
-        .size(range.end - range.start)
-}
-
 /// Lowers a node's plan barriers, image and buffer, to one batch.
 pub(crate) fn record_plan_barriers(
     device: &ash::Device,
