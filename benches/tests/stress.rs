@@ -306,3 +306,16 @@ fn the_generator_is_deterministic_and_in_range() {
     assert!(xs.iter().zip((0..1000).map(|_| b.below(7))).all(|(x, y)| *x == y));
     assert_ne!(Rng::new(4).unit(), Rng::new(3).unit());
 }
+
+/// `--burst N` adds N waves at once in frame 10's update: a run past it ends with them all.
+#[test]
+fn a_burst_adds_its_waves_in_frame_ten() {
+    let args = ["--validation", "--quiet", "--frames", "12", "sprites", "--waves", "1"];
+    let (ok, lines) = stress(&[&args[..], &["--per-wave", "100", "--burst", "2"]].concat());
+    assert!(ok, "{lines:?}");
+    assert_eq!(field(summary(&lines), "sprites"), Some("300"));
+    let (ok, lines) =
+        stress(&[&args[..], &["--per-wave", "100", "--burst", "2", "--frames", "10"]].concat());
+    assert!(ok, "{lines:?}");
+    assert_eq!(field(summary(&lines), "sprites"), Some("100"), "frames 0-9 only: no burst yet");
+}
