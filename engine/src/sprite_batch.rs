@@ -1,14 +1,17 @@
 //! `SpriteBatch`: XNA's sprite renderer, recording sprites into the frame.
 //!
-//! Each `draw*` call turns its sprite into one [`SpriteInstance`](xnagraph_graph::SpriteInstance) at once — the top-left corner
-//! and the two edge vectors with origin and scale applied as XNA places the corners, texture
-//! coordinates with the flips applied, layer depth and tint — in the batch's own buffer, and
-//! extends the current run of sprites sharing a texture; the instance carries the batch's
-//! index of its texture. A sprite drawn with a rotation keeps its unrotated placement and
-//! notes its rotation; the flush rotates all such sprites at once (sines and cosines in
-//! vectorised blocks), to the very bits a rotation at the
-//! draw gave. The stock vertex stage expands each instance into its four corners; the
-//! stock fragment stage, or the [`Effect`] given to `begin`, colours them. `end` hands the buffer
+//! Each `draw*` call turns its sprite into one
+//! [`SpriteInstance`](xnagraph_graph::SpriteInstance) at once — the top-left corner and the two
+//! edge vectors with origin and scale applied as XNA places the corners, texture coordinates
+//! with the flips applied, layer depth and tint — in the batch's own arena (a vector, or, for
+//! a large Deferred batch that opens the frame, memory the GPU draws from in place: see
+//! [`xnagraph_graph::SpriteArena`]), and extends the current run of sprites sharing a texture;
+//! the instance carries the batch's index of its texture. A sprite drawn with a rotation in a
+//! vector keeps its unrotated placement and notes its rotation; the flush rotates all such
+//! sprites at once (sines and cosines in vectorised blocks), to the very bits a rotation at the
+//! draw gives, which is where a sprite in mapped memory (never read back) is rotated. The stock
+//! vertex stage expands each instance into its four corners; the stock fragment stage, or the
+//! [`Effect`] given to `begin`, colours them. `end` hands the arena
 //! to the frame (moved, not copied, when the frame has no sprites yet) and records the draws
 //! ([`flush`]): a batch of the stock stage over several 2D textures draws up to
 //! [`xnagraph_graph::MAX_DRAW_TEXTURES`] of them per `Draw`, each sprite picking its texture by
@@ -542,8 +545,9 @@ impl SpriteBatch {
         Ok(())
     }
 
-    /// `Immediate`: draws the sprite just queued. Out of line, as every call out of
-    /// [`SpriteBatch::push`] must be rare for the compiler to keep the sprite in registers.
+    /// `Immediate`: draws the sprite just queued. Cold and out of line: a call the compiler
+    /// takes for common in [`SpriteBatch::push`] makes it keep every mode's sprite on the stack,
+    /// and an Immediate batch records a whole draw per sprite anyway.
     #[cold]
     #[inline(never)]
     fn flush_immediate(&mut self) -> Result<()> {
