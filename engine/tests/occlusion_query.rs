@@ -7,8 +7,9 @@ mod common;
 
 use common::*;
 use xnagraph::{
-    BasicEffect, Color, DepthFormat, GraphicsDevice, OcclusionQuery, PrimitiveType, RenderTarget2D,
-    Vector3, VertexPositionColor, XnaError, OCCLUSION_QUERY_NOT_SUPPORTED,
+    BasicEffect, BufferUsage, Color, DepthFormat, GraphicsDevice, IndexBuffer, IndexElementSize,
+    OcclusionQuery, PrimitiveType, RenderTarget2D, Vector3, VertexBuffer, VertexPositionColor,
+    XnaError, OCCLUSION_QUERY_NOT_SUPPORTED,
 };
 
 const W: i32 = 32;
@@ -206,4 +207,37 @@ fn sdl_gpu_refuses_occlusion_queries_with_xnas_message() {
         }
         other => panic!("expected NotSupported, got {other:?}"),
     }
+}
+
+/// A disposed query's native object is freed and nothing else is: the retirement of query
+/// n must not reach the vertex or index buffer whose serial is also n. The buffers keep their
+/// data through the flush that retires the query, and the query's native object is gone once
+/// the device is idle.
+#[test]
+fn disposing_a_query_frees_the_query_and_no_buffer() {
+    let _v = Validation::new();
+    let Some((device, query, _effect)) = setup() else { return };
+    device.wait_idle().unwrap();
+    let before = device.live_native_objects().unwrap();
+    let vertices = [vpc(1.0, 2.0, 0.25, NEAR), vpc(3.0, 4.0, 0.5, FAR), vpc(5.0, 6.0, 0.75, CLEAR)];
+    let vb = VertexBuffer::with_type::<VertexPositionColor>(&device, 3, BufferUsage::None).unwrap();
+    vb.set_data(&vertices).unwrap();
+    let ib =
+        IndexBuffer::new(&device, IndexElementSize::SixteenBits, 3, BufferUsage::None).unwrap();
+    ib.set_data(&[2u16, 0, 1]).unwrap();
+    let second = OcclusionQuery::new(&device).unwrap();
+    query.dispose();
+    drop(second);
+    device.clear(CLEAR).unwrap();
+    device.flush().unwrap();
+    device.wait_idle().unwrap();
+    let mut back = [VertexPositionColor::default(); 3];
+    vb.get_data(&mut back).unwrap();
+    assert_eq!(back, vertices);
+    let mut indices = [0u16; 3];
+    ib.get_data(&mut indices).unwrap();
+    assert_eq!(indices, [2, 0, 1]);
+    let after = device.live_native_objects().unwrap();
+    assert_eq!(after.effects + 1, before.effects, "the query's native object is freed: {after:?}");
+    assert_eq!(after.awaiting_retirement, 0, "{after:?}");
 }

@@ -27,7 +27,7 @@ use crate::backend::{
 use crate::commands::{Node, PassOp, ReadbackId};
 use crate::format::{DepthFormat, SurfaceFormat};
 use crate::plan::{Access, FramePlan, Image, PlanNodeKind};
-use crate::resource::{NativeHandle, RetireSink, TextureDesc};
+use crate::resource::{HandleKind, NativeHandle, RetireSink, TextureDesc};
 use crate::retire::RetirementQueue;
 
 mod probe;
@@ -284,7 +284,7 @@ impl Backend for NullBackend {
 
     fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
         self.probe.called(BackendCall::CreateTexture);
-        let handle = NativeHandle(self.next_handle);
+        let handle = NativeHandle::new(HandleKind::Texture, self.next_handle);
         self.next_handle += 1;
         let texture = NullTexture { desc: *desc, last_use: SubmissionId(0) };
         self.images_allocated += texture.images() as u64;
@@ -297,7 +297,7 @@ impl Backend for NullBackend {
         _desc: &crate::buffer::BufferDesc,
     ) -> Result<NativeHandle, BackendError> {
         self.probe.called(BackendCall::CreateBuffer);
-        let handle = NativeHandle(self.next_handle);
+        let handle = NativeHandle::new(HandleKind::Buffer, self.next_handle);
         self.next_handle += 1;
         Ok(handle)
     }
@@ -309,7 +309,7 @@ impl Backend for NullBackend {
                 "not a fragment stage the sprite pipeline takes".into(),
             ));
         }
-        let handle = NativeHandle(self.next_handle);
+        let handle = NativeHandle::new(HandleKind::Effect, self.next_handle);
         self.next_handle += 1;
         self.effects.insert(handle);
         Ok(handle)

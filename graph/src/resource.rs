@@ -25,9 +25,51 @@ impl TextureId {
     }
 }
 
-/// A backend's name for one native texture object (with its companions). Opaque to `graph`.
+/// A backend's name for one native object: a texture (with its companions), a vertex or index
+/// buffer, an effect or an occlusion query. Opaque to `graph` but for its [`HandleKind`].
+///
+/// Every kind of object retires through the one [`RetireSink`], so a handle must say what it
+/// names: a backend makes its handles with [`NativeHandle::new`], which keeps the kind in the
+/// top byte and the serial below, and dispatches on [`NativeHandle::kind`] when it frees one.
+/// Two objects of different kinds never share a handle, whatever their serials.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NativeHandle(pub u64);
+
+/// What a [`NativeHandle`] names. A raw `NativeHandle(n)` with `n` below 2^56 is a texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HandleKind {
+    /// A texture or render target, with its companions.
+    Texture,
+    /// A vertex or index buffer.
+    Buffer,
+    /// A custom effect's native stages, or a custom geometry program.
+    Effect,
+    /// An occlusion query.
+    Query,
+}
+
+impl HandleKind {
+    const ALL: [HandleKind; 4] =
+        [HandleKind::Texture, HandleKind::Buffer, HandleKind::Effect, HandleKind::Query];
+}
+
+impl NativeHandle {
+    /// Bits of a handle below its kind: the serial's room.
+    const KIND_SHIFT: u32 = 56;
+
+    /// The handle of the `serial`-th object of `kind`. Backends count each kind on its own
+    /// from 1; the kind keeps the counts apart. A serial is below 2^56.
+    pub fn new(kind: HandleKind, serial: u64) -> Self {
+        debug_assert!(serial < 1 << Self::KIND_SHIFT, "handle serial {serial} out of range");
+        let tag = HandleKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u64;
+        NativeHandle(tag << Self::KIND_SHIFT | serial)
+    }
+
+    /// What the handle names; `None` for a handle no backend makes.
+    pub fn kind(self) -> Option<HandleKind> {
+        HandleKind::ALL.get((self.0 >> Self::KIND_SHIFT) as usize).copied()
+    }
+}
 
 /// XNA's `RenderTargetUsage`.
 #[derive(
@@ -315,6 +357,19 @@ mod tests {
         let flat = TextureDesc::texture_2d(4, 4, 1, SurfaceFormat::Color);
         assert!(flat.covers_level(0, all, Slices::FLAT));
         assert_eq!(flat.level_depth(0), 1);
+    }
+
+    #[test]
+    fn handles_of_different_kinds_never_collide() {
+        let kinds = HandleKind::ALL;
+        for serial in [1, 2, 41, (1 << 56) - 1] {
+            let handles: Vec<_> = kinds.iter().map(|k| NativeHandle::new(*k, serial)).collect();
+            for (i, h) in handles.iter().enumerate() {
+                assert_eq!(h.kind(), Some(kinds[i]), "{h:?}");
+                assert!(handles[i + 1..].iter().all(|o| o != h), "{handles:?}");
+            }
+        }
+        assert_eq!(NativeHandle(7).kind(), Some(HandleKind::Texture));
     }
 
     #[test]

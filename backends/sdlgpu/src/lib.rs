@@ -61,8 +61,8 @@ use std::time::Duration;
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
     Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FramePlan,
-    LiveObjects, NativeHandle, PresentStats, PresentTarget, ReadbackId, RetireSink, SubmissionId,
-    SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
+    HandleKind, LiveObjects, NativeHandle, PresentStats, PresentTarget, ReadbackId, RetireSink,
+    SubmissionId, SubmissionWaiter, SurfaceFormat, TextureDesc, TextureState,
 };
 
 use crate::buffer::BufferTable;
@@ -268,9 +268,9 @@ impl SdlGpuBackend {
         self.pipelines.pipeline_count()
     }
 
-    fn next_handle(&mut self) -> NativeHandle {
+    fn next_handle(&mut self, kind: HandleKind) -> NativeHandle {
         self.next_handle += 1;
-        NativeHandle(self.next_handle)
+        NativeHandle::new(kind, self.next_handle)
     }
 
     /// Releases the native objects of `handles` (textures, buffers or effects), in the `retire`
@@ -281,15 +281,22 @@ impl SdlGpuBackend {
         puffin::profile_scope!("retire");
         let device = self.gpu.device;
         for h in handles {
-            if let Some(t) = self.textures.remove(h) {
-                // SAFETY: no unsubmitted command names it (see the crate documentation); SDL
-                // defers the release until the GPU is done.
-                unsafe { texture::release(device, &self.gpu.diagnostics, t) };
-                continue;
-            }
-            // SAFETY: as for textures.
-            if !unsafe { self.buffers.release(device, &self.gpu.diagnostics, h) } {
-                self.pipelines.release_effect(device, h);
+            match h.kind() {
+                Some(HandleKind::Texture) => {
+                    if let Some(t) = self.textures.remove(h) {
+                        // SAFETY: no unsubmitted command names it (see the crate documentation);
+                        // SDL defers the release until the GPU is done.
+                        unsafe { texture::release(device, &self.gpu.diagnostics, t) };
+                    }
+                }
+                Some(HandleKind::Buffer) => {
+                    // SAFETY: as for textures.
+                    unsafe { self.buffers.release(device, &self.gpu.diagnostics, h) };
+                }
+                Some(HandleKind::Effect) => {
+                    self.pipelines.release_effect(device, h);
+                }
+                Some(HandleKind::Query) | None => {}
             }
         }
     }
@@ -351,7 +358,7 @@ impl Backend for SdlGpuBackend {
         let gpu = &self.gpu;
         let stage = gpu.resolve_ignores_layer;
         let t = texture::create(gpu.device, &self.formats, &gpu.diagnostics, desc, stage)?;
-        let handle = self.next_handle();
+        let handle = self.next_handle(HandleKind::Texture);
         self.textures.insert(handle, t);
         Ok(handle)
     }
@@ -361,7 +368,7 @@ impl Backend for SdlGpuBackend {
         &mut self,
         desc: &xnagraph_graph::buffer::BufferDesc,
     ) -> Result<NativeHandle, BackendError> {
-        let handle = self.next_handle();
+        let handle = self.next_handle(HandleKind::Buffer);
         self.buffers.create(self.gpu.device, &self.gpu.diagnostics, handle, desc)?;
         Ok(handle)
     }
@@ -371,7 +378,7 @@ impl Backend for SdlGpuBackend {
         spirv: &[u32],
         _outputs: u32,
     ) -> Result<NativeHandle, BackendError> {
-        let handle = self.next_handle();
+        let handle = self.next_handle(HandleKind::Effect);
         self.pipelines.create_effect(self.gpu.device, handle, spirv)?;
         Ok(handle)
     }
@@ -382,7 +389,7 @@ impl Backend for SdlGpuBackend {
         fragment: &[u32],
         resources: &xnagraph_graph::CustomResources,
     ) -> Result<NativeHandle, BackendError> {
-        let handle = self.next_handle();
+        let handle = self.next_handle(HandleKind::Effect);
         let device = self.gpu.device;
         self.pipelines.geometry.custom.create(device, handle, vertex, fragment, resources)?;
         Ok(handle)

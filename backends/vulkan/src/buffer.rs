@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use ash::vk;
 use vk_mem::Alloc;
 use xnagraph_graph::{
-    BackendError, BufferDesc, BufferReadback, BufferUpload, NativeHandle, SubmissionId,
+    BackendError, BufferDesc, BufferReadback, BufferUpload, HandleKind, NativeHandle, SubmissionId,
 };
 
 use crate::device::Gpu;
@@ -21,9 +21,6 @@ use crate::frame::{HostBuffer, PendingReadback};
 use crate::record::Recorder;
 use crate::sync::host_read_barrier;
 use crate::vk_error;
-
-/// Handles of buffers carry this bit (textures count from 1, effects carry bit 63).
-const BUFFER_HANDLE_TAG: u64 = 1 << 62;
 
 /// One device-local storage of a buffer.
 pub(crate) struct Storage {
@@ -81,7 +78,7 @@ impl BufferTable {
     pub fn create(&mut self, gpu: &Gpu, desc: &BufferDesc) -> Result<NativeHandle, BackendError> {
         let current = Storage::new(gpu, desc.size)?;
         self.next += 1;
-        let handle = NativeHandle(BUFFER_HANDLE_TAG | self.next);
+        let handle = NativeHandle::new(HandleKind::Buffer, self.next);
         let buffer =
             NativeBuffer { desc: *desc, current, spares: Vec::new(), last_use: SubmissionId(0) };
         self.buffers.insert(handle, buffer);

@@ -8,14 +8,11 @@
 use std::collections::HashMap;
 
 use ash::vk;
-use xnagraph_graph::{BackendError, NativeHandle, Node, PassOp, PlannedPass};
+use xnagraph_graph::{BackendError, HandleKind, NativeHandle, Node, PassOp, PlannedPass};
 
 use crate::device::Gpu;
 use crate::record::Recorder;
 use crate::vk_error;
-
-/// Marks a query's handle, so it never equals a texture's, a buffer's or an effect's.
-const QUERY_HANDLE_TAG: u64 = 1 << 62;
 
 /// Query pools by handle.
 #[derive(Default)]
@@ -39,7 +36,7 @@ impl Queries {
         let pool = unsafe { gpu.device.create_query_pool(&info, None) }
             .map_err(|e| vk_error("vkCreateQueryPool", e))?;
         self.next += 1;
-        let handle = NativeHandle(QUERY_HANDLE_TAG | self.next);
+        let handle = NativeHandle::new(HandleKind::Query, self.next);
         self.pools.insert(handle, pool);
         Ok(handle)
     }

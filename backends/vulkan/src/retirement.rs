@@ -1,11 +1,14 @@
 //! Deferred release: what the engine dropped waits in the retirement queue, tagged with the last
 //! submission that used it, and is freed once that submission has completed.
 //!
-//! In: handles from the retire sink (textures, effects) and outgrown buffers. Out: native
+//! In: handles from the retire sink (textures, vertex and index buffers, effects, queries, told
+//! apart by their [`HandleKind`]) and outgrown buffers. Out: native
 //! objects destroyed after their last use. `mark_uses` records, at each submission, which
 //! textures it names, so a texture is never freed while a submission in flight can use it.
 
-use xnagraph_graph::{FramePlan, NativeHandle, Node, PassOp, PlanNodeKind, SubmissionId};
+use xnagraph_graph::{
+    FramePlan, HandleKind, NativeHandle, Node, PassOp, PlanNodeKind, SubmissionId,
+};
 
 use crate::frame::HostBuffer;
 use crate::VulkanBackend;
@@ -24,24 +27,35 @@ pub(crate) enum Retired {
 }
 
 impl VulkanBackend {
-    /// Queues every handle the engine dropped, tagged with its last use.
+    /// Queues every handle the engine dropped, tagged with its last use. The handle's kind says
+    /// which table it belongs to, so a handle is never looked up among another kind's objects.
     pub(crate) fn retire_dropped(&mut self) {
         for handle in self.sink.drain() {
-            if let Some(t) = self.textures.get_mut(handle) {
-                self.retired.retire(t.last_use, Retired::Texture(handle));
-                self.retired_textures += 1;
-            } else if let Some(b) = self.buffers.get_mut(handle) {
-                self.retired.retire(b.last_use, Retired::Geometry(handle));
-                self.retired_geometry += 1;
-            } else if self.queries.contains(handle) {
-                // As for an effect: the ops that held it are in submissions already made.
-                self.retired.retire(self.last_submitted, Retired::Query(handle));
-                self.retired_effects += 1;
-            } else if self.pipelines.is_effect(handle) {
-                // Every submission that could draw with it has been made: the draws that held
-                // it are gone.
-                self.retired.retire(self.last_submitted, Retired::Effect(handle));
-                self.retired_effects += 1;
+            match handle.kind() {
+                Some(HandleKind::Texture) => {
+                    if let Some(t) = self.textures.get_mut(handle) {
+                        self.retired.retire(t.last_use, Retired::Texture(handle));
+                        self.retired_textures += 1;
+                    }
+                }
+                Some(HandleKind::Buffer) => {
+                    if let Some(b) = self.buffers.get_mut(handle) {
+                        self.retired.retire(b.last_use, Retired::Geometry(handle));
+                        self.retired_geometry += 1;
+                    }
+                }
+                Some(HandleKind::Query) if self.queries.contains(handle) => {
+                    // As for an effect: the ops that held it are in submissions already made.
+                    self.retired.retire(self.last_submitted, Retired::Query(handle));
+                    self.retired_effects += 1;
+                }
+                Some(HandleKind::Effect) if self.pipelines.is_effect(handle) => {
+                    // Every submission that could draw with it has been made: the draws that
+                    // held it are gone.
+                    self.retired.retire(self.last_submitted, Retired::Effect(handle));
+                    self.retired_effects += 1;
+                }
+                _ => {}
             }
         }
     }
@@ -134,10 +148,18 @@ impl VulkanBackend {
             }
         }
         for handle in handles {
-            if let Some(t) = self.textures.get_mut(handle) {
-                t.last_use = id;
-            } else if let Some(b) = self.buffers.get_mut(handle) {
-                b.last_use = id;
+            match handle.kind() {
+                Some(HandleKind::Texture) => {
+                    if let Some(t) = self.textures.get_mut(handle) {
+                        t.last_use = id;
+                    }
+                }
+                Some(HandleKind::Buffer) => {
+                    if let Some(b) = self.buffers.get_mut(handle) {
+                        b.last_use = id;
+                    }
+                }
+                _ => {}
             }
         }
     }

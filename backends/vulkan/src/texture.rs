@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use ash::vk;
 use vk_mem::Alloc;
-use xnagraph_graph::{BackendError, Image, NativeHandle, SubmissionId, TextureDesc};
+use xnagraph_graph::{BackendError, HandleKind, Image, NativeHandle, SubmissionId, TextureDesc};
 
 use crate::device::Gpu;
 use crate::format::{depth_aspects, surface_format, FormatTable};
@@ -136,8 +136,9 @@ impl TextureTable {
 
     pub fn insert(&mut self, texture: NativeTexture) -> NativeHandle {
         self.next += 1;
-        self.entries.insert(self.next, texture);
-        NativeHandle(self.next)
+        let handle = NativeHandle::new(HandleKind::Texture, self.next);
+        self.entries.insert(handle.0, texture);
+        handle
     }
 
     pub fn remove(&mut self, handle: NativeHandle) -> Option<NativeTexture> {

@@ -134,9 +134,6 @@ impl IndexedStage {
     }
 }
 
-/// Marks an effect's handle, so it never equals a texture's.
-const EFFECT_HANDLE_TAG: u64 = 1 << 63;
-
 pub(crate) fn shader_module(gpu: &Gpu, words: &[u32]) -> Result<vk::ShaderModule, BackendError> {
     let info = vk::ShaderModuleCreateInfo::default().code(words);
     // SAFETY: the words are the committed SPIR-V of a stock shader, or an effect's that the
@@ -264,7 +261,7 @@ impl Pipelines {
 
     fn next_effect_handle(&mut self) -> NativeHandle {
         self.next_effect += 1;
-        NativeHandle(EFFECT_HANDLE_TAG | self.next_effect)
+        NativeHandle::new(xnagraph_graph::HandleKind::Effect, self.next_effect)
     }
 
     /// Whether `handle` names a live effect (or custom geometry program) of these pipelines.
