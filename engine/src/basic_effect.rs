@@ -29,7 +29,7 @@ use crate::event::lock;
 use crate::math::{Matrix, Vector3, Vector4};
 use crate::profile::GraphicsProfile;
 use crate::shared::DeviceShared;
-use crate::texture::Texture2D;
+use crate::texture::{Texture2D, TextureRef};
 
 /// XNA's `BasicEffect` (see the module doc).
 pub struct BasicEffect {
@@ -79,7 +79,7 @@ pub struct BasicEffect {
     pub fog_start: f32,
     /// `FogEnd` (default 1): the view-space depth where the colour is all fog.
     pub fog_end: f32,
-    texture: Option<Texture2D>,
+    texture: Option<TextureRef>,
 }
 
 impl std::fmt::Debug for BasicEffect {
@@ -182,12 +182,15 @@ impl BasicEffect {
 
     /// `Texture`.
     pub fn texture(&self) -> Option<&Texture2D> {
-        self.texture.as_ref()
+        self.texture.as_deref()
     }
 
-    /// Sets `Texture` (the effect keeps a wrapper over the same texture).
+    /// Sets `Texture`. The effect references the game's texture, as XNA's effect holds the object it was given: what
+    /// the game later writes into it is what the effect samples, a texture the game disposed
+    /// is `ObjectDisposed` at `Apply`, and one the game merely dropped lives while the effect
+    /// references it. `texture()` returns that same resource (same `resource_id`).
     pub fn set_texture(&mut self, texture: Option<&Texture2D>) {
-        self.texture = texture.cloned();
+        self.texture = texture.map(TextureRef::new);
     }
 
     /// `CurrentTechnique` (BasicEffect picks its shader from its switches; it has one

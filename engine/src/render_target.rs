@@ -212,12 +212,6 @@ impl RenderTarget2D {
     }
 }
 
-impl Drop for RenderTarget2D {
-    fn drop(&mut self) {
-        drop_target(self.core());
-    }
-}
-
 /// The applied description of a render target of `w`×`h` with `layers` layers (1, or 6 for a
 /// cube), shared by `RenderTarget2D` and `RenderTargetCube`: the format verdict (a format the
 /// profile forbids or the device cannot render becomes `Color`), the mip-generation check of a

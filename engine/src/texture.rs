@@ -2,7 +2,9 @@
 //!
 //! A wrapper ([`Texture2D`]) owns a [`TextureCore`]: its resource identity plus a shared
 //! [`TextureBacking`] (the backend state and the CPU shadow). `clone()` makes an untracked copy
-//! sharing the backing. Uploads and readbacks are recorded like everything else; a readback
+//! sharing the backing; a [`TextureRef`] (what an effect keeps of a texture it is given) is no
+//! copy but a further wrapper over the same core, so it sees every write and every disposal
+//! and raises no event of its own. Uploads and readbacks are recorded like everything else; a readback
 //! flushes and waits.
 //!
 //! Rules kept here: a full-level `set_data` on a backing that another wrapper shares detaches the
@@ -13,6 +15,7 @@
 //! alias (the target, a `Texture2D` view or copy of it) writes them, and which no alias may
 //! transfer while the target is bound.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use bytemuck::Pod;
@@ -43,9 +46,13 @@ pub(crate) struct RenderTargetInfo {
     pub sample_count: u32,
 }
 
-/// One wrapper's resource identity and its (shareable) backing.
+/// One resource's identity and its (shareable) backing. The game's `Texture2D` (or render
+/// target) holds it, and so does every [`TextureRef`] a holder took of it.
 pub(crate) struct TextureCore {
     pub res: ResourceCore,
+    /// The `Texture2D` wrappers over this very core: the game's and those inside each
+    /// [`TextureRef`]. Dropping the last one ends the resource (see `Drop for Texture2D`).
+    owners: AtomicUsize,
     pub backing: Mutex<Option<Arc<TextureBacking>>>,
     pub desc: TextureDesc,
     pub render_target: Option<RenderTargetInfo>,
@@ -120,6 +127,7 @@ pub(crate) fn create_core(
     let shadow = keep_shadow.then(|| zeroed_levels(&desc));
     let core = Arc::new(TextureCore {
         res: ResourceCore::new(kind, Arc::downgrade(shared)),
+        owners: AtomicUsize::new(1),
         backing: Mutex::new(Some(Arc::new(TextureBacking { state, shadow: Mutex::new(shadow) }))),
         desc,
         render_target,
@@ -226,7 +234,9 @@ pub(crate) use graphics_resource_accessors;
 /// order, after the draws recorded before it; `get_data` flushes and waits for the GPU. Where it
 /// differs from XNA: `clone()` gives a second wrapper over the same pixels (a full-level
 /// `set_data` through one of them detaches it onto its own copy), and dropping the last wrapper
-/// disposes it, the native texture being freed once the GPU no longer uses it.
+/// disposes it, the native texture being freed once the GPU no longer uses it. An effect given
+/// the texture holds the texture itself, not a copy, so it counts among the wrappers until it
+/// lets go.
 pub struct Texture2D {
     pub(crate) core: Arc<TextureCore>,
 }
@@ -495,6 +505,7 @@ impl Clone for Texture2D {
         let backing = lock(&self.core.backing).clone();
         let core = Arc::new(TextureCore {
             res: ResourceCore::copy_of(&self.core.res),
+            owners: AtomicUsize::new(1),
             backing: Mutex::new(backing),
             desc: self.core.desc,
             render_target: None,
@@ -505,11 +516,69 @@ impl Clone for Texture2D {
     }
 }
 
+impl Texture2D {
+    /// A second wrapper over this very resource (same identity, same backing, same disposal),
+    /// for a [`TextureRef`]; unlike `clone()` it is no copy.
+    fn share(&self) -> Texture2D {
+        self.core.owners.fetch_add(1, Ordering::Relaxed);
+        Texture2D { core: self.core.clone() }
+    }
+}
+
 impl Drop for Texture2D {
+    /// The last wrapper of a resource ends it without `Disposing`: a render target is detached
+    /// from the device if bound, then disposed; a texture is disposed. A [`TextureRef`] counts
+    /// as a wrapper, so a texture the game dropped while an effect still references it lives
+    /// until the effect lets go, as a referenced texture outlives the game's reference in XNA.
     fn drop(&mut self) {
-        if self.core.render_target.is_none() {
+        if self.core.owners.fetch_sub(1, Ordering::AcqRel) != 1 {
+            return;
+        }
+        if self.core.render_target.is_some() {
+            crate::render_target::drop_target(&self.core);
+        } else {
             self.core.dispose(false);
         }
+    }
+}
+
+/// What an effect (or any other holder) keeps of a texture the game gave it: a reference to
+/// the game's own resource, never a copy. The holder therefore sees what the game does to it:
+/// a full-level `SetData` through the game's texture is what the holder draws (no detach, as
+/// the backing is not shared with a copy), an explicit `Dispose` makes the holder's next use
+/// `ObjectDisposed`, and letting go of the reference raises no resource event (no copy was
+/// made, so none was created). Cloning a reference takes another reference.
+pub(crate) struct TextureRef(Texture2D);
+
+impl TextureRef {
+    /// A reference to the resource `texture` wraps.
+    pub fn new(texture: &Texture2D) -> TextureRef {
+        TextureRef(texture.share())
+    }
+
+    /// A new public wrapper over the same resource (for `GetValueTexture2D`): dropping it ends
+    /// nothing while the reference lives.
+    pub fn to_texture(&self) -> Texture2D {
+        self.0.share()
+    }
+}
+
+impl std::ops::Deref for TextureRef {
+    type Target = Texture2D;
+    fn deref(&self) -> &Texture2D {
+        &self.0
+    }
+}
+
+impl Clone for TextureRef {
+    fn clone(&self) -> Self {
+        TextureRef(self.0.share())
+    }
+}
+
+impl std::fmt::Debug for TextureRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
     }
 }
 

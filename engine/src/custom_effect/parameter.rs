@@ -9,7 +9,7 @@
 use super::reflect::Member;
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector2, Vector3, Vector4};
-use crate::texture::Texture2D;
+use crate::texture::{Texture2D, TextureRef};
 
 /// XNA's `EffectParameterType`, as far as GLSL declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,7 +86,8 @@ impl ParameterType {
 pub(crate) enum Value {
     /// Elements of `words()` words each, all elements of the parameter (zero until set).
     Numbers(Vec<u32>),
-    Texture(Option<Texture2D>),
+    /// A reference to the game's texture, never a copy of it.
+    Texture(Option<TextureRef>),
 }
 
 /// A value [`EffectParameter::set_value`](super::EffectParameter::set_value) takes: XNA's
@@ -97,7 +98,7 @@ pub trait EffectValue: private::Sealed {
     fn describe(&self) -> (ParameterType, bool, Vec<u32>);
     /// The texture, for a texture value.
     #[doc(hidden)]
-    fn texture(&self) -> Option<Texture2D> {
+    fn texture(&self) -> Option<&Texture2D> {
         None
     }
 }
@@ -148,8 +149,8 @@ impl EffectValue for &Texture2D {
     fn describe(&self) -> (ParameterType, bool, Vec<u32>) {
         (ParameterType::Texture2D, false, Vec::new())
     }
-    fn texture(&self) -> Option<Texture2D> {
-        Some((*self).clone())
+    fn texture(&self) -> Option<&Texture2D> {
+        Some(self)
     }
 }
 
@@ -191,7 +192,7 @@ impl ParameterInfo {
             });
         }
         if ty == ParameterType::Texture2D {
-            return Ok(Value::Texture(value.texture()));
+            return Ok(Value::Texture(value.texture().map(TextureRef::new)));
         }
         let Value::Numbers(old) = current else {
             return Err(XnaError::invalid_operation("The parameter holds no numbers."));

@@ -22,7 +22,7 @@ use crate::effects::{clip_transform, fog_vector, switch, AppliedEffect, Block, S
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3, Vector4};
 use crate::shared::DeviceShared;
-use crate::texture::Texture2D;
+use crate::texture::{Texture2D, TextureRef};
 
 /// XNA's `AlphaTestEffect` (see the module doc).
 pub struct AlphaTestEffect {
@@ -52,7 +52,7 @@ pub struct AlphaTestEffect {
     pub fog_start: f32,
     /// `FogEnd` (default 1).
     pub fog_end: f32,
-    texture: Option<Texture2D>,
+    texture: Option<TextureRef>,
 }
 
 impl std::fmt::Debug for AlphaTestEffect {
@@ -108,12 +108,15 @@ impl AlphaTestEffect {
 
     /// `Texture`.
     pub fn texture(&self) -> Option<&Texture2D> {
-        self.texture.as_ref()
+        self.texture.as_deref()
     }
 
-    /// Sets `Texture` (the effect keeps a wrapper over the same texture).
+    /// Sets `Texture`. The effect references the game's texture, as XNA's effect holds the object it was given: what
+    /// the game later writes into it is what the effect samples, a texture the game disposed
+    /// is `ObjectDisposed` at `Apply`, and one the game merely dropped lives while the effect
+    /// references it. `texture()` returns that same resource (same `resource_id`).
     pub fn set_texture(&mut self, texture: Option<&Texture2D>) {
-        self.texture = texture.cloned();
+        self.texture = texture.map(TextureRef::new);
     }
 
     /// `CurrentTechnique`: one technique with one pass.

@@ -19,7 +19,7 @@ use crate::effects::{clip_transform, fog_vector, switch, AppliedEffect, Block, S
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3, Vector4};
 use crate::shared::DeviceShared;
-use crate::texture::Texture2D;
+use crate::texture::{Texture2D, TextureRef};
 
 /// XNA's `DualTextureEffect` (see the module doc).
 pub struct DualTextureEffect {
@@ -44,8 +44,8 @@ pub struct DualTextureEffect {
     pub fog_start: f32,
     /// `FogEnd` (default 1).
     pub fog_end: f32,
-    texture: Option<Texture2D>,
-    texture2: Option<Texture2D>,
+    texture: Option<TextureRef>,
+    texture2: Option<TextureRef>,
 }
 
 impl std::fmt::Debug for DualTextureEffect {
@@ -81,22 +81,28 @@ impl DualTextureEffect {
 
     /// `Texture`.
     pub fn texture(&self) -> Option<&Texture2D> {
-        self.texture.as_ref()
+        self.texture.as_deref()
     }
 
-    /// Sets `Texture` (the effect keeps a wrapper over the same texture).
+    /// Sets `Texture`. The effect references the game's texture, as XNA's effect holds the object it was given: what
+    /// the game later writes into it is what the effect samples, a texture the game disposed
+    /// is `ObjectDisposed` at `Apply`, and one the game merely dropped lives while the effect
+    /// references it. `texture()` returns that same resource (same `resource_id`).
     pub fn set_texture(&mut self, texture: Option<&Texture2D>) {
-        self.texture = texture.cloned();
+        self.texture = texture.map(TextureRef::new);
     }
 
     /// `Texture2`.
     pub fn texture2(&self) -> Option<&Texture2D> {
-        self.texture2.as_ref()
+        self.texture2.as_deref()
     }
 
-    /// Sets `Texture2`.
+    /// Sets `Texture2`. The effect references the game's texture, as XNA's effect holds the object it was given: what
+    /// the game later writes into it is what the effect samples, a texture the game disposed
+    /// is `ObjectDisposed` at `Apply`, and one the game merely dropped lives while the effect
+    /// references it. `texture2()` returns that same resource (same `resource_id`).
     pub fn set_texture2(&mut self, texture: Option<&Texture2D>) {
-        self.texture2 = texture.cloned();
+        self.texture2 = texture.map(TextureRef::new);
     }
 
     /// `CurrentTechnique`: one technique with one pass.
@@ -176,7 +182,7 @@ impl StockEffect for DualTextureEffect {
         let f = self.fog_color;
         let values = [self.alpha, d.x, d.y, d.z, f.x, f.y, f.z, self.fog_start, self.fog_end];
         crate::finite::check_finite(&[("value", &values)])?;
-        let state = |t: &Option<Texture2D>, name: &str| match t {
+        let state = |t: &Option<TextureRef>, name: &str| match t {
             Some(t) => t.core.state(),
             None => Err(XnaError::invalid_operation(format!(
                 "DualTextureEffect.{name} is null: the effect samples it."

@@ -15,7 +15,7 @@
 use crate::custom_effect::{EffectValue, ParameterClass, ParameterType};
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3, Vector4};
-use crate::texture::Texture2D;
+use crate::texture::{Texture2D, TextureRef};
 
 /// One parameter of a stock effect's table: its XNA name and type, and, for a computed one,
 /// the properties it is computed from (`None` for a parameter that holds a property).
@@ -48,7 +48,8 @@ pub(crate) enum StockValue {
     Vector4(Vector4),
     Single(f32),
     Int32(i32),
-    Texture(Option<Texture2D>),
+    /// A reference to the game's texture, never a copy of it.
+    Texture(Option<TextureRef>),
 }
 
 /// A stock effect as its parameter collection sees it: the table, and reading and writing a
@@ -193,10 +194,10 @@ impl StockParameter<'_> {
             ParameterType::Int32 => StockValue::Int32(words[0] as i32),
             ParameterType::Texture2D => {
                 let texture = value.texture();
-                if let Some(t) = &texture {
+                if let Some(t) = texture {
                     t.core.state()?;
                 }
-                StockValue::Texture(texture)
+                StockValue::Texture(texture.map(TextureRef::new))
             }
             ParameterType::Bool | ParameterType::Vector2 => {
                 return Err(invalid_cast(info.name, info.ty, &format!("{ty:?}")))
@@ -257,7 +258,7 @@ impl StockParameter<'_> {
     /// `InvalidCast`.
     pub fn get_value_texture2d(&self) -> Result<Option<Texture2D>> {
         self.read(ParameterType::Texture2D, |v| match v {
-            StockValue::Texture(t) => Some(t),
+            StockValue::Texture(t) => Some(t.as_ref().map(TextureRef::to_texture)),
             _ => None,
         })
     }
