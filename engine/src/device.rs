@@ -516,9 +516,11 @@ impl GraphicsDevice {
         self.shared.null_probe.clone()
     }
 
-    /// Waits for the render thread to submit every frame handed over, then for the GPU (within
-    /// [`DeviceOptions::timeout`]), and frees everything whose last user has gone. Reports a
-    /// failure of any of those frames.
+    /// Waits for the render thread to submit every frame handed over, for a running capture's
+    /// writer to have written every frame handed to it (see
+    /// [`capture_frames`](GraphicsDevice::capture_frames)), then for the GPU (within
+    /// [`DeviceOptions::timeout`]), and frees everything whose last user has gone: afterwards
+    /// the device holds nothing the game dropped. Reports a failure of any of those frames.
     pub fn wait_idle(&self) -> Result<()> {
         self.shared.wait_idle()
     }

@@ -259,6 +259,9 @@ impl DeviceShared {
         self.check_failure()?;
         let handed = self.hand_over_nothing()?;
         self.settle(handed)?;
+        // Frames the capture's writer has not encoded yet hold what they name: let it finish
+        // them, so that what the game dropped reaches the retire sink before the backend frees.
+        self.capture.settle();
         let last = SubmissionId(self.last_submission.load(Ordering::Acquire));
         if last.0 > 0 {
             self.await_submission(last)?;

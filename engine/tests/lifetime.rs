@@ -171,3 +171,56 @@ fn frames_in_flight_is_configurable_and_rendering_stays_correct() {
         assert_near(at(&px, 16, 8, 8), Color::RED, 2);
     }
 }
+
+/// `wait_idle` means the device holds nothing the game dropped, a capture running or not:
+/// textures created, drawn and dropped in captured frames (each with a megabyte of noise for
+/// the writer to hash and compress, so it lags behind the renderer) are freed by `wait_idle`,
+/// while the capture is still running and once it has ended.
+#[test]
+fn wait_idle_frees_textures_dropped_in_frames_the_capture_has_not_written() {
+    let _v = Validation::new();
+    let device = device(16, 16);
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    device.wait_idle().unwrap();
+    let baseline = device.live_native_objects().unwrap();
+    let path =
+        std::env::temp_dir().join(format!("xnagraph-lifetime-capture-{}.xgc", std::process::id()));
+    device.capture_frames(&path, 0..=9).unwrap();
+    let mut seed = 0x2545_f491_u32;
+    let mut frame = |device: &xnagraph::GraphicsDevice| {
+        let noise: Vec<u32> = (0..512 * 512)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                seed | 0xff00_0000
+            })
+            .collect();
+        let texture = xnagraph::Texture2D::new(device, 512, 512).unwrap();
+        texture.set_data(&noise).unwrap();
+        sb.begin().unwrap();
+        sb.draw_rect(&texture, Rectangle::new(0, 0, 16, 16), Color::WHITE).unwrap();
+        sb.end().unwrap();
+        drop(texture);
+        device.present().unwrap();
+    };
+    for _ in 0..6 {
+        frame(&device);
+    }
+    device.wait_idle().unwrap();
+    let live = device.live_native_objects().unwrap();
+    assert_eq!(live.textures, baseline.textures, "while capturing: {live:?}");
+    assert_eq!(live.awaiting_retirement, 0, "while capturing: {live:?}");
+
+    // The capture's last frames: its writer finishes the file after the present of frame 9.
+    for _ in 0..4 {
+        frame(&device);
+    }
+    device.wait_idle().unwrap();
+    let live = device.live_native_objects().unwrap();
+    assert_eq!(live.textures, baseline.textures, "after the capture: {live:?}");
+    assert_eq!(live.awaiting_retirement, 0, "after the capture: {live:?}");
+    let summary = device.capture_result().expect("the capture finished").unwrap();
+    assert_eq!(summary.frames, 10);
+    let _ = std::fs::remove_file(&path);
+}

@@ -17,7 +17,9 @@
 //! is submitted, the frame moves (uncopied) into a bounded queue, and encoding, hashing,
 //! deduplication, compression and the file writes happen on a writer thread ([`thread`]), in
 //! flush order. The snapshot is read back and written when the capture starts, on the calling
-//! thread (a one-off). `capture_result` waits for the writer to finish the file.
+//! thread (a one-off). `capture_result` waits for the writer to finish the file; the device's
+//! `wait_idle` waits for it to have written every frame queued so far (a queued frame holds what
+//! it names alive, and `wait_idle` promises the device holds nothing the game dropped).
 //!
 //! The hook also keeps what a snapshot needs whatever is armed: weak lists of the device's
 //! texture and buffer states (with each buffer's `BufferUsage`), the SPIR-V of its effects and
@@ -183,6 +185,19 @@ impl CaptureHook {
             self.start(shared)?;
         }
         Ok(())
+    }
+
+    /// Waits until the capture's writer holds no frame handed to it so far: the active
+    /// capture's writer has handled every frame queued, and a finishing one has completed its
+    /// file (its outcome kept for `capture_result`). The device's `wait_idle` calls it after
+    /// the last frame was rendered, so that no frame the writer has not encoded yet keeps a
+    /// resource the game dropped alive past `wait_idle`.
+    pub fn settle(&self) {
+        let mut state = lock(&self.0);
+        state.wait_for_writer();
+        if let Some(active) = &state.active {
+            active.writer.settle();
+        }
     }
 
     /// The outcome of the last capture once its last frame was presented (waiting for the

@@ -11,7 +11,10 @@
 //! and its sizes when the channel closes. A full channel makes the renderer (and through the
 //! frames-in-flight bound, the game) wait rather than queue frames without bound; each such
 //! wait is counted and reported with the capture's result. A write failure is kept and
-//! reported at the end; later frames are dropped unwritten.
+//! reported at the end; later frames are dropped unwritten. [`WriterThread::settle`] waits until
+//! the writer has handled everything queued before it: what the device's `wait_idle` needs, so
+//! that no frame waiting here still holds a texture (or buffer, effect or query) the game
+//! dropped.
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -75,9 +78,20 @@ impl Known {
 }
 
 enum Message {
-    Flush { frame: u64, commands: FrameCommands },
-    FrameEnd { frame: u64, record_ns: u64 },
-    QueryResult { query: Arc<QueryState>, pixel_count: u64 },
+    Flush {
+        frame: u64,
+        commands: FrameCommands,
+    },
+    FrameEnd {
+        frame: u64,
+        record_ns: u64,
+    },
+    QueryResult {
+        query: Arc<QueryState>,
+        pixel_count: u64,
+    },
+    /// Answered once every message queued before it has been handled (and dropped).
+    Settle(Sender<()>),
 }
 
 /// A flushed frame's place in an active capture, decided when it left the recorder: the
@@ -141,6 +155,10 @@ impl WriterThread {
             std::thread::Builder::new().name("xnagraph capture".into()).spawn(move || {
                 let mut failed = None;
                 for message in receiver {
+                    if let Message::Settle(done) = &message {
+                        let _ = done.send(());
+                        continue;
+                    }
                     if failed.is_some() {
                         continue;
                     }
@@ -160,6 +178,7 @@ impl WriterThread {
                         Message::QueryResult { query, pixel_count } => {
                             writer.query_result(&query, pixel_count)
                         }
+                        Message::Settle(_) => Ok(()),
                     };
                     failed = written.err();
                 }
@@ -186,6 +205,17 @@ impl WriterThread {
     /// a count exists only once the span's frame was submitted).
     pub fn query_result(&self, query: Arc<QueryState>, pixel_count: u64) {
         let _ = self.sender.send(Message::QueryResult { query, pixel_count });
+    }
+
+    /// Waits until the writer has handled every frame queued so far, so that nothing those
+    /// frames named is held here any more (their commands are dropped as they are written, or
+    /// unwritten after a failure). Returns at once if the thread has ended.
+    pub fn settle(&self) {
+        let (done, settled) = crossbeam_channel::bounded(1);
+        if self.sender.send(Message::Settle(done)).is_ok() {
+            // A thread that ends first drops the sender of `done`: no answer, no wait.
+            let _ = settled.recv();
+        }
     }
 
     /// Closes the queue, waits for every tagged frame to be written (or dropped), and returns
