@@ -527,9 +527,10 @@ impl Texture2D {
 
 impl Drop for Texture2D {
     /// The last wrapper of a resource ends it without `Disposing`: a render target is detached
-    /// from the device if bound, then disposed; a texture is disposed. A [`TextureRef`] counts
-    /// as a wrapper, so a texture the game dropped while an effect still references it lives
-    /// until the effect lets go, as a referenced texture outlives the game's reference in XNA.
+    /// from the device if bound, then disposed; a texture is disposed. An effect's reference to
+    /// the texture counts as a wrapper, so a texture the game dropped while an effect still
+    /// references it lives until the effect lets go, as a referenced texture outlives the
+    /// game's reference in XNA.
     fn drop(&mut self) {
         if self.core.owners.fetch_sub(1, Ordering::AcqRel) != 1 {
             return;
