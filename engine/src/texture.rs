@@ -4,8 +4,8 @@
 //! [`TextureBacking`] (the backend state and the CPU shadow). `clone()` makes an untracked copy
 //! sharing the backing; a [`TextureRef`] (what an effect keeps of a texture it is given) is no
 //! copy but a further wrapper over the same core, so it sees every write and every disposal
-//! and raises no event of its own. Uploads and readbacks are recorded like everything else; a readback
-//! flushes and waits.
+//! and raises no event of its own. Uploads and readbacks are recorded like everything else; a
+//! readback flushes and waits.
 //!
 //! Rules kept here: a full-level `set_data` on a backing that another wrapper shares detaches the
 //! writer onto a fresh backing (the others keep the old pixels); the CPU shadow is kept unless

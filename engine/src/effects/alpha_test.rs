@@ -111,10 +111,10 @@ impl AlphaTestEffect {
         self.texture.as_deref()
     }
 
-    /// Sets `Texture`. The effect references the game's texture, as XNA's effect holds the object it was given: what
-    /// the game later writes into it is what the effect samples, a texture the game disposed
-    /// is `ObjectDisposed` at `Apply`, and one the game merely dropped lives while the effect
-    /// references it. `texture()` returns that same resource (same `resource_id`).
+    /// Sets `Texture`. The effect references the game's texture, as XNA's effect holds the object
+    /// it was given: what the game later writes into it is what the effect samples, a texture the
+    /// game disposed is `ObjectDisposed` at `Apply`, and one the game merely dropped lives while
+    /// the effect references it. `texture()` returns that same resource (same `resource_id`).
     pub fn set_texture(&mut self, texture: Option<&Texture2D>) {
         self.texture = texture.map(TextureRef::new);
     }
