@@ -8,6 +8,11 @@
 //! held by the recorded draw, and the compiler orders the draw after earlier `SetData` of the
 //! bytes it reads and before later ones. User vertices and indices are copied into the frame's
 //! geometry arena at the call.
+//!
+//! As in XNA, a draw whose applied effect samples a bound render target (any texture of a stock
+//! effect, DualTextureEffect's second, any sampler of a custom effect) is `InvalidOperation`,
+//! by the rule SpriteBatch applies (`Recording::refuse_bound`): the GPU would read the target
+//! while writing it.
 
 mod custom;
 mod instanced;
@@ -502,6 +507,12 @@ impl GraphicsDevice {
             ActiveEffect::Custom(c) => return custom::record(rec, &c, geometry, &self.shared),
         };
         geometry.material = effect.material;
+        // XNA refuses any draw that samples a bound render target (a feedback loop on the
+        // GPU), with SpriteBatch's rule and error.
+        rec.refuse_bound(&effect.texture)?;
+        if let Some(texture2) = &effect.texture2 {
+            rec.refuse_bound(texture2)?;
+        }
         let states = &rec.draw;
         crate::sprite_batch::check_states(
             &self.shared,
