@@ -338,7 +338,9 @@ impl GraphicsDevice {
     }
 
     /// `DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset, primitiveCount)`:
-    /// primitives from the caller's vertices, copied at the call. Empty `vertexData` is
+    /// primitives from the caller's vertices, copied at the call, read at the stride of
+    /// `T`'s declaration (a multiple of 4, unlike XNA: see [`VertexDeclaration`]). Empty
+    /// `vertexData` is
     /// `ArgumentNull`; a negative offset, a non-positive count or vertices past the end of the
     /// slice is `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
     pub fn draw_user_primitives<T: VertexType>(
@@ -387,7 +389,8 @@ impl GraphicsDevice {
     /// `DrawUserIndexedPrimitives<T>(primitiveType, vertexData, vertexOffset, numVertices,
     /// indexData, indexOffset, primitiveCount)`: indexed primitives from the caller's vertices
     /// and `u16` or `u32` indices, both copied at the call; each index names a vertex from
-    /// `vertexOffset`. Empty data is `ArgumentNull`; a negative offset, a non-positive count,
+    /// `vertexOffset`. Vertices are read at the stride of `T`'s declaration, as in
+    /// [`Self::draw_user_primitives`]. Empty data is `ArgumentNull`; a negative offset, a non-positive count,
     /// a range past the end of either slice, or an index at or past `numVertices` is
     /// `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
     #[allow(clippy::too_many_arguments)] // XNA's signature.
