@@ -169,7 +169,7 @@ impl VertexDeclaration {
         let mut end = 0;
         for e in elements {
             end = end.max(element_end(e)?);
-            if e.offset % VERTEX_ALIGNMENT != 0 {
+            if !e.offset.is_multiple_of(VERTEX_ALIGNMENT) {
                 return Err(XnaError::argument(
                     "elements",
                     format!(
@@ -185,7 +185,7 @@ impl VertexDeclaration {
                 format!("The vertex stride {stride} does not cover the elements ({end} bytes)."),
             ));
         }
-        if stride as u32 % VERTEX_ALIGNMENT != 0 {
+        if !(stride as u32).is_multiple_of(VERTEX_ALIGNMENT) {
             return Err(XnaError::out_of_range(
                 "vertexStride",
                 format!(
