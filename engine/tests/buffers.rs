@@ -342,7 +342,7 @@ fn vertex_offsets_and_strides_must_be_multiples_of_four() {
     for stride in [13, 14, 15, 18] {
         let r = VertexDeclaration::with_stride(stride, &position);
         assert!(
-            matches!(r, Err(XnaError::ArgumentOutOfRange { param: "vertexStride", .. })),
+            matches!(r, Err(XnaError::Argument { param: "vertexStride", .. })),
             "stride {stride}: {r:?}"
         );
     }

@@ -70,8 +70,8 @@ buffer_resource!(VertexBuffer);
 
 impl VertexBuffer {
     /// `new VertexBuffer(device, declaration, vertexCount, usage)`. `vertexCount` must be
-    /// positive (`ArgumentOutOfRange`). The vertex stride is the declaration's, which unlike
-    /// XNA's is a multiple of 4 (see [`VertexDeclaration`]); `SetData`'s own `vertexStride`
+    /// positive (`ArgumentOutOfRange`). The vertex stride is the declaration's, a multiple
+    /// of 4 (see [`VertexDeclaration`]); `SetData`'s own `vertexStride`
     /// only places bytes and may be any value.
     pub fn new(
         device: &GraphicsDevice,

@@ -105,18 +105,19 @@ impl VertexElement {
 
 /// XNA's `VertexDeclaration`: the elements of one vertex and its stride in bytes.
 ///
-/// Where xnagraph differs from XNA: every element offset and the stride must be a multiple
-/// of 4. Direct3D 9 read vertices at any stride; Vulkan requires each attribute's address to
-/// be aligned to its format's component size (4 bytes for the float formats), and SDL_gpu
-/// passes the layout through. Repacking such vertices at upload would cost a copy of every
-/// `SetData` and every user draw, and a `GetData` would no longer return the bytes written.
+/// Every element offset and the stride must be a multiple of 4, as XNA 4.0's own declaration
+/// validator requires (an `ArgumentException`), although Direct3D 9 beneath it read vertices
+/// at any stride. xnagraph needs the rule too: Vulkan requires each attribute's address to be
+/// aligned to its format's component size (4 bytes for the float formats), and SDL_gpu passes
+/// the layout through. Repacking such vertices at upload instead would cost a copy of every
+/// `SetData` and every user draw, and `GetData` would no longer return the bytes written.
 /// Refusing costs nothing a real layout needs: every [`VertexElementFormat`] is a multiple of
 /// 4 bytes long (`Color`, `Byte4`, `Short2`, `NormalizedShort2` and `HalfVector2` are 4; the
 /// rest 8, 12 or 16), so elements packed one after another from offset 0, as XNA's stock
 /// types and the content pipeline lay them out, are always aligned; only padding of 1 to 3
-/// bytes between or after elements is refused. Since a `VertexBuffer`, an instanced stream
-/// and a `DrawUserPrimitives` vertex type all take their stride from a declaration, this is
-/// the one place the rule is checked.
+/// bytes is refused. A `VertexBuffer`, an instanced stream and a `DrawUserPrimitives` vertex
+/// type all take their stride from a declaration, so this is the one place the rule is
+/// checked.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct VertexDeclaration {
     stride: u32,
@@ -148,8 +149,8 @@ impl VertexDeclaration {
     /// `new VertexDeclaration(elements)`: the stride is the end of the furthest element.
     /// Refused as XNA does: no elements, or an element ending past `i32::MAX` bytes
     /// (`Argument`, `elements`), elements that overlap or repeat a usage and index
-    /// (`InvalidOperation`). Refused where XNA accepts it (see the type's doc): an offset that
-    /// is not a multiple of 4 (`Argument`, `elements`).
+    /// (`InvalidOperation`), an offset that is not a multiple of 4 (`Argument`, `elements`; see
+    /// the type's doc).
     pub fn new(elements: &[VertexElement]) -> Result<Self> {
         let mut stride = 0;
         for e in elements {
@@ -160,8 +161,7 @@ impl VertexDeclaration {
 
     /// `new VertexDeclaration(vertexStride, elements)`. Besides [`Self::new`]'s checks, the
     /// stride must be positive and cover every element (`ArgumentOutOfRange`, `vertexStride`)
-    /// and, unlike XNA (see the type's doc), be a multiple of 4 (`ArgumentOutOfRange`,
-    /// `vertexStride`).
+    /// and be a multiple of 4 (`Argument`, `vertexStride`, as XNA; see the type's doc).
     pub fn with_stride(stride: i32, elements: &[VertexElement]) -> Result<Self> {
         if elements.is_empty() {
             return Err(XnaError::argument("elements", "Elements cannot be empty."));
@@ -173,7 +173,8 @@ impl VertexDeclaration {
                 return Err(XnaError::argument(
                     "elements",
                     format!(
-                        "The vertex element offset {} is not a multiple of {VERTEX_ALIGNMENT}                          (Vulkan reads vertex attributes at aligned addresses only).",
+                        "The vertex element offset {} is not a multiple of {VERTEX_ALIGNMENT} \
+                         (Vulkan reads vertex attributes at aligned addresses only).",
                         e.offset
                     ),
                 ));
@@ -186,7 +187,7 @@ impl VertexDeclaration {
             ));
         }
         if !(stride as u32).is_multiple_of(VERTEX_ALIGNMENT) {
-            return Err(XnaError::out_of_range(
+            return Err(XnaError::argument(
                 "vertexStride",
                 format!(
                     "The vertex stride {stride} is not a multiple of {VERTEX_ALIGNMENT} (Vulkan \

@@ -339,7 +339,7 @@ impl GraphicsDevice {
 
     /// `DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset, primitiveCount)`:
     /// primitives from the caller's vertices, copied at the call, read at the stride of
-    /// `T`'s declaration (a multiple of 4, unlike XNA: see [`VertexDeclaration`]). Empty
+    /// `T`'s declaration (a multiple of 4, as in XNA: see [`VertexDeclaration`]). Empty
     /// `vertexData` is
     /// `ArgumentNull`; a negative offset, a non-positive count or vertices past the end of the
     /// slice is `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
