@@ -160,8 +160,10 @@ impl Recording {
         self.bindings.iter().any(|b| b.resource == id)
     }
 
-    /// Refuses a data transfer or a sampling draw on a bound target. Identity is the target's
-    /// state, so a `Texture2D` copy or view of the target is refused like the target itself.
+    /// Refuses a data transfer or a sampling draw on a bound target: the one rule SpriteBatch's
+    /// flush and every geometry draw (each texture its stock or custom effect samples) apply.
+    /// Identity is the target's state, so a `Texture2D` copy or view of the target is refused
+    /// like the target itself.
     pub fn refuse_bound(&self, state: &Arc<TextureState>) -> Result<()> {
         if self.bindings.iter().any(|b| Arc::ptr_eq(&b.state, state)) {
             return Err(XnaError::invalid_operation(

@@ -302,3 +302,90 @@ fn a_partial_discard_write_after_a_use_renames_and_later_renames_reuse_the_spare
         assert_eq!(count(), base + 1, "round {round}: one spare, reused once completed");
     }
 }
+
+fn argument_error(r: xnagraph::Result<VertexDeclaration>, param: &str, what: &str) {
+    match r {
+        Err(XnaError::Argument { param: p, .. }) => assert_eq!(p, param, "{what}"),
+        other => panic!("{what}: expected Argument({param}), got {other:?}"),
+    }
+}
+
+#[test]
+fn a_vertex_element_ending_past_the_largest_stride_is_an_argument_error() {
+    use VertexElementFormat as F;
+    use VertexElementUsage as U;
+    let el = |offset, format, usage| VertexElement::new(offset, format, usage, 0);
+    // Offset plus size wraps u32: without the check it panics, or wraps to an element 4 GiB
+    // past the vertex.
+    let wraps = [el(0, F::Vector3, U::Position), el(u32::MAX - 3, F::Vector4, U::Color)];
+    argument_error(VertexDeclaration::new(&wraps), "elements", "wrapping, new");
+    argument_error(VertexDeclaration::with_stride(16, &wraps), "elements", "wrapping, stride");
+    // Ends past i32::MAX, the largest stride XNA's int can hold.
+    let past = [el(i32::MAX as u32 - 3, F::Vector2, U::Position)];
+    argument_error(VertexDeclaration::new(&past), "elements", "past i32::MAX");
+    // An element that ends exactly at the largest stride is a valid declaration.
+    let last = [el(i32::MAX as u32 - 7, F::Single, U::Position)];
+    let d = VertexDeclaration::new(&last).unwrap();
+    assert_eq!(d.vertex_stride(), i32::MAX - 3);
+}
+
+#[test]
+fn vertex_offsets_and_strides_must_be_multiples_of_four() {
+    use VertexElementFormat as F;
+    use VertexElementUsage as U;
+    let el = |offset, format, usage| VertexElement::new(offset, format, usage, 0);
+    for offset in [1, 2, 3, 14] {
+        let d = [el(0, F::Vector3, U::Position), el(offset + 12, F::Color, U::Color)];
+        argument_error(VertexDeclaration::new(&d), "elements", &format!("offset {}", offset + 12));
+    }
+    let position = [el(0, F::Vector3, U::Position)];
+    for stride in [13, 14, 15, 18] {
+        let r = VertexDeclaration::with_stride(stride, &position);
+        assert!(
+            matches!(r, Err(XnaError::Argument { param: "vertexStride", .. })),
+            "stride {stride}: {r:?}"
+        );
+    }
+    // Aligned padding is accepted, every format packed from 0 is aligned.
+    assert_eq!(VertexDeclaration::with_stride(20, &position).unwrap().vertex_stride(), 20);
+    let formats = [
+        F::Single,
+        F::Vector2,
+        F::Vector3,
+        F::Vector4,
+        F::Color,
+        F::Byte4,
+        F::Short2,
+        F::Short4,
+        F::NormalizedShort2,
+        F::NormalizedShort4,
+        F::HalfVector2,
+        F::HalfVector4,
+    ];
+    let mut offset = 0;
+    let packed: Vec<_> = formats
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| {
+            let e = VertexElement::new(offset, f, U::TextureCoordinate, i as u32);
+            offset += f.size();
+            e
+        })
+        .collect();
+    assert_eq!(VertexDeclaration::new(&packed).unwrap().vertex_stride(), offset as i32);
+}
+
+#[test]
+fn a_data_span_past_u64_is_refused_not_wrapped() {
+    let _v = Validation::new();
+    let device = device(4, 4);
+    let vb = VertexBuffer::with_type::<VertexPositionColor>(&device, 4, BufferUsage::None).unwrap();
+    // A slice of a zero-sized type may hold usize::MAX elements: placed 4 bytes apart, their
+    // span is past u64.
+    let many = vec![(); usize::MAX];
+    let r = vb.set_data_full(0, &many, 0, usize::MAX, 4);
+    assert!(matches!(r, Err(XnaError::InvalidOperation { .. })), "SetData: {r:?}");
+    let mut many = vec![(); usize::MAX];
+    let r = vb.get_data_full(0, &mut many, 0, usize::MAX, 4);
+    assert!(matches!(r, Err(XnaError::InvalidOperation { .. })), "GetData: {r:?}");
+}

@@ -70,7 +70,9 @@ buffer_resource!(VertexBuffer);
 
 impl VertexBuffer {
     /// `new VertexBuffer(device, declaration, vertexCount, usage)`. `vertexCount` must be
-    /// positive (`ArgumentOutOfRange`).
+    /// positive (`ArgumentOutOfRange`). The vertex stride is the declaration's, a multiple
+    /// of 4 (see [`VertexDeclaration`]); `SetData`'s own `vertexStride`
+    /// only places bytes and may be any value.
     pub fn new(
         device: &GraphicsDevice,
         declaration: &VertexDeclaration,

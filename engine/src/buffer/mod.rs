@@ -159,14 +159,16 @@ impl BufferCore {
                 ),
             ));
         }
-        let span = stride * (element_count as u64 - 1) + size;
-        if offset as u64 + span > self.desc.size {
+        // A slice of a zero-sized `T` can be as long as `usize::MAX`: the span is checked.
+        let span = stride.checked_mul(element_count as u64 - 1).and_then(|s| s.checked_add(size));
+        let Some(span) = span.filter(|&span| offset as u64 + span <= self.desc.size) else {
+            let span = u128::from(stride) * (element_count as u128 - 1) + u128::from(size);
             return Err(XnaError::invalid_operation(format!(
                 "The data ({span} bytes from offset {offset}) runs past the end of the buffer \
                  ({} bytes).",
                 self.desc.size
             )));
-        }
+        };
         Ok((offset as u64, stride, span))
     }
 

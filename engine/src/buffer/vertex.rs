@@ -104,36 +104,100 @@ impl VertexElement {
 }
 
 /// XNA's `VertexDeclaration`: the elements of one vertex and its stride in bytes.
+///
+/// Every element offset and the stride must be a multiple of 4, as XNA 4.0's own declaration
+/// validator requires (an `ArgumentException`), although Direct3D 9 beneath it read vertices
+/// at any stride. xnagraph needs the rule too: Vulkan requires each attribute's address to be
+/// aligned to its format's component size (4 bytes for the float formats), and SDL_gpu passes
+/// the layout through. Repacking such vertices at upload instead would cost a copy of every
+/// `SetData` and every user draw, and `GetData` would no longer return the bytes written.
+/// Refusing costs nothing a real layout needs: every [`VertexElementFormat`] is a multiple of
+/// 4 bytes long (`Color`, `Byte4`, `Short2`, `NormalizedShort2` and `HalfVector2` are 4; the
+/// rest 8, 12 or 16), so elements packed one after another from offset 0, as XNA's stock
+/// types and the content pipeline lay them out, are always aligned; only padding of 1 to 3
+/// bytes is refused. A `VertexBuffer`, an instanced stream and a `DrawUserPrimitives` vertex
+/// type all take their stride from a declaration, so this is the one place the rule is
+/// checked.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct VertexDeclaration {
     stride: u32,
     elements: Vec<VertexElement>,
 }
 
+/// The alignment in bytes of every vertex element offset and vertex stride.
+const VERTEX_ALIGNMENT: u32 = 4;
+
+/// The end of `element` (its offset plus its size), or XNA's `ArgumentException` naming
+/// `elements` when it lies past `u32::MAX` (in XNA, past `int.MaxValue`).
+fn element_end(element: &VertexElement) -> Result<u32> {
+    element
+        .offset
+        .checked_add(element.format.size())
+        .filter(|&end| end <= i32::MAX as u32)
+        .ok_or_else(|| {
+            XnaError::argument(
+                "elements",
+                format!(
+                    "The vertex element at offset {} ({:?}) ends past the largest vertex stride.",
+                    element.offset, element.format
+                ),
+            )
+        })
+}
+
 impl VertexDeclaration {
     /// `new VertexDeclaration(elements)`: the stride is the end of the furthest element.
-    /// Refused as XNA does: no elements (`Argument`), elements that overlap or repeat a usage
-    /// and index (`InvalidOperation`).
+    /// Refused as XNA does: no elements, or an element ending past `i32::MAX` bytes
+    /// (`Argument`, `elements`), elements that overlap or repeat a usage and index
+    /// (`InvalidOperation`), an offset that is not a multiple of 4 (`Argument`, `elements`; see
+    /// the type's doc).
     pub fn new(elements: &[VertexElement]) -> Result<Self> {
-        let stride = elements.iter().map(|e| e.offset + e.format.size()).max().unwrap_or(0);
+        let mut stride = 0;
+        for e in elements {
+            stride = stride.max(element_end(e)?);
+        }
         Self::with_stride(stride as i32, elements)
     }
 
     /// `new VertexDeclaration(vertexStride, elements)`. Besides [`Self::new`]'s checks, the
-    /// stride must be positive and cover every element (`ArgumentOutOfRange`, `vertexStride`).
+    /// stride must be positive and cover every element (`ArgumentOutOfRange`, `vertexStride`)
+    /// and be a multiple of 4 (`Argument`, `vertexStride`, as XNA; see the type's doc).
     pub fn with_stride(stride: i32, elements: &[VertexElement]) -> Result<Self> {
         if elements.is_empty() {
             return Err(XnaError::argument("elements", "Elements cannot be empty."));
         }
-        let end = elements.iter().map(|e| e.offset + e.format.size()).max().unwrap_or(0);
+        let mut end = 0;
+        for e in elements {
+            end = end.max(element_end(e)?);
+            if !e.offset.is_multiple_of(VERTEX_ALIGNMENT) {
+                return Err(XnaError::argument(
+                    "elements",
+                    format!(
+                        "The vertex element offset {} is not a multiple of {VERTEX_ALIGNMENT} \
+                         (Vulkan reads vertex attributes at aligned addresses only).",
+                        e.offset
+                    ),
+                ));
+            }
+        }
         if stride <= 0 || (stride as u32) < end {
             return Err(XnaError::out_of_range(
                 "vertexStride",
                 format!("The vertex stride {stride} does not cover the elements ({end} bytes)."),
             ));
         }
+        if !(stride as u32).is_multiple_of(VERTEX_ALIGNMENT) {
+            return Err(XnaError::argument(
+                "vertexStride",
+                format!(
+                    "The vertex stride {stride} is not a multiple of {VERTEX_ALIGNMENT} (Vulkan \
+                     reads vertex attributes at aligned addresses only)."
+                ),
+            ));
+        }
         for (i, a) in elements.iter().enumerate() {
             for b in &elements[..i] {
+                // Both ends were checked above: no sum here overflows.
                 let overlap =
                     a.offset < b.offset + b.format.size() && b.offset < a.offset + a.format.size();
                 if overlap {

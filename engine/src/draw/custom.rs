@@ -62,6 +62,10 @@ pub(super) fn record(
     mut geometry: GeometryDraw,
     shared: &Arc<DeviceShared>,
 ) -> Result<()> {
+    // As for the stock effects and SpriteBatch: no sampler may read a bound render target.
+    for (_, _, texture) in &effect.textures {
+        rec.refuse_bound(texture)?;
+    }
     let states = &rec.draw;
     crate::sprite_batch::check_states(
         shared,

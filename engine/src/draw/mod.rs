@@ -8,6 +8,11 @@
 //! held by the recorded draw, and the compiler orders the draw after earlier `SetData` of the
 //! bytes it reads and before later ones. User vertices and indices are copied into the frame's
 //! geometry arena at the call.
+//!
+//! As in XNA, a draw whose applied effect samples a bound render target (any texture of a stock
+//! effect, DualTextureEffect's second, any sampler of a custom effect) is `InvalidOperation`,
+//! by the rule SpriteBatch applies (`Recording::refuse_bound`): the GPU would read the target
+//! while writing it.
 
 mod custom;
 mod instanced;
@@ -333,7 +338,9 @@ impl GraphicsDevice {
     }
 
     /// `DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset, primitiveCount)`:
-    /// primitives from the caller's vertices, copied at the call. Empty `vertexData` is
+    /// primitives from the caller's vertices, copied at the call, read at the stride of
+    /// `T`'s declaration (a multiple of 4, as in XNA: see [`VertexDeclaration`]). Empty
+    /// `vertexData` is
     /// `ArgumentNull`; a negative offset, a non-positive count or vertices past the end of the
     /// slice is `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
     pub fn draw_user_primitives<T: VertexType>(
@@ -382,7 +389,8 @@ impl GraphicsDevice {
     /// `DrawUserIndexedPrimitives<T>(primitiveType, vertexData, vertexOffset, numVertices,
     /// indexData, indexOffset, primitiveCount)`: indexed primitives from the caller's vertices
     /// and `u16` or `u32` indices, both copied at the call; each index names a vertex from
-    /// `vertexOffset`. Empty data is `ArgumentNull`; a negative offset, a non-positive count,
+    /// `vertexOffset`. Vertices are read at the stride of `T`'s declaration, as in
+    /// [`Self::draw_user_primitives`]. Empty data is `ArgumentNull`; a negative offset, a non-positive count,
     /// a range past the end of either slice, or an index at or past `numVertices` is
     /// `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
     #[allow(clippy::too_many_arguments)] // XNA's signature.
@@ -502,6 +510,12 @@ impl GraphicsDevice {
             ActiveEffect::Custom(c) => return custom::record(rec, &c, geometry, &self.shared),
         };
         geometry.material = effect.material;
+        // XNA refuses any draw that samples a bound render target (a feedback loop on the
+        // GPU), with SpriteBatch's rule and error.
+        rec.refuse_bound(&effect.texture)?;
+        if let Some(texture2) = &effect.texture2 {
+            rec.refuse_bound(texture2)?;
+        }
         let states = &rec.draw;
         crate::sprite_batch::check_states(
             &self.shared,

@@ -76,7 +76,9 @@ impl Default for DrawStates {
 }
 
 /// XNA's `VertexBufferBinding`: a vertex buffer, the vertex it starts at, and how many
-/// instances each of its elements serves (0: one element per vertex).
+/// instances each of its elements serves (0: one element per vertex). A per-vertex and a
+/// per-instance stream alike read at the buffer's declaration's stride, a multiple of 4
+/// (as in XNA; see [`VertexDeclaration`](crate::VertexDeclaration)).
 #[derive(Clone, Copy, Debug)]
 pub struct VertexBufferBinding<'a> {
     /// The buffer.
