@@ -84,7 +84,7 @@ fn buffers_of_no_or_too_many_bytes_and_writes_past_their_end_are_refused() {
     for size in [0, u64::MAX] {
         let e = Capture::from_bytes(&file(|w| w.chunk(kind::BUFFER, &buffer(size)).unwrap()))
             .unwrap_err();
-        assert!(e.message.contains("bytes (1 to"), "{e}");
+        assert!(e.message.contains("bytes (a capture holds 1 to"), "{e}");
     }
     let write = |offset: u64| {
         file(|w| {
