@@ -388,4 +388,30 @@ fn a_data_span_past_u64_is_refused_not_wrapped() {
     let mut many = vec![(); usize::MAX];
     let r = vb.get_data_full(0, &mut many, 0, usize::MAX, 4);
     assert!(matches!(r, Err(XnaError::InvalidOperation { .. })), "GetData: {r:?}");
+
+/// A buffer the device cannot hold is refused at its constructor as XNA's
+/// `OutOfVideoMemoryException`, on every backend, never accepted and then failing at a flush.
+#[test]
+fn a_buffer_past_the_device_limit_is_out_of_video_memory_at_its_constructor() {
+    let _v = Validation::new();
+    let device = device(4, 4);
+    let decl = VertexDeclaration::new(&[VertexElement::new(
+        0,
+        VertexElementFormat::Color,
+        VertexElementUsage::Color,
+        0,
+    )])
+    .unwrap();
+    for count in [(1 << 30) - 1, 1 << 30] {
+        let made = VertexBuffer::new(&device, &decl, count, BufferUsage::None);
+        assert!(
+            matches!(made, Err(XnaError::OutOfVideoMemory { .. })),
+            "{} bytes: {:?}",
+            count as u64 * 4,
+            made.as_ref().err()
+        );
+    }
+    // The device goes on: nothing was left behind for the next flush to fail on.
+    device.clear(Color::RED).unwrap();
+    device.present().unwrap();
 }

@@ -168,3 +168,23 @@ fn max_mip_level_beyond_the_texture_clamps_to_its_last_level() {
     assert_eq!(at(&px, 16, 9, 3), Color::BLUE, "MaxMipLevel 9 clamps to the last level");
     assert_eq!(at(&px, 16, 14, 1), Color::BLUE, "u32::MAX clamps to the last level");
 }
+
+#[test]
+fn max_anisotropy_above_the_device_limit_is_clamped() {
+    let _v = Validation::new();
+    let device = device(4, 4);
+    let rt = RenderTarget2D::new(&device, 4, 4).unwrap();
+    let t = Texture2D::with_format(&device, 4, 4, false, SurfaceFormat::Color).unwrap();
+    t.set_data(&[Color::LIME; 16]).unwrap();
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(Color::BLACK).unwrap();
+    // XNA accepts any MaxAnisotropy; 1000 is far above every device's limit (16 on lavapipe).
+    let sampler = SamplerState { max_anisotropy: 1000, ..SamplerState::ANISOTROPIC_CLAMP };
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    sb.begin_with(SpriteSortMode::Deferred, None, Some(sampler), None, None, None).unwrap();
+    sb.draw(&t, Vector2::new(0.0, 0.0), Color::WHITE).unwrap();
+    sb.end().unwrap();
+    device.set_render_target(None).unwrap();
+    let px = read_target(&rt);
+    assert!(px.iter().all(|c| *c == Color::LIME), "the texture drawn 1:1: {px:?}");
+}

@@ -97,8 +97,17 @@ pub struct AttributeSource {
 pub struct BindingLayout {
     /// Bytes from one vertex to the next.
     pub stride: u32,
-    /// XNA's `InstanceFrequency`: 0 steps per vertex, 1 per instance.
+    /// XNA's `InstanceFrequency`: 0 steps per vertex, n > 0 once per n instances.
     pub instance_frequency: u32,
+}
+
+impl BindingLayout {
+    /// The elements a draw of `instances` instances reads from this per-instance stream: one
+    /// per `instance_frequency` instances, the last one shared by fewer. The one rule the
+    /// compiler's reads and the capture reader's checks follow.
+    pub fn instance_elements(&self, instances: u32) -> u64 {
+        u64::from(instances).div_ceil(u64::from(self.instance_frequency.max(1)))
+    }
 }
 
 /// The vertex layout of a draw: part of its pipeline. An attribute that is `None` is read by
@@ -261,7 +270,7 @@ impl GeometryDraw {
             let range = match self.call {
                 DrawCall::Indexed { .. } => *offset..size,
                 _ if b.instance_frequency > 0 => {
-                    let n = u64::from(self.instances).div_ceil(u64::from(b.instance_frequency));
+                    let n = b.instance_elements(self.instances);
                     *offset..offset + n * stride
                 }
                 DrawCall::Vertices { first_vertex, vertex_count } => {

@@ -190,6 +190,35 @@ impl SamplerState {
     /// `SamplerState.AnisotropicWrap`.
     pub const ANISOTROPIC_WRAP: SamplerState =
         Self::of(TextureFilter::Anisotropic, TextureAddressMode::Wrap);
+
+    /// The anisotropy a backend's sampler is created with, given the device's largest
+    /// (`maxSamplerAnisotropy` on Vulkan): `max_anisotropy` (0 read as 1) clamped to
+    /// `device_limit` when the filter is `Anisotropic`, else 1. XNA accepts any `MaxAnisotropy`
+    /// and the driver clamps it; Vulkan and SDL_gpu refuse a value above the limit, so every
+    /// backend asks here.
+    pub fn driver_max_anisotropy(&self, device_limit: f32) -> f32 {
+        if self.filter == TextureFilter::Anisotropic {
+            (self.max_anisotropy.max(1) as f32).min(device_limit.max(1.0))
+        } else {
+            1.0
+        }
+    }
+}
+
+#[cfg(test)]
+mod sampler_tests {
+    use super::*;
+
+    #[test]
+    fn driver_max_anisotropy_clamps_to_the_device_limit_and_ignores_other_filters() {
+        let aniso =
+            |max_anisotropy| SamplerState { max_anisotropy, ..SamplerState::ANISOTROPIC_WRAP };
+        assert_eq!(aniso(1000).driver_max_anisotropy(16.0), 16.0);
+        assert_eq!(aniso(8).driver_max_anisotropy(16.0), 8.0);
+        assert_eq!(aniso(0).driver_max_anisotropy(16.0), 1.0);
+        let linear = SamplerState { max_anisotropy: 1000, ..SamplerState::LINEAR_WRAP };
+        assert_eq!(linear.driver_max_anisotropy(16.0), 1.0);
+    }
 }
 
 /// XNA's `CompareFunction`.

@@ -29,14 +29,29 @@ use xnagraph_graph::{
 use crate::device::sdl_error;
 use crate::record::{PendingReadback, Recorder};
 
+/// The largest buffer this backend creates, in bytes: 1 GiB.
+///
+/// SDL_gpu reports no memory limit (no `maxMemoryAllocationSize`, `maxBufferSize` or heap size
+/// reaches the caller), and `SDL_CreateGPUBuffer` accepts buffers it cannot back: on lavapipe a
+/// buffer of 4 GiB less 4 bytes was created and the first flush then failed. So the backend
+/// refuses at creation, as the engine documents out-of-memory surfaces, past the limit every
+/// SDL_gpu driver is sure to allow: 1 GiB is the least `maxMemoryAllocationSize` Vulkan
+/// guarantees (a buffer is one allocation on SDL's Vulkan driver), and within D3D12's and
+/// Metal's buffer limits.
+const SDL_GPU_MAX_BUFFER_SIZE: u64 = 1 << 30;
+
 fn create_storage(
     device: *mut SDL_GPUDevice,
     diagnostics: &Diagnostics,
     size: u64,
 ) -> Result<*mut SDL_GPUBuffer, BackendError> {
-    let size = u32::try_from(size.max(4)).map_err(|_| {
-        BackendError::NotSupported(format!("a buffer of {size} bytes (SDL_gpu's limit is 4 GiB)"))
-    })?;
+    if size > SDL_GPU_MAX_BUFFER_SIZE {
+        return Err(BackendError::OutOfMemory(format!(
+            "a buffer of {size} bytes (SDL_gpu's limit here is {SDL_GPU_MAX_BUFFER_SIZE})"
+        )));
+    }
+    // Within the limit above, so within SDL's 32-bit sizes.
+    let size = size.max(4) as u32;
     let info = SDL_GPUBufferCreateInfo {
         usage: SDL_GPU_BUFFERUSAGE_VERTEX | SDL_GPU_BUFFERUSAGE_INDEX,
         size,

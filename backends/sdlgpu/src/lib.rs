@@ -363,7 +363,8 @@ impl Backend for SdlGpuBackend {
         Ok(handle)
     }
 
-    /// One `SDL_GPUBuffer` usable as vertices and indices (see `buffer`).
+    /// One `SDL_GPUBuffer` usable as vertices and indices (see `buffer`); past 1 GiB, out of
+    /// memory at once (SDL reports no limit of its own).
     fn create_buffer(
         &mut self,
         desc: &xnagraph_graph::buffer::BufferDesc,

@@ -281,7 +281,7 @@ impl Pipelines {
             address_mode_u: address(state.address_u),
             address_mode_v: address(state.address_v),
             address_mode_w: address(state.address_w),
-            max_anisotropy: if anisotropic { state.max_anisotropy.max(1) as f32 } else { 1.0 },
+            max_anisotropy: state.driver_max_anisotropy(SDL_GPU_MAX_ANISOTROPY),
             min_lod: state.max_mip_level as f32,
             max_lod: 1000.0,
             enable_anisotropy: anisotropic,
@@ -514,3 +514,9 @@ fn stencil_op(s: StencilOperation) -> SDL_GPUStencilOp {
         StencilOperation::Invert => SDL_GPU_STENCILOP_INVERT,
     }
 }
+
+/// The largest anisotropy an SDL_gpu sampler is given. SDL does not report the device's
+/// `maxSamplerAnisotropy` (nor D3D12's or Metal's limit) and passes the value to the driver as
+/// it is, so the backend clamps to 16: the least that Vulkan guarantees wherever
+/// `samplerAnisotropy` is supported, and the most D3D12 and Metal accept.
+const SDL_GPU_MAX_ANISOTROPY: f32 = 16.0;

@@ -357,8 +357,11 @@ impl Capture {
         if g.streams.is_empty() || g.streams.len() != g.layout.bindings.len() {
             return bad("whose streams and layout disagree");
         }
-        if g.layout.bindings.iter().any(|b| b.stride == 0 || b.instance_frequency > 1) {
-            return bad("with a zero stride or an instance frequency past 1");
+        // Any instance frequency the engine records is read (a frequency past 1 steps once
+        // per that many instances; whether the replaying device has a divisor is its
+        // backend's to say); the stream must hold the elements it steps through.
+        if g.layout.bindings.iter().any(|b| b.stride == 0) {
+            return bad("with a zero stride");
         }
         if g.instances == 0 || g.instances > MAX_INSTANCES {
             return bad(&format!("of {} instances (1 to {MAX_INSTANCES})", g.instances));
@@ -404,7 +407,7 @@ impl Capture {
             let elements = bytes / u64::from(b.stride);
             if b.instance_frequency == 0 {
                 vertices = vertices.min(elements);
-            } else if elements < u64::from(g.instances) {
+            } else if elements < b.instance_elements(g.instances) {
                 return bad("of more instances than its instance stream holds");
             }
         }

@@ -1,6 +1,8 @@
 //! Frame capture: recorded frames written to a file independent of any backend, read back,
 //! replayed and trimmed.
 //!
+//! [`limits`] holds the bounds the writer and the reader share.
+//!
 //! [`container`] is the file's framing (magic, version, typed length-prefixed zstd chunks),
 //! [`record`] the payloads (serde, postcard), [`writer`] turns a device's textures and flushed
 //! [`crate::FrameCommands`] into chunks, [`reader`] checks a file into a [`Capture`],
@@ -13,6 +15,7 @@
 
 mod checks;
 pub mod container;
+pub mod limits;
 pub mod reader;
 pub mod rebuild;
 pub mod record;

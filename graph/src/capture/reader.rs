@@ -11,7 +11,8 @@
 use std::collections::HashMap;
 
 use super::checks::{check_resources, check_texture_desc};
-use super::container::{read_chunks, read_header, CaptureError, RawChunk, MAX_CHUNK};
+use super::container::{read_chunks, read_header, CaptureError, RawChunk};
+use super::limits::check_buffer_size;
 use super::record::*;
 use crate::commands::SpriteInstance;
 
@@ -156,12 +157,8 @@ impl Capture {
                 if b.key as usize != self.buffers.len() {
                     return Err(chunk.error(format!("buffer key {} out of order", b.key)));
                 }
-                if b.desc.size == 0 || b.desc.size > u64::from(MAX_CHUNK) {
-                    return Err(chunk.error(format!(
-                        "buffer {} of {} bytes (1 to {MAX_CHUNK})",
-                        b.key, b.desc.size
-                    )));
-                }
+                check_buffer_size(b.desc.size)
+                    .map_err(|m| chunk.error(format!("buffer {}: {m}", b.key)))?;
                 self.buffers.push(b);
             }
             kind::BUFFER_SNAPSHOT => {

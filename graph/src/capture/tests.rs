@@ -84,7 +84,7 @@ fn buffers_of_no_or_too_many_bytes_and_writes_past_their_end_are_refused() {
     for size in [0, u64::MAX] {
         let e = Capture::from_bytes(&file(|w| w.chunk(kind::BUFFER, &buffer(size)).unwrap()))
             .unwrap_err();
-        assert!(e.message.contains("bytes (1 to"), "{e}");
+        assert!(e.message.contains("bytes (a capture holds 1 to"), "{e}");
     }
     let write = |offset: u64| {
         file(|w| {
@@ -345,13 +345,18 @@ fn instanced_draws_read_within_their_instance_streams() {
     for instances in [1, 2] {
         assert!(read(instances, 1).is_ok(), "{instances} instances of two elements");
     }
+    // At frequency 2 two elements serve four instances; at 3, six.
+    for (instances, frequency) in [(1, 2), (4, 2), (6, 3)] {
+        assert!(read(instances, frequency).is_ok(), "{instances} instances at {frequency}");
+    }
     // Ten instances of a per-vertex second stream read its first three elements only.
     assert!(read(10, 0).is_err(), "the second stream holds two vertices, not three");
     for (instances, frequency, says) in [
         (3, 1, "more instances than its instance stream holds"),
         (0, 1, "of 0 instances"),
         (u32::MAX, 1, "instances (1 to"),
-        (1, 2, "an instance frequency past 1"),
+        (5, 2, "more instances than its instance stream holds"),
+        (7, 3, "more instances than its instance stream holds"),
     ] {
         let e = read(instances, frequency).unwrap_err();
         assert!(e.message.contains(says), "{instances} at {frequency}: {e}");

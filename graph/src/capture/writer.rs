@@ -136,6 +136,10 @@ impl<W: Write> CaptureWriter<W> {
         if let Some(&key) = self.buffers.get(&buffer.id()) {
             return Ok(key);
         }
+        // A buffer the reader would refuse ends the capture here, not in an unreadable file.
+        super::limits::check_buffer_size(buffer.desc().size).map_err(|m| {
+            std::io::Error::other(format!("{m}: the capture cannot hold it and ends here"))
+        })?;
         let key = self.buffers.len() as BufferKey;
         let record = BufferRecord {
             key,

@@ -129,3 +129,29 @@ fn reused_compression_buffers_hold_only_the_current_chunk() {
     assert_eq!(chunks[1].decode::<Vec<u8>>().unwrap(), vec![3u8; 10]);
     assert_eq!(chunks[2].decode::<Vec<u8>>().unwrap(), big[..100].to_vec());
 }
+
+/// Whatever the writer records the reader opens: a buffer past the capture's limit ends the
+/// capture at the writer with an error naming it, and a buffer at the limit is read back.
+#[test]
+fn a_buffer_past_the_readers_limit_ends_the_capture_at_the_writer() {
+    use super::limits::MAX_BUFFER_SIZE;
+    use crate::buffer::{BufferDesc, BufferKind, BufferState};
+    use crate::resource::{NativeHandle, RetireSink};
+    let buffer = |size| {
+        let desc = BufferDesc { size, kind: BufferKind::Vertex, dynamic: false };
+        BufferState::new(desc, NativeHandle(900), RetireSink::default())
+    };
+    let effect = |_| None;
+    let geometry_effect = |_| None;
+    let write_only = |_| false;
+    let sources =
+        Sources { effect: &effect, geometry_effect: &geometry_effect, write_only: &write_only };
+    let back = back_buffer(4, 4, RenderTargetUsage::DiscardContents);
+    let mut writer = CaptureWriter::new(Vec::new(), &back, device).unwrap();
+    writer.buffer(&buffer(MAX_BUFFER_SIZE), sources).unwrap();
+    let refused = writer.buffer(&buffer(MAX_BUFFER_SIZE + 1), sources).unwrap_err();
+    assert!(refused.to_string().contains("capture"), "{refused}");
+    let bytes = writer.finish().unwrap().0;
+    let capture = Capture::from_bytes(&bytes).unwrap();
+    assert_eq!(capture.buffers.len(), 1);
+}

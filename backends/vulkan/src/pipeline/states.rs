@@ -181,8 +181,7 @@ impl Pipelines {
                 "TextureFilter.Anisotropic (samplerAnisotropy)".into(),
             ));
         }
-        let max_anisotropy =
-            (state.max_anisotropy.max(1) as f32).min(gpu.limits.max_sampler_anisotropy);
+        let max_anisotropy = state.driver_max_anisotropy(gpu.limits.max_sampler_anisotropy);
         let info = vk::SamplerCreateInfo::default()
             .min_filter(min)
             .mag_filter(mag)
@@ -191,7 +190,7 @@ impl Pipelines {
             .address_mode_v(address(state.address_v))
             .address_mode_w(address(state.address_w))
             .anisotropy_enable(anisotropic)
-            .max_anisotropy(if anisotropic { max_anisotropy } else { 1.0 })
+            .max_anisotropy(max_anisotropy)
             // XNA's MaxMipLevel is the most detailed level used (clamped above, so the range
             // is never empty: minLod <= maxLod).
             .min_lod(state.max_mip_level as f32)
