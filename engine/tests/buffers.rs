@@ -388,6 +388,7 @@ fn a_data_span_past_u64_is_refused_not_wrapped() {
     let mut many = vec![(); usize::MAX];
     let r = vb.get_data_full(0, &mut many, 0, usize::MAX, 4);
     assert!(matches!(r, Err(XnaError::InvalidOperation { .. })), "GetData: {r:?}");
+}
 
 /// A buffer the device cannot hold is refused at its constructor as XNA's
 /// `OutOfVideoMemoryException`, on every backend, never accepted and then failing at a flush.
