@@ -31,7 +31,11 @@ fn run() -> xnagraph::Result<(String, u64, u64)> {
         back_buffer_height: 64,
         ..PresentationParameters::default()
     };
-    let device = GraphicsDevice::new(GraphicsProfile::HiDef, params)?;
+    let device = GraphicsDevice::with_options(
+        GraphicsProfile::HiDef,
+        params,
+        xnagraph::DeviceOptions::from_env(),
+    )?;
     let white = Texture2D::new(&device, 1, 1)?;
     white.set_data(&[Color::WHITE])?;
     let mut sb = SpriteBatch::new(&device)?;

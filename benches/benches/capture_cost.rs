@@ -113,7 +113,12 @@ fn main() -> Result<(), String> {
         back_buffer_height: HEIGHT,
         ..PresentationParameters::default()
     };
-    let device = GraphicsDevice::new(GraphicsProfile::HiDef, params).map_err(err)?;
+    let device = GraphicsDevice::with_options(
+        GraphicsProfile::HiDef,
+        params,
+        xnagraph::DeviceOptions::from_env(),
+    )
+    .map_err(err)?;
     let mut scene = SpriteScene::new(&device, WIDTH, HEIGHT).map_err(err)?;
     let path = std::env::temp_dir().join(format!("capture_cost_{}.xgc", std::process::id()));
     let mut frame = 0;
@@ -148,14 +153,14 @@ fn main() -> Result<(), String> {
     let per_frame = |ns: Option<u64>| ns.map(|ns| ns as f64 / 1e6 / without.len() as f64);
     let (c0, c1) = (per_frame(cpu_without.game), per_frame(cpu_with.game));
     let (r0, r1) = (per_frame(cpu_without.render), per_frame(cpu_with.render));
-    let or_null = |x: Option<f64>| x.map_or("null".to_owned(), number);
+    let or_null = |x: Option<f64>| number(x.unwrap_or(f64::NAN));
     let added_us = |a: Option<f64>, b: Option<f64>| or_null(a.zip(b).map(|(a, b)| (b - a) * 1e3));
     println!(
         "{}",
         json(&[
-            ("bench", "\"capture_cost\"".into()),
+            ("bench", "capture_cost".into()),
             ("adapter", xnagraph_benches::string(&adapter)),
-            ("frames_each", (without.len()).to_string()),
+            ("frames_each", without.len().into()),
             ("mean_ms_without", number(m0)),
             ("mean_ms_with", number(m1)),
             ("median_ms_without", number(s0.median_ns / 1e6)),
@@ -172,9 +177,9 @@ fn main() -> Result<(), String> {
             ("render_thread_cpu_ms_with", or_null(r1)),
             ("added_us_render_thread_cpu", added_us(r0, r1)),
             ("writer_thread_cpu_ms", or_null(per_frame(writer_ns))),
-            ("queue_full_waits", queue_full_waits.to_string()),
+            ("queue_full_waits", queue_full_waits.into()),
             ("snapshot_start_ms", number(mean(&starts))),
-            ("file_bytes_per_block", file_bytes.to_string()),
+            ("file_bytes_per_block", file_bytes.into()),
         ])
     );
 
@@ -202,9 +207,9 @@ fn main() -> Result<(), String> {
     println!(
         "{}",
         json(&[
-            ("bench", "\"replay_vs_live\"".into()),
-            ("live_frames", without.len().to_string()),
-            ("replayed_frames", run.frames.len().to_string()),
+            ("bench", "replay_vs_live".into()),
+            ("live_frames", without.len().into()),
+            ("replayed_frames", run.frames.len().into()),
             ("live_fps", number(live_fps)),
             ("replay_fps", number(replay_fps)),
             ("ratio", number(replay_fps / live_fps)),

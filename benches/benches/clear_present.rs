@@ -64,10 +64,10 @@ fn main() -> Result<(), String> {
         json(&[
             ("bench", string("clear_present")),
             ("adapter", string(&adapter)),
-            ("width", WIDTH.to_string()),
-            ("height", HEIGHT.to_string()),
-            ("frames", engine_all.len().to_string()),
-            ("frames_in_flight", in_flight.to_string()),
+            ("width", WIDTH.into()),
+            ("height", HEIGHT.into()),
+            ("frames", engine_all.len().into()),
+            ("frames_in_flight", in_flight.into()),
             ("engine_median_us", number(e.median_ns / 1e3)),
             ("engine_mean_us", number(e.mean_ns / 1e3)),
             ("ash_median_us", number(a.median_ns / 1e3)),
@@ -76,7 +76,7 @@ fn main() -> Result<(), String> {
             ("ratio_median", number(e.median_ns / a.median_ns)),
             ("ratio_median_vs_render_pass", number(e.median_ns / p.median_ns)),
             ("ratio_mean", number(e.mean_ns / a.mean_ns)),
-            ("budget_ratio", "1.5".into()),
+            ("budget_ratio", 1.5.into()),
         ])
     );
     Ok(())

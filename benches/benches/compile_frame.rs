@@ -107,19 +107,19 @@ fn main() {
         "{}",
         json(&[
             ("bench", string("compile_frame")),
-            ("segments", SEGMENTS.to_string()),
-            ("iterations", timings.len().to_string()),
+            ("segments", SEGMENTS.into()),
+            ("iterations", timings.len().into()),
             ("median_ms", number(s.median_ns / 1e6)),
             ("min_ms", number(s.min_ns / 1e6)),
             ("mean_ms", number(s.mean_ns / 1e6)),
-            ("budget_ms", "0.5".into()),
-            ("plan_nodes", cost.nodes.to_string()),
-            ("plan_barriers", cost.barriers.to_string()),
-            ("plan_bytes_loaded", cost.bytes_loaded.to_string()),
-            ("plan_bytes_stored", cost.bytes_stored.to_string()),
-            ("frame_blind_barriers", blind.barriers.to_string()),
-            ("frame_blind_bytes_loaded", blind.bytes_loaded.to_string()),
-            ("frame_blind_bytes_stored", blind.bytes_stored.to_string()),
+            ("budget_ms", 0.5.into()),
+            ("plan_nodes", cost.nodes.into()),
+            ("plan_barriers", cost.barriers.into()),
+            ("plan_bytes_loaded", cost.bytes_loaded.into()),
+            ("plan_bytes_stored", cost.bytes_stored.into()),
+            ("frame_blind_barriers", blind.barriers.into()),
+            ("frame_blind_bytes_loaded", blind.bytes_loaded.into()),
+            ("frame_blind_bytes_stored", blind.bytes_stored.into()),
         ])
     );
     println!("{instrumentation}");
@@ -153,15 +153,15 @@ fn instrumentation_cost(template: &FrameCommands) -> String {
     let guard_ns = disabled_stage_ns();
     json(&[
         ("bench", string("compile_frame_instrumentation")),
-        ("segments", SEGMENTS.to_string()),
-        ("iterations_each", (ROUNDS * ROUND).to_string()),
+        ("segments", SEGMENTS.into()),
+        ("iterations_each", (ROUNDS * ROUND).into()),
         ("scopes_off_median_ms", number(off.median_ns / 1e6)),
         ("scopes_off_min_ms", number(off.min_ns / 1e6)),
         ("scopes_on_median_ms", number(on.median_ns / 1e6)),
         ("scopes_on_min_ms", number(on.min_ns / 1e6)),
         ("on_over_off_median", number(on.median_ns / off.median_ns)),
         ("disabled_stage_ns", number(guard_ns)),
-        ("stages_per_compile", STAGES.to_string()),
+        ("stages_per_compile", STAGES.into()),
         ("disabled_per_compile_ns", number(guard_ns * STAGES as f64)),
         ("disabled_percent_of_compile", number(100.0 * guard_ns * STAGES as f64 / off.median_ns)),
     ])

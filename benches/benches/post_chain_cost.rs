@@ -15,7 +15,7 @@ use xnagraph_benches::post_chain::run;
 use xnagraph_benches::{json, number, string};
 
 fn main() {
-    let options = DeviceOptions::default();
+    let options = DeviceOptions::from_env();
     let (graph, blind) =
         match (run(CompilePolicy::Graph, options), run(CompilePolicy::FrameBlind, options)) {
             (Ok(graph), Ok(blind)) => (graph, blind),
@@ -36,13 +36,13 @@ fn main() {
         "{}",
         json(&[
             ("bench", string("post_chain_cost")),
-            ("scene_samples", graph.scene_samples.to_string()),
-            ("plan_bytes_loaded", graph.cost.bytes_loaded.to_string()),
-            ("plan_bytes_stored", graph.cost.bytes_stored.to_string()),
-            ("frame_blind_bytes_loaded", blind.cost.bytes_loaded.to_string()),
-            ("frame_blind_bytes_stored", blind.cost.bytes_stored.to_string()),
+            ("scene_samples", graph.scene_samples.into()),
+            ("plan_bytes_loaded", graph.cost.bytes_loaded.into()),
+            ("plan_bytes_stored", graph.cost.bytes_stored.into()),
+            ("frame_blind_bytes_loaded", blind.cost.bytes_loaded.into()),
+            ("frame_blind_bytes_stored", blind.cost.bytes_stored.into()),
             ("plan_to_frame_blind", number(ratio)),
-            ("identical_pixels", (graph.pixels == blind.pixels).to_string()),
+            ("identical_pixels", (graph.pixels == blind.pixels).into()),
         ])
     );
 }

@@ -31,7 +31,7 @@ fn run(backend: BackendKind, render_thread: bool) -> xnagraph::Result<Run> {
         back_buffer_height: 240,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { backend, render_thread, ..DeviceOptions::default() };
+    let options = DeviceOptions { backend, render_thread, ..DeviceOptions::from_env() };
     let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)?;
     let texture = Texture2D::new(&device, 16, 16)?;
     texture.set_data(&[Color::WHITE; 256])?;
@@ -97,8 +97,8 @@ fn main() -> xnagraph::Result<()> {
             json(&[
                 ("bench", string("render_thread_game_time")),
                 ("backend", string(name)),
-                ("sprites", SPRITES.to_string()),
-                ("frames", FRAMES.to_string()),
+                ("sprites", SPRITES.into()),
+                ("frames", FRAMES.into()),
                 ("off_median_us", number(off_game.median_ns / 1e3)),
                 ("on_median_us", number(on_game.median_ns / 1e3)),
                 ("off_mean_us", number(off_game.mean_ns / 1e3)),

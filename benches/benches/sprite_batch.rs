@@ -77,14 +77,14 @@ fn report(workload: &str, (timings, most_allocations): &(Vec<Duration>, u64), te
         json(&[
             ("bench", string("sprite_batch_record")),
             ("workload", string(workload)),
-            ("sprites", SPRITES.to_string()),
-            ("textures", textures.to_string()),
-            ("rounds", timings.len().to_string()),
+            ("sprites", SPRITES.into()),
+            ("textures", textures.into()),
+            ("rounds", timings.len().into()),
             ("median_ns_per_sprite", number(s.median_ns / SPRITES as f64)),
             ("min_ns_per_sprite", number(s.min_ns / SPRITES as f64)),
             ("mean_ns_per_sprite", number(s.mean_ns / SPRITES as f64)),
-            ("budget_ns_per_sprite", "12".into()),
-            ("most_allocations_per_round", most_allocations.to_string()),
+            ("budget_ns_per_sprite", 12.into()),
+            ("most_allocations_per_round", (*most_allocations).into()),
         ])
     );
 }
@@ -95,7 +95,11 @@ fn main() -> xnagraph::Result<()> {
         back_buffer_height: 256,
         ..Default::default()
     };
-    let device = GraphicsDevice::new(GraphicsProfile::HiDef, params)?;
+    let device = GraphicsDevice::with_options(
+        GraphicsProfile::HiDef,
+        params,
+        xnagraph::DeviceOptions::from_env(),
+    )?;
     let texture = Texture2D::new(&device, 16, 16)?;
     texture.set_data(&[Color::WHITE; 256])?;
     let mut batch = SpriteBatch::new(&device)?;

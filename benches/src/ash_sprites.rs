@@ -438,16 +438,10 @@ impl AshSprites {
 }
 
 /// `SpriteBatch`'s projection with the identity transform, column-major: pixels to clip space
-/// (`x * 2 / width - 1`, `y * 2 / height - 1`, depth unchanged).
+/// (`x * 2 / width - 1`, `y * 2 / height - 1`; near 0 and far −1 leave depth unchanged).
 pub fn projection(width: u32, height: u32) -> [f32; 16] {
-    let mut m = [0.0f32; 16];
-    m[0] = 2.0 / width.max(1) as f32;
-    m[5] = 2.0 / height.max(1) as f32;
-    m[10] = 1.0;
-    m[12] = -1.0;
-    m[13] = -1.0;
-    m[15] = 1.0;
-    m
+    let (w, h) = (width.max(1) as f32, height.max(1) as f32);
+    xnagraph::Matrix::create_orthographic_off_center(0.0, w, 0.0, h, 0.0, -1.0).to_column_major()
 }
 
 /// The engine's sampler for `SamplerState.LinearClamp`: linear filters and mip filter, clamp to

@@ -9,8 +9,8 @@
 
 use crate::coverage::{area_inside, sprite_corners};
 use xnagraph::{
-    BlendState, Color, CompilePolicy, DepthFormat, DeviceOptions, Diagnostics, GraphicsDevice,
-    GraphicsProfile, PlanCost, PresentationParameters, Rectangle, RenderTarget2D,
+    diagnostics::Diagnostics, BlendState, Color, CompilePolicy, DepthFormat, DeviceOptions,
+    GraphicsDevice, GraphicsProfile, PlanCost, PresentationParameters, Rectangle, RenderTarget2D,
     RenderTargetUsage, SamplerState, SpriteBatch, SpriteEffects, SpriteSortMode, SurfaceFormat,
     Texture2D, Vector2,
 };

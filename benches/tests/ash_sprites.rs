@@ -23,7 +23,7 @@ fn device() -> GraphicsDevice {
         back_buffer_height: HEIGHT,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::from_env() };
     GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
 }
 

@@ -2,6 +2,8 @@
 //! the live run's exact pixels, on its own (the snapshot carries what earlier frames left),
 //! trimmed, through the environment variable, and through the `xnagraph-replay` binary.
 
+#[path = "../../engine/tests/common/child.rs"]
+mod child;
 mod common;
 
 use std::path::PathBuf;
@@ -29,7 +31,7 @@ fn device() -> GraphicsDevice {
         back_buffer_height: H,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::from_env() };
     GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
 }
 
@@ -238,12 +240,18 @@ fn a_trimmed_capture_replays_to_the_same_final_frame() {
     assert!(trim(&capture, 3..=5, &mut backend, Vec::new()).is_err());
 }
 
+/// The variable is set in a child process running this test alone: every device made while it
+/// is set captures, so setting it here would make the other tests' devices capture too.
 #[test]
 fn the_environment_variable_captures_an_unmodified_game() {
-    let path = scratch("from_env.xgc");
-    std::env::set_var("XNAGRAPH_CAPTURE", format!("{}:1-2", path.display()));
+    const NAME: &str = "the_environment_variable_captures_an_unmodified_game";
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("from_env.xgc");
+    let variable = format!("{}:1-2", path.display());
+    if !child::in_child(NAME, &[("XNAGRAPH_CAPTURE", &variable)]) {
+        return;
+    }
+    let _ = std::fs::remove_file(&path);
     let device = device();
-    std::env::remove_var("XNAGRAPH_CAPTURE");
     let live = render(&device, 3);
     assert_eq!(device.capture_result().unwrap().unwrap().frames, 2);
     let capture = Capture::open(&path).unwrap();

@@ -80,16 +80,14 @@ fn device() -> GraphicsDevice {
         depth_stencil_format: DepthFormat::Depth24,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::from_env() };
     GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
 }
 
-/// XNA's matrix from pixel coordinates (y down) to clip space (y up).
+/// XNA's matrix from pixel coordinates (y down) to clip space (y up). Near 0 and far −1 make
+/// clip depth equal the vertex's z.
 fn pixels_to_clip() -> Matrix {
-    let mut m = Matrix::create_scale(2.0 / W as f32, -2.0 / H as f32, 1.0);
-    m.m[3][0] = -1.0;
-    m.m[3][1] = 1.0;
-    m
+    Matrix::create_orthographic_off_center(0.0, W as f32, H as f32, 0.0, 0.0, -1.0)
 }
 
 /// The vertex at pixel (x, y) and depth z, in clip space.

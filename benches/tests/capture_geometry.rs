@@ -28,7 +28,7 @@ fn device() -> GraphicsDevice {
         depth_stencil_format: DepthFormat::Depth24,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::from_env() };
     GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
 }
 

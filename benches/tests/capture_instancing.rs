@@ -47,9 +47,8 @@ fn render(device: &GraphicsDevice, frames: u32) -> Vec<Color> {
         }],
     )
     .unwrap();
-    let mut world = Matrix::create_scale(2.0 / W as f32, -2.0 / H as f32, 1.0);
-    world.m[3][0] = -1.0;
-    world.m[3][1] = 1.0;
+    // Pixels (y down) to clip space; near 0 and far −1 keep clip depth equal to z.
+    let world = Matrix::create_orthographic_off_center(0.0, W as f32, H as f32, 0.0, 0.0, -1.0);
     effect.parameter("World").unwrap().set_value(world).unwrap();
     let white = Color::new(255, 255, 255, 255);
     let v =
@@ -113,7 +112,7 @@ fn a_capture_of_draws_at_instance_frequency_two_opens_and_replays_to_the_live_fi
         back_buffer_height: H,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::from_env() };
     let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
     let path = scratch("instance_frequency_2.xgc");
     device.capture_frames(&path, 1..=2).unwrap();

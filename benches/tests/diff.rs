@@ -31,7 +31,7 @@ fn capture(name: &str, x: f32) -> (PathBuf, Vec<u8>) {
         back_buffer_height: H,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::from_env() };
     let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
     device.capture_frames(&path, 0..=3).unwrap();
     let scene = RenderTarget2D::with_options(

@@ -25,10 +25,14 @@ fn the_compiler_saves_at_least_forty_percent_of_attachment_traffic_with_the_same
     }
     let blind = checked_run(CompilePolicy::FrameBlind);
     let traffic = |c: &PlanCost| c.bytes_loaded + c.bytes_stored;
-    println!(
-        "{{\"test\":\"post_chain\",\"graph_bytes_loaded\":{},\"graph_bytes_stored\":{},\"frame_blind_bytes_loaded\":{},\"frame_blind_bytes_stored\":{}}}",
-        graph.cost.bytes_loaded, graph.cost.bytes_stored, blind.cost.bytes_loaded, blind.cost.bytes_stored,
-    );
+    let figures = xnagraph_benches::json(&[
+        ("test", "post_chain".into()),
+        ("graph_bytes_loaded", graph.cost.bytes_loaded.into()),
+        ("graph_bytes_stored", graph.cost.bytes_stored.into()),
+        ("frame_blind_bytes_loaded", blind.cost.bytes_loaded.into()),
+        ("frame_blind_bytes_stored", blind.cost.bytes_stored.into()),
+    ]);
+    println!("{figures}");
     let differing = graph.pixels.iter().zip(&blind.pixels).filter(|(a, b)| a != b).count();
     assert_eq!(differing, 0, "pixels differ between the policies");
     // The frame is not trivially dark: the scene and the bloom show.

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::scene::{capture, FRAMES, H, W};
+use common::scene::{capture, capture_named, FRAMES, H, W};
 use common::scratch;
 use xnagraph_benches::profile::{
     node_rows, node_table, profile, summary_json, ProfileOptions, ProfileRun,
@@ -85,6 +85,22 @@ fn without_timestamps_frames_are_timed_fence_to_fence() {
     let json = summary_json(&run, None);
     assert!(json.contains("\"gpu_ms\":null"), "{json}");
     assert!(json.contains("fence to fence"), "{json}");
+}
+
+/// Texture names come from the game: one with a newline, a tab, a quote and a control
+/// character still gives a summary that a JSON parser reads, with the name exactly as given.
+#[test]
+fn the_json_summary_keeps_any_texture_name_exactly() {
+    const NAME: &str = "a\nb\t\"c\u{1}";
+    let path = capture_named("named.xgc", NAME);
+    let run = profiled(&path, false);
+    let json = summary_json(&run, None);
+    let summary: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    let nodes = summary["nodes"].as_array().expect("a node list");
+    // The first pass draws into the target, the second into the back buffer.
+    let pass = nodes.iter().find(|n| n["kind"] == "pass").expect("a pass");
+    assert_eq!(pass["name"], format!("pass {NAME}"));
+    assert_eq!(pass["attachments"], format!("{NAME}:color"));
 }
 
 fn replay_binary(args: &[&str]) -> String {

@@ -33,7 +33,7 @@ fn capture(name: &str) -> (PathBuf, Vec<Vec<Color>>) {
         back_buffer_height: H,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::from_env() };
     let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
     device.capture_frames(&path, 0..=FRAMES as u64 - 1).unwrap();
     let scene = RenderTarget2D::new(&device, W / 2, H / 2).unwrap();

@@ -37,7 +37,7 @@ fn capture(name: &str) -> PathBuf {
         back_buffer_height: H,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::from_env() };
     let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
     device.capture_frames(&path, 0..=u64::from(FRAMES) - 1).unwrap();
     let ball = Texture2D::new(&device, 2, 2).unwrap();
@@ -76,10 +76,11 @@ fn headless_final_frame(capture: &Path, backend: &str) -> Image {
     image
 }
 
-/// `replay --window` of `capture` with `args`, its stdout lines sent as they come.
-fn windowed(capture: &Path, args: &[&str]) -> (Child, mpsc::Receiver<String>) {
+/// `replay --window` of `capture` with `args` on `display`, its stdout lines sent as they come.
+fn windowed(display: &Display, capture: &Path, args: &[&str]) -> (Child, mpsc::Receiver<String>) {
     let mut child = Child::new(
-        replay()
+        display
+            .command(replay())
             .args(["replay", capture.to_str().unwrap(), "--window"])
             .args(args)
             .stdout(Stdio::piped())
@@ -101,9 +102,9 @@ fn a_windowed_replay_shows_exactly_its_final_frame_on_both_backends() {
     for backend in ["vulkan", "sdlgpu"] {
         let last = headless_final_frame(&capture, backend);
         assert_eq!((last.width, last.height), (W as u32, H as u32));
+        let display = Display::private();
         let (child, lines) =
-            windowed(&capture, &["--validation", "--backend", backend, "--keep-open"]);
-        let display = Display::connect();
+            windowed(&display, &capture, &["--validation", "--backend", backend, "--keep-open"]);
         let window = display.wait_for(child.id(), title);
         assert_eq!(display.size(window), (W as u32, H as u32), "the back buffer's size");
         // The tables come after the last frame's present; the window then stays open.
@@ -153,8 +154,8 @@ fn closing_the_window_ends_the_replay_with_the_figures_so_far() {
         return;
     }
     let capture = capture("window-close.xgc");
-    let (child, lines) = windowed(&capture, &["--repeat", "100000"]);
     let display = Display::connect();
+    let (child, lines) = windowed(&display, &capture, &["--repeat", "100000"]);
     let window = display.wait_for(child.id(), "xnagraph-replay window-close.xgc");
     std::thread::sleep(Duration::from_millis(1500));
     display.close(window);

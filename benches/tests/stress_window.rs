@@ -87,8 +87,10 @@ fn the_window_shows_the_scenarios_last_frame() {
         // The frames differ, so a window showing an earlier frame than the last fails.
         let earlier = headless_final_frame(backend, "4");
         assert!(last.differing(&earlier) > 100, "{backend}: the sprites move between frames");
+        let display = Display::private();
         let mut child = Child::new(
-            stress()
+            display
+                .command(stress())
                 .args(["--backend", backend, "--window", "--keep-open", "--frames", "5"])
                 .args(SPRITES)
                 .stdout(Stdio::piped())
@@ -97,7 +99,6 @@ fn the_window_shows_the_scenarios_last_frame() {
                 .expect("the stress binary starts"),
         );
         let summary = child.lines();
-        let display = Display::connect();
         let window = display.wait_for(child.id(), "xnagraph-stress sprites");
         // The summary comes after the last frame's present; the window then stays open.
         let line = loop {

@@ -1,13 +1,20 @@
-//! Texture content: `Texture2D` loaded from image files and streams (PNG, JPEG, BMP, GIF, TGA,
-//! QOI through the `image` crate), and saved as PNG.
+//! Content: XNA's `ContentManager` over compiled `.xnb` files (`content/manager.rs`: names
+//! and caching; `content/xnb.rs`: the container, its header and decompression;
+//! `content/readers.rs`: the type readers), and, here, `Texture2D` loaded from image files and
+//! streams (PNG, JPEG, BMP, GIF, TGA, QOI through the `image` crate) and saved as PNG.
 //!
-//! Rules kept here: every colour type and bit depth becomes `SurfaceFormat::Color` (palette
-//! and low-bit grey expanded, a PNG `tRNS` chunk becoming alpha, 16-bit samples rounded to 8
-//! bits; a GIF gives its first frame);
-//! alpha is premultiplied on load unless [`LoadOptions::premultiply_alpha`] is off; the image's
-//! size meets the texture size rules before its pixels are decoded; a decoder failure is
-//! `InvalidOperation` carrying the decoder's message (and the file's name when loaded from a
-//! file), never a panic.
+//! Rules kept here: every colour type and bit depth becomes `SurfaceFormat::Color` (palette and
+//! low-bit grey expanded, a PNG `tRNS` chunk becoming alpha, 16-bit samples rounded to 8 bits; a
+//! GIF gives its first frame); alpha is premultiplied on load unless
+//! [`LoadOptions::premultiply_alpha`] is off; the image's size meets the texture size rules before
+//! its pixels are decoded; a decoder failure is `InvalidOperation` carrying the decoder's message
+//! (and the file's name when loaded from a file), never a panic.
+
+mod manager;
+mod readers;
+mod xnb;
+
+pub use manager::{Content, ContentManager};
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -153,7 +160,7 @@ impl Texture2D {
     /// Errors (`InvalidOperation`, saying what is wrong): data in no format read, corrupt data
     /// with the decoder's message, truncated data with the byte where it ends, an image of
     /// zero size; one beyond the profile's texture size is `NotSupported`, as `new Texture2D`
-    /// of that size.
+    /// of that size. A stream that fails to read is [`XnaError::Io`] with the stream's error.
     pub fn from_stream(device: &GraphicsDevice, stream: impl Read) -> Result<Texture2D> {
         Self::from_stream_with(device, stream, LoadOptions::default())
     }
@@ -167,9 +174,7 @@ impl Texture2D {
         device.shared.check_alive()?;
         let mut data = Vec::new();
         let mut stream = stream;
-        stream
-            .read_to_end(&mut data)
-            .map_err(|e| decode_error("the stream", format!("reading failed: {e}")))?;
+        stream.read_to_end(&mut data).map_err(|e| XnaError::io("Reading the stream failed", e))?;
         let (w, h, texels) = decode(device, &data, None, "the stream", options)?;
         Self::from_texels(device, w, h, &texels)
     }
@@ -177,7 +182,8 @@ impl Texture2D {
     /// Loads an image file, as the content pipeline's default texture import (premultiplied):
     /// [`Texture2D::from_stream`] over the file's bytes, the extension naming the format where
     /// the data has no signature (`.tga`). Every error names the file; one that cannot be
-    /// read is `Argument` for `path`.
+    /// read is [`XnaError::Io`] whose source is the `std::io::Error` (`NotFound` for a missing
+    /// file), as .NET's `File.OpenRead` throws `FileNotFoundException` or `IOException`.
     pub fn from_file(device: &GraphicsDevice, path: impl AsRef<Path>) -> Result<Texture2D> {
         Self::from_file_with(device, path, LoadOptions::default())
     }
@@ -190,9 +196,8 @@ impl Texture2D {
     ) -> Result<Texture2D> {
         device.shared.check_alive()?;
         let path = path.as_ref();
-        let data = std::fs::read(path).map_err(|e| {
-            XnaError::argument("path", format!("Could not open '{}': {e}.", path.display()))
-        })?;
+        let data = std::fs::read(path)
+            .map_err(|e| XnaError::io(format!("Could not read '{}'", path.display()), e))?;
         let source = format!("'{}'", path.display());
         let format = image::ImageFormat::from_path(path).ok();
         let (w, h, texels) = decode(device, &data, format, &source, options)?;
@@ -211,7 +216,7 @@ impl Texture2D {
     /// `GetData`.
     ///
     /// Errors: a width or height that is not positive is `ArgumentOutOfRange`; a format other
-    /// than `SurfaceFormat::Color` is `NotSupported`; a failing stream is `InvalidOperation`
+    /// than `SurfaceFormat::Color` is `NotSupported`; a failing stream is [`XnaError::Io`]
     /// with the write error.
     pub fn save_as_png(&self, stream: impl Write, width: i32, height: i32) -> Result<()> {
         if width <= 0 {
@@ -246,6 +251,11 @@ impl Texture2D {
             height as u32,
             image::ExtendedColorType::Rgba8,
         )
-        .map_err(|e| XnaError::invalid_operation(format!("SaveAsPng failed: {e}.")))
+        .map_err(|e| match e {
+            image::ImageError::IoError(e) => {
+                XnaError::io("SaveAsPng could not write the stream", e)
+            }
+            e => XnaError::invalid_operation(format!("SaveAsPng failed: {e}.")),
+        })
     }
 }

@@ -16,13 +16,14 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use bytemuck::Pod;
-use xnagraph_graph::{DepthFormat, Rect, RenderTargetUsage, SurfaceFormat, TextureDesc};
+use xnagraph_graph::{
+    full_mip_count, DepthFormat, Rect, RenderTargetUsage, SurfaceFormat, TextureDesc,
+};
 
 use crate::data::{checked_bytes, read_region, validate_region};
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::{lock, Event};
-use crate::profile::full_mip_count;
 use crate::registry::ResourceEventArgs;
 use crate::render_target::{dispose_target, drop_target, target_desc};
 use crate::shared::DeviceShared;
@@ -134,7 +135,7 @@ impl TextureCube {
         shared.check_alive()?;
         let size = validate_cube_size(shared, size)?;
         check_texture_format(shared, format, size, size)?;
-        let levels = if mip_map { full_mip_count(size, size) } else { 1 };
+        let levels = if mip_map { full_mip_count(size, size, 1) } else { 1 };
         let desc = TextureDesc { layers: 6, ..TextureDesc::texture_2d(size, size, levels, format) };
         let core = create_core(device, "TextureCube", desc, None, false)?;
         record_zero_fill(shared, &core.state()?);
@@ -249,7 +250,11 @@ impl std::fmt::Debug for RenderTargetCube {
 
 impl RenderTargetCube {
     /// `new RenderTargetCube(device, size, mipMap, preferredFormat, preferredDepthFormat)`:
-    /// no multisampling, `DiscardContents`.
+    /// no multisampling, `DiscardContents`. The preferred format is substituted, not refused:
+    /// one a cube target of the profile cannot use
+    /// ([`GraphicsProfile::supports_cube_target_format`](crate::GraphicsProfile::supports_cube_target_format):
+    /// on HiDef the DXT and signed normalised formats) or the adapter cannot render becomes
+    /// `Color`, as in XNA.
     pub fn new(
         device: &GraphicsDevice,
         size: i32,

@@ -2,9 +2,10 @@
 //!
 //! In: a texture's description and the caller's level, rectangle, element type, start index
 //! and count. Out: the validated subresource region and the byte range of the caller's data
-//! it covers, or the `XnaError` XNA names (a level out of range, a rectangle outside the level
-//! or off the format's 4×4 blocks, an element size that does not divide the format's, a count
-//! that does not match the region). `SetData` and `GetData` of every texture kind, and
+//! it covers, or the `XnaError` XNA names (a level out of range, a rectangle outside the level,
+//! an element size that does not divide the format's, a count
+//! that does not match the region; a rectangle in a block-compressed format is first rounded
+//! out to the 4×4 blocks it touches). `SetData` and `GetData` of every texture kind, and
 //! `GetBackBufferData`, go through these functions.
 
 use std::sync::Arc;
@@ -26,7 +27,25 @@ fn validate_level(desc: &TextureDesc, level: i32) -> Result<u32> {
     Ok(level as u32)
 }
 
-/// Level and rectangle checks shared by every data path.
+/// A rectangle of a block-compressed level rounded out to the `b`×`b` blocks it touches (the
+/// last block row or column ending at the level's edge, where the level is not a whole number
+/// of blocks), as XNA's `SetData`/`GetData` read and write whole blocks.
+fn round_out_to_blocks(rect: Rect, b: i32, (lw, lh): (u32, u32)) -> Rect {
+    let out = |start: i32, len: i32, edge: u32| {
+        let first = start / b * b;
+        let end = ((start + len + b - 1) / b * b).min(edge as i32);
+        (first, end - first)
+    };
+    let (x, width) = out(rect.x, rect.width, lw);
+    let (y, height) = out(rect.y, rect.height, lh);
+    Rect::new(x, y, width, height)
+}
+
+/// Level and rectangle checks shared by every data path: the rectangle (the whole level when
+/// `None`) must lie inside the level; in a block-compressed format it is rounded out to the
+/// 4×4 blocks it touches, and the data must then cover those whole blocks (MonoGame rounds the
+/// start down and the size up separately, which can miss the last block a rectangle off the
+/// grid touches; xnagraph takes every block touched).
 pub(crate) fn validate_region(
     desc: &TextureDesc,
     level: i32,
@@ -48,21 +67,7 @@ pub(crate) fn validate_region(
         ));
     }
     let b = desc.format.block_edge() as i32;
-    if b > 1 {
-        let aligned_end = |start: i32, len: i32, edge: u32| {
-            (start + len) % b == 0 || (start + len) as u32 == edge
-        };
-        if rect.x % b != 0
-            || rect.y % b != 0
-            || !aligned_end(rect.x, rect.width, lw)
-            || !aligned_end(rect.y, rect.height, lh)
-        {
-            return Err(XnaError::argument(
-                "rect",
-                "The rectangle must be aligned to the format's 4x4 blocks.",
-            ));
-        }
-    }
+    let rect = if b > 1 { round_out_to_blocks(rect, b, (lw, lh)) } else { rect };
     Ok((level, rect))
 }
 

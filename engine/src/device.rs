@@ -58,7 +58,7 @@ pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
         timeout: options.timeout,
         poison_undefined: options.poison_undefined,
         pool_keep_submissions: options.target_pool_frames,
-        texture_indexing: options.texture_indexing,
+        texture_indexing: options.texture_indexing.into(),
         gpu_timing: options.gpu_timing,
         mapped_sprites: options.mapped_sprites,
     }
@@ -169,17 +169,22 @@ impl GraphicsDevice {
             last_submission: AtomicU64::new(0),
             diagnostics,
             compile_policy: options.compile_policy,
+            print_plans: options.print_plans,
             last_plan_cost: Mutex::new(None),
             returned_lists: Mutex::new(Default::default()),
             capture: Default::default(),
             gpu_timing,
+            open_query_span: Mutex::new(None),
         });
         shared.capture.texture_created(lock(&shared.rec).builder.back_buffer());
         if options.render_thread {
             shared.start_render_thread(frames_in_flight(&options))?;
         }
         let device = GraphicsDevice { shared };
-        if let Ok(spec) = std::env::var(crate::capture::CAPTURE_VARIABLE) {
+        // The only place the engine reads XNAGRAPH_CAPTURE, and only when the game opted in.
+        let spec =
+            options.capture_from_env.then(|| std::env::var(crate::capture::CAPTURE_VARIABLE));
+        if let Some(Ok(spec)) = spec {
             let (path, frames) = crate::capture::parse_spec(&spec)?;
             device.capture_frames(path, frames)?;
         }
@@ -191,7 +196,8 @@ impl GraphicsDevice {
     /// (at once, if it is the frame being recorded now) every live texture is read back once as
     /// the capture's snapshot, and the file is complete after the present that ends the last
     /// frame ([`GraphicsDevice::capture_result`] then reports it). `XNAGRAPH_CAPTURE=path:N-M`
-    /// does the same at device creation. An empty range, or a first frame that has begun
+    /// does the same at the creation of a device whose options opted in to the environment
+    /// ([`DeviceOptions::with_env`]). An empty range, or a first frame that has begun
     /// already, is `ArgumentOutOfRange` on `frames`; a capture already armed or running is
     /// `InvalidOperation`, as is a file that cannot be created.
     pub fn capture_frames(

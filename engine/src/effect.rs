@@ -17,7 +17,7 @@
 
 mod layout;
 
-pub(crate) use layout::{MAX_OUTPUTS, SPIRV_MAGIC};
+pub(crate) use layout::MAX_OUTPUTS;
 
 use std::sync::{Arc, Mutex};
 

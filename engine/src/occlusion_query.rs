@@ -1,15 +1,17 @@
 //! XNA's `OcclusionQuery`: counts the samples of the draws between `Begin` and `End` that pass
 //! the depth and stencil tests.
 //!
-//! `Begin` remembers where in the current pass the span starts; `End` records the span there
-//! (a pair of query ops in the pass segment), so the compiler knows the query's pass and keeps
-//! it. A span cannot leave its pass: when the pass open at `Begin` ends before `End` (the
-//! render target changes, a `SetData` or `GetData` splits it, the device flushes), `End` is
-//! `InvalidOperation` and records nothing. A `Begin` while no pass is open (right after a
-//! bind or a flush, before any clear or draw) starts the span in the next pass that opens. The count is never waited for: `IsComplete` is false until the frame with
-//! the span has been submitted and the GPU has finished it, and a game polls it through later
-//! frames; `PixelCount` before that is `InvalidOperation`. On a multisampled target the count
-//! is of samples, as on Direct3D.
+//! `Begin` remembers where in the current pass the span starts; `End` records the span there (a
+//! pair of query ops in the pass segment), so the compiler knows the query's pass and keeps it. A
+//! span cannot leave its pass: when the pass open at `Begin` ends before `End` (the render target
+//! changes, a `SetData` or `GetData` splits it, the device flushes), `End` is `InvalidOperation`
+//! and records nothing. One span is open at a time on a device: `Begin` while another query's span
+//! is open is `InvalidOperation` (Vulkan nests no occlusion queries; see
+//! [`OcclusionQuery::begin`]). A `Begin` while no pass is open (right after a bind or a flush,
+//! before any clear or draw) starts the span in the next pass that opens. The count is never waited
+//! for: `IsComplete` is false until the frame with the span has been submitted and the GPU has
+//! finished it, and a game polls it through later frames; `PixelCount` before that is
+//! `InvalidOperation`. On a multisampled target the count is of samples, as on Direct3D.
 //!
 //! A backend without occlusion queries (SDL_gpu) refuses the constructor with XNA's
 //! `NotSupportedException`.
@@ -57,6 +59,10 @@ impl QueryCore {
             return;
         }
         lock(&self.state).take();
+        // A disposed query's open span can never end: it no longer keeps others from beginning.
+        if let Some(device) = self.device.upgrade() {
+            close_span(&device, self.res.id);
+        }
         self.res.end_dispose();
     }
 }
@@ -78,6 +84,14 @@ impl std::fmt::Debug for OcclusionQuery {
             .field("resource", &self.core.res.id)
             .field("phase", &*lock(&self.core.phase))
             .finish()
+    }
+}
+
+/// Forgets `id`'s open span, if it is the one open.
+fn close_span(device: &DeviceShared, id: ResourceId) {
+    let mut open = lock(&device.open_query_span);
+    if *open == Some(id) {
+        *open = None;
     }
 }
 
@@ -131,6 +145,13 @@ impl OcclusionQuery {
     /// `Begin()`: the draws from here to `End` are counted. `Begin` twice without `End` is
     /// `InvalidOperation`. A query whose previous span is still in the frame being recorded
     /// flushes that frame first (one native query counts one span per submission).
+    ///
+    /// Differs from XNA: a `Begin` while another query's span is open (begun and neither
+    /// ended nor disposed) is `InvalidOperation`, with nothing recorded. XNA on Direct3D 9
+    /// accepts overlapping spans of different queries and counts each; Vulkan allows only one
+    /// active occlusion query in a command buffer (as OpenGL allows one per target), so
+    /// xnagraph refuses the second span rather than nest two native queries. A game ends one
+    /// span before it begins the next.
     pub fn begin(&self) -> Result<()> {
         let device = self.device()?;
         let mut phase = lock(&self.core.phase);
@@ -139,10 +160,17 @@ impl OcclusionQuery {
                 "OcclusionQuery.Begin cannot be called again before End.",
             ));
         }
+        if lock(&device.open_query_span).is_some_and(|id| id != self.core.res.id) {
+            return Err(XnaError::invalid_operation(
+                "OcclusionQuery.Begin cannot be called while another OcclusionQuery is begun: \
+                 call End on that query first (xnagraph counts one span at a time).",
+            ));
+        }
         let pending = matches!(*phase, Phase::Ended { frame } if frame == recording_frame(&device));
         if pending {
             device.flush()?;
         }
+        *lock(&device.open_query_span) = Some(self.core.res.id);
         let (segment, index) = lock(&device.rec).builder.next_op_position();
         *phase = Phase::Begun { segment, index };
         Ok(())
@@ -159,6 +187,8 @@ impl OcclusionQuery {
                 "OcclusionQuery.End cannot be called before Begin.",
             ));
         };
+        // Whichever way this End goes, the span is no longer open.
+        close_span(&device, self.core.res.id);
         let state = lock(&self.core.state)
             .clone()
             .ok_or(XnaError::ObjectDisposed { object: "OcclusionQuery" })?;
@@ -176,16 +206,15 @@ impl OcclusionQuery {
     }
 
     /// `IsComplete`: whether the GPU has counted the last span. False while the frame with the
-    /// span is still being recorded or running; never waits. Before any `End`, or between
-    /// `Begin` and `End`, it is `InvalidOperation`.
+    /// span is still being recorded or running; never waits. False too before the query was
+    /// ever begun and between `Begin` and `End` (not an error, as in XNA and MonoGame: a game
+    /// may poll a query it has not used yet). A disposed query is `ObjectDisposed`.
     pub fn is_complete(&self) -> Result<bool> {
         let device = self.device()?;
         let mut phase = lock(&self.core.phase);
         match *phase {
             Phase::Complete(_) => Ok(true),
-            Phase::Idle | Phase::Begun { .. } => Err(XnaError::invalid_operation(
-                "OcclusionQuery.IsComplete needs a query that was begun and ended.",
-            )),
+            Phase::Idle | Phase::Begun { .. } => Ok(false),
             Phase::Ended { frame } => {
                 if device.frames_submitted.load(Ordering::Acquire) < frame {
                     return Ok(false);

@@ -4,7 +4,35 @@ use std::time::Duration;
 
 use xnagraph_graph::compile::CompilePolicy;
 use xnagraph_graph::{DepthFormat, RenderTargetUsage, SurfaceFormat};
-pub use xnagraph_vulkan::TextureIndexing;
+
+/// How a sprite draw of several textures becomes native draws on Vulkan (not XNA; see
+/// [`DeviceOptions::texture_indexing`]). The engine's own type, handed to the backend as its
+/// equivalent, so that no backend type is part of the public API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TextureIndexing {
+    /// One native draw when the device has `shaderSampledImageArrayNonUniformIndexing` (each
+    /// sprite indexes the array of its draw's textures), else one per run of sprites that
+    /// sample one texture.
+    #[default]
+    Auto,
+    /// One native draw per run of sprites that sample one texture, on any device.
+    Runs,
+    /// One native draw on any device, through a fragment stage that picks the sprite's texture
+    /// with a switch of constant indices. Costly where divergent branches are (a CPU
+    /// rasteriser runs every case); for tests of the one-draw path on devices without
+    /// non-uniform indexing.
+    Branches,
+}
+
+impl From<TextureIndexing> for xnagraph_vulkan::TextureIndexing {
+    fn from(mode: TextureIndexing) -> Self {
+        match mode {
+            TextureIndexing::Auto => Self::Auto,
+            TextureIndexing::Runs => Self::Runs,
+            TextureIndexing::Branches => Self::Branches,
+        }
+    }
+}
 
 /// XNA's `PresentationParameters`. The window a device presents to is given at creation
 /// instead of as a handle here.
@@ -68,8 +96,8 @@ impl Default for PresentationParameters {
 ///
 /// Both GPU backends lower the same compiled plans from the same SPIR-V and give the same
 /// pixels; [`crate::GraphicsDevice::capabilities`]-level differences are listed in the README.
-/// The default is Vulkan; the environment variable `XNAGRAPH_BACKEND` (`vulkan` or `sdlgpu`)
-/// changes the default without rebuilding (see [`BackendKind::from_env`]).
+/// The default is Vulkan. A game that opts in to the environment ([`DeviceOptions::from_env`])
+/// lets `XNAGRAPH_BACKEND` (`vulkan` or `sdlgpu`) pick another without rebuilding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BackendKind {
     /// Vulkan 1.3 through ash and vk-mem (lavapipe included).
@@ -88,7 +116,9 @@ pub enum BackendKind {
 
 impl BackendKind {
     /// The backend `XNAGRAPH_BACKEND` names (`vulkan` or `sdlgpu`, any case), or `None` when
-    /// it is unset. Another value is reported (a `tracing` warning) and ignored.
+    /// it is unset. Another value is reported (a `tracing` warning) and ignored. Only this call
+    /// and [`DeviceOptions::with_env`] read the variable: a device made without either runs on
+    /// the backend its options name, whatever the environment holds.
     pub fn from_env() -> Option<BackendKind> {
         let value = std::env::var("XNAGRAPH_BACKEND").ok()?;
         match value.trim().to_ascii_lowercase().as_str() {
@@ -103,11 +133,28 @@ impl BackendKind {
 }
 
 /// Engine options XNA has no place for.
+///
+/// The library reads no environment variable on its own: [`DeviceOptions::default`] and a
+/// device made from it behave the same whatever the player's environment holds (a shipped game
+/// must not start writing capture files because a variable happens to be set). A game, sample or
+/// tool that wants the developer variables opts in with [`DeviceOptions::from_env`] (or
+/// [`DeviceOptions::with_env`] on options of its own):
+///
+/// | Variable | Effect |
+/// |---|---|
+/// | `XNAGRAPH_BACKEND=vulkan\|sdlgpu` | [`DeviceOptions::backend`] |
+/// | `XNAGRAPH_VALIDATION=1` | [`DeviceOptions::validation`] on |
+/// | `XNAGRAPH_PRINT_PLAN=1` | [`DeviceOptions::print_plans`] on |
+/// | `XNAGRAPH_CAPTURE=path:N-M` | [`DeviceOptions::capture_from_env`] on: the device captures frames N to M into `path` |
+///
+/// XNA has no such variables; they are xnagraph's debugging aids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeviceOptions {
-    /// Which backend lowers the frames: by default `XNAGRAPH_BACKEND`'s, else Vulkan.
+    /// Which backend lowers the frames (default Vulkan; `XNAGRAPH_BACKEND` through
+    /// [`DeviceOptions::with_env`]).
     pub backend: BackendKind,
-    /// Khronos validation with synchronization validation (also on with `XNAGRAPH_VALIDATION=1`).
+    /// Khronos validation with synchronization validation (`XNAGRAPH_VALIDATION=1` through
+    /// [`DeviceOptions::with_env`]); without the layer installed, creation is `NotSupported`.
     /// On SDL_gpu it turns SDL's debug mode on (which debug builds have anyway) with the
     /// Khronos layer underneath.
     pub validation: bool,
@@ -159,12 +206,48 @@ pub struct DeviceOptions {
     /// Off, sprites are written to host memory and copied at submission. The pixels are the
     /// same either way. Not part of XNA.
     pub mapped_sprites: bool,
+    /// Emit every compiled plan as a `tracing` INFO event of target `xnagraph::plan`, as text
+    /// (off by default; `XNAGRAPH_PRINT_PLAN=1` through [`DeviceOptions::with_env`]). Not part
+    /// of XNA.
+    pub print_plans: bool,
+    /// Read `XNAGRAPH_CAPTURE=path:N-M` (or `path:N`) when the device is created and capture
+    /// those frames as [`crate::GraphicsDevice::capture_frames`] does; unset, nothing is
+    /// captured. A value of another form fails the creation with `ArgumentException` naming
+    /// `XNAGRAPH_CAPTURE`. Off by default; [`DeviceOptions::with_env`] turns it on. The
+    /// variable is read at creation rather than here so that the options stay `Copy`. Not part
+    /// of XNA.
+    pub capture_from_env: bool,
+}
+
+impl DeviceOptions {
+    /// The default options with the developer variables of the environment applied (see
+    /// [`DeviceOptions::with_env`]): what the samples, the tools and the tests use.
+    pub fn from_env() -> DeviceOptions {
+        DeviceOptions::default().with_env()
+    }
+
+    /// These options with the developer variables of the environment applied: `XNAGRAPH_BACKEND`
+    /// replaces [`DeviceOptions::backend`] (an unknown name is reported as a `tracing` warning
+    /// and ignored), `XNAGRAPH_VALIDATION=1` turns [`DeviceOptions::validation`] on and
+    /// `XNAGRAPH_PRINT_PLAN=1` [`DeviceOptions::print_plans`] (neither turns an option off), and
+    /// [`DeviceOptions::capture_from_env`] is turned on so that the device reads
+    /// `XNAGRAPH_CAPTURE` when it is created. Without this call the library reads none of them.
+    pub fn with_env(self) -> DeviceOptions {
+        let on = |name: &str| std::env::var_os(name).is_some_and(|v| v == "1");
+        DeviceOptions {
+            backend: BackendKind::from_env().unwrap_or(self.backend),
+            validation: self.validation || on("XNAGRAPH_VALIDATION"),
+            print_plans: self.print_plans || on("XNAGRAPH_PRINT_PLAN"),
+            capture_from_env: true,
+            ..self
+        }
+    }
 }
 
 impl Default for DeviceOptions {
     fn default() -> Self {
         DeviceOptions {
-            backend: BackendKind::from_env().unwrap_or_default(),
+            backend: BackendKind::Vulkan,
             validation: false,
             frames_in_flight: 2,
             timeout: Duration::from_secs(10),
@@ -175,6 +258,8 @@ impl Default for DeviceOptions {
             texture_indexing: TextureIndexing::Auto,
             gpu_timing: false,
             mapped_sprites: true,
+            print_plans: false,
+            capture_from_env: false,
         }
     }
 }

@@ -84,11 +84,17 @@ impl GraphicsProfile {
             GraphicsProfile::HiDef => !format.is_block_compressed(),
         }
     }
-}
 
-/// Number of levels in a full mip chain for the given size.
-pub(crate) fn full_mip_count(width: u32, height: u32) -> u32 {
-    32 - width.max(height).max(1).leading_zeros()
+    /// Whether a `RenderTargetCube` of this format may be created under the profile (before the
+    /// backend's own verdict): XNA's render-target formats, where HiDef has no signed
+    /// normalised ones (`NormalizedByte2`, `NormalizedByte4`) and no DXT. A cube target asked
+    /// for any other format gets `Color`. Where xnagraph differs: a `RenderTarget2D` keeps
+    /// `NormalizedByte2`/`NormalizedByte4` where the adapter renders them
+    /// ([`Self::supports_render_target_format`]), an extension over XNA's list.
+    pub fn supports_cube_target_format(self, format: SurfaceFormat) -> bool {
+        self.supports_render_target_format(format)
+            && !matches!(format, SurfaceFormat::NormalizedByte2 | SurfaceFormat::NormalizedByte4)
+    }
 }
 
 #[cfg(test)]
@@ -117,9 +123,21 @@ mod tests {
     }
 
     #[test]
-    fn full_mip_chain_counts_down_to_one_texel() {
-        assert_eq!(full_mip_count(1, 1), 1);
-        assert_eq!(full_mip_count(256, 64), 9);
-        assert_eq!(full_mip_count(300, 5), 9);
+    fn cube_targets_take_no_signed_normalised_or_block_compressed_format() {
+        let hidef = |f| GraphicsProfile::HiDef.supports_cube_target_format(f);
+        let refused: Vec<_> = SurfaceFormat::ALL.into_iter().filter(|&f| !hidef(f)).collect();
+        assert_eq!(
+            refused,
+            [
+                SurfaceFormat::Dxt1,
+                SurfaceFormat::Dxt3,
+                SurfaceFormat::Dxt5,
+                SurfaceFormat::NormalizedByte2,
+                SurfaceFormat::NormalizedByte4
+            ]
+        );
+        let reach = |f| GraphicsProfile::Reach.supports_cube_target_format(f);
+        let kept: Vec<_> = SurfaceFormat::ALL.into_iter().filter(|&f| reach(f)).collect();
+        assert_eq!(kept, [SurfaceFormat::Color]);
     }
 }

@@ -15,7 +15,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use xnagraph_graph::{
-    ColorBinding, DepthFormat, RenderTargetDesc, RenderTargetUsage, SurfaceFormat, TextureDesc,
+    full_mip_count, ColorBinding, DepthFormat, RenderTargetDesc, RenderTargetUsage, SurfaceFormat,
+    TextureDesc,
 };
 
 use crate::capability::check_mip_generation;
@@ -23,7 +24,6 @@ use crate::cube::{CubeMapFace, RenderTargetCube};
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::{lock, Event};
-use crate::profile::full_mip_count;
 use crate::registry::{ResourceEventArgs, ResourceId};
 use crate::shared::{BoundTarget, DeviceShared};
 use crate::texture::{create_core, validate_size, RenderTargetInfo, Texture2D, TextureCore};
@@ -122,25 +122,80 @@ impl<'a> RenderTargetBinding<'a> {
 /// XNA's 2048:1 limit on a render target's aspect ratio.
 const MAX_ASPECT_RATIO: u32 = 2048;
 
+/// What a render target is created with besides its size, by name: the descriptor of
+/// [`RenderTarget2D::with_descriptor`], for a call that reads better than XNA's eight positional
+/// arguments. `Default` is XNA's `new RenderTarget2D(device, width, height)`: no mips,
+/// `SurfaceFormat::Color`, no depth, no multisampling, `DiscardContents`.
+///
+/// ```no_run
+/// # use xnagraph::*;
+/// # fn f(device: &GraphicsDevice) -> Result<()> {
+/// let options = RenderTargetOptions {
+///     depth_format: DepthFormat::Depth24,
+///     multi_sample_count: 4,
+///     ..RenderTargetOptions::default()
+/// };
+/// let scene = RenderTarget2D::with_descriptor(device, 640, 360, &options)?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RenderTargetOptions {
+    /// `mipMap`: give the target a full mip chain, generated after each pass that draws it.
+    pub mip_map: bool,
+    /// `preferredFormat`; a format the device cannot render to falls back as in XNA.
+    pub format: SurfaceFormat,
+    /// `preferredDepthFormat`.
+    pub depth_format: DepthFormat,
+    /// `preferredMultiSampleCount`, clamped to what the device supports (0: none).
+    pub multi_sample_count: i32,
+    /// `usage`: what binding the target again does to its content.
+    pub usage: RenderTargetUsage,
+}
+
+impl Default for RenderTargetOptions {
+    fn default() -> Self {
+        RenderTargetOptions {
+            mip_map: false,
+            format: SurfaceFormat::Color,
+            depth_format: DepthFormat::None,
+            multi_sample_count: 0,
+            usage: RenderTargetUsage::DiscardContents,
+        }
+    }
+}
+
 impl RenderTarget2D {
-    /// `new RenderTarget2D(device, width, height)`: Color, no depth, no multisampling,
-    /// `DiscardContents`.
-    pub fn new(device: &GraphicsDevice, width: i32, height: i32) -> Result<Self> {
+    /// A `width` × `height` target created with `options`: the same as XNA's
+    /// [`RenderTarget2D::with_options`] overload given the same values, with the same errors.
+    pub fn with_descriptor(
+        device: &GraphicsDevice,
+        width: i32,
+        height: i32,
+        options: &RenderTargetOptions,
+    ) -> Result<Self> {
+        let o = *options;
         Self::with_options(
             device,
             width,
             height,
-            false,
-            SurfaceFormat::Color,
-            DepthFormat::None,
-            0,
-            RenderTargetUsage::DiscardContents,
+            o.mip_map,
+            o.format,
+            o.depth_format,
+            o.multi_sample_count,
+            o.usage,
         )
+    }
+
+    /// `new RenderTarget2D(device, width, height)`: Color, no depth, no multisampling,
+    /// `DiscardContents`.
+    pub fn new(device: &GraphicsDevice, width: i32, height: i32) -> Result<Self> {
+        Self::with_descriptor(device, width, height, &RenderTargetOptions::default())
     }
 
     /// `new RenderTarget2D(device, width, height, mipMap, preferredFormat, preferredDepthFormat,
     /// preferredMultiSampleCount, usage)`. A mipmapped target whose (applied) format the device
     /// cannot generate mips for is `NotSupported` here, not at the flush that would generate them.
+    /// [`RenderTarget2D::with_descriptor`] takes the same options by name.
     #[allow(clippy::too_many_arguments)]
     pub fn with_options(
         device: &GraphicsDevice,
@@ -225,15 +280,14 @@ pub(crate) fn target_desc(
     preferred_multi_sample_count: i32,
     usage: RenderTargetUsage,
 ) -> Result<(TextureDesc, RenderTargetInfo)> {
-    let format = select_render_target_format(shared, preferred_format);
+    let format = select_render_target_format(shared, preferred_format, layers == 6);
     if mip_map {
         check_mip_generation(format, shared.format_support(format))?;
     }
     // Mipmapped non-power-of-two targets are allowed under Reach too.
-    let levels = if mip_map { full_mip_count(w, h) } else { 1 };
+    let levels = if mip_map { full_mip_count(w, h, 1) } else { 1 };
     let depth = shared.applied_depth_format(preferred_depth_format);
-    let sample_count =
-        shared.caps.clamp_sample_count(closest_msaa_power(preferred_multi_sample_count));
+    let sample_count = shared.caps.clamp_sample_count(preferred_multi_sample_count.max(0) as u32);
     let desc = TextureDesc {
         width: w,
         height: h,
@@ -266,24 +320,22 @@ pub(crate) fn drop_target(core: &TextureCore) {
     core.dispose(false);
 }
 
-/// XNA's "preferred" format: a format the profile forbids or the backend cannot render to
-/// becomes `Color`.
-fn select_render_target_format(device: &DeviceShared, preferred: SurfaceFormat) -> SurfaceFormat {
-    if device.profile.supports_render_target_format(preferred)
-        && device.format_support(preferred).render_target
-    {
+/// XNA's "preferred" format: a format the profile forbids for this kind of target (a `cube`
+/// has XNA's narrower list) or the backend cannot render to becomes `Color`.
+fn select_render_target_format(
+    device: &DeviceShared,
+    preferred: SurfaceFormat,
+    cube: bool,
+) -> SurfaceFormat {
+    let profile_allows = if cube {
+        device.profile.supports_cube_target_format(preferred)
+    } else {
+        device.profile.supports_render_target_format(preferred)
+    };
+    if profile_allows && device.format_support(preferred).render_target {
         preferred
     } else {
         SurfaceFormat::Color
-    }
-}
-
-/// FNA's `ClosestMSAAPower`: rounds down to a power of two; 0 and 1 mean no multisampling.
-fn closest_msaa_power(requested: i32) -> u32 {
-    if requested <= 1 {
-        0
-    } else {
-        1 << (31 - (requested as u32).leading_zeros())
     }
 }
 
@@ -435,20 +487,5 @@ impl GraphicsDevice {
     /// The current bindings as (resource, array slice); empty when drawing to the back buffer.
     pub fn render_target_bindings(&self) -> Vec<(ResourceId, u32)> {
         lock(&self.shared.rec).bindings.iter().map(|b| (b.resource, b.layer)).collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn multisample_count_rounds_down_to_a_power_of_two_and_one_means_none() {
-        assert_eq!(closest_msaa_power(0), 0);
-        assert_eq!(closest_msaa_power(1), 0);
-        assert_eq!(closest_msaa_power(3), 2);
-        assert_eq!(closest_msaa_power(4), 4);
-        assert_eq!(closest_msaa_power(7), 4);
-        assert_eq!(closest_msaa_power(16), 16);
     }
 }

@@ -240,6 +240,9 @@ pub(crate) struct DeviceShared {
     pub diagnostics: Diagnostics,
     /// The policy frames are compiled under (`DeviceOptions::compile_policy`).
     pub compile_policy: CompilePolicy,
+    /// Whether every compiled plan is emitted as a `tracing` event
+    /// (`DeviceOptions::print_plans`).
+    pub print_plans: bool,
     /// The cost of the last plan handed to the backend.
     pub last_plan_cost: Mutex<Option<PlanCost>>,
     /// Submitted frames' lists, emptied on the submitting thread before they go back to the
@@ -249,6 +252,9 @@ pub(crate) struct DeviceShared {
     pub capture: crate::capture::CaptureHook,
     /// Which frame each timed submission carried ([`crate::DeviceOptions::gpu_timing`]).
     pub gpu_timing: crate::gpu_timing::GpuTimingLog,
+    /// The `OcclusionQuery` whose span is open (begun, not yet ended): another query's `Begin`
+    /// is refused while it is (see [`crate::OcclusionQuery::begin`]).
+    pub open_query_span: Mutex<Option<ResourceId>>,
 }
 
 impl DeviceShared {

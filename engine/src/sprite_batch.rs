@@ -1,27 +1,24 @@
 //! `SpriteBatch`: XNA's sprite renderer, recording sprites into the frame.
 //!
-//! Each `draw*` call turns its sprite into one
-//! [`SpriteInstance`](xnagraph_graph::SpriteInstance) at once — the top-left corner and the two
-//! edge vectors with origin and scale applied as XNA places the corners, texture coordinates
-//! with the flips applied, layer depth and tint — in the batch's own arena (a vector, or, for
-//! a large Deferred batch that opens the frame, memory the GPU draws from in place: see
-//! [`xnagraph_graph::SpriteArena`]), and extends the current run of sprites sharing a texture;
-//! the instance carries the batch's index of its texture. A sprite drawn with a rotation in a
-//! vector keeps its unrotated placement and notes its rotation; the flush rotates all such
-//! sprites at once (sines and cosines in vectorised blocks), to the very bits a rotation at the
-//! draw gives, which is where a sprite in mapped memory (never read back) is rotated. The stock
-//! vertex stage expands each instance into its four corners; the stock fragment stage, or the
-//! [`Effect`] given to `begin`, colours them. `end` hands the arena
-//! to the frame (moved, not copied, when the frame has no sprites yet) and records the draws
-//! ([`flush`]): a batch of the stock stage over several 2D textures draws up to
-//! [`xnagraph_graph::MAX_DRAW_TEXTURES`] of them per `Draw`, each sprite picking its texture by
-//! its slot, so alternating textures never end a draw (a backend that cannot index textures
-//! splits it into runs itself); any other batch is one `Draw` per run. The sorting modes also
-//! keep a (depth, texture) key per sprite and write the instances into the frame in sorted
-//! order.
-//! `Immediate` records each sprite as it is drawn. A cube drawn with
-//! [`SpriteBatch::draw_cube_direction`] joins the same queue; its runs draw with the stock
-//! cube-sampling stage instead of the batch's.
+//! Each `draw*` call turns its sprite into one [`SpriteInstance`](xnagraph_graph::SpriteInstance)
+//! at once — the top-left corner and the two edge vectors with origin and scale applied as XNA
+//! places the corners, texture coordinates with the flips applied, layer depth and tint — in the
+//! batch's own arena (a vector, or, for a large Deferred batch that opens the frame, memory the GPU
+//! draws from in place: see [`xnagraph_graph::SpriteArena`]), and extends the current run of
+//! sprites sharing a texture; the instance carries the batch's index of its texture. A sprite drawn
+//! with a rotation in a vector keeps its unrotated placement and notes its rotation; the flush
+//! rotates all such sprites at once (sines and cosines in vectorised blocks), to the very bits a
+//! rotation at the draw gives, which is where a sprite in mapped memory (never read back) is
+//! rotated. The stock vertex stage expands each instance into its four corners; the stock fragment
+//! stage, or the [`Effect`] given to `begin`, colours them. `end` hands the arena to the frame
+//! (moved, not copied, when the frame has no sprites yet) and records the draws ([`flush`]): a
+//! batch of the stock stage over several 2D textures draws up to
+//! [`xnagraph_graph::MAX_DRAW_TEXTURES`] of them per `Draw`, each sprite picking its texture by its
+//! slot, so alternating textures never end a draw (a backend that cannot index textures splits it
+//! into runs itself); any other batch is one `Draw` per run. The sorting modes also keep a (depth,
+//! texture) key per sprite and write the instances into the frame in sorted order. `Immediate`
+//! records each sprite as it is drawn. A cube drawn with [`SpriteBatch::draw_cube_direction`] joins
+//! the same queue; its runs draw with the stock cube-sampling stage instead of the batch's.
 
 use std::sync::{Arc, Weak};
 
@@ -44,9 +41,10 @@ mod cube;
 mod flush;
 mod geometry;
 mod modes;
+mod overloads;
 mod text;
 
-pub use modes::{SpriteEffects, SpriteSortMode};
+pub use modes::{SpriteBatchOptions, SpriteEffects, SpriteOptions, SpriteSortMode};
 
 use geometry::{instance, normalised_source, project, unrotated, Geometry, Sprite};
 
@@ -270,6 +268,8 @@ impl SpriteBatch {
     /// `end` in the other modes. Each draw goes into the viewport current when it is recorded
     /// (`Immediate`: at the draw call; otherwise: at `end`), so in `Immediate` mode a draw
     /// after a viewport change lands in the new viewport, scaled by the projection of `begin`.
+    ///
+    /// [`SpriteBatch::begin_with_options`] takes the same by name.
     pub fn begin_with(
         &mut self,
         sort: SpriteSortMode,
@@ -280,6 +280,22 @@ impl SpriteBatch {
         transform: Option<Matrix>,
     ) -> Result<()> {
         self.begin_with_effect(sort, blend, sampler, depth_stencil, rasterizer, None, transform)
+    }
+
+    /// `Begin` with every argument by name ([`SpriteBatchOptions`]; its `Default` is
+    /// `Begin()`): the same batch, rules and errors as [`SpriteBatch::begin_with_effect`] given
+    /// the same values.
+    pub fn begin_with_options(&mut self, options: &SpriteBatchOptions<'_>) -> Result<()> {
+        let o = *options;
+        self.begin_with_effect(
+            o.sort_mode,
+            Some(o.blend_state),
+            Some(o.sampler_state),
+            Some(o.depth_stencil_state),
+            Some(o.rasterizer_state),
+            o.effect,
+            Some(o.transform_matrix),
+        )
     }
 
     /// `Begin(sortMode, blendState, samplerState, depthStencilState, rasterizerState, effect,
@@ -348,63 +364,8 @@ impl SpriteBatch {
         Ok(())
     }
 
-    /// `Draw(texture, position, color)`: [`SpriteBatch::draw_ex`] with the whole texture, no
-    /// rotation, origin or flip, scale 1 and depth 0, of which only the position needs checking
-    /// (the size is the texture's).
-    #[inline]
-    pub fn draw(&mut self, texture: &Texture2D, position: Vector2, color: Color) -> Result<()> {
-        let (x, y) = (position.x, position.y);
-        if !placement_ok(&[x, y, 0.0, 0.0, 0.0, 0.0], 0.0, 0.0) {
-            return Err(refuse_sprite(&[("position", &[x, y])], &[("position", &[x, y])]));
-        }
-        let size = [texture.width() as f32, texture.height() as f32];
-        let geometry =
-            Geometry { destination: [x, y, size[0], size[1]], offset: [0.0; 2], rotation: 0.0 };
-        let whole = [0.0, 0.0, 1.0, 1.0];
-        self.push(&texture.core, false, whole, geometry, color, SpriteEffects::NONE, 0.0)
-    }
-
-    /// `Draw(texture, destinationRectangle, color)`.
-    pub fn draw_rect(
-        &mut self,
-        texture: &Texture2D,
-        destination: Rectangle,
-        color: Color,
-    ) -> Result<()> {
-        self.draw_rect_ex(
-            texture,
-            destination,
-            None,
-            color,
-            0.0,
-            Vector2::ZERO,
-            SpriteEffects::NONE,
-            0.0,
-        )
-    }
-
-    /// `Draw(texture, destinationRectangle, sourceRectangle, color)`.
-    pub fn draw_rect_source(
-        &mut self,
-        texture: &Texture2D,
-        destination: Rectangle,
-        source: Option<Rectangle>,
-        color: Color,
-    ) -> Result<()> {
-        self.draw_rect_ex(
-            texture,
-            destination,
-            source,
-            color,
-            0.0,
-            Vector2::ZERO,
-            SpriteEffects::NONE,
-            0.0,
-        )
-    }
-
     /// `Draw(texture, position, sourceRectangle, color, rotation, origin, scale, effects,
-    /// layerDepth)`. Always inlined into the game's loop: as a call, its nine arguments and
+    /// layerDepth)` ([`SpriteBatch::draw_with`] takes the same by name). Always inlined into the game's loop: as a call, its nine arguments and
     /// saved registers cost a sprite more than its own work (measured).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -522,7 +483,7 @@ impl SpriteBatch {
             cos: 1.0,
             depth,
             color: [color.r, color.g, color.b, color.a],
-            effects: effects.0 & 3,
+            effects: effects.bits() & 3,
             texture,
         };
         if rotation == 0.0 {

@@ -1,14 +1,18 @@
-//! `SpriteFont` built at load time from a TrueType/OpenType file: each character of the chosen
-//! ranges rasterised by `fontdue` into one glyph atlas, and XNA's text layout
-//! (`MeasureString`, and the glyph placement `SpriteBatch::draw_string` draws).
+//! `SpriteFont`, built at load time from a TrueType/OpenType file (each character of the chosen
+//! ranges rasterised by `fontdue` into one glyph atlas) or from the parts XNA's content pipeline
+//! stores (a compiled `.xnb` font: texture, glyph and cropping rectangles, characters, kerning
+//! triples), and XNA's text layout (`MeasureString`, and the glyph placement
+//! `SpriteBatch::draw_string` draws).
 //!
-//! Rules kept here: a glyph's metrics are XNA's A/B/C widths in whole pixels (left side
-//! bearing, bitmap width, right side bearing, summing to the rounded advance); the first glyph
-//! of a line starts at `max(left bearing, 0)`, every later one adds `Spacing` and its left
-//! bearing (and the pair's kerning); a line is as wide as its pen after the last glyph plus that
-//! glyph's positive right bearing; `'\n'` starts a line `LineSpacing` lower and `'\r'` is
-//! skipped. A character outside the font resolves to `DefaultCharacter` or is an
-//! `ArgumentException` for `text`.
+//! Rules kept here: a glyph's metrics are XNA's A/B/C widths (its `Kerning` triple: left side
+//! bearing, width, right side bearing); the first glyph of a line starts its pen at
+//! `max(left bearing, 0)`, every later one adds `Spacing` and its left bearing (and, for a
+//! TrueType font, the pair's kerning); the glyph's bitmap is drawn at the pen plus its cropping
+//! rectangle's offset; a line is as wide as its pen after the last glyph's width plus that
+//! glyph's positive right bearing; the last line is as tall as `LineSpacing` or its tallest
+//! cropping rectangle; `'\n'` starts a line `LineSpacing` lower and `'\r'` is skipped. A
+//! character outside the font resolves to `DefaultCharacter` or is an `ArgumentException` for
+//! `text`.
 
 use std::io::Read;
 use std::ops::RangeInclusive;
@@ -16,7 +20,7 @@ use std::path::Path;
 
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
-use crate::math::{Color, Rectangle, Vector2};
+use crate::math::{Color, Rectangle, Vector2, Vector3};
 use crate::texture::Texture2D;
 
 /// How a [`SpriteFont`] is built from a font file (the settings of XNA's `.spritefont`
@@ -56,8 +60,12 @@ impl Default for FontOptions {
 pub(crate) struct Glyph {
     /// `BoundsInTexture`: the glyph's coverage in the atlas (empty for a blank glyph).
     pub(crate) bounds: Rectangle,
+    /// `Cropping.X`: the bitmap's left edge right of the pen.
+    pub(crate) crop_x: f32,
     /// `Cropping.Y`: the bitmap's top below the line's top.
     pub(crate) top: f32,
+    /// `Cropping.Height`: the glyph cell's height, the least height of a line holding it.
+    pub(crate) crop_height: f32,
     /// XNA's `Kerning.X`: the left side bearing.
     pub(crate) left: f32,
     /// XNA's `Kerning.Y`: the bitmap's width.
@@ -79,11 +87,13 @@ pub(crate) struct Placed {
 /// [`SpriteBatch::draw_string`](crate::SpriteBatch::draw_string) and measured by
 /// [`SpriteFont::measure_string`].
 ///
-/// Built at load time from a TrueType/OpenType file instead of XNA's content pipeline. The atlas
-/// holds premultiplied white glyphs (each texel's coverage in all four channels), so the tint
-/// of `DrawString` colours them as XNA's fonts are coloured. Where it differs from XNA: pair
-/// kerning from the font's `kern` table is applied between adjacent glyphs (XNA's fonts carry
-/// per-glyph A/B/C widths only).
+/// Built from a TrueType/OpenType file at load time ([`SpriteFont::from_file`]), from the parts
+/// of a compiled XNA font ([`SpriteFont::from_parts`]), or loaded from an `.xnb` file by
+/// [`ContentManager`](crate::ContentManager). A TrueType atlas holds premultiplied white glyphs
+/// (each texel's coverage in all four channels), so the tint of `DrawString` colours them as
+/// XNA's fonts are coloured. Where a TrueType font differs from XNA: pair kerning from the
+/// font's `kern` table is applied between adjacent glyphs (XNA's fonts carry per-glyph A/B/C
+/// widths only); a font from parts is laid out exactly as XNA lays out its compiled fonts.
 pub struct SpriteFont {
     texture: Texture2D,
     /// The resolved characters, sorted; `glyphs[i]` belongs to `characters[i]`.
@@ -92,10 +102,9 @@ pub struct SpriteFont {
     default_character: Option<char>,
     spacing: f32,
     line_spacing: i32,
-    /// The height of a glyph cell (XNA's `Cropping.Height`): the font's rounded line height.
-    cell_height: f32,
-    font: fontdue::Font,
-    size_px: f32,
+    /// The TrueType font and pixel size pair kerning is read from; `None` for a font built
+    /// from parts.
+    font: Option<(fontdue::Font, f32)>,
 }
 
 /// A font that cannot be read, as XNA's `InvalidOperationException`, naming the source.
@@ -140,30 +149,29 @@ fn pack(bitmaps: &[Bitmap], width: usize) -> (Vec<(usize, usize)>, usize) {
 
 impl SpriteFont {
     /// Builds a font from a TrueType/OpenType file. Every error names the file: one that cannot
-    /// be read is `Argument` for `path`, one that is not a font `InvalidOperation` saying what
-    /// is wrong; see [`SpriteFont::from_bytes`] for the options' rules.
+    /// be read is [`XnaError::Io`] whose source is the `std::io::Error`, one that is not a font
+    /// `InvalidOperation` saying what is wrong; see [`SpriteFont::from_bytes`] for the options'
+    /// rules.
     pub fn from_file(
         device: &GraphicsDevice,
         path: impl AsRef<Path>,
         options: &FontOptions,
     ) -> Result<SpriteFont> {
         let path = path.as_ref();
-        let data = std::fs::read(path).map_err(|e| {
-            XnaError::argument("path", format!("Could not open '{}': {e}.", path.display()))
-        })?;
+        let data = std::fs::read(path)
+            .map_err(|e| XnaError::io(format!("Could not read '{}'", path.display()), e))?;
         Self::build(device, &data, &format!("'{}'", path.display()), options)
     }
 
-    /// Builds a font from a stream holding a TrueType/OpenType file, read to its end.
+    /// Builds a font from a stream holding a TrueType/OpenType file, read to its end; a stream
+    /// that fails to read is [`XnaError::Io`] with the stream's error.
     pub fn from_stream(
         device: &GraphicsDevice,
         mut stream: impl Read,
         options: &FontOptions,
     ) -> Result<SpriteFont> {
         let mut data = Vec::new();
-        stream
-            .read_to_end(&mut data)
-            .map_err(|e| font_error("the stream", format!("reading failed: {e}")))?;
+        stream.read_to_end(&mut data).map_err(|e| XnaError::io("Reading the stream failed", e))?;
         Self::build(device, &data, "the stream", options)
     }
 
@@ -260,7 +268,9 @@ impl SpriteFont {
             debug_assert!(b.character == characters[glyphs.len()]);
             glyphs.push(Glyph {
                 bounds: Rectangle::new(x as i32, y as i32, m.width as i32, m.height as i32),
+                crop_x: 0.0,
                 top: ascent - (m.ymin + m.height as i32) as f32,
+                crop_height: cell_height,
                 left,
                 width: w,
                 right: advance - left - w,
@@ -274,9 +284,89 @@ impl SpriteFont {
             default_character: options.default_character,
             spacing: options.spacing,
             line_spacing: options.line_spacing.unwrap_or(cell_height as i32),
-            cell_height,
-            font,
-            size_px: px,
+            font: Some((font, px)),
+        })
+    }
+
+    /// A font from the parts XNA's content pipeline compiles (MonoGame's public `SpriteFont`
+    /// constructor; XNA's is internal to its `SpriteFontReader`): the glyph `texture`, and per
+    /// character (in any order) its `glyph_bounds` in the texture, its `cropping` rectangle
+    /// (the bitmap's offset from the pen and the cell's height) and its `kerning` triple (left
+    /// side bearing, width, right side bearing), with the font's `line_spacing`, `spacing` and
+    /// `default_character`. It is laid out and drawn exactly as XNA draws its compiled fonts
+    /// (module documentation); the texture is drawn as stored.
+    ///
+    /// Errors (`Argument`, naming the parameter): lists of different lengths, no characters,
+    /// a character listed twice, a default character that is not listed; a spacing that is not
+    /// finite is `ArgumentOutOfRange`.
+    #[allow(clippy::too_many_arguments)] // MonoGame's constructor.
+    pub fn from_parts(
+        texture: Texture2D,
+        glyph_bounds: &[Rectangle],
+        cropping: &[Rectangle],
+        characters: &[char],
+        line_spacing: i32,
+        spacing: f32,
+        kerning: &[Vector3],
+        default_character: Option<char>,
+    ) -> Result<SpriteFont> {
+        let n = characters.len();
+        if n == 0 {
+            return Err(XnaError::argument("characters", "A SpriteFont needs characters."));
+        }
+        for (param, len) in [
+            ("glyphBounds", glyph_bounds.len()),
+            ("cropping", cropping.len()),
+            ("kerning", kerning.len()),
+        ] {
+            if len != n {
+                return Err(XnaError::argument(
+                    param,
+                    format!("{param} holds {len} entries for {n} characters."),
+                ));
+            }
+        }
+        if !spacing.is_finite() {
+            return Err(XnaError::out_of_range("spacing", "The spacing must be finite."));
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| characters[i]);
+        if let Some(w) = order.windows(2).find(|w| characters[w[0]] == characters[w[1]]) {
+            let c = characters[w[0]];
+            return Err(XnaError::argument(
+                "characters",
+                format!("The character '{c}' (0x{:04X}) is listed twice.", c as u32),
+            ));
+        }
+        let sorted: Vec<char> = order.iter().map(|&i| characters[i]).collect();
+        if let Some(d) = default_character {
+            if sorted.binary_search(&d).is_err() {
+                return Err(XnaError::argument("defaultCharacter", unresolvable(d)));
+            }
+        }
+        let glyphs = order
+            .iter()
+            .map(|&i| {
+                let (crop, k) = (cropping[i], kerning[i]);
+                Glyph {
+                    bounds: glyph_bounds[i],
+                    crop_x: crop.x as f32,
+                    top: crop.y as f32,
+                    crop_height: crop.height as f32,
+                    left: k.x,
+                    width: k.y,
+                    right: k.z,
+                }
+            })
+            .collect();
+        Ok(SpriteFont {
+            texture,
+            characters: sorted,
+            glyphs,
+            default_character,
+            spacing,
+            line_spacing,
+            font: None,
         })
     }
 
@@ -334,9 +424,11 @@ impl SpriteFont {
         found(c).or_else(|| self.default_character.and_then(found))
     }
 
-    /// The kerning between two resolved characters, in whole pixels.
+    /// The pair kerning between two resolved characters of a TrueType font, in whole pixels
+    /// (none for a font from parts, as XNA's).
     fn kerning(&self, left: char, right: char) -> f32 {
-        self.font.horizontal_kern(left, right, self.size_px).map_or(0.0, f32::round)
+        let Some((font, px)) = &self.font else { return 0.0 };
+        font.horizontal_kern(left, right, *px).map_or(0.0, f32::round)
     }
 
     /// XNA's layout of `text`: each visible glyph's place, and the string's size
@@ -372,12 +464,12 @@ impl SpriteFont {
                 Some(p) => x += self.spacing + self.kerning(p, resolved) + glyph.left,
             }
             if glyph.bounds.width > 0 && glyph.bounds.height > 0 {
-                placed.push(Placed { bounds: glyph.bounds, x, y: y + glyph.top });
+                placed.push(Placed { bounds: glyph.bounds, x: x + glyph.crop_x, y: y + glyph.top });
             }
             x += glyph.width;
             width = width.max(x + glyph.right.max(0.0));
             x += glyph.right;
-            line_height = line_height.max(self.cell_height);
+            line_height = line_height.max(glyph.crop_height);
             previous = Some(resolved);
         }
         Ok((placed, Vector2::new(width, y + line_height)))

@@ -3,7 +3,8 @@
 //! A flush takes the frame out of the recorder on the caller's thread and hands it over: to the
 //! device's render thread ([`crate::render_thread`], the default), or, with
 //! `DeviceOptions::render_thread` off, to [`DeviceShared::render_frame`] on the caller's thread.
-//! Rendering a frame compiles it, waits for the submission the frames-in-flight bound needs
+//! Rendering a frame is graph's one flush ([`xnagraph_graph::flush`], the path a capture's replay
+//! takes too): it compiles the frame, waits for the submission the frames-in-flight bound needs
 //! completed, submits, and commits the plan's tracked texture state. Four rules shape it:
 //!
 //! - **Ordered.** Compiling advances each texture's tracked layouts, so plans must reach the
@@ -11,53 +12,47 @@
 //!   frame out of the recorder until it is queued (or, without a render thread, submitted); the
 //!   render thread handles its queue in order. A readback is recorded under the same lock, so no
 //!   other thread's flush carries it off.
-//! - **Committed on success only.** The tracked state a plan leaves is written back only once
-//!   the backend accepted the plan; a failed submission executed nothing, and the next frame's
-//!   barriers start from the state the GPU really reached.
+//! - **Committed on success only.** The tracked state a plan leaves is written back only once the
+//!   backend accepted the plan (the flush decides it); a failed submission executed nothing, and
+//!   the next frame's barriers start from the state the GPU really reached.
 //! - **No lock across a GPU wait.** Waits go through the backend's
-//!   [`xnagraph_graph::SubmissionWaiter`], holding neither the backend (resource creation on
-//!   other threads proceeds) nor the recorder, and every wait is bounded: a timeout is
-//!   `DeviceLost`. Events a failure raises are raised after every lock is released, on the
-//!   thread of the call that reports the failure, never on the render thread.
-//! - **Failures reach the next call.** A frame that fails on the render thread leaves its error
-//!   in [`DeviceShared::failure`]. The calls that check it are `present`, `flush`, every
-//!   readback (`GetData`, `GetBackBufferData`), `wait_idle` and resource creation: each checks
-//!   first and, finding a failure, returns it as the `XnaError` the synchronous path gives
-//!   (a lost device first raises the reset events) and does nothing else. `flush`, a readback
-//!   and `wait_idle` wait for the render thread to reach their frame, then check again, so they
-//!   report the failure of their own frame and of every frame sent before it.
+//!   [`xnagraph_graph::SubmissionWaiter`], holding neither the backend (resource creation on other
+//!   threads proceeds) nor the recorder, and every wait is bounded: a timeout is `DeviceLost`.
+//!   Events a failure raises are raised after every lock is released, on the thread of the call
+//!   that reports the failure, never on the render thread.
+//! - **Failures reach the next call.** A frame that fails on the render thread leaves its error in
+//!   [`DeviceShared::failure`]. The calls that check it are `present`, `flush`, every readback
+//!   (`GetData`, `GetBackBufferData`), `wait_idle` and resource creation: each checks first and,
+//!   finding a failure, returns it as the `XnaError` the synchronous path gives (a lost device
+//!   first raises the reset events) and does nothing else. `flush`, a readback and `wait_idle` wait
+//!   for the render thread to reach their frame, then check again, so they report the failure of
+//!   their own frame and of every frame sent before it.
 //!
-//! `present` returns once its frame is queued; `flush` returns once the render thread has
-//! submitted its frame (not once the GPU ran it); a readback waits for its own frame's
-//! submission and completion only, not for frames queued after it.
+//! `present` returns once its frame is queued; `flush` returns once the render thread has submitted
+//! its frame (not once the GPU ran it); a readback waits for its own frame's submission and
+//! completion only, not for frames queued after it.
 //!
-//! Each flush is a `tracing` span `flush` (DEBUG) carrying the frame number (this device's
-//! flush count) with `record` (taking the frame out of the recorder) inside, on the caller's
-//! thread. Rendering the frame is a span `render_frame` with the same number, on the render
-//! thread (following from the `flush` span) or nested in `flush` without one; `compile_frame`
-//! (the compiler's stages nest in it), `submit` and the backend's lowering, queue submission
-//! and retirement are inside it. `puffin` scopes of the same names sit at the same points.
+//! Each flush is a `tracing` span `flush` (DEBUG) carrying the frame number (this device's flush
+//! count) with `record` (taking the frame out of the recorder) inside, on the caller's thread.
+//! Rendering the frame is a span `render_frame` with the same number, on the render thread
+//! (following from the `flush` span) or nested in `flush` without one; `compile_frame` (the
+//! compiler's stages nest in it), `submit` and the backend's lowering, queue submission and
+//! retirement are inside it. `puffin` scopes of the same names sit at the same points.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
-use xnagraph_graph::compile::compile_for_submission_with;
+use xnagraph_graph::flush::{flush, FlushBackend};
 use xnagraph_graph::{
-    BackendError, FrameCommands, ReadbackId, Rect, Slices, SubmissionId, TextureState,
+    BackendError, FrameCommands, FramePlan, PresentTarget, ReadbackId, Rect, Slices, SubmissionId,
+    TextureState,
 };
 
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::render_thread::{stopped, Frame, Job};
 use crate::shared::{DeviceShared, Recording};
-
-/// `XNAGRAPH_PRINT_PLAN=1` emits every compiled plan as a `tracing` INFO event of target
-/// `xnagraph::plan` (read once).
-fn print_plans() -> bool {
-    static PRINT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *PRINT.get_or_init(|| std::env::var_os("XNAGRAPH_PRINT_PLAN").is_some_and(|v| v != "0"))
-}
 
 /// One region of one subresource to read back (a box of a volume's level).
 pub(crate) struct ReadRegion {
@@ -333,36 +328,21 @@ impl DeviceShared {
         span.follows_from(frame.cause);
         let _span = span.entered();
         puffin::profile_scope!("render_frame");
-        let mut commands = frame.commands;
-        commands.present_target = match self.present_target()? {
-            Ok(target) => target,
-            Err(e) => {
-                // The frame was recorded: a capture holds it even though it is not rendered.
-                if let Some(capture) = frame.capture {
-                    self.recycle_captured(capture, commands);
-                }
-                return Ok(Err(e));
-            }
+        let mut path = EngineFlush { shared: self, number };
+        let flushed = flush(&mut path, frame.commands, self.compile_policy, number);
+        let submitted = match flushed.submitted {
+            Ok(id) => Ok(Ok(id)),
+            Err(Failure::Backend(e)) => Ok(Err(e)),
+            // A device disposed before the frame compiled leaves the frame to be dropped.
+            Err(Failure::Disposed(e)) if !flushed.compiled => return Err(e),
+            Err(Failure::Disposed(e)) => Err(e),
         };
-        let (mut plan, tracking) = {
-            let _span = tracing::debug_span!("compile_frame", frame = number).entered();
-            compile_for_submission_with(commands, self.compile_policy)
-        };
-        if print_plans() {
-            tracing::info!(target: "xnagraph::plan", frame = number, "compiled plan\n{plan}");
+        // The flush gives the recorded frame back as it was: a capture takes it as it is, once
+        // the submission no longer reads it (the frame is recorded, even when not rendered).
+        let mut commands = flushed.frame;
+        if !flushed.compiled && frame.capture.is_none() {
+            return submitted;
         }
-        *lock(&self.last_plan_cost) = Some(plan.cost);
-        let submitted = self.submit_plan(&plan, number);
-        if matches!(submitted, Ok(Ok(_))) {
-            tracking.commit();
-        } else {
-            // Nothing of the plan executed: the textures keep the state the GPU really has.
-            drop(tracking);
-        }
-        // The compile left the recorded frame as it was (it added only how it is presented):
-        // a capture takes it as it is, once the submission no longer reads it.
-        let mut commands = std::mem::take(&mut plan.frame);
-        drop(plan);
         match frame.capture {
             Some(capture) => self.recycle_captured(capture, commands),
             None => {
@@ -398,8 +378,6 @@ impl DeviceShared {
         }
     }
 
-    /// Waits, without the backend lock, for the submission whose resources the next one
-    /// reuses, then submits; `number` is the frame number the spans carry.
     /// Builds the pipelines `requests` name (see [`crate::render_thread`]).
     pub(crate) fn prepare_pipelines(
         &self,
@@ -408,23 +386,61 @@ impl DeviceShared {
         let _span = tracing::debug_span!("prepare_pipelines", count = requests.len()).entered();
         self.backend_call(|backend| backend.prepare_pipelines(requests))
     }
+}
 
-    fn submit_plan(
-        &self,
-        plan: &xnagraph_graph::FramePlan,
-        number: u64,
-    ) -> Unhandled<SubmissionId> {
-        let _span = tracing::debug_span!("submit", frame = number).entered();
-        puffin::profile_scope!("submit");
-        let blocker = self.backend_call(|backend| Ok(backend.submit_blocker()))?;
-        if let Ok(Some(blocker)) = blocker {
-            if let Err(e) = self.waiter.wait_for(blocker) {
-                return Ok(Err(e));
-            }
+/// Why a frame's flush stopped: the device was disposed, or the backend failed.
+enum Failure {
+    Disposed(XnaError),
+    Backend(BackendError),
+}
+
+/// How the engine's flush reaches its backend: each call under the backend lock, the wait for
+/// the frames-in-flight blocker through the waiter without it (resource creation on other
+/// threads proceeds meanwhile).
+struct EngineFlush<'a> {
+    shared: &'a DeviceShared,
+    /// The frame number the spans carry.
+    number: u64,
+}
+
+/// A frame's outcome with its two kinds of failure told apart.
+fn failure<T>(outcome: Unhandled<T>) -> std::result::Result<T, Failure> {
+    match outcome {
+        Ok(Ok(r)) => Ok(r),
+        Ok(Err(e)) => Err(Failure::Backend(e)),
+        Err(e) => Err(Failure::Disposed(e)),
+    }
+}
+
+impl FlushBackend for EngineFlush<'_> {
+    type Error = Failure;
+
+    fn present_target(&mut self) -> std::result::Result<PresentTarget, Failure> {
+        failure(self.shared.present_target())
+    }
+
+    fn compiled(&mut self, plan: &FramePlan) -> std::result::Result<(), Failure> {
+        if self.shared.print_plans {
+            tracing::info!(target: "xnagraph::plan", frame = self.number, "compiled plan\n{plan}");
         }
+        *lock(&self.shared.last_plan_cost) = Some(plan.cost);
+        Ok(())
+    }
+
+    fn submit_blocker(&mut self) -> std::result::Result<Option<SubmissionId>, Failure> {
+        failure(self.shared.backend_call(|backend| Ok(backend.submit_blocker())))
+    }
+
+    fn wait_for(&mut self, submission: SubmissionId) -> std::result::Result<(), Failure> {
+        self.shared.waiter.wait_for(submission).map_err(Failure::Backend)
+    }
+
+    fn submit(&mut self, plan: &FramePlan) -> std::result::Result<SubmissionId, Failure> {
+        let (timing, number) = (&self.shared.gpu_timing, self.number);
         // Noted under the backend lock, before anyone can drain the submission's timing.
-        self.backend_call(|backend| {
-            backend.submit(plan).inspect(|&id| self.gpu_timing.submitted(id, number))
-        })
+        let submit = |backend: &mut dyn xnagraph_graph::Backend| {
+            backend.submit(plan).inspect(|&id| timing.submitted(id, number))
+        };
+        failure(self.shared.backend_call(submit))
     }
 }

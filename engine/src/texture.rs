@@ -19,13 +19,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use bytemuck::Pod;
-use xnagraph_graph::{Rect, Slices, SurfaceFormat, TextureDesc, TextureState, Upload};
+use xnagraph_graph::{
+    full_mip_count, Rect, Slices, SurfaceFormat, TextureDesc, TextureState, Upload,
+};
 
 use crate::data::{checked_bytes, read_region, validate_region, write_into_level};
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::{lock, Event};
-use crate::profile::full_mip_count;
 use crate::registry::{ResourceEventArgs, Tracked};
 use crate::resource::ResourceCore;
 use crate::shared::DeviceShared;
@@ -323,7 +324,7 @@ impl Texture2D {
                 "Reach profile does not support mipmaps on non-power-of-two textures.",
             ));
         }
-        let levels = if mip_map { full_mip_count(w, h) } else { 1 };
+        let levels = if mip_map { full_mip_count(w, h, 1) } else { 1 };
         let desc = TextureDesc::texture_2d(w, h, levels, format);
         let keep_shadow = shared.context_recovery.load(std::sync::atomic::Ordering::Acquire);
         let core = create_core(device, "Texture2D", desc, None, keep_shadow)?;
@@ -392,7 +393,9 @@ impl Texture2D {
         self.set_data_region(0, None, data, start_index, element_count)
     }
 
-    /// `SetData(level, rect, T[], startIndex, elementCount)`. On a render target (through the
+    /// `SetData(level, rect, T[], startIndex, elementCount)`. In a DXT format the rectangle is
+    /// rounded out to the 4×4 blocks it touches, and the data holds those whole blocks, row of
+    /// blocks after row, as in XNA. On a render target (through the
     /// target or any alias of it) the region is written in place and the other texels kept;
     /// refused with `InvalidOperation` while the target is bound, and with `NotSupported` on a
     /// multisampled target that preserves its contents (its next bind would load samples that
@@ -479,7 +482,8 @@ impl Texture2D {
     }
 
     /// `GetData(level, rect, T[], startIndex, elementCount)`. Reads the GPU copy (for a render
-    /// target, its resolved image).
+    /// target, its resolved image). In a DXT format the rectangle is rounded out to the 4×4
+    /// blocks it touches, as in [`Self::set_data_region`].
     pub fn get_data_region<T: Pod>(
         &self,
         level: i32,

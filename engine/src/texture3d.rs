@@ -16,14 +16,16 @@
 use std::sync::Arc;
 
 use bytemuck::Pod;
-use xnagraph_graph::{Capabilities, FormatSupport, SurfaceFormat, TextureDesc, Upload};
+use xnagraph_graph::{
+    full_mip_count, Capabilities, FormatSupport, SurfaceFormat, TextureDesc, Upload,
+};
 
 use crate::capability::check_volume;
 use crate::data::{checked_elements, copy_out, validate_box, BoxRegion};
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::{lock, Event};
-use crate::profile::{full_mip_count, GraphicsProfile};
+use crate::profile::GraphicsProfile;
 use crate::registry::ResourceEventArgs;
 use crate::submit::ReadRegion;
 use crate::texture::{create_core, record_zero_fill, TextureCore};
@@ -119,7 +121,7 @@ impl Texture3D {
         let support = shared.format_support(format);
         let (w, h, d) =
             validate_volume(shared.profile, &shared.caps, support, [width, height, depth], format)?;
-        let levels = if mip_map { full_mip_count(w.max(d), h) } else { 1 };
+        let levels = if mip_map { full_mip_count(w, h, d) } else { 1 };
         let desc = TextureDesc::volume(w, h, d, levels, format);
         let core = create_core(device, "Texture3D", desc, None, false)?;
         record_zero_fill(shared, &core.state()?);

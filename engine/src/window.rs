@@ -78,7 +78,7 @@ impl GraphicsDevice {
     /// surface is destroyed. A window without native handles, a display without Vulkan
     /// surfaces, or an adapter that cannot present to the window is `NotSupported`; the null
     /// backend cannot present (`NotSupported`). On SDL_gpu ([`BackendKind::SdlGpu`]) SDL wraps
-    /// the X11 or Wayland window and claims it for its GPU device; SDL runs one video driver per
+    /// the X11, Wayland, Win32 or AppKit window and claims it for its GPU device; SDL runs one video driver per
     /// process, so a process that already made a headless SDL_gpu device cannot make one for a
     /// window (`NotSupported`).
     pub fn for_window<W>(

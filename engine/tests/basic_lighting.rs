@@ -96,8 +96,8 @@ fn compute_lights(e: &BasicEffect, position: Vector3, normal: Vector3) -> (Vecto
         let dot_l = (-direction).dot(normal);
         let dot_h = (eye - direction).normalize().dot(normal);
         let zero_l = if dot_l >= 0.0 { 1.0 } else { 0.0 };
-        diffuse = diffuse + light_diffuse * (zero_l * dot_l);
-        specular = specular + light_specular * (dot_h.max(0.0) * zero_l).powf(e.specular_power);
+        diffuse += light_diffuse * (zero_l * dot_l);
+        specular += light_specular * (dot_h.max(0.0) * zero_l).powf(e.specular_power);
     }
     let a = e.alpha;
     let emissive = (e.emissive_color + e.ambient_light_color * e.diffuse_color) * a;

@@ -271,11 +271,9 @@ fn a_partial_set_data_of_a_compressed_texture_replaces_whole_blocks_only() {
         let mut corner = vec![0u8; size];
         t.get_data_region(0, Some(Rectangle::new(4, 4, 4, 4)), &mut corner, 0, size).unwrap();
         assert_eq!(corner, &bytes[3 * size..], "{format:?}: a one-block readback");
-        // Off the block grid, both ways: refused, naming the rectangle.
-        let half_block = Some(Rectangle::new(2, 0, 4, 4));
-        let err = t.get_data_region(0, half_block, &mut corner, 0, size).unwrap_err();
-        assert!(matches!(err, XnaError::Argument { param: "rect", .. }), "{format:?}: {err}");
-        let err = t.set_data_region(0, half_block, &one, 0, size).unwrap_err();
+        // Outside the level: refused, naming the rectangle.
+        let outside = Some(Rectangle::new(6, 0, 4, 4));
+        let err = t.get_data_region(0, outside, &mut corner, 0, size).unwrap_err();
         assert!(matches!(err, XnaError::Argument { param: "rect", .. }), "{format:?}: {err}");
         textures.push(t);
         expected.push((format, blocks));
@@ -286,6 +284,52 @@ fn a_partial_set_data_of_a_compressed_texture_replaces_whole_blocks_only() {
         compare(*format, &px, width, (1 + 10 * i as i32, 3), blocks, &mut wrong);
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// XNA rounds a rectangle inside a DXT level out to the 4×4 blocks it touches: a texel-sized
+/// rectangle is its whole block, one straddling a block edge is both blocks, and the data is
+/// those whole blocks (a count for the rectangle's own texels is refused).
+#[test]
+fn rectangles_inside_a_dxt_level_are_rounded_out_to_their_blocks() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    for format in DXT {
+        if !device.format_support(format).sampled {
+            skipped(
+                "rectangles_inside_a_dxt_level_are_rounded_out_to_their_blocks",
+                &format!("{format:?} is not available here"),
+            );
+            continue;
+        }
+        let (bytes, _) = four_blocks(format);
+        let size = bytes.len() / 4;
+        let t = Texture2D::with_format(&device, 8, 8, true, format).unwrap();
+        t.set_data(&bytes).unwrap();
+        // One texel of the bottom-right block reads that block.
+        let mut one = vec![0u8; size];
+        t.get_data_region(0, Some(Rectangle::new(5, 6, 1, 1)), &mut one, 0, size).unwrap();
+        assert_eq!(one, &bytes[3 * size..], "{format:?}: the block of texel (5, 6)");
+        // Texels 2..6 of the top row straddle blocks 0 and 1: both, in order.
+        let mut two = vec![0u8; 2 * size];
+        t.get_data_region(0, Some(Rectangle::new(2, 1, 4, 2)), &mut two, 0, 2 * size).unwrap();
+        assert_eq!(two, &bytes[..2 * size], "{format:?}: the two blocks of a straddling row");
+        // A write of texel (1, 5) replaces the bottom-left block with block 1's bytes.
+        let (b1, _) = block(format, 1);
+        t.set_data_region(0, Some(Rectangle::new(1, 5, 1, 1)), &b1, 0, size).unwrap();
+        let mut whole = vec![0u8; bytes.len()];
+        t.get_data(&mut whole).unwrap();
+        let want = [&bytes[..2 * size], &b1[..], &bytes[3 * size..]].concat();
+        assert_eq!(whole, want, "{format:?}: only the bottom-left block changed");
+        // The data must be the whole blocks touched.
+        let short = t.set_data_region(0, Some(Rectangle::new(1, 5, 1, 1)), &b1, 0, size / 2);
+        assert!(matches!(short, Err(XnaError::Argument { .. })), "{format:?}: {short:?}");
+        // Level 2 is 2×2, one block: a texel rectangle reads that block.
+        let (b2, _) = block(format, 2);
+        t.set_data_region(2, None, &b2, 0, size).unwrap();
+        let mut level2 = vec![0u8; size];
+        t.get_data_region(2, Some(Rectangle::new(1, 1, 1, 1)), &mut level2, 0, size).unwrap();
+        assert_eq!(level2, b2, "{format:?}: the one block of level 2");
+    }
 }
 
 #[test]

@@ -325,11 +325,15 @@ fn truncated_and_corrupt_files_are_errors_naming_the_file() {
     assert!(message.contains("CRC"), "{message}");
 
     let missing = dir.join("missing.png");
+    // A file that cannot be read is an I/O error, whose cause is the io::Error as it was.
     match Texture2D::from_file(&device, &missing) {
-        Err(XnaError::Argument { param: "path", message }) => {
-            assert!(message.contains("missing.png"), "{message}")
+        Err(e @ XnaError::Io { .. }) => {
+            assert!(e.message().contains("missing.png"), "{e}");
+            let cause = std::error::Error::source(&e).expect("the I/O error is the source");
+            let io = cause.downcast_ref::<std::io::Error>().expect("an io::Error");
+            assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
         }
-        other => panic!("expected Argument for path, got {other:?}"),
+        other => panic!("expected Io, got {other:?}"),
     }
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -310,6 +310,24 @@ fn depth_is_shared_by_the_six_faces() {
     assert_rect(&px, 8, Rectangle::new(3, 0, 5, 8), Color::RED, grey);
 }
 
+/// XNA's HiDef cube targets take no signed normalised format: a preferred `NormalizedByte2`
+/// or `NormalizedByte4` gives a `Color` cube (not an error), while a format on XNA's list that
+/// the adapter renders stays as asked.
+#[test]
+fn a_hidef_cube_target_substitutes_color_for_formats_xna_cannot_render() {
+    let _v = Validation::new();
+    let hidef = device(8, 8);
+    let target = |format| RenderTargetCube::new(&hidef, 8, false, format, DepthFormat::None);
+    for format in [SurfaceFormat::NormalizedByte2, SurfaceFormat::NormalizedByte4] {
+        assert_eq!(target(format).unwrap().format(), SurfaceFormat::Color, "{format:?}");
+    }
+    for format in [SurfaceFormat::Vector4, SurfaceFormat::Bgr565, SurfaceFormat::HalfVector2] {
+        let want =
+            if hidef.format_support(format).render_target { format } else { SurfaceFormat::Color };
+        assert_eq!(target(format).unwrap().format(), want, "{format:?}");
+    }
+}
+
 #[test]
 fn construction_follows_the_profile_cube_rules() {
     let _v = Validation::new();

@@ -18,12 +18,10 @@ const W: i32 = 32;
 const H: i32 = 24;
 const CLEAR: Color = Color::new(10, 20, 30, 255);
 
-/// XNA's matrix from pixel coordinates (y down) to clip space (y up).
+/// XNA's matrix from pixel coordinates (y down) to clip space (y up). Near 0 and far −1 make
+/// clip depth equal the vertex's z.
 fn pixels_to_clip() -> Matrix {
-    let mut m = Matrix::create_scale(2.0 / W as f32, -2.0 / H as f32, 1.0);
-    m.m[3][0] = -1.0;
-    m.m[3][1] = 1.0;
-    m
+    Matrix::create_orthographic_off_center(0.0, W as f32, H as f32, 0.0, 0.0, -1.0)
 }
 
 const EVERY_TYPE_VERTEX: &str = "#version 450

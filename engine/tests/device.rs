@@ -551,7 +551,8 @@ fn reset_with_bad_parameters_leaves_the_device_as_it_was() {
 }
 
 /// The conformance suite runs on the backend `XNAGRAPH_BACKEND` names: a device made with the
-/// default options really is that backend (SDL_gpu's adapter line names SDL_gpu).
+/// test options (which opt in to the environment) really is that backend (SDL_gpu's adapter
+/// line names SDL_gpu).
 #[test]
 fn the_default_backend_is_the_one_xnagraph_backend_names() {
     let _v = Validation::new();

@@ -247,6 +247,23 @@ fn apply_after_the_game_disposed_an_effects_texture_is_object_disposed() {
     }
 }
 
+/// Dropping the game's handle is not Dispose: an effect given the texture holds a counted
+/// reference, so Apply succeeds and the draw still samples the texture's pixels.
+#[test]
+fn an_effect_keeps_drawing_a_texture_whose_game_handle_was_dropped() {
+    let _v = Validation::new();
+    let device = setup();
+    let white = texel(&device, Color::WHITE);
+    for i in 0..Holder::all(&device, &white, &white).len() {
+        let texture = texel(&device, OLD);
+        let holders = Holder::all(&device, &texture, &white);
+        drop(texture);
+        let holder = &holders[i];
+        holder.apply().unwrap_or_else(|e| panic!("{}: {e:?}", holder.name()));
+        assert_near(holder.draw(&device), holder.expected(OLD), 2);
+    }
+}
+
 type Log = Arc<Mutex<Vec<(&'static str, &'static str, ResourceId)>>>;
 
 fn watch(device: &GraphicsDevice) -> Log {

@@ -102,7 +102,8 @@ fn keys_and_mouse_injected_into_the_window_reach_the_input_state() {
     let mut ctx = GameContext::new();
     ctx.graphics.preferred_back_buffer_width = 160;
     ctx.graphics.preferred_back_buffer_height = 120;
-    ctx.graphics.device_options.validation = true;
+    ctx.graphics.device_options =
+        xnagraph::DeviceOptions { validation: true, ..xnagraph::DeviceOptions::from_env() };
     // A busy X server can refuse the connection for a moment: the run is tried again then.
     let mut attempts = 0;
     loop {

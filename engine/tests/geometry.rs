@@ -7,10 +7,10 @@ mod common;
 
 use common::*;
 use xnagraph::{
-    BasicEffect, BlendState, BufferUsage, Color, CompareFunction, DepthFormat, DepthStencilState,
-    GraphicsDevice, IndexBuffer, IndexElementSize, PrimitiveType, RasterizerState, SamplerState,
-    StencilOperation, Texture2D, Vector2, Vector3, VertexBuffer, VertexPositionColor,
-    VertexPositionColorTexture, VertexPositionTexture, XnaError,
+    BasicEffect, BlendState, BufferUsage, Color, ColorWriteChannels, CompareFunction, DepthFormat,
+    DepthStencilState, GraphicsDevice, IndexBuffer, IndexElementSize, PrimitiveType,
+    RasterizerState, SamplerState, StencilOperation, Texture2D, Vector2, Vector3, VertexBuffer,
+    VertexPositionColor, VertexPositionColorTexture, VertexPositionTexture, XnaError,
 };
 
 const W: i32 = 32;
@@ -177,6 +177,31 @@ fn indexed_and_user_draws_place_the_vertices_they_name() {
     }
 }
 
+/// XNA's `numVertices` is a hint: a quad of 4 vertices drawn by 6 indices with `numVertices`
+/// 6 (the index count, as ported games often pass) draws the quad.
+#[test]
+fn num_vertices_is_a_hint_not_a_bound() {
+    let _v = Validation::new();
+    let (device, _effect) = setup();
+    device.clear(CLEAR).unwrap();
+    let c = Color::new(40, 200, 120, 255);
+    let corners = [vpc(5.0, 3.0, 0.5, c), vpc(13.0, 3.0, 0.5, c), vpc(5.0, 9.0, 0.5, c)];
+    let vb = buffer(&device, &[corners[0], corners[1], corners[2], vpc(13.0, 9.0, 0.5, c)]);
+    let ib =
+        IndexBuffer::new(&device, IndexElementSize::SixteenBits, 6, BufferUsage::None).unwrap();
+    ib.set_data(&[0u16, 1, 2, 1, 3, 2]).unwrap();
+    device.set_vertex_buffer(Some(&vb)).unwrap();
+    device.set_indices(Some(&ib)).unwrap();
+    device.draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 6, 0, 2).unwrap();
+    let px = read_back_buffer(&device);
+    for (x, y) in [(5, 3), (12, 8), (9, 5), (12, 3), (5, 8)] {
+        assert_eq!(at(&px, W, x, y), c, "the quad at {x},{y}");
+    }
+    for (x, y) in [(4, 5), (13, 5), (9, 2), (9, 9)] {
+        assert_eq!(at(&px, W, x, y), CLEAR, "outside the quad at {x},{y}");
+    }
+}
+
 #[test]
 fn culling_follows_the_rasterizer_state() {
     let _v = Validation::new();
@@ -246,7 +271,12 @@ fn the_stencil_masks_later_draws() {
         ..DepthStencilState::DEFAULT
     };
     device.set_depth_stencil_state(mark).unwrap();
-    device.set_blend_state(BlendState { color_write_channels: 0, ..BlendState::OPAQUE }).unwrap();
+    device
+        .set_blend_state(BlendState {
+            color_write_channels: ColorWriteChannels::NONE,
+            ..BlendState::OPAQUE
+        })
+        .unwrap();
     let marked = quad(6.0, 6.0, 14.0, 22.0, 0.5, Color::WHITE);
     device.draw_user_primitives(PrimitiveType::TriangleList, &marked, 0, 2).unwrap();
     // Then draw everywhere where the stencil equals 3.
@@ -485,8 +515,13 @@ fn bad_arguments_get_xnas_errors() {
     device.draw_indexed_primitives(list, 0, 0, 6, 0, 2).unwrap();
     out_of_range(device.draw_indexed_primitives(list, 0, 0, 6, 1, 2), "primitiveCount");
     out_of_range(device.draw_indexed_primitives(list, 0, 0, 0, 0, 1), "numVertices");
-    out_of_range(device.draw_indexed_primitives(list, 1, 0, 6, 0, 1), "numVertices");
-    out_of_range(device.draw_indexed_primitives(list, -1, 0, 6, 0, 1), "numVertices");
+    // numVertices is a hint: a span past the buffer's end draws; a first vertex outside the
+    // buffer does not.
+    device.draw_indexed_primitives(list, 1, 0, 6, 0, 1).unwrap();
+    device.draw_indexed_primitives(list, 0, 2, 9, 0, 1).unwrap();
+    out_of_range(device.draw_indexed_primitives(list, -1, 0, 6, 0, 1), "baseVertex");
+    out_of_range(device.draw_indexed_primitives(list, 6, 0, 6, 0, 1), "baseVertex");
+    out_of_range(device.draw_indexed_primitives(list, 0, 6, 1, 0, 1), "baseVertex");
     out_of_range(device.draw_indexed_primitives(list, 0, -1, 6, 0, 1), "minVertexIndex");
     out_of_range(device.draw_indexed_primitives(list, 0, 0, 6, -1, 1), "startIndex");
     out_of_range(device.draw_indexed_primitives(list, 0, 0, 6, 0, 0), "primitiveCount");

@@ -239,8 +239,9 @@ fn scaled_integer_elements_are_read_as_floats_or_refused_at_the_draw() {
     let blue = Color::new(40, 60, 230, 255);
     let v = |x: i16, y: i16| ShortVertex { position: [x, y, 0, 0], color: blue };
     let short = [v(6, 10), v(14, 10), v(6, 20), v(14, 10), v(14, 20), v(6, 20)];
-    effect.world = Matrix::create_scale(2.0 / W as f32, -2.0 / H as f32, 1.0);
-    effect.view = Matrix::create_translation(-1.0, 1.0, 0.0);
+    // Pixels (y down) to clip space; near 0 and far −1 keep clip depth equal to z.
+    effect.world = Matrix::create_orthographic_off_center(0.0, W as f32, H as f32, 0.0, 0.0, -1.0);
+    effect.view = Matrix::IDENTITY;
     effect.current_technique().passes()[0].apply().unwrap();
     let drawn = device.draw_user_primitives(PrimitiveType::TriangleList, &short, 0, 2);
     let scaled = device.capabilities().scaled_vertex_formats;

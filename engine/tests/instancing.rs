@@ -127,9 +127,11 @@ fn bad_instanced_arguments_get_xnas_errors() {
         device.draw_instanced_primitives(PrimitiveType::TriangleList, 0, 0, 4, 1, 2, 1),
         "primitiveCount",
     );
+    // numVertices is a hint, as in DrawIndexedPrimitives; the first vertex must be in the buffer.
+    device.draw_instanced_primitives(PrimitiveType::TriangleList, 0, 0, 5, 0, 2, 1).unwrap();
     out_of_range(
-        device.draw_instanced_primitives(PrimitiveType::TriangleList, 0, 0, 5, 0, 2, 1),
-        "numVertices",
+        device.draw_instanced_primitives(PrimitiveType::TriangleList, 4, 0, 4, 0, 2, 1),
+        "baseVertex",
     );
 
     // Stream 0 must be per vertex.
@@ -203,17 +205,20 @@ layout(location = 0) out vec4 color;
 void main() { color = tint; }
 ";
 
-/// XNA's matrix from pixel coordinates (y down) to clip space (y up).
+/// XNA's matrix from pixel coordinates (y down) to clip space (y up). Near 0 and far −1 make
+/// clip depth equal the vertex's z.
 fn pixels_to_clip() -> Matrix {
-    let mut m = Matrix::create_scale(2.0 / W as f32, -2.0 / H as f32, 1.0);
-    m.m[3][0] = -1.0;
-    m.m[3][1] = 1.0;
-    m
+    Matrix::create_orthographic_off_center(0.0, W as f32, H as f32, 0.0, 0.0, -1.0)
 }
 
 /// Seven instances, each at its own place (stream 1, frequency 1), coloured from stream 2 bound
 /// with `frequency`: instance `i` must show colour `i / frequency`, every pixel exact.
 fn draw_with_colour_frequency(frequency: i32) {
+    draw_instances(frequency, 4);
+}
+
+/// [`draw_with_colour_frequency`] with `num_vertices` passed to `DrawInstancedPrimitives`.
+fn draw_instances(frequency: i32, num_vertices: i32) {
     let _v = Validation::new();
     let device = device(W, H);
     let effect = CustomEffect::new(
@@ -243,6 +248,9 @@ fn draw_with_colour_frequency(frequency: i32) {
         Color::new(30, 200, 60, 255),
         Color::new(40, 50, 230, 255),
         Color::new(240, 220, 20, 255),
+        Color::new(200, 40, 210, 255),
+        Color::new(20, 210, 220, 255),
+        Color::new(250, 130, 30, 255),
     ];
     let used = INSTANCES.div_ceil(frequency as usize);
     let offset_declaration = VertexDeclaration::new(&[VertexElement::new(
@@ -282,8 +290,9 @@ fn draw_with_colour_frequency(frequency: i32) {
     device.set_indices(Some(&ib)).unwrap();
     device.clear(CLEAR).unwrap();
     effect.current_technique().passes()[0].apply().unwrap();
-    let draw =
-        |n: i32| device.draw_instanced_primitives(PrimitiveType::TriangleList, 0, 0, 4, 0, 2, n);
+    let draw = |n: i32| {
+        device.draw_instanced_primitives(PrimitiveType::TriangleList, 0, 0, num_vertices, 0, 2, n)
+    };
     out_of_range(draw(INSTANCES as i32 + frequency), "instanceCount");
     draw(INSTANCES as i32).unwrap();
     let px = read_back_buffer(&device);
@@ -317,4 +326,11 @@ fn a_stream_of_frequency_three_steps_once_per_three_instances() {
         return;
     }
     draw_with_colour_frequency(3);
+}
+
+/// `numVertices` is a hint for instanced draws too: the 4-vertex quad drawn with `numVertices`
+/// 6 places every instance.
+#[test]
+fn num_vertices_is_a_hint_for_instanced_draws() {
+    draw_instances(1, 6);
 }

@@ -161,6 +161,16 @@ fn a_query_counts_the_visible_pixels_of_a_partly_hidden_rectangle() {
     assert_eq!(poll(&device, &query).0, 6, "the last span counts");
 }
 
+/// XNA's (and MonoGame's) `IsComplete` of a query never begun is false, not an exception: a
+/// game may poll a query before its first use.
+#[test]
+fn is_complete_is_false_before_the_query_was_begun() {
+    let _v = Validation::new();
+    let Some((_device, query, _effect)) = setup() else { return };
+    assert_eq!(query.is_complete(), Ok(false));
+    assert!(matches!(query.pixel_count(), Err(XnaError::InvalidOperation { .. })));
+}
+
 #[test]
 fn misuse_gets_xnas_errors() {
     let _v = Validation::new();
@@ -169,14 +179,14 @@ fn misuse_gets_xnas_errors() {
         Err(XnaError::InvalidOperation { message }) => assert!(message.contains(says), "{message}"),
         other => panic!("expected InvalidOperation ({says}), got {other:?}"),
     };
-    invalid(query.is_complete().map(|_| ()), "begun and ended");
-    invalid(query.pixel_count().map(|_| ()), "begun and ended");
+    invalid(query.pixel_count().map(|_| ()), "until IsComplete is true");
     invalid(query.end(), "before Begin");
     // A clear opens the back buffer's pass, where the span begins.
     device.clear(CLEAR).unwrap();
     query.begin().unwrap();
     invalid(query.begin(), "before End");
-    invalid(query.is_complete().map(|_| ()), "begun and ended");
+    assert_eq!(query.is_complete(), Ok(false), "IsComplete between Begin and End");
+    invalid(query.pixel_count().map(|_| ()), "until IsComplete is true");
     // The target changes between Begin and End: the span would leave its pass.
 
     let rt = RenderTarget2D::new(&device, 8, 8).unwrap();
@@ -206,6 +216,51 @@ fn sdl_gpu_refuses_occlusion_queries_with_xnas_message() {
             assert_eq!(message, OCCLUSION_QUERY_NOT_SUPPORTED)
         }
         other => panic!("expected NotSupported, got {other:?}"),
+    }
+}
+
+/// Two queries whose spans overlap in one pass: an outer span around a 10×4 rectangle and an
+/// inner one around a 5×2 rectangle drawn inside it. Vulkan allows one active occlusion query in
+/// a command buffer, so either the inner `Begin` is refused with `InvalidOperation` (as ports of
+/// XNA over OpenGL must, and as xnagraph does), or both spans are counted exactly (outer 40 +
+/// 10, inner 10), and in both cases without a validation message. Once the outer span has
+/// ended, the refused query begins and counts its own span.
+///
+/// Before the refusal both `Begin`s were accepted and the plan nested two active queries
+/// (VUID-vkCmdBeginQuery-queryPool-01922). Found by the sequence fuzzer
+/// (`xnagraph-fuzz-sequence`, seed 100283: `q0.begin(); q1.begin(); q1.end(); q0.end();`).
+#[test]
+fn overlapping_query_spans_are_refused_or_each_counted_exactly() {
+    let _v = Validation::new();
+    let Some((device, outer, _effect)) = setup() else { return };
+    let inner = OcclusionQuery::new(&device).unwrap();
+    device.clear(CLEAR).unwrap();
+    outer.begin().unwrap();
+    let big = rect(2.0, 2.0, 12.0, 6.0, 0.5, FAR);
+    device.draw_user_primitives(PrimitiveType::TriangleList, &big, 0, 2).unwrap();
+    let nested = inner.begin();
+    let small = rect(20.0, 10.0, 25.0, 12.0, 0.4, NEAR);
+    device.draw_user_primitives(PrimitiveType::TriangleList, &small, 0, 2).unwrap();
+    match nested {
+        Err(XnaError::InvalidOperation { .. }) => {
+            outer.end().unwrap();
+            assert_eq!(poll(&device, &outer).0, 50);
+            // Refused, the inner query is idle: End is InvalidOperation, and a span after the
+            // outer one's counts.
+            assert!(matches!(inner.end(), Err(XnaError::InvalidOperation { .. })));
+            device.clear(CLEAR).unwrap();
+            inner.begin().unwrap();
+            device.draw_user_primitives(PrimitiveType::TriangleList, &small, 0, 2).unwrap();
+            inner.end().unwrap();
+            assert_eq!(poll(&device, &inner).0, 10);
+        }
+        Err(e) => panic!("{e:?}"),
+        Ok(()) => {
+            inner.end().unwrap();
+            outer.end().unwrap();
+            assert_eq!(poll(&device, &inner).0, 10);
+            assert_eq!(poll(&device, &outer).0, 50);
+        }
     }
 }
 
@@ -240,4 +295,26 @@ fn disposing_a_query_frees_the_query_and_no_buffer() {
     let after = device.live_native_objects().unwrap();
     assert_eq!(after.effects + 1, before.effects, "the query's native object is freed: {after:?}");
     assert_eq!(after.awaiting_retirement, 0, "{after:?}");
+}
+
+/// The span a query leaves open when it is disposed or dropped no longer refuses another
+/// query's `Begin`: nothing can end it, so it would refuse every later span.
+#[test]
+fn a_disposed_or_dropped_query_no_longer_keeps_others_from_beginning() {
+    let _v = Validation::new();
+    let Some((device, first, _effect)) = setup() else { return };
+    let second = OcclusionQuery::new(&device).unwrap();
+    device.clear(CLEAR).unwrap();
+    first.begin().unwrap();
+    assert!(matches!(second.begin(), Err(XnaError::InvalidOperation { .. })));
+    first.dispose();
+    second.begin().unwrap();
+    let third = OcclusionQuery::new(&device).unwrap();
+    assert!(matches!(third.begin(), Err(XnaError::InvalidOperation { .. })));
+    drop(second);
+    third.begin().unwrap();
+    let small = rect(20.0, 10.0, 25.0, 12.0, 0.4, NEAR);
+    device.draw_user_primitives(PrimitiveType::TriangleList, &small, 0, 2).unwrap();
+    third.end().unwrap();
+    assert_eq!(poll(&device, &third).0, 10);
 }

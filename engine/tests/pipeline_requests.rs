@@ -1,8 +1,8 @@
-//! Pipelines are created when a combination is first recorded, never per draw: a frame's draws
-//! of several blend states, into a render target of another format, through BasicEffect and
-//! through a custom effect are each requested once while recording and built before the frame
-//! is lowered, so lowering builds none; a second identical frame requests and builds nothing. Pixels read back show the
-//! draws took place.
+//! Pipelines are created when a combination is first recorded, never per draw: a frame's draws of
+//! several blend states, into a render target of another format, through BasicEffect and through a
+//! custom effect are each requested once while recording and built before the frame is lowered, so
+//! lowering builds none; a second identical frame requests and builds nothing. Pixels read back
+//! show the draws took place.
 
 mod common;
 

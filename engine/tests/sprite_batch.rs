@@ -274,6 +274,34 @@ fn tint_and_source_rectangle_select_and_colour_texels() {
     assert_eq!(at(&px, 8, 4, 4), Color::BLACK);
 }
 
+/// `Draw(texture, position, sourceRectangle, color)` draws the source texels at their size;
+/// `Draw(..., float scale, ...)` scales both axes by the one factor.
+#[test]
+fn position_source_and_uniform_scale_overloads_place_the_texels() {
+    let _v = Validation::new();
+    let device = device(16, 16);
+    let quads = texture(&device, 2, 2, &[Color::RED, Color::LIME, Color::BLUE, Color::WHITE]);
+    device.clear(Color::BLACK).unwrap();
+    let mut sb = batch(&device);
+    let point = Some(SamplerState::POINT_CLAMP);
+    sb.begin_with(SpriteSortMode::Deferred, None, point, None, None, None).unwrap();
+    // The blue texel, one pixel at (2, 3).
+    let blue = Some(Rectangle::new(0, 1, 1, 1));
+    sb.draw_source(&quads, Vector2::new(2.0, 3.0), blue, Color::WHITE).unwrap();
+    // The lime texel scaled 3x: (8..11, 9..12).
+    let lime = Some(Rectangle::new(1, 0, 1, 1));
+    let position = Vector2::new(8.0, 9.0);
+    let none = SpriteEffects::NONE;
+    sb.draw_ex_uniform(&quads, position, lime, Color::WHITE, 0.0, Vector2::ZERO, 3.0, none, 0.0)
+        .unwrap();
+    sb.end().unwrap();
+    let px = read_back_buffer(&device);
+    assert_eq!(at(&px, 16, 2, 3), Color::BLUE);
+    assert_eq!((at(&px, 16, 3, 3), at(&px, 16, 2, 4)), (Color::BLACK, Color::BLACK));
+    assert_eq!((at(&px, 16, 8, 9), at(&px, 16, 10, 11)), (Color::LIME, Color::LIME));
+    assert_eq!((at(&px, 16, 11, 11), at(&px, 16, 10, 12)), (Color::BLACK, Color::BLACK));
+}
+
 #[test]
 fn rotation_origin_and_scale_place_the_quad() {
     let _v = Validation::new();
@@ -515,4 +543,30 @@ fn immediate_keeps_the_projection_of_the_viewport_at_begin() {
     assert_eq!(at(&px, 32, 18, 18), Color::LIME);
     assert_eq!(at(&px, 32, 21, 21), Color::LIME);
     assert_eq!(at(&px, 32, 2, 10), Color::BLACK);
+}
+
+/// A Deferred sprite draws what its texture holds at `End`, as XNA draws at `End`: a whole-level
+/// `SetData` between `Draw` and `End` shows, also when a copy of the texture shares its storage
+/// (the write gives the texture fresh storage, and the copy keeps the old). Found by the sequence
+/// fuzzer (`xnagraph-fuzz-sequence`, where a stock effect's texture is such a copy); before, the
+/// sprite drew the storage it was queued with.
+#[test]
+fn a_deferred_sprite_draws_its_texture_as_it_is_at_end() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let red = Color::new(200, 30, 20, 255);
+    let blue = Color::new(20, 40, 210, 255);
+    let t = texture(&device, 2, 2, &[blue; 4]);
+    let copy = t.clone();
+    let mut sb = batch(&device);
+    sb.begin_with(SpriteSortMode::Deferred, Some(BlendState::OPAQUE), None, None, None, None)
+        .unwrap();
+    sb.draw(&t, Vector2::new(5.0, 1.0), Color::WHITE).unwrap();
+    t.set_data(&[red; 4]).unwrap();
+    sb.draw(&copy, Vector2::new(1.0, 5.0), Color::WHITE).unwrap();
+    sb.end().unwrap();
+    let px = read_back_buffer(&device);
+    assert_eq!(at(&px, 8, 5, 1), red, "the texture, written after its sprite was queued");
+    assert_eq!(at(&px, 8, 1, 5), blue, "the copy keeps the old content");
+    assert_eq!(at(&px, 8, 1, 1), Color::BLACK, "away from both sprites");
 }

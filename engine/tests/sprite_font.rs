@@ -296,10 +296,10 @@ fn rotation_origin_scale_and_flips_place_the_string_as_xna() {
     for (at, turns, origin, scale, fh, fv) in cases {
         let mut effects = SpriteEffects::NONE;
         if fh {
-            effects = effects | SpriteEffects::FLIP_HORIZONTALLY;
+            effects |= SpriteEffects::FLIP_HORIZONTALLY;
         }
         if fv {
-            effects = effects | SpriteEffects::FLIP_VERTICALLY;
+            effects |= SpriteEffects::FLIP_VERTICALLY;
         }
         let rotation = turns as f32 * std::f32::consts::FRAC_PI_2;
         let got = drawn(&device, |sb| {
@@ -440,8 +440,10 @@ fn bad_font_files_are_errors_naming_the_file() {
         }
     }
     match SpriteFont::from_file(&device, dir.join("missing.ttf"), &options()) {
-        Err(XnaError::Argument { param: "path", message }) => {
-            assert!(message.contains("missing.ttf"), "{message}")
+        Err(e @ XnaError::Io { .. }) => {
+            assert!(e.message().contains("missing.ttf"), "{e}");
+            let cause = std::error::Error::source(&e).and_then(|c| c.downcast_ref());
+            assert_eq!(cause.map(std::io::Error::kind), Some(std::io::ErrorKind::NotFound));
         }
         other => panic!("{:?}", other.map(|_| ())),
     }

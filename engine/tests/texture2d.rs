@@ -141,8 +141,14 @@ fn block_compressed_sizes_count_blocks() {
     let mut out = [0u8; 32];
     t.get_data(&mut out).unwrap();
     assert!(out.iter().all(|&b| b == 0xAB));
-    let err = t.set_data_region(0, Some(Rectangle::new(2, 0, 4, 4)), &[0u8; 8], 0, 8).unwrap_err();
-    assert!(matches!(err, XnaError::Argument { param: "rect", .. }), "{err}");
+    // A rectangle off the block grid covers the blocks it touches: texels 2..6 of the top
+    // block row are both its blocks, 16 bytes; one block's 8 are too few.
+    let off_grid = Some(Rectangle::new(2, 0, 4, 4));
+    let err = t.set_data_region(0, off_grid, &[0u8; 8], 0, 8).unwrap_err();
+    assert!(matches!(err, XnaError::Argument { param: "elementCount", .. }), "{err}");
+    t.set_data_region(0, off_grid, &[0x11u8; 16], 0, 16).unwrap();
+    t.get_data(&mut out).unwrap();
+    assert_eq!(out, [[0x11u8; 16], [0xAB; 16]].concat()[..], "the top block row changed");
 }
 
 #[test]

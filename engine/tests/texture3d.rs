@@ -8,7 +8,7 @@
 mod common;
 
 use common::*;
-use xnagraph::{Color, GraphicsProfile, SurfaceFormat, Texture3D, XnaError};
+use xnagraph::{Color, GraphicsProfile, SurfaceFormat, Texture2D, Texture3D, XnaError};
 
 /// The zero a new volume reads back as.
 const ZERO: Color = Color::TRANSPARENT;
@@ -361,4 +361,74 @@ fn a_volume_is_a_tracked_resource() {
     assert_eq!(got[..5], want);
     assert_eq!(got[5], "-Texture3D", "dropped: destroyed without Disposing");
     assert_eq!(got.iter().filter(|e| *e == "-Texture3D").count(), 3, "{got:?}");
+}
+
+/// Every voxel of `level`'s box `b` in a colour of its own (levels differ in every channel).
+fn level_voxels(level: i32, [x0, y0, x1, y1, z0, z1]: [i32; 6]) -> Vec<Color> {
+    let mut out = Vec::new();
+    for z in z0..z1 {
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let (l, x, y, z) = (level as u8, x as u8, y as u8, z as u8);
+                out.push(Color::new(1 + 50 * l + x, 2 + 13 * y + l, 3 + 14 * z + l, 200 + l));
+            }
+        }
+    }
+    out
+}
+
+/// SDL_gpu's Vulkan driver moves textures between memory blocks (its defragmenter) once a block
+/// has fragmented; SDL 3.4 copied every level of a volume with the base level's depth, past the
+/// end of each smaller level. A mipmapped volume with its own data in every level lives through
+/// many flushes of textures created and disposed around it, which fragments its block and makes
+/// the defragmenter move it (without the fix the validation layer reports the copy, which is how
+/// this test knows the move happens); every level then reads back exactly.
+#[test]
+fn mipmapped_volume_keeps_every_level_when_its_memory_is_defragmented() {
+    let _v = Validation::new();
+    let device = device(4, 4);
+    let size = (16, 16, 16);
+    let volume =
+        Texture3D::new(&device, size.0, size.1, size.2, true, SurfaceFormat::Color).unwrap();
+    let levels = volume.level_count();
+    assert_eq!(levels, 5);
+    for level in 0..levels {
+        let b = level_box(level, size);
+        write(&volume, level, b, &level_voxels(level, b));
+    }
+    device.flush().unwrap();
+    // SDL sub-allocates resources up to 2 MiB from shared 16 MiB blocks. Each round fills the
+    // volume's block and the next ones with textures a little larger than the last round's, then
+    // disposes every other one: the holes left are too small for the next round's textures, so
+    // SDL keeps opening blocks and marks the fragmented ones (the volume's among them) for moving.
+    let mut kept = Vec::new();
+    for round in 0..5 {
+        let height = 512 + 128 * round;
+        let fill = vec![Color::new(7, 7, 7, 7); 512 * height];
+        let made: Vec<Texture2D> = (0..20)
+            .map(|_| {
+                let t = Texture2D::new(&device, 512, height as i32).unwrap();
+                t.set_data(&fill).unwrap();
+                t
+            })
+            .collect();
+        for (i, t) in made.into_iter().enumerate() {
+            if i % 2 == 0 {
+                t.dispose();
+            } else {
+                kept.push(t);
+            }
+        }
+        device.flush().unwrap();
+    }
+    // SDL moves one marked block per submission, the volume's (the first opened) last.
+    let small = Texture2D::new(&device, 4, 4).unwrap();
+    for _ in 0..32 {
+        small.set_data(&[Color::new(9, 9, 9, 9); 16]).unwrap();
+        device.flush().unwrap();
+    }
+    for level in 0..levels {
+        let b = level_box(level, size);
+        assert_eq!(read(&volume, level, b), level_voxels(level, b), "level {level}");
+    }
 }

@@ -4,6 +4,15 @@
 //! server shows equals `GetBackBufferData` of the same frame. Every test prints `SKIPPED:` and
 //! passes when there is no display.
 
+// X11 windows (made by winit's X11 backend, photographed with xwd): systems with X11 only.
+#![cfg(any(
+    target_os = "linux",
+    target_os = "dragonfly",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd"
+))]
+
 mod common;
 #[path = "common/window.rs"]
 mod window_support;
@@ -14,8 +23,8 @@ use common::test_options;
 use window_support::*;
 use winit::window::Window;
 use xnagraph::{
-    Color, Diagnostics, GraphicsDevice, GraphicsProfile, PresentInterval, PresentationParameters,
-    Rectangle, RenderTargetUsage, SpriteBatch, Texture2D, XnaError,
+    diagnostics::Diagnostics, Color, GraphicsDevice, GraphicsProfile, PresentInterval,
+    PresentationParameters, Rectangle, RenderTargetUsage, SpriteBatch, Texture2D, XnaError,
 };
 
 /// Fails the test if validation reported anything about the device; declared before the device

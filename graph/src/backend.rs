@@ -130,7 +130,9 @@ pub struct Capabilities {
 }
 
 impl Capabilities {
-    /// The largest supported sample count not above `requested` (0 when `requested` ≤ 1).
+    /// The largest supported sample count not above `requested` (0 when `requested` ≤ 1): the
+    /// one rounding of a requested multisample count, FNA's `ClosestMSAAPower` (down to a power
+    /// of two; 0 and 1 mean no multisampling) followed by the device's support.
     pub fn clamp_sample_count(&self, requested: u32) -> u32 {
         if requested <= 1 {
             return 0;
@@ -378,5 +380,21 @@ pub trait Backend: Send {
     /// past it, so a caller that never drains holds bounded memory. 0 without GPU timing.
     fn dropped_gpu_timings(&self) -> u64 {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::null::{NullBackend, NullConfig};
+
+    #[test]
+    fn sample_count_rounds_down_to_a_supported_power_of_two_and_one_means_none() {
+        let mut null = NullBackend::new(NullConfig::default());
+        let caps = null.capabilities_mut();
+        caps.sample_counts = 1 | 2 | 4 | 16;
+        let rounded = [0, 1, 2, 3, 4, 7, 8, 16, 31, 64].map(|n| caps.clamp_sample_count(n));
+        assert_eq!(rounded, [0, 0, 2, 2, 4, 4, 4, 16, 16, 16]);
+        caps.sample_counts = 1;
+        assert_eq!(caps.clamp_sample_count(8), 0, "a device without multisampling");
     }
 }

@@ -47,6 +47,14 @@ pub struct BufferDesc {
     pub dynamic: bool,
 }
 
+impl BufferDesc {
+    /// Whether bytes `offset..offset + len` lie inside the buffer (an overflowing end does
+    /// not): the range every transfer of a buffer must keep to.
+    pub fn holds(&self, offset: u64, len: u64) -> bool {
+        offset.checked_add(len).is_some_and(|end| end <= self.size)
+    }
+}
+
 /// XNA's `SetDataOptions`: what a write promises about the buffer's other content.
 #[derive(
     serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default,
@@ -142,5 +150,21 @@ impl BufferTrack {
     /// The tracked uses, for tests and tools.
     pub fn uses(&self) -> &[(Range<u64>, Access)] {
         &self.uses
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_buffer_holds_a_range_that_ends_inside_it() {
+        let desc = BufferDesc { size: 64, kind: BufferKind::Vertex, dynamic: false };
+        assert!(desc.holds(0, 64));
+        assert!(desc.holds(60, 4));
+        assert!(desc.holds(64, 0));
+        assert!(!desc.holds(60, 5), "past the end");
+        assert!(!desc.holds(65, 0), "starting past the end");
+        assert!(!desc.holds(u64::MAX, 2), "an end that overflows");
     }
 }

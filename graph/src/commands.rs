@@ -14,27 +14,8 @@ use crate::plan::Image;
 use crate::resource::{RenderTargetUsage, TextureState};
 pub use crate::states::*;
 
-/// An integer rectangle in pixels (XNA's `Rectangle`).
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default,
-)]
-pub struct Rect {
-    /// Left edge, in pixels.
-    pub x: i32,
-    /// Top edge, in pixels.
-    pub y: i32,
-    /// Width, in pixels.
-    pub width: i32,
-    /// Height, in pixels.
-    pub height: i32,
-}
-
-impl Rect {
-    /// `new Rectangle(x, y, width, height)`.
-    pub const fn new(x: i32, y: i32, width: i32, height: i32) -> Self {
-        Rect { x, y, width, height }
-    }
-}
+/// An integer rectangle in pixels: XNA's `Rectangle`, from the math crate.
+pub use xnagraph_math::Rectangle as Rect;
 
 /// The depth slices `front..back` a transfer covers: the z range of XNA's `Texture3D` box. A 2D
 /// texture or a cube face has one slice, [`Slices::FLAT`].
@@ -56,29 +37,8 @@ impl Slices {
     }
 }
 
-/// XNA's `Viewport` (pixels, depth range).
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Default)]
-pub struct Viewport {
-    /// Left edge of the viewport, in pixels of the bound target.
-    pub x: i32,
-    /// Top edge of the viewport, in pixels.
-    pub y: i32,
-    /// Width, in pixels.
-    pub width: i32,
-    /// Height, in pixels.
-    pub height: i32,
-    /// Depth the near plane maps to (XNA's `MinDepth`, in [0, 1]).
-    pub min_depth: f32,
-    /// Depth the far plane maps to (XNA's `MaxDepth`, in [0, 1]).
-    pub max_depth: f32,
-}
-
-impl Viewport {
-    /// `new Viewport(x, y, width, height)`: depth range 0 to 1.
-    pub fn new(x: i32, y: i32, width: i32, height: i32) -> Self {
-        Viewport { x, y, width, height, min_depth: 0.0, max_depth: 1.0 }
-    }
-}
+/// XNA's `Viewport` (pixels, depth range), from the math crate.
+pub use xnagraph_math::Viewport;
 
 /// Which shaders a draw uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -294,6 +254,26 @@ pub struct Draw {
     /// A geometry draw's vertices, indices and counts (`DrawPrimitives` and its family); `None`
     /// for a sprite draw, which reads its sprites instead.
     pub geometry: Option<Box<crate::geometry::GeometryDraw>>,
+}
+
+impl Draw {
+    /// The rectangle the draw may write in a render area of `extent` (width, height): its
+    /// scissor rectangle when its rasterizer state tests it, else its viewport, either clamped
+    /// to the area (empty when it misses it). Every backend sets it as the native scissor.
+    pub fn scissor_in(&self, extent: (u32, u32)) -> Rect {
+        let r = if self.pipeline.rasterizer.scissor_test_enable {
+            self.scissor
+        } else {
+            let vp = self.viewport;
+            Rect::new(vp.x, vp.y, vp.width, vp.height)
+        };
+        let (w, h) = (i64::from(extent.0), i64::from(extent.1));
+        let x0 = i64::from(r.x).clamp(0, w);
+        let y0 = i64::from(r.y).clamp(0, h);
+        let x1 = (i64::from(r.x) + i64::from(r.width.max(0))).clamp(x0, w);
+        let y1 = (i64::from(r.y) + i64::from(r.height.max(0))).clamp(y0, h);
+        Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32)
+    }
 }
 
 /// An operation inside a bind cycle, in recording order.
@@ -566,6 +546,25 @@ mod tests {
         );
         assert_eq!(runs(&DrawTextures::one(a), &sprites), [(0, 8, ia)]);
         assert_eq!(runs(&many, &[]), []);
+    }
+
+    /// The scissor rectangle when the rasterizer tests it, else the viewport, clamped to the
+    /// render area either way.
+    #[test]
+    fn scissor_is_the_tested_scissor_else_the_viewport_clamped_to_the_render_area() {
+        let PassOp::Draw(mut d) = crate::compile::testkit::draw(&texture(1, 1, 1)) else {
+            unreachable!()
+        };
+        d.viewport = Viewport::new(-10, 20, 100, 100);
+        d.scissor = Rect::new(8, 4, 16, 40);
+        let area = (64, 32);
+        assert_eq!(d.scissor_in(area), Rect::new(0, 20, 64, 12), "the viewport, clamped");
+        d.pipeline.rasterizer.scissor_test_enable = true;
+        assert_eq!(d.scissor_in(area), Rect::new(8, 4, 16, 28), "the scissor, clamped");
+        d.scissor = Rect::new(70, 0, 5, 5);
+        assert_eq!(d.scissor_in(area).width, 0, "outside the area: empty");
+        d.scissor = Rect::new(4, 4, -3, 5);
+        assert_eq!(d.scissor_in(area), Rect::new(4, 4, 0, 5), "a negative size: empty");
     }
 
     #[test]

@@ -10,6 +10,16 @@ use std::sync::Arc;
 
 use crate::resource::{NativeHandle, RetireSink};
 
+/// The SPIR-V magic number, the first word of every module.
+pub const SPIRV_MAGIC: u32 = 0x0723_0203;
+
+/// Whether `words` is SPIR-V, by its first word ([`SPIRV_MAGIC`]): the check every backend
+/// makes of an effect's code before handing it to the driver, and the engine's reflection
+/// before reading it.
+pub fn is_spirv(words: &[u32]) -> bool {
+    words.first() == Some(&SPIRV_MAGIC)
+}
+
 /// What a pipeline needs to know of a custom effect: which native fragment stage it runs and how
 /// many colour outputs (locations `0..outputs`) that stage writes. Part of [`crate::PipelineKey`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,5 +71,12 @@ mod tests {
         assert!(sink.drain().is_empty());
         drop(held_by_a_draw);
         assert_eq!(sink.drain(), vec![NativeHandle(9)]);
+    }
+
+    #[test]
+    fn spirv_is_told_by_its_magic_number() {
+        assert!(is_spirv(&[0x0723_0203, 0x0001_0000]));
+        assert!(!is_spirv(&[0x0302_2307]), "the magic byte-swapped");
+        assert!(!is_spirv(&[]));
     }
 }

@@ -1,11 +1,11 @@
 //! The backend-neutral heart of xnagraph.
 //!
-//! A game's calls are recorded by one [`FrameBuilder`] into [`FrameCommands`]: a list of [`Node`]s (pass segments,
-//! uploads, readbacks, presents) that hold the [`TextureState`]s they name by `Arc`. At a flush
-//! the frame is handed to [`compile::compile`], which turns it into a [`FramePlan`]: ordered plan
-//! nodes with every load/store op, resolve, mip cascade and barrier decided. A [`Backend`]
-//! executes the plan without making any further policy decision, and frees native objects only
-//! through the [`retire::RetirementQueue`] once the GPU has finished with them.
+//! A game's calls are recorded by one [`FrameBuilder`] into [`FrameCommands`]: a list of [`Node`]s
+//! (pass segments, uploads, readbacks, presents) that hold the [`TextureState`]s they name by
+//! `Arc`. At a flush the frame is handed to [`compile::compile`], which turns it into a
+//! [`FramePlan`]: ordered plan nodes with every load/store op, resolve, mip cascade and barrier
+//! decided. A [`Backend`] executes the plan without making any further policy decision, and frees
+//! native objects only through the [`retire::RetirementQueue`] once the GPU has finished with them.
 
 #![warn(missing_docs)]
 
@@ -19,6 +19,7 @@ pub mod custom;
 pub mod depth_encoding;
 pub mod diagnostics;
 pub mod effect;
+pub mod flush;
 pub mod format;
 pub mod geometry;
 pub mod null;

@@ -304,7 +304,7 @@ impl Backend for NullBackend {
 
     fn create_effect(&mut self, spirv: &[u32], outputs: u32) -> Result<NativeHandle, BackendError> {
         self.probe.called(BackendCall::CreateEffect);
-        if spirv.first() != Some(&0x0723_0203) || !(1..=4).contains(&outputs) {
+        if !crate::effect::is_spirv(spirv) || !(1..=4).contains(&outputs) {
             return Err(BackendError::Native(
                 "not a fragment stage the sprite pipeline takes".into(),
             ));

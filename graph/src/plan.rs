@@ -83,6 +83,36 @@ pub enum LoadOp {
     DontCare,
 }
 
+/// The colour a poisoned colour attachment holds: magenta, which no test draws.
+pub const POISON_COLOR: [f32; 4] = [1.0, 0.0, 1.0, 1.0];
+/// The depth and stencil a poisoned depth attachment holds: depth 0 fails every LessEqual test.
+pub const POISON_DEPTH: (f32, u32) = (0.0, 0);
+
+impl ClearValue {
+    /// The value that makes undefined content visible (the poisoning a backend does in tests):
+    /// [`POISON_DEPTH`] for a depth/stencil attachment, else [`POISON_COLOR`].
+    pub fn poison(depth: bool) -> ClearValue {
+        if depth {
+            ClearValue::DepthStencil { depth: POISON_DEPTH.0, stencil: POISON_DEPTH.1 }
+        } else {
+            ClearValue::Color(POISON_COLOR)
+        }
+    }
+}
+
+impl LoadOp {
+    /// The load op an attachment really gets: this one, or where undefined content is poisoned
+    /// (`poison`, in tests) and this is DONT_CARE, a CLEAR to [`ClearValue::poison`] of a
+    /// colour or (`depth`) depth/stencil attachment, so that a wrong DONT_CARE shows in pixels
+    /// even on drivers that keep old content under it.
+    pub fn poisoned_when(self, poison: bool, depth: bool) -> LoadOp {
+        match self {
+            LoadOp::DontCare if poison => LoadOp::Clear(ClearValue::poison(depth)),
+            other => other,
+        }
+    }
+}
+
 /// What happens to an attachment's content when its pass ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StoreOp {
@@ -128,7 +158,7 @@ impl ColorWrites {
     /// with it and [`crate::PipelineRequest`]s carry it, so both name the same pipeline.
     pub fn of_draw(key: &crate::PipelineKey, attachments: usize) -> ColorWrites {
         ColorWrites::on_slots(
-            key.blend.color_write_channels & 0xF,
+            key.blend.color_write_channels.bits(),
             key.shader.outputs(),
             attachments,
         )
@@ -396,5 +426,23 @@ impl FramePlan {
             PlanNodeKind::BufferUpload { node, .. } => of_node("upload", *node),
             PlanNodeKind::BufferReadback { node } => of_node("readback", *node),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_poisoned_dont_care_load_becomes_a_clear_to_the_poison_value() {
+        let color = LoadOp::Clear(ClearValue::Color(POISON_COLOR));
+        let depth = LoadOp::Clear(ClearValue::DepthStencil { depth: 0.0, stencil: 0 });
+        assert_eq!(LoadOp::DontCare.poisoned_when(true, false), color);
+        assert_eq!(LoadOp::DontCare.poisoned_when(true, true), depth);
+        // Unpoisoned, or a load the plan defined, stays as it is.
+        assert_eq!(LoadOp::DontCare.poisoned_when(false, false), LoadOp::DontCare);
+        assert_eq!(LoadOp::Load.poisoned_when(true, true), LoadOp::Load);
+        let clear = LoadOp::Clear(ClearValue::Color([0.0, 1.0, 0.0, 1.0]));
+        assert_eq!(clear.poisoned_when(true, false), clear);
     }
 }

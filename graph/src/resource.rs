@@ -136,6 +136,14 @@ pub struct TextureDesc {
     pub render_target: Option<RenderTargetDesc>,
 }
 
+/// The number of levels of a full mip chain of a `width` × `height` × `depth` image: level by
+/// level each edge halves (rounded down, never below one texel) until the longest is one texel.
+/// The one home of the rule: the engine's `mipMap` textures, the capture reader's checks and the
+/// backends' refusals all count with it.
+pub fn full_mip_count(width: u32, height: u32, depth: u32) -> u32 {
+    32 - width.max(height).max(depth).max(1).leading_zeros()
+}
+
 impl TextureDesc {
     /// A plain 2D texture: one layer, no render-target companions.
     pub fn texture_2d(width: u32, height: u32, mip_levels: u32, format: SurfaceFormat) -> Self {
@@ -191,6 +199,11 @@ impl TextureDesc {
     /// Size of mip `level` (never below 1).
     pub fn level_size(&self, level: u32) -> (u32, u32) {
         ((self.width >> level).max(1), (self.height >> level).max(1))
+    }
+
+    /// The levels of a full mip chain of this texture ([`full_mip_count`] of level 0).
+    pub fn full_mip_chain(&self) -> u32 {
+        full_mip_count(self.width, self.height, self.level_depth(0))
     }
 
     /// The applied depth format (`None` for a plain texture).
@@ -335,6 +348,17 @@ impl Drop for TextureState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn full_mip_chain_counts_down_to_one_texel_on_the_longest_edge() {
+        assert_eq!(full_mip_count(1, 1, 1), 1);
+        assert_eq!(full_mip_count(256, 64, 1), 9);
+        assert_eq!(full_mip_count(300, 5, 1), 9);
+        assert_eq!(full_mip_count(4, 2, 16), 5, "a volume's depth counts");
+        assert_eq!(full_mip_count(0, 0, 0), 1, "an empty image has its one level");
+        let volume = TextureDesc::volume(8, 4, 32, 1, SurfaceFormat::Color);
+        assert_eq!(volume.full_mip_chain(), 6);
+    }
 
     #[test]
     fn only_discard_contents_discards() {

@@ -17,6 +17,16 @@
 //! from the memory, never a call into it: a call per sprite made the compiler spill the
 //! sprite's whole computation to the stack around it (every vector register is the callee's
 //! to clobber), and measured as a third of the recording's time.
+//!
+//! Measured on an NVIDIA H200 host: a million instances written into write-combined
+//! device-local memory take about 3 ns each against 9-13 ns into cached host memory, whose
+//! writes first read every cache line; reading 52 MB back takes 1.8 s from such memory against
+//! 9 ms from cached memory, which is why an outgrown arena reads back once, with SSE4.1's
+//! streaming loads where the CPU has them (a burst from 600,000 to 2,000,000 sprites recorded in
+//! 198 ms against 2.3 s with ordinary loads). An arena that takes a bigger memory when full and
+//! lets the GPU copy the earlier instances was built and dropped: it recorded a million sprites
+//! 1.8x slower in steady state across eight pinned runs, and a burst writing several fresh
+//! memories took seconds.
 
 use std::any::Any;
 use std::fmt;

@@ -52,6 +52,36 @@ pub enum BlendFunction {
     Max,
 }
 
+bitflags::bitflags! {
+    /// XNA's `ColorWriteChannels`: the colour channels a draw writes, as a bitflags type
+    /// (`RED | GREEN`, `contains`, `empty` for none). Serialized as its bits (red is bit 0).
+    #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct ColorWriteChannels: u8 {
+        /// `ColorWriteChannels.Red`.
+        const RED = 1;
+        /// `ColorWriteChannels.Green`.
+        const GREEN = 2;
+        /// `ColorWriteChannels.Blue`.
+        const BLUE = 4;
+        /// `ColorWriteChannels.Alpha`.
+        const ALPHA = 8;
+        /// `ColorWriteChannels.All`.
+        const ALL = 0xF;
+    }
+}
+
+impl ColorWriteChannels {
+    /// `ColorWriteChannels.None`: the draw writes no colour.
+    pub const NONE: ColorWriteChannels = ColorWriteChannels::empty();
+}
+
+impl Default for ColorWriteChannels {
+    /// `All`, XNA's default.
+    fn default() -> Self {
+        ColorWriteChannels::ALL
+    }
+}
+
 /// XNA's `BlendState` as pipeline data.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlendState {
@@ -67,8 +97,8 @@ pub struct BlendState {
     pub alpha_destination_blend: Blend,
     /// How source and destination alpha combine (XNA's default: `Add`).
     pub alpha_blend_function: BlendFunction,
-    /// RGBA write mask, bit 0 = red.
-    pub color_write_channels: u8,
+    /// The channels a draw writes (XNA's `ColorWriteChannels`, default all four).
+    pub color_write_channels: ColorWriteChannels,
     /// The constant colour `Blend::BlendFactor` and `Blend::InverseBlendFactor` use, as XNA's
     /// `Color` bytes R G B A (opaque white by default, as in XNA).
     pub blend_factor: [u8; 4],
@@ -83,7 +113,7 @@ impl BlendState {
             alpha_source_blend: src,
             alpha_destination_blend: dst,
             alpha_blend_function: BlendFunction::Add,
-            color_write_channels: 0xF,
+            color_write_channels: ColorWriteChannels::ALL,
             blend_factor: [255; 4],
         }
     }
@@ -369,4 +399,69 @@ impl RasterizerState {
     /// `RasterizerState.CullCounterClockwise` (XNA's default, and SpriteBatch's).
     pub const CULL_COUNTER_CLOCKWISE: RasterizerState =
         Self::cull(CullMode::CullCounterClockwiseFace);
+}
+
+/// `new BlendState()` in XNA: [`BlendState::OPAQUE`] (One, Zero, Add; all channels written).
+impl Default for BlendState {
+    fn default() -> Self {
+        BlendState::OPAQUE
+    }
+}
+
+/// `new SamplerState()` in XNA: [`SamplerState::LINEAR_WRAP`].
+impl Default for SamplerState {
+    fn default() -> Self {
+        SamplerState::LINEAR_WRAP
+    }
+}
+
+/// `new DepthStencilState()` in XNA: [`DepthStencilState::DEFAULT`] (depth test LessEqual and
+/// depth write on, stencil off).
+impl Default for DepthStencilState {
+    fn default() -> Self {
+        DepthStencilState::DEFAULT
+    }
+}
+
+/// `new RasterizerState()` in XNA: [`RasterizerState::CULL_COUNTER_CLOCKWISE`] (solid, no
+/// depth bias, no scissor test, multisampling on).
+impl Default for RasterizerState {
+    fn default() -> Self {
+        RasterizerState::CULL_COUNTER_CLOCKWISE
+    }
+}
+
+#[cfg(test)]
+mod default_tests {
+    use super::*;
+
+    /// The defaults are XNA's constructors', field by field.
+    #[test]
+    fn the_state_types_default_to_xnas_new_state() {
+        let blend = BlendState::default();
+        assert_eq!(
+            (blend.color_source_blend, blend.color_destination_blend),
+            (Blend::One, Blend::Zero)
+        );
+        assert_eq!(
+            (blend.alpha_source_blend, blend.alpha_destination_blend),
+            (Blend::One, Blend::Zero)
+        );
+        assert_eq!(blend.color_write_channels, ColorWriteChannels::ALL);
+        assert_eq!(blend.blend_factor, [255; 4]);
+        let sampler = SamplerState::default();
+        assert_eq!(sampler.filter, TextureFilter::Linear);
+        assert_eq!(sampler.address_u, TextureAddressMode::Wrap);
+        assert_eq!(sampler.address_v, TextureAddressMode::Wrap);
+        assert_eq!(sampler.address_w, TextureAddressMode::Wrap);
+        let depth = DepthStencilState::default();
+        assert!(depth.depth_buffer_enable && depth.depth_buffer_write_enable);
+        assert_eq!(depth.depth_buffer_function, CompareFunction::LessEqual);
+        assert!(!depth.stencil_enable);
+        let rasterizer = RasterizerState::default();
+        assert_eq!(rasterizer.cull_mode, CullMode::CullCounterClockwiseFace);
+        assert_eq!(rasterizer.fill_mode, FillMode::Solid);
+        assert!(!rasterizer.scissor_test_enable && rasterizer.multisample_anti_alias);
+        assert_eq!(ColorWriteChannels::default(), ColorWriteChannels::ALL);
+    }
 }

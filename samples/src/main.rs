@@ -103,7 +103,9 @@ fn create_device(args: &Args) -> Result<GraphicsDevice, String> {
         back_buffer_height: args.height,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: args.validation, ..DeviceOptions::default() };
+    // A development tool: the XNAGRAPH_* variables (backend, validation, capture) apply.
+    let mut options = DeviceOptions::from_env();
+    options.validation |= args.validation;
     GraphicsDevice::with_options(PROFILE, params, options).map_err(|e| {
         let validation = if args.validation { " --validation" } else { "" };
         format!("no device for --width {} --height {}{validation}: {e}", args.width, args.height)

@@ -28,6 +28,7 @@ fn play(
     let mut ctx = GameContext::new();
     ctx.graphics.preferred_back_buffer_width = WIDTH;
     ctx.graphics.preferred_back_buffer_height = HEIGHT;
+    ctx.graphics.device_options = xnagraph::DeviceOptions::from_env();
     ctx.graphics.device_options.validation = true;
     ctx.graphics.device_options.poison_undefined = true;
     ctx.run_headless(&mut game, frames, script).expect("the game runs");

@@ -71,7 +71,8 @@ fn the_headless_run_writes_a_lit_multisampled_scene_under_its_hud() {
     // lower left side, both facing the camera.
     let on_sphere = |n: Vector3| {
         let (x, y) =
-            project(SPHERE_CENTER + n.normalize() * SPHERE_RADIUS, rect.width, rect.height);
+            project(SPHERE_CENTER + n.normalize() * SPHERE_RADIUS, rect.width, rect.height)
+                .expect("the scene's camera is valid");
         (rect.x + x, rect.y + y)
     };
     let (lx, ly) = on_sphere(Vector3::new(0.45, 0.45, 0.75));

@@ -1,9 +1,15 @@
 //! The stock effect shaders.
 //!
-//! GLSL 450 sources live in `shaders/glsl/`, written in SDL_gpu's resource layout (vertex
-//! uniforms in set 1, fragment samplers in set 2, fragment uniforms in set 3) so both backends
-//! can use one binary. Their SPIR-V in `shaders/spirv/` is committed; `shaders/build.sh --check`
-//! rebuilds it with glslc, diffs it against the committed files and runs spirv-val.
+//! GLSL 450 sources live in `shaders/glsl/`, written in SDL_gpu's resource layout (vertex uniforms
+//! in set 1, fragment samplers in set 2, fragment uniforms in set 3) so both backends can use one
+//! binary. Their SPIR-V in `shaders/spirv/` is committed; `shaders/build.sh --check` rebuilds it
+//! with glslc, diffs it against the committed files and runs spirv-val.
+//!
+//! The stock geometry effects' table lives here too, for both backends: the stages of each
+//! [`StockShader`] ([`stock_stages`]) and the vertex attributes its vertex stage reads
+//! ([`stock_attributes`]).
+
+use xnagraph_graph::{Attribute, StockShader};
 
 /// One compiled stage.
 #[derive(Clone, Copy, Debug)]
@@ -199,6 +205,28 @@ pub const STENCIL_SCATTER_SDL_FRAG: Stage = Stage {
 pub const SOLID_FRAG: Stage =
     Stage { name: "solid.frag", spirv: include_bytes!("../spirv/solid.frag.spv") };
 
+/// The vertex and fragment stages of a stock geometry effect.
+pub fn stock_stages(shader: StockShader) -> (Stage, Stage) {
+    match shader {
+        StockShader::Basic => (BASIC_VERT, BASIC_FRAG),
+        StockShader::AlphaTest => (ALPHA_TEST_VERT, ALPHA_TEST_FRAG),
+        StockShader::DualTexture => (DUAL_TEXTURE_VERT, DUAL_TEXTURE_FRAG),
+    }
+}
+
+/// The attribute locations `shader`'s vertex stage declares, and so the only ones a pipeline
+/// feeds it.
+pub fn stock_attributes(shader: StockShader) -> &'static [Attribute] {
+    use Attribute as A;
+    match shader {
+        StockShader::Basic => &[A::Position, A::Color, A::TextureCoordinate, A::Normal],
+        StockShader::AlphaTest => &[A::Position, A::Color, A::TextureCoordinate],
+        StockShader::DualTexture => {
+            &[A::Position, A::Color, A::TextureCoordinate, A::TextureCoordinate1]
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,6 +263,43 @@ mod tests {
             SOLID_FRAG,
         ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
+        }
+    }
+
+    /// The locations of a stage's `Input` variables that carry a `Location` decoration (the
+    /// vertex attributes it reads; built-ins have none).
+    fn input_locations(words: &[u32]) -> Vec<u32> {
+        const OP_VARIABLE: u32 = 59;
+        const OP_DECORATE: u32 = 71;
+        const DECORATION_LOCATION: u32 = 30;
+        const STORAGE_INPUT: u32 = 1;
+        let (mut inputs, mut locations) = (Vec::new(), Vec::new());
+        let mut at = 5;
+        while at < words.len() {
+            let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+            let operands = &words[at + 1..at + count];
+            match op {
+                OP_VARIABLE if operands[2] == STORAGE_INPUT => inputs.push(operands[1]),
+                OP_DECORATE if operands[1] == DECORATION_LOCATION => {
+                    locations.push((operands[0], operands[2]))
+                }
+                _ => {}
+            }
+            at += count.max(1);
+        }
+        let mut read: Vec<u32> =
+            locations.into_iter().filter(|(id, _)| inputs.contains(id)).map(|(_, l)| l).collect();
+        read.sort_unstable();
+        read
+    }
+
+    #[test]
+    fn stock_attributes_are_the_locations_the_vertex_stage_declares() {
+        for shader in [StockShader::Basic, StockShader::AlphaTest, StockShader::DualTexture] {
+            let (vertex, _) = stock_stages(shader);
+            let mut table: Vec<u32> = stock_attributes(shader).iter().map(|&a| a as u32).collect();
+            table.sort_unstable();
+            assert_eq!(table, input_locations(&vertex.words()), "{shader:?}");
         }
     }
 }

@@ -174,7 +174,7 @@ pub(crate) fn replaces_whole_buffer(u: &BufferUpload) -> bool {
 }
 
 fn check_range(b: &NativeBuffer, offset: u64, len: u64) -> Result<(), BackendError> {
-    if offset.checked_add(len).is_none_or(|end| end > b.desc.size) {
+    if !b.desc.holds(offset, len) {
         return Err(BackendError::Native(format!(
             "buffer transfer of {len} bytes at {offset} past the end of {} bytes",
             b.desc.size

@@ -70,7 +70,7 @@ impl CustomPrograms {
         resources: &CustomResources,
     ) -> Result<(), BackendError> {
         for words in [vertex, fragment] {
-            if words.first() != Some(&0x0723_0203) {
+            if !xnagraph_graph::effect::is_spirv(words) {
                 return Err(BackendError::Native("an effect's code is not SPIR-V".into()));
             }
         }

@@ -18,7 +18,7 @@
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
-use std::sync::{Mutex, Once};
+use std::sync::{Mutex, Once, OnceLock};
 
 use sdl3_sys::error::SDL_GetError;
 use sdl3_sys::gpu::*;
@@ -47,6 +47,27 @@ static LAYER_SETTINGS: Once = Once::new();
 /// another thread's device shut the subsystem down found no GPU driver), so devices made and
 /// dropped on several threads take turns.
 static LIFECYCLE: Mutex<()> = Mutex::new(());
+
+/// A Vulkan instance of our own, made before SDL's first device and kept for the process.
+/// SDL creates and destroys a VkInstance with every GPU device, and the loader loads the
+/// driver with each instance and unloads it with the last: on NVIDIA's driver, a hundred
+/// devices made one after another on a hundred threads that way ended with SDL's device
+/// creation failing ("SDL_HINT_GPU_DRIVER vulkan unsupported!") once a reloaded driver found
+/// no room left in the static TLS block. While this instance lives, the loader and the driver
+/// stay loaded, and SDL's instances only take references to them. `None` where no Vulkan
+/// loader or driver is found: SDL then reports that itself.
+static DRIVER_KEEPER: OnceLock<Option<(ash::Entry, ash::Instance)>> = OnceLock::new();
+
+fn keep_driver_loaded() -> Option<(ash::Entry, ash::Instance)> {
+    // SAFETY: loading the system's Vulkan loader runs its initialisation only.
+    let entry = unsafe { ash::Entry::load() }.ok()?;
+    let app = ash::vk::ApplicationInfo::default().api_version(ash::vk::API_VERSION_1_0);
+    let info = ash::vk::InstanceCreateInfo::default().application_info(&app);
+    // SAFETY: the create info refers to locals alive across the call; the instance is never
+    // destroyed (kept with its entry for the life of the process).
+    let instance = unsafe { entry.create_instance(&info, None) }.ok()?;
+    Some((entry, instance))
+}
 
 unsafe extern "C" fn on_log(
     _user: *mut c_void,
@@ -183,6 +204,7 @@ fn current_video_driver() -> Option<String> {
 impl Gpu {
     pub fn new(debug_mode: bool, video: Video) -> Result<Gpu, BackendError> {
         let _turn = LIFECYCLE.lock().unwrap_or_else(|p| p.into_inner());
+        DRIVER_KEEPER.get_or_init(keep_driver_loaded);
         ROUTE_LOG.call_once(|| {
             // SAFETY: the callback has SDL's signature and uses no user data.
             unsafe {

@@ -32,7 +32,6 @@ use xnagraph_graph::{
     GeometryPipeline, NativeHandle, Node, PassOp, PipelineKey, PrimitiveType, ShaderKind,
     StockShader, VertexFormat, VertexLayout, VertexSource,
 };
-use xnagraph_shaders::Stage;
 
 use crate::pipeline::{build, PassFormats, VertexSide};
 use crate::record::Recorder;
@@ -80,29 +79,6 @@ pub(crate) fn static_part(key: &PipelineKey) -> PipelineKey {
 }
 
 type Key = (StockShader, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
-
-/// The SPIR-V stages of `shader`.
-fn spirv(shader: StockShader) -> (Stage, Stage) {
-    use xnagraph_shaders as s;
-    match shader {
-        StockShader::Basic => (s::BASIC_VERT, s::BASIC_FRAG),
-        StockShader::AlphaTest => (s::ALPHA_TEST_VERT, s::ALPHA_TEST_FRAG),
-        StockShader::DualTexture => (s::DUAL_TEXTURE_VERT, s::DUAL_TEXTURE_FRAG),
-    }
-}
-
-/// The attribute locations `shader`'s vertex stage declares (and so the only ones a pipeline
-/// feeds it).
-fn read_attributes(shader: StockShader) -> &'static [Attribute] {
-    use Attribute as A;
-    match shader {
-        StockShader::Basic => &[A::Position, A::Color, A::TextureCoordinate, A::Normal],
-        StockShader::AlphaTest => &[A::Position, A::Color, A::TextureCoordinate],
-        StockShader::DualTexture => {
-            &[A::Position, A::Color, A::TextureCoordinate, A::TextureCoordinate1]
-        }
-    }
-}
 
 /// Geometry pipelines by their full key, the stock effects' stages (each pair made with the
 /// first pipeline of its effect) and the custom effects' programs.
@@ -162,7 +138,7 @@ impl GeometryPipelines {
         if let Some(s) = self.stages.get(&shader) {
             return Ok(*s);
         }
-        let (vertex, fragment) = spirv(shader);
+        let (vertex, fragment) = xnagraph_shaders::stock_stages(shader);
         // SDL_gpu's resource layout: the vertex stage reads one uniform block (set 1); the
         // fragment stage two samplers (set 2) and the same block (set 3). Every stock fragment
         // stage is made with both samplers, so that one binding serves them all.
@@ -274,7 +250,7 @@ pub(crate) fn pipeline(
         let (buffer_slot, format) = (u32::from(a.binding), vertex_format(a.format)?);
         attributes.push(SDL_GPUVertexAttribute { location, buffer_slot, format, offset: a.offset });
     }
-    let stock = if custom.is_some() { &[][..] } else { read_attributes(shader) };
+    let stock = if custom.is_some() { &[][..] } else { xnagraph_shaders::stock_attributes(shader) };
     for &attribute in stock {
         let default = match attribute {
             Attribute::Position => None,

@@ -12,12 +12,24 @@
 //! plan holds every state it names), or at the next wait. SDL itself keeps the memory until
 //! the GPU is done with it.
 //!
+//! SDL carries one fix, applied by this crate's build script to a copy of the `sdl3-src` crate's
+//! source before SDL is compiled (sdl3-sys gives only the bindings): SDL 3.4's Vulkan memory
+//! defragmenter (`VULKAN_INTERNAL_DefragmentMemory` in `src/gpu/vulkan/SDL_gpu_vulkan.c`, line
+//! 11172 of SDL 3.4.18) copied every mip level of a 3D texture with the base level's depth, an
+//! invalid copy past the end of each smaller level. It runs at a submission when an earlier
+//! allocation found no free space and marked the memory blocks whose free space is split, one
+//! block per submission (blocks that a submitted, unfinished command buffer still transfers to are
+//! skipped). Textures never get memory of their own in SDL and no switch turns the defragmenter
+//! off, so no choice made here keeps a mipmapped volume from being moved: the line is patched
+//! (each level copies `max(1, depth >> level)` slices), and the build fails if the line is not
+//! found, so the patch goes once SDL fixes it.
+//!
 //! What SDL_gpu lacks is refused, not imitated: it has no timestamp queries (timing on this
 //! backend is fence to fence), no occlusion queries, no component swizzle (formats whose XNA
 //! sampling needs one are refused, see `format`).
 //!
-//! Presentation: [`SdlGpuBackend::for_window`] wraps the game's own X11 or Wayland window in an
-//! SDL window, claims it for the device and lowers the compiler's present mode: a plan drawn
+//! Presentation: [`SdlGpuBackend::for_window`] wraps the game's own window (X11 or Wayland;
+//! Win32 and AppKit in builds for Windows and macOS, see `platform`) in an SDL window, claims it for the device and lowers the compiler's present mode: a plan drawn
 //! straight in renders into the swapchain texture, a copied one is blitted into it, and SDL
 //! presents it when the command buffer is submitted (see `window`).
 //!
@@ -30,7 +42,9 @@
 //! for formats with a stencil), `sample_transfer` (a multisampled target's sample restores
 //! through a per-sample draw), `record` (one
 //! plan → one command buffer), `submit` (the frame's buffers filled, the plan recorded and
-//! submitted), `window` (the wrapped window, its swapchain and pacing).
+//! submitted), `window` (the wrapped window, its swapchain and pacing), `platform` (all that
+//! differs per window system: the native handle, SDL's driver and wrapping properties, the
+//! window's size).
 
 #![warn(missing_docs)]
 
@@ -46,6 +60,7 @@ mod fence;
 mod format;
 mod geometry;
 mod pipeline;
+mod platform;
 mod record;
 mod sample_transfer;
 mod sprites;
@@ -141,9 +156,9 @@ impl SdlGpuBackend {
         Self::create(config, None)
     }
 
-    /// A backend that presents to `window`, an X11 or Wayland window (winit 0.30's `Window`
-    /// has the handles): SDL's video subsystem starts with that window's driver (`x11` or
-    /// `wayland`; a process where SDL already runs another driver, such as a headless device's
+    /// A backend that presents to `window`, an X11 or Wayland window (a Win32 window on
+    /// Windows, an AppKit view on macOS; winit 0.30's `Window` has the handles): SDL's video
+    /// subsystem starts with that window's driver (`x11`, `wayland`, `windows` or `cocoa`; a process where SDL already runs another driver, such as a headless device's
     /// `offscreen`, is `NotSupported`), wraps the window without taking its input, and claims
     /// it for the GPU device. The backend keeps `window` alive until SDL has let it go.
     pub fn for_window<W>(

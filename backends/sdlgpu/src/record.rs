@@ -26,9 +26,6 @@ use crate::buffer::BufferTable;
 use crate::pipeline::{PassFormats, Pipelines};
 use crate::texture::TextureTable;
 
-/// The colour a poisoned attachment holds: magenta, which no test draws.
-pub(crate) const POISON_COLOR: [f32; 4] = [1.0, 0.0, 1.0, 1.0];
-
 fn malformed(message: &str) -> BackendError {
     BackendError::Native(format!("malformed plan: {message}"))
 }
@@ -222,16 +219,6 @@ struct DepthPart {
     format: SDL_GPUTextureFormat,
 }
 
-fn effective_load(load: LoadOp, depth: bool, poison: bool) -> LoadOp {
-    match load {
-        LoadOp::DontCare if poison && depth => {
-            LoadOp::Clear(ClearValue::DepthStencil { depth: 0.0, stencil: 0 })
-        }
-        LoadOp::DontCare if poison => LoadOp::Clear(ClearValue::Color(POISON_COLOR)),
-        other => other,
-    }
-}
-
 fn sdl_load(load: LoadOp) -> SDL_GPULoadOp {
     match load {
         LoadOp::Clear(_) => SDL_GPU_LOADOP_CLEAR,
@@ -360,7 +347,7 @@ fn lower_color(rec: &Recorder<'_>, a: &PlannedAttachment) -> Result<ColorPart, B
     Ok(ColorPart {
         texture,
         layer,
-        load: effective_load(a.load, false, rec.poison_undefined),
+        load: a.load.poisoned_when(rec.poison_undefined, false),
         resolve,
         staged,
         store: a.store,
@@ -415,7 +402,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
         Some(a) => {
             let t = rec.textures.get(a.texture.native())?;
             let (texture, _) = t.image(Image::DepthStencil, a.layer)?;
-            let load = effective_load(a.load, true, rec.poison_undefined);
+            let load = a.load.poisoned_when(rec.poison_undefined, true);
             Some(DepthPart {
                 texture,
                 load,
@@ -523,11 +510,7 @@ fn poison_dropped(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendE
     for a in pass.colors.iter().chain(&pass.depth).filter(|a| a.store == StoreOp::DontCare) {
         let t = rec.textures.get(a.texture.native())?;
         let (texture, layer, _) = rec.image(a.texture.native(), t, a.image, a.layer)?;
-        let value = if a.image == Image::DepthStencil {
-            ClearValue::DepthStencil { depth: 0.0, stencil: 0 }
-        } else {
-            ClearValue::Color(POISON_COLOR)
-        };
+        let value = ClearValue::poison(a.image == Image::DepthStencil);
         clear_texture(rec, texture, layer, 0, value, t.depth_format)?;
     }
     Ok(())

@@ -28,8 +28,8 @@ pub(crate) fn sdl_transform(mut transform: [f32; 16]) -> [f32; 16] {
     transform
 }
 
-/// The draw's viewport, and its scissor rectangle (the viewport's without the scissor test)
-/// clamped to the render area; `None` when either is empty.
+/// The draw's viewport, and its scissor ([`xnagraph_graph::Draw::scissor_in`] the render
+/// area); `None` when either is empty.
 pub(crate) fn viewport_and_scissor(
     d: &xnagraph_graph::Draw,
     extent: (u32, u32),
@@ -38,23 +38,8 @@ pub(crate) fn viewport_and_scissor(
     if vp.width <= 0 || vp.height <= 0 {
         return None;
     }
-    let clamp = |x: i32, y: i32, w: i32, h: i32| {
-        let x0 = i64::from(x).clamp(0, i64::from(extent.0));
-        let y0 = i64::from(y).clamp(0, i64::from(extent.1));
-        let x1 = (i64::from(x) + i64::from(w.max(0))).clamp(x0, i64::from(extent.0));
-        let y1 = (i64::from(y) + i64::from(h.max(0))).clamp(y0, i64::from(extent.1));
-        sdl3_sys::rect::SDL_Rect {
-            x: x0 as i32,
-            y: y0 as i32,
-            w: (x1 - x0) as i32,
-            h: (y1 - y0) as i32,
-        }
-    };
-    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
-        clamp(d.scissor.x, d.scissor.y, d.scissor.width, d.scissor.height)
-    } else {
-        clamp(vp.x, vp.y, vp.width, vp.height)
-    };
+    let s = d.scissor_in(extent);
+    let scissor = sdl3_sys::rect::SDL_Rect { x: s.x, y: s.y, w: s.width, h: s.height };
     if scissor.w == 0 || scissor.h == 0 {
         return None;
     }

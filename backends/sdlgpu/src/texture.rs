@@ -26,9 +26,9 @@ pub(crate) struct NativeTexture {
     /// One depth/stencil texture per layer of a render target with a depth format.
     pub depth: Vec<*mut SDL_GPUTexture>,
     pub depth_format: SDL_GPUTextureFormat,
-    /// The depth textures have SAMPLER usage: a single-sample PreserveContents target (the
-    /// depth a capture snapshots) whose depth format has a stencil (its readback samples the
-    /// depth, see `depth_transfer`), where the device allows.
+    /// The depth textures have SAMPLER usage: a target whose depth a capture reads back as one
+    /// image ([`TextureDesc::snapshots_single_sample_depth`]) in a format whose readback
+    /// samples the depth (see `depth_transfer`), where the device allows.
     pub depth_sampled: bool,
     /// A multisampled target of several layers on a driver that ignores the resolve layer:
     /// the single-layer texture a layer's samples resolve into before the copy into its layer.
@@ -153,8 +153,7 @@ pub(crate) fn create(
                     BackendError::NotSupported(format!("depth format {:?}", rt.depth))
                 })?;
                 texture.depth_format = f;
-                texture.depth_sampled = !rt.is_multisampled()
-                    && rt.usage.preserves_contents()
+                texture.depth_sampled = desc.snapshots_single_sample_depth()
                     && crate::depth_transfer::route(f) == crate::depth_transfer::Route::Draws
                     && formats.depth_samplable(rt.depth);
                 let usage = if texture.depth_sampled {

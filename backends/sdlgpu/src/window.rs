@@ -7,13 +7,15 @@
 //! presents it when the command buffer is submitted.
 //!
 //! The mechanism, none of the policy:
-//! - **Wrapping.** `SDL_CreateWindowWithProperties` wraps the X11 window number or the Wayland
-//!   surface (on the window's own `wl_display`), with SDL's input handling of external windows
-//!   off (the game's window library owns the input); `SDL_ClaimWindowForGPUDevice` makes its
-//!   swapchain. SDL never destroys the native window it wraps.
+//! - **Wrapping.** `SDL_CreateWindowWithProperties` wraps the native window (the X11 window
+//!   number, the Wayland surface on the window's own `wl_display`, the Win32 `HWND` or the
+//!   AppKit window and view: see `platform`), with SDL's input handling of external windows
+//!   off where SDL has such a switch (the game's window library owns the input);
+//!   `SDL_ClaimWindowForGPUDevice` makes its swapchain. SDL never destroys the native window it
+//!   wraps.
 //! - **Size.** SDL's swapchain follows the window's size as SDL's own window events report it,
 //!   and SDL gets no events of a window it wraps. Before each compile the window's size is read
-//!   (X11: `XGetGeometry`; Wayland, where the client sizes the surface: the back buffer's size);
+//!   (X11: `XGetGeometry`; elsewhere the back buffer's size, see `platform`);
 //!   on a change SDL is told the size the window has, so that it sends itself the resize event
 //!   and the next acquisition makes a swapchain of the new size.
 //! - **Acquisition** happens only in a command buffer that presents: SDL gives a swapchain
@@ -28,14 +30,11 @@
 //!   where IMMEDIATE is missing); a mode the window lacks is refused.
 
 use std::any::Any;
-use std::ffi::c_void;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use raw_window_handle::{RawDisplayHandle, RawWindowHandle};
 use sdl3_sys::events::*;
 use sdl3_sys::gpu::*;
-use sdl3_sys::hints::{SDL_SetHint, SDL_HINT_VIDEO_X11_EXTERNAL_WINDOW_INPUT};
 use sdl3_sys::properties::*;
 use sdl3_sys::video::*;
 use xnagraph_graph::{
@@ -43,108 +42,9 @@ use xnagraph_graph::{
     PresentTarget, SurfaceFormat, SwapchainDesc, TextureDesc,
 };
 
-use crate::device::{sdl_error, Video};
-
-/// The native window SDL wraps, from its raw-window-handle handles.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum NativeWindow {
-    /// An X11 window id.
-    X11 { window: u64 },
-    /// A Wayland surface and the display connection it belongs to.
-    Wayland { display: *mut c_void, surface: *mut c_void },
-}
-
-impl NativeWindow {
-    /// The window behind `window` and `display`; any other system is `NotSupported`.
-    pub fn from_handles(
-        display: RawDisplayHandle,
-        window: RawWindowHandle,
-    ) -> Result<NativeWindow, BackendError> {
-        match (display, window) {
-            // An X window id (c_ulong: 64 bits here).
-            #[allow(clippy::useless_conversion)]
-            (_, RawWindowHandle::Xlib(h)) => Ok(NativeWindow::X11 { window: u64::from(h.window) }),
-            (_, RawWindowHandle::Xcb(h)) => {
-                Ok(NativeWindow::X11 { window: u64::from(h.window.get()) })
-            }
-            (RawDisplayHandle::Wayland(d), RawWindowHandle::Wayland(w)) => {
-                Ok(NativeWindow::Wayland {
-                    display: d.display.as_ptr(),
-                    surface: w.surface.as_ptr(),
-                })
-            }
-            (_, other) => Err(BackendError::NotSupported(format!(
-                "SDL_gpu presents to X11 and Wayland windows, not to {other:?}"
-            ))),
-        }
-    }
-
-    /// The SDL video driver that can wrap this window.
-    pub fn video(&self) -> Video {
-        match self {
-            NativeWindow::X11 { .. } => Video::Driver(c"x11"),
-            NativeWindow::Wayland { .. } => Video::Driver(c"wayland"),
-        }
-    }
-
-    /// Before SDL's video subsystem starts: SDL's Wayland driver must use the window's own
-    /// display connection, or the surface would belong to another client; SDL must not select
-    /// input on an X11 window the game's window library already handles.
-    pub fn prepare(&self) {
-        match *self {
-            // SAFETY: a global property set before video initialisation, which reads it; the
-            // display outlives the device (the window is kept alive by the presenter).
-            NativeWindow::Wayland { display, .. } => unsafe {
-                SDL_SetPointerProperty(
-                    SDL_GetGlobalProperties(),
-                    SDL_PROP_GLOBAL_VIDEO_WAYLAND_WL_DISPLAY_POINTER,
-                    display,
-                );
-            },
-            // SAFETY: both strings are NUL-terminated.
-            NativeWindow::X11 { .. } => unsafe {
-                SDL_SetHint(SDL_HINT_VIDEO_X11_EXTERNAL_WINDOW_INPUT, c"0".as_ptr());
-            },
-        }
-    }
-}
-
-/// Where the window's current size comes from.
-enum SizeSource {
-    /// `XGetGeometry` on SDL's own display connection (used only by the thread holding the
-    /// backend, as every SDL call is).
-    X11 { xlib: Box<x11_dl::xlib::Xlib>, display: *mut x11_dl::xlib::Display, window: u64 },
-    /// A Wayland surface has the size its client gives it: the back buffer's.
-    BackBuffer,
-}
-
-impl SizeSource {
-    fn size(&self, back_buffer: &TextureDesc) -> Option<(u32, u32)> {
-        match self {
-            SizeSource::X11 { xlib, display, window } => {
-                let (mut root, mut x, mut y, mut w, mut h, mut border, mut depth) =
-                    (0, 0, 0, 0, 0, 0, 0);
-                // SAFETY: a live display connection and a window id; every out pointer is a
-                // local.
-                let ok = unsafe {
-                    (xlib.XGetGeometry)(
-                        *display,
-                        *window,
-                        &mut root,
-                        &mut x,
-                        &mut y,
-                        &mut w,
-                        &mut h,
-                        &mut border,
-                        &mut depth,
-                    )
-                };
-                (ok != 0).then_some((w, h))
-            }
-            SizeSource::BackBuffer => Some((back_buffer.width, back_buffer.height)),
-        }
-    }
-}
+use crate::device::sdl_error;
+pub(crate) use crate::platform::NativeWindow;
+use crate::platform::SizeSource;
 
 /// The XNA format a swapchain texture format stores unchanged, if any.
 fn xna_format(format: SDL_GPUTextureFormat) -> Option<SurfaceFormat> {
@@ -214,22 +114,7 @@ impl Presenter {
             let props = SDL_CreateProperties();
             // Resizable, so that telling SDL the window's size never sets size hints on it.
             SDL_SetBooleanProperty(props, SDL_PROP_WINDOW_CREATE_RESIZABLE_BOOLEAN, true);
-            match native {
-                NativeWindow::X11 { window } => {
-                    SDL_SetNumberProperty(
-                        props,
-                        SDL_PROP_WINDOW_CREATE_X11_WINDOW_NUMBER,
-                        window as i64,
-                    );
-                }
-                NativeWindow::Wayland { surface, .. } => {
-                    SDL_SetPointerProperty(
-                        props,
-                        SDL_PROP_WINDOW_CREATE_WAYLAND_WL_SURFACE_POINTER,
-                        surface,
-                    );
-                }
-            }
+            native.set_create_properties(props);
             let window = SDL_CreateWindowWithProperties(props);
             SDL_DestroyProperties(props);
             window
@@ -250,25 +135,7 @@ impl Presenter {
             _keep: keep,
         };
         let made = (|| {
-            if let NativeWindow::X11 { window } = native {
-                let xlib = x11_dl::xlib::Xlib::open().map(Box::new).map_err(|e| {
-                    BackendError::NotSupported(format!("libX11 cannot be loaded: {e}"))
-                })?;
-                // SAFETY: a live SDL window of the x11 driver.
-                let display = unsafe {
-                    SDL_GetPointerProperty(
-                        SDL_GetWindowProperties(p.window),
-                        SDL_PROP_WINDOW_X11_DISPLAY_POINTER,
-                        std::ptr::null_mut(),
-                    )
-                };
-                if display.is_null() {
-                    return Err(BackendError::NotSupported(
-                        "SDL's x11 window has no display connection".into(),
-                    ));
-                }
-                p.size = SizeSource::X11 { xlib, display: display.cast(), window };
-            }
+            p.size = native.size_source(p.window)?;
             p.claim(device, diagnostics)
         })();
         if let Err(e) = made {
@@ -515,13 +382,7 @@ impl Presenter {
             unsafe { SDL_DestroyWindow(self.window) };
             diagnostics.object_destroyed();
             self.window = std::ptr::null_mut();
-            if let SizeSource::X11 { xlib, display, .. } = &self.size {
-                // SDL's last requests on the native window (removing its properties) reach
-                // the X server now, while the window still exists: buffered until SDL's
-                // connection closes, they would name a window the game destroyed by then.
-                // SAFETY: SDL's display connection is open until the video subsystem quits.
-                unsafe { (xlib.XSync)(*display, 0) };
-            }
+            self.size.flush_after_destroy();
         }
     }
 }

@@ -46,6 +46,7 @@ impl Storage {
         let (buffer, alloc) = unsafe { gpu.allocator.create_buffer(&info, &alloc_info) }
             .map_err(|e| vk_error("vmaCreateBuffer", e))?;
         gpu.diagnostics.object_created();
+        crate::validation::claim(buffer, &gpu.diagnostics);
         Ok(Storage { buffer, alloc })
     }
 
@@ -54,6 +55,7 @@ impl Storage {
     unsafe fn destroy(mut self, gpu: &Gpu) {
         // SAFETY: the caller guarantees the GPU is done with it.
         unsafe { gpu.allocator.destroy_buffer(self.buffer, &mut self.alloc) };
+        crate::validation::forget(self.buffer);
         gpu.diagnostics.object_destroyed();
     }
 }
@@ -151,7 +153,7 @@ pub(crate) fn rename(rec: &mut Recorder<'_>, handle: NativeHandle) -> Result<(),
 }
 
 fn check_range(b: &NativeBuffer, offset: u64, len: u64) -> Result<(), BackendError> {
-    if offset.checked_add(len).is_none_or(|end| end > b.desc.size) {
+    if !b.desc.holds(offset, len) {
         return Err(BackendError::Native(format!(
             "buffer transfer of {len} bytes at {offset} past the end of {} bytes",
             b.desc.size

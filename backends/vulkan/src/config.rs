@@ -8,8 +8,9 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct VulkanConfig {
     /// Enable Khronos' validation layer with synchronization validation and collect its warnings
-    /// and errors into this device's [`Diagnostics`](xnagraph_graph::Diagnostics).
-    /// `XNAGRAPH_VALIDATION=1` enables it as well.
+    /// and errors into this device's [`Diagnostics`](xnagraph_graph::Diagnostics). The backend
+    /// reads no environment variable; the engine's `DeviceOptions::with_env` maps
+    /// `XNAGRAPH_VALIDATION=1` onto this field for games that opt in.
     pub validation: bool,
     /// Submissions that may be executing at once (at least 1; default 2).
     pub frames_in_flight: u32,

@@ -1,15 +1,14 @@
 //! Transfers of a render target's depth/stencil image: the content a capture's snapshot holds.
 //!
-//! In: an [`Upload`] or [`Readback`] of [`Image::DepthStencil`] (level 0, layer 0, the whole
-//! level of a single-sample target) in the backend-neutral encoding of
-//! [`depth_stencil_size`]: every texel's depth as an `f32`, then every texel's stencil byte
-//! when the format has one. Out: a buffer↔image copy per aspect (DEPTH, then STENCIL), in the
-//! layout Vulkan defines for each aspect of the native format (D16: 16-bit words; X8_D24 and
-//! D24S8: 32-bit words with the depth in the low 24 bits; D32: `f32`; stencil: one byte), with
-//! the conversion to and from the encoding done on the CPU by the graph crate's
-//! [`DepthTexels`] (when the upload is staged, and when
-//! the readback's bytes are taken after its fence). The plan has already put the image in the
-//! layout the copy needs.
+//! In: an [`Upload`] or [`Readback`] of [`Image::DepthStencil`] (level 0, layer 0, the whole level
+//! of a single-sample target) in the backend-neutral encoding of [`depth_stencil_size`]: every
+//! texel's depth as an `f32`, then every texel's stencil byte when the format has one. Out: a
+//! buffer↔image copy per aspect (DEPTH, then STENCIL), in the layout Vulkan defines for each aspect
+//! of the native format (D16: 16-bit words; X8_D24 and D24S8: 32-bit words with the depth in the
+//! low 24 bits; D32: `f32`; stencil: one byte), with the conversion to and from the encoding done
+//! on the CPU by the graph crate's [`DepthTexels`] (when the upload is staged, and when the
+//! readback's bytes are taken after its fence). The plan has already put the image in the layout
+//! the copy needs.
 
 use ash::vk;
 use xnagraph_graph::{

@@ -1,7 +1,8 @@
 //! Instance, adapter and device: everything that exists once per backend.
 //!
-//! In: a [`crate::VulkanConfig`]. Out: a [`Gpu`] holding the loaded entry points, the instance
-//! (with the validation layer and a debug-utils messenger when asked for), the chosen physical
+//! In: a [`crate::VulkanConfig`]. Out: a [`Gpu`] holding the process's shared instance (see
+//! [`crate::instance`]; with the validation layer when asked for), this device's own
+//! debug-utils messenger on it (with validation), the chosen physical
 //! device, one graphics queue, the vk-mem allocator and the device limits and optional features
 //! the rest of the backend consults. The adapter is the best-ranked device that supports Vulkan
 //! 1.3 with dynamic rendering and synchronization2: discrete before integrated before virtual
@@ -9,13 +10,13 @@
 
 use std::ffi::CStr;
 use std::mem::ManuallyDrop;
+use std::sync::Arc;
 
 use ash::vk;
 use xnagraph_graph::{BackendError, Capabilities, Diagnostics};
 
+use crate::instance::{self, InstanceKey, SharedInstance};
 use crate::{validation, vk_error, VulkanConfig};
-
-const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
 /// Optional device features the lowering checks before using them.
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,7 +40,9 @@ pub(crate) struct Features {
 }
 
 pub(crate) struct Gpu {
-    _entry: ash::Entry,
+    /// The process's instance for this device's key, released after the device (see
+    /// [`crate::instance`]).
+    shared: ManuallyDrop<Arc<SharedInstance>>,
     pub instance: ash::Instance,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
     pub physical: vk::PhysicalDevice,
@@ -61,8 +64,8 @@ pub(crate) struct Gpu {
     /// [`crate::VulkanConfig::texture_indexing`] and the device: `Some(stage)`, one native draw
     /// through that fragment stage (non-uniform indexing or branches); `None`, one per run.
     pub texture_indexing: Option<crate::pipeline::IndexedStage>,
-    /// This device's validation messages and live object count. Boxed so its address, the
-    /// messengers' user data, stays put; dropped only after the instance is destroyed.
+    /// This device's validation messages and live object count. Boxed so its address, its
+    /// messenger's user data, stays put; dropped only after the messenger is destroyed.
     pub diagnostics: Box<Diagnostics>,
     /// The window surface of a device created for a window, with VK_KHR_surface's entry
     /// points; destroyed just before the instance.
@@ -79,12 +82,6 @@ pub(crate) struct Gpu {
 pub(crate) struct WindowHandles {
     pub display: raw_window_handle::RawDisplayHandle,
     pub window: raw_window_handle::RawWindowHandle,
-}
-
-/// Whether validation is on: asked for by the config or by `XNAGRAPH_VALIDATION=1`.
-fn validation_wanted(config: &VulkanConfig) -> (bool, bool) {
-    let from_env = std::env::var("XNAGRAPH_VALIDATION").is_ok_and(|v| v == "1");
-    (config.validation, from_env)
 }
 
 fn device_type_rank(ty: vk::PhysicalDeviceType) -> u32 {
@@ -105,22 +102,6 @@ fn device_type_name(ty: vk::PhysicalDeviceType) -> &'static str {
         vk::PhysicalDeviceType::CPU => "cpu",
         _ => "other",
     }
-}
-
-/// A messenger reporting warnings and errors into `diagnostics`, which must outlive it.
-fn messenger_info(diagnostics: &Diagnostics) -> vk::DebugUtilsMessengerCreateInfoEXT<'static> {
-    vk::DebugUtilsMessengerCreateInfoEXT::default()
-        .message_severity(
-            vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
-                | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
-        )
-        .message_type(
-            vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
-                | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
-                | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
-        )
-        .pfn_user_callback(Some(validation::on_message))
-        .user_data(std::ptr::from_ref(diagnostics).cast_mut().cast())
 }
 
 /// The best-ranked usable adapter (discrete before integrated before virtual before CPU); among
@@ -212,85 +193,51 @@ fn examine(
 
 impl Gpu {
     pub fn new(config: &VulkanConfig, window: Option<WindowHandles>) -> Result<Gpu, BackendError> {
-        // SAFETY: loading the system Vulkan loader; its entry points are used only through ash.
-        let entry = unsafe { ash::Entry::load() }
-            .map_err(|e| BackendError::NotSupported(format!("no Vulkan loader: {e}")))?;
-
+        let loader = instance::loader()?;
+        let entry = &loader.entry;
         let diagnostics = Box::new(Diagnostics::default());
-        let (asked, from_env) = validation_wanted(config);
-        // SAFETY: a plain query on the loaded entry.
-        let layers = unsafe { entry.enumerate_instance_layer_properties() }
-            .map_err(|e| vk_error("vkEnumerateInstanceLayerProperties", e))?;
-        let has_layer =
-            layers.iter().any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
-        let validate = (asked || from_env) && has_layer;
-        if asked && !has_layer {
+        let validate = config.validation;
+        if validate && !loader.has_validation_layer {
             return Err(BackendError::NotSupported(
                 "validation requested but VK_LAYER_KHRONOS_validation is not installed".into(),
             ));
         }
-        if from_env && !has_layer {
-            tracing::warn!("XNAGRAPH_VALIDATION=1 but the validation layer is missing");
-        }
-
-        let app_info = vk::ApplicationInfo::default()
-            .application_name(c"xnagraph")
-            .engine_name(c"xnagraph")
-            .api_version(vk::API_VERSION_1_3);
-        // SAFETY: a plain query on the loaded entry.
-        let extensions = unsafe { entry.enumerate_instance_extension_properties(None) }
-            .map_err(|e| vk_error("vkEnumerateInstanceExtensionProperties", e))?;
-        let has_debug_utils = extensions
-            .iter()
-            .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == ash::ext::debug_utils::NAME));
-        let layer_names = [VALIDATION_LAYER.as_ptr()];
         // The display's surface extensions, for a device with a window.
         let surface_extensions = match window {
             Some(w) => ash_window::enumerate_required_extensions(w.display)
-                .map_err(|e| BackendError::NotSupported(format!("no Vulkan surface here: {e}")))?,
-            None => &[],
+                .map_err(|e| BackendError::NotSupported(format!("no Vulkan surface here: {e}")))?
+                .iter()
+                // SAFETY: ash_window returns pointers to static NUL-terminated names.
+                .map(|&p| unsafe { CStr::from_ptr(p) })
+                .collect(),
+            None => Vec::new(),
         };
-        let mut extension_names = vec![
-            ash::ext::debug_utils::NAME.as_ptr(),
-            ash::ext::validation_features::NAME.as_ptr(),
-        ];
-        extension_names.extend_from_slice(surface_extensions);
-        // Without validation, debug utils alone (object names and labels for capture tools).
-        let mut debug_utils_only = vec![ash::ext::debug_utils::NAME.as_ptr()];
-        debug_utils_only.extend_from_slice(surface_extensions);
-        let surface_only = surface_extensions;
-        let enabled_checks = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
-        let mut features =
-            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_checks);
-        // Chained into the instance info too, so creation and destruction are reported.
-        let mut chained_messenger = messenger_info(&diagnostics);
-        let mut instance_info = vk::InstanceCreateInfo::default().application_info(&app_info);
-        if validate {
-            instance_info = instance_info
-                .enabled_layer_names(&layer_names)
-                .enabled_extension_names(&extension_names)
-                .push_next(&mut features)
-                .push_next(&mut chained_messenger);
-        } else if has_debug_utils {
-            instance_info = instance_info.enabled_extension_names(&debug_utils_only);
-        } else {
-            instance_info = instance_info.enabled_extension_names(surface_only);
-        }
+        let key = InstanceKey { validate, surface_extensions };
+        let shared = SharedInstance::get(&key, &diagnostics)?;
+        let instance = shared.instance.clone();
         // The validation layer provides debug utils itself.
-        let debug_utils_enabled = validate || has_debug_utils;
-        // SAFETY: every pointer in the create info refers to locals alive across the call.
-        let instance = unsafe { entry.create_instance(&instance_info, None) }
-            .map_err(|e| vk_error("vkCreateInstance", e))?;
+        let debug_utils_enabled = validate || loader.has_debug_utils;
+        // On failure from here on: what was made from the instance, then the instance itself.
+        let release =
+            |debug: &Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+             shared: Arc<SharedInstance>| {
+                if let Some((loader, messenger)) = debug {
+                    // SAFETY: device creation failed; nothing else uses the messenger.
+                    unsafe { loader.destroy_debug_utils_messenger(*messenger, None) };
+                }
+                validation::release_all(&diagnostics);
+                SharedInstance::release(shared, &diagnostics);
+            };
 
+        // This device's own messenger on the shared instance (see `validation` for routing).
         let debug = if validate {
-            let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
-            let messenger_info = messenger_info(&diagnostics);
+            let loader = ash::ext::debug_utils::Instance::new(entry, &instance);
+            let messenger_info = validation::messenger_info(&diagnostics);
             // SAFETY: the instance was created with VK_EXT_debug_utils enabled.
             match unsafe { loader.create_debug_utils_messenger(&messenger_info, None) } {
                 Ok(m) => Some((loader, m)),
                 Err(e) => {
-                    // SAFETY: nothing else was created from this instance yet.
-                    unsafe { instance.destroy_instance(None) };
+                    release(&None, shared);
                     return Err(vk_error("vkCreateDebugUtilsMessengerEXT", e));
                 }
             }
@@ -302,44 +249,36 @@ impl Gpu {
             // SAFETY: the handles come from a live window that the backend keeps alive for
             // longer than the surface; the instance has the display's surface extensions.
             Some(w) => match unsafe {
-                ash_window::create_surface(&entry, &instance, w.display, w.window, None)
+                ash_window::create_surface(entry, &instance, w.display, w.window, None)
             } {
-                Ok(s) => Some((ash::khr::surface::Instance::new(&entry, &instance), s)),
+                Ok(s) => Some((ash::khr::surface::Instance::new(entry, &instance), s)),
                 Err(e) => {
-                    if let Some((loader, messenger)) = &debug {
-                        // SAFETY: nothing else uses the messenger.
-                        unsafe { loader.destroy_debug_utils_messenger(*messenger, None) };
-                    }
-                    // SAFETY: the instance has no other children.
-                    unsafe { instance.destroy_instance(None) };
+                    release(&debug, shared);
                     return Err(vk_error("vkCreate*SurfaceKHR", e));
                 }
             },
             None => None,
         };
-        let opened = match Self::open_device(&entry, &instance, surface.as_ref()) {
+        let opened = match Self::open_device(entry, &instance, surface.as_ref()) {
             Ok(o) => o,
             Err(e) => {
                 if let Some((loader, surface)) = &surface {
                     // SAFETY: no swapchain was created from it.
                     unsafe { loader.destroy_surface(*surface, None) };
                 }
-                if let Some((loader, messenger)) = &debug {
-                    // SAFETY: device creation failed; nothing else uses the messenger.
-                    unsafe { loader.destroy_debug_utils_messenger(*messenger, None) };
-                }
-                // SAFETY: the instance has no other children.
-                unsafe { instance.destroy_instance(None) };
+                release(&debug, shared);
                 return Err(e);
             }
         };
         let (chosen, limits, device, queue, allocator, calibrated) = opened;
+        validation::claim(device.handle(), &diagnostics);
+        validation::claim(queue, &diagnostics);
         let debug_utils =
             debug_utils_enabled.then(|| ash::ext::debug_utils::Device::new(&instance, &device));
         let calibrated_timestamps =
             calibrated.then(|| ash::ext::calibrated_timestamps::Device::new(&instance, &device));
         Ok(Gpu {
-            _entry: entry,
+            shared: ManuallyDrop::new(shared),
             instance,
             debug,
             physical: chosen.physical,
@@ -519,7 +458,8 @@ impl Gpu {
 }
 
 impl Drop for Gpu {
-    /// Destroys allocator, device, messenger and instance, in that order. Whoever holds the
+    /// Destroys allocator, device, surface and messenger, in that order, then lets go of the
+    /// shared instance (destroyed here when this was its last device). Whoever holds the
     /// device last drops it (the backend, or a sprite arena that outlived it): by then the
     /// device is idle and every object created from it destroyed.
     fn drop(&mut self) {
@@ -536,8 +476,10 @@ impl Drop for Gpu {
             // SAFETY: the messenger belongs to this instance and is destroyed once.
             unsafe { loader.destroy_debug_utils_messenger(messenger, None) };
         }
-        // SAFETY: every child of the instance is gone now.
-        unsafe { self.instance.destroy_instance(None) };
+        validation::release_all(&self.diagnostics);
+        // SAFETY: taken once, here; the field is not used again.
+        let shared = unsafe { ManuallyDrop::take(&mut self.shared) };
+        SharedInstance::release(shared, &self.diagnostics);
     }
 }
 

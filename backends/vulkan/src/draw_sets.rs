@@ -1,16 +1,15 @@
 //! The descriptor sets of one frame's draws, shared by every draw that names the same thing.
 //!
-//! In: a draw's transform, and its texture's sampled view with its sampler. Out: the uniform
-//! set (set 1) and the texture set (set 2) the draw binds. A transform equal to the one written
-//! last reuses its uniform slot and set; a (view, sampler) pair already used in the frame
-//! reuses its set. So a frame allocates and writes one texture set per distinct texture and
-//! sampler, not one per draw: a batch that alternates textures costs a bind and a draw per
-//! break, not an allocation, a descriptor update and a uniform write. A draw of several textures
-//! on a device with texture indexing binds one array set per (views, sampler), every slot past
-//! its textures repeating the first, so the indexing stage never reads an unwritten descriptor.
-//! Everything lives in the
-//! frame-ring slot and is forgotten when the slot's descriptor pool is reset for its next
-//! frame; the map keeps its capacity, so a steady frame allocates nothing on the heap.
+//! In: a draw's transform, and its texture's sampled view with its sampler. Out: the uniform set
+//! (set 1) and the texture set (set 2) the draw binds. A transform equal to the one written last
+//! reuses its uniform slot and set; a (view, sampler) pair already used in the frame reuses its
+//! set. So a frame allocates and writes one texture set per distinct texture and sampler, not one
+//! per draw: a batch that alternates textures costs a bind and a draw per break, not an allocation,
+//! a descriptor update and a uniform write. A draw of several textures on a device with texture
+//! indexing binds one array set per (views, sampler), every slot past its textures repeating the
+//! first, so the indexing stage never reads an unwritten descriptor. Everything lives in the
+//! frame-ring slot and is forgotten when the slot's descriptor pool is reset for its next frame;
+//! the map keeps its capacity, so a steady frame allocates nothing on the heap.
 
 use std::collections::HashMap;
 

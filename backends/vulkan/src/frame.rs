@@ -97,6 +97,7 @@ impl HostBuffer {
         let (buffer, alloc) = unsafe { gpu.allocator.create_buffer(&info, &alloc_info) }
             .map_err(|e| vk_error("vmaCreateBuffer", e))?;
         gpu.diagnostics.object_created();
+        crate::validation::claim(buffer, &gpu.diagnostics);
         Ok(HostBuffer { buffer, alloc, size })
     }
 
@@ -142,6 +143,7 @@ impl HostBuffer {
     pub unsafe fn destroy(mut self, gpu: &Gpu) {
         // SAFETY: the caller guarantees the GPU is done with it.
         unsafe { gpu.allocator.destroy_buffer(self.buffer, &mut self.alloc) };
+        crate::validation::forget(self.buffer);
         gpu.diagnostics.object_destroyed();
     }
 }
@@ -205,6 +207,7 @@ impl FrameSlot {
             .map_err(|e| vk_error("vkAllocateCommandBuffers", e))
             .and_then(|cmds| {
                 slot.cmd = cmds[0];
+                crate::validation::claim(slot.cmd, &gpu.diagnostics);
                 // SAFETY: a plain fence on a live device.
                 unsafe { gpu.device.create_fence(&vk::FenceCreateInfo::default(), None) }
                     .map_err(|e| vk_error("vkCreateFence", e))

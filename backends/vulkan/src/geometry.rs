@@ -2,11 +2,11 @@
 //!
 //! In: a [`Draw`] with its [`GeometryDraw`] (vertex streams from vertex buffers or the frame's
 //! geometry arena, indices, counts, the stock effect and its uniform values), the pass's formats
-//! and render area. Out: the pipeline for the draw's full key — stock shader, blend,
-//! depth/stencil, rasterizer, vertex layout, topology, pass formats and sample count, planned
-//! colour writes — built the first time that combination is recorded and cached; the uniform
-//! block (bound to both stages), descriptor sets, vertex and index bindings and the draw command. The buffer barriers the draw needs were placed before the pass
-//! by the plan; nothing here decides an ordering.
+//! and render area. Out: the pipeline for the draw's full key — stock shader, blend, depth/stencil,
+//! rasterizer, vertex layout, topology, pass formats and sample count, planned colour writes —
+//! built the first time that combination is recorded and cached; the uniform block (bound to both
+//! stages), descriptor sets, vertex and index bindings and the draw command. The buffer barriers
+//! the draw needs were placed before the pass by the plan; nothing here decides an ordering.
 //!
 //! The frame's vertex host buffer holds, after the sprites, the constant stream
 //! ([`DEFAULT_ATTRIBUTES`]) that feeds every attribute a vertex layout lacks, then the geometry
@@ -24,7 +24,7 @@ use xnagraph_graph::{
 use crate::device::Gpu;
 use crate::pipeline::{static_part, DynamicState, PassFormats, VertexSide};
 use crate::record::Recorder;
-use crate::stock_effects::{self, StockEffects};
+use crate::stock_effects::StockEffects;
 use crate::sync::layout;
 
 /// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16
@@ -211,7 +211,7 @@ pub(crate) fn pipeline(
             offset: a.offset,
         });
     }
-    let stock = if custom.is_some() { &[][..] } else { stock_effects::attributes(shader) };
+    let stock = if custom.is_some() { &[][..] } else { xnagraph_shaders::stock_attributes(shader) };
     for &attribute in stock {
         let default = match attribute {
             Attribute::Position => None,

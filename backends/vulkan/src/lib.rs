@@ -7,16 +7,15 @@
 //! submission that last used them has completed. It decides no policy: load/store ops,
 //! resolves, mip cascades and barriers are executed as the plan states them.
 //!
-//! Modules follow the plan's node kinds: `config` (how the backend is created), `device`
-//! (instance, adapter, validation), `completion`
-//! (the timeline semaphore engine threads wait on, with a timeout), `format`
-//! (the format table), `sync` (the access table and barrier lowering), `texture` (native
-//! textures), `pass` (rendering and draws) with `pipeline` (pipelines and samplers), `transfer`
-//! (uploads, readbacks, mips, the copy into a swapchain image), `record` (one plan → one command
-//! buffer), `submit` (a plan recorded into a frame-ring slot and submitted), `frame` (the ring
-//! of frames in flight, its buffers, and finishing its submissions), `retirement` (deferred
-//! release), `swapchain` (a window's surface, swapchain, acquire and present) and `timestamps` (GPU
-//! time per plan node).
+//! Modules follow the plan's node kinds: `config` (how the backend is created), `instance` (the
+//! loader and the instances devices share), `device` (adapter, device, validation), `completion`
+//! (the timeline semaphore engine threads wait on, with a timeout), `format` (the format table),
+//! `sync` (the access table and barrier lowering), `texture` (native textures), `pass` (rendering
+//! and draws) with `pipeline` (pipelines and samplers), `transfer` (uploads, readbacks, mips, the
+//! copy into a swapchain image), `record` (one plan → one command buffer), `submit` (a plan
+//! recorded into a frame-ring slot and submitted), `frame` (the ring of frames in flight, its
+//! buffers, and finishing its submissions), `retirement` (deferred release), `swapchain` (a
+//! window's surface, swapchain, acquire and present) and `timestamps` (GPU time per plan node).
 
 #![warn(missing_docs)]
 
@@ -33,6 +32,7 @@ mod format;
 mod frame;
 mod geometry;
 mod hold;
+mod instance;
 mod pass;
 mod pipeline;
 mod pool;
@@ -72,6 +72,7 @@ use crate::texture::TextureTable;
 
 pub use crate::config::{TextureIndexing, VulkanConfig};
 pub use crate::hold::GpuHold;
+pub use crate::instance::{instances_created, loader_loads};
 pub use crate::swapchain::PresentPacing;
 pub use crate::timestamps::MAX_READY_REPORTS;
 
@@ -105,7 +106,8 @@ pub struct VulkanBackend {
     sink: RetireSink,
     retired: RetirementQueue<Retired>,
     retired_textures: usize,
-    retired_effects: usize,
+    /// Custom effects' stages and programs, and occlusion queries, retired and not yet freed.
+    retired_effects_and_queries: usize,
     retired_buffers: usize,
     retired_geometry: usize,
     last_submitted: SubmissionId,
@@ -188,7 +190,7 @@ impl VulkanBackend {
             sink: RetireSink::default(),
             retired: RetirementQueue::default(),
             retired_textures: 0,
-            retired_effects: 0,
+            retired_effects_and_queries: 0,
             retired_buffers: 0,
             retired_geometry: 0,
             last_submitted: SubmissionId(0),
@@ -400,7 +402,7 @@ impl Backend for VulkanBackend {
             effects: self.pipelines.effect_count() + self.queries.count(),
             pipelines: self.pipelines.pipeline_count(),
             awaiting_retirement: self.retired_textures
-                + self.retired_effects
+                + self.retired_effects_and_queries
                 + self.retired_geometry,
             pooled_images: self.pool.image_count(),
             images_allocated: self.images_allocated,

@@ -1,20 +1,20 @@
 //! Render passes: dynamic rendering over the planned attachments, then the segment's clears and
 //! draws.
 //!
-//! In: a [`PlannedPass`] — attachments with their load/store ops and resolve flags, and the
-//! indices of the segment's ops to run. Out: vkCmdBeginRendering (render area = attachment size;
-//! a resolving `Samples` attachment averages into the `Color` image's view of that layer, or,
-//! on a driver that resolves every view into layer 0, by a transfer resolve right after the
-//! pass), the
+//! In: a [`PlannedPass`] — attachments with their load/store ops and resolve flags, and the indices
+//! of the segment's ops to run. Out: vkCmdBeginRendering (render area = attachment size; a
+//! resolving `Samples` attachment averages into the `Color` image's view of that layer, or, on a
+//! driver that resolves every view into layer 0, by a transfer resolve right after the pass), the
 //! ops (clears via vkCmdClearAttachments on the aspects present; sprite draws with their pipeline,
 //! viewport, scissor, transform and texture), vkCmdEndRendering. Nothing here decides a load or
 //! store op, or which attachments an op writes: they come from the plan as they are.
 //!
 //! With [`crate::VulkanConfig::poison_undefined`] (tests), what the plan calls undefined is made
-//! visible: a DONT_CARE load becomes a CLEAR to the poison value, and an attachment stored with
-//! DONT_CARE is overwritten with the poison value by a transfer clear right after the pass (moved
-//! to the transfer access and back through the access table), so a wrong decision shows in
-//! pixels even on drivers that keep old content under DONT_CARE.
+//! visible: a DONT_CARE load becomes a CLEAR to the poison value
+//! ([`xnagraph_graph::LoadOp::poisoned_when`]), and an attachment stored with DONT_CARE is
+//! overwritten with the poison value by a transfer clear right after the pass (moved to the
+//! transfer access and back through the access table), so a wrong decision shows in pixels even on
+//! drivers that keep old content under DONT_CARE.
 
 use ash::vk;
 use xnagraph_graph::{
@@ -31,23 +31,6 @@ mod draws;
 
 use draws::{draw, DrawState};
 pub(crate) use draws::{set_source, viewport_and_scissor};
-
-/// The colour a poisoned attachment holds: magenta, which no test draws.
-pub(crate) const POISON_COLOR: [f32; 4] = [1.0, 0.0, 1.0, 1.0];
-/// The depth and stencil a poisoned depth attachment holds: depth 0 fails every LessEqual test.
-pub(crate) const POISON_DEPTH: (f32, u32) = (0.0, 0);
-
-/// The load op an attachment really gets: the plan's, or a poison CLEAR for its DONT_CARE.
-fn effective_load(load: LoadOp, depth: bool, poison: bool) -> LoadOp {
-    match load {
-        LoadOp::DontCare if poison && depth => LoadOp::Clear(ClearValue::DepthStencil {
-            depth: POISON_DEPTH.0,
-            stencil: POISON_DEPTH.1,
-        }),
-        LoadOp::DontCare if poison => LoadOp::Clear(ClearValue::Color(POISON_COLOR)),
-        other => other,
-    }
-}
 
 fn malformed(message: &str) -> BackendError {
     BackendError::Native(format!("malformed plan: {message}"))
@@ -120,7 +103,7 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
             return Err(malformed("a depth image as a colour attachment"));
         }
         check(t, a)?;
-        let (load, clear) = load_op(effective_load(a.load, false, rec.poison_undefined), false)?;
+        let (load, clear) = load_op(a.load.poisoned_when(rec.poison_undefined, false), false)?;
         if a.resolve && a.image != Image::Samples {
             return Err(malformed("resolve from a single-sample attachment"));
         }
@@ -154,7 +137,7 @@ fn lower_attachments(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<Attachmen
             return Err(malformed("a colour image as the depth attachment"));
         }
         check(t, a)?;
-        let (load, clear) = load_op(effective_load(a.load, true, rec.poison_undefined), true)?;
+        let (load, clear) = load_op(a.load.poisoned_when(rec.poison_undefined, true), true)?;
         depth = Some(
             vk::RenderingAttachmentInfo::default()
                 .image_view(t.attachment_view(Image::DepthStencil, a.layer)?)
@@ -347,13 +330,15 @@ fn poison_dropped(rec: &Recorder<'_>, pass: &PlannedPass) -> Result<(), BackendE
         // SAFETY: recording outside rendering; the image was just moved to TRANSFER_DST and was
         // created with TRANSFER_DST usage (every attachable image is).
         unsafe {
-            if a.image == Image::DepthStencil {
-                let value =
-                    vk::ClearDepthStencilValue { depth: POISON_DEPTH.0, stencil: POISON_DEPTH.1 };
-                device.cmd_clear_depth_stencil_image(rec.cmd, image, dst, &value, &[range]);
-            } else {
-                let value = vk::ClearColorValue { float32: POISON_COLOR };
-                device.cmd_clear_color_image(rec.cmd, image, dst, &value, &[range]);
+            match ClearValue::poison(a.image == Image::DepthStencil) {
+                ClearValue::DepthStencil { depth, stencil } => {
+                    let value = vk::ClearDepthStencilValue { depth, stencil };
+                    device.cmd_clear_depth_stencil_image(rec.cmd, image, dst, &value, &[range]);
+                }
+                ClearValue::Color(float32) => {
+                    let value = vk::ClearColorValue { float32 };
+                    device.cmd_clear_color_image(rec.cmd, image, dst, &value, &[range]);
+                }
             }
         }
         let back = image_barrier(image, range, Access::TransferWrite, attached, false);

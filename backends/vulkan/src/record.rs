@@ -1,12 +1,11 @@
 //! One plan → one command buffer.
 //!
-//! [`measure`] walks a plan before anything is recorded and says how much vertex, uniform,
-//! staging and descriptor space it needs (and rejects plans that name ops or sprites that do not
-//! exist). [`record`] then lowers the nodes in order: each node's barriers as one batch, then the
-//! node itself — a pass ([`crate::pass`]), an upload, readback, mip cascade or image clears
+//! [`measure`] walks a plan before anything is recorded and says how much vertex, uniform, staging
+//! and descriptor space it needs (and rejects plans that name ops or sprites that do not exist).
+//! [`record`] then lowers the nodes in order: each node's barriers as one batch, then the node
+//! itself — a pass ([`crate::pass`]), an upload, readback, mip cascade or image clears
 //! ([`crate::transfer`]), or a present (its barrier, and for a copied frame the blit into the
-//! swapchain image). The [`Recorder`] carries
-//! what every node kind needs while recording.
+//! swapchain image). The [`Recorder`] carries what every node kind needs while recording.
 
 use ash::vk;
 use xnagraph_graph::{

@@ -2,9 +2,9 @@
 //! submission that used it, and is freed once that submission has completed.
 //!
 //! In: handles from the retire sink (textures, vertex and index buffers, effects, queries, told
-//! apart by their [`HandleKind`]) and outgrown buffers. Out: native
-//! objects destroyed after their last use. `mark_uses` records, at each submission, which
-//! textures it names, so a texture is never freed while a submission in flight can use it.
+//! apart by their [`HandleKind`]) and outgrown buffers. Out: native objects destroyed after their
+//! last use. `mark_uses` records, at each submission, which textures it names, so a texture is
+//! never freed while a submission in flight can use it.
 
 use xnagraph_graph::{
     FramePlan, HandleKind, NativeHandle, Node, PassOp, PlanNodeKind, SubmissionId,
@@ -47,13 +47,13 @@ impl VulkanBackend {
                 Some(HandleKind::Query) if self.queries.contains(handle) => {
                     // As for an effect: the ops that held it are in submissions already made.
                     self.retired.retire(self.last_submitted, Retired::Query(handle));
-                    self.retired_effects += 1;
+                    self.retired_effects_and_queries += 1;
                 }
                 Some(HandleKind::Effect) if self.pipelines.is_effect(handle) => {
                     // Every submission that could draw with it has been made: the draws that
                     // held it are gone.
                     self.retired.retire(self.last_submitted, Retired::Effect(handle));
-                    self.retired_effects += 1;
+                    self.retired_effects_and_queries += 1;
                 }
                 _ => {}
             }
@@ -80,12 +80,12 @@ impl VulkanBackend {
                 }
             }
             Retired::Query(handle) => {
-                self.retired_effects -= 1;
+                self.retired_effects_and_queries -= 1;
                 // SAFETY: the last submission that could use it has completed.
                 unsafe { self.queries.destroy(&self.gpu, handle) };
             }
             Retired::Effect(handle) => {
-                self.retired_effects -= 1;
+                self.retired_effects_and_queries -= 1;
                 // SAFETY: the last submission that could use it has completed.
                 unsafe { self.pipelines.destroy_effect(&self.gpu, handle) };
             }

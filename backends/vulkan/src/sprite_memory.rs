@@ -104,6 +104,7 @@ impl Drop for MappedSprites {
         // SAFETY: no submission reads the buffer any more; the allocator is the one that made
         // it and outlives this call (the `Arc<Gpu>`).
         unsafe { self.gpu.allocator.destroy_buffer(self.buffer, &mut self.alloc) };
+        crate::validation::forget(self.buffer);
         self.gpu.diagnostics.object_destroyed();
     }
 }
@@ -139,6 +140,7 @@ impl SpriteMemorySource for SpriteSource {
             return None;
         }
         self.gpu.diagnostics.object_created();
+        crate::validation::claim(buffer, &self.gpu.diagnostics);
         tracing::debug!(capacity, "sprite arena in mapped memory");
         Some(Box::new(MappedSprites {
             gpu: self.gpu.clone(),

@@ -1,44 +1,21 @@
 //! The stock geometry effects' shaders and their pipeline layout.
 //!
 //! In: a [`StockShader`] named by a geometry draw. Out: its vertex and fragment modules (made the
-//! first time a draw uses that effect), the attribute locations its vertex stage reads, and the
-//! one pipeline layout every stock effect shares, in SDL_gpu's resource layout: set 0 empty,
-//! set 1 the uniform block for the vertex stage, set 2 two combined image samplers for the
-//! fragment stage (`Texture`, `Texture2`), set 3 the same uniform block for the fragment stage.
-//! Nothing here decides anything about a frame.
+//! first time a draw uses that effect; the stages and the attribute locations their vertex stages
+//! read are [`xnagraph_shaders::stock_stages`] and [`xnagraph_shaders::stock_attributes`]), and the
+//! one pipeline layout every stock effect shares, in SDL_gpu's resource layout: set 0 empty, set 1
+//! the uniform block for the vertex stage, set 2 two combined image samplers for the fragment stage
+//! (`Texture`, `Texture2`), set 3 the same uniform block for the fragment stage. Nothing here
+//! decides anything about a frame.
 
 use std::collections::HashMap;
 
 use ash::vk;
-use xnagraph_graph::{Attribute, BackendError, StockShader};
-use xnagraph_shaders::Stage;
+use xnagraph_graph::{BackendError, StockShader};
 
 use crate::device::Gpu;
 use crate::pipeline::shader_module;
 use crate::vk_error;
-
-/// The stages of `shader`.
-fn stages(shader: StockShader) -> (Stage, Stage) {
-    use xnagraph_shaders as s;
-    match shader {
-        StockShader::Basic => (s::BASIC_VERT, s::BASIC_FRAG),
-        StockShader::AlphaTest => (s::ALPHA_TEST_VERT, s::ALPHA_TEST_FRAG),
-        StockShader::DualTexture => (s::DUAL_TEXTURE_VERT, s::DUAL_TEXTURE_FRAG),
-    }
-}
-
-/// The attribute locations `shader`'s vertex stage declares (and so the only ones a pipeline
-/// feeds it).
-pub(crate) fn attributes(shader: StockShader) -> &'static [Attribute] {
-    use Attribute as A;
-    match shader {
-        StockShader::Basic => &[A::Position, A::Color, A::TextureCoordinate, A::Normal],
-        StockShader::AlphaTest => &[A::Position, A::Color, A::TextureCoordinate],
-        StockShader::DualTexture => {
-            &[A::Position, A::Color, A::TextureCoordinate, A::TextureCoordinate1]
-        }
-    }
-}
 
 /// The shared layout and the modules made so far.
 #[derive(Default)]
@@ -107,7 +84,7 @@ impl StockEffects {
         if let Some(m) = self.modules.get(&shader) {
             return Ok(*m);
         }
-        let (vertex, fragment) = stages(shader);
+        let (vertex, fragment) = xnagraph_shaders::stock_stages(shader);
         let v = shader_module(gpu, &vertex.words())?;
         let f = match shader_module(gpu, &fragment.words()) {
             Ok(f) => f,

@@ -12,9 +12,9 @@ use xnagraph_graph::{Access, BackendError, Barrier, BufferBarrier, Image, Textur
 use crate::buffer::BufferTable;
 use crate::texture::TextureTable;
 
-/// A use of a resource, in the table's terms.
+/// An access the table maps: one the plan names, or the host's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Use {
+pub(crate) enum SyncAccess {
     /// A use the plan names.
     Plan(Access),
     /// The host reads a buffer after the fence (readbacks).
@@ -57,51 +57,55 @@ pub(crate) fn after_acquire(barrier: &mut vk::ImageMemoryBarrier2<'_>) {
 }
 
 /// The table: each use maps to exactly one (stage, access, layout).
-pub(crate) fn sync_point(use_: Use) -> SyncPoint {
+pub(crate) fn sync_point(kind: SyncAccess) -> SyncPoint {
     use vk::AccessFlags2 as A;
     use vk::ImageLayout as L;
     use vk::PipelineStageFlags2 as S;
-    let (stage, access, layout) = match use_ {
-        Use::Plan(Access::Nothing) => (S::NONE, A::NONE, L::UNDEFINED),
-        Use::Plan(Access::ColorAttachmentWrite) => {
+    let (stage, access, layout) = match kind {
+        SyncAccess::Plan(Access::Nothing) => (S::NONE, A::NONE, L::UNDEFINED),
+        SyncAccess::Plan(Access::ColorAttachmentWrite) => {
             (S::COLOR_ATTACHMENT_OUTPUT, A::COLOR_ATTACHMENT_WRITE, L::COLOR_ATTACHMENT_OPTIMAL)
         }
-        Use::Plan(Access::ColorAttachmentReadWrite) => (
+        SyncAccess::Plan(Access::ColorAttachmentReadWrite) => (
             S::COLOR_ATTACHMENT_OUTPUT,
             A::COLOR_ATTACHMENT_READ | A::COLOR_ATTACHMENT_WRITE,
             L::COLOR_ATTACHMENT_OPTIMAL,
         ),
-        Use::Plan(Access::DepthStencilAttachmentReadWrite) => (
+        SyncAccess::Plan(Access::DepthStencilAttachmentReadWrite) => (
             S::EARLY_FRAGMENT_TESTS | S::LATE_FRAGMENT_TESTS,
             A::DEPTH_STENCIL_ATTACHMENT_READ | A::DEPTH_STENCIL_ATTACHMENT_WRITE,
             L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
         ),
-        Use::Plan(Access::FragmentSampled) => {
+        SyncAccess::Plan(Access::FragmentSampled) => {
             (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ, L::SHADER_READ_ONLY_OPTIMAL)
         }
-        Use::Plan(Access::VertexSampled) => (
+        SyncAccess::Plan(Access::VertexSampled) => (
             S::VERTEX_SHADER | S::FRAGMENT_SHADER,
             A::SHADER_SAMPLED_READ,
             L::SHADER_READ_ONLY_OPTIMAL,
         ),
         // Buffers have no layout: these two never name an image.
-        Use::Plan(Access::VertexInput) => {
+        SyncAccess::Plan(Access::VertexInput) => {
             (S::VERTEX_ATTRIBUTE_INPUT, A::VERTEX_ATTRIBUTE_READ, L::UNDEFINED)
         }
-        Use::Plan(Access::IndexRead) => (S::INDEX_INPUT, A::INDEX_READ, L::UNDEFINED),
-        Use::Plan(Access::TransferRead) => (S::TRANSFER, A::TRANSFER_READ, L::TRANSFER_SRC_OPTIMAL),
-        Use::Plan(Access::TransferWrite) => {
+        SyncAccess::Plan(Access::IndexRead) => (S::INDEX_INPUT, A::INDEX_READ, L::UNDEFINED),
+        SyncAccess::Plan(Access::TransferRead) => {
+            (S::TRANSFER, A::TRANSFER_READ, L::TRANSFER_SRC_OPTIMAL)
+        }
+        SyncAccess::Plan(Access::TransferWrite) => {
             (S::TRANSFER, A::TRANSFER_WRITE, L::TRANSFER_DST_OPTIMAL)
         }
         // Headless: there is no swapchain, so "presented" is a layout any later use can leave
         // without a queue-ownership dance. TRANSFER_SRC_OPTIMAL is what a copy to a window
         // surface (or a screenshot) would read; ALL_COMMANDS keeps the next frame's transition
         // chained after this one, and no access is made visible because nothing reads it here.
-        Use::Plan(Access::Present) => (S::ALL_COMMANDS, A::NONE, L::TRANSFER_SRC_OPTIMAL),
+        SyncAccess::Plan(Access::Present) => (S::ALL_COMMANDS, A::NONE, L::TRANSFER_SRC_OPTIMAL),
         // A swapchain image handed to the presentation engine: the present waits on a semaphore
         // the submission signals once all its commands (this transition included) are done.
-        Use::Plan(Access::PresentSwapchain) => (S::ALL_COMMANDS, A::NONE, L::PRESENT_SRC_KHR),
-        Use::HostRead => (S::HOST, A::HOST_READ, L::UNDEFINED),
+        SyncAccess::Plan(Access::PresentSwapchain) => {
+            (S::ALL_COMMANDS, A::NONE, L::PRESENT_SRC_KHR)
+        }
+        SyncAccess::HostRead => (S::HOST, A::HOST_READ, L::UNDEFINED),
     };
     SyncPoint { stage, access, layout }
 }
@@ -117,7 +121,7 @@ fn writes(access: vk::AccessFlags2) -> vk::AccessFlags2 {
 
 /// The layout an image is in while used as `access`.
 pub(crate) fn layout(access: Access) -> vk::ImageLayout {
-    sync_point(Use::Plan(access)).layout
+    sync_point(SyncAccess::Plan(access)).layout
 }
 
 /// One image transition from `src` to `dst` over a subresource range.
@@ -128,8 +132,8 @@ pub(crate) fn image_barrier(
     dst: Access,
     discard: bool,
 ) -> vk::ImageMemoryBarrier2<'static> {
-    let from = sync_point(Use::Plan(src));
-    let to = sync_point(Use::Plan(dst));
+    let from = sync_point(SyncAccess::Plan(src));
+    let to = sync_point(SyncAccess::Plan(dst));
     let old_layout = if discard { vk::ImageLayout::UNDEFINED } else { from.layout };
     vk::ImageMemoryBarrier2::default()
         .src_stage_mask(from.stage)
@@ -146,8 +150,8 @@ pub(crate) fn image_barrier(
 
 /// Makes a transfer's writes to `buffer` visible to the host after the fence.
 pub(crate) fn host_read_barrier(buffer: vk::Buffer) -> vk::BufferMemoryBarrier2<'static> {
-    let from = sync_point(Use::Plan(Access::TransferWrite));
-    let to = sync_point(Use::HostRead);
+    let from = sync_point(SyncAccess::Plan(Access::TransferWrite));
+    let to = sync_point(SyncAccess::HostRead);
     vk::BufferMemoryBarrier2::default()
         .src_stage_mask(from.stage)
         .src_access_mask(writes(from.access))
@@ -180,8 +184,8 @@ pub(crate) fn buffer_barrier(
     buffer: vk::Buffer,
     b: &BufferBarrier,
 ) -> vk::BufferMemoryBarrier2<'static> {
-    let from = sync_point(Use::Plan(b.src));
-    let to = sync_point(Use::Plan(b.dst));
+    let from = sync_point(SyncAccess::Plan(b.src));
+    let to = sync_point(SyncAccess::Plan(b.dst));
     vk::BufferMemoryBarrier2::default()
         .src_stage_mask(from.stage)
         .src_access_mask(writes(from.access))
@@ -316,7 +320,7 @@ mod tests {
         after_acquire(&mut first);
         assert!(first.src_stage_mask.contains(ACQUIRE_WAIT), "it must chain after the wait");
         assert_eq!(first.old_layout, vk::ImageLayout::UNDEFINED);
-        let present = sync_point(Use::Plan(Access::PresentSwapchain));
+        let present = sync_point(SyncAccess::Plan(Access::PresentSwapchain));
         assert_eq!(present.layout, vk::ImageLayout::PRESENT_SRC_KHR);
         assert!(RENDER_FINISHED.contains(present.stage), "the present waits for the transition");
     }
@@ -398,7 +402,7 @@ mod tests {
 
     #[test]
     fn transfer_write_covers_copies_blits_and_clears() {
-        let stage = sync_point(Use::Plan(Access::TransferWrite)).stage;
+        let stage = sync_point(SyncAccess::Plan(Access::TransferWrite)).stage;
         let transfers = vk::PipelineStageFlags2::COPY
             | vk::PipelineStageFlags2::BLIT
             | vk::PipelineStageFlags2::CLEAR;
@@ -424,7 +428,11 @@ mod tests {
         ];
         for (i, a) in all.iter().enumerate() {
             for b in &all[i + 1..] {
-                assert_ne!(sync_point(Use::Plan(*a)), sync_point(Use::Plan(*b)), "{a:?} {b:?}");
+                assert_ne!(
+                    sync_point(SyncAccess::Plan(*a)),
+                    sync_point(SyncAccess::Plan(*b)),
+                    "{a:?} {b:?}"
+                );
             }
         }
     }

@@ -169,7 +169,7 @@ fn check_volume(gpu: &Gpu, desc: &TextureDesc, depth: u32) -> Result<(), Backend
             desc.width, desc.height
         ));
     }
-    let full_chain = 32 - desc.width.max(desc.height).max(depth).leading_zeros();
+    let full_chain = desc.full_mip_chain();
     if desc.layers != 1 || desc.render_target.is_some() || desc.mip_levels > full_chain {
         return unsupported(format!(
             "a volume of {} layers and {} levels, render target: {}",
@@ -218,7 +218,7 @@ fn check_desc(gpu: &Gpu, formats: &FormatTable, desc: &TextureDesc) -> Result<()
     if desc.width == 0 || desc.height == 0 || desc.width > max || desc.height > max {
         return unsupported(format!("texture size {}x{} (limit {max})", desc.width, desc.height));
     }
-    let full_chain = 32 - desc.width.max(desc.height).max(desc.level_depth(0)).leading_zeros();
+    let full_chain = desc.full_mip_chain();
     if desc.mip_levels == 0 || desc.mip_levels > full_chain {
         return unsupported(format!(
             "{} mip levels for {}x{}",
@@ -290,28 +290,47 @@ pub(crate) fn create(
     }
 }
 
+/// Makes a texture's images and views: the colour image with its sampled view, and for a render
+/// target its colour attachment views, its multisample images and its depth/stencil image.
 fn fill(
     gpu: &Gpu,
     t: &mut NativeTexture,
     swizzle: vk::ComponentMapping,
 ) -> Result<(), BackendError> {
+    let color = fill_color(gpu, t, swizzle)?;
+    if t.desc.render_target.is_none() {
+        return Ok(());
+    }
+    for layer in 0..t.desc.layers {
+        let range = single(vk::ImageAspectFlags::COLOR, layer);
+        t.color_views.push(attachment_view(gpu, color, t.format, range)?);
+    }
+    if t.samples != vk::SampleCountFlags::TYPE_1 {
+        fill_samples(gpu, t)?;
+    }
+    if t.depth_format != vk::Format::UNDEFINED {
+        fill_depth(gpu, t)?;
+    }
+    Ok(())
+}
+
+/// The colour image (every level and layer, a volume's slices) and the view draws sample it
+/// through; returns the image.
+fn fill_color(
+    gpu: &Gpu,
+    t: &mut NativeTexture,
+    swizzle: vk::ComponentMapping,
+) -> Result<vk::Image, BackendError> {
     let desc = t.desc;
-    let is_target = desc.render_target.is_some();
-    let usage = texture_usage(is_target);
+    let usage = texture_usage(desc.render_target.is_some());
     let flags = if desc.layers == 6 {
         vk::ImageCreateFlags::CUBE_COMPATIBLE
     } else {
         vk::ImageCreateFlags::empty()
     };
-    let color = allocate_image(
-        gpu,
-        t.format,
-        &desc,
-        (desc.layers, desc.mip_levels),
-        vk::SampleCountFlags::TYPE_1,
-        usage,
-        flags,
-    )?;
+    let one_sample = vk::SampleCountFlags::TYPE_1;
+    let levels = (desc.layers, desc.mip_levels);
+    let color = allocate_image(gpu, t.format, &desc, levels, one_sample, usage, flags)?;
     let color_image = color.image;
     t.color = Some(color);
     let view_type = match (desc.is_volume(), desc.layers) {
@@ -328,105 +347,68 @@ fn fill(
     };
     t.sampled_view = create_view(gpu, color_image, view_type, t.format, swizzle, full)?;
     t.sampled_view_type = view_type;
-    if !is_target {
-        return Ok(());
+    Ok(color_image)
+}
+
+/// A multisampled target's sample images, one single-layer image per face (each face's samples
+/// resolve into its own layer), with their attachment views.
+fn fill_samples(gpu: &Gpu, t: &mut NativeTexture) -> Result<(), BackendError> {
+    // TRANSFER_DST: the plan may fill the samples with a transfer clear; SAMPLED: a capture's
+    // snapshot reads the samples back through a fragment stage (`crate::sample_transfer`).
+    let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
+        | vk::ImageUsageFlags::TRANSFER_SRC
+        | vk::ImageUsageFlags::TRANSFER_DST
+        | vk::ImageUsageFlags::SAMPLED;
+    let desc = t.desc;
+    for _ in 0..desc.layers {
+        let flags = vk::ImageCreateFlags::empty();
+        let msaa = allocate_image(gpu, t.format, &desc, (1, 1), t.samples, usage, flags)?;
+        let image = msaa.image;
+        t.msaa.push(msaa);
+        let range = single(vk::ImageAspectFlags::COLOR, 0);
+        t.msaa_views.push(attachment_view(gpu, image, t.format, range)?);
     }
-    for layer in 0..desc.layers {
-        let range = single(vk::ImageAspectFlags::COLOR, layer);
-        let view = create_view(
-            gpu,
-            color_image,
-            vk::ImageViewType::TYPE_2D,
-            t.format,
-            Default::default(),
-            range,
-        )?;
-        t.color_views.push(view);
-    }
-    if t.samples != vk::SampleCountFlags::TYPE_1 {
-        // TRANSFER_DST: the plan may fill the samples with a transfer clear; SAMPLED: a
-        // capture's snapshot reads the samples back through a fragment stage
-        // (`crate::sample_transfer`).
-        let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
-            | vk::ImageUsageFlags::TRANSFER_SRC
-            | vk::ImageUsageFlags::TRANSFER_DST
-            | vk::ImageUsageFlags::SAMPLED;
-        // One single-layer image per face: each face's samples resolve into its own layer.
-        for _ in 0..desc.layers {
-            let msaa = allocate_image(
-                gpu,
-                t.format,
-                &desc,
-                (1, 1),
-                t.samples,
-                usage,
-                vk::ImageCreateFlags::empty(),
-            )?;
-            let image = msaa.image;
-            t.msaa.push(msaa);
-            let range = single(vk::ImageAspectFlags::COLOR, 0);
-            let view = create_view(
-                gpu,
-                image,
-                vk::ImageViewType::TYPE_2D,
-                t.format,
-                Default::default(),
-                range,
-            )?;
-            t.msaa_views.push(view);
-        }
-    }
-    if t.depth_format != vk::Format::UNDEFINED {
-        // TRANSFER_DST: transfer clears, and a replay restoring a snapshot; TRANSFER_SRC: a
-        // capture's snapshot reads it back; SAMPLED (multisampled): a capture's snapshot reads
-        // its samples through a fragment stage.
-        let multisampled = t.samples != vk::SampleCountFlags::TYPE_1;
-        let sampled =
-            if multisampled { vk::ImageUsageFlags::SAMPLED } else { vk::ImageUsageFlags::empty() };
-        let usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
-            | vk::ImageUsageFlags::TRANSFER_SRC
-            | vk::ImageUsageFlags::TRANSFER_DST
-            | sampled;
-        // One depth/stencil buffer, allocated once, shared by every face of a cube.
-        let depth = allocate_image(
-            gpu,
-            t.depth_format,
-            &desc,
-            (1, 1),
-            t.samples,
-            usage,
-            vk::ImageCreateFlags::empty(),
-        )?;
-        let image = depth.image;
-        t.depth = Some(depth);
-        let range = single(depth_aspects(t.depth_format), 0);
-        let view = create_view(
-            gpu,
-            image,
-            vk::ImageViewType::TYPE_2D,
-            t.depth_format,
-            Default::default(),
-            range,
-        )?;
-        t.depth_views.push(view);
-        if multisampled {
-            let aspects = depth_aspects(t.depth_format);
-            for aspect in [vk::ImageAspectFlags::DEPTH, vk::ImageAspectFlags::STENCIL] {
-                if aspects.contains(aspect) {
-                    let view = create_view(
-                        gpu,
-                        image,
-                        vk::ImageViewType::TYPE_2D,
-                        t.depth_format,
-                        Default::default(),
-                        single(aspect, 0),
-                    )?;
-                    t.depth_aspect_views.push(view);
-                }
+    Ok(())
+}
+
+/// A target's depth/stencil image, allocated once and shared by every face of a cube, with its
+/// attachment view and, multisampled, a view of each aspect its samples are read through.
+fn fill_depth(gpu: &Gpu, t: &mut NativeTexture) -> Result<(), BackendError> {
+    // TRANSFER_DST: transfer clears, and a replay restoring a snapshot; TRANSFER_SRC: a
+    // capture's snapshot reads it back; SAMPLED (multisampled): a capture's snapshot reads its
+    // samples through a fragment stage.
+    let multisampled = t.samples != vk::SampleCountFlags::TYPE_1;
+    let sampled =
+        if multisampled { vk::ImageUsageFlags::SAMPLED } else { vk::ImageUsageFlags::empty() };
+    let usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+        | vk::ImageUsageFlags::TRANSFER_SRC
+        | vk::ImageUsageFlags::TRANSFER_DST
+        | sampled;
+    let (desc, format) = (t.desc, t.depth_format);
+    let flags = vk::ImageCreateFlags::empty();
+    let depth = allocate_image(gpu, format, &desc, (1, 1), t.samples, usage, flags)?;
+    let image = depth.image;
+    t.depth = Some(depth);
+    let aspects = depth_aspects(format);
+    t.depth_views.push(attachment_view(gpu, image, format, single(aspects, 0))?);
+    if multisampled {
+        for aspect in [vk::ImageAspectFlags::DEPTH, vk::ImageAspectFlags::STENCIL] {
+            if aspects.contains(aspect) {
+                t.depth_aspect_views.push(attachment_view(gpu, image, format, single(aspect, 0))?);
             }
         }
     }
     Ok(())
+}
+
+/// A 2D view of `range` of `image` without a swizzle: what attachments and per-sample reads use.
+fn attachment_view(
+    gpu: &Gpu,
+    image: vk::Image,
+    format: vk::Format,
+    range: vk::ImageSubresourceRange,
+) -> Result<vk::ImageView, BackendError> {
+    create_view(gpu, image, vk::ImageViewType::TYPE_2D, format, Default::default(), range)
 }
 
 fn single(aspect_mask: vk::ImageAspectFlags, layer: u32) -> vk::ImageSubresourceRange {
@@ -468,6 +450,7 @@ fn allocate_image(
     let (image, alloc) = unsafe { gpu.allocator.create_image(&info, &alloc_info) }
         .map_err(|e| vk_error("vmaCreateImage", e))?;
     gpu.diagnostics.object_created();
+    crate::validation::claim(image, &gpu.diagnostics);
     Ok(ImageMemory { image, alloc })
 }
 
@@ -511,6 +494,7 @@ pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
         let ImageMemory { image, mut alloc } = memory;
         // SAFETY: as above; the image and allocation came from this allocator together.
         unsafe { gpu.allocator.destroy_image(image, &mut alloc) };
+        crate::validation::forget(image);
         gpu.diagnostics.object_destroyed();
     }
 }

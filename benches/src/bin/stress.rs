@@ -16,6 +16,7 @@ use xnagraph::{
     BackendKind, CompilePolicy, DeviceOptions, GpuTimingSupport, GraphicsDevice, GraphicsProfile,
     PresentationParameters, SpriteSortMode, TextureIndexing,
 };
+use xnagraph_benches::cli::{BackendChoice, OnOff};
 use xnagraph_benches::post_chain;
 use xnagraph_benches::stress::churn::Churn;
 use xnagraph_benches::stress::floor::{floor_fields, probe_fill_floor};
@@ -28,7 +29,7 @@ use xnagraph_benches::stress::timing::StageTimes;
 use xnagraph_benches::stress::uploads::{memcpy_bytes_per_second, Uploads};
 use xnagraph_benches::stress::window::run_windowed;
 use xnagraph_benches::stress::{self as harness, FrameTimes, Scenario, Summary};
-use xnagraph_benches::{json, number, string};
+use xnagraph_benches::{json, number, string, Value};
 
 #[derive(Parser)]
 #[command(
@@ -91,20 +92,6 @@ struct Cli {
     png: Option<std::path::PathBuf>,
     #[command(subcommand)]
     scenario: Command,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum BackendChoice {
-    /// Vulkan 1.3 (ash + vk-mem).
-    Vulkan,
-    /// SDL 3.4's GPU API.
-    Sdlgpu,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum OnOff {
-    On,
-    Off,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -224,9 +211,12 @@ impl Run<'_> {
         GraphicsDevice::with_options(GraphicsProfile::HiDef, params, self.options(policy))
     }
 
+    /// The command line's options over the environment's (`XNAGRAPH_CAPTURE` captures a run;
+    /// `XNAGRAPH_VALIDATION=1` is `--validation`); `--backend` wins over `XNAGRAPH_BACKEND`.
     fn options(&self, policy: CompilePolicy) -> DeviceOptions {
+        let env = DeviceOptions::from_env();
         DeviceOptions {
-            validation: self.cli.validation,
+            validation: self.cli.validation || env.validation,
             frames_in_flight: self.cli.frames_in_flight,
             render_thread: !self.cli.no_render_thread,
             compile_policy: policy,
@@ -242,7 +232,7 @@ impl Run<'_> {
             },
             gpu_timing: self.cli.timestamps == OnOff::On,
             mapped_sprites: self.cli.mapped_sprites == OnOff::On,
-            ..DeviceOptions::default()
+            ..env
         }
     }
 
@@ -341,17 +331,17 @@ fn sort_mode(sort: Sort) -> SpriteSortMode {
     }
 }
 
-fn adapter(device: &GraphicsDevice) -> (&'static str, String) {
+fn adapter(device: &GraphicsDevice) -> (&'static str, Value) {
     ("adapter", string(device.adapter_name()))
 }
 
 /// Where the frames went: `window` (`--window`) or `headless`.
-fn presented(cli: &Cli) -> (&'static str, String) {
+fn presented(cli: &Cli) -> (&'static str, Value) {
     ("presented", string(if cli.window { "window" } else { "headless" }))
 }
 
 /// How the summary's GPU figures were measured (or why there are none).
-fn gpu_timing(device: &GraphicsDevice, cli: &Cli) -> (&'static str, String) {
+fn gpu_timing(device: &GraphicsDevice, cli: &Cli) -> (&'static str, Value) {
     let text = match device.gpu_timing_support() {
         _ if cli.timestamps == OnOff::Off => {
             "off (--timestamps off): frame time is fence to fence".to_owned()
@@ -429,9 +419,9 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     adapter(device),
                     gpu_timing(device, cli),
                     presented(cli),
-                    ("sprites", count.to_string()),
-                    ("textures", textures.to_string()),
-                    ("mipmaps", mipmaps.to_string()),
+                    ("sprites", count.into()),
+                    ("textures", textures.into()),
+                    ("mipmaps", mipmaps.into()),
                     ("update_ns_per_sprite_p50", per_sprite(|f| f.update.as_secs_f64())),
                     ("record_ns_per_sprite_p50", per_sprite(|f| f.record.as_secs_f64())),
                     (
@@ -469,7 +459,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                         adapter(device),
                         gpu_timing(device, cli),
                         presented(cli),
-                        ("pass", pass.to_string()),
+                        ("pass", pass.into()),
                         ("verdict", string(&text)),
                     ],
                 ));
@@ -514,10 +504,10 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     gpu_timing(&device, cli),
                     presented(cli),
                     ("policy", string(name)),
-                    ("scene_samples", scenario.scene_samples().to_string()),
-                    ("bytes_loaded", result.cost.bytes_loaded.to_string()),
-                    ("bytes_stored", result.cost.bytes_stored.to_string()),
-                    ("barriers", result.cost.barriers.to_string()),
+                    ("scene_samples", scenario.scene_samples().into()),
+                    ("bytes_loaded", result.cost.bytes_loaded.into()),
+                    ("bytes_stored", result.cost.bytes_stored.into()),
+                    ("barriers", result.cost.barriers.into()),
                     ("bandwidth_bound_us", number(bound_us)),
                     ("gpu_p50_over_bound", number(gpu_p50 * 1e3 / bound_us)),
                 ];
@@ -533,7 +523,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 |r: &post::PolicyResult| (r.cost.bytes_loaded + r.cost.bytes_stored) as f64;
             out(json(&[
                 ("scenario", string("post-chain")),
-                ("differing_pixels", differing.to_string()),
+                ("differing_pixels", differing.into()),
                 (
                     "traffic_saved",
                     number(1.0 - traffic(&results[0]) / traffic(&results[1]).max(1.0)),
@@ -555,7 +545,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                         adapter(device),
                         gpu_timing(device, cli),
                         presented(cli),
-                        ("bytes_per_frame", bytes.to_string()),
+                        ("bytes_per_frame", bytes.into()),
                         ("upload_mb_s", number(streamed / 1e6)),
                         ("memcpy_mb_s", number(memcpy / 1e6)),
                         ("ratio", number(streamed / memcpy)),

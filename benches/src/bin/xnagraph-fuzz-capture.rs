@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::Parser;
 use xnagraph_benches::alloc_count::CountingAllocator;
 use xnagraph_benches::fuzz::{load_corpus, run};
+use xnagraph_benches::{json, number, rounded};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
@@ -61,16 +62,17 @@ fn main() -> ExitCode {
         }
     }
     let secs = report.elapsed.as_secs_f64();
-    println!(
-        "{{\"seeds\":{},\"executions\":{},\"executions_per_s\":{:.0},\"accepted\":{},\"refused\":{},\"findings\":{},\"slowest_read_ms\":{:.3},\"seconds\":{secs:.1}}}",
-        corpus.len(),
-        report.executions,
-        report.executions as f64 / secs.max(1e-9),
-        report.accepted,
-        report.refused,
-        report.findings.len(),
-        report.slowest.as_secs_f64() * 1000.0,
-    );
+    let figures = json(&[
+        ("seeds", corpus.len().into()),
+        ("executions", report.executions.into()),
+        ("executions_per_s", rounded(report.executions as f64 / secs.max(1e-9), 0)),
+        ("accepted", report.accepted.into()),
+        ("refused", report.refused.into()),
+        ("findings", report.findings.len().into()),
+        ("slowest_read_ms", number(report.slowest.as_secs_f64() * 1000.0)),
+        ("seconds", rounded(secs, 1)),
+    ]);
+    println!("{figures}");
     if report.findings.is_empty() {
         ExitCode::SUCCESS
     } else {

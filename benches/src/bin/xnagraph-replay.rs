@@ -1,20 +1,21 @@
 //! `xnagraph-replay`: replays, inspects and trims xnagraph frame captures.
 //!
-//! `info` prints what a capture holds and its size against its raw data; `replay` runs it on
-//! Vulkan or SDL_gpu (`--backend`; headless, or presenting every frame into a window of the
-//! capture's back-buffer size with `--window`) once or `--repeat` times and profiles it: a table
-//! of the CPU stages (record, compile, lowering, submit), wall-clock and GPU frame times with
-//! p50/p95/p99, a table per plan node (name, kind, attachments, load/store ops, draws, GPU ms,
-//! share of the frame), optionally a JSON summary (`--json`, windowed by
-//! `--measurement-range a-b`) and the final frame as a PNG; `--timestamp-cost` measures what
-//! the GPU timestamps cost; `trim` writes a new capture holding a range of frames with the snapshot it needs.
-//! A malformed file is an error naming the chunk and byte offset, with exit status 1.
+//! `info` prints what a capture holds and its size against its raw data; `replay` runs it on Vulkan
+//! or SDL_gpu (`--backend`; headless, or presenting every frame into a window of the capture's
+//! back-buffer size with `--window`) once or `--repeat` times and profiles it: a table of the CPU
+//! stages (record, compile, lowering, submit), wall-clock and GPU frame times with p50/p95/p99, a
+//! table per plan node (name, kind, attachments, load/store ops, draws, GPU ms, share of the
+//! frame), optionally a JSON summary (`--json`, windowed by `--measurement-range a-b`) and the
+//! final frame as a PNG; `--timestamp-cost` measures what the GPU timestamps cost; `trim` writes a
+//! new capture holding a range of frames with the snapshot it needs. A malformed file is an error
+//! naming the chunk and byte offset, with exit status 1.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use xnagraph_benches::cli::{BackendChoice, OnOff};
 use xnagraph_benches::profile::files::{plot_svg, render_dot, serve, write_png};
 use xnagraph_benches::profile::{
     diff, node_table, percentile, profile, profile_while, puffin_out, report, stage_table,
@@ -32,20 +33,6 @@ use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum BackendChoice {
-    /// Vulkan 1.3 (ash + vk-mem).
-    Vulkan,
-    /// SDL 3.4's GPU API (no GPU timestamps: frame time is fence to fence).
-    Sdlgpu,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum OnOff {
-    On,
-    Off,
 }
 
 #[derive(clap::Args, Debug)]

@@ -4,10 +4,12 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use serde::Serialize;
 use xnagraph_graph::GpuTimingSupport;
 
 use super::nodes::NodeInfo;
 use super::run::{FrameFigures, ProfileRun};
+use crate::{rounded, Fields, Value};
 
 /// The `p`-th percentile (0 to 100) of `values`, nearest rank; 0 for none.
 pub fn percentile(values: &[f64], p: f64) -> f64 {
@@ -195,62 +197,89 @@ pub fn stage_table(frames: &[FrameFigures], range: Option<(usize, usize)>) -> St
     out
 }
 
-fn json_string(s: &str) -> String {
-    crate::string(s)
+/// Mean and percentiles of one stage, milliseconds.
+#[derive(Serialize)]
+struct StageJson {
+    mean: Value,
+    p50: Value,
+    p95: Value,
+    p99: Value,
+}
+
+/// One row of the per-node table.
+#[derive(Serialize)]
+struct NodeJson<'a> {
+    flush: usize,
+    node: usize,
+    name: &'a str,
+    kind: &'a str,
+    attachments: &'a str,
+    ops: &'a str,
+    draws: u32,
+    bytes_loaded: u64,
+    bytes_stored: u64,
+    /// `null` when the node was never timed.
+    gpu_ms: Value,
+    share: Value,
+}
+
+#[derive(Serialize)]
+struct SummaryJson<'a> {
+    frames: usize,
+    measurement_range: Option<(usize, usize)>,
+    adapter: &'a str,
+    gpu_timing: String,
+    /// `record_ms`, `compile_ms`, … each `null` when a chosen frame lacks it.
+    #[serde(flatten)]
+    stages: Fields<'a, Option<StageJson>>,
+    nodes: Vec<NodeJson<'a>>,
 }
 
 /// The JSON summary of the frames whose position lies in `range`: frame count, the GPU
 /// timing mode, mean and p50/p95/p99 of every stage (GPU `null` when not timed) and the
-/// per-node rows.
+/// per-node rows. Milliseconds and shares are rounded to four decimals.
 pub fn summary_json(run: &ProfileRun, range: Option<(usize, usize)>) -> String {
     let frames = chosen(&run.frames, range);
-    let stat = |name: &str, get: fn(&FrameFigures) -> Option<f64>| match values(&frames, get) {
-        Some(v) if !v.is_empty() => {
-            let mean = v.iter().sum::<f64>() / v.len() as f64;
-            format!(
-                "\"{name}\":{{\"mean\":{mean:.4},\"p50\":{:.4},\"p95\":{:.4},\"p99\":{:.4}}}",
-                percentile(&v, 50.0),
-                percentile(&v, 95.0),
-                percentile(&v, 99.0)
-            )
-        }
-        _ => format!("\"{name}\":null"),
-    };
-    let stats: Vec<String> = STAGES.iter().map(|(name, get)| stat(name, *get)).collect();
-    let range_text = match range {
-        Some((a, b)) => format!("[{a},{b}]"),
-        None => "null".to_owned(),
-    };
-    let nodes: Vec<String> = node_rows(run, range)
+    let ms = |x: f64| rounded(x, 4);
+    let stages: Vec<(&str, Option<StageJson>)> = STAGES
         .iter()
-        .map(|r| {
-            let gpu = if r.timed > 0 { format!("{:.4}", r.gpu_ms) } else { "null".into() };
-            format!(
-                "{{\"flush\":{},\"node\":{},\"name\":{},\"kind\":{},\"attachments\":{},\
-                 \"ops\":{},\"draws\":{},\"bytes_loaded\":{},\"bytes_stored\":{},\
-                 \"gpu_ms\":{gpu},\"share\":{:.4}}}",
-                r.flush,
-                r.node,
-                json_string(&r.info.name),
-                json_string(r.info.kind),
-                json_string(&r.info.attachments),
-                json_string(&r.info.ops),
-                r.info.draws,
-                r.info.bytes_loaded,
-                r.info.bytes_stored,
-                r.share
-            )
+        .map(|(name, get)| {
+            let stats = values(&frames, *get).filter(|v| !v.is_empty()).map(|v| StageJson {
+                mean: ms(v.iter().sum::<f64>() / v.len() as f64),
+                p50: ms(percentile(&v, 50.0)),
+                p95: ms(percentile(&v, 95.0)),
+                p99: ms(percentile(&v, 99.0)),
+            });
+            (*name, stats)
         })
         .collect();
-    format!(
-        "{{\"frames\":{},\"measurement_range\":{range_text},\"adapter\":{},\"gpu_timing\":{},{},\
-         \"nodes\":[{}]}}",
-        frames.len(),
-        json_string(&run.adapter),
-        json_string(&gpu_note(&run.support)),
-        stats.join(","),
-        nodes.join(",")
-    )
+    let rows = node_rows(run, range);
+    let nodes = rows
+        .iter()
+        .map(|r| NodeJson {
+            flush: r.flush,
+            node: r.node,
+            name: &r.info.name,
+            kind: r.info.kind,
+            attachments: &r.info.attachments,
+            ops: &r.info.ops,
+            draws: r.info.draws,
+            bytes_loaded: r.info.bytes_loaded,
+            bytes_stored: r.info.bytes_stored,
+            gpu_ms: if r.timed > 0 { ms(r.gpu_ms) } else { Value::Null },
+            share: ms(r.share),
+        })
+        .collect();
+    let summary = SummaryJson {
+        frames: frames.len(),
+        measurement_range: range,
+        adapter: &run.adapter,
+        gpu_timing: gpu_note(&run.support),
+        stages: Fields(&stages),
+        nodes,
+    };
+    // Plain data with string keys: serializing into a String cannot fail.
+    serde_json::to_string(&summary).expect("the summary serializes")
 }
 
 #[cfg(test)]

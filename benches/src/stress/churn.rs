@@ -165,11 +165,11 @@ impl Scenario for Churn {
         self.samples.push(s);
         Ok(Some(json(&[
             ("scenario", string("rt-churn")),
-            ("frame", index.to_string()),
-            ("live_textures", s.live_textures.to_string()),
-            ("pooled_images", s.pooled_images.to_string()),
-            ("images_allocated", s.images_allocated.to_string()),
-            ("rss_bytes", s.rss.to_string()),
+            ("frame", index.into()),
+            ("live_textures", s.live_textures.into()),
+            ("pooled_images", s.pooled_images.into()),
+            ("images_allocated", s.images_allocated.into()),
+            ("rss_bytes", s.rss.into()),
         ])))
     }
 }

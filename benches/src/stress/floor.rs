@@ -91,7 +91,7 @@ pub fn floor_fields(
     bandwidth_bound_ms: f64,
     coverage_screens: f64,
     fill: &Result<(FillFloor, String), String>,
-) -> Vec<(&'static str, String)> {
+) -> Vec<(&'static str, crate::Value)> {
     let (floor, probe) = match fill {
         Ok((floor, adapter)) => (Some(*floor), format!("measured on {adapter}")),
         Err(why) => (None, why.clone()),

@@ -125,7 +125,7 @@ impl FrameTimes {
     pub fn json(&self, scenario: &str, index: usize) -> String {
         json(&[
             ("scenario", crate::string(scenario)),
-            ("frame", index.to_string()),
+            ("frame", index.into()),
             ("update_ms", number(ms(self.update))),
             ("record_ms", number(ms(self.record))),
             ("present_ms", number(ms(self.present))),
@@ -161,7 +161,7 @@ pub struct Summary<'a>(pub &'a [FrameTimes]);
 
 impl Summary<'_> {
     /// One JSON line: for each figure, its p50, p95 and p99 in milliseconds.
-    pub fn json(&self, scenario: &str, extra: &[(&str, String)]) -> String {
+    pub fn json(&self, scenario: &str, extra: &[(&str, crate::Value)]) -> String {
         let figures: [Figure; 9] = [
             ("update", |f| Some(f.update)),
             ("record", |f| Some(f.record)),
@@ -175,8 +175,8 @@ impl Summary<'_> {
         ];
         let mut out = vec![
             ("scenario", crate::string(scenario)),
-            ("summary", "true".to_owned()),
-            ("frames", self.0.len().to_string()),
+            ("summary", true.into()),
+            ("frames", self.0.len().into()),
         ];
         let mut names = Vec::new();
         for (name, get) in figures {

@@ -39,12 +39,12 @@ pub fn measure(
 pub fn fields(
     gpu_p50_ms: f64,
     reference: &Result<(f64, String), String>,
-) -> Vec<(&'static str, String)> {
+) -> Vec<(&'static str, crate::Value)> {
     let (ms, adapter, how) = match reference {
         Ok((ns, adapter)) => {
             (ns / 1e6, crate::string(adapter), format!("median of {ROUNDS} draws on {adapter}"))
         }
-        Err(why) => (f64::NAN, "null".to_owned(), why.clone()),
+        Err(why) => (f64::NAN, crate::Value::Null, why.clone()),
     };
     vec![
         ("ash_reference_gpu_ms", number(ms)),

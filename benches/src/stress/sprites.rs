@@ -341,7 +341,7 @@ pub fn ramp(
         let median = super::percentile(&mut frame, 50.0);
         out(json(&[
             ("scenario", string("sprites-ramp")),
-            ("sprites", scenario.count().to_string()),
+            ("sprites", scenario.count().into()),
             ("frame_ms_p50", number(median)),
         ]));
         if median > 16.7 || scenario.count() >= MAX_SPRITES {
@@ -352,9 +352,9 @@ pub fn ramp(
     }
     out(json(&[
         ("scenario", string("sprites-ramp")),
-        ("summary", "true".to_owned()),
+        ("summary", true.into()),
         ("adapter", string(device.adapter_name())),
-        ("sprites_within_16_7_ms", within.to_string()),
+        ("sprites_within_16_7_ms", within.into()),
     ]));
     Ok(())
 }

@@ -35,7 +35,7 @@ pub fn device_on(backend: BackendKind, width: i32, height: i32) -> GraphicsDevic
         back_buffer_height: height,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { backend, validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { backend, validation: true, ..DeviceOptions::from_env() };
     GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
 }
 

@@ -24,18 +24,23 @@ pub fn device() -> GraphicsDevice {
         back_buffer_height: H,
         ..PresentationParameters::default()
     };
-    let options = DeviceOptions { validation: true, ..DeviceOptions::default() };
+    let options = DeviceOptions { validation: true, ..DeviceOptions::from_env() };
     GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap()
 }
 
 /// Frames of three plan nodes each: two sprites into the target "scene" (cleared each frame),
 /// the scene drawn into the back buffer, the present.
 pub fn capture(name: &str) -> PathBuf {
+    capture_named(name, "scene")
+}
+
+/// [`capture`] with the target named `target`.
+pub fn capture_named(name: &str, target: &str) -> PathBuf {
     let path = scratch(name);
     let device = device();
     device.capture_frames(&path, 0..=FRAMES as u64 - 1).unwrap();
     let scene = RenderTarget2D::new(&device, W / 2, H / 2).unwrap();
-    scene.set_name("scene");
+    scene.set_name(target);
     let ball = Texture2D::new(&device, 2, 2).unwrap();
     ball.set_data(&[Color::RED, Color::WHITE, Color::BLUE, Color::WHITE]).unwrap();
     let mut batch = SpriteBatch::new(&device).unwrap();

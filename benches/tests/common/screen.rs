@@ -22,17 +22,54 @@ pub fn have_display(test: &str) -> bool {
     there
 }
 
-/// A connection to the X display.
+/// A connection to an X display: the test's own server, or the one `DISPLAY` names.
 pub struct Display {
     conn: RustConnection,
     root: Window,
+    /// The display's name, as `DISPLAY` takes it.
+    name: String,
+    /// The X server started for this test alone, stopped on drop.
+    _server: Option<Child>,
 }
 
 impl Display {
+    /// The display `DISPLAY` names, shared with every other test that runs at the same time.
     pub fn connect() -> Display {
-        let (conn, screen) = x11rb::connect(None).expect("the X display");
+        let name = std::env::var("DISPLAY").expect("DISPLAY is set");
+        Display::open(name, None)
+    }
+
+    /// A virtual X server (Xvfb) of this test's own, 1280x1024 at 24 bits. The shared display
+    /// is no place for a screenshot: there, windows of other tests that run at the same time
+    /// open at the same corner and may lie over the one photographed.
+    pub fn private() -> Display {
+        // -displayfd: the server picks a free display number and writes it there once it
+        // accepts connections.
+        let mut server = Child::new(
+            std::process::Command::new("Xvfb")
+                .args(["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("Xvfb (package xvfb) is installed"),
+        );
+        let number = server
+            .lines()
+            .recv_timeout(Duration::from_secs(60))
+            .expect("Xvfb writes its display number");
+        Display::open(format!(":{}", number.trim()), Some(server))
+    }
+
+    fn open(name: String, server: Option<Child>) -> Display {
+        let (conn, screen) = x11rb::connect(Some(&name)).expect("the X display");
         let root = conn.setup().roots[screen].root;
-        Display { conn, root }
+        Display { conn, root, name, _server: server }
+    }
+
+    /// `command` set to open its windows on this display.
+    pub fn command(&self, mut command: std::process::Command) -> std::process::Command {
+        command.env("DISPLAY", &self.name);
+        command
     }
 
     /// The top-level window of process `pid` (its `_NET_WM_PID`) titled `title`, waiting up
@@ -92,7 +129,7 @@ impl Display {
     /// only partly there, and `xwd -id` refuses a window that is not wholly visible.
     pub fn screenshot(&self, window: Window) -> ((u32, u32), Image) {
         let out = std::process::Command::new("xwd")
-            .args(["-silent", "-root"])
+            .args(["-silent", "-root", "-display", &self.name])
             .output()
             .expect("xwd (x11-apps) is installed");
         assert!(out.status.success(), "xwd failed: {}", String::from_utf8_lossy(&out.stderr));

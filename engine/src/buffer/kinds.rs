@@ -133,10 +133,13 @@ impl VertexBuffer {
 
     /// `SetData(offsetInBytes, T[], startIndex, elementCount, vertexStride)`: element `i` is
     /// written at `offsetInBytes + i * vertexStride` (stride 0: the element's size); the bytes
-    /// between elements keep their content. Errors: a negative offset or stride, a stride larger
-    /// than the buffer or smaller than `T` (`ArgumentOutOfRange`, `offsetInBytes` or
-    /// `vertexStride`), no elements or a range past the slice's end (`ArgumentOutOfRange`,
-    /// `data`), data running past the buffer's end (`InvalidOperation`).
+    /// between elements keep their content. Errors: a negative offset or stride, or a stride
+    /// smaller than `T` (`ArgumentOutOfRange`, `offsetInBytes` or `vertexStride`), no elements
+    /// or a range past the slice's end (`ArgumentOutOfRange`, `data`), data running past the
+    /// buffer's end (`InvalidOperation`). As in XNA, a stride larger than the whole buffer is
+    /// accepted for one element (only that element's bytes are placed), and with two or more
+    /// elements is the `InvalidOperation` of data past the end (MonoGame refuses it with
+    /// `ArgumentOutOfRange` either way; its tests record XNA's behaviour).
     pub fn set_data_full<T: Pod>(
         &self,
         offset_in_bytes: i32,

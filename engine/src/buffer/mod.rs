@@ -136,13 +136,9 @@ impl BufferCore {
         if stride < 0 {
             return Err(XnaError::out_of_range("vertexStride", "The stride cannot be negative."));
         }
+        // A stride larger than the buffer is XNA's for one element (only its own bytes are
+        // placed); with more, the span check below refuses the data running past the end.
         let stride = if stride == 0 { size } else { stride as u64 };
-        if stride > self.desc.size {
-            return Err(XnaError::out_of_range(
-                "vertexStride",
-                "Vertex stride can not be larger than the vertex buffer size.",
-            ));
-        }
         if element_count == 0 || start_index.checked_add(element_count).is_none_or(|e| e > len) {
             return Err(XnaError::out_of_range(
                 "data",

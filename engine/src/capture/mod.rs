@@ -3,7 +3,8 @@
 //!
 //! The device's frames are numbered by presents: frame k is everything flushed after the k-th
 //! present (from 0) up to and including the next one. A capture of frames N to M is armed by
-//! the call (or by the environment variable at device creation); when frame N begins, the
+//! the call (or by the environment variable at the creation of a device that opted in to the
+//! environment); when frame N begins, the
 //! content of every texture alive (and, where the backend reads depth back, the depth/stencil
 //! of every single-sample PreserveContents target; where it reads samples back, every colour,
 //! depth and stencil sample of every multisampled PreserveContents target) is read back once and written as the snapshot,
@@ -51,7 +52,8 @@ use crate::shared::DeviceShared;
 use crate::submit::ReadRegion;
 
 /// The environment variable that captures frames of an unmodified game: `path:N-M` (frames
-/// N to M, counted by presents from 0) or `path:N` (one frame).
+/// N to M, counted by presents from 0) or `path:N` (one frame). Read only by a device whose
+/// options opted in to the environment ([`crate::DeviceOptions::with_env`]).
 pub const CAPTURE_VARIABLE: &str = "XNAGRAPH_CAPTURE";
 
 /// What a finished capture wrote.

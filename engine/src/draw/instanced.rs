@@ -58,7 +58,8 @@ impl GraphicsDevice {
     /// their element `vertexOffset + i / n`. The Reach profile is `NotSupported`; a non-positive
     /// `instanceCount`, or instances past the end of a per-instance buffer, is
     /// `ArgumentOutOfRange`; a per-instance stream 0 is `InvalidOperation`; every argument
-    /// and state check of [`GraphicsDevice::draw_indexed_primitives`] applies as well.
+    /// and state check of [`GraphicsDevice::draw_indexed_primitives`] applies as well, and as
+    /// there `minVertexIndex` and `numVertices` are a hint, not a bound.
     #[allow(clippy::too_many_arguments)] // XNA's signature.
     pub fn draw_instanced_primitives(
         &self,

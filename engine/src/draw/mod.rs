@@ -241,12 +241,21 @@ impl GraphicsDevice {
 
     /// `DrawIndexedPrimitives(primitiveType, baseVertex, minVertexIndex, numVertices,
     /// startIndex, primitiveCount)`: indexed primitives from the bound index and vertex
-    /// buffers; each index is added to `baseVertex` (and the stream's vertex offset), and the
-    /// indices are promised to name vertices in `minVertexIndex..minVertexIndex + numVertices`
-    /// (the bytes the compiler orders the draw against). No vertex or index buffer bound, or no
-    /// effect applied, is `InvalidOperation`; a non-positive count or `numVertices`, a negative
-    /// argument, indices past the end of the index buffer or a vertex span past the end of a
-    /// vertex buffer is `ArgumentOutOfRange`.
+    /// buffers; each index is added to `baseVertex` (and the stream's vertex offset).
+    ///
+    /// As in XNA, `minVertexIndex` and `numVertices` are a hint of the vertices the indices
+    /// name, not a bound: a 4-vertex quad drawn with `numVertices` 6 draws (Direct3D 9 used them
+    /// only to size software vertex processing; MonoGame and FNA ignore them). The indices live
+    /// on the GPU and are not inspected, so what the GPU reads is the vertices the indices name;
+    /// no check of `numVertices` could bound that, and none is made.
+    ///
+    /// What stays checked: no vertex or index buffer bound, or no effect applied, is
+    /// `InvalidOperation`; a non-positive count or `numVertices`, or a negative
+    /// `minVertexIndex` or `startIndex`, is `ArgumentOutOfRange`; indices past the end of the
+    /// index buffer (which the GPU reads) are `ArgumentOutOfRange` for `primitiveCount`; a first
+    /// vertex (the stream's offset + `baseVertex` + `minVertexIndex`) outside the vertex buffer,
+    /// where every index would name a vertex the buffer does not hold, is `ArgumentOutOfRange`
+    /// for `baseVertex`.
     pub fn draw_indexed_primitives(
         &self,
         primitive_type: PrimitiveType,
@@ -308,13 +317,14 @@ impl GraphicsDevice {
                 "The indices drawn run past the end of the index buffer.",
             ));
         }
+        // numVertices is a hint (see the rustdoc): only the first vertex is checked.
         for s in rec.draw.streams.iter().filter(|s| s.instance_frequency == 0) {
-            let first = i64::from(s.vertex_offset) + i64::from(base_vertex);
-            let end = first + i64::from(min_vertex_index) + i64::from(num_vertices);
-            if first + i64::from(min_vertex_index) < 0 || end > i64::from(s.vertex_count) {
+            let first =
+                i64::from(s.vertex_offset) + i64::from(base_vertex) + i64::from(min_vertex_index);
+            if first < 0 || first >= i64::from(s.vertex_count) {
                 return Err(count_error(
-                    "numVertices",
-                    "The vertex range the indices may name runs outside the vertex buffer.",
+                    "baseVertex",
+                    "The first vertex the indices may name lies outside the vertex buffer.",
                 ));
             }
         }

@@ -256,7 +256,8 @@ impl GameContext {
     }
 
     /// As [`GameContext::run`], with an event loop allowed on a thread other than the main
-    /// one (winit's `with_any_thread`; X11 and Wayland allow it). For tests.
+    /// one (winit's `with_any_thread`; X11, Wayland and Win32 allow it, macOS does not:
+    /// `NotSupported` there). For tests.
     pub fn run_on_any_thread<G: Game>(&mut self, game: &mut G) -> Result<()> {
         window::run_windowed(self, game, true)
     }

@@ -217,12 +217,46 @@ impl<G: Game> ApplicationHandler for App<'_, G> {
 fn event_loop(any_thread: bool) -> Result<EventLoop<()>> {
     let mut builder = EventLoop::builder();
     if any_thread {
-        winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(&mut builder, true);
-        winit::platform::wayland::EventLoopBuilderExtWayland::with_any_thread(&mut builder, true);
+        allow_any_thread(&mut builder)?;
     }
     builder
         .build()
         .map_err(|e| XnaError::not_supported(format!("No window system is available: {e}")))
+}
+
+/// Lets the event loop run on a thread other than the main one, where the window system allows
+/// it (X11, Wayland, Win32); macOS runs windows on the main thread only: `NotSupported`.
+#[cfg(any(
+    target_os = "linux",
+    target_os = "dragonfly",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd"
+))]
+fn allow_any_thread(builder: &mut winit::event_loop::EventLoopBuilder<()>) -> Result<()> {
+    winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(builder, true);
+    winit::platform::wayland::EventLoopBuilderExtWayland::with_any_thread(builder, true);
+    Ok(())
+}
+
+#[cfg(target_os = "windows")]
+fn allow_any_thread(builder: &mut winit::event_loop::EventLoopBuilder<()>) -> Result<()> {
+    winit::platform::windows::EventLoopBuilderExtWindows::with_any_thread(builder, true);
+    Ok(())
+}
+
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "dragonfly",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd",
+    target_os = "windows"
+)))]
+fn allow_any_thread(_: &mut winit::event_loop::EventLoopBuilder<()>) -> Result<()> {
+    Err(XnaError::not_supported(
+        "This window system runs the game loop on the main thread only (run_on_any_thread).",
+    ))
 }
 
 /// Runs `game` in a window until it exits or the window closes.

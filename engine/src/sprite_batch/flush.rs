@@ -42,6 +42,14 @@ impl SpriteBatch {
             return Ok(());
         }
         self.apply_rotations();
+        // The sprites draw what their textures hold now, as XNA draws at End: a texture may have
+        // been given fresh storage since its sprites were queued (a whole-level SetData on a
+        // texture whose storage a copy shares). One disposed since keeps the storage it had.
+        for texture in &mut self.textures {
+            if let Ok(state) = texture.core.state() {
+                texture.state = state;
+            }
+        }
         let device = self.device()?;
         let mut rec = lock(&device.rec);
         // Only what these sprites sample: an earlier (Immediate) draw of a target that has been

@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn corners_follow_destination_and_flips_swap_texcoords() {
-        let i = instance(&sprite(SpriteEffects::FLIP_HORIZONTALLY.0, 0.0, [0.0, 0.0]));
+        let i = instance(&sprite(SpriteEffects::FLIP_HORIZONTALLY.bits(), 0.0, [0.0, 0.0]));
         assert_eq!(i.depth, 0.5);
         assert_eq!(i.corner(0), ([10.0, 20.0], [1.0, 0.0]));
         assert_eq!(i.corner(1), ([14.0, 20.0], [0.0, 0.0]));

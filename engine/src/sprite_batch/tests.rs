@@ -32,7 +32,7 @@ fn per_draw(
         cos,
         depth,
         color: [color.r, color.g, color.b, color.a],
-        effects: effects.0 & 3,
+        effects: effects.bits() & 3,
         texture: 0,
     })
 }
@@ -78,7 +78,7 @@ fn rotations_applied_at_the_flush_give_the_per_draw_instances() {
             let scale = Vector2::new(unit() * 3.0 - 1.0, unit() * 2.0);
             let source = (unit() < 0.5)
                 .then(|| Rectangle::new((unit() * 8.0) as i32, 1, (unit() * 9.0) as i32, 5));
-            let effects = SpriteEffects((unit() * 4.0) as u8);
+            let effects = SpriteEffects::from_bits_retain((unit() * 4.0) as u8);
             let color = Color::new((unit() * 255.0) as u8, 7, 200, 255);
             let depth = unit();
             let args = (position, source, color, rotation, origin, scale, effects, depth);

@@ -57,7 +57,7 @@ impl Spans {
     }
 
     /// A pass ends: a span begun in it must have ended.
-    fn pass(&mut self) -> Result<(), String> {
+    fn end_pass(&mut self) -> Result<(), String> {
         match self.open {
             Some(q) => Err(format!("query {q} begun and not ended in its pass")),
             None => Ok(()),
@@ -78,7 +78,7 @@ pub(super) fn check_texture_desc(d: &TextureDesc) -> Result<(), String> {
             d.width, d.height
         ));
     }
-    let chain = 32 - d.width.max(d.height).max(depth).leading_zeros();
+    let chain = d.full_mip_chain();
     if d.mip_levels == 0 || d.mip_levels > chain {
         return Err(format!("{} mip levels, a full chain has {chain}", d.mip_levels));
     }
@@ -127,7 +127,7 @@ impl Capture {
         len: u64,
     ) -> Result<(), CaptureError> {
         let size = self.check_buffer(chunk, key)?;
-        if len == 0 || offset.checked_add(len).is_none_or(|end| end > size) {
+        if len == 0 || !self.buffers[key as usize].desc.holds(offset, len) {
             return Err(
                 chunk.error(format!("bytes {offset}+{len} outside buffer {key} of {size} bytes"))
             );
@@ -201,7 +201,7 @@ impl Capture {
                     if colors.is_empty() || colors.len() > 4 {
                         return Err(chunk.error("a pass without one to four attachments"));
                     }
-                    spans.pass().map_err(|m| chunk.error(m))?;
+                    spans.end_pass().map_err(|m| chunk.error(m))?;
                     for &(t, layer) in colors {
                         self.check_texture(chunk, t)?;
                         let desc = &self.textures[t as usize].desc;
@@ -295,7 +295,7 @@ impl Capture {
                 }
             }
         }
-        spans.pass().map_err(|m| chunk.error(m))?;
+        spans.end_pass().map_err(|m| chunk.error(m))?;
         if let Some(open) = f.open_cycle {
             if !matches!(f.nodes.get(open as usize), Some(NodeRecord::Pass { .. })) {
                 return Err(chunk.error("the open cycle is not a pass of the flush"));

@@ -141,7 +141,21 @@ impl Capture {
         Ok(capture)
     }
 
+    /// Adds one chunk after the device record: a declaration, snapshot content or a record of
+    /// the frames.
     fn add(&mut self, chunk: &RawChunk) -> Result<(), CaptureError> {
+        if self.add_declaration(chunk)?
+            || self.add_snapshot(chunk)?
+            || self.add_frame_record(chunk)?
+        {
+            return Ok(());
+        }
+        Err(chunk.error("a device record after the first chunk"))
+    }
+
+    /// A declaration the frames name by key, in key order: a texture, buffer, effect, geometry
+    /// effect, occlusion query or blob. False for a chunk of another kind.
+    fn add_declaration(&mut self, chunk: &RawChunk) -> Result<bool, CaptureError> {
         match chunk.kind {
             kind::TEXTURE => {
                 let t: TextureRecord = chunk.decode()?;
@@ -161,6 +175,52 @@ impl Capture {
                     .map_err(|m| chunk.error(format!("buffer {}: {m}", b.key)))?;
                 self.buffers.push(b);
             }
+            kind::EFFECT => {
+                let e: EffectRecord = chunk.decode()?;
+                if e.key as usize != self.effects.len() {
+                    return Err(chunk.error(format!("effect key {} out of order", e.key)));
+                }
+                self.effects.push(e);
+            }
+            kind::GEOMETRY_EFFECT => {
+                let e: GeometryEffectRecord = chunk.decode()?;
+                if e.key as usize != self.geometry_effects.len() {
+                    return Err(chunk.error(format!("geometry effect key {} out of order", e.key)));
+                }
+                check_resources(&e.resources)
+                    .map_err(|m| chunk.error(format!("geometry effect {}: {m}", e.key)))?;
+                self.geometry_effects.push(e);
+            }
+            kind::QUERY => {
+                let q: QueryRecord = chunk.decode()?;
+                if q.key as usize != self.queries.len() {
+                    return Err(chunk.error(format!("query key {} out of order", q.key)));
+                }
+                self.queries.push(q);
+            }
+            kind::BLOB => {
+                let b: BlobRecord = chunk.decode()?;
+                if b.id as usize != self.blobs.len() {
+                    return Err(chunk.error(format!("blob id {} out of order", b.id)));
+                }
+                self.blobs.push(b.bytes);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Snapshot content, before the first frame, each part checked against what it restores: a
+    /// texture region, a buffer's bytes, a target's depth/stencil or its samples. False for a
+    /// chunk of another kind.
+    fn add_snapshot(&mut self, chunk: &RawChunk) -> Result<bool, CaptureError> {
+        match chunk.kind {
+            kind::SNAPSHOT => {
+                let s: SnapshotRecord = chunk.decode()?;
+                self.check_region(chunk, &s.region, Some(s.blob))?;
+                self.check_before_frames(chunk)?;
+                self.snapshot.push(s);
+            }
             kind::BUFFER_SNAPSHOT => {
                 let s: BufferSnapshotRecord = chunk.decode()?;
                 let size = self.check_buffer(chunk, s.buffer)?;
@@ -171,9 +231,7 @@ impl Capture {
                         s.blob, s.buffer
                     )));
                 }
-                if !self.frames.is_empty() {
-                    return Err(chunk.error("snapshot content after the first frame"));
-                }
+                self.check_before_frames(chunk)?;
                 self.buffer_snapshot.push(s);
             }
             kind::DEPTH_SNAPSHOT | kind::SAMPLE_DEPTH_SNAPSHOT => {
@@ -201,9 +259,7 @@ impl Capture {
                         s.blob, s.texture
                     )));
                 }
-                if !self.frames.is_empty() {
-                    return Err(chunk.error("snapshot content after the first frame"));
-                }
+                self.check_before_frames(chunk)?;
                 self.depth_snapshot.push(s);
             }
             kind::SAMPLE_SNAPSHOT => {
@@ -227,61 +283,18 @@ impl Capture {
                         s.blob, s.texture
                     )));
                 }
-                if !self.frames.is_empty() {
-                    return Err(chunk.error("snapshot content after the first frame"));
-                }
+                self.check_before_frames(chunk)?;
                 self.sample_snapshot.push(s);
             }
-            kind::EFFECT => {
-                let e: EffectRecord = chunk.decode()?;
-                if e.key as usize != self.effects.len() {
-                    return Err(chunk.error(format!("effect key {} out of order", e.key)));
-                }
-                self.effects.push(e);
-            }
-            kind::GEOMETRY_EFFECT => {
-                let e: GeometryEffectRecord = chunk.decode()?;
-                if e.key as usize != self.geometry_effects.len() {
-                    return Err(chunk.error(format!("geometry effect key {} out of order", e.key)));
-                }
-                check_resources(&e.resources)
-                    .map_err(|m| chunk.error(format!("geometry effect {}: {m}", e.key)))?;
-                self.geometry_effects.push(e);
-            }
-            kind::QUERY => {
-                let q: QueryRecord = chunk.decode()?;
-                if q.key as usize != self.queries.len() {
-                    return Err(chunk.error(format!("query key {} out of order", q.key)));
-                }
-                self.queries.push(q);
-            }
-            kind::QUERY_RESULT => {
-                let r: QueryResultRecord = chunk.decode()?;
-                let (frame, flush) = self.last_span(r.query).ok_or_else(|| {
-                    chunk.error(format!("a count of query {} before any span of it", r.query))
-                })?;
-                self.query_results.push(QueryResult {
-                    query: r.query,
-                    frame,
-                    flush,
-                    pixel_count: r.pixel_count,
-                });
-            }
-            kind::BLOB => {
-                let b: BlobRecord = chunk.decode()?;
-                if b.id as usize != self.blobs.len() {
-                    return Err(chunk.error(format!("blob id {} out of order", b.id)));
-                }
-                self.blobs.push(b.bytes);
-            }
-            kind::SNAPSHOT => {
-                let s: SnapshotRecord = chunk.decode()?;
-                self.check_region(chunk, &s.region, Some(s.blob))?;
-                if !self.frames.is_empty() {
-                    return Err(chunk.error("snapshot content after the first frame"));
-                }
-                self.snapshot.push(s);
-            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// A record of the frames: a flush, a frame's end, a query count the game read, or the end of
+    /// the capture. False for a chunk of another kind.
+    fn add_frame_record(&mut self, chunk: &RawChunk) -> Result<bool, CaptureError> {
+        match chunk.kind {
             kind::FLUSH => {
                 let f: FlushRecord = chunk.decode()?;
                 self.check_flush(chunk, &f)?;
@@ -309,6 +322,18 @@ impl Capture {
                     }
                 }
             }
+            kind::QUERY_RESULT => {
+                let r: QueryResultRecord = chunk.decode()?;
+                let (frame, flush) = self.last_span(r.query).ok_or_else(|| {
+                    chunk.error(format!("a count of query {} before any span of it", r.query))
+                })?;
+                self.query_results.push(QueryResult {
+                    query: r.query,
+                    frame,
+                    flush,
+                    pixel_count: r.pixel_count,
+                });
+            }
             kind::END => {
                 let end: EndRecord = chunk.decode()?;
                 let ended = self.frames.iter().filter(|f| f.end.is_some()).count() as u64;
@@ -319,9 +344,18 @@ impl Capture {
                 }
                 self.complete = true;
             }
-            _ => return Err(chunk.error("a device record after the first chunk")),
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
+    }
+
+    /// Snapshot content comes before the first frame.
+    fn check_before_frames(&self, chunk: &RawChunk) -> Result<(), CaptureError> {
+        if self.frames.is_empty() {
+            Ok(())
+        } else {
+            Err(chunk.error("snapshot content after the first frame"))
+        }
     }
 
     /// Where the last span of `query` so far is: its frame's and its flush's positions.

@@ -2,10 +2,10 @@
 //! replay's counterpart of the game's recording.
 //!
 //! A [`Rebuilder`] holds the replay's textures, buffers and effects by key (shared with its
-//! [`super::Replayer`]) and nothing the submission side changes, so it can run on a thread of
-//! its own, a frame or two ahead of the compile and submission, as a game records the next
-//! frame while the engine's render thread submits the last one
-//! ([`super::Replayer::rebuilder`], [`super::Replayer::submit_frame`]).
+//! [`super::Replayer`]) and nothing the submission side changes, so it can run on a thread of its
+//! own, a frame or two ahead of the compile and submission, as a game records the next frame while
+//! the engine's render thread submits the last one ([`super::Replayer::rebuilder`],
+//! [`super::Replayer::submit_frame`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,27 +1,27 @@
 //! Replaying a capture on a backend: the recorded frames compiled and submitted again.
 //!
-//! In: a checked [`Capture`] and a backend. Out: the same submissions the live run made, frame
-//! by frame, with the CPU time of each frame's compile and submission (lowering included).
+//! In: a checked [`Capture`] and a backend. Out: the same submissions the live run made, frame by
+//! frame, with the CPU time of each frame's compile and submission (lowering included).
 //!
 //! [`Replayer::new`] creates every texture, buffer, effect (sprite effects and custom geometry
-//! effect passes) and occlusion query of the file (named as recorded),
-//! then uploads the snapshot (textures and buffers) in one setup submission, so the first frame
-//! starts from the content the live run had. Each frame's flushes are rebuilt as [`FrameCommands`] over the replay's
-//! own states and go through the same path the engine takes: the present target asked, the
-//! compile under the recorded policy (or another, for comparisons), the frames-in-flight wait,
-//! the submission, and the tracked state committed on success. Readbacks the game made are
-//! executed too (they are work the frame did); their bytes are collected and dropped at
-//! [`Replayer::finish`]. Occlusion queries count their spans again; where the file holds the
-//! count the live run read of a span, the replay reads its own count of that span (before the
-//! query's next span is submitted, waiting for the GPU there, or at the end) and keeps both
-//! ([`Replayer::query_checks`]). The snapshot's depth/stencil content (format 3.1) is restored by
-//! depth uploads in the same setup submission, and its samples (format 3.2) by sample-plane
-//! uploads (a multisampled target's depth by drawn depth uploads). A frame that would load an
-//! image the snapshot does not hold (a multisample image or depth buffer the capturing backend
-//! could not read back: see [`super::unsnapshotted`]) is refused with an error.
+//! effect passes) and occlusion query of the file (named as recorded), then uploads the snapshot
+//! (textures and buffers) in one setup submission, so the first frame starts from the content the
+//! live run had. Each frame's flushes are rebuilt as [`FrameCommands`] over the replay's own states
+//! and go through the engine's own path ([`crate::flush`]): the present target asked, the compile
+//! under the recorded policy (or another, for comparisons), the frames-in-flight wait, the
+//! submission, and the tracked state committed on success. Readbacks the game made are executed too
+//! (they are work the frame did); their bytes are collected and dropped at [`Replayer::finish`].
+//! Occlusion queries count their spans again; where the file holds the count the live run read of a
+//! span, the replay reads its own count of that span (before the query's next span is submitted,
+//! waiting for the GPU there, or at the end) and keeps both ([`Replayer::query_checks`]). The
+//! snapshot's depth/stencil content (format 3.1) is restored by depth uploads in the same setup
+//! submission, and its samples (format 3.2) by sample-plane uploads (a multisampled target's depth
+//! by drawn depth uploads). A frame that would load an image the snapshot does not hold (a
+//! multisample image or depth buffer the capturing backend could not read back: see
+//! [`super::unsnapshotted`]) is refused with an error.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::reader::{Capture, CapturedFrame};
 use super::rebuild::{Rebuilder, RebuiltFrame, OWN_READBACKS};
@@ -30,8 +30,9 @@ use super::unsnapshotted::Unsnapshotted;
 use crate::backend::{Backend, BackendError, SubmissionId};
 use crate::buffer::{BufferState, SetDataOptions};
 use crate::commands::*;
-use crate::compile::{compile_for_submission_with, CompilePolicy};
+use crate::compile::CompilePolicy;
 use crate::effect::{EffectKey, EffectState};
+use crate::flush::{FlushBackend, FlushTimes};
 use crate::plan::Image;
 use crate::query::QueryState;
 use crate::resource::TextureState;
@@ -284,33 +285,23 @@ impl Replayer {
         Ok(times)
     }
 
-    /// The engine's path for one flush: present target, compile, frames-in-flight wait,
-    /// submission, tracked state committed on success. A flush of captured frame `frame` is
-    /// checked against what the snapshot lacks first.
+    /// One flush on the engine's path ([`crate::flush`]); a flush of captured frame `frame` is
+    /// checked against what the snapshot lacks before it waits or submits.
     fn submit(
         &mut self,
         backend: &mut dyn Backend,
-        mut commands: FrameCommands,
+        commands: FrameCommands,
         frame: Option<u64>,
     ) -> Result<(SubmissionId, FrameTimes), BackendError> {
-        let mut times = FrameTimes::default();
-        commands.present_target = backend.present_target(self.texture(0))?;
-        let start = Instant::now();
-        let (plan, tracking) = compile_for_submission_with(commands, self.policy);
-        times.compile = start.elapsed();
-        if let Some(frame) = frame {
-            self.unsnapshotted.check(&plan, frame)?;
-        }
-        let start = Instant::now();
-        if let Some(blocker) = backend.submit_blocker() {
-            backend.waiter().wait_for(blocker)?;
-        }
-        times.wait = start.elapsed();
-        let start = Instant::now();
-        let submission = backend.submit(&plan)?;
-        times.submit = start.elapsed();
-        tracking.commit();
-        Ok((submission, times))
+        let mut path = ReplayFlush {
+            backend,
+            back_buffer: self.rebuilder.texture(0),
+            unsnapshotted: frame.map(|f| (&mut self.unsnapshotted, f)),
+        };
+        let flushed = crate::flush::flush(&mut path, commands, self.policy, frame.unwrap_or(0));
+        let FlushTimes { compile, wait, submit } = flushed.times;
+        let times = FrameTimes { compile, wait, submit, ..FrameTimes::default() };
+        Ok((flushed.submitted?, times))
     }
 
     /// Reads back a whole level of a texture (layer `layer`, every slice), after everything
@@ -444,5 +435,40 @@ impl Replayer {
             backend.take_readback(id);
         }
         Ok(())
+    }
+}
+
+/// How a replay's flush reaches the backend it owns.
+struct ReplayFlush<'a> {
+    backend: &'a mut dyn Backend,
+    back_buffer: &'a Arc<TextureState>,
+    /// What the snapshot lacks, and the captured frame the flush belongs to.
+    unsnapshotted: Option<(&'a mut Unsnapshotted, u64)>,
+}
+
+impl FlushBackend for ReplayFlush<'_> {
+    type Error = BackendError;
+
+    fn present_target(&mut self) -> Result<crate::PresentTarget, BackendError> {
+        self.backend.present_target(self.back_buffer)
+    }
+
+    fn compiled(&mut self, plan: &crate::FramePlan) -> Result<(), BackendError> {
+        match &mut self.unsnapshotted {
+            Some((unsnapshotted, frame)) => unsnapshotted.check(plan, *frame),
+            None => Ok(()),
+        }
+    }
+
+    fn submit_blocker(&mut self) -> Result<Option<SubmissionId>, BackendError> {
+        Ok(self.backend.submit_blocker())
+    }
+
+    fn wait_for(&mut self, submission: SubmissionId) -> Result<(), BackendError> {
+        self.backend.waiter().wait_for(submission)
+    }
+
+    fn submit(&mut self, plan: &crate::FramePlan) -> Result<SubmissionId, BackendError> {
+        self.backend.submit(plan)
     }
 }

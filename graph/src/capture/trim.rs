@@ -4,13 +4,12 @@
 //! Out: a file with the same device and creation records, whose snapshot is the content every
 //! texture and buffer had when the range began, and whose frames are the range's, unchanged.
 //!
-//! A range that starts at the first frame keeps the original snapshot. Any later range needs
-//! the content the earlier frames left, which only executing them gives: the earlier frames
-//! are replayed, then every level and layer of every texture, the depth/stencil image of every
-//! target whose depth a capture snapshots where the backend reads it back
-//! ([`reads_depth_back`]), the samples of every layer of every target whose samples a capture snapshots
-//! ([`snapshots_samples`]) where the backend reads samples back, and every buffer are read back
-//! once.
+//! A range that starts at the first frame keeps the original snapshot. Any later range needs the
+//! content the earlier frames left, which only executing them gives: the earlier frames are
+//! replayed, then every level and layer of every texture, the depth/stencil image of every target
+//! whose depth a capture snapshots where the backend reads it back ([`reads_depth_back`]), the
+//! samples of every layer of every target whose samples a capture snapshots ([`snapshots_samples`])
+//! where the backend reads samples back, and every buffer are read back once.
 
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -62,6 +61,17 @@ impl From<std::io::Error> for TrimError {
 pub fn snapshots_depth(desc: &crate::TextureDesc) -> bool {
     desc.render_target
         .is_some_and(|rt| rt.depth != crate::DepthFormat::None && rt.usage.preserves_contents())
+}
+
+impl crate::TextureDesc {
+    /// Whether a capture reads this texture's depth/stencil back as one single-sample image:
+    /// the depth a capture snapshots ([`snapshots_depth`]) of a target that is not
+    /// multisampled (a multisampled target's depth goes through its sample planes). A backend
+    /// whose depth readback samples the depth image makes exactly these images samplable,
+    /// deciding nothing from the target's usage itself.
+    pub fn snapshots_single_sample_depth(&self) -> bool {
+        snapshots_depth(self) && !self.render_target.is_some_and(|rt| rt.is_multisampled())
+    }
 }
 
 /// Whether a backend of `caps` reads back the depth/stencil content a capture snapshots of a
@@ -194,4 +204,26 @@ pub fn trim<W: Write>(
         }
     }
     Ok(writer.finish()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::testkit::*;
+    use crate::DepthFormat;
+
+    /// Only a single-sample target with a depth format whose content survives frames has its
+    /// depth read back as one image.
+    #[test]
+    fn a_single_sample_preserving_depth_target_snapshots_its_depth_as_one_image() {
+        let depth = DepthFormat::Depth24Stencil8;
+        let snapshots = |samples, depth, usage| {
+            target_with_depth(8, samples, depth, usage).desc().snapshots_single_sample_depth()
+        };
+        assert!(snapshots(0, depth, PRESERVE));
+        assert!(snapshots(0, DepthFormat::Depth16, PLATFORM));
+        assert!(!snapshots(4, depth, PRESERVE), "multisampled: through the sample planes");
+        assert!(!snapshots(0, depth, DISCARD), "its depth is undefined at each frame's start");
+        assert!(!snapshots(0, DepthFormat::None, PRESERVE), "no depth");
+        assert!(!texture(8, 8, 1).desc().snapshots_single_sample_depth(), "not a target");
+    }
 }

@@ -1,20 +1,19 @@
 //! What a capture's snapshot does not hold, and the refusal of a replay that would read it.
 //!
 //! A snapshot holds what a readback returns: the single-sample colour image of every level and
-//! layer (a multisampled target's resolved image), every buffer's bytes, (format 3.1, where
-//! the backend can read depth back) the depth/stencil image of every single-sample
-//! PreserveContents target and (format 3.2, where the backend can read samples back) the
-//! sample image of every layer and the depth/stencil image of every multisampled
-//! PreserveContents target. Depth or samples the capturing backend could not read back are
-//! not: when the capture begins, their content is not in the file; samples the replaying
-//! backend cannot restore ([`crate::Capabilities::sample_restore`]) are left out of the
-//! replay's snapshot uploads and count as missing too. A replay whose first use of such an image clears
-//! it (a CLEAR load op, a transfer clear) never sees the difference. Any other first use is
-//! refused at that frame with an error naming the texture and the image, rather than being
-//! silently wrong: the live run loaded that content, while the replay's compiler, which knows
-//! the image as never written, would start it with a don't-care load over undefined content.
-//! (The refusal is conservative: a first use the live run did not load either, because nothing
-//! read it, is refused too.)
+//! layer (a multisampled target's resolved image), every buffer's bytes, (format 3.1, where the
+//! backend can read depth back) the depth/stencil image of every single-sample PreserveContents
+//! target and (format 3.2, where the backend can read samples back) the sample image of every layer
+//! and the depth/stencil image of every multisampled PreserveContents target. Depth or samples the
+//! capturing backend could not read back are not: when the capture begins, their content is not in
+//! the file; samples the replaying backend cannot restore ([`crate::Capabilities::sample_restore`])
+//! are left out of the replay's snapshot uploads and count as missing too. A replay whose first use
+//! of such an image clears it (a CLEAR load op, a transfer clear) never sees the difference. Any
+//! other first use is refused at that frame with an error naming the texture and the image, rather
+//! than being silently wrong: the live run loaded that content, while the replay's compiler, which
+//! knows the image as never written, would start it with a don't-care load over undefined content.
+//! (The refusal is conservative: a first use the live run did not load either, because nothing read
+//! it, is refused too.)
 
 use std::collections::HashMap;
 use std::sync::Arc;

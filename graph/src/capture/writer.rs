@@ -5,13 +5,13 @@
 //! file (see [`super::container`]).
 //!
 //! A texture, a buffer, an effect (a sprite effect or a geometry effect's pass) or an occlusion
-//! query gets its creation record the first time the capture meets
-//! it (in the snapshot or in a flush), so a file holds exactly the resources its frames use. Byte arrays
-//! are blobs keyed by content: an upload or a sprite arena equal to one already written costs
-//! its id only. The writer keeps each distinct blob's bytes to compare on a hash match, so
-//! equal hashes never merge different data. Each blob is hashed once, by [`content_hash`]; a
-//! flush handed over by value ([`CaptureWriter::flush_owned`]) gives its upload data to the
-//! writer, which keeps a new content without copying it and drops a repeated one.
+//! query gets its creation record the first time the capture meets it (in the snapshot or in a
+//! flush), so a file holds exactly the resources its frames use. Byte arrays are blobs keyed by
+//! content: an upload or a sprite arena equal to one already written costs its id only. The writer
+//! keeps each distinct blob's bytes to compare on a hash match, so equal hashes never merge
+//! different data. Each blob is hashed once, by [`content_hash`]; a flush handed over by value
+//! ([`CaptureWriter::flush_owned`]) gives its upload data to the writer, which keeps a new content
+//! without copying it and drops a repeated one.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

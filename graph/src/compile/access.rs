@@ -1,28 +1,32 @@
 //! What each plan node touches: the subresource ranges it uses and the [`Access`] of each use.
 //!
-//! In: a [`PlanNodeKind`] with its load ops, stores and resolves already derived, and the frame
-//! it indexes. Out: a stream of [`Use`]s, consumed by the barrier stage (which transitions each
-//! range to the use's access) and by the dependency graph (which derives hazards from whether a
-//! use reads or writes).
+//! In: a [`PlanNodeKind`] with its load ops, stores and resolves already derived, and the frame it
+//! indexes. Out: a stream of [`SubresourceUse`]s, consumed by the barrier stage (which transitions
+//! each range to the use's access) and by the dependency graph (which derives hazards from whether
+//! a use reads or writes).
 //!
-//! Decided here: a colour attachment is `ColorAttachmentReadWrite` when it is loaded or when a
-//! draw of the pass reads the destination (blending, a partial write mask, min/max), and
-//! `ColorAttachmentWrite` otherwise; which colour attachments an op writes ([`op_writes`]: a
-//! colour clear every attachment, a draw only the outputs of its shader, through its write
-//! mask), so an attachment a draw leaves alone is not read by it; the resolved image of a multisampled attachment is written
-//! as a colour attachment (Vulkan's resolve attachment); a sampled texture is read at all its
-//! levels and layers; a depth/stencil attachment is always read-write (depth tests read it); a
-//! transfer clear writes its whole subresource without reading it. An upload or readback of a
-//! multisampled target's `Samples` image ([`crate::sample_planes_size`]) or depth/stencil image
-//! is a draw, not a copy: the readback samples it in a fragment shader, the upload writes every
-//! sample of it as an attachment without reading it (it defines the image like a clear).
+//! Decided here: a colour attachment is `ColorAttachmentReadWrite` when it is loaded or when a draw
+//! of the pass reads the destination (blending, a partial write mask, min/max), and
+//! `ColorAttachmentWrite` otherwise; which colour attachments an op writes ([`op_writes`]: a colour
+//! clear every attachment, a draw only the outputs of its shader, through its write mask), so an
+//! attachment a draw leaves alone is not read by it; the resolved image of a multisampled
+//! attachment is written as a colour attachment (Vulkan's resolve attachment); a sampled texture is
+//! read at all its levels and layers; a depth/stencil attachment is always read-write (depth tests
+//! read it); a transfer clear writes its whole subresource without reading it. An upload or
+//! readback of a multisampled target's `Samples` image ([`crate::sample_planes_size`]) or
+//! depth/stencil image is a draw, not a copy: the readback samples it in a fragment shader, the
+//! upload writes every sample of it as an attachment without reading it (it defines the image like
+//! a clear).
 
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::commands::{Blend, BlendFunction, BlendState, FrameCommands, Node, PassOp};
+use crate::commands::{
+    Blend, BlendFunction, BlendState, ColorWriteChannels, FrameCommands, Node, PassOp, PassSegment,
+};
 use crate::plan::{
-    Access, ColorWrites, Image, LoadOp, PlanNodeKind, PlannedAttachment, MAX_COLOR_ATTACHMENTS,
+    Access, ColorWrites, Image, LoadOp, PlanNodeKind, PlannedAttachment, PlannedPass,
+    MAX_COLOR_ATTACHMENTS,
 };
 use crate::present::PresentMode;
 use crate::resource::TextureState;
@@ -39,7 +43,7 @@ pub(crate) fn present_access(mode: PresentMode) -> Access {
 
 /// One use of a subresource range by a plan node.
 #[derive(Clone, Debug)]
-pub(crate) struct Use<'a> {
+pub(crate) struct SubresourceUse<'a> {
     pub texture: &'a Arc<TextureState>,
     pub image: Image,
     pub levels: Range<u32>,
@@ -49,7 +53,20 @@ pub(crate) struct Use<'a> {
     pub discard: bool,
 }
 
-impl Use<'_> {
+impl<'a> SubresourceUse<'a> {
+    /// A use of every level and layer of `texture`'s colour image (a sampled texture).
+    fn whole(texture: &'a Arc<TextureState>, access: Access) -> Self {
+        let desc = texture.desc();
+        SubresourceUse {
+            texture,
+            image: Image::Color,
+            levels: 0..desc.mip_levels.max(1),
+            layers: 0..desc.layers.max(1),
+            access,
+            discard: false,
+        }
+    }
+
     /// Whether the result depends on what the range held: a read, or a write that keeps part
     /// of it (a partial upload, an attachment that is loaded).
     pub fn reads(&self) -> bool {
@@ -93,7 +110,7 @@ pub(crate) fn reads_destination(blend: &BlendState) -> bool {
         )
     };
     let min_max = |f: BlendFunction| matches!(f, BlendFunction::Min | BlendFunction::Max);
-    blend.color_write_channels & 0xF != 0xF
+    blend.color_write_channels != ColorWriteChannels::ALL
         || blend.color_destination_blend != Blend::Zero
         || blend.alpha_destination_blend != Blend::Zero
         || uses_destination(blend.color_source_blend)
@@ -148,7 +165,7 @@ fn one(layer: u32) -> Range<u32> {
     layer..layer.saturating_add(1)
 }
 
-fn attachment_use(att: &PlannedAttachment, blends: bool) -> Use<'_> {
+fn attachment_use(att: &PlannedAttachment, blends: bool) -> SubresourceUse<'_> {
     let loaded = matches!(att.load, LoadOp::Load);
     let access = match att.image {
         Image::DepthStencil => Access::DepthStencilAttachmentReadWrite,
@@ -156,14 +173,21 @@ fn attachment_use(att: &PlannedAttachment, blends: bool) -> Use<'_> {
         _ => Access::ColorAttachmentWrite,
     };
     let layers = if att.image == Image::DepthStencil { 0..1 } else { one(att.layer) };
-    Use { texture: &att.texture, image: att.image, levels: 0..1, layers, access, discard: !loaded }
+    SubresourceUse {
+        texture: &att.texture,
+        image: att.image,
+        levels: 0..1,
+        layers,
+        access,
+        discard: !loaded,
+    }
 }
 
 /// How a pass's custom geometry draws sample `texture`: `VertexSampled` when a vertex stage
 /// of any of them does (covering fragment sampling too), else `FragmentSampled`.
 fn custom_access(
-    segment: &crate::commands::PassSegment,
-    pass: &crate::plan::PlannedPass,
+    segment: &PassSegment,
+    pass: &PlannedPass,
     texture: crate::resource::TextureId,
 ) -> Access {
     let vertex = pass.ops.iter().any(|planned| {
@@ -186,89 +210,13 @@ fn custom_access(
 pub(crate) fn for_each_use<'a>(
     kind: &'a PlanNodeKind,
     frame: &'a FrameCommands,
-    mut f: impl FnMut(Use<'a>),
+    mut f: impl FnMut(SubresourceUse<'a>),
 ) {
     match kind {
-        PlanNodeKind::Pass(pass) => {
-            // Per attachment slot: whether a draw reads what is already there.
-            let mut blends = [false; MAX_COLOR_ATTACHMENTS];
-            if let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) {
-                let mut previous = None;
-                let mut sampled = Vec::new();
-                for planned in &pass.ops {
-                    let Some(PassOp::Draw(draw)) = segment.ops.get(planned.index) else {
-                        continue;
-                    };
-                    let blending = reads_destination(&draw.pipeline.blend);
-                    for (reads, &w) in blends.iter_mut().zip(&planned.writes.0) {
-                        *reads |= w != 0 && (w != 0xF || blending);
-                    }
-                    let fragment_use = |texture: &'a Arc<TextureState>| {
-                        let desc = texture.desc();
-                        Use {
-                            texture,
-                            image: Image::Color,
-                            levels: 0..desc.mip_levels.max(1),
-                            layers: 0..desc.layers.max(1),
-                            access: Access::FragmentSampled,
-                            discard: false,
-                        }
-                    };
-                    // A DualTextureEffect draw samples a second texture.
-                    if let Some(t) =
-                        draw.geometry.as_ref().and_then(|g| g.texture2.as_ref().map(|(t, _)| t))
-                    {
-                        f(fragment_use(t));
-                    }
-                    // A custom geometry effect's samplers: each texture once per pass, read at
-                    // the stages that sample it.
-                    let custom = draw.geometry.as_ref().and_then(|g| g.custom.as_deref());
-                    for s in custom.map_or(&[][..], |c| &c.samplers[..]) {
-                        if sampled.contains(&s.texture.id()) {
-                            continue;
-                        }
-                        sampled.push(s.texture.id());
-                        let desc = s.texture.desc();
-                        f(Use {
-                            texture: &s.texture,
-                            image: Image::Color,
-                            levels: 0..desc.mip_levels.max(1),
-                            layers: 0..desc.layers.max(1),
-                            access: custom_access(segment, pass, s.texture.id()),
-                            discard: false,
-                        });
-                    }
-                    for texture in draw.textures.iter() {
-                        // Sprite batches sample one texture many times in a row; one use is
-                        // enough.
-                        if previous == Some(texture.id()) {
-                            continue;
-                        }
-                        previous = Some(texture.id());
-                        f(fragment_use(texture));
-                    }
-                }
-            }
-            for (slot, att) in pass.colors.iter().enumerate() {
-                f(attachment_use(att, blends.get(slot).copied().unwrap_or(false)));
-                if att.resolve {
-                    f(Use {
-                        texture: &att.texture,
-                        image: Image::Color,
-                        levels: 0..1,
-                        layers: one(att.layer),
-                        access: Access::ColorAttachmentWrite,
-                        discard: true,
-                    });
-                }
-            }
-            if let Some(depth) = &pass.depth {
-                f(attachment_use(depth, false));
-            }
-        }
+        PlanNodeKind::Pass(pass) => pass_uses(pass, frame, &mut f),
         PlanNodeKind::ClearImages { clears } => {
             for c in clears {
-                f(Use {
+                f(SubresourceUse {
                     texture: &c.texture,
                     image: c.image,
                     levels: one(c.level),
@@ -280,7 +228,7 @@ pub(crate) fn for_each_use<'a>(
         }
         PlanNodeKind::Upload { node } => {
             if let Some(Node::Upload(u)) = frame.nodes.get(*node) {
-                f(Use {
+                f(SubresourceUse {
                     texture: &u.texture,
                     image: u.image,
                     levels: one(u.level),
@@ -292,7 +240,7 @@ pub(crate) fn for_each_use<'a>(
         }
         PlanNodeKind::Readback { node } => {
             if let Some(Node::Readback(r)) = frame.nodes.get(*node) {
-                f(Use {
+                f(SubresourceUse {
                     texture: &r.texture,
                     image: r.image,
                     levels: one(r.level),
@@ -306,18 +254,25 @@ pub(crate) fn for_each_use<'a>(
             let layers = one(*layer);
             let image = Image::Color;
             let access = Access::TransferRead;
-            f(Use { texture, image, levels: 0..1, layers: layers.clone(), access, discard: false });
+            f(SubresourceUse {
+                texture,
+                image,
+                levels: 0..1,
+                layers: layers.clone(),
+                access,
+                discard: false,
+            });
             let levels = 1..texture.desc().mip_levels.max(1);
             if !levels.is_empty() {
                 let access = Access::TransferWrite;
-                f(Use { texture, image, levels, layers, access, discard: true });
+                f(SubresourceUse { texture, image, levels, layers, access, discard: true });
             }
         }
         // Buffers have no subresources of a texture; their uses are `compile::buffers`'.
         PlanNodeKind::BufferUpload { .. } | PlanNodeKind::BufferReadback { .. } => {}
         PlanNodeKind::Present { node } => {
             if let Some(Node::Present(texture)) = frame.nodes.get(*node) {
-                f(Use {
+                f(SubresourceUse {
                     texture,
                     image: Image::Color,
                     levels: 0..1,
@@ -330,6 +285,79 @@ pub(crate) fn for_each_use<'a>(
     }
 }
 
+/// A pass's uses: the textures its draws sample, then each attachment (a colour attachment
+/// read-write where a draw reads what is there, its resolve image, the depth/stencil attachment).
+fn pass_uses<'a>(
+    pass: &'a PlannedPass,
+    frame: &'a FrameCommands,
+    f: &mut impl FnMut(SubresourceUse<'a>),
+) {
+    let blends = match frame.nodes.get(pass.segment) {
+        Some(Node::Pass(segment)) => sampled_uses(segment, pass, f),
+        _ => [false; MAX_COLOR_ATTACHMENTS],
+    };
+    for (slot, att) in pass.colors.iter().enumerate() {
+        f(attachment_use(att, blends.get(slot).copied().unwrap_or(false)));
+        if att.resolve {
+            f(SubresourceUse {
+                texture: &att.texture,
+                image: Image::Color,
+                levels: 0..1,
+                layers: one(att.layer),
+                access: Access::ColorAttachmentWrite,
+                discard: true,
+            });
+        }
+    }
+    if let Some(depth) = &pass.depth {
+        f(attachment_use(depth, false));
+    }
+}
+
+/// The textures the draws of a pass sample, each at every level and layer: a DualTextureEffect
+/// draw's second texture, a custom geometry effect's samplers (each once per pass, at the stages
+/// that sample it) and the sprite textures (once per run of one texture). Returns, per colour
+/// attachment slot, whether a draw reads what is already there (blending, a partial write
+/// mask).
+fn sampled_uses<'a>(
+    segment: &'a PassSegment,
+    pass: &'a PlannedPass,
+    f: &mut impl FnMut(SubresourceUse<'a>),
+) -> [bool; MAX_COLOR_ATTACHMENTS] {
+    let mut blends = [false; MAX_COLOR_ATTACHMENTS];
+    let mut previous = None;
+    let mut sampled = Vec::new();
+    for planned in &pass.ops {
+        let Some(PassOp::Draw(draw)) = segment.ops.get(planned.index) else {
+            continue;
+        };
+        let blending = reads_destination(&draw.pipeline.blend);
+        for (reads, &w) in blends.iter_mut().zip(&planned.writes.0) {
+            *reads |= w != 0 && (w != 0xF || blending);
+        }
+        if let Some(t) = draw.geometry.as_ref().and_then(|g| g.texture2.as_ref().map(|(t, _)| t)) {
+            f(SubresourceUse::whole(t, Access::FragmentSampled));
+        }
+        let custom = draw.geometry.as_ref().and_then(|g| g.custom.as_deref());
+        for s in custom.map_or(&[][..], |c| &c.samplers[..]) {
+            if sampled.contains(&s.texture.id()) {
+                continue;
+            }
+            sampled.push(s.texture.id());
+            f(SubresourceUse::whole(&s.texture, custom_access(segment, pass, s.texture.id())));
+        }
+        for texture in draw.textures.iter() {
+            // Sprite batches sample one texture many times in a row; one use is enough.
+            if previous == Some(texture.id()) {
+                continue;
+            }
+            previous = Some(texture.id());
+            f(SubresourceUse::whole(texture, Access::FragmentSampled));
+        }
+    }
+    blends
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,7 +368,10 @@ mod tests {
         use crate::compile::testkit::*;
         let t = texture(1, 1, 1);
         let (a, b) = (target(4, 4, 0, PRESERVE), target(4, 4, 0, PRESERVE));
-        let masked = BlendState { color_write_channels: 0b0101, ..BlendState::OPAQUE };
+        let masked = BlendState {
+            color_write_channels: ColorWriteChannels::RED | ColorWriteChannels::BLUE,
+            ..BlendState::OPAQUE
+        };
         let plan = compile(frame(vec![
             bind_many(&[&a, &b], vec![draw(&t), clear_color(RED), draw_with(&t, masked)]),
             unbind(),
@@ -376,7 +407,10 @@ mod tests {
             }
             other => other,
         };
-        let masked = BlendState { color_write_channels: 0b0110, ..BlendState::OPAQUE };
+        let masked = BlendState {
+            color_write_channels: ColorWriteChannels::GREEN | ColorWriteChannels::BLUE,
+            ..BlendState::OPAQUE
+        };
         let plan = compile(frame(vec![
             bind_many(
                 &targets.iter().collect::<Vec<_>>(),
@@ -400,7 +434,10 @@ mod tests {
         assert!(!reads_destination(&BlendState::OPAQUE));
         assert!(reads_destination(&BlendState::ALPHA_BLEND));
         assert!(reads_destination(&BlendState::ADDITIVE));
-        let masked = BlendState { color_write_channels: 0x7, ..BlendState::OPAQUE };
+        let masked = BlendState {
+            color_write_channels: ColorWriteChannels::ALL - ColorWriteChannels::ALPHA,
+            ..BlendState::OPAQUE
+        };
         assert!(reads_destination(&masked));
         let max = BlendState { color_blend_function: BlendFunction::Max, ..BlendState::OPAQUE };
         assert!(reads_destination(&max));
@@ -418,7 +455,13 @@ mod tests {
             ("alpha source", BlendState { alpha_source_blend: Blend::DestinationAlpha, ..o }),
             ("colour min", BlendState { color_blend_function: BlendFunction::Min, ..o }),
             ("alpha max", BlendState { alpha_blend_function: BlendFunction::Max, ..o }),
-            ("alpha masked", BlendState { color_write_channels: 0x7, ..o }),
+            (
+                "alpha masked",
+                BlendState {
+                    color_write_channels: ColorWriteChannels::ALL - ColorWriteChannels::ALPHA,
+                    ..o
+                },
+            ),
         ];
         for (what, blend) in cases {
             assert!(reads_destination(&blend), "{what}");

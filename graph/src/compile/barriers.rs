@@ -18,12 +18,12 @@
 //! Adjacent levels, then adjacent layers, with equal transitions merge into one range.
 //!
 //! Before tracking a pass, its LOADs of content that does not exist become DONT_CARE
-//! (`load::settle_load`). After each node the tracker records what it left behind:
-//! stored attachments, resolved and cleared images hold content, dropped ones do not; a cascade leaves
-//! every level of its layer in transfer-read; a presented back buffer goes to the swapchain, so
-//! the next frame's back buffer has no content to keep.
+//! (`load::settle_load`). After each node the tracker records what it left behind: stored
+//! attachments, resolved and cleared images hold content, dropped ones do not; a cascade leaves
+//! every level of its layer in transfer-read; a presented back buffer goes to the swapchain, so the
+//! next frame's back buffer has no content to keep.
 
-use super::access::{for_each_use, Use};
+use super::access::{for_each_use, SubresourceUse};
 use super::load::settle_load;
 use super::track::FrameTracker;
 use crate::commands::{FrameCommands, Node};
@@ -54,7 +54,7 @@ fn sampled_union(from: Access, to: Access) -> Option<Access> {
 }
 
 /// Moves every subresource of `u` to its access, appending the barriers that takes.
-fn transition(tracker: &mut FrameTracker, u: &Use<'_>, out: &mut Vec<Barrier>) {
+fn transition(tracker: &mut FrameTracker, u: &SubresourceUse<'_>, out: &mut Vec<Barrier>) {
     let state = tracker.state(u.texture);
     let start = out.len();
     for layer in u.layers.clone() {

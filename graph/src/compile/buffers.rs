@@ -10,6 +10,9 @@
 //! Decided here, once:
 //! - a use waits only for earlier uses of bytes it overlaps, and only when one of the two writes
 //!   (read after read never waits); the barrier covers the overlap alone;
+//! - a write stays tracked after reads of its bytes: a read of another kind (a copy after a
+//!   vertex fetch) waits for the write itself, since the fetch's barrier made the write visible
+//!   to the fetch alone;
 //! - a draw reads the vertices it draws (an indexed draw, its streams from their offsets to the
 //!   end, as indices are read on the GPU) and the
 //!   indices it draws, as [`Access::VertexInput`] and [`Access::IndexRead`]; the pass waits, in
@@ -59,7 +62,14 @@ impl BufferTracker {
 }
 
 /// Orders a use of `range` with `access` after the tracked uses it conflicts with: one barrier
-/// per conflicting overlap, then the use is tracked (what the barrier covered is not any more).
+/// per conflicting overlap, then the use is tracked.
+///
+/// A write stays tracked after reads of its bytes, because each kind of read needs the write
+/// made visible to it by a barrier of its own: a vertex fetch that waited for an upload does
+/// not make the upload visible to a later copy. So a read waits for a tracked write except
+/// where a read of the same kind already did (those bytes are visible to it), and a write
+/// waits for a tracked write except where a read already waited for it (the write then waits
+/// for that read, which chains the two). A write replaces whatever it overlaps.
 fn use_range(
     buffer: &Arc<BufferState>,
     track: &mut BufferTrack,
@@ -70,19 +80,34 @@ fn use_range(
     if range.is_empty() {
         return;
     }
-    let mut kept = Vec::with_capacity(track.uses.len() + 1);
-    for (r, a) in track.uses.drain(..) {
+    let earlier = std::mem::take(&mut track.uses);
+    // Bytes a tracked read covers (of the same kind as this read; of any kind for a write):
+    // every such read came after the tracked write of its bytes, and waited for it.
+    let chained: Vec<Range<u64>> = earlier
+        .iter()
+        .filter(|(_, a)| !writes(*a) && (writes(access) || *a == access))
+        .map(|(r, _)| r.clone())
+        .collect();
+    let mut kept = Vec::with_capacity(earlier.len() + 1);
+    for (r, a) in earlier {
         let overlap = r.start.max(range.start)..r.end.min(range.end);
         if overlap.is_empty() || !(writes(access) || writes(a)) {
             kept.push((r, a));
             continue;
         }
-        barriers.push(BufferBarrier {
-            buffer: buffer.clone(),
-            range: overlap.clone(),
-            src: a,
-            dst: access,
-        });
+        let waits = if writes(a) { uncovered(&overlap, &chained) } else { vec![overlap.clone()] };
+        for piece in waits {
+            barriers.push(BufferBarrier {
+                buffer: buffer.clone(),
+                range: piece,
+                src: a,
+                dst: access,
+            });
+        }
+        if !writes(access) {
+            kept.push((r, a)); // a read leaves the write tracked for other kinds of reads
+            continue;
+        }
         if r.start < overlap.start {
             kept.push((r.start..overlap.start, a));
         }
@@ -94,6 +119,27 @@ fn use_range(
         kept.push((range, access));
     }
     track.uses = kept;
+}
+
+/// The parts of `range` that no range of `covers` covers, in order.
+fn uncovered(range: &Range<u64>, covers: &[Range<u64>]) -> Vec<Range<u64>> {
+    let mut pieces = vec![range.clone()];
+    for c in covers {
+        pieces = pieces
+            .into_iter()
+            .flat_map(|p| {
+                let mut left = Vec::new();
+                if p.start < c.start.min(p.end) {
+                    left.push(p.start..c.start.min(p.end));
+                }
+                if c.end.max(p.start) < p.end {
+                    left.push(c.end.max(p.start)..p.end);
+                }
+                left
+            })
+            .collect();
+    }
+    pieces
 }
 
 /// Derives every node's buffer barriers and renames (see the module doc).
@@ -326,6 +372,25 @@ mod tests {
         assert_eq!(rows[2], [(W, V, 0..256), (W, I, 4..10)], "the pass waits for the uploads");
         assert_eq!(rows[3], [(V, W, 32..40)], "a later write waits for the draw");
         assert_eq!(rows[4], [(W, W, 20..28)], "bytes the draw does not read");
+    }
+
+    #[test]
+    fn a_read_of_another_kind_after_a_read_of_a_write_waits_for_the_write_too() {
+        use Access::{IndexRead as I, TransferRead as R, TransferWrite as W, VertexInput as V};
+        let (vb, ib) = (buffer(256), buffer(64));
+        let mut b = builder();
+        write(&mut b, &vb, 0, 256, SetDataOptions::None);
+        write(&mut b, &ib, 0, 64, SetDataOptions::None);
+        b.draw(geometry_draw(&vb, &ib));
+        b.buffer_readback(vb.clone(), 0, 64); // a copy after the vertex fetch of the same bytes
+        b.draw(geometry_draw(&vb, &ib)); // the fetch again: already visible
+        write(&mut b, &vb, 0, 16, SetDataOptions::None); // after the reads: chained through them
+        let plan = compile(b.take_frame());
+        let rows = rows(&plan);
+        assert_eq!(rows[2], [(W, V, 0..256), (W, I, 4..10)]);
+        assert_eq!(rows[3], [(W, R, 0..64)], "the copy waits for the upload, not only the draw");
+        assert_eq!(rows[4], [], "the second draw's bytes were made visible to it already");
+        assert_eq!(rows[5], [(V, W, 0..16), (R, W, 0..16)], "no second wait for the upload");
     }
 
     #[test]

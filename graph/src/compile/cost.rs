@@ -11,11 +11,10 @@
 //! The frame-blind policy is what a driver that sees one call at a time must do (FNA3D's SDL_GPU
 //! driver, for one): per pass segment, each attachment is CLEARed when a clear is pending at the
 //! start of the segment (a discarding bind's, or the game's before the first draw) and LOADed
-//! otherwise, and always STOREd — multisample samples and depth
-//! included — with a multisampled colour attachment also resolved. It counts one node per
-//! recorded node plus one mip cascade per mipmapped attachment per segment, and one barrier per
-//! attachment, per resolve, per distinct texture sampled in a segment, per cascade and per
-//! upload, readback and present.
+//! otherwise, and always STOREd — multisample samples and depth included — with a multisampled
+//! colour attachment also resolved. It counts one node per recorded node plus one mip cascade per
+//! mipmapped attachment per segment, and one barrier per attachment, per resolve, per distinct
+//! texture sampled in a segment, per cascade and per upload, readback and present.
 
 use std::collections::HashSet;
 

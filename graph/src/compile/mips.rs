@@ -1,8 +1,8 @@
 //! Stage 5, mips: where the mip cascades of rendered targets go.
 //!
-//! In: the live passes with their stores and resolves (stages 3–4), in recording order. Out: the plan's
-//! node list in execution order, with a [`PlanNodeKind::GenerateMips`] node inserted for each
-//! (mipmapped render target, layer) whose level 0 was rendered.
+//! In: the live passes with their stores and resolves (stages 3–4), in recording order. Out: the
+//! plan's node list in execution order, with a [`PlanNodeKind::GenerateMips`] node inserted for
+//! each (mipmapped render target, layer) whose level 0 was rendered.
 //!
 //! A pass writes level 0 of a layer when it renders to that layer's `Color` image directly or
 //! resolves into it. The cascade of that layer goes right after the last such pass before the

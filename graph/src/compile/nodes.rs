@@ -1,11 +1,11 @@
 //! Stage 1, segments → nodes: every recorded [`Node`] becomes one plan node, in recording order.
 //!
 //! In: the frame's nodes. Out: plan node candidates — each pass segment becomes a
-//! [`PlannedPass`](crate::plan::PlannedPass) naming its attachments (the `Samples` image of a multisampled target, else
-//! its `Color` image, plus the primary target's depth/stencil when it has one) with every op
-//! still listed and placeholder load/store ops that the next stages decide; uploads, readbacks
-//! and presents keep their index. Recording order is execution order: an upload recorded after
-//! a draw runs after it, so the draw never sees its data.
+//! [`PlannedPass`](crate::plan::PlannedPass) naming its attachments (the `Samples` image of a
+//! multisampled target, else its `Color` image, plus the primary target's depth/stencil when it has
+//! one) with every op still listed and placeholder load/store ops that the next stages decide;
+//! uploads, readbacks and presents keep their index. Recording order is execution order: an upload
+//! recorded after a draw runs after it, so the draw never sees its data.
 //!
 //! The same module derives the dependency DAG of a plan ([`dependency_graph`]): one edge per
 //! ordered pair of nodes that hazard on some subresource (texture, image, mip level, array

@@ -91,7 +91,9 @@ fn run(args: &Args) -> Result<(), String> {
     let mut ctx = GameContext::new();
     ctx.graphics.preferred_back_buffer_width = args.width;
     ctx.graphics.preferred_back_buffer_height = args.height;
-    ctx.graphics.device_options.validation = args.validation;
+    // A sample: the XNAGRAPH_* variables (backend, validation, capture) apply.
+    ctx.graphics.device_options = xnagraph::DeviceOptions::from_env();
+    ctx.graphics.device_options.validation |= args.validation;
     ctx.window.allow_user_resizing = true;
     ctx.is_mouse_visible = true;
     if args.headless {

@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 use xnagraph::game::{Game, GameContext, GameTime};
 use xnagraph::{
     BasicEffect, BlendState, BufferUsage, Color, DepthFormat, DepthStencilState, FontOptions,
-    GraphicsDevice, IndexBuffer, IndexElementSize, Matrix, PrimitiveType, Rectangle,
+    GraphicsDevice, IndexBuffer, IndexElementSize, MathHelper, Matrix, PrimitiveType, Rectangle,
     RenderTarget2D, RenderTargetUsage, SamplerState, SpriteBatch, SpriteFont, SpriteSortMode,
     SurfaceFormat, Texture2D, Vector2, Vector3, VertexBuffer, VertexPositionNormalTexture,
+    Viewport,
 };
 
 use mesh::Mesh;
@@ -45,22 +46,20 @@ pub fn scene_rect(width: i32, height: i32) -> Rectangle {
 }
 
 /// The camera of a scene of `width` × `height` pixels: (view, projection).
-pub fn camera(width: i32, height: i32) -> (Matrix, Matrix) {
+pub fn camera(width: i32, height: i32) -> xnagraph::Result<(Matrix, Matrix)> {
     let view = Matrix::create_look_at(Vector3::new(0.0, 1.2, 5.0), Vector3::ZERO, Vector3::UNIT_Y);
-    let aspect = width as f32 / height as f32;
+    let aspect = Viewport::new(0, 0, width, height).aspect_ratio();
     let projection =
-        Matrix::create_perspective_field_of_view(std::f32::consts::FRAC_PI_4, aspect, 0.5, 50.0);
-    (view, projection)
+        Matrix::create_perspective_field_of_view(MathHelper::PI_OVER_4, aspect, 0.5, 50.0)?;
+    Ok((view, projection))
 }
 
-/// The scene pixel where world point `p` lands (in a scene of `width` × `height`).
-pub fn project(p: Vector3, width: i32, height: i32) -> (i32, i32) {
-    let (view, projection) = camera(width, height);
-    let m = view.mul(&projection).m;
-    let clip = |c: usize| p.x * m[0][c] + p.y * m[1][c] + p.z * m[2][c] + m[3][c];
-    let w = clip(3);
-    let (x, y) = (clip(0) / w, clip(1) / w);
-    (((x + 1.0) / 2.0 * width as f32) as i32, ((1.0 - y) / 2.0 * height as f32) as i32)
+/// The scene pixel where world point `p` lands (in a scene of `width` × `height`):
+/// `Viewport.Project`, truncated to whole pixels.
+pub fn project(p: Vector3, width: i32, height: i32) -> xnagraph::Result<(i32, i32)> {
+    let (view, projection) = camera(width, height)?;
+    let s = Viewport::new(0, 0, width, height).project(p, &projection, &view, &Matrix::IDENTITY);
+    Ok((s.x as i32, s.y as i32))
 }
 
 /// The HUD line.
@@ -204,7 +203,7 @@ impl Model3d {
         device.set_depth_stencil_state(DepthStencilState::DEFAULT)?;
         device.set_blend_state(BlendState::OPAQUE)?;
         device.set_sampler_state(0, SamplerState::LINEAR_WRAP)?;
-        let (view, projection) = camera(w, h);
+        let (view, projection) = camera(w, h)?;
         a.effect.view = view;
         a.effect.projection = projection;
         a.effect.world =

@@ -39,20 +39,8 @@ impl DrawState {
     }
 }
 
-/// A rectangle clamped to the render area (empty when it misses it).
-fn clamp_rect(x: i32, y: i32, w: i32, h: i32, area: vk::Extent2D) -> vk::Rect2D {
-    let x0 = i64::from(x).clamp(0, i64::from(area.width));
-    let y0 = i64::from(y).clamp(0, i64::from(area.height));
-    let x1 = (i64::from(x) + i64::from(w.max(0))).clamp(x0, i64::from(area.width));
-    let y1 = (i64::from(y) + i64::from(h.max(0))).clamp(y0, i64::from(area.height));
-    vk::Rect2D {
-        offset: vk::Offset2D { x: x0 as i32, y: y0 as i32 },
-        extent: vk::Extent2D { width: (x1 - x0) as u32, height: (y1 - y0) as u32 },
-    }
-}
-
-/// A draw's native viewport, and its scissor: the draw's scissor rectangle when its rasterizer
-/// state tests it, else the viewport, either clamped to the render area of `extent`.
+/// A draw's native viewport, and its scissor ([`Draw::scissor_in`] the render area of
+/// `extent`).
 pub(crate) fn viewport_and_scissor(d: &Draw, extent: vk::Extent2D) -> (vk::Viewport, vk::Rect2D) {
     let vp = d.viewport;
     let viewport = vk::Viewport {
@@ -63,11 +51,10 @@ pub(crate) fn viewport_and_scissor(d: &Draw, extent: vk::Extent2D) -> (vk::Viewp
         min_depth: vp.min_depth,
         max_depth: vp.max_depth,
     };
-    let scissor = if d.pipeline.rasterizer.scissor_test_enable {
-        let s = d.scissor;
-        clamp_rect(s.x, s.y, s.width, s.height, extent)
-    } else {
-        clamp_rect(vp.x, vp.y, vp.width, vp.height, extent)
+    let s = d.scissor_in((extent.width, extent.height));
+    let scissor = vk::Rect2D {
+        offset: vk::Offset2D { x: s.x, y: s.y },
+        extent: vk::Extent2D { width: s.width as u32, height: s.height as u32 },
     };
     (viewport, scissor)
 }
@@ -227,19 +214,5 @@ pub(crate) fn set_source<'a>(rec: &Recorder<'a>) -> SetSource<'a> {
         uniform_layout: rec.pipelines.set_layouts[1],
         texture_layout: rec.pipelines.set_layouts[2],
         indexed_layout: rec.pipelines.indexed_set_layout,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scissor_is_clamped_to_the_render_area() {
-        let area = vk::Extent2D { width: 64, height: 32 };
-        let r = clamp_rect(-10, 20, 100, 100, area);
-        assert_eq!((r.offset.x, r.offset.y, r.extent.width, r.extent.height), (0, 20, 64, 12));
-        let outside = clamp_rect(70, 0, 5, 5, area);
-        assert_eq!(outside.extent.width, 0);
     }
 }

@@ -236,7 +236,7 @@ impl Pipelines {
         gpu: &Gpu,
         spirv: &[u32],
     ) -> Result<NativeHandle, BackendError> {
-        if spirv.first() != Some(&0x0723_0203) {
+        if !xnagraph_graph::effect::is_spirv(spirv) {
             return Err(BackendError::Native("an effect's code is not SPIR-V".into()));
         }
         let module = shader_module(gpu, spirv)?;

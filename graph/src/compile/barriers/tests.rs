@@ -387,10 +387,10 @@ fn a_use_of_content_a_store_dropped_discards_it() {
 /// its own, even where it continues the previous one's range with the same transition.
 #[test]
 fn a_barrier_never_merges_with_another_uses() {
-    use super::{transition, Use};
+    use super::{transition, SubresourceUse};
     use crate::compile::track::FrameTracker;
     let (a, b) = (texture(4, 4, 1), texture(4, 4, 2));
-    let use_of = |texture, levels| Use {
+    let use_of = |texture, levels| SubresourceUse {
         texture,
         image: Image::Color,
         levels,
