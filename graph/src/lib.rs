@@ -22,6 +22,7 @@ pub mod effect;
 pub mod flush;
 pub mod format;
 pub mod geometry;
+pub mod native_device;
 pub mod null;
 pub mod pipeline_request;
 pub mod plan;

@@ -42,11 +42,11 @@ pub(crate) fn sdl_error(what: &str) -> String {
 static LISTENERS: Mutex<Vec<Diagnostics>> = Mutex::new(Vec::new());
 static ROUTE_LOG: Once = Once::new();
 static LAYER_SETTINGS: Once = Once::new();
-/// Held while a device starts or ends: SDL's hints and its video subsystem's start-up and
-/// shut-down are process-wide and not safe to run on two threads at once (a device made while
-/// another thread's device shut the subsystem down found no GPU driver), so devices made and
-/// dropped on several threads take turns.
-static LIFECYCLE: Mutex<()> = Mutex::new(());
+// A device starts and ends in the process's device turn
+// (`xnagraph_graph::backend::device_lifecycle_turn`): SDL's hints and its video subsystem's
+// start-up and shut-down are process-wide and not safe to run on two threads at once (a device
+// made while another thread's device shut the subsystem down found no GPU driver), and SDL's
+// Vulkan devices go through the same loader as the Vulkan backend's.
 
 /// A Vulkan instance of our own, made before SDL's first device and kept for the process.
 /// SDL creates and destroys a VkInstance with every GPU device, and the loader loads the
@@ -203,7 +203,7 @@ fn current_video_driver() -> Option<String> {
 
 impl Gpu {
     pub fn new(debug_mode: bool, video: Video) -> Result<Gpu, BackendError> {
-        let _turn = LIFECYCLE.lock().unwrap_or_else(|p| p.into_inner());
+        let turn = xnagraph_graph::native_device::lifecycle_turn();
         DRIVER_KEEPER.get_or_init(keep_driver_loaded);
         ROUTE_LOG.call_once(|| {
             // SAFETY: the callback has SDL's signature and uses no user data.
@@ -288,6 +288,9 @@ impl Gpu {
         LISTENERS.lock().unwrap_or_else(|p| p.into_inner()).push(diagnostics.clone());
         let gpu =
             Gpu { device, driver, resolve_ignores_layer, diagnostics, layer_log_read, line_fill };
+        if debug_mode {
+            turn.validated_device_made();
+        }
         Ok(gpu)
     }
 
@@ -324,11 +327,14 @@ impl Gpu {
     /// Every object created from the device has been released and the GPU is idle.
     pub unsafe fn destroy(&mut self) {
         self.collect_layer_messages();
-        let turn = LIFECYCLE.lock().unwrap_or_else(|p| p.into_inner());
+        let turn = xnagraph_graph::native_device::lifecycle_turn();
         // SAFETY: caller's contract; the subsystem reference is the one `new` took.
         unsafe {
             SDL_DestroyGPUDevice(self.device);
             SDL_QuitSubSystem(SDL_INIT_VIDEO);
+        }
+        if self.layer_log_read.is_some() {
+            turn.validated_device_destroyed();
         }
         drop(turn);
         self.collect_layer_messages();

@@ -57,6 +57,7 @@ impl Fences {
     }
 
     pub fn completed(&self) -> SubmissionId {
+        let _call = xnagraph_graph::native_device::device_call();
         let mut table = self.table.lock().unwrap_or_else(|p| p.into_inner());
         Self::poll(&mut table);
         table.completed

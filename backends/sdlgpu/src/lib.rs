@@ -194,9 +194,11 @@ impl SdlGpuBackend {
             None => Video::Headless,
         };
         let mut gpu = Gpu::new(config.debug_mode, video)?;
+        let call = xnagraph_graph::native_device::device_call();
         let pipelines = match Pipelines::new(gpu.device) {
             Ok(p) => p,
             Err(e) => {
+                drop(call);
                 // SAFETY: nothing else was created from the device.
                 unsafe { gpu.destroy() };
                 return Err(e);
@@ -260,9 +262,10 @@ impl SdlGpuBackend {
         };
         if let Some((native, keep)) = window {
             let device = backend.gpu.device;
-            // On an error the backend drops and tears down the device.
-            backend.presenter =
-                Some(Presenter::new(device, native, keep, &backend.gpu.diagnostics)?);
+            let presenter = Presenter::new(device, native, keep, &backend.gpu.diagnostics);
+            drop(call);
+            // On an error the backend drops and tears down the device, outside the call.
+            backend.presenter = Some(presenter?);
         }
         Ok(backend)
     }
@@ -272,6 +275,7 @@ impl SdlGpuBackend {
     /// fails with SDL's error, or claims the same window again
     /// (`SDL_ClaimWindowForGPUDevice`). `NotSupported` for a device without a window.
     pub fn set_window_claimed(&mut self, claimed: bool) -> Result<(), BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let Some(p) = self.presenter.as_mut() else {
             return Err(BackendError::NotSupported("the device has no window".into()));
         };
@@ -370,6 +374,7 @@ impl Backend for SdlGpuBackend {
     }
 
     fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let gpu = &self.gpu;
         let stage = gpu.resolve_ignores_layer;
         let t = texture::create(gpu.device, &self.formats, &gpu.diagnostics, desc, stage)?;
@@ -384,6 +389,7 @@ impl Backend for SdlGpuBackend {
         &mut self,
         desc: &xnagraph_graph::buffer::BufferDesc,
     ) -> Result<NativeHandle, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let handle = self.next_handle(HandleKind::Buffer);
         self.buffers.create(self.gpu.device, &self.gpu.diagnostics, handle, desc)?;
         Ok(handle)
@@ -394,6 +400,7 @@ impl Backend for SdlGpuBackend {
         spirv: &[u32],
         _outputs: u32,
     ) -> Result<NativeHandle, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let handle = self.next_handle(HandleKind::Effect);
         self.pipelines.create_effect(self.gpu.device, handle, spirv)?;
         Ok(handle)
@@ -405,6 +412,7 @@ impl Backend for SdlGpuBackend {
         fragment: &[u32],
         resources: &xnagraph_graph::CustomResources,
     ) -> Result<NativeHandle, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let handle = self.next_handle(HandleKind::Effect);
         let device = self.gpu.device;
         self.pipelines.geometry.custom.create(device, handle, vertex, fragment, resources)?;
@@ -427,6 +435,7 @@ impl Backend for SdlGpuBackend {
     }
 
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         if let Some(blocker) = self.submit_blocker() {
             self.fences.wait_for(blocker)?;
         }
@@ -436,6 +445,7 @@ impl Backend for SdlGpuBackend {
     }
 
     fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         if submission > self.last_submitted {
             return Err(BackendError::Native(format!(
                 "submission {} was never made",
@@ -451,6 +461,7 @@ impl Backend for SdlGpuBackend {
     }
 
     fn take_readback(&mut self, id: ReadbackId) -> Option<Vec<u8>> {
+        let _call = xnagraph_graph::native_device::device_call();
         if !self.readbacks.contains_key(&id) {
             self.collect();
         }
@@ -458,6 +469,7 @@ impl Backend for SdlGpuBackend {
     }
 
     fn wait_idle(&mut self) -> Result<(), BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let result = self.fences.wait_for(self.last_submitted);
         self.collect();
         let dropped = self.sink.drain();
@@ -469,6 +481,7 @@ impl Backend for SdlGpuBackend {
         &mut self,
         requests: &[xnagraph_graph::PipelineRequest],
     ) -> Result<(), BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         self.pipelines.stats.requests += requests.len() as u64;
         for request in requests {
             let formats = record::target_formats(&self.textures, &request.targets)?;
@@ -508,6 +521,7 @@ impl Backend for SdlGpuBackend {
         &mut self,
         back_buffer: &TextureState,
     ) -> Result<PresentTarget, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let Some(p) = self.presenter.as_mut() else { return Ok(PresentTarget::Offscreen) };
         let format = self.textures.get(back_buffer.native()).map(|t| t.format).ok();
         Ok(p.present_target(back_buffer.desc(), format))
@@ -515,6 +529,7 @@ impl Backend for SdlGpuBackend {
 
     /// VSYNC, or IMMEDIATE (MAILBOX where the window lacks IMMEDIATE).
     fn set_present_immediate(&mut self, immediate: bool) {
+        let _call = xnagraph_graph::native_device::device_call();
         if let Some(p) = self.presenter.as_mut() {
             p.set_pacing(self.gpu.device, immediate);
         }
@@ -539,6 +554,9 @@ impl Drop for SdlGpuBackend {
     /// destroys the device.
     fn drop(&mut self) {
         let device = self.gpu.device;
+        // Releasing the device's objects is a device call; destroying the device, after it,
+        // takes the lifecycle turn.
+        let call = xnagraph_graph::native_device::device_call();
         // SAFETY: a live device. A failure (device lost) leaves nothing to wait for.
         unsafe { SDL_WaitForGPUIdle(device) };
         self.collect();
@@ -576,7 +594,9 @@ impl Drop for SdlGpuBackend {
                 self.gpu.diagnostics.object_destroyed();
             }
             self.pipelines.destroy(device);
-            self.gpu.destroy();
         }
+        drop(call);
+        // SAFETY: every object of the device was released above and the GPU is idle.
+        unsafe { self.gpu.destroy() };
     }
 }

@@ -70,6 +70,7 @@ impl Timeline {
     /// Whether `submission` (and every earlier one) has completed, without waiting. After
     /// teardown, or on a lost device, nothing executes any more: true.
     pub fn reached(&self, submission: SubmissionId) -> bool {
+        let _call = xnagraph_graph::native_device::device_call();
         let live = self.live.read().unwrap_or_else(|p| p.into_inner());
         let Some((device, semaphore)) = live.as_ref() else {
             return true;
@@ -95,6 +96,7 @@ impl Timeline {
 
 impl SubmissionWaiter for Timeline {
     fn wait_for(&self, submission: SubmissionId) -> Result<(), BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         if submission.0 > self.submitted.load(Ordering::Acquire) {
             return Err(BackendError::Native(format!(
                 "submission {} was never made",

@@ -67,6 +67,8 @@ pub(crate) struct Gpu {
     /// This device's validation messages and live object count. Boxed so its address, its
     /// messenger's user data, stays put; dropped only after the messenger is destroyed.
     pub diagnostics: Box<Diagnostics>,
+    /// Created with Khronos' validation layer (counted by the process's device gate).
+    pub validated: bool,
     /// The window surface of a device created for a window, with VK_KHR_surface's entry
     /// points; destroyed just before the instance.
     pub surface: Option<(ash::khr::surface::Instance, vk::SurfaceKHR)>,
@@ -259,6 +261,9 @@ impl Gpu {
             },
             None => None,
         };
+        // Device creation and function loading take the process's turn (see
+        // `device_lifecycle_turn`: the loader's device lists are not safe otherwise).
+        let turn = xnagraph_graph::native_device::lifecycle_turn();
         let opened = match Self::open_device(entry, &instance, surface.as_ref()) {
             Ok(o) => o,
             Err(e) => {
@@ -277,7 +282,12 @@ impl Gpu {
             debug_utils_enabled.then(|| ash::ext::debug_utils::Device::new(&instance, &device));
         let calibrated_timestamps =
             calibrated.then(|| ash::ext::calibrated_timestamps::Device::new(&instance, &device));
+        if validate {
+            turn.validated_device_made();
+        }
+        drop(turn);
         Ok(Gpu {
+            validated: validate,
             shared: ManuallyDrop::new(shared),
             instance,
             debug,
@@ -463,11 +473,16 @@ impl Drop for Gpu {
     /// device last drops it (the backend, or a sprite arena that outlived it): by then the
     /// device is idle and every object created from it destroyed.
     fn drop(&mut self) {
+        let turn = xnagraph_graph::native_device::lifecycle_turn();
         // SAFETY: nothing allocated from the allocator is still alive: the backend destroyed its
         // objects before letting the device go, and each sprite arena frees its buffer first.
         unsafe { ManuallyDrop::drop(&mut self.allocator) };
         // SAFETY: the device is idle and childless (as above).
         unsafe { self.device.destroy_device(None) };
+        if self.validated {
+            turn.validated_device_destroyed();
+        }
+        drop(turn);
         if let Some((loader, surface)) = self.surface.take() {
             // SAFETY: the backend destroyed every swapchain of the surface before.
             unsafe { loader.destroy_surface(surface, None) };

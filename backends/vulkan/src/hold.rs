@@ -37,6 +37,7 @@ impl GpuHold {
     }
 
     fn signal(&mut self) -> Result<(), BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         if std::mem::replace(&mut self.released, true) {
             return Ok(());
         }

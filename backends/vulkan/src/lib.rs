@@ -160,6 +160,11 @@ impl VulkanBackend {
         window: Option<(device::WindowHandles, Arc<dyn std::any::Any + Send + Sync>)>,
     ) -> Result<VulkanBackend, BackendError> {
         let gpu = Arc::new(Gpu::new(&config, window.as_ref().map(|(h, _)| *h))?);
+        // What follows calls the new device. `_device_kept` outlives the call, so a failure
+        // below that drops the backend never destroys the device inside the call (destroying
+        // one takes the lifecycle turn, which waits for every device call to end).
+        let _device_kept = gpu.clone();
+        let _call = xnagraph_graph::native_device::device_call();
         let created =
             Timeline::new(&gpu.device, config.timeout).and_then(|t| match Pipelines::new(&gpu) {
                 Ok(p) => Ok((Arc::new(t), p)),
@@ -224,6 +229,7 @@ impl VulkanBackend {
     /// before the GPU starts it: a test switch for proving that something never waits for an
     /// unfinished frame. Hold the GPU only for less than [`VulkanConfig::timeout`].
     pub fn hold_gpu(&mut self) -> Result<GpuHold, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let (hold, semaphore) = GpuHold::new(&self.gpu.device)?;
         if let Some(old) = self.hold.replace(semaphore) {
             self.retire_semaphore(old);
@@ -260,6 +266,7 @@ impl Backend for VulkanBackend {
     }
 
     fn create_texture(&mut self, desc: &TextureDesc) -> Result<NativeHandle, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         self.create_or_reuse(desc)
     }
 
@@ -267,6 +274,7 @@ impl Backend for VulkanBackend {
         &mut self,
         desc: &xnagraph_graph::BufferDesc,
     ) -> Result<NativeHandle, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         self.buffers.create(&self.gpu, desc)
     }
 
@@ -275,6 +283,7 @@ impl Backend for VulkanBackend {
         spirv: &[u32],
         _outputs: u32,
     ) -> Result<NativeHandle, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         self.pipelines.create_effect(&self.gpu, spirv)
     }
 
@@ -284,14 +293,17 @@ impl Backend for VulkanBackend {
         fragment: &[u32],
         resources: &xnagraph_graph::CustomResources,
     ) -> Result<NativeHandle, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         self.pipelines.create_geometry_effect(&self.gpu, vertex, fragment, resources)
     }
 
     fn create_query(&mut self) -> Result<NativeHandle, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         self.queries.create(&self.gpu)
     }
 
     fn query_result(&mut self, query: NativeHandle) -> Result<Option<u64>, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         self.queries.result(&self.gpu, query)
     }
 
@@ -322,12 +334,14 @@ impl Backend for VulkanBackend {
     }
 
     fn submit(&mut self, plan: &FramePlan) -> Result<SubmissionId, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let result = self.record_and_submit(plan);
         self.retire_dropped();
         result
     }
 
     fn wait(&mut self, submission: SubmissionId) -> Result<(), BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         if submission > self.last_submitted {
             return Err(BackendError::Native(format!(
                 "submission {} was never made",
@@ -347,6 +361,7 @@ impl Backend for VulkanBackend {
     }
 
     fn take_readback(&mut self, id: ReadbackId) -> Option<Vec<u8>> {
+        let _call = xnagraph_graph::native_device::device_call();
         if !self.readbacks.contains_key(&id) {
             // A read failure leaves the readback missing, which is what None says.
             self.finish_signalled_slots();
@@ -357,6 +372,7 @@ impl Backend for VulkanBackend {
     /// Every submission went through a slot of the ring, so finishing each slot (a fence wait
     /// bounded by the timeout, unlike vkDeviceWaitIdle) leaves the queue idle.
     fn wait_idle(&mut self) -> Result<(), BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let mut result = Ok(());
         for i in 0..self.slots.len() {
             if let Err(e) = self.finish_slot(i) {
@@ -377,6 +393,7 @@ impl Backend for VulkanBackend {
         &mut self,
         requests: &[xnagraph_graph::PipelineRequest],
     ) -> Result<(), BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         self.pipelines.stats.requests += requests.len() as u64;
         for request in requests {
             let formats = pass::target_formats(&self.textures, &request.targets)?;
@@ -417,10 +434,12 @@ impl Backend for VulkanBackend {
         &mut self,
         back_buffer: &TextureState,
     ) -> Result<PresentTarget, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         self.window_target(back_buffer)
     }
 
     fn set_present_immediate(&mut self, immediate: bool) {
+        let _call = xnagraph_graph::native_device::device_call();
         let pacing = if immediate { PresentPacing::Immediate } else { PresentPacing::VerticalSync };
         self.set_pacing(pacing);
     }
@@ -432,12 +451,14 @@ impl Backend for VulkanBackend {
     /// Timestamps around every plan node (see the `timestamps` module): unavailable when the
     /// queue writes none.
     fn set_gpu_timing(&mut self, on: bool) -> GpuTimingSupport {
+        let _call = xnagraph_graph::native_device::device_call();
         self.timer.set(&self.gpu, on)
     }
 
     /// Checks the fences of submissions in flight without waiting, then hands over the reports
     /// of every submission found complete.
     fn drain_gpu_timings(&mut self) -> Vec<GpuFrameTiming> {
+        let _call = xnagraph_graph::native_device::device_call();
         self.finish_signalled_slots();
         self.timer.drain()
     }
@@ -453,6 +474,7 @@ impl Drop for VulkanBackend {
     /// Waits for the GPU, then frees every native object — including those of texture states
     /// still alive elsewhere, whose later drop only pushes a handle into the sink.
     fn drop(&mut self) {
+        let _call = xnagraph_graph::native_device::device_call();
         // SAFETY: the device is live. An error (device lost) leaves nothing to wait for.
         let _ = unsafe { self.gpu.device.device_wait_idle() };
         for object in self.retired.drain_all() {

@@ -59,6 +59,7 @@ impl MappedSprites {
 
     /// Makes the first `len` instances visible to the device (a no-op for coherent memory).
     pub fn flush(&self, len: usize) -> Result<(), xnagraph_graph::BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
         let bytes = (len * std::mem::size_of::<SpriteInstance>()) as u64;
         self.gpu
             .allocator
@@ -94,6 +95,7 @@ unsafe impl SpriteMemory for MappedSprites {
 impl Drop for MappedSprites {
     /// Waits for the last submission that reads the buffer, then frees it.
     fn drop(&mut self) {
+        let _call = xnagraph_graph::native_device::device_call();
         let last = self.last_use.load(Ordering::Acquire);
         if last != 0 && self.timeline.wait_for(SubmissionId(last)).is_err() {
             // A lost device: nothing executes any more. Wait for the queue, which returns at
@@ -117,6 +119,7 @@ pub(crate) struct SpriteSource {
 
 impl SpriteMemorySource for SpriteSource {
     fn allocate(&self, capacity: usize) -> Option<Box<dyn SpriteMemory>> {
+        let _call = xnagraph_graph::native_device::device_call();
         let size = capacity.checked_mul(std::mem::size_of::<SpriteInstance>())? as u64;
         let info = vk::BufferCreateInfo::default()
             .size(size.max(16))
