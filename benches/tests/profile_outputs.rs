@@ -1,7 +1,8 @@
 //! `xnagraph-replay replay`'s files and streams: the `.puffin` file read back with puffin's own
 //! reader (frames, scope names, a GPU scope per plan node, names kept by every frame), the
 //! stream to a puffin_http client, the frame-time SVG, the DOT of a chosen frame and PNGs of
-//! chosen frames equal to the live run's.
+//! chosen frames equal to the live run's, and the Chrome trace (tracks that nest, a GPU slice per
+//! plan node on the CPU clock).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -245,4 +246,107 @@ fn plot_dot_and_chosen_frames_are_written() {
     }
     assert_ne!(live[1], live[4], "the chosen frames differ");
     assert!(!dir.join("frame-2.png").exists());
+}
+
+/// The `X` slices of a Chrome trace by thread id, each as (name, begin µs, end µs, args).
+type Slices = std::collections::BTreeMap<u64, Vec<(String, f64, f64, serde_json::Value)>>;
+
+fn trace_slices(trace: &serde_json::Value) -> Slices {
+    let mut slices = Slices::new();
+    for event in trace["traceEvents"].as_array().expect("traceEvents") {
+        if event["ph"] != "X" {
+            continue;
+        }
+        let (ts, dur) = (event["ts"].as_f64().unwrap(), event["dur"].as_f64().unwrap());
+        assert!(ts.is_finite() && dur >= 0.0, "{event}");
+        let name = event["name"].as_str().unwrap().to_owned();
+        let tid = event["tid"].as_u64().unwrap();
+        slices.entry(tid).or_default().push((name, ts, ts + dur, event["args"].clone()));
+    }
+    slices
+}
+
+/// Whether the slices of one track nest: each lies inside the one open around it, or after it.
+fn nests(track: &[(String, f64, f64, serde_json::Value)]) -> bool {
+    let mut sorted: Vec<_> = track.iter().map(|(_, b, e, _)| (*b, *e)).collect();
+    sorted.sort_by(|x, y| x.0.total_cmp(&y.0).then(y.1.total_cmp(&x.1)));
+    let mut open: Vec<f64> = Vec::new();
+    for (begin, end) in sorted {
+        while open.last().is_some_and(|&top| top <= begin + 1e-6) {
+            open.pop();
+        }
+        if open.last().is_some_and(|&top| end > top + 1e-6) {
+            return false;
+        }
+        open.push(end);
+    }
+    true
+}
+
+#[test]
+fn the_trace_is_chrome_trace_events_with_nested_cpu_stages_and_a_gpu_slice_per_plan_node() {
+    let (path, _) = capture("trace.xgc");
+    let out = scratch("out.trace.json");
+    let (ok, text) = replay(&[
+        "replay",
+        path.to_str().unwrap(),
+        "--validation",
+        "--repeat",
+        "2",
+        "--trace",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    let trace: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out).unwrap()).expect("the trace is JSON");
+    // Tracks are named by metadata events.
+    let mut tracks = std::collections::BTreeMap::new();
+    for event in trace["traceEvents"].as_array().unwrap() {
+        if event["ph"] == "M" && event["name"] == "thread_name" {
+            tracks.insert(event["tid"].as_u64().unwrap(), event["args"]["name"].clone());
+        }
+    }
+    let cpu_tid = *tracks.iter().find(|(_, n)| *n == "CPU (replay)").expect("a CPU track").0;
+    let gpu_tids: Vec<u64> = tracks
+        .iter()
+        .filter(|(_, n)| n.as_str().is_some_and(|n| n.starts_with("GPU")))
+        .map(|(t, _)| *t)
+        .collect();
+    assert!(!gpu_tids.is_empty(), "a GPU track: {tracks:?}");
+    let slices = trace_slices(&trace);
+    for (tid, track) in &slices {
+        assert!(nests(track), "track {tid} has slices overlapping without nesting");
+    }
+
+    // The CPU track: each frame's slice, then its four stages in order inside it.
+    let cpu = &slices[&cpu_tid];
+    let frames: Vec<_> = cpu.iter().filter(|s| s.0.starts_with("frame ")).collect();
+    assert_eq!(frames.len(), 2 * FRAMES as usize, "a CPU slice per replayed frame");
+    assert_eq!(cpu.len(), 5 * frames.len(), "a frame and its four stages");
+    for (i, group) in cpu.chunks(5).enumerate() {
+        let frame = &group[0];
+        assert_eq!(frame.0, format!("frame {} pass {}", i % FRAMES as usize, i / FRAMES as usize));
+        let stages: Vec<&str> = group[1..].iter().map(|s| s.0.as_str()).collect();
+        assert_eq!(stages, ["record", "compile", "lowering", "submit"], "frame {i}");
+        for stage in &group[1..] {
+            assert!(stage.1 >= frame.1 && stage.2 <= frame.2 + 1e-6, "frame {i}: {}", stage.0);
+        }
+    }
+
+    // The GPU tracks: every plan node of every frame, in submission order, each beginning after
+    // its frame began on the CPU (one clock for both).
+    let mut gpu: Vec<_> =
+        gpu_tids.iter().flat_map(|t| slices.get(t).into_iter().flatten()).collect();
+    gpu.sort_by(|x, y| x.1.total_cmp(&y.1));
+    for (i, frame) in frames.iter().enumerate() {
+        let (f, pass) = (i % FRAMES as usize, i / FRAMES as usize);
+        let nodes: Vec<_> =
+            gpu.iter().filter(|s| s.3["frame"] == f && s.3["pass"] == pass).collect();
+        let names: Vec<String> = nodes.iter().map(|s| s.0.clone()).collect();
+        assert_eq!(names, gpu_names(f == 0), "frame {i}");
+        for node in nodes {
+            assert!(node.1 >= frame.1, "frame {i}: {} began on the GPU before its frame", node.0);
+            assert!(node.3["gpu_ms"].as_f64().unwrap() >= 0.0);
+        }
+    }
 }

@@ -19,7 +19,7 @@ use xnagraph_benches::cli::{BackendChoice, OnOff};
 use xnagraph_benches::profile::files::{plot_svg, render_dot, serve, write_png};
 use xnagraph_benches::profile::{
     diff, node_table, percentile, profile, profile_while, puffin_out, report, stage_table,
-    summary_json, timestamp_cost, window::ReplayWindow, ProfileOptions,
+    summary_json, timestamp_cost, trace_out, window::ReplayWindow, ProfileOptions,
 };
 use xnagraph_graph::capture::trim::trim;
 use xnagraph_graph::capture::Capture;
@@ -81,6 +81,11 @@ struct ReplayArgs {
     /// node) that puffin_viewer opens.
     #[arg(long, value_name = "FILE")]
     puffin: Option<PathBuf>,
+    /// Write the replay as a Chrome trace (JSON) that ui.perfetto.dev and chrome://tracing
+    /// open: a CPU track with each frame's stages, and GPU tracks with a slice per plan node on
+    /// the same clock.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
     /// Stream the frames to puffin_viewer through puffin_http on ADDR (127.0.0.1 only): waits
     /// for the viewer to connect (at most --serve-wait seconds), then replays.
     #[arg(long, value_name = "ADDR")]
@@ -392,6 +397,11 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
             drop(server);
             println!("sent {} frames to {viewers} viewer(s)", frames.len());
         }
+    }
+    if let Some(path) = &args.trace {
+        let text = serde_json::to_string(&trace_out::trace(&run))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if let Some(path) = &args.plot {
         std::fs::write(path, plot_svg(&capture_name(&args.capture), &run.frames))

@@ -4,7 +4,7 @@
 //! [`run`] replays a capture through an [`observe::Observed`] backend (which keeps what every
 //! submitted plan's nodes do, [`nodes`]) and gathers per-frame CPU stages and, where the
 //! backend writes timestamps, per-node GPU time; [`report`] turns a run into the terminal
-//! tables and the JSON summary.
+//! tables and the JSON summary, [`puffin_out`] and [`trace_out`] into files that profilers open.
 
 pub mod diff;
 pub mod files;
@@ -13,6 +13,7 @@ pub mod observe;
 pub mod puffin_out;
 pub mod report;
 pub mod run;
+pub mod trace_out;
 pub mod watch;
 pub mod window;
 
