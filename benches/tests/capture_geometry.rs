@@ -307,3 +307,53 @@ fn a_replay_that_loads_a_multisample_image_drawn_before_the_capture_restores_it(
     assert_eq!(capture.sample_snapshot.len(), 1);
     assert_eq!(replay_final(&capture), bytemuck::cast_slice::<Color, u8>(&live).to_vec());
 }
+
+/// The event list of a replayed frame names each geometry draw by its XNA call, with its
+/// effect, counts and the states the scene set for it, in the order the game drew.
+#[test]
+fn the_event_list_shows_each_geometry_draw_with_its_call_counts_and_states() {
+    use xnagraph_benches::profile::events::Event;
+    let (_, capture) = capture_run("geometry_events.xgc");
+    let options = xnagraph_benches::profile::ProfileOptions {
+        repeat: 1,
+        list_frame: Some(2),
+        ..Default::default()
+    };
+    let run = xnagraph_benches::profile::profile(&mut vulkan(), &capture, &options, || {}).unwrap();
+    let draws: Vec<_> = run
+        .events
+        .iter()
+        .flat_map(|n| &n.events)
+        .filter_map(|e| match e {
+            Event::Draw(d) => Some(d),
+            _ => None,
+        })
+        .collect();
+    let calls: Vec<_> = draws
+        .iter()
+        .map(|d| (d.call, d.primitive.as_deref().unwrap(), d.primitives, d.vertices, d.instances))
+        .collect();
+    let indexed_quad = ("DrawIndexedPrimitives", "TriangleList", 2, 6, 1);
+    assert_eq!(
+        calls,
+        [
+            indexed_quad,
+            indexed_quad,
+            indexed_quad,
+            indexed_quad,
+            ("DrawPrimitives", "TriangleStrip", 2, 4, 1),
+            ("DrawIndexedPrimitives", "TriangleList", 1, 3, 1),
+        ]
+    );
+    for (i, d) in draws.iter().enumerate() {
+        assert_eq!(d.effect, "BasicEffect", "draw {i}");
+        assert_eq!(d.depth_stencil, "Default", "draw {i}");
+        assert_eq!(d.rasterizer, "CullNone", "draw {i}");
+        assert_eq!(d.blend, if i == 5 { "Additive" } else { "Opaque" }, "draw {i}");
+        assert_eq!(d.viewport, [0, 0, W, H], "draw {i}");
+        assert_eq!(d.sprites, 0);
+    }
+    // The frame's clear was folded into its pass: the pass loads by clearing.
+    let pass = run.events.iter().find(|n| n.kind == "pass").expect("a pass");
+    assert!(pass.ops.starts_with("clear/"), "{}", pass.ops);
+}

@@ -350,3 +350,41 @@ fn the_trace_is_chrome_trace_events_with_nested_cpu_stages_and_a_gpu_slice_per_p
         }
     }
 }
+
+#[test]
+fn the_event_list_of_a_frame_names_every_draw_with_its_state_as_text_and_json() {
+    let (path, _) = capture("events.xgc");
+    let json = scratch("events.json");
+    let (ok, text) = replay(&[
+        "replay",
+        path.to_str().unwrap(),
+        "--list",
+        "2",
+        "--list-json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    // The scene's pass draws the ball with SpriteBatch's defaults; the back buffer's draws the
+    // scene opaquely. Their clears became the passes' clear loads.
+    let scene = "DrawSprites(1 sprites) SpriteEffect | blend AlphaBlend | depth None | rasterizer \
+                 CullCounterClockwise | sampler LinearClamp | textures [unnamed] | viewport 32x24+0+0";
+    let back = "DrawSprites(1 sprites) SpriteEffect | blend Opaque | depth None | rasterizer \
+                CullCounterClockwise | sampler LinearClamp | textures [scene] | viewport 64x48+0+0";
+    let listed: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("frame 2:")).collect();
+    assert_eq!(listed[1], "pass scene (pass) scene:color clear/store", "{text}");
+    assert_eq!(listed[2].trim_start(), format!("1  {scene}"), "{text}");
+    assert_eq!(listed[3], "pass back buffer (pass) back buffer:color clear/store", "{text}");
+    assert_eq!(listed[4].trim_start(), format!("2  {back}"), "{text}");
+
+    let nodes: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let nodes = nodes.as_array().unwrap();
+    let names: Vec<&str> = nodes.iter().map(|n| n["node"].as_str().unwrap()).collect();
+    assert_eq!(names, gpu_names(false));
+    let draw = &nodes[1]["events"][0];
+    assert_eq!(draw["event"], "draw");
+    assert_eq!(draw["call"], "DrawSprites");
+    assert_eq!(draw["blend"], "Opaque");
+    assert_eq!(draw["textures"], serde_json::json!(["scene"]));
+    assert_eq!(draw["viewport"], serde_json::json!([0, 0, W, H]));
+    assert_eq!(draw["sprites"], 1);
+}

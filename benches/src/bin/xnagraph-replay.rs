@@ -6,7 +6,9 @@
 //! stages (record, compile, lowering, submit), wall-clock and GPU frame times with p50/p95/p99, a
 //! table per plan node (name, kind, attachments, load/store ops, draws, GPU ms, share of the
 //! frame), optionally a JSON summary (`--json`, windowed by `--measurement-range a-b`) and the
-//! final frame as a PNG; `--timestamp-cost` measures what the GPU timestamps cost; `trim` writes a
+//! final frame as a PNG, a Chrome trace that Perfetto opens (`--trace`), a frame's event list
+//! (`--list N`: every draw of each plan node with its state, as text and `--list-json`);
+//! `--timestamp-cost` measures what the GPU timestamps cost; `trim` writes a
 //! new capture holding a range of frames with the snapshot it needs. A malformed file is an error
 //! naming the chunk and byte offset, with exit status 1.
 
@@ -18,7 +20,7 @@ use clap::{Parser, Subcommand};
 use xnagraph_benches::cli::{BackendChoice, OnOff};
 use xnagraph_benches::profile::files::{plot_svg, render_dot, serve, write_png};
 use xnagraph_benches::profile::{
-    diff, node_table, percentile, profile, profile_while, puffin_out, report, stage_table,
+    diff, events, node_table, percentile, profile, profile_while, puffin_out, report, stage_table,
     summary_json, timestamp_cost, trace_out, window::ReplayWindow, ProfileOptions,
 };
 use xnagraph_graph::capture::trim::trim;
@@ -100,6 +102,15 @@ struct ReplayArgs {
     /// nodes) as DOT to OUT, and as SVG beside it when the `dot` program is installed.
     #[arg(long, num_args = 2, value_names = ["N", "OUT"])]
     dot: Option<Vec<String>>,
+    /// Print the event list of frame N (position in the capture, first pass): every clear, draw
+    /// and query op of each plan node in execution order, each draw with its call, effect,
+    /// counts, blend, depth-stencil, rasterizer and sampler state, textures, viewport and
+    /// scissor.
+    #[arg(long, value_name = "N")]
+    list: Option<String>,
+    /// With --list: also write the event list as JSON.
+    #[arg(long, value_name = "FILE", requires = "list")]
+    list_json: Option<PathBuf>,
     /// Write the back buffer after each of the frames LIST (positions, comma-separated) as
     /// DIR/frame-N.png.
     #[arg(long, num_args = 2, value_names = ["LIST", "DIR"])]
@@ -146,7 +157,7 @@ enum Command {
     },
     /// Replays a capture (headless, or in a window) and profiles it: per plan node GPU time, per frame CPU
     /// stages and GPU time with percentiles.
-    Replay(ReplayArgs),
+    Replay(Box<ReplayArgs>),
     /// Replays two captures (or one twice: on two backends, or under the frame-blind policy)
     /// and prints them side by side: per plan node GPU time and attachment traffic, frame
     /// times, and how their final frames differ.
@@ -287,7 +298,7 @@ fn info(path: &Path) -> Result<(), String> {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Info { capture } => info(&capture),
-        Command::Replay(args) => replay_command(args),
+        Command::Replay(args) => replay_command(*args),
         Command::Diff(args) => diff_command(args),
         Command::Trim { capture: path, out, frames } => {
             let capture = open(&path)?;
@@ -366,6 +377,7 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
         policy,
         timestamps: args.timestamps == OnOff::On,
         dot_frame: dot.as_ref().map(|d| d.0),
+        list_frame: args.list.as_deref().map(|n| parse_frame(n, &capture)).transpose()?,
         png_frames: png_frames
             .as_ref()
             .map_or_else(Vec::new, |p: &(Vec<usize>, PathBuf)| p.0.clone()),
@@ -397,6 +409,14 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
             drop(server);
             println!("sent {} frames to {viewers} viewer(s)", frames.len());
         }
+    }
+    if let Some(frame) = &args.list {
+        println!("frame {frame}:\n{}", events::text(&run.events));
+    }
+    if let Some(path) = &args.list_json {
+        let text = serde_json::to_string_pretty(&run.events)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if let Some(path) = &args.trace {
         let text = serde_json::to_string(&trace_out::trace(&run))

@@ -7,6 +7,7 @@
 //! tables and the JSON summary, [`puffin_out`] and [`trace_out`] into files that profilers open.
 
 pub mod diff;
+pub mod events;
 pub mod files;
 pub mod nodes;
 pub mod observe;

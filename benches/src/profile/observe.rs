@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use xnagraph_graph::compile::to_dot;
 use xnagraph_graph::{FramePlan, SubmissionId};
 
+use super::events::{self, NodeEvents};
 use super::nodes::{describe, NodeInfo};
 use super::watch::{Watched, Watcher};
 
@@ -19,6 +20,8 @@ pub struct SubmittedPlan {
     pub nodes: Vec<NodeInfo>,
     /// The plan as DOT, when the observer was asked for it at the time.
     pub dot: Option<String>,
+    /// The plan's event list, when the observer was asked for it at the time.
+    pub events: Option<Vec<NodeEvents>>,
 }
 
 /// A backend whose every submitted plan is recorded into its watcher's `plans`.
@@ -30,6 +33,8 @@ pub struct PlanLog {
     pub plans: Vec<SubmittedPlan>,
     /// Keep the DOT of the plans submitted while this is set.
     pub want_dot: bool,
+    /// Keep the event list of the plans submitted while this is set.
+    pub want_events: bool,
     /// Describe each plan's nodes (on by default; off, a plan keeps its submission only).
     pub describe: bool,
     /// CPU time spent so far describing plans (and writing their DOT): the observer's own
@@ -40,7 +45,13 @@ pub struct PlanLog {
 
 impl Default for PlanLog {
     fn default() -> Self {
-        PlanLog { plans: Vec::new(), want_dot: false, describe: true, spent: Duration::ZERO }
+        PlanLog {
+            plans: Vec::new(),
+            want_dot: false,
+            want_events: false,
+            describe: true,
+            spent: Duration::ZERO,
+        }
     }
 }
 
@@ -50,7 +61,8 @@ impl Watcher for PlanLog {
         let start = Instant::now();
         let dot = self.want_dot.then(|| to_dot(plan));
         let nodes = if self.describe { describe(plan) } else { Vec::new() };
-        self.plans.push(SubmittedPlan { submission, nodes, dot });
+        let events = self.want_events.then(|| events::list(plan, &describe(plan)));
+        self.plans.push(SubmittedPlan { submission, nodes, dot, events });
         self.spent += start.elapsed();
     }
 }

@@ -44,6 +44,8 @@ pub struct ProfileOptions {
     pub timestamps: bool,
     /// Keep the DOT of this frame's plan (position in the capture; first pass).
     pub dot_frame: Option<usize>,
+    /// Keep the event list of this frame's plans (position in the capture; first pass).
+    pub list_frame: Option<usize>,
     /// Read the back buffer back after these frames (positions; first pass).
     pub png_frames: Vec<usize>,
     /// Only the frames' times and the final frame: no per-plan node descriptions, and no
@@ -98,6 +100,8 @@ pub struct ProfileRun {
     pub final_back_buffer: Vec<u8>,
     /// The DOT of the chosen frame's plan (the flush with the most nodes), when asked for.
     pub dot: Option<String>,
+    /// The event list of the chosen frame (every plan it submitted, in order), when asked for.
+    pub events: Vec<super::events::NodeEvents>,
     /// The back buffer after each chosen frame: (position, bytes).
     pub frame_images: Vec<(usize, Vec<u8>)>,
     /// Each occlusion query count the file holds against the replay's count of the same span
@@ -179,6 +183,7 @@ fn passes(
     let mut frames = Vec::new();
     let mut timings = HashMap::new();
     let mut dot = None;
+    let mut events = Vec::new();
     let mut frame_images = Vec::new();
     let mut counter = 0u64;
     let back_buffer = capture.device.back_buffer;
@@ -217,14 +222,19 @@ fn passes(
                 let first_plan = observed.watcher.plans.len();
                 let observing = observed.watcher.spent;
                 observed.watcher.want_dot = pass == 0 && options.dot_frame == Some(i);
+                observed.watcher.want_events = pass == 0 && options.list_frame == Some(i);
                 let times = {
                     let _span = tracing::debug_span!("render_frame", frame = counter).entered();
                     replayer.submit_frame(&mut observed, next)?
                 };
                 observed.watcher.want_dot = false;
+                observed.watcher.want_events = false;
                 let spans = stages.take(counter, counter);
                 let now = Instant::now();
                 let plans = &observed.watcher.plans[first_plan..];
+                if pass == 0 && options.list_frame == Some(i) {
+                    events = plans.iter().filter_map(|p| p.events.clone()).flatten().collect();
+                }
                 if pass == 0 && options.dot_frame == Some(i) {
                     dot = plans.iter().max_by_key(|p| p.nodes.len()).and_then(|p| p.dot.clone());
                 }
@@ -289,6 +299,7 @@ fn passes(
         timings: HashMap::new(),
         final_back_buffer,
         dot,
+        events,
         frame_images,
         query_checks,
     };
