@@ -388,3 +388,201 @@ fn the_event_list_of_a_frame_names_every_draw_with_its_state_as_text_and_json() 
     assert_eq!(draw["viewport"], serde_json::json!([0, 0, W, H]));
     assert_eq!(draw["sprites"], 1);
 }
+
+/// Writes the report of a fresh capture's frame 2; returns the page's path and text.
+fn report_of_frame_2(name: &str) -> (PathBuf, String) {
+    let (path, _) = capture(&format!("{name}.xgc"));
+    let out = scratch(&format!("{name}.html"));
+    let (ok, text) = replay(&[
+        "report",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--frame",
+        "2",
+        "--repeat",
+        "2",
+        "--validation",
+    ]);
+    assert!(ok, "{text}");
+    let page = std::fs::read_to_string(&out).unwrap();
+    (out, page)
+}
+
+/// The JSON the page draws.
+fn report_data(page: &str) -> serde_json::Value {
+    let open = r#"<script type="application/json" id="data">"#;
+    let start = page.find(open).expect("the data element") + open.len();
+    let end = start + page[start..].find("</script>").unwrap();
+    serde_json::from_str(&page[start..end]).expect("the data is JSON")
+}
+
+/// Decodes a `data:image/png;base64,` URI into (width, height, RGBA8).
+fn data_uri_png(uri: &str) -> (u32, u32, Vec<u8>) {
+    use base64::Engine;
+    let b64 = uri.strip_prefix("data:image/png;base64,").expect("a PNG data URI");
+    let bytes = base64::engine::general_purpose::STANDARD.decode(b64).unwrap();
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    (info.width, info.height, pixels)
+}
+
+#[test]
+fn the_report_is_one_self_contained_page_with_every_node_and_pass_image_of_its_frame() {
+    let (_, page) = report_of_frame_2("report");
+    for outside in ["<link", "@import", "src=\"http", "href=\"http", "<iframe", "<script src"] {
+        assert!(!page.contains(outside), "the page refers outside itself: {outside}");
+    }
+    assert_eq!(page.matches("url(").count(), page.matches("url(#").count(), "only local url()s");
+    let namespace = "\"http://www.w3.org/2000/svg\"";
+    assert_eq!(
+        page.matches("http").count(),
+        page.matches(namespace).count(),
+        "only SVG's namespace"
+    );
+    assert!(page.len() < 5 << 20, "{} bytes", page.len());
+
+    let data = report_data(&page);
+    assert_eq!(data["frames"].as_array().unwrap().len(), 2 * FRAMES as usize, "both passes' times");
+    assert_eq!(
+        data["details"].as_array().unwrap().len(),
+        FRAMES as usize,
+        "the first pass's plans"
+    );
+    let chosen = data["details"].as_array().unwrap().iter().find(|d| d["frame"] == 2).unwrap();
+    let names: Vec<&str> =
+        chosen["nodes"].as_array().unwrap().iter().map(|n| n["name"].as_str().unwrap()).collect();
+    assert_eq!(names, gpu_names(false));
+    let edges: Vec<(u64, u64, &str)> = chosen["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (e["from"].as_u64().unwrap(), e["to"].as_u64().unwrap(), e["label"].as_str().unwrap())
+        })
+        .collect();
+    assert!(edges.contains(&(0, 1, "RAW")), "the back buffer's pass samples the scene: {edges:?}");
+    assert!(chosen["text"].as_str().unwrap().contains("\"pass scene\""));
+
+    // What each pass left: the scene as cleared, with the ball's red texel where frame 2 drew
+    // it (at x = 6, y = 3), and the back buffer with the scene composited at (5, 4).
+    let images = data["images"].as_array().unwrap();
+    let image = |name: &str| images.iter().find(|i| i["attachment"] == name).unwrap();
+    let (w, h, scene) = data_uri_png(image("scene:color")["png"].as_str().unwrap());
+    assert_eq!((w, h), (W as u32 / 2, H as u32 / 2));
+    let at = |x: u32, y: u32| &scene[((y * w + x) * 4) as usize..][..4];
+    assert_eq!(at(w / 2 + 3, h / 2 + 3), [10, 20, 30, 255]);
+    assert_eq!(at(6, 3), [255, 0, 0, 255]);
+    let (bw, _, back) = data_uri_png(image("back buffer:color")["png"].as_str().unwrap());
+    assert_eq!(&back[..4], [0, 0, 0, 255], "outside the composite: the clear");
+    let inside = ((20 * bw + 40) * 4) as usize;
+    assert_eq!(&back[inside..inside + 4], [10, 20, 30, 255], "inside: the scene's clear");
+}
+
+/// The browser on this machine, if one is installed.
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+        .find(|p| p.is_file())
+}
+
+/// Runs headless `browser` on `page` with `args`; returns (stdout, stderr).
+fn headless(browser: &Path, page: &Path, args: &[&str]) -> (String, String) {
+    let out = Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"])
+        .args(["--window-size=1300,2600", "--enable-logging=stderr", "--v=0"])
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The `data-box` (x, y, width, height) of every element of the dumped DOM whose class is
+/// `class`, with its `data-node` when it has one.
+fn boxes(dom: &str, class: &str) -> Vec<(Option<u64>, [f64; 4])> {
+    let attribute = |tag: &str, name: &str| {
+        let key = format!(" {name}=\"");
+        let start = tag.find(&key)? + key.len();
+        Some(tag[start..start + tag[start..].find('"')?].to_owned())
+    };
+    dom.match_indices(&format!("class=\"{class}\""))
+        .map(|(i, _)| {
+            let tag = &dom[dom[..i].rfind('<').unwrap()..i + dom[i..].find('>').unwrap()];
+            let b: Vec<f64> = attribute(tag, "data-box")
+                .expect("a drawn element has its box")
+                .split(',')
+                .map(|v| v.parse().unwrap())
+                .collect();
+            (attribute(tag, "data-node").map(|n| n.parse().unwrap()), [b[0], b[1], b[2], b[3]])
+        })
+        .collect()
+}
+
+#[test]
+fn the_report_opens_in_a_browser_without_errors_and_draws_what_its_data_says() {
+    let Some(browser) = chromium() else {
+        println!("SKIPPED: chromium is not installed, so the report was not opened in a browser");
+        return;
+    };
+    let (page, text) = report_of_frame_2("report_browser");
+    let data = report_data(&text);
+    let chosen = data["details"].as_array().unwrap().iter().find(|d| d["frame"] == 2).unwrap();
+    let nodes = chosen["nodes"].as_array().unwrap();
+
+    let (dom, log) = headless(&browser, &page, &["--dump-dom"]);
+    let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+    assert!(console.is_empty(), "the page logged: {console:#?}");
+    assert_eq!(dom.matches("class=\"node-row\"").count(), nodes.len(), "a table row per node");
+    assert_eq!(dom.matches("class=\"graph-node\"").count(), nodes.len(), "a graph box per node");
+    for n in nodes {
+        let name = n["name"].as_str().unwrap();
+        assert!(dom.contains(&format!("<td class=\"l\">{name}</td>")), "{name} in the table");
+    }
+    // A GPU bar per timed node, each as long as its node's GPU time (to a pixel).
+    let bars = boxes(&dom, "gpu-bar");
+    assert_eq!(bars.len(), nodes.len(), "every node was timed");
+    let gpu = |id: u64| nodes[id as usize]["gpu_ms"].as_f64().unwrap();
+    let (longest, widest) =
+        bars.iter().map(|(id, b)| (id.unwrap(), b[2])).max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    for (id, b) in &bars {
+        let want = widest * gpu(id.unwrap()) / gpu(longest);
+        assert!(
+            (b[2] - want).abs() <= 1.0 || b[2] <= 1.0 && want <= 1.0,
+            "node {id:?}: {} px, {want}",
+            b[2]
+        );
+    }
+
+    // The screenshot agrees: the longest bar is drawn in its kind's colour along its length,
+    // and the scene's thumbnail shows the scene's clear colour at its centre.
+    let shot = scratch("report_browser.png");
+    let (_, log) = headless(&browser, &page, &[&format!("--screenshot={}", shot.display())]);
+    assert!(shot.exists(), "no screenshot: {log}");
+    let (sw, sh, pixels) = decode_png(&shot);
+    let channels = pixels.len() / (sw * sh) as usize;
+    let pixel = |x: f64, y: f64| {
+        let i = (y.round() as usize * sw as usize + x.round() as usize) * channels;
+        [pixels[i], pixels[i + 1], pixels[i + 2]]
+    };
+    let bar = bars.iter().find(|(id, _)| *id == Some(longest)).unwrap().1;
+    let kind_colour = match nodes[longest as usize]["kind"].as_str().unwrap() {
+        "pass" => [0x4e, 0x79, 0xa7],
+        "readback" => [0xe1, 0x57, 0x59],
+        "present" => [0xed, 0xc9, 0x48],
+        other => panic!("unexpected longest node kind {other}"),
+    };
+    for t in [0.2, 0.5, 0.8] {
+        assert_eq!(pixel(bar[0] + bar[2] * t, bar[1] + bar[3] / 2.0), kind_colour, "bar at {t}");
+    }
+    let thumbs = boxes(&dom, "thumb-img");
+    assert_eq!(thumbs.len(), 2, "an image per pass attachment of frame 2");
+    let scene = thumbs[0].1;
+    assert_eq!(pixel(scene[0] + scene[2] * 0.75, scene[1] + scene[3] * 0.75), [10, 20, 30]);
+}

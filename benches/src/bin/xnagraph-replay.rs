@@ -20,8 +20,9 @@ use clap::{Parser, Subcommand};
 use xnagraph_benches::cli::{BackendChoice, OnOff};
 use xnagraph_benches::profile::files::{plot_svg, render_dot, serve, write_png};
 use xnagraph_benches::profile::{
-    diff, events, node_table, percentile, profile, profile_while, puffin_out, report, stage_table,
-    summary_json, timestamp_cost, trace_out, window::ReplayWindow, ProfileOptions,
+    diff, events, html, inspect, node_table, percentile, profile, profile_while, puffin_out,
+    report, stage_table, summary_json, timestamp_cost, trace_out, window::ReplayWindow,
+    ProfileOptions,
 };
 use xnagraph_graph::capture::trim::trim;
 use xnagraph_graph::capture::Capture;
@@ -148,6 +149,29 @@ struct DiffArgs {
     validation: bool,
 }
 
+#[derive(clap::Args, Debug)]
+struct ReportArgs {
+    /// The capture file.
+    capture: PathBuf,
+    /// The HTML file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// The frame shown first, with a thumbnail of each attachment after each of its passes
+    /// (position in the capture; default: the last frame).
+    #[arg(long, value_name = "N")]
+    frame: Option<String>,
+    /// The backend that replays it.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Vulkan)]
+    backend: BackendChoice,
+    /// Passes over the capture (every pass's frames are in the frame-time chart; the first
+    /// pass's plans are shown).
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    /// Turn on the Khronos validation layer (SDL_gpu: debug mode); any message fails the run.
+    #[arg(long)]
+    validation: bool,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Prints the device, resources, frames and sizes of a capture.
@@ -162,6 +186,11 @@ enum Command {
     /// and prints them side by side: per plan node GPU time and attachment traffic, frame
     /// times, and how their final frames differ.
     Diff(DiffArgs),
+    /// Replays a capture and writes one self-contained HTML report: frame times, and for a
+    /// chosen frame (any first-pass frame through the picker) its GPU and CPU timeline, its
+    /// compiled graph, a sortable node table, what each pass left in its attachments, and the
+    /// plan text. It needs no network and no other file.
+    Report(ReportArgs),
     /// Writes frames a to b of a capture to a new capture that replays on its own.
     Trim {
         /// The capture file.
@@ -300,6 +329,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Info { capture } => info(&capture),
         Command::Replay(args) => replay_command(*args),
         Command::Diff(args) => diff_command(args),
+        Command::Report(args) => report_command(&args),
         Command::Trim { capture: path, out, frames } => {
             let capture = open(&path)?;
             let mut backend = backend(false)?;
@@ -378,6 +408,7 @@ fn replay_command(args: ReplayArgs) -> Result<(), String> {
         timestamps: args.timestamps == OnOff::On,
         dot_frame: dot.as_ref().map(|d| d.0),
         list_frame: args.list.as_deref().map(|n| parse_frame(n, &capture)).transpose()?,
+        details: false,
         png_frames: png_frames
             .as_ref()
             .map_or_else(Vec::new, |p: &(Vec<usize>, PathBuf)| p.0.clone()),
@@ -557,6 +588,39 @@ fn capture_name(path: &Path) -> String {
 }
 
 /// With validation on, any message the backend collected fails the run.
+fn report_command(args: &ReportArgs) -> Result<(), String> {
+    let capture = open(&args.capture)?;
+    let frame = match &args.frame {
+        Some(n) => parse_frame(n, &capture)?,
+        None => capture.frames.len().saturating_sub(1),
+    };
+    let mut backend = chosen_backend(args.backend, args.validation)?;
+    let options = ProfileOptions {
+        repeat: args.repeat,
+        timestamps: true,
+        details: true,
+        ..ProfileOptions::default()
+    };
+    let bar =
+        indicatif::ProgressBar::new(capture.frames.len() as u64 * u64::from(args.repeat.max(1)));
+    let run = profile(backend.as_mut(), &capture, &options, || bar.inc(1))
+        .map_err(|e| format!("replay failed: {e}"))?;
+    bar.finish_and_clear();
+    let images = inspect::pass_images(backend.as_mut(), &capture, frame)
+        .map_err(|e| format!("reading frame {frame}'s passes back failed: {e}"))?;
+    check_validation(backend.as_ref(), args.validation)?;
+    let page = html::report(&capture_name(&args.capture), &run, frame, &images);
+    std::fs::write(&args.out, &page).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    println!(
+        "wrote {} ({} bytes): {} frames, frame {frame} with {} attachment images",
+        args.out.display(),
+        page.len(),
+        run.frames.len(),
+        images.len()
+    );
+    Ok(())
+}
+
 fn check_validation(backend: &dyn Backend, validation: bool) -> Result<(), String> {
     let messages = backend.diagnostics().take_messages();
     if validation {

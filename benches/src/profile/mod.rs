@@ -9,6 +9,9 @@
 pub mod diff;
 pub mod events;
 pub mod files;
+pub mod html;
+pub mod inspect;
+pub mod layout;
 pub mod nodes;
 pub mod observe;
 pub mod puffin_out;

@@ -46,6 +46,8 @@ pub struct ProfileOptions {
     pub dot_frame: Option<usize>,
     /// Keep the event list of this frame's plans (position in the capture; first pass).
     pub list_frame: Option<usize>,
+    /// Keep every plan's [`super::observe::PlanDetail`] in the first pass (for a report).
+    pub details: bool,
     /// Read the back buffer back after these frames (positions; first pass).
     pub png_frames: Vec<usize>,
     /// Only the frames' times and the final frame: no per-plan node descriptions, and no
@@ -222,18 +224,23 @@ fn passes(
                 let first_plan = observed.watcher.plans.len();
                 let observing = observed.watcher.spent;
                 observed.watcher.want_dot = pass == 0 && options.dot_frame == Some(i);
-                observed.watcher.want_events = pass == 0 && options.list_frame == Some(i);
+                observed.watcher.want_detail =
+                    pass == 0 && (options.details || options.list_frame == Some(i));
                 let times = {
                     let _span = tracing::debug_span!("render_frame", frame = counter).entered();
                     replayer.submit_frame(&mut observed, next)?
                 };
                 observed.watcher.want_dot = false;
-                observed.watcher.want_events = false;
+                observed.watcher.want_detail = false;
                 let spans = stages.take(counter, counter);
                 let now = Instant::now();
                 let plans = &observed.watcher.plans[first_plan..];
                 if pass == 0 && options.list_frame == Some(i) {
-                    events = plans.iter().filter_map(|p| p.events.clone()).flatten().collect();
+                    events = plans
+                        .iter()
+                        .filter_map(|p| p.detail.as_ref())
+                        .flat_map(|d| d.events.clone())
+                        .collect();
                 }
                 if pass == 0 && options.dot_frame == Some(i) {
                     dot = plans.iter().max_by_key(|p| p.nodes.len()).and_then(|p| p.dot.clone());
