@@ -586,3 +586,57 @@ fn the_report_opens_in_a_browser_without_errors_and_draws_what_its_data_says() {
     let scene = thumbs[0].1;
     assert_eq!(pixel(scene[0] + scene[2] * 0.75, scene[1] + scene[3] * 0.75), [10, 20, 30]);
 }
+
+/// The `src` data URI of the element with id `id`.
+fn image_src<'a>(page: &'a str, id: &str) -> &'a str {
+    let at = page.find(&format!("id=\"{id}\" src=\"")).expect("the image") + id.len() + 11;
+    &page[at..at + page[at..].find('"').unwrap()]
+}
+
+#[test]
+fn the_diff_page_shows_both_final_frames_their_difference_and_each_nodes_deltas() {
+    let (path, live) = capture("diff_page.xgc");
+    let out = scratch("diff.html");
+    let (ok, text) = replay(&[
+        "diff",
+        path.to_str().unwrap(),
+        "--frame-blind-b",
+        "--html",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(!page.contains("http") && !page.contains("<script"), "self-contained, no script");
+    // The frame-blind policy draws the same pixels: both frames are the live one, the
+    // difference is black.
+    assert!(page.contains("final frame: 0 differing pixels, max channel error 0"), "{page}");
+    let last: Vec<u8> = bytemuck::cast_slice(live.last().unwrap()).to_vec();
+    for side in ["a", "b"] {
+        let (w, h, rgba) = data_uri_png(image_src(&page, side));
+        assert_eq!((w, h), (W as u32, H as u32));
+        assert_eq!(rgba, last, "side {side}");
+    }
+    let (_, _, difference) = data_uri_png(image_src(&page, "difference"));
+    assert!(difference.chunks(4).all(|p| p == [0, 0, 0, 255]));
+    // A row per node of the text table, each with its traffic bar (and its GPU bar where both
+    // sides were timed); the summary's traffic figure is the text's.
+    let listed = text.lines().skip_while(|l| !l.starts_with("node ")).skip(1);
+    let rows = listed.take_while(|l| !l.starts_with("attachment traffic")).count();
+    assert!(rows >= 4, "{text}");
+    assert_eq!(page.matches("class=\"delta-row\"").count(), rows);
+    let untimed = page.matches("<td class=\"muted\">").count();
+    assert_eq!(page.matches("class=\"delta\"").count(), 2 * rows - untimed);
+    let total = text.lines().find(|l| l.starts_with("attachment traffic")).unwrap();
+    let bytes = total.split(": ").nth(1).unwrap();
+    assert!(page.contains(&format!("attachment traffic B − A: {bytes}")), "{total}");
+    if let Some(browser) = chromium() {
+        let (dom, log) = headless(&browser, &out, &["--dump-dom"]);
+        let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+        assert!(console.is_empty(), "{console:#?}");
+        assert_eq!(dom.matches("class=\"delta-row\"").count(), rows);
+    } else {
+        println!(
+            "SKIPPED: chromium is not installed, so the diff page was not opened in a browser"
+        );
+    }
+}

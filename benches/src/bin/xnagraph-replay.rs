@@ -144,6 +144,11 @@ struct DiffArgs {
     /// error is white; black where equal).
     #[arg(long, value_name = "FILE")]
     diff_png: Option<PathBuf>,
+    /// Write the comparison as one self-contained HTML page: the final frames side by side
+    /// with their difference, the summary figures, and per node GPU time and attachment
+    /// traffic with B − A as bars.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Turn on validation (SDL_gpu: debug mode); any message fails the run.
     #[arg(long)]
     validation: bool,
@@ -570,6 +575,23 @@ fn diff_command(args: DiffArgs) -> Result<(), String> {
             }
         }
         Err(e) => println!("{e}"),
+    }
+    if let (Some(path), Some(desc)) = (&args.html, back_buffer) {
+        let side = |path: &Path, backend: BackendChoice, blind: bool, run| html::DiffSide {
+            label: format!(
+                "{} ({backend:?}{})",
+                path.display(),
+                if blind { ", frame-blind" } else { "" }
+            ),
+            run,
+        };
+        let page = html::diff_page(
+            &side(&args.a, args.backend_a, false, a),
+            &side(&b_path, args.backend_b, args.frame_blind_b, b),
+            &deltas,
+            (desc.width, desc.height),
+        );
+        std::fs::write(path, page).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
 }

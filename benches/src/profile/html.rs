@@ -300,6 +300,152 @@ pub fn report(title: &str, run: &ProfileRun, chosen: usize, images: &[PassImage]
     TEMPLATE.replace("/*TITLE*/", &escape(title)).replace("/*DATA*/", &json)
 }
 
+/// One side of a diff page.
+pub struct DiffSide<'a> {
+    /// What it replayed: the capture, backend and policy.
+    pub label: String,
+    /// The replay.
+    pub run: &'a ProfileRun,
+}
+
+/// An RGBA8 image as a PNG data URI (`None` when it does not encode).
+fn rgba_uri(width: u32, height: u32, rgba: &[u8]) -> Option<String> {
+    let image = PassImage {
+        flush: 0,
+        segment: 0,
+        attachment: String::new(),
+        width,
+        height,
+        rgba: Some(rgba.to_vec()),
+        note: String::new(),
+    };
+    png_data_uri(&image)
+}
+
+/// A bar for `value` on a scale centred at zero whose ends are ±`largest`: green to the left
+/// (B lower than A), red to the right (B higher).
+fn delta_bar(value: Option<f64>, largest: f64, text: &str) -> String {
+    const W: f64 = 160.0;
+    let Some(v) = value else { return format!("<td class=\"muted\">{}</td>", escape(text)) };
+    let half = W / 2.0;
+    let len = if largest > 0.0 { (v.abs() / largest * half).min(half) } else { 0.0 };
+    let (x, colour) = if v < 0.0 { (half - len, "#2ca02c") } else { (half, "#d62728") };
+    format!(
+        "<td><svg class=\"delta\" width=\"{W}\" height=\"14\" data-value=\"{v}\">\
+         <line x1=\"{half}\" x2=\"{half}\" y1=\"0\" y2=\"14\" stroke=\"#999\"/>\
+         <rect x=\"{x:.2}\" y=\"2\" width=\"{len:.2}\" height=\"10\" fill=\"{colour}\"/></svg> {}</td>",
+        escape(text)
+    )
+}
+
+/// The page of `xnagraph-replay diff --html`: the two final frames side by side with their
+/// difference (per channel, scaled so the largest error is white), the summary figures, and per
+/// plan node the GPU time and attachment traffic of each side with B − A as bars.
+pub fn diff_page(
+    a: &DiffSide<'_>,
+    b: &DiffSide<'_>,
+    deltas: &[super::diff::NodeDelta],
+    size: (u32, u32),
+) -> String {
+    use std::fmt::Write;
+    let (w, h) = size;
+    let mut page = String::new();
+    let _ = write!(
+        page,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>xnagraph diff</title>\
+         <style>body {{ font: 13px/1.4 system-ui, sans-serif; margin: 16px 24px; }}\
+         td, th {{ padding: 2px 8px; text-align: right; white-space: nowrap; border-bottom: 1px solid #eee; }}\
+         td.l, th.l {{ text-align: left; }} .muted {{ color: #777; }} table {{ border-collapse: collapse; }}\
+         figure {{ display: inline-block; margin: 0 12px 0 0; }}\
+         figure img {{ image-rendering: pixelated; border: 1px solid #ccc; }}</style></head><body>\
+         <h1>xnagraph diff</h1>"
+    );
+    let summary = |side: &DiffSide<'_>, name: &str| {
+        let wall: Vec<f64> = side.run.frames.iter().map(|f| f.frame_ms).collect();
+        let gpu: Vec<f64> = side.run.frames.iter().filter_map(|f| f.gpu_ms).collect();
+        let gpu =
+            if gpu.is_empty() { "–".into() } else { format!("{:.4} ms", percentile(&gpu, 50.0)) };
+        format!(
+            "<p><b>{name}</b>: {} on {}: frame p50 {:.4} ms, GPU p50 {gpu}</p>",
+            escape(&side.label),
+            escape(&side.run.adapter),
+            percentile(&wall, 50.0)
+        )
+    };
+    page.push_str(&summary(a, "A"));
+    page.push_str(&summary(b, "B"));
+    let traffic: i64 = deltas.iter().map(super::diff::NodeDelta::traffic_delta).sum();
+    let pixels = super::diff::pixel_diff(&a.run.final_back_buffer, &b.run.final_back_buffer);
+    match &pixels {
+        Ok(d) => {
+            let _ = write!(
+                page,
+                "<p id=\"summary\">final frame: {} differing pixels, max channel error {}; \
+                 attachment traffic B − A: {traffic:+} bytes</p>",
+                d.differing_pixels, d.max_channel_error
+            );
+        }
+        Err(e) => {
+            let _ = write!(
+                page,
+                "<p id=\"summary\">{}; attachment traffic B − A: {traffic:+} bytes</p>",
+                escape(e)
+            );
+        }
+    }
+    let scale = (320.0 / f64::from(w.max(1))).clamp(1.0, 8.0);
+    let (sw, sh) = ((f64::from(w) * scale).round(), (f64::from(h) * scale).round());
+    let figure = |id: &str, caption: &str, rgba: &[u8]| {
+        match rgba_uri(w, h, rgba) {
+        Some(uri) if rgba.len() == (w * h * 4) as usize => format!(
+            "<figure><img id=\"{id}\" src=\"{uri}\" width=\"{sw}\" height=\"{sh}\" alt=\"{caption}\">\
+             <figcaption>{caption}</figcaption></figure>"
+        ),
+        _ => format!("<figure><figcaption>{caption}: no image</figcaption></figure>"),
+    }
+    };
+    page.push_str("<h2>Final frames</h2><div>");
+    page.push_str(&figure("a", "A", &a.run.final_back_buffer));
+    page.push_str(&figure("b", "B", &b.run.final_back_buffer));
+    if let Ok(d) = &pixels {
+        page.push_str(&figure("difference", "|B − A|, scaled", &d.image));
+    }
+    page.push_str("</div><h2>Plan nodes</h2><table id=\"deltas\"><tr><th class=\"l\">node</th>\
+                   <th class=\"l\">kind</th><th>A GPU ms</th><th>B GPU ms</th><th class=\"l\">B − A</th>\
+                   <th>A bytes</th><th>B bytes</th><th class=\"l\">B − A</th></tr>");
+    let largest_ms =
+        deltas.iter().filter_map(|d| d.gpu_ms_delta()).fold(0.0, |m: f64, v| m.max(v.abs()));
+    let largest_bytes =
+        deltas.iter().map(|d| d.traffic_delta().unsigned_abs()).max().unwrap_or(0) as f64;
+    for d in deltas {
+        let kind = d.a.as_ref().or(d.b.as_ref()).map_or("", |r| r.info.kind);
+        let ms = |r: Option<&super::report::NodeRow>| {
+            r.filter(|r| r.timed > 0).map_or_else(|| "–".to_owned(), |r| format!("{:.4}", r.gpu_ms))
+        };
+        let bytes = |r: Option<&super::report::NodeRow>| {
+            r.map_or_else(
+                || "–".to_owned(),
+                |r| (r.info.bytes_loaded + r.info.bytes_stored).to_string(),
+            )
+        };
+        let gpu = d.gpu_ms_delta();
+        let traffic = d.traffic_delta();
+        let _ = write!(
+            page,
+            "<tr class=\"delta-row\"><td class=\"l\">{}</td><td class=\"l\">{kind}</td><td>{}</td><td>{}</td>{}<td>{}</td><td>{}</td>{}</tr>",
+            escape(d.name()),
+            ms(d.a.as_ref()),
+            ms(d.b.as_ref()),
+            delta_bar(gpu, largest_ms, &gpu.map_or_else(|| "–".to_owned(), |v| format!("{v:+.4}"))),
+            bytes(d.a.as_ref()),
+            bytes(d.b.as_ref()),
+            delta_bar(Some(traffic as f64), largest_bytes, &format!("{traffic:+}")),
+        );
+    }
+    page.push_str("</table></body></html>\n");
+    page
+}
+
 /// `text` with HTML's special characters escaped.
 pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
