@@ -12,4 +12,7 @@ cargo run -q --release -p xnagraph-benches --bin xnagraph-replay -- \
   report "$capture" --out "$out/report.html" --frame 20 --repeat 3
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1300,1500 \
   --screenshot="$PWD/docs/report.png" "file://$PWD/$out/report.html" 2>/dev/null
-echo "wrote docs/report.png from $out/report.html ($(stat -c %s "$out/report.html") bytes)"
+bytes=$(stat -c %s "$out/report.html")
+echo "wrote docs/report.png from $out/report.html ($bytes bytes)"
+# A report is one file people pass around: it stays small.
+[ "$bytes" -lt $((5 << 20)) ] || { echo "the report is over 5 MB" >&2; exit 1; }
