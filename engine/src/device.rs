@@ -46,6 +46,9 @@ impl std::fmt::Debug for GraphicsDevice {
     }
 }
 
+/// The variable [`DeviceOptions::pipeline_cache_from_env`] reads.
+const PIPELINE_CACHE_VARIABLE: &str = "XNAGRAPH_PIPELINE_CACHE";
+
 fn frames_in_flight(options: &DeviceOptions) -> u32 {
     options.frames_in_flight.max(1)
 }
@@ -61,6 +64,7 @@ pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
         texture_indexing: options.texture_indexing.into(),
         gpu_timing: options.gpu_timing,
         mapped_sprites: options.mapped_sprites,
+        pipeline_cache: None,
     }
 }
 
@@ -188,7 +192,30 @@ impl GraphicsDevice {
             let (path, frames) = crate::capture::parse_spec(&spec)?;
             device.capture_frames(path, frames)?;
         }
+        // Likewise the only place it reads XNAGRAPH_PIPELINE_CACHE.
+        if let Some(path) =
+            options.pipeline_cache_from_env.then(|| std::env::var_os(PIPELINE_CACHE_VARIABLE))
+        {
+            if let Some(path) = path.filter(|p| !p.is_empty()) {
+                device.use_pipeline_cache(path)?;
+            }
+        }
         Ok(device)
+    }
+
+    /// Keeps the device's compiled pipelines in the file at `path` between runs (no XNA
+    /// counterpart: XNA compiles effects ahead of time and has no pipeline objects). What the
+    /// file holds is taken into the device's pipeline cache now, when it was written by the same
+    /// adapter and driver and is whole; anything else (a missing file, another driver's, a
+    /// damaged one: the last with a `tracing` warning) is ignored, never an error. The cache is
+    /// written back to the file, whole or not at all, when the device is dropped, so a game's
+    /// second run builds no pipeline its first run built. Call it right after creating the
+    /// device, before content is loaded. Returns the bytes of cache data read (0: none).
+    /// `NotSupported` on a backend that keeps no pipeline cache (SDL_gpu); `ObjectDisposed`
+    /// after `Dispose`.
+    pub fn use_pipeline_cache(&self, path: impl AsRef<std::path::Path>) -> Result<usize> {
+        let path = path.as_ref();
+        self.shared.with_backend(|backend| backend.use_pipeline_cache(path))
     }
 
     /// Captures frames `frames` (numbered by presents: frame k ends with the (k+1)-th `Present`

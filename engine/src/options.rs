@@ -146,6 +146,7 @@ impl BackendKind {
 /// | `XNAGRAPH_VALIDATION=1` | [`DeviceOptions::validation`] on |
 /// | `XNAGRAPH_PRINT_PLAN=1` | [`DeviceOptions::print_plans`] on |
 /// | `XNAGRAPH_CAPTURE=path:N-M` | [`DeviceOptions::capture_from_env`] on: the device captures frames N to M into `path` |
+/// | `XNAGRAPH_PIPELINE_CACHE=path` | [`DeviceOptions::pipeline_cache_from_env`] on: the device keeps its pipeline cache in `path` ([`crate::GraphicsDevice::use_pipeline_cache`]) |
 ///
 /// XNA has no such variables; they are xnagraph's debugging aids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,6 +218,11 @@ pub struct DeviceOptions {
     /// variable is read at creation rather than here so that the options stay `Copy`. Not part
     /// of XNA.
     pub capture_from_env: bool,
+    /// Read `XNAGRAPH_PIPELINE_CACHE=path` when the device is created and keep the pipeline
+    /// cache in that file as [`crate::GraphicsDevice::use_pipeline_cache`] does (a backend
+    /// without one fails the creation with `NotSupported`); unset, nothing is read or written.
+    /// Off by default; [`DeviceOptions::with_env`] turns it on. Not part of XNA.
+    pub pipeline_cache_from_env: bool,
 }
 
 impl DeviceOptions {
@@ -230,8 +236,9 @@ impl DeviceOptions {
     /// replaces [`DeviceOptions::backend`] (an unknown name is reported as a `tracing` warning
     /// and ignored), `XNAGRAPH_VALIDATION=1` turns [`DeviceOptions::validation`] on and
     /// `XNAGRAPH_PRINT_PLAN=1` [`DeviceOptions::print_plans`] (neither turns an option off), and
-    /// [`DeviceOptions::capture_from_env`] is turned on so that the device reads
-    /// `XNAGRAPH_CAPTURE` when it is created. Without this call the library reads none of them.
+    /// [`DeviceOptions::capture_from_env`] and [`DeviceOptions::pipeline_cache_from_env`] are
+    /// turned on so that the device reads `XNAGRAPH_CAPTURE` and `XNAGRAPH_PIPELINE_CACHE` when
+    /// it is created. Without this call the library reads none of them.
     pub fn with_env(self) -> DeviceOptions {
         let on = |name: &str| std::env::var_os(name).is_some_and(|v| v == "1");
         DeviceOptions {
@@ -239,6 +246,7 @@ impl DeviceOptions {
             validation: self.validation || on("XNAGRAPH_VALIDATION"),
             print_plans: self.print_plans || on("XNAGRAPH_PRINT_PLAN"),
             capture_from_env: true,
+            pipeline_cache_from_env: true,
             ..self
         }
     }
@@ -260,6 +268,7 @@ impl Default for DeviceOptions {
             mapped_sprites: true,
             print_plans: false,
             capture_from_env: false,
+            pipeline_cache_from_env: false,
         }
     }
 }

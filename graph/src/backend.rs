@@ -358,6 +358,16 @@ pub trait Backend: Send {
         ))
     }
 
+    /// Keeps the device's pipeline cache in the file at `path` from now on: what the file holds
+    /// is merged into the cache now, when the same device and driver wrote it and it is whole
+    /// (anything else is ignored), and the cache is written back to the file when the backend
+    /// is dropped. Returns the bytes of cache data read (0: none). A backend without a pipeline
+    /// cache it can keep answers [`BackendError::NotSupported`].
+    fn use_pipeline_cache(&mut self, path: &std::path::Path) -> Result<usize, BackendError> {
+        let _ = path;
+        Err(BackendError::NotSupported("this backend keeps no pipeline cache between runs".into()))
+    }
+
     /// Turns GPU timing of later submissions on or off (off when a backend is created: a game
     /// pays nothing for it) and says whether this backend can time them at all. A backend
     /// without timestamps answers [`GpuTimingSupport::Unavailable`] with the reason and never

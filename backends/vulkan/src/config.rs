@@ -2,6 +2,7 @@
 //! the GPU wait limit, test switches (poisoned DONT_CARE content, GPU timing) and how sprite
 //! draws of several textures are drawn.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How the backend is created.
@@ -39,6 +40,12 @@ pub struct VulkanConfig {
     /// are copied into the frame's vertex buffer at submission; the pixels are the same either
     /// way.
     pub mapped_sprites: bool,
+    /// A file that keeps the device's pipeline cache between runs (default none): read at
+    /// creation when it was written by the same device and driver and is whole (see
+    /// `pipeline::cache_file`; anything else is ignored, a damaged file with a `warn` event),
+    /// and written when the backend is dropped, so a game's second run builds no pipeline its
+    /// first run built.
+    pub pipeline_cache: Option<PathBuf>,
 }
 
 impl Default for VulkanConfig {
@@ -52,6 +59,7 @@ impl Default for VulkanConfig {
             texture_indexing: TextureIndexing::Auto,
             gpu_timing: false,
             mapped_sprites: true,
+            pipeline_cache: None,
         }
     }
 }

@@ -69,6 +69,8 @@ pub(crate) struct Gpu {
     pub diagnostics: Box<Diagnostics>,
     /// Created with Khronos' validation layer (counted by the process's device gate).
     pub validated: bool,
+    /// Whose pipeline cache data this device reads and writes (see `pipeline::cache_file`).
+    pub cache_owner: crate::pipeline::CacheOwner,
     /// The window surface of a device created for a window, with VK_KHR_surface's entry
     /// points; destroyed just before the instance.
     pub surface: Option<(ash::khr::surface::Instance, vk::SurfaceKHR)>,
@@ -286,8 +288,11 @@ impl Gpu {
             turn.validated_device_made();
         }
         drop(turn);
+        // SAFETY: a plain query of the chosen adapter of this instance.
+        let props = unsafe { instance.get_physical_device_properties(chosen.physical) };
         Ok(Gpu {
             validated: validate,
+            cache_owner: crate::pipeline::CacheOwner::of(&props),
             shared: ManuallyDrop::new(shared),
             instance,
             debug,

@@ -122,6 +122,10 @@ pub struct VulkanBackend {
     hold: Option<vk::Semaphore>,
     /// [`VulkanConfig::mapped_sprites`].
     mapped_sprites: bool,
+    /// [`VulkanConfig::pipeline_cache`], written when the backend is dropped.
+    pipeline_cache: Option<std::path::PathBuf>,
+    /// Bytes of pipeline cache data the file gave the cache at creation (0: started empty).
+    pipeline_cache_loaded: usize,
 }
 
 impl VulkanBackend {
@@ -165,15 +169,20 @@ impl VulkanBackend {
         // one takes the lifecycle turn, which waits for every device call to end).
         let _device_kept = gpu.clone();
         let _call = xnagraph_graph::native_device::device_call();
-        let created =
-            Timeline::new(&gpu.device, config.timeout).and_then(|t| match Pipelines::new(&gpu) {
+        let cache_data = config
+            .pipeline_cache
+            .as_deref()
+            .and_then(|path| pipeline::cache_file::load(path, &gpu.cache_owner));
+        let created = Timeline::new(&gpu.device, config.timeout).and_then(|t| {
+            match Pipelines::new(&gpu, cache_data.as_deref()) {
                 Ok(p) => Ok((Arc::new(t), p)),
                 Err(e) => {
                     // SAFETY: nothing has used the semaphore.
                     unsafe { t.destroy() };
                     Err(e)
                 }
-            });
+            }
+        });
         // On failure nothing else was created from the device: dropping it destroys it.
         let (timeline, pipelines) = created?;
         let formats = FormatTable::measure(&gpu.instance, gpu.physical);
@@ -207,6 +216,8 @@ impl VulkanBackend {
             timer,
             hold: None,
             mapped_sprites: config.mapped_sprites,
+            pipeline_cache: config.pipeline_cache.clone(),
+            pipeline_cache_loaded: cache_data.map_or(0, |d| d.len()),
         };
         backend.timer.set(&backend.gpu, config.gpu_timing);
         if let Some((_, window)) = window {
@@ -217,6 +228,13 @@ impl VulkanBackend {
             backend.slots.push(FrameSlot::new(&backend.gpu)?);
         }
         Ok(backend)
+    }
+
+    /// Bytes of pipeline cache data read from [`VulkanConfig::pipeline_cache`] at creation and
+    /// by [`Backend::use_pipeline_cache`]: 0 when the cache started empty (no file, or one of
+    /// another device, driver or damaged).
+    pub fn pipeline_cache_loaded(&self) -> usize {
+        self.pipeline_cache_loaded
     }
 
     /// Graphics pipelines built so far (a diagnostic: state that is dynamic, such as XNA's
@@ -448,6 +466,20 @@ impl Backend for VulkanBackend {
         self.presenter.as_ref().map(swapchain::Presenter::stats)
     }
 
+    fn use_pipeline_cache(&mut self, path: &std::path::Path) -> Result<usize, BackendError> {
+        let _call = xnagraph_graph::native_device::device_call();
+        let loaded = match pipeline::cache_file::load(path, &self.gpu.cache_owner) {
+            Some(data) => {
+                self.pipelines.merge_cache(&self.gpu, &data)?;
+                data.len()
+            }
+            None => 0,
+        };
+        self.pipeline_cache = Some(path.to_owned());
+        self.pipeline_cache_loaded += loaded;
+        Ok(loaded)
+    }
+
     /// Timestamps around every plan node (see the `timestamps` module): unavailable when the
     /// queue writes none.
     fn set_gpu_timing(&mut self, on: bool) -> GpuTimingSupport {
@@ -503,6 +535,14 @@ impl Drop for VulkanBackend {
                 self.gpu.device.destroy_semaphore(semaphore, None);
             }
             self.timeline.destroy();
+            if let Some(path) = &self.pipeline_cache {
+                match self.pipelines.cache_data(&self.gpu) {
+                    Ok(data) => pipeline::cache_file::save(path, &data, &self.gpu.cache_owner),
+                    Err(e) => {
+                        tracing::warn!(path = %path.display(), "pipeline cache not saved: {e}")
+                    }
+                }
+            }
             self.pipelines.destroy(&self.gpu);
             self.queries.destroy_all(&self.gpu);
         }

@@ -16,7 +16,10 @@
 //! stage; it and the pipelines built from it are freed together once the GPU is done with them. The
 //! translation of XNA's states into pipeline and sampler state is [`states`].
 
+pub(crate) mod cache_file;
 mod states;
+
+pub(crate) use cache_file::CacheOwner;
 
 use std::collections::HashMap;
 
@@ -143,7 +146,9 @@ pub(crate) fn shader_module(gpu: &Gpu, words: &[u32]) -> Result<vk::ShaderModule
 }
 
 impl Pipelines {
-    pub fn new(gpu: &Gpu) -> Result<Pipelines, BackendError> {
+    /// The fixed stages and layouts, and a pipeline cache holding `cache_data` (the bytes
+    /// [`cache_file::load`] returned) or empty.
+    pub fn new(gpu: &Gpu, cache_data: Option<&[u8]>) -> Result<Pipelines, BackendError> {
         let mut p = Pipelines {
             vertex: vk::ShaderModule::null(),
             fragment: vk::ShaderModule::null(),
@@ -163,7 +168,7 @@ impl Pipelines {
             samples: Default::default(),
             depth_samples: Default::default(),
         };
-        match p.build_fixed(gpu) {
+        match p.build_fixed(gpu, cache_data) {
             Ok(()) => Ok(p),
             Err(e) => {
                 // SAFETY: nothing from `p` has been used by the GPU.
@@ -173,7 +178,7 @@ impl Pipelines {
         }
     }
 
-    fn build_fixed(&mut self, gpu: &Gpu) -> Result<(), BackendError> {
+    fn build_fixed(&mut self, gpu: &Gpu, cache_data: Option<&[u8]>) -> Result<(), BackendError> {
         self.vertex = shader_module(gpu, &xnagraph_shaders::SPRITE_VERT.words())?;
         self.fragment = shader_module(gpu, &xnagraph_shaders::SPRITE_FRAG.words())?;
         self.cube_fragment = shader_module(gpu, &xnagraph_shaders::CUBE_SAMPLE_FRAG.words())?;
@@ -222,11 +227,33 @@ impl Pipelines {
             self.indexed_layout = unsafe { gpu.device.create_pipeline_layout(&info, None) }
                 .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
         }
-        let info = vk::PipelineCacheCreateInfo::default();
-        // SAFETY: an empty cache on a live device.
+        let info = vk::PipelineCacheCreateInfo::default().initial_data(cache_data.unwrap_or(&[]));
+        // SAFETY: a live device; initial data, when there is any, passed every check of
+        // `cache_file::payload` (this device's header, whole by its checksum).
         self.cache = unsafe { gpu.device.create_pipeline_cache(&info, None) }
             .map_err(|e| vk_error("vkCreatePipelineCache", e))?;
         Ok(())
+    }
+
+    /// Merges cache data (the bytes [`cache_file::load`] returned) into the pipeline cache.
+    pub fn merge_cache(&mut self, gpu: &Gpu, data: &[u8]) -> Result<(), BackendError> {
+        let info = vk::PipelineCacheCreateInfo::default().initial_data(data);
+        // SAFETY: a live device; the data passed every check of `cache_file::payload`.
+        let loaded = unsafe { gpu.device.create_pipeline_cache(&info, None) }
+            .map_err(|e| vk_error("vkCreatePipelineCache", e))?;
+        // SAFETY: both caches are live; the destination is not a source.
+        let merged = unsafe { gpu.device.merge_pipeline_caches(self.cache, &[loaded]) };
+        // SAFETY: merged (or not) and used by nothing else.
+        unsafe { gpu.device.destroy_pipeline_cache(loaded, None) };
+        merged.map_err(|e| vk_error("vkMergePipelineCaches", e))
+    }
+
+    /// The pipeline cache's data (`vkGetPipelineCacheData`), for [`cache_file::save`].
+    pub fn cache_data(&self, gpu: &Gpu) -> Result<Vec<u8>, BackendError> {
+        // SAFETY: the cache is live; reading it needs no external synchronization with
+        // pipeline creation on this thread.
+        unsafe { gpu.device.get_pipeline_cache_data(self.cache) }
+            .map_err(|e| vk_error("vkGetPipelineCacheData", e))
     }
 
     /// Creates a custom effect's fragment stage; the handle names it in
