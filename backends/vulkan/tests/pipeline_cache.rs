@@ -23,8 +23,8 @@ fn cache_path(name: &str) -> PathBuf {
 /// A validating backend keeping its pipeline cache at `path`; builds the sprite pipelines of
 /// three blend states (so the cache holds pipelines), then drops the backend (writing the
 /// file). Returns the bytes the backend read from the file at its creation.
-fn run(path: &PathBuf) -> usize {
-    let config = VulkanConfig { pipeline_cache: Some(path.clone()), ..test_config() };
+fn run(path: &std::path::Path) -> usize {
+    let config = VulkanConfig { pipeline_cache: Some(path.to_owned()), ..test_config() };
     let mut s = Session::with_config(config);
     let loaded = s.backend.pipeline_cache_loaded();
     let target = s.texture(target_desc(16, 16, 1, 0));
