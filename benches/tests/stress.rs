@@ -102,8 +102,10 @@ fn sprites_runs_with_twelve_textures_and_every_sort_mode() {
 /// A scenario whose update and recording take known, different times.
 struct Timed;
 
-const UPDATE: Duration = Duration::from_millis(60);
-const RECORD: Duration = Duration::from_millis(25);
+// Long enough that a sleep overshooting under a loaded machine (by less than the other stage's
+// time) cannot make one stage look like both.
+const UPDATE: Duration = Duration::from_millis(250);
+const RECORD: Duration = Duration::from_millis(500);
 
 impl Scenario for Timed {
     fn update(&mut self, _: u32) {
@@ -132,7 +134,7 @@ fn update_is_timed_apart_from_recording() {
     assert_eq!(frames.len(), 3);
     for f in &frames {
         assert!(f.update >= UPDATE && f.update < UPDATE + RECORD, "{f:?}");
-        assert!(f.record >= RECORD && f.record < UPDATE, "{f:?}");
+        assert!(f.record >= RECORD && f.record < RECORD + UPDATE, "{f:?}");
         assert!(f.frame >= f.update + f.record + f.present, "{f:?}");
     }
 }
@@ -179,10 +181,10 @@ fn sprites_with_the_ash_reference_reports_its_gpu_time() {
         let (reference, ratio) =
             (number(s, "ash_reference_gpu_ms"), number(s, "gpu_over_ash_reference"));
         assert!(reference > 0.0 && ratio > 0.0, "{s}");
-        // The same clear and draw on the same adapter: the engine's frame takes about the
-        // reference's time (both in milliseconds), within a factor of ten (a CPU rasteriser
-        // sharing two cores with other tests has measured 4.9 for three frames).
-        assert!((0.1..10.0).contains(&ratio), "{s}");
+        // The same clear and draw on the same adapter: both are milliseconds of the same
+        // order (a wrong unit would be a factor of a thousand or more). Not a speed check: a
+        // CPU rasteriser sharing two cores with other tests has measured 4.9 for three frames.
+        assert!((0.01..100.0).contains(&ratio), "{s}");
         let gpu = number(s, "gpu_p50_ms");
         assert!((gpu / reference - ratio).abs() <= 0.01 * ratio + 0.002, "{s}");
         assert_eq!(field(s, "ash_reference_adapter"), field(s, "adapter"), "{s}");
