@@ -393,16 +393,26 @@ pub fn replay_backend(kind: BackendKind, validation: bool) -> Option<Box<dyn Bac
     }
 }
 
+/// Capture files written so far by every checker of the process: each gets its own name, so
+/// that checkers on several threads of one process (tests of one binary under `cargo test`)
+/// never write one file.
+static CAPTURES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// The checker of whole sequences. Each sequence's replay gets a fresh backend, so that a
 /// finding depends on its own sequence alone.
 pub struct Checker {
     pub config: Config,
-    serial: u64,
 }
 
 impl Checker {
     pub fn new(config: Config) -> Checker {
-        Checker { config, serial: 0 }
+        Checker { config }
+    }
+
+    /// A capture file name no other checker of the process uses.
+    fn next_capture_path(&self) -> std::path::PathBuf {
+        let serial = CAPTURES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.config.scratch.join(format!("sequence-{}-{serial}.xgc", std::process::id()))
     }
 
     /// Checks `ops`: the graph-policy run against the model; then the frame-blind run, captured,
@@ -417,9 +427,7 @@ impl Checker {
         if !self.config.second_run {
             return Ok(counts);
         }
-        self.serial += 1;
-        let name = format!("sequence-{}-{}.xgc", std::process::id(), self.serial);
-        let path = self.config.scratch.join(name);
+        let path = self.next_capture_path();
         let _ = std::fs::create_dir_all(&self.config.scratch);
         let b = run_once(ops, &self.config, CompilePolicy::FrameBlind, Some((&path, a.presents)));
         let b = match b {
@@ -489,5 +497,30 @@ impl Checker {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checkers on two threads of one process (two tests of one binary under `cargo test`)
+    /// never write their captures to one file: before, each counted its own captures from 1
+    /// and both wrote `sequence-PID-1.xgc`, one truncating the other's before its replay.
+    #[test]
+    fn checkers_of_one_process_never_share_a_capture_file() {
+        let config = |backend| Config {
+            backend,
+            validation: false,
+            sabotage: Sabotage::None,
+            scratch: PathBuf::from("scratch"),
+            second_run: true,
+        };
+        let (a, b) =
+            (Checker::new(config(BackendKind::Vulkan)), Checker::new(config(BackendKind::SdlGpu)));
+        let paths = [a.next_capture_path(), b.next_capture_path(), a.next_capture_path()];
+        assert_ne!(paths[0], paths[1]);
+        assert_ne!(paths[1], paths[2]);
+        assert_ne!(paths[0], paths[2]);
     }
 }
