@@ -112,20 +112,20 @@ fn gpu_names(first: bool) -> Vec<String> {
     names.into_iter().map(str::to_owned).collect()
 }
 
+/// Captures the scene as `name`.xgc and replays it twice with validation, writing the file
+/// `flag` names to `out` (a scratch file); returns that file.
+fn replayed_twice_into(name: &str, flag: &str, out: &str) -> PathBuf {
+    let (path, _) = capture(&format!("{name}.xgc"));
+    let out = scratch(out);
+    let args = ["replay", path.to_str().unwrap(), "--validation", "--repeat", "2"];
+    let (ok, text) = replay(&[&args[..], &[flag, out.to_str().unwrap()]].concat());
+    assert!(ok, "{text}");
+    out
+}
+
 #[test]
 fn the_puffin_file_holds_cpu_scopes_and_a_gpu_scope_per_plan_node_in_every_frame() {
-    let (path, _) = capture("puffin.xgc");
-    let out = scratch("out.puffin");
-    let (ok, text) = replay(&[
-        "replay",
-        path.to_str().unwrap(),
-        "--validation",
-        "--repeat",
-        "2",
-        "--puffin",
-        out.to_str().unwrap(),
-    ]);
-    assert!(ok, "{text}");
+    let out = replayed_twice_into("puffin", "--puffin", "out.puffin");
     let view = read_puffin(&out);
     let frames: Vec<Arc<FrameData>> = view.all_uniq().cloned().collect();
     assert_eq!(frames.len(), 2 * FRAMES as usize, "a puffin frame per replayed frame");
@@ -285,18 +285,7 @@ fn nests(track: &[(String, f64, f64, serde_json::Value)]) -> bool {
 
 #[test]
 fn the_trace_is_chrome_trace_events_with_nested_cpu_stages_and_a_gpu_slice_per_plan_node() {
-    let (path, _) = capture("trace.xgc");
-    let out = scratch("out.trace.json");
-    let (ok, text) = replay(&[
-        "replay",
-        path.to_str().unwrap(),
-        "--validation",
-        "--repeat",
-        "2",
-        "--trace",
-        out.to_str().unwrap(),
-    ]);
-    assert!(ok, "{text}");
+    let out = replayed_twice_into("trace", "--trace", "out.trace.json");
     let trace: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&out).unwrap()).expect("the trace is JSON");
     // Tracks are named by metadata events.
