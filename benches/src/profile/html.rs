@@ -277,7 +277,7 @@ pub fn report(title: &str, run: &ProfileRun, chosen: usize, images: &[PassImage]
     let data = ReportData {
         title: title.to_owned(),
         adapter: run.adapter.clone(),
-        gpu_timing: format!("{:?}", run.support),
+        gpu_timing: super::report::gpu_note(&run.support),
         stats: stats(&run.frames),
         frames,
         details,
