@@ -125,14 +125,20 @@ pub fn write_rgba_png(
     height: u32,
     rgba: &[u8],
 ) -> Result<(), String> {
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    let bytes = rgba_png(width, height, rgba).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `rgba` (RGBA8, row after row) encoded as a PNG file's bytes.
+pub fn rgba_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(|e| fail(&e))?;
-    writer.write_image_data(rgba).map_err(|e| fail(&e))?;
-    writer.finish().map_err(|e| fail(&e))
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer.write_image_data(rgba).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok(bytes)
 }
 
 /// A JSON string.

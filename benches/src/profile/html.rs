@@ -235,15 +235,9 @@ fn detail(run: &ProfileRun, at: usize, f: &FrameFigures) -> Option<FrameDetail> 
     Some(FrameDetail { at, frame: f.frame, nodes, edges, text, width, height: top })
 }
 
-fn png_data_uri(image: &PassImage) -> Option<String> {
-    let rgba = image.rgba.as_ref()?;
-    let mut bytes = Vec::new();
-    let mut encoder = png::Encoder::new(&mut bytes, image.width, image.height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().ok()?;
-    writer.write_image_data(rgba).ok()?;
-    writer.finish().ok()?;
+/// An RGBA8 image as a PNG data URI (`None` when it does not encode).
+fn png_data_uri(width: u32, height: u32, rgba: &[u8]) -> Option<String> {
+    let bytes = crate::rgba_png(width, height, rgba).ok()?;
     Some(format!(
         "data:image/png;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(bytes)
@@ -290,7 +284,7 @@ pub fn report(title: &str, run: &ProfileRun, chosen: usize, images: &[PassImage]
                 attachment: i.attachment.clone(),
                 width: i.width,
                 height: i.height,
-                png: png_data_uri(i),
+                png: i.rgba.as_deref().and_then(|rgba| png_data_uri(i.width, i.height, rgba)),
                 note: i.note.clone(),
             })
             .collect(),
@@ -306,20 +300,6 @@ pub struct DiffSide<'a> {
     pub label: String,
     /// The replay.
     pub run: &'a ProfileRun,
-}
-
-/// An RGBA8 image as a PNG data URI (`None` when it does not encode).
-fn rgba_uri(width: u32, height: u32, rgba: &[u8]) -> Option<String> {
-    let image = PassImage {
-        flush: 0,
-        segment: 0,
-        attachment: String::new(),
-        width,
-        height,
-        rgba: Some(rgba.to_vec()),
-        note: String::new(),
-    };
-    png_data_uri(&image)
 }
 
 /// A bar for `value` on a scale centred at zero whose ends are ±`largest`: green to the left
@@ -396,7 +376,7 @@ pub fn diff_page(
     let scale = (320.0 / f64::from(w.max(1))).clamp(1.0, 8.0);
     let (sw, sh) = ((f64::from(w) * scale).round(), (f64::from(h) * scale).round());
     let figure = |id: &str, caption: &str, rgba: &[u8]| {
-        match rgba_uri(w, h, rgba) {
+        match png_data_uri(w, h, rgba) {
         Some(uri) if rgba.len() == (w * h * 4) as usize => format!(
             "<figure><img id=\"{id}\" src=\"{uri}\" width=\"{sw}\" height=\"{sh}\" alt=\"{caption}\">\
              <figcaption>{caption}</figcaption></figure>"
