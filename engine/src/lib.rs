@@ -53,6 +53,39 @@
 //! The crate's `examples/` folder holds a small game for each row (`cargo run -p xnagraph
 //! --example sprites`). A game's own vertex type derives `Pod` through [`bytemuck`], re-exported.
 //!
+//! # The source's floor plan
+//!
+//! Each folder is one thing a game touches, and calls go one way, from the top of this list to
+//! the bottom; no file imports a file that imports it back.
+//!
+//! - `game/`: the game loop, window and input (winit), for a game that wants them; it creates
+//!   the device for its window and calls the rest like any game code.
+//! - `content/`: the `ContentManager` (`.xnb` files and their type readers) and image files;
+//!   it makes textures, fonts and buffers like any game code.
+//! - `sprites/`: `SpriteBatch` (`batch/`) and `SpriteFont` (`font.rs`); a batch reads textures,
+//!   fonts and a pixel-stage effect and records into the device's frame.
+//! - `draw/`: the geometry draws and the device's draw-state setters; the draws read bound
+//!   buffers and the applied effect from the device's draw state and record.
+//! - `effects/`: the stock effects (`stock.rs`, `basic.rs`, `alpha_test.rs`,
+//!   `dual_texture.rs`), the sprite pixel stage (`sprite/`), custom GLSL effects (`custom/`)
+//!   and the one SPIR-V reader (`spirv.rs`); an effect's `apply` writes the device's draw state.
+//! - `resources/`: textures, cubes, volumes, render targets, buffers and queries, over the
+//!   core every resource wraps (`resource.rs`); a resource holds a weak token to its device
+//!   and records uploads and readbacks there.
+//! - `device/`: `GraphicsDevice`, the state it shares with resources (`shared.rs`), the draw
+//!   state it keeps (`draw_state.rs`, which names no resource or effect type), its registry of
+//!   resources, one flush and one readback (`submit.rs`) and the checks every data transfer
+//!   shares (`data.rs`), the render thread, presentation, options, capabilities, GPU timing and
+//!   capture. It names nothing above it: the render thread sees the device as a
+//!   `FrameSink`, and the draw state sees a bound buffer as a `BoundBuffer`.
+//! - At the root: `error.rs` (`XnaError`), `event.rs` (XNA's events and the one lock helper),
+//!   `finite.rs` (the finite-float checks), `math.rs` (the `xnagraph-math` crate, re-exported),
+//!   `vertex.rs` (vertex declarations and the stock vertex types: values every layer reads).
+//!
+//! Below the engine, `xnagraph-graph` compiles a frame into a plan and the backends
+//! (`xnagraph-vulkan`, `xnagraph-sdlgpu`) lower it; the engine reaches them only through the
+//! device.
+//!
 //! # Threads
 //!
 //! The device and every resource ([`GraphicsDevice`], textures, targets, buffers, effects,
@@ -66,65 +99,42 @@
 
 #![warn(missing_docs)]
 
-mod basic_effect;
-mod buffer;
-mod capability;
-mod capture;
-mod clear;
 mod content;
-mod cube;
-mod custom_effect;
-mod data;
 mod device;
 mod draw;
-mod effect;
 mod effects;
 mod error;
 mod event;
 mod finite;
 pub mod game;
-mod gpu_timing;
 pub mod math;
-mod occlusion_query;
-mod options;
-mod profile;
-mod registry;
-mod render_target;
-mod render_thread;
-mod resource;
-mod shared;
-mod spirv;
-mod sprite_batch;
-mod sprite_font;
-mod submit;
-mod texture;
-mod texture3d;
-mod window;
+mod resources;
+mod sprites;
+mod vertex;
 
-pub use basic_effect::{BasicEffect, EffectPass, EffectTechnique};
-pub use buffer::{
-    BufferUsage, DynamicIndexBuffer, DynamicVertexBuffer, IndexBuffer, IndexElementSize,
-    SetDataOptions, VertexBuffer, VertexDeclaration, VertexElement, VertexElementFormat,
-    VertexElementUsage, VertexPositionColor, VertexPositionColorTexture,
-    VertexPositionNormalTexture, VertexPositionTexture, VertexType,
-};
-pub use capture::{CaptureSummary, CAPTURE_VARIABLE};
-pub use clear::ClearOptions;
 pub use content::{Content, ContentManager, LoadOptions};
-pub use cube::{CubeMapFace, RenderTargetCube, TextureCube};
-pub use custom_effect::{
-    CustomEffect, CustomPass, CustomTechnique, EffectParameter, EffectValue, ParameterClass,
-    ParameterType, PassSource, TechniqueSource, VERTEX_SAMPLER_SLOTS,
+pub use device::capture::{CaptureSummary, CAPTURE_VARIABLE};
+pub use device::clear::ClearOptions;
+pub use device::options::{
+    BackendKind, DeviceOptions, PresentInterval, PresentationParameters, TextureIndexing,
 };
+pub use device::profile::GraphicsProfile;
+pub use device::registry::{ResourceEventArgs, ResourceId};
+pub use device::shared::DeviceEvents;
 pub use device::GraphicsDevice;
 pub use draw::states::{VertexBufferBinding, MAX_VERTEX_STREAMS, SAMPLER_SLOTS};
 pub use draw::IndexElement;
-pub use effect::Effect;
 pub use effects::alpha_test::AlphaTestEffect;
+pub use effects::basic::{BasicEffect, EffectPass, EffectTechnique};
+pub use effects::custom::{
+    CustomEffect, CustomPass, CustomTechnique, EffectParameter, EffectValue, ParameterClass,
+    ParameterType, PassSource, TechniqueSource, VERTEX_SAMPLER_SLOTS,
+};
 pub use effects::dual_texture::DualTextureEffect;
 pub use effects::parameters::{EffectParameterCollection, StockParameter};
+pub use effects::sprite::Effect;
+pub use effects::stock::DirectionalLight;
 pub use effects::traits::{EffectFog, EffectLights, EffectMatrices};
-pub use effects::DirectionalLight;
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};
 pub use math::{
@@ -133,23 +143,24 @@ pub use math::{
     MathHelper, Matrix, Plane, PlaneIntersectionType, Point, Quaternion, Ray, Rectangle, Vector2,
     Vector3, Vector4,
 };
-pub use occlusion_query::{OcclusionQuery, OCCLUSION_QUERY_NOT_SUPPORTED};
-pub use options::{
-    BackendKind, DeviceOptions, PresentInterval, PresentationParameters, TextureIndexing,
+pub use resources::buffer::{
+    BufferUsage, DynamicIndexBuffer, DynamicVertexBuffer, IndexBuffer, IndexElementSize,
+    SetDataOptions, VertexBuffer, VertexDeclaration, VertexElement, VertexElementFormat,
+    VertexElementUsage, VertexPositionColor, VertexPositionColorTexture,
+    VertexPositionNormalTexture, VertexPositionTexture, VertexType,
 };
-pub use profile::GraphicsProfile;
-pub use registry::{ResourceEventArgs, ResourceId};
-pub use render_target::{
+pub use resources::cube::{CubeMapFace, RenderTargetCube, TextureCube};
+pub use resources::occlusion_query::{OcclusionQuery, OCCLUSION_QUERY_NOT_SUPPORTED};
+pub use resources::render_target::{
     BindingTarget, RenderTarget2D, RenderTargetBinding, RenderTargetOptions,
     MAX_RENDER_TARGET_BINDINGS,
 };
-pub use shared::DeviceEvents;
-pub use sprite_batch::{
+pub use resources::texture::Texture2D;
+pub use resources::texture3d::Texture3D;
+pub use sprites::batch::{
     SpriteBatch, SpriteBatchOptions, SpriteEffects, SpriteOptions, SpriteSortMode,
 };
-pub use sprite_font::{FontOptions, SpriteFont};
-pub use texture::Texture2D;
-pub use texture3d::Texture3D;
+pub use sprites::font::{FontOptions, SpriteFont};
 pub use xnagraph_graph::{GpuFrameTiming, GpuNodeTime, GpuTimingSupport};
 
 pub use xnagraph_graph::compile::CompilePolicy;

@@ -15,8 +15,8 @@ use super::xnb::{load_error, XnbReader};
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
-use crate::sprite_font::SpriteFont;
-use crate::texture::Texture2D;
+use crate::resources::texture::Texture2D;
+use crate::sprites::font::SpriteFont;
 
 /// A loaded asset, as the cache holds it.
 #[derive(Clone)]

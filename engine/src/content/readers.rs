@@ -22,12 +22,12 @@
 //! uses.
 
 use super::xnb::{Header, XnbReader};
+use crate::device::profile::GraphicsProfile;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::math::{Rectangle, Vector3};
-use crate::profile::GraphicsProfile;
-use crate::sprite_font::SpriteFont;
-use crate::texture::Texture2D;
+use crate::resources::texture::Texture2D;
+use crate::sprites::font::SpriteFont;
 use xnagraph_graph::SurfaceFormat;
 
 /// A type reader xnagraph knows, by its name without assembly qualifications.

@@ -5,9 +5,9 @@ use xnagraph_graph::{
     Capabilities, DepthFormat, FormatSupport, RenderTargetDesc, SurfaceFormat, TextureDesc,
 };
 
+use crate::device::options::PresentationParameters;
+use crate::device::profile::GraphicsProfile;
 use crate::error::{Result, XnaError};
-use crate::options::PresentationParameters;
-use crate::profile::GraphicsProfile;
 
 /// What a back buffer may be on one device: the profile's and the adapter's limits.
 pub(super) struct BackBufferLimits<'a> {

@@ -9,10 +9,10 @@ use xnagraph_graph::{
 };
 
 use super::vertex_format;
-use crate::buffer::VertexDeclaration;
-use crate::custom_effect::CustomApplied;
+use crate::device::draw_state::CustomApplied;
+use crate::device::shared::{DeviceShared, Recording};
 use crate::error::{Result, XnaError};
-use crate::shared::{DeviceShared, Recording};
+use crate::resources::buffer::VertexDeclaration;
 
 /// The vertex layout of `declarations` (one per stream, with its instance frequency) for the
 /// pass's inputs: each input reads the first element of its usage and index, searched stream
@@ -67,7 +67,7 @@ pub(super) fn record(
         rec.refuse_bound(texture)?;
     }
     let states = &rec.draw;
-    crate::sprite_batch::check_states(
+    crate::device::capability::check_states(
         shared,
         rec,
         &states.blend,

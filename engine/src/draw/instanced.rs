@@ -8,10 +8,10 @@
 //! stream must hold an element for every instance drawn.
 
 use super::{count_error, IndexedArgs};
+use crate::device::draw_state::BoundStream;
+use crate::device::profile::GraphicsProfile;
 use crate::device::GraphicsDevice;
-use crate::draw::states::BoundStream;
 use crate::error::{Result, XnaError};
-use crate::profile::GraphicsProfile;
 use xnagraph_graph::PrimitiveType;
 
 /// Instancing is a HiDef feature: on Reach it is XNA's `NotSupportedException`.

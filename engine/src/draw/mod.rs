@@ -27,14 +27,16 @@ use xnagraph_graph::{
 
 use std::sync::Arc;
 
-use crate::buffer::{VertexDeclaration, VertexElementFormat, VertexElementUsage, VertexType};
-use crate::custom_effect::CustomApplied;
+use crate::device::draw_state::AppliedEffect;
+use crate::device::draw_state::CustomApplied;
+use crate::device::profile::GraphicsProfile;
+use crate::device::shared::Recording;
 use crate::device::GraphicsDevice;
-use crate::effects::AppliedEffect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
-use crate::profile::GraphicsProfile;
-use crate::shared::Recording;
+use crate::resources::buffer::{
+    VertexDeclaration, VertexElementFormat, VertexElementUsage, VertexType,
+};
 
 /// An index type of `DrawUserIndexedPrimitives`: `u16` or `u32` (XNA's `short[]` / `int[]`).
 pub trait IndexElement: Pod + Copy + private::Sealed {
@@ -527,7 +529,7 @@ impl GraphicsDevice {
             rec.refuse_bound(texture2)?;
         }
         let states = &rec.draw;
-        crate::sprite_batch::check_states(
+        crate::device::capability::check_states(
             &self.shared,
             rec,
             &states.blend,
@@ -536,7 +538,7 @@ impl GraphicsDevice {
         )?;
         if let Some(texture2) = effect.texture2 {
             let sampler = states.samplers[1];
-            crate::sprite_batch::check_states(
+            crate::device::capability::check_states(
                 &self.shared,
                 rec,
                 &states.blend,

@@ -5,75 +5,14 @@
 //! wire frame without fillModeNonSolid, anisotropic filtering without samplerAnisotropy) and
 //! keeps it; the draws record it. SpriteBatch keeps its own states and does not change these.
 
-use std::sync::Arc;
-
 use xnagraph_graph::{BlendState, DepthStencilState, FillMode, RasterizerState, SamplerState};
 
-use crate::buffer::{BufferCore, IndexBuffer, IndexElementSize, VertexBuffer, VertexDeclaration};
-use crate::custom_effect::VERTEX_SAMPLER_SLOTS;
+use crate::device::draw_state::{BoundIndices, BoundStream, VERTEX_SAMPLER_SLOTS};
+pub use crate::device::draw_state::{MAX_VERTEX_STREAMS, SAMPLER_SLOTS};
 use crate::device::GraphicsDevice;
-use crate::effects::AppliedEffect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
-
-/// How many sampler slots `SamplerStates` has.
-pub const SAMPLER_SLOTS: usize = 16;
-/// How many vertex streams `SetVertexBuffers` binds at most (XNA's 16).
-pub const MAX_VERTEX_STREAMS: usize = 16;
-
-/// A bound vertex stream.
-#[derive(Clone)]
-pub(crate) struct BoundStream {
-    pub core: Arc<BufferCore>,
-    pub declaration: VertexDeclaration,
-    pub vertex_count: i32,
-    pub vertex_offset: i32,
-    pub instance_frequency: i32,
-}
-
-/// The bound index buffer.
-#[derive(Clone)]
-pub(crate) struct BoundIndices {
-    pub core: Arc<BufferCore>,
-    pub element_size: IndexElementSize,
-    pub index_count: i32,
-}
-
-/// The device's draw state (see the module doc).
-#[derive(Clone)]
-pub(crate) struct DrawStates {
-    pub blend: BlendState,
-    pub depth_stencil: DepthStencilState,
-    pub rasterizer: RasterizerState,
-    pub samplers: [SamplerState; SAMPLER_SLOTS],
-    pub streams: Vec<BoundStream>,
-    pub indices: Option<BoundIndices>,
-    /// What the last `EffectPass::apply` of a `BasicEffect` recorded.
-    pub effect: Option<AppliedEffect>,
-    /// What the last `CustomPass::apply` recorded; `effect` is `None` after it, so whichever
-    /// was applied last draws.
-    pub custom: Option<Arc<crate::custom_effect::CustomApplied>>,
-    /// `VertexSamplerStates`.
-    pub vertex_samplers: [SamplerState; VERTEX_SAMPLER_SLOTS],
-}
-
-impl Default for DrawStates {
-    /// XNA's defaults: Opaque, Default, CullCounterClockwise, LinearWrap in every sampler slot
-    /// and vertex sampler slot.
-    fn default() -> Self {
-        DrawStates {
-            blend: BlendState::OPAQUE,
-            depth_stencil: DepthStencilState::DEFAULT,
-            rasterizer: RasterizerState::CULL_COUNTER_CLOCKWISE,
-            samplers: [SamplerState::LINEAR_WRAP; SAMPLER_SLOTS],
-            streams: Vec::new(),
-            indices: None,
-            effect: None,
-            custom: None,
-            vertex_samplers: [SamplerState::LINEAR_WRAP; VERTEX_SAMPLER_SLOTS],
-        }
-    }
-}
+use crate::resources::buffer::{IndexBuffer, VertexBuffer};
 
 /// XNA's `VertexBufferBinding`: a vertex buffer, the vertex it starts at, and how many
 /// instances each of its elements serves (0: one element per vertex). A per-vertex and a
@@ -308,19 +247,4 @@ fn vertex_sampler_index_error(index: usize) -> XnaError {
         "index",
         format!("The vertex sampler index {index} is outside 0..{VERTEX_SAMPLER_SLOTS}."),
     )
-}
-
-/// The setters' checks that need no device, unit tested.
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn defaults_are_xnas() {
-        let d = DrawStates::default();
-        assert_eq!(d.blend, BlendState::OPAQUE);
-        assert_eq!(d.depth_stencil, DepthStencilState::DEFAULT);
-        assert_eq!(d.rasterizer, RasterizerState::CULL_COUNTER_CLOCKWISE);
-        assert!(d.samplers.iter().all(|s| *s == SamplerState::LINEAR_WRAP));
-    }
 }

@@ -11,18 +11,19 @@ use std::sync::Arc;
 
 use xnagraph_graph::{CompareFunction, StockShader};
 
-use crate::basic_effect::{check_geometry, technique, EffectTechnique};
-use crate::custom_effect::ParameterType as T;
+use crate::device::draw_state::AppliedEffect;
+use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
+use crate::effects::basic::{check_geometry, technique, EffectTechnique};
+use crate::effects::custom::ParameterType as T;
 use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
+use crate::effects::stock::{clip_transform, fog_vector, switch, Block, StockEffect};
 use crate::effects::traits::matrices_and_fog;
-use crate::effects::{clip_transform, fog_vector, switch, AppliedEffect, Block, StockEffect};
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3, Vector4};
-use crate::shared::DeviceShared;
-use crate::texture::{Texture2D, TextureRef};
+use crate::resources::texture::{Texture2D, TextureRef};
 
 /// XNA's `AlphaTestEffect` (see the module doc).
 pub struct AlphaTestEffect {

@@ -1,183 +1,23 @@
-//! What XNA's stock effects share: what `EffectPass::apply` leaves on the device
-//! ([`AppliedEffect`]), directional lights, the fog vector, the clip-space transform, and the
-//! writer of a stock shader's uniform block. The effects themselves: `BasicEffect`
-//! (`crate::basic_effect`), [`AlphaTestEffect`](alpha_test::AlphaTestEffect) and
-//! [`DualTextureEffect`](dual_texture::DualTextureEffect).
+//! Effects: XNA's stock effects, the sprite pixel-stage `Effect`, custom GLSL effects, and the
+//! one SPIR-V reader they share.
+//!
+//! `stock.rs` holds what the stock effects share (what `EffectPass::apply` leaves on the
+//! device, lights, fog, the uniform block writer); `basic.rs` (`BasicEffect`), `alpha_test.rs`,
+//! `dual_texture.rs` are the stock effects, `parameters.rs` their parameter collection and
+//! `traits.rs` XNA's `IEffectMatrices`, `IEffectLights`, `IEffectFog`. `sprite/` is the
+//! pixel stage a `SpriteBatch` runs; `custom/` effects compiled from GLSL techniques, with
+//! parameters reflected from their SPIR-V by `spirv.rs`.
+//!
+//! Calls go down: an effect reads resources (its textures) and records what `apply` sets into
+//! the device's draw state ([`crate::device::shared`]); draws and sprite batches read that
+//! state. Effects call no draw.
 
 pub(crate) mod alpha_test;
+pub(crate) mod basic;
+pub(crate) mod custom;
 pub(crate) mod dual_texture;
 pub(crate) mod parameters;
+pub(crate) mod spirv;
+pub(crate) mod sprite;
+pub(crate) mod stock;
 pub(crate) mod traits;
-
-use std::sync::Arc;
-
-use xnagraph_graph::{StockMaterial, StockShader, TextureState, MATERIAL_FLOATS};
-
-use crate::error::Result;
-use crate::math::{Matrix, Vector3};
-use crate::shared::DeviceShared;
-
-/// What `EffectPass::apply` left on the device for the draws that follow.
-#[derive(Clone, Debug)]
-pub(crate) struct AppliedEffect {
-    /// World × View × Projection, then y flipped for Vulkan's clip space; column-major.
-    pub transform: [f32; 16],
-    /// The shader pair and the rest of its uniform block.
-    pub material: StockMaterial,
-    /// The texture sampled at set 2, binding 0 (a white texel when the effect samples none).
-    pub texture: Arc<TextureState>,
-    /// DualTextureEffect's `Texture2`, sampled with `SamplerStates[1]`.
-    pub texture2: Option<Arc<TextureState>>,
-    /// The vertex declaration must have `Color0`.
-    pub needs_color: bool,
-    /// The vertex declaration must have `TextureCoordinate0`.
-    pub needs_texture_coordinate: bool,
-    /// The vertex declaration must have `Normal0`.
-    pub needs_normal: bool,
-    /// The vertex declaration must have `TextureCoordinate1`.
-    pub needs_texture_coordinate1: bool,
-}
-
-/// A stock effect as its passes see it.
-pub(crate) trait StockEffect: std::fmt::Debug {
-    /// The device the effect was made on.
-    fn device(&self) -> &Arc<DeviceShared>;
-    /// The effect's values as the draws that follow use them, or XNA's error for an effect
-    /// that cannot be applied as it is.
-    fn applied(&self) -> Result<AppliedEffect>;
-}
-
-/// XNA's `DirectionalLight` of an effect: a light infinitely far away shining along
-/// `direction`, contributing `diffuse_color` by the cosine of its angle with the normal and
-/// `specular_color` by the Blinn-Phong term. A disabled light contributes nothing. Its
-/// direction is used as given (XNA does not normalise it). Defaults: disabled, direction
-/// (0, −1, 0), white diffuse, black specular.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DirectionalLight {
-    /// `Enabled`.
-    pub enabled: bool,
-    /// `Direction`: where the light travels (from the light towards the scene).
-    pub direction: Vector3,
-    /// `DiffuseColor`.
-    pub diffuse_color: Vector3,
-    /// `SpecularColor`.
-    pub specular_color: Vector3,
-}
-
-impl Default for DirectionalLight {
-    fn default() -> Self {
-        DirectionalLight {
-            enabled: false,
-            direction: Vector3::new(0.0, -1.0, 0.0),
-            diffuse_color: Vector3::ONE,
-            specular_color: Vector3::ZERO,
-        }
-    }
-}
-
-/// XNA's `EnableDefaultLighting` rig (key, fill and back lights, all enabled) and the ambient
-/// colour it sets.
-pub(crate) fn default_lighting() -> ([DirectionalLight; 3], Vector3) {
-    let light = |direction, diffuse_color, specular_color| DirectionalLight {
-        enabled: true,
-        direction,
-        diffuse_color,
-        specular_color,
-    };
-    let key = Vector3::new(1.0, 0.960_784_4, 0.807_843_2);
-    let back = Vector3::new(0.323_137_3, 0.360_784_4, 0.393_725_5);
-    (
-        [
-            light(Vector3::new(-0.526_540_8, -0.573_576_5, -0.627_506_9), key, key),
-            light(
-                Vector3::new(0.719_846_4, 0.342_020_1, 0.604_022_7),
-                Vector3::new(0.964_705_9, 0.760_784_4, 0.407_843_2),
-                Vector3::ZERO,
-            ),
-            light(Vector3::new(0.454_519_5, -0.766_044_4, 0.454_519_5), back, back),
-        ],
-        Vector3::new(0.053_333_32, 0.098_823_54, 0.181_960_8),
-    )
-}
-
-/// World × View × Projection with y flipped for Vulkan's clip space, column-major for the
-/// shaders (whose `M * v` is XNA's `v * M`).
-pub(crate) fn clip_transform(world: &Matrix, view: &Matrix, projection: &Matrix) -> [f32; 16] {
-    let flip = Matrix::create_scale(1.0, -1.0, 1.0);
-    world.mul(view).mul(projection).mul(&flip).to_column_major()
-}
-
-/// XNA's fog vector: the view-space depth row of World × View, scaled so that its dot product
-/// with an object-space position (w = 1) is 0 at `FogStart` and 1 at `FogEnd` (the shader
-/// saturates it). Off, it is zero (no fog); with `FogStart == FogEnd`, (0, 0, 0, 1) fogs
-/// everything fully.
-pub(crate) fn fog_vector(enabled: bool, world_view: &Matrix, start: f32, end: f32) -> [f32; 4] {
-    if !enabled {
-        return [0.0; 4];
-    }
-    if start == end {
-        return [0.0, 0.0, 0.0, 1.0];
-    }
-    let scale = 1.0 / (start - end);
-    let m = &world_view.m;
-    [m[0][2] * scale, m[1][2] * scale, m[2][2] * scale, (m[3][2] + start) * scale]
-}
-
-/// Fills a stock shader's uniform block after the transform, vec4 by vec4 (std140).
-pub(crate) struct Block {
-    floats: [f32; MATERIAL_FLOATS],
-    len: usize,
-}
-
-impl Block {
-    pub fn new() -> Self {
-        Block { floats: [0.0; MATERIAL_FLOATS], len: 0 }
-    }
-
-    /// Appends one vec4.
-    pub fn vec4(&mut self, v: [f32; 4]) -> &mut Self {
-        self.floats[self.len..self.len + 4].copy_from_slice(&v);
-        self.len += 4;
-        self
-    }
-
-    /// Appends a vec3 and its fourth component.
-    pub fn vec3(&mut self, v: Vector3, w: f32) -> &mut Self {
-        self.vec4([v.x, v.y, v.z, w])
-    }
-
-    /// Appends a mat4 (XNA's matrix, row by row: see [`clip_transform`]).
-    pub fn mat4(&mut self, m: &Matrix) -> &mut Self {
-        for row in m.m {
-            self.vec4(row);
-        }
-        self
-    }
-
-    pub fn material(&self, shader: StockShader) -> StockMaterial {
-        StockMaterial { shader, block: self.floats }
-    }
-}
-
-/// 1.0 for true, 0.0 for false: a shader switch.
-pub(crate) fn switch(on: bool) -> f32 {
-    f32::from(u8::from(on))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fog_vector_is_zero_at_fog_start_and_one_at_fog_end() {
-        let world_view = Matrix::create_translation(0.0, 0.0, -3.0);
-        let f = fog_vector(true, &world_view, 2.0, 6.0);
-        // A point at object z = -1 sits at view depth 4 (z = -4): halfway from 2 to 6.
-        let at = |z: f32| f[2] * z + f[3];
-        assert!((at(1.0) - 0.0).abs() < 1e-6, "view depth 2");
-        assert!((at(-1.0) - 0.5).abs() < 1e-6, "view depth 4");
-        assert!((at(-3.0) - 1.0).abs() < 1e-6, "view depth 6");
-        assert_eq!(fog_vector(false, &world_view, 2.0, 6.0), [0.0; 4]);
-        assert_eq!(fog_vector(true, &world_view, 5.0, 5.0), [0.0, 0.0, 0.0, 1.0]);
-    }
-}

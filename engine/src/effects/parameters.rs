@@ -12,10 +12,10 @@
 //! let such a write stand until a property it derives from next changed, so a ported game that
 //! relied on that learns of it at the call.
 
-use crate::custom_effect::{EffectValue, ParameterClass, ParameterType};
+use crate::effects::custom::{EffectValue, ParameterClass, ParameterType};
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3, Vector4};
-use crate::texture::{Texture2D, TextureRef};
+use crate::resources::texture::{Texture2D, TextureRef};
 
 /// One parameter of a stock effect's table: its XNA name and type, and, for a computed one,
 /// the properties it is computed from (`None` for a parameter that holds a property).

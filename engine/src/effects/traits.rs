@@ -3,7 +3,7 @@
 //! carries) drives every stock effect alike. As in XNA, `BasicEffect` implements all three;
 //! `AlphaTestEffect` and `DualTextureEffect` implement the matrices and fog.
 
-use crate::effects::DirectionalLight;
+use crate::effects::stock::DirectionalLight;
 use crate::math::{Matrix, Vector3};
 
 /// XNA's `IEffectMatrices`: `World`, `View` and `Projection`.

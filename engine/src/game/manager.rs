@@ -5,10 +5,10 @@
 //! presentation parameters and resets the device (XNA's `GraphicsDevice.Reset`): a new back
 //! buffer of the preferred size and format, render targets untouched.
 
+use crate::device::options::{DeviceOptions, PresentInterval, PresentationParameters};
+use crate::device::profile::GraphicsProfile;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
-use crate::options::{DeviceOptions, PresentInterval, PresentationParameters};
-use crate::profile::GraphicsProfile;
 use crate::{DepthFormat, RenderTargetUsage, SurfaceFormat};
 
 /// The sample count asked for when [`GraphicsDeviceManager::prefer_multi_sampling`] is set;

@@ -1,0 +1,261 @@
+//! Content: XNA's `ContentManager` over compiled `.xnb` files (`manager.rs`: names and
+//! caching; `xnb.rs`: the container, its header and decompression; `readers.rs`: the type
+//! readers), and, here, `Texture2D` loaded from image files and streams (PNG, JPEG, BMP, GIF,
+//! TGA, QOI through the `image` crate) and saved as PNG.
+//!
+//! Rules kept here: every colour type and bit depth becomes `SurfaceFormat::Color` (palette and
+//! low-bit grey expanded, a PNG `tRNS` chunk becoming alpha, 16-bit samples rounded to 8 bits; a
+//! GIF gives its first frame); alpha is premultiplied on load unless
+//! [`LoadOptions::premultiply_alpha`] is off; the image's size meets the texture size rules before
+//! its pixels are decoded; a decoder failure is `InvalidOperation` carrying the decoder's message
+//! (and the file's name when loaded from a file), never a panic.
+
+mod manager;
+mod readers;
+mod xnb;
+
+pub use manager::{Content, ContentManager};
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use crate::device::GraphicsDevice;
+use crate::error::{Result, XnaError};
+use crate::math::Color;
+use crate::resources::texture::{validate_size, Texture2D};
+
+/// How a texture is loaded from an image ([`Texture2D::from_stream_with`],
+/// [`Texture2D::from_file_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Multiply each colour channel by alpha on load, as XNA's content pipeline does by default
+    /// (`TextureProcessor.PremultiplyAlpha`), so the texture suits the default
+    /// `BlendState::AlphaBlend`. Off keeps the file's straight alpha, as XNA's
+    /// `Texture2D.FromStream` itself does.
+    pub premultiply_alpha: bool,
+}
+
+impl Default for LoadOptions {
+    /// Premultiplied, as the content pipeline's default.
+    fn default() -> Self {
+        LoadOptions { premultiply_alpha: true }
+    }
+}
+
+/// The decoder's allocation limit: a HiDef-sized image at 16 bits per channel, plus room for
+/// ancillary data. The size rules refuse anything larger before the pixels are decoded.
+const DECODE_LIMIT_BYTES: u64 = 4096 * 4096 * 8 + (16 << 20);
+
+/// The formats read, as named in messages.
+const FORMATS: &str = "PNG, JPEG, BMP, GIF, TGA or QOI";
+
+/// One straight-alpha channel premultiplied by `alpha`, rounded to nearest as the content
+/// pipeline's float conversion does.
+pub(crate) fn premultiply(channel: u8, alpha: u8) -> u8 {
+    ((u32::from(channel) * u32::from(alpha) + 127) / 255) as u8
+}
+
+/// The decoder's error as XNA's `InvalidOperationException`, naming the source.
+fn decode_error(source: &str, what: impl std::fmt::Display) -> XnaError {
+    let what = what.to_string();
+    let what = what.trim_end_matches('.');
+    XnaError::invalid_operation(format!("Could not load a texture from {source}: {what}."))
+}
+
+/// Whether `error` or one of its causes is an unexpected end of the data.
+fn is_truncation(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::UnexpectedEof {
+                return true;
+            }
+        }
+        // Some decoders carry the end of data in their own error type, with the I/O error's
+        // words only.
+        let text = e.to_string().to_ascii_lowercase();
+        if text.contains("failed to fill whole buffer") || text.contains("end of file") {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
+/// What went wrong while decoding `len` bytes, in words: a truncation names the byte where the
+/// data ends, an unknown format lists the formats read, anything else carries the decoder's
+/// message.
+fn describe(error: &image::ImageError, len: usize) -> String {
+    match error {
+        image::ImageError::Unsupported(e) => {
+            format!("unsupported image format ({e}); the formats read are {FORMATS}")
+        }
+        image::ImageError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            format!("the data is truncated at byte {len} ({io})")
+        }
+        e if is_truncation(e) => format!("the data is truncated at byte {len} ({e})"),
+        e => e.to_string(),
+    }
+}
+
+/// Decodes an image held in `data` into texels, checking its size against the device's texture
+/// size rules first. `format` is the format named by the file's extension, if any; the data's
+/// own signature wins over it.
+fn decode(
+    device: &GraphicsDevice,
+    data: &[u8],
+    format: Option<image::ImageFormat>,
+    source: &str,
+    options: LoadOptions,
+) -> Result<(u32, u32, Vec<Color>)> {
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(data));
+    if let Some(format) = format {
+        reader.set_format(format);
+    }
+    let mut reader = reader.with_guessed_format().map_err(|e| decode_error(source, e))?;
+    if reader.format().is_none() {
+        return Err(decode_error(
+            source,
+            format!(
+                "unsupported image format (no known signature); the formats read are {FORMATS}"
+            ),
+        ));
+    }
+    let mut limits = image::Limits::default();
+    limits.max_alloc = Some(DECODE_LIMIT_BYTES);
+    reader.limits(limits);
+    let fail = |e: image::ImageError| decode_error(source, describe(&e, data.len()));
+    let decoder = reader.into_decoder().map_err(fail)?;
+    let (w, h) = image::ImageDecoder::dimensions(&decoder);
+    if w == 0 || h == 0 {
+        return Err(decode_error(source, format!("the image's dimensions are {w}x{h}")));
+    }
+    let clamp = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
+    validate_size(&device.shared, clamp(w), clamp(h))?;
+    let image = image::DynamicImage::from_decoder(decoder).map_err(fail)?;
+    let rgba = image.into_rgba8();
+    let texels = rgba
+        .pixels()
+        .map(|p| {
+            let [r, g, b, a] = p.0;
+            if options.premultiply_alpha {
+                Color::new(premultiply(r, a), premultiply(g, a), premultiply(b, a), a)
+            } else {
+                Color::new(r, g, b, a)
+            }
+        })
+        .collect();
+    Ok((w, h, texels))
+}
+
+impl Texture2D {
+    /// `Texture2D.FromStream(device, stream)`: a one-level `SurfaceFormat::Color` texture from
+    /// an image stream, premultiplied (see [`LoadOptions`]).
+    ///
+    /// The format is recognised by its signature: PNG (every colour type, palette with `tRNS`
+    /// transparency, 1 to 16 bits per sample), JPEG, BMP, GIF (its first frame) and QOI. TGA has
+    /// no signature and is read only from a file named `.tga`. Where it differs from XNA: XNA
+    /// reads PNG, JPEG and GIF; alpha is premultiplied as the content pipeline does, where
+    /// XNA's `FromStream` keeps straight alpha ([`Texture2D::from_stream_with`] does that).
+    /// Errors (`InvalidOperation`, saying what is wrong): data in no format read, corrupt data
+    /// with the decoder's message, truncated data with the byte where it ends, an image of
+    /// zero size; one beyond the profile's texture size is `NotSupported`, as `new Texture2D`
+    /// of that size. A stream that fails to read is [`XnaError::Io`] with the stream's error.
+    pub fn from_stream(device: &GraphicsDevice, stream: impl Read) -> Result<Texture2D> {
+        Self::from_stream_with(device, stream, LoadOptions::default())
+    }
+
+    /// [`Texture2D::from_stream`] with explicit [`LoadOptions`].
+    pub fn from_stream_with(
+        device: &GraphicsDevice,
+        stream: impl Read,
+        options: LoadOptions,
+    ) -> Result<Texture2D> {
+        device.shared.check_alive()?;
+        let mut data = Vec::new();
+        let mut stream = stream;
+        stream.read_to_end(&mut data).map_err(|e| XnaError::io("Reading the stream failed", e))?;
+        let (w, h, texels) = decode(device, &data, None, "the stream", options)?;
+        Self::from_texels(device, w, h, &texels)
+    }
+
+    /// Loads an image file, as the content pipeline's default texture import (premultiplied):
+    /// [`Texture2D::from_stream`] over the file's bytes, the extension naming the format where
+    /// the data has no signature (`.tga`). Every error names the file; one that cannot be
+    /// read is [`XnaError::Io`] whose source is the `std::io::Error` (`NotFound` for a missing
+    /// file), as .NET's `File.OpenRead` throws `FileNotFoundException` or `IOException`.
+    pub fn from_file(device: &GraphicsDevice, path: impl AsRef<Path>) -> Result<Texture2D> {
+        Self::from_file_with(device, path, LoadOptions::default())
+    }
+
+    /// [`Texture2D::from_file`] with explicit [`LoadOptions`].
+    pub fn from_file_with(
+        device: &GraphicsDevice,
+        path: impl AsRef<Path>,
+        options: LoadOptions,
+    ) -> Result<Texture2D> {
+        device.shared.check_alive()?;
+        let path = path.as_ref();
+        let data = std::fs::read(path)
+            .map_err(|e| XnaError::io(format!("Could not read '{}'", path.display()), e))?;
+        let source = format!("'{}'", path.display());
+        let format = image::ImageFormat::from_path(path).ok();
+        let (w, h, texels) = decode(device, &data, format, &source, options)?;
+        Self::from_texels(device, w, h, &texels)
+    }
+
+    fn from_texels(device: &GraphicsDevice, w: u32, h: u32, texels: &[Color]) -> Result<Texture2D> {
+        let texture = Texture2D::new(device, w as i32, h as i32)?;
+        texture.set_data(texels)?;
+        Ok(texture)
+    }
+
+    /// `SaveAsPng(stream, width, height)`: level 0 written as an 8-bit RGBA PNG, the stored
+    /// bytes as they are (a premultiplied texture is saved premultiplied). A size other than
+    /// the texture's is scaled by nearest-texel sampling. Flushes and waits for the GPU, as
+    /// `GetData`.
+    ///
+    /// Errors: a width or height that is not positive is `ArgumentOutOfRange`; a format other
+    /// than `SurfaceFormat::Color` is `NotSupported`; a failing stream is [`XnaError::Io`]
+    /// with the write error.
+    pub fn save_as_png(&self, stream: impl Write, width: i32, height: i32) -> Result<()> {
+        if width <= 0 {
+            return Err(XnaError::out_of_range("width", "The width must be positive."));
+        }
+        if height <= 0 {
+            return Err(XnaError::out_of_range("height", "The height must be positive."));
+        }
+        if self.format() != crate::SurfaceFormat::Color {
+            return Err(XnaError::not_supported(format!(
+                "SaveAsPng supports SurfaceFormat.Color textures, not {:?}.",
+                self.format()
+            )));
+        }
+        let (sw, sh) = (self.width() as usize, self.height() as usize);
+        let mut texels = vec![Color::TRANSPARENT; sw * sh];
+        self.get_data(&mut texels)?;
+        let (dw, dh) = (width as usize, height as usize);
+        let mut rgba = Vec::with_capacity(dw * dh * 4);
+        for y in 0..dh {
+            let row = &texels[(y * sh / dh) * sw..][..sw];
+            for x in 0..dw {
+                let c = row[x * sw / dw];
+                rgba.extend_from_slice(&[c.r, c.g, c.b, c.a]);
+            }
+        }
+        let encoder = image::codecs::png::PngEncoder::new(stream);
+        image::ImageEncoder::write_image(
+            encoder,
+            &rgba,
+            width as u32,
+            height as u32,
+            image::ExtendedColorType::Rgba8,
+        )
+        .map_err(|e| match e {
+            image::ImageError::IoError(e) => {
+                XnaError::io("SaveAsPng could not write the stream", e)
+            }
+            e => XnaError::invalid_operation(format!("SaveAsPng failed: {e}.")),
+        })
+    }
+}

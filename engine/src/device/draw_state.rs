@@ -1,0 +1,144 @@
+//! The device's draw state: what `GraphicsDevice`'s state setters (`crate::draw::states`) and
+//! the effects' `apply` leave for the geometry draws that follow.
+//!
+//! In: the setters' checked values, a bound buffer seen through [`BoundBuffer`], and the
+//! values an effect pass applies ([`AppliedEffect`], [`CustomApplied`]). Out: the
+//! [`DrawStates`] a draw reads under the recording lock. It decides XNA's defaults and nothing
+//! else. It lives with the device, which holds it, and names no resource or effect type: a
+//! bound buffer is the one thing it asks of a buffer (its native state, or `ObjectDisposed`
+//! once disposed), so the device's shared state does not depend on the resource and effect
+//! modules that depend on it.
+
+use std::sync::Arc;
+
+use xnagraph_graph::{
+    BlendState, BufferState, DepthStencilState, EffectState, RasterizerState, SamplerState,
+    StockMaterial, TextureState,
+};
+
+use crate::error::Result;
+use crate::vertex::{IndexElementSize, VertexDeclaration, VertexElementUsage};
+
+/// How many sampler slots `SamplerStates` has.
+pub const SAMPLER_SLOTS: usize = 16;
+/// How many vertex streams `SetVertexBuffers` binds at most (XNA's 16).
+pub const MAX_VERTEX_STREAMS: usize = 16;
+
+/// HiDef's vertex texture samplers (XNA's `VertexSamplerStates` has four slots).
+pub const VERTEX_SAMPLER_SLOTS: usize = 4;
+
+/// What the draw state asks of a bound vertex or index buffer.
+pub(crate) trait BoundBuffer: Send + Sync {
+    /// The buffer's native state; `ObjectDisposed` once the buffer is disposed.
+    fn state(&self) -> Result<Arc<BufferState>>;
+}
+
+/// A bound vertex stream.
+#[derive(Clone)]
+pub(crate) struct BoundStream {
+    pub core: Arc<dyn BoundBuffer>,
+    pub declaration: VertexDeclaration,
+    pub vertex_count: i32,
+    pub vertex_offset: i32,
+    pub instance_frequency: i32,
+}
+
+/// The bound index buffer.
+#[derive(Clone)]
+pub(crate) struct BoundIndices {
+    pub core: Arc<dyn BoundBuffer>,
+    pub element_size: IndexElementSize,
+    pub index_count: i32,
+}
+
+/// The device's draw state (see the module doc).
+#[derive(Clone)]
+pub(crate) struct DrawStates {
+    pub blend: BlendState,
+    pub depth_stencil: DepthStencilState,
+    pub rasterizer: RasterizerState,
+    pub samplers: [SamplerState; SAMPLER_SLOTS],
+    pub streams: Vec<BoundStream>,
+    pub indices: Option<BoundIndices>,
+    /// What the last `EffectPass::apply` of a `BasicEffect` recorded.
+    pub effect: Option<AppliedEffect>,
+    /// What the last `CustomPass::apply` recorded; `effect` is `None` after it, so whichever
+    /// was applied last draws.
+    pub custom: Option<Arc<CustomApplied>>,
+    /// `VertexSamplerStates`.
+    pub vertex_samplers: [SamplerState; VERTEX_SAMPLER_SLOTS],
+}
+
+impl Default for DrawStates {
+    /// XNA's defaults: Opaque, Default, CullCounterClockwise, LinearWrap in every sampler slot
+    /// and vertex sampler slot.
+    fn default() -> Self {
+        DrawStates {
+            blend: BlendState::OPAQUE,
+            depth_stencil: DepthStencilState::DEFAULT,
+            rasterizer: RasterizerState::CULL_COUNTER_CLOCKWISE,
+            samplers: [SamplerState::LINEAR_WRAP; SAMPLER_SLOTS],
+            streams: Vec::new(),
+            indices: None,
+            effect: None,
+            custom: None,
+            vertex_samplers: [SamplerState::LINEAR_WRAP; VERTEX_SAMPLER_SLOTS],
+        }
+    }
+}
+
+/// What `EffectPass::apply` left on the device for the draws that follow.
+#[derive(Clone, Debug)]
+pub(crate) struct AppliedEffect {
+    /// World × View × Projection, then y flipped for Vulkan's clip space; column-major.
+    pub transform: [f32; 16],
+    /// The shader pair and the rest of its uniform block.
+    pub material: StockMaterial,
+    /// The texture sampled at set 2, binding 0 (a white texel when the effect samples none).
+    pub texture: Arc<TextureState>,
+    /// DualTextureEffect's `Texture2`, sampled with `SamplerStates[1]`.
+    pub texture2: Option<Arc<TextureState>>,
+    /// The vertex declaration must have `Color0`.
+    pub needs_color: bool,
+    /// The vertex declaration must have `TextureCoordinate0`.
+    pub needs_texture_coordinate: bool,
+    /// The vertex declaration must have `Normal0`.
+    pub needs_normal: bool,
+    /// The vertex declaration must have `TextureCoordinate1`.
+    pub needs_texture_coordinate1: bool,
+}
+
+/// What `CustomPass::apply` left on the device for the draws that follow.
+#[derive(Debug)]
+pub(crate) struct CustomApplied {
+    pub state: Arc<EffectState>,
+    pub inputs: Vec<InputBinding>,
+    pub vertex_uniforms: Vec<u8>,
+    pub fragment_uniforms: Vec<u8>,
+    /// (stage, binding, texture) of every sampler.
+    pub textures: Vec<(xnagraph_graph::CustomStage, u32, Arc<TextureState>)>,
+    pub white: Arc<TextureState>,
+}
+
+/// A vertex input: the element it reads and its location.
+#[derive(Clone, Debug)]
+pub(crate) struct InputBinding {
+    pub usage: VertexElementUsage,
+    pub usage_index: u32,
+    pub location: u32,
+    pub name: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_xnas() {
+        let d = DrawStates::default();
+        assert_eq!(d.blend, BlendState::OPAQUE);
+        assert_eq!(d.depth_stencil, DepthStencilState::DEFAULT);
+        assert_eq!(d.rasterizer, RasterizerState::CULL_COUNTER_CLOCKWISE);
+        assert!(d.samplers.iter().all(|s| *s == SamplerState::LINEAR_WRAP));
+    }
+}

@@ -1,0 +1,608 @@
+//! `GraphicsDevice`: creation, public state, clears, presents, flushes and disposal.
+//!
+//! Every public call validates, updates public state and records through the device's
+//! [`xnagraph_graph::FrameBuilder`]; only a flush (`present`, a `get_data`,
+//! [`GraphicsDevice::flush`]) compiles the frame and hands the plan to the backend. Resource
+//! creation is the one eager exception. What resources share with the device lives in
+//! [`crate::device::shared`].
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use xnagraph_graph::null::{NullBackend, NullConfig, NullProbe};
+use xnagraph_graph::{
+    Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport, GpuTimingSupport,
+    PlanCost, Rect, SurfaceFormat, TextureState, Viewport,
+};
+use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
+use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
+
+use crate::device::clear::ClearOptions;
+use crate::device::gpu_timing::FrameGpuTiming;
+use crate::device::options::{BackendKind, DeviceOptions, PresentationParameters};
+use crate::device::profile::GraphicsProfile;
+use crate::device::registry::Registry;
+use crate::device::shared::{DeviceEvents, DeviceShared, Recording};
+use crate::error::{Result, XnaError};
+use crate::event::lock;
+use crate::math::Color;
+
+use super::back_buffer::BackBufferLimits;
+
+static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
+
+/// XNA's `GraphicsDevice`. Created with [`GraphicsDevice::new`] or
+/// [`GraphicsDevice::with_options`] it is headless and renders into an offscreen back buffer;
+/// created with [`GraphicsDevice::for_window`] it presents to a window's swapchain.
+pub struct GraphicsDevice {
+    pub(crate) shared: Arc<DeviceShared>,
+}
+
+impl std::fmt::Debug for GraphicsDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GraphicsDevice({}, {})", self.shared.id, self.shared.adapter_name)
+    }
+}
+
+/// The variable [`DeviceOptions::pipeline_cache_from_env`] reads.
+const PIPELINE_CACHE_VARIABLE: &str = "XNAGRAPH_PIPELINE_CACHE";
+
+fn frames_in_flight(options: &DeviceOptions) -> u32 {
+    options.frames_in_flight.max(1)
+}
+
+/// The Vulkan backend's configuration from the device options.
+pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
+    VulkanConfig {
+        validation: options.validation,
+        frames_in_flight: frames_in_flight(options),
+        timeout: options.timeout,
+        poison_undefined: options.poison_undefined,
+        pool_keep_submissions: options.target_pool_frames,
+        texture_indexing: options.texture_indexing.into(),
+        gpu_timing: options.gpu_timing,
+        mapped_sprites: options.mapped_sprites,
+        pipeline_cache: None,
+    }
+}
+
+/// The SDL_gpu backend's configuration from the device options: SDL's debug mode in debug
+/// builds, or whenever validation is asked for.
+pub(crate) fn sdlgpu_config(options: &DeviceOptions) -> SdlGpuConfig {
+    SdlGpuConfig {
+        debug_mode: cfg!(debug_assertions) || options.validation,
+        frames_in_flight: frames_in_flight(options),
+        timeout: options.timeout,
+        poison_undefined: options.poison_undefined,
+    }
+}
+
+fn create_backend(options: &DeviceOptions) -> Result<(Box<dyn Backend>, Option<NullProbe>)> {
+    let frames_in_flight = frames_in_flight(options);
+    match options.backend {
+        BackendKind::Vulkan => Ok((Box::new(VulkanBackend::new(vulkan_config(options))?), None)),
+        BackendKind::SdlGpu => Ok((Box::new(SdlGpuBackend::new(sdlgpu_config(options))?), None)),
+        BackendKind::Null => {
+            let backend =
+                NullBackend::new(NullConfig { frames_in_flight, timeout: options.timeout });
+            let probe = backend.probe();
+            Ok((Box::new(backend), Some(probe)))
+        }
+    }
+}
+
+impl GraphicsDevice {
+    /// Creates a device with default options (Vulkan, two frames in flight).
+    pub fn new(profile: GraphicsProfile, params: PresentationParameters) -> Result<Self> {
+        Self::with_options(profile, params, DeviceOptions::default())
+    }
+
+    /// `new GraphicsDevice(adapter, profile, presentationParameters)` with engine options XNA has
+    /// no place for (backend, validation, frames in flight).
+    /// A non-positive back buffer width or height is `ArgumentOutOfRange` naming `BackBufferWidth`
+    /// or `BackBufferHeight`; a back buffer larger than the profile (or the adapter) allows is
+    /// `NotSupported`; no usable adapter, or validation asked for without the layer, is
+    /// `NotSupported` as well. The back buffer is created at once; nothing else reaches the GPU
+    /// until the first flush.
+    pub fn with_options(
+        profile: GraphicsProfile,
+        params: PresentationParameters,
+        options: DeviceOptions,
+    ) -> Result<Self> {
+        let (backend, null_probe) = create_backend(&options)?;
+        Self::with_backend(profile, params, options, backend, null_probe)
+    }
+
+    /// A device over `backend`: the back buffer is created at once.
+    pub(crate) fn with_backend(
+        profile: GraphicsProfile,
+        params: PresentationParameters,
+        options: DeviceOptions,
+        mut backend: Box<dyn Backend>,
+        null_probe: Option<NullProbe>,
+    ) -> Result<Self> {
+        let caps = backend.capabilities().clone();
+        let format_support =
+            SurfaceFormat::ALL.iter().map(|&f| (f, backend.format_support(f))).collect::<Vec<_>>();
+        let applied_depth = [
+            DepthFormat::None,
+            backend.applied_depth_format(DepthFormat::Depth16),
+            backend.applied_depth_format(DepthFormat::Depth24),
+            backend.applied_depth_format(DepthFormat::Depth24Stencil8),
+        ];
+        let limits = BackBufferLimits {
+            profile,
+            caps: &caps,
+            format_support: &format_support,
+            applied_depth,
+        };
+        let (desc, applied_params) = limits.apply(params)?;
+        let handle = backend.create_texture(&desc)?;
+        let back_buffer = TextureState::new(desc, handle, backend.retire_sink());
+        let adapter_name = backend.adapter_name().to_owned();
+        let gpu_timing = crate::device::gpu_timing::GpuTimingLog::new(
+            backend.set_gpu_timing(options.gpu_timing),
+            options.gpu_timing,
+        );
+        let waiter = backend.waiter();
+        let diagnostics = backend.diagnostics();
+        let mut rec = Recording::new(back_buffer, applied_params);
+        rec.sprite_memory = backend.sprite_memory();
+        let shared = Arc::new(DeviceShared {
+            id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
+            profile,
+            disposed: AtomicBool::new(false),
+            context_recovery: AtomicBool::new(true),
+            events: DeviceEvents::default(),
+            registry: Registry::default(),
+            order: Mutex::new(None),
+            render_thread: Mutex::new(None),
+            failure: Mutex::new(None),
+            rec: Mutex::new(rec),
+            backend: Mutex::new(Some(backend)),
+            waiter,
+            null_probe,
+            caps,
+            format_support,
+            applied_depth,
+            adapter_name,
+            submissions: AtomicU64::new(0),
+            frames_submitted: AtomicU64::new(0),
+            last_submission: AtomicU64::new(0),
+            diagnostics,
+            compile_policy: options.compile_policy,
+            print_plans: options.print_plans,
+            last_plan_cost: Mutex::new(None),
+            returned_lists: Mutex::new(Default::default()),
+            capture: Default::default(),
+            gpu_timing,
+            open_query_span: Mutex::new(None),
+        });
+        shared.capture.texture_created(lock(&shared.rec).builder.back_buffer());
+        if options.render_thread {
+            shared.start_render_thread(frames_in_flight(&options))?;
+        }
+        let device = GraphicsDevice { shared };
+        // The only place the engine reads XNAGRAPH_CAPTURE, and only when the game opted in.
+        let spec = options
+            .capture_from_env
+            .then(|| std::env::var(crate::device::capture::CAPTURE_VARIABLE));
+        if let Some(Ok(spec)) = spec {
+            let (path, frames) = crate::device::capture::parse_spec(&spec)?;
+            device.capture_frames(path, frames)?;
+        }
+        // Likewise the only place it reads XNAGRAPH_PIPELINE_CACHE.
+        if let Some(path) =
+            options.pipeline_cache_from_env.then(|| std::env::var_os(PIPELINE_CACHE_VARIABLE))
+        {
+            if let Some(path) = path.filter(|p| !p.is_empty()) {
+                device.use_pipeline_cache(path)?;
+            }
+        }
+        Ok(device)
+    }
+
+    /// Keeps the device's compiled pipelines in the file at `path` between runs (no XNA
+    /// counterpart: XNA compiles effects ahead of time and has no pipeline objects). What the
+    /// file holds is taken into the device's pipeline cache now, when it was written by the same
+    /// adapter and driver and is whole; anything else (a missing file, another driver's, a
+    /// damaged one: the last with a `tracing` warning) is ignored, never an error. The cache is
+    /// written back to the file, whole or not at all, when the device is dropped, so a game's
+    /// second run builds no pipeline its first run built. Call it right after creating the
+    /// device, before content is loaded. Returns the bytes of cache data read (0: none).
+    /// `NotSupported` on a backend that keeps no pipeline cache (SDL_gpu); `ObjectDisposed`
+    /// after `Dispose`.
+    pub fn use_pipeline_cache(&self, path: impl AsRef<std::path::Path>) -> Result<usize> {
+        let path = path.as_ref();
+        self.shared.with_backend(|backend| backend.use_pipeline_cache(path))
+    }
+
+    /// Captures frames `frames` (numbered by presents: frame k ends with the (k+1)-th `Present`
+    /// of this device) into the file at `path`; no XNA counterpart. When the first frame begins
+    /// (at once, if it is the frame being recorded now) every live texture is read back once as
+    /// the capture's snapshot, and the file is complete after the present that ends the last
+    /// frame ([`GraphicsDevice::capture_result`] then reports it). `XNAGRAPH_CAPTURE=path:N-M`
+    /// does the same at the creation of a device whose options opted in to the environment
+    /// ([`DeviceOptions::with_env`]). An empty range, or a first frame that has begun
+    /// already, is `ArgumentOutOfRange` on `frames`; a capture already armed or running is
+    /// `InvalidOperation`, as is a file that cannot be created.
+    pub fn capture_frames(
+        &self,
+        path: impl Into<std::path::PathBuf>,
+        frames: std::ops::RangeInclusive<u64>,
+    ) -> Result<()> {
+        self.shared.check_alive()?;
+        self.shared.capture.arm(&self.shared, path.into(), frames)
+    }
+
+    /// The outcome of the last capture once its last frame was presented (taken: a second call
+    /// returns `None`); `None` while it runs. A write failure ends the capture and is reported
+    /// here as `InvalidOperation`.
+    pub fn capture_result(&self) -> Option<Result<crate::CaptureSummary>> {
+        let result = self.shared.capture.take_result()?;
+        Some(result.map_err(|m| XnaError::invalid_operation(format!("The capture failed: {m}"))))
+    }
+
+    /// The profile the device was created with (XNA's `GraphicsProfile`); it bounds texture sizes,
+    /// formats and render-target counts.
+    pub fn graphics_profile(&self) -> GraphicsProfile {
+        self.shared.profile
+    }
+
+    /// The adapter the backend chose, e.g. `"llvmpipe (…) [cpu]"`.
+    pub fn adapter_name(&self) -> &str {
+        &self.shared.adapter_name
+    }
+
+    /// The presentation parameters as applied (format, depth and sample count after
+    /// substitution and clamping).
+    pub fn presentation_parameters(&self) -> PresentationParameters {
+        lock(&self.shared.rec).params
+    }
+
+    /// XNA's `GraphicsDevice.Reset(PresentationParameters)`: applies new presentation
+    /// parameters (back buffer size, format, depth, multisampling, usage, presentation
+    /// interval). Raises `DeviceResetting`, submits what was recorded so far, replaces the back
+    /// buffer, unbinds any render target, resets viewport and scissor to the new back buffer,
+    /// then raises `DeviceReset`. Render targets and textures are untouched (their content is
+    /// kept: this is not a lost device). A device created for a window resizes its swapchain to
+    /// the new back buffer at the next present. Bad parameters are refused as at creation, and
+    /// leave the device as it was.
+    pub fn reset(&self, params: PresentationParameters) -> Result<()> {
+        self.shared.check_alive()?;
+        let windowed = self.present_stats().is_some();
+        if windowed {
+            crate::device::present::check_interval(params.presentation_interval)?;
+            let immediate = crate::device::present::is_immediate(params.presentation_interval);
+            self.shared.with_backend(|b| b.check_present_pacing(immediate))?;
+        }
+        let limits = BackBufferLimits {
+            profile: self.shared.profile,
+            caps: &self.shared.caps,
+            format_support: &self.shared.format_support,
+            applied_depth: self.shared.applied_depth,
+        };
+        let (desc, applied) = limits.apply(params)?;
+        self.shared.events.device_resetting.raise(&());
+        self.shared.flush()?;
+        if windowed {
+            let immediate = crate::device::present::is_immediate(params.presentation_interval);
+            self.shared.with_backend(|b| {
+                b.set_present_immediate(immediate);
+                Ok(())
+            })?;
+        }
+        let back_buffer = self.shared.create_state(desc)?;
+        {
+            let mut rec = lock(&self.shared.rec);
+            rec.builder.replace_back_buffer(back_buffer);
+            rec.bindings.clear();
+            rec.render_target_bound = false;
+            rec.bound_target_destroyed = false;
+            rec.params = applied;
+            rec.reset_viewport_and_scissor();
+        }
+        self.shared.events.device_reset.raise(&());
+        Ok(())
+    }
+
+    /// The device's events: resource creation and destruction, disposing, device reset.
+    pub fn events(&self) -> &DeviceEvents {
+        &self.shared.events
+    }
+
+    /// Whether the device has been disposed (XNA's `IsDisposed`); every call on a disposed device
+    /// is `ObjectDisposed`.
+    pub fn is_disposed(&self) -> bool {
+        self.shared.is_disposed()
+    }
+
+    /// CNA's `SetContextRecoveryEnabled`: with recovery off, textures created afterwards keep no
+    /// CPU shadow of their pixels.
+    pub fn set_context_recovery_enabled(&self, enabled: bool) {
+        self.shared.context_recovery.store(enabled, Ordering::Release);
+    }
+
+    /// The current viewport (XNA's `Viewport`); binding render targets resets it to the first
+    /// target's bounds.
+    pub fn viewport(&self) -> Viewport {
+        lock(&self.shared.rec).viewport
+    }
+
+    /// Sets the viewport. As in XNA, it must lie inside the current target (the back buffer
+    /// when none is bound) and its depth range inside [0, 1] (NaN is outside); switching
+    /// targets resets it.
+    pub fn set_viewport(&self, viewport: Viewport) -> Result<()> {
+        self.shared.check_alive()?;
+        let mut rec = lock(&self.shared.rec);
+        let d = *rec.primary().desc();
+        let inside = viewport.x >= 0
+            && viewport.y >= 0
+            && viewport.width > 0
+            && viewport.height > 0
+            && i64::from(viewport.x) + i64::from(viewport.width) <= i64::from(d.width)
+            && i64::from(viewport.y) + i64::from(viewport.height) <= i64::from(d.height);
+        let depth_ok =
+            (0.0..=1.0).contains(&viewport.min_depth) && (0.0..=1.0).contains(&viewport.max_depth);
+        if !inside || !depth_ok {
+            return Err(XnaError::argument(
+                "value",
+                "The viewport is invalid. The viewport cannot be larger than or outside of the \
+                 current render target bounds. The MinDepth and MaxDepth must be between 0 and 1.",
+            ));
+        }
+        rec.viewport = viewport;
+        Ok(())
+    }
+
+    /// The current scissor rectangle (XNA's `ScissorRectangle`), as clipped to the current target.
+    pub fn scissor_rectangle(&self) -> Rect {
+        lock(&self.shared.rec).scissor
+    }
+
+    /// Sets the scissor rectangle, clipped to the current target as XNA does.
+    pub fn set_scissor_rectangle(&self, rect: Rect) -> Result<()> {
+        self.shared.check_alive()?;
+        let mut rec = lock(&self.shared.rec);
+        let d = *rec.primary().desc();
+        let x0 = rect.x.clamp(0, d.width as i32);
+        let y0 = rect.y.clamp(0, d.height as i32);
+        let x1 = (rect.x.saturating_add(rect.width)).clamp(x0, d.width as i32);
+        let y1 = (rect.y.saturating_add(rect.height)).clamp(y0, d.height as i32);
+        rec.scissor = Rect::new(x0, y0, x1 - x0, y1 - y0);
+        Ok(())
+    }
+
+    /// `Clear(Color)`: colour, depth 1 and stencil 0, on the aspects the target has.
+    pub fn clear(&self, color: Color) -> Result<()> {
+        self.clear_with(ClearOptions::all(), color.to_floats(), 1.0, 0)
+    }
+
+    /// `Clear(ClearOptions, Vector4, float, int)`: each requested aspect, only where it exists.
+    /// A NaN or infinite `color` component or `depth` is `ArgumentException` (whatever the
+    /// options); a finite depth is clamped to [0, 1].
+    pub fn clear_with(
+        &self,
+        options: ClearOptions,
+        color: [f32; 4],
+        depth: f32,
+        stencil: i32,
+    ) -> Result<()> {
+        self.shared.check_alive()?;
+        crate::finite::check_finite(&[("color", &color), ("depth", &[depth])])?;
+        let mut rec = lock(&self.shared.rec);
+        let target_depth = rec.primary().desc().depth_format();
+        let clear = Clear {
+            color: options.contains(ClearOptions::TARGET).then_some(color),
+            depth: (options.contains(ClearOptions::DEPTH_BUFFER) && target_depth.has_depth())
+                .then_some(depth.clamp(0.0, 1.0)),
+            stencil: (options.contains(ClearOptions::STENCIL) && target_depth.has_stencil())
+                .then_some(stencil as u32),
+        };
+        if clear.color.is_some() || clear.depth.is_some() || clear.stencil.is_some() {
+            rec.builder.clear(clear);
+        }
+        Ok(())
+    }
+
+    /// Ends the frame: records the present and hands the frame to the render thread, returning
+    /// once it is queued (while the frames-in-flight bound of frames is queued already, it waits
+    /// for the render thread to take one). Refused while a render target is bound (including
+    /// after a bound target was dropped, until the game binds again).
+    ///
+    /// Unlike XNA, whose `Present` fails with the frame it submits, a frame that fails on the
+    /// render thread (a lost device, video memory exhausted) is reported by the device's next
+    /// `present`, `flush`, readback (`GetData`, `GetBackBufferData`), `wait_idle` or resource
+    /// creation, as the same error; that call does nothing else, and a lost device raises the
+    /// reset events on its thread first. With [`DeviceOptions::render_thread`] off, the frame is
+    /// compiled and submitted before `present` returns and its failure is `present`'s.
+    pub fn present(&self) -> Result<()> {
+        self.shared.check_alive()?;
+        self.shared.present(|rec| {
+            if rec.render_target_bound {
+                return Err(XnaError::invalid_operation(
+                    "Cannot call Present when a render target is active.",
+                ));
+            }
+            rec.builder.present();
+            Ok(())
+        })
+    }
+
+    /// Submits what was recorded so far without ending the frame, and returns once the backend
+    /// has accepted it (not once the GPU ran it). Reports the failure of this frame and of any
+    /// frame presented before it.
+    pub fn flush(&self) -> Result<()> {
+        self.shared.check_alive()?;
+        self.shared.flush().map(|_| ())
+    }
+
+    /// `GetBackBufferData`: reads the back buffer (resolved) into `data`. Before `Present` it
+    /// reads the frame being drawn. After `Present` it reads the presented frame, except on a
+    /// device with a window whose frame was drawn straight into the swapchain image (a
+    /// `DiscardContents` back buffer of the window's size): that image belongs to the
+    /// presentation engine, XNA leaves such content undefined, and the call is
+    /// `InvalidOperation` (read before `Present`, or use `PreserveContents`).
+    pub fn get_back_buffer_data<T: bytemuck::Pod>(
+        &self,
+        rect: Option<Rect>,
+        data: &mut [T],
+        start_index: usize,
+        element_count: usize,
+    ) -> Result<()> {
+        self.shared.check_alive()?;
+        if self.present_stats().is_some() {
+            // Whether the presented frame went straight into the swapchain is known once the
+            // render thread has compiled the frames handed over so far.
+            self.shared.drain();
+        }
+        let state = {
+            let rec = lock(&self.shared.rec);
+            crate::device::present::check_back_buffer_readable(&rec.builder)?;
+            rec.builder.back_buffer().clone()
+        };
+        crate::device::data::read_region(
+            &self.shared,
+            &state,
+            0,
+            0,
+            rect,
+            data,
+            start_index,
+            element_count,
+        )
+    }
+
+    /// Reports a real device reset (from the platform layer, or when the backend reports a lost
+    /// device): render targets become content-lost and raise `ContentLost`.
+    pub fn notify_device_reset(&self) {
+        self.shared.notify_device_reset();
+    }
+
+    /// Frames (or partial frames) handed over to be submitted so far (to the render thread, or
+    /// to the backend without one).
+    pub fn submission_count(&self) -> u64 {
+        self.shared.submissions.load(Ordering::Relaxed)
+    }
+
+    /// Number of resources in the device's registry.
+    pub fn tracked_resource_count(&self) -> usize {
+        self.shared.registry.len()
+    }
+
+    /// Native objects the backend holds right now (leak checks).
+    pub fn live_native_objects(&self) -> Option<xnagraph_graph::LiveObjects> {
+        self.shared.live_native_objects()
+    }
+
+    /// Pipelines the backend has built so far: when a draw's combination was first recorded
+    /// (on request) or while lowering a frame. Not in XNA, which has no pipeline objects; the
+    /// engine requests each combination when it is first recorded, so a frame's lowering
+    /// normally builds none. `None` once disposed.
+    pub fn pipeline_stats(&self) -> Option<xnagraph_graph::PipelineStats> {
+        self.shared.pipeline_stats()
+    }
+
+    /// What the device can do (not XNA, which answers through exceptions): limits, supported
+    /// multisample counts and optional features. Calls that need a missing one are
+    /// `NotSupported`.
+    pub fn capabilities(&self) -> &Capabilities {
+        &self.shared.caps
+    }
+
+    /// What the device can do with one surface format (not XNA): sample it, render to it,
+    /// blend into it, generate its mips.
+    pub fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
+        self.shared.format_support(format)
+    }
+
+    /// This device's validation messages and live native object count (not XNA). The handle
+    /// outlives the device, so a test can check that teardown freed everything; devices of
+    /// parallel tests never see each other's records.
+    pub fn diagnostics(&self) -> Diagnostics {
+        self.shared.diagnostics.clone()
+    }
+
+    /// What the last compiled plan loads, stores and synchronizes (not XNA): its attachment bytes
+    /// loaded and stored, nodes and barriers, under the device's
+    /// [`DeviceOptions::compile_policy`]. `None` before the first flush. For benchmarks and
+    /// tests that compare the compiler's policy with the frame-blind one. Waits for the render
+    /// thread to compile the frames handed over so far.
+    pub fn last_plan_cost(&self) -> Option<PlanCost> {
+        self.shared.drain();
+        *lock(&self.shared.last_plan_cost)
+    }
+
+    /// Whether this device times its frames on the GPU: [`GpuTimingSupport::Available`] when
+    /// the backend writes timestamps (they are taken only with [`DeviceOptions::gpu_timing`]
+    /// on), else `Unavailable` with the reason (SDL_gpu has none: measure frames fence to fence
+    /// there). Not part of XNA.
+    pub fn gpu_timing_support(&self) -> GpuTimingSupport {
+        self.shared.gpu_timing.support.clone()
+    }
+
+    /// The GPU times of frames the GPU has finished since the last call, oldest first: per plan
+    /// node begin and end, and the frame's GPU time (latest end minus earliest begin). Never
+    /// waits for the GPU; a frame still executing is reported by a later call, once it has
+    /// completed ([`GraphicsDevice::wait_idle`] makes sure every frame has). Empty unless
+    /// [`DeviceOptions::gpu_timing`] is on and the backend has timestamps. Not part of XNA.
+    pub fn drain_gpu_timings(&self) -> Result<Vec<FrameGpuTiming>> {
+        let timings = self.shared.with_backend(|backend| Ok(backend.drain_gpu_timings()))?;
+        Ok(self.shared.gpu_timing.attribute(timings))
+    }
+
+    /// The test probe of a device created with [`BackendKind::Null`]: counts of every backend
+    /// call, and switches that make submissions fail or stay incomplete. `None` on a GPU.
+    pub fn null_probe(&self) -> Option<NullProbe> {
+        self.shared.null_probe.clone()
+    }
+
+    /// Waits for the render thread to submit every frame handed over, for a running capture's
+    /// writer to have written every frame handed to it (see
+    /// [`capture_frames`](GraphicsDevice::capture_frames)), then for the GPU (within
+    /// [`DeviceOptions::timeout`]), and frees everything whose last user has gone: afterwards
+    /// the device holds nothing the game dropped. Reports a failure of any of those frames.
+    pub fn wait_idle(&self) -> Result<()> {
+        self.shared.wait_idle()
+    }
+
+    /// Disposes the device: marks it disposed, raises `Disposing`, lets the render thread submit
+    /// the frames queued and joins it, disposes every tracked resource, then waits for the GPU
+    /// and tears the backend down.
+    pub fn dispose(&self) {
+        self.dispose_impl(true);
+    }
+
+    fn dispose_impl(&self, explicit: bool) {
+        let shared = &self.shared;
+        if shared.disposed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        if explicit {
+            shared.events.disposing.raise(&());
+        }
+        shared.stop_render_thread();
+        for resource in shared.registry.take().iter().filter_map(|w| w.upgrade()) {
+            resource.dispose_by_device();
+        }
+        {
+            let mut rec = lock(&shared.rec);
+            rec.builder.discard_frame();
+            rec.bindings.clear();
+            // Mapped sprite arenas go before the backend (each waits for its last reader).
+            rec.spare_sprites.clear();
+            rec.sprite_memory = None;
+        }
+        if let Some(mut backend) = lock(&shared.backend).take() {
+            // Teardown must not fail loudly: the backend's Drop waits and frees regardless.
+            let _ = backend.wait_idle();
+            drop(backend);
+        }
+    }
+}
+
+impl Drop for GraphicsDevice {
+    fn drop(&mut self) {
+        self.dispose_impl(false);
+    }
+}

@@ -1,0 +1,487 @@
+//! XNA's `Effect` for geometry: custom vertex and fragment stages in GLSL 450, compiled at run
+//! time, organised in techniques and passes, with parameters set by name and type.
+//!
+//! A Rust program describes an effect as techniques, each with named passes, each pass a pair
+//! of GLSL 450 sources (a vertex and a fragment stage):
+//!
+//! ```no_run
+//! # use xnagraph::*;
+//! # fn f(device: &GraphicsDevice) -> Result<()> {
+//! const VERTEX: &str = "#version 450
+//! layout(set = 1, binding = 0) uniform Vertex { mat4 WorldViewProjection; };
+//! layout(location = 0) in vec3 Position;
+//! void main() { gl_Position = WorldViewProjection * vec4(Position, 1.0); }";
+//! const FRAGMENT: &str = "#version 450
+//! layout(set = 3, binding = 0) uniform Fragment { vec4 Tint; };
+//! layout(location = 0) out vec4 color;
+//! void main() { color = Tint; }";
+//! let effect = CustomEffect::new(
+//!     device,
+//!     &[TechniqueSource {
+//!         name: "Flat",
+//!         passes: &[PassSource { name: "P0", vertex: VERTEX, fragment: FRAGMENT }],
+//!     }],
+//! )?;
+//! effect.parameter("WorldViewProjection")?.set_value(Matrix::IDENTITY)?;
+//! effect.parameter("Tint")?.set_value(Vector4::new(1.0, 0.5, 0.0, 1.0))?;
+//! for pass in effect.current_technique().passes() {
+//!     pass.apply()?;
+//!     // device.draw_primitives(...)
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! The stages follow SDL_gpu's resource layout (as the stock shaders do): the vertex stage's
+//! uniform block at set 1, binding 0 and its `sampler2D`s at set 0 (vertex texture fetch,
+//! sampled with `VertexSamplerStates[binding]`, HiDef only); the fragment stage's block at set
+//! 3, binding 0 and its samplers at set 2 (sampled with `SamplerStates[binding]`). Each block
+//! member and each sampler is a parameter, by its GLSL name; a name used by several stages or
+//! passes is one parameter, and must have one type everywhere. Vertex inputs are named after
+//! the vertex element they read, XNA's `VertexElementUsage` with an optional usage index
+//! (`Position`, `Color`, `TextureCoordinate1`, `Normal0`); a draw whose vertex declarations
+//! lack one is XNA's `InvalidOperationException`. The fragment stage writes one to four
+//! colours at locations `0..n` (one per bound render target). The vertex stage writes
+//! `gl_Position` in XNA's clip space (y up, depth 0 to 1), as a ported HLSL effect computes it.
+//!
+//! `EffectPass::apply` copies the parameters' values as they are at the call into the draws
+//! that follow (a value set later changes only draws after the next `apply`); the sampler
+//! states are the device's at each draw. The backend creates each pass's native program with
+//! the effect; the effect is a tracked graphics resource, and draws hold the programs, so
+//! disposing the effect with draws queued is safe.
+
+mod parameter;
+mod passes;
+mod reflect;
+
+use std::sync::{Arc, Mutex};
+
+use xnagraph_graph::capture::writer::GeometryProgram;
+use xnagraph_graph::{CustomResources, EffectKey, EffectState, TextureState};
+
+pub use parameter::{EffectValue, ParameterClass, ParameterType};
+use parameter::{ParameterInfo, Value};
+use reflect::{Input, Member, Stage, StageInfo};
+
+use crate::device::draw_state::InputBinding;
+pub use crate::device::draw_state::VERTEX_SAMPLER_SLOTS;
+use crate::device::profile::GraphicsProfile;
+use crate::device::registry::{ResourceId, Tracked};
+use crate::device::shared::DeviceShared;
+use crate::device::GraphicsDevice;
+use crate::error::{Result, XnaError};
+use crate::event::lock;
+use crate::resources::buffer::VertexElementUsage;
+use crate::resources::resource::ResourceCore;
+use crate::resources::texture::Texture2D;
+
+/// One pass of a [`TechniqueSource`]: its name and its two stages' GLSL 450 source.
+#[derive(Clone, Copy, Debug)]
+pub struct PassSource<'a> {
+    /// `EffectPass.Name`.
+    pub name: &'a str,
+    /// The vertex stage.
+    pub vertex: &'a str,
+    /// The fragment stage.
+    pub fragment: &'a str,
+}
+
+/// One technique of a [`CustomEffect`]: its name and passes, applied in order.
+#[derive(Clone, Copy, Debug)]
+pub struct TechniqueSource<'a> {
+    /// `EffectTechnique.Name`.
+    pub name: &'a str,
+    /// `EffectTechnique.Passes`.
+    pub passes: &'a [PassSource<'a>],
+}
+
+struct Pass {
+    name: String,
+    state: Arc<EffectState>,
+    inputs: Vec<InputBinding>,
+    vertex: StageInfo,
+    fragment: StageInfo,
+}
+
+struct Technique {
+    name: String,
+    passes: Vec<Pass>,
+}
+
+/// What the device's registry tracks of an effect.
+struct CustomCore {
+    res: ResourceCore,
+    device: std::sync::Weak<DeviceShared>,
+    /// `None` once disposed.
+    techniques: Mutex<Option<Vec<Technique>>>,
+    parameters: Vec<ParameterInfo>,
+    values: Mutex<Vec<Value>>,
+    current: Mutex<usize>,
+    /// A white texel: the draw's nominal texture (every sampler has its own).
+    white: Arc<TextureState>,
+}
+
+impl CustomCore {
+    fn dispose(&self, explicit: bool) {
+        if !self.res.begin_dispose(explicit) {
+            return;
+        }
+        lock(&self.techniques).take();
+        lock(&self.values).clear();
+        self.res.end_dispose();
+    }
+}
+
+impl Tracked for CustomCore {
+    fn dispose_by_device(&self) {
+        self.dispose(true);
+    }
+}
+
+/// XNA's `Effect` for geometry draws: techniques of passes, each a GLSL 450 vertex and fragment
+/// stage, with reflected parameters (see the module documentation).
+pub struct CustomEffect {
+    core: Arc<CustomCore>,
+    _white: Texture2D,
+}
+
+impl std::fmt::Debug for CustomEffect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomEffect")
+            .field("resource", &self.core.res.id)
+            .field("parameters", &self.core.parameters.len())
+            .field("disposed", &self.core.res.is_disposed())
+            .finish()
+    }
+}
+
+/// XNA's `EffectTechnique` of a [`CustomEffect`].
+#[derive(Clone, Copy)]
+pub struct CustomTechnique<'a> {
+    effect: &'a CustomEffect,
+    index: usize,
+}
+
+/// XNA's `EffectPass` of a [`CustomEffect`]: [`CustomPass::apply`] records the effect's state.
+#[derive(Clone, Copy)]
+pub struct CustomPass<'a> {
+    effect: &'a CustomEffect,
+    technique: usize,
+    index: usize,
+}
+
+/// XNA's `EffectParameter`: one parameter of a [`CustomEffect`], set with
+/// [`EffectParameter::set_value`].
+#[derive(Clone, Copy)]
+pub struct EffectParameter<'a> {
+    effect: &'a CustomEffect,
+    index: usize,
+}
+
+fn usage_of(name: &str) -> Option<(VertexElementUsage, u32)> {
+    use VertexElementUsage as U;
+    let digits = name.len() - name.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let (base, index) = name.split_at(digits);
+    let index = if index.is_empty() { 0 } else { index.parse().ok()? };
+    let usage = match base {
+        "Position" => U::Position,
+        "Color" => U::Color,
+        "TextureCoordinate" => U::TextureCoordinate,
+        "Normal" => U::Normal,
+        "Binormal" => U::Binormal,
+        "Tangent" => U::Tangent,
+        "BlendIndices" => U::BlendIndices,
+        "BlendWeight" => U::BlendWeight,
+        "Depth" => U::Depth,
+        "Fog" => U::Fog,
+        "PointSize" => U::PointSize,
+        "Sample" => U::Sample,
+        "TessellateFactor" => U::TessellateFactor,
+        _ => return None,
+    };
+    Some((usage, index))
+}
+
+fn input_bindings(inputs: &[Input], pass: &str) -> Result<Vec<InputBinding>> {
+    inputs
+        .iter()
+        .map(|i| {
+            let (usage, usage_index) = usage_of(&i.name).ok_or_else(|| {
+                XnaError::argument(
+                    "techniques",
+                    format!(
+                        "Pass '{pass}': the vertex input '{}' is not named after a vertex \
+                         element usage (Position, Color, TextureCoordinate, Normal, … with an \
+                         optional index such as TextureCoordinate1).",
+                        i.name
+                    ),
+                )
+            })?;
+            Ok(InputBinding { usage, usage_index, location: i.location, name: i.name.clone() })
+        })
+        .collect()
+}
+
+/// Adds the parameters of `members` and `samplers` to `out`, refusing a name with two types.
+fn collect_parameters(
+    out: &mut Vec<ParameterInfo>,
+    members: &[Member],
+    samplers: &[reflect::Sampler],
+) -> Result<()> {
+    let found = members.iter().map(ParameterInfo::of_member).chain(samplers.iter().map(|s| {
+        ParameterInfo { name: s.name.clone(), ty: ParameterType::Texture2D, count: None }
+    }));
+    for p in found {
+        match out.iter().find(|q| q.name == p.name) {
+            Some(q) if q.ty != p.ty || q.count != p.count => {
+                return Err(XnaError::argument(
+                    "techniques",
+                    format!(
+                        "The parameter '{}' is declared with two types ({:?}{} and {:?}{}).",
+                        p.name,
+                        q.ty,
+                        q.count.map_or(String::new(), |n| format!("[{n}]")),
+                        p.ty,
+                        p.count.map_or(String::new(), |n| format!("[{n}]")),
+                    ),
+                ))
+            }
+            Some(_) => {}
+            None => out.push(p),
+        }
+    }
+    Ok(())
+}
+
+impl CustomEffect {
+    /// Compiles every pass of `techniques` for `device` and reflects their parameters; the
+    /// first technique is current.
+    ///
+    /// No technique, a technique without passes, or two techniques (or two passes of one
+    /// technique) with one name is `Argument` on `techniques`. A compile error is `Argument` on
+    /// `vertexSource` or `fragmentSource` whose message names the pass and carries the
+    /// compiler's log (`ERROR: 0:LINE: ...`); code outside the resource layout of the module
+    /// documentation, a vertex input not named after a vertex element, or one parameter name
+    /// with two types is `Argument` on `techniques`. A vertex-stage sampler under the Reach
+    /// profile is `NotSupported` (vertex texture fetch is HiDef's). A backend without custom
+    /// geometry programs, or (SDL_gpu) a uniform block past 4 KiB, is `NotSupported`; a disposed
+    /// device `ObjectDisposed`.
+    pub fn new(
+        device: &GraphicsDevice,
+        techniques: &[TechniqueSource<'_>],
+    ) -> Result<CustomEffect> {
+        let shared = &device.shared;
+        shared.check_alive()?;
+        if !shared.caps.geometry {
+            return Err(XnaError::not_supported(
+                "Custom effects are not supported by the active renderer (it lowers no geometry).",
+            ));
+        }
+        let refuse = |m: String| XnaError::argument("techniques", m);
+        if techniques.is_empty() {
+            return Err(refuse("An effect needs at least one technique.".into()));
+        }
+        let mut parameters = Vec::new();
+        let mut compiled = Vec::new();
+        for (i, t) in techniques.iter().enumerate() {
+            if techniques[..i].iter().any(|o| o.name == t.name) {
+                return Err(refuse(format!("Two techniques are named '{}'.", t.name)));
+            }
+            if t.passes.is_empty() {
+                return Err(refuse(format!("The technique '{}' has no passes.", t.name)));
+            }
+            let mut passes = Vec::new();
+            for (j, p) in t.passes.iter().enumerate() {
+                if t.passes[..j].iter().any(|o| o.name == p.name) {
+                    return Err(refuse(format!(
+                        "Two passes of the technique '{}' are named '{}'.",
+                        t.name, p.name
+                    )));
+                }
+                let at = |e: XnaError| match e {
+                    XnaError::Argument { param, message } => XnaError::Argument {
+                        param,
+                        message: format!("Pass '{}' of technique '{}': {message}", p.name, t.name),
+                    },
+                    other => other,
+                };
+                let (vertex_words, fragment_words) = {
+                    let v = crate::effects::sprite::compile(
+                        p.vertex,
+                        glslang::ShaderStage::Vertex,
+                        "vertexSource",
+                    )
+                    .map_err(at)?;
+                    let f = crate::effects::sprite::compile(
+                        p.fragment,
+                        glslang::ShaderStage::Fragment,
+                        "fragmentSource",
+                    )
+                    .map_err(at)?;
+                    (v, f)
+                };
+                let reflected = |words: &[u32], stage, what: &str| {
+                    reflect::reflect(words, stage).map_err(|m| {
+                        refuse(format!(
+                            "Pass '{}' of technique '{}': the {what} stage: {m}.",
+                            p.name, t.name
+                        ))
+                    })
+                };
+                let vertex = reflected(&vertex_words, Stage::Vertex, "vertex")?;
+                let fragment = reflected(&fragment_words, Stage::Fragment, "fragment")?;
+                if !vertex.samplers.is_empty() {
+                    check_vertex_samplers(device.graphics_profile(), &vertex.samplers)?;
+                }
+                collect_parameters(&mut parameters, &vertex.members, &vertex.samplers)?;
+                collect_parameters(&mut parameters, &fragment.members, &fragment.samplers)?;
+                let inputs = input_bindings(&vertex.inputs, p.name)?;
+                passes.push((
+                    p.name.to_owned(),
+                    vertex_words,
+                    fragment_words,
+                    vertex,
+                    fragment,
+                    inputs,
+                    (p.vertex.to_owned(), p.fragment.to_owned()),
+                ));
+            }
+            compiled.push((t.name.to_owned(), passes));
+        }
+
+        shared.check_failure()?;
+        let white = Texture2D::new(device, 1, 1)?;
+        white.set_data(&[0xFFFF_FFFFu32])?;
+        let mut techniques_out = Vec::new();
+        for (name, passes) in compiled {
+            let mut out = Vec::new();
+            for (pass_name, vw, fw, vertex, fragment, inputs, glsl) in passes {
+                let resources = CustomResources {
+                    vertex_samplers: vertex.samplers.iter().map(|s| s.binding).collect(),
+                    vertex_uniform_bytes: vertex.block_size,
+                    fragment_samplers: fragment.samplers.iter().map(|s| s.binding).collect(),
+                    fragment_uniform_bytes: fragment.block_size,
+                    outputs: fragment.outputs,
+                };
+                let state = shared.with_backend(|backend| {
+                    let native = backend.create_geometry_effect(&vw, &fw, &resources)?;
+                    let key = EffectKey { native, outputs: fragment.outputs as u8 };
+                    Ok(EffectState::new(key, backend.retire_sink()))
+                })?;
+                shared.capture.geometry_effect_created(
+                    &state,
+                    GeometryProgram {
+                        technique: name.clone(),
+                        pass: pass_name.clone(),
+                        vertex_glsl: glsl.0,
+                        fragment_glsl: glsl.1,
+                        vertex_spirv: vw.into(),
+                        fragment_spirv: fw.into(),
+                        resources,
+                    },
+                );
+                out.push(Pass { name: pass_name, state, inputs, vertex, fragment });
+            }
+            techniques_out.push(Technique { name, passes: out });
+        }
+        let values = parameters.iter().map(ParameterInfo::initial).collect();
+        let core = Arc::new(CustomCore {
+            res: ResourceCore::new("Effect", Arc::downgrade(shared)),
+            device: Arc::downgrade(shared),
+            techniques: Mutex::new(Some(techniques_out)),
+            parameters,
+            values: Mutex::new(values),
+            current: Mutex::new(0),
+            white: white.core.state()?,
+        });
+        let weak: std::sync::Weak<dyn Tracked> =
+            Arc::downgrade(&(core.clone() as Arc<dyn Tracked>));
+        shared.register(core.res.id, weak, &core.res.args());
+        Ok(CustomEffect { core, _white: white })
+    }
+
+    /// `Techniques`, in declaration order.
+    pub fn techniques(&self) -> Vec<CustomTechnique<'_>> {
+        let n = lock(&self.core.techniques).as_ref().map_or(0, Vec::len);
+        (0..n).map(|index| CustomTechnique { effect: self, index }).collect()
+    }
+
+    /// `Techniques[name]`: `None` when there is none of that name (XNA's null).
+    pub fn technique(&self, name: &str) -> Option<CustomTechnique<'_>> {
+        let techniques = lock(&self.core.techniques);
+        let index = techniques.as_ref()?.iter().position(|t| t.name == name)?;
+        Some(CustomTechnique { effect: self, index })
+    }
+
+    /// `CurrentTechnique` (the first technique until set).
+    pub fn current_technique(&self) -> CustomTechnique<'_> {
+        CustomTechnique { effect: self, index: *lock(&self.core.current) }
+    }
+
+    /// Sets `CurrentTechnique` to the technique named `name`; an unknown name is `Argument`.
+    pub fn set_current_technique(&self, name: &str) -> Result<()> {
+        let index = self.technique(name).map(|t| t.index).ok_or_else(|| {
+            XnaError::argument("value", format!("The effect has no technique named '{name}'."))
+        })?;
+        *lock(&self.core.current) = index;
+        Ok(())
+    }
+
+    /// `Parameters`, in the order the passes declare them.
+    pub fn parameters(&self) -> Vec<EffectParameter<'_>> {
+        (0..self.core.parameters.len())
+            .map(|index| EffectParameter { effect: self, index })
+            .collect()
+    }
+
+    /// `Parameters[name]`. XNA answers null for an unknown name and fails at its use; here
+    /// the unknown name is `Argument` on `name` at once.
+    pub fn parameter(&self, name: &str) -> Result<EffectParameter<'_>> {
+        let index = self.core.parameters.iter().position(|p| p.name == name).ok_or_else(|| {
+            XnaError::argument("name", format!("The effect has no parameter named '{name}'."))
+        })?;
+        Ok(EffectParameter { effect: self, index })
+    }
+
+    /// `Dispose()`: raises `Disposing`, then `ResourceDestroyed`; a later `apply` is
+    /// `ObjectDisposed`. Draws already recorded keep the programs until the GPU has run them.
+    pub fn dispose(&self) {
+        self.core.dispose(true);
+    }
+
+    /// `IsDisposed`.
+    pub fn is_disposed(&self) -> bool {
+        self.core.res.is_disposed()
+    }
+
+    /// The identity `ResourceCreated` and `ResourceDestroyed` name this effect by.
+    pub fn resource_id(&self) -> ResourceId {
+        self.core.res.id
+    }
+}
+
+impl Drop for CustomEffect {
+    /// Dropping is an implicit dispose (no `Disposing`).
+    fn drop(&mut self) {
+        self.core.dispose(false);
+    }
+}
+
+/// Vertex texture fetch is HiDef's, with four samplers.
+fn check_vertex_samplers(profile: GraphicsProfile, samplers: &[reflect::Sampler]) -> Result<()> {
+    if profile == GraphicsProfile::Reach {
+        return Err(XnaError::not_supported(
+            "Vertex texture fetch (a sampler in the vertex stage) requires the HiDef profile.",
+        ));
+    }
+    if let Some(s) = samplers.iter().find(|s| s.binding as usize >= VERTEX_SAMPLER_SLOTS) {
+        return Err(XnaError::argument(
+            "techniques",
+            format!(
+                "The vertex sampler '{}' is at binding {}; HiDef has {VERTEX_SAMPLER_SLOTS} vertex \
+                 samplers.",
+                s.name, s.binding
+            ),
+        ));
+    }
+    Ok(())
+}

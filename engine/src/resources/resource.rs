@@ -1,0 +1,119 @@
+//! Graphics resources: the core every wrapper holds, and the two ways a resource ends.
+//!
+//! Every resource a constructor makes is *tracked*: the device's registry holds a `Weak` to it
+//! (a disposal list, never an owner), `ResourceCreated` is raised, and the resource keeps a weak
+//! device-lifetime token (`Weak<DeviceShared>`). A clone of a texture shares the backend state but
+//! is untracked: no registry entry, no `ResourceCreated`, undisposed, with its own name, tag and
+//! no `Disposing` handlers.
+//!
+//! A resource ends by [`dispose`](ResourceCore::begin_dispose) (explicit: raises `Disposing`) or
+//! by `Drop` (implicit: no `Disposing`). Either way, while the device lives, the device's
+//! `ResourceDestroyed` is raised and the entry removed. Disposing an untracked copy raises
+//! `ResourceDestroyed` too although no `ResourceCreated` was raised for it; tools that pair the
+//! two events must expect that, as with XNA-on-C++ ports.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use crate::device::registry::{ResourceEventArgs, ResourceId};
+use crate::device::shared::DeviceShared;
+use crate::error::{Result, XnaError};
+use crate::event::{lock, Event};
+
+const ALIVE: u8 = 0;
+const DISPOSING: u8 = 1;
+const DISPOSED: u8 = 2;
+
+/// Identity, name, tag, device token and disposal state of one resource wrapper.
+pub(crate) struct ResourceCore {
+    pub id: ResourceId,
+    pub kind: &'static str,
+    pub device: Weak<DeviceShared>,
+    state: AtomicU8,
+    pub name: Mutex<String>,
+    pub tag: Mutex<Option<String>>,
+    pub disposing: Event<ResourceEventArgs>,
+}
+
+impl ResourceCore {
+    pub fn new(kind: &'static str, device: Weak<DeviceShared>) -> Self {
+        ResourceCore {
+            id: ResourceId::next(),
+            kind,
+            device,
+            state: AtomicU8::new(ALIVE),
+            name: Mutex::new(String::new()),
+            tag: Mutex::new(None),
+            disposing: Event::default(),
+        }
+    }
+
+    /// An untracked copy's core: same device, name and tag; no handlers; undisposed unless
+    /// `other`'s disposal has begun (a copy of a disposed resource is born disposed, and its
+    /// end raises nothing).
+    pub fn copy_of(other: &ResourceCore) -> Self {
+        let core = ResourceCore::new(other.kind, other.device.clone());
+        *lock(&core.name) = lock(&other.name).clone();
+        *lock(&core.tag) = lock(&other.tag).clone();
+        if other.state.load(Ordering::Acquire) != ALIVE {
+            core.state.store(DISPOSED, Ordering::Release);
+        }
+        core
+    }
+
+    pub fn args(&self) -> ResourceEventArgs {
+        ResourceEventArgs { resource: self.id, kind: self.kind, name: lock(&self.name).clone() }
+    }
+
+    pub fn is_disposed(&self) -> bool {
+        self.state.load(Ordering::Acquire) == DISPOSED
+    }
+
+    /// `ObjectDisposed` unless the resource is alive. Inlined: every sprite drawn asks it of
+    /// its texture, and a call would return the result through memory.
+    #[inline]
+    pub fn check_alive(&self) -> Result<()> {
+        if self.state.load(Ordering::Acquire) == ALIVE {
+            Ok(())
+        } else {
+            Err(XnaError::ObjectDisposed { object: self.kind })
+        }
+    }
+
+    /// The live device, or `ObjectDisposed` when the resource or its device has gone.
+    pub fn live_device(&self) -> Result<Arc<DeviceShared>> {
+        self.check_alive()?;
+        self.device_if_alive().ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })
+    }
+
+    /// The device, while it exists and is not disposed (the lifetime token, upgraded).
+    pub fn device_if_alive(&self) -> Option<Arc<DeviceShared>> {
+        self.device.upgrade().filter(|d| !d.is_disposed())
+    }
+
+    /// Starts disposal; false when it already began (re-entrant or repeated dispose).
+    /// On the explicit path, raises `Disposing` first.
+    pub fn begin_dispose(&self, explicit: bool) -> bool {
+        if self
+            .state
+            .compare_exchange(ALIVE, DISPOSING, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            return false;
+        }
+        if explicit {
+            self.disposing.raise(&self.args());
+        }
+        true
+    }
+
+    /// Finishes disposal: while the device lives, raise its `ResourceDestroyed` and unregister;
+    /// then mark disposed.
+    pub fn end_dispose(&self) {
+        if let Some(device) = self.device.upgrade() {
+            device.unregister(self.id);
+            device.events.resource_destroyed.raise(&self.args());
+        }
+        self.state.store(DISPOSED, Ordering::Release);
+    }
+}
