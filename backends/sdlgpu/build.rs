@@ -43,7 +43,7 @@ const X11_WAYLAND_SYSTEMS: [&str; 5] = ["linux", "dragonfly", "freebsd", "netbsd
 
 fn main() -> Result<(), Box<dyn Error>> {
     println!("cargo::rerun-if-changed=build.rs");
-    // `cfg(x11_wayland)`: the window system code of src/platform.rs for X11 and Wayland.
+    // `cfg(x11_wayland)`: the window system code of src/present/platform.rs for X11 and Wayland.
     println!("cargo::rustc-check-cfg=cfg(x11_wayland)");
     let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if X11_WAYLAND_SYSTEMS.contains(&target_os.as_str()) {

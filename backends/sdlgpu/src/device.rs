@@ -2,7 +2,7 @@
 //!
 //! A headless device initialises SDL's video subsystem with the offscreen driver (unless
 //! `SDL_VIDEO_DRIVER` names another); a device for a window initialises it with the window's
-//! own driver (`x11` or `wayland`, see `window`), which must then be the one SDL runs in this
+//! own driver (`x11` or `wayland`, see `present`), which must then be the one SDL runs in this
 //! process. Either creates a SPIR-V device on SDL's Vulkan driver afterwards, so the instance
 //! has the surface extensions of the driver in use. With debug mode on, SDL validates its own
 //! calls and loads Khronos' validation layer underneath.

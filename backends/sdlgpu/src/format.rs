@@ -163,11 +163,11 @@ impl FormatTable {
     }
 
     /// Whether every applied depth format's content can be transferred: copied (depth only),
-    /// or through draws that sample it (with a stencil; see `depth_transfer`).
+    /// or through draws that sample it (with a stencil; see `capture::depth`).
     pub fn depth_transfers(&self) -> bool {
         self.depth.iter().zip(self.depth_samplable).all(|(applied, samplable)| match applied {
             Some((_, f)) => {
-                crate::depth_transfer::route(*f) != crate::depth_transfer::Route::Draws || samplable
+                crate::capture::depth::route(*f) != crate::capture::depth::Route::Draws || samplable
             }
             None => true,
         })

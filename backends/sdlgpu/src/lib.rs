@@ -29,22 +29,42 @@
 //! sampling needs one are refused, see `format`).
 //!
 //! Presentation: [`SdlGpuBackend::for_window`] wraps the game's own window (X11 or Wayland;
-//! Win32 and AppKit in builds for Windows and macOS, see `platform`) in an SDL window, claims it for the device and lowers the compiler's present mode: a plan drawn
-//! straight in renders into the swapchain texture, a copied one is blitted into it, and SDL
-//! presents it when the command buffer is submitted (see `window`).
+//! Win32 and AppKit in builds for Windows and macOS, see `present::platform`) in an SDL window,
+//! claims it for the device and lowers the compiler's present mode: a plan drawn straight in
+//! renders into the swapchain texture, a copied one is blitted into it, and SDL presents it when
+//! the command buffer is submitted (see `present`).
 //!
-//! Modules: `device` (SDL initialisation, the device, its messages), `fence` (submission
-//! fences and their waiters), `format` (the format table), `texture` (native textures),
-//! `buffer` (vertex and index buffers and their transfers), `pipeline` (shaders, pipelines,
-//! samplers), `sprites` (sprite draws), `geometry` (geometry draws), `custom` (custom geometry
-//! effects' programs), `transfer` (texture uploads, readbacks and mip cascades),
-//! `depth_transfer` (a target's depth/stencil uploads and readbacks: copies, or `depth_draws`
-//! for formats with a stencil), `sample_transfer` (a multisampled target's sample restores
-//! through a per-sample draw), `record` (one
-//! plan → one command buffer), `submit` (the frame's buffers filled, the plan recorded and
-//! submitted), `window` (the wrapped window, its swapchain and pacing), `platform` (all that
-//! differs per window system: the native handle, SDL's driver and wrapping properties, the
-//! window's size).
+//! # Modules
+//!
+//! They follow the plan's node kinds. The Vulkan backend has these under the same names, in the
+//! same order:
+//! - `config`: how the backend is created ([`SdlGpuConfig`]).
+//! - `device`: SDL's video subsystem, the device, its capabilities and messages.
+//! - `format`: the format table.
+//! - `texture`: native textures.
+//! - `buffer`: vertex and index buffers, and the plan's buffer uploads and readbacks.
+//! - `pipeline`: shaders, pipelines and samplers; `stock` and `custom` effects.
+//! - `record`: one plan → one command buffer, each node handed to the module of its kind.
+//! - `pass`: passes (render passes, clears, load/store); `sprites`, `geometry`.
+//! - `transfer`: uploads, readbacks, mip cascades and image clears.
+//! - `capture`: the capture planes' transfers: `depth`, `samples`, `depth_draws`.
+//! - `present`: the wrapped window, its swapchain texture, the copy into it, pacing; `platform`.
+//! - `submit`: the frame's buffers filled, the plan recorded and submitted.
+//! - `completion`: what submissions' waiters wait on: the submissions' fences.
+//!
+//! Only the Vulkan backend has `sync`, its access table: SDL_gpu orders its own accesses, so the
+//! plan's barriers are the one part of it this backend leaves out. It also has a frame ring
+//! (`frame`), deferred release (`retirement`) and a pool of dropped targets' images (`pool`),
+//! where SDL cycles its own buffers and keeps a released object until the GPU is done with it;
+//! mapped sprite arenas (`sprite_memory`), where this backend copies the sprites into the frame's
+//! vertex stream; GPU timestamps per plan node (`timestamps`), which SDL_gpu cannot take; and
+//! `debug_names` and `hold`. Within the shared modules, this backend has no `device::instance`,
+//! `device::validation`, `pipeline::states` or `pipeline::cache_file` (SDL creates its instance,
+//! its messages are `device`'s, its state translation is inside `pipeline`, and it has no
+//! pipeline cache), no `pass::queries` (no occlusion queries) and no `pass::draw_sets` (SDL binds
+//! per draw). Its `capture::depth_draws` is another mechanism than Vulkan's
+//! `capture::depth_samples` (see `capture`), and its `present::platform` holds all that differs
+//! per window system, where the Vulkan backend has `present::swapchain`.
 
 #![warn(missing_docs)]
 
@@ -52,26 +72,21 @@
 pub(crate) const MAX_TEXTURE_DIMENSION: u32 = 8192;
 
 mod buffer;
-mod custom;
-mod depth_draws;
-mod depth_transfer;
+mod capture;
+mod completion;
+mod config;
 mod device;
-mod fence;
 mod format;
-mod geometry;
+mod pass;
 mod pipeline;
-mod platform;
+mod present;
 mod record;
-mod sample_transfer;
-mod sprites;
 mod submit;
 mod texture;
 mod transfer;
-mod window;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
@@ -81,42 +96,15 @@ use xnagraph_graph::{
 };
 
 use crate::buffer::BufferTable;
+use crate::completion::{FenceTable, Fences, SharedDevice};
 use crate::device::{Gpu, Video};
-use crate::fence::{FenceTable, Fences, SharedDevice};
 use crate::format::FormatTable;
 use crate::pipeline::Pipelines;
 use crate::record::PendingReadback;
 use crate::texture::TextureTable;
-use crate::window::{NativeWindow, Presenter};
 
-/// How the backend is created.
-#[derive(Clone, Debug)]
-pub struct SdlGpuConfig {
-    /// SDL_gpu's debug mode: SDL validates its own calls and loads Khronos' validation layer
-    /// underneath (with synchronization validation); warnings and errors of both reach this
-    /// device's [`Diagnostics`]. On by default in debug builds, off in release builds.
-    pub debug_mode: bool,
-    /// Submissions that may be executing at once (at least 1; default 2).
-    pub frames_in_flight: u32,
-    /// The longest any wait for the GPU may take (default 10 s); longer is
-    /// [`BackendError::DeviceLost`].
-    pub timeout: Duration,
-    /// A debug switch for tests: every attachment the plan loads with DONT_CARE starts as the
-    /// poison value, and every attachment it stores with DONT_CARE is cleared to it after the
-    /// pass (magenta colour, depth 0, stencil 0), so a wrong decision shows in pixels.
-    pub poison_undefined: bool,
-}
-
-impl Default for SdlGpuConfig {
-    fn default() -> Self {
-        SdlGpuConfig {
-            debug_mode: cfg!(debug_assertions),
-            frames_in_flight: 2,
-            timeout: Duration::from_secs(10),
-            poison_undefined: false,
-        }
-    }
-}
+pub use crate::config::SdlGpuConfig;
+use crate::present::{NativeWindow, Presenter};
 
 /// The SDL_gpu backend. See the crate documentation.
 pub struct SdlGpuBackend {
@@ -223,12 +211,12 @@ impl SdlGpuBackend {
             // SDL 3.4 reserves `instance_step_rate` (it must be 0).
             instance_divisor: false,
             // Depth-only formats copy; formats with a stencil go through draws, which sample
-            // the depth texture (see `depth_transfer`).
+            // the depth texture (see `capture::depth`).
             depth_readback: formats.depth_transfers(),
             // SDL_gpu cannot sample a multisampled texture: no sample planes are read back.
             sample_readback: false,
             // Restored through a per-sample draw: SDL's Vulkan driver requires
-            // sampleRateShading of every device it accepts (see `sample_transfer`).
+            // sampleRateShading of every device it accepts (see `capture::samples`).
             sample_restore: true,
         };
         let adapter_name = format!("SDL_gpu ({})", gpu.driver);
@@ -484,7 +472,7 @@ impl Backend for SdlGpuBackend {
         let _call = xnagraph_graph::native_device::device_call();
         self.pipelines.stats.requests += requests.len() as u64;
         for request in requests {
-            let formats = record::target_formats(&self.textures, &request.targets)?;
+            let formats = pass::target_formats(&self.textures, &request.targets)?;
             self.pipelines.prepare(self.gpu.device, request, &formats)?;
         }
         Ok(())
@@ -516,7 +504,7 @@ impl Backend for SdlGpuBackend {
     }
 
     /// With a window: its size now (a change is handed to SDL's swapchain) and the swapchain's
-    /// format; never `acquired` (see `window`).
+    /// format; never `acquired` (see `present`).
     fn present_target(
         &mut self,
         back_buffer: &TextureState,

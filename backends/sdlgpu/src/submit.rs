@@ -11,11 +11,13 @@ use std::borrow::Cow;
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{BackendError, FramePlan, Node, PlanNodeKind, SubmissionId};
 
+use crate::capture::depth as depth_transfer;
+use crate::completion::FencePtr;
 use crate::device::sdl_error;
-use crate::fence::FencePtr;
+use crate::pass::{geometry, sprites};
+use crate::present::FramePresentation;
 use crate::record::{PendingReadback, Recorder};
-use crate::window::FramePresentation;
-use crate::{depth_transfer, geometry, record, sprites, window, SdlGpuBackend};
+use crate::{present, record, SdlGpuBackend};
 
 impl SdlGpuBackend {
     /// Makes `slot` at least `size` bytes (a new one replaces a smaller one; SDL releases the
@@ -209,7 +211,7 @@ impl SdlGpuBackend {
                 return Ok(());
             };
             let t = self.textures.get(from)?;
-            window::blit(cmd, (t.color, t.desc.width, t.desc.height), to);
+            present::blit(cmd, (t.color, t.desc.width, t.desc.height), to);
             Ok(())
         });
         let readbacks = std::mem::take(&mut rec.readbacks);

@@ -28,7 +28,7 @@ pub(crate) struct NativeTexture {
     pub depth_format: SDL_GPUTextureFormat,
     /// The depth textures have SAMPLER usage: a target whose depth a capture reads back as one
     /// image ([`TextureDesc::snapshots_single_sample_depth`]) in a format whose readback
-    /// samples the depth (see `depth_transfer`), where the device allows.
+    /// samples the depth (see `capture::depth`), where the device allows.
     pub depth_sampled: bool,
     /// A multisampled target of several layers on a driver that ignores the resolve layer:
     /// the single-layer texture a layer's samples resolve into before the copy into its layer.
@@ -154,7 +154,7 @@ pub(crate) fn create(
                 })?;
                 texture.depth_format = f;
                 texture.depth_sampled = desc.snapshots_single_sample_depth()
-                    && crate::depth_transfer::route(f) == crate::depth_transfer::Route::Draws
+                    && crate::capture::depth::route(f) == crate::capture::depth::Route::Draws
                     && formats.depth_samplable(rt.depth);
                 let usage = if texture.depth_sampled {
                     SDL_GPU_TEXTUREUSAGE_DEPTH_STENCIL_TARGET | SDL_GPU_TEXTUREUSAGE_SAMPLER

@@ -1,13 +1,15 @@
-//! Texture transfers: uploads and readbacks through transfer buffers in copy passes, and mip
-//! cascades as blits.
+//! Texture transfers: uploads and readbacks through transfer buffers in copy passes, mip
+//! cascades as blits, and image clears as render passes that only clear.
 //!
-//! In: the plan's upload, readback and mip nodes, the upload transfer buffer holding every
-//! upload's bytes (staged before recording). Out: copy passes and blits in the command buffer,
-//! and a download transfer buffer per readback, read once the submission's fence signals. An
-//! upload cycles its texture only when it replaces the whole resource.
+//! In: the plan's upload, readback, mip and image clear nodes, the upload transfer buffer
+//! holding every upload's bytes (staged before recording). An upload or readback of the `Color`
+//! image is lowered here; those of a depth/stencil or sample image, the capture planes, are
+//! handed to [`crate::capture`]. Out: copy passes, blits and clearing render passes in the
+//! command buffer, and a download transfer buffer per readback, read once the submission's fence
+//! signals. An upload cycles its texture only when it replaces the whole resource.
 
 use sdl3_sys::gpu::*;
-use xnagraph_graph::{BackendError, Readback, Upload};
+use xnagraph_graph::{BackendError, ClearValue, Image, ImageClear, Readback, Upload};
 
 use crate::record::{PendingReadback, Recorder};
 
@@ -52,6 +54,11 @@ pub(crate) fn record_upload(
     node: usize,
     u: &Upload,
 ) -> Result<(), BackendError> {
+    match u.image {
+        Image::Color => {}
+        Image::DepthStencil => return crate::capture::depth::record_depth_upload(rec, node, u),
+        Image::Samples => return crate::capture::samples::record_samples_upload(rec, node, u),
+    }
     let t = rec.textures.get(u.texture.native())?;
     let offset = rec.staged(node)?;
     let source = SDL_GPUTextureTransferInfo {
@@ -76,7 +83,7 @@ pub(crate) fn download_buffer(
     rec: &mut Recorder<'_>,
     id: xnagraph_graph::ReadbackId,
     len: u32,
-    depth: Option<crate::depth_transfer::Decode>,
+    depth: Option<crate::capture::depth::Decode>,
 ) -> Result<*mut SDL_GPUTransferBuffer, BackendError> {
     let info = SDL_GPUTransferBufferCreateInfo {
         usage: SDL_GPU_TRANSFERBUFFERUSAGE_DOWNLOAD,
@@ -96,6 +103,11 @@ pub(crate) fn download_buffer(
 }
 
 pub(crate) fn record_readback(rec: &mut Recorder<'_>, r: &Readback) -> Result<(), BackendError> {
+    match r.image {
+        Image::Color => {}
+        Image::DepthStencil => return crate::capture::depth::record_depth_readback(rec, r),
+        Image::Samples => return Err(crate::capture::samples::samples_readback()),
+    }
     let t = rec.textures.get(r.texture.native())?;
     let (w, h) = (r.rect.width.max(0) as u32, r.rect.height.max(0) as u32);
     let len = (t.desc.format.region_size(w, h) * r.slices.count() as usize) as u32;
@@ -150,6 +162,72 @@ pub(crate) fn record_mips(
         };
         // SAFETY: recording outside any pass; render targets have both blit usages.
         unsafe { SDL_BlitGPUTexture(rec.cmd, &blit) };
+    }
+    Ok(())
+}
+
+/// A render pass that only clears one subresource (an image clear, or a poisoned attachment
+/// after its pass).
+pub(crate) fn clear_texture(
+    rec: &Recorder<'_>,
+    texture: *mut SDL_GPUTexture,
+    layer: u32,
+    level: u32,
+    value: ClearValue,
+    depth_format: SDL_GPUTextureFormat,
+) -> Result<(), BackendError> {
+    let pass = match value {
+        ClearValue::Color(c) => {
+            let info = SDL_GPUColorTargetInfo {
+                texture,
+                mip_level: level,
+                layer_or_depth_plane: layer,
+                clear_color: crate::pass::fcolor(c),
+                load_op: SDL_GPU_LOADOP_CLEAR,
+                store_op: SDL_GPU_STOREOP_STORE,
+                ..Default::default()
+            };
+            // SAFETY: recording outside any pass; the texture is live.
+            unsafe { SDL_BeginGPURenderPass(rec.cmd, &info, 1, std::ptr::null()) }
+        }
+        ClearValue::DepthStencil { depth, stencil } => {
+            let stencil_on = crate::format::has_stencil(depth_format);
+            let info = SDL_GPUDepthStencilTargetInfo {
+                texture,
+                clear_depth: depth,
+                load_op: SDL_GPU_LOADOP_CLEAR,
+                store_op: SDL_GPU_STOREOP_STORE,
+                stencil_load_op: if stencil_on {
+                    SDL_GPU_LOADOP_CLEAR
+                } else {
+                    SDL_GPU_LOADOP_DONT_CARE
+                },
+                stencil_store_op: if stencil_on {
+                    SDL_GPU_STOREOP_STORE
+                } else {
+                    SDL_GPU_STOREOP_DONT_CARE
+                },
+                clear_stencil: stencil as u8,
+                ..Default::default()
+            };
+            // SAFETY: as above.
+            unsafe { SDL_BeginGPURenderPass(rec.cmd, std::ptr::null(), 0, &info) }
+        }
+    };
+    if pass.is_null() {
+        return Err(BackendError::Native(crate::device::sdl_error("SDL_BeginGPURenderPass")));
+    }
+    // SAFETY: begun above.
+    unsafe { SDL_EndGPURenderPass(pass) };
+    Ok(())
+}
+
+pub(crate) fn record_clears(rec: &Recorder<'_>, clears: &[ImageClear]) -> Result<(), BackendError> {
+    for c in clears {
+        let t = rec.textures.get(c.texture.native())?;
+        let (texture, layer, _) = rec.image(c.texture.native(), t, c.image, c.layer)?;
+        let level = if c.image == Image::Color { c.level } else { 0 };
+        clear_texture(rec, texture, layer, level, c.value, t.depth_format)?;
     }
     Ok(())
 }

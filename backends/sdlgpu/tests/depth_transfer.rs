@@ -3,7 +3,7 @@
 //! exactly the bytes uploaded, for every depth format, on a target whose width is no power of
 //! two. The depth values are k / 255 (exact in 16-bit, 24-bit and float depth), differing from
 //! texel to texel; the stencil values cover every bit. Depth-only formats go through SDL's copies,
-//! Depth24Stencil8 through draws (`depth_draws`). The plans are written by hand.
+//! Depth24Stencil8 through draws (`capture::depth_draws`). The plans are written by hand.
 
 use std::sync::Arc;
 

@@ -46,7 +46,7 @@ impl Storage {
         let (buffer, alloc) = unsafe { gpu.allocator.create_buffer(&info, &alloc_info) }
             .map_err(|e| vk_error("vmaCreateBuffer", e))?;
         gpu.diagnostics.object_created();
-        crate::validation::claim(buffer, &gpu.diagnostics);
+        crate::device::validation::claim(buffer, &gpu.diagnostics);
         Ok(Storage { buffer, alloc })
     }
 
@@ -55,7 +55,7 @@ impl Storage {
     unsafe fn destroy(mut self, gpu: &Gpu) {
         // SAFETY: the caller guarantees the GPU is done with it.
         unsafe { gpu.allocator.destroy_buffer(self.buffer, &mut self.alloc) };
-        crate::validation::forget(self.buffer);
+        crate::device::validation::forget(self.buffer);
         gpu.diagnostics.object_destroyed();
     }
 }

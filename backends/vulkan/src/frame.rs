@@ -97,7 +97,7 @@ impl HostBuffer {
         let (buffer, alloc) = unsafe { gpu.allocator.create_buffer(&info, &alloc_info) }
             .map_err(|e| vk_error("vmaCreateBuffer", e))?;
         gpu.diagnostics.object_created();
-        crate::validation::claim(buffer, &gpu.diagnostics);
+        crate::device::validation::claim(buffer, &gpu.diagnostics);
         Ok(HostBuffer { buffer, alloc, size })
     }
 
@@ -143,7 +143,7 @@ impl HostBuffer {
     pub unsafe fn destroy(mut self, gpu: &Gpu) {
         // SAFETY: the caller guarantees the GPU is done with it.
         unsafe { gpu.allocator.destroy_buffer(self.buffer, &mut self.alloc) };
-        crate::validation::forget(self.buffer);
+        crate::device::validation::forget(self.buffer);
         gpu.diagnostics.object_destroyed();
     }
 }
@@ -156,7 +156,7 @@ pub(crate) struct PendingReadback {
     /// The image read was a BGRA swapchain image standing for an RGBA back buffer.
     pub swap_red_blue: bool,
     /// A depth/stencil image's copy, converted to the neutral encoding when taken.
-    pub depth: Option<crate::depth_transfer::DepthLayout>,
+    pub depth: Option<crate::capture::depth::DepthLayout>,
 }
 
 /// One slot of the frame ring.
@@ -174,7 +174,7 @@ pub(crate) struct FrameSlot {
     pub descriptors: vk::DescriptorPool,
     pub descriptor_capacity: u32,
     /// The sets of the frame recorded into this slot, forgotten when its pool is reset.
-    pub draw_sets: crate::draw_sets::DrawSets,
+    pub draw_sets: crate::pass::draw_sets::DrawSets,
     pub readbacks: Vec<PendingReadback>,
 }
 
@@ -207,7 +207,7 @@ impl FrameSlot {
             .map_err(|e| vk_error("vkAllocateCommandBuffers", e))
             .and_then(|cmds| {
                 slot.cmd = cmds[0];
-                crate::validation::claim(slot.cmd, &gpu.diagnostics);
+                crate::device::validation::claim(slot.cmd, &gpu.diagnostics);
                 // SAFETY: a plain fence on a live device.
                 unsafe { gpu.device.create_fence(&vk::FenceCreateInfo::default(), None) }
                     .map_err(|e| vk_error("vkCreateFence", e))

@@ -7,48 +7,63 @@
 //! submission that last used them has completed. It decides no policy: load/store ops,
 //! resolves, mip cascades and barriers are executed as the plan states them.
 //!
-//! Modules follow the plan's node kinds: `config` (how the backend is created), `instance` (the
-//! loader and the instances devices share), `device` (adapter, device, validation), `completion`
-//! (the timeline semaphore engine threads wait on, with a timeout), `format` (the format table),
-//! `sync` (the access table and barrier lowering), `texture` (native textures), `pass` (rendering
-//! and draws) with `pipeline` (pipelines and samplers), `transfer` (uploads, readbacks, mips, the
-//! copy into a swapchain image), `record` (one plan → one command buffer), `submit` (a plan
-//! recorded into a frame-ring slot and submitted), `frame` (the ring of frames in flight, its
-//! buffers, and finishing its submissions), `retirement` (deferred release), `swapchain` (a
-//! window's surface, swapchain, acquire and present) and `timestamps` (GPU time per plan node).
+//! # Modules
+//!
+//! They follow the plan's node kinds. The SDL_gpu backend has these under the same names, in the
+//! same order:
+//! - `config`: how the backend is created ([`VulkanConfig`]).
+//! - `device`: adapter, device, capabilities; `instance` (shared instances), `validation`.
+//! - `format`: the format table.
+//! - `texture`: native textures.
+//! - `buffer`: vertex and index buffers, and the plan's buffer uploads and readbacks.
+//! - `pipeline`: pipelines and samplers (`states`, `cache_file`); `stock` and `custom` effects.
+//! - `record`: one plan → one command buffer, each node handed to the module of its kind.
+//! - `pass`: passes (rendering, clears, load/store); `sprites`, `geometry`, `queries`, `draw_sets`.
+//! - `transfer`: uploads, readbacks, mip cascades and image clears.
+//! - `capture`: the capture planes' transfers: `depth`, `samples`, `depth_samples`.
+//! - `present`: a window's acquire, the present node's copy and presents; `swapchain`.
+//! - `submit`: a plan recorded into a frame-ring slot and submitted.
+//! - `completion`: what submissions' waiters wait on: the timeline semaphore, with a timeout.
+//!
+//! Only this backend has:
+//! - `sync`: the access table and barrier lowering (SDL_gpu orders its own accesses).
+//! - `frame`: the ring of frames in flight and its host buffers (SDL_gpu cycles its own).
+//! - `retirement`: deferred release (SDL keeps a released object until the GPU is done with it).
+//! - `pool`: dropped render targets' images, kept for reuse by a new target.
+//! - `sprite_memory`: sprite arenas the GPU reads in place (SDL_gpu copies the sprites).
+//! - `timestamps`: GPU time per plan node (SDL_gpu has no timestamp queries).
+//! - `debug_names`: debug-utils names and labels; `hold`: a test switch that holds the GPU.
+//!
+//! Within the shared modules, SDL_gpu has no `device::instance`, `device::validation`,
+//! `pipeline::states` or `pipeline::cache_file` (SDL creates its instance, reports its messages,
+//! and translates states inside `pipeline`; it has no pipeline cache), no `pass::queries` (no
+//! occlusion queries) and no `pass::draw_sets` (SDL binds per draw). Its `capture::depth_draws` is
+//! another mechanism than `capture::depth_samples` (see `capture`), and its `present::platform`
+//! holds its per-window-system code where this backend has `present::swapchain`.
 
 #![warn(missing_docs)]
 
 mod buffer;
+mod capture;
 mod completion;
 mod config;
-mod custom;
 mod debug_names;
-mod depth_samples;
-mod depth_transfer;
 mod device;
-mod draw_sets;
 mod format;
 mod frame;
-mod geometry;
 mod hold;
-mod instance;
 mod pass;
 mod pipeline;
 mod pool;
-mod queries;
+mod present;
 mod record;
 mod retirement;
-mod sample_transfer;
 mod sprite_memory;
-mod stock_effects;
 mod submit;
-mod swapchain;
 mod sync;
 mod texture;
 mod timestamps;
 mod transfer;
-mod validation;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -71,9 +86,9 @@ use crate::retirement::Retired;
 use crate::texture::TextureTable;
 
 pub use crate::config::{TextureIndexing, VulkanConfig};
+pub use crate::device::instance::{instances_created, loader_loads};
 pub use crate::hold::GpuHold;
-pub use crate::instance::{instances_created, loader_loads};
-pub use crate::swapchain::PresentPacing;
+pub use crate::present::PresentPacing;
 pub use crate::timestamps::MAX_READY_REPORTS;
 
 /// Maps a Vulkan result onto the backend error kinds.
@@ -96,7 +111,7 @@ pub struct VulkanBackend {
     formats: FormatTable,
     pipelines: Pipelines,
     /// Occlusion queries' pools.
-    queries: queries::Queries,
+    queries: pass::queries::Queries,
     textures: TextureTable,
     buffers: buffer::BufferTable,
     pool: pool::TargetPool,
@@ -116,7 +131,7 @@ pub struct VulkanBackend {
     timeline: Arc<Timeline>,
     poison_undefined: bool,
     /// The swapchain of a backend created for a window.
-    presenter: Option<swapchain::Presenter>,
+    presenter: Option<present::Presenter>,
     timer: timestamps::GpuTimer,
     /// The semaphore of a [`GpuHold`] every submission waits on.
     hold: Option<vk::Semaphore>,
@@ -194,7 +209,7 @@ impl VulkanBackend {
             caps,
             formats,
             pipelines,
-            queries: queries::Queries::default(),
+            queries: pass::queries::Queries::default(),
             textures: TextureTable::default(),
             buffers: buffer::BufferTable::default(),
             pool: pool::TargetPool::new(u64::from(config.pool_keep_submissions)),
@@ -221,7 +236,7 @@ impl VulkanBackend {
         };
         backend.timer.set(&backend.gpu, config.gpu_timing);
         if let Some((_, window)) = window {
-            backend.presenter = Some(swapchain::Presenter::new(&backend.gpu, window));
+            backend.presenter = Some(present::Presenter::new(&backend.gpu, window));
         }
         for _ in 0..frames_in_flight {
             // On failure `backend` drops here and tears down what exists.
@@ -463,7 +478,7 @@ impl Backend for VulkanBackend {
     }
 
     fn present_stats(&self) -> Option<PresentStats> {
-        self.presenter.as_ref().map(swapchain::Presenter::stats)
+        self.presenter.as_ref().map(present::Presenter::stats)
     }
 
     fn use_pipeline_cache(&mut self, path: &std::path::Path) -> Result<usize, BackendError> {

@@ -3,9 +3,13 @@
 //! [`measure`] walks a plan before anything is recorded and says how much vertex, uniform, staging
 //! and descriptor space it needs (and rejects plans that name ops or sprites that do not exist).
 //! [`record`] then lowers the nodes in order: each node's barriers as one batch, then the node
-//! itself — a pass ([`crate::pass`]), an upload, readback, mip cascade or image clears
-//! ([`crate::transfer`]), or a present (its barrier, and for a copied frame the blit into the
-//! swapchain image). The [`Recorder`] carries what every node kind needs while recording.
+//! itself, handed to the module of its kind — a pass ([`crate::pass`]), an upload, readback, mip
+//! cascade or image clears ([`crate::transfer`], which hands a capture plane to
+//! [`crate::capture`]), a buffer upload or readback ([`crate::buffer`]), or a present (its
+//! barrier, and for a copied frame the blit into the swapchain image, [`crate::present`]). Nothing
+//! here lowers a node itself: around each it records only the node's barriers, its debug label
+//! and, when GPU timing is on, its timestamps. The [`Recorder`] carries what every node kind needs
+//! while recording.
 
 use ash::vk;
 use xnagraph_graph::{
@@ -19,7 +23,7 @@ use crate::format::FormatTable;
 use crate::frame::{HostBuffer, PendingReadback};
 use crate::pipeline::Pipelines;
 use crate::texture::TextureTable;
-use crate::{debug_names, pass, sync, timestamps, transfer};
+use crate::{debug_names, pass, present, sync, timestamps, transfer};
 
 /// Staging offsets are aligned for any texel or block size.
 pub(crate) const STAGING_ALIGN: u64 = 16;
@@ -37,7 +41,7 @@ pub(crate) struct Needs {
     pub samplers: u32,
     pub staging_bytes: u64,
     /// The plan draws geometry: the vertex buffer also holds the constant stream and the
-    /// geometry arena ([`crate::geometry::vertex_bytes`]).
+    /// geometry arena ([`crate::pass::geometry::vertex_bytes`]).
     pub geometry: bool,
 }
 
@@ -81,7 +85,8 @@ pub(crate) fn measure(
                             needs.geometry = true;
                             match d.geometry.as_ref().and_then(|g| g.custom.as_deref()) {
                                 Some(c) => {
-                                    needs.draws += crate::custom::draw_units(c, uniform_stride)
+                                    needs.draws +=
+                                        crate::pipeline::custom::draw_units(c, uniform_stride)
                                 }
                                 None => {
                                     // A stock effect binds its uniform block to both stages
@@ -155,8 +160,10 @@ pub(crate) fn measure(
         }
     }
     if needs.geometry {
-        needs.vertex_bytes =
-            crate::geometry::vertex_bytes(needs.vertex_bytes, frame.geometry_bytes.len() as u64);
+        needs.vertex_bytes = crate::pass::geometry::vertex_bytes(
+            needs.vertex_bytes,
+            frame.geometry_bytes.len() as u64,
+        );
     }
     Ok(needs)
 }
@@ -174,7 +181,7 @@ pub(crate) struct Recorder<'a> {
     pub completed: xnagraph_graph::SubmissionId,
     pub pipelines: &'a mut Pipelines,
     /// Occlusion queries' pools.
-    pub queries: &'a crate::queries::Queries,
+    pub queries: &'a crate::pass::queries::Queries,
     pub cmd: vk::CommandBuffer,
     pub frame: &'a FrameCommands,
     pub vertex_buffer: vk::Buffer,
@@ -191,13 +198,13 @@ pub(crate) struct Recorder<'a> {
     pub staging: Option<&'a HostBuffer>,
     pub staging_used: u64,
     pub descriptors: vk::DescriptorPool,
-    /// The sets this frame's draws share (see [`crate::draw_sets`]).
-    pub draw_sets: &'a mut crate::draw_sets::DrawSets,
+    /// The sets this frame's draws share (see [`crate::pass::draw_sets`]).
+    pub draw_sets: &'a mut crate::pass::draw_sets::DrawSets,
     /// Readbacks recorded so far; the caller owns them after recording, success or not.
     pub readbacks: Vec<PendingReadback>,
     /// Private images of sample-plane transfers recorded so far; the caller retires them with
     /// the submission (or frees them when it is never made).
-    pub scratch: Vec<crate::sample_transfer::ScratchImage>,
+    pub scratch: Vec<crate::capture::samples::ScratchImage>,
     /// [`crate::VulkanConfig::poison_undefined`].
     pub poison_undefined: bool,
     /// The swapchain image this submission acquired: its barriers chain after the acquire wait.
@@ -279,7 +286,7 @@ pub(crate) fn record(rec: &mut Recorder<'_>, plan: &FramePlan) -> Result<(), Bac
                 if let (Some(Node::Present(t)), Some(into)) =
                     (rec.frame.nodes.get(*node), rec.present_copy)
                 {
-                    transfer::record_present_copy(rec, t.native(), into)?;
+                    present::record_present_copy(rec, t.native(), into)?;
                 }
             }
         }

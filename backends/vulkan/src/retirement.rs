@@ -22,8 +22,8 @@ pub(crate) enum Retired {
     Buffer(HostBuffer),
     /// A vertex or index buffer the engine dropped, with its spares.
     Geometry(NativeHandle),
-    /// A sample-plane transfer's private image (`crate::sample_transfer`).
-    Scratch(crate::sample_transfer::ScratchImage),
+    /// A sample-plane transfer's private image (`crate::capture::samples`).
+    Scratch(crate::capture::samples::ScratchImage),
 }
 
 impl VulkanBackend {

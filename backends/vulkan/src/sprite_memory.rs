@@ -106,7 +106,7 @@ impl Drop for MappedSprites {
         // SAFETY: no submission reads the buffer any more; the allocator is the one that made
         // it and outlives this call (the `Arc<Gpu>`).
         unsafe { self.gpu.allocator.destroy_buffer(self.buffer, &mut self.alloc) };
-        crate::validation::forget(self.buffer);
+        crate::device::validation::forget(self.buffer);
         self.gpu.diagnostics.object_destroyed();
     }
 }
@@ -143,7 +143,7 @@ impl SpriteMemorySource for SpriteSource {
             return None;
         }
         self.gpu.diagnostics.object_created();
-        crate::validation::claim(buffer, &self.gpu.diagnostics);
+        crate::device::validation::claim(buffer, &self.gpu.diagnostics);
         tracing::debug!(capacity, "sprite arena in mapped memory");
         Some(Box::new(MappedSprites {
             gpu: self.gpu.clone(),

@@ -10,9 +10,10 @@ use ash::vk;
 use xnagraph_graph::{BackendError, FramePlan, SubmissionId};
 
 use crate::frame::ensure_buffer;
+use crate::pass::geometry;
 use crate::record::{self, Recorder};
 use crate::sprite_memory::MappedSprites;
-use crate::{geometry, swapchain, sync, vk_error, VulkanBackend};
+use crate::{present, sync, vk_error, VulkanBackend};
 
 impl VulkanBackend {
     /// Bytes between two draws' uniform blocks: room for the largest stock block (the geometry
@@ -49,7 +50,7 @@ impl VulkanBackend {
         &mut self,
         plan: &FramePlan,
         i: usize,
-        presentation: &swapchain::FramePresentation,
+        presentation: &present::FramePresentation,
     ) -> Result<SubmissionId, BackendError> {
         let uniform_stride = self.uniform_stride();
         // Sprites written into this device's mapped memory are drawn where they are.

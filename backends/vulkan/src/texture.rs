@@ -47,8 +47,8 @@ pub(crate) struct NativeTexture {
     msaa_views: Vec<vk::ImageView>,
     depth_views: Vec<vk::ImageView>,
     /// A multisampled target's depth image sampled one aspect at a time (a capture reads its
-    /// samples back: `crate::depth_samples`): the depth view, then the stencil view when the
-    /// format has one; empty otherwise.
+    /// samples back: `crate::capture::depth_samples`): the depth view, then the stencil view when
+    /// the format has one; empty otherwise.
     pub depth_aspect_views: Vec<vk::ImageView>,
     pub last_use: SubmissionId,
     /// While a frame drawn straight into a swapchain image is recorded: that image stands for
@@ -354,7 +354,7 @@ fn fill_color(
 /// resolve into its own layer), with their attachment views.
 fn fill_samples(gpu: &Gpu, t: &mut NativeTexture) -> Result<(), BackendError> {
     // TRANSFER_DST: the plan may fill the samples with a transfer clear; SAMPLED: a capture's
-    // snapshot reads the samples back through a fragment stage (`crate::sample_transfer`).
+    // snapshot reads the samples back through a fragment stage (`crate::capture::samples`).
     let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
         | vk::ImageUsageFlags::TRANSFER_SRC
         | vk::ImageUsageFlags::TRANSFER_DST
@@ -450,7 +450,7 @@ fn allocate_image(
     let (image, alloc) = unsafe { gpu.allocator.create_image(&info, &alloc_info) }
         .map_err(|e| vk_error("vmaCreateImage", e))?;
     gpu.diagnostics.object_created();
-    crate::validation::claim(image, &gpu.diagnostics);
+    crate::device::validation::claim(image, &gpu.diagnostics);
     Ok(ImageMemory { image, alloc })
 }
 
@@ -494,7 +494,7 @@ pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
         let ImageMemory { image, mut alloc } = memory;
         // SAFETY: as above; the image and allocation came from this allocator together.
         unsafe { gpu.allocator.destroy_image(image, &mut alloc) };
-        crate::validation::forget(image);
+        crate::device::validation::forget(image);
         gpu.diagnostics.object_destroyed();
     }
 }

@@ -1,8 +1,9 @@
 //! Transfers: uploads, readbacks, mip cascades and image clears.
 //!
 //! In: an [`Upload`] (tightly packed bytes of one region of one subresource, slice after slice
-//! for a volume's box), a [`Readback`] (one region of one subresource of the `Color` image; a
-//! depth/stencil image's are [`crate::depth_transfer`]'s), a mipmapped target's layer, or
+//! for a volume's box) or a [`Readback`] (one region of one subresource) of the `Color` image
+//! (those of a depth/stencil or sample image, the capture planes, are handed to
+//! [`crate::capture`]), a mipmapped target's layer, or
 //! [`ImageClear`]s (whole subresources of any image). Out: a buffer→image copy through the
 //! frame's staging buffer; an image→buffer copy into a fresh host-visible buffer whose bytes the
 //! backend hands out after the fence; a blit cascade level i-1 → i with each finished level
@@ -100,11 +101,11 @@ fn copy_region(
 pub(crate) fn record_upload(rec: &mut Recorder<'_>, upload: &Upload) -> Result<(), BackendError> {
     match upload.image {
         Image::Color => {}
-        Image::Samples => return crate::sample_transfer::record_samples_upload(rec, upload),
+        Image::Samples => return crate::capture::samples::record_samples_upload(rec, upload),
         Image::DepthStencil if multisampled(&upload.texture) => {
-            return crate::depth_samples::record_depth_samples_upload(rec, upload)
+            return crate::capture::depth_samples::record_depth_samples_upload(rec, upload)
         }
-        Image::DepthStencil => return crate::depth_transfer::record_depth_upload(rec, upload),
+        Image::DepthStencil => return crate::capture::depth::record_depth_upload(rec, upload),
     }
     let texture = rec.textures.get(upload.texture.native())?;
     let desc = &texture.desc;
@@ -139,11 +140,11 @@ pub(crate) fn record_readback(
 ) -> Result<(), BackendError> {
     match readback.image {
         Image::Color => {}
-        Image::Samples => return crate::sample_transfer::record_samples_readback(rec, readback),
+        Image::Samples => return crate::capture::samples::record_samples_readback(rec, readback),
         Image::DepthStencil if multisampled(&readback.texture) => {
-            return crate::depth_samples::record_depth_samples_readback(rec, readback)
+            return crate::capture::depth_samples::record_depth_samples_readback(rec, readback)
         }
-        Image::DepthStencil => return crate::depth_transfer::record_depth_readback(rec, readback),
+        Image::DepthStencil => return crate::capture::depth::record_depth_readback(rec, readback),
     }
     let texture = rec.textures.get(readback.texture.native())?;
     let desc = &texture.desc;
@@ -309,70 +310,6 @@ pub(crate) fn record_clears(
             }
         }
     }
-    Ok(())
-}
-
-/// A copied frame's present: the back buffer's colour image (left by the plan in the present
-/// access, the transfer-source layout) is blitted into the acquired swapchain image, scaled to
-/// it with linear filtering when the sizes differ (as XNA scales the back buffer to the
-/// window), and the swapchain image is left ready to present.
-pub(crate) fn record_present_copy(
-    rec: &mut Recorder<'_>,
-    back_buffer: NativeHandle,
-    (target, extent): (vk::Image, vk::Extent2D),
-) -> Result<(), BackendError> {
-    let texture = rec.textures.get(back_buffer)?;
-    let desc = texture.desc;
-    let source = texture.image(Image::Color, 0).map(|(image, _)| image).unwrap_or_default();
-    let device = &rec.gpu.device;
-    let range = vk::ImageSubresourceRange {
-        aspect_mask: vk::ImageAspectFlags::COLOR,
-        base_mip_level: 0,
-        level_count: 1,
-        base_array_layer: 0,
-        layer_count: 1,
-    };
-    // The plan's present barrier made the back buffer's writes available; this one makes them
-    // visible to the blit (same layout), and the swapchain image's old content is discarded.
-    let mut into = image_barrier(target, range, Access::Nothing, Access::TransferWrite, true);
-    crate::sync::after_acquire(&mut into);
-    let before = [image_barrier(source, range, Access::Present, Access::TransferRead, false), into];
-    record_image_barriers(device, rec.cmd, &before);
-    let layers = vk::ImageSubresourceLayers {
-        aspect_mask: vk::ImageAspectFlags::COLOR,
-        mip_level: 0,
-        base_array_layer: 0,
-        layer_count: 1,
-    };
-    let corner = |w: u32, h: u32| {
-        [vk::Offset3D { x: 0, y: 0, z: 0 }, vk::Offset3D { x: w as i32, y: h as i32, z: 1 }]
-    };
-    let blit = vk::ImageBlit {
-        src_subresource: layers,
-        src_offsets: corner(desc.width, desc.height),
-        dst_subresource: layers,
-        dst_offsets: corner(extent.width, extent.height),
-    };
-    let same_size = (desc.width, desc.height) == (extent.width, extent.height);
-    let filter = if same_size { vk::Filter::NEAREST } else { vk::Filter::LINEAR };
-    // SAFETY: recording outside rendering; the barriers above put the source in TRANSFER_SRC and
-    // the acquired swapchain image in TRANSFER_DST.
-    unsafe {
-        device.cmd_blit_image(
-            rec.cmd,
-            source,
-            layout(Access::TransferRead),
-            target,
-            layout(Access::TransferWrite),
-            &[blit],
-            filter,
-        )
-    };
-    let after = [
-        image_barrier(source, range, Access::TransferRead, Access::Present, false),
-        image_barrier(target, range, Access::TransferWrite, Access::PresentSwapchain, false),
-    ];
-    record_image_barriers(device, rec.cmd, &after);
     Ok(())
 }
 

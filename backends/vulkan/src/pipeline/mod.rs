@@ -15,9 +15,15 @@
 //! (created with the effect, checked against this layout by the engine) replaces the stock fragment
 //! stage; it and the pipelines built from it are freed together once the GPU is done with them. The
 //! translation of XNA's states into pipeline and sampler state is [`states`].
+//!
+//! The geometry effects' stages: the stock effects' shader modules and their shared pipeline
+//! layout are [`stock`]'s, a custom geometry effect's programs [`custom`]'s; the geometry
+//! pipelines built from them are cached by the geometry draws ([`crate::pass::geometry`]).
 
 pub(crate) mod cache_file;
+pub(crate) mod custom;
 mod states;
+pub(crate) mod stock;
 
 pub(crate) use cache_file::CacheOwner;
 
@@ -105,14 +111,15 @@ pub(crate) struct Pipelines {
     /// Custom effects' fragment stages, by the handle their `EffectState` retires.
     effects: HashMap<NativeHandle, vk::ShaderModule>,
     next_effect: u64,
-    /// Geometry draws' pipelines (`crate::geometry`).
-    pub geometry: crate::geometry::GeometryPipelines,
+    /// Geometry draws' pipelines (`crate::pass::geometry`).
+    pub geometry: crate::pass::geometry::GeometryPipelines,
     /// Pipelines built on request and at lowering.
     pub stats: PipelineStats,
-    /// The sample-plane transfers' shaders and pipelines (`crate::sample_transfer`).
-    pub samples: crate::sample_transfer::SamplePipelines,
-    /// The multisampled depth/stencil transfers' stages and pipelines (`crate::depth_samples`).
-    pub depth_samples: crate::depth_samples::DepthSamplePipelines,
+    /// The sample-plane transfers' shaders and pipelines (`crate::capture::samples`).
+    pub samples: crate::capture::samples::SamplePipelines,
+    /// The multisampled depth/stencil transfers' stages and pipelines
+    /// (`crate::capture::depth_samples`).
+    pub depth_samples: crate::capture::depth_samples::DepthSamplePipelines,
 }
 
 /// The fragment stage of a sprite draw of several textures drawn at once.
@@ -272,7 +279,7 @@ impl Pipelines {
         Ok(handle)
     }
 
-    /// Creates a custom geometry effect's program (`crate::custom`); the handle names it in
+    /// Creates a custom geometry effect's program ([`custom`]); the handle names it in
     /// [`xnagraph_graph::EffectKey::native`] until [`Pipelines::destroy_effect`].
     pub fn create_geometry_effect(
         &mut self,
@@ -390,7 +397,7 @@ impl Pipelines {
         match &request.geometry {
             Some(g) => {
                 let writes = request.writes;
-                crate::geometry::pipeline(gpu, self, &request.key, g, formats, writes, true)?;
+                crate::pass::geometry::pipeline(gpu, self, &request.key, g, formats, writes, true)?;
             }
             None => {
                 let indexed = request.textures > 1 && gpu.texture_indexing.is_some();

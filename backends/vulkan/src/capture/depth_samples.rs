@@ -6,7 +6,7 @@
 //! image `samples` times as tall: every sample's depth plane as `f32`s (plane `s` is rows
 //! `[s · height, (s + 1) · height)`), then every sample's stencil plane as bytes when the format
 //! has a stencil. No copy reaches the samples of a multisample image, so both directions draw
-//! full-screen triangles ([`crate::sample_transfer`] does the same for colour):
+//! full-screen triangles ([`crate::capture::samples`] does the same for colour):
 //! - readback: the depth aspect is fetched sample by sample (`sampler2DMS`) into a private
 //!   `R32_SFLOAT` planes image, the stencil aspect (`usampler2DMS`) into an `R8_UINT` one, both
 //!   then copied into one host buffer: the bytes are the encoding as they stand.
@@ -20,20 +20,24 @@
 //! The plan has put the depth image in the fragment-sampled layout for a readback and the
 //! attachment layout (discarded) for an upload; the private images are this module's, retired
 //! with the submission. Without `sampleRateShading` the upload is `NotSupported`.
+//!
+//! The SDL_gpu backend's `capture::depth_draws` is not this module's counterpart: it draws where
+//! SDL_gpu cannot copy a depth/stencil format at all, and its multisampled readback is refused
+//! (see [`crate::capture`]).
 
 use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::{depth_stencil_size, Access, BackendError, Image, Readback, Upload};
 
+use crate::capture::samples::{
+    color_range, draw_fullscreen, fullscreen_pipeline, planes_copy, whole_samples, Planes,
+    ScratchImage,
+};
 use crate::device::Gpu;
 use crate::frame::{HostBuffer, PendingReadback};
 use crate::pipeline::shader_module;
 use crate::record::Recorder;
-use crate::sample_transfer::{
-    color_range, draw_fullscreen, fullscreen_pipeline, planes_copy, whole_samples, Planes,
-    ScratchImage,
-};
 use crate::sync::{host_read_barrier, image_barrier, layout, record_image_barriers};
 
 /// What a pipeline of this module draws.
@@ -267,7 +271,7 @@ pub(crate) fn record_depth_samples_readback(
         buffer,
         len,
         swap_red_blue: false,
-        depth: Some(crate::depth_transfer::DepthLayout::sampled(format, texels)),
+        depth: Some(crate::capture::depth::DepthLayout::sampled(format, texels)),
     });
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! Submission fences, shared by the backend and the waiters it hands out.
+//! Completion of submissions: their fences, shared by the backend and the waiters it hands out.
 //!
 //! Each submission's fence is kept in submission order; a waiter polls `SDL_QueryGPUFence`
 //! under the table's lock (never borrowing the backend), releasing every fence it finds

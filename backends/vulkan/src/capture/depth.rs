@@ -29,7 +29,7 @@ pub(crate) struct DepthLayout {
     texels: usize,
     /// Byte offset of the stencil bytes, when the format has a stencil.
     stencil_at: Option<usize>,
-    /// The depths were sampled (`crate::depth_samples`): `f32`s as the device converts the
+    /// The depths were sampled (`crate::capture::depth_samples`): `f32`s as the device converts the
     /// format's values, rounded back to the format's steps when decoded.
     sampled: bool,
 }
@@ -140,7 +140,7 @@ fn whole_depth(
     if texture.samples != vk::SampleCountFlags::TYPE_1 {
         return Err(BackendError::NotSupported(
             "a copy of a multisampled depth/stencil image (its samples are drawn: \
-             crate::depth_samples)"
+             crate::capture::depth_samples)"
                 .into(),
         ));
     }

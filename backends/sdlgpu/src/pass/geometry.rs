@@ -8,17 +8,17 @@
 //! part of it — built the first time that combination is recorded and cached; the uniform block
 //! (pushed to both stages), both fragment samplers, vertex and index bindings and the draw
 //! command. The stages are the stock effects' SPIR-V the Vulkan backend runs (one pair per
-//! [`StockShader`], made on first use): the vertex stage reads one uniform block, the fragment
-//! stage the same block and two samplers (`Texture`, and `Texture2` that only
-//! DualTextureEffect reads; the others get the first texture there).
+//! [`StockShader`], made on first use by [`crate::pipeline::stock`]): the vertex stage reads one
+//! uniform block, the fragment stage the same block and two samplers (`Texture`, and `Texture2`
+//! that only DualTextureEffect reads; the others get the first texture there).
 //!
 //! The frame's vertex buffer holds, after the sprites, the constant stream
 //! ([`DEFAULT_ATTRIBUTES`]) that feeds every attribute a vertex layout lacks, then the geometry
 //! arena (`FrameCommands::geometry_bytes`, `DrawUserPrimitives`' vertices and indices).
 //!
 //! A custom effect's draw (`GeometryDraw::custom`) runs its pass's program
-//! ([`crate::custom`]) instead: the attributes are the program's inputs, at the locations the
-//! engine reflected, and its samplers and blocks are bound from the draw's values.
+//! ([`crate::pipeline::custom`]) instead: the attributes are the program's inputs, at the
+//! locations the engine reflected, and its samplers and blocks are bound from the draw's values.
 //!
 //! Refused, never imitated: vertex formats SDL_gpu only reads as integers (XNA's `Byte4`,
 //! `Short2`, `Short4`, which Direct3D 9 reads as unnormalised floats) and instance frequencies
@@ -33,9 +33,10 @@ use xnagraph_graph::{
     StockShader, VertexFormat, VertexLayout, VertexSource,
 };
 
+use crate::pass::sprites::viewport_and_scissor;
+use crate::pipeline::stock::StockEffects;
 use crate::pipeline::{build, PassFormats, VertexSide};
 use crate::record::Recorder;
-use crate::sprites::viewport_and_scissor;
 
 /// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16
 /// (for both texture coordinates), normal (0, 0, 1) at byte 32.
@@ -80,13 +81,13 @@ pub(crate) fn static_part(key: &PipelineKey) -> PipelineKey {
 
 type Key = (StockShader, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
 
-/// Geometry pipelines by their full key, the stock effects' stages (each pair made with the
-/// first pipeline of its effect) and the custom effects' programs.
+/// Geometry pipelines by their full key, the stock effects' stages ([`StockEffects`], each pair
+/// made with the first pipeline of its effect) and the custom effects' programs.
 #[derive(Default)]
 pub(crate) struct GeometryPipelines {
-    stages: HashMap<StockShader, (*mut SDL_GPUShader, *mut SDL_GPUShader)>,
+    stock: StockEffects,
     pipelines: HashMap<Key, *mut SDL_GPUGraphicsPipeline>,
-    pub custom: crate::custom::CustomPrograms,
+    pub custom: crate::pipeline::custom::CustomPrograms,
 }
 
 impl GeometryPipelines {
@@ -121,44 +122,9 @@ impl GeometryPipelines {
             for (_, p) in self.pipelines.drain() {
                 SDL_ReleaseGPUGraphicsPipeline(device, p);
             }
-            for (_, (v, f)) in self.stages.drain() {
-                SDL_ReleaseGPUShader(device, v);
-                SDL_ReleaseGPUShader(device, f);
-            }
+            self.stock.destroy(device);
             self.custom.destroy(device);
         }
-    }
-
-    /// `shader`'s vertex and fragment stages, made on first use.
-    fn stages(
-        &mut self,
-        device: *mut SDL_GPUDevice,
-        shader: StockShader,
-    ) -> Result<(*mut SDL_GPUShader, *mut SDL_GPUShader), BackendError> {
-        if let Some(s) = self.stages.get(&shader) {
-            return Ok(*s);
-        }
-        let (vertex, fragment) = xnagraph_shaders::stock_stages(shader);
-        // SDL_gpu's resource layout: the vertex stage reads one uniform block (set 1); the
-        // fragment stage two samplers (set 2) and the same block (set 3). Every stock fragment
-        // stage is made with both samplers, so that one binding serves them all.
-        let v = crate::pipeline::shader(device, &vertex.words(), SDL_GPU_SHADERSTAGE_VERTEX, 0, 1)?;
-        let f = match crate::pipeline::shader(
-            device,
-            &fragment.words(),
-            SDL_GPU_SHADERSTAGE_FRAGMENT,
-            2,
-            1,
-        ) {
-            Ok(f) => f,
-            Err(e) => {
-                // SAFETY: just made; nothing uses it.
-                unsafe { SDL_ReleaseGPUShader(device, v) };
-                return Err(e);
-            }
-        };
-        self.stages.insert(shader, (v, f));
-        Ok((v, f))
     }
 }
 
@@ -274,7 +240,7 @@ pub(crate) fn pipeline(
     }
     let (vertex, fragment) = match custom {
         Some(native) => geometry.custom.stages(native)?,
-        None => geometry.stages(device, shader)?,
+        None => geometry.stock.stages(device, shader)?,
     };
     let side = VertexSide {
         vertex,
@@ -293,7 +259,7 @@ pub(crate) fn pipeline(
 /// clip space), then the effect's [`xnagraph_graph::StockMaterial::block`].
 fn uniform_block(d: &Draw, g: &GeometryDraw) -> [f32; 16 + xnagraph_graph::MATERIAL_FLOATS] {
     let mut block = [0.0; 16 + xnagraph_graph::MATERIAL_FLOATS];
-    block[..16].copy_from_slice(&crate::sprites::sdl_transform(d.transform));
+    block[..16].copy_from_slice(&crate::pass::sprites::sdl_transform(d.transform));
     block[16..].copy_from_slice(&g.material.block);
     block
 }
@@ -427,7 +393,7 @@ pub(crate) fn draw(
         }
     }
     if let Some(c) = &g.custom {
-        crate::custom::bind_values(rec, rp, d, c)?;
+        crate::pipeline::custom::bind_values(rec, rp, d, c)?;
     }
     // SAFETY: as above; the pipeline and every binding of the draw are set.
     unsafe {

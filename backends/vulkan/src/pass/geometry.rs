@@ -22,9 +22,9 @@ use xnagraph_graph::{
 };
 
 use crate::device::Gpu;
+use crate::pipeline::stock::StockEffects;
 use crate::pipeline::{static_part, DynamicState, PassFormats, VertexSide};
 use crate::record::Recorder;
-use crate::stock_effects::StockEffects;
 use crate::sync::layout;
 
 /// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16
@@ -57,8 +57,8 @@ type Key = (StockShader, PipelineKey, VertexLayout, PrimitiveType, PassFormats, 
 pub(crate) struct GeometryPipelines {
     stock: StockEffects,
     pipelines: HashMap<Key, vk::Pipeline>,
-    /// Custom geometry effects' programs (`crate::custom`).
-    pub custom: crate::custom::CustomPrograms,
+    /// Custom geometry effects' programs (`crate::pipeline::custom`).
+    pub custom: crate::pipeline::custom::CustomPrograms,
 }
 
 impl GeometryPipelines {
@@ -288,7 +288,7 @@ pub(crate) fn draw(
     let device = &gpu.device;
     let dynamic = DynamicState::of(&d.pipeline);
     let (pipeline_layout, sets) = match &g.custom {
-        Some(c) => crate::custom::bind_values(rec, c)?,
+        Some(c) => crate::pipeline::custom::bind_values(rec, c)?,
         None => stock_values(rec, d, g)?,
     };
     let arena = rec.geometry_offset + DEFAULTS_BYTES;

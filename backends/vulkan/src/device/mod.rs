@@ -1,12 +1,15 @@
 //! Instance, adapter and device: everything that exists once per backend.
 //!
 //! In: a [`crate::VulkanConfig`]. Out: a [`Gpu`] holding the process's shared instance (see
-//! [`crate::instance`]; with the validation layer when asked for), this device's own
+//! [`crate::device::instance`]; with the validation layer when asked for), this device's own
 //! debug-utils messenger on it (with validation), the chosen physical
 //! device, one graphics queue, the vk-mem allocator and the device limits and optional features
 //! the rest of the backend consults. The adapter is the best-ranked device that supports Vulkan
 //! 1.3 with dynamic rendering and synchronization2: discrete before integrated before virtual
 //! before CPU.
+//!
+//! The loader and the instances devices share are [`instance`]'s; the validation layer's
+//! messages, routed to the device they name, [`validation`]'s.
 
 use std::ffi::CStr;
 use std::mem::ManuallyDrop;
@@ -15,8 +18,12 @@ use std::sync::Arc;
 use ash::vk;
 use xnagraph_graph::{BackendError, Capabilities, Diagnostics};
 
-use crate::instance::{self, InstanceKey, SharedInstance};
-use crate::{validation, vk_error, VulkanConfig};
+use crate::{vk_error, VulkanConfig};
+
+pub(crate) mod instance;
+pub(crate) mod validation;
+
+use self::instance::{InstanceKey, SharedInstance};
 
 /// Optional device features the lowering checks before using them.
 #[derive(Clone, Copy, Debug, Default)]
@@ -35,13 +42,13 @@ pub(crate) struct Features {
     pub instance_divisor: bool,
     /// `sampleRateShading`: a fragment stage may run once per sample (reading `gl_SampleID`),
     /// which restoring a multisampled image's sample planes needs (see
-    /// [`crate::sample_transfer`]).
+    /// [`crate::capture::samples`]).
     pub sample_rate_shading: bool,
 }
 
 pub(crate) struct Gpu {
     /// The process's instance for this device's key, released after the device (see
-    /// [`crate::instance`]).
+    /// [`crate::device::instance`]).
     shared: ManuallyDrop<Arc<SharedInstance>>,
     pub instance: ash::Instance,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,

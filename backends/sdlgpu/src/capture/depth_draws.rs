@@ -25,6 +25,10 @@
 //!   EQUAL, and the candidate that passes into an R32_UINT target: the texel itself.
 //!
 //! The shaders and each (program, depth format) pipeline are made on first use.
+//!
+//! The Vulkan backend's `capture::depth_samples` is not this module's counterpart: there every
+//! single-sample depth/stencil image copies, and only a multisampled one is drawn, in both
+//! directions (see [`crate::capture`]).
 
 use std::collections::HashMap;
 
@@ -422,7 +426,7 @@ impl DepthPrograms {
         if let (Some(probe), Some(pipeline)) = (probe, depth_probe) {
             // Cleared to 2^24, which no candidate is.
             let none = SDL_GPUColorTargetInfo {
-                clear_color: crate::record::fcolor([16_777_216.0, 0.0, 0.0, 0.0]),
+                clear_color: crate::pass::fcolor([16_777_216.0, 0.0, 0.0, 0.0]),
                 ..color(probe)
             };
             let pass = begin(&none, Some(&attached))?;

@@ -260,7 +260,7 @@ pub(crate) fn record_depth_upload(
     let offset = rec.staged(node)?;
     if samples > 1 {
         let name = u.texture.name();
-        let rows = crate::sample_transfer::planes_height(
+        let rows = crate::capture::samples::planes_height(
             &name,
             (w, h, samples),
             crate::MAX_TEXTURE_DIMENSION,

@@ -42,9 +42,11 @@ use xnagraph_graph::{
     PresentTarget, SurfaceFormat, SwapchainDesc, TextureDesc,
 };
 
+mod platform;
+
+pub(crate) use self::platform::NativeWindow;
+use self::platform::SizeSource;
 use crate::device::sdl_error;
-pub(crate) use crate::platform::NativeWindow;
-use crate::platform::SizeSource;
 
 /// The XNA format a swapchain texture format stores unchanged, if any.
 fn xna_format(format: SDL_GPUTextureFormat) -> Option<SurfaceFormat> {

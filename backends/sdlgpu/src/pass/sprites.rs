@@ -6,8 +6,9 @@
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{BackendError, FrameCommands, ShaderKind, SpriteInstance};
 
+use super::fcolor;
 use crate::pipeline::PassFormats;
-use crate::record::{fcolor, Recorder};
+use crate::record::Recorder;
 
 fn malformed(message: &str) -> BackendError {
     BackendError::Native(format!("malformed plan: {message}"))

@@ -5,6 +5,13 @@
 //! effect, blend, depth/stencil and rasterizer state), the attachment count with every slot's
 //! format, the per-slot write mask the plan gives, the sample count and the depth format.
 //! Blend constants, the stencil reference, viewport and scissor are set per draw.
+//!
+//! The geometry effects' stages: the stock effects' shaders are [`stock`]'s, a custom geometry
+//! effect's programs [`custom`]'s; the geometry pipelines built from them are cached by the
+//! geometry draws ([`crate::pass::geometry`]).
+
+pub(crate) mod custom;
+pub(crate) mod stock;
 
 use std::collections::HashMap;
 
@@ -42,11 +49,11 @@ pub(crate) struct Pipelines {
     pipelines: HashMap<Key, *mut SDL_GPUGraphicsPipeline>,
     samplers: HashMap<SamplerState, *mut SDL_GPUSampler>,
     /// Geometry draws' pipelines and stages.
-    pub geometry: crate::geometry::GeometryPipelines,
+    pub geometry: crate::pass::geometry::GeometryPipelines,
     /// The depth/stencil transfers' draws.
-    pub depth: crate::depth_draws::DepthPrograms,
+    pub depth: crate::capture::depth_draws::DepthPrograms,
     /// The sample restores' draws.
-    pub samples: crate::sample_transfer::SamplePrograms,
+    pub samples: crate::capture::samples::SamplePrograms,
     /// Pipelines built on request and at lowering.
     pub stats: PipelineStats,
 }
@@ -170,7 +177,7 @@ impl Pipelines {
         match &request.geometry {
             Some(g) => {
                 let (key, writes) = (&request.key, request.writes);
-                crate::geometry::pipeline(device, self, key, g, formats, writes, true)?;
+                crate::pass::geometry::pipeline(device, self, key, g, formats, writes, true)?;
             }
             None => {
                 self.sprite_pipeline(device, &request.key, formats, request.writes, true)?;
@@ -200,7 +207,7 @@ impl Pipelines {
         writes: ColorWrites,
         on_request: bool,
     ) -> Result<*mut SDL_GPUGraphicsPipeline, BackendError> {
-        let draw = &crate::geometry::static_part(draw);
+        let draw = &crate::pass::geometry::static_part(draw);
         let key = Key { draw: *draw, formats: formats.clone(), writes };
         if let Some(p) = self.pipelines.get(&key) {
             return Ok(*p);
@@ -212,7 +219,7 @@ impl Pipelines {
                 .effects
                 .get(&effect.native)
                 .ok_or_else(|| BackendError::Native("a draw names a freed effect".into()))?,
-            // Geometry draws build their pipelines in `geometry`.
+            // Geometry draws build their pipelines in `pass::geometry`.
             ShaderKind::Basic | ShaderKind::CustomGeometry(_) => {
                 return Err(BackendError::Native("a geometry draw as a sprite".into()))
             }

@@ -9,7 +9,7 @@ use xnagraph_graph::{
 };
 
 use super::{malformed, Attachments};
-use crate::draw_sets::SetSource;
+use crate::pass::draw_sets::SetSource;
 use crate::pipeline::DynamicState;
 use crate::record::Recorder;
 

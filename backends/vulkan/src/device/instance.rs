@@ -145,7 +145,7 @@ impl SharedInstance {
         let enabled_checks = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
         let mut features =
             vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_checks);
-        let mut chained_messenger = crate::validation::messenger_info(&lifecycle);
+        let mut chained_messenger = crate::device::validation::messenger_info(&lifecycle);
         let mut info = vk::InstanceCreateInfo::default()
             .application_info(&app_info)
             .enabled_extension_names(&extension_names);

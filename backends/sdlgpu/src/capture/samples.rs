@@ -6,7 +6,7 @@
 //! `s` the width × height image of every texel's sample `s`, in the texture's own format. Out:
 //! the planes copied from the upload transfer buffer into a temporary single-sample texture of
 //! the target's format, width × (height · samples), with SAMPLER usage (it lives for the
-//! submission, as `depth_transfer`'s do), then one render pass on that layer's multisample
+//! submission, as those of `depth` do), then one render pass on that layer's multisample
 //! texture (load DONT_CARE, store STORE: the plan already discarded it) with one full-target
 //! triangle (`FULLSCREEN_VERT`, `SAMPLE_SCATTER_SDL_FRAG`, the sample count in its uniform
 //! block). The fragment stage reads `gl_SampleID`, so it runs once per sample: sample `s` of
@@ -21,7 +21,7 @@
 //! (`Capabilities::sample_readback` is false). SDL_gpu gives each layer of a multisampled array
 //! or cube target its own multisample texture (`texture`), so a layer's restore draws into that
 //! layer's texture. A multisampled depth/stencil image is restored the same way by
-//! `depth_transfer` and `depth_draws`.
+//! `depth` and `depth_draws`.
 //!
 //! The shaders, the sampler and each (format, sample count) pipeline are made on first use.
 
@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{sample_planes_size, BackendError, Image, Rect, Slices, Upload};
 
-use crate::depth_draws::fetch_sampler;
+use crate::capture::depth_draws::fetch_sampler;
 use crate::device::sdl_error;
 use crate::pipeline::shader;
 use crate::record::Recorder;
@@ -210,7 +210,7 @@ pub(crate) fn record_samples_upload(
     let offset = rec.staged(node)?;
     let pipeline = rec.pipelines.samples.pipeline(rec.device, format, count)?;
     let planes =
-        crate::depth_transfer::temporary(rec, format, SDL_GPU_TEXTUREUSAGE_SAMPLER, (w, rows))?;
+        crate::capture::depth::temporary(rec, format, SDL_GPU_TEXTUREUSAGE_SAMPLER, (w, rows))?;
     let source = SDL_GPUTextureTransferInfo {
         transfer_buffer: rec.uploads,
         offset,
@@ -244,6 +244,13 @@ pub(crate) fn record_samples_upload(
         SDL_EndGPURenderPass(pass);
     }
     Ok(())
+}
+
+/// Readbacks reach the colour and depth/stencil images, never a multisample image
+/// (`Capabilities::sample_readback` is false: SDL_gpu cannot sample a multisampled texture);
+/// uploads restore it (this module).
+pub(crate) fn samples_readback() -> BackendError {
+    BackendError::NotSupported("a readback of a multisample image".into())
 }
 
 #[cfg(test)]

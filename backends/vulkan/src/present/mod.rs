@@ -3,8 +3,9 @@
 //! In: the frame's [`PresentMode`] as the compiler decided it, and the plan's back buffer.
 //! Out: around one submission, the acquired swapchain image (waited on by the submission that
 //! first uses it), the back buffer's colour image aliased to it for a frame drawn straight in,
-//! or the image a copy blits into, and after the submission a queue present that waits on the
-//! image's render-finished semaphore.
+//! or the image a copy blits into (the blit recorded at the plan's present node,
+//! [`record_present_copy`]), and after the submission a queue present that waits on the image's
+//! render-finished semaphore. One swapchain's creation and destruction are [`swapchain`]'s.
 //!
 //! The mechanism, none of the policy:
 //! - **Acquire** happens at the first submission of a frame that needs the image (a direct
@@ -26,15 +27,17 @@ use std::sync::Arc;
 
 use ash::vk;
 use xnagraph_graph::{
-    BackendError, FramePlan, NativeHandle, PlanNodeKind, PresentMode, PresentStats, PresentTarget,
-    SubmissionId, SwapchainDesc, TextureState,
+    Access, BackendError, FramePlan, Image, NativeHandle, PlanNodeKind, PresentMode, PresentStats,
+    PresentTarget, SubmissionId, SwapchainDesc, TextureState,
 };
 
-mod chain;
+mod swapchain;
 
-use self::chain::{choose_mode, Chain, Reason};
+use self::swapchain::{choose_mode, Chain, Reason};
 use crate::debug_names;
 use crate::device::Gpu;
+use crate::record::Recorder;
+use crate::sync::{image_barrier, layout, record_image_barriers};
 use crate::texture::Presenting;
 use crate::{vk_error, VulkanBackend};
 
@@ -459,4 +462,68 @@ impl VulkanBackend {
             Err(e) => Err(vk_error("vkQueuePresentKHR", e)),
         }
     }
+}
+
+/// A copied frame's present: the back buffer's colour image (left by the plan in the present
+/// access, the transfer-source layout) is blitted into the acquired swapchain image, scaled to
+/// it with linear filtering when the sizes differ (as XNA scales the back buffer to the
+/// window), and the swapchain image is left ready to present.
+pub(crate) fn record_present_copy(
+    rec: &mut Recorder<'_>,
+    back_buffer: NativeHandle,
+    (target, extent): (vk::Image, vk::Extent2D),
+) -> Result<(), BackendError> {
+    let texture = rec.textures.get(back_buffer)?;
+    let desc = texture.desc;
+    let source = texture.image(Image::Color, 0).map(|(image, _)| image).unwrap_or_default();
+    let device = &rec.gpu.device;
+    let range = vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    };
+    // The plan's present barrier made the back buffer's writes available; this one makes them
+    // visible to the blit (same layout), and the swapchain image's old content is discarded.
+    let mut into = image_barrier(target, range, Access::Nothing, Access::TransferWrite, true);
+    crate::sync::after_acquire(&mut into);
+    let before = [image_barrier(source, range, Access::Present, Access::TransferRead, false), into];
+    record_image_barriers(device, rec.cmd, &before);
+    let layers = vk::ImageSubresourceLayers {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        mip_level: 0,
+        base_array_layer: 0,
+        layer_count: 1,
+    };
+    let corner = |w: u32, h: u32| {
+        [vk::Offset3D { x: 0, y: 0, z: 0 }, vk::Offset3D { x: w as i32, y: h as i32, z: 1 }]
+    };
+    let blit = vk::ImageBlit {
+        src_subresource: layers,
+        src_offsets: corner(desc.width, desc.height),
+        dst_subresource: layers,
+        dst_offsets: corner(extent.width, extent.height),
+    };
+    let same_size = (desc.width, desc.height) == (extent.width, extent.height);
+    let filter = if same_size { vk::Filter::NEAREST } else { vk::Filter::LINEAR };
+    // SAFETY: recording outside rendering; the barriers above put the source in TRANSFER_SRC and
+    // the acquired swapchain image in TRANSFER_DST.
+    unsafe {
+        device.cmd_blit_image(
+            rec.cmd,
+            source,
+            layout(Access::TransferRead),
+            target,
+            layout(Access::TransferWrite),
+            &[blit],
+            filter,
+        )
+    };
+    let after = [
+        image_barrier(source, range, Access::TransferRead, Access::Present, false),
+        image_barrier(target, range, Access::TransferWrite, Access::PresentSwapchain, false),
+    ];
+    record_image_barriers(device, rec.cmd, &after);
+    Ok(())
 }

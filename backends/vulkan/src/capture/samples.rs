@@ -255,7 +255,7 @@ impl ScratchImage {
             Ok(view) => {
                 gpu.diagnostics.object_created();
                 gpu.diagnostics.object_created();
-                crate::validation::claim(image, &gpu.diagnostics);
+                crate::device::validation::claim(image, &gpu.diagnostics);
                 Ok(ScratchImage { image, alloc, view })
             }
             Err(e) => {
@@ -274,7 +274,7 @@ impl ScratchImage {
             gpu.device.destroy_image_view(self.view, None);
             gpu.allocator.destroy_image(self.image, &mut self.alloc);
         }
-        crate::validation::forget(self.image);
+        crate::device::validation::forget(self.image);
         gpu.diagnostics.object_destroyed();
         gpu.diagnostics.object_destroyed();
     }

@@ -9,6 +9,10 @@
 //! viewport, scissor, transform and texture), vkCmdEndRendering. Nothing here decides a load or
 //! store op, or which attachments an op writes: they come from the plan as they are.
 //!
+//! The ops inside a pass go to their own modules: sprite draws to `sprites`, geometry draws to
+//! [`geometry`], occlusion queries to [`queries`]; the descriptor sets a frame's draws share are
+//! kept by [`draw_sets`].
+//!
 //! With [`crate::VulkanConfig::poison_undefined`] (tests), what the plan calls undefined is made
 //! visible: a DONT_CARE load becomes a CLEAR to the poison value
 //! ([`xnagraph_graph::LoadOp::poisoned_when`]), and an attachment stored with DONT_CARE is
@@ -27,10 +31,13 @@ use crate::pipeline::PassFormats;
 use crate::record::Recorder;
 use crate::sync::{image_barrier, layout, record_image_barriers};
 
-mod draws;
+pub(crate) mod draw_sets;
+pub(crate) mod geometry;
+pub(crate) mod queries;
+mod sprites;
 
-use draws::{draw, DrawState};
-pub(crate) use draws::{set_source, viewport_and_scissor};
+use sprites::{draw, DrawState};
+pub(crate) use sprites::{set_source, viewport_and_scissor};
 
 fn malformed(message: &str) -> BackendError {
     BackendError::Native(format!("malformed plan: {message}"))
@@ -198,7 +205,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
             info = info.stencil_attachment(d);
         }
     }
-    crate::queries::reset_for_pass(rec, pass)?;
+    queries::reset_for_pass(rec, pass)?;
     let device = &rec.gpu.device;
     // SAFETY: `cmd` is recording outside any rendering; the views are live and the plan's
     // barriers put them in the layouts named above.
@@ -214,10 +221,10 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
             Some(PassOp::Draw(d)) if d.geometry.is_some() => {
                 // A geometry draw binds its own pipeline, streams and dynamic state.
                 state = DrawState::fresh();
-                crate::geometry::draw(rec, d, op.writes, &att.formats, att.extent)
+                geometry::draw(rec, d, op.writes, &att.formats, att.extent)
             }
             Some(PassOp::Draw(d)) => draw(rec, d, op.writes, &att, &mut state),
-            Some(PassOp::Query(q)) => crate::queries::record_op(rec, q),
+            Some(PassOp::Query(q)) => queries::record_op(rec, q),
             None => Err(malformed("pass op index out of range")),
         };
         if result.is_err() {

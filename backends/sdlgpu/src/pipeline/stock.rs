@@ -1,0 +1,63 @@
+//! The stock geometry effects' shaders.
+//!
+//! In: a [`StockShader`] named by a geometry draw. Out: its vertex and fragment stages as SDL
+//! shaders, made the first time a draw uses that effect (the SPIR-V is
+//! [`xnagraph_shaders::stock_stages`], the Vulkan backend's), in SDL_gpu's resource layout: the
+//! vertex stage reads one uniform block (set 1), the fragment stage two samplers (set 2:
+//! `Texture`, `Texture2`) and the same block (set 3). Nothing here decides anything about a
+//! frame.
+
+use std::collections::HashMap;
+
+use sdl3_sys::gpu::*;
+use xnagraph_graph::{BackendError, StockShader};
+
+use super::shader;
+
+/// The stages made so far.
+#[derive(Default)]
+pub(crate) struct StockEffects {
+    stages: HashMap<StockShader, (*mut SDL_GPUShader, *mut SDL_GPUShader)>,
+}
+
+impl StockEffects {
+    /// `shader`'s vertex and fragment stages, made on first use.
+    pub fn stages(
+        &mut self,
+        device: *mut SDL_GPUDevice,
+        shader: StockShader,
+    ) -> Result<(*mut SDL_GPUShader, *mut SDL_GPUShader), BackendError> {
+        if let Some(s) = self.stages.get(&shader) {
+            return Ok(*s);
+        }
+        let (vertex, fragment) = xnagraph_shaders::stock_stages(shader);
+        // SDL_gpu's resource layout: the vertex stage reads one uniform block (set 1); the
+        // fragment stage two samplers (set 2) and the same block (set 3). Every stock fragment
+        // stage is made with both samplers, so that one binding serves them all.
+        let v = self::shader(device, &vertex.words(), SDL_GPU_SHADERSTAGE_VERTEX, 0, 1)?;
+        let f = match self::shader(device, &fragment.words(), SDL_GPU_SHADERSTAGE_FRAGMENT, 2, 1) {
+            Ok(f) => f,
+            Err(e) => {
+                // SAFETY: just made; nothing uses it.
+                unsafe { SDL_ReleaseGPUShader(device, v) };
+                return Err(e);
+            }
+        };
+        self.stages.insert(shader, (v, f));
+        Ok((v, f))
+    }
+
+    /// Releases every stage.
+    ///
+    /// # Safety
+    /// The GPU is idle or SDL defers the release (it does for shaders).
+    pub unsafe fn destroy(&mut self, device: *mut SDL_GPUDevice) {
+        // SAFETY: the caller's contract; every handle is released once.
+        unsafe {
+            for (_, (v, f)) in self.stages.drain() {
+                SDL_ReleaseGPUShader(device, v);
+                SDL_ReleaseGPUShader(device, f);
+            }
+        }
+    }
+}
