@@ -1,6 +1,7 @@
 //! Builds SDL 3.4 from the source the `sdl3-src` crate carries, with one fix applied, and links it
 //! statically (what sdl3-sys's `build-from-source-static` did; sdl3-sys now only gives bindings,
-//! with `no-link`).
+//! with `no-link`); or, with the `system` feature, links the system's SDL 3 found through
+//! pkg-config.
 //!
 //! The fix: SDL's Vulkan memory defragmenter (`VULKAN_INTERNAL_DefragmentMemory` in
 //! `src/gpu/vulkan/SDL_gpu_vulkan.c`, line 11172 of SDL 3.4.18) copies every mip level of a 3D
@@ -41,6 +42,19 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 /// gates the x11-dl dependency in Cargo.toml).
 const X11_WAYLAND_SYSTEMS: [&str; 5] = ["linux", "dragonfly", "freebsd", "netbsd", "openbsd"];
 
+/// The `system` feature: the system's SDL 3, 3.4 or newer, found through pkg-config (its
+/// `PKG_CONFIG_PATH`; `SDL3_STATIC=1` links a static library). Such an SDL lacks the
+/// defragmenter fix above, which only 3D textures with mip levels meet.
+fn link_system_sdl() -> Result<(), Box<dyn Error>> {
+    pkg_config::Config::new().atleast_version("3.4.0").probe("sdl3").map_err(|e| {
+        format!(
+            "the `system` feature links the system's SDL 3 (3.4 or newer), and pkg-config did \
+             not find it: {e}"
+        )
+    })?;
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     println!("cargo::rerun-if-changed=build.rs");
     // `cfg(x11_wayland)`: the window system code of src/present/platform.rs for X11 and Wayland.
@@ -48,6 +62,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if X11_WAYLAND_SYSTEMS.contains(&target_os.as_str()) {
         println!("cargo::rustc-cfg=x11_wayland");
+    }
+    if std::env::var_os("CARGO_FEATURE_SYSTEM").is_some() {
+        return link_system_sdl();
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR not set")?);
     let source = out.join("SDL");

@@ -2,23 +2,23 @@
 //! sprites through a half-size target), and how fast a replay runs against the live game, in
 //! one process.
 //!
-//! Capture: rounds of frames without a capture and frames with one (`capture_frames` over
-//! exactly that block) alternate, so drift on a shared machine hits both alike. Two figures,
-//! each with the ratio of the means (target at most 1.10): the frame time (recording and
-//! `present`, wall clock, as the sample measures it: it includes waiting for the GPU), and the
-//! game thread's own CPU time per frame (Linux's `/proc/thread-self/schedstat`; `null`
-//! elsewhere), which is what capture adds to the game itself: the writer thread's encoding and
-//! compression run beside it. Each is also given as the microseconds a frame gains with the
-//! capture (`added_us_*`), with the render thread's CPU time per frame (it hands the frame to
-//! the writer) and the writer thread's (the capture's own work, off both). `queue_full_waits`
-//! counts the hand-overs that found the writer's queue full and waited (0: the capture never
-//! held up rendering). The snapshot read back when a capture starts is a one-off and is
-//! reported on its own. Replay: the last captured block replayed on a
-//! second Vulkan device `REPLAYS` times back to back (`xnagraph_benches::replay`, the
-//! `xnagraph-replay` path) after one uncounted warm-up replay, frames per second against the live frames without capture (target at least 0.90):
-//! `ratio` from the mean frame times, `ratio_median` from the median ones (the steady state).
-//! The CPU time per frame of the replay's submitting thread (the resources' creation, each
-//! pass's snapshot uploads and the final idle wait included) stands beside the live render thread's.
+//! Capture: rounds of frames without a capture and frames with one (`capture_frames` over exactly
+//! that block) alternate, so drift on a shared machine hits both alike. Two figures, each with the
+//! ratio of the means (target at most 1.10): the frame time (recording and `present`, wall clock,
+//! as the sample measures it: it includes waiting for the GPU), and the game thread's own CPU time
+//! per frame (Linux's `/proc/thread-self/schedstat`; `null` elsewhere), which is what capture adds
+//! to the game itself: the writer thread's encoding and compression run beside it. Each is also
+//! given as the microseconds a frame gains with the capture (`added_us_*`), with the render
+//! thread's CPU time per frame (it hands the frame to the writer) and the writer thread's (the
+//! capture's own work, off both). `queue_full_waits` counts the hand-overs that found the writer's
+//! queue full and waited (0: the capture never held up rendering). The snapshot read back when a
+//! capture starts is a one-off and is reported on its own. Replay: the last captured block replayed
+//! on a second Vulkan device `REPLAYS` times back to back (`xnagraph_benches::replay`, the
+//! `xnagraph-replay` path) after one uncounted warm-up replay, frames per second against the live
+//! frames without capture (target at least 0.90): `ratio` from the mean frame times, `ratio_median`
+//! from the median ones (the steady state). The CPU time per frame of the replay's submitting
+//! thread (the resources' creation, each pass's snapshot uploads and the final idle wait included)
+//! stands beside the live render thread's.
 
 use std::time::{Duration, Instant};
 

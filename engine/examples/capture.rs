@@ -4,7 +4,7 @@
 //! shows two passes. Escape quits.
 //!
 //! ```sh
-//! cargo run -p xnagraph --example capture
+//! cargo run -p xnagraph --features capture --example capture
 //! ```
 //!
 //! Any game can be captured without code: `XNAGRAPH_CAPTURE=frames.xgc:100-109` captures

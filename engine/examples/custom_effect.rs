@@ -4,7 +4,7 @@
 //! parameters into the draws that follow. Escape quits.
 //!
 //! ```sh
-//! cargo run -p xnagraph --example custom_effect
+//! cargo run -p xnagraph --features runtime-effects --example custom_effect
 //! ```
 
 mod common;

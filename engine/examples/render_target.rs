@@ -6,7 +6,7 @@
 //! target is cleared, drawn, then sampled, and orders the passes and barriers accordingly.
 //!
 //! ```sh
-//! cargo run -p xnagraph --example render_target
+//! cargo run -p xnagraph --features runtime-effects --example render_target
 //! ```
 
 mod common;

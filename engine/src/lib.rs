@@ -53,6 +53,25 @@
 //! The crate's `examples/` folder holds a small game for each row (`cargo run -p xnagraph
 //! --example sprites`). A game's own vertex type derives `Pod` through [`bytemuck`], re-exported.
 //!
+//! # Cargo features
+//!
+//! A game builds only what it uses. The defaults (`vulkan`, `game`, `png`) make a windowed 2D
+//! or 3D game; what a build lacks is `NotSupported` at the call that asks for it, naming the
+//! feature.
+//!
+//! | feature | brings |
+//! | --- | --- |
+//! | `vulkan` (default) | the Vulkan backend (ash, vk-mem) |
+//! | `sdlgpu` | the SDL_gpu backend, SDL 3.4 built from source (cmake) and linked statically |
+//! | `sdlgpu-system` | the SDL_gpu backend over the system's SDL 3.4 found through pkg-config |
+//! | `runtime-effects` | [`Effect::from_glsl`] and [`CustomEffect::new`] compile GLSL (glslang); without it effects come from SPIR-V ([`Effect::from_spirv`], [`CustomEffect::from_spirv`]) |
+//! | `capture` | [`GraphicsDevice::capture_frames`] and its file writer (serde, postcard, zstd) |
+//! | `profiling` | puffin scopes at the flush, the compiler's stages and the backends' steps |
+//! | `game` (default) | [`game`]: the game loop, window and input on winit |
+//! | `png` (default), `jpeg`, `bmp`, `gif`, `tga`, `qoi` | each an image format [`Texture2D::from_file`] reads |
+//! | `full` | all of the above but `sdlgpu-system` |
+//! | `serde`, `glam`, `mint` | the math types' serde derives and conversions |
+//!
 //! # The source's floor plan
 //!
 //! Each folder is one thing a game touches, and calls go one way, from the top of this list to
@@ -106,6 +125,7 @@ mod effects;
 mod error;
 mod event;
 mod finite;
+#[cfg(feature = "game")]
 pub mod game;
 pub mod math;
 mod resources;
@@ -128,7 +148,8 @@ pub use effects::alpha_test::AlphaTestEffect;
 pub use effects::basic::{BasicEffect, EffectPass, EffectTechnique};
 pub use effects::custom::{
     CustomEffect, CustomPass, CustomTechnique, EffectParameter, EffectValue, ParameterClass,
-    ParameterType, PassSource, TechniqueSource, VERTEX_SAMPLER_SLOTS,
+    ParameterType, PassSource, SpirvPassSource, SpirvTechniqueSource, TechniqueSource,
+    VERTEX_SAMPLER_SLOTS,
 };
 pub use effects::dual_texture::DualTextureEffect;
 pub use effects::parameters::{EffectParameterCollection, StockParameter};

@@ -1,6 +1,9 @@
 //! Sampling a cube through the stock cube-sampling stage (`SpriteBatch::draw_cube_direction`):
 //! each face rendered its own colour, then looked up in the six axis directions.
 
+// Some tests here need the `runtime-effects` feature; without it what only they use is unused.
+#![cfg_attr(not(feature = "runtime-effects"), allow(unused))]
+
 mod common;
 
 use common::*;
@@ -176,6 +179,7 @@ fn sampling_a_bound_cube_is_refused_with_the_resolve_message() {
     }
 }
 
+#[cfg(feature = "runtime-effects")]
 #[test]
 fn drawing_a_cube_outside_begin_or_in_a_custom_effect_batch_is_invalid_operation() {
     let _v = Validation::new();

@@ -2,6 +2,9 @@
 //! `InstanceFrequency`): XNA's errors for every bad argument and state, and (with a custom
 //! effect that offsets each instance) the pixels of every instance.
 
+// Some tests here need the `runtime-effects` feature; without it what only they use is unused.
+#![cfg_attr(not(feature = "runtime-effects"), allow(unused))]
+
 mod common;
 
 use common::*;
@@ -207,17 +210,20 @@ void main() { color = tint; }
 
 /// XNA's matrix from pixel coordinates (y down) to clip space (y up). Near 0 and far −1 make
 /// clip depth equal the vertex's z.
+#[cfg(feature = "runtime-effects")]
 fn pixels_to_clip() -> Matrix {
     Matrix::create_orthographic_off_center(0.0, W as f32, H as f32, 0.0, 0.0, -1.0)
 }
 
 /// Seven instances, each at its own place (stream 1, frequency 1), coloured from stream 2 bound
 /// with `frequency`: instance `i` must show colour `i / frequency`, every pixel exact.
+#[cfg(feature = "runtime-effects")]
 fn draw_with_colour_frequency(frequency: i32) {
     draw_instances(frequency, 4);
 }
 
 /// [`draw_with_colour_frequency`] with `num_vertices` passed to `DrawInstancedPrimitives`.
+#[cfg(feature = "runtime-effects")]
 fn draw_instances(frequency: i32, num_vertices: i32) {
     let _v = Validation::new();
     let device = device(W, H);
@@ -312,6 +318,7 @@ fn draw_instances(frequency: i32, num_vertices: i32) {
     }
 }
 
+#[cfg(feature = "runtime-effects")]
 #[test]
 fn a_stream_of_frequency_two_steps_once_per_two_instances() {
     if skip_on_sdlgpu("a_stream_of_frequency_two_steps_once_per_two_instances", "no divisor") {
@@ -320,6 +327,7 @@ fn a_stream_of_frequency_two_steps_once_per_two_instances() {
     draw_with_colour_frequency(2);
 }
 
+#[cfg(feature = "runtime-effects")]
 #[test]
 fn a_stream_of_frequency_three_steps_once_per_three_instances() {
     if skip_on_sdlgpu("a_stream_of_frequency_three_steps_once_per_three_instances", "no divisor") {
@@ -330,6 +338,7 @@ fn a_stream_of_frequency_three_steps_once_per_three_instances() {
 
 /// `numVertices` is a hint for instanced draws too: the 4-vertex quad drawn with `numVertices`
 /// 6 places every instance.
+#[cfg(feature = "runtime-effects")]
 #[test]
 fn num_vertices_is_a_hint_for_instanced_draws() {
     draw_instances(1, 6);

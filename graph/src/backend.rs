@@ -105,9 +105,9 @@ pub struct Capabilities {
     /// `NotSupported` at `SetVertexBuffers`.
     pub instance_divisor: bool,
     /// The depth/stencil image of a single-sample render target (with
-    /// [`Capabilities::sample_readback`], of a multisampled one too, every sample) can be read
-    /// back and written by transfers ([`crate::Readback::image`], [`crate::Upload::image`]): a frame capture
-    /// snapshots the depth/stencil content of preserving targets, and a replay restores it.
+    /// [`Capabilities::sample_readback`], of a multisampled one too, every sample) can be read back
+    /// and written by transfers ([`crate::Readback::image`], [`crate::Upload::image`]): a frame
+    /// capture snapshots the depth/stencil content of preserving targets, and a replay restores it.
     /// Without it a capture's snapshot lacks that content, and a replay that would load it is
     /// refused ([`crate::capture::unsnapshotted`]).
     pub depth_readback: bool,

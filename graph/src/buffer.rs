@@ -27,7 +27,8 @@ impl BufferId {
 }
 
 /// What a buffer holds: vertices (XNA's `VertexBuffer`) or indices (`IndexBuffer`).
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum BufferKind {
     /// Vertex data, bound with `SetVertexBuffer`.
     Vertex,
@@ -36,7 +37,8 @@ pub enum BufferKind {
 }
 
 /// What a backend needs to create a buffer.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct BufferDesc {
     /// Size in bytes (more than zero).
     pub size: u64,
@@ -56,9 +58,8 @@ impl BufferDesc {
 }
 
 /// XNA's `SetDataOptions`: what a write promises about the buffer's other content.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum SetDataOptions {
     /// The write is ordered after every earlier use of the bytes it overwrites.
     #[default]

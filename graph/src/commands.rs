@@ -19,7 +19,8 @@ pub use xnagraph_math::Rectangle as Rect;
 
 /// The depth slices `front..back` a transfer covers: the z range of XNA's `Texture3D` box. A 2D
 /// texture or a cube face has one slice, [`Slices::FLAT`].
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct Slices {
     /// The first slice covered.
     pub front: u32,
@@ -218,7 +219,8 @@ impl DrawTextures {
 
 /// A clear command. Each aspect is `Some` only when the caller asked for it *and* the bound
 /// target has it (the engine filters), so the compiler never sees a clear of a missing aspect.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct Clear {
     /// Clear the colour attachments to this RGBA value.
     pub color: Option<[f32; 4]>,
@@ -300,7 +302,8 @@ pub struct ColorBinding {
 }
 
 /// How a pass segment began.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum SegmentStart {
     /// A real `SetRenderTargets` transition. `usage` is the first target's (the back buffer's
     /// presentation usage when returning to it): as in XNA and FNA, the first target's usage
@@ -357,10 +360,10 @@ pub struct Upload {
     pub rect: Rect,
     /// The depth slices written (a volume's box); [`Slices::FLAT`] otherwise.
     pub slices: Slices,
-    /// The image written: [`Image::Color`] for `SetData`; [`Image::DepthStencil`] restores a
-    /// render target's depth/stencil content (level 0, layer 0, the whole level; a replay's
-    /// snapshot; every sample of a multisampled one), as [`depth_stencil_size`] describes; [`Image::Samples`] restores
-    /// every sample of one layer of a multisampled target (level 0, the whole level), as
+    /// The image written: [`Image::Color`] for `SetData`; [`Image::DepthStencil`] restores a render
+    /// target's depth/stencil content (level 0, layer 0, the whole level; a replay's snapshot;
+    /// every sample of a multisampled one), as [`depth_stencil_size`] describes; [`Image::Samples`]
+    /// restores every sample of one layer of a multisampled target (level 0, the whole level), as
     /// [`sample_planes_size`] describes, where the backend allows it
     /// ([`crate::Capabilities::sample_readback`]).
     pub image: Image,

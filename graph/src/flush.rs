@@ -93,7 +93,7 @@ pub fn flush<B: FlushBackend + ?Sized>(
     times.compile = start.elapsed();
     let submitted = backend.compiled(&plan).and_then(|()| {
         let _span = tracing::debug_span!("submit", frame).entered();
-        puffin::profile_scope!("submit");
+        crate::profile_scope!("submit");
         let start = Instant::now();
         if let Some(blocker) = backend.submit_blocker()? {
             backend.wait_for(blocker)?;

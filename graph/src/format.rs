@@ -13,9 +13,8 @@
 /// that a shader written for XNA (e.g. a tint multiplied by a `Single` height map) sees the
 /// values it saw there. `Alpha8` reads as (0, 0, 0, a), as in XNA. Render targets store exactly
 /// what is drawn; the rule applies to sampling.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum SurfaceFormat {
     /// 32 bits: bytes R, G, B, A (unsigned normalized).
     Color,
@@ -128,19 +127,8 @@ impl SurfaceFormat {
 }
 
 /// XNA 4.0's `DepthFormat`.
-#[derive(
-    serde::Serialize,
-    serde::Deserialize,
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum DepthFormat {
     /// No depth buffer.
     #[default]

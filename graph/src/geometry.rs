@@ -18,7 +18,8 @@ use std::sync::Arc;
 use crate::buffer::BufferState;
 
 /// XNA's `PrimitiveType`.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum PrimitiveType {
     /// Each three vertices are one triangle.
     TriangleList,
@@ -44,7 +45,8 @@ impl PrimitiveType {
 }
 
 /// How one vertex attribute is stored (XNA's `VertexElementFormat`, as a backend reads it).
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 #[allow(missing_docs)] // Each name is the storage it reads.
 pub enum VertexFormat {
     Float1,
@@ -82,7 +84,8 @@ pub const ATTRIBUTES: usize = 5;
 
 /// Where one attribute is read from: a binding (index into [`VertexLayout::bindings`]), its
 /// storage and its byte offset in the vertex.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct AttributeSource {
     /// The vertex stream.
     pub binding: u8,
@@ -93,7 +96,8 @@ pub struct AttributeSource {
 }
 
 /// One vertex stream's stride and step rate.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct BindingLayout {
     /// Bytes from one vertex to the next.
     pub stride: u32,
@@ -113,7 +117,8 @@ impl BindingLayout {
 /// The vertex layout of a draw: part of its pipeline. An attribute that is `None` is read by
 /// the shader as its default (white colour, texture coordinates 0, normal +z) from a constant
 /// stream the backend provides.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct VertexLayout {
     /// One per vertex stream, in binding order.
     pub bindings: Vec<BindingLayout>,
@@ -150,7 +155,8 @@ pub struct IndexSource {
 }
 
 /// What is drawn: vertices in order, or indexed.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum DrawCall {
     /// `vertex_count` vertices from `first_vertex`.
     Vertices {
@@ -176,9 +182,8 @@ pub enum DrawCall {
 }
 
 /// Which stock effect's shader pair draws a geometry draw (part of its pipeline).
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum StockShader {
     /// `BasicEffect`: `shaders/glsl/basic.*`.
     #[default]
@@ -211,6 +216,7 @@ impl Default for StockMaterial {
 }
 
 /// Serialised as the shader and the block's floats as a sequence (serde's arrays stop at 32).
+#[cfg(feature = "capture")]
 impl serde::Serialize for StockMaterial {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         (self.shader, &self.block[..]).serialize(s)
@@ -218,6 +224,7 @@ impl serde::Serialize for StockMaterial {
 }
 
 /// A block of any other length than [`MATERIAL_FLOATS`] is an error, never a short material.
+#[cfg(feature = "capture")]
 impl<'de> serde::Deserialize<'de> for StockMaterial {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let (shader, floats): (StockShader, Vec<f32>) = serde::Deserialize::deserialize(d)?;

@@ -12,6 +12,7 @@
 pub mod backend;
 pub mod buffer;
 pub mod builder;
+#[cfg(feature = "capture")]
 pub mod capture;
 pub mod commands;
 pub mod compile;
@@ -27,9 +28,11 @@ pub mod null;
 pub mod pipeline_request;
 pub mod plan;
 pub mod present;
+pub mod profiling;
 pub mod query;
 pub mod resource;
 pub mod retire;
+pub mod snapshot;
 pub mod sprite_arena;
 pub mod states;
 pub mod timing;

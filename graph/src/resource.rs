@@ -72,9 +72,8 @@ impl NativeHandle {
 }
 
 /// XNA's `RenderTargetUsage`.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum RenderTargetUsage {
     /// The content does not survive a new bind: each bind starts the target cleared to opaque
     /// black, depth 1, stencil 0 (on the buffers it has).
@@ -96,7 +95,8 @@ impl RenderTargetUsage {
 }
 
 /// What makes a texture a render target.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct RenderTargetDesc {
     /// The depth format the backend applied (not necessarily the one requested).
     pub depth: DepthFormat,
@@ -116,7 +116,8 @@ impl RenderTargetDesc {
 }
 
 /// Everything a backend needs to create a native texture.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct TextureDesc {
     /// Width of level 0, in texels.
     pub width: u32,

@@ -7,7 +7,8 @@
 //! state. They are re-exported by [`crate::commands`].
 
 /// XNA's `Blend`.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum Blend {
     /// Factor (1, 1, 1, 1).
     One,
@@ -38,7 +39,8 @@ pub enum Blend {
 }
 
 /// XNA's `BlendFunction`.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum BlendFunction {
     /// source × source factor + destination × destination factor.
     Add,
@@ -55,7 +57,8 @@ pub enum BlendFunction {
 bitflags::bitflags! {
     /// XNA's `ColorWriteChannels`: the colour channels a draw writes, as a bitflags type
     /// (`RED | GREEN`, `contains`, `empty` for none). Serialized as its bits (red is bit 0).
-    #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
     pub struct ColorWriteChannels: u8 {
         /// `ColorWriteChannels.Red`.
         const RED = 1;
@@ -83,7 +86,8 @@ impl Default for ColorWriteChannels {
 }
 
 /// XNA's `BlendState` as pipeline data.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct BlendState {
     /// Factor applied to the source colour (XNA's default: `One`).
     pub color_source_blend: Blend,
@@ -143,7 +147,8 @@ impl BlendState {
 }
 
 /// XNA's `TextureFilter` (the subset SpriteBatch's stock samplers use, plus the rest).
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum TextureFilter {
     /// Linear minification, magnification and mip filtering.
     Linear,
@@ -166,7 +171,8 @@ pub enum TextureFilter {
 }
 
 /// XNA's `TextureAddressMode`.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum TextureAddressMode {
     /// Repeat the texture: coordinates are taken modulo 1.
     Wrap,
@@ -177,7 +183,8 @@ pub enum TextureAddressMode {
 }
 
 /// XNA's `SamplerState` as pipeline data.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct SamplerState {
     /// Minification, magnification and mip filter.
     pub filter: TextureFilter,
@@ -252,7 +259,8 @@ mod sampler_tests {
 }
 
 /// XNA's `CompareFunction`.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum CompareFunction {
     /// The test always passes.
     Always,
@@ -273,7 +281,8 @@ pub enum CompareFunction {
 }
 
 /// XNA's `StencilOperation`.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum StencilOperation {
     /// Keep the stored value.
     Keep,
@@ -294,7 +303,8 @@ pub enum StencilOperation {
 }
 
 /// XNA's `DepthStencilState` as pipeline data (one-sided stencil).
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct DepthStencilState {
     /// Whether the depth test runs.
     pub depth_buffer_enable: bool,
@@ -345,7 +355,8 @@ impl DepthStencilState {
 }
 
 /// XNA's `CullMode`.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum CullMode {
     /// Draw every triangle.
     None,
@@ -356,7 +367,8 @@ pub enum CullMode {
 }
 
 /// XNA's `FillMode`.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum FillMode {
     /// Fill triangles.
     Solid,
@@ -365,7 +377,8 @@ pub enum FillMode {
 }
 
 /// XNA's `RasterizerState` as pipeline data (depth bias as raw bits so the key hashes).
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct RasterizerState {
     /// Which triangles are culled.
     pub cull_mode: CullMode,

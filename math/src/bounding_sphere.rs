@@ -76,8 +76,8 @@ impl BoundingSphere {
         BoundingSphere::new(center, center.distance(box_.max))
     }
 
-    /// `BoundingSphere.CreateFromFrustum(frustum)`: [`create_from_points`](Self::create_from_points)
-    /// of its eight corners.
+    /// `BoundingSphere.CreateFromFrustum(frustum)`:
+    /// [`create_from_points`](Self::create_from_points) of its eight corners.
     pub fn create_from_frustum(frustum: &BoundingFrustum) -> BoundingSphere {
         let corners = frustum.get_corners();
         let first = corners[0];

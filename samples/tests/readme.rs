@@ -1,5 +1,6 @@
 //! The README's quick-start game is `examples/readme.rs`, verbatim, and it runs: the code a new
-//! user copies first is compiled by every build of the tests, played headless and its pixels checked.
+//! user copies first is compiled by every build of the tests, played headless and its pixels
+//! checked.
 
 #[allow(dead_code)] // Its `main` opens a window; the test runs the game headless.
 mod example {

@@ -144,11 +144,12 @@ impl SdlGpuBackend {
         Self::create(config, None)
     }
 
-    /// A backend that presents to `window`, an X11 or Wayland window (a Win32 window on
-    /// Windows, an AppKit view on macOS; winit 0.30's `Window` has the handles): SDL's video
-    /// subsystem starts with that window's driver (`x11`, `wayland`, `windows` or `cocoa`; a process where SDL already runs another driver, such as a headless device's
-    /// `offscreen`, is `NotSupported`), wraps the window without taking its input, and claims
-    /// it for the GPU device. The backend keeps `window` alive until SDL has let it go.
+    /// A backend that presents to `window`, an X11 or Wayland window (a Win32 window on Windows, an
+    /// AppKit view on macOS; winit 0.30's `Window` has the handles): SDL's video subsystem starts
+    /// with that window's driver (`x11`, `wayland`, `windows` or `cocoa`; a process where SDL
+    /// already runs another driver, such as a headless device's `offscreen`, is `NotSupported`),
+    /// wraps the window without taking its input, and claims it for the GPU device. The backend
+    /// keeps `window` alive until SDL has let it go.
     pub fn for_window<W>(
         config: SdlGpuConfig,
         window: Arc<W>,
@@ -285,7 +286,7 @@ impl SdlGpuBackend {
     fn release(&mut self, handles: Vec<NativeHandle>) {
         let completed = self.fences.completed().0;
         let _span = tracing::debug_span!("retire", completed).entered();
-        puffin::profile_scope!("retire");
+        xnagraph_graph::profile_scope!("retire");
         let device = self.gpu.device;
         for h in handles {
             match h.kind() {

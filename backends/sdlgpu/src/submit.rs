@@ -99,10 +99,10 @@ impl SdlGpuBackend {
     ) -> Result<SubmissionId, BackendError> {
         let next = self.last_submitted.0 + 1;
         let lower = tracing::debug_span!("lower", submission = next).entered();
-        let lower_scope = puffin::profile_scope_custom!("lower");
+        let lower_scope = xnagraph_graph::profile_scope_guard!("lower");
         let sprites = sprites::sprite_bytes(&plan.frame);
         // Stage every upload's bytes, then the vertex stream, in one mapped transfer buffer.
-        // (A depth/stencil upload stages its native bytes: `depth_transfer::staged_bytes`.)
+        // (A depth/stencil upload stages its native bytes: `capture::depth::staged_bytes`.)
         let mut offsets = Vec::new();
         let mut staged = Vec::new();
         let mut total = 0u32;
@@ -239,7 +239,7 @@ impl SdlGpuBackend {
         }
         drop((lower_scope, lower));
         let submit = tracing::debug_span!("queue_submit", submission = next).entered();
-        puffin::profile_scope!("queue_submit");
+        xnagraph_graph::profile_scope!("queue_submit");
         // Handles dropped before this submission: nothing recorded from now on names them.
         let dropped = self.sink.drain();
         // SAFETY: a recording command buffer outside any pass.

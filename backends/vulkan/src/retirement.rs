@@ -63,7 +63,7 @@ impl VulkanBackend {
     /// Frees everything whose last use has completed.
     pub(crate) fn free_completed(&mut self) {
         let _span = tracing::debug_span!("retire", completed = self.completed.0).entered();
-        puffin::profile_scope!("retire");
+        xnagraph_graph::profile_scope!("retire");
         for object in self.retired.collect(self.completed) {
             self.free(object);
         }

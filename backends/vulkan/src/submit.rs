@@ -164,7 +164,7 @@ impl VulkanBackend {
         };
         let recorded = {
             let _span = tracing::debug_span!("lower", submission = id.0).entered();
-            puffin::profile_scope!("lower");
+            xnagraph_graph::profile_scope!("lower");
             record::record(&mut rec, plan)
         };
         let readbacks = std::mem::take(&mut rec.readbacks);
@@ -173,7 +173,7 @@ impl VulkanBackend {
         let hold = self.hold;
         let submitted = recorded.and_then(|()| {
             let _span = tracing::debug_span!("queue_submit", submission = id.0).entered();
-            puffin::profile_scope!("queue_submit");
+            xnagraph_graph::profile_scope!("queue_submit");
             // SAFETY: `cmd` is recording; the fence is unsignalled after the reset and not in use
             // (the slot is idle).
             unsafe {

@@ -1,6 +1,6 @@
-//! A backend wrapper that watches the plans going through it ([`Watched`] by a [`PlanLog`]): the profiler sees every
-//! submitted plan (described per node, and as DOT when asked) without the replay path
-//! changing.
+//! A backend wrapper that watches the plans going through it ([`Watched`] by a [`PlanLog`]): the
+//! profiler sees every submitted plan (described per node, and as DOT when asked) without the
+//! replay path changing.
 
 use std::time::{Duration, Instant};
 

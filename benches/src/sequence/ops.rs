@@ -139,7 +139,8 @@ pub enum Op {
     CreateTexture { slot: u8, width: i32, height: i32, mipmap: bool },
     /// `RenderTarget2D::with_options` (Color, no multisampling) into a slot.
     CreateTarget { slot: u8, width: i32, height: i32, mipmap: bool, depth: bool, preserve: bool },
-    /// `VertexBuffer::new` or `DynamicVertexBuffer::new` of [`QuadVertex`](super::exec::QuadVertex).
+    /// `VertexBuffer::new` or `DynamicVertexBuffer::new` of
+    /// [`QuadVertex`](super::exec::QuadVertex).
     CreateVertexBuffer { slot: u8, vertices: i32, dynamic: bool, write_only: bool },
     /// `IndexBuffer::new` of 16-bit indices.
     CreateIndexBuffer { slot: u8, indices: i32, write_only: bool },

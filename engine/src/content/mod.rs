@@ -1,7 +1,9 @@
 //! Content: XNA's `ContentManager` over compiled `.xnb` files (`manager.rs`: names and
 //! caching; `xnb.rs`: the container, its header and decompression; `readers.rs`: the type
 //! readers), and, here, `Texture2D` loaded from image files and streams (PNG, JPEG, BMP, GIF,
-//! TGA, QOI through the `image` crate) and saved as PNG.
+//! TGA, QOI through the `image` crate, each codec a Cargo feature of its own: `image_file.rs`)
+//! and saved as PNG. A format whose codec this build lacks is `NotSupported`, naming the
+//! feature.
 //!
 //! Rules kept here: every colour type and bit depth becomes `SurfaceFormat::Color` (palette and
 //! low-bit grey expanded, a PNG `tRNS` chunk becoming alpha, 16-bit samples rounded to 8 bits; a
@@ -10,6 +12,11 @@
 //! its pixels are decoded; a decoder failure is `InvalidOperation` carrying the decoder's message
 //! (and the file's name when loaded from a file), never a panic.
 
+#[cfg(feature = "image")]
+mod image_file;
+#[cfg(not(feature = "image"))]
+#[path = "no_image_file.rs"]
+mod image_file;
 mod manager;
 mod readers;
 mod xnb;
@@ -22,7 +29,7 @@ use std::path::Path;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::math::Color;
-use crate::resources::texture::{validate_size, Texture2D};
+use crate::resources::texture::Texture2D;
 
 /// How a texture is loaded from an image ([`Texture2D::from_stream_with`],
 /// [`Texture2D::from_file_with`]).
@@ -42,119 +49,15 @@ impl Default for LoadOptions {
     }
 }
 
-/// The decoder's allocation limit: a HiDef-sized image at 16 bits per channel, plus room for
-/// ancillary data. The size rules refuse anything larger before the pixels are decoded.
-const DECODE_LIMIT_BYTES: u64 = 4096 * 4096 * 8 + (16 << 20);
-
-/// The formats read, as named in messages.
-const FORMATS: &str = "PNG, JPEG, BMP, GIF, TGA or QOI";
-
-/// One straight-alpha channel premultiplied by `alpha`, rounded to nearest as the content
-/// pipeline's float conversion does.
-pub(crate) fn premultiply(channel: u8, alpha: u8) -> u8 {
-    ((u32::from(channel) * u32::from(alpha) + 127) / 255) as u8
-}
-
-/// The decoder's error as XNA's `InvalidOperationException`, naming the source.
-fn decode_error(source: &str, what: impl std::fmt::Display) -> XnaError {
-    let what = what.to_string();
-    let what = what.trim_end_matches('.');
-    XnaError::invalid_operation(format!("Could not load a texture from {source}: {what}."))
-}
-
-/// Whether `error` or one of its causes is an unexpected end of the data.
-fn is_truncation(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut cause = Some(error);
-    while let Some(e) = cause {
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            if io.kind() == std::io::ErrorKind::UnexpectedEof {
-                return true;
-            }
-        }
-        // Some decoders carry the end of data in their own error type, with the I/O error's
-        // words only.
-        let text = e.to_string().to_ascii_lowercase();
-        if text.contains("failed to fill whole buffer") || text.contains("end of file") {
-            return true;
-        }
-        cause = e.source();
-    }
-    false
-}
-
-/// What went wrong while decoding `len` bytes, in words: a truncation names the byte where the
-/// data ends, an unknown format lists the formats read, anything else carries the decoder's
-/// message.
-fn describe(error: &image::ImageError, len: usize) -> String {
-    match error {
-        image::ImageError::Unsupported(e) => {
-            format!("unsupported image format ({e}); the formats read are {FORMATS}")
-        }
-        image::ImageError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
-            format!("the data is truncated at byte {len} ({io})")
-        }
-        e if is_truncation(e) => format!("the data is truncated at byte {len} ({e})"),
-        e => e.to_string(),
-    }
-}
-
-/// Decodes an image held in `data` into texels, checking its size against the device's texture
-/// size rules first. `format` is the format named by the file's extension, if any; the data's
-/// own signature wins over it.
-fn decode(
-    device: &GraphicsDevice,
-    data: &[u8],
-    format: Option<image::ImageFormat>,
-    source: &str,
-    options: LoadOptions,
-) -> Result<(u32, u32, Vec<Color>)> {
-    let mut reader = image::ImageReader::new(std::io::Cursor::new(data));
-    if let Some(format) = format {
-        reader.set_format(format);
-    }
-    let mut reader = reader.with_guessed_format().map_err(|e| decode_error(source, e))?;
-    if reader.format().is_none() {
-        return Err(decode_error(
-            source,
-            format!(
-                "unsupported image format (no known signature); the formats read are {FORMATS}"
-            ),
-        ));
-    }
-    let mut limits = image::Limits::default();
-    limits.max_alloc = Some(DECODE_LIMIT_BYTES);
-    reader.limits(limits);
-    let fail = |e: image::ImageError| decode_error(source, describe(&e, data.len()));
-    let decoder = reader.into_decoder().map_err(fail)?;
-    let (w, h) = image::ImageDecoder::dimensions(&decoder);
-    if w == 0 || h == 0 {
-        return Err(decode_error(source, format!("the image's dimensions are {w}x{h}")));
-    }
-    let clamp = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
-    validate_size(&device.shared, clamp(w), clamp(h))?;
-    let image = image::DynamicImage::from_decoder(decoder).map_err(fail)?;
-    let rgba = image.into_rgba8();
-    let texels = rgba
-        .pixels()
-        .map(|p| {
-            let [r, g, b, a] = p.0;
-            if options.premultiply_alpha {
-                Color::new(premultiply(r, a), premultiply(g, a), premultiply(b, a), a)
-            } else {
-                Color::new(r, g, b, a)
-            }
-        })
-        .collect();
-    Ok((w, h, texels))
-}
-
 impl Texture2D {
     /// `Texture2D.FromStream(device, stream)`: a one-level `SurfaceFormat::Color` texture from
     /// an image stream, premultiplied (see [`LoadOptions`]).
     ///
     /// The format is recognised by its signature: PNG (every colour type, palette with `tRNS`
     /// transparency, 1 to 16 bits per sample), JPEG, BMP, GIF (its first frame) and QOI. TGA has
-    /// no signature and is read only from a file named `.tga`. Where it differs from XNA: XNA
+    /// no signature and is read only from a file named `.tga`. Each format is read where its
+    /// Cargo feature is on (`png`, the default, `jpeg`, `bmp`, `gif`, `tga`, `qoi`); a format
+    /// whose feature is off is `NotSupported`, naming the feature. Where it differs from XNA: XNA
     /// reads PNG, JPEG and GIF; alpha is premultiplied as the content pipeline does, where
     /// XNA's `FromStream` keeps straight alpha ([`Texture2D::from_stream_with`] does that).
     /// Errors (`InvalidOperation`, saying what is wrong): data in no format read, corrupt data
@@ -175,7 +78,7 @@ impl Texture2D {
         let mut data = Vec::new();
         let mut stream = stream;
         stream.read_to_end(&mut data).map_err(|e| XnaError::io("Reading the stream failed", e))?;
-        let (w, h, texels) = decode(device, &data, None, "the stream", options)?;
+        let (w, h, texels) = image_file::decode(device, &data, None, "the stream", options)?;
         Self::from_texels(device, w, h, &texels)
     }
 
@@ -199,8 +102,7 @@ impl Texture2D {
         let data = std::fs::read(path)
             .map_err(|e| XnaError::io(format!("Could not read '{}'", path.display()), e))?;
         let source = format!("'{}'", path.display());
-        let format = image::ImageFormat::from_path(path).ok();
-        let (w, h, texels) = decode(device, &data, format, &source, options)?;
+        let (w, h, texels) = image_file::decode(device, &data, Some(path), &source, options)?;
         Self::from_texels(device, w, h, &texels)
     }
 
@@ -216,8 +118,8 @@ impl Texture2D {
     /// `GetData`.
     ///
     /// Errors: a width or height that is not positive is `ArgumentOutOfRange`; a format other
-    /// than `SurfaceFormat::Color` is `NotSupported`; a failing stream is [`XnaError::Io`]
-    /// with the write error.
+    /// than `SurfaceFormat::Color`, or a build without the `png` feature, is `NotSupported`; a
+    /// failing stream is [`XnaError::Io`] with the write error.
     pub fn save_as_png(&self, stream: impl Write, width: i32, height: i32) -> Result<()> {
         if width <= 0 {
             return Err(XnaError::out_of_range("width", "The width must be positive."));
@@ -243,19 +145,6 @@ impl Texture2D {
                 rgba.extend_from_slice(&[c.r, c.g, c.b, c.a]);
             }
         }
-        let encoder = image::codecs::png::PngEncoder::new(stream);
-        image::ImageEncoder::write_image(
-            encoder,
-            &rgba,
-            width as u32,
-            height as u32,
-            image::ExtendedColorType::Rgba8,
-        )
-        .map_err(|e| match e {
-            image::ImageError::IoError(e) => {
-                XnaError::io("SaveAsPng could not write the stream", e)
-            }
-            e => XnaError::invalid_operation(format!("SaveAsPng failed: {e}.")),
-        })
+        image_file::encode_png(stream, &rgba, width as u32, height as u32)
     }
 }

@@ -9,17 +9,15 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use xnagraph_graph::null::{NullBackend, NullConfig, NullProbe};
+use xnagraph_graph::null::NullProbe;
 use xnagraph_graph::{
     Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport, GpuTimingSupport,
     PlanCost, Rect, SurfaceFormat, TextureState, Viewport,
 };
-use xnagraph_sdlgpu::{SdlGpuBackend, SdlGpuConfig};
-use xnagraph_vulkan::{VulkanBackend, VulkanConfig};
 
 use crate::device::clear::ClearOptions;
 use crate::device::gpu_timing::FrameGpuTiming;
-use crate::device::options::{BackendKind, DeviceOptions, PresentationParameters};
+use crate::device::options::{DeviceOptions, PresentationParameters};
 use crate::device::profile::GraphicsProfile;
 use crate::device::registry::Registry;
 use crate::device::shared::{DeviceEvents, DeviceShared, Recording};
@@ -47,50 +45,6 @@ impl std::fmt::Debug for GraphicsDevice {
 /// The variable [`DeviceOptions::pipeline_cache_from_env`] reads.
 const PIPELINE_CACHE_VARIABLE: &str = "XNAGRAPH_PIPELINE_CACHE";
 
-fn frames_in_flight(options: &DeviceOptions) -> u32 {
-    options.frames_in_flight.max(1)
-}
-
-/// The Vulkan backend's configuration from the device options.
-pub(crate) fn vulkan_config(options: &DeviceOptions) -> VulkanConfig {
-    VulkanConfig {
-        validation: options.validation,
-        frames_in_flight: frames_in_flight(options),
-        timeout: options.timeout,
-        poison_undefined: options.poison_undefined,
-        pool_keep_submissions: options.target_pool_frames,
-        texture_indexing: options.texture_indexing.into(),
-        gpu_timing: options.gpu_timing,
-        mapped_sprites: options.mapped_sprites,
-        pipeline_cache: None,
-    }
-}
-
-/// The SDL_gpu backend's configuration from the device options: SDL's debug mode in debug
-/// builds, or whenever validation is asked for.
-pub(crate) fn sdlgpu_config(options: &DeviceOptions) -> SdlGpuConfig {
-    SdlGpuConfig {
-        debug_mode: cfg!(debug_assertions) || options.validation,
-        frames_in_flight: frames_in_flight(options),
-        timeout: options.timeout,
-        poison_undefined: options.poison_undefined,
-    }
-}
-
-fn create_backend(options: &DeviceOptions) -> Result<(Box<dyn Backend>, Option<NullProbe>)> {
-    let frames_in_flight = frames_in_flight(options);
-    match options.backend {
-        BackendKind::Vulkan => Ok((Box::new(VulkanBackend::new(vulkan_config(options))?), None)),
-        BackendKind::SdlGpu => Ok((Box::new(SdlGpuBackend::new(sdlgpu_config(options))?), None)),
-        BackendKind::Null => {
-            let backend =
-                NullBackend::new(NullConfig { frames_in_flight, timeout: options.timeout });
-            let probe = backend.probe();
-            Ok((Box::new(backend), Some(probe)))
-        }
-    }
-}
-
 impl GraphicsDevice {
     /// Creates a device with default options (Vulkan, two frames in flight).
     pub fn new(profile: GraphicsProfile, params: PresentationParameters) -> Result<Self> {
@@ -109,7 +63,7 @@ impl GraphicsDevice {
         params: PresentationParameters,
         options: DeviceOptions,
     ) -> Result<Self> {
-        let (backend, null_probe) = create_backend(&options)?;
+        let (backend, null_probe) = super::backends::headless(&options)?;
         Self::with_backend(profile, params, options, backend, null_probe)
     }
 
@@ -180,7 +134,7 @@ impl GraphicsDevice {
         });
         shared.capture.texture_created(lock(&shared.rec).builder.back_buffer());
         if options.render_thread {
-            shared.start_render_thread(frames_in_flight(&options))?;
+            shared.start_render_thread(super::backends::frames_in_flight(&options))?;
         }
         let device = GraphicsDevice { shared };
         // The only place the engine reads XNAGRAPH_CAPTURE, and only when the game opted in.
@@ -551,8 +505,9 @@ impl GraphicsDevice {
         Ok(self.shared.gpu_timing.attribute(timings))
     }
 
-    /// The test probe of a device created with [`BackendKind::Null`]: counts of every backend
-    /// call, and switches that make submissions fail or stay incomplete. `None` on a GPU.
+    /// The test probe of a device created with [`BackendKind::Null`](crate::BackendKind::Null):
+    /// counts of every backend call, and switches that make submissions fail or stay incomplete.
+    /// `None` on a GPU.
     pub fn null_probe(&self) -> Option<NullProbe> {
         self.shared.null_probe.clone()
     }

@@ -9,6 +9,7 @@
 //! shares; `render_thread.rs` the thread frames are lowered on; `present.rs` what presenting
 //! means and `window.rs` devices made for a window; `options.rs`, `profile.rs`,
 //! `capability.rs` and `back_buffer.rs` what a device is asked for and what it can do;
+//! `backends.rs` the backends this build has;
 //! `gpu_timing.rs` GPU time per frame; `capture/` the frame capture hook and its writer thread.
 //!
 //! Calls go down: resources, effects, sprites and draws call into [`shared`] (through the
@@ -18,6 +19,7 @@
 //! [`draw_state::BoundBuffer`].
 
 mod back_buffer;
+pub(crate) mod backends;
 pub(crate) mod capability;
 pub(crate) mod capture;
 pub(crate) mod clear;
@@ -35,4 +37,3 @@ pub(crate) mod submit;
 pub(crate) mod window;
 
 pub use graphics_device::GraphicsDevice;
-pub(crate) use graphics_device::{sdlgpu_config, vulkan_config};

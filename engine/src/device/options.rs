@@ -24,16 +24,6 @@ pub enum TextureIndexing {
     Branches,
 }
 
-impl From<TextureIndexing> for xnagraph_vulkan::TextureIndexing {
-    fn from(mode: TextureIndexing) -> Self {
-        match mode {
-            TextureIndexing::Auto => Self::Auto,
-            TextureIndexing::Runs => Self::Runs,
-            TextureIndexing::Branches => Self::Branches,
-        }
-    }
-}
-
 /// XNA's `PresentationParameters`. The window a device presents to is given at creation
 /// instead of as a handle here.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,22 +86,33 @@ impl Default for PresentationParameters {
 ///
 /// Both GPU backends lower the same compiled plans from the same SPIR-V and give the same
 /// pixels; [`crate::GraphicsDevice::capabilities`]-level differences are listed in the README.
-/// The default is Vulkan. A game that opts in to the environment ([`DeviceOptions::from_env`])
-/// lets `XNAGRAPH_BACKEND` (`vulkan` or `sdlgpu`) pick another without rebuilding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// The default is Vulkan, or SDL_gpu in a build with the `sdlgpu` feature and without
+/// `vulkan`. A backend this build lacks is `NotSupported` when a device is created on it, naming
+/// the feature. A game that opts in to the environment ([`DeviceOptions::from_env`]) lets
+/// `XNAGRAPH_BACKEND` (`vulkan` or `sdlgpu`) pick another without rebuilding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BackendKind {
-    /// Vulkan 1.3 through ash and vk-mem (lavapipe included).
-    #[default]
+    /// Vulkan 1.3 through ash and vk-mem (lavapipe included); the `vulkan` feature.
     Vulkan,
     /// SDL 3.4's GPU API (SDL_gpu) on its Vulkan driver, headless through SDL's offscreen video
     /// driver; for a window ([`crate::GraphicsDevice::for_window`]) SDL wraps the game's X11 or
     /// Wayland window. SDL_gpu has no GPU timestamps, so nothing on this backend reports GPU
-    /// time.
+    /// time. The `sdlgpu` (or `sdlgpu-system`) feature.
     SdlGpu,
     /// No GPU: plans are accepted and nothing is drawn; readbacks return zeroed bytes. Every
     /// backend call is counted and submissions can be made to fail or to hang through
     /// [`crate::GraphicsDevice::null_probe`]. For tests of the engine's contract with its backend.
     Null,
+}
+
+impl Default for BackendKind {
+    fn default() -> Self {
+        if cfg!(all(feature = "sdlgpu", not(feature = "vulkan"))) {
+            BackendKind::SdlGpu
+        } else {
+            BackendKind::Vulkan
+        }
+    }
 }
 
 impl BackendKind {
@@ -171,8 +172,8 @@ pub struct DeviceOptions {
     /// such attachment; off by default.
     pub poison_undefined: bool,
     /// Which policy compiles the frames: the compiler's own (the default), or the frame-blind
-    /// policy of a driver that sees one call at a time, for benchmarks and tests that measure
-    /// what the compiler saves. Both give the same pixels; [`crate::GraphicsDevice::last_plan_cost`]
+    /// policy of a driver that sees one call at a time, for benchmarks and tests that measure what
+    /// the compiler saves. Both give the same pixels; [`crate::GraphicsDevice::last_plan_cost`]
     /// reports what each plan loads, stores and synchronizes.
     pub compile_policy: CompilePolicy,
     /// Compile, lower and submit on a render thread of the device's own (the default), fed by a

@@ -1,11 +1,12 @@
 //! The render thread: compile, lowering, submission and retirement of the frames a device's
 //! callers hand over, one device, one thread.
 //!
-//! Recording stays on the game's threads. A flush ([`crate::device::submit`]) takes the frame out of the
-//! recorder and sends it here over a bounded channel whose bound is the device's frames-in-flight
-//! limit: `present` returns once its frame is queued and blocks only while the channel is full.
-//! Frames are compiled and submitted in the order they were sent, which is the order they left
-//! the recorder, so each plan's barriers start where the previous plan left its textures.
+//! Recording stays on the game's threads. A flush ([`crate::device::submit`]) takes the frame out
+//! of the recorder and sends it here over a bounded channel whose bound is the device's
+//! frames-in-flight limit: `present` returns once its frame is queued and blocks only while the
+//! channel is full. Frames are compiled and submitted in the order they were sent, which is the
+//! order they left the recorder, so each plan's barriers start where the previous plan left its
+//! textures.
 //!
 //! Pipelines are created when a combination is first recorded: the recording side's builder
 //! hands each new combination's [`PipelineRequest`] to a second, unbounded channel. The thread

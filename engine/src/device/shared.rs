@@ -6,11 +6,11 @@
 //! public binding state next to it; the two ways recorded work reaches the backend,
 //! `flush` and `read_back`, are in [`crate::device::submit`].
 //!
-//! Locks: `order` keeps frames in the order they leave the recorder (see [`crate::device::submit`]),
-//! `rec` guards recording and binding state, `backend` guards the backend; they are taken in
-//! that order. `failure` and `render_thread` are taken alone. No lock is held while events are
-//! raised or while the GPU is awaited; the render thread takes `rec` and `backend`, never
-//! `order`, so a flush blocked on a full queue under `order` cannot stop it.
+//! Locks: `order` keeps frames in the order they leave the recorder (see
+//! [`crate::device::submit`]), `rec` guards recording and binding state, `backend` guards the
+//! backend; they are taken in that order. `failure` and `render_thread` are taken alone. No lock is
+//! held while events are raised or while the GPU is awaited; the render thread takes `rec` and
+//! `backend`, never `order`, so a flush blocked on a full queue under `order` cannot stop it.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

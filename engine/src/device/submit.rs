@@ -283,10 +283,10 @@ impl DeviceShared {
         let number = self.submissions.load(Ordering::Relaxed) + 1;
         let flush = tracing::debug_span!("flush", frame = number);
         let _flush = flush.enter();
-        puffin::profile_scope!("flush");
+        xnagraph_graph::profile_scope!("flush");
         let (recorded, commands) = {
             let _span = tracing::debug_span!("record", frame = number).entered();
-            puffin::profile_scope!("record");
+            xnagraph_graph::profile_scope!("record");
             let mut rec = lock(&self.rec);
             let recorded = record(&mut rec)?;
             (recorded, rec.builder.take_frame())
@@ -327,7 +327,7 @@ impl DeviceShared {
         let span = tracing::debug_span!("render_frame", frame = number);
         span.follows_from(frame.cause);
         let _span = span.entered();
-        puffin::profile_scope!("render_frame");
+        xnagraph_graph::profile_scope!("render_frame");
         let mut path = EngineFlush { shared: self, number };
         let flushed = flush(&mut path, frame.commands, self.compile_policy, number);
         let submitted = match flushed.submitted {

@@ -13,32 +13,30 @@
 
 use std::sync::Arc;
 
-use xnagraph_graph::{Backend, PresentStats};
-use xnagraph_sdlgpu::SdlGpuBackend;
-use xnagraph_vulkan::VulkanBackend;
+use xnagraph_graph::PresentStats;
 
 use super::present::{check_interval, is_immediate};
-use crate::device::options::{BackendKind, DeviceOptions, PresentationParameters};
+use crate::device::options::{DeviceOptions, PresentationParameters};
 use crate::device::profile::GraphicsProfile;
-use crate::device::{sdlgpu_config, vulkan_config, GraphicsDevice};
-use crate::error::{Result, XnaError};
+use crate::device::GraphicsDevice;
+use crate::error::Result;
 
 impl GraphicsDevice {
     /// `new GraphicsDevice(adapter, profile, presentationParameters)` for a window (XNA's
     /// `DeviceWindowHandle`): the device presents to `window`'s swapchain. Everything else is as
-    /// [`GraphicsDevice::with_options`]: the back buffer has the size, format, depth,
-    /// multisampling and usage of `params`, and is scaled to the window when their sizes
-    /// differ. The swapchain is created at the first present, at the window's size, and follows
-    /// the window (and the back buffer, after [`GraphicsDevice::reset`]) from then on.
-    /// `params.presentation_interval` paces presents: `Default` and `One` wait for the vertical
-    /// retrace, `Immediate` does not; `Two`, and `Immediate` where the window offers no mode
-    /// that presents at once, are `NotSupported`. The device keeps `window` alive until its
-    /// surface is destroyed. A window without native handles, a display without Vulkan
-    /// surfaces, or an adapter that cannot present to the window is `NotSupported`; the null
-    /// backend cannot present (`NotSupported`). On SDL_gpu ([`BackendKind::SdlGpu`]) SDL wraps
-    /// the X11, Wayland, Win32 or AppKit window and claims it for its GPU device; SDL runs one video driver per
-    /// process, so a process that already made a headless SDL_gpu device cannot make one for a
-    /// window (`NotSupported`).
+    /// [`GraphicsDevice::with_options`]: the back buffer has the size, format, depth, multisampling
+    /// and usage of `params`, and is scaled to the window when their sizes differ. The swapchain is
+    /// created at the first present, at the window's size, and follows the window (and the back
+    /// buffer, after [`GraphicsDevice::reset`]) from then on. `params.presentation_interval` paces
+    /// presents: `Default` and `One` wait for the vertical retrace, `Immediate` does not; `Two`,
+    /// and `Immediate` where the window offers no mode that presents at once, are `NotSupported`.
+    /// The device keeps `window` alive until its surface is destroyed. A window without native
+    /// handles, a display without Vulkan surfaces, or an adapter that cannot present to the window
+    /// is `NotSupported`; the null backend cannot present (`NotSupported`). On SDL_gpu
+    /// ([`BackendKind::SdlGpu`](crate::BackendKind::SdlGpu)) SDL wraps the X11, Wayland, Win32 or
+    /// AppKit window and claims it for its GPU device; SDL runs one video driver per process, so a
+    /// process that already made a headless SDL_gpu device cannot make one for a window
+    /// (`NotSupported`).
     pub fn for_window<W>(
         profile: GraphicsProfile,
         params: PresentationParameters,
@@ -53,17 +51,7 @@ impl GraphicsDevice {
             + 'static,
     {
         check_interval(params.presentation_interval)?;
-        let mut backend: Box<dyn Backend> = match options.backend {
-            BackendKind::Vulkan => {
-                Box::new(VulkanBackend::for_window(vulkan_config(&options), window)?)
-            }
-            BackendKind::SdlGpu => {
-                Box::new(SdlGpuBackend::for_window(sdlgpu_config(&options), window)?)
-            }
-            BackendKind::Null => {
-                return Err(XnaError::not_supported("The null backend cannot present to a window."))
-            }
-        };
+        let mut backend = super::backends::for_window(&options, window)?;
         let immediate = is_immediate(params.presentation_interval);
         backend.check_present_pacing(immediate)?;
         backend.set_present_immediate(immediate);

@@ -399,12 +399,12 @@ impl GraphicsDevice {
     }
 
     /// `DrawUserIndexedPrimitives<T>(primitiveType, vertexData, vertexOffset, numVertices,
-    /// indexData, indexOffset, primitiveCount)`: indexed primitives from the caller's vertices
-    /// and `u16` or `u32` indices, both copied at the call; each index names a vertex from
+    /// indexData, indexOffset, primitiveCount)`: indexed primitives from the caller's vertices and
+    /// `u16` or `u32` indices, both copied at the call; each index names a vertex from
     /// `vertexOffset`. Vertices are read at the stride of `T`'s declaration, as in
-    /// [`Self::draw_user_primitives`]. Empty data is `ArgumentNull`; a negative offset, a non-positive count,
-    /// a range past the end of either slice, or an index at or past `numVertices` is
-    /// `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
+    /// [`Self::draw_user_primitives`]. Empty data is `ArgumentNull`; a negative offset, a
+    /// non-positive count, a range past the end of either slice, or an index at or past
+    /// `numVertices` is `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
     #[allow(clippy::too_many_arguments)] // XNA's signature.
     pub fn draw_user_indexed_primitives<T: VertexType, I: IndexElement>(
         &self,

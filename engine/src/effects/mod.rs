@@ -5,8 +5,9 @@
 //! device, lights, fog, the uniform block writer); `basic.rs` (`BasicEffect`), `alpha_test.rs`,
 //! `dual_texture.rs` are the stock effects, `parameters.rs` their parameter collection and
 //! `traits.rs` XNA's `IEffectMatrices`, `IEffectLights`, `IEffectFog`. `sprite/` is the
-//! pixel stage a `SpriteBatch` runs; `custom/` effects compiled from GLSL techniques, with
-//! parameters reflected from their SPIR-V by `spirv.rs`.
+//! pixel stage a `SpriteBatch` runs; `custom/` effects of GLSL or SPIR-V techniques, with
+//! parameters reflected from their SPIR-V by `spirv.rs`; `glsl.rs` compiles GLSL at run time
+//! (the `runtime-effects` feature).
 //!
 //! Calls go down: an effect reads resources (its textures) and records what `apply` sets into
 //! the device's draw state ([`crate::device::shared`]); draws and sprite batches read that
@@ -16,6 +17,7 @@ pub(crate) mod alpha_test;
 pub(crate) mod basic;
 pub(crate) mod custom;
 pub(crate) mod dual_texture;
+pub(crate) mod glsl;
 pub(crate) mod parameters;
 pub(crate) mod spirv;
 pub(crate) mod sprite;

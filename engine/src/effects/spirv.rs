@@ -1,12 +1,13 @@
 //! The one reader of SPIR-V in the engine: a module's instructions read once into what effect
 //! reflection asks of them.
 //!
-//! In: the words of a module compiled by glslang. Out: a [`Module`] — its entry points, names,
-//! types, constants, decorations and global variables, by result id — or a [`Malformed`] saying
-//! why the words are no module. It decides nothing about effects: the sprite pipeline's check
-//! of an `Effect`'s fragment stage ([`crate::effects::sprite`]) and the reflection of a custom effect's
-//! stages ([`crate::effects::custom`]) each read the same [`Module`] for their own rules. Only the
-//! instructions they need are kept; every other instruction is skipped by its word count.
+//! In: the words of a module, compiled by glslang or given as SPIR-V. Out: a [`Module`] — its entry
+//! points, names, types, constants, decorations and global variables, by result id — or a
+//! [`Malformed`] saying why the words are no module. It decides nothing about effects: the sprite
+//! pipeline's check of an `Effect`'s fragment stage ([`crate::effects::sprite`]) and the reflection
+//! of a custom effect's stages ([`crate::effects::custom`]) each read the same [`Module`] for their
+//! own rules. Only the instructions they need are kept; every other instruction is skipped by its
+//! word count.
 
 use std::collections::HashMap;
 

@@ -249,9 +249,9 @@ impl std::fmt::Debug for RenderTargetCube {
 }
 
 impl RenderTargetCube {
-    /// `new RenderTargetCube(device, size, mipMap, preferredFormat, preferredDepthFormat)`:
-    /// no multisampling, `DiscardContents`. The preferred format is substituted, not refused:
-    /// one a cube target of the profile cannot use
+    /// `new RenderTargetCube(device, size, mipMap, preferredFormat, preferredDepthFormat)`: no
+    /// multisampling, `DiscardContents`. The preferred format is substituted, not refused: one a
+    /// cube target of the profile cannot use
     /// ([`GraphicsProfile::supports_cube_target_format`](crate::GraphicsProfile::supports_cube_target_format):
     /// on HiDef the DXT and signed normalised formats) or the adapter cannot render becomes
     /// `Color`, as in XNA.

@@ -1,12 +1,12 @@
 //! `Texture3D`: a volume texture, its construction rules and its box data paths.
 //!
-//! A volume is a plain texture whose levels have depth as well as width and height: one 3D
-//! image, mip level by mip level, without layers. It shares everything but its shape with
-//! `Texture2D`: the tracked [`TextureCore`] (identity, events, disposal, the registry), the
-//! zero-filled start, and the data checks of `crate::device::data`. What is its own: XNA's volume rules
-//! at construction (HiDef only, at most 256 texels along each edge, no block-compressed
-//! formats, and the device's volume capability), and the box signature of `SetData` and
-//! `GetData`, whose z range becomes the upload's or readback's `Slices`.
+//! A volume is a plain texture whose levels have depth as well as width and height: one 3D image,
+//! mip level by mip level, without layers. It shares everything but its shape with `Texture2D`: the
+//! tracked [`TextureCore`] (identity, events, disposal, the registry), the zero-filled start, and
+//! the data checks of `crate::device::data`. What is its own: XNA's volume rules at construction
+//! (HiDef only, at most 256 texels along each edge, no block-compressed formats, and the device's
+//! volume capability), and the box signature of `SetData` and `GetData`, whose z range becomes the
+//! upload's or readback's `Slices`.
 //!
 //! Each `SetData` writes its box in place: a level filled by several calls (slice by slice,
 //! or level by level in any order) keeps every part written, because only an upload of every

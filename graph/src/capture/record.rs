@@ -142,9 +142,10 @@ pub struct BufferSnapshotRecord {
 
 /// The depth/stencil content a preserving render target held when the capture began (read back
 /// once; format 3.1, a `DEPTH_SNAPSHOT` chunk; for a multisampled target format 3.2, a
-/// `SAMPLE_DEPTH_SNAPSHOT` chunk): replay restores it before the first frame. The blob is the backend-neutral encoding of [`crate::depth_stencil_size`] (every
-/// texel's depth as an `f32`, then every texel's stencil byte when the format has one; for a
-/// multisampled target, of every sample, as an image `samples` times as tall).
+/// `SAMPLE_DEPTH_SNAPSHOT` chunk): replay restores it before the first frame. The blob is the
+/// backend-neutral encoding of [`crate::depth_stencil_size`] (every texel's depth as an `f32`, then
+/// every texel's stencil byte when the format has one; for a multisampled target, of every sample,
+/// as an image `samples` times as tall).
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
 pub struct DepthSnapshotRecord {
     /// The render target.

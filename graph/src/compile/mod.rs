@@ -70,13 +70,14 @@ use crate::plan::FramePlan;
 macro_rules! stage {
     ($name:literal, $body:expr) => {{
         let _span = tracing::debug_span!($name).entered();
-        puffin::profile_scope!($name);
+        crate::profile_scope!($name);
         $body
     }};
 }
 
 /// Which policy decides the loads, stores, resolves and cascades of a plan.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum CompilePolicy {
     /// The compiler's own: the whole frame decides every load, store, resolve, cascade and
     /// culled node (the stages above).
@@ -106,7 +107,7 @@ pub fn compile_for_submission_with(
     policy: CompilePolicy,
 ) -> (FramePlan, TrackingCommit) {
     let _compile = tracing::debug_span!("compile", ?policy).entered();
-    puffin::profile_scope!("compile");
+    crate::profile_scope!("compile");
     frame.presentation = stage!("compile::present", present::decide_present_mode(&frame));
     let mut nodes = stage!("compile::nodes", nodes::recorded_nodes(&frame));
     stage!("compile::load", load::derive_load_ops(&frame, &mut nodes));

@@ -34,10 +34,10 @@ fn rank(v: [f32; 3]) -> [usize; 3] {
 impl Matrix {
     /// `Matrix.Decompose(out scale, out rotation, out translation)`: `Some((scale, rotation,
     /// translation))` with `self ≈ CreateScale(scale) × CreateFromQuaternion(rotation) ×
-    /// CreateTranslation(translation)`, or `None` where XNA returns false (a shear, which
-    /// no scale, rotation and translation reproduce; the fourth column is ignored, as in XNA). A mirroring matrix
-    /// decomposes with its largest scale negated: `CreateScale(−2, 3, 4)` gives scale
-    /// (2, 3, −4) and a half turn about y.
+    /// CreateTranslation(translation)`, or `None` where XNA returns false (a shear, which no scale,
+    /// rotation and translation reproduce; the fourth column is ignored, as in XNA). A mirroring
+    /// matrix decomposes with its largest scale negated: `CreateScale(−2, 3, 4)` gives scale (2, 3,
+    /// −4) and a half turn about y.
     pub fn decompose(&self) -> Option<(Vector3, Quaternion, Vector3)> {
         let translation = self.translation();
         let mut basis = [self.right(), self.up(), self.backward()];

@@ -69,10 +69,10 @@ impl Decode {
     }
 }
 
-/// The neutral encoding's depth `f32`s as the values a restore draw writes to a depth of
-/// `layout`: for 16 bits, as [`restore_depths16`]; for 24 bits, each texel's value c as the smallest `f32` at or above
-/// c / (2²⁴ - 1) (where the nearest one may lie below it), which a conversion to 24 bits that
-/// rounds to nearest or toward zero turns back into c.
+/// The neutral encoding's depth `f32`s as the values a restore draw writes to a depth of `layout`:
+/// for 16 bits, as [`restore_depths16`]; for 24 bits, each texel's value c as the smallest `f32` at
+/// or above c / (2²⁴ - 1) (where the nearest one may lie below it), which a conversion to 24 bits
+/// that rounds to nearest or toward zero turns back into c.
 fn restore_depths(layout: DepthTexels, neutral: &[u8]) -> Vec<u8> {
     if layout == DepthTexels::Unorm16 {
         return restore_depths16(neutral);

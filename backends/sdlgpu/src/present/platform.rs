@@ -19,9 +19,9 @@
 //!   back buffer's.
 //!
 //! `x11_wayland` (set by the build script) marks the systems whose windows are X11 or Wayland
-//! windows: Linux and the BSDs, winit's list. Only X11 and Wayland are exercised by the tests (Xvfb); the Win32 and AppKit paths are
-//! compiled for their targets. A handle of any other system (or of a system this build is not
-//! for) is `NotSupported`.
+//! windows: Linux and the BSDs, winit's list. Only X11 and Wayland are exercised by the tests
+//! (Xvfb); the Win32 and AppKit paths are compiled for their targets. A handle of any other system
+//! (or of a system this build is not for) is `NotSupported`.
 
 use std::ffi::c_void;
 

@@ -127,8 +127,8 @@ enum Command {
         /// The capture file.
         capture: PathBuf,
     },
-    /// Replays a capture (headless, or in a window) and profiles it: per plan node GPU time, per frame CPU
-    /// stages and GPU time with percentiles.
+    /// Replays a capture (headless, or in a window) and profiles it: per plan node GPU time, per
+    /// frame CPU stages and GPU time with percentiles.
     Replay(Box<ReplayArgs>),
     /// Replays two captures (or one twice: on two backends, or under the frame-blind policy)
     /// and prints them side by side: per plan node GPU time and attachment traffic, frame

@@ -20,8 +20,8 @@ use xnagraph_graph::capture::trim::{reads_depth_back, snapshots_samples};
 use xnagraph_graph::capture::CaptureWriter;
 use xnagraph_graph::{BufferState, Image, Rect, Slices, TextureState};
 
+use super::hook::{Active, Armed, CaptureHook};
 use super::thread::{Known, WriterThread};
-use super::{Active, Armed, CaptureHook};
 use crate::device::shared::DeviceShared;
 use crate::device::submit::ReadRegion;
 use crate::error::{Result, XnaError};

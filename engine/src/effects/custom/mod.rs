@@ -55,6 +55,7 @@ mod reflect;
 
 use std::sync::{Arc, Mutex};
 
+#[cfg(feature = "capture")]
 use xnagraph_graph::capture::writer::GeometryProgram;
 use xnagraph_graph::{CustomResources, EffectKey, EffectState, TextureState};
 
@@ -68,6 +69,7 @@ use crate::device::profile::GraphicsProfile;
 use crate::device::registry::{ResourceId, Tracked};
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
+use crate::effects::glsl::GlslStage;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::resources::buffer::VertexElementUsage;
@@ -92,6 +94,63 @@ pub struct TechniqueSource<'a> {
     pub name: &'a str,
     /// `EffectTechnique.Passes`.
     pub passes: &'a [PassSource<'a>],
+}
+
+/// One pass of an effect made from SPIR-V ([`CustomEffect::from_spirv`]): its name and the
+/// words of its two stages.
+#[derive(Clone, Copy, Debug)]
+pub struct SpirvPassSource<'a> {
+    /// `EffectPass.Name`.
+    pub name: &'a str,
+    /// The vertex stage's SPIR-V words.
+    pub vertex: &'a [u32],
+    /// The fragment stage's SPIR-V words.
+    pub fragment: &'a [u32],
+}
+
+/// One technique of an effect made from SPIR-V: its name and passes, applied in order.
+#[derive(Clone, Copy, Debug)]
+pub struct SpirvTechniqueSource<'a> {
+    /// `EffectTechnique.Name`.
+    pub name: &'a str,
+    /// `EffectTechnique.Passes`.
+    pub passes: &'a [SpirvPassSource<'a>],
+}
+
+/// A stage as the game gave it.
+#[derive(Clone, Copy)]
+enum Code<'a> {
+    Glsl(&'a str),
+    Spirv(&'a [u32]),
+}
+
+impl<'a> Code<'a> {
+    /// The stage's SPIR-V: compiled from GLSL, or the words given.
+    fn words(self, stage: GlslStage, param: &'static str) -> Result<Vec<u32>> {
+        match self {
+            Code::Glsl(source) => crate::effects::glsl::compile(source, stage, param),
+            Code::Spirv(words) => Ok(words.to_vec()),
+        }
+    }
+
+    /// The GLSL a capture keeps beside the SPIR-V (none for SPIR-V given as such).
+    fn glsl(self) -> &'a str {
+        match self {
+            Code::Glsl(source) => source,
+            Code::Spirv(_) => "",
+        }
+    }
+}
+
+struct PassCode<'a> {
+    name: &'a str,
+    vertex: Code<'a>,
+    fragment: Code<'a>,
+}
+
+struct Techn<'a> {
+    name: &'a str,
+    passes: Vec<PassCode<'a>>,
 }
 
 struct Pass {
@@ -265,10 +324,59 @@ impl CustomEffect {
     /// profile is `NotSupported` (vertex texture fetch is HiDef's). A backend without custom
     /// geometry programs, or (SDL_gpu) a uniform block past 4 KiB, is `NotSupported`; a disposed
     /// device `ObjectDisposed`.
+    ///
+    /// GLSL is compiled at run time by glslang, with the `runtime-effects` feature; without it
+    /// this is `NotSupported` and the effect comes from SPIR-V ([`CustomEffect::from_spirv`]).
     pub fn new(
         device: &GraphicsDevice,
         techniques: &[TechniqueSource<'_>],
     ) -> Result<CustomEffect> {
+        let techniques: Vec<_> = techniques
+            .iter()
+            .map(|t| Techn {
+                name: t.name,
+                passes: t
+                    .passes
+                    .iter()
+                    .map(|p| PassCode {
+                        name: p.name,
+                        vertex: Code::Glsl(p.vertex),
+                        fragment: Code::Glsl(p.fragment),
+                    })
+                    .collect(),
+            })
+            .collect();
+        CustomEffect::build(device, &techniques)
+    }
+
+    /// An effect from SPIR-V: every pass's two stages as glslc or glslang compiled them, in the
+    /// resource layout of the module documentation (`glslc --target-env=vulkan1.0`). The same
+    /// checks and errors as [`CustomEffect::new`], a module that is not SPIR-V or does not
+    /// reflect being `Argument` on `techniques`; it needs no GLSL compiler at run time. The
+    /// passes' GLSL, which a capture keeps beside the SPIR-V for reading, is empty.
+    pub fn from_spirv(
+        device: &GraphicsDevice,
+        techniques: &[SpirvTechniqueSource<'_>],
+    ) -> Result<CustomEffect> {
+        let techniques: Vec<_> = techniques
+            .iter()
+            .map(|t| Techn {
+                name: t.name,
+                passes: t
+                    .passes
+                    .iter()
+                    .map(|p| PassCode {
+                        name: p.name,
+                        vertex: Code::Spirv(p.vertex),
+                        fragment: Code::Spirv(p.fragment),
+                    })
+                    .collect(),
+            })
+            .collect();
+        CustomEffect::build(device, &techniques)
+    }
+
+    fn build(device: &GraphicsDevice, techniques: &[Techn<'_>]) -> Result<CustomEffect> {
         let shared = &device.shared;
         shared.check_alive()?;
         if !shared.caps.geometry {
@@ -304,21 +412,9 @@ impl CustomEffect {
                     },
                     other => other,
                 };
-                let (vertex_words, fragment_words) = {
-                    let v = crate::effects::sprite::compile(
-                        p.vertex,
-                        glslang::ShaderStage::Vertex,
-                        "vertexSource",
-                    )
-                    .map_err(at)?;
-                    let f = crate::effects::sprite::compile(
-                        p.fragment,
-                        glslang::ShaderStage::Fragment,
-                        "fragmentSource",
-                    )
-                    .map_err(at)?;
-                    (v, f)
-                };
+                let vertex_words = p.vertex.words(GlslStage::Vertex, "vertexSource").map_err(at)?;
+                let fragment_words =
+                    p.fragment.words(GlslStage::Fragment, "fragmentSource").map_err(at)?;
                 let reflected = |words: &[u32], stage, what: &str| {
                     reflect::reflect(words, stage).map_err(|m| {
                         refuse(format!(
@@ -342,7 +438,7 @@ impl CustomEffect {
                     vertex,
                     fragment,
                     inputs,
-                    (p.vertex.to_owned(), p.fragment.to_owned()),
+                    (p.vertex.glsl().to_owned(), p.fragment.glsl().to_owned()),
                 ));
             }
             compiled.push((t.name.to_owned(), passes));
@@ -355,6 +451,8 @@ impl CustomEffect {
         for (name, passes) in compiled {
             let mut out = Vec::new();
             for (pass_name, vw, fw, vertex, fragment, inputs, glsl) in passes {
+                #[cfg(not(feature = "capture"))]
+                let _ = glsl;
                 let resources = CustomResources {
                     vertex_samplers: vertex.samplers.iter().map(|s| s.binding).collect(),
                     vertex_uniform_bytes: vertex.block_size,
@@ -367,6 +465,7 @@ impl CustomEffect {
                     let key = EffectKey { native, outputs: fragment.outputs as u8 };
                     Ok(EffectState::new(key, backend.retire_sink()))
                 })?;
+                #[cfg(feature = "capture")]
                 shared.capture.geometry_effect_created(
                     &state,
                     GeometryProgram {

@@ -93,12 +93,7 @@ mod tests {
     use super::*;
 
     fn stock_fragment_stage() -> Vec<u32> {
-        crate::effects::sprite::compile(
-            include_str!("../../../../shaders/glsl/sprite.frag"),
-            glslang::ShaderStage::Fragment,
-            "fragmentSource",
-        )
-        .expect("the stock fragment stage compiles")
+        xnagraph_shaders::SPRITE_FRAG.words()
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! `Effect`: a custom fragment stage for SpriteBatch, compiled at run time.
+//! `Effect`: a custom fragment stage for SpriteBatch, from GLSL compiled at run time or from
+//! SPIR-V.
 //!
 //! XNA's `SpriteBatch.Begin` takes an `Effect` whose pixel shader replaces the stock one. Here an
 //! effect is a GLSL 450 fragment stage written in SDL_gpu's resource layout (the sprite texture
@@ -26,15 +27,19 @@ use xnagraph_graph::{EffectKey, EffectState};
 use crate::device::registry::{ResourceId, Tracked};
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
+use crate::effects::glsl::{compile, GlslStage};
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::resources::resource::ResourceCore;
 
 /// XNA's `Effect`, the part `SpriteBatch` uses: a pixel (fragment) stage with one to four colour
-/// outputs, built from GLSL 450 source ([`Effect::from_glsl`]). XNA builds it from compiled
-/// effect bytecode, and has parameters and techniques this type does not have. (Precompiled
-/// SPIR-V is not taken: only code from the compiler is known to be valid SPIR-V, which the
-/// native API requires and does not check.)
+/// outputs, built from GLSL 450 source ([`Effect::from_glsl`], the `runtime-effects` feature)
+/// or from its SPIR-V ([`Effect::from_spirv`]). XNA builds it from compiled effect bytecode, and
+/// has parameters and techniques this type does not have. SPIR-V given as such is read whole
+/// and checked for what the sprite pipeline needs (its structure, entry point, inputs, outputs
+/// and bindings), not against every rule of the SPIR-V specification, which the native API
+/// requires and does not check: pass what glslc or glslang wrote (`spirv-val` accepts it), as
+/// XNA takes the bytecode its content pipeline compiled.
 ///
 /// Why this is not the same type as [`CustomEffect`](crate::CustomEffect), XNA's one `Effect`:
 /// the two run different programs through different pipelines. This one is a fragment stage
@@ -86,9 +91,6 @@ impl std::fmt::Debug for Effect {
     }
 }
 
-/// glslang's process-wide state is shared; one compile at a time keeps it simple.
-static COMPILER: Mutex<()> = Mutex::new(());
-
 impl Effect {
     /// Compiles `fragment_source`, GLSL 450 for Vulkan, into an effect for `device`.
     ///
@@ -96,10 +98,23 @@ impl Effect {
     /// naming the line (`ERROR: 0:LINE: ...`); code that reads anything the sprite pipeline does
     /// not provide (see the module documentation), or writes no colour, more than four, or
     /// colours at locations with gaps, is `Argument` too. `ObjectDisposed` when the device is.
+    ///
+    /// GLSL is compiled at run time by glslang, with the `runtime-effects` feature; without it
+    /// this is `NotSupported` and the effect comes from SPIR-V ([`Effect::from_spirv`]).
     pub fn from_glsl(device: &GraphicsDevice, fragment_source: &str) -> Result<Effect> {
         device.shared.check_alive()?;
-        let words = compile(fragment_source, glslang::ShaderStage::Fragment, "fragmentSource")?;
+        let words = compile(fragment_source, GlslStage::Fragment, "fragmentSource")?;
         Effect::create(&device.shared, &words)
+    }
+
+    /// An effect from the SPIR-V words of a fragment stage, as glslc or glslang compiled it
+    /// (`glslc --target-env=vulkan1.0`), in the layout of the module documentation. The same
+    /// checks as [`Effect::from_glsl`]: a module that is not SPIR-V, or reads what the sprite
+    /// pipeline does not provide, is `Argument` on `fragmentSource`. It needs no GLSL compiler
+    /// at run time. `ObjectDisposed` when the device is.
+    pub fn from_spirv(device: &GraphicsDevice, words: &[u32]) -> Result<Effect> {
+        device.shared.check_alive()?;
+        Effect::create(&device.shared, words)
     }
 
     fn create(device: &Arc<DeviceShared>, words: &[u32]) -> Result<Effect> {
@@ -164,45 +179,5 @@ impl Drop for Effect {
     /// Dropping is an implicit dispose (no `Disposing`).
     fn drop(&mut self) {
         self.core.dispose(false);
-    }
-}
-
-/// GLSL 450 for Vulkan 1.0 → SPIR-V 1.0 for `stage`, as `glslc --target-env=vulkan1.0`
-/// compiles the stock shaders. A compile error is `Argument` on `param` carrying the compiler's
-/// log (`ERROR: 0:LINE: ...`).
-pub(crate) fn compile(
-    source: &str,
-    stage: glslang::ShaderStage,
-    param: &'static str,
-) -> Result<Vec<u32>> {
-    use glslang::{Compiler, CompilerOptions, ShaderInput, ShaderSource};
-    let refuse = |message: String| XnaError::argument(param, message);
-    if source.contains('\0') {
-        return Err(refuse("The shader source contains a NUL character.".into()));
-    }
-    let _one_at_a_time = COMPILER.lock().unwrap_or_else(|e| e.into_inner());
-    let compiler = Compiler::acquire()
-        .ok_or_else(|| XnaError::not_supported("The GLSL compiler could not be initialised."))?;
-    let source = ShaderSource::from(source);
-    let options = CompilerOptions::default();
-    // The bindings' own checks (a log that is not UTF-8, a shader glslang could not allocate)
-    // panic; they become an error here, so no source reaches the caller as a panic.
-    let compiled = std::panic::catch_unwind(|| {
-        ShaderInput::new(&source, stage, &options, None::<&[(&str, Option<&str>)]>, None)
-            .and_then(|input| compiler.create_shader(input))
-            .and_then(|shader| shader.compile())
-    })
-    .map_err(|_| refuse("The GLSL compiler failed on this source.".into()))?;
-    compiled.map_err(|e| refuse(compile_message(&e)))
-}
-
-/// The compiler's own words: its log (one `ERROR: 0:LINE: ...` line per error) where it has one.
-fn compile_message(e: &glslang::error::GlslangError) -> String {
-    use glslang::error::GlslangError as E;
-    match e {
-        E::PreprocessError(log) | E::ParseError(log) | E::LinkError(log) | E::MapIoError(log) => {
-            log.trim_end_matches(['\0', '\n', ' ']).to_string()
-        }
-        other => format!("The shader source cannot be compiled as GLSL 450 for Vulkan: {other}."),
     }
 }

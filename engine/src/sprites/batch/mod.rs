@@ -333,8 +333,9 @@ impl SpriteBatch {
     }
 
     /// `Draw(texture, position, sourceRectangle, color, rotation, origin, scale, effects,
-    /// layerDepth)` ([`SpriteBatch::draw_with`] takes the same by name). Always inlined into the game's loop: as a call, its nine arguments and
-    /// saved registers cost a sprite more than its own work (measured).
+    /// layerDepth)` ([`SpriteBatch::draw_with`] takes the same by name). Always inlined into the
+    /// game's loop: as a call, its nine arguments and saved registers cost a sprite more than its
+    /// own work (measured).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn draw_ex(
