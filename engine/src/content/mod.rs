@@ -1,9 +1,8 @@
 //! Content: XNA's `ContentManager` over compiled `.xnb` files (`manager.rs`: names and
 //! caching; `xnb.rs`: the container, its header and decompression; `readers.rs`: the type
 //! readers), and, here, `Texture2D` loaded from image files and streams (PNG, JPEG, BMP, GIF,
-//! TGA, QOI through the `image` crate, each codec a Cargo feature of its own: `image_file.rs`)
-//! and saved as PNG. A format whose codec this build lacks is `NotSupported`, naming the
-//! feature.
+//! TGA, QOI, each format a Cargo feature of its own: `image_file/`) and saved as PNG. A format
+//! whose feature this build lacks is `NotSupported`, naming the feature.
 //!
 //! Rules kept here: every colour type and bit depth becomes `SurfaceFormat::Color` (palette and
 //! low-bit grey expanded, a PNG `tRNS` chunk becoming alpha, 16-bit samples rounded to 8 bits; a
@@ -12,10 +11,6 @@
 //! its pixels are decoded; a decoder failure is `InvalidOperation` carrying the decoder's message
 //! (and the file's name when loaded from a file), never a panic.
 
-#[cfg(feature = "image")]
-mod image_file;
-#[cfg(not(feature = "image"))]
-#[path = "no_image_file.rs"]
 mod image_file;
 mod manager;
 mod readers;
