@@ -16,6 +16,7 @@ mod manager;
 mod readers;
 mod xnb;
 
+pub use image_file::LoadOptions;
 pub use manager::{Content, ContentManager};
 
 use std::io::{Read, Write};
@@ -25,24 +26,6 @@ use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::math::Color;
 use crate::resources::texture::Texture2D;
-
-/// How a texture is loaded from an image ([`Texture2D::from_stream_with`],
-/// [`Texture2D::from_file_with`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LoadOptions {
-    /// Multiply each colour channel by alpha on load, as XNA's content pipeline does by default
-    /// (`TextureProcessor.PremultiplyAlpha`), so the texture suits the default
-    /// `BlendState::AlphaBlend`. Off keeps the file's straight alpha, as XNA's
-    /// `Texture2D.FromStream` itself does.
-    pub premultiply_alpha: bool,
-}
-
-impl Default for LoadOptions {
-    /// Premultiplied, as the content pipeline's default.
-    fn default() -> Self {
-        LoadOptions { premultiply_alpha: true }
-    }
-}
 
 impl Texture2D {
     /// `Texture2D.FromStream(device, stream)`: a one-level `SurfaceFormat::Color` texture from

@@ -18,11 +18,28 @@ mod png;
 use std::io::Write;
 use std::path::Path;
 
-use super::LoadOptions;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::math::Color;
 use crate::resources::texture::validate_size;
+
+/// How a texture is loaded from an image ([`Texture2D::from_stream_with`],
+/// [`Texture2D::from_file_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Multiply each colour channel by alpha on load, as XNA's content pipeline does by default
+    /// (`TextureProcessor.PremultiplyAlpha`), so the texture suits the default
+    /// `BlendState::AlphaBlend`. Off keeps the file's straight alpha, as XNA's
+    /// `Texture2D.FromStream` itself does.
+    pub premultiply_alpha: bool,
+}
+
+impl Default for LoadOptions {
+    /// Premultiplied, as the content pipeline's default.
+    fn default() -> Self {
+        LoadOptions { premultiply_alpha: true }
+    }
+}
 
 /// The decoder's allocation limit: a HiDef-sized image at 16 bits per channel, plus room for
 /// ancillary data. The size rules refuse anything larger before the pixels are decoded.

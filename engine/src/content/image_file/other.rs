@@ -7,7 +7,7 @@
 use super::{
     check_size, decode_error, is_truncation, texels, truncated, Format, DECODE_LIMIT_BYTES,
 };
-use crate::content::LoadOptions;
+use super::LoadOptions;
 use crate::device::GraphicsDevice;
 use crate::error::Result;
 use crate::math::Color;
