@@ -4,10 +4,10 @@
 //! In: the bytes and the format [`super::format_of`] found. Out: the texels, or the decoder's
 //! error in words (a truncation says where the data ends).
 
+use super::LoadOptions;
 use super::{
     check_size, decode_error, is_truncation, texels, truncated, Format, DECODE_LIMIT_BYTES,
 };
-use super::LoadOptions;
 use crate::device::GraphicsDevice;
 use crate::error::Result;
 use crate::math::Color;

@@ -7,10 +7,10 @@
 
 use std::io::Write;
 
+use super::LoadOptions;
 use super::{
     check_size, decode_error, is_truncation, round16, texels, truncated, DECODE_LIMIT_BYTES,
 };
-use super::LoadOptions;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::math::Color;
