@@ -41,12 +41,14 @@ impl Texture2D {
     /// Errors (`InvalidOperation`, saying what is wrong): data in no format read, corrupt data
     /// with the decoder's message, truncated data with the byte where it ends, an image of
     /// zero size; one beyond the profile's texture size is `NotSupported`, as `new Texture2D`
-    /// of that size. A stream that fails to read is [`XnaError::Io`] with the stream's error.
+    /// of that size. A stream that fails to read is [`XnaError::Io`] with the stream's error; a
+    /// disposed device is `ObjectDisposed`.
     pub fn from_stream(device: &GraphicsDevice, stream: impl Read) -> Result<Texture2D> {
         Self::from_stream_with(device, stream, LoadOptions::default())
     }
 
-    /// [`Texture2D::from_stream`] with explicit [`LoadOptions`].
+    /// [`Texture2D::from_stream`] with explicit [`LoadOptions`] (not XNA: its `FromStream`
+    /// takes none, and keeps straight alpha, as `premultiply_alpha: false` does).
     pub fn from_stream_with(
         device: &GraphicsDevice,
         stream: impl Read,
@@ -60,7 +62,8 @@ impl Texture2D {
         Self::from_texels(device, w, h, &texels)
     }
 
-    /// Loads an image file, as the content pipeline's default texture import (premultiplied):
+    /// Loads an image file (not XNA, which loads a file through `FromStream` over
+    /// `File.OpenRead`), as the content pipeline's default texture import (premultiplied):
     /// [`Texture2D::from_stream`] over the file's bytes, the extension naming the format where
     /// the data has no signature (`.tga`). Every error names the file; one that cannot be
     /// read is [`XnaError::Io`] whose source is the `std::io::Error` (`NotFound` for a missing
@@ -69,7 +72,7 @@ impl Texture2D {
         Self::from_file_with(device, path, LoadOptions::default())
     }
 
-    /// [`Texture2D::from_file`] with explicit [`LoadOptions`].
+    /// [`Texture2D::from_file`] with explicit [`LoadOptions`] (not XNA).
     pub fn from_file_with(
         device: &GraphicsDevice,
         path: impl AsRef<Path>,
@@ -95,9 +98,11 @@ impl Texture2D {
     /// the texture's is scaled by nearest-texel sampling. Flushes and waits for the GPU, as
     /// `GetData`.
     ///
-    /// Errors: a width or height that is not positive is `ArgumentOutOfRange`; a format other
-    /// than `SurfaceFormat::Color`, or a build without the `png` feature, is `NotSupported`; a
-    /// failing stream is [`XnaError::Io`] with the write error.
+    /// Errors: a width or height that is not positive is `ArgumentOutOfRange` on `width` or
+    /// `height`; a format other than `SurfaceFormat::Color`, or a build without the `png`
+    /// feature, is `NotSupported`; a disposed texture or device is `ObjectDisposed`; a render
+    /// target still bound is `InvalidOperation`, as its `GetData`; a failing stream is
+    /// [`XnaError::Io`] with the write error.
     pub fn save_as_png(&self, stream: impl Write, width: i32, height: i32) -> Result<()> {
         if width <= 0 {
             return Err(XnaError::out_of_range("width", "The width must be positive."));

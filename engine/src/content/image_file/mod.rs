@@ -23,8 +23,9 @@ use crate::error::{Result, XnaError};
 use crate::math::Color;
 use crate::resources::texture::validate_size;
 
-/// How a texture is loaded from an image ([`Texture2D::from_stream_with`],
-/// [`Texture2D::from_file_with`]).
+/// How a texture is loaded from an image (not XNA: the options of
+/// [`Texture2D::from_stream_with`](crate::Texture2D::from_stream_with) and
+/// [`Texture2D::from_file_with`](crate::Texture2D::from_file_with)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoadOptions {
     /// Multiply each colour channel by alpha on load, as XNA's content pipeline does by default
