@@ -133,6 +133,7 @@ mod sprites;
 mod vertex;
 
 pub use content::{Content, ContentManager, LoadOptions};
+pub use device::adapter::{DisplayMode, GraphicsAdapter};
 pub use device::capture::{CaptureSummary, CAPTURE_VARIABLE};
 pub use device::clear::ClearOptions;
 pub use device::options::{

@@ -14,34 +14,34 @@ use crate::math::{Color, Vector2, Vector3};
 /// XNA's `VertexElementFormat`: how one element is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VertexElementFormat {
-    /// One 32-bit float.
+    /// `Single`: one 32-bit float.
     Single,
-    /// Two 32-bit floats.
+    /// `Vector2`: two 32-bit floats.
     Vector2,
-    /// Three 32-bit floats.
+    /// `Vector3`: three 32-bit floats.
     Vector3,
-    /// Four 32-bit floats.
+    /// `Vector4`: four 32-bit floats.
     Vector4,
-    /// Four unsigned bytes normalised to [0, 1], R G B A (XNA's packed `Color`).
+    /// `Color`: four unsigned bytes normalised to [0, 1], R G B A (XNA's packed `Color`).
     Color,
-    /// Four unsigned bytes, not normalised.
+    /// `Byte4`: four unsigned bytes, not normalised.
     Byte4,
-    /// Two signed 16-bit integers.
+    /// `Short2`: two signed 16-bit integers.
     Short2,
-    /// Four signed 16-bit integers.
+    /// `Short4`: four signed 16-bit integers.
     Short4,
-    /// Two signed 16-bit integers normalised to [-1, 1].
+    /// `NormalizedShort2`: two signed 16-bit integers normalised to [-1, 1].
     NormalizedShort2,
-    /// Four signed 16-bit integers normalised to [-1, 1].
+    /// `NormalizedShort4`: four signed 16-bit integers normalised to [-1, 1].
     NormalizedShort4,
-    /// Two 16-bit floats.
+    /// `HalfVector2`: two 16-bit floats.
     HalfVector2,
-    /// Four 16-bit floats.
+    /// `HalfVector4`: four 16-bit floats.
     HalfVector4,
 }
 
 impl VertexElementFormat {
-    /// Bytes one element of this format takes.
+    /// Bytes one element of this format takes (not XNA, which keeps the size internal).
     pub fn size(self) -> u32 {
         match self {
             VertexElementFormat::Single
@@ -64,36 +64,53 @@ impl VertexElementFormat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)] // XNA's names say it all.
 pub enum VertexElementUsage {
+    /// XNA's `VertexElementUsage.Position`: the vertex position.
     Position,
+    /// XNA's `VertexElementUsage.Color`: a vertex colour.
     Color,
+    /// XNA's `VertexElementUsage.TextureCoordinate`: texture coordinates.
     TextureCoordinate,
+    /// XNA's `VertexElementUsage.Normal`: a vertex normal.
     Normal,
+    /// XNA's `VertexElementUsage.Binormal`: a binormal.
     Binormal,
+    /// XNA's `VertexElementUsage.Tangent`: a tangent.
     Tangent,
+    /// XNA's `VertexElementUsage.BlendIndices`: skinning bone indices.
     BlendIndices,
+    /// XNA's `VertexElementUsage.BlendWeight`: skinning bone weights.
     BlendWeight,
+    /// XNA's `VertexElementUsage.Depth`: a depth value.
     Depth,
+    /// XNA's `VertexElementUsage.Fog`: a fog value.
     Fog,
+    /// XNA's `VertexElementUsage.PointSize`: a point sprite size.
     PointSize,
+    /// XNA's `VertexElementUsage.Sample`: a sampler data value.
     Sample,
+    /// XNA's `VertexElementUsage.TessellateFactor`: a tessellation factor.
     TessellateFactor,
 }
 
 /// XNA's `VertexElement`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct VertexElement {
-    /// Byte offset from the start of the vertex.
+    /// XNA's `Offset`: bytes from the start of the vertex (a multiple of 4; see
+    /// [`VertexDeclaration`]).
     pub offset: u32,
-    /// Storage format.
+    /// XNA's `VertexElementFormat`: how the element is stored.
     pub format: VertexElementFormat,
-    /// Meaning.
+    /// XNA's `VertexElementUsage`: what the element means.
     pub usage: VertexElementUsage,
-    /// Which of several elements of one usage (texture coordinate 0, 1, …).
+    /// XNA's `UsageIndex`: which of several elements of one usage (texture coordinate 0, 1,
+    /// …).
     pub usage_index: u32,
 }
 
 impl VertexElement {
-    /// `new VertexElement(offset, format, usage, usageIndex)`.
+    /// XNA's `new VertexElement(offset, elementFormat, elementUsage, usageIndex)`; checked
+    /// when a [`VertexDeclaration`] is made of it. Where it differs from XNA: the offset and
+    /// index are unsigned.
     pub const fn new(
         offset: u32,
         format: VertexElementFormat,
@@ -147,7 +164,8 @@ fn element_end(element: &VertexElement) -> Result<u32> {
 }
 
 impl VertexDeclaration {
-    /// `new VertexDeclaration(elements)`: the stride is the end of the furthest element.
+    /// XNA's `new VertexDeclaration(params VertexElement[])`: the stride is the end of the
+    /// furthest element.
     /// Refused as XNA does: no elements, or an element ending past `i32::MAX` bytes
     /// (`Argument`, `elements`), elements that overlap or repeat a usage and index
     /// (`InvalidOperation`), an offset that is not a multiple of 4 (`Argument`, `elements`; see
@@ -160,9 +178,10 @@ impl VertexDeclaration {
         Self::with_stride(stride as i32, elements)
     }
 
-    /// `new VertexDeclaration(vertexStride, elements)`. Besides [`Self::new`]'s checks, the
-    /// stride must be positive and cover every element (`ArgumentOutOfRange`, `vertexStride`)
-    /// and be a multiple of 4 (`Argument`, `vertexStride`, as XNA; see the type's doc).
+    /// XNA's `new VertexDeclaration(vertexStride, params VertexElement[])`. Besides [`Self::new`]'s
+    /// checks, the stride must be positive and cover every element (`ArgumentOutOfRange`,
+    /// `vertexStride`) and be a multiple of 4 (`Argument`, `vertexStride`, as XNA; see the type's
+    /// doc).
     pub fn with_stride(stride: i32, elements: &[VertexElement]) -> Result<Self> {
         if elements.is_empty() {
             return Err(XnaError::argument("elements", "Elements cannot be empty."));
@@ -218,12 +237,12 @@ impl VertexDeclaration {
         Ok(VertexDeclaration { stride: stride as u32, elements: elements.to_vec() })
     }
 
-    /// `VertexStride`.
+    /// XNA's `VertexDeclaration.VertexStride`, in bytes.
     pub fn vertex_stride(&self) -> i32 {
         self.stride as i32
     }
 
-    /// `GetVertexElements()`.
+    /// XNA's `VertexDeclaration.GetVertexElements()`, borrowed rather than copied.
     pub fn vertex_elements(&self) -> &[VertexElement] {
         &self.elements
     }
@@ -231,7 +250,8 @@ impl VertexDeclaration {
 
 /// XNA's `IVertexType`: a vertex structure that knows its declaration.
 pub trait VertexType: Pod {
-    /// The declaration describing `Self`'s layout.
+    /// XNA's `IVertexType.VertexDeclaration`: the declaration describing `Self`'s layout.
+    /// Where it differs from XNA: an associated function, so no value is needed.
     fn vertex_declaration() -> VertexDeclaration;
 }
 
@@ -251,9 +271,9 @@ macro_rules! stock_declaration {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Default, Pod, Zeroable)]
 pub struct VertexPositionColor {
-    /// Position.
+    /// XNA's `Position` field.
     pub position: Vector3,
-    /// Colour.
+    /// XNA's `Color` field.
     pub color: Color,
 }
 
@@ -267,9 +287,9 @@ impl VertexType for VertexPositionColor {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Default, Pod, Zeroable)]
 pub struct VertexPositionTexture {
-    /// Position.
+    /// XNA's `Position` field.
     pub position: Vector3,
-    /// Texture coordinates.
+    /// XNA's `TextureCoordinate` field.
     pub texture_coordinate: Vector2,
 }
 
@@ -283,11 +303,11 @@ impl VertexType for VertexPositionTexture {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Default, Pod, Zeroable)]
 pub struct VertexPositionColorTexture {
-    /// Position.
+    /// XNA's `Position` field.
     pub position: Vector3,
-    /// Colour.
+    /// XNA's `Color` field.
     pub color: Color,
-    /// Texture coordinates.
+    /// XNA's `TextureCoordinate` field.
     pub texture_coordinate: Vector2,
 }
 
@@ -301,11 +321,11 @@ impl VertexType for VertexPositionColorTexture {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Default, Pod, Zeroable)]
 pub struct VertexPositionNormalTexture {
-    /// Position.
+    /// XNA's `Position` field.
     pub position: Vector3,
-    /// Normal.
+    /// XNA's `Normal` field.
     pub normal: Vector3,
-    /// Texture coordinates.
+    /// XNA's `TextureCoordinate` field.
     pub texture_coordinate: Vector2,
 }
 
@@ -318,14 +338,14 @@ impl VertexType for VertexPositionNormalTexture {
 /// XNA's `IndexElementSize`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IndexElementSize {
-    /// 16-bit indices (`u16`).
+    /// XNA's `IndexElementSize.SixteenBits`: 16-bit indices (`u16`).
     SixteenBits,
-    /// 32-bit indices (`u32`; XNA's HiDef profile).
+    /// XNA's `IndexElementSize.ThirtyTwoBits`: 32-bit indices (`u32`; HiDef profile only).
     ThirtyTwoBits,
 }
 
 impl IndexElementSize {
-    /// Bytes per index.
+    /// Bytes per index (not XNA).
     pub fn bytes(self) -> u32 {
         match self {
             IndexElementSize::SixteenBits => 2,

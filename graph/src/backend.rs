@@ -149,6 +149,61 @@ impl Capabilities {
     }
 }
 
+/// Who an adapter is: what XNA's `GraphicsAdapter` reports about it, and the identifier a
+/// backend recognises it by again when a device is created on it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AdapterIdentity {
+    /// The adapter's own name, as its driver reports it (XNA's `Description`).
+    pub description: String,
+    /// The PCI vendor id (XNA's `VendorId`); 0 where the native API does not report it.
+    pub vendor_id: u32,
+    /// The vendor's device id (XNA's `DeviceId`); 0 where the native API does not report it.
+    pub device_id: u32,
+    /// The driver's unique identifier of the adapter (Vulkan's `deviceUUID`); all zeros where
+    /// the native API has none.
+    pub uuid: [u8; 16],
+}
+
+/// One adapter a backend can create a device on, with what a device made on it could do:
+/// the data `GraphicsAdapter`'s queries answer from, measured as the backend measures it for
+/// a device (so an answer before creation and the device's behaviour after agree).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdapterInfo {
+    /// Who the adapter is.
+    pub identity: AdapterIdentity,
+    /// The limits and features a device on it has ([`Backend::capabilities`]).
+    pub capabilities: Capabilities,
+    /// What it can do with each surface format, in [`SurfaceFormat::ALL`]'s order
+    /// ([`Backend::format_support`]).
+    pub formats: Vec<(SurfaceFormat, FormatSupport)>,
+    /// The depth format allocated for each request, indexed by `DepthFormat as usize`
+    /// ([`Backend::applied_depth_format`]).
+    pub applied_depth: [DepthFormat; 4],
+}
+
+impl AdapterInfo {
+    /// The information of the adapter `backend` runs on: its identity, capabilities, format
+    /// table and depth substitutions, as a device on it reports them.
+    pub fn of(backend: &dyn Backend) -> AdapterInfo {
+        AdapterInfo {
+            identity: backend.adapter_identity(),
+            capabilities: backend.capabilities().clone(),
+            formats: SurfaceFormat::ALL.iter().map(|&f| (f, backend.format_support(f))).collect(),
+            applied_depth: [
+                DepthFormat::None,
+                backend.applied_depth_format(DepthFormat::Depth16),
+                backend.applied_depth_format(DepthFormat::Depth24),
+                backend.applied_depth_format(DepthFormat::Depth24Stencil8),
+            ],
+        }
+    }
+
+    /// What the adapter can do with `format` (nothing for a format missing from the table).
+    pub fn format_support(&self, format: SurfaceFormat) -> FormatSupport {
+        self.formats.iter().find(|(f, _)| *f == format).map_or_else(Default::default, |(_, s)| *s)
+    }
+}
+
 /// Live native objects, for leak tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LiveObjects {
@@ -202,6 +257,18 @@ pub trait SubmissionWaiter: Send + Sync {
 pub trait Backend: Send {
     /// The adapter in use, as a human-readable line (e.g. "llvmpipe (CPU)").
     fn adapter_name(&self) -> &str;
+
+    /// Who the adapter in use is ([`AdapterIdentity`]). The default names it by
+    /// [`Backend::adapter_name`] with zero ids and uuid, for a backend whose native API reports
+    /// neither.
+    fn adapter_identity(&self) -> AdapterIdentity {
+        AdapterIdentity {
+            description: self.adapter_name().to_owned(),
+            vendor_id: 0,
+            device_id: 0,
+            uuid: [0; 16],
+        }
+    }
 
     /// The device limits the engine validates XNA's arguments against.
     fn capabilities(&self) -> &Capabilities;

@@ -38,7 +38,8 @@ pub mod states;
 pub mod timing;
 
 pub use backend::{
-    Backend, BackendError, Capabilities, FormatSupport, LiveObjects, SubmissionId, SubmissionWaiter,
+    AdapterIdentity, AdapterInfo, Backend, BackendError, Capabilities, FormatSupport, LiveObjects,
+    SubmissionId, SubmissionWaiter,
 };
 pub use buffer::{BufferDesc, BufferId, BufferKind, BufferState, SetDataOptions};
 pub use builder::{FrameBuilder, SpareLists};

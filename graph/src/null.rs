@@ -265,6 +265,16 @@ impl Backend for NullBackend {
         "null (no GPU)"
     }
 
+    /// "null (no GPU)", with zero ids and uuid.
+    fn adapter_identity(&self) -> crate::backend::AdapterIdentity {
+        crate::backend::AdapterIdentity {
+            description: "null (no GPU)".into(),
+            vendor_id: 0,
+            device_id: 0,
+            uuid: [0; 16],
+        }
+    }
+
     fn capabilities(&self) -> &Capabilities {
         self.probe.called(BackendCall::Capabilities);
         &self.caps

@@ -86,25 +86,35 @@ impl Default for ColorWriteChannels {
 }
 
 /// XNA's `BlendState` as pipeline data.
+///
+/// Where it differs from XNA: a plain `Copy` value compared by its fields, not a graphics
+/// resource, so there is no `Dispose`, `Name` or `Tag`, and no `InvalidOperation` for changing
+/// a state once bound (a changed value is simply another state); XNA's stock objects are the
+/// constants ([`BlendState::OPAQUE`], ...). One write mask for every target: XNA's
+/// `ColorWriteChannels1` to `3` and `MultiSampleMask` are not kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct BlendState {
-    /// Factor applied to the source colour (XNA's default: `One`).
+    /// XNA's `ColorSourceBlend`: the factor applied to the source colour (default `One`).
     pub color_source_blend: Blend,
-    /// Factor applied to the destination colour (XNA's default: `Zero`).
+    /// XNA's `ColorDestinationBlend`: the factor applied to the destination colour (default
+    /// `Zero`).
     pub color_destination_blend: Blend,
-    /// How source and destination colour combine (XNA's default: `Add`).
+    /// XNA's `ColorBlendFunction`: how source and destination colour combine (default `Add`).
     pub color_blend_function: BlendFunction,
-    /// Factor applied to the source alpha (XNA's default: `One`).
+    /// XNA's `AlphaSourceBlend`: the factor applied to the source alpha (default `One`).
     pub alpha_source_blend: Blend,
-    /// Factor applied to the destination alpha (XNA's default: `Zero`).
+    /// XNA's `AlphaDestinationBlend`: the factor applied to the destination alpha (default
+    /// `Zero`).
     pub alpha_destination_blend: Blend,
-    /// How source and destination alpha combine (XNA's default: `Add`).
+    /// XNA's `AlphaBlendFunction`: how source and destination alpha combine (default `Add`).
     pub alpha_blend_function: BlendFunction,
-    /// The channels a draw writes (XNA's `ColorWriteChannels`, default all four).
+    /// XNA's `ColorWriteChannels`: the channels a draw writes (default all four), to every
+    /// bound target.
     pub color_write_channels: ColorWriteChannels,
-    /// The constant colour `Blend::BlendFactor` and `Blend::InverseBlendFactor` use, as XNA's
-    /// `Color` bytes R G B A (opaque white by default, as in XNA).
+    /// XNA's `BlendFactor`: the constant colour `Blend::BlendFactor` and
+    /// `Blend::InverseBlendFactor` use, as `Color` bytes R G B A (opaque white by default, as
+    /// in XNA).
     pub blend_factor: [u8; 4],
 }
 
@@ -121,9 +131,9 @@ impl BlendState {
             blend_factor: [255; 4],
         }
     }
-    /// Whether drawing with this state reads the destination (anything but One·src + Zero·dst
-    /// for colour and alpha): the one predicate for "blending is on", which needs a blendable
-    /// target format.
+    /// Not XNA: whether drawing with this state reads the destination (anything but One·src +
+    /// Zero·dst for colour and alpha): the one predicate for "blending is on", which needs a
+    /// blendable target format.
     pub fn blends(&self) -> bool {
         let opaque =
             |src, dst, f| src == Blend::One && dst == Blend::Zero && f == BlendFunction::Add;
@@ -183,18 +193,24 @@ pub enum TextureAddressMode {
 }
 
 /// XNA's `SamplerState` as pipeline data.
+///
+/// Where it differs from XNA: a plain `Copy` value compared by its fields, not a graphics
+/// resource (no `Dispose`, `Name` or `Tag`, and no `InvalidOperation` for changing a state
+/// once bound); XNA's stock objects are the constants ([`SamplerState::LINEAR_CLAMP`], ...).
+/// XNA's `MipMapLevelOfDetailBias` is not kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct SamplerState {
-    /// Minification, magnification and mip filter.
+    /// XNA's `Filter`: the minification, magnification and mip filter.
     pub filter: TextureFilter,
-    /// Addressing of the u coordinate.
+    /// XNA's `AddressU`: addressing of the u coordinate.
     pub address_u: TextureAddressMode,
-    /// Addressing of the v coordinate.
+    /// XNA's `AddressV`: addressing of the v coordinate.
     pub address_v: TextureAddressMode,
-    /// Addressing of the w coordinate (3D textures).
+    /// XNA's `AddressW`: addressing of the w coordinate (3D textures).
     pub address_w: TextureAddressMode,
-    /// Largest anisotropy used by `TextureFilter::Anisotropic` (XNA's default: 4).
+    /// XNA's `MaxAnisotropy`: the largest anisotropy `TextureFilter::Anisotropic` uses
+    /// (default 4; clamped to the device's limit, see [`Self::driver_max_anisotropy`]).
     pub max_anisotropy: u32,
     /// Index of the most detailed mip level that may be sampled (XNA's `MaxMipLevel`; 0 allows
     /// level 0).
@@ -228,7 +244,7 @@ impl SamplerState {
     pub const ANISOTROPIC_WRAP: SamplerState =
         Self::of(TextureFilter::Anisotropic, TextureAddressMode::Wrap);
 
-    /// The anisotropy a backend's sampler is created with, given the device's largest
+    /// Not XNA: the anisotropy a backend's sampler is created with, given the device's largest
     /// (`maxSamplerAnisotropy` on Vulkan): `max_anisotropy` (0 read as 1) clamped to
     /// `device_limit` when the filter is `Anisotropic`, else 1. XNA accepts any `MaxAnisotropy`
     /// and the driver clamps it; Vulkan and SDL_gpu refuse a value above the limit, so every
@@ -303,30 +319,40 @@ pub enum StencilOperation {
 }
 
 /// XNA's `DepthStencilState` as pipeline data (one-sided stencil).
+///
+/// Where it differs from XNA: a plain `Copy` value compared by its fields, not a graphics
+/// resource (no `Dispose`, `Name` or `Tag`, and no `InvalidOperation` for changing a state
+/// once bound); XNA's stock objects are the constants ([`DepthStencilState::DEFAULT`], ...).
+/// XNA's `TwoSidedStencilMode` and its `CounterClockwiseStencil*` operations are not kept:
+/// both faces use the one stencil setup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct DepthStencilState {
-    /// Whether the depth test runs.
+    /// XNA's `DepthBufferEnable`: whether the depth test runs.
     pub depth_buffer_enable: bool,
-    /// Whether passing fragments write their depth.
+    /// XNA's `DepthBufferWriteEnable`: whether passing fragments write their depth.
     pub depth_buffer_write_enable: bool,
-    /// The depth test (XNA's default: `LessEqual`).
+    /// XNA's `DepthBufferFunction`: the depth test (default `LessEqual`).
     pub depth_buffer_function: CompareFunction,
-    /// Whether the stencil test runs.
+    /// XNA's `StencilEnable`: whether the stencil test runs.
     pub stencil_enable: bool,
-    /// The stencil test, reference against stored value (XNA's default: `Always`).
+    /// XNA's `StencilFunction`: the stencil test, reference against stored value (default
+    /// `Always`).
     pub stencil_function: CompareFunction,
-    /// What a fragment passing both tests does to the stencil value.
+    /// XNA's `StencilPass`: what a fragment passing both tests does to the stencil value.
     pub stencil_pass: StencilOperation,
-    /// What a fragment failing the stencil test does to it.
+    /// XNA's `StencilFail`: what a fragment failing the stencil test does to it.
     pub stencil_fail: StencilOperation,
-    /// What a fragment passing the stencil test but failing the depth test does to it.
+    /// XNA's `StencilDepthBufferFail`: what a fragment passing the stencil test but failing
+    /// the depth test does to it.
     pub stencil_depth_buffer_fail: StencilOperation,
-    /// The reference value of the stencil test and of `StencilOperation::Replace`.
+    /// XNA's `ReferenceStencil`: the reference value of the stencil test and of
+    /// `StencilOperation::Replace`.
     pub reference_stencil: u32,
-    /// Bits of the stored and reference values the stencil test compares.
+    /// XNA's `StencilMask`: bits of the stored and reference values the stencil test
+    /// compares.
     pub stencil_mask: u32,
-    /// Bits of the stencil value a stencil operation may change.
+    /// XNA's `StencilWriteMask`: bits of the stencil value a stencil operation may change.
     pub stencil_write_mask: u32,
 }
 
@@ -377,16 +403,22 @@ pub enum FillMode {
 }
 
 /// XNA's `RasterizerState` as pipeline data (depth bias as raw bits so the key hashes).
+///
+/// Where it differs from XNA: a plain `Copy` value compared by its fields, not a graphics
+/// resource (no `Dispose`, `Name` or `Tag`, and no `InvalidOperation` for changing a state
+/// once bound); XNA's stock objects are the constants ([`RasterizerState::CULL_NONE`], ...).
+/// A NaN or infinite depth bias is `Argument` on `rasterizerState` where the state is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct RasterizerState {
-    /// Which triangles are culled.
+    /// XNA's `CullMode`: which triangles are culled.
     pub cull_mode: CullMode,
-    /// Solid or wireframe.
+    /// XNA's `FillMode`: solid or wireframe.
     pub fill_mode: FillMode,
-    /// Whether the device's scissor rectangle clips drawing.
+    /// XNA's `ScissorTestEnable`: whether the device's scissor rectangle clips drawing.
     pub scissor_test_enable: bool,
-    /// Whether a multisampled target is rasterized with multisampling.
+    /// XNA's `MultiSampleAntiAlias`: whether a multisampled target is rasterized with
+    /// multisampling.
     pub multisample_anti_alias: bool,
     /// XNA's `DepthBias` (an `f32`), as its bits.
     pub depth_bias_bits: u32,

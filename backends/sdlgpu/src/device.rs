@@ -139,6 +139,9 @@ fn configure_layer() {
 pub(crate) struct Gpu {
     pub device: *mut SDL_GPUDevice,
     pub driver: String,
+    /// The name of the adapter SDL chose, as SDL reports it (`SDL_PROP_GPU_DEVICE_NAME_STRING`;
+    /// empty where SDL reports none).
+    pub adapter: String,
     /// The driver resolves into layer 0 of an array or cube texture whatever the resolve layer
     /// (lavapipe as shipped in Mesa 22.3, which the Vulkan backend works around the same way):
     /// a resolve into a layer of such a texture goes through a single-layer texture and a copy.
@@ -286,8 +289,15 @@ impl Gpu {
         let resolve_ignores_layer = adapter.contains("llvmpipe");
         let diagnostics = Diagnostics::default();
         LISTENERS.lock().unwrap_or_else(|p| p.into_inner()).push(diagnostics.clone());
-        let gpu =
-            Gpu { device, driver, resolve_ignores_layer, diagnostics, layer_log_read, line_fill };
+        let gpu = Gpu {
+            device,
+            driver,
+            adapter,
+            resolve_ignores_layer,
+            diagnostics,
+            layer_log_read,
+            line_fill,
+        };
         if debug_mode {
             turn.validated_device_made();
         }

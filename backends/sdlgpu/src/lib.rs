@@ -350,6 +350,17 @@ impl Backend for SdlGpuBackend {
         &self.adapter_name
     }
 
+    /// The adapter SDL chose, by the name SDL reports; SDL 3.4 reports no vendor or device id
+    /// and no uuid, so those are zero.
+    fn adapter_identity(&self) -> xnagraph_graph::AdapterIdentity {
+        xnagraph_graph::AdapterIdentity {
+            description: self.gpu.adapter.clone(),
+            vendor_id: 0,
+            device_id: 0,
+            uuid: [0; 16],
+        }
+    }
+
     fn capabilities(&self) -> &Capabilities {
         &self.caps
     }

@@ -46,6 +46,12 @@ pub struct VulkanConfig {
     /// and written when the backend is dropped, so a game's second run builds no pipeline its
     /// first run built.
     pub pipeline_cache: Option<PathBuf>,
+    /// The adapter to create the device on, by its `deviceUUID` (an
+    /// [`AdapterIdentity::uuid`](xnagraph_graph::AdapterIdentity::uuid) from [`crate::adapters`]);
+    /// `None` (the default): the best-ranked usable adapter, the first [`crate::adapters`]
+    /// lists. An adapter that is absent or unusable (for a window: cannot present to it) is
+    /// [`BackendError::NotSupported`](xnagraph_graph::BackendError::NotSupported).
+    pub adapter: Option<[u8; 16]>,
 }
 
 impl Default for VulkanConfig {
@@ -60,6 +66,7 @@ impl Default for VulkanConfig {
             gpu_timing: false,
             mapped_sprites: true,
             pipeline_cache: None,
+            adapter: None,
         }
     }
 }

@@ -86,6 +86,7 @@ use crate::retirement::Retired;
 use crate::texture::TextureTable;
 
 pub use crate::config::{TextureIndexing, VulkanConfig};
+pub use crate::device::adapters;
 pub use crate::device::instance::{instances_created, loader_loads};
 pub use crate::hold::GpuHold;
 pub use crate::present::PresentPacing;
@@ -284,6 +285,10 @@ impl Backend for VulkanBackend {
     /// The adapter's name and type, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) [cpu]`.
     fn adapter_name(&self) -> &str {
         &self.gpu.adapter_name
+    }
+
+    fn adapter_identity(&self) -> xnagraph_graph::AdapterIdentity {
+        self.gpu.identity.clone()
     }
 
     fn capabilities(&self) -> &Capabilities {

@@ -5,6 +5,7 @@ use xnagraph_graph::{
     Capabilities, DepthFormat, FormatSupport, RenderTargetDesc, SurfaceFormat, TextureDesc,
 };
 
+use crate::device::adapter::{selected_render_target_format, selected_sample_count};
 use crate::device::options::PresentationParameters;
 use crate::device::profile::GraphicsProfile;
 use crate::error::{Result, XnaError};
@@ -41,13 +42,8 @@ impl BackBufferLimits<'_> {
         }
         let back_format = {
             let s = self.format_support.iter().find(|(f, _)| *f == params.back_buffer_format);
-            if profile.supports_render_target_format(params.back_buffer_format)
-                && s.is_some_and(|(_, s)| s.render_target)
-            {
-                params.back_buffer_format
-            } else {
-                SurfaceFormat::Color
-            }
+            let support = s.map_or_else(FormatSupport::default, |(_, s)| *s);
+            selected_render_target_format(profile, params.back_buffer_format, false, support)
         };
         let desc = TextureDesc {
             width: params.back_buffer_width as u32,
@@ -58,7 +54,7 @@ impl BackBufferLimits<'_> {
             format: back_format,
             render_target: Some(RenderTargetDesc {
                 depth: self.applied_depth[params.depth_stencil_format as usize],
-                sample_count: self.caps.clamp_sample_count(params.multi_sample_count.max(0) as u32),
+                sample_count: selected_sample_count(self.caps, params.multi_sample_count),
                 usage: params.render_target_usage,
                 back_buffer: true,
             }),

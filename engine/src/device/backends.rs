@@ -1,14 +1,15 @@
 //! The backends this build has, and the one place a backend crate is named.
 //!
-//! In: the device options (and, for a windowed device, the window). Out: the boxed [`Backend`]
-//! a device records for, made from the options' configuration, or `NotSupported` naming the
-//! Cargo feature for a backend this build was made without (`vulkan`, `sdlgpu`). The null
-//! backend is always built: tests of the engine's contract use it.
+//! In: the device options (and, for a windowed device, the window; for a device on a chosen
+//! adapter, that adapter's identity). Out: the boxed [`Backend`] a device records for, made
+//! from the options' configuration, or `NotSupported` naming the Cargo feature for a backend
+//! this build was made without (`vulkan`, `sdlgpu`); and the adapters each backend lists. The
+//! null backend is always built: tests of the engine's contract use it.
 
 use std::sync::Arc;
 
 use xnagraph_graph::null::{NullBackend, NullConfig, NullProbe};
-use xnagraph_graph::Backend;
+use xnagraph_graph::{AdapterIdentity, AdapterInfo, Backend};
 
 use crate::device::options::{BackendKind, DeviceOptions};
 use crate::error::{Result, XnaError};
@@ -16,6 +17,55 @@ use crate::error::{Result, XnaError};
 /// The frames-in-flight bound the options ask for (at least one).
 pub(crate) fn frames_in_flight(options: &DeviceOptions) -> u32 {
     options.frames_in_flight.max(1)
+}
+
+/// The adapters `kind` lists, its default first (see `GraphicsAdapter::adapters_for`).
+pub(crate) fn adapters(kind: BackendKind) -> Result<Vec<AdapterInfo>> {
+    match kind {
+        #[cfg(feature = "vulkan")]
+        BackendKind::Vulkan => Ok(xnagraph_vulkan::adapters()?),
+        #[cfg(feature = "sdlgpu")]
+        BackendKind::SdlGpu => {
+            let options = DeviceOptions { backend: kind, ..DeviceOptions::default() };
+            let backend = xnagraph_sdlgpu::SdlGpuBackend::new(sdlgpu_config(&options))?;
+            Ok(vec![AdapterInfo::of(&backend)])
+        }
+        BackendKind::Null => Ok(vec![AdapterInfo::of(&NullBackend::new(NullConfig::default()))]),
+        #[allow(unreachable_patterns)]
+        kind => Err(not_built(kind)),
+    }
+}
+
+/// A headless backend of the kind the options name on the adapter `adapter` identifies, and
+/// the null backend's probe. Vulkan creates its device on that physical device (by uuid); SDL
+/// 3.4 chooses its own device, so on SDL_gpu an adapter other than the one SDL chose (by the
+/// name SDL reports) is `NotSupported`; the null backend has one adapter.
+pub(crate) fn headless_on(
+    options: &DeviceOptions,
+    adapter: &AdapterIdentity,
+) -> Result<(Box<dyn Backend>, Option<NullProbe>)> {
+    #[cfg(feature = "vulkan")]
+    let (backend, probe) = if options.backend == BackendKind::Vulkan {
+        let config =
+            xnagraph_vulkan::VulkanConfig { adapter: Some(adapter.uuid), ..vulkan_config(options) };
+        (Box::new(xnagraph_vulkan::VulkanBackend::new(config)?) as Box<dyn Backend>, None)
+    } else {
+        headless(options)?
+    };
+    #[cfg(not(feature = "vulkan"))]
+    let (backend, probe) = headless(options)?;
+    let chosen = backend.adapter_identity();
+    let same = match options.backend {
+        BackendKind::Vulkan => chosen.uuid == adapter.uuid,
+        _ => chosen.description == adapter.description,
+    };
+    if !same {
+        return Err(XnaError::not_supported(format!(
+            "The {:?} backend chooses its own adapter ({}); it cannot create a device on {}.",
+            options.backend, chosen.description, adapter.description
+        )));
+    }
+    Ok((backend, probe))
 }
 
 /// The Vulkan backend's configuration from the device options.
@@ -36,6 +86,7 @@ fn vulkan_config(options: &DeviceOptions) -> xnagraph_vulkan::VulkanConfig {
         gpu_timing: options.gpu_timing,
         mapped_sprites: options.mapped_sprites,
         pipeline_cache: None,
+        adapter: None,
     }
 }
 

@@ -11,13 +11,14 @@ use std::sync::{Arc, Mutex};
 
 use xnagraph_graph::null::NullProbe;
 use xnagraph_graph::{
-    Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport, GpuTimingSupport,
-    PlanCost, Rect, SurfaceFormat, TextureState, Viewport,
+    AdapterInfo, Backend, Capabilities, Clear, DepthFormat, Diagnostics, FormatSupport,
+    GpuTimingSupport, PlanCost, Rect, SurfaceFormat, TextureState, Viewport,
 };
 
+use crate::device::adapter::GraphicsAdapter;
 use crate::device::clear::ClearOptions;
 use crate::device::gpu_timing::FrameGpuTiming;
-use crate::device::options::{DeviceOptions, PresentationParameters};
+use crate::device::options::{BackendKind, DeviceOptions, PresentationParameters};
 use crate::device::profile::GraphicsProfile;
 use crate::device::registry::Registry;
 use crate::device::shared::{DeviceEvents, DeviceShared, Recording};
@@ -46,24 +47,75 @@ impl std::fmt::Debug for GraphicsDevice {
 const PIPELINE_CACHE_VARIABLE: &str = "XNAGRAPH_PIPELINE_CACHE";
 
 impl GraphicsDevice {
-    /// Creates a device with default options (Vulkan, two frames in flight).
+    /// XNA's `new GraphicsDevice(adapter, graphicsProfile, presentationParameters)`, headless,
+    /// with the default [`DeviceOptions`] (Vulkan, two frames in flight, a render thread).
+    ///
+    /// Errors: as [`Self::with_options`]. Where it differs from XNA: there is no adapter
+    /// argument (the backend picks its default adapter, [`GraphicsAdapter::default_adapter`];
+    /// [`Self::with_adapter`] takes one) and no window; [`Self::for_window`] presents to one.
     pub fn new(profile: GraphicsProfile, params: PresentationParameters) -> Result<Self> {
         Self::with_options(profile, params, DeviceOptions::default())
     }
 
-    /// `new GraphicsDevice(adapter, profile, presentationParameters)` with engine options XNA has
-    /// no place for (backend, validation, frames in flight).
-    /// A non-positive back buffer width or height is `ArgumentOutOfRange` naming `BackBufferWidth`
-    /// or `BackBufferHeight`; a back buffer larger than the profile (or the adapter) allows is
-    /// `NotSupported`; no usable adapter, or validation asked for without the layer, is
-    /// `NotSupported` as well. The back buffer is created at once; nothing else reaches the GPU
-    /// until the first flush.
+    /// XNA's `new GraphicsDevice(adapter, graphicsProfile, presentationParameters)`, headless,
+    /// with engine options XNA has no place for (backend, validation, frames in flight).
+    ///
+    /// The back buffer is created at once; nothing else reaches the GPU until the first flush.
+    /// A back buffer format the profile or adapter cannot render is replaced by `Color`, as
+    /// [`Self::presentation_parameters`] then reports.
+    ///
+    /// Errors: a non-positive back buffer width or height is `ArgumentOutOfRange` naming
+    /// `BackBufferWidth` or `BackBufferHeight`; a back buffer larger than the profile (or the
+    /// adapter) allows is `NotSupported`; no usable adapter, validation asked for without the
+    /// layer, or a backend this build lacks (naming its Cargo feature) is `NotSupported` as
+    /// well; a malformed `XNAGRAPH_CAPTURE` or `XNAGRAPH_PIPELINE_CACHE` the options opted in
+    /// to fails as [`Self::capture_frames`] or [`Self::use_pipeline_cache`].
     pub fn with_options(
         profile: GraphicsProfile,
         params: PresentationParameters,
         options: DeviceOptions,
     ) -> Result<Self> {
         let (backend, null_probe) = super::backends::headless(&options)?;
+        Self::with_backend(profile, params, options, backend, null_probe)
+    }
+
+    /// XNA's `new GraphicsDevice(adapter, graphicsProfile, presentationParameters)` on a chosen
+    /// adapter, headless, with engine options.
+    ///
+    /// Vulkan creates the device on that physical device. SDL 3.4 chooses its own device, so
+    /// on SDL_gpu the adapter must be the one SDL chooses (an adapter of any backend's list
+    /// whose description is the one SDL reports). Otherwise as [`Self::with_options`].
+    ///
+    /// Errors: an adapter another backend listed, on Vulkan or the null backend, is
+    /// `ArgumentException` naming `adapter`; an adapter the backend cannot create a device on
+    /// (gone since it was listed, or on SDL_gpu not the one SDL chooses) is `NotSupported`, and
+    /// so is a `profile` the adapter does not support ([`GraphicsAdapter::is_profile_supported`],
+    /// as XNA raises it); the rest as [`Self::with_options`]. Where it differs from XNA: the
+    /// adapter is a reference, so there is no `ArgumentNullException`; no window (a device for
+    /// a window runs on its backend's default adapter).
+    pub fn with_adapter(
+        adapter: &GraphicsAdapter,
+        profile: GraphicsProfile,
+        params: PresentationParameters,
+        options: DeviceOptions,
+    ) -> Result<Self> {
+        if adapter.backend() != options.backend && options.backend != BackendKind::SdlGpu {
+            return Err(XnaError::argument(
+                "adapter",
+                format!(
+                    "The adapter was listed by the {:?} backend; this device uses {:?}.",
+                    adapter.backend(),
+                    options.backend
+                ),
+            ));
+        }
+        if !adapter.is_profile_supported(profile) {
+            return Err(XnaError::not_supported(format!(
+                "The adapter {} does not support the {profile:?} profile.",
+                adapter.description()
+            )));
+        }
+        let (backend, null_probe) = super::backends::headless_on(&options, adapter.identity())?;
         Self::with_backend(profile, params, options, backend, null_probe)
     }
 
@@ -94,6 +146,15 @@ impl GraphicsDevice {
         let handle = backend.create_texture(&desc)?;
         let back_buffer = TextureState::new(desc, handle, backend.retire_sink());
         let adapter_name = backend.adapter_name().to_owned();
+        let adapter = GraphicsAdapter::from_info(
+            options.backend,
+            AdapterInfo {
+                identity: backend.adapter_identity(),
+                capabilities: caps.clone(),
+                formats: format_support.clone(),
+                applied_depth,
+            },
+        );
         let gpu_timing = crate::device::gpu_timing::GpuTimingLog::new(
             backend.set_gpu_timing(options.gpu_timing),
             options.gpu_timing,
@@ -120,6 +181,7 @@ impl GraphicsDevice {
             format_support,
             applied_depth,
             adapter_name,
+            adapter,
             submissions: AtomicU64::new(0),
             frames_submitted: AtomicU64::new(0),
             last_submission: AtomicU64::new(0),
@@ -164,8 +226,9 @@ impl GraphicsDevice {
     /// written back to the file, whole or not at all, when the device is dropped, so a game's
     /// second run builds no pipeline its first run built. Call it right after creating the
     /// device, before content is loaded. Returns the bytes of cache data read (0: none).
-    /// `NotSupported` on a backend that keeps no pipeline cache (SDL_gpu); `ObjectDisposed`
-    /// after `Dispose`.
+    ///
+    /// Errors: `NotSupported` on a backend that keeps no pipeline cache (SDL_gpu);
+    /// `ObjectDisposed` after `Dispose`.
     pub fn use_pipeline_cache(&self, path: impl AsRef<std::path::Path>) -> Result<usize> {
         let path = path.as_ref();
         self.shared.with_backend(|backend| backend.use_pipeline_cache(path))
@@ -177,9 +240,12 @@ impl GraphicsDevice {
     /// the capture's snapshot, and the file is complete after the present that ends the last
     /// frame ([`GraphicsDevice::capture_result`] then reports it). `XNAGRAPH_CAPTURE=path:N-M`
     /// does the same at the creation of a device whose options opted in to the environment
-    /// ([`DeviceOptions::with_env`]). An empty range, or a first frame that has begun
-    /// already, is `ArgumentOutOfRange` on `frames`; a capture already armed or running is
-    /// `InvalidOperation`, as is a file that cannot be created.
+    /// ([`DeviceOptions::with_env`]).
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; an empty range, or a first frame that
+    /// has begun already, is `ArgumentOutOfRange` on `frames`; a capture already armed or
+    /// running is `InvalidOperation`, as is a file that cannot be created; a build without the
+    /// `capture` feature is `NotSupported`, naming it.
     pub fn capture_frames(
         &self,
         path: impl Into<std::path::PathBuf>,
@@ -189,27 +255,34 @@ impl GraphicsDevice {
         self.shared.capture.arm(&self.shared, path.into(), frames)
     }
 
-    /// The outcome of the last capture once its last frame was presented (taken: a second call
-    /// returns `None`); `None` while it runs. A write failure ends the capture and is reported
+    /// The outcome of the last capture once its last frame was presented (not XNA; taken: a second
+    /// call returns `None`); `None` while it runs. A write failure ends the capture and is reported
     /// here as `InvalidOperation`.
     pub fn capture_result(&self) -> Option<Result<crate::CaptureSummary>> {
         let result = self.shared.capture.take_result()?;
         Some(result.map_err(|m| XnaError::invalid_operation(format!("The capture failed: {m}"))))
     }
 
-    /// The profile the device was created with (XNA's `GraphicsProfile`); it bounds texture sizes,
-    /// formats and render-target counts.
+    /// XNA's `GraphicsDevice.GraphicsProfile`: the profile the device was created with; it
+    /// bounds texture sizes, formats and render-target counts.
     pub fn graphics_profile(&self) -> GraphicsProfile {
         self.shared.profile
     }
 
-    /// The adapter the backend chose, e.g. `"llvmpipe (…) [cpu]"`.
+    /// The name of the adapter the backend chose, e.g. `"llvmpipe (…) [cpu]"` (XNA's
+    /// `GraphicsDevice.Adapter.Description`, as a string).
     pub fn adapter_name(&self) -> &str {
         &self.shared.adapter_name
     }
 
-    /// The presentation parameters as applied (format, depth and sample count after
-    /// substitution and clamping).
+    /// XNA's `GraphicsDevice.Adapter`: the adapter the device runs on, as its backend reports
+    /// it (equal to the listed adapter it was created on; on lavapipe the one "llvmpipe").
+    pub fn adapter(&self) -> GraphicsAdapter {
+        self.shared.adapter.clone()
+    }
+
+    /// XNA's `GraphicsDevice.PresentationParameters`, as applied (format, depth and sample
+    /// count after substitution and clamping); a copy, not the live object.
     pub fn presentation_parameters(&self) -> PresentationParameters {
         lock(&self.shared.rec).params
     }
@@ -220,8 +293,12 @@ impl GraphicsDevice {
     /// buffer, unbinds any render target, resets viewport and scissor to the new back buffer,
     /// then raises `DeviceReset`. Render targets and textures are untouched (their content is
     /// kept: this is not a lost device). A device created for a window resizes its swapchain to
-    /// the new back buffer at the next present. Bad parameters are refused as at creation, and
-    /// leave the device as it was.
+    /// the new back buffer at the next present.
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; bad parameters are refused as at
+    /// creation ([`Self::with_options`]), and leave the device as it was; on a windowed
+    /// device, a presentation interval the window cannot pace is refused as by
+    /// [`Self::for_window`]; a failed flush of what was recorded is the backend's error.
     pub fn reset(&self, params: PresentationParameters) -> Result<()> {
         self.shared.check_alive()?;
         let windowed = self.present_stats().is_some();
@@ -260,32 +337,36 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// The device's events: resource creation and destruction, disposing, device reset.
+    /// XNA's `GraphicsDevice` events (`ResourceCreated`, `ResourceDestroyed`, `Disposing`,
+    /// `DeviceResetting`, `DeviceReset`), gathered in one value.
     pub fn events(&self) -> &DeviceEvents {
         &self.shared.events
     }
 
-    /// Whether the device has been disposed (XNA's `IsDisposed`); every call on a disposed device
-    /// is `ObjectDisposed`.
+    /// XNA's `GraphicsDevice.IsDisposed`: whether the device has been disposed; every call on a
+    /// disposed device is `ObjectDisposed`.
     pub fn is_disposed(&self) -> bool {
         self.shared.is_disposed()
     }
 
-    /// CNA's `SetContextRecoveryEnabled`: with recovery off, textures created afterwards keep no
-    /// CPU shadow of their pixels.
+    /// Not XNA (CNA's `SetContextRecoveryEnabled`): with recovery off, textures created
+    /// afterwards keep no CPU shadow of their pixels, so a partial `set_data` of one is
+    /// `InvalidOperation`.
     pub fn set_context_recovery_enabled(&self, enabled: bool) {
         self.shared.context_recovery.store(enabled, Ordering::Release);
     }
 
-    /// The current viewport (XNA's `Viewport`); binding render targets resets it to the first
-    /// target's bounds.
+    /// XNA's `GraphicsDevice.Viewport`: the current viewport; binding render targets resets it
+    /// to the first target's bounds.
     pub fn viewport(&self) -> Viewport {
         lock(&self.shared.rec).viewport
     }
 
-    /// Sets the viewport. As in XNA, it must lie inside the current target (the back buffer
-    /// when none is bound) and its depth range inside [0, 1] (NaN is outside); switching
-    /// targets resets it.
+    /// Sets XNA's `GraphicsDevice.Viewport`; switching targets resets it.
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; as in XNA, a viewport that is empty or
+    /// not inside the current target (the back buffer when none is bound), or whose depth range
+    /// is not inside [0, 1] (NaN is outside), is `Argument` on `value`.
     pub fn set_viewport(&self, viewport: Viewport) -> Result<()> {
         self.shared.check_alive()?;
         let mut rec = lock(&self.shared.rec);
@@ -309,12 +390,14 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// The current scissor rectangle (XNA's `ScissorRectangle`), as clipped to the current target.
+    /// XNA's `GraphicsDevice.ScissorRectangle`, as clipped to the current target.
     pub fn scissor_rectangle(&self) -> Rect {
         lock(&self.shared.rec).scissor
     }
 
-    /// Sets the scissor rectangle, clipped to the current target as XNA does.
+    /// Sets XNA's `GraphicsDevice.ScissorRectangle`, clipped to the current target as XNA does.
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`.
     pub fn set_scissor_rectangle(&self, rect: Rect) -> Result<()> {
         self.shared.check_alive()?;
         let mut rec = lock(&self.shared.rec);
@@ -327,14 +410,20 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// `Clear(Color)`: colour, depth 1 and stencil 0, on the aspects the target has.
+    /// XNA's `GraphicsDevice.Clear(Color)`: colour, depth 1 and stencil 0, on the aspects the
+    /// target has.
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`.
     pub fn clear(&self, color: Color) -> Result<()> {
         self.clear_with(ClearOptions::all(), color.to_floats(), 1.0, 0)
     }
 
-    /// `Clear(ClearOptions, Vector4, float, int)`: each requested aspect, only where it exists.
-    /// A NaN or infinite `color` component or `depth` is `ArgumentException` (whatever the
-    /// options); a finite depth is clamped to [0, 1].
+    /// XNA's `GraphicsDevice.Clear(ClearOptions, Vector4, float, int)`: each requested aspect,
+    /// only where the target has it; a finite depth is clamped to [0, 1].
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; a NaN or infinite `color` component or
+    /// `depth` is `Argument` on `color` or `depth` (whatever the options). Where it differs
+    /// from XNA: the colour is `[f32; 4]` rather than a `Vector4`.
     pub fn clear_with(
         &self,
         options: ClearOptions,
@@ -359,10 +448,15 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// Ends the frame: records the present and hands the frame to the render thread, returning
-    /// once it is queued (while the frames-in-flight bound of frames is queued already, it waits
-    /// for the render thread to take one). Refused while a render target is bound (including
-    /// after a bound target was dropped, until the game binds again).
+    /// XNA's `GraphicsDevice.Present()`: ends the frame, recording the present and handing the
+    /// frame to the render thread.
+    ///
+    /// Returns once the frame is queued (while the frames-in-flight bound of frames is queued
+    /// already, it waits for the render thread to take one).
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; a render target bound (including after a
+    /// bound target was dropped, until the game binds again) is `InvalidOperation`, as in XNA;
+    /// an earlier frame's failure, as below.
     ///
     /// Unlike XNA, whose `Present` fails with the frame it submits, a frame that fails on the
     /// render thread (a lost device, video memory exhausted) is reported by the device's next
@@ -383,20 +477,28 @@ impl GraphicsDevice {
         })
     }
 
-    /// Submits what was recorded so far without ending the frame, and returns once the backend
-    /// has accepted it (not once the GPU ran it). Reports the failure of this frame and of any
-    /// frame presented before it.
+    /// Submits what was recorded so far without ending the frame (not XNA, which flushes
+    /// internally), and returns once the backend has accepted it (not once the GPU ran it).
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; the failure of this frame and of any
+    /// frame presented before it (`DeviceLost`, `OutOfVideoMemory`, ...).
     pub fn flush(&self) -> Result<()> {
         self.shared.check_alive()?;
         self.shared.flush().map(|_| ())
     }
 
-    /// `GetBackBufferData`: reads the back buffer (resolved) into `data`. Before `Present` it
-    /// reads the frame being drawn. After `Present` it reads the presented frame, except on a
-    /// device with a window whose frame was drawn straight into the swapchain image (a
-    /// `DiscardContents` back buffer of the window's size): that image belongs to the
-    /// presentation engine, XNA leaves such content undefined, and the call is
+    /// XNA's `GraphicsDevice.GetBackBufferData<T>(Rectangle?, T[], startIndex, elementCount)`:
+    /// reads the back buffer (resolved) into `data`, flushing and waiting for the GPU.
+    ///
+    /// Before `Present` it reads the frame being drawn. After `Present` it reads the presented
+    /// frame, except on a device with a window whose frame was drawn straight into the
+    /// swapchain image (a `DiscardContents` back buffer of the window's size): that image
+    /// belongs to the presentation engine, XNA leaves such content undefined, and the call is
     /// `InvalidOperation` (read before `Present`, or use `PreserveContents`).
+    ///
+    /// Errors: besides that, a disposed device is `ObjectDisposed`; the `rect`, `T`, `data` and
+    /// `elementCount` checks of [`Texture2D::set_data_region`](crate::Texture2D::set_data_region);
+    /// a failed flush is the backend's error.
     pub fn get_back_buffer_data<T: bytemuck::Pod>(
         &self,
         rect: Option<Rect>,
@@ -427,24 +529,26 @@ impl GraphicsDevice {
         )
     }
 
-    /// Reports a real device reset (from the platform layer, or when the backend reports a lost
-    /// device): render targets become content-lost and raise `ContentLost`.
+    /// Reports a real device reset (not XNA, where the device itself detects one; from the
+    /// platform layer, or when the backend reports a lost device): render targets become
+    /// content-lost and raise `ContentLost`.
     pub fn notify_device_reset(&self) {
         self.shared.notify_device_reset();
     }
 
-    /// Frames (or partial frames) handed over to be submitted so far (to the render thread, or
-    /// to the backend without one).
+    /// Frames (or partial frames) handed over to be submitted so far (not XNA; to the render
+    /// thread, or to the backend without one).
     pub fn submission_count(&self) -> u64 {
         self.shared.submissions.load(Ordering::Relaxed)
     }
 
-    /// Number of resources in the device's registry.
+    /// Number of resources in the device's registry (not XNA).
     pub fn tracked_resource_count(&self) -> usize {
         self.shared.registry.len()
     }
 
-    /// Native objects the backend holds right now (leak checks).
+    /// Native objects the backend holds right now, for leak checks (not XNA); `None` once
+    /// disposed.
     pub fn live_native_objects(&self) -> Option<xnagraph_graph::LiveObjects> {
         self.shared.live_native_objects()
     }
@@ -500,20 +604,22 @@ impl GraphicsDevice {
     /// waits for the GPU; a frame still executing is reported by a later call, once it has
     /// completed ([`GraphicsDevice::wait_idle`] makes sure every frame has). Empty unless
     /// [`DeviceOptions::gpu_timing`] is on and the backend has timestamps. Not part of XNA.
+    /// A disposed device is `ObjectDisposed`.
     pub fn drain_gpu_timings(&self) -> Result<Vec<FrameGpuTiming>> {
         let timings = self.shared.with_backend(|backend| Ok(backend.drain_gpu_timings()))?;
         Ok(self.shared.gpu_timing.attribute(timings))
     }
 
-    /// The test probe of a device created with [`BackendKind::Null`](crate::BackendKind::Null):
+    /// Not XNA: the test probe of a device created with
+    /// [`BackendKind::Null`](crate::BackendKind::Null):
     /// counts of every backend call, and switches that make submissions fail or stay incomplete.
     /// `None` on a GPU.
     pub fn null_probe(&self) -> Option<NullProbe> {
         self.shared.null_probe.clone()
     }
 
-    /// Waits for the render thread to submit every frame handed over, for a running capture's
-    /// writer to have written every frame handed to it (see
+    /// Not XNA: waits for the render thread to submit every frame handed over, for a running
+    /// capture's writer to have written every frame handed to it (see
     /// [`capture_frames`](GraphicsDevice::capture_frames)), then for the GPU (within
     /// [`DeviceOptions::timeout`]), and frees everything whose last user has gone: afterwards
     /// the device holds nothing the game dropped. Reports a failure of any of those frames.
@@ -521,9 +627,10 @@ impl GraphicsDevice {
         self.shared.wait_idle()
     }
 
-    /// Disposes the device: marks it disposed, raises `Disposing`, lets the render thread submit
-    /// the frames queued and joins it, disposes every tracked resource, then waits for the GPU
-    /// and tears the backend down.
+    /// XNA's `GraphicsDevice.Dispose()`: marks it disposed, raises `Disposing`, lets the render
+    /// thread submit the frames queued and joins it, disposes every tracked resource, then
+    /// waits for the GPU and tears the backend down; a second call does nothing. Dropping the
+    /// device does the same without raising `Disposing`.
     pub fn dispose(&self) {
         self.dispose_impl(true);
     }

@@ -9,6 +9,7 @@
 //! shares; `render_thread.rs` the thread frames are lowered on; `present.rs` what presenting
 //! means and `window.rs` devices made for a window; `options.rs`, `profile.rs`,
 //! `capability.rs` and `back_buffer.rs` what a device is asked for and what it can do;
+//! `adapter.rs` the adapters a device can be made on, their queries and the display's modes;
 //! `backends.rs` the backends this build has;
 //! `gpu_timing.rs` GPU time per frame; `capture/` the frame capture hook and its writer thread.
 //!
@@ -18,6 +19,7 @@
 //! [`render_thread::FrameSink`]; the draw state knows a bound buffer only as a
 //! [`draw_state::BoundBuffer`].
 
+pub(crate) mod adapter;
 mod back_buffer;
 pub(crate) mod backends;
 pub(crate) mod capability;

@@ -244,6 +244,8 @@ pub(crate) struct DeviceShared {
     pub format_support: Vec<(SurfaceFormat, FormatSupport)>,
     pub applied_depth: [DepthFormat; 4],
     pub adapter_name: String,
+    /// The adapter the device runs on, as its backend reports it.
+    pub adapter: crate::device::adapter::GraphicsAdapter,
     pub submissions: AtomicU64,
     /// The number of the latest frame (as `submissions` counts them) the backend accepted.
     pub frames_submitted: AtomicU64,

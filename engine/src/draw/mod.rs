@@ -205,11 +205,20 @@ fn applied_effect(rec: &Recording) -> Result<ActiveEffect> {
 }
 
 impl GraphicsDevice {
-    /// `DrawPrimitives(primitiveType, startVertex, primitiveCount)`: non-indexed primitives
-    /// from the bound vertex buffers. No vertex buffer bound, or no effect applied, is
-    /// `InvalidOperation`; a non-positive count, a negative start or vertices past the end of
-    /// a bound buffer is `ArgumentOutOfRange`; more primitives than the profile allows is
-    /// `NotSupported`.
+    /// XNA's `GraphicsDevice.DrawPrimitives(primitiveType, startVertex, primitiveCount)`:
+    /// non-indexed primitives from the bound vertex buffers.
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; no vertex buffer bound, or no effect
+    /// applied, is `InvalidOperation`; a non-positive count is `ArgumentOutOfRange` on
+    /// `primitiveCount`, a negative start on `startVertex`, vertices past the end of a bound
+    /// buffer on `primitiveCount`; more primitives than the profile allows is `NotSupported`.
+    ///
+    /// Every geometry draw also shares these: a vertex declaration without an element the
+    /// applied effect reads is `InvalidOperation` with XNA's message; a texture the effect
+    /// samples that is a bound render target is `InvalidOperation`; a vertex format the
+    /// renderer cannot read, or states the bound targets cannot honour (blending into a format
+    /// that cannot blend, several targets without independent blending), is `NotSupported`; a
+    /// disposed buffer or texture is `ObjectDisposed`.
     pub fn draw_primitives(
         &self,
         primitive_type: PrimitiveType,
@@ -241,9 +250,9 @@ impl GraphicsDevice {
         self.record_buffer_draw(&mut rec, effect, primitive_type, call, None, 1)
     }
 
-    /// `DrawIndexedPrimitives(primitiveType, baseVertex, minVertexIndex, numVertices,
-    /// startIndex, primitiveCount)`: indexed primitives from the bound index and vertex
-    /// buffers; each index is added to `baseVertex` (and the stream's vertex offset).
+    /// XNA's `GraphicsDevice.DrawIndexedPrimitives(primitiveType, baseVertex, minVertexIndex,
+    /// numVertices, startIndex, primitiveCount)`: indexed primitives from the bound index and
+    /// vertex buffers; each index is added to `baseVertex` (and the stream's vertex offset).
     ///
     /// As in XNA, `minVertexIndex` and `numVertices` are a hint of the vertices the indices
     /// name, not a bound: a 4-vertex quad drawn with `numVertices` 6 draws (Direct3D 9 used them
@@ -257,7 +266,7 @@ impl GraphicsDevice {
     /// index buffer (which the GPU reads) are `ArgumentOutOfRange` for `primitiveCount`; a first
     /// vertex (the stream's offset + `baseVertex` + `minVertexIndex`) outside the vertex buffer,
     /// where every index would name a vertex the buffer does not hold, is `ArgumentOutOfRange`
-    /// for `baseVertex`.
+    /// for `baseVertex`; and the errors every draw shares (see [`Self::draw_primitives`]).
     pub fn draw_indexed_primitives(
         &self,
         primitive_type: PrimitiveType,
@@ -349,12 +358,14 @@ impl GraphicsDevice {
         self.record_buffer_draw(&mut rec, effect, primitive_type, call, Some(index), instances)
     }
 
-    /// `DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset, primitiveCount)`:
-    /// primitives from the caller's vertices, copied at the call, read at the stride of
-    /// `T`'s declaration (a multiple of 4, as in XNA: see [`VertexDeclaration`]). Empty
-    /// `vertexData` is
-    /// `ArgumentNull`; a negative offset, a non-positive count or vertices past the end of the
-    /// slice is `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
+    /// XNA's `GraphicsDevice.DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset,
+    /// primitiveCount)`: primitives from the caller's vertices, copied at the call, read at the
+    /// stride of `T`'s declaration (a multiple of 4, as in XNA: see [`VertexDeclaration`]).
+    ///
+    /// Errors: empty `vertexData` is `ArgumentNull` on `vertexData` (XNA's null array); a
+    /// negative offset, a non-positive count or vertices past the end of the slice is
+    /// `ArgumentOutOfRange`; no effect applied is `InvalidOperation`; and the errors every draw
+    /// shares (see [`Self::draw_primitives`]).
     pub fn draw_user_primitives<T: VertexType>(
         &self,
         primitive_type: PrimitiveType,
@@ -398,13 +409,15 @@ impl GraphicsDevice {
         self.record_geometry(&mut rec, effect, geometry)
     }
 
-    /// `DrawUserIndexedPrimitives<T>(primitiveType, vertexData, vertexOffset, numVertices,
-    /// indexData, indexOffset, primitiveCount)`: indexed primitives from the caller's vertices and
-    /// `u16` or `u32` indices, both copied at the call; each index names a vertex from
+    /// XNA's `GraphicsDevice.DrawUserIndexedPrimitives<T>(primitiveType, vertexData, vertexOffset,
+    /// numVertices, indexData, indexOffset, primitiveCount)`: indexed primitives from the caller's
+    /// vertices and `u16` or `u32` indices, both copied at the call; each index names a vertex from
     /// `vertexOffset`. Vertices are read at the stride of `T`'s declaration, as in
     /// [`Self::draw_user_primitives`]. Empty data is `ArgumentNull`; a negative offset, a
     /// non-positive count, a range past the end of either slice, or an index at or past
-    /// `numVertices` is `ArgumentOutOfRange`; no effect applied is `InvalidOperation`.
+    /// `numVertices` is `ArgumentOutOfRange`; no effect applied is `InvalidOperation`; and the
+    /// errors every draw shares (see [`Self::draw_primitives`]). Where it differs from XNA: the
+    /// index type is a type parameter (`u16` or `u32`) instead of two overloads.
     #[allow(clippy::too_many_arguments)] // XNA's signature.
     pub fn draw_user_indexed_primitives<T: VertexType, I: IndexElement>(
         &self,

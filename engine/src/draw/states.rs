@@ -20,55 +20,61 @@ use crate::resources::buffer::{IndexBuffer, VertexBuffer};
 /// (as in XNA; see [`VertexDeclaration`](crate::VertexDeclaration)).
 #[derive(Clone, Copy, Debug)]
 pub struct VertexBufferBinding<'a> {
-    /// The buffer.
+    /// XNA's `VertexBuffer`: the buffer.
     pub buffer: &'a VertexBuffer,
-    /// `VertexOffset`: the vertex that draws call vertex 0.
+    /// XNA's `VertexOffset`: the vertex that draws call vertex 0.
     pub vertex_offset: i32,
-    /// `InstanceFrequency`.
+    /// XNA's `InstanceFrequency`: 0 per vertex, 1 per instance, `n` one element for `n`
+    /// instances (where the device has a vertex attribute divisor).
     pub instance_frequency: i32,
 }
 
 impl<'a> VertexBufferBinding<'a> {
-    /// `new VertexBufferBinding(buffer)`: offset 0, per vertex.
+    /// XNA's `new VertexBufferBinding(vertexBuffer)`: offset 0, per vertex.
     pub fn new(buffer: &'a VertexBuffer) -> Self {
         VertexBufferBinding { buffer, vertex_offset: 0, instance_frequency: 0 }
     }
 }
 
 impl GraphicsDevice {
-    /// `BlendState`.
+    /// XNA's `GraphicsDevice.BlendState` (default [`BlendState::OPAQUE`]).
     pub fn blend_state(&self) -> BlendState {
         lock(&self.shared.rec).draw.blend
     }
 
-    /// Sets `BlendState` for the draws that follow.
+    /// Sets XNA's `GraphicsDevice.BlendState` for the draws that follow; a disposed device is
+    /// `ObjectDisposed`. Whether a bound target can blend is checked at the draw.
     pub fn set_blend_state(&self, state: BlendState) -> Result<()> {
         self.shared.check_alive()?;
         lock(&self.shared.rec).draw.blend = state;
         Ok(())
     }
 
-    /// `DepthStencilState`.
+    /// XNA's `GraphicsDevice.DepthStencilState` (default [`DepthStencilState::DEFAULT`]).
     pub fn depth_stencil_state(&self) -> DepthStencilState {
         lock(&self.shared.rec).draw.depth_stencil
     }
 
-    /// Sets `DepthStencilState` (depth test and write, stencil functions, operations,
-    /// reference and masks) for the draws that follow. Depth and stencil apply where the bound
-    /// target has them.
+    /// Sets XNA's `GraphicsDevice.DepthStencilState` (depth test and write, stencil functions,
+    /// operations, reference and masks) for the draws that follow; a disposed device is
+    /// `ObjectDisposed`. Depth and stencil apply where the bound target has them.
     pub fn set_depth_stencil_state(&self, state: DepthStencilState) -> Result<()> {
         self.shared.check_alive()?;
         lock(&self.shared.rec).draw.depth_stencil = state;
         Ok(())
     }
 
-    /// `RasterizerState`.
+    /// XNA's `GraphicsDevice.RasterizerState` (default
+    /// [`RasterizerState::CULL_COUNTER_CLOCKWISE`]).
     pub fn rasterizer_state(&self) -> RasterizerState {
         lock(&self.shared.rec).draw.rasterizer
     }
 
-    /// Sets `RasterizerState` (cull mode, fill mode, scissor test, depth bias). `WireFrame` on
-    /// a device without it is `NotSupported`; a NaN or infinite bias is `ArgumentException`.
+    /// Sets XNA's `GraphicsDevice.RasterizerState` (cull mode, fill mode, scissor test, depth
+    /// bias).
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; a NaN or infinite bias is `Argument` on
+    /// `rasterizerState`; `WireFrame` on a device without it is `NotSupported`.
     pub fn set_rasterizer_state(&self, state: RasterizerState) -> Result<()> {
         self.shared.check_alive()?;
         crate::finite::check_rasterizer(&state)?;
@@ -81,14 +87,18 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// `SamplerStates[index]`; `index` past the slots is `ArgumentOutOfRange`.
+    /// XNA's `GraphicsDevice.SamplerStates[index]`; `index` past the slots is
+    /// `ArgumentOutOfRange` on `index`.
     pub fn sampler_state(&self, index: usize) -> Result<SamplerState> {
         let rec = lock(&self.shared.rec);
         rec.draw.samplers.get(index).copied().ok_or_else(|| sampler_index_error(index))
     }
 
-    /// Sets `SamplerStates[index]`. `index` past the slots is `ArgumentOutOfRange`;
-    /// anisotropic filtering on a device without it is `NotSupported`.
+    /// Sets XNA's `GraphicsDevice.SamplerStates[index]`.
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; `index` past the slots is
+    /// `ArgumentOutOfRange` on `index`; anisotropic filtering on a device without it is
+    /// `NotSupported` (never silently another filter).
     pub fn set_sampler_state(&self, index: usize, state: SamplerState) -> Result<()> {
         self.shared.check_alive()?;
         if index >= SAMPLER_SLOTS {
@@ -105,7 +115,8 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// `VertexSamplerStates[index]`; `index` past the four slots is `ArgumentOutOfRange`.
+    /// XNA's `GraphicsDevice.VertexSamplerStates[index]`; `index` past the four slots is
+    /// `ArgumentOutOfRange` on `index`.
     pub fn vertex_sampler_state(&self, index: usize) -> Result<SamplerState> {
         let rec = lock(&self.shared.rec);
         rec.draw
@@ -115,11 +126,11 @@ impl GraphicsDevice {
             .ok_or_else(|| vertex_sampler_index_error(index))
     }
 
-    /// Sets `VertexSamplerStates[index]`: how a custom effect's vertex stage samples the
-    /// texture at its binding `index` (vertex texture fetch, which HiDef has and Reach does
-    /// not: a vertex-stage sampler is refused when the effect is created). `index` past the
-    /// four slots is `ArgumentOutOfRange`; anisotropic filtering on a device without it is
-    /// `NotSupported`.
+    /// Sets XNA's `GraphicsDevice.VertexSamplerStates[index]`: how a custom effect's vertex stage
+    /// samples the texture at its binding `index` (vertex texture fetch, which HiDef has and Reach
+    /// does not: a vertex-stage sampler is refused when the effect is created). `index` past the
+    /// four slots is `ArgumentOutOfRange` on `index`; anisotropic filtering on a device without it
+    /// is `NotSupported`; a disposed device is `ObjectDisposed`.
     pub fn set_vertex_sampler_state(&self, index: usize, state: SamplerState) -> Result<()> {
         self.shared.check_alive()?;
         if index >= VERTEX_SAMPLER_SLOTS {
@@ -136,7 +147,8 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// `SetVertexBuffer(buffer)`: one stream from vertex 0, or none.
+    /// XNA's `GraphicsDevice.SetVertexBuffer(vertexBuffer)`: one stream from vertex 0, or none;
+    /// errors as [`Self::set_vertex_buffers`].
     pub fn set_vertex_buffer(&self, buffer: Option<&VertexBuffer>) -> Result<()> {
         match buffer {
             Some(b) => self.set_vertex_buffers(&[VertexBufferBinding::new(b)]),
@@ -144,7 +156,8 @@ impl GraphicsDevice {
         }
     }
 
-    /// `SetVertexBuffer(buffer, vertexOffset)`.
+    /// XNA's `GraphicsDevice.SetVertexBuffer(vertexBuffer, vertexOffset)`; errors as
+    /// [`Self::set_vertex_buffers`].
     pub fn set_vertex_buffer_with_offset(
         &self,
         buffer: &VertexBuffer,
@@ -154,8 +167,11 @@ impl GraphicsDevice {
         self.set_vertex_buffers(&[binding])
     }
 
-    /// `SetVertexBuffers(bindings)`: the streams draws read, replacing every earlier one (an
-    /// empty slice unbinds all). More than [`MAX_VERTEX_STREAMS`] is `Argument`; a negative
+    /// XNA's `GraphicsDevice.SetVertexBuffers(params VertexBufferBinding[])`: the streams draws
+    /// read, replacing every earlier one (an empty slice unbinds all).
+    ///
+    /// Errors: a disposed device or buffer is `ObjectDisposed`; more than
+    /// [`MAX_VERTEX_STREAMS`] is `Argument` on `vertexBuffers`; a negative
     /// offset or one at or past the buffer's vertex count is `ArgumentOutOfRange`
     /// (`vertexOffset`); a negative instance frequency is `ArgumentOutOfRange`
     /// (`instanceFrequency`); a disposed buffer is `ObjectDisposed`.
@@ -210,13 +226,14 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// How many vertex streams are bound (the length of XNA's `GetVertexBuffers()`).
+    /// How many vertex streams are bound (the length of XNA's
+    /// `GraphicsDevice.GetVertexBuffers()`; the bindings themselves are not returned).
     pub fn vertex_buffer_count(&self) -> usize {
         lock(&self.shared.rec).draw.streams.len()
     }
 
-    /// Sets `Indices`: the index buffer indexed draws read, or none. A disposed buffer is
-    /// `ObjectDisposed`.
+    /// Sets XNA's `GraphicsDevice.Indices`: the index buffer indexed draws read, or none. A
+    /// disposed buffer or device is `ObjectDisposed`.
     pub fn set_indices(&self, buffer: Option<&IndexBuffer>) -> Result<()> {
         self.shared.check_alive()?;
         let bound = match buffer {

@@ -26,11 +26,15 @@ use crate::resources::texture::{
     create_core, validate_size, RenderTargetInfo, Texture2D, TextureCore,
 };
 
-/// XNA's four-binding ceiling, whatever the profile.
+/// XNA's four-binding ceiling on `SetRenderTargets`, whatever the profile (Reach allows one).
 pub const MAX_RENDER_TARGET_BINDINGS: usize = 4;
 
-/// XNA's `RenderTarget2D`: a `Texture2D` (through `Deref`) with attachment policy. Not `Clone`:
-/// the device's bindings name it.
+/// XNA's `RenderTarget2D`: a `Texture2D` (through `Deref`) that the device can draw into.
+///
+/// Where it differs from XNA: it derives from `Texture2D` through `Deref` rather than
+/// inheritance (a `&RenderTarget2D` is drawn with as a `&Texture2D`), and it is not `Clone`:
+/// the device's bindings name it. Dropping it while bound unbinds it; the next `Present` is then
+/// refused until the game binds again.
 pub struct RenderTarget2D {
     texture: Texture2D,
 }
@@ -49,7 +53,8 @@ impl std::fmt::Debug for RenderTarget2D {
 }
 
 /// The target of a [`RenderTargetBinding`]: a 2D target or a cube (whose face is the binding's
-/// array slice).
+/// array slice). Not XNA, whose `RenderTargetBinding` holds a `Texture`; Rust names the two
+/// kinds a binding may hold.
 #[derive(Clone, Copy, Debug)]
 pub enum BindingTarget<'a> {
     /// A `RenderTarget2D`.
@@ -90,9 +95,9 @@ impl<'a> BindingTarget<'a> {
     }
 }
 
-/// One entry of `set_render_targets` (XNA's `RenderTargetBinding`): a 2D target, or one face of
-/// a cube target, which goes through the same binding list as a 2D target. `None` is a null
-/// target.
+/// XNA's `RenderTargetBinding`: one entry of [`GraphicsDevice::set_render_targets`], a 2D
+/// target, or one face of a cube target, which goes through the same binding list as a 2D
+/// target. `None` is a null target.
 #[derive(Clone, Copy, Debug)]
 pub struct RenderTargetBinding<'a> {
     /// The target to bind; `None` (a binding without a target) is refused with `Argument`
@@ -111,7 +116,7 @@ impl<'a> From<&'a RenderTarget2D> for RenderTargetBinding<'a> {
 }
 
 impl<'a> RenderTargetBinding<'a> {
-    /// XNA's `new RenderTargetBinding(renderTargetCube, cubeMapFace)`: one face of a cube.
+    /// XNA's `new RenderTargetBinding(renderTarget, cubeMapFace)`: one face of a cube.
     pub fn cube(target: &'a RenderTargetCube, face: CubeMapFace) -> Self {
         RenderTargetBinding { render_target: Some(target.into()), array_slice: face as i32 }
     }
@@ -120,7 +125,7 @@ impl<'a> RenderTargetBinding<'a> {
 /// XNA's 2048:1 limit on a render target's aspect ratio.
 const MAX_ASPECT_RATIO: u32 = 2048;
 
-/// What a render target is created with besides its size, by name: the descriptor of
+/// What a render target is created with besides its size, by name (not XNA): the descriptor of
 /// [`RenderTarget2D::with_descriptor`], for a call that reads better than XNA's eight positional
 /// arguments. `Default` is XNA's `new RenderTarget2D(device, width, height)`: no mips,
 /// `SurfaceFormat::Color`, no depth, no multisampling, `DiscardContents`.
@@ -138,15 +143,18 @@ const MAX_ASPECT_RATIO: u32 = 2048;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RenderTargetOptions {
-    /// `mipMap`: give the target a full mip chain, generated after each pass that draws it.
+    /// XNA's `mipMap`: give the target a full mip chain, generated after each pass that draws
+    /// it.
     pub mip_map: bool,
-    /// `preferredFormat`; a format the device cannot render to falls back as in XNA.
+    /// XNA's `preferredFormat`; a format the profile or device cannot render to falls back to
+    /// `Color`, as in XNA.
     pub format: SurfaceFormat,
-    /// `preferredDepthFormat`.
+    /// XNA's `preferredDepthFormat`; the backend may apply another with at least its bits.
     pub depth_format: DepthFormat,
-    /// `preferredMultiSampleCount`, clamped to what the device supports (0: none).
+    /// XNA's `preferredMultiSampleCount`, clamped to what the device supports (0 or less:
+    /// none).
     pub multi_sample_count: i32,
-    /// `usage`: what binding the target again does to its content.
+    /// XNA's `usage`: what binding the target again does to its content.
     pub usage: RenderTargetUsage,
 }
 
@@ -163,8 +171,9 @@ impl Default for RenderTargetOptions {
 }
 
 impl RenderTarget2D {
-    /// A `width` × `height` target created with `options`: the same as XNA's
-    /// [`RenderTarget2D::with_options`] overload given the same values, with the same errors.
+    /// A `width` × `height` target created with `options` (not XNA: a Rust form of its
+    /// eight-argument constructor): the same as [`RenderTarget2D::with_options`] given the
+    /// same values, with the same errors.
     pub fn with_descriptor(
         device: &GraphicsDevice,
         width: i32,
@@ -184,16 +193,27 @@ impl RenderTarget2D {
         )
     }
 
-    /// `new RenderTarget2D(device, width, height)`: Color, no depth, no multisampling,
-    /// `DiscardContents`.
+    /// XNA's `new RenderTarget2D(graphicsDevice, width, height)`: Color, no mips, no depth, no
+    /// multisampling, `DiscardContents`.
+    ///
+    /// Errors: as [`RenderTarget2D::with_options`].
     pub fn new(device: &GraphicsDevice, width: i32, height: i32) -> Result<Self> {
         Self::with_descriptor(device, width, height, &RenderTargetOptions::default())
     }
 
-    /// `new RenderTarget2D(device, width, height, mipMap, preferredFormat, preferredDepthFormat,
-    /// preferredMultiSampleCount, usage)`. A mipmapped target whose (applied) format the device
-    /// cannot generate mips for is `NotSupported` here, not at the flush that would generate them.
-    /// [`RenderTarget2D::with_descriptor`] takes the same options by name.
+    /// XNA's `new RenderTarget2D(graphicsDevice, width, height, mipMap, preferredFormat,
+    /// preferredDepthFormat, preferredMultiSampleCount, usage)`.
+    ///
+    /// The preferred values are applied as XNA does: a format the profile or device cannot
+    /// render becomes `Color`, the sample count is clamped, and the target reports what was
+    /// applied. [`RenderTarget2D::with_descriptor`] takes the same options by name.
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; a `width` or `height` that is not
+    /// positive is `ArgumentOutOfRange` on that parameter; `NotSupported` for a side beyond
+    /// the profile's or device's limit, an aspect ratio beyond 2048:1, and a mipmapped target
+    /// whose applied format the device cannot generate mips for (here, not at the flush that
+    /// would generate them). Where it differs from XNA: mipmapped non-power-of-two targets are
+    /// allowed under Reach.
     #[allow(clippy::too_many_arguments)]
     pub fn with_options(
         device: &GraphicsDevice,
@@ -234,39 +254,48 @@ impl RenderTarget2D {
         self.core().target_info()
     }
 
-    /// `RenderTargetUsage`: how the target treats its content when it is bound again.
+    /// XNA's `RenderTarget2D.RenderTargetUsage`: how the target treats its content when it is
+    /// bound again.
     pub fn render_target_usage(&self) -> RenderTargetUsage {
         self.info().usage
     }
 
-    /// The depth format the backend applied.
+    /// XNA's `RenderTarget2D.DepthStencilFormat`: the depth format the backend applied.
     pub fn depth_stencil_format(&self) -> DepthFormat {
         self.info().depth
     }
 
-    /// The device-clamped sample count (0: not multisampled).
+    /// XNA's `RenderTarget2D.MultiSampleCount`: the device-clamped sample count (0: not
+    /// multisampled).
     pub fn multi_sample_count(&self) -> i32 {
         self.info().sample_count as i32
     }
 
-    /// True after a reported device reset, until the target is next bound.
+    /// XNA's `RenderTarget2D.IsContentLost`: true after a reported device reset, until the
+    /// target is next bound.
     pub fn is_content_lost(&self) -> bool {
         self.core().content_lost.load(Ordering::Acquire)
     }
 
-    /// XNA's `ContentLost` event.
+    /// XNA's `RenderTarget2D.ContentLost` event, raised by a reported device reset.
     pub fn content_lost(&self) -> &Event<ResourceEventArgs> {
         &self.core().content_lost_event
     }
 
-    /// Explicit `Dispose()`. Refused while the target is bound to its live device.
+    /// XNA's `GraphicsResource.Dispose()`.
+    ///
+    /// Errors: `InvalidOperation` while the target is bound to its live device, as XNA. Where
+    /// it differs from XNA: disposing returns a `Result` (a texture's `dispose` does not).
     pub fn dispose(&self) -> Result<()> {
         dispose_target(self.core())
     }
 }
 
 impl GraphicsDevice {
-    /// `SetRenderTarget(target)`; `None` returns to the back buffer.
+    /// XNA's `GraphicsDevice.SetRenderTarget(RenderTarget2D)`; `None` returns to the back
+    /// buffer.
+    ///
+    /// Errors: as [`Self::set_render_targets`].
     pub fn set_render_target(&self, target: Option<&RenderTarget2D>) -> Result<()> {
         match target {
             Some(t) => self.set_render_targets(&[RenderTargetBinding::from(t)]),
@@ -274,8 +303,12 @@ impl GraphicsDevice {
         }
     }
 
-    /// `SetRenderTarget(cube, face)`: one face of a cube; `None` returns to the back buffer.
+    /// XNA's `GraphicsDevice.SetRenderTarget(RenderTargetCube, CubeMapFace)`: one face of a
+    /// cube; `None` returns to the back buffer.
+    ///
     /// The face goes through the same binding list, checks and no-op rule as a 2D target.
+    /// Errors: as [`Self::set_render_targets`]. Where it differs from XNA: the method name, as
+    /// Rust has no overloads.
     pub fn set_render_target_cube(
         &self,
         target: Option<&RenderTargetCube>,
@@ -287,10 +320,22 @@ impl GraphicsDevice {
         }
     }
 
-    /// `SetRenderTargets(bindings)`; an empty slice returns to the back buffer. A cube face is
-    /// an ordinary entry: it may be one member of a multi-target set (same size as the others),
-    /// the same set (same resources and faces in the same order) is a no-op, and one cube on
-    /// two slots is refused whatever the faces.
+    /// XNA's `GraphicsDevice.SetRenderTargets(params RenderTargetBinding[])`; an empty slice
+    /// returns to the back buffer.
+    ///
+    /// Binding resets the viewport and scissor to the first target and clears its content-lost
+    /// flag. A cube face is an ordinary entry: it may be one member of a multi-target set (same
+    /// size as the others), the same set (same resources and faces in the same order) is a
+    /// no-op, and one cube on two slots is refused whatever the faces. Every check runs before
+    /// any state changes.
+    ///
+    /// Errors: a disposed device or target is `ObjectDisposed`; more than four bindings, or
+    /// more than the profile (one under Reach) or device allows, is `NotSupported`; a binding
+    /// without a target is `Argument` on `renderTarget`; a target of another device is
+    /// `InvalidOperation`; a cube face outside the six is `ArgumentOutOfRange` on
+    /// `cubeMapFace`, and an array slice other than 0 of a 2D target is `NotSupported`; one
+    /// target on two slots, or targets of different sizes, sample counts or pixel sizes, is
+    /// `Argument` on `renderTargets`.
     pub fn set_render_targets(&self, bindings: &[RenderTargetBinding<'_>]) -> Result<()> {
         let shared = &self.shared;
         shared.check_alive()?;
@@ -396,7 +441,8 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// The current bindings as (resource, array slice); empty when drawing to the back buffer.
+    /// XNA's `GraphicsDevice.GetRenderTargets()`, as (resource, array slice) pairs; empty when
+    /// drawing to the back buffer. Where it differs from XNA: identities, not the targets.
     pub fn render_target_bindings(&self) -> Vec<(ResourceId, u32)> {
         lock(&self.shared.rec).bindings.iter().map(|b| (b.resource, b.layer)).collect()
     }

@@ -17,6 +17,7 @@ use xnagraph_graph::{
     full_mip_count, DepthFormat, RenderTargetDesc, RenderTargetUsage, SurfaceFormat, TextureDesc,
 };
 
+use crate::device::adapter::{selected_render_target_format, selected_sample_count};
 use crate::device::capability::check_mip_generation;
 use crate::device::shared::DeviceShared;
 use crate::error::{Result, XnaError};
@@ -43,7 +44,7 @@ pub(crate) fn target_desc(
     // Mipmapped non-power-of-two targets are allowed under Reach too.
     let levels = if mip_map { full_mip_count(w, h, 1) } else { 1 };
     let depth = shared.applied_depth_format(preferred_depth_format);
-    let sample_count = shared.caps.clamp_sample_count(preferred_multi_sample_count.max(0) as u32);
+    let sample_count = selected_sample_count(&shared.caps, preferred_multi_sample_count);
     let desc = TextureDesc {
         width: w,
         height: h,
@@ -68,21 +69,12 @@ pub(crate) fn dispose_target(core: &TextureCore) -> Result<()> {
     Ok(())
 }
 
-/// XNA's "preferred" format: a format the profile forbids for this kind of target (a `cube`
-/// has XNA's narrower list) or the backend cannot render to becomes `Color`.
+/// XNA's "preferred" format on this device (the rule is
+/// [`selected_render_target_format`]'s).
 fn select_render_target_format(
     device: &DeviceShared,
     preferred: SurfaceFormat,
     cube: bool,
 ) -> SurfaceFormat {
-    let profile_allows = if cube {
-        device.profile.supports_cube_target_format(preferred)
-    } else {
-        device.profile.supports_render_target_format(preferred)
-    };
-    if profile_allows && device.format_support(preferred).render_target {
-        preferred
-    } else {
-        SurfaceFormat::Color
-    }
+    selected_render_target_format(device.profile, preferred, cube, device.format_support(preferred))
 }

@@ -200,12 +200,14 @@ macro_rules! graphics_resource_accessors {
         );
     };
     ($set_name_doc:literal) => {
-        /// `IsDisposed`.
+        /// XNA's `GraphicsResource.IsDisposed`: whether it was disposed (explicitly, by its
+        /// device's disposal, or as the last wrapper dropped).
         pub fn is_disposed(&self) -> bool {
             self.core.res.is_disposed()
         }
 
-        /// `Name` (empty until set).
+        /// XNA's `GraphicsResource.Name` (empty until set); a copy of the string, not a
+        /// property.
         pub fn name(&self) -> String {
             lock(&self.core.res.name).clone()
         }
@@ -215,22 +217,25 @@ macro_rules! graphics_resource_accessors {
             self.core.set_name(name.into());
         }
 
-        /// `Tag`: any text the game attaches.
+        /// XNA's `GraphicsResource.Tag`: any text the game attaches. Where it differs from XNA:
+        /// a string, not any `object`.
         pub fn tag(&self) -> Option<String> {
             lock(&self.core.res.tag).clone()
         }
 
-        /// Sets `Tag`.
+        /// Sets XNA's `GraphicsResource.Tag`.
         pub fn set_tag(&self, tag: Option<String>) {
             *lock(&self.core.res.tag) = tag;
         }
 
-        /// The resource's identity (what the device's events carry).
+        /// The resource's identity, what the device's `ResourceCreated` and `ResourceDestroyed`
+        /// carry (not XNA, whose events carry the object itself).
         pub fn resource_id(&self) -> crate::ResourceId {
             self.core.res.id
         }
 
-        /// XNA's `Disposing` event (explicit disposal only).
+        /// XNA's `GraphicsResource.Disposing` event, raised by an explicit `dispose` (or the
+        /// device's disposal), not by dropping the last wrapper.
         pub fn disposing(&self) -> &Event<ResourceEventArgs> {
             &self.core.res.disposing
         }
@@ -312,12 +317,23 @@ pub(crate) fn check_texture_format(
 }
 
 impl Texture2D {
-    /// `new Texture2D(device, width, height)`: one level, `SurfaceFormat::Color`.
+    /// XNA's `new Texture2D(graphicsDevice, width, height)`: one level of `SurfaceFormat::Color`,
+    /// every texel zero.
+    ///
+    /// Errors: as [`Self::with_format`].
     pub fn new(device: &GraphicsDevice, width: i32, height: i32) -> Result<Self> {
         Self::with_format(device, width, height, false, SurfaceFormat::Color)
     }
 
-    /// `new Texture2D(device, width, height, mipMap, format)`.
+    /// XNA's `new Texture2D(graphicsDevice, width, height, mipMap, format)`: with `mip_map`, the
+    /// full chain of levels down to 1×1; every texel of every level starts zero.
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; a `width` or `height` that is not
+    /// positive is `ArgumentOutOfRange` on that parameter; `NotSupported` for a side beyond the
+    /// profile's limit (2048 Reach, 4096 HiDef) or the device's, a `format` outside the
+    /// profile's set or that the device cannot sample, a block-compressed `format` whose sides
+    /// are not multiples of 4, and under Reach a mipmapped texture whose sides are not powers
+    /// of two. Where it differs from XNA: the method name, as Rust has no overloads.
     pub fn with_format(
         device: &GraphicsDevice,
         width: i32,
@@ -343,34 +359,35 @@ impl Texture2D {
         Ok(Texture2D { core })
     }
 
-    /// `Width`: of level 0, in texels.
+    /// XNA's `Texture2D.Width`: of level 0, in texels.
     pub fn width(&self) -> i32 {
         self.core.desc.width as i32
     }
 
-    /// `Height`: of level 0, in texels.
+    /// XNA's `Texture2D.Height`: of level 0, in texels.
     pub fn height(&self) -> i32 {
         self.core.desc.height as i32
     }
 
-    /// `LevelCount`: 1 without mipmaps, else the full chain down to 1×1.
+    /// XNA's `Texture.LevelCount`: 1 without mipmaps, else the full chain down to 1×1.
     pub fn level_count(&self) -> i32 {
         self.core.desc.mip_levels as i32
     }
 
-    /// `Format`, as applied (a render target may fall back to `Color`).
+    /// XNA's `Texture.Format`, as applied (a render target may fall back to `Color`).
     pub fn format(&self) -> SurfaceFormat {
         self.core.desc.format
     }
 
-    /// `Bounds`: (0, 0, width, height).
+    /// XNA's `Texture2D.Bounds`: (0, 0, width, height).
     pub fn bounds(&self) -> Rect {
         Rect::new(0, 0, self.width(), self.height())
     }
 
     graphics_resource_accessors!();
 
-    /// Whether this wrapper shares its backend state with `other` (a copy of it, or the same).
+    /// Whether this wrapper shares its backend state with `other` (a copy of it, or the same);
+    /// not XNA, whose textures are not copied.
     pub fn shares_backing_with(&self, other: &Texture2D) -> bool {
         match (lock(&self.core.backing).as_ref(), lock(&other.core.backing).as_ref()) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
@@ -378,23 +395,29 @@ impl Texture2D {
         }
     }
 
-    /// Whether a CPU shadow of the pixels is kept (see `set_context_recovery_enabled`).
+    /// Whether a CPU shadow of the pixels is kept (not XNA; see
+    /// [`GraphicsDevice::set_context_recovery_enabled`]).
     pub fn has_cpu_shadow(&self) -> bool {
         lock(&self.core.backing).as_ref().is_some_and(|b| lock(&b.shadow).is_some())
     }
 
-    /// Explicit `Dispose()`: raises `Disposing`, releases the backend state (queued commands
-    /// keep what they use), raises the device's `ResourceDestroyed`.
+    /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, releases the backend state
+    /// (queued commands keep what they use), raises the device's `ResourceDestroyed`; a second
+    /// call does nothing. Every later call but the accessors is `ObjectDisposed`.
     pub fn dispose(&self) {
         self.core.dispose(true);
     }
 
-    /// `SetData(T[])`: the whole of level 0.
+    /// XNA's `Texture2D.SetData<T>(T[])`: the whole of level 0.
+    ///
+    /// Errors: as [`Self::set_data_region`].
     pub fn set_data<T: Pod>(&self, data: &[T]) -> Result<()> {
         self.set_data_region(0, None, data, 0, data.len())
     }
 
-    /// `SetData(T[], startIndex, elementCount)`: level 0.
+    /// XNA's `Texture2D.SetData<T>(T[], startIndex, elementCount)`: the whole of level 0.
+    ///
+    /// Errors: as [`Self::set_data_region`].
     pub fn set_data_range<T: Pod>(
         &self,
         data: &[T],
@@ -404,13 +427,22 @@ impl Texture2D {
         self.set_data_region(0, None, data, start_index, element_count)
     }
 
-    /// `SetData(level, rect, T[], startIndex, elementCount)`. In a DXT format the rectangle is
-    /// rounded out to the 4×4 blocks it touches, and the data holds those whole blocks, row of
-    /// blocks after row, as in XNA. On a render target (through the
-    /// target or any alias of it) the region is written in place and the other texels kept;
-    /// refused with `InvalidOperation` while the target is bound, and with `NotSupported` on a
-    /// multisampled target that preserves its contents (its next bind would load samples that
-    /// lack the data).
+    /// XNA's `Texture2D.SetData<T>(level, rect, T[], startIndex, elementCount)`; `rect` `None`
+    /// is the whole level.
+    ///
+    /// The data is copied at the call and uploaded in recording order. In a DXT format the
+    /// rectangle is rounded out to the 4×4 blocks it touches, and the data holds those whole
+    /// blocks, row of blocks after row, as in XNA. On a render target (through the target or
+    /// any alias of it) the region is written in place and the other texels kept.
+    ///
+    /// Errors: a disposed texture or device is `ObjectDisposed`; `ArgumentOutOfRange` on
+    /// `level` outside the texture's levels; `Argument` on `rect` for a rectangle that is empty
+    /// or not inside the level, on `T` for an element size that does not divide the format's,
+    /// on `data` when `start_index + element_count` passes its end, and on `elementCount` when
+    /// the elements are not exactly the region's bytes; `InvalidOperation` for a partial write
+    /// of a texture whose CPU copy was released (context recovery off) and for a render target
+    /// that is bound; `NotSupported` on a multisampled render target that preserves its
+    /// contents (its next bind would load samples that lack the data).
     pub fn set_data_region<T: Pod>(
         &self,
         level: i32,
@@ -486,15 +518,24 @@ impl Texture2D {
         Ok(fresh)
     }
 
-    /// `GetData(T[])`: the whole of level 0.
+    /// XNA's `Texture2D.GetData<T>(T[])`: the whole of level 0.
+    ///
+    /// Errors: as [`Self::get_data_region`].
     pub fn get_data<T: Pod>(&self, data: &mut [T]) -> Result<()> {
         let n = data.len();
         self.get_data_region(0, None, data, 0, n)
     }
 
-    /// `GetData(level, rect, T[], startIndex, elementCount)`. Reads the GPU copy (for a render
-    /// target, its resolved image). In a DXT format the rectangle is rounded out to the 4×4
-    /// blocks it touches, as in [`Self::set_data_region`].
+    /// XNA's `Texture2D.GetData<T>(level, rect, T[], startIndex, elementCount)`: flushes the
+    /// frame and waits for the GPU.
+    ///
+    /// Reads the GPU copy (for a render target, its resolved image). In a DXT format the
+    /// rectangle is rounded out to the 4×4 blocks it touches, as in [`Self::set_data_region`].
+    ///
+    /// Errors: a disposed texture or device is `ObjectDisposed`; a render target that is bound
+    /// is `InvalidOperation`; the `level`, `rect`, `T`, `data` and `elementCount` checks of
+    /// [`Self::set_data_region`]; a failed flush is the backend's error (`DeviceLost`,
+    /// `OutOfVideoMemory`).
     pub fn get_data_region<T: Pod>(
         &self,
         level: i32,

@@ -23,8 +23,8 @@ use crate::error::{Result, XnaError};
 use crate::math::{Color, Rectangle, Vector2, Vector3};
 use crate::resources::texture::Texture2D;
 
-/// How a [`SpriteFont`] is built from a font file (the settings of XNA's `.spritefont`
-/// description, in pixels).
+/// How a [`SpriteFont`] is built from a font file (not XNA: the settings of XNA's
+/// `.spritefont` description, which its content pipeline reads at build time, in pixels).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FontOptions {
     /// The em size in pixels (XNA's `Size` is in points at 96 DPI: pixels = points × 4/3).
@@ -148,10 +148,12 @@ fn pack(bitmaps: &[Bitmap], width: usize) -> (Vec<(usize, usize)>, usize) {
 }
 
 impl SpriteFont {
-    /// Builds a font from a TrueType/OpenType file. Every error names the file: one that cannot
-    /// be read is [`XnaError::Io`] whose source is the `std::io::Error`, one that is not a font
-    /// `InvalidOperation` saying what is wrong; see [`SpriteFont::from_bytes`] for the options'
-    /// rules.
+    /// Builds a font from a TrueType/OpenType file at run time (not XNA, whose fonts are
+    /// built by the content pipeline).
+    ///
+    /// Every error names the file: one that cannot be read is [`XnaError::Io`] whose source is
+    /// the `std::io::Error`, one that is not a font `InvalidOperation` saying what is wrong;
+    /// see [`SpriteFont::from_bytes`] for the options' rules.
     pub fn from_file(
         device: &GraphicsDevice,
         path: impl AsRef<Path>,
@@ -163,8 +165,9 @@ impl SpriteFont {
         Self::build(device, &data, &format!("'{}'", path.display()), options)
     }
 
-    /// Builds a font from a stream holding a TrueType/OpenType file, read to its end; a stream
-    /// that fails to read is [`XnaError::Io`] with the stream's error.
+    /// Builds a font from a stream holding a TrueType/OpenType file, read to its end (not
+    /// XNA); a stream that fails to read is [`XnaError::Io`] with the stream's error, the
+    /// rest as [`SpriteFont::from_bytes`].
     pub fn from_stream(
         device: &GraphicsDevice,
         mut stream: impl Read,
@@ -175,13 +178,13 @@ impl SpriteFont {
         Self::build(device, &data, "the stream", options)
     }
 
-    /// Builds a font from the bytes of a TrueType/OpenType file.
+    /// Builds a font from the bytes of a TrueType/OpenType file (not XNA).
     ///
-    /// Errors: data that is not a font is `InvalidOperation` with the parser's message; a size
-    /// that is not finite and positive, or a spacing that is not finite, is
-    /// `ArgumentOutOfRange` for `options`; a negative line spacing is `ArgumentOutOfRange`; no
-    /// character of the ranges in the font, or a default character that is not among them,
-    /// is `Argument` for `options`; an atlas beyond the profile's texture size is
+    /// Errors: a disposed device is `ObjectDisposed`; data that is not a font is
+    /// `InvalidOperation` with the parser's message; a size that is not finite and positive, a
+    /// spacing that is not finite, or a negative line spacing is `ArgumentOutOfRange` on
+    /// `options`; no character of the ranges in the font, or a default character that is not
+    /// among them, is `Argument` on `options`; an atlas beyond the profile's texture size is
     /// `NotSupported`.
     pub fn from_bytes(
         device: &GraphicsDevice,
@@ -370,19 +373,19 @@ impl SpriteFont {
         })
     }
 
-    /// `Characters`: every character the font resolves, in order.
+    /// XNA's `SpriteFont.Characters`: every character the font resolves, in order.
     pub fn characters(&self) -> &[char] {
         &self.characters
     }
 
-    /// `DefaultCharacter`: drawn for a character the font lacks; `None` makes such a character
-    /// an error.
+    /// XNA's `SpriteFont.DefaultCharacter`: drawn for a character the font lacks; `None` (XNA's
+    /// null) makes such a character an error.
     pub fn default_character(&self) -> Option<char> {
         self.default_character
     }
 
-    /// Sets `DefaultCharacter`. A character the font does not hold is `Argument` for `value`
-    /// with XNA's message, and leaves the font unchanged.
+    /// Sets XNA's `SpriteFont.DefaultCharacter`. A character the font does not hold is
+    /// `Argument` on `value` with XNA's message, and leaves the font unchanged.
     pub fn set_default_character(&mut self, value: Option<char>) -> Result<()> {
         if let Some(c) = value {
             if self.characters.binary_search(&c).is_err() {
@@ -393,27 +396,28 @@ impl SpriteFont {
         Ok(())
     }
 
-    /// `LineSpacing`: pixels from one line's top to the next.
+    /// XNA's `SpriteFont.LineSpacing`: pixels from one line's top to the next.
     pub fn line_spacing(&self) -> i32 {
         self.line_spacing
     }
 
-    /// Sets `LineSpacing` (any value, as XNA).
+    /// Sets XNA's `SpriteFont.LineSpacing` (any value, as XNA).
     pub fn set_line_spacing(&mut self, value: i32) {
         self.line_spacing = value;
     }
 
-    /// `Spacing`: pixels added between adjacent glyphs.
+    /// XNA's `SpriteFont.Spacing`: pixels added between adjacent glyphs.
     pub fn spacing(&self) -> f32 {
         self.spacing
     }
 
-    /// Sets `Spacing` (any value, as XNA).
+    /// Sets XNA's `SpriteFont.Spacing` (any value, as XNA).
     pub fn set_spacing(&mut self, value: f32) {
         self.spacing = value;
     }
 
-    /// The glyph atlas (XNA keeps its `Texture` internal): premultiplied white coverage.
+    /// The glyph atlas (not XNA, which keeps its `Texture` internal; MonoGame's
+    /// `SpriteFont.Texture`): for a TrueType font, premultiplied white coverage.
     pub fn texture(&self) -> &Texture2D {
         &self.texture
     }
@@ -475,11 +479,12 @@ impl SpriteFont {
         Ok((placed, Vector2::new(width, y + line_height)))
     }
 
-    /// `MeasureString(text)`: the size of `text` drawn at scale 1, XNA's rules (module
-    /// documentation): the widest line's width, and the lines' height (`LineSpacing` per line
-    /// break, the last line as tall as its tallest glyph cell or `LineSpacing`). Empty text
+    /// XNA's `SpriteFont.MeasureString(text)`: the size of `text` drawn at scale 1, XNA's
+    /// rules (module documentation): the widest line's width, and the lines' height
+    /// (`LineSpacing` per line break, the last line as tall as its tallest glyph cell or
+    /// `LineSpacing`). Empty text
     /// measures zero. A character the font cannot resolve with no `DefaultCharacter` is
-    /// `Argument` for `text` with XNA's message.
+    /// `Argument` on `text` with XNA's message.
     pub fn measure_string(&self, text: &str) -> Result<Vector2> {
         self.layout(text).map(|(_, size)| size)
     }

@@ -4,9 +4,10 @@
 //! [`crate::device::instance`]; with the validation layer when asked for), this device's own
 //! debug-utils messenger on it (with validation), the chosen physical
 //! device, one graphics queue, the vk-mem allocator and the device limits and optional features
-//! the rest of the backend consults. The adapter is the best-ranked device that supports Vulkan
-//! 1.3 with dynamic rendering and synchronization2: discrete before integrated before virtual
-//! before CPU.
+//! the rest of the backend consults. The adapter is the one [`crate::VulkanConfig::adapter`]
+//! names, else the best-ranked device that supports Vulkan 1.3 with dynamic rendering and
+//! synchronization2: discrete before integrated before virtual before CPU. [`adapters`] lists
+//! the usable adapters in that order, with what a device on each could do.
 //!
 //! The loader and the instances devices share are [`instance`]'s; the validation layer's
 //! messages, routed to the device they name, [`validation`]'s.
@@ -16,7 +17,7 @@ use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use ash::vk;
-use xnagraph_graph::{BackendError, Capabilities, Diagnostics};
+use xnagraph_graph::{AdapterIdentity, AdapterInfo, BackendError, Capabilities, Diagnostics};
 
 use crate::{vk_error, VulkanConfig};
 
@@ -58,6 +59,8 @@ pub(crate) struct Gpu {
     pub queue_family: u32,
     pub allocator: ManuallyDrop<vk_mem::Allocator>,
     pub adapter_name: String,
+    /// Who the adapter is (see [`xnagraph_graph::AdapterIdentity`]).
+    pub identity: AdapterIdentity,
     /// VK_EXT_debug_utils' object naming and command-buffer labels, when the instance has the
     /// extension (enabled whenever it is available, with or without validation).
     pub debug_utils: Option<ash::ext::debug_utils::Device>,
@@ -126,6 +129,11 @@ struct Candidate {
     queue_family: u32,
     rank: u32,
     name: String,
+    /// The driver's name of the adapter, without the device type.
+    description: String,
+    vendor_id: u32,
+    device_id: u32,
+    uuid: [u8; 16],
     features: Features,
     timestamp_valid_bits: u32,
 }
@@ -184,10 +192,18 @@ fn examine(
     let name = props
         .device_name_as_c_str()
         .map_or_else(|_| "unnamed adapter".to_owned(), |n| n.to_string_lossy().into_owned());
+    let mut id = vk::PhysicalDeviceIDProperties::default();
+    let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+    // SAFETY: as above; core in Vulkan 1.1, and the chain lives across the call.
+    unsafe { instance.get_physical_device_properties2(physical, &mut props2) };
     Some(Candidate {
         physical,
         queue_family: queue_family as u32,
         rank: device_type_rank(props.device_type),
+        description: name.clone(),
+        vendor_id: props.vendor_id,
+        device_id: props.device_id,
+        uuid: id.device_uuid,
         timestamp_valid_bits: families[queue_family].timestamp_valid_bits,
         name: format!("{name} [{}]", device_type_name(props.device_type)),
         features: Features {
@@ -273,7 +289,7 @@ impl Gpu {
         // Device creation and function loading take the process's turn (see
         // `device_lifecycle_turn`: the loader's device lists are not safe otherwise).
         let turn = xnagraph_graph::native_device::lifecycle_turn();
-        let opened = match Self::open_device(entry, &instance, surface.as_ref()) {
+        let opened = match Self::open_device(entry, &instance, surface.as_ref(), config.adapter) {
             Ok(o) => o,
             Err(e) => {
                 if let Some((loader, surface)) = &surface {
@@ -313,6 +329,7 @@ impl Gpu {
                 config.texture_indexing,
                 chosen.features.nonuniform_indexing,
             ),
+            identity: chosen.identity(),
             adapter_name: chosen.name,
             debug_utils,
             limits,
@@ -356,11 +373,12 @@ impl Gpu {
         entry: &ash::Entry,
         instance: &ash::Instance,
         surface: Option<&(ash::khr::surface::Instance, vk::SurfaceKHR)>,
+        adapter: Option<[u8; 16]>,
     ) -> Result<
         (Candidate, vk::PhysicalDeviceLimits, ash::Device, vk::Queue, vk_mem::Allocator, bool),
         BackendError,
     > {
-        let chosen = Self::choose_adapter(instance, surface)?;
+        let chosen = Self::choose_adapter(instance, surface, adapter)?;
         let calibrated = Self::can_calibrate(entry, instance, chosen.physical);
         // SAFETY: `chosen.physical` belongs to this instance.
         let props = unsafe { instance.get_physical_device_properties(chosen.physical) };
@@ -429,13 +447,27 @@ impl Gpu {
     fn choose_adapter(
         instance: &ash::Instance,
         surface: Option<&(ash::khr::surface::Instance, vk::SurfaceKHR)>,
+        adapter: Option<[u8; 16]>,
     ) -> Result<Candidate, BackendError> {
         // SAFETY: a plain query on a live instance.
         let physicals = unsafe { instance.enumerate_physical_devices() }
             .map_err(|e| vk_error("vkEnumeratePhysicalDevices", e))?;
         let offered = physicals.len();
-        let chosen =
-            best_candidate(physicals.into_iter().filter_map(|p| examine(instance, p, surface)));
+        let usable = physicals.into_iter().filter_map(|p| examine(instance, p, surface));
+        let chosen = match adapter {
+            None => best_candidate(usable),
+            Some(uuid) => {
+                let named = usable.into_iter().find(|c| c.uuid == uuid);
+                if named.is_none() {
+                    return Err(BackendError::NotSupported(format!(
+                        "the adapter asked for is not a usable Vulkan 1.3 adapter of this \
+                         instance{}",
+                        if surface.is_some() { " that can present to the window" } else { "" }
+                    )));
+                }
+                named
+            }
+        };
         match &chosen {
             Some(c) => tracing::info!(
                 adapter = %c.name,
@@ -453,29 +485,94 @@ impl Gpu {
     }
 
     pub fn capabilities(&self) -> Capabilities {
-        let l = &self.limits;
-        let counts = l.framebuffer_color_sample_counts
-            & l.framebuffer_depth_sample_counts
-            & l.framebuffer_stencil_sample_counts;
-        Capabilities {
-            max_texture_dimension: l.max_image_dimension2_d,
-            max_cube_dimension: l.max_image_dimension_cube,
-            max_volume_dimension: l.max_image_dimension3_d,
-            max_color_attachments: l.max_color_attachments,
-            sample_counts: counts.as_raw(),
-            wire_frame: self.features.fill_mode_non_solid,
-            anisotropic_filtering: self.features.sampler_anisotropy,
-            independent_blend: self.features.independent_blend,
-            geometry: true,
-            // USCALED and SSCALED vertex formats of 2 and 4 components are mandatory in Vulkan.
-            scaled_vertex_formats: true,
-            instance_divisor: self.features.instance_divisor,
-            depth_readback: true,
-            // Reading the samples back needs only sampling; restoring them needs per-sample
-            // shading.
-            sample_readback: self.features.sample_rate_shading,
-            sample_restore: self.features.sample_rate_shading,
+        capabilities_of(&self.limits, self.features)
+    }
+}
+
+/// The usable adapters of the process's headless instance (no validation), best-ranked first
+/// (discrete, integrated, virtual, CPU, the order a device without
+/// [`crate::VulkanConfig::adapter`] picks by; among equals, the driver's order), each with the
+/// capabilities, format table and depth substitutions a device on it has. No device is
+/// created: everything comes from the physical device's properties, features and format
+/// properties, measured as a device's are.
+pub fn adapters() -> Result<Vec<AdapterInfo>, BackendError> {
+    let diagnostics = Diagnostics::default();
+    let key = InstanceKey { validate: false, surface_extensions: Vec::new() };
+    let shared = SharedInstance::get(&key, &diagnostics)?;
+    let instance = &shared.instance;
+    // SAFETY: a plain query on a live instance.
+    let physicals = unsafe { instance.enumerate_physical_devices() }
+        .map_err(|e| vk_error("vkEnumeratePhysicalDevices", e));
+    let mut candidates: Vec<Candidate> = match physicals {
+        Ok(p) => p.into_iter().filter_map(|p| examine(instance, p, None)).collect(),
+        Err(e) => {
+            SharedInstance::release(shared, &diagnostics);
+            return Err(e);
         }
+    };
+    candidates.sort_by_key(|c| c.rank);
+    let listed = candidates
+        .iter()
+        .map(|c| {
+            // SAFETY: as above; `c.physical` was enumerated from this instance.
+            let limits = unsafe { instance.get_physical_device_properties(c.physical) }.limits;
+            let formats = crate::format::FormatTable::measure(instance, c.physical);
+            AdapterInfo {
+                identity: c.identity(),
+                capabilities: capabilities_of(&limits, c.features),
+                formats: xnagraph_graph::SurfaceFormat::ALL
+                    .iter()
+                    .map(|&f| (f, formats.support(f)))
+                    .collect(),
+                applied_depth: [
+                    xnagraph_graph::DepthFormat::None,
+                    formats.applied_depth(xnagraph_graph::DepthFormat::Depth16),
+                    formats.applied_depth(xnagraph_graph::DepthFormat::Depth24),
+                    formats.applied_depth(xnagraph_graph::DepthFormat::Depth24Stencil8),
+                ],
+            }
+        })
+        .collect();
+    SharedInstance::release(shared, &diagnostics);
+    Ok(listed)
+}
+
+impl Candidate {
+    fn identity(&self) -> AdapterIdentity {
+        AdapterIdentity {
+            description: self.description.clone(),
+            vendor_id: self.vendor_id,
+            device_id: self.device_id,
+            uuid: self.uuid,
+        }
+    }
+}
+
+/// The capabilities of a device with these limits and features: the one translation of
+/// Vulkan's limits into [`Capabilities`], for a device ([`Gpu::capabilities`]) and for an
+/// adapter listed before any device exists ([`adapters`]).
+fn capabilities_of(l: &vk::PhysicalDeviceLimits, features: Features) -> Capabilities {
+    let counts = l.framebuffer_color_sample_counts
+        & l.framebuffer_depth_sample_counts
+        & l.framebuffer_stencil_sample_counts;
+    Capabilities {
+        max_texture_dimension: l.max_image_dimension2_d,
+        max_cube_dimension: l.max_image_dimension_cube,
+        max_volume_dimension: l.max_image_dimension3_d,
+        max_color_attachments: l.max_color_attachments,
+        sample_counts: counts.as_raw(),
+        wire_frame: features.fill_mode_non_solid,
+        anisotropic_filtering: features.sampler_anisotropy,
+        independent_blend: features.independent_blend,
+        geometry: true,
+        // USCALED and SSCALED vertex formats of 2 and 4 components are mandatory in Vulkan.
+        scaled_vertex_formats: true,
+        instance_divisor: features.instance_divisor,
+        depth_readback: true,
+        // Reading the samples back needs only sampling; restoring them needs per-sample
+        // shading.
+        sample_readback: features.sample_rate_shading,
+        sample_restore: features.sample_rate_shading,
     }
 }
 
@@ -520,6 +617,10 @@ mod tests {
             queue_family: 0,
             rank: device_type_rank(ty),
             name: name.to_owned(),
+            description: name.to_owned(),
+            vendor_id: 0,
+            device_id: 0,
+            uuid: [0; 16],
             features: Features {
                 fill_mode_non_solid: true,
                 sampler_anisotropy: true,

@@ -30,15 +30,15 @@ macro_rules! buffer_resource {
     ($ty:ident) => {
         impl $ty {
             crate::resources::texture::graphics_resource_accessors!(
-                "Sets `Name`, also shown in plan text and node labels."
+                "Sets XNA's `GraphicsResource.Name`, also shown in plan text and node labels."
             );
-            /// `BufferUsage`.
+            /// XNA's `BufferUsage` property: the usage the buffer was created with.
             pub fn buffer_usage(&self) -> BufferUsage {
                 self.core.usage
             }
-            /// `Dispose()`: raises `Disposing`, releases the native buffer once no queued command
-            /// uses it, raises the device's `ResourceDestroyed`. Later calls are
-            /// `ObjectDisposed`.
+            /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, releases the native
+            /// buffer once no queued command uses it, raises the device's `ResourceDestroyed`.
+            /// Later calls are `ObjectDisposed`.
             pub fn dispose(&self) {
                 self.core.dispose(true);
             }
@@ -60,6 +60,9 @@ macro_rules! buffer_resource {
 }
 
 /// XNA's `VertexBuffer`: `vertex_count` vertices of a declaration.
+///
+/// Every data call of a disposed buffer or device is `ObjectDisposed`. Where it differs from
+/// XNA: dropping the buffer disposes it (without `Disposing`).
 pub struct VertexBuffer {
     pub(crate) core: Arc<BufferCore>,
     declaration: VertexDeclaration,
@@ -69,10 +72,13 @@ pub struct VertexBuffer {
 buffer_resource!(VertexBuffer);
 
 impl VertexBuffer {
-    /// `new VertexBuffer(device, declaration, vertexCount, usage)`. `vertexCount` must be
-    /// positive (`ArgumentOutOfRange`). The vertex stride is the declaration's, a multiple
-    /// of 4 (see [`VertexDeclaration`]); `SetData`'s own `vertexStride`
-    /// only places bytes and may be any value.
+    /// XNA's `new VertexBuffer(graphicsDevice, vertexDeclaration, vertexCount, usage)`.
+    ///
+    /// The vertex stride is the declaration's, a multiple of 4 (see [`VertexDeclaration`]);
+    /// `SetData`'s own `vertexStride` only places bytes and may be any value. Errors: a
+    /// `vertexCount` that is not positive is `ArgumentOutOfRange` on `vertexCount`; a
+    /// disposed device is `ObjectDisposed`; an earlier frame's failure, or a buffer the
+    /// backend cannot allocate (`OutOfVideoMemory`), as reported.
     pub fn new(
         device: &GraphicsDevice,
         declaration: &VertexDeclaration,
@@ -82,7 +88,8 @@ impl VertexBuffer {
         Self::create(device, "VertexBuffer", declaration, vertex_count, usage, false)
     }
 
-    /// `new VertexBuffer(device, typeof(T), vertexCount, usage)`: `T`'s declaration.
+    /// XNA's `new VertexBuffer(graphicsDevice, typeof(T), vertexCount, usage)`: `T`'s
+    /// declaration, through [`VertexType`] (XNA's `IVertexType`); errors as [`Self::new`].
     pub fn with_type<T: VertexType>(
         device: &GraphicsDevice,
         vertex_count: i32,
@@ -106,22 +113,24 @@ impl VertexBuffer {
         Ok(VertexBuffer { core, declaration: declaration.clone(), vertex_count })
     }
 
-    /// `VertexCount`.
+    /// XNA's `VertexBuffer.VertexCount`.
     pub fn vertex_count(&self) -> i32 {
         self.vertex_count
     }
 
-    /// `VertexDeclaration`.
+    /// XNA's `VertexBuffer.VertexDeclaration`.
     pub fn vertex_declaration(&self) -> &VertexDeclaration {
         &self.declaration
     }
 
-    /// `SetData(T[])`: every element from byte 0.
+    /// XNA's `VertexBuffer.SetData<T>(T[])`: every element from byte 0; errors as
+    /// [`Self::set_data_full`].
     pub fn set_data<T: Pod>(&self, data: &[T]) -> Result<()> {
         self.set_data_full(0, data, 0, data.len(), 0)
     }
 
-    /// `SetData(T[], startIndex, elementCount)`: from byte 0, elements packed.
+    /// XNA's `VertexBuffer.SetData<T>(T[], startIndex, elementCount)`: from byte 0, elements
+    /// packed; errors as [`Self::set_data_full`].
     pub fn set_data_range<T: Pod>(
         &self,
         data: &[T],
@@ -131,15 +140,18 @@ impl VertexBuffer {
         self.set_data_full(0, data, start_index, count, 0)
     }
 
-    /// `SetData(offsetInBytes, T[], startIndex, elementCount, vertexStride)`: element `i` is
-    /// written at `offsetInBytes + i * vertexStride` (stride 0: the element's size); the bytes
-    /// between elements keep their content. Errors: a negative offset or stride, or a stride
-    /// smaller than `T` (`ArgumentOutOfRange`, `offsetInBytes` or `vertexStride`), no elements
-    /// or a range past the slice's end (`ArgumentOutOfRange`, `data`), data running past the
-    /// buffer's end (`InvalidOperation`). As in XNA, a stride larger than the whole buffer is
-    /// accepted for one element (only that element's bytes are placed), and with two or more
-    /// elements is the `InvalidOperation` of data past the end (MonoGame refuses it with
-    /// `ArgumentOutOfRange` either way; its tests record XNA's behaviour).
+    /// XNA's `VertexBuffer.SetData<T>(offsetInBytes, T[], startIndex, elementCount,
+    /// vertexStride)`: element `i` is written at `offsetInBytes + i * vertexStride`.
+    ///
+    /// Stride 0 is the element's size; the bytes between elements keep their content (a stride
+    /// other than the element's size reads the span back first, a flush and a wait). Errors: a
+    /// disposed buffer or device is `ObjectDisposed`; a negative offset or stride, or a stride
+    /// smaller than `T` (`ArgumentOutOfRange`, `offsetInBytes` or `vertexStride`), no elements or a
+    /// range past the slice's end (`ArgumentOutOfRange`, `data`), data running past the buffer's
+    /// end (`InvalidOperation`). As in XNA, a stride larger than the whole buffer is accepted for
+    /// one element (only that element's bytes are placed), and with two or more elements is the
+    /// `InvalidOperation` of data past the end (MonoGame refuses it with `ArgumentOutOfRange`
+    /// either way; its tests record XNA's behaviour).
     pub fn set_data_full<T: Pod>(
         &self,
         offset_in_bytes: i32,
@@ -158,13 +170,15 @@ impl VertexBuffer {
         )
     }
 
-    /// `GetData(T[])`: as many elements as the slice holds, from byte 0.
+    /// XNA's `VertexBuffer.GetData<T>(T[])`: as many elements as the slice holds, from byte
+    /// 0; errors as [`Self::get_data_full`].
     pub fn get_data<T: Pod>(&self, data: &mut [T]) -> Result<()> {
         let n = data.len();
         self.get_data_full(0, data, 0, n, 0)
     }
 
-    /// `GetData(offsetInBytes, T[], startIndex, elementCount, vertexStride)`: the reverse of
+    /// XNA's `VertexBuffer.GetData<T>(offsetInBytes, T[], startIndex, elementCount,
+    /// vertexStride)`: the reverse of
     /// [`Self::set_data_full`], with the same errors, plus `NotSupported` on a `WriteOnly`
     /// buffer. Flushes and waits for the bytes.
     pub fn get_data_full<T: Pod>(
@@ -185,7 +199,8 @@ pub struct DynamicVertexBuffer {
 }
 
 impl DynamicVertexBuffer {
-    /// `new DynamicVertexBuffer(device, declaration, vertexCount, usage)`.
+    /// XNA's `new DynamicVertexBuffer(graphicsDevice, vertexDeclaration, vertexCount, usage)`;
+    /// errors as [`VertexBuffer::new`].
     pub fn new(
         device: &GraphicsDevice,
         declaration: &VertexDeclaration,
@@ -203,13 +218,14 @@ impl DynamicVertexBuffer {
         Ok(DynamicVertexBuffer { inner })
     }
 
-    /// The buffer as a plain `VertexBuffer` (XNA's base class).
+    /// The buffer as a plain `VertexBuffer` (XNA's base class; Rust has no inheritance).
     pub fn as_vertex_buffer(&self) -> &VertexBuffer {
         &self.inner
     }
 
-    /// `SetData(offsetInBytes, T[], startIndex, elementCount, vertexStride, options)`: as
-    /// [`VertexBuffer::set_data_full`], with `options`; clears `IsContentLost`.
+    /// XNA's `DynamicVertexBuffer.SetData<T>(offsetInBytes, T[], startIndex, elementCount,
+    /// vertexStride, options)`: as [`VertexBuffer::set_data_full`], with its errors, with
+    /// `options`; clears `IsContentLost`.
     pub fn set_data_with_options<T: Pod>(
         &self,
         offset_in_bytes: i32,
@@ -223,12 +239,12 @@ impl DynamicVertexBuffer {
         core.set_data(offset_in_bytes, data, start_index, element_count, vertex_stride, options)
     }
 
-    /// `IsContentLost`: set by a reported device reset, cleared by the next `SetData`.
+    /// XNA's `IsContentLost`: set by a reported device reset, cleared by the next `SetData`.
     pub fn is_content_lost(&self) -> bool {
         self.inner.core.content_lost.load(Ordering::Acquire)
     }
 
-    /// `ContentLost`: raised when a reported device reset loses the content.
+    /// XNA's `ContentLost` event: raised when a reported device reset loses the content.
     pub fn content_lost(&self) -> &Event<ResourceEventArgs> {
         &self.inner.core.content_lost_event
     }
@@ -248,6 +264,9 @@ impl std::fmt::Debug for DynamicVertexBuffer {
 }
 
 /// XNA's `IndexBuffer`: `index_count` 16- or 32-bit indices.
+///
+/// Every data call of a disposed buffer or device is `ObjectDisposed`. Where it differs from
+/// XNA: dropping the buffer disposes it (without `Disposing`).
 pub struct IndexBuffer {
     pub(crate) core: Arc<BufferCore>,
     element_size: IndexElementSize,
@@ -257,8 +276,11 @@ pub struct IndexBuffer {
 buffer_resource!(IndexBuffer);
 
 impl IndexBuffer {
-    /// `new IndexBuffer(device, indexElementSize, indexCount, usage)`. `indexCount` must be
-    /// positive (`ArgumentOutOfRange`); 32-bit indices need the HiDef profile (`NotSupported`).
+    /// XNA's `new IndexBuffer(graphicsDevice, indexElementSize, indexCount, usage)`.
+    ///
+    /// Errors: an `indexCount` that is not positive is `ArgumentOutOfRange` on `indexCount`;
+    /// 32-bit indices need the HiDef profile (`NotSupported`); a disposed device is
+    /// `ObjectDisposed`.
     pub fn new(
         device: &GraphicsDevice,
         element_size: IndexElementSize,
@@ -290,12 +312,12 @@ impl IndexBuffer {
         Ok(IndexBuffer { core, element_size, index_count })
     }
 
-    /// `IndexCount`.
+    /// XNA's `IndexBuffer.IndexCount`.
     pub fn index_count(&self) -> i32 {
         self.index_count
     }
 
-    /// `IndexElementSize`.
+    /// XNA's `IndexBuffer.IndexElementSize`.
     pub fn index_element_size(&self) -> IndexElementSize {
         self.element_size
     }
@@ -314,14 +336,16 @@ impl IndexBuffer {
         Ok(())
     }
 
-    /// `SetData(T[])`: every index from byte 0. `T` must be as large as an index (`u16` or
-    /// `u32`; `Argument`, `data`).
+    /// XNA's `IndexBuffer.SetData<T>(T[])`: every index from byte 0. `T` must be as large as
+    /// an index (`u16` or `u32`; else `Argument` on `data`); the other errors as
+    /// [`Self::set_data_full`].
     pub fn set_data<T: Pod>(&self, data: &[T]) -> Result<()> {
         self.set_data_full(0, data, 0, data.len())
     }
 
-    /// `SetData(offsetInBytes, T[], startIndex, elementCount)`, with the checks of
-    /// [`VertexBuffer::set_data_full`] (indices are packed).
+    /// XNA's `IndexBuffer.SetData<T>(offsetInBytes, T[], startIndex, elementCount)`, with the
+    /// checks of [`VertexBuffer::set_data_full`] (indices are packed) and `Argument` on `data`
+    /// when `T` is not the size of an index.
     pub fn set_data_full<T: Pod>(
         &self,
         offset_in_bytes: i32,
@@ -340,13 +364,16 @@ impl IndexBuffer {
         )
     }
 
-    /// `GetData(T[])`: as many indices as the slice holds, from byte 0.
+    /// XNA's `IndexBuffer.GetData<T>(T[])`: as many indices as the slice holds, from byte 0;
+    /// errors as [`Self::get_data_full`].
     pub fn get_data<T: Pod>(&self, data: &mut [T]) -> Result<()> {
         let n = data.len();
         self.get_data_full(0, data, 0, n)
     }
 
-    /// `GetData(offsetInBytes, T[], startIndex, elementCount)`: flushes and waits.
+    /// XNA's `IndexBuffer.GetData<T>(offsetInBytes, T[], startIndex, elementCount)`: flushes
+    /// and waits. Errors: those of [`Self::set_data_full`], and `NotSupported` on a
+    /// `WriteOnly` buffer.
     pub fn get_data_full<T: Pod>(
         &self,
         offset_in_bytes: i32,
@@ -365,7 +392,8 @@ pub struct DynamicIndexBuffer {
 }
 
 impl DynamicIndexBuffer {
-    /// `new DynamicIndexBuffer(device, indexElementSize, indexCount, usage)`.
+    /// XNA's `new DynamicIndexBuffer(graphicsDevice, indexElementSize, indexCount, usage)`;
+    /// errors as [`IndexBuffer::new`].
     pub fn new(
         device: &GraphicsDevice,
         element_size: IndexElementSize,
@@ -383,13 +411,13 @@ impl DynamicIndexBuffer {
         Ok(DynamicIndexBuffer { inner })
     }
 
-    /// The buffer as a plain `IndexBuffer` (XNA's base class).
+    /// The buffer as a plain `IndexBuffer` (XNA's base class; Rust has no inheritance).
     pub fn as_index_buffer(&self) -> &IndexBuffer {
         &self.inner
     }
 
-    /// `SetData(offsetInBytes, T[], startIndex, elementCount, options)`; clears
-    /// `IsContentLost`.
+    /// XNA's `DynamicIndexBuffer.SetData<T>(offsetInBytes, T[], startIndex, elementCount,
+    /// options)`, with the errors of [`IndexBuffer::set_data_full`]; clears `IsContentLost`.
     pub fn set_data_with_options<T: Pod>(
         &self,
         offset_in_bytes: i32,
@@ -402,12 +430,12 @@ impl DynamicIndexBuffer {
         self.inner.core.set_data(offset_in_bytes, data, start_index, element_count, 0, options)
     }
 
-    /// `IsContentLost`: set by a reported device reset, cleared by the next `SetData`.
+    /// XNA's `IsContentLost`: set by a reported device reset, cleared by the next `SetData`.
     pub fn is_content_lost(&self) -> bool {
         self.inner.core.content_lost.load(Ordering::Acquire)
     }
 
-    /// `ContentLost`: raised when a reported device reset loses the content.
+    /// XNA's `ContentLost` event: raised when a reported device reset loses the content.
     pub fn content_lost(&self) -> &Event<ResourceEventArgs> {
         &self.inner.core.content_lost_event
     }

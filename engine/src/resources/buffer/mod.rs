@@ -34,10 +34,10 @@ use crate::resources::resource::ResourceCore;
 /// XNA's `BufferUsage`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum BufferUsage {
-    /// Readable with `GetData`.
+    /// XNA's `BufferUsage.None`: readable with `GetData`.
     #[default]
     None,
-    /// Written only: `GetData` is `NotSupported`.
+    /// XNA's `BufferUsage.WriteOnly`: written only; `GetData` is `NotSupported`.
     WriteOnly,
 }
 

@@ -140,7 +140,9 @@ fn draw_before_begin() -> XnaError {
 /// The projection is taken from the viewport at `begin`. Sprites become instances of the stock
 /// sprite shader recorded into the frame; they are drawn when the frame is flushed. Where it
 /// differs from XNA: an [`Effect`] passed to [`SpriteBatch::begin_with_effect`] replaces only the
-/// pixel stage (the stock vertex stage always places the sprites).
+/// pixel stage (the stock vertex stage always places the sprites), and XNA's `Draw` and
+/// `DrawString` overloads are methods of their own (`draw`, `draw_rect`, `draw_ex`, ...), as
+/// Rust has no overloading.
 ///
 /// Where XNA passes a sprite's floats to the GPU unchecked, here a NaN or infinite `position`,
 /// `rotation`, `origin`, `scale` or `layerDepth`, or finite ones that place the sprite 2^124
@@ -148,6 +150,11 @@ fn draw_before_begin() -> XnaError {
 /// `ArgumentException` naming the parameter, and nothing is recorded;
 /// `begin_with` refuses a non-finite transform matrix or rasterizer depth bias the same way. A
 /// finite layer depth outside [0, 1] is clipped by the depth range, as on Direct3D.
+///
+/// Every `draw*` shares these errors: before `begin`, `InvalidOperation`; a disposed texture
+/// or device, `ObjectDisposed`; a texture of another device, `InvalidOperation`; a refused
+/// placement, `Argument` naming the parameter, as above. In `Immediate` mode a draw also fails
+/// as [`SpriteBatch::end`] does.
 pub struct SpriteBatch {
     device: Weak<DeviceShared>,
     state: Option<BatchState>,
@@ -190,8 +197,8 @@ pub struct SpriteBatch {
 }
 
 impl SpriteBatch {
-    /// `new SpriteBatch(graphicsDevice)`; `ObjectDisposed` when the device is disposed. It holds
-    /// the device weakly, so a batch never keeps a disposed device alive.
+    /// XNA's `new SpriteBatch(graphicsDevice)`; `ObjectDisposed` when the device is disposed.
+    /// It holds the device weakly, so a batch never keeps a disposed device alive.
     pub fn new(device: &GraphicsDevice) -> Result<Self> {
         device.shared.check_alive()?;
         Ok(SpriteBatch {
@@ -219,14 +226,20 @@ impl SpriteBatch {
             .ok_or(XnaError::ObjectDisposed { object: "GraphicsDevice" })
     }
 
-    /// `Begin()`: deferred, alpha blend, linear clamp, no depth, cull counter-clockwise.
+    /// XNA's `SpriteBatch.Begin()`: deferred, alpha blend, linear clamp, no depth, cull
+    /// counter-clockwise.
+    ///
+    /// Errors: as [`SpriteBatch::begin_with_effect`].
     pub fn begin(&mut self) -> Result<()> {
         self.begin_with(SpriteSortMode::Deferred, None, None, None, None, None)
     }
 
-    /// `Begin(sortMode, blendState, samplerState, depthStencilState, rasterizerState, effect:
-    /// none, transformMatrix)`; `None` picks XNA's default for that state. States the device
-    /// cannot honour are `NotSupported` here: `FillMode::WireFrame` without wire-frame support,
+    /// XNA's `SpriteBatch.Begin(sortMode, blendState, samplerState, depthStencilState,
+    /// rasterizerState, effect, transformMatrix)` without an effect; `None` picks XNA's default
+    /// for that state. Errors: as [`SpriteBatch::begin_with_effect`].
+    ///
+    /// States the device cannot honour are `NotSupported` here: `FillMode::WireFrame` without
+    /// wire-frame support,
     /// `TextureFilter::Anisotropic` without anisotropic filtering (never silently trilinear),
     /// several targets bound without independent blending, or a blending state while a bound
     /// target's format cannot blend.
@@ -250,9 +263,9 @@ impl SpriteBatch {
         self.begin_with_effect(sort, blend, sampler, depth_stencil, rasterizer, None, transform)
     }
 
-    /// `Begin` with every argument by name ([`SpriteBatchOptions`]; its `Default` is
-    /// `Begin()`): the same batch, rules and errors as [`SpriteBatch::begin_with_effect`] given
-    /// the same values.
+    /// XNA's `SpriteBatch.Begin` with every argument by name ([`SpriteBatchOptions`]; its
+    /// `Default` is `Begin()`): the same batch, rules and errors as
+    /// [`SpriteBatch::begin_with_effect`] given the same values.
     pub fn begin_with_options(&mut self, options: &SpriteBatchOptions<'_>) -> Result<()> {
         let o = *options;
         self.begin_with_effect(
@@ -266,13 +279,20 @@ impl SpriteBatch {
         )
     }
 
-    /// `Begin(sortMode, blendState, samplerState, depthStencilState, rasterizerState, effect,
-    /// transformMatrix)`: as [`SpriteBatch::begin_with`], with the sprites' pixel stage
-    /// replaced by `effect`'s (`None`: the stock one). An effect with `n` outputs writes the
-    /// first `n` bound render targets, each through the blend state's write mask; targets past
-    /// them keep their content, as with the stock effect, which writes the first target only.
-    /// A disposed effect is `ObjectDisposed`; an effect of another device is `Argument` on
-    /// `effect`.
+    /// XNA's `SpriteBatch.Begin(sortMode, blendState, samplerState, depthStencilState,
+    /// rasterizerState, effect, transformMatrix)`: as [`SpriteBatch::begin_with`], with the
+    /// sprites' pixel stage replaced by `effect`'s (`None`: the stock one).
+    ///
+    /// An effect with `n` outputs writes the first `n` bound render targets, each through the
+    /// blend state's write mask; targets past them keep their content, as with the stock
+    /// effect, which writes the first target only. Where it differs from XNA: the effect is a
+    /// pixel stage ([`Effect`], GLSL or SPIR-V), not a compiled `Effect` with a vertex shader.
+    ///
+    /// Errors: a disposed device or effect is `ObjectDisposed`; a second `begin` before `end`
+    /// is `InvalidOperation`, as XNA; an effect of another device is `Argument` on `effect`; a
+    /// non-finite transform or rasterizer depth bias is `Argument` on `transformMatrix` or
+    /// `rasterizerState`; states the device cannot honour are `NotSupported` (see
+    /// [`SpriteBatch::begin_with`]).
     #[allow(clippy::too_many_arguments)]
     pub fn begin_with_effect(
         &mut self,
@@ -332,10 +352,12 @@ impl SpriteBatch {
         Ok(())
     }
 
-    /// `Draw(texture, position, sourceRectangle, color, rotation, origin, scale, effects,
-    /// layerDepth)` ([`SpriteBatch::draw_with`] takes the same by name). Always inlined into the
-    /// game's loop: as a call, its nine arguments and saved registers cost a sprite more than its
-    /// own work (measured).
+    /// XNA's `SpriteBatch.Draw(texture, position, sourceRectangle, color, rotation, origin,
+    /// scale, effects, layerDepth)` ([`SpriteBatch::draw_with`] takes the same by name).
+    ///
+    /// Errors: those every draw shares (see [`SpriteBatch`]). Always inlined into the game's
+    /// loop: as a call, its nine arguments and saved registers cost a sprite more than its own
+    /// work (measured).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn draw_ex(
@@ -372,8 +394,10 @@ impl SpriteBatch {
         self.push(&texture.core, false, src, geometry, color, effects, layer_depth)
     }
 
-    /// `Draw(texture, destinationRectangle, sourceRectangle, color, rotation, origin, effects,
-    /// layerDepth)`.
+    /// XNA's `SpriteBatch.Draw(texture, destinationRectangle, sourceRectangle, color, rotation,
+    /// origin, effects, layerDepth)`.
+    ///
+    /// Errors: those every draw shares (see [`SpriteBatch`]).
     #[allow(clippy::too_many_arguments)]
     pub fn draw_rect_ex(
         &mut self,
@@ -534,8 +558,13 @@ impl SpriteBatch {
         self.open = self.instances.len();
     }
 
-    /// `End()`: sorts (in the sorting modes), hands the sprites to the frame and records the
-    /// draws.
+    /// XNA's `SpriteBatch.End()`: sorts (in the sorting modes), hands the sprites to the frame
+    /// and records the draws.
+    ///
+    /// Errors: without `begin`, `InvalidOperation`, as XNA; a disposed device is
+    /// `ObjectDisposed`; a texture drawn that is now a bound render target is
+    /// `InvalidOperation`; states the targets bound now cannot honour are `NotSupported` (as at
+    /// `begin`). The batch ends either way.
     pub fn end(&mut self) -> Result<()> {
         let Some(state) = self.state.take() else {
             return Err(XnaError::invalid_operation("Begin must be called before calling End."));

@@ -8,16 +8,17 @@ use xnagraph_graph::{BlendState, DepthStencilState, RasterizerState, SamplerStat
 /// XNA's `SpriteSortMode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SpriteSortMode {
-    /// Drawn in call order, at `end`.
+    /// XNA's `SpriteSortMode.Deferred`: drawn in call order, at `end`.
     #[default]
     Deferred,
-    /// Drawn at once, one draw per call.
+    /// XNA's `SpriteSortMode.Immediate`: drawn at once, one draw per call.
     Immediate,
-    /// Grouped by texture at `end` (call order within a texture).
+    /// XNA's `SpriteSortMode.Texture`: grouped by texture at `end` (call order within a
+    /// texture).
     Texture,
-    /// Highest layer depth first.
+    /// XNA's `SpriteSortMode.BackToFront`: highest layer depth first.
     BackToFront,
-    /// Lowest layer depth first.
+    /// XNA's `SpriteSortMode.FrontToBack`: lowest layer depth first.
     FrontToBack,
 }
 

@@ -10,9 +10,9 @@ use crate::resources::texture::Texture2D;
 use super::{placement_ok, refuse_sprite, Geometry, SpriteBatch, SpriteEffects, SpriteOptions};
 
 impl SpriteBatch {
-    /// `Draw(texture, position, color)`: [`SpriteBatch::draw_ex`] with the whole texture, no
-    /// rotation, origin or flip, scale 1 and depth 0, of which only the position needs checking
-    /// (the size is the texture's).
+    /// XNA's `SpriteBatch.Draw(texture, position, color)`: [`SpriteBatch::draw_ex`] with the
+    /// whole texture, no rotation, origin or flip, scale 1 and depth 0, of which only the
+    /// position needs checking (the size is the texture's). Errors: those of every draw.
     #[inline]
     pub fn draw(&mut self, texture: &Texture2D, position: Vector2, color: Color) -> Result<()> {
         let (x, y) = (position.x, position.y);
@@ -26,9 +26,9 @@ impl SpriteBatch {
         self.push(&texture.core, false, whole, geometry, color, SpriteEffects::NONE, 0.0)
     }
 
-    /// `Draw(texture, position, sourceRectangle, color)`: the `source` rectangle of the
-    /// texture (`None`: all of it) at its size, its top-left corner at `position`; the rules of
-    /// [`SpriteBatch::draw_ex`] apply.
+    /// XNA's `SpriteBatch.Draw(texture, position, sourceRectangle, color)`: the `source`
+    /// rectangle of the texture (`None`: all of it) at its size, its top-left corner at
+    /// `position`; the rules and errors of [`SpriteBatch::draw_ex`] apply.
     #[inline]
     pub fn draw_source(
         &mut self,
@@ -50,8 +50,9 @@ impl SpriteBatch {
         )
     }
 
-    /// `Draw(texture, position, sourceRectangle, color, rotation, origin, float scale,
-    /// effects, layerDepth)`: [`SpriteBatch::draw_ex`] with the same scale on both axes.
+    /// XNA's `SpriteBatch.Draw(texture, position, sourceRectangle, color, rotation, origin,
+    /// float scale, effects, layerDepth)`: [`SpriteBatch::draw_ex`] with the same scale on
+    /// both axes, and its errors.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn draw_ex_uniform(
@@ -80,7 +81,8 @@ impl SpriteBatch {
         )
     }
 
-    /// `Draw(texture, destinationRectangle, color)`.
+    /// XNA's `SpriteBatch.Draw(texture, destinationRectangle, color)`: the whole texture
+    /// stretched over `destination`. Errors: those of every draw.
     pub fn draw_rect(
         &mut self,
         texture: &Texture2D,
@@ -99,7 +101,8 @@ impl SpriteBatch {
         )
     }
 
-    /// `Draw(texture, destinationRectangle, sourceRectangle, color)`.
+    /// XNA's `SpriteBatch.Draw(texture, destinationRectangle, sourceRectangle, color)`.
+    /// Errors: those of every draw.
     pub fn draw_rect_source(
         &mut self,
         texture: &Texture2D,
@@ -119,8 +122,9 @@ impl SpriteBatch {
         )
     }
 
-    /// `Draw(texture, position, ...)` with the other arguments by name ([`SpriteOptions`]; its
-    /// `Default` is `Draw(texture, position, Color.White)`): the same sprite, rules and errors as
+    /// XNA's `SpriteBatch.Draw(texture, position, ...)` with the other arguments by name, a
+    /// Rust form of the overload (the arguments in [`SpriteOptions`]; its `Default` is
+    /// `Draw(texture, position, Color.White)`): the same sprite, rules and errors as
     /// [`SpriteBatch::draw_ex`] given the same values.
     #[inline(always)]
     pub fn draw_with(

@@ -14,8 +14,9 @@ use crate::sprites::font::SpriteFont;
 use super::{placement_ok, refuse_sprite, SpriteBatch, SpriteEffects};
 
 impl SpriteBatch {
-    /// `DrawString(spriteFont, text, position, color)`: `text` with its top-left corner at
-    /// `position`, tinted by `color` (see [`SpriteBatch::draw_string_ex`]).
+    /// XNA's `SpriteBatch.DrawString(spriteFont, text, position, color)`: `text` with its
+    /// top-left corner at `position`, tinted by `color`; the rules and errors of
+    /// [`SpriteBatch::draw_string_ex`].
     pub fn draw_string(
         &mut self,
         font: &SpriteFont,
@@ -36,8 +37,9 @@ impl SpriteBatch {
         )
     }
 
-    /// `DrawString(spriteFont, text, position, color, rotation, origin, float scale, effects,
-    /// layerDepth)`: [`SpriteBatch::draw_string_ex`] with the same scale on both axes.
+    /// XNA's `SpriteBatch.DrawString(spriteFont, text, position, color, rotation, origin,
+    /// float scale, effects, layerDepth)`: [`SpriteBatch::draw_string_ex`] with the same scale
+    /// on both axes, and its errors.
     #[allow(clippy::too_many_arguments)]
     pub fn draw_string_ex_uniform(
         &mut self,
@@ -65,8 +67,8 @@ impl SpriteBatch {
         )
     }
 
-    /// `DrawString(spriteFont, text, position, color, rotation, origin, Vector2 scale, effects,
-    /// layerDepth)`: the string laid out by the font (as
+    /// XNA's `SpriteBatch.DrawString(spriteFont, text, position, color, rotation, origin,
+    /// Vector2 scale, effects, layerDepth)`: the string laid out by the font (as
     /// [`SpriteFont::measure_string`] measures it), its point `origin` (in unscaled string
     /// pixels) placed at `position`, scaled, rotated clockwise by `rotation` radians about
     /// `origin`. `FlipHorizontally` / `FlipVertically` mirror the whole layout inside its
