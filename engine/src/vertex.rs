@@ -11,36 +11,53 @@ use bytemuck::{Pod, Zeroable};
 use crate::error::{Result, XnaError};
 use crate::math::{Color, Vector2, Vector3};
 
-/// XNA's `VertexElementFormat`: how one element is stored.
+/// XNA's `VertexElementFormat`: how one element is stored. Each variant's value (`as i32`) is
+/// XNA 4.0's, the number a compiled `.xnb` vertex declaration stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VertexElementFormat {
-    /// One 32-bit float.
-    Single,
-    /// Two 32-bit floats.
-    Vector2,
-    /// Three 32-bit floats.
-    Vector3,
-    /// Four 32-bit floats.
-    Vector4,
-    /// Four unsigned bytes normalised to [0, 1], R G B A (XNA's packed `Color`).
-    Color,
-    /// Four unsigned bytes, not normalised.
-    Byte4,
-    /// Two signed 16-bit integers.
-    Short2,
-    /// Four signed 16-bit integers.
-    Short4,
-    /// Two signed 16-bit integers normalised to [-1, 1].
-    NormalizedShort2,
-    /// Four signed 16-bit integers normalised to [-1, 1].
-    NormalizedShort4,
-    /// Two 16-bit floats.
-    HalfVector2,
-    /// Four 16-bit floats.
-    HalfVector4,
+    /// One 32-bit float (0).
+    Single = 0,
+    /// Two 32-bit floats (1).
+    Vector2 = 1,
+    /// Three 32-bit floats (2).
+    Vector3 = 2,
+    /// Four 32-bit floats (3).
+    Vector4 = 3,
+    /// Four unsigned bytes normalised to [0, 1], R G B A (XNA's packed `Color`; 4).
+    Color = 4,
+    /// Four unsigned bytes, not normalised (5).
+    Byte4 = 5,
+    /// Two signed 16-bit integers (6).
+    Short2 = 6,
+    /// Four signed 16-bit integers (7).
+    Short4 = 7,
+    /// Two signed 16-bit integers normalised to [-1, 1] (8).
+    NormalizedShort2 = 8,
+    /// Four signed 16-bit integers normalised to [-1, 1] (9).
+    NormalizedShort4 = 9,
+    /// Two 16-bit floats (10).
+    HalfVector2 = 10,
+    /// Four 16-bit floats (11).
+    HalfVector4 = 11,
 }
 
 impl VertexElementFormat {
+    /// Every format, in XNA 4.0's order: `ALL[n]` is the format whose value is `n`.
+    pub const ALL: [VertexElementFormat; 12] = [
+        VertexElementFormat::Single,
+        VertexElementFormat::Vector2,
+        VertexElementFormat::Vector3,
+        VertexElementFormat::Vector4,
+        VertexElementFormat::Color,
+        VertexElementFormat::Byte4,
+        VertexElementFormat::Short2,
+        VertexElementFormat::Short4,
+        VertexElementFormat::NormalizedShort2,
+        VertexElementFormat::NormalizedShort4,
+        VertexElementFormat::HalfVector2,
+        VertexElementFormat::HalfVector4,
+    ];
+
     /// Bytes one element of this format takes.
     pub fn size(self) -> u32 {
         match self {
@@ -60,23 +77,43 @@ impl VertexElementFormat {
     }
 }
 
-/// XNA's `VertexElementUsage`: what an element means to the vertex stage.
+/// XNA's `VertexElementUsage`: what an element means to the vertex stage. Each variant's value
+/// (`as i32`) is XNA 4.0's, from `Position` (0) to `TessellateFactor` (12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)] // XNA's names say it all.
 pub enum VertexElementUsage {
-    Position,
-    Color,
-    TextureCoordinate,
-    Normal,
-    Binormal,
-    Tangent,
-    BlendIndices,
-    BlendWeight,
-    Depth,
-    Fog,
-    PointSize,
-    Sample,
-    TessellateFactor,
+    Position = 0,
+    Color = 1,
+    TextureCoordinate = 2,
+    Normal = 3,
+    Binormal = 4,
+    Tangent = 5,
+    BlendIndices = 6,
+    BlendWeight = 7,
+    Depth = 8,
+    Fog = 9,
+    PointSize = 10,
+    Sample = 11,
+    TessellateFactor = 12,
+}
+
+impl VertexElementUsage {
+    /// Every usage, in XNA 4.0's order: `ALL[n]` is the usage whose value is `n`.
+    pub const ALL: [VertexElementUsage; 13] = [
+        VertexElementUsage::Position,
+        VertexElementUsage::Color,
+        VertexElementUsage::TextureCoordinate,
+        VertexElementUsage::Normal,
+        VertexElementUsage::Binormal,
+        VertexElementUsage::Tangent,
+        VertexElementUsage::BlendIndices,
+        VertexElementUsage::BlendWeight,
+        VertexElementUsage::Depth,
+        VertexElementUsage::Fog,
+        VertexElementUsage::PointSize,
+        VertexElementUsage::Sample,
+        VertexElementUsage::TessellateFactor,
+    ];
 }
 
 /// XNA's `VertexElement`.
@@ -331,5 +368,26 @@ impl IndexElementSize {
             IndexElementSize::SixteenBits => 2,
             IndexElementSize::ThirtyTwoBits => 4,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL[n]` is the variant whose value is `n`, and the values are XNA 4.0's (the ends and a
+    /// middle one of each enum named here, as XNA's documentation numbers them).
+    #[test]
+    fn element_enum_values_are_xna_4s() {
+        for (n, format) in VertexElementFormat::ALL.iter().enumerate() {
+            assert_eq!(*format as usize, n, "{format:?}");
+        }
+        for (n, usage) in VertexElementUsage::ALL.iter().enumerate() {
+            assert_eq!(*usage as usize, n, "{usage:?}");
+        }
+        assert_eq!(VertexElementFormat::Color as i32, 4);
+        assert_eq!(VertexElementFormat::HalfVector4 as i32, 11);
+        assert_eq!(VertexElementUsage::TextureCoordinate as i32, 2);
+        assert_eq!(VertexElementUsage::TessellateFactor as i32, 12);
     }
 }
