@@ -157,6 +157,12 @@ impl std::fmt::Debug for ContentManager<'_> {
     }
 }
 
+/// A type's name with its indefinite article: "a Texture2D", "an IndexBuffer".
+fn with_article(type_name: &str) -> String {
+    let vowel = type_name.starts_with(['A', 'E', 'I', 'O', 'U']);
+    format!("{} {type_name}", if vowel { "an" } else { "a" })
+}
+
 /// The cache key of an asset name: `/` separated, ASCII lower case.
 fn key(asset_name: &str) -> String {
     asset_name.replace('\\', "/").to_ascii_lowercase()
@@ -220,9 +226,9 @@ impl<'d> ContentManager<'d> {
                 load_error(
                     asset_name,
                     format!(
-                        "the asset was loaded as a {}, and cannot be loaded as a {}",
-                        cached.type_name(),
-                        T::TYPE
+                        "the asset was loaded as {}, and cannot be loaded as {}",
+                        with_article(cached.type_name()),
+                        with_article(T::TYPE)
                     ),
                 )
             });
@@ -254,7 +260,10 @@ impl<'d> ContentManager<'d> {
         let object = ContentReader::new(self.device, header, xnb)?.read_asset()?;
         let found = object.type_name();
         T::take(object).ok_or_else(|| {
-            load_error(asset_name, format!("the file holds a {found}, not a {}", T::TYPE))
+            load_error(
+                asset_name,
+                format!("the file holds {}, not {}", with_article(found), with_article(T::TYPE)),
+            )
         })
     }
 

@@ -64,7 +64,7 @@ fn resource_assets_are_cached_typed_and_disposed_by_unload() {
     assert!(message.contains("VertexBuffer") && message.contains("VertexDeclaration"), "{message}");
     let fresh = ContentManager::new(&device, &dir);
     let message = refusal::<IndexBuffer>(&fresh, "vertices");
-    assert!(message.contains("holds a VertexBuffer, not a IndexBuffer"), "{message}");
+    assert!(message.contains("holds a VertexBuffer, not an IndexBuffer"), "{message}");
 
     content.unload();
     assert!(volume.is_disposed() && cube.is_disposed());

@@ -7,9 +7,9 @@
 //! The three layouts share their parts: XNA 4.0's `SurfaceFormat` number (`i32`), the size
 //! (width and height; width, height and depth; a cube's edge), the level count, then each
 //! level as its byte count (`i32`) and its bytes; a cube holds its six faces one after another
-//! in `CubeMapFace` order (+X, -X, +Y, -Y, +Z, -Z), each with all of its levels. The sizes and
-//! counts are written as `uint` by the content pipeline and read as `int` by XNA's readers;
-//! the same bits either way below 2^31.
+//! in `CubeMapFace` order (+X, -X, +Y, -Y, +Z, -Z), each with all of its levels. Sizes and
+//! counts are 32-bit little-endian integers, `int` or `uint` as the writer has them (the same
+//! bits below 2^31), read as `int` as XNA's readers read them: a negative one is refused.
 //!
 //! What is decided here: a format number is one of XNA 4.0's twenty (MonoGame's own numbers are
 //! named and refused); the level count lies within 1 and the full chain of the size; each
@@ -21,7 +21,7 @@
 //! lacks) becomes a `ContentLoad` error naming the format, the size and the constructor's
 //! message.
 
-use xnagraph_graph::{full_mip_count, SurfaceFormat};
+use xnagraph_graph::{full_mip_count, SurfaceFormat, TextureDesc};
 
 use super::ContentReader;
 use crate::error::Result;
@@ -78,11 +78,6 @@ pub(super) fn surface_format(n: i32) -> std::result::Result<SurfaceFormat, Strin
             ));
         }
     })
-}
-
-/// Edge `edge` of mip `level`: halved per level, never below 1.
-fn level_edge(edge: i32, level: i32) -> u32 {
-    (edge >> level).max(1) as u32
 }
 
 impl ContentReader<'_> {
@@ -145,8 +140,10 @@ impl ContentReader<'_> {
                     ),
                 )
             })?;
+        // The size of each level, by graph's one rule (the constructor accepted the size).
+        let desc = TextureDesc::texture_2d(width as u32, height as u32, levels as u32, format);
         for level in 0..levels {
-            let (lw, lh) = (level_edge(width, level), level_edge(height, level));
+            let (lw, lh) = desc.level_size(level as u32);
             let name = format!("level {level} ({lw}x{lh} {format:?})");
             let (at, bytes) = self.level_bytes(&name, format.region_size(lw, lh))?;
             texture
@@ -175,9 +172,11 @@ impl ContentReader<'_> {
                     ),
                 )
             })?;
+        let [w, h, d] = [width, height, depth].map(|e| e as u32);
+        let desc = TextureDesc::volume(w, h, d, levels as u32, format);
         for level in 0..levels {
-            let (lw, lh) = (level_edge(width, level), level_edge(height, level));
-            let ld = level_edge(depth, level);
+            let (lw, lh) = desc.level_size(level as u32);
+            let ld = desc.level_depth(level as u32);
             let name = format!("level {level} ({lw}x{lh}x{ld} {format:?})");
             let want = format.region_size(lw, lh) * ld as usize;
             let (at, bytes) = self.level_bytes(&name, want)?;
@@ -205,9 +204,10 @@ impl ContentReader<'_> {
                 ),
             )
         })?;
+        let desc = TextureDesc::texture_2d(size as u32, size as u32, levels as u32, format);
         for face in CubeMapFace::ALL {
             for level in 0..levels {
-                let edge = level_edge(size, level);
+                let (edge, _) = desc.level_size(level as u32);
                 let name = format!("face {face:?} level {level} ({edge}x{edge} {format:?})");
                 let (at, bytes) = self.level_bytes(&name, format.region_size(edge, edge))?;
                 texture
