@@ -11,36 +11,53 @@ use bytemuck::{Pod, Zeroable};
 use crate::error::{Result, XnaError};
 use crate::math::{Color, Vector2, Vector3};
 
-/// XNA's `VertexElementFormat`: how one element is stored.
+/// XNA's `VertexElementFormat`: how one element is stored. Each variant's value (`as i32`) is
+/// XNA 4.0's, the number a compiled `.xnb` vertex declaration stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VertexElementFormat {
     /// `Single`: one 32-bit float.
-    Single,
+    Single = 0,
     /// `Vector2`: two 32-bit floats.
-    Vector2,
+    Vector2 = 1,
     /// `Vector3`: three 32-bit floats.
-    Vector3,
+    Vector3 = 2,
     /// `Vector4`: four 32-bit floats.
-    Vector4,
+    Vector4 = 3,
     /// `Color`: four unsigned bytes normalised to [0, 1], R G B A (XNA's packed `Color`).
-    Color,
+    Color = 4,
     /// `Byte4`: four unsigned bytes, not normalised.
-    Byte4,
+    Byte4 = 5,
     /// `Short2`: two signed 16-bit integers.
-    Short2,
+    Short2 = 6,
     /// `Short4`: four signed 16-bit integers.
-    Short4,
+    Short4 = 7,
     /// `NormalizedShort2`: two signed 16-bit integers normalised to [-1, 1].
-    NormalizedShort2,
+    NormalizedShort2 = 8,
     /// `NormalizedShort4`: four signed 16-bit integers normalised to [-1, 1].
-    NormalizedShort4,
+    NormalizedShort4 = 9,
     /// `HalfVector2`: two 16-bit floats.
-    HalfVector2,
+    HalfVector2 = 10,
     /// `HalfVector4`: four 16-bit floats.
-    HalfVector4,
+    HalfVector4 = 11,
 }
 
 impl VertexElementFormat {
+    /// Every format, in XNA 4.0's order: `ALL[n]` is the format whose value is `n`.
+    pub const ALL: [VertexElementFormat; 12] = [
+        VertexElementFormat::Single,
+        VertexElementFormat::Vector2,
+        VertexElementFormat::Vector3,
+        VertexElementFormat::Vector4,
+        VertexElementFormat::Color,
+        VertexElementFormat::Byte4,
+        VertexElementFormat::Short2,
+        VertexElementFormat::Short4,
+        VertexElementFormat::NormalizedShort2,
+        VertexElementFormat::NormalizedShort4,
+        VertexElementFormat::HalfVector2,
+        VertexElementFormat::HalfVector4,
+    ];
+
     /// Bytes one element of this format takes (not XNA, which keeps the size internal).
     pub fn size(self) -> u32 {
         match self {
@@ -60,36 +77,55 @@ impl VertexElementFormat {
     }
 }
 
-/// XNA's `VertexElementUsage`: what an element means to the vertex stage.
+/// XNA's `VertexElementUsage`: what an element means to the vertex stage. Each variant's value
+/// (`as i32`) is XNA 4.0's, from `Position` (0) to `TessellateFactor` (12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)] // XNA's names say it all.
 pub enum VertexElementUsage {
     /// XNA's `VertexElementUsage.Position`: the vertex position.
-    Position,
+    Position = 0,
     /// XNA's `VertexElementUsage.Color`: a vertex colour.
-    Color,
+    Color = 1,
     /// XNA's `VertexElementUsage.TextureCoordinate`: texture coordinates.
-    TextureCoordinate,
+    TextureCoordinate = 2,
     /// XNA's `VertexElementUsage.Normal`: a vertex normal.
-    Normal,
+    Normal = 3,
     /// XNA's `VertexElementUsage.Binormal`: a binormal.
-    Binormal,
+    Binormal = 4,
     /// XNA's `VertexElementUsage.Tangent`: a tangent.
-    Tangent,
+    Tangent = 5,
     /// XNA's `VertexElementUsage.BlendIndices`: skinning bone indices.
-    BlendIndices,
+    BlendIndices = 6,
     /// XNA's `VertexElementUsage.BlendWeight`: skinning bone weights.
-    BlendWeight,
+    BlendWeight = 7,
     /// XNA's `VertexElementUsage.Depth`: a depth value.
-    Depth,
+    Depth = 8,
     /// XNA's `VertexElementUsage.Fog`: a fog value.
-    Fog,
+    Fog = 9,
     /// XNA's `VertexElementUsage.PointSize`: a point sprite size.
-    PointSize,
+    PointSize = 10,
     /// XNA's `VertexElementUsage.Sample`: a sampler data value.
-    Sample,
+    Sample = 11,
     /// XNA's `VertexElementUsage.TessellateFactor`: a tessellation factor.
-    TessellateFactor,
+    TessellateFactor = 12,
+}
+
+impl VertexElementUsage {
+    /// Every usage, in XNA 4.0's order: `ALL[n]` is the usage whose value is `n`.
+    pub const ALL: [VertexElementUsage; 13] = [
+        VertexElementUsage::Position,
+        VertexElementUsage::Color,
+        VertexElementUsage::TextureCoordinate,
+        VertexElementUsage::Normal,
+        VertexElementUsage::Binormal,
+        VertexElementUsage::Tangent,
+        VertexElementUsage::BlendIndices,
+        VertexElementUsage::BlendWeight,
+        VertexElementUsage::Depth,
+        VertexElementUsage::Fog,
+        VertexElementUsage::PointSize,
+        VertexElementUsage::Sample,
+        VertexElementUsage::TessellateFactor,
+    ];
 }
 
 /// XNA's `VertexElement`.
@@ -351,5 +387,26 @@ impl IndexElementSize {
             IndexElementSize::SixteenBits => 2,
             IndexElementSize::ThirtyTwoBits => 4,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL[n]` is the variant whose value is `n`, and the values are XNA 4.0's (the ends and a
+    /// middle one of each enum named here, as XNA's documentation numbers them).
+    #[test]
+    fn element_enum_values_are_xna_4s() {
+        for (n, format) in VertexElementFormat::ALL.iter().enumerate() {
+            assert_eq!(*format as usize, n, "{format:?}");
+        }
+        for (n, usage) in VertexElementUsage::ALL.iter().enumerate() {
+            assert_eq!(*usage as usize, n, "{usage:?}");
+        }
+        assert_eq!(VertexElementFormat::Color as i32, 4);
+        assert_eq!(VertexElementFormat::HalfVector4 as i32, 11);
+        assert_eq!(VertexElementUsage::TextureCoordinate as i32, 2);
+        assert_eq!(VertexElementUsage::TessellateFactor as i32, 12);
     }
 }

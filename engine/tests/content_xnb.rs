@@ -1,9 +1,11 @@
 //! `ContentManager` over `.xnb` files: Texture2D and SpriteFont assets, uncompressed, LZ4 and
 //! LZX compressed; XNA's caching by name and `Unload`; and corrupt files refused with a
-//! `ContentLoad` error that names the asset and the byte at fault.
+//! `ContentLoad` error that names the asset and the byte at fault. `content_xnb/resources.rs`
+//! holds the tests of the other graphics readers (Texture3D, TextureCube, VertexDeclaration,
+//! VertexBuffer, IndexBuffer).
 //!
-//! XNA's and MonoGame's content tools do not run here, so the files are made by the writer
-//! below, which follows the published XNB format byte for byte: the header ("XNB", platform,
+//! XNA's and MonoGame's content tools do not run here, so the files are made by the writer in
+//! `content_xnb/writer.rs`, which follows the published XNB format byte for byte: the header ("XNB", platform,
 //! version 5, flags, file size, decompressed size when compressed), .NET's 7-bit encoded
 //! integers and length-prefixed UTF-8 strings, the type reader list with XNA's
 //! assembly-qualified reader names and versions, the shared resource count, and each object as
@@ -16,214 +18,24 @@
 //! only by the refusal of corrupt data.
 
 mod common;
+#[path = "content_xnb/geometry.rs"]
+mod geometry;
+#[path = "content_xnb/refusals.rs"]
+mod refusals;
+#[path = "content_xnb/textures.rs"]
+mod textures;
+#[path = "content_xnb/writer.rs"]
+mod writer;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use common::*;
+use writer::*;
 use xnagraph::{
-    BlendState, Color, ContentManager, GraphicsDevice, Rectangle, RenderTarget2D, SamplerState,
-    SpriteBatch, SpriteFont, SpriteSortMode, SurfaceFormat, Texture2D, Vector2, XnaError,
+    BlendState, Color, Content, ContentManager, GraphicsDevice, Rectangle, RenderTarget2D,
+    SamplerState, SpriteBatch, SpriteFont, SpriteSortMode, SurfaceFormat, Texture2D, Vector2,
+    XnaError,
 };
-
-/// XNA's assembly qualifications, as its content pipeline writes them.
-const GRAPHICS: &str = "Microsoft.Xna.Framework.Graphics, Version=4.0.0.0, Culture=neutral, \
-                        PublicKeyToken=842cf8be1de50553";
-const FRAMEWORK: &str = "Microsoft.Xna.Framework, Version=4.0.0.0, Culture=neutral, \
-                         PublicKeyToken=842cf8be1de50553";
-const MSCORLIB: &str =
-    "mscorlib, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089";
-
-/// The content of an XNB file after its header, written as XNA's `ContentWriter` does.
-#[derive(Default)]
-struct Body(Vec<u8>);
-
-impl Body {
-    fn u8(&mut self, v: u8) -> &mut Self {
-        self.0.push(v);
-        self
-    }
-    fn i32(&mut self, v: i32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn f32(&mut self, v: f32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    /// .NET's `Write7BitEncodedInt`.
-    fn int7(&mut self, mut v: u32) -> &mut Self {
-        while v >= 0x80 {
-            self.0.push(v as u8 | 0x80);
-            v >>= 7;
-        }
-        self.0.push(v as u8);
-        self
-    }
-    /// .NET's `Write(string)`: 7-bit byte length, UTF-8.
-    fn string(&mut self, s: &str) -> &mut Self {
-        self.int7(s.len() as u32);
-        self.0.extend_from_slice(s.as_bytes());
-        self
-    }
-    /// .NET's `Write(char)`: UTF-8.
-    fn char(&mut self, c: char) -> &mut Self {
-        let mut buf = [0; 4];
-        self.0.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-        self
-    }
-    fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        self.0.extend_from_slice(b);
-        self
-    }
-    /// The type reader list: each name with version 0; then the shared resource count.
-    fn readers(&mut self, names: &[String], shared: u32) -> &mut Self {
-        self.int7(names.len() as u32);
-        for n in names {
-            self.string(n).i32(0);
-        }
-        self.int7(shared)
-    }
-    fn rect(&mut self, r: Rectangle) -> &mut Self {
-        self.i32(r.x).i32(r.y).i32(r.width).i32(r.height)
-    }
-}
-
-fn reader(name: &str) -> String {
-    format!("Microsoft.Xna.Framework.Content.{name}, {GRAPHICS}")
-}
-
-fn list_reader(element: &str, assembly: &str) -> String {
-    format!("Microsoft.Xna.Framework.Content.ListReader`1[[{element}, {assembly}]]")
-}
-
-/// A texture object's data (after its reader index): format number, size, levels.
-fn texture_data(b: &mut Body, format: i32, w: i32, h: i32, levels: &[Vec<u8>]) {
-    b.i32(format).i32(w).i32(h).i32(levels.len() as i32);
-    for level in levels {
-        b.i32(level.len() as i32).bytes(level);
-    }
-}
-
-/// A whole Texture2D asset's content.
-fn texture_body(format: i32, w: i32, h: i32, levels: &[Vec<u8>]) -> Vec<u8> {
-    let mut b = Body::default();
-    b.readers(&[reader("Texture2DReader")], 0).int7(1);
-    texture_data(&mut b, format, w, h, levels);
-    b.0
-}
-
-/// The header and content of an uncompressed file.
-fn xnb(body: &[u8]) -> Vec<u8> {
-    let mut f = b"XNBw\x05\x01".to_vec();
-    f.extend_from_slice(&((10 + body.len()) as u32).to_le_bytes());
-    f.extend_from_slice(body);
-    f
-}
-
-/// A compressed file: flags, the file's size and the content's size, then `compressed`.
-fn compressed(flags: u8, body_len: usize, compressed: &[u8]) -> Vec<u8> {
-    let mut f = b"XNBw\x05".to_vec();
-    f.push(flags);
-    f.extend_from_slice(&((14 + compressed.len()) as u32).to_le_bytes());
-    f.extend_from_slice(&(body_len as u32).to_le_bytes());
-    f.extend_from_slice(compressed);
-    f
-}
-
-/// LZ4 literal-only sequences: one raw LZ4 block that decodes to `data`.
-fn lz4_literals(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let n = data.len();
-    out.push((n.min(15) as u8) << 4);
-    if n >= 15 {
-        let mut rest = n - 15;
-        while rest >= 255 {
-            out.push(255);
-            rest -= 255;
-        }
-        out.push(rest as u8);
-    }
-    out.extend_from_slice(data);
-    out
-}
-
-/// Bits written most significant first into 16-bit little-endian words, as LZX reads them.
-#[derive(Default)]
-struct Bits {
-    words: Vec<u8>,
-    acc: u32,
-    n: u32,
-}
-
-impl Bits {
-    fn put(&mut self, value: u32, bits: u32) {
-        for i in (0..bits).rev() {
-            self.acc = (self.acc << 1) | ((value >> i) & 1);
-            self.n += 1;
-            if self.n == 16 {
-                self.words.extend_from_slice(&(self.acc as u16).to_le_bytes());
-                (self.acc, self.n) = (0, 0);
-            }
-        }
-    }
-    /// Pads to the word boundary (an uncompressed block's alignment).
-    fn finish(mut self) -> Vec<u8> {
-        if self.n > 0 {
-            self.put(0, 16 - self.n);
-        }
-        self.words
-    }
-}
-
-/// XNB's LZX framing of `data`, each frame of at most 32 KiB one uncompressed LZX block:
-/// (first frame only) the E8 flag bit 0, block type 3, the 24-bit block size, alignment, the
-/// three repeated offsets, the bytes. A full frame has a 2-byte big-endian chunk size, a
-/// shorter one `0xFF`, its 2-byte size and the chunk size.
-fn lzx_uncompressed(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (i, frame) in data.chunks(0x8000).enumerate() {
-        let mut bits = Bits::default();
-        if i == 0 {
-            bits.put(0, 1);
-        }
-        bits.put(3, 3);
-        bits.put(frame.len() as u32, 24);
-        let mut chunk = bits.finish();
-        for _ in 0..3 {
-            chunk.extend_from_slice(&1u32.to_le_bytes());
-        }
-        chunk.extend_from_slice(frame);
-        if frame.len() == 0x8000 {
-            out.extend_from_slice(&(chunk.len() as u16).to_be_bytes());
-        } else {
-            out.push(0xFF);
-            out.extend_from_slice(&(frame.len() as u16).to_be_bytes());
-            out.extend_from_slice(&(chunk.len() as u16).to_be_bytes());
-        }
-        out.extend_from_slice(&chunk);
-    }
-    out
-}
-
-/// A fresh content directory for one test.
-fn content_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xnagraph-content-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(dir: &std::path::Path, name: &str, bytes: &[u8]) {
-    let path = dir.join(format!("{name}.xnb"));
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
-}
-
-/// Distinct texel bytes for a level of `n` bytes.
-fn pattern(n: usize, seed: u8) -> Vec<u8> {
-    (0..n).map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed)).collect()
-}
 
 fn level<T: bytemuck::Pod + Default + Clone>(t: &Texture2D, level: i32, n: usize) -> Vec<T> {
     let mut out = vec![T::default(); n];
@@ -463,9 +275,9 @@ fn lz4_and_lzx_content_decompresses_to_the_same_assets() {
     assert_eq!(level::<u8>(&t, 0, big[0].len()), big[0]);
 }
 
-/// The `ContentLoad` error of loading `name` as a texture, with its message.
-fn load_error(content: &ContentManager, name: &str) -> String {
-    match content.load::<Texture2D>(name) {
+/// The `ContentLoad` message of loading `name` as a `T`, checking that the error names it.
+pub fn refusal<T: Content>(content: &ContentManager, name: &str) -> String {
+    match content.load::<T>(name).map(|_| ()) {
         Err(XnaError::ContentLoad { asset, message }) => {
             assert_eq!(asset, name);
             message
@@ -482,7 +294,7 @@ fn corrupt_files_are_refused_saying_where() {
     let good = xnb(&texture_body(0, 2, 2, &[pattern(16, 1)]));
     let says = |content: &ContentManager, name: &str, bytes: &[u8], wants: &[&str]| {
         write(&dir, name, bytes);
-        let message = load_error(content, name);
+        let message = refusal::<Texture2D>(content, name);
         for want in wants {
             assert!(message.contains(want), "{name}: '{message}' lacks '{want}'");
         }
@@ -554,11 +366,11 @@ fn corrupt_files_are_refused_saying_where() {
     says(&content, "lzx-corrupt", &compressed(0x80, body.len(), &lzx), &["LZX frame at byte 14"]);
     // A wrong asset type, a missing file, an absolute name, an empty name.
     write(&dir, "font", &xnb(&font_body()));
-    let message = load_error(&content, "font");
+    let message = refusal::<Texture2D>(&content, "font");
     assert!(message.contains("holds a SpriteFont, not a Texture2D"), "{message}");
-    assert!(load_error(&content, "missing").contains("cannot be read"));
+    assert!(refusal::<Texture2D>(&content, "missing").contains("cannot be read"));
     let absolute = dir.join("font").display().to_string();
-    assert!(load_error(&content, &absolute).contains("absolute"));
+    assert!(refusal::<Texture2D>(&content, &absolute).contains("absolute"));
     assert!(matches!(
         content.load::<Texture2D>(""),
         Err(XnaError::ArgumentNull { param: "assetName" })
@@ -578,6 +390,6 @@ fn hidef_content_is_refused_on_a_reach_device() {
     hidef[5] = 0;
     write(&dir, "reach", &hidef);
     let content = ContentManager::new(&reach, &dir);
-    assert!(load_error(&content, "hidef").contains("HiDef"));
+    assert!(refusal::<Texture2D>(&content, "hidef").contains("HiDef"));
     assert_eq!(content.load::<Texture2D>("reach").unwrap().width(), 2);
 }

@@ -15,31 +15,56 @@ use super::xnb::{load_error, XnbReader};
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
+use crate::resources::buffer::{IndexBuffer, VertexBuffer};
+use crate::resources::cube::TextureCube;
 use crate::resources::texture::Texture2D;
+use crate::resources::texture3d::Texture3D;
 use crate::sprites::font::SpriteFont;
+use crate::vertex::VertexDeclaration;
+use sealed::Sealed;
 
 /// A loaded asset, as the cache holds it.
 #[derive(Clone)]
 pub enum Cached {
     /// A `Texture2D`.
     Texture2D(Arc<Texture2D>),
+    /// A `Texture3D`.
+    Texture3D(Arc<Texture3D>),
+    /// A `TextureCube`.
+    TextureCube(Arc<TextureCube>),
     /// A `SpriteFont`.
     SpriteFont(Arc<SpriteFont>),
+    /// A `VertexDeclaration`.
+    VertexDeclaration(Arc<VertexDeclaration>),
+    /// A `VertexBuffer`.
+    VertexBuffer(Arc<VertexBuffer>),
+    /// An `IndexBuffer`.
+    IndexBuffer(Arc<IndexBuffer>),
 }
 
 impl Cached {
     fn type_name(&self) -> &'static str {
         match self {
-            Cached::Texture2D(_) => "Texture2D",
-            Cached::SpriteFont(_) => "SpriteFont",
+            Cached::Texture2D(_) => Texture2D::TYPE,
+            Cached::Texture3D(_) => Texture3D::TYPE,
+            Cached::TextureCube(_) => TextureCube::TYPE,
+            Cached::SpriteFont(_) => SpriteFont::TYPE,
+            Cached::VertexDeclaration(_) => VertexDeclaration::TYPE,
+            Cached::VertexBuffer(_) => VertexBuffer::TYPE,
+            Cached::IndexBuffer(_) => IndexBuffer::TYPE,
         }
     }
 
-    /// `Dispose` of the asset, as `Unload` does.
+    /// `Dispose` of the asset, as `Unload` does (a declaration holds no GPU resource here).
     fn dispose(&self) {
         match self {
             Cached::Texture2D(t) => t.dispose(),
+            Cached::Texture3D(t) => t.dispose(),
+            Cached::TextureCube(t) => t.dispose(),
             Cached::SpriteFont(f) => f.texture().dispose(),
+            Cached::VertexDeclaration(_) => {}
+            Cached::VertexBuffer(b) => b.dispose(),
+            Cached::IndexBuffer(b) => b.dispose(),
         }
     }
 }
@@ -59,62 +84,45 @@ mod sealed {
     }
 }
 
-/// A type [`ContentManager::load`] reads from `.xnb` files: [`Texture2D`] and [`SpriteFont`].
+/// A type [`ContentManager::load`] reads from `.xnb` files: [`Texture2D`], [`Texture3D`],
+/// [`TextureCube`], [`SpriteFont`], [`VertexDeclaration`], [`VertexBuffer`] and
+/// [`IndexBuffer`].
 pub trait Content: sealed::Sealed {}
 
-impl sealed::Sealed for Texture2D {
-    const TYPE: &'static str = "Texture2D";
-    fn take(object: Object) -> Option<Self> {
-        match object {
-            Object::Texture2D(t) => Some(t),
-            _ => None,
+/// The [`Content`] impl of a type whose reader's object and cache entry are the variant
+/// `$variant` of [`Object`] and [`Cached`]; `$unbox` takes the value out of the object's
+/// variant.
+macro_rules! content {
+    ($ty:ident, $variant:ident, $unbox:expr) => {
+        impl sealed::Sealed for $ty {
+            const TYPE: &'static str = stringify!($ty);
+            fn take(object: Object) -> Option<Self> {
+                match object {
+                    Object::$variant(value) => Some($unbox(value)),
+                    _ => None,
+                }
+            }
+            fn cached(asset: &Cached) -> Option<Arc<Self>> {
+                match asset {
+                    Cached::$variant(value) => Some(value.clone()),
+                    _ => None,
+                }
+            }
+            fn cache(asset: &Arc<Self>) -> Cached {
+                Cached::$variant(asset.clone())
+            }
         }
-    }
-    fn cached(asset: &Cached) -> Option<Arc<Self>> {
-        match asset {
-            Cached::Texture2D(t) => Some(t.clone()),
-            _ => None,
-        }
-    }
-    fn cache(asset: &Arc<Self>) -> Cached {
-        Cached::Texture2D(asset.clone())
-    }
+        impl Content for $ty {}
+    };
 }
-impl Content for Texture2D {}
 
-impl sealed::Sealed for SpriteFont {
-    const TYPE: &'static str = "SpriteFont";
-    fn take(object: Object) -> Option<Self> {
-        match object {
-            Object::SpriteFont(f) => Some(*f),
-            _ => None,
-        }
-    }
-    fn cached(asset: &Cached) -> Option<Arc<Self>> {
-        match asset {
-            Cached::SpriteFont(f) => Some(f.clone()),
-            _ => None,
-        }
-    }
-    fn cache(asset: &Arc<Self>) -> Cached {
-        Cached::SpriteFont(asset.clone())
-    }
-}
-impl Content for SpriteFont {}
-
-/// The name of the object a reader made, for messages.
-fn object_type(object: &Object) -> &'static str {
-    match object {
-        Object::Texture2D(_) => "Texture2D",
-        Object::SpriteFont(_) => "SpriteFont",
-        Object::Rectangles(_) => "List<Rectangle>",
-        Object::Chars(_) => "List<char>",
-        Object::Vectors(_) => "List<Vector3>",
-        Object::Rectangle(_) => "Rectangle",
-        Object::Char(_) => "char",
-        Object::Vector3(_) => "Vector3",
-    }
-}
+content!(Texture2D, Texture2D, std::convert::identity);
+content!(Texture3D, Texture3D, std::convert::identity);
+content!(TextureCube, TextureCube, std::convert::identity);
+content!(SpriteFont, SpriteFont, |font: Box<SpriteFont>| *font);
+content!(VertexDeclaration, VertexDeclaration, std::convert::identity);
+content!(VertexBuffer, VertexBuffer, std::convert::identity);
+content!(IndexBuffer, IndexBuffer, std::convert::identity);
 
 /// XNA's `ContentManager`: loads compiled assets (`.xnb` files, as XNA 4.0 and MonoGame write
 /// them: uncompressed, LZX or LZ4 compressed) from files under [`Self::root_directory`], for
@@ -127,8 +135,12 @@ fn object_type(object: &Object) -> &'static str {
 ///
 /// Where xnagraph differs: assets are shared as `Arc<T>` (XNA hands out the one .NET
 /// reference), so a cached `SpriteFont`'s setters need a font of the game's own
-/// ([`SpriteFont::from_parts`]); the types read are `Texture2D` and `SpriteFont`, and any
-/// other type reader in a file is a `ContentLoad` error naming it.
+/// ([`SpriteFont::from_parts`]); the types read are those of [`Content`] (XNA's textures,
+/// `SpriteFont`, and the geometry types: `VertexDeclaration`, `VertexBuffer`, `IndexBuffer`),
+/// and any other type reader in a file (`ModelReader`, `EffectReader`, ...) is a
+/// `ContentLoad` error naming it. `Unload` disposes textures and buffers; a
+/// `VertexDeclaration` is a plain value here (XNA's is a `GraphicsResource`), with nothing to
+/// dispose.
 pub struct ContentManager<'d> {
     device: &'d GraphicsDevice,
     root: PathBuf,
@@ -143,6 +155,12 @@ impl std::fmt::Debug for ContentManager<'_> {
             .field("loaded", &lock(&self.loaded).len())
             .finish()
     }
+}
+
+/// A type's name with its indefinite article: "a Texture2D", "an IndexBuffer".
+fn with_article(type_name: &str) -> String {
+    let vowel = type_name.starts_with(['A', 'E', 'I', 'O', 'U']);
+    format!("{} {type_name}", if vowel { "an" } else { "a" })
 }
 
 /// The cache key of an asset name: `/` separated, ASCII lower case.
@@ -188,9 +206,12 @@ impl<'d> ContentManager<'d> {
     /// `ObjectDisposed`; everything else is `ContentLoad` naming the asset and what is wrong:
     /// an absolute name, no such file, a file that is not valid XNB (wrong magic, an unknown
     /// platform or version, a size in the header that is not the file's, data that does not
-    /// decompress, a truncated file), an unknown type reader, a texture format xnagraph cannot
-    /// create, an asset of another type than `T` (also when the name was loaded before as
-    /// another type). Where the file is at fault the message gives the byte offset, in the
+    /// decompress, a truncated file), an unknown type reader, a number outside XNA 4.0's
+    /// enums (`SurfaceFormat`, `VertexElementFormat`, `VertexElementUsage`), a level or buffer
+    /// of the wrong size, a resource its constructor refuses (carrying the constructor's
+    /// message: a format the texture's kind cannot hold, such as DXT for a `Texture3D`; a size
+    /// past the profile's limits; 32-bit indices on a Reach device), an asset of another type
+    /// than `T` (also when the name was loaded before as another type). Where the file is at fault the message gives the byte offset, in the
     /// file or, for a compressed file, in its decompressed content.
     pub fn load<T: Content>(&self, asset_name: &str) -> Result<Arc<T>> {
         if self.disposed {
@@ -205,9 +226,9 @@ impl<'d> ContentManager<'d> {
                 load_error(
                     asset_name,
                     format!(
-                        "the asset was loaded as a {}, and cannot be loaded as a {}",
-                        cached.type_name(),
-                        T::TYPE
+                        "the asset was loaded as {}, and cannot be loaded as {}",
+                        with_article(cached.type_name()),
+                        with_article(T::TYPE)
                     ),
                 )
             });
@@ -237,9 +258,12 @@ impl<'d> ContentManager<'d> {
         })?;
         let (header, xnb) = XnbReader::open(asset_name, &file)?;
         let object = ContentReader::new(self.device, header, xnb)?.read_asset()?;
-        let found = object_type(&object);
+        let found = object.type_name();
         T::take(object).ok_or_else(|| {
-            load_error(asset_name, format!("the file holds a {found}, not a {}", T::TYPE))
+            load_error(
+                asset_name,
+                format!("the file holds {}, not {}", with_article(found), with_article(T::TYPE)),
+            )
         })
     }
 

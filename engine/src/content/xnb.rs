@@ -186,12 +186,22 @@ impl<'a> XnbReader<'a> {
 
     /// The next `n` bytes.
     pub fn bytes(&mut self, n: usize, what: &str) -> Result<&[u8]> {
+        let range = self.following(n, what)?;
+        self.pos = range.end;
+        Ok(&self.data[range])
+    }
+
+    /// Checks that `n` more bytes are there, reading none: a reader about to create a resource
+    /// of that many bytes refuses a truncated file first.
+    pub fn require(&self, n: usize, what: &str) -> Result<()> {
+        self.following(n, what).map(|_| ())
+    }
+
+    /// Where the next `n` bytes lie, or the error of a content that ends before them.
+    fn following(&self, n: usize, what: &str) -> Result<std::ops::Range<usize>> {
         let start = self.pos;
         match start.checked_add(n).filter(|&end| end <= self.data.len()) {
-            Some(end) => {
-                self.pos = end;
-                Ok(&self.data[start..end])
-            }
+            Some(end) => Ok(start..end),
             None => Err(self.error_at(
                 start,
                 format!(
@@ -213,6 +223,10 @@ impl<'a> XnbReader<'a> {
 
     pub fn i32(&mut self, what: &str) -> Result<i32> {
         Ok(i32::from_le_bytes(self.array(what)?))
+    }
+
+    pub fn u32(&mut self, what: &str) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.array(what)?))
     }
 
     pub fn f32(&mut self, what: &str) -> Result<f32> {

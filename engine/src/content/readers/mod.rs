@@ -1,8 +1,8 @@
 //! XNB's type readers: the list a file names, and the readers of the types xnagraph loads.
 //!
-//! In: an [`XnbReader`] at the type reader list. Out: the asset's primary object (a
-//! `Texture2D` or a `SpriteFont`), after its shared resources are read, or a `ContentLoad`
-//! error naming what is wrong and the byte where it lies.
+//! In: an [`XnbReader`] at the type reader list. Out: the asset's primary object (a texture of
+//! any kind, a `SpriteFont`, a vertex declaration, a vertex or index buffer), after its shared
+//! resources are read, or a `ContentLoad` error naming what is wrong and the byte where it lies.
 //!
 //! A file lists its readers by .NET type name (assembly-qualified, e.g.
 //! `Microsoft.Xna.Framework.Content.Texture2DReader, Microsoft.Xna.Framework.Graphics,
@@ -15,25 +15,37 @@
 //! (`Rectangle`, `char`, `Vector3`) follow the list's count with no index, as .NET value types
 //! are written.
 //!
-//! Readers kept here: `Texture2DReader` (XNA 4.0's `SurfaceFormat` number, width, height,
-//! level count, each level's byte count and bytes), `SpriteFontReader` (texture, glyph
-//! rectangles, cropping rectangles, characters, line spacing, spacing, kerning triples, an
-//! optional default character), and the list, `Rectangle`, `char` and `Vector3` readers a font
-//! uses.
+//! Readers kept here: `SpriteFontReader` (texture, glyph rectangles, cropping rectangles,
+//! characters, line spacing, spacing, kerning triples, an optional default character), and the
+//! list, `Rectangle`, `char` and `Vector3` readers a font uses. The texture readers
+//! (`Texture2DReader`, `Texture3DReader`, `TextureCubeReader`) are in `textures.rs`; the
+//! geometry readers (`VertexDeclarationReader`, `VertexBufferReader`, `IndexBufferReader`) in
+//! `buffers.rs`.
+
+mod buffers;
+mod textures;
 
 use super::xnb::{Header, XnbReader};
 use crate::device::profile::GraphicsProfile;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::math::{Rectangle, Vector3};
+use crate::resources::buffer::{IndexBuffer, VertexBuffer};
+use crate::resources::cube::TextureCube;
 use crate::resources::texture::Texture2D;
+use crate::resources::texture3d::Texture3D;
 use crate::sprites::font::SpriteFont;
-use xnagraph_graph::SurfaceFormat;
+use crate::vertex::VertexDeclaration;
 
 /// A type reader xnagraph knows, by its name without assembly qualifications.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Reader {
     Texture2D,
+    Texture3D,
+    TextureCube,
+    VertexDeclaration,
+    VertexBuffer,
+    IndexBuffer,
     SpriteFont,
     RectangleList,
     CharList,
@@ -51,6 +63,11 @@ impl Reader {
         let local = name.strip_prefix(NS)?;
         Some(match local {
             "Texture2DReader" => Reader::Texture2D,
+            "Texture3DReader" => Reader::Texture3D,
+            "TextureCubeReader" => Reader::TextureCube,
+            "VertexDeclarationReader" => Reader::VertexDeclaration,
+            "VertexBufferReader" => Reader::VertexBuffer,
+            "IndexBufferReader" => Reader::IndexBuffer,
             "SpriteFontReader" => Reader::SpriteFont,
             "ListReader`1[[Microsoft.Xna.Framework.Rectangle]]" => Reader::RectangleList,
             "ListReader`1[[System.Char]]" => Reader::CharList,
@@ -66,6 +83,11 @@ impl Reader {
     fn produces(self) -> &'static str {
         match self {
             Reader::Texture2D => "Texture2D",
+            Reader::Texture3D => "Texture3D",
+            Reader::TextureCube => "TextureCube",
+            Reader::VertexDeclaration => "VertexDeclaration",
+            Reader::VertexBuffer => "VertexBuffer",
+            Reader::IndexBuffer => "IndexBuffer",
             Reader::SpriteFont => "SpriteFont",
             Reader::RectangleList => "List<Rectangle>",
             Reader::CharList => "List<char>",
@@ -125,6 +147,16 @@ pub(crate) fn without_assemblies(name: &str) -> String {
 pub enum Object {
     /// `Texture2DReader`'s.
     Texture2D(Texture2D),
+    /// `Texture3DReader`'s.
+    Texture3D(Texture3D),
+    /// `TextureCubeReader`'s.
+    TextureCube(TextureCube),
+    /// `VertexDeclarationReader`'s.
+    VertexDeclaration(VertexDeclaration),
+    /// `VertexBufferReader`'s.
+    VertexBuffer(VertexBuffer),
+    /// `IndexBufferReader`'s.
+    IndexBuffer(IndexBuffer),
     /// `SpriteFontReader`'s.
     SpriteFont(Box<SpriteFont>),
     /// `ListReader<Rectangle>`'s.
@@ -141,55 +173,11 @@ pub enum Object {
     Vector3(Vector3),
 }
 
-/// XNA 4.0's `SurfaceFormat` numbers, as `Texture2DReader` stores them.
-fn surface_format(n: i32) -> std::result::Result<SurfaceFormat, String> {
-    use SurfaceFormat as S;
-    Ok(match n {
-        0 => S::Color,
-        1 => S::Bgr565,
-        2 => S::Bgra5551,
-        3 => S::Bgra4444,
-        4 => S::Dxt1,
-        5 => S::Dxt3,
-        6 => S::Dxt5,
-        7 => S::NormalizedByte2,
-        8 => S::NormalizedByte4,
-        9 => S::Rgba1010102,
-        10 => S::Rg32,
-        11 => S::Rgba64,
-        12 => S::Alpha8,
-        13 => S::Single,
-        14 => S::Vector2,
-        15 => S::Vector4,
-        16 => S::HalfSingle,
-        17 => S::HalfVector2,
-        18 => S::HalfVector4,
-        19 => S::HdrBlendable,
-        _ => {
-            let name = match n {
-                30 => "ColorSRgb",
-                31 => "Bgr32SRgb",
-                32 => "Bgra32SRgb",
-                33 => "Dxt1SRgb",
-                34 => "Dxt3SRgb",
-                35 => "Dxt5SRgb",
-                50 => "RgbPvrtc2Bpp",
-                51 => "RgbPvrtc4Bpp",
-                52 => "RgbaPvrtc2Bpp",
-                53 => "RgbaPvrtc4Bpp",
-                60 => "RgbEtc1",
-                70 => "Dxt1a",
-                80 => "RgbaAtcExplicitAlpha",
-                81 => "RgbaAtcInterpolatedAlpha",
-                90..=95 => "ETC2",
-                96 => "Astc4X4Rgba",
-                _ => return Err(format!("unknown SurfaceFormat {n}")),
-            };
-            return Err(format!(
-                "SurfaceFormat {n} ({name}, a MonoGame format) is not one xnagraph creates"
-            ));
-        }
-    })
+impl Object {
+    /// XNA's name of the object's type, for messages.
+    pub(crate) fn type_name(&self) -> &'static str {
+        object_reader(self).produces()
+    }
 }
 
 /// Reads objects with the file's type readers.
@@ -296,6 +284,11 @@ impl<'a> ContentReader<'a> {
     fn read_with(&mut self, reader: Reader) -> Result<Object> {
         Ok(match reader {
             Reader::Texture2D => Object::Texture2D(self.texture2d()?),
+            Reader::Texture3D => Object::Texture3D(self.texture3d()?),
+            Reader::TextureCube => Object::TextureCube(self.texture_cube()?),
+            Reader::VertexDeclaration => Object::VertexDeclaration(self.vertex_declaration()?),
+            Reader::VertexBuffer => Object::VertexBuffer(self.vertex_buffer()?),
+            Reader::IndexBuffer => Object::IndexBuffer(self.index_buffer()?),
             Reader::SpriteFont => Object::SpriteFont(Box::new(self.sprite_font()?)),
             Reader::RectangleList => Object::Rectangles(self.list(Self::rectangle)?),
             Reader::CharList => Object::Chars(self.list(|r| r.xnb.char("a character"))?),
@@ -329,56 +322,6 @@ impl<'a> ContentReader<'a> {
         let y = self.xnb.f32("a Vector3")?;
         let z = self.xnb.f32("a Vector3")?;
         Ok(Vector3::new(x, y, z))
-    }
-
-    /// `Texture2DReader`: format, width, height, level count, then each level's size and bytes.
-    fn texture2d(&mut self) -> Result<Texture2D> {
-        let start = self.xnb.position();
-        let format_at = self.xnb.position();
-        let n = self.xnb.i32("a texture's format")?;
-        let format = surface_format(n).map_err(|what| self.xnb.error_at(format_at, what))?;
-        let width = self.xnb.i32("a texture's width")?;
-        let height = self.xnb.i32("a texture's height")?;
-        let levels_at = self.xnb.position();
-        let levels = self.xnb.i32("a texture's level count")?;
-        let full = if width > 0 && height > 0 {
-            32 - (width.max(height) as u32).leading_zeros() as i32
-        } else {
-            1
-        };
-        if levels < 1 || levels > full {
-            return Err(self.xnb.error_at(
-                levels_at,
-                format!("the texture's level count {levels} is not within 1..={full} for {width}x{height}"),
-            ));
-        }
-        let texture = Texture2D::with_format(self.device, width, height, levels > 1, format)
-            .map_err(|e| {
-                self.xnb.error_at(
-                    start,
-                    format!(
-                        "the {format:?} texture of {width}x{height} with {levels} levels cannot \
-                         be created ({e})"
-                    ),
-                )
-            })?;
-        for level in 0..levels {
-            let (lw, lh) = ((width >> level).max(1) as u32, (height >> level).max(1) as u32);
-            let want = format.region_size(lw, lh);
-            let size_at = self.xnb.position();
-            let size = self.xnb.count("a texture level's size")?;
-            if size != want {
-                return Err(self.xnb.error_at(
-                    size_at,
-                    format!("level {level} ({lw}x{lh} {format:?}) holds {size} bytes, not {want}"),
-                ));
-            }
-            let bytes = self.xnb.bytes(size, "a texture level's bytes")?;
-            texture.set_data_region(level, None, bytes, 0, size).map_err(|e| {
-                super::xnb::load_error(self.xnb.asset(), format!("level {level}: {e}"))
-            })?;
-        }
-        Ok(texture)
     }
 
     /// `SpriteFontReader`: the texture, glyph and cropping rectangles, characters, line
@@ -434,6 +377,11 @@ impl<'a> ContentReader<'a> {
 fn object_reader(object: &Object) -> Reader {
     match object {
         Object::Texture2D(_) => Reader::Texture2D,
+        Object::Texture3D(_) => Reader::Texture3D,
+        Object::TextureCube(_) => Reader::TextureCube,
+        Object::VertexDeclaration(_) => Reader::VertexDeclaration,
+        Object::VertexBuffer(_) => Reader::VertexBuffer,
+        Object::IndexBuffer(_) => Reader::IndexBuffer,
         Object::SpriteFont(_) => Reader::SpriteFont,
         Object::Rectangles(_) => Reader::RectangleList,
         Object::Chars(_) => Reader::CharList,
@@ -463,14 +411,5 @@ mod tests {
         let two = "N.Dictionary`2[[A.K, a, Version=1],[B.V, b]], x";
         assert_eq!(without_assemblies(two), "N.Dictionary`2[[A.K],[B.V]]");
         assert_eq!(Reader::from_name("Microsoft.Xna.Framework.Content.ModelReader"), None);
-    }
-
-    #[test]
-    fn surface_format_numbers_are_xna_4s() {
-        for (n, format) in SurfaceFormat::ALL.iter().enumerate() {
-            assert_eq!(surface_format(n as i32), Ok(*format), "SurfaceFormat {n}");
-        }
-        assert!(surface_format(33).unwrap_err().contains("Dxt1SRgb"));
-        assert!(surface_format(-1).unwrap_err().contains("unknown SurfaceFormat -1"));
     }
 }

@@ -1,0 +1,277 @@
+//! The XNB writer of the content tests: files made byte for byte as XNA 4.0's content
+//! pipeline writes them (see the test binary's doc for the format and what the compressed
+//! writers exercise).
+
+use std::path::{Path, PathBuf};
+
+use xnagraph::Rectangle;
+
+/// XNA's assembly qualifications, as its content pipeline writes them.
+pub const GRAPHICS: &str = "Microsoft.Xna.Framework.Graphics, Version=4.0.0.0, Culture=neutral, \
+                        PublicKeyToken=842cf8be1de50553";
+pub const FRAMEWORK: &str = "Microsoft.Xna.Framework, Version=4.0.0.0, Culture=neutral, \
+                         PublicKeyToken=842cf8be1de50553";
+pub const MSCORLIB: &str =
+    "mscorlib, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089";
+
+/// The content of an XNB file after its header, written as XNA's `ContentWriter` does.
+#[derive(Default)]
+pub struct Body(pub Vec<u8>);
+
+impl Body {
+    pub fn u8(&mut self, v: u8) -> &mut Self {
+        self.0.push(v);
+        self
+    }
+    pub fn i32(&mut self, v: i32) -> &mut Self {
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    pub fn u32(&mut self, v: u32) -> &mut Self {
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    pub fn f32(&mut self, v: f32) -> &mut Self {
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    /// .NET's `Write7BitEncodedInt`.
+    pub fn int7(&mut self, mut v: u32) -> &mut Self {
+        while v >= 0x80 {
+            self.0.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        self.0.push(v as u8);
+        self
+    }
+    /// .NET's `Write(string)`: 7-bit byte length, UTF-8.
+    pub fn string(&mut self, s: &str) -> &mut Self {
+        self.int7(s.len() as u32);
+        self.0.extend_from_slice(s.as_bytes());
+        self
+    }
+    /// .NET's `Write(char)`: UTF-8.
+    pub fn char(&mut self, c: char) -> &mut Self {
+        let mut buf = [0; 4];
+        self.0.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        self
+    }
+    pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        self.0.extend_from_slice(b);
+        self
+    }
+    /// The type reader list: each name with version 0; then the shared resource count.
+    pub fn readers(&mut self, names: &[String], shared: u32) -> &mut Self {
+        self.int7(names.len() as u32);
+        for n in names {
+            self.string(n).i32(0);
+        }
+        self.int7(shared)
+    }
+    pub fn rect(&mut self, r: Rectangle) -> &mut Self {
+        self.i32(r.x).i32(r.y).i32(r.width).i32(r.height)
+    }
+}
+
+pub fn reader(name: &str) -> String {
+    format!("Microsoft.Xna.Framework.Content.{name}, {GRAPHICS}")
+}
+
+pub fn list_reader(element: &str, assembly: &str) -> String {
+    format!("Microsoft.Xna.Framework.Content.ListReader`1[[{element}, {assembly}]]")
+}
+
+/// A texture object's data (after its reader index): format number, size, levels.
+pub fn texture_data(b: &mut Body, format: i32, w: i32, h: i32, levels: &[Vec<u8>]) {
+    b.i32(format).i32(w).i32(h).i32(levels.len() as i32);
+    for level in levels {
+        b.i32(level.len() as i32).bytes(level);
+    }
+}
+
+/// A whole Texture2D asset's content.
+pub fn texture_body(format: i32, w: i32, h: i32, levels: &[Vec<u8>]) -> Vec<u8> {
+    let mut b = Body::default();
+    b.readers(&[reader("Texture2DReader")], 0).int7(1);
+    texture_data(&mut b, format, w, h, levels);
+    b.0
+}
+
+/// A whole asset's content: the type reader list (`readers`, each by its short name in XNA's
+/// graphics assembly), no shared resources, then the primary object, of the first reader,
+/// whose data `data` writes.
+pub fn asset_body(readers: &[&str], data: impl FnOnce(&mut Body)) -> Vec<u8> {
+    let names: Vec<String> = readers.iter().map(|r| reader(r)).collect();
+    let mut b = Body::default();
+    b.readers(&names, 0).int7(1);
+    data(&mut b);
+    b.0
+}
+
+/// `Texture3DWriter`'s data: format, width, height, depth, level count, then each level's
+/// byte count and bytes.
+pub fn texture3d_data(b: &mut Body, format: i32, size: [u32; 3], levels: &[Vec<u8>]) {
+    b.i32(format).u32(size[0]).u32(size[1]).u32(size[2]).u32(levels.len() as u32);
+    for level in levels {
+        b.u32(level.len() as u32).bytes(level);
+    }
+}
+
+/// `TextureCubeWriter`'s data: format, edge, level count, then face after face (+X, -X, +Y,
+/// -Y, +Z, -Z) each level's byte count and bytes; `faces[f][l]` is level `l` of face `f`.
+pub fn texture_cube_data(b: &mut Body, format: i32, size: u32, faces: &[Vec<Vec<u8>>; 6]) {
+    b.i32(format).u32(size).u32(faces[0].len() as u32);
+    for face in faces {
+        for level in face {
+            b.i32(level.len() as i32).bytes(level);
+        }
+    }
+}
+
+/// A vertex element as `VertexDeclarationWriter` writes it: offset, XNA 4.0's format and usage
+/// numbers, usage index.
+#[derive(Clone, Copy, Debug)]
+pub struct Element {
+    pub offset: u32,
+    pub format: i32,
+    pub usage: i32,
+    pub usage_index: u32,
+}
+
+/// `VertexDeclarationWriter`'s data: stride, element count, the elements.
+pub fn declaration_data(b: &mut Body, stride: u32, elements: &[Element]) {
+    b.u32(stride).u32(elements.len() as u32);
+    for e in elements {
+        b.u32(e.offset).i32(e.format).i32(e.usage).u32(e.usage_index);
+    }
+}
+
+/// `VertexBufferWriter`'s data: the declaration written raw (no reader index), the vertex
+/// count, the vertices' bytes.
+pub fn vertex_buffer_data(b: &mut Body, stride: u32, elements: &[Element], vertices: &[u8]) {
+    declaration_data(b, stride, elements);
+    b.u32(vertices.len() as u32 / stride).bytes(vertices);
+}
+
+/// `IndexBufferWriter`'s data: 16-bit or not, the byte count, the indices' bytes.
+pub fn index_buffer_data(b: &mut Body, sixteen_bits: bool, indices: &[u8]) {
+    b.u8(sixteen_bits as u8).i32(indices.len() as i32).bytes(indices);
+}
+
+/// The header and content of an uncompressed file.
+pub fn xnb(body: &[u8]) -> Vec<u8> {
+    let mut f = b"XNBw\x05\x01".to_vec();
+    f.extend_from_slice(&((10 + body.len()) as u32).to_le_bytes());
+    f.extend_from_slice(body);
+    f
+}
+
+/// A compressed file: flags, the file's size and the content's size, then `compressed`.
+pub fn compressed(flags: u8, body_len: usize, compressed: &[u8]) -> Vec<u8> {
+    let mut f = b"XNBw\x05".to_vec();
+    f.push(flags);
+    f.extend_from_slice(&((14 + compressed.len()) as u32).to_le_bytes());
+    f.extend_from_slice(&(body_len as u32).to_le_bytes());
+    f.extend_from_slice(compressed);
+    f
+}
+
+/// LZ4 literal-only sequences: one raw LZ4 block that decodes to `data`.
+pub fn lz4_literals(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let n = data.len();
+    out.push((n.min(15) as u8) << 4);
+    if n >= 15 {
+        let mut rest = n - 15;
+        while rest >= 255 {
+            out.push(255);
+            rest -= 255;
+        }
+        out.push(rest as u8);
+    }
+    out.extend_from_slice(data);
+    out
+}
+
+/// Bits written most significant first into 16-bit little-endian words, as LZX reads them.
+#[derive(Default)]
+struct Bits {
+    words: Vec<u8>,
+    acc: u32,
+    n: u32,
+}
+
+impl Bits {
+    fn put(&mut self, value: u32, bits: u32) {
+        for i in (0..bits).rev() {
+            self.acc = (self.acc << 1) | ((value >> i) & 1);
+            self.n += 1;
+            if self.n == 16 {
+                self.words.extend_from_slice(&(self.acc as u16).to_le_bytes());
+                (self.acc, self.n) = (0, 0);
+            }
+        }
+    }
+    /// Pads to the word boundary (an uncompressed block's alignment).
+    fn finish(mut self) -> Vec<u8> {
+        if self.n > 0 {
+            self.put(0, 16 - self.n);
+        }
+        self.words
+    }
+}
+
+/// XNB's LZX framing of `data`, each frame of at most 32 KiB one uncompressed LZX block:
+/// (first frame only) the E8 flag bit 0, block type 3, the 24-bit block size, alignment, the
+/// three repeated offsets, the bytes. A full frame has a 2-byte big-endian chunk size, a
+/// shorter one `0xFF`, its 2-byte size and the chunk size.
+pub fn lzx_uncompressed(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, frame) in data.chunks(0x8000).enumerate() {
+        let mut bits = Bits::default();
+        if i == 0 {
+            bits.put(0, 1);
+        }
+        bits.put(3, 3);
+        bits.put(frame.len() as u32, 24);
+        let mut chunk = bits.finish();
+        for _ in 0..3 {
+            chunk.extend_from_slice(&1u32.to_le_bytes());
+        }
+        chunk.extend_from_slice(frame);
+        if frame.len() == 0x8000 {
+            out.extend_from_slice(&(chunk.len() as u16).to_be_bytes());
+        } else {
+            out.push(0xFF);
+            out.extend_from_slice(&(frame.len() as u16).to_be_bytes());
+            out.extend_from_slice(&(chunk.len() as u16).to_be_bytes());
+        }
+        out.extend_from_slice(&chunk);
+    }
+    out
+}
+
+/// A fresh content directory for one test.
+pub fn content_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xnagraph-content-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn write(dir: &Path, name: &str, bytes: &[u8]) {
+    let path = dir.join(format!("{name}.xnb"));
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// Distinct texel bytes for a level of `n` bytes.
+pub fn pattern(n: usize, seed: u8) -> Vec<u8> {
+    (0..n).map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed)).collect()
+}
+
+/// The file's byte where the primary object's data starts (after the header, the reader list,
+/// the shared resource count and the object's reader index).
+pub fn data_at(readers: &[&str]) -> usize {
+    10 + asset_body(readers, |_| {}).len()
+}
