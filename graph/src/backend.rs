@@ -109,7 +109,7 @@ pub struct Capabilities {
     /// and written by transfers ([`crate::Readback::image`], [`crate::Upload::image`]): a frame
     /// capture snapshots the depth/stencil content of preserving targets, and a replay restores it.
     /// Without it a capture's snapshot lacks that content, and a replay that would load it is
-    /// refused ([`crate::capture::unsnapshotted`]).
+    /// refused (the capture module's `unsnapshotted`).
     pub depth_readback: bool,
     /// The multisample image of a multisampled render target can be read back as sample planes
     /// ([`crate::sample_planes_size`]; a [`crate::Readback::image`] of
@@ -122,7 +122,7 @@ pub struct Capabilities {
     /// (an [`crate::Upload::image`] of [`crate::Image::Samples`]): a replay restores the samples
     /// a capture's snapshot holds, whichever backend captured them. Without it the replay leaves
     /// them out, and a frame that would load them is refused
-    /// ([`crate::capture::unsnapshotted`]). It covers a multisampled target's depth/stencil
+    /// (the capture module's `unsnapshotted`). It covers a multisampled target's depth/stencil
     /// samples too (an [`crate::Upload::image`] of [`crate::Image::DepthStencil`] in the encoding
     /// of its planes). Every backend that reads samples back restores them too; SDL_gpu restores
     /// them without reading them back.
