@@ -27,7 +27,9 @@ use crate::timing::{GpuFrameTiming, GpuTimingSupport};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct SubmissionId(pub u64);
 
-/// Failures a backend reports; the engine maps them onto XNA's exceptions.
+/// Failures a backend reports (not XNA); the engine maps them onto XNA's exceptions:
+/// `OutOfMemory` to `OutOfVideoMemory`, `DeviceLost` and `NotSupported` to the same names,
+/// `Native` to `InvalidOperation`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BackendError {
     /// The device cannot allocate the object.
@@ -70,7 +72,8 @@ pub struct FormatSupport {
     pub mip_generation: bool,
 }
 
-/// Device limits and optional features the engine validates against.
+/// Device limits and optional features the engine validates against (not XNA, whose profiles
+/// fix what a device must do; xnagraph also checks what the adapter reports).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capabilities {
     /// Largest width or height of a 2D texture or render target, in texels.
@@ -204,7 +207,7 @@ impl AdapterInfo {
     }
 }
 
-/// Live native objects, for leak tests.
+/// Live native objects, for leak tests (not XNA).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LiveObjects {
     /// Texture states whose native objects are not yet freed (including those awaiting a fence).
