@@ -20,19 +20,23 @@ use xnagraph_graph::BackendError;
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum XnaError {
-    /// `ArgumentNullException`.
+    /// `ArgumentNullException`: a required argument was null. Rust has no null references, so
+    /// xnagraph raises it where XNA's null would be an empty slice or name (`vertexData`,
+    /// `indexData`, `assetName`).
     ArgumentNull {
         /// The parameter that was null.
         param: &'static str,
     },
-    /// `ArgumentOutOfRangeException`.
+    /// `ArgumentOutOfRangeException`: a numeric argument outside its allowed range (a negative
+    /// size, a level or index past the end).
     ArgumentOutOfRange {
         /// The parameter out of range.
         param: &'static str,
         /// Why it is out of range.
         message: String,
     },
-    /// `ArgumentException`.
+    /// `ArgumentException`: an argument that is invalid for another reason (a region outside a
+    /// resource, a slice too short, a NaN where a finite number is needed).
     Argument {
         /// The parameter refused.
         param: &'static str,
@@ -44,7 +48,9 @@ pub enum XnaError {
         /// What is not supported.
         message: String,
     },
-    /// `InvalidOperationException`: the call is not allowed in the device's current state.
+    /// `InvalidOperationException`: the call is not allowed in the device's current state. A
+    /// backend failure that XNA has no exception for (a native call failing for another reason
+    /// than memory or device loss) is reported as this too.
     InvalidOperation {
         /// Why not.
         message: String,
@@ -60,12 +66,14 @@ pub enum XnaError {
         /// The XNA type name of the disposed object, e.g. `"Texture2D"`.
         object: &'static str,
     },
-    /// `OutOfVideoMemoryException`.
+    /// `OutOfVideoMemoryException`: the backend could not allocate GPU memory.
     OutOfVideoMemory {
         /// What could not be allocated.
         message: String,
     },
-    /// `DeviceLostException`: render targets are marked content-lost and `DeviceReset` raised.
+    /// `DeviceLostException`: the GPU device was lost or a wait on it timed out. Before the call
+    /// returns it, render targets are marked content-lost and the device's `DeviceReset` is
+    /// raised; XNA instead throws it from `Present` and resets through `GraphicsDeviceManager`.
     DeviceLost {
         /// What the backend reported.
         message: String,

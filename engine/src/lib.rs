@@ -40,7 +40,16 @@
 //!
 //! | for | look at |
 //! | --- | --- |
-//! | the game loop, window, keyboard and mouse | [`game`]: [`game::Game`], [`game::GameContext`] |
+#![cfg_attr(
+    feature = "game",
+    doc = "| the game loop, window, keyboard and mouse | [`game`]: [`game::Game`], \
+           [`game::GameContext`] |"
+)]
+#![cfg_attr(
+    not(feature = "game"),
+    doc = "| the game loop, window, keyboard and mouse | `game` (with the `game` feature): \
+           `game::Game`, `game::GameContext` |"
+)]
 //! | the device, its options and states | [`GraphicsDevice`], [`PresentationParameters`], [`DeviceOptions`], [`BlendState`], [`SamplerState`], [`DepthStencilState`], [`RasterizerState`] |
 //! | textures and render targets | [`Texture2D`], [`Texture3D`], [`TextureCube`], [`RenderTarget2D`] (and [`RenderTargetOptions`]), [`RenderTargetCube`] |
 //! | sprites and text | [`SpriteBatch`] (and [`SpriteBatchOptions`], [`SpriteOptions`]), [`SpriteFont`] |
@@ -67,7 +76,14 @@
 //! | `runtime-effects` | [`Effect::from_glsl`] and [`CustomEffect::new`] compile GLSL (glslang); without it effects come from SPIR-V ([`Effect::from_spirv`], [`CustomEffect::from_spirv`]) |
 //! | `capture` | [`GraphicsDevice::capture_frames`] and its file writer (serde, postcard, zstd) |
 //! | `profiling` | puffin scopes at the flush, the compiler's stages and the backends' steps |
-//! | `game` (default) | [`game`]: the game loop, window and input on winit |
+#![cfg_attr(
+    feature = "game",
+    doc = "| `game` (default) | [`game`]: the game loop, window and input on winit |"
+)]
+#![cfg_attr(
+    not(feature = "game"),
+    doc = "| `game` (default) | `game`: the game loop, window and input on winit |"
+)]
 //! | `png` (default), `jpeg`, `bmp`, `gif`, `tga`, `qoi` | each an image format [`Texture2D::from_file`] reads |
 //! | `full` | all of the above but `sdlgpu-system` |
 //! | `serde`, `glam`, `mint` | the math types' serde derives and conversions |
@@ -110,7 +126,16 @@
 //! The device and every resource ([`GraphicsDevice`], textures, targets, buffers, effects,
 //! queries, fonts) are `Send + Sync` handles to shared, internally synchronised state: a
 //! loading thread may create a texture the game's thread draws. [`SpriteBatch`], the stock
-//! effects and [`game::GameContext`] are `Send + Sync` too, and are used through `&mut`. The
+#![cfg_attr(
+    feature = "game",
+    doc = "effects and [`game::GameContext`] are `Send + Sync` too, and are used through \
+           `&mut`. The"
+)]
+#![cfg_attr(
+    not(feature = "game"),
+    doc = "effects and `game::GameContext` are `Send + Sync` too, and are used through \
+           `&mut`. The"
+)]
 //! borrowed views of a stock effect ([`EffectTechnique`], [`EffectPass`],
 //! [`EffectParameterCollection`], [`StockParameter`]) are neither: they stay on the thread that
 //! borrowed the effect. Every value type (states, maths, options, errors) is `Send + Sync`. The

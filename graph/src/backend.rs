@@ -27,7 +27,9 @@ use crate::timing::{GpuFrameTiming, GpuTimingSupport};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct SubmissionId(pub u64);
 
-/// Failures a backend reports; the engine maps them onto XNA's exceptions.
+/// Failures a backend reports (not XNA); the engine maps them onto XNA's exceptions:
+/// `OutOfMemory` to `OutOfVideoMemory`, `DeviceLost` and `NotSupported` to the same names,
+/// `Native` to `InvalidOperation`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BackendError {
     /// The device cannot allocate the object.
@@ -70,7 +72,8 @@ pub struct FormatSupport {
     pub mip_generation: bool,
 }
 
-/// Device limits and optional features the engine validates against.
+/// Device limits and optional features the engine validates against (not XNA, whose profiles
+/// fix what a device must do; xnagraph also checks what the adapter reports).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capabilities {
     /// Largest width or height of a 2D texture or render target, in texels.
@@ -109,7 +112,7 @@ pub struct Capabilities {
     /// and written by transfers ([`crate::Readback::image`], [`crate::Upload::image`]): a frame
     /// capture snapshots the depth/stencil content of preserving targets, and a replay restores it.
     /// Without it a capture's snapshot lacks that content, and a replay that would load it is
-    /// refused ([`crate::capture::unsnapshotted`]).
+    /// refused (the capture module's `unsnapshotted`).
     pub depth_readback: bool,
     /// The multisample image of a multisampled render target can be read back as sample planes
     /// ([`crate::sample_planes_size`]; a [`crate::Readback::image`] of
@@ -122,7 +125,7 @@ pub struct Capabilities {
     /// (an [`crate::Upload::image`] of [`crate::Image::Samples`]): a replay restores the samples
     /// a capture's snapshot holds, whichever backend captured them. Without it the replay leaves
     /// them out, and a frame that would load them is refused
-    /// ([`crate::capture::unsnapshotted`]). It covers a multisampled target's depth/stencil
+    /// (the capture module's `unsnapshotted`). It covers a multisampled target's depth/stencil
     /// samples too (an [`crate::Upload::image`] of [`crate::Image::DepthStencil`] in the encoding
     /// of its planes). Every backend that reads samples back restores them too; SDL_gpu restores
     /// them without reading them back.
@@ -204,7 +207,7 @@ impl AdapterInfo {
     }
 }
 
-/// Live native objects, for leak tests.
+/// Live native objects, for leak tests (not XNA).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LiveObjects {
     /// Texture states whose native objects are not yet freed (including those awaiting a fence).

@@ -16,7 +16,7 @@ struct Inner {
     live: AtomicUsize,
 }
 
-/// The diagnostics of one device. Clones share the same record.
+/// The diagnostics of one device (not XNA). Clones share the same record.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics {
     inner: Arc<Inner>,

@@ -21,13 +21,13 @@ use crate::buffer::BufferState;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum PrimitiveType {
-    /// Each three vertices are one triangle.
+    /// `TriangleList`: each three vertices are one triangle.
     TriangleList,
-    /// Each vertex after the first two makes a triangle with the two before it.
+    /// `TriangleStrip`: each vertex after the first two makes a triangle with the two before it.
     TriangleStrip,
-    /// Each two vertices are one line.
+    /// `LineList`: each two vertices are one line.
     LineList,
-    /// Each vertex after the first makes a line with the one before it.
+    /// `LineStrip`: each vertex after the first makes a line with the one before it.
     LineStrip,
 }
 

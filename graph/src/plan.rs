@@ -315,7 +315,7 @@ pub struct PlanNode {
     pub kind: PlanNodeKind,
 }
 
-/// What the plan costs, for comparison against the frame-blind policy.
+/// What the plan costs, for comparison against the frame-blind policy (not XNA).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlanCost {
     /// Plan nodes.

@@ -27,7 +27,7 @@ pub fn instant_ns(at: Instant) -> u64 {
     at.saturating_duration_since(timing_origin()).as_nanos() as u64
 }
 
-/// Whether a backend times its submissions on the GPU.
+/// Whether a backend times its submissions on the GPU (not XNA).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GpuTimingSupport {
     /// Timestamps are written around every plan node and reported.
@@ -48,7 +48,7 @@ impl GpuTimingSupport {
     }
 }
 
-/// When one plan node ran on the GPU, on the timing clock.
+/// When one plan node ran on the GPU, on the timing clock; not XNA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GpuNodeTime {
     /// The node's index in its plan's `nodes`.
@@ -66,7 +66,7 @@ impl GpuNodeTime {
     }
 }
 
-/// The GPU time of one submission (one compiled plan).
+/// The GPU time of one submission (one compiled plan); not XNA.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GpuFrameTiming {
     /// The submission the plan went out in.

@@ -9,14 +9,16 @@ use std::fmt;
 /// the payload names the parameter, as `XnaError`'s variants of the same names do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MathError {
-    /// `ArgumentOutOfRangeException`.
+    /// `ArgumentOutOfRangeException`: a number outside its range (a projection's field of view
+    /// or plane distances).
     ArgumentOutOfRange {
         /// The parameter out of range.
         param: &'static str,
         /// Why it is out of range.
         message: &'static str,
     },
-    /// `ArgumentException`.
+    /// `ArgumentException`: an argument invalid for another reason (a destination slice shorter
+    /// than its source, a bounding volume built from no points).
     Argument {
         /// The parameter refused.
         param: &'static str,

@@ -52,7 +52,8 @@ impl MathHelper {
         }
     }
 
-    /// `MathHelper.Min(value1, value2)`.
+    /// `MathHelper.Min(value1, value2)`: the smaller value. With a NaN the result is `value2`
+    /// (NaN only when `value2` is NaN), where XNA's `Math.Min` gives NaN for either.
     pub fn min(value1: f32, value2: f32) -> f32 {
         if value1 < value2 {
             value1
@@ -61,7 +62,8 @@ impl MathHelper {
         }
     }
 
-    /// `MathHelper.Max(value1, value2)`.
+    /// `MathHelper.Max(value1, value2)`: the larger value. With a NaN the result is `value2`
+    /// (NaN only when `value2` is NaN), where XNA's `Math.Max` gives NaN for either.
     pub fn max(value1: f32, value2: f32) -> f32 {
         if value1 > value2 {
             value1

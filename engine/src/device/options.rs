@@ -24,8 +24,10 @@ pub enum TextureIndexing {
     Branches,
 }
 
-/// XNA's `PresentationParameters`. The window a device presents to is given at creation
-/// instead of as a handle here.
+/// XNA's `PresentationParameters`, with XNA's defaults (800×480 `Color`, no depth, no
+/// multisampling, `DiscardContents`, `PresentInterval::Default`, windowed). The window a device
+/// presents to is given at creation instead of as `DeviceWindowHandle`; `DisplayOrientation` is
+/// not offered.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PresentationParameters {
     /// Width of the back buffer in pixels (XNA's `BackBufferWidth`); must be positive and within
@@ -33,15 +35,18 @@ pub struct PresentationParameters {
     pub back_buffer_width: i32,
     /// Height of the back buffer in pixels (XNA's `BackBufferHeight`); same limits as the width.
     pub back_buffer_height: i32,
-    /// Requested back buffer format; a format the profile or the adapter cannot render to falls
-    /// back to `Color` (see `presentation_parameters`).
+    /// Requested back buffer format (XNA's `BackBufferFormat`, default `Color`); a format the
+    /// profile or the adapter cannot render to falls back to `Color` (see
+    /// `presentation_parameters`).
     pub back_buffer_format: SurfaceFormat,
-    /// Requested depth format of the back buffer; the device applies the nearest format the adapter
-    /// has.
+    /// Requested depth format of the back buffer (XNA's `DepthStencilFormat`, default `None`);
+    /// the device applies the nearest format the adapter has.
     pub depth_stencil_format: DepthFormat,
-    /// Requested multisample count (0 or 1: none).
+    /// Requested multisample count (XNA's `MultiSampleCount`, default 0; 0 or 1: none); the
+    /// device rounds it down to a count the adapter offers.
     pub multi_sample_count: i32,
-    /// How the back buffer treats its content when it is bound again (see `set_render_targets`).
+    /// How the back buffer treats its content when it is bound again (XNA's
+    /// `RenderTargetUsage`, default `DiscardContents`; see `set_render_targets`).
     pub render_target_usage: RenderTargetUsage,
     /// How presents are paced against the display's refresh (XNA's `PresentationInterval`);
     /// it matters only for a device created for a window.
@@ -152,15 +157,17 @@ impl BackendKind {
 /// XNA has no such variables; they are xnagraph's debugging aids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeviceOptions {
-    /// Which backend lowers the frames (default Vulkan; `XNAGRAPH_BACKEND` through
-    /// [`DeviceOptions::with_env`]).
+    /// Which backend lowers the frames (`XNAGRAPH_BACKEND` through
+    /// [`DeviceOptions::with_env`]). The default is [`BackendKind::Vulkan`] in every build, even
+    /// one without the `vulkan` feature, where creating a device with it is `NotSupported`
+    /// ([`BackendKind::default`] is SDL_gpu in such a build).
     pub backend: BackendKind,
     /// Khronos validation with synchronization validation (`XNAGRAPH_VALIDATION=1` through
     /// [`DeviceOptions::with_env`]); without the layer installed, creation is `NotSupported`.
     /// On SDL_gpu it turns SDL's debug mode on (which debug builds have anyway) with the
     /// Khronos layer underneath.
     pub validation: bool,
-    /// Submissions that may be in flight before `present` waits (at least 1).
+    /// Submissions that may be in flight before `present` waits (default 2; 0 counts as 1).
     pub frames_in_flight: u32,
     /// The longest any wait for the GPU may take (default 10 s). XNA has no such bound; here a
     /// frame that has not completed by then fails its call with `DeviceLost` and raises the
@@ -171,7 +178,8 @@ pub struct DeviceOptions {
     /// decision changes pixels even on drivers that keep the old content. Costs a clear per
     /// such attachment; off by default.
     pub poison_undefined: bool,
-    /// Which policy compiles the frames: the compiler's own (the default), or the frame-blind
+    /// Which policy compiles the frames: the compiler's own ([`CompilePolicy::Graph`], the
+    /// default), or the frame-blind
     /// policy of a driver that sees one call at a time, for benchmarks and tests that measure what
     /// the compiler saves. Both give the same pixels; [`crate::GraphicsDevice::last_plan_cost`]
     /// reports what each plan loads, stores and synchronizes.

@@ -10,7 +10,9 @@ use std::sync::{Mutex, Weak};
 
 use crate::event::lock;
 
-/// Process-unique identity of one resource wrapper.
+/// Process-unique identity of one resource (not XNA, whose events hand out the resource object
+/// itself): what `resource_id()` returns and resource events carry. Numbers start at 1 and are
+/// never reused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ResourceId(pub u64);
 
@@ -21,7 +23,9 @@ impl ResourceId {
     }
 }
 
-/// What resource events carry.
+/// What resource events carry: XNA's `ResourceCreatedEventArgs` (whose `Resource` is the object)
+/// and `ResourceDestroyedEventArgs` (`Name`, `Tag`) in one. Here the resource is named by its
+/// identity and type name, and no `Tag` is carried.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResourceEventArgs {
     /// The resource the event is about.

@@ -33,14 +33,16 @@ use crate::device::render_thread::{Job, RenderThread};
 use crate::error::{Result, XnaError};
 use crate::event::{lock, Event};
 
-/// Device-level events.
+/// XNA's `GraphicsDevice` events, as fields a game subscribes to ([`Event::subscribe`] for
+/// XNA's `+=`).
 #[derive(Debug, Default)]
 pub struct DeviceEvents {
     /// Raised when a graphics resource of this device is created (XNA's `ResourceCreated`).
     pub resource_created: Event<ResourceEventArgs>,
     /// Raised when a resource of this device is disposed or dropped (XNA's `ResourceDestroyed`).
     pub resource_destroyed: Event<ResourceEventArgs>,
-    /// Raised once, first, by an explicit `dispose`.
+    /// Raised once, first, by an explicit `dispose` (XNA's `GraphicsDevice.Disposing`); not by a
+    /// drop.
     pub disposing: Event<()>,
     /// Raised by [`crate::GraphicsDevice::reset`] before the back buffer changes (XNA's
     /// `DeviceResetting`).

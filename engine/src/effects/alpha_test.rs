@@ -28,15 +28,16 @@ use crate::resources::texture::{Texture2D, TextureRef};
 /// XNA's `AlphaTestEffect` (see the module doc).
 pub struct AlphaTestEffect {
     device: Arc<DeviceShared>,
-    /// `World`.
+    /// `World` (default identity): object space to world space.
     pub world: Matrix,
-    /// `View`.
+    /// `View` (default identity): world space to view space.
     pub view: Matrix,
-    /// `Projection`.
+    /// `Projection` (default identity): view space to clip space.
     pub projection: Matrix,
     /// `DiffuseColor` (RGB, default white).
     pub diffuse_color: Vector3,
-    /// `Alpha` (default 1): multiplies the colour, premultiplied.
+    /// `Alpha` (default 1): multiplies the colour, premultiplied. Clamped to 0..=1 at `Apply`;
+    /// XNA hands the shader the value as set.
     pub alpha: f32,
     /// `VertexColorEnabled`: multiply by each vertex's `Color0`.
     pub vertex_color_enabled: bool,
@@ -49,9 +50,9 @@ pub struct AlphaTestEffect {
     pub fog_enabled: bool,
     /// `FogColor` (default black).
     pub fog_color: Vector3,
-    /// `FogStart` (default 0).
+    /// `FogStart` (default 0): the view-space depth where fog begins.
     pub fog_start: f32,
-    /// `FogEnd` (default 1).
+    /// `FogEnd` (default 1): the view-space depth where the colour is all fog.
     pub fog_end: f32,
     texture: Option<TextureRef>,
 }
@@ -107,7 +108,7 @@ impl AlphaTestEffect {
         })
     }
 
-    /// `Texture`.
+    /// `Texture` (default none): the texture set last, the game's own resource.
     pub fn texture(&self) -> Option<&Texture2D> {
         self.texture.as_deref()
     }

@@ -36,11 +36,11 @@ pub struct BasicEffect {
     device: Arc<DeviceShared>,
     /// One white texel: what an untextured draw samples.
     white: Texture2D,
-    /// `World`.
+    /// `World` (default identity): object space to world space.
     pub world: Matrix,
-    /// `View`.
+    /// `View` (default identity): world space to view space.
     pub view: Matrix,
-    /// `Projection`.
+    /// `Projection` (default identity): view space to clip space.
     pub projection: Matrix,
     /// `DiffuseColor` (RGB, default white).
     pub diffuse_color: Vector3,
@@ -50,7 +50,8 @@ pub struct BasicEffect {
     pub specular_color: Vector3,
     /// `SpecularPower` (default 16): the exponent of the specular highlight.
     pub specular_power: f32,
-    /// `Alpha` (default 1): multiplies the colour, premultiplied.
+    /// `Alpha` (default 1): multiplies the colour, premultiplied. Clamped to 0..=1 at `Apply`;
+    /// XNA hands the shader the value as set.
     pub alpha: f32,
     /// `VertexColorEnabled`: multiply by each vertex's `Color0`.
     pub vertex_color_enabled: bool,
@@ -180,7 +181,7 @@ impl BasicEffect {
         self.ambient_light_color = ambient;
     }
 
-    /// `Texture`.
+    /// `Texture` (default none): the texture set last, the game's own resource.
     pub fn texture(&self) -> Option<&Texture2D> {
         self.texture.as_deref()
     }
@@ -469,19 +470,20 @@ impl StockEffect for BasicEffect {
 }
 
 impl<'a> EffectTechnique<'a> {
-    /// `Name`.
+    /// `EffectTechnique.Name`: the effect's type name (`"BasicEffect"`, `"AlphaTestEffect"`,
+    /// `"DualTextureEffect"`).
     pub fn name(&self) -> &'static str {
         self.name
     }
 
-    /// `Passes`: the one pass.
+    /// `EffectTechnique.Passes`: the one pass of a stock effect.
     pub fn passes(&self) -> [EffectPass<'a>; 1] {
         [EffectPass { effect: self.effect, name: self.name }]
     }
 }
 
 impl EffectPass<'_> {
-    /// `Name`.
+    /// `EffectPass.Name`: the same name as its technique's.
     pub fn name(&self) -> &'static str {
         self.name
     }

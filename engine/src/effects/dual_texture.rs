@@ -25,15 +25,16 @@ use crate::resources::texture::{Texture2D, TextureRef};
 /// XNA's `DualTextureEffect` (see the module doc).
 pub struct DualTextureEffect {
     device: Arc<DeviceShared>,
-    /// `World`.
+    /// `World` (default identity): object space to world space.
     pub world: Matrix,
-    /// `View`.
+    /// `View` (default identity): world space to view space.
     pub view: Matrix,
-    /// `Projection`.
+    /// `Projection` (default identity): view space to clip space.
     pub projection: Matrix,
     /// `DiffuseColor` (RGB, default white).
     pub diffuse_color: Vector3,
-    /// `Alpha` (default 1): multiplies the colour, premultiplied.
+    /// `Alpha` (default 1): multiplies the colour, premultiplied. Clamped to 0..=1 at `Apply`;
+    /// XNA hands the shader the value as set.
     pub alpha: f32,
     /// `VertexColorEnabled`: multiply by each vertex's `Color0`.
     pub vertex_color_enabled: bool,
@@ -41,9 +42,9 @@ pub struct DualTextureEffect {
     pub fog_enabled: bool,
     /// `FogColor` (default black).
     pub fog_color: Vector3,
-    /// `FogStart` (default 0).
+    /// `FogStart` (default 0): the view-space depth where fog begins.
     pub fog_start: f32,
-    /// `FogEnd` (default 1).
+    /// `FogEnd` (default 1): the view-space depth where the colour is all fog.
     pub fog_end: f32,
     texture: Option<TextureRef>,
     texture2: Option<TextureRef>,
@@ -80,7 +81,7 @@ impl DualTextureEffect {
         })
     }
 
-    /// `Texture`.
+    /// `Texture` (default none): the texture set last, the game's own resource.
     pub fn texture(&self) -> Option<&Texture2D> {
         self.texture.as_deref()
     }
@@ -93,7 +94,7 @@ impl DualTextureEffect {
         self.texture = texture.map(TextureRef::new);
     }
 
-    /// `Texture2`.
+    /// `Texture2` (default none): the second texture, read at `TextureCoordinate1`.
     pub fn texture2(&self) -> Option<&Texture2D> {
         self.texture2.as_deref()
     }

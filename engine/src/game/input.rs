@@ -1,4 +1,5 @@
-//! XNA's input state: `Keyboard.GetState()` and `Mouse.GetState()`, and what feeds them.
+//! XNA's input state: `Keyboard.GetState()` and `Mouse.GetState()`, and what feeds them. XNA's
+//! `GamePad` and `TouchPanel` are not offered.
 //!
 //! The state is kept per thread: the thread that runs a game loop (the windowed event loop,
 //! or a headless run) applies [`InputEvent`]s to it before each tick, and `get_state` on that
@@ -103,7 +104,7 @@ pub struct MouseState {
     pub x_button2: ButtonState,
 }
 
-/// A mouse button XNA reports.
+/// A mouse button XNA reports: one of `MouseState`'s five button fields (not an XNA type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MouseButton {
     /// `LeftButton`.
@@ -164,7 +165,8 @@ fn button_mut(mouse: &mut MouseState, button: MouseButton) -> &mut ButtonState {
     }
 }
 
-/// Applies `event` to this thread's input state.
+/// Applies `event` to this thread's input state, as the loop does before each tick (not XNA);
+/// a game or test that drives its own loop feeds input through it.
 pub fn apply_input(event: InputEvent) {
     INPUT.with(|input| {
         let mut input = input.borrow_mut();
@@ -196,7 +198,7 @@ pub(crate) fn reset_input() {
     INPUT.with(|input| *input.borrow_mut() = InputState::default());
 }
 
-/// XNA's `Keyboard`.
+/// XNA's static `Keyboard` class: the keyboard of the thread running the game loop.
 pub struct Keyboard;
 
 impl Keyboard {
@@ -206,7 +208,8 @@ impl Keyboard {
     }
 }
 
-/// XNA's `Mouse`.
+/// XNA's static `Mouse` class: the mouse of the thread running the game loop. XNA's
+/// `SetPosition` and `WindowHandle` are not offered.
 pub struct Mouse;
 
 impl Mouse {

@@ -74,8 +74,9 @@ impl GraphicsDeviceManager {
         self.device.as_ref()
     }
 
-    /// The presentation parameters the preferences ask for. The back buffer usage is kept
-    /// from `current` (the manager has no preference for it).
+    /// The presentation parameters the preferences ask for (not XNA, whose manager builds them
+    /// internally). The back buffer usage is kept from the device's current parameters (the
+    /// manager has no preference for it).
     pub fn presentation_parameters(&self) -> PresentationParameters {
         let usage = self.device.as_ref().map_or(RenderTargetUsage::DiscardContents, |d| {
             d.presentation_parameters().render_target_usage
@@ -130,6 +131,9 @@ impl GraphicsDeviceManager {
     }
 
     /// XNA's `ToggleFullScreen`: flips [`Self::is_full_screen`] and applies it at once.
+    ///
+    /// Errors: as [`Self::apply_changes`]; the flag then stays flipped, to be applied by the
+    /// next successful `apply_changes`.
     pub fn toggle_full_screen(&mut self) -> Result<()> {
         self.is_full_screen = !self.is_full_screen;
         self.apply_changes()

@@ -94,7 +94,7 @@ impl GameWindow {
 pub struct GameContext {
     /// XNA's `GraphicsDeviceManager`: set its preferences before the run to shape the device.
     pub graphics: GraphicsDeviceManager,
-    /// XNA's `Window`.
+    /// XNA's `Game.Window`: its title, resizing switch and client bounds.
     pub window: GameWindow,
     /// XNA's `IsFixedTimeStep` (default on): `Update` runs once per `TargetElapsedTime` of real
     /// time, catching up when late; off, once per tick with the real time elapsed.
@@ -112,8 +112,9 @@ impl Default for GameContext {
 }
 
 impl GameContext {
-    /// XNA's defaults: fixed step at 1/60 s, cursor hidden, a window titled "xnagraph" that
-    /// the player cannot resize, the manager's default preferences.
+    /// XNA's `Game` defaults: fixed step at 1/60 s, cursor hidden, a window the player cannot
+    /// resize, the manager's default preferences. The title is "xnagraph" where XNA's is the
+    /// game assembly's name.
     pub fn new() -> Self {
         GameContext {
             graphics: GraphicsDeviceManager::new(),
@@ -162,7 +163,8 @@ impl GameContext {
         self.exit_requested = true;
     }
 
-    /// Whether `exit` was called during this run.
+    /// Whether `exit` was called during this run (not XNA; the flag is cleared when a run
+    /// starts).
     pub fn is_exiting(&self) -> bool {
         self.exit_requested
     }

@@ -124,7 +124,13 @@ impl std::fmt::Debug for TextureCube {
 }
 
 impl TextureCube {
-    /// `new TextureCube(device, size, mipMap, format)`.
+    /// XNA's `new TextureCube(graphicsDevice, size, mipMap, format)`: six `size`×`size` faces,
+    /// with `mip_map` the full chain of levels down to 1×1; every texel starts zero.
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; a `size` that is not positive is
+    /// `ArgumentOutOfRange` on `size`; `NotSupported` for a size beyond the profile's cube limit
+    /// (512 Reach, 4096 HiDef) or the device's, a size that is not a power of two under Reach,
+    /// and a `format` that [`Texture2D::with_format`](crate::Texture2D::with_format) refuses.
     pub fn new(
         device: &GraphicsDevice,
         size: i32,
@@ -142,38 +148,46 @@ impl TextureCube {
         Ok(TextureCube { core })
     }
 
-    /// `Size`: the edge of each face at level 0, in texels.
+    /// XNA's `TextureCube.Size`: the edge of each face at level 0, in texels.
     pub fn size(&self) -> i32 {
         self.core.desc.width as i32
     }
 
-    /// `LevelCount`: 1 without mipmaps, else the full chain down to 1×1.
+    /// XNA's `Texture.LevelCount`: 1 without mipmaps, else the full chain down to 1×1.
     pub fn level_count(&self) -> i32 {
         self.core.desc.mip_levels as i32
     }
 
-    /// `Format`, as applied (a render target may fall back to `Color`).
+    /// XNA's `Texture.Format`, as applied (a render target may fall back to `Color`).
     pub fn format(&self) -> SurfaceFormat {
         self.core.desc.format
     }
 
     crate::resources::texture::graphics_resource_accessors!();
 
-    /// Explicit `Dispose()`: raises `Disposing`, releases the backend state (queued commands
-    /// keep what they use), raises the device's `ResourceDestroyed`. `RenderTargetCube` has its
-    /// own `dispose`, which is refused while a face is bound.
+    /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, releases the backend state (queued
+    /// commands keep what they use), raises the device's `ResourceDestroyed`. `RenderTargetCube`
+    /// has its own `dispose`, which is refused while a face is bound.
     pub fn dispose(&self) {
         self.core.dispose(true);
     }
 
-    /// `SetData(cubeMapFace, T[])`: the whole of level 0 of one face.
+    /// XNA's `TextureCube.SetData<T>(cubeMapFace, T[])`: the whole of level 0 of one face.
+    ///
+    /// Errors: as [`Self::set_data_region`].
     pub fn set_data<T: Pod>(&self, face: CubeMapFace, data: &[T]) -> Result<()> {
         self.set_data_region(face, 0, None, data, 0, data.len())
     }
 
-    /// `SetData(cubeMapFace, level, rect, T[], startIndex, elementCount)`: the region is
-    /// uploaded in place, after what was recorded before it; refused while a face of the
-    /// target is bound.
+    /// XNA's `TextureCube.SetData<T>(cubeMapFace, level, rect, T[], startIndex,
+    /// elementCount)`; `rect` `None` is the whole face. The region is uploaded in place, after
+    /// what was recorded before it; the other texels are kept.
+    ///
+    /// Errors: a disposed cube or device is `ObjectDisposed`; the `level`, `rect`, `T`, `data`
+    /// and `elementCount` checks of
+    /// [`Texture2D::set_data_region`](crate::Texture2D::set_data_region); a render target with
+    /// a face bound is `InvalidOperation`; a multisampled render target that preserves its
+    /// contents is `NotSupported`.
     pub fn set_data_region<T: Pod>(
         &self,
         face: CubeMapFace,
@@ -190,14 +204,22 @@ impl TextureCube {
         write_in_place(&device, &self.core, (level, face.layer()), rect, bytes)
     }
 
-    /// `GetData(cubeMapFace, T[])`: the whole of level 0 of one face.
+    /// XNA's `TextureCube.GetData<T>(cubeMapFace, T[])`: the whole of level 0 of one face.
+    ///
+    /// Errors: as [`Self::get_data_region`].
     pub fn get_data<T: Pod>(&self, face: CubeMapFace, data: &mut [T]) -> Result<()> {
         let n = data.len();
         self.get_data_region(face, 0, None, data, 0, n)
     }
 
-    /// `GetData(cubeMapFace, level, rect, T[], startIndex, elementCount)`: flushes and waits;
-    /// a target reads its resolved image and is refused while a face of it is bound.
+    /// XNA's `TextureCube.GetData<T>(cubeMapFace, level, rect, T[], startIndex,
+    /// elementCount)`: flushes the frame and waits for the GPU; a render target reads its
+    /// resolved image.
+    ///
+    /// Errors: a disposed cube or device is `ObjectDisposed`; a render target with a face bound
+    /// is `InvalidOperation`; the `level`, `rect`, `T`, `data` and `elementCount` checks of
+    /// [`Texture2D::set_data_region`](crate::Texture2D::set_data_region); a failed flush is the
+    /// backend's error (`DeviceLost`, `OutOfVideoMemory`).
     pub fn get_data_region<T: Pod>(
         &self,
         face: CubeMapFace,
@@ -306,33 +328,39 @@ impl RenderTargetCube {
         &self.texture.core
     }
 
-    /// `RenderTargetUsage`: how each face treats its content when it is bound again.
+    /// XNA's `RenderTargetCube.RenderTargetUsage`: how each face treats its content when it is
+    /// bound again.
     pub fn render_target_usage(&self) -> RenderTargetUsage {
         self.core().target_info().usage
     }
 
-    /// The depth format the backend applied (one buffer shared by the six faces).
+    /// XNA's `RenderTargetCube.DepthStencilFormat`: the depth format the backend applied (one
+    /// buffer shared by the six faces).
     pub fn depth_stencil_format(&self) -> DepthFormat {
         self.core().target_info().depth
     }
 
-    /// The device-clamped sample count (0: not multisampled).
+    /// XNA's `RenderTargetCube.MultiSampleCount`: the device-clamped sample count (0: not
+    /// multisampled).
     pub fn multi_sample_count(&self) -> i32 {
         self.core().target_info().sample_count as i32
     }
 
-    /// True after a reported device reset, until a face of the target is next bound.
+    /// XNA's `RenderTargetCube.IsContentLost`: true after a reported device reset, until a face
+    /// of the target is next bound.
     pub fn is_content_lost(&self) -> bool {
         self.core().content_lost.load(Ordering::Acquire)
     }
 
-    /// XNA's `ContentLost` event.
+    /// XNA's `RenderTargetCube.ContentLost` event, raised when a device reset discards the
+    /// faces' contents.
     pub fn content_lost(&self) -> &Event<ResourceEventArgs> {
         &self.core().content_lost_event
     }
 
-    /// Explicit `Dispose()`. Refused ("Disposing target that is still bound") while any face of
-    /// the target is bound to its live device.
+    /// XNA's `GraphicsResource.Dispose()` for the target: `InvalidOperation` ("Disposing target
+    /// that is still bound") while any face of the target is bound to its live device; else as
+    /// [`TextureCube::dispose`].
     pub fn dispose(&self) -> Result<()> {
         dispose_target(self.core())
     }

@@ -101,7 +101,8 @@ fn recording_frame(device: &DeviceShared) -> u64 {
 }
 
 impl OcclusionQuery {
-    /// `new OcclusionQuery(device)`: creates the native query at once. A renderer without
+    /// XNA's `new OcclusionQuery(graphicsDevice)`: creates the native query at once, under
+    /// either profile (xnagraph does not check the profile). A renderer without
     /// occlusion queries (SDL_gpu, or a Vulkan adapter without precise occlusion queries) is
     /// `NotSupported` with XNA's message; a disposed device is `ObjectDisposed`.
     pub fn new(device: &GraphicsDevice) -> Result<OcclusionQuery> {
@@ -142,9 +143,9 @@ impl OcclusionQuery {
         Ok(device)
     }
 
-    /// `Begin()`: the draws from here to `End` are counted. `Begin` twice without `End` is
-    /// `InvalidOperation`. A query whose previous span is still in the frame being recorded
-    /// flushes that frame first (one native query counts one span per submission).
+    /// XNA's `OcclusionQuery.Begin()`: the draws from here to `End` are counted. `Begin` twice
+    /// without `End` is `InvalidOperation`. A query whose previous span is still in the frame being
+    /// recorded flushes that frame first (one native query counts one span per submission).
     ///
     /// Differs from XNA: a `Begin` while another query's span is open (begun and neither
     /// ended nor disposed) is `InvalidOperation`, with nothing recorded. XNA on Direct3D 9
@@ -176,9 +177,9 @@ impl OcclusionQuery {
         Ok(())
     }
 
-    /// `End()`: records the span from `Begin`. `End` without `Begin` is `InvalidOperation`, and
-    /// so is an `End` in another pass than its `Begin` (see the module documentation); the
-    /// query is then idle again and nothing is recorded.
+    /// XNA's `OcclusionQuery.End()`: records the span from `Begin`. `End` without `Begin` is
+    /// `InvalidOperation`, and so is an `End` in another pass than its `Begin` (see the module
+    /// documentation); the query is then idle again and nothing is recorded.
     pub fn end(&self) -> Result<()> {
         let device = self.device()?;
         let mut phase = lock(&self.core.phase);
@@ -205,10 +206,11 @@ impl OcclusionQuery {
         Ok(())
     }
 
-    /// `IsComplete`: whether the GPU has counted the last span. False while the frame with the
-    /// span is still being recorded or running; never waits. False too before the query was
-    /// ever begun and between `Begin` and `End` (not an error, as in XNA and MonoGame: a game
-    /// may poll a query it has not used yet). A disposed query is `ObjectDisposed`.
+    /// XNA's `OcclusionQuery.IsComplete`: whether the GPU has counted the last span. False while
+    /// the frame with the span is still being recorded or running; never waits. False too before
+    /// the query was ever begun and between `Begin` and `End` (not an error, as in XNA and
+    /// MonoGame: a game may poll a query it has not used yet). A disposed query is
+    /// `ObjectDisposed`.
     pub fn is_complete(&self) -> Result<bool> {
         let device = self.device()?;
         let mut phase = lock(&self.core.phase);
@@ -235,8 +237,9 @@ impl OcclusionQuery {
         }
     }
 
-    /// `PixelCount`: the samples the last span counted. Before `IsComplete` is true it is
-    /// `InvalidOperation` (the count is never waited for).
+    /// XNA's `OcclusionQuery.PixelCount`: the samples the last span counted, saturated at
+    /// `i32::MAX`. Before `IsComplete` is true it is `InvalidOperation` (the count is never
+    /// waited for); a disposed query is `ObjectDisposed`.
     pub fn pixel_count(&self) -> Result<i32> {
         match self.is_complete()? {
             true => match *lock(&self.core.phase) {
@@ -249,13 +252,15 @@ impl OcclusionQuery {
         }
     }
 
-    /// `Dispose()`: raises `Disposing`, then `ResourceDestroyed`; later calls are
-    /// `ObjectDisposed`. A span already recorded keeps the native query until the GPU has run it.
+    /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, then `ResourceDestroyed`; later
+    /// calls are `ObjectDisposed`. A span already recorded keeps the native query until the GPU has
+    /// run it.
     pub fn dispose(&self) {
         self.core.dispose(true);
     }
 
-    /// `IsDisposed`.
+    /// XNA's `GraphicsResource.IsDisposed`: whether `dispose` was called (or the device
+    /// disposed it).
     pub fn is_disposed(&self) -> bool {
         self.core.res.is_disposed()
     }

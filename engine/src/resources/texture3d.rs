@@ -100,14 +100,15 @@ fn validate_volume(
 }
 
 impl Texture3D {
-    /// `new Texture3D(device, width, height, depth, mipMap, format)`.
+    /// XNA's `new Texture3D(graphicsDevice, width, height, depth, mipMap, format)`; every texel
+    /// starts zero.
     ///
-    /// Errors, in XNA's order: a size ≤ 0 is `ArgumentOutOfRange` naming it; under Reach,
-    /// `NotSupported` ("XNA Framework Reach profile does not support Texture3D."); a
-    /// block-compressed format, or an edge above 256, `NotSupported`; then, where the device
-    /// reports no volume capability or a smaller limit, or cannot sample the format,
-    /// `NotSupported`. With `mip_map` the chain runs down to 1×1×1 (the largest edge decides
-    /// its length).
+    /// Errors, in XNA's order (after a disposed device, `ObjectDisposed`): a size ≤ 0 is
+    /// `ArgumentOutOfRange` naming it; under Reach, `NotSupported` ("XNA Framework Reach profile
+    /// does not support Texture3D."); a block-compressed format, or an edge above 256,
+    /// `NotSupported`; then, where the device reports no volume capability or a smaller limit, or
+    /// cannot sample the format, `NotSupported`. With `mip_map` the chain runs down to 1×1×1 (the
+    /// largest edge decides its length).
     pub fn new(
         device: &GraphicsDevice,
         width: i32,
@@ -132,35 +133,35 @@ impl Texture3D {
         &self.core.desc
     }
 
-    /// `Width`: of level 0, in texels.
+    /// XNA's `Texture3D.Width`: of level 0, in texels.
     pub fn width(&self) -> i32 {
         self.desc().width as i32
     }
 
-    /// `Height`: of level 0, in texels.
+    /// XNA's `Texture3D.Height`: of level 0, in texels.
     pub fn height(&self) -> i32 {
         self.desc().height as i32
     }
 
-    /// `Depth`: of level 0, in slices.
+    /// XNA's `Texture3D.Depth`: of level 0, in slices.
     pub fn depth(&self) -> i32 {
         self.desc().level_depth(0) as i32
     }
 
-    /// `LevelCount`: 1 without mipmaps, else the full chain down to 1×1×1.
+    /// XNA's `Texture.LevelCount`: 1 without mipmaps, else the full chain down to 1×1×1.
     pub fn level_count(&self) -> i32 {
         self.desc().mip_levels as i32
     }
 
-    /// `Format`.
+    /// XNA's `Texture.Format`, as created.
     pub fn format(&self) -> SurfaceFormat {
         self.desc().format
     }
 
     crate::resources::texture::graphics_resource_accessors!();
 
-    /// Explicit `Dispose()`: raises `Disposing`, releases the backend state (queued commands
-    /// keep what they use), raises the device's `ResourceDestroyed`.
+    /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, releases the backend state (queued
+    /// commands keep what they use), raises the device's `ResourceDestroyed`.
     pub fn dispose(&self) {
         self.core.dispose(true);
     }
@@ -170,12 +171,16 @@ impl Texture3D {
         [0, 0, self.width(), self.height(), 0, self.depth()]
     }
 
-    /// `SetData(T[])`: the whole of level 0.
+    /// XNA's `Texture3D.SetData<T>(T[])`: the whole of level 0.
+    ///
+    /// Errors: as [`Self::set_data_box`].
     pub fn set_data<T: Pod>(&self, data: &[T]) -> Result<()> {
         self.set_data_range(data, 0, data.len())
     }
 
-    /// `SetData(T[], startIndex, elementCount)`: the whole of level 0.
+    /// XNA's `Texture3D.SetData<T>(T[], startIndex, elementCount)`: the whole of level 0.
+    ///
+    /// Errors: as [`Self::set_data_box`].
     pub fn set_data_range<T: Pod>(
         &self,
         data: &[T],
@@ -186,12 +191,14 @@ impl Texture3D {
         self.set_data_box(0, l, t, r, b, f, k, data, start_index, element_count)
     }
 
-    /// `SetData(level, left, top, right, bottom, front, back, T[], startIndex, elementCount)`:
+    /// XNA's `Texture3D.SetData<T>(level, left, top, right, bottom, front, back, T[],
+    /// startIndex, elementCount)`:
     /// writes the box `left..right` × `top..bottom` × `front..back` of `level` from
     /// `data[start_index..start_index + element_count]`, slice after slice; the rest of the
     /// level keeps what it held.
     ///
-    /// Errors: a level outside the chain is `ArgumentOutOfRange` ("level"); an empty box or one
+    /// Errors: a disposed volume or device is `ObjectDisposed`; a level outside the chain is
+    /// `ArgumentOutOfRange` ("level"); an empty box or one
     /// that leaves the level is `Argument` naming the first bound at fault; a `T` whose size
     /// does not divide the format's element size is `Argument` ("T"); a start and count past
     /// the end of `data` is `Argument` ("data"); a count that is not the box's size is
@@ -233,13 +240,17 @@ impl Texture3D {
         Ok(())
     }
 
-    /// `GetData(T[])`: the whole of level 0.
+    /// XNA's `Texture3D.GetData<T>(T[])`: the whole of level 0.
+    ///
+    /// Errors: as [`Self::get_data_box`].
     pub fn get_data<T: Pod>(&self, data: &mut [T]) -> Result<()> {
         let n = data.len();
         self.get_data_range(data, 0, n)
     }
 
-    /// `GetData(T[], startIndex, elementCount)`: the whole of level 0.
+    /// XNA's `Texture3D.GetData<T>(T[], startIndex, elementCount)`: the whole of level 0.
+    ///
+    /// Errors: as [`Self::get_data_box`].
     pub fn get_data_range<T: Pod>(
         &self,
         data: &mut [T],
@@ -250,9 +261,12 @@ impl Texture3D {
         self.get_data_box(0, l, t, r, b, f, k, data, start_index, element_count)
     }
 
-    /// `GetData(level, left, top, right, bottom, front, back, T[], startIndex, elementCount)`:
-    /// reads the box into `data[start_index..start_index + element_count]`, slice after slice,
-    /// flushing and waiting for the GPU. Errors as [`Texture3D::set_data_box`].
+    /// XNA's `Texture3D.GetData<T>(level, left, top, right, bottom, front, back, T[],
+    /// startIndex, elementCount)`: reads the box into `data[start_index..start_index +
+    /// element_count]`, slice after slice, flushing and waiting for the GPU.
+    ///
+    /// Errors: as [`Texture3D::set_data_box`], and a failed flush is the backend's error
+    /// (`DeviceLost`, `OutOfVideoMemory`).
     #[allow(clippy::too_many_arguments)]
     pub fn get_data_box<T: Pod>(
         &self,

@@ -75,7 +75,8 @@ macro_rules! stage {
     }};
 }
 
-/// Which policy decides the loads, stores, resolves and cascades of a plan.
+/// Which policy decides the loads, stores, resolves and cascades of a plan (not XNA: a choice of
+/// xnagraph's frame compiler, through `DeviceOptions::compile_policy`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub enum CompilePolicy {

@@ -2,12 +2,12 @@
 
 use std::path::PathBuf;
 
-/// What a finished capture wrote.
+/// What a finished capture wrote (not XNA: frame capture is xnagraph's debugging aid).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaptureSummary {
-    /// The file.
+    /// The capture file, as given to `capture_frames` or `XNAGRAPH_CAPTURE`.
     pub path: PathBuf,
-    /// Frames written.
+    /// Frames written (presents captured).
     pub frames: u64,
     /// Size of the file, in bytes.
     pub file_bytes: u64,

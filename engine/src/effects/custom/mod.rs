@@ -498,25 +498,26 @@ impl CustomEffect {
         Ok(CustomEffect { core, _white: white })
     }
 
-    /// `Techniques`, in declaration order.
+    /// XNA's `Effect.Techniques`, in declaration order; empty once disposed.
     pub fn techniques(&self) -> Vec<CustomTechnique<'_>> {
         let n = lock(&self.core.techniques).as_ref().map_or(0, Vec::len);
         (0..n).map(|index| CustomTechnique { effect: self, index }).collect()
     }
 
-    /// `Techniques[name]`: `None` when there is none of that name (XNA's null).
+    /// XNA's `Effect.Techniques[name]`: `None` when there is none of that name (XNA's null).
     pub fn technique(&self, name: &str) -> Option<CustomTechnique<'_>> {
         let techniques = lock(&self.core.techniques);
         let index = techniques.as_ref()?.iter().position(|t| t.name == name)?;
         Some(CustomTechnique { effect: self, index })
     }
 
-    /// `CurrentTechnique` (the first technique until set).
+    /// XNA's `Effect.CurrentTechnique` (the first technique until set).
     pub fn current_technique(&self) -> CustomTechnique<'_> {
         CustomTechnique { effect: self, index: *lock(&self.core.current) }
     }
 
-    /// Sets `CurrentTechnique` to the technique named `name`; an unknown name is `Argument`.
+    /// Sets XNA's `Effect.CurrentTechnique`, by name where XNA takes the technique object; an
+    /// unknown name is `Argument` on `value`.
     pub fn set_current_technique(&self, name: &str) -> Result<()> {
         let index = self.technique(name).map(|t| t.index).ok_or_else(|| {
             XnaError::argument("value", format!("The effect has no technique named '{name}'."))
@@ -525,15 +526,16 @@ impl CustomEffect {
         Ok(())
     }
 
-    /// `Parameters`, in the order the passes declare them.
+    /// XNA's `Effect.Parameters`, in the order the passes declare them (vertex stage first, then
+    /// fragment, pass by pass).
     pub fn parameters(&self) -> Vec<EffectParameter<'_>> {
         (0..self.core.parameters.len())
             .map(|index| EffectParameter { effect: self, index })
             .collect()
     }
 
-    /// `Parameters[name]`. XNA answers null for an unknown name and fails at its use; here
-    /// the unknown name is `Argument` on `name` at once.
+    /// XNA's `Effect.Parameters[name]`. XNA answers null for an unknown name and fails at its use;
+    /// here the unknown name is `Argument` on `name` at once.
     pub fn parameter(&self, name: &str) -> Result<EffectParameter<'_>> {
         let index = self.core.parameters.iter().position(|p| p.name == name).ok_or_else(|| {
             XnaError::argument("name", format!("The effect has no parameter named '{name}'."))
@@ -541,18 +543,20 @@ impl CustomEffect {
         Ok(EffectParameter { effect: self, index })
     }
 
-    /// `Dispose()`: raises `Disposing`, then `ResourceDestroyed`; a later `apply` is
-    /// `ObjectDisposed`. Draws already recorded keep the programs until the GPU has run them.
+    /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, then `ResourceDestroyed`; a
+    /// later `apply` is `ObjectDisposed`. Draws already recorded keep the programs until the GPU
+    /// has run them.
     pub fn dispose(&self) {
         self.core.dispose(true);
     }
 
-    /// `IsDisposed`.
+    /// XNA's `GraphicsResource.IsDisposed`: whether `dispose` was called (or the device disposed
+    /// the effect).
     pub fn is_disposed(&self) -> bool {
         self.core.res.is_disposed()
     }
 
-    /// The identity `ResourceCreated` and `ResourceDestroyed` name this effect by.
+    /// The identity `ResourceCreated` and `ResourceDestroyed` name this effect by (not XNA).
     pub fn resource_id(&self) -> ResourceId {
         self.core.res.id
     }

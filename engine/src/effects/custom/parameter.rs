@@ -11,20 +11,23 @@ use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector2, Vector3, Vector4};
 use crate::resources::texture::{Texture2D, TextureRef};
 
-/// XNA's `EffectParameterType`, as far as GLSL declares it.
+/// XNA's `EffectParameterType`, as far as GLSL declares it. Where it differs: XNA's type is the
+/// element type (`Single` for a `float4` or `float4x4`) and `ParameterClass` gives the shape;
+/// here vectors and matrices have variants of their own, and [`ParameterType::class`] gives
+/// XNA's class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParameterType {
     /// `bool` (stored in GLSL blocks as `uint`, so a `uint` member is a Bool too).
     Bool,
-    /// `int`.
+    /// `int` (XNA: `Int32`, class `Scalar`).
     Int32,
-    /// `float`.
+    /// `float` (XNA: `Single`, class `Scalar`).
     Single,
     /// `vec2` (XNA: `Single`, class `Vector`, two columns).
     Vector2,
-    /// `vec3`.
+    /// `vec3` (XNA: `Single`, class `Vector`, three columns).
     Vector3,
-    /// `vec4`.
+    /// `vec4` (XNA: `Single`, class `Vector`, four columns).
     Vector4,
     /// `mat4` (XNA: `Single`, class `Matrix`, 4×4).
     Matrix,
@@ -35,13 +38,13 @@ pub enum ParameterType {
 /// XNA's `EffectParameterClass`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParameterClass {
-    /// One number.
+    /// `Scalar`: one number (`bool`, `int`, `float`).
     Scalar,
-    /// A vector of numbers.
+    /// `Vector`: two to four numbers.
     Vector,
-    /// A 4×4 matrix.
+    /// `Matrix`: a 4×4 matrix (the only matrix shape reflected).
     Matrix,
-    /// A texture.
+    /// `Object`: a texture (XNA's class of textures, samplers and strings).
     Object,
 }
 

@@ -12,7 +12,8 @@ use crate::error::{Result, XnaError};
 use crate::event::lock;
 
 impl<'a> CustomTechnique<'a> {
-    /// `Name`.
+    /// XNA's `EffectTechnique.Name`, as the technique's source named it; empty once the effect
+    /// is disposed.
     pub fn name(&self) -> String {
         let techniques = lock(&self.effect.core.techniques);
         techniques
@@ -21,7 +22,8 @@ impl<'a> CustomTechnique<'a> {
             .map_or(String::new(), |t| t.name.clone())
     }
 
-    /// `Passes`, in order.
+    /// XNA's `EffectTechnique.Passes`, in the order the source lists them; empty once the effect
+    /// is disposed.
     pub fn passes(&self) -> Vec<CustomPass<'a>> {
         let techniques = lock(&self.effect.core.techniques);
         let n = techniques.as_ref().and_then(|t| t.get(self.index)).map_or(0, |t| t.passes.len());
@@ -32,17 +34,19 @@ impl<'a> CustomTechnique<'a> {
 }
 
 impl CustomPass<'_> {
-    /// `Name`.
+    /// XNA's `EffectPass.Name`, as the pass's source named it; empty once the effect is
+    /// disposed.
     pub fn name(&self) -> String {
         let techniques = lock(&self.effect.core.techniques);
         let pass = techniques.as_ref().and_then(|t| t.get(self.technique)?.passes.get(self.index));
         pass.map_or(String::new(), |p| p.name.clone())
     }
 
-    /// `Apply`: the pass's program and the parameters' values as they are now become the
-    /// device's for the draws that follow. A disposed effect is `ObjectDisposed`; a texture
-    /// parameter the pass samples without a texture set is `InvalidOperation` (nothing
-    /// defined would be sampled); a disposed texture is `ObjectDisposed`.
+    /// XNA's `EffectPass.Apply()`: the pass's program and the parameters' values as they are now
+    /// become the device's for the draws that follow. A disposed effect or device is
+    /// `ObjectDisposed`; a texture parameter the pass samples without a texture set is
+    /// `InvalidOperation` (XNA binds no texture there); a texture of another
+    /// device is `Argument` on `value`; a disposed texture is `ObjectDisposed`.
     pub fn apply(&self) -> Result<()> {
         let core = &self.effect.core;
         core.res.check_alive()?;
@@ -107,32 +111,32 @@ impl EffectParameter<'_> {
         &self.effect.core.parameters[self.index]
     }
 
-    /// `Name`.
+    /// XNA's `EffectParameter.Name`: the GLSL name of the block member or sampler.
     pub fn name(&self) -> &str {
         &self.info().name
     }
 
-    /// `ParameterType`.
+    /// XNA's `EffectParameter.ParameterType`, with the shape folded in (see [`ParameterType`]).
     pub fn parameter_type(&self) -> ParameterType {
         self.info().ty
     }
 
-    /// `ParameterClass`.
+    /// XNA's `EffectParameter.ParameterClass`.
     pub fn parameter_class(&self) -> ParameterClass {
         self.info().ty.class()
     }
 
-    /// `Elements.Count`: the array length, 0 for a single value.
+    /// XNA's `EffectParameter.Elements.Count`: the array length, 0 for a single value.
     pub fn element_count(&self) -> usize {
         self.info().count.unwrap_or(0) as usize
     }
 
-    /// `SetValue(value)`: `Matrix`, `Vector2`/`3`/`4`, `f32`, `i32`, `bool` or a slice of them
-    /// (an array parameter: a shorter slice sets the first elements), or `&Texture2D`. A value
-    /// of another type than the parameter's, a slice for a single value or a single value for
-    /// an array, is `InvalidCast`; a slice longer than the array is `ArgumentOutOfRange`; a
-    /// disposed effect or texture is `ObjectDisposed`. The value reaches draws at the next
-    /// `EffectPass::apply`.
+    /// XNA's `EffectParameter.SetValue(value)`: `Matrix`, `Vector2`/`3`/`4`, `f32`, `i32`, `bool`
+    /// or a slice of them (an array parameter: a shorter slice sets the first elements), or
+    /// `&Texture2D`. A value of another type than the parameter's, a slice for a single value or a
+    /// single value for an array, is `InvalidCast`; a slice longer than the array is
+    /// `ArgumentOutOfRange`; a disposed effect or texture is `ObjectDisposed`. The value reaches
+    /// draws at the next `EffectPass::apply`.
     pub fn set_value<V: EffectValue>(&self, value: V) -> Result<()> {
         let core = &self.effect.core;
         core.res.check_alive()?;

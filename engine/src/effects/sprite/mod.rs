@@ -139,24 +139,25 @@ impl Effect {
     }
 
     /// How many colour outputs the fragment stage writes (locations `0..n`): the number of
-    /// bound render targets a draw with this effect writes.
+    /// bound render targets a draw with this effect writes (not XNA).
     pub fn output_count(&self) -> usize {
         self.core.outputs
     }
 
-    /// `Dispose()`: raises `Disposing`, then `ResourceDestroyed`; a later `Begin` with the
-    /// effect is `ObjectDisposed`. Draws already recorded keep its native stage until the GPU
-    /// has run them. Disposing twice does nothing.
+    /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, then `ResourceDestroyed`; a later
+    /// `Begin` with the effect is `ObjectDisposed`. Draws already recorded keep its native stage
+    /// until the GPU has run them. Disposing twice does nothing.
     pub fn dispose(&self) {
         self.core.dispose(true);
     }
 
-    /// `IsDisposed`.
+    /// XNA's `GraphicsResource.IsDisposed`: whether `dispose` was called (or the device disposed
+    /// the effect).
     pub fn is_disposed(&self) -> bool {
         self.core.res.is_disposed()
     }
 
-    /// The identity `ResourceCreated` and `ResourceDestroyed` name this effect by.
+    /// The identity `ResourceCreated` and `ResourceDestroyed` name this effect by (not XNA).
     pub fn resource_id(&self) -> ResourceId {
         self.core.res.id
     }
