@@ -42,6 +42,18 @@ fn a_device_on_vulkan_without_the_vulkan_feature_is_not_supported() {
     );
 }
 
+/// The default options name a backend the build has: SDL_gpu where it is the only GPU backend.
+#[test]
+fn the_default_options_name_a_backend_this_build_has() {
+    let expected = if cfg!(all(feature = "sdlgpu", not(feature = "vulkan"))) {
+        BackendKind::SdlGpu
+    } else {
+        BackendKind::Vulkan
+    };
+    assert_eq!(DeviceOptions::default().backend, expected);
+    assert_eq!(DeviceOptions::default().backend, BackendKind::default());
+}
+
 #[cfg(not(feature = "sdlgpu"))]
 #[test]
 fn a_device_on_sdl_gpu_without_the_sdlgpu_feature_is_not_supported() {

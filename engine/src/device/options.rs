@@ -158,9 +158,9 @@ impl BackendKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeviceOptions {
     /// Which backend lowers the frames (`XNAGRAPH_BACKEND` through
-    /// [`DeviceOptions::with_env`]). The default is [`BackendKind::Vulkan`] in every build, even
-    /// one without the `vulkan` feature, where creating a device with it is `NotSupported`
-    /// ([`BackendKind::default`] is SDL_gpu in such a build).
+    /// [`DeviceOptions::with_env`]). The default is [`BackendKind::default`]: Vulkan, or SDL_gpu
+    /// in a build with the `sdlgpu` feature and without `vulkan`, so the default options make a
+    /// device in every build that has a GPU backend.
     pub backend: BackendKind,
     /// Khronos validation with synchronization validation (`XNAGRAPH_VALIDATION=1` through
     /// [`DeviceOptions::with_env`]); without the layer installed, creation is `NotSupported`.
@@ -264,7 +264,7 @@ impl DeviceOptions {
 impl Default for DeviceOptions {
     fn default() -> Self {
         DeviceOptions {
-            backend: BackendKind::Vulkan,
+            backend: BackendKind::default(),
             validation: false,
             frames_in_flight: 2,
             timeout: Duration::from_secs(10),
