@@ -1,8 +1,9 @@
 //! `ContentManager` over `.xnb` files: Texture2D and SpriteFont assets, uncompressed, LZ4 and
 //! LZX compressed; XNA's caching by name and `Unload`; and corrupt files refused with a
-//! `ContentLoad` error that names the asset and the byte at fault. `content_xnb/resources.rs`
-//! holds the tests of the other graphics readers (Texture3D, TextureCube, VertexDeclaration,
-//! VertexBuffer, IndexBuffer).
+//! `ContentLoad` error that names the asset and the byte at fault. `content_xnb/textures.rs`
+//! and `content_xnb/geometry.rs` hold the tests of the other graphics readers (Texture3D,
+//! TextureCube, VertexDeclaration, VertexBuffer, IndexBuffer); `content_xnb/materials.rs`
+//! those of the effect readers, external references and the primitive and math readers.
 //!
 //! XNA's and MonoGame's content tools do not run here, so the files are made by the writer in
 //! `content_xnb/writer.rs`, which follows the published XNB format byte for byte: the header ("XNB", platform,
@@ -20,6 +21,8 @@
 mod common;
 #[path = "content_xnb/geometry.rs"]
 mod geometry;
+#[path = "content_xnb/materials.rs"]
+mod materials;
 #[path = "content_xnb/refusals.rs"]
 mod refusals;
 #[path = "content_xnb/textures.rs"]

@@ -5,6 +5,13 @@
 //! type asked for. Out: the shared asset, or a `ContentLoad` error naming the asset and what is
 //! wrong. The cache key is the name with `\` made `/`, compared without regard to ASCII case
 //! (XNA's and MonoGame's rule), so `Fonts\Title` and `fonts/title` are one asset.
+//!
+//! An asset may name others (XNA's external references: a material's texture): each is loaded
+//! through the same manager, so it is read once and shared with every other asset and load of
+//! its name. The names of the assets being read, outermost first, travel with the read (the
+//! chain); a reference to a name already in the chain (an asset that references itself,
+//! directly or through others) is refused with the chain in the message, and so is a chain
+//! deeper than [`MAX_REFERENCE_DEPTH`], so a read never recurses without bound.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,8 +20,12 @@ use std::sync::{Arc, Mutex};
 use super::readers::{ContentReader, Object};
 use super::xnb::{load_error, XnbReader};
 use crate::device::GraphicsDevice;
+use crate::effects::alpha_test::AlphaTestEffect;
+use crate::effects::basic::BasicEffect;
+use crate::effects::dual_texture::DualTextureEffect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
+use crate::math::{Color, Matrix, Quaternion, Vector2, Vector3, Vector4};
 use crate::resources::buffer::{IndexBuffer, VertexBuffer};
 use crate::resources::cube::TextureCube;
 use crate::resources::texture::Texture2D;
@@ -22,6 +33,10 @@ use crate::resources::texture3d::Texture3D;
 use crate::sprites::font::SpriteFont;
 use crate::vertex::VertexDeclaration;
 use sealed::Sealed;
+
+/// The most assets one load reads through external references, one inside the other (the
+/// asset asked for included).
+pub(crate) const MAX_REFERENCE_DEPTH: usize = 32;
 
 /// A loaded asset, as the cache holds it.
 #[derive(Clone)]
@@ -40,6 +55,32 @@ pub enum Cached {
     VertexBuffer(Arc<VertexBuffer>),
     /// An `IndexBuffer`.
     IndexBuffer(Arc<IndexBuffer>),
+    /// A `BasicEffect`.
+    BasicEffect(Arc<BasicEffect>),
+    /// An `AlphaTestEffect`.
+    AlphaTestEffect(Arc<AlphaTestEffect>),
+    /// A `DualTextureEffect`.
+    DualTextureEffect(Arc<DualTextureEffect>),
+    /// An `Int32` (`i32`).
+    Int32(Arc<i32>),
+    /// A `Single` (`f32`).
+    Single(Arc<f32>),
+    /// A `Boolean` (`bool`).
+    Boolean(Arc<bool>),
+    /// A `String`.
+    String(Arc<String>),
+    /// A `Vector2`.
+    Vector2(Arc<Vector2>),
+    /// A `Vector3`.
+    Vector3(Arc<Vector3>),
+    /// A `Vector4`.
+    Vector4(Arc<Vector4>),
+    /// A `Matrix`.
+    Matrix(Arc<Matrix>),
+    /// A `Quaternion`.
+    Quaternion(Arc<Quaternion>),
+    /// A `Color`.
+    Color(Arc<Color>),
 }
 
 impl Cached {
@@ -52,19 +93,47 @@ impl Cached {
             Cached::VertexDeclaration(_) => VertexDeclaration::TYPE,
             Cached::VertexBuffer(_) => VertexBuffer::TYPE,
             Cached::IndexBuffer(_) => IndexBuffer::TYPE,
+            Cached::BasicEffect(_) => BasicEffect::TYPE,
+            Cached::AlphaTestEffect(_) => AlphaTestEffect::TYPE,
+            Cached::DualTextureEffect(_) => DualTextureEffect::TYPE,
+            Cached::Int32(_) => i32::TYPE,
+            Cached::Single(_) => f32::TYPE,
+            Cached::Boolean(_) => bool::TYPE,
+            Cached::String(_) => String::TYPE,
+            Cached::Vector2(_) => Vector2::TYPE,
+            Cached::Vector3(_) => Vector3::TYPE,
+            Cached::Vector4(_) => Vector4::TYPE,
+            Cached::Matrix(_) => Matrix::TYPE,
+            Cached::Quaternion(_) => Quaternion::TYPE,
+            Cached::Color(_) => Color::TYPE,
         }
     }
 
-    /// `Dispose` of the asset, as `Unload` does (a declaration holds no GPU resource here).
+    /// `Dispose` of the asset, as `Unload` does (a declaration, an effect and a value hold no
+    /// GPU resource of their own here: an effect's textures are assets of their own, disposed
+    /// as such).
     fn dispose(&self) {
         match self {
             Cached::Texture2D(t) => t.dispose(),
             Cached::Texture3D(t) => t.dispose(),
             Cached::TextureCube(t) => t.dispose(),
             Cached::SpriteFont(f) => f.texture().dispose(),
-            Cached::VertexDeclaration(_) => {}
             Cached::VertexBuffer(b) => b.dispose(),
             Cached::IndexBuffer(b) => b.dispose(),
+            Cached::VertexDeclaration(_)
+            | Cached::BasicEffect(_)
+            | Cached::AlphaTestEffect(_)
+            | Cached::DualTextureEffect(_)
+            | Cached::Int32(_)
+            | Cached::Single(_)
+            | Cached::Boolean(_)
+            | Cached::String(_)
+            | Cached::Vector2(_)
+            | Cached::Vector3(_)
+            | Cached::Vector4(_)
+            | Cached::Matrix(_)
+            | Cached::Quaternion(_)
+            | Cached::Color(_) => {}
         }
     }
 }
@@ -85,17 +154,20 @@ mod sealed {
 }
 
 /// A type [`ContentManager::load`] reads from `.xnb` files: [`Texture2D`], [`Texture3D`],
-/// [`TextureCube`], [`SpriteFont`], [`VertexDeclaration`], [`VertexBuffer`] and
-/// [`IndexBuffer`].
+/// [`TextureCube`], [`SpriteFont`], [`VertexDeclaration`], [`VertexBuffer`], [`IndexBuffer`],
+/// the effect materials [`BasicEffect`], [`AlphaTestEffect`] and [`DualTextureEffect`], and
+/// the values XNA's primitive readers make: `i32` (`Int32`), `f32` (`Single`), `bool`
+/// (`Boolean`), [`String`], [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`], [`Quaternion`]
+/// and [`Color`].
 pub trait Content: sealed::Sealed {}
 
 /// The [`Content`] impl of a type whose reader's object and cache entry are the variant
 /// `$variant` of [`Object`] and [`Cached`]; `$unbox` takes the value out of the object's
-/// variant.
+/// variant. The type's name in messages is `$variant` (XNA's: `Int32` for `i32`).
 macro_rules! content {
-    ($ty:ident, $variant:ident, $unbox:expr) => {
+    ($ty:ty, $variant:ident, $unbox:expr) => {
         impl sealed::Sealed for $ty {
-            const TYPE: &'static str = stringify!($ty);
+            const TYPE: &'static str = stringify!($variant);
             fn take(object: Object) -> Option<Self> {
                 match object {
                     Object::$variant(value) => Some($unbox(value)),
@@ -123,6 +195,19 @@ content!(SpriteFont, SpriteFont, |font: Box<SpriteFont>| *font);
 content!(VertexDeclaration, VertexDeclaration, std::convert::identity);
 content!(VertexBuffer, VertexBuffer, std::convert::identity);
 content!(IndexBuffer, IndexBuffer, std::convert::identity);
+content!(BasicEffect, BasicEffect, |effect: Box<BasicEffect>| *effect);
+content!(AlphaTestEffect, AlphaTestEffect, |effect: Box<AlphaTestEffect>| *effect);
+content!(DualTextureEffect, DualTextureEffect, |effect: Box<DualTextureEffect>| *effect);
+content!(i32, Int32, std::convert::identity);
+content!(f32, Single, std::convert::identity);
+content!(bool, Boolean, std::convert::identity);
+content!(String, String, std::convert::identity);
+content!(Vector2, Vector2, std::convert::identity);
+content!(Vector3, Vector3, std::convert::identity);
+content!(Vector4, Vector4, std::convert::identity);
+content!(Matrix, Matrix, std::convert::identity);
+content!(Quaternion, Quaternion, std::convert::identity);
+content!(Color, Color, std::convert::identity);
 
 /// XNA's `ContentManager`: loads compiled assets (`.xnb` files, as XNA 4.0 and MonoGame write
 /// them: uncompressed, LZX or LZ4 compressed) from files under [`Self::root_directory`], for
@@ -133,14 +218,21 @@ content!(IndexBuffer, IndexBuffer, std::convert::identity);
 /// same instance. [`Self::unload`] disposes every asset loaded and empties the cache; a game
 /// still holding one then gets `ObjectDisposed` from it, as in XNA.
 ///
+/// An asset that names others (XNA's `ReadExternalReference`: a material's texture, by a
+/// name relative to the directory of the asset being read) loads them through this manager:
+/// each is read once and shared, with the other assets that name it and with the game's own
+/// loads of its name.
+///
 /// Where xnagraph differs: assets are shared as `Arc<T>` (XNA hands out the one .NET
 /// reference), so a cached `SpriteFont`'s setters need a font of the game's own
-/// ([`SpriteFont::from_parts`]); the types read are those of [`Content`] (XNA's textures,
-/// `SpriteFont`, and the geometry types: `VertexDeclaration`, `VertexBuffer`, `IndexBuffer`),
-/// and any other type reader in a file (`ModelReader`, `EffectReader`, ...) is a
-/// `ContentLoad` error naming it. `Unload` disposes textures and buffers; a
-/// `VertexDeclaration` is a plain value here (XNA's is a `GraphicsResource`), with nothing to
-/// dispose.
+/// ([`SpriteFont::from_parts`]), and a cached effect's fields (`World`, ...) are set on an
+/// effect of the game's own, made from the loaded one's values; the types read are those of
+/// [`Content`] (XNA's textures, `SpriteFont`, the geometry types, the stock effect materials
+/// xnagraph has, and the primitive and math values), and any other type reader in a file
+/// (`ModelReader`, ...) is a `ContentLoad` error naming it. `Unload` disposes textures and
+/// buffers; a `VertexDeclaration` and an effect are plain values here (XNA's are
+/// `GraphicsResource`s), with nothing to dispose but the textures they reference, which are
+/// assets of their own.
 pub struct ContentManager<'d> {
     device: &'d GraphicsDevice,
     root: PathBuf,
@@ -182,6 +274,11 @@ impl<'d> ContentManager<'d> {
         }
     }
 
+    /// The device assets are made for.
+    pub(crate) fn device(&self) -> &'d GraphicsDevice {
+        self.device
+    }
+
     /// `RootDirectory`.
     pub fn root_directory(&self) -> &Path {
         &self.root
@@ -211,9 +308,20 @@ impl<'d> ContentManager<'d> {
     /// of the wrong size, a resource its constructor refuses (carrying the constructor's
     /// message: a format the texture's kind cannot hold, such as DXT for a `Texture3D`; a size
     /// past the profile's limits; 32-bit indices on a Reach device), an asset of another type
-    /// than `T` (also when the name was loaded before as another type). Where the file is at fault the message gives the byte offset, in the
+    /// than `T` (also when the name was loaded before as another type), an external reference
+    /// that cannot be loaded (carrying its error) or that names an asset being read (a cycle,
+    /// the chain of names in the message), compiled effect bytecode (XNA's Direct3D effects
+    /// and MonoGame's, which xnagraph cannot run: a `CustomEffect` of GLSL or SPIR-V takes
+    /// their place), and a `SkinnedEffect` or `EnvironmentMapEffect` material, which xnagraph
+    /// does not have yet. Where the file is at fault the message gives the byte offset, in the
     /// file or, for a compressed file, in its decompressed content.
     pub fn load<T: Content>(&self, asset_name: &str) -> Result<Arc<T>> {
+        self.load_in::<T>(asset_name, &[])
+    }
+
+    /// [`Self::load`] from inside the read of the assets `chain` names (outermost first): an
+    /// external reference's load.
+    pub(crate) fn load_in<T: Content>(&self, asset_name: &str, chain: &[String]) -> Result<Arc<T>> {
         if self.disposed {
             return Err(XnaError::ObjectDisposed { object: "ContentManager" });
         }
@@ -233,7 +341,24 @@ impl<'d> ContentManager<'d> {
                 )
             });
         }
-        let asset = Arc::new(self.read_asset::<T>(asset_name)?);
+        if chain.iter().any(|name| self::key(name) == key) {
+            let names: Vec<&str> = chain.iter().map(String::as_str).collect();
+            return Err(load_error(
+                asset_name,
+                format!("the asset references itself: {} -> {asset_name}", names.join(" -> ")),
+            ));
+        }
+        if chain.len() >= MAX_REFERENCE_DEPTH {
+            return Err(load_error(
+                asset_name,
+                format!(
+                    "the asset is the {}th of a chain of external references; xnagraph reads \
+                     at most {MAX_REFERENCE_DEPTH} assets one inside the other",
+                    chain.len() + 1
+                ),
+            ));
+        }
+        let asset = Arc::new(self.read_asset::<T>(asset_name, chain)?);
         let mut loaded = lock(&self.loaded);
         // Another thread may have loaded the name meanwhile: the first one stays shared.
         let cached = loaded.entry(key).or_insert_with(|| T::cache(&asset));
@@ -241,7 +366,7 @@ impl<'d> ContentManager<'d> {
     }
 
     /// Reads a fresh copy of the asset, bypassing the cache (XNA's protected `ReadAsset`).
-    fn read_asset<T: Content>(&self, asset_name: &str) -> Result<T> {
+    fn read_asset<T: Content>(&self, asset_name: &str, chain: &[String]) -> Result<T> {
         // `\` separates folders on every platform, as in XNA's names.
         let normal = asset_name.replace('\\', "/");
         let relative = Path::new(&normal);
@@ -257,7 +382,9 @@ impl<'d> ContentManager<'d> {
             load_error(asset_name, format!("the file '{}' cannot be read ({e})", path.display()))
         })?;
         let (header, xnb) = XnbReader::open(asset_name, &file)?;
-        let object = ContentReader::new(self.device, header, xnb)?.read_asset()?;
+        let mut chain = chain.to_vec();
+        chain.push(asset_name.to_owned());
+        let object = ContentReader::new(self, header, xnb, &chain)?.read_asset()?;
         let found = object.type_name();
         T::take(object).ok_or_else(|| {
             load_error(

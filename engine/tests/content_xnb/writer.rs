@@ -71,10 +71,29 @@ impl Body {
     pub fn rect(&mut self, r: Rectangle) -> &mut Self {
         self.i32(r.x).i32(r.y).i32(r.width).i32(r.height)
     }
+    /// `Write(Vector3)`: X, Y, Z.
+    pub fn vec3(&mut self, v: [f32; 3]) -> &mut Self {
+        self.f32(v[0]).f32(v[1]).f32(v[2])
+    }
+    /// `WriteExternalReference`: the referenced asset's name relative to this asset's
+    /// directory, without extension; empty for none.
+    pub fn external(&mut self, reference: &str) -> &mut Self {
+        self.string(reference)
+    }
 }
 
 pub fn reader(name: &str) -> String {
     format!("Microsoft.Xna.Framework.Content.{name}, {GRAPHICS}")
+}
+
+/// A reader of XNA's framework assembly (the primitive and math readers).
+pub fn framework_reader(name: &str) -> String {
+    format!("Microsoft.Xna.Framework.Content.{name}, {FRAMEWORK}")
+}
+
+/// `EnumReader<T>`, as XNA names it: the enum's type qualified by its assembly.
+pub fn enum_reader(element: &str, assembly: &str) -> String {
+    format!("Microsoft.Xna.Framework.Content.EnumReader`1[[{element}, {assembly}]]")
 }
 
 pub fn list_reader(element: &str, assembly: &str) -> String {
@@ -274,4 +293,75 @@ pub fn pattern(n: usize, seed: u8) -> Vec<u8> {
 /// the shared resource count and the object's reader index).
 pub fn data_at(readers: &[&str]) -> usize {
     10 + asset_body(readers, |_| {}).len()
+}
+
+/// A `BasicEffect` material as `BasicEffectWriter` writes it.
+#[derive(Clone, Debug)]
+pub struct BasicMaterial {
+    pub texture: String,
+    pub diffuse: [f32; 3],
+    pub emissive: [f32; 3],
+    pub specular: [f32; 3],
+    pub specular_power: f32,
+    pub alpha: f32,
+    pub vertex_color: bool,
+}
+
+/// `BasicEffectWriter`'s data: texture reference, DiffuseColor, EmissiveColor, SpecularColor,
+/// SpecularPower, Alpha, VertexColorEnabled.
+pub fn basic_effect_data(b: &mut Body, m: &BasicMaterial) {
+    b.external(&m.texture).vec3(m.diffuse).vec3(m.emissive).vec3(m.specular);
+    b.f32(m.specular_power).f32(m.alpha).u8(m.vertex_color as u8);
+}
+
+/// An `AlphaTestEffect` material as `AlphaTestEffectWriter` writes it.
+#[derive(Clone, Debug)]
+pub struct AlphaTestMaterial {
+    pub texture: String,
+    /// XNA 4.0's `CompareFunction` number.
+    pub function: i32,
+    pub reference: u32,
+    pub diffuse: [f32; 3],
+    pub alpha: f32,
+    pub vertex_color: bool,
+}
+
+/// `AlphaTestEffectWriter`'s data: texture reference, AlphaFunction (`Int32`), ReferenceAlpha
+/// (`UInt32`), DiffuseColor, Alpha, VertexColorEnabled.
+pub fn alpha_test_effect_data(b: &mut Body, m: &AlphaTestMaterial) {
+    b.external(&m.texture).i32(m.function).u32(m.reference).vec3(m.diffuse);
+    b.f32(m.alpha).u8(m.vertex_color as u8);
+}
+
+/// `DualTextureEffectWriter`'s data: texture and texture 2 references, DiffuseColor, Alpha,
+/// VertexColorEnabled.
+pub fn dual_texture_effect_data(
+    b: &mut Body,
+    textures: [&str; 2],
+    diffuse: [f32; 3],
+    alpha: f32,
+    vertex_color: bool,
+) {
+    b.external(textures[0]).external(textures[1]).vec3(diffuse);
+    b.f32(alpha).u8(vertex_color as u8);
+}
+
+/// `SkinnedEffectWriter`'s data: texture reference, WeightsPerVertex, DiffuseColor,
+/// EmissiveColor, SpecularColor, SpecularPower, Alpha.
+pub fn skinned_effect_data(b: &mut Body, texture: &str, weights: i32, m: &BasicMaterial) {
+    b.external(texture).i32(weights).vec3(m.diffuse).vec3(m.emissive).vec3(m.specular);
+    b.f32(m.specular_power).f32(m.alpha);
+}
+
+/// `EnvironmentMapEffectWriter`'s data: texture and environment map references,
+/// EnvironmentMapAmount, EnvironmentMapSpecular, FresnelFactor, DiffuseColor, EmissiveColor,
+/// Alpha.
+pub fn environment_map_effect_data(b: &mut Body, textures: [&str; 2], m: &BasicMaterial) {
+    b.external(textures[0]).external(textures[1]).f32(0.75).vec3(m.specular).f32(0.5);
+    b.vec3(m.diffuse).vec3(m.emissive).f32(m.alpha);
+}
+
+/// `EffectWriter`'s data: the bytecode's length and bytes.
+pub fn effect_data(b: &mut Body, code: &[u8]) {
+    b.i32(code.len() as i32).bytes(code);
 }

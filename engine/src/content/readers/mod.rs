@@ -16,20 +16,33 @@
 //! are written.
 //!
 //! Readers kept here: `SpriteFontReader` (texture, glyph rectangles, cropping rectangles,
-//! characters, line spacing, spacing, kerning triples, an optional default character), and the
-//! list, `Rectangle`, `char` and `Vector3` readers a font uses. The texture readers
-//! (`Texture2DReader`, `Texture3DReader`, `TextureCubeReader`) are in `textures.rs`; the
-//! geometry readers (`VertexDeclarationReader`, `VertexBufferReader`, `IndexBufferReader`) in
-//! `buffers.rs`.
+//! characters, line spacing, spacing, kerning triples, an optional default character), the
+//! list, `Rectangle`, `char` and `Vector3` readers a font uses, and the primitive and math
+//! readers as XNA's `ContentReader` reads them: `Int32Reader`, `SingleReader`, `BooleanReader`
+//! (one byte, nonzero true), `StringReader` (.NET's length-prefixed UTF-8), `Vector2Reader`,
+//! `Vector4Reader` and `QuaternionReader` (X, Y, Z, W as `f32`), `MatrixReader` (16 `f32`, M11
+//! to M44 row by row), `ColorReader` (the bytes R, G, B, A: XNA's packed value, little-endian)
+//! and `EnumReader<CompareFunction>` (the enum's underlying `Int32`, XNA 4.0's numbers, Always 0
+//! to NotEqual 7). The texture readers (`Texture2DReader`, `Texture3DReader`,
+//! `TextureCubeReader`) are in `textures.rs`; the geometry readers (`VertexDeclarationReader`,
+//! `VertexBufferReader`, `IndexBufferReader`) in `buffers.rs`; the effect readers and external
+//! references in `materials.rs`.
 
 mod buffers;
+mod materials;
 mod textures;
 
+use xnagraph_graph::CompareFunction;
+
+use super::manager::ContentManager;
 use super::xnb::{Header, XnbReader};
 use crate::device::profile::GraphicsProfile;
 use crate::device::GraphicsDevice;
+use crate::effects::alpha_test::AlphaTestEffect;
+use crate::effects::basic::BasicEffect;
+use crate::effects::dual_texture::DualTextureEffect;
 use crate::error::{Result, XnaError};
-use crate::math::{Rectangle, Vector3};
+use crate::math::{Color, Matrix, Quaternion, Rectangle, Vector2, Vector3, Vector4};
 use crate::resources::buffer::{IndexBuffer, VertexBuffer};
 use crate::resources::cube::TextureCube;
 use crate::resources::texture::Texture2D;
@@ -53,6 +66,22 @@ pub(crate) enum Reader {
     Rectangle,
     Char,
     Vector3,
+    Int32,
+    Single,
+    Boolean,
+    String,
+    Vector2,
+    Vector4,
+    Matrix,
+    Quaternion,
+    Color,
+    CompareFunction,
+    BasicEffect,
+    AlphaTestEffect,
+    DualTextureEffect,
+    SkinnedEffect,
+    EnvironmentMapEffect,
+    Effect,
 }
 
 const NS: &str = "Microsoft.Xna.Framework.Content.";
@@ -75,6 +104,25 @@ impl Reader {
             "RectangleReader" => Reader::Rectangle,
             "CharReader" => Reader::Char,
             "Vector3Reader" => Reader::Vector3,
+            "Int32Reader" => Reader::Int32,
+            "SingleReader" => Reader::Single,
+            "BooleanReader" => Reader::Boolean,
+            "StringReader" => Reader::String,
+            "Vector2Reader" => Reader::Vector2,
+            "Vector4Reader" => Reader::Vector4,
+            "MatrixReader" => Reader::Matrix,
+            "QuaternionReader" => Reader::Quaternion,
+            "ColorReader" => Reader::Color,
+            "EnumReader`1[[Microsoft.Xna.Framework.Graphics.CompareFunction]]" => {
+                Reader::CompareFunction
+            }
+            "BasicEffectReader" => Reader::BasicEffect,
+            "AlphaTestEffectReader" => Reader::AlphaTestEffect,
+            "DualTextureEffectReader" => Reader::DualTextureEffect,
+            "SkinnedEffectReader" => Reader::SkinnedEffect,
+            "EnvironmentMapEffectReader" => Reader::EnvironmentMapEffect,
+            // XNA's (compiled Direct3D 9 effects) and MonoGame's (MGFX) have one name.
+            "EffectReader" => Reader::Effect,
             _ => return None,
         })
     }
@@ -95,6 +143,22 @@ impl Reader {
             Reader::Rectangle => "Rectangle",
             Reader::Char => "char",
             Reader::Vector3 => "Vector3",
+            Reader::Int32 => "Int32",
+            Reader::Single => "Single",
+            Reader::Boolean => "Boolean",
+            Reader::String => "String",
+            Reader::Vector2 => "Vector2",
+            Reader::Vector4 => "Vector4",
+            Reader::Matrix => "Matrix",
+            Reader::Quaternion => "Quaternion",
+            Reader::Color => "Color",
+            Reader::CompareFunction => "CompareFunction",
+            Reader::BasicEffect => "BasicEffect",
+            Reader::AlphaTestEffect => "AlphaTestEffect",
+            Reader::DualTextureEffect => "DualTextureEffect",
+            Reader::SkinnedEffect => "SkinnedEffect",
+            Reader::EnvironmentMapEffect => "EnvironmentMapEffect",
+            Reader::Effect => "Effect",
         }
     }
 }
@@ -171,6 +235,32 @@ pub enum Object {
     Char(char),
     /// `Vector3Reader`'s.
     Vector3(Vector3),
+    /// `Int32Reader`'s.
+    Int32(i32),
+    /// `SingleReader`'s.
+    Single(f32),
+    /// `BooleanReader`'s.
+    Boolean(bool),
+    /// `StringReader`'s.
+    String(String),
+    /// `Vector2Reader`'s.
+    Vector2(Vector2),
+    /// `Vector4Reader`'s.
+    Vector4(Vector4),
+    /// `MatrixReader`'s.
+    Matrix(Matrix),
+    /// `QuaternionReader`'s.
+    Quaternion(Quaternion),
+    /// `ColorReader`'s.
+    Color(Color),
+    /// `EnumReader<CompareFunction>`'s.
+    CompareFunction(CompareFunction),
+    /// `BasicEffectReader`'s.
+    BasicEffect(Box<BasicEffect>),
+    /// `AlphaTestEffectReader`'s.
+    AlphaTestEffect(Box<AlphaTestEffect>),
+    /// `DualTextureEffectReader`'s.
+    DualTextureEffect(Box<DualTextureEffect>),
 }
 
 impl Object {
@@ -185,16 +275,23 @@ pub(crate) struct ContentReader<'a> {
     xnb: XnbReader<'a>,
     readers: Vec<Reader>,
     device: &'a GraphicsDevice,
+    /// The manager external references load through.
+    manager: &'a ContentManager<'a>,
+    /// The names of the assets being read, outermost first, this one last.
+    chain: &'a [String],
 }
 
 impl<'a> ContentReader<'a> {
     /// Reads the type reader list at the start of the content, refusing HiDef content on a
-    /// Reach device as XNA does.
+    /// Reach device as XNA does. `chain` names the assets being read, outermost first, the
+    /// asset of `xnb` last.
     pub fn new(
-        device: &'a GraphicsDevice,
+        manager: &'a ContentManager<'a>,
         header: Header,
         mut xnb: XnbReader<'a>,
+        chain: &'a [String],
     ) -> Result<ContentReader<'a>> {
+        let device = manager.device();
         if header.hidef && device.graphics_profile() == GraphicsProfile::Reach {
             return Err(super::xnb::load_error(
                 xnb.asset(),
@@ -220,7 +317,7 @@ impl<'a> ContentReader<'a> {
             }
             readers.push(reader);
         }
-        Ok(ContentReader { xnb, readers, device })
+        Ok(ContentReader { xnb, readers, device, manager, chain })
     }
 
     /// XNA's `ReadAsset`: the shared resource count, the primary object (not null), then the
@@ -296,6 +393,29 @@ impl<'a> ContentReader<'a> {
             Reader::Rectangle => Object::Rectangle(self.rectangle()?),
             Reader::Char => Object::Char(self.xnb.char("a character")?),
             Reader::Vector3 => Object::Vector3(self.vector3()?),
+            Reader::Int32 => Object::Int32(self.xnb.i32("an Int32")?),
+            Reader::Single => Object::Single(self.xnb.f32("a Single")?),
+            Reader::Boolean => Object::Boolean(self.xnb.bool("a Boolean")?),
+            Reader::String => Object::String(self.xnb.string("a String")?),
+            Reader::Vector2 => Object::Vector2(self.vector2()?),
+            Reader::Vector4 => Object::Vector4(self.vector4("a Vector4")?),
+            Reader::Matrix => Object::Matrix(self.matrix()?),
+            Reader::Quaternion => {
+                let v = self.vector4("a Quaternion")?;
+                Object::Quaternion(Quaternion::new(v.x, v.y, v.z, v.w))
+            }
+            Reader::Color => Object::Color(self.color()?),
+            Reader::CompareFunction => {
+                Object::CompareFunction(self.compare_function("a CompareFunction")?)
+            }
+            Reader::BasicEffect => Object::BasicEffect(Box::new(self.basic_effect()?)),
+            Reader::AlphaTestEffect => Object::AlphaTestEffect(Box::new(self.alpha_test_effect()?)),
+            Reader::DualTextureEffect => {
+                Object::DualTextureEffect(Box::new(self.dual_texture_effect()?))
+            }
+            Reader::SkinnedEffect => return Err(self.skinned_effect()),
+            Reader::EnvironmentMapEffect => return Err(self.environment_map_effect()),
+            Reader::Effect => return Err(self.effect()),
         })
     }
 
@@ -318,10 +438,69 @@ impl<'a> ContentReader<'a> {
     }
 
     fn vector3(&mut self) -> Result<Vector3> {
-        let x = self.xnb.f32("a Vector3")?;
-        let y = self.xnb.f32("a Vector3")?;
-        let z = self.xnb.f32("a Vector3")?;
+        self.vector3_of("a Vector3")
+    }
+
+    /// `ReadVector3` of a field named `what`.
+    fn vector3_of(&mut self, what: &str) -> Result<Vector3> {
+        let x = self.xnb.f32(what)?;
+        let y = self.xnb.f32(what)?;
+        let z = self.xnb.f32(what)?;
         Ok(Vector3::new(x, y, z))
+    }
+
+    fn vector2(&mut self) -> Result<Vector2> {
+        let x = self.xnb.f32("a Vector2")?;
+        let y = self.xnb.f32("a Vector2")?;
+        Ok(Vector2::new(x, y))
+    }
+
+    fn vector4(&mut self, what: &str) -> Result<Vector4> {
+        let x = self.xnb.f32(what)?;
+        let y = self.xnb.f32(what)?;
+        let z = self.xnb.f32(what)?;
+        let w = self.xnb.f32(what)?;
+        Ok(Vector4::new(x, y, z, w))
+    }
+
+    /// `ReadMatrix`: M11, M12, ... M44, row by row.
+    fn matrix(&mut self) -> Result<Matrix> {
+        let mut m = [[0.0f32; 4]; 4];
+        for row in &mut m {
+            for value in row {
+                *value = self.xnb.f32("a Matrix")?;
+            }
+        }
+        Ok(Matrix { m })
+    }
+
+    /// `ReadColor`: the packed value, little-endian, so R, G, B, A byte by byte.
+    fn color(&mut self) -> Result<Color> {
+        let b = self.xnb.bytes(4, "a Color")?;
+        Ok(Color::new(b[0], b[1], b[2], b[3]))
+    }
+
+    /// A `CompareFunction` stored as its `Int32`, XNA 4.0's numbers (Always 0, Never, Less,
+    /// LessEqual, Equal, GreaterEqual, Greater, NotEqual 7).
+    fn compare_function(&mut self, what: &str) -> Result<CompareFunction> {
+        use CompareFunction as C;
+        let at = self.xnb.position();
+        Ok(match self.xnb.i32(what)? {
+            0 => C::Always,
+            1 => C::Never,
+            2 => C::Less,
+            3 => C::LessEqual,
+            4 => C::Equal,
+            5 => C::GreaterEqual,
+            6 => C::Greater,
+            7 => C::NotEqual,
+            n => {
+                return Err(self.xnb.error_at(
+                    at,
+                    format!("{what} is {n}, not an XNA 4.0 CompareFunction (0 to 7)"),
+                ))
+            }
+        })
     }
 
     /// `SpriteFontReader`: the texture, glyph and cropping rectangles, characters, line
@@ -389,6 +568,19 @@ fn object_reader(object: &Object) -> Reader {
         Object::Rectangle(_) => Reader::Rectangle,
         Object::Char(_) => Reader::Char,
         Object::Vector3(_) => Reader::Vector3,
+        Object::Int32(_) => Reader::Int32,
+        Object::Single(_) => Reader::Single,
+        Object::Boolean(_) => Reader::Boolean,
+        Object::String(_) => Reader::String,
+        Object::Vector2(_) => Reader::Vector2,
+        Object::Vector4(_) => Reader::Vector4,
+        Object::Matrix(_) => Reader::Matrix,
+        Object::Quaternion(_) => Reader::Quaternion,
+        Object::Color(_) => Reader::Color,
+        Object::CompareFunction(_) => Reader::CompareFunction,
+        Object::BasicEffect(_) => Reader::BasicEffect,
+        Object::AlphaTestEffect(_) => Reader::AlphaTestEffect,
+        Object::DualTextureEffect(_) => Reader::DualTextureEffect,
     }
 }
 

@@ -1,0 +1,428 @@
+//! The effect readers and external references: `BasicEffect`, `AlphaTestEffect` and
+//! `DualTextureEffect` materials loaded through `ContentManager` with every field read back, a
+//! texture named by a relative reference loaded once and shared, cycles refused with their
+//! chain, the effects xnagraph lacks (`SkinnedEffect`, `EnvironmentMapEffect`) and compiled
+//! effect bytecode refused naming the asset, truncations refused at the byte where they end;
+//! and the primitive and math readers.
+
+use super::*;
+use xnagraph::{
+    AlphaTestEffect, BasicEffect, CompareFunction, DualTextureEffect, Matrix, Quaternion, Vector3,
+    Vector4,
+};
+
+const GRAY: [f32; 3] = [0.25, 0.5, 0.75];
+
+/// A material whose every value differs from `BasicEffect`'s defaults and from each other.
+fn stone(texture: &str) -> BasicMaterial {
+    BasicMaterial {
+        texture: texture.to_owned(),
+        diffuse: [0.1, 0.2, 0.3],
+        emissive: [0.4, 0.5, 0.6],
+        specular: [0.7, 0.8, 0.9],
+        specular_power: 7.5,
+        alpha: 0.625,
+        vertex_color: true,
+    }
+}
+
+fn basic_body(m: &BasicMaterial) -> Vec<u8> {
+    asset_body(&["BasicEffectReader"], |b| basic_effect_data(b, m))
+}
+
+fn v3(v: [f32; 3]) -> Vector3 {
+    Vector3::new(v[0], v[1], v[2])
+}
+
+/// A 2×2 `Color` texture whose texels are `seed`'s pattern.
+fn small_texture(seed: u8) -> Vec<u8> {
+    xnb(&texture_body(0, 2, 2, &[pattern(16, seed)]))
+}
+
+#[test]
+fn a_basic_effect_reads_every_field_and_its_texture() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("basic-effect");
+    // The texture lies beside the material's folder, named relative to it with XNA's `\`.
+    write(&dir, "textures/stone", &small_texture(3));
+    let m = stone("..\\textures\\stone");
+    write(&dir, "materials/stone", &xnb(&basic_body(&m)));
+    let plain = BasicMaterial { texture: String::new(), vertex_color: false, ..stone("") };
+    write(&dir, "materials/plain", &xnb(&basic_body(&plain)));
+    let content = ContentManager::new(&device, &dir);
+
+    let effect = content.load::<BasicEffect>("materials/stone").unwrap();
+    assert_eq!(effect.diffuse_color, v3(m.diffuse));
+    assert_eq!(effect.emissive_color, v3(m.emissive));
+    assert_eq!(effect.specular_color, v3(m.specular));
+    assert_eq!(effect.specular_power, 7.5);
+    assert_eq!(effect.alpha, 0.625);
+    assert!(effect.vertex_color_enabled);
+    assert!(effect.texture_enabled, "a material with a texture enables it, as XNA's reader");
+    let texture = effect.texture().expect("the material's texture");
+    let direct = content.load::<Texture2D>("textures/stone").unwrap();
+    assert_eq!(texture.resource_id(), direct.resource_id(), "the cached texture itself");
+    assert_eq!(level::<u8>(texture, 0, 16), pattern(16, 3));
+
+    // No texture: an empty reference, TextureEnabled off, the other fields as written.
+    let plain_effect = content.load::<BasicEffect>("materials/plain").unwrap();
+    assert!(plain_effect.texture().is_none());
+    assert!(!plain_effect.texture_enabled && !plain_effect.vertex_color_enabled);
+    assert_eq!(plain_effect.specular_power, 7.5);
+    // A loaded material is cached as any asset.
+    let again = content.load::<BasicEffect>("Materials\\Stone").unwrap();
+    assert!(Arc::ptr_eq(&effect, &again));
+}
+
+#[test]
+fn alpha_test_functions_are_xna_4s_numbers_and_every_field_reads_back() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("alpha-test-effect");
+    write(&dir, "leaf", &small_texture(5));
+    // XNA 4.0's CompareFunction in the order of its values, 0 to 7.
+    let functions = [
+        CompareFunction::Always,
+        CompareFunction::Never,
+        CompareFunction::Less,
+        CompareFunction::LessEqual,
+        CompareFunction::Equal,
+        CompareFunction::GreaterEqual,
+        CompareFunction::Greater,
+        CompareFunction::NotEqual,
+    ];
+    let content = ContentManager::new(&device, &dir);
+    for (n, function) in functions.into_iter().enumerate() {
+        let m = AlphaTestMaterial {
+            texture: "leaf".to_owned(),
+            function: n as i32,
+            reference: 200 + n as u32,
+            diffuse: GRAY,
+            alpha: 0.5,
+            vertex_color: n % 2 == 1,
+        };
+        let name = format!("alpha{n}");
+        let body = asset_body(&["AlphaTestEffectReader"], |b| alpha_test_effect_data(b, &m));
+        write(&dir, &name, &xnb(&body));
+        let effect = content.load::<AlphaTestEffect>(&name).unwrap();
+        assert_eq!(effect.alpha_function, function, "CompareFunction {n}");
+        assert_eq!(effect.reference_alpha, 200 + n as u8);
+        assert_eq!(effect.diffuse_color, v3(GRAY));
+        assert_eq!(effect.alpha, 0.5);
+        assert_eq!(effect.vertex_color_enabled, n % 2 == 1);
+        let leaf = content.load::<Texture2D>("leaf").unwrap();
+        assert_eq!(effect.texture().unwrap().resource_id(), leaf.resource_id());
+    }
+    // Out of range: the function number and the reference are refused where they lie.
+    let at = data_at(&["AlphaTestEffectReader"]) + 5;
+    for (name, function, reference, field, byte) in [
+        ("function8", 8, 0, "AlphaFunction is 8", at),
+        ("ref256", 0, 256, "ReferenceAlpha is 256", at + 4),
+    ] {
+        let m = AlphaTestMaterial {
+            texture: "leaf".to_owned(),
+            function,
+            reference,
+            diffuse: GRAY,
+            alpha: 1.0,
+            vertex_color: false,
+        };
+        let body = asset_body(&["AlphaTestEffectReader"], |b| alpha_test_effect_data(b, &m));
+        write(&dir, name, &xnb(&body));
+        let message = refusal::<AlphaTestEffect>(&content, name);
+        assert!(message.contains(field), "{message}");
+        assert!(message.contains(&format!("at byte {byte}")), "{message}");
+    }
+}
+
+#[test]
+fn a_dual_texture_effect_reads_both_textures_and_every_field() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("dual-texture-effect");
+    write(&dir, "level/base", &small_texture(1));
+    write(&dir, "level/lightmaps/lm", &small_texture(2));
+    let body = asset_body(&["DualTextureEffectReader"], |b| {
+        dual_texture_effect_data(b, ["base", "lightmaps/lm"], GRAY, 0.875, true)
+    });
+    write(&dir, "level/ground", &xnb(&body));
+    let content = ContentManager::new(&device, &dir);
+    let effect = content.load::<DualTextureEffect>("level/ground").unwrap();
+    assert_eq!(effect.diffuse_color, v3(GRAY));
+    assert_eq!(effect.alpha, 0.875);
+    assert!(effect.vertex_color_enabled);
+    let base = content.load::<Texture2D>("level/base").unwrap();
+    let lightmap = content.load::<Texture2D>("level/lightmaps/lm").unwrap();
+    assert_eq!(effect.texture().unwrap().resource_id(), base.resource_id());
+    assert_eq!(effect.texture2().unwrap().resource_id(), lightmap.resource_id());
+    assert_eq!(level::<u8>(effect.texture2().unwrap(), 0, 16), pattern(16, 2));
+}
+
+#[test]
+fn a_texture_two_materials_reference_is_loaded_once_and_shared() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("shared-reference");
+    write(&dir, "textures/shared", &small_texture(4));
+    // One names it with `\` from a sibling folder, the other with `/` and `.` from the root.
+    write(&dir, "materials/a", &xnb(&basic_body(&stone("..\\textures\\shared"))));
+    write(&dir, "b", &xnb(&basic_body(&stone("./Textures/SHARED"))));
+    let content = ContentManager::new(&device, &dir);
+    let a = content.load::<BasicEffect>("materials/a").unwrap();
+    // The file changes after the first load: the second material must get the cached texture.
+    write(&dir, "textures/shared", &xnb(&texture_body(0, 1, 1, &[pattern(4, 9)])));
+    let b = content.load::<BasicEffect>("b").unwrap();
+    let (ta, tb) = (a.texture().unwrap(), b.texture().unwrap());
+    assert_eq!(ta.resource_id(), tb.resource_id(), "one texture, shared");
+    assert_eq!(tb.width(), 2, "read once: the second material did not read the file again");
+    let direct = content.load::<Texture2D>("textures/shared").unwrap();
+    assert_eq!(direct.resource_id(), ta.resource_id(), "the game's load gets it too");
+    // Unload disposes the texture once, which both materials see.
+    content.unload();
+    assert!(ta.is_disposed() && tb.is_disposed());
+}
+
+#[test]
+fn an_asset_that_references_itself_is_refused_naming_the_chain() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("cycles");
+    // Directly: "loop" names itself.
+    write(&dir, "loop", &xnb(&basic_body(&stone("loop"))));
+    // Through another: "x/a" names "b" (x/b), whose file is a material naming "../x/a".
+    write(&dir, "x/a", &xnb(&basic_body(&stone("b"))));
+    write(&dir, "x/b", &xnb(&basic_body(&stone("../x/a"))));
+    let content = ContentManager::new(&device, &dir);
+    let message = refusal::<BasicEffect>(&content, "loop");
+    assert!(message.contains("references itself: loop -> loop"), "{message}");
+    let at = data_at(&["BasicEffectReader"]);
+    assert!(message.contains(&format!("Texture at byte {at}")), "{message}");
+    let message = refusal::<BasicEffect>(&content, "x/a");
+    assert!(message.contains("references itself: x/a -> x/b -> x/a"), "{message}");
+    // Nothing half-read was cached: the same refusal again, and from the other end.
+    assert!(refusal::<BasicEffect>(&content, "x/a").contains("x/a -> x/b -> x/a"));
+    assert!(refusal::<BasicEffect>(&content, "x/b").contains("x/b -> x/a -> x/b"));
+    // A reference to an asset of the wrong type, or to none, carries that asset's error.
+    write(&dir, "font", &xnb(&super::font_body()));
+    write(&dir, "fonted", &xnb(&basic_body(&stone("font"))));
+    write(&dir, "missing", &xnb(&basic_body(&stone("nowhere"))));
+    let message = refusal::<BasicEffect>(&content, "fonted");
+    assert!(message.contains("holds a SpriteFont, not a Texture2D"), "{message}");
+    let message = refusal::<BasicEffect>(&content, "missing");
+    assert!(message.contains("'nowhere'") && message.contains("cannot be read"), "{message}");
+}
+
+#[test]
+fn a_chain_of_references_deeper_than_the_limit_is_refused() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("deep-chain");
+    // m0 -> m1 -> ... -> m39 -> the texture: 41 assets one inside the other.
+    for i in 0..40 {
+        write(&dir, &format!("m{i}"), &xnb(&basic_body(&stone(&format!("m{}", i + 1)))));
+    }
+    write(&dir, "m40", &small_texture(1));
+    let content = ContentManager::new(&device, &dir);
+    let message = refusal::<BasicEffect>(&content, "m0");
+    assert!(message.contains("at most 32 assets"), "{message}");
+    // A chain within the limit is read to its end: m19 names m20, a texture, and is itself
+    // refused only for being no texture (m0 names m1 as a texture, as a material does).
+    write(&dir, "m20", &small_texture(1));
+    let message = refusal::<BasicEffect>(&content, "m0");
+    assert!(!message.contains("at most 32"), "{message}");
+    assert!(
+        message.contains("Error loading \"m19\": the file holds a BasicEffect, not a Texture2D")
+    );
+}
+
+/// The refusal of `name`, which must name the asset and say what `wants` say.
+fn refused_saying(content: &ContentManager, name: &str, wants: &[&str]) {
+    let message = refusal::<BasicEffect>(content, name);
+    for want in wants {
+        assert!(message.contains(want), "{name}: '{message}' lacks '{want}'");
+    }
+}
+
+#[test]
+fn compiled_effects_are_refused_naming_the_asset() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("compiled-effects");
+    let content = ContentManager::new(&device, &dir);
+    let mut xna = vec![0xCF, 0x0B, 0xF0, 0xBC, 0x08, 0x00, 0x00, 0x00, 0x01, 0x09, 0xFF, 0xFE];
+    xna.extend(pattern(20, 1));
+    let mut mgfx = b"MGFX\x0A".to_vec();
+    mgfx.extend(pattern(20, 2));
+    let at = data_at(&["EffectReader"]);
+    for (name, code, kind) in [
+        ("fx/xna", &xna, "Direct3D"),
+        ("fx/raw", &xna[8..].to_vec(), "Direct3D"),
+        ("fx/mg", &mgfx, "MGFX"),
+    ] {
+        write(&dir, name, &xnb(&asset_body(&["EffectReader"], |b| effect_data(b, code))));
+        let n = format!("{} bytes from byte {at}", code.len());
+        refused_saying(&content, name, &[kind, &n, "cannot be used", "CustomEffect", "GLSL"]);
+    }
+    // A truncated bytecode is refused where it ends, before anything is said of its kind.
+    let mut cut = asset_body(&["EffectReader"], |b| effect_data(b, &mgfx));
+    cut.truncate(cut.len() - 3);
+    write(&dir, "fx/cut", &xnb(&cut));
+    refused_saying(
+        &content,
+        "fx/cut",
+        &["ends while reading the Effect's bytecode", &format!("at byte {}", at + 4)],
+    );
+}
+
+#[test]
+fn skinned_and_environment_map_effects_are_refused_after_their_layout_is_read() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("lacking-effects");
+    let content = ContentManager::new(&device, &dir);
+    let m = stone("");
+    let skinned = asset_body(&["SkinnedEffectReader"], |b| skinned_effect_data(b, "skin", 4, &m));
+    let env = asset_body(&["EnvironmentMapEffectReader"], |b| {
+        environment_map_effect_data(b, ["base", "sky"], &m)
+    });
+    for (name, body, effect) in
+        [("skinned", &skinned, "SkinnedEffect"), ("env", &env, "EnvironmentMapEffect")]
+    {
+        let reader = format!("{effect}Reader");
+        let from = data_at(&[&reader]);
+        write(&dir, name, &xnb(body));
+        // The data ends where the file ends: every field was read in its place. The
+        // references are read, not loaded (no file "skin", "base" or "sky" exists).
+        let read = format!("read from byte {from} to byte {}", 10 + body.len());
+        refused_saying(&content, name, &[effect, &read, "not available in xnagraph yet"]);
+        // One byte short: the last field (Alpha) is refused where it lies.
+        let mut cut = body.clone();
+        cut.pop();
+        write(&dir, &format!("{name}-cut"), &xnb(&cut));
+        let last = format!(
+            "ends while reading the {effect}'s Alpha (4 bytes, 3 left) at byte {}",
+            10 + body.len() - 4
+        );
+        refused_saying(&content, &format!("{name}-cut"), &[&last]);
+    }
+}
+
+#[test]
+fn truncated_materials_are_refused_at_the_field_where_they_end() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("truncated-materials");
+    write(&dir, "t", &small_texture(1));
+    let content = ContentManager::new(&device, &dir);
+    let body = basic_body(&stone("t"));
+    let at = data_at(&["BasicEffectReader"]);
+    // Each field's start in the file, after the reference "t" (2 bytes).
+    let fields = [
+        ("Texture", at),
+        ("DiffuseColor", at + 2),
+        ("EmissiveColor", at + 14),
+        ("SpecularColor", at + 26),
+        ("SpecularPower", at + 38),
+        ("Alpha", at + 42),
+        ("VertexColorEnabled", at + 46),
+    ];
+    assert_eq!(10 + body.len(), at + 47, "the layout is 47 bytes");
+    for (field, start) in fields {
+        let name = format!("cut-{field}");
+        write(&dir, &name, &xnb(&body[..start - 10]));
+        let message = refusal::<BasicEffect>(&content, &name);
+        let want = format!("the BasicEffect's {field} (");
+        assert!(message.contains(&want), "{name}: {message}");
+        assert!(message.contains(&format!("at byte {start}")), "{name}: {message}");
+    }
+    // The second reference of a dual-texture material, cut inside its name.
+    let body = asset_body(&["DualTextureEffectReader"], |b| {
+        dual_texture_effect_data(b, ["t", "tt"], GRAY, 1.0, false)
+    });
+    write(&dir, "dual-cut", &xnb(&body[..body.len() - 18]));
+    let message = refusal::<DualTextureEffect>(&content, "dual-cut");
+    assert!(message.contains("the DualTextureEffect's Texture2 (2 bytes, 1 left)"), "{message}");
+    // A truncated texture behind a reference: the material's error carries the texture's.
+    let mut t = small_texture(1);
+    t.truncate(t.len() - 1);
+    let len = t.len() as u32;
+    t[6..10].copy_from_slice(&len.to_le_bytes());
+    write(&dir, "t2", &t);
+    write(&dir, "on-cut", &xnb(&basic_body(&stone("t2"))));
+    let message = refusal::<BasicEffect>(&content, "on-cut");
+    assert!(
+        message.contains("Error loading \"t2\"") && message.contains("ends while reading"),
+        "{message}"
+    );
+}
+
+#[test]
+fn primitive_and_math_values_read_as_xna_writes_them() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("values");
+    let value = |name: &str, reader: &str, data: &dyn Fn(&mut Body)| {
+        let mut b = Body::default();
+        b.readers(&[framework_reader(reader)], 0).int7(1);
+        data(&mut b);
+        write(&dir, name, &xnb(&b.0));
+    };
+    value("int", "Int32Reader", &|b| {
+        b.i32(-123_456);
+    });
+    value("single", "SingleReader", &|b| {
+        b.f32(-2.5);
+    });
+    value("bool", "BooleanReader", &|b| {
+        b.u8(1);
+    });
+    value("string", "StringReader", &|b| {
+        b.string("Grüße");
+    });
+    value("v2", "Vector2Reader", &|b| {
+        b.f32(1.0).f32(-2.0);
+    });
+    value("v3", "Vector3Reader", &|b| {
+        b.vec3(GRAY);
+    });
+    value("v4", "Vector4Reader", &|b| {
+        b.f32(1.0).f32(2.0).f32(3.0).f32(4.0);
+    });
+    value("q", "QuaternionReader", &|b| {
+        b.f32(0.5).f32(-0.5).f32(0.25).f32(0.75);
+    });
+    value("m", "MatrixReader", &|b| {
+        for i in 0..16 {
+            b.f32(i as f32 + 1.0);
+        }
+    });
+    value("color", "ColorReader", &|b| {
+        b.bytes(&[10, 20, 30, 40]);
+    });
+    let content = ContentManager::new(&device, &dir);
+    assert_eq!(*content.load::<i32>("int").unwrap(), -123_456);
+    assert_eq!(*content.load::<f32>("single").unwrap(), -2.5);
+    assert!(*content.load::<bool>("bool").unwrap());
+    assert_eq!(*content.load::<String>("string").unwrap(), "Grüße");
+    assert_eq!(*content.load::<Vector2>("v2").unwrap(), Vector2::new(1.0, -2.0));
+    assert_eq!(*content.load::<Vector3>("v3").unwrap(), v3(GRAY));
+    assert_eq!(*content.load::<Vector4>("v4").unwrap(), Vector4::new(1.0, 2.0, 3.0, 4.0));
+    assert_eq!(*content.load::<Quaternion>("q").unwrap(), Quaternion::new(0.5, -0.5, 0.25, 0.75));
+    let m = content.load::<Matrix>("m").unwrap();
+    // Row by row: M11, M12, M13, M14, M21, ...
+    assert_eq!(m.m[0], [1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(m.m[1][0], 5.0);
+    assert_eq!(m.m[3], [13.0, 14.0, 15.0, 16.0]);
+    assert_eq!(*content.load::<Color>("color").unwrap(), Color::new(10, 20, 30, 40));
+    // XNA's type names in messages.
+    let message = refusal::<f32>(&ContentManager::new(&device, &dir), "int");
+    assert!(message.contains("holds an Int32, not a Single"), "{message}");
+    // EnumReader<CompareFunction>: XNA's name of the reader, the enum's Int32 behind it.
+    let mut b = Body::default();
+    let compare = "Microsoft.Xna.Framework.Graphics.CompareFunction";
+    b.readers(&[enum_reader(compare, GRAPHICS)], 0).int7(1).i32(6);
+    write(&dir, "compare", &xnb(&b.0));
+    let message = refusal::<i32>(&content, "compare");
+    assert!(message.contains("holds a CompareFunction, not an Int32"), "{message}");
+}
