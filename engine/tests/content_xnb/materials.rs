@@ -165,17 +165,18 @@ fn a_texture_two_materials_reference_is_loaded_once_and_shared() {
     let device = device(8, 8);
     let dir = content_dir("shared-reference");
     write(&dir, "textures/shared", &small_texture(4));
-    // One names it with `\` from a sibling folder, the other with `/` and `.` from the root.
+    // One names it with `\` and `..` from a sibling folder, the other with `.` from the root.
     write(&dir, "materials/a", &xnb(&basic_body(&stone("..\\textures\\shared"))));
-    write(&dir, "b", &xnb(&basic_body(&stone("./Textures/SHARED"))));
+    write(&dir, "b", &xnb(&basic_body(&stone("./textures/shared"))));
     let content = ContentManager::new(&device, &dir);
     let a = content.load::<BasicEffect>("materials/a").unwrap();
-    // The file changes after the first load: the second material must get the cached texture.
+    // The file changes after the first load: the second material must get the cached texture,
+    // as the game's own load of the name would.
     write(&dir, "textures/shared", &xnb(&texture_body(0, 1, 1, &[pattern(4, 9)])));
     let b = content.load::<BasicEffect>("b").unwrap();
     let (ta, tb) = (a.texture().unwrap(), b.texture().unwrap());
     assert_eq!(ta.resource_id(), tb.resource_id(), "one texture, shared");
-    assert_eq!(tb.width(), 2, "read once: the second material did not read the file again");
+    assert_eq!(tb.width(), 2, "the texture of the first load, not of the changed file");
     let direct = content.load::<Texture2D>("textures/shared").unwrap();
     assert_eq!(direct.resource_id(), ta.resource_id(), "the game's load gets it too");
     // Unload disposes the texture once, which both materials see.
