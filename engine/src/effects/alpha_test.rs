@@ -26,6 +26,11 @@ use crate::math::{Matrix, Vector3, Vector4};
 use crate::resources::texture::{Texture2D, TextureRef};
 
 /// XNA's `AlphaTestEffect` (see the module doc).
+///
+/// `clone()` is XNA's `Effect.Clone()`: a second effect with the same values, referencing the
+/// same textures. A loaded material ([`crate::ContentManager::load`]) is shared as XNA shares it;
+/// a game that wants to change one copy for itself clones it.
+#[derive(Clone)]
 pub struct AlphaTestEffect {
     device: Arc<DeviceShared>,
     /// `World` (default identity): object space to world space.

@@ -32,6 +32,10 @@ use crate::math::{Matrix, Vector3, Vector4};
 use crate::resources::texture::{Texture2D, TextureRef};
 
 /// XNA's `BasicEffect` (see the module doc).
+///
+/// `clone()` is XNA's `Effect.Clone()`: a second effect with the same values, referencing the
+/// same textures. A loaded material ([`crate::ContentManager::load`]) is shared as XNA shares it;
+/// a game that wants to change one copy for itself clones it.
 pub struct BasicEffect {
     device: Arc<DeviceShared>,
     /// One white texel: what an untextured draw samples.
@@ -81,6 +85,36 @@ pub struct BasicEffect {
     /// `FogEnd` (default 1): the view-space depth where the colour is all fog.
     pub fog_end: f32,
     texture: Option<TextureRef>,
+}
+
+impl Clone for BasicEffect {
+    fn clone(&self) -> Self {
+        BasicEffect {
+            device: self.device.clone(),
+            white: self.white.share(),
+            world: self.world,
+            view: self.view,
+            projection: self.projection,
+            diffuse_color: self.diffuse_color,
+            emissive_color: self.emissive_color,
+            specular_color: self.specular_color,
+            specular_power: self.specular_power,
+            alpha: self.alpha,
+            vertex_color_enabled: self.vertex_color_enabled,
+            texture_enabled: self.texture_enabled,
+            lighting_enabled: self.lighting_enabled,
+            prefer_per_pixel_lighting: self.prefer_per_pixel_lighting,
+            ambient_light_color: self.ambient_light_color,
+            directional_light0: self.directional_light0,
+            directional_light1: self.directional_light1,
+            directional_light2: self.directional_light2,
+            fog_enabled: self.fog_enabled,
+            fog_color: self.fog_color,
+            fog_start: self.fog_start,
+            fog_end: self.fog_end,
+            texture: self.texture.clone(),
+        }
+    }
 }
 
 impl std::fmt::Debug for BasicEffect {

@@ -575,7 +575,7 @@ impl Clone for Texture2D {
 impl Texture2D {
     /// A second wrapper over this very resource (same identity, same backing, same disposal),
     /// for a [`TextureRef`]; unlike `clone()` it is no copy.
-    fn share(&self) -> Texture2D {
+    pub(crate) fn share(&self) -> Texture2D {
         self.core.owners.fetch_add(1, Ordering::Relaxed);
         Texture2D { core: self.core.clone() }
     }

@@ -75,6 +75,36 @@ fn a_basic_effect_reads_every_field_and_its_texture() {
     assert!(Arc::ptr_eq(&effect, &again));
 }
 
+/// A loaded material is shared, as XNA shares it; `clone()` (XNA's `Effect.Clone`) gives the
+/// game a copy of its own with the same values and the same texture.
+#[test]
+fn a_loaded_material_clones_into_an_effect_the_game_can_change() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("basic-effect-clone");
+    write(&dir, "stone-texture", &small_texture(4));
+    let m = stone("stone-texture");
+    write(&dir, "stone", &xnb(&basic_body(&m)));
+    let content = ContentManager::new(&device, &dir);
+    let shared = content.load::<BasicEffect>("stone").unwrap();
+
+    let mut own = (*shared).clone();
+    own.world = Matrix::create_translation(1.0, 2.0, 3.0);
+    own.diffuse_color = Vector3::ZERO;
+    assert_eq!(shared.world, Matrix::IDENTITY, "the cached material is unchanged");
+    assert_eq!(shared.diffuse_color, v3(m.diffuse));
+    assert_eq!(own.specular_power, shared.specular_power);
+    assert_eq!(own.alpha, shared.alpha);
+    assert_eq!(own.texture_enabled, shared.texture_enabled);
+    let (a, b) = (own.texture().unwrap(), shared.texture().unwrap());
+    assert_eq!(a.resource_id(), b.resource_id(), "the clone references the same texture");
+    // Both draw: the copy's pass applies as the original's does.
+    own.current_technique().passes()[0].apply().unwrap();
+    shared.current_technique().passes()[0].apply().unwrap();
+    drop(own);
+    assert!(!shared.texture().unwrap().is_disposed(), "dropping the copy leaves the texture");
+}
+
 #[test]
 fn alpha_test_functions_are_xna_4s_numbers_and_every_field_reads_back() {
     let _v = Validation::new();
