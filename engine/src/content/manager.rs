@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::readers::{ContentReader, Object};
+use super::readers::{ContentReader, Object, References};
 use super::xnb::{load_error, XnbReader};
 use crate::device::GraphicsDevice;
 use crate::effects::alpha_test::AlphaTestEffect;
@@ -274,11 +274,6 @@ impl<'d> ContentManager<'d> {
         }
     }
 
-    /// The device assets are made for.
-    pub(crate) fn device(&self) -> &'d GraphicsDevice {
-        self.device
-    }
-
     /// `RootDirectory`.
     pub fn root_directory(&self) -> &Path {
         &self.root
@@ -407,5 +402,16 @@ impl<'d> ContentManager<'d> {
     pub fn dispose(&mut self) {
         self.unload();
         self.disposed = true;
+    }
+}
+
+/// What the readers see of the manager: its device, and textures loaded through it.
+impl References for ContentManager<'_> {
+    fn device(&self) -> &GraphicsDevice {
+        self.device
+    }
+
+    fn texture(&self, name: &str, chain: &[String]) -> Result<Arc<Texture2D>> {
+        self.load_in::<Texture2D>(name, chain)
     }
 }

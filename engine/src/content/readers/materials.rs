@@ -40,7 +40,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::ContentReader;
-use crate::content::manager::Content;
 use crate::content::xnb::load_error;
 use crate::device::GraphicsDevice;
 use crate::effects::alpha_test::AlphaTestEffect;
@@ -86,14 +85,14 @@ impl ContentReader<'_> {
     /// through the manager (cached and shared; a name already being read is a cycle). A failed
     /// load is this asset's error, saying where the reference lies and carrying the
     /// referenced asset's error.
-    fn external_reference<T: Content>(&mut self, what: &str) -> Result<Option<Arc<T>>> {
+    fn external_texture(&mut self, what: &str) -> Result<Option<Arc<Texture2D>>> {
         let at = self.xnb.position();
         let reference = self.xnb.string(what)?;
         if reference.is_empty() {
             return Ok(None);
         }
         let name = resolve_reference(self.xnb.asset(), &reference);
-        self.manager.load_in::<T>(&name, self.chain).map(Some).map_err(|e| {
+        self.manager.texture(&name, self.chain).map(Some).map_err(|e| {
             // The referenced asset's message without its closing period, as it is nested.
             let inner = match e {
                 XnaError::ContentLoad { asset, message } => {
@@ -128,7 +127,7 @@ impl ContentReader<'_> {
     /// `BasicEffectReader`.
     pub(super) fn basic_effect(&mut self) -> Result<BasicEffect> {
         let at = self.xnb.position();
-        let texture = self.external_reference::<Texture2D>("the BasicEffect's Texture")?;
+        let texture = self.external_texture("the BasicEffect's Texture")?;
         let diffuse = self.vector3_of("the BasicEffect's DiffuseColor")?;
         let emissive = self.vector3_of("the BasicEffect's EmissiveColor")?;
         let specular = self.vector3_of("the BasicEffect's SpecularColor")?;
@@ -150,7 +149,7 @@ impl ContentReader<'_> {
     /// `AlphaTestEffectReader`.
     pub(super) fn alpha_test_effect(&mut self) -> Result<AlphaTestEffect> {
         let at = self.xnb.position();
-        let texture = self.external_reference::<Texture2D>("the AlphaTestEffect's Texture")?;
+        let texture = self.external_texture("the AlphaTestEffect's Texture")?;
         let function = self.compare_function("the AlphaTestEffect's AlphaFunction")?;
         let reference_at = self.xnb.position();
         let reference = self.xnb.u32("the AlphaTestEffect's ReferenceAlpha")?;
@@ -179,8 +178,8 @@ impl ContentReader<'_> {
     /// `DualTextureEffectReader`.
     pub(super) fn dual_texture_effect(&mut self) -> Result<DualTextureEffect> {
         let at = self.xnb.position();
-        let texture = self.external_reference::<Texture2D>("the DualTextureEffect's Texture")?;
-        let texture2 = self.external_reference::<Texture2D>("the DualTextureEffect's Texture2")?;
+        let texture = self.external_texture("the DualTextureEffect's Texture")?;
+        let texture2 = self.external_texture("the DualTextureEffect's Texture2")?;
         let diffuse = self.vector3_of("the DualTextureEffect's DiffuseColor")?;
         let alpha = self.xnb.f32("the DualTextureEffect's Alpha")?;
         let vertex_color = self.xnb.bool("the DualTextureEffect's VertexColorEnabled")?;

@@ -32,9 +32,10 @@ mod buffers;
 mod materials;
 mod textures;
 
+use std::sync::Arc;
+
 use xnagraph_graph::CompareFunction;
 
-use super::manager::ContentManager;
 use super::xnb::{Header, XnbReader};
 use crate::device::profile::GraphicsProfile;
 use crate::device::GraphicsDevice;
@@ -270,13 +271,24 @@ impl Object {
     }
 }
 
+/// What a reader asks of the manager reading it: the device assets are made on, and the
+/// textures external references name, loaded through the manager (cached and shared). The
+/// manager implements it, so that the readers see no more of the manager than this.
+pub(crate) trait References {
+    /// The device the assets are made on.
+    fn device(&self) -> &GraphicsDevice;
+    /// The texture asset `name`, read inside the assets of `chain` (outermost first): loaded
+    /// once and cached by the manager, a name already in `chain` refused as a cycle.
+    fn texture(&self, name: &str, chain: &[String]) -> Result<Arc<Texture2D>>;
+}
+
 /// Reads objects with the file's type readers.
 pub(crate) struct ContentReader<'a> {
     xnb: XnbReader<'a>,
     readers: Vec<Reader>,
     device: &'a GraphicsDevice,
     /// The manager external references load through.
-    manager: &'a ContentManager<'a>,
+    manager: &'a dyn References,
     /// The names of the assets being read, outermost first, this one last.
     chain: &'a [String],
 }
@@ -286,7 +298,7 @@ impl<'a> ContentReader<'a> {
     /// Reach device as XNA does. `chain` names the assets being read, outermost first, the
     /// asset of `xnb` last.
     pub fn new(
-        manager: &'a ContentManager<'a>,
+        manager: &'a dyn References,
         header: Header,
         mut xnb: XnbReader<'a>,
         chain: &'a [String],
