@@ -9,17 +9,28 @@
 //! and every sprite's slot is rewritten to its texture's slot in its own draw. The order in
 //! which sprites are drawn never changes, only how many draws it takes. Any other batch
 //! (Immediate mode, a custom effect, the cube stage) is one draw per run of one texture.
+//!
+//! A batch begun with a stock geometry effect (`BasicEffect`, `AlphaTestEffect`,
+//! `DualTextureEffect`) puts nothing in the frame's sprite arena: its sprites, in drawing
+//! order, become `VertexPositionColorTexture` quads in the frame's geometry arena (two
+//! triangles each, 16-bit indices), one geometry draw per run of one texture (cut every
+//! [`QUADS_PER_DRAW`] sprites), each through the effect with the run's texture in place of its
+//! own and the batch's states.
 
 use std::sync::Arc;
 
 use xnagraph_graph::{
-    Draw, DrawTextures, PipelineKey, Rect, ShaderKind, SpriteArena, TextureState, Viewport,
-    MAX_DRAW_TEXTURES,
+    Draw, DrawTextures, PipelineKey, Rect, ShaderKind, SpriteArena, SpriteInstance, TextureState,
+    Viewport, MAX_DRAW_TEXTURES,
 };
 
-use crate::device::shared::Recording;
+use crate::device::shared::{DeviceShared, Recording};
+use crate::draw::{record_sprite_quads, StockStates};
+use crate::effects::stock::StockEffect;
 use crate::error::Result;
 use crate::event::lock;
+use crate::math::{Color, Vector2, Vector3};
+use crate::vertex::VertexPositionColorTexture;
 
 use super::geometry::{apply_rotations, project};
 use super::{BatchState, Run, SpriteBatch, SpriteSortMode};
@@ -30,6 +41,13 @@ struct Placement {
     scissor: Rect,
     transform: [f32; 16],
 }
+
+/// The most sprites one quad draw holds: their vertices all have 16-bit indices.
+const QUADS_PER_DRAW: usize = 65_536 / 4;
+
+/// A quad's two triangles over its corners (top left, top right, bottom left, bottom right),
+/// as XNA's SpriteBatch indexes them.
+const QUAD_INDICES: [u16; 6] = [0, 1, 2, 1, 3, 2];
 
 /// A slot of `SpriteBatch::slots` whose texture is not in the current draw.
 const NO_SLOT: u32 = u32::MAX;
@@ -72,6 +90,13 @@ impl SpriteBatch {
             self.clear_queue();
             return Err(e);
         }
+        if let Some(stock) = self.stock.take() {
+            let result = self.draw_quads(&mut rec, state, &*stock, &device);
+            self.stock = Some(stock);
+            drop(rec);
+            self.clear_queue();
+            return result;
+        }
         let viewport = rec.viewport;
         let placement = Placement {
             viewport,
@@ -111,6 +136,58 @@ impl SpriteBatch {
         }
         drop(rec);
         self.clear_queue();
+        Ok(())
+    }
+
+    /// Draws the sprites as quads through the batch's stock effect (see the module doc).
+    fn draw_quads(
+        &mut self,
+        rec: &mut Recording,
+        state: &BatchState,
+        stock: &dyn StockEffect,
+        device: &DeviceShared,
+    ) -> Result<()> {
+        let sorted = (!self.keys.is_empty()).then(|| {
+            let mut out = SpriteArena::default();
+            // `runs` becomes the runs of the drawing order.
+            self.write_sorted(state.sort, &mut out);
+            out
+        });
+        let sprites: &[SpriteInstance] = sorted.as_deref().unwrap_or(&self.instances);
+        let states = StockStates {
+            blend: state.blend,
+            depth_stencil: state.depth_stencil,
+            rasterizer: state.rasterizer,
+            samplers: [state.sampler, rec.draw.samplers[1]],
+        };
+        let mut vertices = Vec::new();
+        let mut indices = Vec::new();
+        let mut done = 0;
+        for run in &self.runs {
+            let texture = &self.textures[run.texture as usize];
+            let run_sprites = &sprites[done..done + run.sprites as usize];
+            done += run.sprites as usize;
+            for chunk in run_sprites.chunks(QUADS_PER_DRAW) {
+                vertices.clear();
+                indices.clear();
+                for (i, sprite) in chunk.iter().enumerate() {
+                    let [r, g, b, a] = sprite.color;
+                    let color = Color::new(r, g, b, a);
+                    for corner in 0..4 {
+                        let ([x, y], [u, v]) = sprite.corner(corner);
+                        vertices.push(VertexPositionColorTexture {
+                            position: Vector3::new(x, y, sprite.depth),
+                            color,
+                            texture_coordinate: Vector2::new(u, v),
+                        });
+                    }
+                    let first = (i * 4) as u16;
+                    indices.extend(QUAD_INDICES.map(|k| first + k));
+                }
+                let applied = stock.applied_with(Some(texture.state.clone()))?;
+                record_sprite_quads(device, rec, applied, &states, &vertices, &indices)?;
+            }
+        }
         Ok(())
     }
 
