@@ -8,10 +8,11 @@ mod common;
 
 use common::*;
 use xnagraph::{
-    AlphaTestEffect, BasicEffect, BlendState, Color, CompareFunction, Effect, FontOptions,
-    GraphicsDevice, Matrix, RasterizerState, Rectangle, RenderTarget2D, SamplerState, SpriteBatch,
-    SpriteBatchEffect, SpriteBatchOptions, SpriteEffects, SpriteFont, SpriteSortMode,
-    SurfaceFormat, Texture2D, TextureCube, Vector2, Vector3, Vector4, XnaError,
+    AlphaTestEffect, BasicEffect, BlendState, Color, CompareFunction, CustomEffect, Effect,
+    FontOptions, GraphicsDevice, Matrix, PassSource, RasterizerState, Rectangle, RenderTarget2D,
+    SamplerState, SpriteBatch, SpriteBatchEffect, SpriteBatchOptions, SpriteEffects, SpriteFont,
+    SpriteSortMode, SurfaceFormat, TechniqueSource, Texture2D, TextureCube, Vector2, Vector3,
+    Vector4, XnaError,
 };
 
 const W: i32 = 64;
@@ -416,4 +417,102 @@ fn a_pixel_stage_effect_still_colours_stock_placed_sprites() {
     // The batch transform applies to a pixel-stage effect.
     fill(&mut want, Rectangle::new(23, 7, 9, 7), |_, _| Color::new(51, 102, 153, 255));
     assert_image(&got, &want);
+}
+
+const SPRITE_VERTEX: &str = "#version 450
+layout(set = 1, binding = 0) uniform Vertex { mat4 MatrixTransform; vec2 Shift; };
+layout(location = 0) in vec3 Position;
+layout(location = 1) in vec4 Color;
+layout(location = 2) in vec2 TextureCoordinate;
+layout(location = 0) out vec4 tint;
+layout(location = 1) out vec2 uv;
+void main() {
+    gl_Position = MatrixTransform * vec4(Position.xy + Shift, Position.z, 1.0);
+    tint = Color;
+    uv = TextureCoordinate;
+}
+";
+
+const SPRITE_FRAGMENT: &str = "#version 450
+layout(set = 2, binding = 0) uniform sampler2D Texture;
+layout(location = 0) in vec4 tint;
+layout(location = 1) in vec2 uv;
+layout(location = 0) out vec4 color;
+void main() { color = texture(Texture, uv) * tint; }
+";
+
+/// The second pass: the same quad 20 pixels to the right, its colour inverted.
+const SHIFTED_VERTEX: &str = "#version 450
+layout(set = 1, binding = 0) uniform Vertex { mat4 MatrixTransform; vec2 Shift; };
+layout(location = 0) in vec3 Position;
+layout(location = 1) in vec4 Color;
+layout(location = 2) in vec2 TextureCoordinate;
+layout(location = 0) out vec4 tint;
+layout(location = 1) out vec2 uv;
+void main() {
+    gl_Position = MatrixTransform * vec4(Position.xy + Shift + vec2(20.0, 0.0), Position.z, 1.0);
+    tint = Color;
+    uv = TextureCoordinate;
+}
+";
+
+const INVERTED_FRAGMENT: &str = "#version 450
+layout(set = 2, binding = 0) uniform sampler2D Texture;
+layout(location = 0) in vec4 tint;
+layout(location = 1) in vec2 uv;
+layout(location = 0) out vec4 color;
+void main() { color = vec4(1.0 - (texture(Texture, uv) * tint).rgb, 1.0); }
+";
+
+#[test]
+fn custom_effect_draws_every_pass_of_its_technique_sampling_the_sprite_texture() {
+    let _v = Validation::new();
+    let device = device(W, H);
+    let effect = CustomEffect::new(
+        &device,
+        &[TechniqueSource {
+            name: "Sprites",
+            passes: &[
+                PassSource { name: "Plain", vertex: SPRITE_VERTEX, fragment: SPRITE_FRAGMENT },
+                PassSource { name: "Shifted", vertex: SHIFTED_VERTEX, fragment: INVERTED_FRAGMENT },
+            ],
+        }],
+    )
+    .unwrap();
+    effect.parameter("MatrixTransform").unwrap().set_value(pixel_projection()).unwrap();
+    effect.parameter("Shift").unwrap().set_value(Vector2::new(2.0, 1.0)).unwrap();
+    let decoy = solid(&device, 1, 1, Color::new(255, 0, 255, 255));
+    effect.parameter("Texture").unwrap().set_value(&decoy).unwrap();
+    let (red, green) = (Color::new(220, 30, 40, 255), Color::new(20, 200, 60, 255));
+    let pair = texture(&device, 2, 1, &[red, green]);
+    let tint = Color::new(255, 128, 255, 255);
+    let rect = Rectangle::new(4, 6, 8, 5);
+    let got = drawn(&device, |sb| {
+        let options = SpriteBatchOptions {
+            // Ignored: the effect's vertex stage places the quads.
+            transform_matrix: Matrix::create_translation(9.0, 9.0, 0.0),
+            ..opaque((&effect).into(), SpriteSortMode::Deferred)
+        };
+        sb.begin_with_options(&options).unwrap();
+        sb.draw_rect(&pair, rect, tint).unwrap();
+        sb.end().unwrap();
+    });
+    let mut want = vec![CLEAR; (W * H) as usize];
+    let texel = |x: i32| tinted(if x < 4 { red } else { green }, tint);
+    fill(&mut want, Rectangle::new(6, 7, 8, 5), |x, _| texel(x));
+    fill(&mut want, Rectangle::new(26, 7, 8, 5), |x, _| {
+        let c = texel(x);
+        Color::new(255 - c.r, 255 - c.g, 255 - c.b, 255)
+    });
+    assert_image(&got, &want);
+    // Of another device: Argument on effect; disposed: ObjectDisposed.
+    let other = common::device(8, 8);
+    let mut sb = SpriteBatch::new(&other).unwrap();
+    let begin = |sb: &mut SpriteBatch| {
+        sb.begin_with_effect(SpriteSortMode::Deferred, None, None, None, None, Some(&effect), None)
+    };
+    assert!(matches!(begin(&mut sb), Err(XnaError::Argument { param: "effect", .. })));
+    let mut own = SpriteBatch::new(&device).unwrap();
+    effect.dispose();
+    assert!(matches!(begin(&mut own), Err(XnaError::ObjectDisposed { .. })));
 }

@@ -541,7 +541,9 @@ impl GraphicsDevice {
     ) -> Result<()> {
         let effect = match effect {
             ActiveEffect::Basic(e) => *e,
-            ActiveEffect::Custom(c) => return custom::record(rec, &c, geometry, &self.shared),
+            ActiveEffect::Custom(c) => {
+                return custom::record(rec, &c, geometry, &self.shared, None)
+            }
         };
         let states = &rec.draw;
         let states = StockStates {
@@ -618,20 +620,21 @@ fn record_stock(
     Ok(())
 }
 
-/// Records a triangle list of `vertices` and 16-bit `indices` through a stock effect with
-/// `states`: a `SpriteBatch`'s quads drawn through a `BasicEffect`, `AlphaTestEffect` or
-/// `DualTextureEffect`. The vertex declaration must hold what the effect reads, as in
-/// `DrawUserIndexedPrimitives` (a lit `BasicEffect` needs normals: `InvalidOperation`).
+/// Records a triangle list of `vertices` and 16-bit `indices` through a stock effect or a
+/// custom pass with `states`: a `SpriteBatch`'s quads drawn through a `BasicEffect`,
+/// `AlphaTestEffect`, `DualTextureEffect` or `CustomEffect`. The vertex declaration must hold
+/// what the effect reads, as in `DrawUserIndexedPrimitives` (a lit `BasicEffect` needs normals,
+/// a custom pass may read an element the quads lack: `InvalidOperation`).
 pub(crate) fn record_sprite_quads(
     shared: &DeviceShared,
     rec: &mut Recording,
-    effect: AppliedEffect,
+    effect: ActiveEffect,
     states: &StockStates,
     vertices: &[VertexPositionColorTexture],
     indices: &[u16],
 ) -> Result<()> {
     let declaration = VertexPositionColorTexture::vertex_declaration();
-    let layout = stock_layout(&[(&declaration, 0)], &effect, &shared.caps)?;
+    let layout = layout(&[(&declaration, 0)], &effect, &shared.caps)?;
     let vertex_range = push_arena(rec, bytemuck::cast_slice(vertices));
     let index_range = push_arena(rec, bytemuck::cast_slice(indices));
     let geometry = GeometryDraw {
@@ -651,7 +654,10 @@ pub(crate) fn record_sprite_quads(
         texture2: None,
         custom: None,
     };
-    record_stock(shared, rec, effect, geometry, states)
+    match effect {
+        ActiveEffect::Basic(e) => record_stock(shared, rec, *e, geometry, states),
+        ActiveEffect::Custom(c) => custom::record(rec, &c, geometry, shared, Some(states)),
+    }
 }
 
 /// Copies `bytes` into the frame's geometry arena, 16-byte aligned, and returns their range.

@@ -50,7 +50,7 @@ impl SpriteBatch {
         destination: Rectangle,
         direction: Vector3,
     ) -> Result<()> {
-        if self.state.is_some() && (self.effect.is_some() || self.stock.is_some()) {
+        if self.state.is_some() && (self.effect.is_some() || self.geometry.is_some()) {
             return Err(XnaError::invalid_operation(
                 "A cube cannot be drawn in a SpriteBatch begun with an effect (a custom effect or a \
                  stock geometry effect).",

@@ -10,30 +10,30 @@
 //! which sprites are drawn never changes, only how many draws it takes. Any other batch
 //! (Immediate mode, a custom effect, the cube stage) is one draw per run of one texture.
 //!
-//! A batch begun with a stock geometry effect (`BasicEffect`, `AlphaTestEffect`,
-//! `DualTextureEffect`) puts nothing in the frame's sprite arena: its sprites, in drawing
-//! order, become `VertexPositionColorTexture` quads in the frame's geometry arena (two
-//! triangles each, 16-bit indices), one geometry draw per run of one texture (cut every
-//! [`QUADS_PER_DRAW`] sprites), each through the effect with the run's texture in place of its
-//! own and the batch's states.
+//! A batch begun with an effect that has its own vertex stage (`BasicEffect`,
+//! `AlphaTestEffect`, `DualTextureEffect`, `CustomEffect`) puts nothing in the frame's sprite
+//! arena: its sprites, in drawing order, become `VertexPositionColorTexture` quads in the
+//! frame's geometry arena (two triangles each, 16-bit indices), one geometry draw per run of
+//! one texture (cut every [`QUADS_PER_DRAW`] sprites) and per pass of a custom effect, each
+//! through the effect with the run's texture in place of its own (`Textures[0]`) and the
+//! batch's states.
 
 use std::sync::Arc;
 
 use xnagraph_graph::{
-    Draw, DrawTextures, PipelineKey, Rect, ShaderKind, SpriteArena, SpriteInstance, TextureState,
-    Viewport, MAX_DRAW_TEXTURES,
+    CustomStage, Draw, DrawTextures, PipelineKey, Rect, ShaderKind, SpriteArena, SpriteInstance,
+    TextureState, Viewport, MAX_DRAW_TEXTURES,
 };
 
 use crate::device::shared::{DeviceShared, Recording};
-use crate::draw::{record_sprite_quads, StockStates};
-use crate::effects::stock::StockEffect;
+use crate::draw::{record_sprite_quads, ActiveEffect, StockStates};
 use crate::error::Result;
 use crate::event::lock;
 use crate::math::{Color, Vector2, Vector3};
 use crate::vertex::VertexPositionColorTexture;
 
 use super::geometry::{apply_rotations, project};
-use super::{BatchState, Run, SpriteBatch, SpriteSortMode};
+use super::{BatchState, GeometryEffect, Run, SpriteBatch, SpriteSortMode};
 
 /// Where a batch's draws go: what every draw of one flush shares.
 struct Placement {
@@ -90,9 +90,9 @@ impl SpriteBatch {
             self.clear_queue();
             return Err(e);
         }
-        if let Some(stock) = self.stock.take() {
-            let result = self.draw_quads(&mut rec, state, &*stock, &device);
-            self.stock = Some(stock);
+        if let Some(effect) = self.geometry.take() {
+            let result = self.draw_quads(&mut rec, state, &effect, &device);
+            self.geometry = Some(effect);
             drop(rec);
             self.clear_queue();
             return result;
@@ -144,7 +144,7 @@ impl SpriteBatch {
         &mut self,
         rec: &mut Recording,
         state: &BatchState,
-        stock: &dyn StockEffect,
+        effect: &GeometryEffect,
         device: &DeviceShared,
     ) -> Result<()> {
         let sorted = (!self.keys.is_empty()).then(|| {
@@ -184,8 +184,26 @@ impl SpriteBatch {
                     let first = (i * 4) as u16;
                     indices.extend(QUAD_INDICES.map(|k| first + k));
                 }
-                let applied = stock.applied_with(Some(texture.state.clone()))?;
-                record_sprite_quads(device, rec, applied, &states, &vertices, &indices)?;
+                let quads = |rec: &mut Recording, effect| {
+                    record_sprite_quads(device, rec, effect, &states, &vertices, &indices)
+                };
+                match effect {
+                    GeometryEffect::Stock(stock) => {
+                        let applied = stock.applied_with(Some(texture.state.clone()))?;
+                        quads(rec, ActiveEffect::Basic(Box::new(applied)))?;
+                    }
+                    GeometryEffect::Custom(passes) => {
+                        for pass in passes {
+                            let mut applied = pass.clone();
+                            for (stage, binding, t) in &mut applied.textures {
+                                if *stage == CustomStage::Fragment && *binding == 0 {
+                                    *t = texture.state.clone();
+                                }
+                            }
+                            quads(rec, ActiveEffect::Custom(Arc::new(applied)))?;
+                        }
+                    }
+                }
             }
         }
         Ok(())

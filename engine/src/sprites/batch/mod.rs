@@ -29,6 +29,7 @@ use xnagraph_graph::{
     TextureState,
 };
 
+use crate::device::draw_state::CustomApplied;
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
 use crate::effects::stock::StockEffect;
@@ -137,12 +138,18 @@ fn draw_before_begin() -> XnaError {
     )
 }
 
-/// A copy of a stock geometry effect for a batch: `ObjectDisposed` when the device is
-/// disposed, `Argument` on `effect` when the effect belongs to another device.
-fn stock_effect<E>(
-    effect: &E,
-    device: &Arc<DeviceShared>,
-) -> Result<Box<dyn StockEffect + Send + Sync>>
+/// An effect with its own vertex stage, as `begin` was given it ([`SpriteBatchEffect`]).
+enum GeometryEffect {
+    /// A copy of a stock effect.
+    Stock(Box<dyn StockEffect + Send + Sync>),
+    /// What each pass of a custom effect's current technique applies, `Textures[0]` left to
+    /// the batch.
+    Custom(Vec<CustomApplied>),
+}
+
+/// A copy of a stock geometry effect for a batch: `Argument` on `effect` when the effect
+/// belongs to another device.
+fn stock_effect<E>(effect: &E, device: &Arc<DeviceShared>) -> Result<GeometryEffect>
 where
     E: StockEffect + Clone + Send + Sync + 'static,
 {
@@ -152,13 +159,20 @@ where
             "The effect was created on a different GraphicsDevice.",
         ));
     }
+    check_geometry(device)?;
+    Ok(GeometryEffect::Stock(Box::new(effect.clone())))
+}
+
+/// `NotSupported` on a renderer that lowers no geometry, where an effect's own vertex stage
+/// cannot run.
+fn check_geometry(device: &DeviceShared) -> Result<()> {
     if !device.caps.geometry {
         return Err(XnaError::not_supported(
             "A SpriteBatch effect with its own vertex stage is not supported by the active \
              renderer (it lowers no geometry).",
         ));
     }
-    Ok(Box::new(effect.clone()))
+    Ok(())
 }
 
 /// XNA's `SpriteBatch`: `begin`, any number of `draw*` calls, `end`.
@@ -168,7 +182,7 @@ where
 /// The projection is taken from the viewport at `begin`. Sprites become instances of the stock
 /// sprite shader recorded into the frame (or quads of a stock geometry effect: see
 /// [`SpriteBatchEffect`]); they are drawn when the frame is flushed. Where it differs from XNA:
-/// a custom effect given to [`SpriteBatch::begin_with_effect`] is a pixel stage
+/// [`SpriteBatch::begin_with_effect`] also takes a pixel stage alone
 /// ([`Effect`](crate::Effect)), placed by the stock vertex stage, and XNA's `Draw` and
 /// `DrawString` overloads are methods of their own (`draw`, `draw_rect`, `draw_ex`, ...), as
 /// Rust has no overloading.
@@ -220,9 +234,9 @@ pub struct SpriteBatch {
     recent: Box<[(usize, u32); RECENT_SLOTS]>,
     /// The pixel-stage effect `begin` was given, held by every draw of the batch.
     effect: Option<Arc<EffectState>>,
-    /// The stock geometry effect `begin` was given, as it was then: the sprites are drawn
-    /// as quads through it ([`SpriteBatchEffect`]).
-    stock: Option<Box<dyn StockEffect + Send + Sync>>,
+    /// The effect with its own vertex stage `begin` was given, as it was then: the sprites are
+    /// drawn as quads through it ([`SpriteBatchEffect`]).
+    geometry: Option<GeometryEffect>,
     /// Scratch for batches of more textures than a draw holds: each texture's slot in the
     /// draw being cut.
     slots: Vec<u32>,
@@ -247,7 +261,7 @@ impl SpriteBatch {
             textures: Vec::new(),
             recent: Box::new([(0, 0); RECENT_SLOTS]),
             effect: None,
-            stock: None,
+            geometry: None,
             slots: Vec::new(),
         })
     }
@@ -317,8 +331,9 @@ impl SpriteBatch {
     /// rasterizerState, effect, transformMatrix)`: as [`SpriteBatch::begin_with`], the sprites
     /// drawn through `effect` (`None`: the stock sprite stage), anything that converts into a
     /// [`SpriteBatchEffect`]: `Some(&effect)` of an [`Effect`](crate::Effect), a
-    /// [`BasicEffect`](crate::BasicEffect), an [`AlphaTestEffect`](crate::AlphaTestEffect) or
-    /// a [`DualTextureEffect`](crate::DualTextureEffect). Without an effect,
+    /// [`BasicEffect`](crate::BasicEffect), an [`AlphaTestEffect`](crate::AlphaTestEffect), a
+    /// [`DualTextureEffect`](crate::DualTextureEffect) or a
+    /// [`CustomEffect`](crate::CustomEffect). Without an effect,
     /// [`SpriteBatch::begin_with`] takes the same arguments (a bare `None` here names no
     /// effect type).
     ///
@@ -327,22 +342,26 @@ impl SpriteBatch {
     /// targets, each through the blend state's write mask; targets past them keep their
     /// content, as with the stock effect, which writes the first target only.
     ///
-    /// A stock geometry effect draws the sprites as XNA's SpriteBatch does through an effect
-    /// with its own vertex shader: each sprite a `VertexPositionColorTexture` quad (x and y in
+    /// A stock or custom geometry effect draws the sprites as XNA's SpriteBatch does through an
+    /// effect with its own vertex shader: each sprite a `VertexPositionColorTexture` quad (x and y in
     /// the batch's pixels, z the layer depth, the tint as vertex colour, each corner's texture
     /// coordinates with the flips applied), the sprites in the sort mode's order, one draw per
-    /// run of sprites sharing a texture, through the effect's one pass, each run's texture
-    /// sampled in place of the effect's `Texture` (XNA's SpriteBatch sets `Textures[0]` after
-    /// applying the pass, so the effect's texture need not be set). The effect's World × View
-    /// × Projection places the quads: the batch's projection and `transform` are not applied
+    /// run of sprites sharing a texture, through each pass of the effect's current technique,
+    /// each run's texture sampled in place of the effect's `Texture` (a custom effect's
+    /// fragment sampler at binding 0) as XNA's SpriteBatch sets `Textures[0]` after applying
+    /// the pass, so the effect's texture need not be set. The effect's vertex stage (a stock
+    /// effect's World × View × Projection) places the quads: the batch's projection and
+    /// `transform` are not applied
     /// (as in XNA, where the effect's vertex shader replaces SpriteBatch's). The batch's blend,
     /// sampler (`SamplerStates[0]`), depth/stencil and rasterizer states apply;
     /// DualTextureEffect's `Texture2` is sampled with the device's `SamplerStates[1]`. Where
     /// it differs from XNA: the effect is drawn with its values at `begin` (the batch keeps a
     /// copy; XNA applies the pass at `End`, or at `Begin` in `Immediate` mode), the effect the
-    /// game holds is never changed, and an effect that cannot be applied as it is (a NaN
+    /// game holds is never changed, and a stock effect that cannot be applied as it is (a NaN
     /// value, a lit `BasicEffect`, whose normals the quads lack) fails at the draw or `end`
-    /// that records it, as XNA's `Apply` or draw would.
+    /// that records it, as XNA's `Apply` or draw would (a custom effect's passes are applied
+    /// at `begin`, and fail there; one reading a vertex element the quads lack fails at the
+    /// draw or `end`).
     ///
     /// Errors: a disposed device or effect is `ObjectDisposed`; a second `begin` before `end`
     /// is `InvalidOperation`, as XNA; an effect of another device is `Argument` on `effect`; a
@@ -367,12 +386,17 @@ impl SpriteBatch {
                 "Begin cannot be called again until End has been successfully called.",
             ));
         }
-        let (effect, stock) = match effect.map(Into::into) {
+        let (effect, geometry) = match effect.map(Into::into) {
             None => (None, None),
             Some(SpriteBatchEffect::Pixel(e)) => (Some(e.state_for(&device)?), None),
             Some(SpriteBatchEffect::Basic(e)) => (None, Some(stock_effect(e, &device)?)),
             Some(SpriteBatchEffect::AlphaTest(e)) => (None, Some(stock_effect(e, &device)?)),
             Some(SpriteBatchEffect::DualTexture(e)) => (None, Some(stock_effect(e, &device)?)),
+            Some(SpriteBatchEffect::Custom(e)) => {
+                let passes = e.sprite_passes(&device)?;
+                check_geometry(&device)?;
+                (None, Some(GeometryEffect::Custom(passes)))
+            }
         };
         if let Some(rasterizer) = &rasterizer {
             check_rasterizer(rasterizer)?;
@@ -392,7 +416,7 @@ impl SpriteBatch {
             // any other's is read back (copied after the frame's sprites, sorted, or written to
             // a capture), which mapped memory makes slow.
             let mapped = sort == SpriteSortMode::Deferred
-                && stock.is_none()
+                && geometry.is_none()
                 && rec.builder.sprites_mut().is_empty()
                 && !device.capture.capturing();
             if self.instances.capacity() == 0 || (self.instances.is_mapped() && !mapped) {
@@ -411,7 +435,7 @@ impl SpriteBatch {
             projected,
         });
         self.effect = effect;
-        self.stock = stock;
+        self.geometry = geometry;
         self.clear_queue();
         self.clear_textures();
         Ok(())
@@ -637,7 +661,7 @@ impl SpriteBatch {
         let result = self.flush_sprites(&state);
         self.clear_textures();
         self.effect = None;
-        self.stock = None;
+        self.geometry = None;
         result
     }
 

@@ -4,6 +4,7 @@
 
 use crate::effects::alpha_test::AlphaTestEffect;
 use crate::effects::basic::BasicEffect;
+use crate::effects::custom::CustomEffect;
 use crate::effects::dual_texture::DualTextureEffect;
 use crate::effects::sprite::Effect;
 use crate::math::{Color, Matrix, Rectangle, Vector2};
@@ -51,14 +52,16 @@ impl SpriteEffects {
 /// - [`SpriteBatchEffect::Pixel`]: a sprite pixel stage ([`Effect`]). The stock vertex stage
 ///   places the sprites (projection and `transformMatrix` apply) and the effect colours them.
 /// - [`SpriteBatchEffect::Basic`], [`SpriteBatchEffect::AlphaTest`],
-///   [`SpriteBatchEffect::DualTexture`]: a stock geometry effect, with its own vertex stage. As
+///   [`SpriteBatchEffect::DualTexture`], [`SpriteBatchEffect::Custom`]: a stock or custom
+///   geometry effect, with its own vertex stage. As
 ///   in XNA, the sprites become `VertexPositionColorTexture` quads (x and y in the batch's
 ///   pixels, z the layer depth, the tint as vertex colour, each corner's texture coordinate
 ///   with the flips applied), drawn through the effect's pass in the batch's sort order, one
-///   draw per run of sprites sharing a texture; the effect's World × View × Projection places
-///   them, and the batch's projection and `transformMatrix` are not applied. Each sprite's
-///   texture is sampled in place of the effect's `Texture` (XNA's SpriteBatch sets
-///   `Textures[0]` after applying the pass); the effect the game holds is not changed.
+///   draw per run of sprites sharing a texture (per pass of a custom effect); the effect's
+///   vertex stage (a stock effect's World × View × Projection) places them, and the batch's
+///   projection and `transformMatrix` are not applied. Each sprite's texture is sampled in
+///   place of the effect's `Texture` (XNA's SpriteBatch sets `Textures[0]` after applying the
+///   pass); the effect the game holds is not changed.
 #[derive(Clone, Copy, Debug)]
 pub enum SpriteBatchEffect<'a> {
     /// A sprite pixel stage.
@@ -69,6 +72,18 @@ pub enum SpriteBatchEffect<'a> {
     AlphaTest(&'a AlphaTestEffect),
     /// `DualTextureEffect` (its `Texture2` and `SamplerStates[1]` as set).
     DualTexture(&'a DualTextureEffect),
+    /// A custom geometry effect: every pass of its current technique, in order, draws each run
+    /// of sprites (as XNA's SpriteBatch does). Its vertex stage reads the quads' `Position`,
+    /// `Color` and `TextureCoordinate`; the fragment sampler at binding 0 (`Textures[0]`)
+    /// samples each sprite's texture, with the batch's sampler state, whatever texture the
+    /// parameter holds.
+    Custom(&'a CustomEffect),
+}
+
+impl<'a> From<&'a CustomEffect> for SpriteBatchEffect<'a> {
+    fn from(effect: &'a CustomEffect) -> Self {
+        SpriteBatchEffect::Custom(effect)
+    }
 }
 
 impl<'a> From<&'a Effect> for SpriteBatchEffect<'a> {
