@@ -8,11 +8,11 @@ mod common;
 
 use common::*;
 use xnagraph::{
-    AlphaTestEffect, BasicEffect, BlendState, Color, CompareFunction, CustomEffect, Effect,
-    FontOptions, GraphicsDevice, Matrix, PassSource, RasterizerState, Rectangle, RenderTarget2D,
-    SamplerState, SpriteBatch, SpriteBatchEffect, SpriteBatchOptions, SpriteEffects, SpriteFont,
-    SpriteSortMode, SurfaceFormat, TechniqueSource, Texture2D, TextureCube, Vector2, Vector3,
-    Vector4, XnaError,
+    AlphaTestEffect, BasicEffect, BlendState, Color, CompareFunction, CustomEffect, DepthFormat,
+    DepthStencilState, DualTextureEffect, Effect, FontOptions, GraphicsDevice, Matrix, PassSource,
+    RasterizerState, Rectangle, RenderTarget2D, RenderTargetUsage, SamplerState, SpriteBatch,
+    SpriteBatchEffect, SpriteBatchOptions, SpriteEffects, SpriteFont, SpriteSortMode,
+    SurfaceFormat, TechniqueSource, Texture2D, TextureCube, Vector2, Vector3, Vector4, XnaError,
 };
 
 const W: i32 = 64;
@@ -515,4 +515,65 @@ fn custom_effect_draws_every_pass_of_its_technique_sampling_the_sprite_texture()
     let mut own = SpriteBatch::new(&device).unwrap();
     effect.dispose();
     assert!(matches!(begin(&mut own), Err(XnaError::ObjectDisposed { .. })));
+}
+
+#[test]
+fn layer_depth_is_the_quads_z_under_a_depth_test() {
+    let _v = Validation::new();
+    let device = device(W, H);
+    let rt = RenderTarget2D::with_options(
+        &device,
+        W,
+        H,
+        false,
+        SurfaceFormat::Color,
+        DepthFormat::Depth24,
+        0,
+        RenderTargetUsage::DiscardContents,
+    )
+    .unwrap();
+    let (red, green) = (Color::new(200, 0, 0, 255), Color::new(0, 200, 0, 255));
+    let (near, far) = (solid(&device, 1, 1, red), solid(&device, 1, 1, green));
+    let mut effect = BasicEffect::new(&device).unwrap();
+    // Clip depth 0.5 - z / 2: a higher layer depth is nearer.
+    effect.projection = pixel_projection();
+    effect.texture_enabled = true;
+    device.set_render_target(Some(&rt)).unwrap();
+    device.clear(CLEAR).unwrap();
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    let options = SpriteBatchOptions {
+        depth_stencil_state: DepthStencilState::DEFAULT,
+        ..opaque((&effect).into(), SpriteSortMode::Deferred)
+    };
+    sb.begin_with_options(&options).unwrap();
+    let (a, b) = (Rectangle::new(8, 8, 16, 12), Rectangle::new(16, 12, 16, 12));
+    let none = SpriteEffects::NONE;
+    sb.draw_rect_ex(&near, a, None, Color::WHITE, 0.0, Vector2::ZERO, none, 0.8).unwrap();
+    // Drawn later, but farther: hidden where they overlap.
+    sb.draw_rect_ex(&far, b, None, Color::WHITE, 0.0, Vector2::ZERO, none, 0.2).unwrap();
+    sb.end().unwrap();
+    device.set_render_target(None).unwrap();
+    let got = read_target(&rt);
+    let mut want = vec![CLEAR; (W * H) as usize];
+    fill(&mut want, b, |_, _| green);
+    fill(&mut want, a, |_, _| red);
+    assert_image(&got, &want);
+}
+
+#[test]
+fn dual_texture_effect_lacks_its_second_coordinate_as_in_xna() {
+    let _v = Validation::new();
+    let device = device(W, H);
+    let white = white(&device);
+    let mut effect = DualTextureEffect::new(&device).unwrap();
+    effect.set_texture2(Some(&white));
+    let mut sb = SpriteBatch::new(&device).unwrap();
+    sb.begin_with_options(&opaque((&effect).into(), SpriteSortMode::Deferred)).unwrap();
+    sb.draw(&white, Vector2::ZERO, Color::WHITE).unwrap();
+    match sb.end() {
+        Err(XnaError::InvalidOperation { message }) => {
+            assert!(message.contains("TextureCoordinate1"), "{message}")
+        }
+        other => panic!("expected InvalidOperation, got {other:?}"),
+    }
 }

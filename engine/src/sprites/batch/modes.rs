@@ -70,7 +70,9 @@ pub enum SpriteBatchEffect<'a> {
     Basic(&'a BasicEffect),
     /// `AlphaTestEffect`.
     AlphaTest(&'a AlphaTestEffect),
-    /// `DualTextureEffect` (its `Texture2` and `SamplerStates[1]` as set).
+    /// `DualTextureEffect`. It reads `TextureCoordinate1`, which the quads lack: as in XNA,
+    /// whose SpriteBatch vertices have one texture coordinate, its draws are
+    /// `InvalidOperation` naming the element (at the draw or `end` that records them).
     DualTexture(&'a DualTextureEffect),
     /// A custom geometry effect: every pass of its current technique, in order, draws each run
     /// of sprites (as XNA's SpriteBatch does). Its vertex stage reads the quads' `Position`,
