@@ -8,7 +8,7 @@
 //! distinct textures each: a draw ends where the next sprite's texture would be one too many,
 //! and every sprite's slot is rewritten to its texture's slot in its own draw. The order in
 //! which sprites are drawn never changes, only how many draws it takes. Any other batch
-//! (Immediate mode, a custom effect, the cube stage) is one draw per run of one texture.
+//! (Immediate mode, a pixel-stage effect, the cube stage) is one draw per run of one texture.
 //!
 //! A batch begun with an effect that has its own vertex stage (`BasicEffect`,
 //! `AlphaTestEffect`, `DualTextureEffect`, `CustomEffect`) puts nothing in the frame's sprite
@@ -139,7 +139,8 @@ impl SpriteBatch {
         Ok(())
     }
 
-    /// Draws the sprites as quads through the batch's stock effect (see the module doc).
+    /// Draws the sprites as quads through the batch's effect with its own vertex stage (see the
+    /// module doc).
     fn draw_quads(
         &mut self,
         rec: &mut Recording,
