@@ -93,7 +93,7 @@ impl Game for RenderTargets {
         batch.begin_with_options(&options)?;
         batch.draw_rect(scene, left, Color::WHITE)?;
         batch.end()?;
-        options.effect = Some(invert);
+        options.effect = Some((&*invert).into());
         batch.begin_with_options(&options)?;
         batch.draw_rect(scene, right, Color::WHITE)?;
         batch.end()

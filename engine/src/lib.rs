@@ -205,7 +205,8 @@ pub use resources::render_target::{
 pub use resources::texture::Texture2D;
 pub use resources::texture3d::Texture3D;
 pub use sprites::batch::{
-    SpriteBatch, SpriteBatchOptions, SpriteEffects, SpriteOptions, SpriteSortMode,
+    SpriteBatch, SpriteBatchEffect, SpriteBatchOptions, SpriteEffects, SpriteOptions,
+    SpriteSortMode,
 };
 pub use sprites::font::{FontOptions, SpriteFont};
 pub use xnagraph_graph::{GpuFrameTiming, GpuNodeTime, GpuTimingSupport};

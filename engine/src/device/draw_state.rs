@@ -109,7 +109,7 @@ pub(crate) struct AppliedEffect {
 }
 
 /// What `CustomPass::apply` left on the device for the draws that follow.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct CustomApplied {
     pub state: Arc<EffectState>,
     pub inputs: Vec<InputBinding>,

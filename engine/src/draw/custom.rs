@@ -1,14 +1,12 @@
 //! Geometry draws with a custom effect applied (`CustomPass::apply`): the vertex layout from the
 //! pass's named inputs, and the recorded draw carrying the pass's program and values.
 
-use std::sync::Arc;
-
 use xnagraph_graph::{
     AttributeSource, BindingLayout, CustomDraw, CustomSampler, CustomStage, Draw, GeometryDraw,
     PipelineKey, ShaderKind, VertexLayout, ATTRIBUTES,
 };
 
-use super::vertex_format;
+use super::{vertex_format, StockStates};
 use crate::device::draw_state::CustomApplied;
 use crate::device::shared::{DeviceShared, Recording};
 use crate::error::{Result, XnaError};
@@ -55,25 +53,25 @@ pub(super) fn layout(
 
 /// Records `geometry` drawn with the custom pass `effect`: the device's states in the pipeline
 /// key, the pass's uniform bytes, and each sampler's texture with the device's sampler state
-/// for its slot at this draw.
+/// for its slot at this draw. With `batch` (a `SpriteBatch`'s quads), its blend, depth/stencil
+/// and rasterizer states and its sampler for fragment slot 0 stand in for the device's.
 pub(super) fn record(
     rec: &mut Recording,
     effect: &CustomApplied,
     mut geometry: GeometryDraw,
-    shared: &Arc<DeviceShared>,
+    shared: &DeviceShared,
+    batch: Option<&StockStates>,
 ) -> Result<()> {
     // As for the stock effects and SpriteBatch: no sampler may read a bound render target.
     for (_, _, texture) in &effect.textures {
         rec.refuse_bound(texture)?;
     }
     let states = &rec.draw;
-    crate::device::capability::check_states(
-        shared,
-        rec,
-        &states.blend,
-        &states.samplers[0],
-        &states.rasterizer,
-    )?;
+    let (blend, depth_stencil, rasterizer, sampler0) = match batch {
+        Some(b) => (b.blend, b.depth_stencil, b.rasterizer, b.samplers[0]),
+        None => (states.blend, states.depth_stencil, states.rasterizer, states.samplers[0]),
+    };
+    crate::device::capability::check_states(shared, rec, &blend, &sampler0, &rasterizer)?;
     let samplers = effect
         .textures
         .iter()
@@ -81,6 +79,7 @@ pub(super) fn record(
             let slot = *binding as usize;
             let sampler = match stage {
                 CustomStage::Vertex => states.vertex_samplers.get(slot),
+                CustomStage::Fragment if slot == 0 => Some(&sampler0),
                 CustomStage::Fragment => states.samplers.get(slot),
             };
             let sampler = sampler.copied().ok_or_else(|| {
@@ -103,11 +102,11 @@ pub(super) fn record(
     let draw = Draw {
         pipeline: PipelineKey {
             shader: ShaderKind::CustomGeometry(effect.state.key()),
-            blend: states.blend,
-            depth_stencil: states.depth_stencil,
-            rasterizer: states.rasterizer,
+            blend,
+            depth_stencil,
+            rasterizer,
         },
-        sampler: states.samplers[0],
+        sampler: sampler0,
         textures: xnagraph_graph::DrawTextures::one(effect.white.clone()),
         effect: None,
         first_sprite: 0,

@@ -20,9 +20,9 @@ pub mod states;
 
 use bytemuck::Pod;
 use xnagraph_graph::{
-    Attribute, AttributeSource, BindingLayout, Draw, DrawCall, DrawTextures, GeometryDraw,
-    IndexSource, PipelineKey, PrimitiveType, ShaderKind, StockMaterial, VertexFormat, VertexLayout,
-    VertexSource, ATTRIBUTES,
+    Attribute, AttributeSource, BindingLayout, BlendState, DepthStencilState, Draw, DrawCall,
+    DrawTextures, GeometryDraw, IndexSource, PipelineKey, PrimitiveType, RasterizerState,
+    SamplerState, ShaderKind, StockMaterial, VertexFormat, VertexLayout, VertexSource, ATTRIBUTES,
 };
 
 use std::sync::Arc;
@@ -30,13 +30,14 @@ use std::sync::Arc;
 use crate::device::draw_state::AppliedEffect;
 use crate::device::draw_state::CustomApplied;
 use crate::device::profile::GraphicsProfile;
-use crate::device::shared::Recording;
+use crate::device::shared::{DeviceShared, Recording};
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::resources::buffer::{
     VertexDeclaration, VertexElementFormat, VertexElementUsage, VertexType,
 };
+use crate::vertex::VertexPositionColorTexture;
 
 /// An index type of `DrawUserIndexedPrimitives`: `u16` or `u32` (XNA's `short[]` / `int[]`).
 pub trait IndexElement: Pod + Copy + private::Sealed {
@@ -87,10 +88,18 @@ fn layout(
     effect: &ActiveEffect,
     caps: &xnagraph_graph::Capabilities,
 ) -> Result<VertexLayout> {
-    let effect = match effect {
-        ActiveEffect::Basic(e) => e,
-        ActiveEffect::Custom(c) => return custom::layout(declarations, c),
-    };
+    match effect {
+        ActiveEffect::Basic(e) => stock_layout(declarations, e, caps),
+        ActiveEffect::Custom(c) => custom::layout(declarations, c),
+    }
+}
+
+/// [`layout`] for a stock effect.
+fn stock_layout(
+    declarations: &[(&VertexDeclaration, u32)],
+    effect: &AppliedEffect,
+    caps: &xnagraph_graph::Capabilities,
+) -> Result<VertexLayout> {
     let mut attributes = [None; ATTRIBUTES];
     for (binding, (decl, _)) in declarations.iter().enumerate() {
         for e in decl.vertex_elements() {
@@ -528,57 +537,126 @@ impl GraphicsDevice {
         &self,
         rec: &mut Recording,
         effect: ActiveEffect,
-        mut geometry: GeometryDraw,
+        geometry: GeometryDraw,
     ) -> Result<()> {
         let effect = match effect {
             ActiveEffect::Basic(e) => *e,
-            ActiveEffect::Custom(c) => return custom::record(rec, &c, geometry, &self.shared),
+            ActiveEffect::Custom(c) => {
+                return custom::record(rec, &c, geometry, &self.shared, None)
+            }
         };
-        geometry.material = effect.material;
-        // XNA refuses any draw that samples a bound render target (a feedback loop on the
-        // GPU), with SpriteBatch's rule and error.
-        rec.refuse_bound(&effect.texture)?;
-        if let Some(texture2) = &effect.texture2 {
-            rec.refuse_bound(texture2)?;
-        }
         let states = &rec.draw;
+        let states = StockStates {
+            blend: states.blend,
+            depth_stencil: states.depth_stencil,
+            rasterizer: states.rasterizer,
+            samplers: [states.samplers[0], states.samplers[1]],
+        };
+        record_stock(&self.shared, rec, effect, geometry, &states)
+    }
+}
+
+/// The states a stock effect's geometry draw is recorded with: the device's for a geometry
+/// draw, the batch's for a `SpriteBatch` drawing through a stock effect.
+pub(crate) struct StockStates {
+    pub blend: BlendState,
+    pub depth_stencil: DepthStencilState,
+    pub rasterizer: RasterizerState,
+    /// `SamplerStates[0]` and `SamplerStates[1]` (DualTextureEffect's `Texture2`).
+    pub samplers: [SamplerState; 2],
+}
+
+/// Records a stock effect's draw of `geometry` with `states`.
+fn record_stock(
+    shared: &DeviceShared,
+    rec: &mut Recording,
+    effect: AppliedEffect,
+    mut geometry: GeometryDraw,
+    states: &StockStates,
+) -> Result<()> {
+    geometry.material = effect.material;
+    // XNA refuses any draw that samples a bound render target (a feedback loop on the
+    // GPU), with SpriteBatch's rule and error.
+    rec.refuse_bound(&effect.texture)?;
+    if let Some(texture2) = &effect.texture2 {
+        rec.refuse_bound(texture2)?;
+    }
+    let [sampler, sampler1] = states.samplers;
+    crate::device::capability::check_states(
+        shared,
+        rec,
+        &states.blend,
+        &sampler,
+        &states.rasterizer,
+    )?;
+    if let Some(texture2) = effect.texture2 {
         crate::device::capability::check_states(
-            &self.shared,
+            shared,
             rec,
             &states.blend,
-            &states.samplers[0],
+            &sampler1,
             &states.rasterizer,
         )?;
-        if let Some(texture2) = effect.texture2 {
-            let sampler = states.samplers[1];
-            crate::device::capability::check_states(
-                &self.shared,
-                rec,
-                &states.blend,
-                &sampler,
-                &states.rasterizer,
-            )?;
-            geometry.texture2 = Some((texture2, sampler));
-        }
-        let draw = Draw {
-            pipeline: PipelineKey {
-                shader: ShaderKind::Basic,
-                blend: states.blend,
-                depth_stencil: states.depth_stencil,
-                rasterizer: states.rasterizer,
-            },
-            sampler: states.samplers[0],
-            textures: DrawTextures::one(effect.texture),
-            effect: None,
-            first_sprite: 0,
-            sprite_count: 0,
-            viewport: rec.viewport,
-            scissor: rec.scissor,
-            transform: effect.transform,
-            geometry: Some(Box::new(geometry)),
-        };
-        rec.builder.draw(draw);
-        Ok(())
+        geometry.texture2 = Some((texture2, sampler1));
+    }
+    let draw = Draw {
+        pipeline: PipelineKey {
+            shader: ShaderKind::Basic,
+            blend: states.blend,
+            depth_stencil: states.depth_stencil,
+            rasterizer: states.rasterizer,
+        },
+        sampler,
+        textures: DrawTextures::one(effect.texture),
+        effect: None,
+        first_sprite: 0,
+        sprite_count: 0,
+        viewport: rec.viewport,
+        scissor: rec.scissor,
+        transform: effect.transform,
+        geometry: Some(Box::new(geometry)),
+    };
+    rec.builder.draw(draw);
+    Ok(())
+}
+
+/// Records a triangle list of `vertices` and 16-bit `indices` through a stock effect or a
+/// custom pass with `states`: a `SpriteBatch`'s quads drawn through a `BasicEffect`,
+/// `AlphaTestEffect`, `DualTextureEffect` or `CustomEffect`. The vertex declaration must hold
+/// what the effect reads, as in `DrawUserIndexedPrimitives` (a lit `BasicEffect` needs normals,
+/// a custom pass may read an element the quads lack: `InvalidOperation`).
+pub(crate) fn record_sprite_quads(
+    shared: &DeviceShared,
+    rec: &mut Recording,
+    effect: ActiveEffect,
+    states: &StockStates,
+    vertices: &[VertexPositionColorTexture],
+    indices: &[u16],
+) -> Result<()> {
+    let declaration = VertexPositionColorTexture::vertex_declaration();
+    let layout = layout(&[(&declaration, 0)], &effect, &shared.caps)?;
+    let vertex_range = push_arena(rec, bytemuck::cast_slice(vertices));
+    let index_range = push_arena(rec, bytemuck::cast_slice(indices));
+    let geometry = GeometryDraw {
+        layout,
+        primitive: PrimitiveType::TriangleList,
+        streams: vec![VertexSource::User(vertex_range)],
+        indices: Some(IndexSource { buffer: None, user: index_range, element_size: 2 }),
+        call: DrawCall::Indexed {
+            base_vertex: 0,
+            first_index: 0,
+            index_count: indices.len() as u32,
+            min_vertex: 0,
+            vertex_span: vertices.len() as u32,
+        },
+        instances: 1,
+        material: StockMaterial::default(),
+        texture2: None,
+        custom: None,
+    };
+    match effect {
+        ActiveEffect::Basic(e) => record_stock(shared, rec, *e, geometry, states),
+        ActiveEffect::Custom(c) => custom::record(rec, &c, geometry, shared, Some(states)),
     }
 }
 

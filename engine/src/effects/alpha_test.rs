@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use xnagraph_graph::{CompareFunction, StockShader};
+use xnagraph_graph::{CompareFunction, StockShader, TextureState};
 
 use crate::device::draw_state::AppliedEffect;
 use crate::device::shared::DeviceShared;
@@ -201,14 +201,15 @@ impl StockEffect for AlphaTestEffect {
         &self.device
     }
 
-    fn applied(&self) -> Result<AppliedEffect> {
+    fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
         let d = self.diffuse_color;
         let f = self.fog_color;
         let values = [self.alpha, d.x, d.y, d.z, f.x, f.y, f.z, self.fog_start, self.fog_end];
         crate::finite::check_finite(&[("value", &values)])?;
-        let texture = match &self.texture {
-            Some(t) => t.core.state()?,
-            None => {
+        let texture = match (texture0, &self.texture) {
+            (Some(t), _) => t,
+            (None, Some(t)) => t.core.state()?,
+            (None, None) => {
                 return Err(XnaError::invalid_operation(
                     "AlphaTestEffect.Texture is null: the effect samples it.",
                 ))

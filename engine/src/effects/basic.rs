@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use xnagraph_graph::StockShader;
+use xnagraph_graph::{StockShader, TextureState};
 
 use crate::device::draw_state::AppliedEffect;
 use crate::device::profile::GraphicsProfile;
@@ -441,16 +441,17 @@ impl StockEffect for BasicEffect {
         &self.device
     }
 
-    fn applied(&self) -> Result<AppliedEffect> {
+    fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
         self.check_values()?;
-        let texture = match (self.texture_enabled, &self.texture) {
-            (true, Some(t)) => t.core.state()?,
-            (true, None) => {
+        let texture = match (self.texture_enabled, texture0, &self.texture) {
+            (true, Some(t), _) => t,
+            (true, None, Some(t)) => t.core.state()?,
+            (true, None, None) => {
                 return Err(XnaError::invalid_operation(
                     "BasicEffect.TextureEnabled is set but BasicEffect.Texture is null.",
                 ))
             }
-            (false, _) => self.white.core.state()?,
+            (false, _, _) => self.white.core.state()?,
         };
         let a = self.alpha.clamp(0.0, 1.0);
         let d = self.diffuse_color;

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use xnagraph_graph::StockShader;
+use xnagraph_graph::{StockShader, TextureState};
 
 use crate::device::draw_state::AppliedEffect;
 use crate::device::shared::DeviceShared;
@@ -184,7 +184,7 @@ impl StockEffect for DualTextureEffect {
         &self.device
     }
 
-    fn applied(&self) -> Result<AppliedEffect> {
+    fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
         let d = self.diffuse_color;
         let f = self.fog_color;
         let values = [self.alpha, d.x, d.y, d.z, f.x, f.y, f.z, self.fog_start, self.fog_end];
@@ -195,7 +195,10 @@ impl StockEffect for DualTextureEffect {
                 "DualTextureEffect.{name} is null: the effect samples it."
             ))),
         };
-        let texture = state(&self.texture, "Texture")?;
+        let texture = match texture0 {
+            Some(t) => t,
+            None => state(&self.texture, "Texture")?,
+        };
         let texture2 = state(&self.texture2, "Texture2")?;
         let a = self.alpha.clamp(0.0, 1.0);
         let world_view = self.world.mul(&self.view);

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use xnagraph_graph::{StockMaterial, StockShader, MATERIAL_FLOATS};
+use xnagraph_graph::{StockMaterial, StockShader, TextureState, MATERIAL_FLOATS};
 
 use crate::device::draw_state::AppliedEffect;
 use crate::device::shared::DeviceShared;
@@ -19,7 +19,13 @@ pub(crate) trait StockEffect: std::fmt::Debug {
     fn device(&self) -> &Arc<DeviceShared>;
     /// The effect's values as the draws that follow use them, or XNA's error for an effect
     /// that cannot be applied as it is.
-    fn applied(&self) -> Result<AppliedEffect>;
+    fn applied(&self) -> Result<AppliedEffect> {
+        self.applied_with(None)
+    }
+    /// As [`StockEffect::applied`]; with `Some(texture)`, that texture is sampled in place of
+    /// the effect's own `Texture` (which then need not be set): what a `SpriteBatch` does when
+    /// it binds each sprite's texture to `Textures[0]` after applying the pass.
+    fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect>;
 }
 
 /// XNA's `DirectionalLight` of an effect: a light infinitely far away shining along

@@ -543,6 +543,25 @@ impl CustomEffect {
         Ok(EffectParameter { effect: self, index })
     }
 
+    /// What each pass of the current technique leaves on the device, for a `SpriteBatch` of
+    /// `device` drawing through the effect (`Textures[0]` left to the batch: see
+    /// [`CustomPass::applied`]). A disposed effect is `ObjectDisposed`; an effect of another
+    /// device is `Argument` on `effect`.
+    pub(crate) fn sprite_passes(
+        &self,
+        device: &Arc<DeviceShared>,
+    ) -> Result<Vec<crate::device::draw_state::CustomApplied>> {
+        self.core.res.check_alive()?;
+        if !std::ptr::eq(self.core.device.as_ptr(), Arc::as_ptr(device)) {
+            return Err(XnaError::argument(
+                "effect",
+                "The effect was created on a different GraphicsDevice.",
+            ));
+        }
+        let passes = self.current_technique().passes();
+        passes.iter().map(|p| p.applied(true).map(|(_, a)| a)).collect()
+    }
+
     /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, then `ResourceDestroyed`; a
     /// later `apply` is `ObjectDisposed`. Draws already recorded keep the programs until the GPU
     /// has run them.

@@ -7,7 +7,10 @@ use std::sync::Arc;
 use super::parameter::{self, EffectValue, ParameterClass, ParameterInfo, ParameterType, Value};
 use super::reflect::StageInfo;
 use super::{CustomPass, CustomTechnique, EffectParameter};
+use xnagraph_graph::CustomStage;
+
 use crate::device::draw_state::CustomApplied;
+use crate::device::shared::DeviceShared;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 
@@ -48,6 +51,18 @@ impl CustomPass<'_> {
     /// `InvalidOperation` (XNA binds no texture there); a texture of another
     /// device is `Argument` on `value`; a disposed texture is `ObjectDisposed`.
     pub fn apply(&self) -> Result<()> {
+        let (device, applied) = self.applied(false)?;
+        let mut rec = lock(&device.rec);
+        rec.draw.effect = None;
+        rec.draw.custom = Some(Arc::new(applied));
+        Ok(())
+    }
+
+    /// What [`CustomPass::apply`] leaves on the device, and the device. With `sprites`, the
+    /// fragment sampler at binding 0 (`Textures[0]`, which a `SpriteBatch` sets to each run's
+    /// texture after applying the pass) need not have a texture set: it holds the effect's
+    /// white texel until the batch puts its own there.
+    pub(crate) fn applied(&self, sprites: bool) -> Result<(Arc<DeviceShared>, CustomApplied)> {
         let core = &self.effect.core;
         core.res.check_alive()?;
         let device =
@@ -70,11 +85,14 @@ impl CustomPass<'_> {
             bytes
         };
         let mut textures = Vec::new();
-        for (stage, info) in [
-            (xnagraph_graph::CustomStage::Vertex, &pass.vertex),
-            (xnagraph_graph::CustomStage::Fragment, &pass.fragment),
-        ] {
+        for (stage, info) in
+            [(CustomStage::Vertex, &pass.vertex), (CustomStage::Fragment, &pass.fragment)]
+        {
             for s in &info.samplers {
+                if sprites && stage == CustomStage::Fragment && s.binding == 0 {
+                    textures.push((stage, 0, core.white.clone()));
+                    continue;
+                }
                 let i = core.parameters.iter().position(|p| p.name == s.name);
                 let Some(Value::Texture(Some(t))) = i.and_then(|i| values.get(i)) else {
                     return Err(XnaError::invalid_operation(format!(
@@ -99,10 +117,9 @@ impl CustomPass<'_> {
             textures,
             white: core.white.clone(),
         };
-        let mut rec = lock(&device.rec);
-        rec.draw.effect = None;
-        rec.draw.custom = Some(Arc::new(applied));
-        Ok(())
+        drop(values);
+        drop(techniques);
+        Ok((device, applied))
     }
 }
 

@@ -42,17 +42,18 @@ impl SpriteBatch {
     /// cube of another device, and at `end` for a cube bound as a render target, whose content
     /// must be resolved before it can be sampled; `ObjectDisposed` for a disposed cube), and:
     /// `Argument` on `direction` when it is the zero vector or not finite; `InvalidOperation`
-    /// in a batch begun with a custom [`Effect`](crate::Effect), whose stage cannot sample a
-    /// cube.
+    /// in a batch begun with an effect ([`SpriteBatchEffect`](crate::SpriteBatchEffect)), which
+    /// cannot sample a cube.
     pub fn draw_cube_direction(
         &mut self,
         cube: &TextureCube,
         destination: Rectangle,
         direction: Vector3,
     ) -> Result<()> {
-        if self.state.is_some() && self.effect.is_some() {
+        if self.state.is_some() && (self.effect.is_some() || self.geometry.is_some()) {
             return Err(XnaError::invalid_operation(
-                "A cube cannot be drawn in a SpriteBatch begun with a custom effect.",
+                "A cube cannot be drawn in a SpriteBatch begun with an effect (a custom effect or a \
+                 stock geometry effect).",
             ));
         }
         let color = encode_direction(direction)?;

@@ -8,21 +8,32 @@
 //! distinct textures each: a draw ends where the next sprite's texture would be one too many,
 //! and every sprite's slot is rewritten to its texture's slot in its own draw. The order in
 //! which sprites are drawn never changes, only how many draws it takes. Any other batch
-//! (Immediate mode, a custom effect, the cube stage) is one draw per run of one texture.
+//! (Immediate mode, a pixel-stage effect, the cube stage) is one draw per run of one texture.
+//!
+//! A batch begun with an effect that has its own vertex stage (`BasicEffect`,
+//! `AlphaTestEffect`, `DualTextureEffect`, `CustomEffect`) puts nothing in the frame's sprite
+//! arena: its sprites, in drawing order, become `VertexPositionColorTexture` quads in the
+//! frame's geometry arena (two triangles each, 16-bit indices), one geometry draw per run of
+//! one texture (cut every [`QUADS_PER_DRAW`] sprites) and per pass of a custom effect, each
+//! through the effect with the run's texture in place of its own (`Textures[0]`) and the
+//! batch's states.
 
 use std::sync::Arc;
 
 use xnagraph_graph::{
-    Draw, DrawTextures, PipelineKey, Rect, ShaderKind, SpriteArena, TextureState, Viewport,
-    MAX_DRAW_TEXTURES,
+    CustomStage, Draw, DrawTextures, PipelineKey, Rect, ShaderKind, SpriteArena, SpriteInstance,
+    TextureState, Viewport, MAX_DRAW_TEXTURES,
 };
 
-use crate::device::shared::Recording;
+use crate::device::shared::{DeviceShared, Recording};
+use crate::draw::{record_sprite_quads, ActiveEffect, StockStates};
 use crate::error::Result;
 use crate::event::lock;
+use crate::math::{Color, Vector2, Vector3};
+use crate::vertex::VertexPositionColorTexture;
 
 use super::geometry::{apply_rotations, project};
-use super::{BatchState, Run, SpriteBatch, SpriteSortMode};
+use super::{BatchState, GeometryEffect, Run, SpriteBatch, SpriteSortMode};
 
 /// Where a batch's draws go: what every draw of one flush shares.
 struct Placement {
@@ -30,6 +41,13 @@ struct Placement {
     scissor: Rect,
     transform: [f32; 16],
 }
+
+/// The most sprites one quad draw holds: their vertices all have 16-bit indices.
+const QUADS_PER_DRAW: usize = 65_536 / 4;
+
+/// A quad's two triangles over its corners (top left, top right, bottom left, bottom right),
+/// as XNA's SpriteBatch indexes them.
+const QUAD_INDICES: [u16; 6] = [0, 1, 2, 1, 3, 2];
 
 /// A slot of `SpriteBatch::slots` whose texture is not in the current draw.
 const NO_SLOT: u32 = u32::MAX;
@@ -72,6 +90,13 @@ impl SpriteBatch {
             self.clear_queue();
             return Err(e);
         }
+        if let Some(effect) = self.geometry.take() {
+            let result = self.draw_quads(&mut rec, state, &effect, &device);
+            self.geometry = Some(effect);
+            drop(rec);
+            self.clear_queue();
+            return result;
+        }
         let viewport = rec.viewport;
         let placement = Placement {
             viewport,
@@ -111,6 +136,77 @@ impl SpriteBatch {
         }
         drop(rec);
         self.clear_queue();
+        Ok(())
+    }
+
+    /// Draws the sprites as quads through the batch's effect with its own vertex stage (see the
+    /// module doc).
+    fn draw_quads(
+        &mut self,
+        rec: &mut Recording,
+        state: &BatchState,
+        effect: &GeometryEffect,
+        device: &DeviceShared,
+    ) -> Result<()> {
+        let sorted = (!self.keys.is_empty()).then(|| {
+            let mut out = SpriteArena::default();
+            // `runs` becomes the runs of the drawing order.
+            self.write_sorted(state.sort, &mut out);
+            out
+        });
+        let sprites: &[SpriteInstance] = sorted.as_deref().unwrap_or(&self.instances);
+        let states = StockStates {
+            blend: state.blend,
+            depth_stencil: state.depth_stencil,
+            rasterizer: state.rasterizer,
+            samplers: [state.sampler, rec.draw.samplers[1]],
+        };
+        let mut vertices = Vec::new();
+        let mut indices = Vec::new();
+        let mut done = 0;
+        for run in &self.runs {
+            let texture = &self.textures[run.texture as usize];
+            let run_sprites = &sprites[done..done + run.sprites as usize];
+            done += run.sprites as usize;
+            for chunk in run_sprites.chunks(QUADS_PER_DRAW) {
+                vertices.clear();
+                indices.clear();
+                for (i, sprite) in chunk.iter().enumerate() {
+                    let [r, g, b, a] = sprite.color;
+                    let color = Color::new(r, g, b, a);
+                    for corner in 0..4 {
+                        let ([x, y], [u, v]) = sprite.corner(corner);
+                        vertices.push(VertexPositionColorTexture {
+                            position: Vector3::new(x, y, sprite.depth),
+                            color,
+                            texture_coordinate: Vector2::new(u, v),
+                        });
+                    }
+                    let first = (i * 4) as u16;
+                    indices.extend(QUAD_INDICES.map(|k| first + k));
+                }
+                let quads = |rec: &mut Recording, effect| {
+                    record_sprite_quads(device, rec, effect, &states, &vertices, &indices)
+                };
+                match effect {
+                    GeometryEffect::Stock(stock) => {
+                        let applied = stock.applied_with(Some(texture.state.clone()))?;
+                        quads(rec, ActiveEffect::Basic(Box::new(applied)))?;
+                    }
+                    GeometryEffect::Custom(passes) => {
+                        for pass in passes {
+                            let mut applied = pass.clone();
+                            for (stage, binding, t) in &mut applied.textures {
+                                if *stage == CustomStage::Fragment && *binding == 0 {
+                                    *t = texture.state.clone();
+                                }
+                            }
+                            quads(rec, ActiveEffect::Custom(Arc::new(applied)))?;
+                        }
+                    }
+                }
+            }
+        }
         Ok(())
     }
 

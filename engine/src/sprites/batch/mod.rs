@@ -10,7 +10,9 @@
 //! rotates all such sprites at once (sines and cosines in vectorised blocks), to the very bits a
 //! rotation at the draw gives, which is where a sprite in mapped memory (never read back) is
 //! rotated. The stock vertex stage expands each instance into its four corners; the stock fragment
-//! stage, or the [`Effect`] given to `begin`, colours them. `end` hands the arena to the frame
+//! stage, or the pixel-stage [`Effect`](crate::Effect) given to `begin`, colours them; a batch
+//! begun with a stock geometry effect draws its sprites as quads through that effect instead
+//! ([`SpriteBatchEffect`], `flush.rs`). `end` hands the arena to the frame
 //! (moved, not copied, when the frame has no sprites yet) and records the draws ([`flush`]): a
 //! batch of the stock stage over several 2D textures draws up to
 //! [`xnagraph_graph::MAX_DRAW_TEXTURES`] of them per `Draw`, each sprite picking its texture by its
@@ -27,9 +29,10 @@ use xnagraph_graph::{
     TextureState,
 };
 
+use crate::device::draw_state::CustomApplied;
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
-use crate::effects::sprite::Effect;
+use crate::effects::stock::StockEffect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::finite::{all_below_2_pow_124, check_finite, check_rasterizer};
@@ -43,7 +46,9 @@ mod modes;
 mod overloads;
 mod text;
 
-pub use modes::{SpriteBatchOptions, SpriteEffects, SpriteOptions, SpriteSortMode};
+pub use modes::{
+    SpriteBatchEffect, SpriteBatchOptions, SpriteEffects, SpriteOptions, SpriteSortMode,
+};
 
 use geometry::{instance, normalised_source, project, unrotated, Geometry, Sprite};
 
@@ -133,14 +138,52 @@ fn draw_before_begin() -> XnaError {
     )
 }
 
+/// An effect with its own vertex stage, as `begin` was given it ([`SpriteBatchEffect`]).
+enum GeometryEffect {
+    /// A copy of a stock effect.
+    Stock(Box<dyn StockEffect + Send + Sync>),
+    /// What each pass of a custom effect's current technique applies, `Textures[0]` left to
+    /// the batch.
+    Custom(Vec<CustomApplied>),
+}
+
+/// A copy of a stock geometry effect for a batch: `Argument` on `effect` when the effect
+/// belongs to another device.
+fn stock_effect<E>(effect: &E, device: &Arc<DeviceShared>) -> Result<GeometryEffect>
+where
+    E: StockEffect + Clone + Send + Sync + 'static,
+{
+    if !Arc::ptr_eq(effect.device(), device) {
+        return Err(XnaError::argument(
+            "effect",
+            "The effect was created on a different GraphicsDevice.",
+        ));
+    }
+    check_geometry(device)?;
+    Ok(GeometryEffect::Stock(Box::new(effect.clone())))
+}
+
+/// `NotSupported` on a renderer that lowers no geometry, where an effect's own vertex stage
+/// cannot run.
+fn check_geometry(device: &DeviceShared) -> Result<()> {
+    if !device.caps.geometry {
+        return Err(XnaError::not_supported(
+            "A SpriteBatch effect with its own vertex stage is not supported by the active \
+             renderer (it lowers no geometry).",
+        ));
+    }
+    Ok(())
+}
+
 /// XNA's `SpriteBatch`: `begin`, any number of `draw*` calls, `end`.
 ///
 /// States, sort modes, sprite placement (rotation about the origin, scale, flips, layer depth)
 /// and the errors for misuse (a second `begin`, a draw or `end` without `begin`) follow XNA.
 /// The projection is taken from the viewport at `begin`. Sprites become instances of the stock
-/// sprite shader recorded into the frame; they are drawn when the frame is flushed. Where it
-/// differs from XNA: an [`Effect`] passed to [`SpriteBatch::begin_with_effect`] replaces only the
-/// pixel stage (the stock vertex stage always places the sprites), and XNA's `Draw` and
+/// sprite shader recorded into the frame (or quads of a stock geometry effect: see
+/// [`SpriteBatchEffect`]); they are drawn when the frame is flushed. Where it differs from XNA:
+/// [`SpriteBatch::begin_with_effect`] also takes a pixel stage alone
+/// ([`Effect`](crate::Effect)), placed by the stock vertex stage, and XNA's `Draw` and
 /// `DrawString` overloads are methods of their own (`draw`, `draw_rect`, `draw_ex`, ...), as
 /// Rust has no overloading.
 ///
@@ -189,8 +232,11 @@ pub struct SpriteBatch {
     /// texture of the batch here without searching `textures`, whatever the order in which
     /// the textures alternate, as long as no other texture took its slot since.
     recent: Box<[(usize, u32); RECENT_SLOTS]>,
-    /// The effect `begin` was given, held by every draw of the batch.
+    /// The pixel-stage effect `begin` was given, held by every draw of the batch.
     effect: Option<Arc<EffectState>>,
+    /// The effect with its own vertex stage `begin` was given, as it was then: the sprites are
+    /// drawn as quads through it ([`SpriteBatchEffect`]).
+    geometry: Option<GeometryEffect>,
     /// Scratch for batches of more textures than a draw holds: each texture's slot in the
     /// draw being cut.
     slots: Vec<u32>,
@@ -215,6 +261,7 @@ impl SpriteBatch {
             textures: Vec::new(),
             recent: Box::new([(0, 0); RECENT_SLOTS]),
             effect: None,
+            geometry: None,
             slots: Vec::new(),
         })
     }
@@ -260,7 +307,8 @@ impl SpriteBatch {
         rasterizer: Option<RasterizerState>,
         transform: Option<Matrix>,
     ) -> Result<()> {
-        self.begin_with_effect(sort, blend, sampler, depth_stencil, rasterizer, None, transform)
+        let effect: Option<SpriteBatchEffect<'_>> = None;
+        self.begin_with_effect(sort, blend, sampler, depth_stencil, rasterizer, effect, transform)
     }
 
     /// XNA's `SpriteBatch.Begin` with every argument by name ([`SpriteBatchOptions`]; its
@@ -280,28 +328,56 @@ impl SpriteBatch {
     }
 
     /// XNA's `SpriteBatch.Begin(sortMode, blendState, samplerState, depthStencilState,
-    /// rasterizerState, effect, transformMatrix)`: as [`SpriteBatch::begin_with`], with the
-    /// sprites' pixel stage replaced by `effect`'s (`None`: the stock one).
+    /// rasterizerState, effect, transformMatrix)`: as [`SpriteBatch::begin_with`], the sprites
+    /// drawn through `effect` (`None`: the stock sprite stage), anything that converts into a
+    /// [`SpriteBatchEffect`]: `Some(&effect)` of an [`Effect`](crate::Effect), a
+    /// [`BasicEffect`](crate::BasicEffect), an [`AlphaTestEffect`](crate::AlphaTestEffect), a
+    /// [`DualTextureEffect`](crate::DualTextureEffect) or a
+    /// [`CustomEffect`](crate::CustomEffect). Without an effect,
+    /// [`SpriteBatch::begin_with`] takes the same arguments (a bare `None` here names no
+    /// effect type).
     ///
-    /// An effect with `n` outputs writes the first `n` bound render targets, each through the
-    /// blend state's write mask; targets past them keep their content, as with the stock
-    /// effect, which writes the first target only. Where it differs from XNA: the effect is a
-    /// pixel stage ([`Effect`], GLSL or SPIR-V), not a compiled `Effect` with a vertex shader.
+    /// A pixel-stage [`Effect`](crate::Effect) replaces the stock one; the stock vertex stage
+    /// places the sprites. An effect with `n` outputs writes the first `n` bound render
+    /// targets, each through the blend state's write mask; targets past them keep their
+    /// content, as with the stock effect, which writes the first target only.
+    ///
+    /// A stock or custom geometry effect draws the sprites as XNA's SpriteBatch does through an
+    /// effect with its own vertex shader: each sprite a `VertexPositionColorTexture` quad (x and y in
+    /// the batch's pixels, z the layer depth, the tint as vertex colour, each corner's texture
+    /// coordinates with the flips applied), the sprites in the sort mode's order, one draw per
+    /// run of sprites sharing a texture, through each pass of the effect's current technique,
+    /// each run's texture sampled in place of the effect's `Texture` (a custom effect's
+    /// fragment sampler at binding 0) as XNA's SpriteBatch sets `Textures[0]` after applying
+    /// the pass, so the effect's texture need not be set. The effect's vertex stage (a stock
+    /// effect's World × View × Projection) places the quads: the batch's projection and
+    /// `transform` are not applied
+    /// (as in XNA, where the effect's vertex shader replaces SpriteBatch's). The batch's blend,
+    /// sampler (`SamplerStates[0]`), depth/stencil and rasterizer states apply;
+    /// DualTextureEffect's `Texture2` is sampled with the device's `SamplerStates[1]`. Where
+    /// it differs from XNA: the effect is drawn with its values at `begin` (the batch keeps a
+    /// copy; XNA applies the pass at `End`, or at `Begin` in `Immediate` mode), the effect the
+    /// game holds is never changed, and a stock effect that cannot be applied as it is (a NaN
+    /// value, a lit `BasicEffect`, whose normals the quads lack) fails at the draw or `end`
+    /// that records it, as XNA's `Apply` or draw would (a custom effect's passes are applied
+    /// at `begin`, and fail there; one reading a vertex element the quads lack fails at the
+    /// draw or `end`).
     ///
     /// Errors: a disposed device or effect is `ObjectDisposed`; a second `begin` before `end`
     /// is `InvalidOperation`, as XNA; an effect of another device is `Argument` on `effect`; a
+    /// stock geometry effect on a renderer that lowers no geometry is `NotSupported`; a
     /// non-finite transform or rasterizer depth bias is `Argument` on `transformMatrix` or
     /// `rasterizerState`; states the device cannot honour are `NotSupported` (see
     /// [`SpriteBatch::begin_with`]).
     #[allow(clippy::too_many_arguments)]
-    pub fn begin_with_effect(
+    pub fn begin_with_effect<'e>(
         &mut self,
         sort: SpriteSortMode,
         blend: Option<BlendState>,
         sampler: Option<SamplerState>,
         depth_stencil: Option<DepthStencilState>,
         rasterizer: Option<RasterizerState>,
-        effect: Option<&Effect>,
+        effect: Option<impl Into<SpriteBatchEffect<'e>>>,
         transform: Option<Matrix>,
     ) -> Result<()> {
         let device = self.device()?;
@@ -310,7 +386,18 @@ impl SpriteBatch {
                 "Begin cannot be called again until End has been successfully called.",
             ));
         }
-        let effect = effect.map(|e| e.state_for(&device)).transpose()?;
+        let (effect, geometry) = match effect.map(Into::into) {
+            None => (None, None),
+            Some(SpriteBatchEffect::Pixel(e)) => (Some(e.state_for(&device)?), None),
+            Some(SpriteBatchEffect::Basic(e)) => (None, Some(stock_effect(e, &device)?)),
+            Some(SpriteBatchEffect::AlphaTest(e)) => (None, Some(stock_effect(e, &device)?)),
+            Some(SpriteBatchEffect::DualTexture(e)) => (None, Some(stock_effect(e, &device)?)),
+            Some(SpriteBatchEffect::Custom(e)) => {
+                let passes = e.sprite_passes(&device)?;
+                check_geometry(&device)?;
+                (None, Some(GeometryEffect::Custom(passes)))
+            }
+        };
         if let Some(rasterizer) = &rasterizer {
             check_rasterizer(rasterizer)?;
         }
@@ -329,6 +416,7 @@ impl SpriteBatch {
             // any other's is read back (copied after the frame's sprites, sorted, or written to
             // a capture), which mapped memory makes slow.
             let mapped = sort == SpriteSortMode::Deferred
+                && geometry.is_none()
                 && rec.builder.sprites_mut().is_empty()
                 && !device.capture.capturing();
             if self.instances.capacity() == 0 || (self.instances.is_mapped() && !mapped) {
@@ -347,6 +435,7 @@ impl SpriteBatch {
             projected,
         });
         self.effect = effect;
+        self.geometry = geometry;
         self.clear_queue();
         self.clear_textures();
         Ok(())
@@ -572,6 +661,7 @@ impl SpriteBatch {
         let result = self.flush_sprites(&state);
         self.clear_textures();
         self.effect = None;
+        self.geometry = None;
         result
     }
 

@@ -1,6 +1,11 @@
-//! XNA's `SpriteSortMode` and `SpriteEffects`, and the descriptors of `SpriteBatch`'s long
-//! overloads: [`SpriteBatchOptions`] for `Begin`, [`SpriteOptions`] for `Draw`.
+//! XNA's `SpriteSortMode` and `SpriteEffects`, the effects `SpriteBatch.Begin` takes
+//! ([`SpriteBatchEffect`]), and the descriptors of `SpriteBatch`'s long overloads:
+//! [`SpriteBatchOptions`] for `Begin`, [`SpriteOptions`] for `Draw`.
 
+use crate::effects::alpha_test::AlphaTestEffect;
+use crate::effects::basic::BasicEffect;
+use crate::effects::custom::CustomEffect;
+use crate::effects::dual_texture::DualTextureEffect;
 use crate::effects::sprite::Effect;
 use crate::math::{Color, Matrix, Rectangle, Vector2};
 use xnagraph_graph::{BlendState, DepthStencilState, RasterizerState, SamplerState};
@@ -40,6 +45,73 @@ impl SpriteEffects {
     pub const NONE: SpriteEffects = SpriteEffects::empty();
 }
 
+/// An effect `SpriteBatch.Begin` takes: XNA's `Effect effect` argument, which may be any
+/// effect. Made with `into()` from a reference to the effect (`SpriteBatch::begin_with_effect`
+/// takes anything that converts).
+///
+/// - [`SpriteBatchEffect::Pixel`]: a sprite pixel stage ([`Effect`]). The stock vertex stage
+///   places the sprites (projection and `transformMatrix` apply) and the effect colours them.
+/// - [`SpriteBatchEffect::Basic`], [`SpriteBatchEffect::AlphaTest`],
+///   [`SpriteBatchEffect::DualTexture`], [`SpriteBatchEffect::Custom`]: a stock or custom
+///   geometry effect, with its own vertex stage. As
+///   in XNA, the sprites become `VertexPositionColorTexture` quads (x and y in the batch's
+///   pixels, z the layer depth, the tint as vertex colour, each corner's texture coordinate
+///   with the flips applied), drawn through the effect's pass in the batch's sort order, one
+///   draw per run of sprites sharing a texture (per pass of a custom effect); the effect's
+///   vertex stage (a stock effect's World × View × Projection) places them, and the batch's
+///   projection and `transformMatrix` are not applied. Each sprite's texture is sampled in
+///   place of the effect's `Texture` (XNA's SpriteBatch sets `Textures[0]` after applying the
+///   pass); the effect the game holds is not changed.
+#[derive(Clone, Copy, Debug)]
+pub enum SpriteBatchEffect<'a> {
+    /// A sprite pixel stage.
+    Pixel(&'a Effect),
+    /// `BasicEffect`.
+    Basic(&'a BasicEffect),
+    /// `AlphaTestEffect`.
+    AlphaTest(&'a AlphaTestEffect),
+    /// `DualTextureEffect`. It reads `TextureCoordinate1`, which the quads lack: as in XNA,
+    /// whose SpriteBatch vertices have one texture coordinate, its draws are
+    /// `InvalidOperation` naming the element (at the draw or `end` that records them).
+    DualTexture(&'a DualTextureEffect),
+    /// A custom geometry effect: every pass of its current technique, in order, draws each run
+    /// of sprites (as XNA's SpriteBatch does). Its vertex stage reads the quads' `Position`,
+    /// `Color` and `TextureCoordinate`; the fragment sampler at binding 0 (`Textures[0]`)
+    /// samples each sprite's texture, with the batch's sampler state, whatever texture the
+    /// parameter holds.
+    Custom(&'a CustomEffect),
+}
+
+impl<'a> From<&'a CustomEffect> for SpriteBatchEffect<'a> {
+    fn from(effect: &'a CustomEffect) -> Self {
+        SpriteBatchEffect::Custom(effect)
+    }
+}
+
+impl<'a> From<&'a Effect> for SpriteBatchEffect<'a> {
+    fn from(effect: &'a Effect) -> Self {
+        SpriteBatchEffect::Pixel(effect)
+    }
+}
+
+impl<'a> From<&'a BasicEffect> for SpriteBatchEffect<'a> {
+    fn from(effect: &'a BasicEffect) -> Self {
+        SpriteBatchEffect::Basic(effect)
+    }
+}
+
+impl<'a> From<&'a AlphaTestEffect> for SpriteBatchEffect<'a> {
+    fn from(effect: &'a AlphaTestEffect) -> Self {
+        SpriteBatchEffect::AlphaTest(effect)
+    }
+}
+
+impl<'a> From<&'a DualTextureEffect> for SpriteBatchEffect<'a> {
+    fn from(effect: &'a DualTextureEffect) -> Self {
+        SpriteBatchEffect::DualTexture(effect)
+    }
+}
+
 /// What [`SpriteBatch::begin_with_options`](crate::SpriteBatch::begin_with_options) begins a
 /// batch with, by name: XNA's `Begin(sortMode, blendState, samplerState, depthStencilState,
 /// rasterizerState, effect, transformMatrix)` as a descriptor. `Default` is XNA's `Begin()`:
@@ -68,8 +140,8 @@ pub struct SpriteBatchOptions<'a> {
     pub depth_stencil_state: DepthStencilState,
     /// `rasterizerState` (XNA's null: `RasterizerState::CULL_COUNTER_CLOCKWISE`).
     pub rasterizer_state: RasterizerState,
-    /// `effect`: a pixel stage replacing the stock one (`None`: the stock one).
-    pub effect: Option<&'a Effect>,
+    /// `effect` (`None`: the stock one); see [`SpriteBatchEffect`].
+    pub effect: Option<SpriteBatchEffect<'a>>,
     /// `transformMatrix`, applied to every sprite before the projection.
     pub transform_matrix: Matrix,
 }
