@@ -168,6 +168,26 @@ impl SpriteBatch {
             let texture = &self.textures[run.texture as usize];
             let run_sprites = &sprites[done..done + run.sprites as usize];
             done += run.sprites as usize;
+            // The effect with the run's texture in place of its own, once per run (a run is
+            // never empty): one effect for a stock effect, one per pass for a custom effect.
+            let effects = match effect {
+                GeometryEffect::Stock(stock) => {
+                    let applied = stock.applied_with(Some(texture.state.clone()))?;
+                    vec![ActiveEffect::Basic(Box::new(applied))]
+                }
+                GeometryEffect::Custom(passes) => passes
+                    .iter()
+                    .map(|pass| {
+                        let mut applied = pass.clone();
+                        for (stage, binding, t) in &mut applied.textures {
+                            if *stage == CustomStage::Fragment && *binding == 0 {
+                                *t = texture.state.clone();
+                            }
+                        }
+                        ActiveEffect::Custom(Arc::new(applied))
+                    })
+                    .collect(),
+            };
             for chunk in run_sprites.chunks(QUADS_PER_DRAW) {
                 vertices.clear();
                 indices.clear();
@@ -185,25 +205,8 @@ impl SpriteBatch {
                     let first = (i * 4) as u16;
                     indices.extend(QUAD_INDICES.map(|k| first + k));
                 }
-                let quads = |rec: &mut Recording, effect| {
-                    record_sprite_quads(device, rec, effect, &states, &vertices, &indices)
-                };
-                match effect {
-                    GeometryEffect::Stock(stock) => {
-                        let applied = stock.applied_with(Some(texture.state.clone()))?;
-                        quads(rec, ActiveEffect::Basic(Box::new(applied)))?;
-                    }
-                    GeometryEffect::Custom(passes) => {
-                        for pass in passes {
-                            let mut applied = pass.clone();
-                            for (stage, binding, t) in &mut applied.textures {
-                                if *stage == CustomStage::Fragment && *binding == 0 {
-                                    *t = texture.state.clone();
-                                }
-                            }
-                            quads(rec, ActiveEffect::Custom(Arc::new(applied)))?;
-                        }
-                    }
+                for effect in &effects {
+                    record_sprite_quads(device, rec, effect.clone(), &states, &vertices, &indices)?;
                 }
             }
         }
