@@ -139,3 +139,79 @@ fn each_combination_is_built_when_first_recorded_and_never_at_lowering() {
         assert_eq!(stats(), first, "an identical frame built a pipeline");
     }
 }
+
+/// Draws a 6×6 quad at (x, y) through `effect` as it stands (positions in clip space: the
+/// effect's matrices are identity apart from World's translation, set here).
+fn stock_quad(device: &GraphicsDevice, effect: &mut BasicEffect, x: f32, y: f32) {
+    use xnagraph::{Matrix, VertexPositionNormalTexture as V};
+    let v = |px: f32, py: f32| V {
+        position: Vector3::new(px / W as f32 * 2.0 - 1.0, 1.0 - py / H as f32 * 2.0, 0.5),
+        normal: Vector3::new(0.0, 0.0, 1.0),
+        texture_coordinate: xnagraph::Vector2::ZERO,
+    };
+    // World moves a quad drawn at the origin corner to (x, y): each draw its own World.
+    effect.world = Matrix::create_translation(x / W as f32 * 2.0, -y / H as f32 * 2.0, 0.0);
+    effect.current_technique().passes()[0].apply().unwrap();
+    let (tl, tr, bl, br) = (v(0.0, 0.0), v(6.0, 0.0), v(0.0, 6.0), v(6.0, 6.0));
+    device
+        .draw_user_primitives(PrimitiveType::TriangleList, &[tl, tr, bl, tr, br, bl], 0, 2)
+        .unwrap();
+}
+
+/// One frame of BasicEffect draws: three unlit quads of three DiffuseColors and Worlds, one
+/// fogged (FogStart = FogEnd: wholly fog), one lit per vertex and one per pixel (no light on:
+/// the ambient term alone, a colour each).
+fn stock_frame(device: &GraphicsDevice, effect: &mut BasicEffect) {
+    device.clear(Color::BLACK).unwrap();
+    *effect = BasicEffect::new(device).unwrap();
+    for (i, c) in [Vector3::new(1.0, 0.0, 0.0), Vector3::new(0.0, 1.0, 0.0), Vector3::UNIT_Z]
+        .into_iter()
+        .enumerate()
+    {
+        effect.diffuse_color = c;
+        stock_quad(device, effect, 2.0 + 9.0 * i as f32, 3.0);
+    }
+    effect.diffuse_color = Vector3::ONE;
+    effect.fog_enabled = true;
+    effect.fog_color = Vector3::new(1.0, 1.0, 0.0);
+    (effect.fog_start, effect.fog_end) = (2.0, 2.0);
+    stock_quad(device, effect, 2.0, 13.0);
+    effect.fog_enabled = false;
+    effect.lighting_enabled = true;
+    effect.directional_light0.enabled = false;
+    effect.ambient_light_color = Vector3::new(0.2, 0.4, 0.6);
+    stock_quad(device, effect, 11.0, 13.0);
+    effect.prefer_per_pixel_lighting = true;
+    effect.ambient_light_color = Vector3::new(0.6, 0.4, 0.2);
+    stock_quad(device, effect, 20.0, 13.0);
+}
+
+#[test]
+fn a_stock_effect_option_selects_a_pipeline_variant_and_its_values_do_not() {
+    let _v = Validation::new();
+    let device = device_with(xnagraph::GraphicsProfile::HiDef, params(W, H));
+    let mut effect = BasicEffect::new(&device).unwrap();
+    let stats = || device.pipeline_stats().unwrap();
+    let before = stats();
+    stock_frame(&device, &mut effect);
+    let pixels = read_back_buffer(&device);
+    device.present().unwrap();
+    device.wait_idle().unwrap();
+    // Each draw with its own values, off-centre in its quad.
+    assert_eq!(at(&pixels, W, 4, 5), Color::RED);
+    assert_eq!(at(&pixels, W, 13, 6), Color::new(0, 255, 0, 255));
+    assert_eq!(at(&pixels, W, 22, 5), Color::new(0, 0, 255, 255));
+    assert_eq!(at(&pixels, W, 3, 15), Color::new(255, 255, 0, 255));
+    assert_eq!(at(&pixels, W, 13, 16), Color::new(51, 102, 153, 255));
+    assert_eq!(at(&pixels, W, 24, 17), Color::new(153, 102, 51, 255));
+    // Unlit, fogged, lit per vertex, lit per pixel: a pipeline each. The three unlit draws,
+    // whatever their World and DiffuseColor, share one.
+    let first = stats();
+    assert_eq!(first.requests - before.requests, 4);
+    assert_eq!(first.built_on_request - before.built_on_request, 4);
+    assert_eq!(first.built_at_lowering, before.built_at_lowering);
+    stock_frame(&device, &mut effect);
+    device.present().unwrap();
+    device.wait_idle().unwrap();
+    assert_eq!(stats(), first, "a second frame of the same options built a pipeline");
+}

@@ -286,7 +286,7 @@ fn stock_effects_refuse_what_they_cannot_draw() {
 }
 
 #[test]
-fn effect_switches_are_uniforms_and_each_stock_effect_one_pipeline() {
+fn effect_options_are_pipeline_variants_and_effect_values_are_not() {
     let _v = Validation::new();
     let device = setup();
     let pipelines = || device.live_native_objects().unwrap().pipelines;
@@ -308,25 +308,37 @@ fn effect_switches_are_uniforms_and_each_stock_effect_one_pipeline() {
     draw(basic.current_technique().passes()[0].apply());
     read_back_buffer(&device);
     let first = pipelines();
-    // Lighting per vertex or per pixel, the default rig, fog, specular: uniform values only.
+    // The lights, colours, specular power and matrices are uniform values: no new pipeline.
     basic.enable_default_lighting();
-    for per_pixel in [false, true] {
-        for fog in [false, true] {
-            basic.prefer_per_pixel_lighting = per_pixel;
-            basic.fog_enabled = fog;
-            basic.specular_power = if fog { 4.0 } else { 30.0 };
-            draw(basic.current_technique().passes()[0].apply());
-        }
+    for power in [4.0, 30.0] {
+        basic.specular_power = power;
+        basic.diffuse_color = Vector3::new(power / 30.0, 0.5, 0.25);
+        basic.world = xnagraph::Matrix::create_rotation_z(power);
+        draw(basic.current_technique().passes()[0].apply());
     }
     read_back_buffer(&device);
     assert_eq!(pipelines(), first);
-    // Unlit, the normal is no longer read: another vertex layout, one more pipeline.
+    // Per-pixel lighting and fog are options, as XNA's BasicEffect picks one of its shaders
+    // by them: a pipeline per combination, made once.
+    for _ in 0..2 {
+        for per_pixel in [false, true] {
+            for fog in [false, true] {
+                basic.prefer_per_pixel_lighting = per_pixel;
+                basic.fog_enabled = fog;
+                draw(basic.current_technique().passes()[0].apply());
+            }
+        }
+    }
+    read_back_buffer(&device);
+    assert_eq!(pipelines(), first + 3);
+    // Unlit (and so without normals: another vertex layout too), drawn twice: one more.
     basic.lighting_enabled = false;
     draw(basic.current_technique().passes()[0].apply());
     draw(basic.current_technique().passes()[0].apply());
     read_back_buffer(&device);
-    assert_eq!(pipelines(), first + 1);
-    // Another stock effect is another shader pair: one pipeline for all its compare functions.
+    assert_eq!(pipelines(), first + 4);
+    // AlphaTestEffect: the order comparisons and Always share a variant (the reference and the
+    // kept/discarded signs are values); Equal is the other form.
     let mut alpha = AlphaTestEffect::new(&device).unwrap();
     alpha.set_texture(Some(&t));
     for function in [CompareFunction::Less, CompareFunction::Equal, CompareFunction::Always] {
@@ -334,5 +346,5 @@ fn effect_switches_are_uniforms_and_each_stock_effect_one_pipeline() {
         draw(alpha.current_technique().passes()[0].apply());
     }
     read_back_buffer(&device);
-    assert_eq!(pipelines(), first + 2);
+    assert_eq!(pipelines(), first + 6);
 }

@@ -194,6 +194,75 @@ pub enum StockShader {
     DualTexture,
 }
 
+impl StockShader {
+    /// Where the options word (`flags`, the last vec4 of the shader's uniform block) starts in
+    /// [`StockMaterial::block`]: the one place that says where the engine's effect writes the
+    /// options and [`StockMaterial::variant`] reads them.
+    pub const fn options_at(self) -> usize {
+        match self {
+            // world, world_inverse_transpose, six vec4s, three lights of three vec4s.
+            StockShader::Basic => 16 + 16 + 6 * 4 + 9 * 4,
+            // diffuse, alpha_test, fog_color, fog_vector.
+            StockShader::AlphaTest => 4 * 4,
+            // diffuse, fog_color, fog_vector.
+            StockShader::DualTexture => 3 * 4,
+        }
+    }
+}
+
+/// How a stock effect lights its surface (BasicEffect's `LightingEnabled` and
+/// `PreferPerPixelLighting`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum StockLighting {
+    /// The material colour only.
+    #[default]
+    Unlit,
+    /// The three directional lights evaluated per vertex.
+    PerVertex,
+    /// The three directional lights evaluated per pixel.
+    PerPixel,
+}
+
+/// Which of a stock effect's code paths a draw runs: part of its pipeline, decided when the
+/// pipeline is made and never by a branch on a uniform value, as XNA's BasicEffect picks one of
+/// its precompiled shaders from its flags. A shader's stages declare each option as a boolean
+/// specialization constant ([`StockVariant::constants`]); the Vulkan backend hands them to the
+/// pipeline, SDL_gpu (which has no specialization constants) gets stages frozen to them. So a
+/// draw that changes only the effect's values (World, DiffuseColor) keeps its pipeline, and a
+/// driver that specialises shaders on uniform values (lavapipe inlines uniforms used by
+/// branches) never sees one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct StockVariant {
+    /// The effect.
+    pub shader: StockShader,
+    /// `VertexColorEnabled`: the vertex colour multiplies the material colour.
+    pub vertex_color: bool,
+    /// `TextureEnabled` (BasicEffect; the other stock effects always sample).
+    pub texture: bool,
+    /// BasicEffect's lighting path ([`StockLighting::Unlit`] for the others).
+    pub lighting: StockLighting,
+    /// `FogEnabled`.
+    pub fog: bool,
+    /// AlphaTestEffect's `Equal`/`NotEqual` comparison (a tolerance test rather than an order).
+    pub alpha_equality: bool,
+}
+
+impl StockVariant {
+    /// The specialization constants of the stock stages, by `constant_id`: 0 vertex colour,
+    /// 1 texture, 2 per-vertex lighting, 3 per-pixel lighting, 4 fog, 5 alpha equality. A stage
+    /// declares the ones it reads (`shaders/glsl/stock_options.glsl`).
+    pub fn constants(&self) -> [(u32, bool); 6] {
+        [
+            (0, self.vertex_color),
+            (1, self.texture),
+            (2, self.lighting == StockLighting::PerVertex),
+            (3, self.lighting == StockLighting::PerPixel),
+            (4, self.fog),
+            (5, self.alpha_equality),
+        ]
+    }
+}
+
 /// How many floats of a stock effect's uniform block follow its transform.
 pub const MATERIAL_FLOATS: usize = 96;
 
@@ -207,6 +276,41 @@ pub struct StockMaterial {
     pub shader: StockShader,
     /// The uniform block after the transform.
     pub block: [f32; MATERIAL_FLOATS],
+}
+
+impl StockMaterial {
+    /// The variant the block's options word selects (see [`StockShader::options_at`]): for
+    /// BasicEffect x vertex colour, y texture, z lighting (0 unlit, 1 per vertex, 2 per pixel),
+    /// w fog; for AlphaTestEffect x vertex colour, y equality form, z fog; for DualTextureEffect
+    /// x vertex colour, y fog. An option the shader does not have stays off, so two draws of one
+    /// effect differ in variant only where their shader can tell. Derived from the block rather
+    /// than stored beside it, so a frame capture, which holds the block, replays the same
+    /// variant.
+    pub fn variant(&self) -> StockVariant {
+        let at = self.shader.options_at();
+        let on = |i: usize| self.block[at + i] != 0.0;
+        let mut v = StockVariant { shader: self.shader, vertex_color: on(0), ..Default::default() };
+        match self.shader {
+            StockShader::Basic => {
+                v.texture = on(1);
+                let lighting = self.block[at + 2];
+                v.lighting = if lighting == 1.0 {
+                    StockLighting::PerVertex
+                } else if lighting == 2.0 {
+                    StockLighting::PerPixel
+                } else {
+                    StockLighting::Unlit
+                };
+                v.fog = on(3);
+            }
+            StockShader::AlphaTest => {
+                v.alpha_equality = on(1);
+                v.fog = on(2);
+            }
+            StockShader::DualTexture => v.fog = on(1),
+        }
+        v
+    }
 }
 
 impl Default for StockMaterial {
@@ -302,5 +406,71 @@ impl GeometryDraw {
         let size = u64::from(ix.element_size);
         let begin = u64::from(first_index) * size;
         Some((buffer, begin..begin + u64::from(index_count) * size))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A material of `shader` whose options word is `options`, every other float 0.5.
+    fn material(shader: StockShader, options: [f32; 4]) -> StockMaterial {
+        let mut block = [0.5; MATERIAL_FLOATS];
+        let at = shader.options_at();
+        block[at..at + 4].copy_from_slice(&options);
+        StockMaterial { shader, block }
+    }
+
+    #[test]
+    fn the_variant_is_read_from_each_shaders_options_word_and_nothing_else() {
+        let basic = material(StockShader::Basic, [1.0, 0.0, 2.0, 1.0]).variant();
+        assert_eq!(
+            basic,
+            StockVariant {
+                shader: StockShader::Basic,
+                vertex_color: true,
+                texture: false,
+                lighting: StockLighting::PerPixel,
+                fog: true,
+                alpha_equality: false,
+            }
+        );
+        let per_vertex = material(StockShader::Basic, [0.0, 1.0, 1.0, 0.0]).variant();
+        assert_eq!((per_vertex.texture, per_vertex.lighting), (true, StockLighting::PerVertex));
+        // AlphaTestEffect: x vertex colour, y equality, z fog; its w and the options it lacks
+        // stay off.
+        let alpha = material(StockShader::AlphaTest, [0.0, 1.0, 1.0, 1.0]).variant();
+        assert_eq!(
+            (alpha.vertex_color, alpha.alpha_equality, alpha.fog, alpha.texture),
+            (false, true, true, false)
+        );
+        assert_eq!(alpha.lighting, StockLighting::Unlit);
+        // DualTextureEffect: x vertex colour, y fog.
+        let dual = material(StockShader::DualTexture, [1.0, 1.0, 1.0, 1.0]).variant();
+        assert_eq!(
+            (dual.vertex_color, dual.fog, dual.texture, dual.alpha_equality),
+            (true, true, false, false)
+        );
+        // The values around the options word do not change the variant.
+        let mut moved = material(StockShader::Basic, [1.0, 0.0, 2.0, 1.0]);
+        moved.block[0] = -3.0;
+        moved.block[MATERIAL_FLOATS - 5] = 9.0;
+        assert_eq!(moved.variant(), basic);
+    }
+
+    #[test]
+    fn the_constants_name_each_option_by_its_constant_id() {
+        let v = StockVariant {
+            shader: StockShader::Basic,
+            vertex_color: true,
+            texture: false,
+            lighting: StockLighting::PerVertex,
+            fog: true,
+            alpha_equality: false,
+        };
+        assert_eq!(
+            v.constants(),
+            [(0, true), (1, false), (2, true), (3, false), (4, true), (5, false)]
+        );
     }
 }

@@ -14,7 +14,7 @@ use std::sync::{Arc, Weak};
 
 use crate::{
     ColorBinding, ColorWrites, DepthFormat, Draw, EffectKey, EffectState, PipelineKey,
-    PrimitiveType, ShaderKind, StockShader, SurfaceFormat, TextureState, VertexLayout,
+    PrimitiveType, ShaderKind, StockVariant, SurfaceFormat, TextureState, VertexLayout,
     MAX_COLOR_ATTACHMENTS,
 };
 
@@ -42,8 +42,9 @@ pub struct PipelineRequest {
 /// The vertex side of a geometry draw's pipeline.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GeometryPipeline {
-    /// The stock effect's stage (ignored by a custom geometry effect's draw).
-    pub shader: StockShader,
+    /// The stock effect and the options its stages are specialised to (ignored by a custom
+    /// geometry effect's draw).
+    pub variant: StockVariant,
     /// The vertex declaration.
     pub layout: VertexLayout,
     /// The topology.
@@ -131,7 +132,7 @@ impl PipelineRequests {
                 && match (&last.geometry, &draw.geometry) {
                     (None, None) => true,
                     (Some(l), Some(g)) => {
-                        l.shader == g.material.shader
+                        l.variant == g.material.variant()
                             && l.primitive == g.primitive
                             && l.layout == g.layout
                     }
@@ -142,7 +143,7 @@ impl PipelineRequests {
             return;
         }
         let geometry = draw.geometry.as_ref().map(|g| GeometryPipeline {
-            shader: g.material.shader,
+            variant: g.material.variant(),
             layout: g.layout.clone(),
             primitive: g.primitive,
         });

@@ -7,6 +7,7 @@
 
 #define ALPHA_TEST_SET 3
 #include "alpha_test_uniforms.glsl"
+#include "stock_options.glsl"
 
 layout(set = 2, binding = 0) uniform sampler2D alpha_test_texture;
 
@@ -18,12 +19,12 @@ layout(location = 0) out vec4 out_color;
 
 void main() {
     vec4 color = texture(alpha_test_texture, v_texcoord) * v_diffuse;
-    bool test = flags.y != 0.0 ? abs(color.a - alpha_test.x) < alpha_test.y
+    bool test = ALPHA_EQUALITY ? abs(color.a - alpha_test.x) < alpha_test.y
                                : color.a < alpha_test.x;
     if ((test ? alpha_test.z : alpha_test.w) < 0.0) {
         discard;
     }
-    if (flags.z != 0.0) {
+    if (FOG) {
         color.rgb = mix(color.rgb, fog_color.rgb * color.a, v_fog);
     }
     out_color = color;

@@ -6,6 +6,7 @@
 
 #define ALPHA_TEST_SET 1
 #include "alpha_test_uniforms.glsl"
+#include "stock_options.glsl"
 
 layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec4 in_color;
@@ -18,7 +19,7 @@ layout(location = 2) out float v_fog;
 void main() {
     vec4 position = vec4(in_position, 1.0);
     gl_Position = world_view_projection * position;
-    v_diffuse = diffuse * mix(vec4(1.0), in_color, flags.x);
+    v_diffuse = VERTEX_COLOR ? diffuse * in_color : diffuse;
     v_texcoord = in_texcoord;
-    v_fog = clamp(dot(position, fog_vector), 0.0, 1.0);
+    v_fog = FOG ? clamp(dot(position, fog_vector), 0.0, 1.0) : 0.0;
 }

@@ -7,5 +7,6 @@ layout(std140, set = ALPHA_TEST_SET, binding = 0) uniform AlphaTestUniforms {
                      // true (+1) or discarded (-1), w: the same when it is false
     vec4 fog_color;  // rgb: FogColor
     vec4 fog_vector; // the view-space depth row scaled to FogStart..FogEnd
-    vec4 flags;      // x: VertexColorEnabled, y: Equal/NotEqual form, z: FogEnabled
+    vec4 flags;      // x: VertexColorEnabled, y: Equal/NotEqual form, z: FogEnabled; read by
+                     // the engine to choose the variant (stock_options.glsl), not here
 };

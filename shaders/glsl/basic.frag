@@ -7,6 +7,7 @@
 
 #define BASIC_SET 3
 #include "basic_uniforms.glsl"
+#include "stock_options.glsl"
 
 layout(set = 2, binding = 0) uniform sampler2D basic_texture;
 
@@ -19,18 +20,21 @@ layout(location = 4) in vec3 v_normal_ws;
 layout(location = 0) out vec4 out_color;
 
 void main() {
-    vec4 color = v_diffuse * mix(vec4(1.0), texture(basic_texture, v_texcoord), flags.y);
-    if (flags.z == 2.0) {
+    vec4 color = v_diffuse;
+    if (TEXTURE) {
+        color *= texture(basic_texture, v_texcoord);
+    }
+    if (PER_PIXEL_LIGHTING) {
         vec3 lit_diffuse;
         vec3 lit_specular;
         compute_lights(normalize(eye_position.xyz - v_position_ws), normalize(v_normal_ws),
                        lit_diffuse, lit_specular);
         color.rgb *= lit_diffuse;
         color.rgb += lit_specular * color.a;
-    } else if (flags.z == 1.0) {
+    } else if (PER_VERTEX_LIGHTING) {
         color.rgb += v_specular.rgb * color.a;
     }
-    if (flags.w != 0.0) {
+    if (FOG) {
         color.rgb = mix(color.rgb, fog_color.rgb * color.a, v_specular.a);
     }
     out_color = color;

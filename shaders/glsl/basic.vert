@@ -10,6 +10,7 @@
 
 #define BASIC_SET 1
 #include "basic_uniforms.glsl"
+#include "stock_options.glsl"
 
 layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec4 in_color;
@@ -25,19 +26,19 @@ layout(location = 4) out vec3 v_normal_ws;
 void main() {
     vec4 position = vec4(in_position, 1.0);
     gl_Position = world_view_projection * position;
-    vec4 vertex_color = mix(vec4(1.0), in_color, flags.x);
+    vec4 vertex_color = VERTEX_COLOR ? in_color : vec4(1.0);
     vec3 position_ws = (world * position).xyz;
     vec3 normal_ws = normalize(mat3(world_inverse_transpose) * in_normal);
-    float fog = clamp(dot(position, fog_vector), 0.0, 1.0);
+    float fog = FOG ? clamp(dot(position, fog_vector), 0.0, 1.0) : 0.0;
     v_specular = vec4(0.0, 0.0, 0.0, fog);
-    if (flags.z == 1.0) {
+    if (PER_VERTEX_LIGHTING) {
         vec3 lit_diffuse;
         vec3 lit_specular;
         compute_lights(normalize(eye_position.xyz - position_ws), normal_ws, lit_diffuse,
                        lit_specular);
         v_diffuse = vec4(lit_diffuse, diffuse.a) * vertex_color;
         v_specular.rgb = lit_specular;
-    } else if (flags.z == 2.0) {
+    } else if (PER_PIXEL_LIGHTING) {
         v_diffuse = vec4(vertex_color.rgb, vertex_color.a * diffuse.a);
     } else {
         v_diffuse = diffuse * vertex_color;

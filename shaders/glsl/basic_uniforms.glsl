@@ -14,7 +14,10 @@ layout(std140, set = BASIC_SET, binding = 0) uniform BasicUniforms {
     vec4 light_direction[3];
     vec4 light_diffuse[3];  // zero for a disabled light
     vec4 light_specular[3]; // zero for a disabled light
-    vec4 flags; // x: VertexColorEnabled, y: TextureEnabled, z: 0 unlit, 1 per vertex, 2 per pixel, w: FogEnabled
+    // The options (x: VertexColorEnabled, y: TextureEnabled, z: 0 unlit, 1 per vertex, 2 per
+    // pixel, w: FogEnabled): the engine makes the pipeline for them, the stages read them as
+    // specialization constants (stock_options.glsl), not from here.
+    vec4 flags;
 };
 
 // XNA's three directional lights: Blinn-Phong with the half vector of the eye vector and each

@@ -7,6 +7,7 @@
 
 #define DUAL_TEXTURE_SET 3
 #include "dual_texture_uniforms.glsl"
+#include "stock_options.glsl"
 
 layout(set = 2, binding = 0) uniform sampler2D dual_texture;
 layout(set = 2, binding = 1) uniform sampler2D dual_texture2;
@@ -23,7 +24,7 @@ void main() {
     vec4 overlay = texture(dual_texture2, v_texcoord1);
     color.rgb *= 2.0;
     color *= overlay * v_diffuse;
-    if (flags.y != 0.0) {
+    if (FOG) {
         color.rgb = mix(color.rgb, fog_color.rgb * color.a, v_fog);
     }
     out_color = color;

@@ -5,5 +5,6 @@ layout(std140, set = DUAL_TEXTURE_SET, binding = 0) uniform DualTextureUniforms 
     vec4 diffuse;    // DiffuseColor × Alpha, Alpha
     vec4 fog_color;  // rgb: FogColor
     vec4 fog_vector; // the view-space depth row scaled to FogStart..FogEnd
-    vec4 flags;      // x: VertexColorEnabled, y: FogEnabled
+    vec4 flags;      // x: VertexColorEnabled, y: FogEnabled; read by the engine to choose the
+                     // variant (stock_options.glsl), not here
 };

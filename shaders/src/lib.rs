@@ -214,6 +214,55 @@ pub fn stock_stages(shader: StockShader) -> (Stage, Stage) {
     }
 }
 
+/// `words` with each boolean specialization constant fixed to its value in `constants` (by
+/// `constant_id`; one not named keeps its default): for an API without specialization constants
+/// (SDL_gpu), a module equal in meaning to a pipeline made with them. `OpSpecConstantTrue`/`False`
+/// become `OpConstantTrue`/`False` and their `SpecId` decorations go, so the module declares no
+/// specialization constant and the driver folds the branches on them as on any constant. The
+/// stock stages declare only booleans, read directly (no `OpSpecConstantOp`), which
+/// `stock_stages_freeze_to_modules_without_specialization_constants` checks.
+pub fn specialize(words: &[u32], constants: &[(u32, bool)]) -> Vec<u32> {
+    const OP_DECORATE: u32 = 71;
+    const DECORATION_SPEC_ID: u32 = 1;
+    const OP_CONSTANT_TRUE: u32 = 41;
+    const OP_CONSTANT_FALSE: u32 = 42;
+    const OP_SPEC_CONSTANT_TRUE: u32 = 48;
+    const OP_SPEC_CONSTANT_FALSE: u32 = 49;
+    // First pass: the constant id of each decorated result id.
+    let mut spec_ids = std::collections::HashMap::new();
+    let mut at = 5;
+    while at < words.len() {
+        let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        if op == OP_DECORATE && count == 4 && words[at + 2] == DECORATION_SPEC_ID {
+            spec_ids.insert(words[at + 1], words[at + 3]);
+        }
+        at += count.max(1);
+    }
+    let mut out = Vec::with_capacity(words.len());
+    out.extend_from_slice(&words[..5.min(words.len())]);
+    let mut at = 5;
+    while at < words.len() {
+        let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        let end = (at + count.max(1)).min(words.len());
+        let instruction = &words[at..end];
+        match op {
+            OP_DECORATE if count == 4 && instruction[2] == DECORATION_SPEC_ID => {}
+            OP_SPEC_CONSTANT_TRUE | OP_SPEC_CONSTANT_FALSE if count == 3 => {
+                let default = op == OP_SPEC_CONSTANT_TRUE;
+                let value = spec_ids
+                    .get(&instruction[2])
+                    .and_then(|id| constants.iter().find(|(c, _)| c == id))
+                    .map_or(default, |&(_, v)| v);
+                let op = if value { OP_CONSTANT_TRUE } else { OP_CONSTANT_FALSE };
+                out.extend_from_slice(&[(3 << 16) | op, instruction[1], instruction[2]]);
+            }
+            _ => out.extend_from_slice(instruction),
+        }
+        at = end;
+    }
+    out
+}
+
 /// The attribute locations `shader`'s vertex stage declares, and so the only ones a pipeline
 /// feeds it.
 pub fn stock_attributes(shader: StockShader) -> &'static [Attribute] {
@@ -291,6 +340,87 @@ mod tests {
             locations.into_iter().filter(|(id, _)| inputs.contains(id)).map(|(_, l)| l).collect();
         read.sort_unstable();
         read
+    }
+
+    /// Every opcode of `words` after the header.
+    fn opcodes(words: &[u32]) -> Vec<u32> {
+        let mut ops = Vec::new();
+        let mut at = 5;
+        while at < words.len() {
+            ops.push(words[at] & 0xffff);
+            at += ((words[at] >> 16) as usize).max(1);
+        }
+        ops
+    }
+
+    /// Whether `id` is defined by an `OpConstantTrue` in `words`.
+    fn defined_true(words: &[u32], id: u32) -> bool {
+        let mut at = 5;
+        while at < words.len() {
+            let count = ((words[at] >> 16) as usize).max(1);
+            if words[at] & 0xffff == 41 && count == 3 && words[at + 2] == id {
+                return true;
+            }
+            at += count;
+        }
+        false
+    }
+
+    #[test]
+    fn stock_stages_freeze_to_modules_without_specialization_constants() {
+        use xnagraph_graph::{StockLighting, StockVariant};
+        // OpSpecConstantTrue/False/-/Composite/Op and OpDecorate … SpecId.
+        let spec_ops = [48, 49, 50, 51, 52];
+        for shader in [StockShader::Basic, StockShader::AlphaTest, StockShader::DualTexture] {
+            let (vertex, fragment) = stock_stages(shader);
+            for stage in [vertex, fragment] {
+                let words = stage.words();
+                // The stock stages declare booleans only, read directly.
+                let ops = opcodes(&words);
+                assert!(!ops.contains(&50) && !ops.contains(&51) && !ops.contains(&52));
+                let variant = StockVariant {
+                    shader,
+                    vertex_color: true,
+                    texture: true,
+                    lighting: StockLighting::PerPixel,
+                    fog: true,
+                    alpha_equality: true,
+                };
+                let frozen = specialize(&words, &variant.constants());
+                let ops = opcodes(&frozen);
+                assert!(spec_ops.iter().all(|op| !ops.contains(op)), "{}", stage.name);
+                // Each constant the stage declared is now an OpConstantTrue (every option on,
+                // per-vertex lighting off).
+                let all_off = StockVariant { shader, ..Default::default() };
+                let off = specialize(&words, &all_off.constants());
+                let mut at = 5;
+                while at < words.len() {
+                    let count = ((words[at] >> 16) as usize).max(1);
+                    if words[at] & 0xffff == 71 && count == 4 && words[at + 2] == 1 {
+                        let on = words[at + 3] != 2;
+                        assert_eq!(defined_true(&frozen, words[at + 1]), on, "{}", stage.name);
+                        assert!(!defined_true(&off, words[at + 1]), "{}", stage.name);
+                    }
+                    at += count;
+                }
+                // The frozen module is valid SPIR-V (spirv-val, which the build's set-up
+                // installs with glslc).
+                let path = std::env::temp_dir().join(format!(
+                    "xnagraph-frozen-{}-{}.spv",
+                    std::process::id(),
+                    stage.name
+                ));
+                let bytes: Vec<u8> = frozen.iter().flat_map(|w| w.to_le_bytes()).collect();
+                std::fs::write(&path, bytes).unwrap();
+                let status = std::process::Command::new("spirv-val")
+                    .args(["--target-env", "vulkan1.0"])
+                    .arg(&path)
+                    .status()
+                    .expect("spirv-val runs");
+                std::fs::remove_file(&path).unwrap();
+                assert!(status.success(), "{}", stage.name);
+            }
+        }
     }
 
     #[test]

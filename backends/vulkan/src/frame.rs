@@ -253,9 +253,15 @@ impl FrameSlot {
                     ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
                     descriptor_count: capacity,
                 },
+                // The stock effects' two uniform sets of the frame.
+                vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
+                    descriptor_count: 2,
+                },
             ];
-            let info =
-                vk::DescriptorPoolCreateInfo::default().max_sets(capacity * 2).pool_sizes(&sizes);
+            let info = vk::DescriptorPoolCreateInfo::default()
+                .max_sets(capacity * 2 + 2)
+                .pool_sizes(&sizes);
             // SAFETY: a valid create info for this device.
             self.descriptors = unsafe { gpu.device.create_descriptor_pool(&info, None) }
                 .map_err(|e| vk_error("vkCreateDescriptorPool", e))?;

@@ -89,10 +89,10 @@ pub(crate) fn measure(
                                         crate::pipeline::custom::draw_units(c, uniform_stride)
                                 }
                                 None => {
-                                    // A stock effect binds its uniform block to both stages
-                                    // (two uniform sets) and has one set of two sampler
-                                    // bindings.
-                                    needs.draws += 2;
+                                    // A stock effect's block takes one uniform slot, read
+                                    // through the frame's two dynamic uniform sets; at most
+                                    // one set of two sampler bindings.
+                                    needs.draws += 1;
                                     needs.texture_sets += 1;
                                     needs.samplers += 2;
                                 }

@@ -135,7 +135,10 @@ impl Block {
         self
     }
 
+    /// The block as `shader`'s material: its last vec4 written is the options word, where
+    /// [`StockShader::options_at`] says the pipeline's variant is read from.
     pub fn material(&self, shader: StockShader) -> StockMaterial {
+        debug_assert_eq!(self.len, shader.options_at() + 4, "the options word ends the block");
         StockMaterial { shader, block: self.floats }
     }
 }

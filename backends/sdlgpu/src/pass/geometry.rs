@@ -8,7 +8,8 @@
 //! part of it — built the first time that combination is recorded and cached; the uniform block
 //! (pushed to both stages), both fragment samplers, vertex and index bindings and the draw
 //! command. The stages are the stock effects' SPIR-V the Vulkan backend runs (one pair per
-//! [`StockShader`], made on first use by [`crate::pipeline::stock`]): the vertex stage reads one
+//! [`xnagraph_graph::StockVariant`], frozen to its options and made on first use by
+//! [`crate::pipeline::stock`]): the vertex stage reads one
 //! uniform block, the fragment stage the same block and two samplers (`Texture`, and `Texture2`
 //! that only DualTextureEffect reads; the others get the first texture there).
 //!
@@ -30,7 +31,7 @@ use sdl3_sys::gpu::*;
 use xnagraph_graph::{
     Attribute, BackendError, ColorWrites, Draw, DrawCall, FrameCommands, GeometryDraw,
     GeometryPipeline, NativeHandle, Node, PassOp, PipelineKey, PrimitiveType, ShaderKind,
-    StockShader, VertexFormat, VertexLayout, VertexSource,
+    StockVariant, VertexFormat, VertexLayout, VertexSource,
 };
 
 use crate::pass::sprites::viewport_and_scissor;
@@ -79,7 +80,7 @@ pub(crate) fn static_part(key: &PipelineKey) -> PipelineKey {
     k
 }
 
-type Key = (StockShader, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
+type Key = (StockVariant, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
 
 /// Geometry pipelines by their full key, the stock effects' stages ([`StockEffects`], each pair
 /// made with the first pipeline of its effect) and the custom effects' programs.
@@ -172,8 +173,14 @@ pub(crate) fn pipeline(
     writes: ColorWrites,
     on_request: bool,
 ) -> Result<*mut SDL_GPUGraphicsPipeline, BackendError> {
-    let shader = g.shader;
-    let key = (shader, static_part(key), g.layout.clone(), g.primitive, formats.clone(), writes);
+    // A custom effect's pipeline does not depend on the stock options.
+    let variant = if matches!(key.shader, ShaderKind::CustomGeometry(_)) {
+        StockVariant::default()
+    } else {
+        g.variant
+    };
+    let shader = variant.shader;
+    let key = (variant, static_part(key), g.layout.clone(), g.primitive, formats.clone(), writes);
     let custom = match key.1.shader {
         ShaderKind::CustomGeometry(effect) => Some(effect.native),
         _ => None,
@@ -240,7 +247,7 @@ pub(crate) fn pipeline(
     }
     let (vertex, fragment) = match custom {
         Some(native) => geometry.custom.stages(native)?,
-        None => geometry.stock.stages(device, shader)?,
+        None => geometry.stock.stages(device, variant)?,
     };
     let side = VertexSide {
         vertex,
@@ -316,7 +323,7 @@ pub(crate) fn draw(
         return Err(malformed("vertex streams and layout bindings differ"));
     }
     let vertex_side = GeometryPipeline {
-        shader: g.material.shader,
+        variant: g.material.variant(),
         layout: g.layout.clone(),
         primitive: g.primitive,
     };

@@ -1,8 +1,11 @@
 //! The stock geometry effects' shaders.
 //!
-//! In: a [`StockShader`] named by a geometry draw. Out: its vertex and fragment stages as SDL
-//! shaders, made the first time a draw uses that effect (the SPIR-V is
-//! [`xnagraph_shaders::stock_stages`], the Vulkan backend's), in SDL_gpu's resource layout: the
+//! In: a [`StockVariant`] named by a geometry draw. Out: its vertex and fragment stages as SDL
+//! shaders, made the first time a draw uses that effect with those options (the SPIR-V is
+//! [`xnagraph_shaders::stock_stages`], the Vulkan backend's, frozen to the variant's options by
+//! [`xnagraph_shaders::specialize`]: SDL_gpu has no specialization constants, so each variant is
+//! its own pair of shaders, as XNA's BasicEffect is one of its precompiled shaders), in SDL_gpu's
+//! resource layout: the
 //! vertex stage reads one uniform block (set 1), the fragment stage two samplers (set 2:
 //! `Texture`, `Texture2`) and the same block (set 3). Nothing here decides anything about a
 //! frame.
@@ -10,32 +13,35 @@
 use std::collections::HashMap;
 
 use sdl3_sys::gpu::*;
-use xnagraph_graph::{BackendError, StockShader};
+use xnagraph_graph::{BackendError, StockVariant};
 
 use super::shader;
 
 /// The stages made so far.
 #[derive(Default)]
 pub(crate) struct StockEffects {
-    stages: HashMap<StockShader, (*mut SDL_GPUShader, *mut SDL_GPUShader)>,
+    stages: HashMap<StockVariant, (*mut SDL_GPUShader, *mut SDL_GPUShader)>,
 }
 
 impl StockEffects {
-    /// `shader`'s vertex and fragment stages, made on first use.
+    /// `variant`'s vertex and fragment stages, made on first use.
     pub fn stages(
         &mut self,
         device: *mut SDL_GPUDevice,
-        shader: StockShader,
+        variant: StockVariant,
     ) -> Result<(*mut SDL_GPUShader, *mut SDL_GPUShader), BackendError> {
-        if let Some(s) = self.stages.get(&shader) {
+        if let Some(s) = self.stages.get(&variant) {
             return Ok(*s);
         }
-        let (vertex, fragment) = xnagraph_shaders::stock_stages(shader);
+        let (vertex, fragment) = xnagraph_shaders::stock_stages(variant.shader);
+        let constants = variant.constants();
+        let vertex = xnagraph_shaders::specialize(&vertex.words(), &constants);
+        let fragment = xnagraph_shaders::specialize(&fragment.words(), &constants);
         // SDL_gpu's resource layout: the vertex stage reads one uniform block (set 1); the
         // fragment stage two samplers (set 2) and the same block (set 3). Every stock fragment
         // stage is made with both samplers, so that one binding serves them all.
-        let v = self::shader(device, &vertex.words(), SDL_GPU_SHADERSTAGE_VERTEX, 0, 1)?;
-        let f = match self::shader(device, &fragment.words(), SDL_GPU_SHADERSTAGE_FRAGMENT, 2, 1) {
+        let v = self::shader(device, &vertex, SDL_GPU_SHADERSTAGE_VERTEX, 0, 1)?;
+        let f = match self::shader(device, &fragment, SDL_GPU_SHADERSTAGE_FRAGMENT, 2, 1) {
             Ok(f) => f,
             Err(e) => {
                 // SAFETY: just made; nothing uses it.
@@ -43,7 +49,7 @@ impl StockEffects {
                 return Err(e);
             }
         };
-        self.stages.insert(shader, (v, f));
+        self.stages.insert(variant, (v, f));
         Ok((v, f))
     }
 

@@ -10,6 +10,13 @@
 //! first, so the indexing stage never reads an unwritten descriptor. Everything lives in the
 //! frame-ring slot and is forgotten when the slot's descriptor pool is reset for its next frame;
 //! the map keeps its capacity, so a steady frame allocates nothing on the heap.
+//!
+//! The stock geometry effects follow the same rule: their uniform block is read at a dynamic
+//! offset, so the frame has one pair of uniform sets (vertex and fragment stage) naming its
+//! uniform buffer, written at the first stock draw, and each draw only binds them at its block's
+//! offset; their two samplers (`Texture`, `Texture2`) get one set per distinct pair of (view,
+//! sampler) in the frame. A frame of ten thousand BasicEffect draws of one texture allocates three
+//! sets and writes four descriptors in all.
 
 use std::collections::HashMap;
 
@@ -26,6 +33,16 @@ pub(crate) struct DrawSets {
     textures: HashMap<(vk::ImageView, vk::Sampler), vk::DescriptorSet>,
     indexed: HashMap<[(vk::ImageView, vk::Sampler); MAX_DRAW_TEXTURES], vk::DescriptorSet>,
     transform: Option<([f32; 16], vk::DescriptorSet)>,
+    /// The stock effects' uniform sets (vertex, fragment) for the frame's uniform buffer.
+    stock_uniforms: Option<(vk::Buffer, [vk::DescriptorSet; 2])>,
+    stock_textures: HashMap<[(vk::ImageView, vk::Sampler); 2], vk::DescriptorSet>,
+}
+
+/// The layouts of the stock effects' sets ([`crate::pipeline::stock::StockEffects`]).
+pub(crate) struct StockLayouts {
+    pub vertex_uniforms: vk::DescriptorSetLayout,
+    pub samplers: vk::DescriptorSetLayout,
+    pub fragment_uniforms: vk::DescriptorSetLayout,
 }
 
 /// Where a frame's sets come from.
@@ -44,6 +61,8 @@ impl DrawSets {
         self.textures.clear();
         self.indexed.clear();
         self.transform = None;
+        self.stock_uniforms = None;
+        self.stock_textures.clear();
     }
 
     fn allocate(
@@ -87,6 +106,71 @@ impl DrawSets {
         // SAFETY: the set was just allocated and the buffer lives for the submission.
         unsafe { src.device.update_descriptor_sets(&[write], &[]) };
         self.transform = Some((*transform, set));
+        Ok(set)
+    }
+
+    /// The stock effects' uniform sets (set 1 for the vertex stage, set 3 for the fragment
+    /// stage), each one dynamic uniform buffer descriptor of `range` bytes in `buffer`, the
+    /// frame's uniform buffer: written at the frame's first stock draw.
+    pub fn stock_uniforms(
+        &mut self,
+        src: &SetSource<'_>,
+        layouts: &StockLayouts,
+        buffer: vk::Buffer,
+        range: u64,
+    ) -> Result<[vk::DescriptorSet; 2], BackendError> {
+        if let Some((b, sets)) = self.stock_uniforms {
+            if b == buffer {
+                return Ok(sets);
+            }
+        }
+        let sets = [
+            Self::allocate(src, layouts.vertex_uniforms)?,
+            Self::allocate(src, layouts.fragment_uniforms)?,
+        ];
+        let info = [vk::DescriptorBufferInfo { buffer, offset: 0, range }];
+        let writes = sets.map(|set| {
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(0)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
+                .buffer_info(&info)
+        });
+        // SAFETY: the sets were just allocated and the buffer lives for the submission.
+        unsafe { src.device.update_descriptor_sets(&writes, &[]) };
+        self.stock_uniforms = Some((buffer, sets));
+        Ok(sets)
+    }
+
+    /// The stock effects' sampler set (set 2: `Texture` at binding 0, `Texture2` at binding 1),
+    /// written at the first use of the pair this frame.
+    pub fn stock_textures(
+        &mut self,
+        src: &SetSource<'_>,
+        layouts: &StockLayouts,
+        key: [(vk::ImageView, vk::Sampler); 2],
+    ) -> Result<vk::DescriptorSet, BackendError> {
+        if let Some(set) = self.stock_textures.get(&key) {
+            return Ok(*set);
+        }
+        let set = Self::allocate(src, layouts.samplers)?;
+        let info = key.map(|(image_view, sampler)| {
+            [vk::DescriptorImageInfo {
+                sampler,
+                image_view,
+                image_layout: layout(Access::FragmentSampled),
+            }]
+        });
+        let writes = [0, 1].map(|binding| {
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(binding)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .image_info(&info[binding as usize])
+        });
+        // SAFETY: the set was just allocated; the views and samplers live for the submission.
+        unsafe { src.device.update_descriptor_sets(&writes, &[]) };
+        self.stock_textures.insert(key, set);
         Ok(set)
     }
 

@@ -2,7 +2,8 @@
 //!
 //! In: a [`Draw`] with its [`GeometryDraw`] (vertex streams from vertex buffers or the frame's
 //! geometry arena, indices, counts, the stock effect and its uniform values), the pass's formats
-//! and render area. Out: the pipeline for the draw's full key — stock shader, blend, depth/stencil,
+//! and render area. Out: the pipeline for the draw's full key — stock shader and the options its
+//! stages are specialised to ([`StockVariant`], as specialization constants), blend, depth/stencil,
 //! rasterizer, vertex layout, topology, pass formats and sample count, planned colour writes —
 //! built the first time that combination is recorded and cached; the uniform block (bound to both
 //! stages), descriptor sets, vertex and index bindings and the draw command. The buffer barriers
@@ -16,16 +17,16 @@ use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::{
-    Access, Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, GeometryPipeline,
-    NativeHandle, PipelineKey, PrimitiveType, ShaderKind, StockShader, VertexFormat, VertexLayout,
+    Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, GeometryPipeline,
+    NativeHandle, PipelineKey, PrimitiveType, ShaderKind, StockVariant, VertexFormat, VertexLayout,
     VertexSource,
 };
 
 use crate::device::Gpu;
+use crate::pass::draw_sets::StockLayouts;
 use crate::pipeline::stock::StockEffects;
 use crate::pipeline::{static_part, DynamicState, PassFormats, VertexSide};
 use crate::record::Recorder;
-use crate::sync::layout;
 
 /// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16
 /// (for both texture coordinates), normal (0, 0, 1) at byte 32.
@@ -49,7 +50,7 @@ pub(crate) fn vertex_bytes(sprite_bytes: u64, arena: u64) -> u64 {
 /// [`xnagraph_graph::MATERIAL_FLOATS`] floats (BasicEffect's is the largest, 448 bytes).
 pub(crate) const UNIFORM_BYTES: u64 = 64 + 4 * xnagraph_graph::MATERIAL_FLOATS as u64;
 
-type Key = (StockShader, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
+type Key = (StockVariant, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
 
 /// Geometry pipelines by their full key, and the stock effects' modules and layout
 /// ([`StockEffects`], made with the first geometry pipeline).
@@ -143,8 +144,14 @@ pub(crate) fn pipeline(
     writes: ColorWrites,
     on_request: bool,
 ) -> Result<vk::Pipeline, BackendError> {
-    let shader = g.shader;
-    let key = (shader, static_part(key), g.layout.clone(), g.primitive, formats.clone(), writes);
+    // A custom effect's pipeline does not depend on the stock options.
+    let variant = if matches!(key.shader, ShaderKind::CustomGeometry(_)) {
+        StockVariant::default()
+    } else {
+        g.variant
+    };
+    let shader = variant.shader;
+    let key = (variant, static_part(key), g.layout.clone(), g.primitive, formats.clone(), writes);
     if let Some(p) = pipelines.geometry.pipelines.get(&key) {
         return Ok(*p);
     }
@@ -158,9 +165,9 @@ pub(crate) fn pipeline(
     let (vertex, fragment, layout) = match custom {
         Some(program) => program,
         None => {
-            let (empty, vertex_uniforms) = (pipelines.set_layouts[0], pipelines.set_layouts[1]);
+            let empty = pipelines.set_layouts[0];
             let stock = &mut pipelines.geometry.stock;
-            let layout = stock.ensure_layout(gpu, empty, vertex_uniforms)?;
+            let layout = stock.ensure_layout(gpu, empty)?;
             let (vertex, fragment) = stock.modules(gpu, shader)?;
             (vertex, fragment, layout)
         }
@@ -240,25 +247,59 @@ pub(crate) fn pipeline(
     if !divisors.is_empty() {
         input = input.push_next(&mut divisor_state);
     }
-    let side = VertexSide {
-        stages: [
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::VERTEX)
-                .module(vertex)
-                .name(c"main"),
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::FRAGMENT)
-                .module(fragment)
-                .name(c"main"),
-        ],
-        input,
-        topology: topology(g.primitive),
-        layout,
-    };
+    // The stock options as specialization constants, one VkBool32 each, by constant_id.
+    let constants = variant.constants();
+    let values: Vec<vk::Bool32> = constants.iter().map(|&(_, on)| vk::Bool32::from(on)).collect();
+    let entries: Vec<_> = (constants.iter().enumerate())
+        .map(|(i, &(id, _))| vk::SpecializationMapEntry {
+            constant_id: id,
+            offset: (i * size_of::<vk::Bool32>()) as u32,
+            size: size_of::<vk::Bool32>(),
+        })
+        .collect();
+    let specialization =
+        vk::SpecializationInfo::default().map_entries(&entries).data(bytemuck::cast_slice(&values));
+    let mut stages = [
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::VERTEX)
+            .module(vertex)
+            .name(c"main"),
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::FRAGMENT)
+            .module(fragment)
+            .name(c"main"),
+    ];
+    if custom.is_none() {
+        stages = stages.map(|s| s.specialization_info(&specialization));
+    }
+    let side = VertexSide { stages, input, topology: topology(g.primitive), layout };
     let made = pipelines.build_with(gpu, &key.1, formats, writes, &side)?;
     pipelines.geometry.pipelines.insert(key, made);
     pipelines.count_built(on_request);
     Ok(made)
+}
+
+/// What the pass's geometry draws have bound so far, so that a draw binds only what differs
+/// from the draw before it: pipeline, blend constants and stencil reference, vertex streams,
+/// index buffer, viewport and scissor. Fresh at the start of a pass and after any sprite draw
+/// (which binds its own pipeline, sets and buffers). The stock uniform block's offset changes
+/// with every draw, so the stock sets are bound every draw, in one call.
+#[derive(Default)]
+pub(crate) struct GeometryState {
+    pipeline: vk::Pipeline,
+    dynamic: Option<DynamicState>,
+    streams: Vec<(vk::Buffer, u64)>,
+    index: Option<(vk::Buffer, u64, vk::IndexType)>,
+    /// The viewport's and scissor's numbers, bit for bit.
+    viewport: Option<[u32; 6]>,
+    scissor: Option<[i64; 4]>,
+}
+
+impl GeometryState {
+    /// Nothing bound.
+    pub fn fresh() -> Self {
+        GeometryState::default()
+    }
 }
 
 /// Records one geometry draw inside the current rendering.
@@ -268,6 +309,7 @@ pub(crate) fn draw(
     writes: ColorWrites,
     formats: &PassFormats,
     extent: vk::Extent2D,
+    state: &mut GeometryState,
 ) -> Result<(), BackendError> {
     let g = d.geometry.as_deref().ok_or_else(|| malformed("a sprite draw as geometry"))?;
     let vp = d.viewport;
@@ -278,7 +320,7 @@ pub(crate) fn draw(
         return Err(malformed("vertex streams and layout bindings differ"));
     }
     let vertex_side = GeometryPipeline {
-        shader: g.material.shader,
+        variant: g.material.variant(),
         layout: g.layout.clone(),
         primitive: g.primitive,
     };
@@ -286,16 +328,12 @@ pub(crate) fn draw(
         pipeline(rec.gpu, rec.pipelines, &d.pipeline, &vertex_side, formats, writes, false)?;
     let gpu = rec.gpu;
     let device = &gpu.device;
+    let cmd = rec.cmd;
     let dynamic = DynamicState::of(&d.pipeline);
-    let (pipeline_layout, sets) = match &g.custom {
-        Some(c) => crate::pipeline::custom::bind_values(rec, c)?,
-        None => stock_values(rec, d, g)?,
-    };
     let arena = rec.geometry_offset + DEFAULTS_BYTES;
-    let mut buffers = Vec::with_capacity(g.streams.len() + 1);
-    let mut offsets = Vec::with_capacity(g.streams.len() + 1);
+    let mut streams = Vec::with_capacity(g.streams.len() + 1);
     for s in &g.streams {
-        let (buffer, offset) = match s {
+        streams.push(match s {
             VertexSource::Buffer { buffer, offset } => {
                 (rec.buffers.get(buffer.native())?.current.buffer, *offset)
             }
@@ -305,12 +343,9 @@ pub(crate) fn draw(
                 }
                 (rec.vertex_buffer, arena + range.start)
             }
-        };
-        buffers.push(buffer);
-        offsets.push(offset);
+        });
     }
-    buffers.push(rec.vertex_buffer);
-    offsets.push(rec.geometry_offset);
+    streams.push((rec.vertex_buffer, rec.geometry_offset));
     let index = match (&g.indices, g.call) {
         (Some(ix), DrawCall::Indexed { .. }) => {
             let kind = match ix.element_size {
@@ -328,7 +363,6 @@ pub(crate) fn draw(
         }
         _ => None,
     };
-
     let (mut viewport, scissor) = crate::pass::viewport_and_scissor(d, extent);
     if g.custom.is_some() {
         // A custom vertex stage writes XNA's clip space (y up), as a ported HLSL effect does;
@@ -336,135 +370,150 @@ pub(crate) fn draw(
         viewport.y += viewport.height;
         viewport.height = -viewport.height;
     }
-    // SAFETY: inside rendering on a recording command buffer; the sets were just allocated, and
-    // every buffer, view and sampler bound is live for the submission.
+    let viewport_bits = [
+        viewport.x,
+        viewport.y,
+        viewport.width,
+        viewport.height,
+        viewport.min_depth,
+        viewport.max_depth,
+    ]
+    .map(f32::to_bits);
+    let scissor_numbers = [
+        i64::from(scissor.offset.x),
+        i64::from(scissor.offset.y),
+        i64::from(scissor.extent.width),
+        i64::from(scissor.extent.height),
+    ];
+
+    // SAFETY: inside rendering on a recording command buffer; every buffer, view and sampler
+    // bound is live for the submission.
     unsafe {
-        device.cmd_bind_pipeline(rec.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-        device.cmd_set_blend_constants(rec.cmd, &dynamic.blend_constants);
-        device.cmd_set_stencil_reference(
-            rec.cmd,
-            vk::StencilFaceFlags::FRONT_AND_BACK,
-            dynamic.stencil_reference,
-        );
-        device.cmd_bind_vertex_buffers(rec.cmd, 0, &buffers, &offsets);
-        for &(first, set) in &sets {
-            device.cmd_bind_descriptor_sets(
-                rec.cmd,
-                vk::PipelineBindPoint::GRAPHICS,
-                pipeline_layout,
-                first,
-                &[set],
-                &[],
-            );
+        if state.pipeline != pipeline {
+            device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+            state.pipeline = pipeline;
         }
-        device.cmd_set_viewport(rec.cmd, 0, &[viewport]);
-        device.cmd_set_scissor(rec.cmd, 0, &[scissor]);
+        if state.dynamic != Some(dynamic) {
+            device.cmd_set_blend_constants(cmd, &dynamic.blend_constants);
+            device.cmd_set_stencil_reference(
+                cmd,
+                vk::StencilFaceFlags::FRONT_AND_BACK,
+                dynamic.stencil_reference,
+            );
+            state.dynamic = Some(dynamic);
+        }
+        if state.streams != streams {
+            let (buffers, offsets): (Vec<_>, Vec<_>) = streams.iter().copied().unzip();
+            device.cmd_bind_vertex_buffers(cmd, 0, &buffers, &offsets);
+            state.streams = streams;
+        }
+        if state.viewport != Some(viewport_bits) {
+            device.cmd_set_viewport(cmd, 0, &[viewport]);
+            state.viewport = Some(viewport_bits);
+        }
+        if state.scissor != Some(scissor_numbers) {
+            device.cmd_set_scissor(cmd, 0, &[scissor]);
+            state.scissor = Some(scissor_numbers);
+        }
+        if let Some(index) = index.filter(|&i| state.index != Some(i)) {
+            device.cmd_bind_index_buffer(cmd, index.0, index.1, index.2);
+            state.index = Some(index);
+        }
+    }
+    match &g.custom {
+        Some(c) => {
+            let (pipeline_layout, sets) = crate::pipeline::custom::bind_values(rec, c)?;
+            for &(first, set) in &sets {
+                // SAFETY: as above; the sets were just written for this draw.
+                unsafe {
+                    device.cmd_bind_descriptor_sets(
+                        cmd,
+                        vk::PipelineBindPoint::GRAPHICS,
+                        pipeline_layout,
+                        first,
+                        &[set],
+                        &[],
+                    )
+                };
+            }
+        }
+        None => {
+            let (pipeline_layout, sets, offset) = stock_values(rec, d, g)?;
+            let offsets = [offset, offset];
+            // SAFETY: as above; sets 1 and 3 name the frame's uniform buffer, read at this
+            // draw's block.
+            unsafe {
+                device.cmd_bind_descriptor_sets(
+                    cmd,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    pipeline_layout,
+                    1,
+                    &sets,
+                    &offsets,
+                )
+            };
+        }
+    }
+    // SAFETY: inside rendering; everything the draw reads was bound above.
+    unsafe {
         match g.call {
             DrawCall::Vertices { first_vertex, vertex_count } => {
-                device.cmd_draw(rec.cmd, vertex_count, g.instances, first_vertex, 0);
+                device.cmd_draw(cmd, vertex_count, g.instances, first_vertex, 0);
             }
             DrawCall::Indexed { base_vertex, first_index, index_count, .. } => {
-                if let Some((buffer, offset, kind)) = index {
-                    device.cmd_bind_index_buffer(rec.cmd, buffer, offset, kind);
-                }
-                device.cmd_draw_indexed(
-                    rec.cmd,
-                    index_count,
-                    g.instances,
-                    first_index,
-                    base_vertex,
-                    0,
-                );
+                device.cmd_draw_indexed(cmd, index_count, g.instances, first_index, base_vertex, 0);
             }
         }
     }
     Ok(())
 }
 
-/// Writes the stock shader's uniform block and descriptor sets (uniforms at set 1, the texture
-/// Writes a stock effect's uniform block (bound to both stages: sets 1 and 3) and its two
-/// samplers (set 2; binding 1 is `DualTextureEffect`'s second texture), and returns the stock
-/// effects' pipeline layout with the sets to bind.
+/// Writes a stock effect's uniform block (transform, then the material) into the draw's slot of
+/// the frame's uniform buffer, and returns the stock effects' pipeline layout, the sets to bind
+/// at sets 1-3 (the frame's uniform sets around the sampler set of the draw's textures; binding
+/// 1 is `DualTextureEffect`'s second texture, the first texture again for the others, so no
+/// bound descriptor is ever unwritten) and the block's dynamic offset.
 fn stock_values(
     rec: &mut Recorder<'_>,
     d: &Draw,
     g: &GeometryDraw,
-) -> Result<(vk::PipelineLayout, Vec<(u32, vk::DescriptorSet)>), BackendError> {
+) -> Result<(vk::PipelineLayout, [vk::DescriptorSet; 3], u32), BackendError> {
     let gpu = rec.gpu;
-    let device = &gpu.device;
     if d.textures.len() != 1 {
         return Err(malformed("a geometry draw of several textures"));
     }
-    let texture = rec.textures.get(d.textures.first().native())?;
-    if texture.sampled_view_type != vk::ImageViewType::TYPE_2D {
-        return Err(malformed("a geometry draw of a texture that is not 2D"));
-    }
-    let sampler = rec.pipelines.sampler(gpu, &d.sampler, texture.desc.mip_levels)?;
+    let sampled = |rec: &mut Recorder<'_>, t: &xnagraph_graph::TextureState, s| {
+        let texture = rec.textures.get(t.native())?;
+        if texture.sampled_view_type != vk::ImageViewType::TYPE_2D {
+            return Err(malformed("a geometry draw of a texture that is not 2D"));
+        }
+        let sampler = rec.pipelines.sampler(gpu, s, texture.desc.mip_levels)?;
+        Ok((texture.sampled_view, sampler))
+    };
+    let first = sampled(rec, d.textures.first(), &d.sampler)?;
+    let second = match &g.texture2 {
+        Some((t, s)) => sampled(rec, t, s)?,
+        None => first,
+    };
     let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
     let offset = rec.uniforms_used;
-    let mut block: Vec<f32> = d.transform.to_vec();
-    block.extend_from_slice(&g.material.block);
-    let bytes: Vec<u8> = block.iter().flat_map(|f| f.to_ne_bytes()).collect();
-    uniforms.write(gpu, offset, &bytes)?;
+    let mut block = [0.0f32; 16 + xnagraph_graph::MATERIAL_FLOATS];
+    block[..16].copy_from_slice(&d.transform);
+    block[16..].copy_from_slice(&g.material.block);
+    uniforms.write(gpu, offset, bytemuck::cast_slice(&block))?;
     rec.uniforms_used += rec.uniform_stride;
-    let second = match &g.texture2 {
-        Some((t, s)) => {
-            let t = rec.textures.get(t.native())?;
-            if t.sampled_view_type != vk::ImageViewType::TYPE_2D {
-                return Err(malformed("a geometry draw of a texture that is not 2D"));
-            }
-            let sampler = rec.pipelines.sampler(gpu, s, t.desc.mip_levels)?;
-            Some(vk::DescriptorImageInfo {
-                sampler,
-                image_view: t.sampled_view,
-                image_layout: layout(Access::FragmentSampled),
-            })
-        }
-        None => None,
-    };
+    let offset = u32::try_from(offset).map_err(|_| malformed("a uniform offset past 4 GiB"))?;
 
     let stock = &rec.pipelines.geometry.stock;
-    let set_layouts = [rec.pipelines.set_layouts[1], stock.samplers, stock.fragment_uniforms];
-    let alloc = vk::DescriptorSetAllocateInfo::default()
-        .descriptor_pool(rec.descriptors)
-        .set_layouts(&set_layouts);
-    // SAFETY: the pool was sized for every draw of this plan and is not used concurrently.
-    let sets = unsafe { device.allocate_descriptor_sets(&alloc) }
-        .map_err(|e| crate::vk_error("vkAllocateDescriptorSets", e))?;
-    let buffer_info =
-        [vk::DescriptorBufferInfo { buffer: uniforms.buffer, offset, range: UNIFORM_BYTES }];
-    let image_info = [vk::DescriptorImageInfo {
-        sampler,
-        image_view: texture.sampled_view,
-        image_layout: layout(Access::FragmentSampled),
-    }];
-    // Binding 1 is read only by DualTextureEffect's fragment stage; the others get the first
-    // texture there, so that no bound descriptor is ever left unwritten.
-    let second_info = [second.unwrap_or(image_info[0])];
-    let descriptor_writes = [
-        vk::WriteDescriptorSet::default()
-            .dst_set(sets[0])
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-            .buffer_info(&buffer_info),
-        vk::WriteDescriptorSet::default()
-            .dst_set(sets[1])
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-            .image_info(&image_info),
-        vk::WriteDescriptorSet::default()
-            .dst_set(sets[2])
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-            .buffer_info(&buffer_info),
-        vk::WriteDescriptorSet::default()
-            .dst_set(sets[1])
-            .dst_binding(1)
-            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-            .image_info(&second_info),
-    ];
-    // SAFETY: the sets were just allocated; the buffers, views and samplers are live for the
-    // submission.
-    unsafe { device.update_descriptor_sets(&descriptor_writes, &[]) };
-    Ok((stock.layout, vec![(1, sets[0]), (2, sets[1]), (3, sets[2])]))
+    let layouts = StockLayouts {
+        vertex_uniforms: stock.vertex_uniforms,
+        samplers: stock.samplers,
+        fragment_uniforms: stock.fragment_uniforms,
+    };
+    let pipeline_layout = stock.layout;
+    let src = crate::pass::set_source(rec);
+    let [vertex, fragment] =
+        rec.draw_sets.stock_uniforms(&src, &layouts, uniforms.buffer, UNIFORM_BYTES)?;
+    let textures = rec.draw_sets.stock_textures(&src, &layouts, [first, second])?;
+    Ok((pipeline_layout, [vertex, textures, fragment], offset))
 }

@@ -211,6 +211,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     // barriers put them in the layouts named above.
     unsafe { device.cmd_begin_rendering(rec.cmd, &info) };
     let mut state = DrawState::fresh();
+    let mut geometry_state = geometry::GeometryState::fresh();
     let mut result = Ok(());
     for op in &pass.ops {
         result = match segment.ops.get(op.index) {
@@ -221,9 +222,13 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
             Some(PassOp::Draw(d)) if d.geometry.is_some() => {
                 // A geometry draw binds its own pipeline, streams and dynamic state.
                 state = DrawState::fresh();
-                geometry::draw(rec, d, op.writes, &att.formats, att.extent)
+                geometry::draw(rec, d, op.writes, &att.formats, att.extent, &mut geometry_state)
             }
-            Some(PassOp::Draw(d)) => draw(rec, d, op.writes, &att, &mut state),
+            Some(PassOp::Draw(d)) => {
+                // A sprite draw binds its own pipeline, sets and buffers.
+                geometry_state = geometry::GeometryState::fresh();
+                draw(rec, d, op.writes, &att, &mut state)
+            }
             Some(PassOp::Query(q)) => queries::record_op(rec, q),
             None => Err(malformed("pass op index out of range")),
         };

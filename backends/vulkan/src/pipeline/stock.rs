@@ -1,12 +1,15 @@
 //! The stock geometry effects' shaders and their pipeline layout.
 //!
-//! In: a [`StockShader`] named by a geometry draw. Out: its vertex and fragment modules (made the
+//! In: a [`StockShader`] named by a geometry draw. Out: its vertex and fragment modules (one pair
+//! per effect, whatever its options: a pipeline specialises them to its variant; made the
 //! first time a draw uses that effect; the stages and the attribute locations their vertex stages
 //! read are [`xnagraph_shaders::stock_stages`] and [`xnagraph_shaders::stock_attributes`]), and the
 //! one pipeline layout every stock effect shares, in SDL_gpu's resource layout: set 0 empty, set 1
 //! the uniform block for the vertex stage, set 2 two combined image samplers for the fragment stage
-//! (`Texture`, `Texture2`), set 3 the same uniform block for the fragment stage. Nothing here
-//! decides anything about a frame.
+//! (`Texture`, `Texture2`), set 3 the same uniform block for the fragment stage. Both uniform sets
+//! are dynamic: a frame writes each draw's block into its slot of the frame's uniform buffer and
+//! binds the frame's two uniform sets at that slot's offset, so a draw allocates and writes no
+//! descriptor ([`crate::pass::draw_sets`]). Nothing here decides anything about a frame.
 
 use std::collections::HashMap;
 
@@ -20,22 +23,22 @@ use crate::vk_error;
 /// The shared layout and the modules made so far.
 #[derive(Default)]
 pub(crate) struct StockEffects {
+    /// Set 1: the uniform block at a dynamic offset, read by the vertex stage.
+    pub vertex_uniforms: vk::DescriptorSetLayout,
     /// Set 2: `Texture` at binding 0, `Texture2` at binding 1.
     pub samplers: vk::DescriptorSetLayout,
-    /// Set 3: the uniform block, read by the fragment stage.
+    /// Set 3: the uniform block at a dynamic offset, read by the fragment stage.
     pub fragment_uniforms: vk::DescriptorSetLayout,
     pub layout: vk::PipelineLayout,
     modules: HashMap<StockShader, (vk::ShaderModule, vk::ShaderModule)>,
 }
 
 impl StockEffects {
-    /// Makes the layouts once; `empty` and `vertex_uniforms` are the sprite pipeline layout's
-    /// sets 0 and 1, shared.
+    /// Makes the layouts once; `empty` is the sprite pipeline layout's set 0, shared.
     pub fn ensure_layout(
         &mut self,
         gpu: &Gpu,
         empty: vk::DescriptorSetLayout,
-        vertex_uniforms: vk::DescriptorSetLayout,
     ) -> Result<vk::PipelineLayout, BackendError> {
         if self.layout != vk::PipelineLayout::null() {
             return Ok(self.layout);
@@ -48,11 +51,15 @@ impl StockEffects {
                 .stage_flags(vk::ShaderStageFlags::FRAGMENT)
         };
         let samplers = [sampler(0), sampler(1)];
-        let uniforms = [vk::DescriptorSetLayoutBinding::default()
-            .binding(0)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-            .descriptor_count(1)
-            .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
+        let uniforms = |stage| {
+            [vk::DescriptorSetLayoutBinding::default()
+                .binding(0)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
+                .descriptor_count(1)
+                .stage_flags(stage)]
+        };
+        let (vertex_uniforms, fragment_uniforms) =
+            (uniforms(vk::ShaderStageFlags::VERTEX), uniforms(vk::ShaderStageFlags::FRAGMENT));
         // SAFETY: valid create infos on a live device; each handle is kept to be destroyed once.
         unsafe {
             let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&samplers);
@@ -60,12 +67,17 @@ impl StockEffects {
                 .device
                 .create_descriptor_set_layout(&info, None)
                 .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
-            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&uniforms);
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&vertex_uniforms);
+            self.vertex_uniforms = gpu
+                .device
+                .create_descriptor_set_layout(&info, None)
+                .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&fragment_uniforms);
             self.fragment_uniforms = gpu
                 .device
                 .create_descriptor_set_layout(&info, None)
                 .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
-            let sets = [empty, vertex_uniforms, self.samplers, self.fragment_uniforms];
+            let sets = [empty, self.vertex_uniforms, self.samplers, self.fragment_uniforms];
             let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
             self.layout = gpu
                 .device
@@ -110,7 +122,7 @@ impl StockEffects {
             if self.layout != vk::PipelineLayout::null() {
                 gpu.device.destroy_pipeline_layout(self.layout, None);
             }
-            for l in [self.samplers, self.fragment_uniforms] {
+            for l in [self.vertex_uniforms, self.samplers, self.fragment_uniforms] {
                 if l != vk::DescriptorSetLayout::null() {
                     gpu.device.destroy_descriptor_set_layout(l, None);
                 }
