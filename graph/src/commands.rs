@@ -512,6 +512,10 @@ pub struct FrameCommands {
     /// `present_target`, the back buffer's usage and size; read by the access table and the
     /// backend.
     pub presentation: crate::present::PresentMode,
+    /// Whether the compiler merges runs of draws that differ only in their stock effect's values
+    /// into instanced draws ([`crate::compile::instances`]; the engine's
+    /// `DeviceOptions::auto_instancing`). Off in a default frame.
+    pub merge_instances: bool,
 }
 
 impl FrameCommands {

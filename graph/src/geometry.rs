@@ -245,6 +245,11 @@ pub struct StockVariant {
     pub fog: bool,
     /// AlphaTestEffect's `Equal`/`NotEqual` comparison (a tolerance test rather than an order).
     pub alpha_equality: bool,
+    /// The draw is a run of draws merged into one instanced draw
+    /// ([`crate::compile::instances`]): instance `i` reads its block from a buffer of blocks,
+    /// through the effect's instanced pair of stages, not from a uniform block. Chosen by the
+    /// backend for a merged op; never by [`StockMaterial::variant`].
+    pub instanced: bool,
 }
 
 impl StockVariant {
@@ -433,6 +438,7 @@ mod tests {
                 lighting: StockLighting::PerPixel,
                 fog: true,
                 alpha_equality: false,
+                instanced: false,
             }
         );
         let per_vertex = material(StockShader::Basic, [0.0, 1.0, 1.0, 0.0]).variant();
@@ -467,6 +473,7 @@ mod tests {
             lighting: StockLighting::PerVertex,
             fog: true,
             alpha_equality: false,
+            instanced: true,
         };
         assert_eq!(
             v.constants(),

@@ -182,6 +182,11 @@ pub struct PlannedOp {
     /// What the op writes into each colour attachment: a colour clear, every channel of every
     /// attachment; a draw, the channels its shader outputs, through its blend state's mask.
     pub writes: ColorWrites,
+    /// How many of the segment's draws from `index` on this op draws, as one instanced draw of
+    /// one instance per draw (1: the op alone). More than 1 only where the compiler merged a run
+    /// of draws that differ in nothing but their stock effect's values
+    /// ([`crate::compile::instances`]).
+    pub instances: u32,
 }
 
 /// A planned render pass over one recorded segment.
@@ -327,7 +332,8 @@ pub struct PlanCost {
     /// Attachment bytes written by STORE ops, resolves and transfer clears.
     pub bytes_stored: u64,
     /// Draws of the frame's passes that the plan issues: a sprite draw of several textures
-    /// counts once, however a backend lowers it.
+    /// counts once, however a backend lowers it, and so does a merged run of draws
+    /// ([`PlannedOp::instances`]).
     pub draws: usize,
 }
 

@@ -205,9 +205,27 @@ pub const STENCIL_SCATTER_SDL_FRAG: Stage = Stage {
 pub const SOLID_FRAG: Stage =
     Stage { name: "solid.frag", spirv: include_bytes!("../spirv/solid.frag.spv") };
 
-/// The vertex and fragment stages of a stock geometry effect.
-pub fn stock_stages(shader: StockShader) -> (Stage, Stage) {
+/// BasicEffect's vertex stage for a merged run of draws: instance `i` reads block `i`
+/// (`BasicBlock`, the uniform block's layout, 448 bytes) of a storage buffer at set 0, binding 0,
+/// and hands `gl_InstanceIndex` to the fragment stage (location 5, flat).
+pub const BASIC_INSTANCED_VERT: Stage = Stage {
+    name: "basic_instanced.vert",
+    spirv: include_bytes!("../spirv/basic_instanced.vert.spv"),
+};
+
+/// BasicEffect's fragment stage for a merged run of draws: the instance's block from a storage
+/// buffer at set 2, binding 2 (after the two samplers).
+pub const BASIC_INSTANCED_FRAG: Stage = Stage {
+    name: "basic_instanced.frag",
+    spirv: include_bytes!("../spirv/basic_instanced.frag.spv"),
+};
+
+/// The vertex and fragment stages of a stock geometry effect; `instanced`: the stages of a
+/// merged run (BasicEffect only; the others have none, and the compiler merges only
+/// BasicEffect's draws).
+pub fn stock_stages(shader: StockShader, instanced: bool) -> (Stage, Stage) {
     match shader {
+        StockShader::Basic if instanced => (BASIC_INSTANCED_VERT, BASIC_INSTANCED_FRAG),
         StockShader::Basic => (BASIC_VERT, BASIC_FRAG),
         StockShader::AlphaTest => (ALPHA_TEST_VERT, ALPHA_TEST_FRAG),
         StockShader::DualTexture => (DUAL_TEXTURE_VERT, DUAL_TEXTURE_FRAG),
@@ -290,6 +308,8 @@ mod tests {
             CUBE_SAMPLE_FRAG,
             BASIC_VERT,
             BASIC_FRAG,
+            BASIC_INSTANCED_VERT,
+            BASIC_INSTANCED_FRAG,
             ALPHA_TEST_VERT,
             ALPHA_TEST_FRAG,
             DUAL_TEXTURE_VERT,
@@ -371,8 +391,14 @@ mod tests {
         use xnagraph_graph::{StockLighting, StockVariant};
         // OpSpecConstantTrue/False/-/Composite/Op and OpDecorate … SpecId.
         let spec_ops = [48, 49, 50, 51, 52];
-        for shader in [StockShader::Basic, StockShader::AlphaTest, StockShader::DualTexture] {
-            let (vertex, fragment) = stock_stages(shader);
+        let stocks = [
+            (StockShader::Basic, false),
+            (StockShader::Basic, true),
+            (StockShader::AlphaTest, false),
+            (StockShader::DualTexture, false),
+        ];
+        for (shader, instanced) in stocks {
+            let (vertex, fragment) = stock_stages(shader, instanced);
             for stage in [vertex, fragment] {
                 let words = stage.words();
                 // The stock stages declare booleans only, read directly.
@@ -385,6 +411,7 @@ mod tests {
                     lighting: StockLighting::PerPixel,
                     fog: true,
                     alpha_equality: true,
+                    instanced,
                 };
                 let frozen = specialize(&words, &variant.constants());
                 let ops = opcodes(&frozen);
@@ -426,7 +453,7 @@ mod tests {
     #[test]
     fn stock_attributes_are_the_locations_the_vertex_stage_declares() {
         for shader in [StockShader::Basic, StockShader::AlphaTest, StockShader::DualTexture] {
-            let (vertex, _) = stock_stages(shader);
+            let (vertex, _) = stock_stages(shader, false);
             let mut table: Vec<u32> = stock_attributes(shader).iter().map(|&a| a as u32).collect();
             table.sort_unstable();
             assert_eq!(table, input_locations(&vertex.words()), "{shader:?}");

@@ -258,9 +258,14 @@ impl FrameSlot {
                     ty: vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
                     descriptor_count: 2,
                 },
+                // Merged runs' blocks: the frame's set 0, and one per instanced texture set.
+                vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::STORAGE_BUFFER,
+                    descriptor_count: capacity + 1,
+                },
             ];
             let info = vk::DescriptorPoolCreateInfo::default()
-                .max_sets(capacity * 2 + 2)
+                .max_sets(capacity * 2 + 3)
                 .pool_sizes(&sizes);
             // SAFETY: a valid create info for this device.
             self.descriptors = unsafe { gpu.device.create_descriptor_pool(&info, None) }

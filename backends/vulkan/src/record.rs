@@ -81,6 +81,14 @@ pub(crate) fn measure(
                 for op in &p.ops {
                     let i = op.index;
                     match segment.ops.get(i) {
+                        Some(PassOp::Draw(_)) if op.instances > 1 => {
+                            // A merged run: its blocks, from a block boundary (at most two
+                            // slots of padding), and at most one texture set.
+                            needs.geometry = true;
+                            needs.draws += op.instances + 2;
+                            needs.texture_sets += 1;
+                            needs.samplers += 2;
+                        }
                         Some(PassOp::Draw(d)) if d.geometry.is_some() => {
                             needs.geometry = true;
                             match d.geometry.as_ref().and_then(|g| g.custom.as_deref()) {

@@ -74,7 +74,8 @@ impl VulkanBackend {
             (
                 &mut slot.uniforms,
                 uniform_stride * u64::from(needs.draws),
-                vk::BufferUsageFlags::UNIFORM_BUFFER,
+                // Storage too: a merged run's instances read their blocks from it.
+                vk::BufferUsageFlags::UNIFORM_BUFFER | vk::BufferUsageFlags::STORAGE_BUFFER,
             ),
             (&mut slot.staging, needs.staging_bytes, vk::BufferUsageFlags::TRANSFER_SRC),
         ];

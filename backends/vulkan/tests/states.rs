@@ -174,6 +174,7 @@ fn reference_stencil_is_set_per_draw_by_one_pipeline() {
                     .map(|index| xnagraph_graph::PlannedOp {
                         index,
                         writes: xnagraph_graph::ColorWrites([0xF, 0, 0, 0]),
+                        instances: 1,
                     })
                     .collect(),
             }),

@@ -187,6 +187,7 @@ impl GraphicsDevice {
             last_submission: AtomicU64::new(0),
             diagnostics,
             compile_policy: options.compile_policy,
+            auto_instancing: options.auto_instancing,
             print_plans: options.print_plans,
             last_plan_cost: Mutex::new(None),
             returned_lists: Mutex::new(Default::default()),

@@ -184,6 +184,15 @@ pub struct DeviceOptions {
     /// the compiler saves. Both give the same pixels; [`crate::GraphicsDevice::last_plan_cost`]
     /// reports what each plan loads, stores and synchronizes.
     pub compile_policy: CompilePolicy,
+    /// Automatic instancing (on by default; not XNA's, which draws every call as it comes): the
+    /// frame compiler merges a run of consecutive `BasicEffect` draws that differ only in the
+    /// effect's values (World, View, Projection, the material colours, lights, fog) and draw the
+    /// same buffers, ranges, states and textures into one instanced draw, each draw's values
+    /// becoming its instance's. The game's code does not change; the plan text
+    /// ([`DeviceOptions::print_plans`]) shows each merge as `first-last as n instances`, and the
+    /// pixels are the same with it off. The Vulkan backend draws a merged run as one draw; the
+    /// SDL_gpu backend draws it draw by draw.
+    pub auto_instancing: bool,
     /// Compile, lower and submit on a render thread of the device's own (the default), fed by a
     /// queue as long as `frames_in_flight`: `present` returns once its frame is queued, and a
     /// failure of a queued frame is reported by the device's next call (see
@@ -270,6 +279,7 @@ impl Default for DeviceOptions {
             timeout: Duration::from_secs(10),
             poison_undefined: false,
             compile_policy: CompilePolicy::Graph,
+            auto_instancing: true,
             render_thread: true,
             target_pool_frames: 60,
             texture_indexing: TextureIndexing::Auto,

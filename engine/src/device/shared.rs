@@ -257,6 +257,8 @@ pub(crate) struct DeviceShared {
     pub diagnostics: Diagnostics,
     /// The policy frames are compiled under (`DeviceOptions::compile_policy`).
     pub compile_policy: CompilePolicy,
+    /// Whether frames merge runs of draws (`DeviceOptions::auto_instancing`).
+    pub auto_instancing: bool,
     /// Whether every compiled plan is emitted as a `tracing` event
     /// (`DeviceOptions::print_plans`).
     pub print_plans: bool,

@@ -329,7 +329,9 @@ impl DeviceShared {
         let _span = span.entered();
         xnagraph_graph::profile_scope!("render_frame");
         let mut path = EngineFlush { shared: self, number };
-        let flushed = flush(&mut path, frame.commands, self.compile_policy, number);
+        let mut commands = frame.commands;
+        commands.merge_instances = self.auto_instancing;
+        let flushed = flush(&mut path, commands, self.compile_policy, number);
         let submitted = match flushed.submitted {
             Ok(id) => Ok(Ok(id)),
             Err(Failure::Backend(e)) => Ok(Err(e)),

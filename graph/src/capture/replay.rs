@@ -290,9 +290,12 @@ impl Replayer {
     fn submit(
         &mut self,
         backend: &mut dyn Backend,
-        commands: FrameCommands,
+        mut commands: FrameCommands,
         frame: Option<u64>,
     ) -> Result<(SubmissionId, FrameTimes), BackendError> {
+        // A capture does not say whether its device merged runs of draws; a replay merges, as
+        // a device does by default (`DeviceOptions::auto_instancing`). The pixels are the same.
+        commands.merge_instances = true;
         let mut path = ReplayFlush {
             backend,
             back_buffer: self.rebuilder.texture(0),

@@ -1,4 +1,4 @@
-//! Stage 7, barriers: the one batch of transitions before each plan node.
+//! Stage 8, barriers: the one batch of transitions before each plan node.
 //!
 //! In: the plan's nodes in execution order (stage 6) and each texture's tracked state from the
 //! previous frame. Out: every node's `barriers`, and the tracked states advanced to the end of

@@ -1,6 +1,6 @@
 //! The render-graph compiler: [`FrameCommands`] → [`FramePlan`].
 //!
-//! One frame goes through eight stages, one module each, every decision made once:
+//! One frame goes through nine stages, one module each, every decision made once:
 //!
 //! 0. [`present`] — for a device with a window, whether the frame draws straight into the
 //!    swapchain image, into the offscreen back buffer that the present copies, or presents
@@ -19,11 +19,13 @@
 //!    its next read.
 //! 6. [`clears`] — a pass left with nothing to execute but its CLEAR load ops becomes transfer
 //!    clears of the images whose content is observed, or nothing.
-//! 7. [`barriers`] — per-subresource tracking (carried across frames in [`track`]), one batch of
+//! 7. [`instances`] — a run of consecutive BasicEffect draws that differ only in the effect's
+//!    values becomes one instanced draw (when the frame asks for it).
+//! 8. [`barriers`] — per-subresource tracking (carried across frames in [`track`]), one batch of
 //!    barriers per node; LOADs of content that does not exist become DONT_CARE here.
 //!    Buffers get theirs in `buffers`: per-range hazards, and whether a `Discard` write renames
 //!    its buffer.
-//! 8. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
+//! 9. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
 //!
 //! What each node touches is written once, in `access`, for the barriers and the DAG alike.
 //!
@@ -41,6 +43,7 @@ mod buffers;
 pub mod clears;
 pub mod cost;
 mod cull;
+pub mod instances;
 pub mod load;
 pub mod mips;
 pub mod nodes;
@@ -131,6 +134,7 @@ pub fn compile_for_submission_with(
             )
         }
     };
+    stage!("compile::instances", instances::merge_instance_runs(&frame, &mut nodes));
     let mut tracker = track::FrameTracker::default();
     stage!("compile::barriers", barriers::derive_barriers(&frame, &mut nodes, &mut tracker));
     let mut buffer_tracker = buffers::BufferTracker::default();

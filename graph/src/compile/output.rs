@@ -1,4 +1,4 @@
-//! Stage 8, output: the plan as text and as Graphviz DOT.
+//! Stage 9, output: the plan as text and as Graphviz DOT.
 //!
 //! In: a finished [`FramePlan`]. Out: text meant to be diffed between compiler versions or
 //! frames. Textures are named `t0`, `t1`, … in order of first appearance in the plan (not by
@@ -57,6 +57,11 @@ impl Display for Ops<'_> {
                 f.write_str(", ")?;
             }
             write!(f, "{}", op.index)?;
+            if op.instances > 1 {
+                // A merged run: draws index..=last as one instanced draw.
+                let last = op.index + op.instances as usize - 1;
+                write!(f, "-{last} as {} instances", op.instances)?;
+            }
             if attachments > 1 {
                 let masks: Vec<_> =
                     (0..attachments).map(|s| format!("{:x}", op.writes.get(s))).collect();

@@ -20,8 +20,8 @@
 
 use sdl3_sys::gpu::*;
 use xnagraph_graph::{
-    BackendError, Clear, ClearValue, Image, LoadOp, Node, PassOp, PlannedAttachment, PlannedPass,
-    StoreOp,
+    BackendError, Clear, ClearValue, ColorWrites, Image, LoadOp, Node, PassOp, PlannedAttachment,
+    PlannedPass, StoreOp,
 };
 
 use crate::pipeline::PassFormats;
@@ -296,7 +296,7 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
     let mut state =
         sprites::DrawState { bound_pipeline: std::ptr::null_mut(), vertices_bound: false };
     // Ops run in parts: a clear after the part has drawn something starts the next part.
-    let mut part_ops: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut part_ops: Vec<Vec<(usize, ColorWrites)>> = vec![Vec::new()];
     let mut part_clears: Vec<Option<Clear>> = vec![None];
     for op in &pass.ops {
         match segment.ops.get(op.index) {
@@ -307,7 +307,15 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
                     ..*c
                 }));
             }
-            Some(PassOp::Draw(_)) => part_ops.last_mut().expect("one part").push(op.index),
+            // A merged run is drawn draw by draw: this backend has no instanced stages (SDL_gpu
+            // binds storage buffers whole, without an offset), and the pixels are the same.
+            Some(PassOp::Draw(_)) => {
+                let run = op.index..op.index + op.instances.max(1) as usize;
+                if run.end > segment.ops.len() {
+                    return Err(malformed("a merged run past the segment's ops"));
+                }
+                part_ops.last_mut().expect("one part").extend(run.map(|i| (i, op.writes)))
+            }
             // Refused at `OcclusionQuery`'s constructor: this backend creates no queries.
             Some(PassOp::Query(_)) => return Err(malformed("an occlusion query op")),
             None => return Err(malformed("pass op index out of range")),
@@ -345,14 +353,8 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
         state.bound_pipeline = std::ptr::null_mut();
         state.vertices_bound = false;
         let mut result = Ok(());
-        for index in ops {
+        for (index, writes) in ops {
             if let Some(PassOp::Draw(d)) = segment.ops.get(index) {
-                let writes = pass
-                    .ops
-                    .iter()
-                    .find(|o| o.index == index)
-                    .map(|o| o.writes)
-                    .unwrap_or_default();
                 result = if d.geometry.is_some() {
                     geometry::draw(rec, rp, d, writes, &formats, extent).map(|bound| {
                         // The geometry draw bound its own pipeline and vertex streams.

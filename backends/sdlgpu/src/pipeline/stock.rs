@@ -33,7 +33,7 @@ impl StockEffects {
         if let Some(s) = self.stages.get(&variant) {
             return Ok(*s);
         }
-        let (vertex, fragment) = xnagraph_shaders::stock_stages(variant.shader);
+        let (vertex, fragment) = xnagraph_shaders::stock_stages(variant.shader, false);
         let constants = variant.constants();
         let vertex = xnagraph_shaders::specialize(&vertex.words(), &constants);
         let fragment = xnagraph_shaders::specialize(&fragment.words(), &constants);

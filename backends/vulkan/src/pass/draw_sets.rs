@@ -36,6 +36,10 @@ pub(crate) struct DrawSets {
     /// The stock effects' uniform sets (vertex, fragment) for the frame's uniform buffer.
     stock_uniforms: Option<(vk::Buffer, [vk::DescriptorSet; 2])>,
     stock_textures: HashMap<[(vk::ImageView, vk::Sampler); 2], vk::DescriptorSet>,
+    /// A merged run's set 0: the frame's uniform buffer as the vertex stage's blocks.
+    stock_instances: Option<(vk::Buffer, vk::DescriptorSet)>,
+    /// A merged run's set 2 per pair of textures: the samplers, and the frame's blocks.
+    instanced_textures: HashMap<[(vk::ImageView, vk::Sampler); 2], vk::DescriptorSet>,
 }
 
 /// The layouts of the stock effects' sets ([`crate::pipeline::stock::StockEffects`]).
@@ -43,6 +47,8 @@ pub(crate) struct StockLayouts {
     pub vertex_uniforms: vk::DescriptorSetLayout,
     pub samplers: vk::DescriptorSetLayout,
     pub fragment_uniforms: vk::DescriptorSetLayout,
+    pub vertex_instances: vk::DescriptorSetLayout,
+    pub instanced_samplers: vk::DescriptorSetLayout,
 }
 
 /// Where a frame's sets come from.
@@ -63,6 +69,8 @@ impl DrawSets {
         self.transform = None;
         self.stock_uniforms = None;
         self.stock_textures.clear();
+        self.stock_instances = None;
+        self.instanced_textures.clear();
     }
 
     fn allocate(
@@ -140,6 +148,78 @@ impl DrawSets {
         unsafe { src.device.update_descriptor_sets(&writes, &[]) };
         self.stock_uniforms = Some((buffer, sets));
         Ok(sets)
+    }
+
+    /// A merged run's set 0: `buffer` (the frame's uniform buffer, holding the run's blocks)
+    /// as the vertex stage's storage buffer of blocks; written at the frame's first run.
+    pub fn stock_instances(
+        &mut self,
+        src: &SetSource<'_>,
+        layouts: &StockLayouts,
+        buffer: vk::Buffer,
+    ) -> Result<vk::DescriptorSet, BackendError> {
+        if let Some((b, set)) = self.stock_instances {
+            if b == buffer {
+                return Ok(set);
+            }
+        }
+        let set = Self::allocate(src, layouts.vertex_instances)?;
+        let info = [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+            .buffer_info(&info);
+        // SAFETY: the set was just allocated and the buffer lives for the submission.
+        unsafe { src.device.update_descriptor_sets(&[write], &[]) };
+        self.stock_instances = Some((buffer, set));
+        Ok(set)
+    }
+
+    /// A merged run's set 2: the samplers as [`Self::stock_textures`] has them, and `buffer`
+    /// (the frame's blocks) at binding 2 for the fragment stage; written at the first use of
+    /// the pair this frame.
+    pub fn instanced_textures(
+        &mut self,
+        src: &SetSource<'_>,
+        layouts: &StockLayouts,
+        key: [(vk::ImageView, vk::Sampler); 2],
+        buffer: vk::Buffer,
+    ) -> Result<vk::DescriptorSet, BackendError> {
+        if let Some(set) = self.instanced_textures.get(&key) {
+            return Ok(*set);
+        }
+        let set = Self::allocate(src, layouts.instanced_samplers)?;
+        let images = key.map(|(image_view, sampler)| {
+            [vk::DescriptorImageInfo {
+                sampler,
+                image_view,
+                image_layout: layout(Access::FragmentSampled),
+            }]
+        });
+        let blocks = [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
+        let writes = [
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(0)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .image_info(&images[0]),
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(1)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .image_info(&images[1]),
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(2)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .buffer_info(&blocks),
+        ];
+        // SAFETY: the set was just allocated; the views, samplers and buffer live for the
+        // submission.
+        unsafe { src.device.update_descriptor_sets(&writes, &[]) };
+        self.instanced_textures.insert(key, set);
+        Ok(set)
     }
 
     /// The stock effects' sampler set (set 2: `Texture` at binding 0, `Texture2` at binding 1),

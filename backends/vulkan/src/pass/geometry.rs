@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use ash::vk;
 use xnagraph_graph::{
     Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, GeometryPipeline,
-    NativeHandle, PipelineKey, PrimitiveType, ShaderKind, StockVariant, VertexFormat, VertexLayout,
-    VertexSource,
+    NativeHandle, PassOp, PipelineKey, PrimitiveType, ShaderKind, StockVariant, VertexFormat,
+    VertexLayout, VertexSource,
 };
 
 use crate::device::Gpu;
@@ -167,8 +167,11 @@ pub(crate) fn pipeline(
         None => {
             let empty = pipelines.set_layouts[0];
             let stock = &mut pipelines.geometry.stock;
-            let layout = stock.ensure_layout(gpu, empty)?;
-            let (vertex, fragment) = stock.modules(gpu, shader)?;
+            let mut layout = stock.ensure_layout(gpu, empty)?;
+            if variant.instanced {
+                layout = stock.instanced_layout;
+            }
+            let (vertex, fragment) = stock.modules(gpu, shader, variant.instanced)?;
             (vertex, fragment, layout)
         }
     };
@@ -302,15 +305,20 @@ impl GeometryState {
     }
 }
 
-/// Records one geometry draw inside the current rendering.
+/// Records one geometry draw inside the current rendering: `run` is the planned op's draws, one
+/// or, for a run the compiler merged, several drawn as one instance each
+/// ([`xnagraph_graph::compile::instances`]: they share everything but their blocks).
 pub(crate) fn draw(
     rec: &mut Recorder<'_>,
-    d: &Draw,
+    run: &[PassOp],
     writes: ColorWrites,
     formats: &PassFormats,
     extent: vk::Extent2D,
     state: &mut GeometryState,
 ) -> Result<(), BackendError> {
+    let Some(PassOp::Draw(d)) = run.first() else {
+        return Err(malformed("a planned draw that is no draw"));
+    };
     let g = d.geometry.as_deref().ok_or_else(|| malformed("a sprite draw as geometry"))?;
     let vp = d.viewport;
     if vp.width <= 0 || vp.height <= 0 || g.instances == 0 {
@@ -319,11 +327,14 @@ pub(crate) fn draw(
     if g.streams.len() != g.layout.bindings.len() {
         return Err(malformed("vertex streams and layout bindings differ"));
     }
-    let vertex_side = GeometryPipeline {
-        variant: g.material.variant(),
-        layout: g.layout.clone(),
-        primitive: g.primitive,
-    };
+    let merged = run.len() > 1;
+    if merged && (g.custom.is_some() || g.instances != 1) {
+        return Err(malformed("a merged run of draws that cannot merge"));
+    }
+    let mut variant = g.material.variant();
+    variant.instanced = merged;
+    let vertex_side =
+        GeometryPipeline { variant, layout: g.layout.clone(), primitive: g.primitive };
     let pipeline =
         pipeline(rec.gpu, rec.pipelines, &d.pipeline, &vertex_side, formats, writes, false)?;
     let gpu = rec.gpu;
@@ -420,6 +431,7 @@ pub(crate) fn draw(
             state.index = Some(index);
         }
     }
+    let mut instances = (g.instances, 0);
     match &g.custom {
         Some(c) => {
             let (pipeline_layout, sets) = crate::pipeline::custom::bind_values(rec, c)?;
@@ -435,6 +447,24 @@ pub(crate) fn draw(
                         &[],
                     )
                 };
+            }
+        }
+        None if merged => {
+            let (pipeline_layout, sets, first) = instanced_values(rec, d, g, run)?;
+            instances = (run.len() as u32, first);
+            // SAFETY: as above; both sets name the frame's uniform buffer, which holds the
+            // run's blocks from block `first` on.
+            unsafe {
+                for (index, set) in [(0, sets[0]), (2, sets[1])] {
+                    device.cmd_bind_descriptor_sets(
+                        cmd,
+                        vk::PipelineBindPoint::GRAPHICS,
+                        pipeline_layout,
+                        index,
+                        &[set],
+                        &[],
+                    );
+                }
             }
         }
         None => {
@@ -458,10 +488,11 @@ pub(crate) fn draw(
     unsafe {
         match g.call {
             DrawCall::Vertices { first_vertex, vertex_count } => {
-                device.cmd_draw(cmd, vertex_count, g.instances, first_vertex, 0);
+                device.cmd_draw(cmd, vertex_count, instances.0, first_vertex, instances.1);
             }
             DrawCall::Indexed { base_vertex, first_index, index_count, .. } => {
-                device.cmd_draw_indexed(cmd, index_count, g.instances, first_index, base_vertex, 0);
+                let (count, first) = instances;
+                device.cmd_draw_indexed(cmd, index_count, count, first_index, base_vertex, first);
             }
         }
     }
@@ -479,6 +510,40 @@ fn stock_values(
     g: &GeometryDraw,
 ) -> Result<(vk::PipelineLayout, [vk::DescriptorSet; 3], u32), BackendError> {
     let gpu = rec.gpu;
+    let pair = sampled_pair(rec, d, g)?;
+    let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
+    let offset = rec.uniforms_used;
+    let mut block = [0.0f32; 16 + xnagraph_graph::MATERIAL_FLOATS];
+    block[..16].copy_from_slice(&d.transform);
+    block[16..].copy_from_slice(&g.material.block);
+    uniforms.write(gpu, offset, bytemuck::cast_slice(&block))?;
+    rec.uniforms_used += rec.uniform_stride;
+    let offset = u32::try_from(offset).map_err(|_| malformed("a uniform offset past 4 GiB"))?;
+
+    let stock = &rec.pipelines.geometry.stock;
+    let layouts = StockLayouts {
+        vertex_uniforms: stock.vertex_uniforms,
+        samplers: stock.samplers,
+        fragment_uniforms: stock.fragment_uniforms,
+        vertex_instances: stock.vertex_instances,
+        instanced_samplers: stock.instanced_samplers,
+    };
+    let pipeline_layout = stock.layout;
+    let src = crate::pass::set_source(rec);
+    let [vertex, fragment] =
+        rec.draw_sets.stock_uniforms(&src, &layouts, uniforms.buffer, UNIFORM_BYTES)?;
+    let textures = rec.draw_sets.stock_textures(&src, &layouts, pair)?;
+    Ok((pipeline_layout, [vertex, textures, fragment], offset))
+}
+
+/// The (view, sampler) pairs of a stock draw's `Texture` and `Texture2` (the first again for the
+/// effects without a second texture).
+fn sampled_pair(
+    rec: &mut Recorder<'_>,
+    d: &Draw,
+    g: &GeometryDraw,
+) -> Result<[(vk::ImageView, vk::Sampler); 2], BackendError> {
+    let gpu = rec.gpu;
     if d.textures.len() != 1 {
         return Err(malformed("a geometry draw of several textures"));
     }
@@ -495,25 +560,50 @@ fn stock_values(
         Some((t, s)) => sampled(rec, t, s)?,
         None => first,
     };
+    Ok([first, second])
+}
+
+/// Writes the blocks of a merged run, one per draw in draw order, from a block boundary of the
+/// frame's uniform buffer, and returns the instanced pipeline layout, its sets 0 and 2, and the
+/// first block's index (the draw's first instance: the stages read block `gl_InstanceIndex`).
+fn instanced_values(
+    rec: &mut Recorder<'_>,
+    d: &Draw,
+    g: &GeometryDraw,
+    run: &[PassOp],
+) -> Result<(vk::PipelineLayout, [vk::DescriptorSet; 2], u32), BackendError> {
+    let gpu = rec.gpu;
+    let pair = sampled_pair(rec, d, g)?;
     let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
-    let offset = rec.uniforms_used;
-    let mut block = [0.0f32; 16 + xnagraph_graph::MATERIAL_FLOATS];
-    block[..16].copy_from_slice(&d.transform);
-    block[16..].copy_from_slice(&g.material.block);
-    uniforms.write(gpu, offset, bytemuck::cast_slice(&block))?;
-    rec.uniforms_used += rec.uniform_stride;
-    let offset = u32::try_from(offset).map_err(|_| malformed("a uniform offset past 4 GiB"))?;
+    let start = rec.uniforms_used.next_multiple_of(UNIFORM_BYTES);
+    let mut blocks = Vec::with_capacity(run.len() * (16 + xnagraph_graph::MATERIAL_FLOATS));
+    for op in run {
+        let PassOp::Draw(draw) = op else {
+            return Err(malformed("a merged run of draws that cannot merge"));
+        };
+        let Some(geometry) = draw.geometry.as_deref() else {
+            return Err(malformed("a merged run of draws that cannot merge"));
+        };
+        blocks.extend_from_slice(&draw.transform);
+        blocks.extend_from_slice(&geometry.material.block);
+    }
+    uniforms.write(gpu, start, bytemuck::cast_slice(&blocks))?;
+    let end = start + UNIFORM_BYTES * run.len() as u64;
+    rec.uniforms_used = end.next_multiple_of(rec.uniform_stride);
+    let first =
+        u32::try_from(start / UNIFORM_BYTES).map_err(|_| malformed("a block index past 2^32"))?;
 
     let stock = &rec.pipelines.geometry.stock;
     let layouts = StockLayouts {
         vertex_uniforms: stock.vertex_uniforms,
         samplers: stock.samplers,
         fragment_uniforms: stock.fragment_uniforms,
+        vertex_instances: stock.vertex_instances,
+        instanced_samplers: stock.instanced_samplers,
     };
-    let pipeline_layout = stock.layout;
+    let pipeline_layout = stock.instanced_layout;
     let src = crate::pass::set_source(rec);
-    let [vertex, fragment] =
-        rec.draw_sets.stock_uniforms(&src, &layouts, uniforms.buffer, UNIFORM_BYTES)?;
-    let textures = rec.draw_sets.stock_textures(&src, &layouts, [first, second])?;
-    Ok((pipeline_layout, [vertex, textures, fragment], offset))
+    let vertex = rec.draw_sets.stock_instances(&src, &layouts, uniforms.buffer)?;
+    let textures = rec.draw_sets.instanced_textures(&src, &layouts, pair, uniforms.buffer)?;
+    Ok((pipeline_layout, [vertex, textures], first))
 }

@@ -222,7 +222,17 @@ pub(crate) fn record_pass(rec: &mut Recorder<'_>, pass: &PlannedPass) -> Result<
             Some(PassOp::Draw(d)) if d.geometry.is_some() => {
                 // A geometry draw binds its own pipeline, streams and dynamic state.
                 state = DrawState::fresh();
-                geometry::draw(rec, d, op.writes, &att.formats, att.extent, &mut geometry_state)
+                match segment.ops.get(op.index..op.index + op.instances.max(1) as usize) {
+                    Some(run) => geometry::draw(
+                        rec,
+                        run,
+                        op.writes,
+                        &att.formats,
+                        att.extent,
+                        &mut geometry_state,
+                    ),
+                    None => Err(malformed("a merged run past the segment's ops")),
+                }
             }
             Some(PassOp::Draw(d)) => {
                 // A sprite draw binds its own pipeline, sets and buffers.

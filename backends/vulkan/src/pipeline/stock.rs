@@ -30,7 +30,15 @@ pub(crate) struct StockEffects {
     /// Set 3: the uniform block at a dynamic offset, read by the fragment stage.
     pub fragment_uniforms: vk::DescriptorSetLayout,
     pub layout: vk::PipelineLayout,
-    modules: HashMap<StockShader, (vk::ShaderModule, vk::ShaderModule)>,
+    /// A merged run's set 0: the frame's blocks as a storage buffer, read by the vertex stage.
+    pub vertex_instances: vk::DescriptorSetLayout,
+    /// A merged run's set 2: the two samplers and, at binding 2, the frame's blocks for the
+    /// fragment stage.
+    pub instanced_samplers: vk::DescriptorSetLayout,
+    /// The pipeline layout of BasicEffect's instanced stages: sets 0 and 2 as above, 1 and 3
+    /// the uniform sets (which those stages do not read).
+    pub instanced_layout: vk::PipelineLayout,
+    modules: HashMap<(StockShader, bool), (vk::ShaderModule, vk::ShaderModule)>,
 }
 
 impl StockEffects {
@@ -83,20 +91,53 @@ impl StockEffects {
                 .device
                 .create_pipeline_layout(&info, None)
                 .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
+            let storage = |binding, stage| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(binding)
+                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .descriptor_count(1)
+                    .stage_flags(stage)
+            };
+            let vertex_instances = [storage(0, vk::ShaderStageFlags::VERTEX)];
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&vertex_instances);
+            self.vertex_instances = gpu
+                .device
+                .create_descriptor_set_layout(&info, None)
+                .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
+            let instanced_samplers =
+                [sampler(0), sampler(1), storage(2, vk::ShaderStageFlags::FRAGMENT)];
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&instanced_samplers);
+            self.instanced_samplers = gpu
+                .device
+                .create_descriptor_set_layout(&info, None)
+                .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
+            let sets = [
+                self.vertex_instances,
+                self.vertex_uniforms,
+                self.instanced_samplers,
+                self.fragment_uniforms,
+            ];
+            let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
+            self.instanced_layout = gpu
+                .device
+                .create_pipeline_layout(&info, None)
+                .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
         }
         Ok(self.layout)
     }
 
-    /// `shader`'s vertex and fragment modules, made on first use.
+    /// `shader`'s vertex and fragment modules (`instanced`: those of a merged run), made on
+    /// first use.
     pub fn modules(
         &mut self,
         gpu: &Gpu,
         shader: StockShader,
+        instanced: bool,
     ) -> Result<(vk::ShaderModule, vk::ShaderModule), BackendError> {
-        if let Some(m) = self.modules.get(&shader) {
+        if let Some(m) = self.modules.get(&(shader, instanced)) {
             return Ok(*m);
         }
-        let (vertex, fragment) = xnagraph_shaders::stock_stages(shader);
+        let (vertex, fragment) = xnagraph_shaders::stock_stages(shader, instanced);
         let v = shader_module(gpu, &vertex.words())?;
         let f = match shader_module(gpu, &fragment.words()) {
             Ok(f) => f,
@@ -106,7 +147,7 @@ impl StockEffects {
                 return Err(e);
             }
         };
-        self.modules.insert(shader, (v, f));
+        self.modules.insert((shader, instanced), (v, f));
         Ok((v, f))
     }
 
@@ -119,10 +160,18 @@ impl StockEffects {
                 gpu.device.destroy_shader_module(v, None);
                 gpu.device.destroy_shader_module(f, None);
             }
-            if self.layout != vk::PipelineLayout::null() {
-                gpu.device.destroy_pipeline_layout(self.layout, None);
+            for layout in [self.layout, self.instanced_layout] {
+                if layout != vk::PipelineLayout::null() {
+                    gpu.device.destroy_pipeline_layout(layout, None);
+                }
             }
-            for l in [self.vertex_uniforms, self.samplers, self.fragment_uniforms] {
+            for l in [
+                self.vertex_uniforms,
+                self.samplers,
+                self.fragment_uniforms,
+                self.vertex_instances,
+                self.instanced_samplers,
+            ] {
                 if l != vk::DescriptorSetLayout::null() {
                     gpu.device.destroy_descriptor_set_layout(l, None);
                 }

@@ -231,7 +231,10 @@ pub fn pass(
 ) -> PlanNodeKind {
     // Each op writes every channel of the first attachment, as a sprite draw does.
     let writes = xnagraph_graph::ColorWrites([0xF, 0, 0, 0]);
-    let ops = ops.into_iter().map(|index| xnagraph_graph::PlannedOp { index, writes }).collect();
+    let ops = ops
+        .into_iter()
+        .map(|index| xnagraph_graph::PlannedOp { index, writes, instances: 1 })
+        .collect();
     PlanNodeKind::Pass(PlannedPass { segment, colors, depth: None, ops })
 }
 

@@ -84,7 +84,11 @@ fn depth_test_keeps_the_nearer_sprite() {
                     false,
                 )],
                 depth: Some(depth_attachment),
-                ops: vec![PlannedOp { index: 0, writes: ColorWrites([0xF, 0, 0, 0]) }],
+                ops: vec![PlannedOp {
+                    index: 0,
+                    writes: ColorWrites([0xF, 0, 0, 0]),
+                    instances: 1,
+                }],
             }),
         },
         PlanNode {

@@ -1,7 +1,11 @@
-// BasicEffect's uniform block, shared by basic.vert (set 1) and basic.frag (set 3). Its floats
-// after `world_view_projection` are written by the engine's BasicEffect in this order (std140).
+// BasicEffect's values, one block per draw: read by basic.vert and basic.frag from a uniform
+// block (set 1 for the vertex stage, set 3 for the fragment stage), and by basic_instanced.* from
+// a storage buffer of one block per instance (a run of draws the frame compiler merged into one
+// instanced draw: set 0 for the vertex stage, set 2 binding 2 for the fragment stage). Its floats
+// after `world_view_projection` are written by the engine's BasicEffect in this order (std140,
+// which for these vec4 and mat4 members is also the std430 layout of the storage buffer).
 // Matrices are XNA's row-vector matrices uploaded row by row, so `M * v` here is XNA's `v * M`.
-layout(std140, set = BASIC_SET, binding = 0) uniform BasicUniforms {
+struct BasicBlock {
     mat4 world_view_projection; // World × View × Projection, y flipped for Vulkan's clip space
     mat4 world;
     mat4 world_inverse_transpose; // only its upper 3×3 is read
@@ -20,6 +24,19 @@ layout(std140, set = BASIC_SET, binding = 0) uniform BasicUniforms {
     vec4 flags;
 };
 
+#ifdef INSTANCED
+layout(std430, set = BASIC_INSTANCES_SET, binding = BASIC_INSTANCES_BINDING) readonly buffer
+    BasicInstances {
+    BasicBlock instances[];
+} basic_instances;
+// This invocation's instance's block, read at the start of main().
+BasicBlock b;
+#else
+layout(std140, set = BASIC_SET, binding = 0) uniform BasicUniforms {
+    BasicBlock b;
+};
+#endif
+
 // XNA's three directional lights: Blinn-Phong with the half vector of the eye vector and each
 // light, no diffuse or specular from a light behind the surface. Returns the lit diffuse colour
 // (emissive and ambient included) and the specular colour.
@@ -27,13 +44,13 @@ void compute_lights(vec3 eye, vec3 normal, out vec3 lit_diffuse, out vec3 lit_sp
     vec3 d = vec3(0.0);
     vec3 s = vec3(0.0);
     for (int i = 0; i < 3; i++) {
-        vec3 l = light_direction[i].xyz;
+        vec3 l = b.light_direction[i].xyz;
         float dot_l = dot(-l, normal);
         float dot_h = dot(normalize(eye - l), normal);
         float zero_l = step(0.0, dot_l);
-        d += zero_l * dot_l * light_diffuse[i].rgb;
-        s += pow(max(dot_h, 0.0) * zero_l, specular.a) * light_specular[i].rgb;
+        d += zero_l * dot_l * b.light_diffuse[i].rgb;
+        s += pow(max(dot_h, 0.0) * zero_l, b.specular.a) * b.light_specular[i].rgb;
     }
-    lit_diffuse = d * diffuse.rgb + emissive.rgb;
-    lit_specular = s * specular.rgb;
+    lit_diffuse = d * b.diffuse.rgb + b.emissive.rgb;
+    lit_specular = s * b.specular.rgb;
 }

@@ -1,0 +1,152 @@
+//! Automatic instancing (`DeviceOptions::auto_instancing`): a frame drawn XNA's way — per cube,
+//! set World and DiffuseColor, apply, DrawIndexedPrimitives — gives the same pixels whether the
+//! compiler merges each run of such draws into one instanced draw or not, and the plan issues one
+//! draw per run when it merges. Three runs exercise the instanced stages: unlit (exact colours
+//! checked), lit per vertex by the default rig, and lit per pixel with fog and a texture.
+
+mod common;
+
+use common::*;
+use xnagraph::{
+    BasicEffect, BufferUsage, Color, DepthFormat, DeviceOptions, GraphicsDevice, GraphicsProfile,
+    IndexBuffer, IndexElementSize, Matrix, PrimitiveType, RasterizerState, Texture2D, Vector2,
+    Vector3, VertexBuffer, VertexPositionNormalTexture,
+};
+
+const W: i32 = 64;
+const H: i32 = 48;
+
+/// A unit cube centred on the origin: four vertices and two triangles per face.
+fn cube(device: &GraphicsDevice) -> (VertexBuffer, IndexBuffer) {
+    let axes = [Vector3::UNIT_X, Vector3::UNIT_Y, Vector3::UNIT_Z];
+    let mut vertices = Vec::new();
+    let mut indices: Vec<u16> = Vec::new();
+    for (i, axis) in axes.iter().enumerate() {
+        let (u, v) = (axes[(i + 1) % 3], axes[(i + 2) % 3]);
+        for sign in [1.0, -1.0] {
+            let n = *axis * sign;
+            let base = vertices.len() as u16;
+            for (a, b) in [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)] {
+                vertices.push(VertexPositionNormalTexture {
+                    position: n * 0.5 + u * a + v * b,
+                    normal: n,
+                    texture_coordinate: Vector2::new(a + 0.5, b + 0.5),
+                });
+            }
+            indices.extend([0, 1, 2, 1, 3, 2].map(|k| base + k));
+        }
+    }
+    let vb = VertexBuffer::with_type::<VertexPositionNormalTexture>(
+        device,
+        vertices.len() as i32,
+        BufferUsage::WriteOnly,
+    )
+    .unwrap();
+    vb.set_data(&vertices).unwrap();
+    let ib = IndexBuffer::new(device, IndexElementSize::SixteenBits, 36, BufferUsage::WriteOnly)
+        .unwrap();
+    ib.set_data(&indices).unwrap();
+    (vb, ib)
+}
+
+/// The colours of the unlit run, left to right.
+const UNLIT: [Color; 4] = [
+    Color::new(255, 0, 0, 255),
+    Color::new(0, 255, 0, 255),
+    Color::new(0, 0, 255, 255),
+    Color::new(255, 255, 0, 255),
+];
+
+/// Records and reads back one frame of three runs of four cubes each.
+fn frame(device: &GraphicsDevice) -> Vec<Color> {
+    let (vb, ib) = cube(device);
+    let checker = Texture2D::new(device, 2, 2).unwrap();
+    checker
+        .set_data(&[
+            Color::WHITE,
+            Color::new(255, 128, 0, 255),
+            Color::new(0, 128, 255, 255),
+            Color::WHITE,
+        ])
+        .unwrap();
+    device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
+    device.clear(Color::new(10, 20, 30, 255)).unwrap();
+    device.set_vertex_buffer(Some(&vb)).unwrap();
+    device.set_indices(Some(&ib)).unwrap();
+    let mut effect = BasicEffect::new(device).unwrap();
+    effect.view =
+        Matrix::create_look_at(Vector3::new(0.0, 0.0, 20.0), Vector3::ZERO, Vector3::UNIT_Y);
+    effect.projection = Matrix::create_orthographic(W as f32, H as f32, 1.0, 100.0);
+    let draw = |effect: &BasicEffect| {
+        effect.current_technique().passes()[0].apply().unwrap();
+        device.draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 24, 0, 12).unwrap();
+    };
+    // Unlit, axis-aligned: each cube's front face is a 9×9 square of its colour.
+    for (i, c) in UNLIT.iter().enumerate() {
+        effect.world = Matrix::create_scale(9.0, 9.0, 9.0)
+            * Matrix::create_translation(-21.0 + 14.0 * i as f32, 14.0, 0.0);
+        effect.diffuse_color = c.to_vector3();
+        draw(&effect);
+    }
+    // Lit per vertex by the default rig, each cube turned its own way.
+    effect.enable_default_lighting();
+    for i in 0..4 {
+        let a = 0.4 + 0.35 * i as f32;
+        effect.world = Matrix::create_scale(9.0, 9.0, 9.0)
+            * Matrix::create_rotation_y(a)
+            * Matrix::create_rotation_x(0.5 * a)
+            * Matrix::create_translation(-21.0 + 14.0 * i as f32, 0.0, 0.0);
+        effect.diffuse_color = Vector3::new(0.3 + 0.2 * i as f32, 0.8 - 0.15 * i as f32, 0.5);
+        draw(&effect);
+    }
+    // Lit per pixel, fogged by depth, textured.
+    effect.prefer_per_pixel_lighting = true;
+    effect.fog_enabled = true;
+    effect.fog_color = Vector3::new(0.2, 0.1, 0.4);
+    (effect.fog_start, effect.fog_end) = (15.0, 25.0);
+    effect.texture_enabled = true;
+    effect.set_texture(Some(&checker));
+    for i in 0..4 {
+        let a = 0.3 + 0.5 * i as f32;
+        effect.world = Matrix::create_scale(9.0, 9.0, 9.0)
+            * Matrix::create_rotation_x(a)
+            * Matrix::create_rotation_y(0.7 * a)
+            * Matrix::create_translation(-21.0 + 14.0 * i as f32, -14.0, -2.0 * i as f32);
+        effect.specular_power = 8.0 + 8.0 * i as f32;
+        draw(&effect);
+    }
+    read_back_buffer(device)
+}
+
+fn device(auto_instancing: bool) -> GraphicsDevice {
+    let mut p = params(W, H);
+    p.depth_stencil_format = DepthFormat::Depth24;
+    let options = DeviceOptions { auto_instancing, ..test_options() };
+    device_with_options(GraphicsProfile::HiDef, p, options)
+}
+
+#[test]
+fn merged_runs_draw_the_pixels_of_the_draws_they_merge() {
+    let _v = Validation::new();
+    let merged = device(true);
+    let pixels = frame(&merged);
+    let cost = merged.last_plan_cost().unwrap();
+    let separate = device(false);
+    let reference = frame(&separate);
+    // One draw per run merged; one per cube otherwise.
+    assert_eq!(cost.draws, 3);
+    assert_eq!(separate.last_plan_cost().unwrap().draws, 12);
+    // Each unlit cube its own colour, off-centre in its face.
+    for (i, c) in UNLIT.iter().enumerate() {
+        let x = W / 2 - 21 + 14 * i as i32 + 2;
+        assert_eq!(at(&pixels, W, x, H / 2 - 14 - 3), *c, "cube {i}");
+    }
+    // The lit and fogged cubes differ from each other and from the clear.
+    let lit: Vec<Color> = (0..4).map(|i| at(&pixels, W, W / 2 - 21 + 14 * i + 1, H / 2)).collect();
+    for (i, c) in lit.iter().enumerate() {
+        assert_ne!(*c, Color::new(10, 20, 30, 255), "lit cube {i} drawn");
+        assert!(lit[i + 1..].iter().all(|d| d != c), "lit cubes {lit:?}");
+    }
+    let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
+    assert_eq!(different, 0, "pixels differ between merged and separate draws");
+}

@@ -1,0 +1,239 @@
+//! Stage 7, instances: runs of draws that differ only in their stock effect's values become one
+//! instanced draw.
+//!
+//! In: the plan's nodes, every pass's ops decided (stages 2–6), and whether the frame asks for
+//! merging ([`FrameCommands::merge_instances`], `DeviceOptions::auto_instancing`). Out: the same
+//! nodes where each run of two or more consecutive planned draws that a merge cannot tell apart
+//! is one [`PlannedOp`] whose [`PlannedOp::instances`] counts the run: the backend draws the
+//! first draw's buffers once per draw of the run, instance `i` reading draw `i`'s World,
+//! transform and material from a per-frame buffer of blocks instead of a uniform block.
+//!
+//! XNA teaches drawing a mesh many times as set World, apply, DrawIndexedPrimitives, once per
+//! object: thousands of draws a frame that each differ only in a few matrices and colours. What
+//! the run must share, draw by draw, so that one instanced draw gives the same pixels:
+//! - a BasicEffect draw ([`StockShader::Basic`], the one stock effect with an instanced stage
+//!   pair), of one instance, whose vertex streams are all per vertex (no instance data of its own);
+//! - the same pipeline: states, stock variant, vertex layout, topology;
+//! - the same vertex streams (buffer and offset, or arena range), indices and draw call;
+//! - the same textures and samplers, viewport and scissor.
+//!
+//! Only draws next to each other in the segment merge: an op between them (a clear, a query, a
+//! draw that differs) ends the run, so the merged draw lands where its draws were and the order
+//! of everything else is kept. Within a run, instance order is draw order, and the GPU rasterises
+//! instances in order, so blending and depth ties resolve as they did.
+
+use std::sync::Arc;
+
+use crate::commands::{Draw, FrameCommands, Node, PassOp};
+use crate::geometry::{GeometryDraw, IndexSource, StockShader, VertexSource};
+use crate::plan::{PlanNode, PlanNodeKind, PlannedOp};
+
+/// The most draws one merged op draws (bounds the frame's buffer of blocks per draw).
+pub const MAX_RUN: u32 = 1 << 16;
+
+/// Merges the runs of every pass when the frame asks for it.
+pub fn merge_instance_runs(frame: &FrameCommands, nodes: &mut [PlanNode]) {
+    if !frame.merge_instances {
+        return;
+    }
+    for node in nodes {
+        let PlanNodeKind::Pass(pass) = &mut node.kind else { continue };
+        let Some(Node::Pass(segment)) = frame.nodes.get(pass.segment) else { continue };
+        let draw_at = |i: usize| match segment.ops.get(i) {
+            Some(PassOp::Draw(d)) if mergeable(d) => Some(d),
+            _ => None,
+        };
+        let mut merged: Vec<PlannedOp> = Vec::with_capacity(pass.ops.len());
+        for &op in &pass.ops {
+            if let (Some(last), Some(d)) = (merged.last_mut(), draw_at(op.index)) {
+                let next = last.index + last.instances as usize;
+                if op.index == next
+                    && last.instances < MAX_RUN
+                    && draw_at(last.index).is_some_and(|first| same_but_values(first, d))
+                {
+                    last.instances += 1;
+                    continue;
+                }
+            }
+            merged.push(op);
+        }
+        pass.ops = merged;
+    }
+}
+
+/// A draw that can take part in a run.
+fn mergeable(d: &Draw) -> bool {
+    let Some(g) = d.geometry.as_deref() else { return false };
+    g.custom.is_none()
+        && g.material.shader == StockShader::Basic
+        && g.instances == 1
+        && g.layout.bindings.iter().all(|b| b.instance_frequency == 0)
+}
+
+/// Whether `b` draws what `a` draws with other stock effect values only.
+fn same_but_values(a: &Draw, b: &Draw) -> bool {
+    let (Some(ga), Some(gb)) = (a.geometry.as_deref(), b.geometry.as_deref()) else {
+        return false;
+    };
+    a.pipeline == b.pipeline
+        && a.sampler == b.sampler
+        && a.textures.len() == b.textures.len()
+        && Arc::ptr_eq(a.textures.first(), b.textures.first())
+        && a.viewport == b.viewport
+        && a.scissor == b.scissor
+        && same_geometry(ga, gb)
+}
+
+fn same_geometry(a: &GeometryDraw, b: &GeometryDraw) -> bool {
+    let same_stream = |x: &VertexSource, y: &VertexSource| match (x, y) {
+        (
+            VertexSource::Buffer { buffer: bx, offset: ox },
+            VertexSource::Buffer { buffer: by, offset: oy },
+        ) => Arc::ptr_eq(bx, by) && ox == oy,
+        (VertexSource::User(rx), VertexSource::User(ry)) => rx == ry,
+        _ => false,
+    };
+    let same_indices = |x: &IndexSource, y: &IndexSource| {
+        let buffers = match (&x.buffer, &y.buffer) {
+            (Some(bx), Some(by)) => Arc::ptr_eq(bx, by),
+            (None, None) => x.user == y.user,
+            _ => false,
+        };
+        buffers && x.element_size == y.element_size
+    };
+    a.primitive == b.primitive
+        && a.call == b.call
+        && a.layout == b.layout
+        && a.material.variant() == b.material.variant()
+        && a.streams.len() == b.streams.len()
+        && a.streams.iter().zip(&b.streams).all(|(x, y)| same_stream(x, y))
+        && match (&a.indices, &b.indices) {
+            (Some(x), Some(y)) => same_indices(x, y),
+            (None, None) => true,
+            _ => false,
+        }
+        && match (&a.texture2, &b.texture2) {
+            (None, None) => true,
+            (Some((tx, sx)), Some((ty, sy))) => Arc::ptr_eq(tx, ty) && sx == sy,
+            _ => false,
+        }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::PassOp;
+    use crate::compile::compile;
+    use crate::compile::testkit::*;
+    use crate::geometry::{
+        AttributeSource, BindingLayout, DrawCall, PrimitiveType, StockMaterial, VertexFormat,
+        VertexLayout, MATERIAL_FLOATS,
+    };
+    use crate::{FramePlan, ShaderKind, StockShader};
+
+    /// A BasicEffect draw of 36 arena indices over 24 arena vertices, sampling `texture`, with
+    /// `value` in its World and diffuse colour and `options` as its options word.
+    fn cube(texture: &Arc<crate::TextureState>, value: f32, options: [f32; 4]) -> PassOp {
+        let PassOp::Draw(mut d) = draw(texture) else { unreachable!() };
+        d.pipeline.shader = ShaderKind::Basic;
+        d.transform = [value; 16];
+        let mut block = [value; MATERIAL_FLOATS];
+        let at = StockShader::Basic.options_at();
+        block[at..at + 4].copy_from_slice(&options);
+        let position = AttributeSource { binding: 0, format: VertexFormat::Float3, offset: 0 };
+        d.geometry = Some(Box::new(GeometryDraw {
+            layout: VertexLayout {
+                bindings: vec![BindingLayout { stride: 12, instance_frequency: 0 }],
+                attributes: [Some(position), None, None, None, None],
+                custom: Vec::new(),
+            },
+            primitive: PrimitiveType::TriangleList,
+            streams: vec![VertexSource::User(0..288)],
+            indices: Some(IndexSource { buffer: None, user: 288..360, element_size: 2 }),
+            call: DrawCall::Indexed {
+                base_vertex: 0,
+                first_index: 0,
+                index_count: 36,
+                min_vertex: 0,
+                vertex_span: 24,
+            },
+            instances: 1,
+            material: StockMaterial { shader: StockShader::Basic, block },
+            texture2: None,
+            custom: None,
+        }));
+        PassOp::Draw(d)
+    }
+
+    /// Each planned op of the first pass as (first draw, draws).
+    fn runs(plan: &FramePlan) -> Vec<(usize, u32)> {
+        pass(plan, 0).ops.iter().map(|o| (o.index, o.instances)).collect()
+    }
+
+    fn merged(ops: Vec<PassOp>) -> FramePlan {
+        let bb = back_buffer(8, 8, DISCARD);
+        let mut f = frame(vec![bind(&bb, ops), present(&bb)]);
+        f.merge_instances = true;
+        compile(f)
+    }
+
+    const UNLIT: [f32; 4] = [0.0; 4];
+
+    #[test]
+    fn draws_that_differ_only_in_their_values_merge_into_one_op() {
+        let t = texture(2, 2, 1);
+        let plan = merged((0..5).map(|i| cube(&t, i as f32, UNLIT)).collect());
+        assert_eq!(runs(&plan), [(0, 5)]);
+        assert!(plan.to_string().contains("ops [0-4 as 5 instances]"), "{plan}");
+    }
+
+    #[test]
+    fn a_draw_that_differs_in_anything_drawn_ends_the_run() {
+        let (t, u) = (texture(2, 2, 1), texture(2, 2, 1));
+        // Another texture, another option (fog), another index range, a sprite draw.
+        let fogged = [0.0, 0.0, 0.0, 1.0];
+        let mut other_range = cube(&t, 9.0, UNLIT);
+        if let PassOp::Draw(d) = &mut other_range {
+            let g = d.geometry.as_mut().unwrap();
+            g.call = DrawCall::Indexed {
+                base_vertex: 0,
+                first_index: 6,
+                index_count: 30,
+                min_vertex: 0,
+                vertex_span: 24,
+            };
+        }
+        let plan = merged(vec![
+            cube(&t, 1.0, UNLIT),
+            cube(&t, 2.0, UNLIT),
+            cube(&u, 3.0, UNLIT),
+            cube(&u, 4.0, fogged),
+            cube(&u, 5.0, fogged),
+            other_range,
+            draw(&t),
+            cube(&t, 6.0, UNLIT),
+        ]);
+        assert_eq!(runs(&plan), [(0, 2), (2, 1), (3, 2), (5, 1), (6, 1), (7, 1)]);
+    }
+
+    #[test]
+    fn an_op_between_two_draws_keeps_them_apart() {
+        let t = texture(2, 2, 1);
+        let plan = merged(vec![
+            cube(&t, 1.0, UNLIT),
+            clear(Some([1.0, 0.0, 0.0, 1.0]), None, None),
+            cube(&t, 2.0, UNLIT),
+            cube(&t, 3.0, UNLIT),
+        ]);
+        assert_eq!(runs(&plan), [(0, 1), (1, 1), (2, 2)]);
+    }
+
+    #[test]
+    fn a_frame_that_does_not_ask_merges_nothing() {
+        let t = texture(2, 2, 1);
+        let bb = back_buffer(8, 8, DISCARD);
+        let ops = (0..3).map(|i| cube(&t, i as f32, UNLIT)).collect();
+        let plan = compile(frame(vec![bind(&bb, ops), present(&bb)]));
+        assert_eq!(runs(&plan), [(0, 1), (1, 1), (2, 1)]);
+    }
+}
