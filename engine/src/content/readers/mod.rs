@@ -1,8 +1,10 @@
 //! XNB's type readers: the list a file names, and the readers of the types xnagraph loads.
 //!
 //! In: an [`XnbReader`] at the type reader list. Out: the asset's primary object (a texture of
-//! any kind, a `SpriteFont`, a vertex declaration, a vertex or index buffer), after its shared
-//! resources are read, or a `ContentLoad` error naming what is wrong and the byte where it lies.
+//! any kind, a `SpriteFont`, a vertex declaration, a vertex or index buffer, an effect
+//! material, a model, a value), after its shared resources are read and handed to the objects
+//! that reference them, or a `ContentLoad` error naming what is wrong and the byte where it
+//! lies.
 //!
 //! A file lists its readers by .NET type name (assembly-qualified, e.g.
 //! `Microsoft.Xna.Framework.Content.Texture2DReader, Microsoft.Xna.Framework.Graphics,
@@ -26,10 +28,16 @@
 //! to NotEqual 7). The texture readers (`Texture2DReader`, `Texture3DReader`,
 //! `TextureCubeReader`) are in `textures.rs`; the geometry readers (`VertexDeclarationReader`,
 //! `VertexBufferReader`, `IndexBufferReader`) in `buffers.rs`; the effect readers and external
-//! references in `materials.rs`.
+//! references in `materials.rs`; `ModelReader` and its shared resources in `model.rs`.
+//!
+//! Shared resources (XNA's `ReadSharedResource`) are the objects after the primary one, as many
+//! as the count before it says; an object names one by its place from 1 (0: none). Only a
+//! model names them (its buffers and effects): the model is read first with its references,
+//! then given the resources once they are read.
 
 mod buffers;
 mod materials;
+mod model;
 mod textures;
 
 use std::sync::Arc;
@@ -44,6 +52,7 @@ use crate::effects::basic::BasicEffect;
 use crate::effects::dual_texture::DualTextureEffect;
 use crate::error::{Result, XnaError};
 use crate::math::{Color, Matrix, Quaternion, Rectangle, Vector2, Vector3, Vector4};
+use crate::models::Model;
 use crate::resources::buffer::{IndexBuffer, VertexBuffer};
 use crate::resources::cube::TextureCube;
 use crate::resources::texture::Texture2D;
@@ -83,6 +92,7 @@ pub(crate) enum Reader {
     SkinnedEffect,
     EnvironmentMapEffect,
     Effect,
+    Model,
 }
 
 const NS: &str = "Microsoft.Xna.Framework.Content.";
@@ -124,6 +134,7 @@ impl Reader {
             "EnvironmentMapEffectReader" => Reader::EnvironmentMapEffect,
             // XNA's (compiled Direct3D 9 effects) and MonoGame's (MGFX) have one name.
             "EffectReader" => Reader::Effect,
+            "ModelReader" => Reader::Model,
             _ => return None,
         })
     }
@@ -160,6 +171,7 @@ impl Reader {
             Reader::SkinnedEffect => "SkinnedEffect",
             Reader::EnvironmentMapEffect => "EnvironmentMapEffect",
             Reader::Effect => "Effect",
+            Reader::Model => "Model",
         }
     }
 }
@@ -262,6 +274,10 @@ pub enum Object {
     AlphaTestEffect(Box<AlphaTestEffect>),
     /// `DualTextureEffectReader`'s.
     DualTextureEffect(Box<DualTextureEffect>),
+    /// `ModelReader`'s, before its shared resources are read.
+    PendingModel(Box<model::PendingModel>),
+    /// `ModelReader`'s, with its shared resources.
+    Model(Box<Model>),
 }
 
 impl Object {
@@ -291,6 +307,10 @@ pub(crate) struct ContentReader<'a> {
     manager: &'a dyn References,
     /// The names of the assets being read, outermost first, this one last.
     chain: &'a [String],
+    /// The asset's shared resource count, which references are checked against.
+    shared_count: u32,
+    /// What is being read, for messages: "the asset" or "shared resource N".
+    subject: String,
 }
 
 impl<'a> ContentReader<'a> {
@@ -329,23 +349,30 @@ impl<'a> ContentReader<'a> {
             }
             readers.push(reader);
         }
-        Ok(ContentReader { xnb, readers, device, manager, chain })
+        let subject = "the asset".to_owned();
+        Ok(ContentReader { xnb, readers, device, manager, chain, shared_count: 0, subject })
     }
 
     /// XNA's `ReadAsset`: the shared resource count, the primary object (not null), then the
-    /// shared resources.
+    /// shared resources, handed to the primary object if it names them (a model).
     pub fn read_asset(mut self) -> Result<Object> {
-        let shared = self.xnb.int7("the shared resource count")?;
+        self.shared_count = self.xnb.int7("the shared resource count")?;
         let at = self.xnb.position();
         let primary = self
             .read_object("the asset")?
             .ok_or_else(|| self.xnb.error_at(at, "the asset's object is null"))?;
-        for _ in 0..shared {
-            // No reader of these types refers to a shared resource; each is still read, so a
-            // malformed one is reported.
-            self.read_object("a shared resource")?;
+        let mut resources = Vec::with_capacity((self.shared_count as usize).min(4096));
+        for i in 1..=self.shared_count {
+            // Every one is read, also where nothing names it, so a malformed one is reported.
+            self.subject = format!("shared resource {i}");
+            resources.push(self.read_object(&format!("shared resource {i}"))?);
         }
-        Ok(primary)
+        match primary {
+            Object::PendingModel(model) => {
+                Ok(Object::Model(Box::new(self.resolve_model(*model, resources)?)))
+            }
+            other => Ok(other),
+        }
     }
 
     /// `ReadObject`: a reader index, then that reader's data; `None` for index 0 (null).
@@ -428,6 +455,7 @@ impl<'a> ContentReader<'a> {
             Reader::SkinnedEffect => return Err(self.skinned_effect()),
             Reader::EnvironmentMapEffect => return Err(self.environment_map_effect()),
             Reader::Effect => return Err(self.effect()),
+            Reader::Model => Object::PendingModel(Box::new(self.model()?)),
         })
     }
 
@@ -593,6 +621,7 @@ fn object_reader(object: &Object) -> Reader {
         Object::BasicEffect(_) => Reader::BasicEffect,
         Object::AlphaTestEffect(_) => Reader::AlphaTestEffect,
         Object::DualTextureEffect(_) => Reader::DualTextureEffect,
+        Object::PendingModel(_) | Object::Model(_) => Reader::Model,
     }
 }
 
@@ -614,6 +643,10 @@ mod tests {
         assert_eq!(Reader::from_name(&without_assemblies(qualified)), Some(Reader::Texture2D));
         let two = "N.Dictionary`2[[A.K, a, Version=1],[B.V, b]], x";
         assert_eq!(without_assemblies(two), "N.Dictionary`2[[A.K],[B.V]]");
-        assert_eq!(Reader::from_name("Microsoft.Xna.Framework.Content.ModelReader"), None);
+        assert_eq!(
+            Reader::from_name("Microsoft.Xna.Framework.Content.ModelReader"),
+            Some(Reader::Model)
+        );
+        assert_eq!(Reader::from_name("Microsoft.Xna.Framework.Content.SoundEffectReader"), None);
     }
 }
