@@ -157,13 +157,12 @@ impl ContentReader<'_> {
             let transform = Matrix { m };
             bones.push(ModelBone { name, index: i, parent: None, children: Vec::new(), transform });
         }
-        for i in 0..bones.len() {
-            bones[i].parent = self.bone_reference(bone_count, &format!("bone {i}'s parent"))?;
+        for (i, bone) in bones.iter_mut().enumerate() {
+            bone.parent = self.bone_reference(bone_count, &format!("bone {i}'s parent"))?;
             let children = self.xnb.u32(&format!("bone {i}'s child count"))?;
             for j in 0..children {
                 let what = format!("bone {i}'s child {j}");
-                let child = self.required_bone(bone_count, &what)?;
-                bones[i].children.push(child);
+                bone.children.push(self.required_bone(bone_count, &what)?);
             }
         }
 
