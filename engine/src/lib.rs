@@ -128,7 +128,8 @@
 //!
 //! The device and every resource ([`GraphicsDevice`], textures, targets, buffers, effects,
 //! queries, fonts) are `Send + Sync` handles to shared, internally synchronised state: a
-//! loading thread may create a texture the game's thread draws. [`SpriteBatch`], the stock
+//! loading thread may create a texture the game's thread draws. A [`Model`] is `Send + Sync`,
+//! its effects behind locks ([`ModelEffect`]). [`SpriteBatch`], the stock
 #![cfg_attr(
     feature = "game",
     doc = "effects and [`game::GameContext`] are `Send + Sync` too, and are used through \
