@@ -4,7 +4,8 @@
 //! and `content_xnb/geometry.rs` hold the tests of the other graphics readers (Texture3D,
 //! TextureCube, VertexDeclaration, VertexBuffer, IndexBuffer); `content_xnb/materials.rs`
 //! those of the effect readers, external references and the primitive and math readers;
-//! `content_xnb/models.rs` those of `ModelReader` and `Model`.
+//! `content_xnb/models.rs` those of `ModelReader` and `Model`, `content_xnb/model_draw.rs` those
+//! of `Model.Draw`.
 //!
 //! XNA's and MonoGame's content tools do not run here, so the files are made by the writer in
 //! `content_xnb/writer.rs`, which follows the published XNB format byte for byte: the header ("XNB", platform,
@@ -24,6 +25,8 @@ mod common;
 mod geometry;
 #[path = "content_xnb/materials.rs"]
 mod materials;
+#[path = "content_xnb/model_draw.rs"]
+mod model_draw;
 #[path = "content_xnb/models.rs"]
 mod models;
 #[path = "content_xnb/refusals.rs"]
