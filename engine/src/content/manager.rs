@@ -161,10 +161,9 @@ mod sealed {
 /// A type [`ContentManager::load`] reads from `.xnb` files: [`Texture2D`], [`Texture3D`],
 /// [`TextureCube`], [`SpriteFont`], [`VertexDeclaration`], [`VertexBuffer`], [`IndexBuffer`],
 /// the effect materials [`BasicEffect`], [`AlphaTestEffect`] and [`DualTextureEffect`],
-/// [`Model`], and
-/// the values XNA's primitive readers make: `i32` (`Int32`), `f32` (`Single`), `bool`
-/// (`Boolean`), [`String`], [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`], [`Quaternion`]
-/// and [`Color`].
+/// [`Model`], and the values XNA's primitive readers make: `i32` (`Int32`), `f32` (`Single`),
+/// `bool` (`Boolean`), [`String`], [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`],
+/// [`Quaternion`] and [`Color`].
 pub trait Content: sealed::Sealed {}
 
 /// The [`Content`] impl of a type whose reader's object and cache entry are the variant
@@ -236,10 +235,11 @@ content!(Color, Color, std::convert::identity);
 /// effect of the game's own, made from the loaded one's values; the types read are those of
 /// [`Content`] (XNA's textures, `SpriteFont`, the geometry types, the stock effect materials
 /// xnagraph has, `Model`, and the primitive and math values), and any other type reader in a
-/// file (`SoundEffectReader`, ...) is a `ContentLoad` error naming it. `Unload` disposes textures and
-/// buffers; a `VertexDeclaration` and an effect are plain values here (XNA's are
-/// `GraphicsResource`s), with nothing to dispose but the textures they reference, which are
-/// assets of their own.
+/// file (`SoundEffectReader`, ...) is a `ContentLoad` error naming it. A cached `Model` draws
+/// and changes its effects in place, as XNA's, its effects being behind locks
+/// ([`crate::ModelEffect`]). `Unload` disposes textures and buffers (a model's too); a
+/// `VertexDeclaration` and an effect are plain values here (XNA's are `GraphicsResource`s),
+/// with nothing to dispose but the textures they reference, which are assets of their own.
 pub struct ContentManager<'d> {
     device: &'d GraphicsDevice,
     root: PathBuf,
@@ -308,15 +308,16 @@ impl<'d> ContentManager<'d> {
     /// decompress, a truncated file), an unknown type reader, a number outside XNA 4.0's
     /// enums (`SurfaceFormat`, `VertexElementFormat`, `VertexElementUsage`), a level or buffer
     /// of the wrong size, a model's bone or shared resource reference past its model's bones or
-    /// the file's shared resources, a resource its constructor refuses (carrying the constructor's
-    /// message: a format the texture's kind cannot hold, such as DXT for a `Texture3D`; a size
-    /// past the profile's limits; 32-bit indices on a Reach device), an asset of another type
-    /// than `T` (also when the name was loaded before as another type), an external reference
-    /// that cannot be loaded (carrying its error) or that names an asset being read (a cycle,
-    /// the chain of names in the message), compiled effect bytecode (XNA's Direct3D effects
-    /// and MonoGame's, which xnagraph cannot run: a `CustomEffect` of GLSL or SPIR-V takes
-    /// their place), and a `SkinnedEffect` or `EnvironmentMapEffect` material, which xnagraph
-    /// does not have yet. Where the file is at fault the message gives the byte offset, in the
+    /// the file's shared resources (or of the wrong type for its place), a resource its
+    /// constructor refuses (carrying the constructor's message: a format the texture's kind
+    /// cannot hold, such as DXT for a `Texture3D`; a size past the profile's limits; 32-bit
+    /// indices on a Reach device), an asset of another type than `T` (also when the name was
+    /// loaded before as another type), an external reference that cannot be loaded (carrying
+    /// its error) or that names an asset being read (a cycle, the chain of names in the
+    /// message), compiled effect bytecode (XNA's Direct3D effects and MonoGame's, which
+    /// xnagraph cannot run: a `CustomEffect` of GLSL or SPIR-V takes their place), and a
+    /// `SkinnedEffect` or `EnvironmentMapEffect` material, which xnagraph does not have yet,
+    /// also as a model's part's effect. Where the file is at fault the message gives the byte offset, in the
     /// file or, for a compressed file, in its decompressed content.
     pub fn load<T: Content>(&self, asset_name: &str) -> Result<Arc<T>> {
         self.load_in::<T>(asset_name, &[])
