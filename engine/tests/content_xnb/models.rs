@@ -440,6 +440,17 @@ fn truncated_models_and_bad_references_are_refused_at_their_byte() {
                 Effect goes";
     assert!(message.contains(want), "{message}");
     assert!(message.contains(&format!("at byte {at}")), "{message}");
+
+    // A model in the model's tag (its reader index, 1, where the tag's null was): refused
+    // where its data would start, so a file cannot nest models without bound.
+    let (mut b, m) = model_body(&ModelData { tag: None, ..ship() }, &ship_resources());
+    let at = m.iter().find(|(n, _)| n == "the model's tag").unwrap().1;
+    assert_eq!(b[at - 10], 0);
+    b[at - 10] = 1;
+    write(&dir, "nested", &xnb(&b));
+    let message = super::refusal::<Model>(&content, "nested");
+    assert!(message.contains("inside a Model"), "{message}");
+    assert!(message.contains(&format!("at byte {}", at + 1)), "{message}");
 }
 
 #[test]

@@ -24,7 +24,9 @@
 //! (from 1) among the shared resources that follow the asset's primary object.
 //!
 //! What is decided here: a bone reference past the bones, and a shared resource reference
-//! past the asset's count, are refused at their byte (XNA's reader fails on them too); a null
+//! past the asset's count, are refused at their byte (XNA's reader fails on them too); a tag
+//! is any object but a model (a model in a model's tag is refused, so reads do not nest
+//! without bound); a null
 //! parent bone of a mesh, a null root and a null child are refused (XNA's reader indexes with
 //! them and fails); a shared resource of the wrong type for its slot (an index buffer where
 //! the vertex buffer goes) is refused at the reference's byte, as XNA's typed fixup refuses
