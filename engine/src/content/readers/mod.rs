@@ -153,6 +153,9 @@ pub(crate) struct ContentReader<'a> {
     shared_count: u32,
     /// What is being read, for messages: "the asset" or "shared resource N".
     subject: String,
+    /// Whether a model is being read: a model in a model's tag is refused, so that a file
+    /// cannot nest reads without bound.
+    in_model: bool,
 }
 
 impl<'a> ContentReader<'a> {
@@ -192,7 +195,16 @@ impl<'a> ContentReader<'a> {
             readers.push(reader);
         }
         let subject = "the asset".to_owned();
-        Ok(ContentReader { xnb, readers, device, manager, chain, shared_count: 0, subject })
+        Ok(ContentReader {
+            xnb,
+            readers,
+            device,
+            manager,
+            chain,
+            shared_count: 0,
+            subject,
+            in_model: false,
+        })
     }
 
     /// XNA's `ReadAsset`: the shared resource count, the primary object (not null), then the
@@ -297,7 +309,19 @@ impl<'a> ContentReader<'a> {
             Reader::SkinnedEffect => return Err(self.skinned_effect()),
             Reader::EnvironmentMapEffect => return Err(self.environment_map_effect()),
             Reader::Effect => return Err(self.effect()),
-            Reader::Model => Object::PendingModel(Box::new(self.model()?)),
+            Reader::Model if self.in_model => {
+                return Err(self.xnb.error_at(
+                    self.xnb.position(),
+                    "a Model's data lies inside a Model (in a tag); xnagraph reads a Model only \
+                     as an asset or a shared resource",
+                ))
+            }
+            Reader::Model => {
+                self.in_model = true;
+                let model = self.model();
+                self.in_model = false;
+                Object::PendingModel(Box::new(model?))
+            }
         })
     }
 
