@@ -174,3 +174,20 @@ fn a_custom_effect_part_draws_every_pass_and_model_draw_refuses_it() {
         }
     }
 }
+
+/// A model outliving its device's disposal: `Draw` is `ObjectDisposed`, not a draw into a
+/// device that is gone.
+#[test]
+fn a_model_of_a_disposed_device_draws_nothing_and_says_so() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("model-disposed");
+    write(&dir, "pair", &xnb(&model_body(&pair(), &ship_resources()).0));
+    let content = ContentManager::new(&device, &dir);
+    let model = content.load::<Model>("pair").unwrap();
+    device.dispose();
+    let drawn = model.draw(Matrix::IDENTITY, Matrix::IDENTITY, Matrix::IDENTITY);
+    assert!(matches!(drawn, Err(XnaError::ObjectDisposed { .. })), "{drawn:?}");
+    let drawn = model.meshes().get(1).unwrap().draw();
+    assert!(matches!(drawn, Err(XnaError::ObjectDisposed { .. })), "{drawn:?}");
+}
