@@ -54,6 +54,7 @@
 //! | textures and render targets | [`Texture2D`], [`Texture3D`], [`TextureCube`], [`RenderTarget2D`] (and [`RenderTargetOptions`]), [`RenderTargetCube`] |
 //! | sprites and text | [`SpriteBatch`] (and [`SpriteBatchOptions`], [`SpriteOptions`]), [`SpriteFont`] |
 //! | geometry | [`VertexBuffer`], [`IndexBuffer`], [`VertexDeclaration`], [`GraphicsDevice::draw_indexed_primitives`] |
+//! | models | [`Model`] (loaded by [`ContentManager`]), [`ModelMesh`], [`ModelMeshPart`], [`ModelBone`], [`ModelEffect`] |
 //! | effects | [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`], [`CustomEffect`] (GLSL techniques), [`Effect`] (a sprite pixel stage) |
 //! | queries and capture | [`OcclusionQuery`], [`GraphicsDevice::capture_frames`] |
 //! | maths | [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`], [`Color`], [`Rectangle`] |
@@ -96,7 +97,9 @@
 //! - `game/`: the game loop, window and input (winit), for a game that wants them; it creates
 //!   the device for its window and calls the rest like any game code.
 //! - `content/`: the `ContentManager` (`.xnb` files and their type readers) and image files;
-//!   it makes textures, fonts and buffers like any game code.
+//!   it makes textures, fonts, buffers and models like any game code.
+//! - `models/`: XNA's `Model` (`ModelMesh`, `ModelMeshPart`, `ModelBone`); a model sets its
+//!   effects' matrices and draws its parts through the device's geometry draws.
 //! - `sprites/`: `SpriteBatch` (`batch/`) and `SpriteFont` (`font.rs`); a batch reads textures,
 //!   fonts and a pixel-stage effect and records into the device's frame.
 //! - `draw/`: the geometry draws and the device's draw-state setters; the draws read bound
@@ -125,7 +128,8 @@
 //!
 //! The device and every resource ([`GraphicsDevice`], textures, targets, buffers, effects,
 //! queries, fonts) are `Send + Sync` handles to shared, internally synchronised state: a
-//! loading thread may create a texture the game's thread draws. [`SpriteBatch`], the stock
+//! loading thread may create a texture the game's thread draws. A [`Model`] is `Send + Sync`,
+//! its effects behind locks ([`ModelEffect`]). [`SpriteBatch`], the stock
 #![cfg_attr(
     feature = "game",
     doc = "effects and [`game::GameContext`] are `Send + Sync` too, and are used through \
@@ -153,6 +157,7 @@ mod finite;
 #[cfg(feature = "game")]
 pub mod game;
 pub mod math;
+mod models;
 mod resources;
 mod sprites;
 mod vertex;
@@ -189,6 +194,10 @@ pub use math::{
     CurveContinuity, CurveKey, CurveKeyCollection, CurveLoopType, CurveTangent, MathError,
     MathHelper, Matrix, Plane, PlaneIntersectionType, Point, Quaternion, Ray, Rectangle, Vector2,
     Vector3, Vector4,
+};
+pub use models::{
+    Model, ModelBone, ModelBoneCollection, ModelEffect, ModelEffectCollection, ModelMesh,
+    ModelMeshCollection, ModelMeshPart, ModelTag,
 };
 pub use resources::buffer::{
     BufferUsage, DynamicIndexBuffer, DynamicVertexBuffer, IndexBuffer, IndexElementSize,

@@ -3,7 +3,9 @@
 //! `ContentLoad` error that names the asset and the byte at fault. `content_xnb/textures.rs`
 //! and `content_xnb/geometry.rs` hold the tests of the other graphics readers (Texture3D,
 //! TextureCube, VertexDeclaration, VertexBuffer, IndexBuffer); `content_xnb/materials.rs`
-//! those of the effect readers, external references and the primitive and math readers.
+//! those of the effect readers, external references and the primitive and math readers;
+//! `content_xnb/models.rs` those of `ModelReader` and `Model`, `content_xnb/model_draw.rs` those
+//! of `Model.Draw`.
 //!
 //! XNA's and MonoGame's content tools do not run here, so the files are made by the writer in
 //! `content_xnb/writer.rs`, which follows the published XNB format byte for byte: the header ("XNB", platform,
@@ -23,6 +25,10 @@ mod common;
 mod geometry;
 #[path = "content_xnb/materials.rs"]
 mod materials;
+#[path = "content_xnb/model_draw.rs"]
+mod model_draw;
+#[path = "content_xnb/models.rs"]
+mod models;
 #[path = "content_xnb/refusals.rs"]
 mod refusals;
 #[path = "content_xnb/textures.rs"]
@@ -333,8 +339,8 @@ fn corrupt_files_are_refused_saying_where() {
 
     // An unknown reader, refused at its name (byte 11: after the header and the count).
     let mut b = Body::default();
-    b.readers(&[reader("ModelReader")], 0).int7(1);
-    says(&content, "reader", &xnb(&b.0), &["ModelReader", "at byte 11"]);
+    b.readers(&[reader("SoundEffectReader")], 0).int7(1);
+    says(&content, "reader", &xnb(&b.0), &["SoundEffectReader", "at byte 11"]);
     // A reader index past the list.
     let mut b = Body::default();
     b.readers(&[reader("Texture2DReader")], 0).int7(2);

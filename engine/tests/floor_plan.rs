@@ -13,8 +13,15 @@ use std::path::{Path, PathBuf};
 
 /// The folders from the top of the floor plan to the bottom; files at the root of `src/` are
 /// below every folder.
-const LAYERS: [&[&str]; 6] =
-    [&["game"], &["content"], &["sprites", "draw"], &["effects"], &["resources"], &["device"]];
+const LAYERS: [&[&str]; 7] = [
+    &["game"],
+    &["content"],
+    &["models"],
+    &["sprites", "draw"],
+    &["effects"],
+    &["resources"],
+    &["device"],
+];
 
 type Module = Vec<String>;
 

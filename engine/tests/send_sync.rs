@@ -33,6 +33,13 @@ assert_impl_all!(SpriteBatch: Send, Sync);
 assert_impl_all!(BasicEffect: Send, Sync);
 assert_impl_all!(AlphaTestEffect: Send, Sync);
 assert_impl_all!(DualTextureEffect: Send, Sync);
+// A model: its effects behind locks (`ModelEffect`), so a shared `Arc<Model>` draws from any
+// thread; its bones and tags change through `&mut`.
+assert_impl_all!(Model: Send, Sync);
+assert_impl_all!(ModelMesh: Send, Sync);
+assert_impl_all!(ModelMeshPart: Send, Sync);
+assert_impl_all!(ModelBone: Send, Sync);
+assert_impl_all!(ModelEffect: Send, Sync);
 // Borrowed views of a stock effect, through its trait object: they stay on the thread that
 // borrowed the effect (neither `Send` nor `Sync`), which is all a pass's `apply` needs.
 assert_not_impl_any!(EffectTechnique<'static>: Send, Sync);

@@ -26,6 +26,7 @@ use crate::effects::dual_texture::DualTextureEffect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::math::{Color, Matrix, Quaternion, Vector2, Vector3, Vector4};
+use crate::models::Model;
 use crate::resources::buffer::{IndexBuffer, VertexBuffer};
 use crate::resources::cube::TextureCube;
 use crate::resources::texture::Texture2D;
@@ -61,6 +62,8 @@ pub enum Cached {
     AlphaTestEffect(Arc<AlphaTestEffect>),
     /// A `DualTextureEffect`.
     DualTextureEffect(Arc<DualTextureEffect>),
+    /// A `Model`.
+    Model(Arc<Model>),
     /// An `Int32` (`i32`).
     Int32(Arc<i32>),
     /// A `Single` (`f32`).
@@ -96,6 +99,7 @@ impl Cached {
             Cached::BasicEffect(_) => BasicEffect::TYPE,
             Cached::AlphaTestEffect(_) => AlphaTestEffect::TYPE,
             Cached::DualTextureEffect(_) => DualTextureEffect::TYPE,
+            Cached::Model(_) => Model::TYPE,
             Cached::Int32(_) => i32::TYPE,
             Cached::Single(_) => f32::TYPE,
             Cached::Boolean(_) => bool::TYPE,
@@ -111,7 +115,7 @@ impl Cached {
 
     /// `Dispose` of the asset, as `Unload` does (a declaration, an effect and a value hold no
     /// GPU resource of their own here: an effect's textures are assets of their own, disposed
-    /// as such).
+    /// as such; a model's buffers are its own, as XNA's loader records them with the model).
     fn dispose(&self) {
         match self {
             Cached::Texture2D(t) => t.dispose(),
@@ -120,6 +124,7 @@ impl Cached {
             Cached::SpriteFont(f) => f.texture().dispose(),
             Cached::VertexBuffer(b) => b.dispose(),
             Cached::IndexBuffer(b) => b.dispose(),
+            Cached::Model(m) => m.dispose_resources(),
             Cached::VertexDeclaration(_)
             | Cached::BasicEffect(_)
             | Cached::AlphaTestEffect(_)
@@ -155,10 +160,10 @@ mod sealed {
 
 /// A type [`ContentManager::load`] reads from `.xnb` files: [`Texture2D`], [`Texture3D`],
 /// [`TextureCube`], [`SpriteFont`], [`VertexDeclaration`], [`VertexBuffer`], [`IndexBuffer`],
-/// the effect materials [`BasicEffect`], [`AlphaTestEffect`] and [`DualTextureEffect`], and
-/// the values XNA's primitive readers make: `i32` (`Int32`), `f32` (`Single`), `bool`
-/// (`Boolean`), [`String`], [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`], [`Quaternion`]
-/// and [`Color`].
+/// the effect materials [`BasicEffect`], [`AlphaTestEffect`] and [`DualTextureEffect`],
+/// [`Model`], and the values XNA's primitive readers make: `i32` (`Int32`), `f32` (`Single`),
+/// `bool` (`Boolean`), [`String`], [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`],
+/// [`Quaternion`] and [`Color`].
 pub trait Content: sealed::Sealed {}
 
 /// The [`Content`] impl of a type whose reader's object and cache entry are the variant
@@ -198,6 +203,7 @@ content!(IndexBuffer, IndexBuffer, std::convert::identity);
 content!(BasicEffect, BasicEffect, |effect: Box<BasicEffect>| *effect);
 content!(AlphaTestEffect, AlphaTestEffect, |effect: Box<AlphaTestEffect>| *effect);
 content!(DualTextureEffect, DualTextureEffect, |effect: Box<DualTextureEffect>| *effect);
+content!(Model, Model, |model: Box<Model>| *model);
 content!(i32, Int32, std::convert::identity);
 content!(f32, Single, std::convert::identity);
 content!(bool, Boolean, std::convert::identity);
@@ -228,11 +234,12 @@ content!(Color, Color, std::convert::identity);
 /// ([`SpriteFont::from_parts`]), and a cached effect's fields (`World`, ...) are set on an
 /// effect of the game's own, made from the loaded one's values; the types read are those of
 /// [`Content`] (XNA's textures, `SpriteFont`, the geometry types, the stock effect materials
-/// xnagraph has, and the primitive and math values), and any other type reader in a file
-/// (`ModelReader`, ...) is a `ContentLoad` error naming it. `Unload` disposes textures and
-/// buffers; a `VertexDeclaration` and an effect are plain values here (XNA's are
-/// `GraphicsResource`s), with nothing to dispose but the textures they reference, which are
-/// assets of their own.
+/// xnagraph has, `Model`, and the primitive and math values), and any other type reader in a
+/// file (`SoundEffectReader`, ...) is a `ContentLoad` error naming it. A cached `Model` draws
+/// and changes its effects in place, as XNA's, its effects being behind locks
+/// ([`crate::ModelEffect`]). `Unload` disposes textures and buffers (a model's too); a
+/// `VertexDeclaration` and an effect are plain values here (XNA's are `GraphicsResource`s),
+/// with nothing to dispose but the textures they reference, which are assets of their own.
 pub struct ContentManager<'d> {
     device: &'d GraphicsDevice,
     root: PathBuf,
@@ -300,15 +307,17 @@ impl<'d> ContentManager<'d> {
     /// platform or version, a size in the header that is not the file's, data that does not
     /// decompress, a truncated file), an unknown type reader, a number outside XNA 4.0's
     /// enums (`SurfaceFormat`, `VertexElementFormat`, `VertexElementUsage`), a level or buffer
-    /// of the wrong size, a resource its constructor refuses (carrying the constructor's
-    /// message: a format the texture's kind cannot hold, such as DXT for a `Texture3D`; a size
-    /// past the profile's limits; 32-bit indices on a Reach device), an asset of another type
-    /// than `T` (also when the name was loaded before as another type), an external reference
-    /// that cannot be loaded (carrying its error) or that names an asset being read (a cycle,
-    /// the chain of names in the message), compiled effect bytecode (XNA's Direct3D effects
-    /// and MonoGame's, which xnagraph cannot run: a `CustomEffect` of GLSL or SPIR-V takes
-    /// their place), and a `SkinnedEffect` or `EnvironmentMapEffect` material, which xnagraph
-    /// does not have yet. Where the file is at fault the message gives the byte offset, in the
+    /// of the wrong size, a model's bone or shared resource reference past its model's bones or
+    /// the file's shared resources (or of the wrong type for its place), a resource its
+    /// constructor refuses (carrying the constructor's message: a format the texture's kind
+    /// cannot hold, such as DXT for a `Texture3D`; a size past the profile's limits; 32-bit
+    /// indices on a Reach device), an asset of another type than `T` (also when the name was
+    /// loaded before as another type), an external reference that cannot be loaded (carrying
+    /// its error) or that names an asset being read (a cycle, the chain of names in the
+    /// message), compiled effect bytecode (XNA's Direct3D effects and MonoGame's, which
+    /// xnagraph cannot run: a `CustomEffect` of GLSL or SPIR-V takes their place), and a
+    /// `SkinnedEffect` or `EnvironmentMapEffect` material, which xnagraph does not have yet,
+    /// also as a model's part's effect. Where the file is at fault the message gives the byte offset, in the
     /// file or, for a compressed file, in its decompressed content.
     pub fn load<T: Content>(&self, asset_name: &str) -> Result<Arc<T>> {
         self.load_in::<T>(asset_name, &[])

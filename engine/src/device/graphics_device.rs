@@ -35,6 +35,8 @@ static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 /// created with [`GraphicsDevice::for_window`] it presents to a window's swapchain.
 pub struct GraphicsDevice {
     pub(crate) shared: Arc<DeviceShared>,
+    /// False for a view ([`GraphicsDevice::view`]): dropping it leaves the device alive.
+    owner: bool,
 }
 
 impl std::fmt::Debug for GraphicsDevice {
@@ -199,7 +201,7 @@ impl GraphicsDevice {
         if options.render_thread {
             shared.start_render_thread(super::backends::frames_in_flight(&options))?;
         }
-        let device = GraphicsDevice { shared };
+        let device = GraphicsDevice { shared, owner: true };
         // The only place the engine reads XNAGRAPH_CAPTURE, and only when the game opted in.
         let spec = options
             .capture_from_env
@@ -636,6 +638,13 @@ impl GraphicsDevice {
         self.dispose_impl(true);
     }
 
+    /// A handle to the device of `shared` that does not own it: dropping it neither disposes
+    /// nor waits. It lets an object that keeps only the device's shared state (as XNA's
+    /// `ModelMesh` keeps its `GraphicsDevice`) call the device's public methods.
+    pub(crate) fn view(shared: Arc<DeviceShared>) -> GraphicsDevice {
+        GraphicsDevice { shared, owner: false }
+    }
+
     fn dispose_impl(&self, explicit: bool) {
         let shared = &self.shared;
         if shared.disposed.swap(true, Ordering::AcqRel) {
@@ -666,6 +675,8 @@ impl GraphicsDevice {
 
 impl Drop for GraphicsDevice {
     fn drop(&mut self) {
-        self.dispose_impl(false);
+        if self.owner {
+            self.dispose_impl(false);
+        }
     }
 }

@@ -365,3 +365,189 @@ pub fn environment_map_effect_data(b: &mut Body, textures: [&str; 2], m: &BasicM
 pub fn effect_data(b: &mut Body, code: &[u8]) {
     b.i32(code.len() as i32).bytes(code);
 }
+
+/// The type readers of the model files the tests write, in this order, so that an object's
+/// reader index is its place here from 1: `ModelReader` 1, `StringReader` 2, `Int32Reader` 3,
+/// `VertexBufferReader` 4, `IndexBufferReader` 5, `BasicEffectReader` 6,
+/// `SkinnedEffectReader` 7, `VertexDeclarationReader` 8.
+pub fn model_readers() -> Vec<String> {
+    vec![
+        reader("ModelReader"),
+        framework_reader("StringReader"),
+        framework_reader("Int32Reader"),
+        reader("VertexBufferReader"),
+        reader("IndexBufferReader"),
+        reader("BasicEffectReader"),
+        reader("SkinnedEffectReader"),
+        reader("VertexDeclarationReader"),
+    ]
+}
+
+/// A bone as `ModelWriter` writes it; bones are named by index.
+#[derive(Clone, Debug)]
+pub struct BoneData {
+    pub name: Option<String>,
+    /// M11 to M44, row by row.
+    pub transform: [f32; 16],
+    pub parent: Option<u32>,
+    pub children: Vec<u32>,
+}
+
+/// A mesh part: its ranges, an `Int32` tag or none, and its shared resource references (the
+/// resource's place from 1; 0 for none).
+#[derive(Clone, Debug)]
+pub struct PartData {
+    pub vertex_offset: i32,
+    pub num_vertices: i32,
+    pub start_index: i32,
+    pub primitive_count: i32,
+    pub tag: Option<i32>,
+    pub vertex_buffer: u32,
+    pub index_buffer: u32,
+    pub effect: u32,
+}
+
+/// A mesh: name, parent bone, bounding sphere (centre, radius), a `String` tag or none, parts.
+#[derive(Clone, Debug)]
+pub struct MeshData {
+    pub name: Option<String>,
+    pub parent_bone: Option<u32>,
+    pub sphere: ([f32; 3], f32),
+    pub tag: Option<String>,
+    pub parts: Vec<PartData>,
+}
+
+/// A model: bones, meshes, root bone, a `String` tag or none.
+#[derive(Clone, Debug)]
+pub struct ModelData {
+    pub bones: Vec<BoneData>,
+    pub meshes: Vec<MeshData>,
+    pub root: Option<u32>,
+    pub tag: Option<String>,
+}
+
+/// `WriteObject<string>` with [`model_readers`]' `StringReader`: index 2 and the string, or 0.
+fn string_object(b: &mut Body, s: &Option<String>) {
+    match s {
+        Some(s) => b.int7(2).string(s),
+        None => b.int7(0),
+    };
+}
+
+/// `ModelWriter`'s bone reference: 0 for none, else the index + 1, a `uint` when `wide`
+/// (XNA: from 255 bones), else a byte.
+fn bone_reference(b: &mut Body, bone: Option<u32>, wide: bool) {
+    let id = bone.map_or(0, |i| i + 1);
+    if wide {
+        b.u32(id);
+    } else {
+        b.u8(id as u8);
+    }
+}
+
+/// `ModelWriter`'s data, bone references in the width the bone count gives. Returns where
+/// named fields start in `b` (for the truncation tests): "bone 1's transform", "bone 2's
+/// parent", "mesh 0's bounding sphere", "mesh 0 part 1's start index", "mesh 0 part 1's
+/// effect", "the model's root bone", "the model's tag" (where the model has them).
+pub fn model_data(b: &mut Body, m: &ModelData) -> Vec<(String, usize)> {
+    model_data_as(b, m, m.bones.len() >= 255)
+}
+
+/// [`model_data`] with bone references four bytes wide or one, whatever the bone count.
+pub fn model_data_as(b: &mut Body, m: &ModelData, wide: bool) -> Vec<(String, usize)> {
+    let mut marks = Vec::new();
+    let count = wide;
+    b.u32(m.bones.len() as u32);
+    for (i, bone) in m.bones.iter().enumerate() {
+        string_object(b, &bone.name);
+        marks.push((format!("bone {i}'s transform"), b.0.len()));
+        for v in bone.transform {
+            b.f32(v);
+        }
+    }
+    for (i, bone) in m.bones.iter().enumerate() {
+        marks.push((format!("bone {i}'s parent"), b.0.len()));
+        bone_reference(b, bone.parent, count);
+        b.u32(bone.children.len() as u32);
+        for &c in &bone.children {
+            bone_reference(b, Some(c), count);
+        }
+    }
+    b.i32(m.meshes.len() as i32);
+    for (i, mesh) in m.meshes.iter().enumerate() {
+        string_object(b, &mesh.name);
+        bone_reference(b, mesh.parent_bone, count);
+        marks.push((format!("mesh {i}'s bounding sphere"), b.0.len()));
+        b.vec3(mesh.sphere.0).f32(mesh.sphere.1);
+        string_object(b, &mesh.tag);
+        b.i32(mesh.parts.len() as i32);
+        for (j, p) in mesh.parts.iter().enumerate() {
+            b.i32(p.vertex_offset).i32(p.num_vertices);
+            marks.push((format!("mesh {i} part {j}'s start index"), b.0.len()));
+            b.i32(p.start_index).i32(p.primitive_count);
+            match p.tag {
+                Some(t) => b.int7(3).i32(t),
+                None => b.int7(0),
+            };
+            b.int7(p.vertex_buffer).int7(p.index_buffer);
+            marks.push((format!("mesh {i} part {j}'s effect"), b.0.len()));
+            b.int7(p.effect);
+        }
+    }
+    marks.push(("the model's root bone".to_owned(), b.0.len()));
+    bone_reference(b, m.root, count);
+    marks.push(("the model's tag".to_owned(), b.0.len()));
+    string_object(b, &m.tag);
+    marks
+}
+
+/// A shared resource of a model file: its reader index and data.
+pub type SharedWriter<'a> = Box<dyn Fn(&mut Body) + 'a>;
+
+/// A whole model asset's content: [`model_readers`], the shared resource count, the model,
+/// then the shared resources. Returns the content and [`model_data`]'s marks, as positions in
+/// the file (header included).
+pub fn model_body(m: &ModelData, shared: &[SharedWriter<'_>]) -> (Vec<u8>, Vec<(String, usize)>) {
+    let mut b = Body::default();
+    b.readers(&model_readers(), shared.len() as u32).int7(1);
+    let marks = model_data(&mut b, m).into_iter().map(|(n, at)| (n, at + 10)).collect();
+    for s in shared {
+        s(&mut b);
+    }
+    (b.0, marks)
+}
+
+/// A vertex buffer shared resource of Vector3 positions (stride 12).
+pub fn positions_resource(positions: &[[f32; 3]]) -> SharedWriter<'static> {
+    let bytes: Vec<u8> = positions.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+    Box::new(move |b| {
+        b.int7(4);
+        let position = Element { offset: 0, format: 2, usage: 0, usage_index: 0 };
+        vertex_buffer_data(b, 12, &[position], &bytes);
+    })
+}
+
+/// A 16-bit index buffer shared resource.
+pub fn indices_resource(indices: &[u16]) -> SharedWriter<'static> {
+    let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+    Box::new(move |b| {
+        b.int7(5);
+        index_buffer_data(b, true, &bytes);
+    })
+}
+
+/// A `BasicEffect` shared resource.
+pub fn basic_resource(m: BasicMaterial) -> SharedWriter<'static> {
+    Box::new(move |b| {
+        b.int7(6);
+        basic_effect_data(b, &m);
+    })
+}
+
+/// A `SkinnedEffect` shared resource.
+pub fn skinned_resource(m: BasicMaterial) -> SharedWriter<'static> {
+    Box::new(move |b| {
+        b.int7(7);
+        skinned_effect_data(b, "", 4, &m);
+    })
+}

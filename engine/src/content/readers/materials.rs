@@ -197,8 +197,9 @@ impl ContentReader<'_> {
         load_error(
             self.xnb.asset(),
             format!(
-                "the asset is a {effect} (its data read from {} to {}), and {effect} is not \
+                "{} is a {effect} (its data read from {} to {}), and {effect} is not \
                  available in xnagraph yet",
+                self.subject,
                 self.xnb.place(at),
                 self.xnb.place(self.xnb.position())
             ),
@@ -265,9 +266,10 @@ impl ContentReader<'_> {
         load_error(
             self.xnb.asset(),
             format!(
-                "the asset is an Effect of {kind}, {n} bytes from {}: compiled Direct3D or \
+                "{} is an Effect of {kind}, {n} bytes from {}: compiled Direct3D or \
                  MonoGame effect bytecode cannot be used by xnagraph; write the effect in GLSL \
                  or SPIR-V and make it a CustomEffect",
+                self.subject,
                 self.xnb.place(at)
             ),
         )

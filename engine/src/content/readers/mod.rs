@@ -1,19 +1,21 @@
 //! XNB's type readers: the list a file names, and the readers of the types xnagraph loads.
 //!
 //! In: an [`XnbReader`] at the type reader list. Out: the asset's primary object (a texture of
-//! any kind, a `SpriteFont`, a vertex declaration, a vertex or index buffer), after its shared
-//! resources are read, or a `ContentLoad` error naming what is wrong and the byte where it lies.
+//! any kind, a `SpriteFont`, a vertex declaration, a vertex or index buffer, an effect
+//! material, a model, a value), after its shared resources are read and handed to the objects
+//! that reference them, or a `ContentLoad` error naming what is wrong and the byte where it
+//! lies.
 //!
 //! A file lists its readers by .NET type name (assembly-qualified, e.g.
 //! `Microsoft.Xna.Framework.Content.Texture2DReader, Microsoft.Xna.Framework.Graphics,
 //! Version=4.0.0.0, Culture=neutral, PublicKeyToken=842cf8be1de50553`), each with a version
 //! number; the assembly qualifications (of the reader and of a generic reader's arguments)
-//! are dropped before the name is matched, so XNA's and MonoGame's names both resolve. As in
-//! XNA, every listed reader must be known (an unknown one is refused at the list, before
-//! anything is read) and have version 0. An object is a 7-bit encoded reader index (0: null;
-//! n: the n-th listed reader) then that reader's data; the elements of a list of a value type
-//! (`Rectangle`, `char`, `Vector3`) follow the list's count with no index, as .NET value types
-//! are written.
+//! are dropped before the name is matched (`names.rs`), so XNA's and MonoGame's names both
+//! resolve. As in XNA, every listed reader must be known (an unknown one is refused at the
+//! list, before anything is read) and have version 0. An object is a 7-bit encoded reader
+//! index (0: null; n: the n-th listed reader) then that reader's data; the elements of a list
+//! of a value type (`Rectangle`, `char`, `Vector3`) follow the list's count with no index, as
+//! .NET value types are written.
 //!
 //! Readers kept here: `SpriteFontReader` (texture, glyph rectangles, cropping rectangles,
 //! characters, line spacing, spacing, kerning triples, an optional default character), the
@@ -26,10 +28,17 @@
 //! to NotEqual 7). The texture readers (`Texture2DReader`, `Texture3DReader`,
 //! `TextureCubeReader`) are in `textures.rs`; the geometry readers (`VertexDeclarationReader`,
 //! `VertexBufferReader`, `IndexBufferReader`) in `buffers.rs`; the effect readers and external
-//! references in `materials.rs`.
+//! references in `materials.rs`; `ModelReader` and its shared resources in `model.rs`.
+//!
+//! Shared resources (XNA's `ReadSharedResource`) are the objects after the primary one, as many
+//! as the count before it says; an object names one by its place from 1 (0: none). Only a
+//! model names them (its buffers and effects): the model is read first with its references,
+//! then given the resources once they are read.
 
 mod buffers;
 mod materials;
+mod model;
+mod names;
 mod textures;
 
 use std::sync::Arc;
@@ -44,169 +53,14 @@ use crate::effects::basic::BasicEffect;
 use crate::effects::dual_texture::DualTextureEffect;
 use crate::error::{Result, XnaError};
 use crate::math::{Color, Matrix, Quaternion, Rectangle, Vector2, Vector3, Vector4};
+use crate::models::Model;
 use crate::resources::buffer::{IndexBuffer, VertexBuffer};
 use crate::resources::cube::TextureCube;
 use crate::resources::texture::Texture2D;
 use crate::resources::texture3d::Texture3D;
 use crate::sprites::font::SpriteFont;
 use crate::vertex::VertexDeclaration;
-
-/// A type reader xnagraph knows, by its name without assembly qualifications.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Reader {
-    Texture2D,
-    Texture3D,
-    TextureCube,
-    VertexDeclaration,
-    VertexBuffer,
-    IndexBuffer,
-    SpriteFont,
-    RectangleList,
-    CharList,
-    Vector3List,
-    Rectangle,
-    Char,
-    Vector3,
-    Int32,
-    Single,
-    Boolean,
-    String,
-    Vector2,
-    Vector4,
-    Matrix,
-    Quaternion,
-    Color,
-    CompareFunction,
-    BasicEffect,
-    AlphaTestEffect,
-    DualTextureEffect,
-    SkinnedEffect,
-    EnvironmentMapEffect,
-    Effect,
-}
-
-const NS: &str = "Microsoft.Xna.Framework.Content.";
-
-impl Reader {
-    /// The reader a (qualification-free) name denotes.
-    fn from_name(name: &str) -> Option<Reader> {
-        let local = name.strip_prefix(NS)?;
-        Some(match local {
-            "Texture2DReader" => Reader::Texture2D,
-            "Texture3DReader" => Reader::Texture3D,
-            "TextureCubeReader" => Reader::TextureCube,
-            "VertexDeclarationReader" => Reader::VertexDeclaration,
-            "VertexBufferReader" => Reader::VertexBuffer,
-            "IndexBufferReader" => Reader::IndexBuffer,
-            "SpriteFontReader" => Reader::SpriteFont,
-            "ListReader`1[[Microsoft.Xna.Framework.Rectangle]]" => Reader::RectangleList,
-            "ListReader`1[[System.Char]]" => Reader::CharList,
-            "ListReader`1[[Microsoft.Xna.Framework.Vector3]]" => Reader::Vector3List,
-            "RectangleReader" => Reader::Rectangle,
-            "CharReader" => Reader::Char,
-            "Vector3Reader" => Reader::Vector3,
-            "Int32Reader" => Reader::Int32,
-            "SingleReader" => Reader::Single,
-            "BooleanReader" => Reader::Boolean,
-            "StringReader" => Reader::String,
-            "Vector2Reader" => Reader::Vector2,
-            "Vector4Reader" => Reader::Vector4,
-            "MatrixReader" => Reader::Matrix,
-            "QuaternionReader" => Reader::Quaternion,
-            "ColorReader" => Reader::Color,
-            "EnumReader`1[[Microsoft.Xna.Framework.Graphics.CompareFunction]]" => {
-                Reader::CompareFunction
-            }
-            "BasicEffectReader" => Reader::BasicEffect,
-            "AlphaTestEffectReader" => Reader::AlphaTestEffect,
-            "DualTextureEffectReader" => Reader::DualTextureEffect,
-            "SkinnedEffectReader" => Reader::SkinnedEffect,
-            "EnvironmentMapEffectReader" => Reader::EnvironmentMapEffect,
-            // XNA's (compiled Direct3D 9 effects) and MonoGame's (MGFX) have one name.
-            "EffectReader" => Reader::Effect,
-            _ => return None,
-        })
-    }
-
-    /// The XNA type the reader produces, for messages.
-    fn produces(self) -> &'static str {
-        match self {
-            Reader::Texture2D => "Texture2D",
-            Reader::Texture3D => "Texture3D",
-            Reader::TextureCube => "TextureCube",
-            Reader::VertexDeclaration => "VertexDeclaration",
-            Reader::VertexBuffer => "VertexBuffer",
-            Reader::IndexBuffer => "IndexBuffer",
-            Reader::SpriteFont => "SpriteFont",
-            Reader::RectangleList => "List<Rectangle>",
-            Reader::CharList => "List<char>",
-            Reader::Vector3List => "List<Vector3>",
-            Reader::Rectangle => "Rectangle",
-            Reader::Char => "char",
-            Reader::Vector3 => "Vector3",
-            Reader::Int32 => "Int32",
-            Reader::Single => "Single",
-            Reader::Boolean => "Boolean",
-            Reader::String => "String",
-            Reader::Vector2 => "Vector2",
-            Reader::Vector4 => "Vector4",
-            Reader::Matrix => "Matrix",
-            Reader::Quaternion => "Quaternion",
-            Reader::Color => "Color",
-            Reader::CompareFunction => "CompareFunction",
-            Reader::BasicEffect => "BasicEffect",
-            Reader::AlphaTestEffect => "AlphaTestEffect",
-            Reader::DualTextureEffect => "DualTextureEffect",
-            Reader::SkinnedEffect => "SkinnedEffect",
-            Reader::EnvironmentMapEffect => "EnvironmentMapEffect",
-            Reader::Effect => "Effect",
-        }
-    }
-}
-
-/// A .NET type name without its assembly qualifications, at every generic argument too:
-/// `ListReader`1[[System.Char, mscorlib, Version=4.0.0.0]], Asm` becomes
-/// `ListReader`1[[System.Char]]`.
-pub(crate) fn without_assemblies(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut depth = 0i32;
-    // The depth at which a qualification being skipped began.
-    let mut skipping: Option<i32> = None;
-    let mut previous = ' ';
-    for c in name.chars() {
-        if let Some(from) = skipping {
-            match c {
-                '[' => depth += 1,
-                ']' => {
-                    depth -= 1;
-                    if depth < from {
-                        skipping = None;
-                        out.push(']');
-                        previous = ']';
-                    }
-                }
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '[' => depth += 1,
-            ']' => depth -= 1,
-            // A comma after a type name starts its assembly; one after `]` inside the
-            // argument list separates generic arguments.
-            ',' if depth == 0 || previous != ']' => {
-                skipping = Some(depth);
-                continue;
-            }
-            _ => {}
-        }
-        if !c.is_whitespace() {
-            out.push(c);
-            previous = c;
-        }
-    }
-    out
-}
+use names::{without_assemblies, Reader};
 
 /// An object a reader produced (public only to the crate's sealed `Content` trait).
 pub enum Object {
@@ -262,6 +116,10 @@ pub enum Object {
     AlphaTestEffect(Box<AlphaTestEffect>),
     /// `DualTextureEffectReader`'s.
     DualTextureEffect(Box<DualTextureEffect>),
+    /// `ModelReader`'s, before its shared resources are read.
+    PendingModel(Box<model::PendingModel>),
+    /// `ModelReader`'s, with its shared resources.
+    Model(Box<Model>),
 }
 
 impl Object {
@@ -291,6 +149,13 @@ pub(crate) struct ContentReader<'a> {
     manager: &'a dyn References,
     /// The names of the assets being read, outermost first, this one last.
     chain: &'a [String],
+    /// The asset's shared resource count, which references are checked against.
+    shared_count: u32,
+    /// What is being read, for messages: "the asset" or "shared resource N".
+    subject: String,
+    /// Whether a model is being read: a model in a model's tag is refused, so that a file
+    /// cannot nest reads without bound.
+    in_model: bool,
 }
 
 impl<'a> ContentReader<'a> {
@@ -329,23 +194,39 @@ impl<'a> ContentReader<'a> {
             }
             readers.push(reader);
         }
-        Ok(ContentReader { xnb, readers, device, manager, chain })
+        let subject = "the asset".to_owned();
+        Ok(ContentReader {
+            xnb,
+            readers,
+            device,
+            manager,
+            chain,
+            shared_count: 0,
+            subject,
+            in_model: false,
+        })
     }
 
     /// XNA's `ReadAsset`: the shared resource count, the primary object (not null), then the
-    /// shared resources.
+    /// shared resources, handed to the primary object if it names them (a model).
     pub fn read_asset(mut self) -> Result<Object> {
-        let shared = self.xnb.int7("the shared resource count")?;
+        self.shared_count = self.xnb.int7("the shared resource count")?;
         let at = self.xnb.position();
         let primary = self
             .read_object("the asset")?
             .ok_or_else(|| self.xnb.error_at(at, "the asset's object is null"))?;
-        for _ in 0..shared {
-            // No reader of these types refers to a shared resource; each is still read, so a
-            // malformed one is reported.
-            self.read_object("a shared resource")?;
+        let mut resources = Vec::with_capacity((self.shared_count as usize).min(4096));
+        for i in 1..=self.shared_count {
+            // Every one is read, also where nothing names it, so a malformed one is reported.
+            self.subject = format!("shared resource {i}");
+            resources.push(self.read_object(&format!("shared resource {i}"))?);
         }
-        Ok(primary)
+        match primary {
+            Object::PendingModel(model) => {
+                Ok(Object::Model(Box::new(self.resolve_model(*model, resources)?)))
+            }
+            other => Ok(other),
+        }
     }
 
     /// `ReadObject`: a reader index, then that reader's data; `None` for index 0 (null).
@@ -428,6 +309,19 @@ impl<'a> ContentReader<'a> {
             Reader::SkinnedEffect => return Err(self.skinned_effect()),
             Reader::EnvironmentMapEffect => return Err(self.environment_map_effect()),
             Reader::Effect => return Err(self.effect()),
+            Reader::Model if self.in_model => {
+                return Err(self.xnb.error_at(
+                    self.xnb.position(),
+                    "a Model's data lies inside a Model (in a tag); xnagraph reads a Model only \
+                     as an asset or a shared resource",
+                ))
+            }
+            Reader::Model => {
+                self.in_model = true;
+                let model = self.model();
+                self.in_model = false;
+                Object::PendingModel(Box::new(model?))
+            }
         })
     }
 
@@ -593,27 +487,6 @@ fn object_reader(object: &Object) -> Reader {
         Object::BasicEffect(_) => Reader::BasicEffect,
         Object::AlphaTestEffect(_) => Reader::AlphaTestEffect,
         Object::DualTextureEffect(_) => Reader::DualTextureEffect,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn assembly_qualifications_are_dropped_at_every_level() {
-        let xna = "Microsoft.Xna.Framework.Content.ListReader`1[[System.Char, mscorlib, \
-                   Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089]]";
-        assert_eq!(
-            without_assemblies(xna),
-            "Microsoft.Xna.Framework.Content.ListReader`1[[System.Char]]"
-        );
-        let qualified = "Microsoft.Xna.Framework.Content.Texture2DReader, \
-                         Microsoft.Xna.Framework.Graphics, Version=4.0.0.0, Culture=neutral, \
-                         PublicKeyToken=842cf8be1de50553";
-        assert_eq!(Reader::from_name(&without_assemblies(qualified)), Some(Reader::Texture2D));
-        let two = "N.Dictionary`2[[A.K, a, Version=1],[B.V, b]], x";
-        assert_eq!(without_assemblies(two), "N.Dictionary`2[[A.K],[B.V]]");
-        assert_eq!(Reader::from_name("Microsoft.Xna.Framework.Content.ModelReader"), None);
+        Object::PendingModel(_) | Object::Model(_) => Reader::Model,
     }
 }
