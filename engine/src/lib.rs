@@ -50,7 +50,7 @@
     doc = "| the game loop, window, keyboard and mouse | `game` (with the `game` feature): \
            `game::Game`, `game::GameContext` |"
 )]
-//! | the device, its options and states | [`GraphicsDevice`], [`PresentationParameters`], [`DeviceOptions`], [`BlendState`], [`SamplerState`], [`DepthStencilState`], [`RasterizerState`] |
+//! | the device, its options and states | [`GraphicsDevice`], [`PresentationParameters`], [`DeviceOptions`], [`BlendState`], [`SamplerState`], [`DepthStencilState`], [`RasterizerState`], [`TextureCollection`], [`SamplerStateCollection`] |
 //! | textures and render targets | [`Texture2D`], [`Texture3D`], [`TextureCube`], [`RenderTarget2D`] (and [`RenderTargetOptions`]), [`RenderTargetCube`] |
 //! | sprites and text | [`SpriteBatch`] (and [`SpriteBatchOptions`], [`SpriteOptions`]), [`SpriteFont`] |
 //! | geometry | [`VertexBuffer`], [`IndexBuffer`], [`VertexDeclaration`], [`GraphicsDevice::draw_indexed_primitives`] |
@@ -168,14 +168,17 @@ pub use device::profile::GraphicsProfile;
 pub use device::registry::{ResourceEventArgs, ResourceId};
 pub use device::shared::DeviceEvents;
 pub use device::GraphicsDevice;
-pub use draw::states::{VertexBufferBinding, MAX_VERTEX_STREAMS, SAMPLER_SLOTS};
+pub use draw::states::{
+    SamplerStateCollection, TextureCollection, VertexBufferBinding, MAX_VERTEX_STREAMS,
+    SAMPLER_SLOTS,
+};
 pub use draw::IndexElement;
 pub use effects::alpha_test::AlphaTestEffect;
 pub use effects::basic::{BasicEffect, EffectPass, EffectTechnique};
 pub use effects::custom::{
-    CustomEffect, CustomPass, CustomTechnique, EffectParameter, EffectValue, ParameterClass,
-    ParameterType, PassSource, SpirvPassSource, SpirvTechniqueSource, TechniqueSource,
-    VERTEX_SAMPLER_SLOTS,
+    AnnotationValue, CustomEffect, CustomPass, CustomTechnique, EffectAnnotation, EffectParameter,
+    EffectValue, ParameterClass, ParameterType, PassSource, SpirvPassSource, SpirvTechniqueSource,
+    TechniqueSource, VERTEX_SAMPLER_SLOTS,
 };
 pub use effects::dual_texture::DualTextureEffect;
 pub use effects::parameters::{EffectParameterCollection, StockParameter};
