@@ -54,7 +54,7 @@
 //! | textures and render targets | [`Texture2D`], [`Texture3D`], [`TextureCube`], [`RenderTarget2D`] (and [`RenderTargetOptions`]), [`RenderTargetCube`] |
 //! | sprites and text | [`SpriteBatch`] (and [`SpriteBatchOptions`], [`SpriteOptions`]), [`SpriteFont`] |
 //! | geometry | [`VertexBuffer`], [`IndexBuffer`], [`VertexDeclaration`], [`GraphicsDevice::draw_indexed_primitives`] |
-//! | effects | [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`], [`CustomEffect`] (GLSL techniques), [`Effect`] (a sprite pixel stage) |
+//! | effects | [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`], [`CustomEffect`] (GLSL, HLSL or SPIR-V techniques), [`Effect`] (a sprite pixel stage) |
 //! | queries and capture | [`OcclusionQuery`], [`GraphicsDevice::capture_frames`] |
 //! | maths | [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`], [`Color`], [`Rectangle`] |
 //! | validation messages, live objects | [`diagnostics`] |
@@ -73,7 +73,7 @@
 //! | `vulkan` (default) | the Vulkan backend (ash, vk-mem) |
 //! | `sdlgpu` | the SDL_gpu backend, SDL 3.4 built from source (cmake) and linked statically |
 //! | `sdlgpu-system` | the SDL_gpu backend over the system's SDL 3.4 found through pkg-config |
-//! | `runtime-effects` | [`Effect::from_glsl`] and [`CustomEffect::new`] compile GLSL (glslang); without it effects come from SPIR-V ([`Effect::from_spirv`], [`CustomEffect::from_spirv`]) |
+//! | `runtime-effects` | [`Effect::from_glsl`] and [`CustomEffect::new`] compile GLSL, [`CustomEffect::from_hlsl`] HLSL (glslang); without it effects come from SPIR-V ([`Effect::from_spirv`], [`CustomEffect::from_spirv`]) |
 //! | `capture` | [`GraphicsDevice::capture_frames`] and its file writer (serde, postcard, zstd) |
 //! | `profiling` | puffin scopes at the flush, the compiler's stages and the backends' steps |
 #![cfg_attr(
@@ -102,7 +102,7 @@
 //! - `draw/`: the geometry draws and the device's draw-state setters; the draws read bound
 //!   buffers and the applied effect from the device's draw state and record.
 //! - `effects/`: the stock effects (`stock.rs`, `basic.rs`, `alpha_test.rs`,
-//!   `dual_texture.rs`), the sprite pixel stage (`sprite/`), custom GLSL effects (`custom/`)
+//!   `dual_texture.rs`), the sprite pixel stage (`sprite/`), custom GLSL and HLSL effects (`custom/`)
 //!   and the one SPIR-V reader (`spirv.rs`); an effect's `apply` writes the device's draw state.
 //! - `resources/`: textures, cubes, volumes, render targets, buffers and queries, over the
 //!   core every resource wraps (`resource.rs`); a resource holds a weak token to its device

@@ -88,7 +88,11 @@ fn draw(device: &GraphicsDevice, effect: &CustomEffect) -> Vec<Color> {
 }
 
 /// Draws with the textures set on the device after `apply` and returns the pixels.
-fn draw_with_slots(device: &GraphicsDevice, effect: &CustomEffect, slots: &SlotTextures) -> Vec<Color> {
+fn draw_with_slots(
+    device: &GraphicsDevice,
+    effect: &CustomEffect,
+    slots: &SlotTextures,
+) -> Vec<Color> {
     device.clear(CLEAR).unwrap();
     effect.current_technique().passes()[0].apply().unwrap();
     device.textures().set(0, Some(&slots.zero)).unwrap();
@@ -174,7 +178,10 @@ fn apply_writes_the_parameters_into_the_slots_and_later_sets_replace_them() {
     device.textures().set(3, Some(&stale)).unwrap();
     let px = draw(&device, &effect);
     assert_three_slots(&px, ZERO, THREE, FIFTEEN);
-    assert_eq!(device.textures().get(15).unwrap().unwrap().resource_id(), slots.fifteen.resource_id());
+    assert_eq!(
+        device.textures().get(15).unwrap().unwrap().resource_id(),
+        slots.fifteen.resource_id()
+    );
     // A texture set after `apply` replaces the parameter's for the draws that follow.
     device.clear(CLEAR).unwrap();
     effect.current_technique().passes()[0].apply().unwrap();
@@ -276,9 +283,8 @@ fn reach_has_no_vertex_textures_or_vertex_samplers() {
     let _v = Validation::new();
     let device = device_with(GraphicsProfile::Reach, params(W, H));
     let texture = solid(&device, 1, 1, ZERO);
-    let not_supported = |r: xnagraph::Result<()>| {
-        assert!(matches!(r, Err(XnaError::NotSupported { .. })), "{r:?}")
-    };
+    let not_supported =
+        |r: xnagraph::Result<()>| assert!(matches!(r, Err(XnaError::NotSupported { .. })), "{r:?}");
     not_supported(device.vertex_textures().set(0, Some(&texture)));
     not_supported(device.vertex_textures().set(0, None));
     not_supported(device.vertex_sampler_states().set(0, SamplerState::POINT_CLAMP));

@@ -350,11 +350,8 @@ fn annotations(p: &mut Parser) -> Result<Vec<EffectAnnotation>, String> {
 
 /// The declarations after a type: declarators separated by commas, to the `;`.
 fn declaration(p: &mut Parser, out: &mut Vec<Uniform>) -> Result<(), String> {
-    loop {
-        match declarator(p)? {
-            Some(u) => out.push(u),
-            None => break,
-        }
+    while let Some(u) = declarator(p)? {
+        out.push(u);
         if !p.eat(',') {
             break;
         }

@@ -1,5 +1,6 @@
-//! XNA's `Effect` for geometry: custom vertex and fragment stages in GLSL 450, compiled at run
-//! time, organised in techniques and passes, with parameters set by name and type.
+//! XNA's `Effect` for geometry: custom vertex and fragment stages in GLSL 450 or HLSL, compiled
+//! at run time, or given as SPIR-V, organised in techniques and passes, with parameters set by
+//! name and type (and, from HLSL, found by semantic and carrying annotations).
 //!
 //! A Rust program describes an effect as techniques, each with named passes, each pass a pair
 //! of GLSL 450 sources (a vertex and a fragment stage):
@@ -33,8 +34,9 @@
 //!
 //! The stages follow SDL_gpu's resource layout (as the stock shaders do): the vertex stage's
 //! uniform block at set 1, binding 0 and its `sampler2D`s at set 0 (vertex texture fetch,
-//! sampled with `VertexSamplerStates[binding]`, HiDef only); the fragment stage's block at set
-//! 3, binding 0 and its samplers at set 2 (sampled with `SamplerStates[binding]`). Each block
+//! reading `VertexTextures[binding]` with `VertexSamplerStates[binding]`, HiDef only); the
+//! fragment stage's block at set 3, binding 0 and its samplers at set 2 (reading
+//! `Textures[binding]` with `SamplerStates[binding]`). Each block
 //! member and each sampler is a parameter, by its GLSL name; a name used by several stages or
 //! passes is one parameter, and must have one type everywhere. Vertex inputs are named after
 //! the vertex element they read, XNA's `VertexElementUsage` with an optional usage index
@@ -44,8 +46,11 @@
 //! `gl_Position` in XNA's clip space (y up, depth 0 to 1), as a ported HLSL effect computes it.
 //!
 //! `EffectPass::apply` copies the parameters' values as they are at the call into the draws
-//! that follow (a value set later changes only draws after the next `apply`); the sampler
-//! states are the device's at each draw. The backend creates each pass's native program with
+//! that follow (a value set later changes only draws after the next `apply`) and writes each
+//! texture parameter into the device's `Textures` or `VertexTextures` at its sampler's binding,
+//! as XNA's does; the textures and sampler states a draw samples are the device's slots at the
+//! draw, so a texture set on the device after `apply` is the one sampled. HLSL stages
+//! ([`CustomEffect::from_hlsl`]) use the same layout in HLSL's registers. The backend creates each pass's native program with
 //! the effect; the effect is a tracked graphics resource, and draws hold the programs, so
 //! disposing the effect with draws queued is safe.
 
@@ -213,8 +218,9 @@ impl Tracked for CustomCore {
     }
 }
 
-/// XNA's `Effect` for geometry draws: techniques of passes, each a GLSL 450 vertex and fragment
-/// stage, with reflected parameters (see the module documentation).
+/// XNA's `Effect` for geometry draws: techniques of passes, each a vertex and a fragment stage
+/// from GLSL 450 ([`CustomEffect::new`]), HLSL ([`CustomEffect::from_hlsl`]) or SPIR-V
+/// ([`CustomEffect::from_spirv`]), with reflected parameters (see the module documentation).
 pub struct CustomEffect {
     core: Arc<CustomCore>,
     _white: Texture2D,
