@@ -302,3 +302,57 @@ fn every_effect_kind_answers_by_name_and_semantic_alike() {
     assert!(parameters.get_by_semantic("WORLD").is_none());
     assert!(parameters.get_by_semantic("").is_none());
 }
+
+/// XNA's own style: uniforms at file scope, with semantics, and a sampler read through the
+/// device's `Textures` slot of its register.
+const XNA_VERTEX: &str = r#"
+float4x4 WorldViewProjection : WORLDVIEWPROJECTION;
+float2 Offset;
+void main(float3 position : POSITION, float2 uv : TEXCOORD0,
+          out float4 clip : SV_Position, out float2 uvOut : TEXCOORD0) {
+    clip = mul(float4(position.xy + Offset, 0.5, 1), WorldViewProjection);
+    uvOut = uv;
+}
+"#;
+
+const XNA_FRAGMENT: &str = r#"
+float4 Tint : DIFFUSECOLOR <string UIWidget = "Color";>;
+sampler2D Image : register(s2, space2);
+float4 main(float4 position : SV_Position, float2 uv : TEXCOORD0) : COLOR0 {
+    return tex2D(Image, uv) * Tint;
+}
+"#;
+
+#[test]
+fn file_scope_uniforms_are_parameters_as_in_xnas_effects() {
+    let _v = Validation::new();
+    let device = device(W, H);
+    let effect = hlsl(&device, XNA_VERTEX, XNA_FRAGMENT).expect("XNA-style HLSL");
+    let wvp = effect.parameter_by_semantic("WorldViewProjection").expect("by semantic");
+    assert_eq!(wvp.name(), "WorldViewProjection");
+    wvp.set_value(pixels_to_clip()).unwrap();
+    assert_eq!(effect.parameter("Offset").unwrap().semantic(), "");
+    effect.parameter("Offset").unwrap().set_value(Vector2::new(17.0, 11.0)).unwrap();
+    let tint = effect.parameter_by_semantic("DIFFUSECOLOR").unwrap();
+    assert_eq!(tint.annotation("UIWidget").unwrap().get_value_string().unwrap(), "Color");
+    tint.set_value(Vector4::new(0.5, 1.0, 1.0, 1.0)).unwrap();
+    let vb = quad(&device);
+    device.set_vertex_buffer(Some(&vb)).unwrap();
+    device.sampler_states().set(2, SamplerState::POINT_CLAMP).unwrap();
+    let texture = Texture2D::new(&device, 2, 2).unwrap();
+    texture.set_data(&TEXELS).unwrap();
+    device.clear(CLEAR).unwrap();
+    effect.current_technique().passes()[0].apply().unwrap();
+    // No parameter holds the texture: the slot of the sampler's register does.
+    device.textures().set(2, Some(&texture)).unwrap();
+    device.draw_primitives(PrimitiveType::TriangleStrip, 0, 2).unwrap();
+    let px = read_back_buffer(&device);
+    let halved = |c: Color| Color::new(c.r / 2, c.g, c.b, c.a);
+    // The quad covers pixels 17..25 × 11..17.
+    for (x, y, texel) in [(17, 11, 0), (24, 11, 1), (17, 16, 2), (24, 16, 3)] {
+        assert_eq!(at(&px, W, x, y), halved(TEXELS[texel]), "texel {texel} at {x},{y}");
+    }
+    assert_eq!(at(&px, W, 16, 11), CLEAR);
+    assert_eq!(at(&px, W, 25, 16), CLEAR);
+    assert_eq!(px.iter().filter(|&&c| c != CLEAR).count(), 8 * 6);
+}

@@ -94,12 +94,18 @@ fn compile_as(
         if language == Language::Hlsl {
             shader.entry_point("main");
             // HLSL's uniforms outside a cbuffer (XNA's style) form glslang's `$Global` block:
-            // it goes where SDL_gpu's layout puts the stage's one uniform block.
-            let set = match stage {
-                ShaderStage::Vertex => 1,
-                _ => 3,
-            };
-            shader.default_uniform_block_set_and_binding(set, 0);
+            // it goes where SDL_gpu's layout puts the stage's one uniform block. glslang reads
+            // the place from an attribute on a declaration before them (the C API's setting
+            // for it serves GLSL only). The declaration is a function prototype: no parameter,
+            // and glslang reads the preamble twice (preprocessing, then parsing), which a
+            // prototype, unlike a variable, survives. `#line 1` keeps the log's line numbers the
+            // source's own.
+            shader.preamble(match stage {
+                ShaderStage::Vertex => {
+                    "[[vk::global_cbuffer_binding(0, 1)]] void xnagraph_block();\n#line 1\n"
+                }
+                _ => "[[vk::global_cbuffer_binding(0, 3)]] void xnagraph_block();\n#line 1\n",
+            });
         }
         shader.parse()?.compile()
     })

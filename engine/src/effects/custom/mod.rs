@@ -424,7 +424,10 @@ impl CustomEffect {
     /// documentation's, in HLSL's registers: the vertex stage's `cbuffer` at `register(b0,
     /// space1)` and its `sampler2D`s at `register(sN, space0)`; the fragment stage's `cbuffer`
     /// at `register(b0, space3)` and its `sampler2D`s at `register(sN, space2)`, sampled with
-    /// `tex2D`. Each `cbuffer` member and each sampler is a parameter by its name.
+    /// `tex2D`. Uniforms declared outside a `cbuffer`, as XNA's effects declare them
+    /// (`float4x4 World;`), form the stage's uniform block in that place instead; a stage has
+    /// one block, so it uses either a `cbuffer` or such uniforms. Each block member and each
+    /// sampler is a parameter by its name.
     ///
     /// ```hlsl
     /// cbuffer Parameters : register(b0, space1) {
@@ -447,8 +450,8 @@ impl CustomEffect {
     /// Where xnagraph differs from XNA: XNA compiled `.fx` files (with `technique` and `pass`
     /// blocks, `sampler_state` and render states) offline into bytecode; here each pass is a
     /// pair of stage sources, techniques and passes are given as for GLSL, and an effect
-    /// declares no states (set them on the device). Parameters outside a `cbuffer` (glslang's
-    /// `$Global` block) are refused, as is any resource outside the layout above.
+    /// declares no states (set them on the device). Any resource outside the layout above is
+    /// refused (`Argument` on `techniques`), as for GLSL.
     ///
     /// Errors: as [`CustomEffect::new`]; a compile error is `Argument` on `vertexSource` or
     /// `fragmentSource`, naming the pass and carrying glslang's log (`ERROR: 0:LINE: ...`).
