@@ -121,8 +121,9 @@ impl<'a> EffectParameterCollection<'a> {
     /// [`CustomEffect::parameter_by_semantic`](crate::CustomEffect::parameter_by_semantic)).
     pub fn get_by_semantic(&mut self, semantic: &str) -> Option<StockParameter<'_>> {
         let table = self.effect.table();
-        let index =
-            table.iter().position(|p| !p.semantic().is_empty() && p.semantic() == semantic)?;
+        let index = table.iter().position(|p| {
+            !p.semantic().is_empty() && p.semantic().eq_ignore_ascii_case(semantic)
+        })?;
         Some(StockParameter { effect: &mut *self.effect, index })
     }
 }

@@ -660,8 +660,8 @@ impl CustomEffect {
     }
 
     /// XNA's `Effect.Parameters.GetParameterBySemantic(semantic)`: the first parameter whose
-    /// semantic is `semantic`, compared without regard to case as Direct3D's effects compare
-    /// them; `None` (XNA's null) when none has it. Only an effect from HLSL has semantics
+    /// semantic is `semantic`, compared without regard to case as XNA compares them; `None`
+    /// (XNA's null) when none has it. Only an effect from HLSL has semantics
     /// ([`CustomEffect::from_hlsl`]); GLSL and SPIR-V carry none.
     pub fn parameter_by_semantic(&self, semantic: &str) -> Option<EffectParameter<'_>> {
         let index =
