@@ -112,7 +112,8 @@
 //!   resources, one flush and one readback (`submit.rs`) and the checks every data transfer
 //!   shares (`data.rs`), the render thread, presentation, options, capabilities, GPU timing and
 //!   capture. It names nothing above it: the render thread sees the device as a
-//!   `FrameSink`, and the draw state sees a bound buffer as a `BoundBuffer`.
+//!   `FrameSink`, and the draw state sees a bound buffer as a `BoundBuffer` and a texture in
+//!   `Textures` as a `BoundTexture`.
 //! - At the root: `error.rs` (`XnaError`), `event.rs` (XNA's events and the one lock helper),
 //!   `finite.rs` (the finite-float checks), `math.rs` (the `xnagraph-math` crate, re-exported),
 //!   `vertex.rs` (vertex declarations and the stock vertex types: values every layer reads).
