@@ -50,12 +50,12 @@
     doc = "| the game loop, window, keyboard and mouse | `game` (with the `game` feature): \
            `game::Game`, `game::GameContext` |"
 )]
-//! | the device, its options and states | [`GraphicsDevice`], [`PresentationParameters`], [`DeviceOptions`], [`BlendState`], [`SamplerState`], [`DepthStencilState`], [`RasterizerState`] |
+//! | the device, its options and states | [`GraphicsDevice`], [`PresentationParameters`], [`DeviceOptions`], [`BlendState`], [`SamplerState`], [`DepthStencilState`], [`RasterizerState`], [`TextureCollection`], [`SamplerStateCollection`] |
 //! | textures and render targets | [`Texture2D`], [`Texture3D`], [`TextureCube`], [`RenderTarget2D`] (and [`RenderTargetOptions`]), [`RenderTargetCube`] |
 //! | sprites and text | [`SpriteBatch`] (and [`SpriteBatchOptions`], [`SpriteOptions`]), [`SpriteFont`] |
 //! | geometry | [`VertexBuffer`], [`IndexBuffer`], [`VertexDeclaration`], [`GraphicsDevice::draw_indexed_primitives`] |
 //! | models | [`Model`] (loaded by [`ContentManager`]), [`ModelMesh`], [`ModelMeshPart`], [`ModelBone`], [`ModelEffect`] |
-//! | effects | [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`], [`CustomEffect`] (GLSL techniques), [`Effect`] (a sprite pixel stage) |
+//! | effects | [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`], [`CustomEffect`] (GLSL, HLSL or SPIR-V techniques), [`Effect`] (a sprite pixel stage) |
 //! | queries and capture | [`OcclusionQuery`], [`GraphicsDevice::capture_frames`] |
 //! | maths | [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`], [`Color`], [`Rectangle`] |
 //! | validation messages, live objects | [`diagnostics`] |
@@ -74,7 +74,7 @@
 //! | `vulkan` (default) | the Vulkan backend (ash, vk-mem) |
 //! | `sdlgpu` | the SDL_gpu backend, SDL 3.4 built from source (cmake) and linked statically |
 //! | `sdlgpu-system` | the SDL_gpu backend over the system's SDL 3.4 found through pkg-config |
-//! | `runtime-effects` | [`Effect::from_glsl`] and [`CustomEffect::new`] compile GLSL (glslang); without it effects come from SPIR-V ([`Effect::from_spirv`], [`CustomEffect::from_spirv`]) |
+//! | `runtime-effects` | [`Effect::from_glsl`] and [`CustomEffect::new`] compile GLSL, [`CustomEffect::from_hlsl`] HLSL (glslang); without it effects come from SPIR-V ([`Effect::from_spirv`], [`CustomEffect::from_spirv`]) |
 //! | `capture` | [`GraphicsDevice::capture_frames`] and its file writer (serde, postcard, zstd) |
 //! | `profiling` | puffin scopes at the flush, the compiler's stages and the backends' steps |
 #![cfg_attr(
@@ -105,7 +105,7 @@
 //! - `draw/`: the geometry draws and the device's draw-state setters; the draws read bound
 //!   buffers and the applied effect from the device's draw state and record.
 //! - `effects/`: the stock effects (`stock.rs`, `basic.rs`, `alpha_test.rs`,
-//!   `dual_texture.rs`), the sprite pixel stage (`sprite/`), custom GLSL effects (`custom/`)
+//!   `dual_texture.rs`), the sprite pixel stage (`sprite/`), custom GLSL and HLSL effects (`custom/`)
 //!   and the one SPIR-V reader (`spirv.rs`); an effect's `apply` writes the device's draw state.
 //! - `resources/`: textures, cubes, volumes, render targets, buffers and queries, over the
 //!   core every resource wraps (`resource.rs`); a resource holds a weak token to its device
@@ -115,7 +115,8 @@
 //!   resources, one flush and one readback (`submit.rs`) and the checks every data transfer
 //!   shares (`data.rs`), the render thread, presentation, options, capabilities, GPU timing and
 //!   capture. It names nothing above it: the render thread sees the device as a
-//!   `FrameSink`, and the draw state sees a bound buffer as a `BoundBuffer`.
+//!   `FrameSink`, and the draw state sees a bound buffer as a `BoundBuffer` and a texture in
+//!   `Textures` as a `BoundTexture`.
 //! - At the root: `error.rs` (`XnaError`), `event.rs` (XNA's events and the one lock helper),
 //!   `finite.rs` (the finite-float checks), `math.rs` (the `xnagraph-math` crate, re-exported),
 //!   `vertex.rs` (vertex declarations and the stock vertex types: values every layer reads).
@@ -173,14 +174,17 @@ pub use device::profile::GraphicsProfile;
 pub use device::registry::{ResourceEventArgs, ResourceId};
 pub use device::shared::DeviceEvents;
 pub use device::GraphicsDevice;
-pub use draw::states::{VertexBufferBinding, MAX_VERTEX_STREAMS, SAMPLER_SLOTS};
+pub use draw::states::{
+    SamplerStateCollection, TextureCollection, VertexBufferBinding, MAX_VERTEX_STREAMS,
+    SAMPLER_SLOTS,
+};
 pub use draw::IndexElement;
 pub use effects::alpha_test::AlphaTestEffect;
 pub use effects::basic::{BasicEffect, EffectPass, EffectTechnique};
 pub use effects::custom::{
-    CustomEffect, CustomPass, CustomTechnique, EffectParameter, EffectValue, ParameterClass,
-    ParameterType, PassSource, SpirvPassSource, SpirvTechniqueSource, TechniqueSource,
-    VERTEX_SAMPLER_SLOTS,
+    AnnotationValue, CustomEffect, CustomPass, CustomTechnique, EffectAnnotation, EffectParameter,
+    EffectValue, ParameterClass, ParameterType, PassSource, SpirvPassSource, SpirvTechniqueSource,
+    TechniqueSource, VERTEX_SAMPLER_SLOTS,
 };
 pub use effects::dual_texture::DualTextureEffect;
 pub use effects::parameters::{EffectParameterCollection, StockParameter};

@@ -343,11 +343,17 @@ fn a_value_of_the_wrong_type_is_an_invalid_cast() {
         Err(XnaError::ArgumentOutOfRange { param: "value", .. })
     ));
     assert!(matches!(effect.parameter("Missing"), Err(XnaError::Argument { param: "name", .. })));
-    // A pass sampling a texture parameter without a texture.
+    // A pass sampling a texture parameter without a texture: `apply` empties its slot of
+    // `Textures`, as XNA's does, and the draw that samples the empty slot is refused.
     let fresh = every_type_effect(&device);
-    match fresh.current_technique().passes()[0].apply() {
+    device.textures().set(1, Some(&texture)).unwrap();
+    fresh.current_technique().passes()[0].apply().unwrap();
+    assert!(device.textures().get(1).unwrap().is_none(), "apply wrote XNA's null");
+    let quad = unit_quad(&device);
+    device.set_vertex_buffer(Some(&quad)).unwrap();
+    match device.draw_primitives(PrimitiveType::TriangleStrip, 0, 2) {
         Err(XnaError::InvalidOperation { message }) => {
-            assert!(message.contains("Image"), "{message}")
+            assert!(message.contains("Textures[1]") && message.contains("Image"), "{message}")
         }
         other => panic!("expected InvalidOperation, got {other:?}"),
     }

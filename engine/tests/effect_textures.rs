@@ -320,7 +320,9 @@ fn an_effect_letting_go_of_its_texture_raises_no_resource_event() {
     assert!(!texture.is_disposed());
 
     // The game drops its texture while an effect still references it: the effect draws it on,
-    // and the texture ends, with the one event its creation announced, when the effect lets go.
+    // and the texture ends, with the one event its creation announced, when the last holder
+    // lets go: the effects, then the device's `Textures`, where the custom effect's `apply`
+    // left it (as XNA's device keeps the textures an effect set).
     let holders = Holder::all(&device, &texture, &white);
     drop(texture);
     assert_eq!(events_of(&log, id), ["created"]);
@@ -328,5 +330,9 @@ fn an_effect_letting_go_of_its_texture_raises_no_resource_event() {
         assert_near(holder.draw(&device), holder.expected(OLD), 2);
     }
     drop(holders);
+    assert_eq!(events_of(&log, id), ["created"], "the device's Textures still hold it");
+    for slot in 0..device.textures().count() {
+        device.textures().set(slot, None).unwrap();
+    }
     assert_eq!(events_of(&log, id), ["created", "destroyed"]);
 }

@@ -76,6 +76,7 @@ fn glsl_effects_without_runtime_effects_are_not_supported_and_spirv_ones_are_mad
     let pass = xnagraph::PassSource { name: "P", vertex: "", fragment: "" };
     let technique = xnagraph::TechniqueSource { name: "T", passes: &[pass] };
     names_feature(xnagraph::CustomEffect::new(&device, &[technique]), "runtime-effects");
+    names_feature(xnagraph::CustomEffect::from_hlsl(&device, &[technique]), "runtime-effects");
     // The committed SPIR-V of the stock sprite stage needs no compiler.
     let words = xnagraph_shaders::SPRITE_FRAG.words();
     let effect = xnagraph::Effect::from_spirv(&device, &words).expect("SPIR-V needs no compiler");

@@ -53,6 +53,9 @@ assert_impl_all!(EffectParameter<'static>: Send, Sync);
 assert_impl_all!(VertexBufferBinding<'static>: Send, Sync);
 assert_impl_all!(RenderTargetBinding<'static>: Send, Sync);
 assert_impl_all!(BindingTarget<'static>: Send, Sync);
+// Borrowed views of the device's collections.
+assert_impl_all!(TextureCollection<'static>: Send, Sync);
+assert_impl_all!(SamplerStateCollection<'static>: Send, Sync);
 // Plain values.
 assert_impl_all!(XnaError: Send, Sync);
 assert_impl_all!(Color: Send, Sync);
@@ -82,6 +85,8 @@ assert_impl_all!(VertexPositionColorTexture: Send, Sync);
 assert_impl_all!(VertexPositionNormalTexture: Send, Sync);
 assert_impl_all!(VertexPositionTexture: Send, Sync);
 assert_impl_all!(DirectionalLight: Send, Sync);
+assert_impl_all!(EffectAnnotation: Send, Sync);
+assert_impl_all!(AnnotationValue: Send, Sync);
 assert_impl_all!(ResourceId: Send, Sync);
 assert_impl_all!(ResourceEventArgs: Send, Sync);
 assert_impl_all!(HandlerId: Send, Sync);

@@ -1,13 +1,13 @@
 //! The device's draw state: what `GraphicsDevice`'s state setters (`crate::draw::states`) and
 //! the effects' `apply` leave for the geometry draws that follow.
 //!
-//! In: the setters' checked values, a bound buffer seen through [`BoundBuffer`], and the
-//! values an effect pass applies ([`AppliedEffect`], [`CustomApplied`]). Out: the
-//! [`DrawStates`] a draw reads under the recording lock. It decides XNA's defaults and nothing
-//! else. It lives with the device, which holds it, and names no resource or effect type: a
-//! bound buffer is the one thing it asks of a buffer (its native state, or `ObjectDisposed`
-//! once disposed), so the device's shared state does not depend on the resource and effect
-//! modules that depend on it.
+//! In: the setters' checked values, a bound buffer seen through [`BoundBuffer`], a texture in
+//! `Textures` or `VertexTextures` seen through [`BoundTexture`], and the values an effect pass
+//! applies ([`AppliedEffect`], [`CustomApplied`]). Out: the [`DrawStates`] a draw reads under
+//! the recording lock. It decides XNA's defaults and nothing else. It lives with the device,
+//! which holds it, and names no resource or effect type: a bound buffer or texture is the one
+//! thing it asks of one (its native state, or `ObjectDisposed` once disposed), so the device's
+//! shared state does not depend on the resource and effect modules that depend on it.
 
 use std::sync::Arc;
 
@@ -32,6 +32,17 @@ pub(crate) trait BoundBuffer: Send + Sync {
     /// The buffer's native state; `ObjectDisposed` once the buffer is disposed.
     fn state(&self) -> Result<Arc<BufferState>>;
 }
+
+/// What the draw state asks of a texture in `Textures` or `VertexTextures`.
+pub(crate) trait BoundTexture: Send + Sync {
+    /// The texture's native state; `ObjectDisposed` once the texture is disposed.
+    fn state(&self) -> Result<Arc<TextureState>>;
+    /// The texture itself, for the collections' getters (which know its type).
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// A texture slot of `Textures` or `VertexTextures`: the texture, or XNA's null.
+pub(crate) type TextureSlot = Option<Arc<dyn BoundTexture>>;
 
 /// A bound vertex stream.
 #[derive(Clone)]
@@ -67,11 +78,15 @@ pub(crate) struct DrawStates {
     pub custom: Option<Arc<CustomApplied>>,
     /// `VertexSamplerStates`.
     pub vertex_samplers: [SamplerState; VERTEX_SAMPLER_SLOTS],
+    /// `Textures`: what a custom pass's fragment samplers read, by binding.
+    pub textures: [TextureSlot; SAMPLER_SLOTS],
+    /// `VertexTextures`: what a custom pass's vertex samplers read, by binding.
+    pub vertex_textures: [TextureSlot; VERTEX_SAMPLER_SLOTS],
 }
 
 impl Default for DrawStates {
     /// XNA's defaults: Opaque, Default, CullCounterClockwise, LinearWrap in every sampler slot
-    /// and vertex sampler slot.
+    /// and vertex sampler slot, no texture in any texture slot.
     fn default() -> Self {
         DrawStates {
             blend: BlendState::OPAQUE,
@@ -83,6 +98,8 @@ impl Default for DrawStates {
             effect: None,
             custom: None,
             vertex_samplers: [SamplerState::LINEAR_WRAP; VERTEX_SAMPLER_SLOTS],
+            textures: std::array::from_fn(|_| None),
+            vertex_textures: std::array::from_fn(|_| None),
         }
     }
 }
@@ -115,9 +132,23 @@ pub(crate) struct CustomApplied {
     pub inputs: Vec<InputBinding>,
     pub vertex_uniforms: Vec<u8>,
     pub fragment_uniforms: Vec<u8>,
-    /// (stage, binding, texture) of every sampler.
-    pub textures: Vec<(xnagraph_graph::CustomStage, u32, Arc<TextureState>)>,
+    /// Every sampler of the pass. A draw reads each one's texture from `Textures` (fragment)
+    /// or `VertexTextures` (vertex) at the sampler's binding.
+    pub samplers: Vec<PassSampler>,
+    /// For a `SpriteBatch` drawing through the pass, the texture of each of `samplers`: a batch
+    /// reads its effect's own textures (its run's texture at fragment binding 0), not the
+    /// device's. Empty for a pass applied to the device.
+    pub batch_textures: Vec<Arc<TextureState>>,
     pub white: Arc<TextureState>,
+}
+
+/// One sampler of a custom pass: its stage, its binding (the slot of `Textures` or
+/// `VertexTextures` it reads) and its parameter's name.
+#[derive(Clone, Debug)]
+pub(crate) struct PassSampler {
+    pub stage: xnagraph_graph::CustomStage,
+    pub binding: u32,
+    pub name: String,
 }
 
 /// A vertex input: the element it reads and its location.
@@ -140,5 +171,7 @@ mod tests {
         assert_eq!(d.depth_stencil, DepthStencilState::DEFAULT);
         assert_eq!(d.rasterizer, RasterizerState::CULL_COUNTER_CLOCKWISE);
         assert!(d.samplers.iter().all(|s| *s == SamplerState::LINEAR_WRAP));
+        assert!(d.vertex_samplers.iter().all(|s| *s == SamplerState::LINEAR_WRAP));
+        assert!(d.textures.iter().chain(&d.vertex_textures).all(Option::is_none));
     }
 }

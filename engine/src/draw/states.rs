@@ -1,18 +1,222 @@
 //! The device state geometry draws use: `BlendState`, `DepthStencilState`, `RasterizerState`,
-//! `SamplerStates`, the bound vertex buffers and `Indices`.
+//! the collections `Textures`, `SamplerStates`, `VertexTextures` and `VertexSamplerStates`, the
+//! bound vertex buffers and `Indices`.
 //!
 //! Setting a state checks it against what the device can do (`NotSupported` at the call:
-//! wire frame without fillModeNonSolid, anisotropic filtering without samplerAnisotropy) and
-//! keeps it; the draws record it. SpriteBatch keeps its own states and does not change these.
+//! wire frame without fillModeNonSolid, anisotropic filtering without samplerAnisotropy, a
+//! vertex texture or vertex sampler under Reach) and keeps it; the draws record it. A custom
+//! effect's `apply` writes its texture parameters into `Textures` and `VertexTextures` at their
+//! samplers' bindings, as XNA's does, and a draw samples what the slots hold then. SpriteBatch
+//! keeps its own states and does not change these.
+
+use std::sync::Arc;
 
 use xnagraph_graph::{BlendState, DepthStencilState, FillMode, RasterizerState, SamplerState};
 
-use crate::device::draw_state::{BoundIndices, BoundStream, VERTEX_SAMPLER_SLOTS};
+use crate::device::draw_state::{BoundIndices, BoundStream, TextureSlot, VERTEX_SAMPLER_SLOTS};
 pub use crate::device::draw_state::{MAX_VERTEX_STREAMS, SAMPLER_SLOTS};
+use crate::device::profile::GraphicsProfile;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::resources::buffer::{IndexBuffer, VertexBuffer};
+use crate::resources::texture::{Texture2D, TextureRef};
+
+/// The shader stage a texture or sampler collection serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// `Textures` and `SamplerStates`: the pixel (fragment) stage, 16 slots.
+    Pixel,
+    /// `VertexTextures` and `VertexSamplerStates`: vertex texture fetch, HiDef's 4 slots.
+    Vertex,
+}
+
+impl Stage {
+    fn slots(self) -> usize {
+        match self {
+            Stage::Pixel => SAMPLER_SLOTS,
+            Stage::Vertex => VERTEX_SAMPLER_SLOTS,
+        }
+    }
+
+    /// `ArgumentOutOfRange` on `index` past the slots.
+    fn check_index(self, index: usize) -> Result<()> {
+        if index < self.slots() {
+            return Ok(());
+        }
+        let what = match self {
+            Stage::Pixel => "texture or sampler",
+            Stage::Vertex => "vertex texture or vertex sampler",
+        };
+        Err(XnaError::out_of_range(
+            "index",
+            format!("The {what} index {index} is outside 0..{}.", self.slots()),
+        ))
+    }
+
+    /// Vertex texture fetch is HiDef's: under Reach, setting a vertex slot is `NotSupported`.
+    fn check_profile(self, device: &GraphicsDevice) -> Result<()> {
+        if self == Stage::Vertex && device.graphics_profile() == GraphicsProfile::Reach {
+            return Err(XnaError::not_supported(
+                "Vertex textures and vertex samplers (vertex texture fetch) require the HiDef \
+                 profile.",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// XNA's `TextureCollection`: `GraphicsDevice.Textures` (16 slots, the fragment samplers of a
+/// custom effect at bindings 0 to 15) or `GraphicsDevice.VertexTextures` (4 slots under HiDef,
+/// the vertex samplers at bindings 0 to 3), from [`GraphicsDevice::textures`] and
+/// [`GraphicsDevice::vertex_textures`].
+///
+/// A custom effect's `EffectPass::apply` writes each texture parameter into the slot of its
+/// sampler's binding (XNA's null where the parameter holds none), and each draw samples what
+/// the slots hold at the draw: a texture set here after `apply` replaces the parameter's for
+/// the draws that follow, as in XNA. Where xnagraph differs: the stock effects and SpriteBatch
+/// neither read nor write these slots (they bind their own textures); the slots hold
+/// `Texture2D`s (render targets through their `Texture2D`), as custom effects sample only
+/// `sampler2D`s; and a draw whose pass samples an empty slot is `InvalidOperation` instead of
+/// sampling zeros.
+#[derive(Clone, Copy)]
+pub struct TextureCollection<'a> {
+    device: &'a GraphicsDevice,
+    stage: Stage,
+}
+
+impl std::fmt::Debug for TextureCollection<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextureCollection").field("stage", &self.stage).finish()
+    }
+}
+
+impl TextureCollection<'_> {
+    /// How many slots the collection has: 16 for `Textures`, 4 for `VertexTextures` (XNA's
+    /// HiDef limits; `VertexTextures` cannot be set under Reach).
+    pub fn count(&self) -> usize {
+        self.stage.slots()
+    }
+
+    /// XNA's `Textures[index]` getter: the texture in the slot, `None` for XNA's null (a new
+    /// wrapper over the same resource). `index` past the slots is `ArgumentOutOfRange` on
+    /// `index`.
+    pub fn get(&self, index: usize) -> Result<Option<Texture2D>> {
+        self.stage.check_index(index)?;
+        let rec = lock(&self.device.shared.rec);
+        let slot = match self.stage {
+            Stage::Pixel => &rec.draw.textures[index],
+            Stage::Vertex => &rec.draw.vertex_textures[index],
+        };
+        Ok(slot
+            .as_ref()
+            .and_then(|t| t.as_any().downcast_ref::<TextureRef>())
+            .map(TextureRef::to_texture))
+    }
+
+    /// XNA's `Textures[index] = texture`: the texture the sampler at binding `index` of a
+    /// custom pass reads in the draws that follow (`None` empties the slot). The device holds a
+    /// reference to the game's texture, never a copy.
+    ///
+    /// Errors: a disposed device or texture is `ObjectDisposed`; `index` past the slots is
+    /// `ArgumentOutOfRange` on `index`; a texture of another device is `Argument` on `value`;
+    /// any `VertexTextures` slot under the Reach profile is `NotSupported` (XNA's Reach has no
+    /// vertex texture fetch). A texture bound as a render target is refused at the draw that
+    /// samples it (`InvalidOperation`), as in XNA.
+    pub fn set(&self, index: usize, texture: Option<&Texture2D>) -> Result<()> {
+        let shared = &self.device.shared;
+        shared.check_alive()?;
+        self.stage.check_profile(self.device)?;
+        self.stage.check_index(index)?;
+        let slot: TextureSlot = match texture {
+            Some(t) => {
+                t.core.state()?;
+                if !std::ptr::eq(t.core.res.device.as_ptr(), Arc::as_ptr(shared)) {
+                    return Err(XnaError::argument(
+                        "value",
+                        "The texture was created on a different GraphicsDevice.",
+                    ));
+                }
+                Some(Arc::new(TextureRef::new(t)))
+            }
+            None => None,
+        };
+        let mut rec = lock(&shared.rec);
+        let held = match self.stage {
+            Stage::Pixel => &mut rec.draw.textures[index],
+            Stage::Vertex => &mut rec.draw.vertex_textures[index],
+        };
+        let replaced = std::mem::replace(held, slot);
+        // The texture replaced may be the game's last reference: dropping it disposes it, which
+        // takes the recording lock.
+        drop(rec);
+        drop(replaced);
+        Ok(())
+    }
+}
+
+/// XNA's `SamplerStateCollection`: `GraphicsDevice.SamplerStates` (16 slots) or
+/// `GraphicsDevice.VertexSamplerStates` (4 slots under HiDef), from
+/// [`GraphicsDevice::sampler_states`] and [`GraphicsDevice::vertex_sampler_states`]. Slot `i`
+/// is how the sampler at binding `i` of a custom pass's stage filters and addresses at each
+/// draw; `SamplerStates[0]` and `[1]` serve the stock effects' textures. Every slot starts as
+/// [`SamplerState::LINEAR_WRAP`], XNA's default. Where xnagraph differs: a custom effect
+/// declares no sampler states of its own, so `apply` leaves these slots as they are.
+#[derive(Clone, Copy)]
+pub struct SamplerStateCollection<'a> {
+    device: &'a GraphicsDevice,
+    stage: Stage,
+}
+
+impl std::fmt::Debug for SamplerStateCollection<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SamplerStateCollection").field("stage", &self.stage).finish()
+    }
+}
+
+impl SamplerStateCollection<'_> {
+    /// How many slots the collection has: 16 for `SamplerStates`, 4 for `VertexSamplerStates`.
+    pub fn count(&self) -> usize {
+        self.stage.slots()
+    }
+
+    /// XNA's `SamplerStates[index]` getter; `index` past the slots is `ArgumentOutOfRange` on
+    /// `index`.
+    pub fn get(&self, index: usize) -> Result<SamplerState> {
+        self.stage.check_index(index)?;
+        let rec = lock(&self.device.shared.rec);
+        Ok(match self.stage {
+            Stage::Pixel => rec.draw.samplers[index],
+            Stage::Vertex => rec.draw.vertex_samplers[index],
+        })
+    }
+
+    /// XNA's `SamplerStates[index] = state`, for the draws that follow.
+    ///
+    /// Errors: a disposed device is `ObjectDisposed`; `index` past the slots is
+    /// `ArgumentOutOfRange` on `index`; anisotropic filtering on a device without it is
+    /// `NotSupported` (never silently another filter); any `VertexSamplerStates` slot under the
+    /// Reach profile is `NotSupported`.
+    pub fn set(&self, index: usize, state: SamplerState) -> Result<()> {
+        let shared = &self.device.shared;
+        shared.check_alive()?;
+        self.stage.check_profile(self.device)?;
+        self.stage.check_index(index)?;
+        if state.filter == xnagraph_graph::TextureFilter::Anisotropic
+            && !shared.caps.anisotropic_filtering
+        {
+            return Err(XnaError::not_supported(
+                "TextureFilter.Anisotropic is not supported by this device.",
+            ));
+        }
+        let mut rec = lock(&shared.rec);
+        match self.stage {
+            Stage::Pixel => rec.draw.samplers[index] = state,
+            Stage::Vertex => rec.draw.vertex_samplers[index] = state,
+        }
+        Ok(())
+    }
+}
 
 /// XNA's `VertexBufferBinding`: a vertex buffer, the vertex it starts at, and how many
 /// instances each of its elements serves (0: one element per vertex). A per-vertex and a
@@ -87,64 +291,49 @@ impl GraphicsDevice {
         Ok(())
     }
 
-    /// XNA's `GraphicsDevice.SamplerStates[index]`; `index` past the slots is
-    /// `ArgumentOutOfRange` on `index`.
+    /// XNA's `GraphicsDevice.Textures`: the textures a custom pass's fragment samplers read
+    /// (see [`TextureCollection`]).
+    pub fn textures(&self) -> TextureCollection<'_> {
+        TextureCollection { device: self, stage: Stage::Pixel }
+    }
+
+    /// XNA's `GraphicsDevice.VertexTextures`: the textures a custom pass's vertex samplers read
+    /// (vertex texture fetch, HiDef only; see [`TextureCollection`]).
+    pub fn vertex_textures(&self) -> TextureCollection<'_> {
+        TextureCollection { device: self, stage: Stage::Vertex }
+    }
+
+    /// XNA's `GraphicsDevice.SamplerStates` (see [`SamplerStateCollection`]).
+    pub fn sampler_states(&self) -> SamplerStateCollection<'_> {
+        SamplerStateCollection { device: self, stage: Stage::Pixel }
+    }
+
+    /// XNA's `GraphicsDevice.VertexSamplerStates` (HiDef only; see [`SamplerStateCollection`]).
+    pub fn vertex_sampler_states(&self) -> SamplerStateCollection<'_> {
+        SamplerStateCollection { device: self, stage: Stage::Vertex }
+    }
+
+    /// XNA's `GraphicsDevice.SamplerStates[index]`: `self.sampler_states().get(index)`.
     pub fn sampler_state(&self, index: usize) -> Result<SamplerState> {
-        let rec = lock(&self.shared.rec);
-        rec.draw.samplers.get(index).copied().ok_or_else(|| sampler_index_error(index))
+        self.sampler_states().get(index)
     }
 
-    /// Sets XNA's `GraphicsDevice.SamplerStates[index]`.
-    ///
-    /// Errors: a disposed device is `ObjectDisposed`; `index` past the slots is
-    /// `ArgumentOutOfRange` on `index`; anisotropic filtering on a device without it is
-    /// `NotSupported` (never silently another filter).
+    /// Sets XNA's `GraphicsDevice.SamplerStates[index]`: `self.sampler_states().set(index,
+    /// state)`, with its errors.
     pub fn set_sampler_state(&self, index: usize, state: SamplerState) -> Result<()> {
-        self.shared.check_alive()?;
-        if index >= SAMPLER_SLOTS {
-            return Err(sampler_index_error(index));
-        }
-        if state.filter == xnagraph_graph::TextureFilter::Anisotropic
-            && !self.shared.caps.anisotropic_filtering
-        {
-            return Err(XnaError::not_supported(
-                "TextureFilter.Anisotropic is not supported by this device.",
-            ));
-        }
-        lock(&self.shared.rec).draw.samplers[index] = state;
-        Ok(())
+        self.sampler_states().set(index, state)
     }
 
-    /// XNA's `GraphicsDevice.VertexSamplerStates[index]`; `index` past the four slots is
-    /// `ArgumentOutOfRange` on `index`.
+    /// XNA's `GraphicsDevice.VertexSamplerStates[index]`:
+    /// `self.vertex_sampler_states().get(index)`.
     pub fn vertex_sampler_state(&self, index: usize) -> Result<SamplerState> {
-        let rec = lock(&self.shared.rec);
-        rec.draw
-            .vertex_samplers
-            .get(index)
-            .copied()
-            .ok_or_else(|| vertex_sampler_index_error(index))
+        self.vertex_sampler_states().get(index)
     }
 
-    /// Sets XNA's `GraphicsDevice.VertexSamplerStates[index]`: how a custom effect's vertex stage
-    /// samples the texture at its binding `index` (vertex texture fetch, which HiDef has and Reach
-    /// does not: a vertex-stage sampler is refused when the effect is created). `index` past the
-    /// four slots is `ArgumentOutOfRange` on `index`; anisotropic filtering on a device without it
-    /// is `NotSupported`; a disposed device is `ObjectDisposed`.
+    /// Sets XNA's `GraphicsDevice.VertexSamplerStates[index]`:
+    /// `self.vertex_sampler_states().set(index, state)`, with its errors.
     pub fn set_vertex_sampler_state(&self, index: usize, state: SamplerState) -> Result<()> {
-        self.shared.check_alive()?;
-        if index >= VERTEX_SAMPLER_SLOTS {
-            return Err(vertex_sampler_index_error(index));
-        }
-        if state.filter == xnagraph_graph::TextureFilter::Anisotropic
-            && !self.shared.caps.anisotropic_filtering
-        {
-            return Err(XnaError::not_supported(
-                "TextureFilter.Anisotropic is not supported by this device.",
-            ));
-        }
-        lock(&self.shared.rec).draw.vertex_samplers[index] = state;
-        Ok(())
+        self.vertex_sampler_states().set(index, state)
     }
 
     /// XNA's `GraphicsDevice.SetVertexBuffer(vertexBuffer)`: one stream from vertex 0, or none;
@@ -250,18 +439,4 @@ impl GraphicsDevice {
         lock(&self.shared.rec).draw.indices = bound;
         Ok(())
     }
-}
-
-fn sampler_index_error(index: usize) -> XnaError {
-    XnaError::out_of_range(
-        "index",
-        format!("The sampler index {index} is outside 0..{SAMPLER_SLOTS}."),
-    )
-}
-
-fn vertex_sampler_index_error(index: usize) -> XnaError {
-    XnaError::out_of_range(
-        "index",
-        format!("The vertex sampler index {index} is outside 0..{VERTEX_SAMPLER_SLOTS}."),
-    )
 }

@@ -1,13 +1,14 @@
-//! Effects: XNA's stock effects, the sprite pixel-stage `Effect`, custom GLSL effects, and the
-//! one SPIR-V reader they share.
+//! Effects: XNA's stock effects, the sprite pixel-stage `Effect`, custom GLSL and HLSL effects,
+//! and the one SPIR-V reader they share.
 //!
 //! `stock.rs` holds what the stock effects share (what `EffectPass::apply` leaves on the
 //! device, lights, fog, the uniform block writer); `basic.rs` (`BasicEffect`), `alpha_test.rs`,
 //! `dual_texture.rs` are the stock effects, `parameters.rs` their parameter collection and
 //! `traits.rs` XNA's `IEffectMatrices`, `IEffectLights`, `IEffectFog`. `sprite/` is the
-//! pixel stage a `SpriteBatch` runs; `custom/` effects of GLSL or SPIR-V techniques, with
-//! parameters reflected from their SPIR-V by `spirv.rs`; `glsl.rs` compiles GLSL at run time
-//! (the `runtime-effects` feature).
+//! pixel stage a `SpriteBatch` runs; `custom/` effects of GLSL, HLSL or SPIR-V techniques, with
+//! parameters reflected from their SPIR-V by `spirv.rs` (and an HLSL source's semantics and
+//! annotations read from its text by `custom/hlsl.rs`); `glsl.rs` compiles GLSL and HLSL at run
+//! time (the `runtime-effects` feature).
 //!
 //! Calls go down: an effect reads resources (its textures) and records what `apply` sets into
 //! the device's draw state ([`crate::device::shared`]); draws and sprite batches read that

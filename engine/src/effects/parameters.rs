@@ -26,6 +26,13 @@ pub(crate) struct StockParameterInfo {
     pub computed_from: Option<&'static str>,
 }
 
+impl StockParameterInfo {
+    /// The parameter's semantic: XNA's stock effect sources declare none.
+    fn semantic(&self) -> &'static str {
+        ""
+    }
+}
+
 /// A parameter that holds a property.
 pub(crate) const fn held(name: &'static str, ty: ParameterType) -> StockParameterInfo {
     StockParameterInfo { name, ty, computed_from: None }
@@ -107,6 +114,18 @@ impl<'a> EffectParameterCollection<'a> {
         })?;
         Ok(StockParameter { effect: &mut *self.effect, index })
     }
+
+    /// `GetParameterBySemantic(semantic)`: XNA's stock effect sources give their parameters no
+    /// semantics, so this is always `None` (XNA's null), as in XNA. It is here so that code
+    /// written against any effect's parameters reads the same (see
+    /// [`CustomEffect::parameter_by_semantic`](crate::CustomEffect::parameter_by_semantic)).
+    pub fn get_by_semantic(&mut self, semantic: &str) -> Option<StockParameter<'_>> {
+        let table = self.effect.table();
+        let index = table.iter().position(|p| {
+            !p.semantic().is_empty() && p.semantic().eq_ignore_ascii_case(semantic)
+        })?;
+        Some(StockParameter { effect: &mut *self.effect, index })
+    }
 }
 
 impl std::fmt::Debug for EffectParameterCollection<'_> {
@@ -141,6 +160,16 @@ impl StockParameter<'_> {
     /// `Name`.
     pub fn name(&self) -> &'static str {
         self.info().name
+    }
+
+    /// `Semantic`: empty, as XNA's stock effect sources declare no semantics.
+    pub fn semantic(&self) -> &'static str {
+        self.info().semantic()
+    }
+
+    /// `Annotations`: empty, as XNA's stock effect sources declare no annotations.
+    pub fn annotations(&self) -> &'static [crate::effects::custom::EffectAnnotation] {
+        &[]
     }
 
     /// `ParameterType`. XNA's 3×3 `WorldInverseTranspose` is a `Matrix` here (its 4×4 with

@@ -629,6 +629,17 @@ impl Clone for TextureRef {
     }
 }
 
+/// `GraphicsDevice.Textures` and `VertexTextures` hold a reference, as an effect does.
+impl crate::device::draw_state::BoundTexture for TextureRef {
+    fn state(&self) -> Result<Arc<TextureState>> {
+        self.0.core.state()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 impl std::fmt::Debug for TextureRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)

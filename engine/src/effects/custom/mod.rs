@@ -1,5 +1,6 @@
-//! XNA's `Effect` for geometry: custom vertex and fragment stages in GLSL 450, compiled at run
-//! time, organised in techniques and passes, with parameters set by name and type.
+//! XNA's `Effect` for geometry: custom vertex and fragment stages in GLSL 450 or HLSL, compiled
+//! at run time, or given as SPIR-V, organised in techniques and passes, with parameters set by
+//! name and type (and, from HLSL, found by semantic and carrying annotations).
 //!
 //! A Rust program describes an effect as techniques, each with named passes, each pass a pair
 //! of GLSL 450 sources (a vertex and a fragment stage):
@@ -33,8 +34,9 @@
 //!
 //! The stages follow SDL_gpu's resource layout (as the stock shaders do): the vertex stage's
 //! uniform block at set 1, binding 0 and its `sampler2D`s at set 0 (vertex texture fetch,
-//! sampled with `VertexSamplerStates[binding]`, HiDef only); the fragment stage's block at set
-//! 3, binding 0 and its samplers at set 2 (sampled with `SamplerStates[binding]`). Each block
+//! reading `VertexTextures[binding]` with `VertexSamplerStates[binding]`, HiDef only); the
+//! fragment stage's block at set 3, binding 0 and its samplers at set 2 (reading
+//! `Textures[binding]` with `SamplerStates[binding]`). Each block
 //! member and each sampler is a parameter, by its GLSL name; a name used by several stages or
 //! passes is one parameter, and must have one type everywhere. Vertex inputs are named after
 //! the vertex element they read, XNA's `VertexElementUsage` with an optional usage index
@@ -44,11 +46,15 @@
 //! `gl_Position` in XNA's clip space (y up, depth 0 to 1), as a ported HLSL effect computes it.
 //!
 //! `EffectPass::apply` copies the parameters' values as they are at the call into the draws
-//! that follow (a value set later changes only draws after the next `apply`); the sampler
-//! states are the device's at each draw. The backend creates each pass's native program with
+//! that follow (a value set later changes only draws after the next `apply`) and writes each
+//! texture parameter into the device's `Textures` or `VertexTextures` at its sampler's binding,
+//! as XNA's does; the textures and sampler states a draw samples are the device's slots at the
+//! draw, so a texture set on the device after `apply` is the one sampled. HLSL stages
+//! ([`CustomEffect::from_hlsl`]) use the same layout in HLSL's registers. The backend creates each pass's native program with
 //! the effect; the effect is a tracked graphics resource, and draws hold the programs, so
 //! disposing the effect with draws queued is safe.
 
+mod hlsl;
 mod parameter;
 mod passes;
 mod reflect;
@@ -59,7 +65,9 @@ use std::sync::{Arc, Mutex};
 use xnagraph_graph::capture::writer::GeometryProgram;
 use xnagraph_graph::{CustomResources, EffectKey, EffectState, TextureState};
 
-pub use parameter::{EffectValue, ParameterClass, ParameterType};
+pub use parameter::{
+    AnnotationValue, EffectAnnotation, EffectValue, ParameterClass, ParameterType,
+};
 use parameter::{ParameterInfo, Value};
 use reflect::{Input, Member, Stage, StageInfo};
 
@@ -121,23 +129,37 @@ pub struct SpirvTechniqueSource<'a> {
 #[derive(Clone, Copy)]
 enum Code<'a> {
     Glsl(&'a str),
+    Hlsl(&'a str),
     Spirv(&'a [u32]),
 }
 
 impl<'a> Code<'a> {
-    /// The stage's SPIR-V: compiled from GLSL, or the words given.
+    /// The stage's SPIR-V: compiled from GLSL or HLSL, or the words given.
     fn words(self, stage: GlslStage, param: &'static str) -> Result<Vec<u32>> {
         match self {
             Code::Glsl(source) => crate::effects::glsl::compile(source, stage, param),
+            Code::Hlsl(source) => crate::effects::glsl::compile_hlsl(source, stage, param),
             Code::Spirv(words) => Ok(words.to_vec()),
         }
     }
 
-    /// The GLSL a capture keeps beside the SPIR-V (none for SPIR-V given as such).
+    /// The GLSL a capture keeps beside the SPIR-V (none for HLSL, or SPIR-V given as such).
     fn glsl(self) -> &'a str {
         match self {
             Code::Glsl(source) => source,
-            Code::Spirv(_) => "",
+            Code::Hlsl(_) | Code::Spirv(_) => "",
+        }
+    }
+
+    /// What an HLSL source declares beyond its SPIR-V (semantics, annotations, input
+    /// semantics); `None` for other code. A declaration the parser refuses is `Argument` on
+    /// `param`.
+    fn declarations(self, param: &'static str) -> Result<Option<hlsl::Declarations>> {
+        match self {
+            Code::Hlsl(source) => {
+                hlsl::declarations(source).map(Some).map_err(|m| XnaError::argument(param, m))
+            }
+            Code::Glsl(_) | Code::Spirv(_) => Ok(None),
         }
     }
 }
@@ -196,8 +218,9 @@ impl Tracked for CustomCore {
     }
 }
 
-/// XNA's `Effect` for geometry draws: techniques of passes, each a GLSL 450 vertex and fragment
-/// stage, with reflected parameters (see the module documentation).
+/// XNA's `Effect` for geometry draws: techniques of passes, each a vertex and a fragment stage
+/// from GLSL 450 ([`CustomEffect::new`]), HLSL ([`CustomEffect::from_hlsl`]) or SPIR-V
+/// ([`CustomEffect::from_spirv`]), with reflected parameters (see the module documentation).
 pub struct CustomEffect {
     core: Arc<CustomCore>,
     _white: Texture2D,
@@ -280,16 +303,35 @@ fn input_bindings(inputs: &[Input], pass: &str) -> Result<Vec<InputBinding>> {
         .collect()
 }
 
-/// Adds the parameters of `members` and `samplers` to `out`, refusing a name with two types.
+/// Adds the parameters of `members` and `samplers` to `out`, refusing a name with two types;
+/// an HLSL stage's `declarations` give them their semantics and annotations (the first stage
+/// that declares a parameter with a semantic gives it).
 fn collect_parameters(
     out: &mut Vec<ParameterInfo>,
     members: &[Member],
     samplers: &[reflect::Sampler],
+    declarations: Option<&hlsl::Declarations>,
 ) -> Result<()> {
     let found = members.iter().map(ParameterInfo::of_member).chain(samplers.iter().map(|s| {
-        ParameterInfo { name: s.name.clone(), ty: ParameterType::Texture2D, count: None }
+        ParameterInfo {
+            name: s.name.clone(),
+            ty: ParameterType::Texture2D,
+            count: None,
+            semantic: String::new(),
+            annotations: Vec::new(),
+        }
     }));
-    for p in found {
+    for mut p in found {
+        if let Some(u) = declarations.and_then(|d| d.uniforms.iter().find(|u| u.name == p.name)) {
+            p.semantic.clone_from(&u.semantic);
+            p.annotations.clone_from(&u.annotations);
+        }
+        if let Some(q) = out.iter_mut().find(|q| q.name == p.name && q.semantic.is_empty()) {
+            if q.ty == p.ty && q.count == p.count && !p.semantic.is_empty() {
+                q.semantic = std::mem::take(&mut p.semantic);
+                q.annotations = std::mem::take(&mut p.annotations);
+            }
+        }
         match out.iter().find(|q| q.name == p.name) {
             Some(q) if q.ty != p.ty || q.count != p.count => {
                 return Err(XnaError::argument(
@@ -376,6 +418,65 @@ impl CustomEffect {
         CustomEffect::build(device, &techniques)
     }
 
+    /// An effect from HLSL: every pass's two stages as HLSL source, each with the entry point
+    /// `main`, compiled at run time by glslang (the `runtime-effects` feature; without it this is
+    /// `NotSupported`) in its DirectX 9 compatible mode. The resource layout is the module
+    /// documentation's, in HLSL's registers: the vertex stage's `cbuffer` at `register(b0,
+    /// space1)` and its `sampler2D`s at `register(sN, space0)`; the fragment stage's `cbuffer`
+    /// at `register(b0, space3)` and its `sampler2D`s at `register(sN, space2)`, sampled with
+    /// `tex2D`. Uniforms declared outside a `cbuffer`, as XNA's effects declare them
+    /// (`float4x4 World;`), form the stage's uniform block in that place instead; a stage has
+    /// one block, so it uses either a `cbuffer` or such uniforms. Each block member and each
+    /// sampler is a parameter by its name.
+    ///
+    /// ```hlsl
+    /// cbuffer Parameters : register(b0, space1) {
+    ///     float4x4 WorldViewProjection : WORLDVIEWPROJECTION <string UIName = "WVP";>;
+    /// };
+    /// float4 main(float3 Position : POSITION0) : SV_Position {
+    ///     return mul(float4(Position, 1), WorldViewProjection);
+    /// }
+    /// ```
+    ///
+    /// XNA's `EffectParameter.Semantic` and `Annotations` are read from the source text (SPIR-V
+    /// keeps neither), by a small parser of declarations whose rules the `hlsl` module of this
+    /// file's folder lists: declarations at file scope and in `cbuffer` bodies, `: SEMANTIC`,
+    /// and annotations of type `string`, `float`, `int` and `bool`; macros are not expanded, and
+    /// an annotation of another type is `Argument` on the stage's source. The vertex stage's
+    /// inputs are `main`'s parameters (or members of a struct parameter) and are matched to
+    /// vertex elements by semantic, XNA's `POSITION0`, `COLOR0`, `TEXCOORD1`, `NORMAL`, ...; an
+    /// input without one is `Argument` on `vertexSource`.
+    ///
+    /// Where xnagraph differs from XNA: XNA compiled `.fx` files (with `technique` and `pass`
+    /// blocks, `sampler_state` and render states) offline into bytecode; here each pass is a
+    /// pair of stage sources, techniques and passes are given as for GLSL, and an effect
+    /// declares no states (set them on the device). Any resource outside the layout above is
+    /// refused (`Argument` on `techniques`), as for GLSL.
+    ///
+    /// Errors: as [`CustomEffect::new`]; a compile error is `Argument` on `vertexSource` or
+    /// `fragmentSource`, naming the pass and carrying glslang's log (`ERROR: 0:LINE: ...`).
+    pub fn from_hlsl(
+        device: &GraphicsDevice,
+        techniques: &[TechniqueSource<'_>],
+    ) -> Result<CustomEffect> {
+        let techniques: Vec<_> = techniques
+            .iter()
+            .map(|t| Techn {
+                name: t.name,
+                passes: t
+                    .passes
+                    .iter()
+                    .map(|p| PassCode {
+                        name: p.name,
+                        vertex: Code::Hlsl(p.vertex),
+                        fragment: Code::Hlsl(p.fragment),
+                    })
+                    .collect(),
+            })
+            .collect();
+        CustomEffect::build(device, &techniques)
+    }
+
     fn build(device: &GraphicsDevice, techniques: &[Techn<'_>]) -> Result<CustomEffect> {
         let shared = &device.shared;
         shared.check_alive()?;
@@ -423,13 +524,28 @@ impl CustomEffect {
                         ))
                     })
                 };
-                let vertex = reflected(&vertex_words, Stage::Vertex, "vertex")?;
+                let mut vertex = reflected(&vertex_words, Stage::Vertex, "vertex")?;
                 let fragment = reflected(&fragment_words, Stage::Fragment, "fragment")?;
                 if !vertex.samplers.is_empty() {
                     check_vertex_samplers(device.graphics_profile(), &vertex.samplers)?;
                 }
-                collect_parameters(&mut parameters, &vertex.members, &vertex.samplers)?;
-                collect_parameters(&mut parameters, &fragment.members, &fragment.samplers)?;
+                let vertex_declared = p.vertex.declarations("vertexSource").map_err(at)?;
+                let fragment_declared = p.fragment.declarations("fragmentSource").map_err(at)?;
+                if let Some(declared) = &vertex_declared {
+                    name_inputs_by_semantic(&mut vertex.inputs, declared).map_err(at)?;
+                }
+                collect_parameters(
+                    &mut parameters,
+                    &vertex.members,
+                    &vertex.samplers,
+                    vertex_declared.as_ref(),
+                )?;
+                collect_parameters(
+                    &mut parameters,
+                    &fragment.members,
+                    &fragment.samplers,
+                    fragment_declared.as_ref(),
+                )?;
                 let inputs = input_bindings(&vertex.inputs, p.name)?;
                 passes.push((
                     p.name.to_owned(),
@@ -543,9 +659,21 @@ impl CustomEffect {
         Ok(EffectParameter { effect: self, index })
     }
 
+    /// XNA's `Effect.Parameters.GetParameterBySemantic(semantic)`: the first parameter whose
+    /// semantic is `semantic`, compared without regard to case as XNA compares them; `None`
+    /// (XNA's null) when none has it. Only an effect from HLSL has semantics
+    /// ([`CustomEffect::from_hlsl`]); GLSL and SPIR-V carry none.
+    pub fn parameter_by_semantic(&self, semantic: &str) -> Option<EffectParameter<'_>> {
+        let index =
+            self.core.parameters.iter().position(|p| {
+                !p.semantic.is_empty() && p.semantic.eq_ignore_ascii_case(semantic)
+            })?;
+        Some(EffectParameter { effect: self, index })
+    }
+
     /// What each pass of the current technique leaves on the device, for a `SpriteBatch` of
     /// `device` drawing through the effect (`Textures[0]` left to the batch: see
-    /// [`CustomPass::applied`]). A disposed effect is `ObjectDisposed`; an effect of another
+    /// [`CustomPass::applied_for_batch`]). A disposed effect is `ObjectDisposed`; an effect of another
     /// device is `Argument` on `effect`.
     pub(crate) fn sprite_passes(
         &self,
@@ -559,7 +687,7 @@ impl CustomEffect {
             ));
         }
         let passes = self.current_technique().passes();
-        passes.iter().map(|p| p.applied(true).map(|(_, a)| a)).collect()
+        passes.iter().map(CustomPass::applied_for_batch).collect()
     }
 
     /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, then `ResourceDestroyed`; a
@@ -586,6 +714,28 @@ impl Drop for CustomEffect {
     fn drop(&mut self) {
         self.core.dispose(false);
     }
+}
+
+/// Names each of an HLSL vertex stage's `inputs` (glslang names them after the entry point's
+/// parameters) after the vertex element its semantic reads (`POSITION0` is `Position0`). An
+/// input without such a semantic is `Argument` on `vertexSource`.
+fn name_inputs_by_semantic(inputs: &mut [Input], declared: &hlsl::Declarations) -> Result<()> {
+    for input in inputs {
+        let semantic = declared.inputs.iter().find(|(name, _)| *name == input.name);
+        let usage = semantic.and_then(|(_, s)| hlsl::usage_name(s));
+        input.name = usage.ok_or_else(|| {
+            XnaError::argument(
+                "vertexSource",
+                format!(
+                    "The vertex input '{}' of main has no vertex element semantic (POSITION, \
+                     COLOR, TEXCOORD, NORMAL, ... with an optional index){}.",
+                    input.name,
+                    semantic.map_or(String::new(), |(_, s)| format!("; it has '{s}'"))
+                ),
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// Vertex texture fetch is HiDef's, with four samplers.

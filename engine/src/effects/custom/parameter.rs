@@ -157,6 +157,83 @@ impl EffectValue for &Texture2D {
     }
 }
 
+/// The value of an [`EffectAnnotation`]: the annotation types an HLSL source can declare that
+/// xnagraph reads (see [`CustomEffect::from_hlsl`](super::CustomEffect::from_hlsl)).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnnotationValue {
+    /// `string Name = "...";` (XNA: `ParameterType.String`).
+    String(String),
+    /// `float`, `half` or `double` (XNA: `ParameterType.Single`).
+    Single(f32),
+    /// `int`, `uint` or `dword` (XNA: `ParameterType.Int32`).
+    Int32(i32),
+    /// `bool` (XNA: `ParameterType.Bool`).
+    Bool(bool),
+}
+
+/// XNA's `EffectAnnotation`: a name and a value an effect source attaches to a parameter
+/// (`float4 Tint <string UIName = "Tint colour";>;`), read with the `get_value_*` methods as
+/// XNA's `GetValueString()` and its siblings. Where xnagraph differs: only scalar and string
+/// annotations exist (XNA also has vector and matrix ones), and an annotation has no semantic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EffectAnnotation {
+    pub(crate) name: String,
+    pub(crate) value: AnnotationValue,
+}
+
+impl EffectAnnotation {
+    /// XNA's `EffectAnnotation.Name`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The value, of whichever type the source declared.
+    pub fn value(&self) -> &AnnotationValue {
+        &self.value
+    }
+
+    fn cast(&self, wanted: &str) -> XnaError {
+        XnaError::InvalidCast {
+            message: format!(
+                "The annotation '{}' is {:?}; it cannot be read as {wanted}.",
+                self.name, self.value
+            ),
+        }
+    }
+
+    /// XNA's `GetValueString()`; an annotation of another type is `InvalidCast`.
+    pub fn get_value_string(&self) -> Result<&str> {
+        match &self.value {
+            AnnotationValue::String(s) => Ok(s),
+            _ => Err(self.cast("a String")),
+        }
+    }
+
+    /// XNA's `GetValueSingle()`; an annotation of another type is `InvalidCast`.
+    pub fn get_value_single(&self) -> Result<f32> {
+        match self.value {
+            AnnotationValue::Single(v) => Ok(v),
+            _ => Err(self.cast("a Single")),
+        }
+    }
+
+    /// XNA's `GetValueInt32()`; an annotation of another type is `InvalidCast`.
+    pub fn get_value_int32(&self) -> Result<i32> {
+        match self.value {
+            AnnotationValue::Int32(v) => Ok(v),
+            _ => Err(self.cast("an Int32")),
+        }
+    }
+
+    /// XNA's `GetValueBoolean()`; an annotation of another type is `InvalidCast`.
+    pub fn get_value_boolean(&self) -> Result<bool> {
+        match self.value {
+            AnnotationValue::Bool(v) => Ok(v),
+            _ => Err(self.cast("a Boolean")),
+        }
+    }
+}
+
 /// What the effect knows of one parameter.
 #[derive(Clone, Debug)]
 pub(crate) struct ParameterInfo {
@@ -164,11 +241,20 @@ pub(crate) struct ParameterInfo {
     pub ty: ParameterType,
     /// Array length; `None` for a single value.
     pub count: Option<u32>,
+    /// XNA's `Semantic`, empty where the source gives none (always, for GLSL and SPIR-V).
+    pub semantic: String,
+    pub annotations: Vec<EffectAnnotation>,
 }
 
 impl ParameterInfo {
     pub fn of_member(m: &Member) -> ParameterInfo {
-        ParameterInfo { name: m.name.clone(), ty: m.ty, count: m.count }
+        ParameterInfo {
+            name: m.name.clone(),
+            ty: m.ty,
+            count: m.count,
+            semantic: String::new(),
+            annotations: Vec::new(),
+        }
     }
 
     pub fn initial(&self) -> Value {

@@ -179,8 +179,9 @@ impl SpriteBatch {
                     .iter()
                     .map(|pass| {
                         let mut applied = pass.clone();
-                        for (stage, binding, t) in &mut applied.textures {
-                            if *stage == CustomStage::Fragment && *binding == 0 {
+                        for (sampler, t) in applied.samplers.iter().zip(&mut applied.batch_textures)
+                        {
+                            if sampler.stage == CustomStage::Fragment && sampler.binding == 0 {
                                 *t = texture.state.clone();
                             }
                         }
