@@ -15,7 +15,7 @@ use xnagraph_benches::stress::Scenario;
 const WIDTH: i32 = 192;
 const HEIGHT: i32 = 108;
 const CUBES: u32 = 50;
-/// Frames before the compared one: the second has every cube turned away from its start.
+/// Frames run; the last one, compared, has every cube turned a step from where it started.
 const FRAMES: u32 = 2;
 /// The largest channel difference allowed inside a face: the last bit of differently ordered
 /// float operations.
@@ -99,16 +99,21 @@ fn face_points(image: &[[u8; 4]]) -> Vec<(usize, usize)> {
     points
 }
 
+/// A point where two frames differ by more than [`TOLERANCE`], and their pixels there.
+#[derive(Debug)]
+#[allow(dead_code)] // Read through Debug, in assertion messages.
+struct Disagreement {
+    at: (usize, usize),
+    a: [u8; 4],
+    b: [u8; 4],
+}
+
 /// The points of `points` where `a` and `b` differ by more than [`TOLERANCE`].
-fn disagreements(
-    a: &[[u8; 4]],
-    b: &[[u8; 4]],
-    points: &[(usize, usize)],
-) -> Vec<((usize, usize), [u8; 4], [u8; 4])> {
+fn disagreements(a: &[[u8; 4]], b: &[[u8; 4]], points: &[(usize, usize)]) -> Vec<Disagreement> {
     points
         .iter()
-        .filter(|&&p| difference(pixel(a, p), pixel(b, p)) > TOLERANCE)
-        .map(|&p| (p, pixel(a, p), pixel(b, p)))
+        .filter(|&&at| difference(pixel(a, at), pixel(b, at)) > TOLERANCE)
+        .map(|&at| Disagreement { at, a: pixel(a, at), b: pixel(b, at) })
         .collect()
 }
 

@@ -603,6 +603,10 @@ fn scenario(run: &Run) -> Result<bool, String> {
             })
         }
         Command::Cubes { cubes: count, mode, width, height, ash_reference } => {
+            if ash_reference && cli.window {
+                // A windowed frame is drawn into the window's image and cannot be read back.
+                return Err("cubes --ash-reference compares read-back pixels: headless only".into());
+            }
             let frames = cli.frames.unwrap_or(100);
             let mode = match mode {
                 Mode::Draws => DrawMode::Draws,
@@ -628,11 +632,6 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     ("lower_ns_per_draw_p50", per_draw(|f| f.stages.lower.as_secs_f64())),
                 ];
                 if ash_reference {
-                    if cli.window {
-                        return Err(
-                            "--ash-reference compares read-back pixels: headless only".into()
-                        );
-                    }
                     let mut gpu: Vec<f64> =
                         times.iter().filter_map(|f| f.gpu).map(|d| d.as_secs_f64() * 1e3).collect();
                     let engine = cubes::back_buffer(device, (width, height)).map_err(e)?;

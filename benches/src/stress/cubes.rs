@@ -196,7 +196,8 @@ fn instanced(
 
 /// `count` cubes spread through the view frustum of `aspect` (between [`NEAREST`] and
 /// [`FARTHEST`] in front of the camera, inside 90% of its width and height there), each of edge
-/// 1 to 2.5, turning at up to a half turn per second about each axis, in a bright colour.
+/// 1 to 2.5, starting at any orientation and turning at up to a quarter turn per second about
+/// each axis, in a colour of channels 0.2 to 1.
 fn place(seed: u64, count: u32, aspect: f32) -> Vec<Placement> {
     let mut rng = Rng::new(seed);
     let half = (FIELD_OF_VIEW / 2.0).tan();
@@ -208,7 +209,11 @@ fn place(seed: u64, count: u32, aspect: f32) -> Vec<Placement> {
             let position =
                 Vector3::new((rng.unit() * 2.0 - 1.0) * w, (rng.unit() * 2.0 - 1.0) * h, -distance);
             let scale = 1.0 + rng.unit() * 1.5;
-            let start = Vector3::new(rng.unit() * turn * 2.0, rng.unit() * turn * 2.0, rng.unit());
+            let start = Vector3::new(
+                rng.unit() * turn * 2.0,
+                rng.unit() * turn * 2.0,
+                rng.unit() * turn * 2.0,
+            );
             let spin = Vector3::new(
                 (rng.unit() - 0.5) * turn,
                 (rng.unit() - 0.5) * turn,
