@@ -1,6 +1,7 @@
 //! The command buffer of a hand-written ash program ([`AshCommands`]): one primary command
 //! buffer, its fence and two timestamp queries, recorded, submitted and waited for at once;
-//! and the staged upload of an image's levels through it ([`upload_levels`]).
+//! the staged upload of an image's levels through it ([`upload_levels`]); and the read-back of a
+//! colour target through it ([`read_color`]).
 
 use ash::vk;
 
@@ -198,4 +199,56 @@ pub fn upload_levels(
     });
     dev.destroy_buffer(&staging);
     copied.map(|_| ())
+}
+
+/// Reads back `target`, a single-level RGBA8 colour image of `size` in
+/// `COLOR_ATTACHMENT_OPTIMAL` after a pass wrote it, through a host buffer; returns its pixels,
+/// rows top to bottom, and leaves it in `TRANSFER_SRC_OPTIMAL`. Waits for the copy.
+pub fn read_color(
+    dev: &AshDevice,
+    commands: &AshCommands,
+    target: &AshImage,
+    (width, height): (u32, u32),
+) -> Result<Vec<[u8; 4]>, String> {
+    let len = width as usize * height as usize * 4;
+    let usage = vk::BufferUsageFlags::TRANSFER_DST;
+    let readback = dev.host_buffer(len as u64, usage)?;
+    let to_src = [vk::ImageMemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+        .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::COPY)
+        .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
+        .old_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+        .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+        .image(target.image)
+        .subresource_range(color_levels(0, 1))];
+    let to_host = [vk::BufferMemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::COPY)
+        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+        .dst_access_mask(vk::AccessFlags2::HOST_READ)
+        .buffer(readback.buffer)
+        .size(vk::WHOLE_SIZE)];
+    let region = [vk::BufferImageCopy::default()
+        .image_subresource(
+            vk::ImageSubresourceLayers::default()
+                .aspect_mask(vk::ImageAspectFlags::COLOR)
+                .layer_count(1),
+        )
+        .image_extent(vk::Extent3D { width, height, depth: 1 })];
+    let copied = commands.run(dev, |d, cmd| {
+        // SAFETY: recording into the idle command buffer; the buffer holds the whole image.
+        unsafe {
+            let dependency = vk::DependencyInfo::default().image_memory_barriers(&to_src);
+            d.cmd_pipeline_barrier2(cmd, &dependency);
+            let src = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
+            d.cmd_copy_image_to_buffer(cmd, target.image, src, readback.buffer, &region);
+            let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&to_host);
+            d.cmd_pipeline_barrier2(cmd, &dependency);
+        }
+    });
+    let pixels = copied
+        .map(|_| readback.read(len).chunks_exact(4).map(|p| [p[0], p[1], p[2], p[3]]).collect());
+    dev.destroy_buffer(&readback);
+    pixels
 }

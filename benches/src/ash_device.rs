@@ -1,7 +1,7 @@
-//! The device the hand-written ash programs share ([`crate::ash_clear`], [`crate::ash_fill`]):
-//! a Vulkan 1.3 instance, the adapter the engine would choose (discrete before integrated before
-//! virtual before CPU), one graphics queue with dynamic rendering and synchronization2, and
-//! device-local colour images. Optionally Khronos' validation layer (with synchronization
+//! The device the hand-written ash programs share ([`crate::ash_clear`], [`crate::ash_fill`],
+//! [`crate::ash_sprites`], [`crate::ash_cubes`]): a Vulkan 1.3 instance, the adapter the engine
+//! would choose (discrete before integrated before virtual before CPU), one graphics queue with
+//! dynamic rendering and synchronization2, and device-local colour and depth images. Optionally Khronos' validation layer (with synchronization
 //! validation) reports its warnings and errors into a list the program reads back.
 
 use std::ffi::{c_void, CStr};
@@ -268,7 +268,7 @@ impl AshDevice {
         };
         // SAFETY: the image belongs to this device; on failure it is destroyed with what was
         // created so far.
-        let made = unsafe { self.bind_and_view(&mut out, format) };
+        let made = unsafe { self.bind_and_view(&mut out, format, color_levels(0, levels)) };
         if let Err(e) = made {
             self.destroy_image(&out);
             return Err(e);
@@ -276,11 +276,61 @@ impl AshDevice {
         Ok(out)
     }
 
-    /// Allocates and binds `image`'s memory and creates its view.
+    /// Creates a device-local 2D depth image of one level and layer, a depth attachment only,
+    /// and its view of the depth aspect.
+    pub fn depth_image(
+        &self,
+        (width, height): (u32, u32),
+        format: vk::Format,
+    ) -> Result<AshImage, String> {
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D { width, height, depth: 1 })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT);
+        // SAFETY: valid device and create info.
+        let image =
+            unsafe { self.device.create_image(&info, None) }.map_err(|r| err("image", r))?;
+        let mut out = AshImage {
+            image,
+            view: vk::ImageView::null(),
+            levels: 1,
+            memory: vk::DeviceMemory::null(),
+        };
+        // SAFETY: the image belongs to this device; on failure it is destroyed with what was
+        // created so far.
+        let made = unsafe { self.bind_and_view(&mut out, format, depth_range()) };
+        if let Err(e) = made {
+            self.destroy_image(&out);
+            return Err(e);
+        }
+        Ok(out)
+    }
+
+    /// The first of `formats` this adapter can attach as depth with optimal tiling.
+    pub fn depth_format(&self, formats: &[vk::Format]) -> Option<vk::Format> {
+        formats.iter().copied().find(|&f| {
+            // SAFETY: valid physical device.
+            let props =
+                unsafe { self.instance.get_physical_device_format_properties(self.physical, f) };
+            props.optimal_tiling_features.contains(vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT)
+        })
+    }
+
+    /// Allocates and binds `image`'s memory and creates its view of `range`.
     ///
     /// # Safety
     /// `image.image` belongs to this device and has no memory bound yet.
-    unsafe fn bind_and_view(&self, image: &mut AshImage, format: vk::Format) -> Result<(), String> {
+    unsafe fn bind_and_view(
+        &self,
+        image: &mut AshImage,
+        format: vk::Format,
+        range: vk::ImageSubresourceRange,
+    ) -> Result<(), String> {
         let d = &self.device;
         // SAFETY: per the contract, the image belongs to this device.
         let req = unsafe { d.get_image_memory_requirements(image.image) };
@@ -291,7 +341,7 @@ impl AshDevice {
             .image(image.image)
             .view_type(vk::ImageViewType::TYPE_2D)
             .format(format)
-            .subresource_range(color_levels(0, image.levels));
+            .subresource_range(range);
         // SAFETY: the image is bound to memory and the range lies inside it.
         image.view =
             unsafe { d.create_image_view(&view_info, None) }.map_err(|r| err("view", r))?;
@@ -380,6 +430,14 @@ impl AshDevice {
 /// The colour aspect of a single-level, single-layer image.
 pub fn color_range() -> vk::ImageSubresourceRange {
     color_levels(0, 1)
+}
+
+/// The depth aspect of a single-level, single-layer depth image (no stencil).
+pub fn depth_range() -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange::default()
+        .aspect_mask(vk::ImageAspectFlags::DEPTH)
+        .level_count(1)
+        .layer_count(1)
 }
 
 /// The colour aspect of `count` levels from `first` of a single-layer image.

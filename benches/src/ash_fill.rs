@@ -262,6 +262,8 @@ impl FillProbe {
             blend: blend.attachment(),
             format,
             layout: self.layout,
+            cull: vk::CullModeFlags::NONE,
+            depth: None,
         };
         graphics_pipeline(&self.dev, &pipeline)
     }

@@ -1,7 +1,8 @@
 //! The shader modules and graphics pipelines of the hand-written ash programs
-//! ([`crate::ash_fill`], [`crate::ash_sprites`]): both draw with dynamic rendering into one
-//! colour attachment, with the viewport and scissor dynamic, filled polygons and no culling;
-//! what differs between them is what [`GraphicsPipeline`] names.
+//! ([`crate::ash_fill`], [`crate::ash_sprites`], [`crate::ash_cubes`]): all draw with dynamic
+//! rendering into one colour attachment, with the viewport and scissor dynamic and filled
+//! polygons whose clockwise side is the front (XNA's convention); what differs between them is
+//! what [`GraphicsPipeline`] names: stages, vertex input, culling, depth.
 
 use ash::vk;
 use xnagraph_shaders::Stage;
@@ -33,6 +34,11 @@ pub struct GraphicsPipeline<'a> {
     pub format: vk::Format,
     /// The pipeline layout.
     pub layout: vk::PipelineLayout,
+    /// The faces culled (`NONE` for 2D programs; `BACK` is XNA's `CullCounterClockwiseFace`).
+    pub cull: vk::CullModeFlags,
+    /// A depth attachment of this format, tested `LESS_OR_EQUAL` and written (XNA's
+    /// `DepthStencilState.Default`), or none.
+    pub depth: Option<vk::Format>,
 }
 
 /// Makes `p`'s pipeline on `dev` (see the module doc for what every program shares); the
@@ -50,7 +56,8 @@ pub fn graphics_pipeline(dev: &AshDevice, p: &GraphicsPipeline) -> Result<vk::Pi
         vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
     let raster = vk::PipelineRasterizationStateCreateInfo::default()
         .polygon_mode(vk::PolygonMode::FILL)
-        .cull_mode(vk::CullModeFlags::NONE)
+        .cull_mode(p.cull)
+        .front_face(vk::FrontFace::CLOCKWISE)
         .line_width(1.0);
     let multisample =
         vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(p.samples);
@@ -61,6 +68,13 @@ pub fn graphics_pipeline(dev: &AshDevice, p: &GraphicsPipeline) -> Result<vk::Pi
     let formats = [p.format];
     let mut rendering =
         vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
+    let depth = vk::PipelineDepthStencilStateCreateInfo::default()
+        .depth_test_enable(p.depth.is_some())
+        .depth_write_enable(p.depth.is_some())
+        .depth_compare_op(vk::CompareOp::LESS_OR_EQUAL);
+    if let Some(format) = p.depth {
+        rendering = rendering.depth_attachment_format(format);
+    }
     let info = [vk::GraphicsPipelineCreateInfo::default()
         .stages(&stages)
         .vertex_input_state(&p.vertex_input)
@@ -69,6 +83,7 @@ pub fn graphics_pipeline(dev: &AshDevice, p: &GraphicsPipeline) -> Result<vk::Pi
         .rasterization_state(&raster)
         .multisample_state(&multisample)
         .color_blend_state(&blending)
+        .depth_stencil_state(&depth)
         .dynamic_state(&dynamic)
         .layout(p.layout)
         .push_next(&mut rendering)];

@@ -281,6 +281,8 @@ impl AshSprites {
             blend: FillBlend::Alpha.attachment(),
             format: TARGET_FORMAT,
             layout: self.layout,
+            cull: vk::CullModeFlags::NONE,
+            depth: None,
         };
         self.pipeline = graphics_pipeline(&self.dev, &pipeline)?;
         Ok(())
@@ -388,49 +390,9 @@ impl AshSprites {
             return Err("nothing drawn yet".to_owned());
         }
         let target = self.target.as_ref().ok_or("no target")?;
-        let (width, height) = (self.width, self.height);
-        let len = width as usize * height as usize * 4;
-        let usage = vk::BufferUsageFlags::TRANSFER_DST;
-        let readback = self.dev.host_buffer(len as u64, usage)?;
-        let to_src = [vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
-            .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::COPY)
-            .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
-            .old_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-            .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
-            .image(target.image)
-            .subresource_range(color_range())];
-        let to_host = [vk::BufferMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::COPY)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-            .dst_access_mask(vk::AccessFlags2::HOST_READ)
-            .buffer(readback.buffer)
-            .size(vk::WHOLE_SIZE)];
-        let region = [vk::BufferImageCopy::default()
-            .image_subresource(
-                vk::ImageSubresourceLayers::default()
-                    .aspect_mask(vk::ImageAspectFlags::COLOR)
-                    .layer_count(1),
-            )
-            .image_extent(vk::Extent3D { width, height, depth: 1 })];
         let commands = self.commands.as_ref().ok_or("no command buffer")?;
-        let copied = commands.run(&self.dev, |d, cmd| {
-            // SAFETY: recording into the idle command buffer; the buffer holds the whole image.
-            unsafe {
-                let dependency = vk::DependencyInfo::default().image_memory_barriers(&to_src);
-                d.cmd_pipeline_barrier2(cmd, &dependency);
-                let src = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
-                d.cmd_copy_image_to_buffer(cmd, target.image, src, readback.buffer, &region);
-                let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&to_host);
-                d.cmd_pipeline_barrier2(cmd, &dependency);
-            }
-        });
-        let pixels = copied.map(|_| {
-            readback.read(len).chunks_exact(4).map(|p| [p[0], p[1], p[2], p[3]]).collect()
-        });
-        self.dev.destroy_buffer(&readback);
+        let size = (self.width, self.height);
+        let pixels = crate::ash_commands::read_color(&self.dev, commands, target, size);
         // The target is now in TRANSFER_SRC_OPTIMAL: only a new draw makes it readable again.
         self.drawn = false;
         pixels

@@ -6,6 +6,7 @@
 pub mod alloc_count;
 pub mod ash_clear;
 pub mod ash_commands;
+pub mod ash_cubes;
 pub mod ash_device;
 pub mod ash_fill;
 pub mod ash_pipeline;

@@ -205,6 +205,42 @@ pub const STENCIL_SCATTER_SDL_FRAG: Stage = Stage {
 pub const SOLID_FRAG: Stage =
     Stage { name: "solid.frag", spirv: include_bytes!("../spirv/solid.frag.spv") };
 
+/// The `cubes` stress scenario's hand-written reference, vertex stage for one draw per cube:
+/// position (vec3, location 0) and normal (vec3, 1); the cube's block `CubeDraw` (224 bytes:
+/// World × View × Projection with y flipped, World, its inverse transpose, the diffuse and
+/// emissive colours) at set 1, binding 0 (read at a dynamic offset), the shared `CubeScene` (192
+/// bytes: ambient, specular, eye position, three directional lights) at binding 1; BasicEffect's
+/// per-vertex lighting ([`CUBE_REFERENCE_GLSL`]). Outputs the lit diffuse colour (location 0)
+/// and the specular (1).
+pub const CUBE_REFERENCE_VERT: Stage = Stage {
+    name: "cube_reference.vert",
+    spirv: include_bytes!("../spirv/cube_reference.vert.spv"),
+};
+
+/// The same for one instanced draw: World's rows (vec4, locations 2 to 5) and the diffuse colour
+/// (vec4, 6) per instance; `CubeScene` (256 bytes: View × Projection, then the shared values) at
+/// set 1, binding 0; `gl_Position` in XNA's clip space (y up), so the draw flips y with its
+/// viewport.
+pub const CUBE_REFERENCE_INSTANCED_VERT: Stage = Stage {
+    name: "cube_reference_instanced.vert",
+    spirv: include_bytes!("../spirv/cube_reference_instanced.vert.spv"),
+};
+
+/// The cubes' fragment stage: the lit diffuse colour plus the specular weighted by alpha; no
+/// resources; one colour output.
+pub const CUBE_REFERENCE_FRAG: Stage = Stage {
+    name: "cube_reference.frag",
+    spirv: include_bytes!("../spirv/cube_reference.frag.spv"),
+};
+
+/// The text of the cubes' vertex stages without their `#version` line (`glsl/cube_reference.glsl`):
+/// with `#define CUBE_INSTANCED` before it, the instanced stage in a `CustomEffect`'s layout,
+/// which the scenario compiles at run time so that the engine and the reference run one source.
+pub const CUBE_REFERENCE_GLSL: &str = include_str!("../glsl/cube_reference.glsl");
+
+/// The text of [`CUBE_REFERENCE_FRAG`] (`glsl/cube_reference.frag`), for the same use.
+pub const CUBE_REFERENCE_FRAG_GLSL: &str = include_str!("../glsl/cube_reference.frag");
+
 /// BasicEffect's vertex stage for a merged run of draws: instance `i` reads block `i`
 /// (`BasicBlock`, the uniform block's layout, 448 bytes) of a storage buffer at set 0, binding 0,
 /// and hands `gl_InstanceIndex` to the fragment stage (location 5, flat).
@@ -330,6 +366,9 @@ mod tests {
             DEPTH_SCATTER_SDL_FRAG,
             STENCIL_SCATTER_SDL_FRAG,
             SOLID_FRAG,
+            CUBE_REFERENCE_VERT,
+            CUBE_REFERENCE_INSTANCED_VERT,
+            CUBE_REFERENCE_FRAG,
         ] {
             assert_eq!(stage.words()[0], 0x0723_0203, "{}", stage.name);
         }

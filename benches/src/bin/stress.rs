@@ -4,6 +4,7 @@
 //! ```sh
 //! cargo run --release -p xnagraph-benches --bin xnagraph-stress -- sprites --waves 160 --per-wave 1000
 //! cargo run --release -p xnagraph-benches --bin xnagraph-stress -- rt-churn
+//! cargo run --release -p xnagraph-benches --bin xnagraph-stress -- cubes --mode instanced --ash-reference
 //! ```
 
 use std::io::Write;
@@ -13,12 +14,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 use tracing_subscriber::layer::SubscriberExt;
 use xnagraph::game::GameContext;
 use xnagraph::{
-    BackendKind, CompilePolicy, DeviceOptions, GpuTimingSupport, GraphicsDevice, GraphicsProfile,
-    PresentationParameters, SpriteSortMode, TextureIndexing,
+    BackendKind, CompilePolicy, DepthFormat, DeviceOptions, GpuTimingSupport, GraphicsDevice,
+    GraphicsProfile, PresentationParameters, SpriteSortMode, TextureIndexing,
 };
+use xnagraph_benches::ash_cubes::DrawMode;
 use xnagraph_benches::cli::{BackendChoice, OnOff};
 use xnagraph_benches::post_chain;
 use xnagraph_benches::stress::churn::Churn;
+use xnagraph_benches::stress::cubes::{self, CubeOptions, Cubes};
 use xnagraph_benches::stress::floor::{floor_fields, probe_fill_floor};
 use xnagraph_benches::stress::mixed::Mixed;
 use xnagraph_benches::stress::post::{self, Post};
@@ -108,6 +111,12 @@ enum Sort {
     BackToFront,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum Mode {
+    Draws,
+    Instanced,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// The bevymark workload at 1920x1080.
@@ -168,6 +177,26 @@ enum Command {
     },
     /// Targets of many sizes, mips, multiple render targets and cube faces every frame.
     Mixed,
+    /// Lit cubes over a depth buffer, each its own World and colour, one shared mesh: 3D
+    /// draw-call throughput.
+    Cubes {
+        /// Cubes drawn every frame.
+        #[arg(long, default_value_t = 1000)]
+        cubes: u32,
+        /// One BasicEffect draw per cube (XNA's way), or one instanced draw of a custom effect
+        /// with World and the colour per instance.
+        #[arg(long, value_enum, default_value_t = Mode::Draws)]
+        mode: Mode,
+        #[arg(long, default_value_t = 1920, value_parser = clap::value_parser!(i32).range(16..=4096))]
+        width: i32,
+        #[arg(long, default_value_t = 1080, value_parser = clap::value_parser!(i32).range(16..=4096))]
+        height: i32,
+        /// After the frames, draw the last frame again in a hand-written ash program on this
+        /// adapter (one draw per cube at dynamic uniform offsets, or one instanced draw), report
+        /// its CPU and GPU time and compare its pixels with the engine's.
+        #[arg(long)]
+        ash_reference: bool,
+    },
 }
 
 fn textures_arg(s: &str) -> Result<u32, String> {
@@ -203,9 +232,20 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn device(&self, size: (i32, i32), policy: CompilePolicy) -> xnagraph::Result<GraphicsDevice> {
+        self.device_with_depth(size, DepthFormat::None, policy)
+    }
+
+    /// A headless device whose back buffer of `size` has a depth buffer of `depth`.
+    fn device_with_depth(
+        &self,
+        size: (i32, i32),
+        depth: DepthFormat,
+        policy: CompilePolicy,
+    ) -> xnagraph::Result<GraphicsDevice> {
         let params = PresentationParameters {
             back_buffer_width: size.0,
             back_buffer_height: size.1,
+            depth_stencil_format: depth,
             ..PresentationParameters::default()
         };
         GraphicsDevice::with_options(GraphicsProfile::HiDef, params, self.options(policy))
@@ -238,17 +278,21 @@ impl Run<'_> {
 
     /// Runs `frames` frames of the scenario `make` creates on a device with a back buffer of
     /// `size`, headless or in a window (`--window`), printing a line per frame unless quiet;
-    /// `report` gets the figures while the device exists.
+    /// `report` gets the figures while the device exists. The back buffer has no depth buffer
+    /// headless, the game loop's Depth24 in a window, unless `depth` names one.
     fn scenario<S: Scenario, T>(
         &self,
         name: &str,
-        size: (i32, i32),
+        (size, depth): ((i32, i32), Option<DepthFormat>),
         frames: u32,
         make: impl FnOnce(&GraphicsDevice) -> xnagraph::Result<S>,
         report: impl FnOnce(&GraphicsDevice, &mut S, Vec<FrameTimes>) -> Result<T, String>,
     ) -> Result<T, String> {
         if !self.cli.window {
-            let device = self.device(size, CompilePolicy::Graph).map_err(|e| e.to_string())?;
+            let depth = depth.unwrap_or(DepthFormat::None);
+            let device = self
+                .device_with_depth(size, depth, CompilePolicy::Graph)
+                .map_err(|e| e.to_string())?;
             let mut scenario = make(&device).map_err(|e| e.to_string())?;
             let times = self.frames(name, &device, &mut scenario, frames)?;
             if let Some(path) = &self.cli.png {
@@ -263,6 +307,9 @@ impl Run<'_> {
         ctx.graphics.preferred_back_buffer_height = size.1;
         ctx.graphics.synchronize_with_vertical_retrace = false;
         ctx.graphics.graphics_profile = GraphicsProfile::HiDef;
+        if let Some(depth) = depth {
+            ctx.graphics.preferred_depth_stencil_format = depth;
+        }
         ctx.graphics.device_options = self.options(CompilePolicy::Graph);
         let mut bar = Bar::new(frames);
         run_windowed(
@@ -409,7 +456,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
             let frames = cli.frames.unwrap_or(300);
             let size = (sprites::WIDTH, sprites::HEIGHT);
             let make = |device: &GraphicsDevice| Sprites::new(device, options);
-            run.scenario("sprites", size, frames, make, |device, scenario, times| {
+            run.scenario("sprites", (size, None), frames, make, |device, scenario, times| {
                 let count = scenario.count();
                 let per_sprite = |get: fn(&FrameTimes) -> f64| {
                     let mut v: Vec<f64> = times.iter().map(get).collect();
@@ -447,7 +494,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
             let make = |device: &GraphicsDevice| {
                 Churn::new(device, frames, cli.frames_in_flight, !cli.no_render_thread)
             };
-            run.scenario("rt-churn", (640, 360), frames, make, |device, churn, times| {
+            run.scenario("rt-churn", ((640, 360), None), frames, make, |device, churn, times| {
                 let verdict = churn.verdict();
                 let (pass, text) = match &verdict {
                     Ok(t) => (true, t.clone()),
@@ -534,7 +581,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
         Command::Uploads { mib } => {
             let frames = cli.frames.unwrap_or(200);
             let make = |device: &GraphicsDevice| Uploads::new(device, mib);
-            run.scenario("uploads", (256, 256), frames, make, |device, scenario, times| {
+            run.scenario("uploads", ((256, 256), None), frames, make, |device, scenario, times| {
                 let bytes = scenario.bytes_per_frame();
                 let total: f64 = times.iter().map(|f| f.frame.as_secs_f64()).sum();
                 let streamed = bytes as f64 * times.len() as f64 / total.max(1e-9);
@@ -555,10 +602,55 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 Ok(true)
             })
         }
+        Command::Cubes { cubes: count, mode, width, height, ash_reference } => {
+            if ash_reference && cli.window {
+                // A windowed frame is drawn into the window's image and cannot be read back.
+                return Err("cubes --ash-reference compares read-back pixels: headless only".into());
+            }
+            let frames = cli.frames.unwrap_or(100);
+            let mode = match mode {
+                Mode::Draws => DrawMode::Draws,
+                Mode::Instanced => DrawMode::Instanced,
+            };
+            let options = CubeOptions { cubes: count, mode, size: (width, height), seed: cli.seed };
+            let make = |device: &GraphicsDevice| Cubes::new(device, options);
+            let target = ((width, height), Some(DepthFormat::Depth24));
+            run.scenario("cubes", target, frames, make, |device, scenario, times| {
+                let draws = scenario.draws_per_frame().max(1) as f64;
+                let per_draw = |get: fn(&FrameTimes) -> f64| {
+                    let mut v: Vec<f64> = times.iter().map(get).collect();
+                    number(harness::percentile(&mut v, 50.0) * 1e9 / draws)
+                };
+                let mut fields = vec![
+                    adapter(device),
+                    gpu_timing(device, cli),
+                    presented(cli),
+                    ("cubes", scenario.count().into()),
+                    ("mode", string(mode.name())),
+                    ("draws", scenario.draws_per_frame().into()),
+                    ("record_ns_per_draw_p50", per_draw(|f| f.record.as_secs_f64())),
+                    ("lower_ns_per_draw_p50", per_draw(|f| f.stages.lower.as_secs_f64())),
+                ];
+                if ash_reference {
+                    let mut gpu: Vec<f64> =
+                        times.iter().filter_map(|f| f.gpu).map(|d| d.as_secs_f64() * 1e3).collect();
+                    let engine = cubes::back_buffer(device, (width, height)).map_err(e)?;
+                    let measured = cubes::measure_reference(cli.validation, scenario, &engine)?;
+                    fields.extend(cubes::reference_fields(
+                        harness::percentile(&mut gpu, 50.0),
+                        scenario,
+                        &measured,
+                    ));
+                }
+                out(Summary(&times).json("cubes", &fields));
+                run.plot("cubes", &times)?;
+                Ok(true)
+            })
+        }
         Command::Mixed => {
             let frames = cli.frames.unwrap_or(300);
             let make = |device: &GraphicsDevice| Mixed::new(device, cli.seed);
-            run.scenario("mixed", (320, 240), frames, make, |device, _, times| {
+            run.scenario("mixed", ((320, 240), None), frames, make, |device, _, times| {
                 out(Summary(&times)
                     .json("mixed", &[adapter(device), gpu_timing(device, cli), presented(cli)]));
                 run.plot("mixed", &times)?;

@@ -11,6 +11,7 @@
 //! over the run.
 
 pub mod churn;
+pub mod cubes;
 pub mod floor;
 pub mod mixed;
 pub mod post;
