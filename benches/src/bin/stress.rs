@@ -70,6 +70,10 @@ struct Cli {
     /// (on, the default) or into host memory copied at submission (off); Vulkan only.
     #[arg(long, global = true, value_enum, default_value_t = OnOff::On)]
     mapped_sprites: OnOff,
+    /// Whether the compiler merges runs of BasicEffect draws that differ only in the effect's
+    /// values into instanced draws (on, the default: `DeviceOptions::auto_instancing`).
+    #[arg(long, global = true, value_enum, default_value_t = OnOff::On)]
+    auto_instancing: OnOff,
     /// The longest wait for the GPU before the device is reported lost, in seconds (a CPU
     /// rasteriser needs long for large scenarios).
     #[arg(long, global = true, default_value_t = 10)]
@@ -272,6 +276,7 @@ impl Run<'_> {
             },
             gpu_timing: self.cli.timestamps == OnOff::On,
             mapped_sprites: self.cli.mapped_sprites == OnOff::On,
+            auto_instancing: self.cli.auto_instancing == OnOff::On,
             ..env
         }
     }
