@@ -188,6 +188,7 @@ pub use effects::custom::{
 };
 pub use effects::dual_texture::DualTextureEffect;
 pub use effects::parameters::{EffectParameterCollection, StockParameter};
+pub use effects::skinned::SkinnedEffect;
 pub use effects::sprite::Effect;
 pub use effects::stock::DirectionalLight;
 pub use effects::traits::{EffectFog, EffectLights, EffectMatrices};

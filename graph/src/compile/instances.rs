@@ -144,7 +144,7 @@ mod tests {
         d.geometry = Some(Box::new(GeometryDraw {
             layout: VertexLayout {
                 bindings: vec![BindingLayout { stride: 12, instance_frequency: 0 }],
-                attributes: [Some(position), None, None, None, None],
+                attributes: [Some(position), None, None, None, None, None, None],
                 custom: Vec::new(),
             },
             primitive: PrimitiveType::TriangleList,
@@ -160,6 +160,7 @@ mod tests {
             instances: 1,
             material: StockMaterial { shader: StockShader::Basic, block },
             texture2: None,
+            bones: Vec::new(),
             custom: None,
         }));
         PassOp::Draw(d)
