@@ -239,6 +239,37 @@ fn the_bones_turn_the_normals_that_light_the_surface() {
 }
 
 #[test]
+fn each_draw_keeps_the_bones_applied_before_it() {
+    let _v = Validation::new();
+    let (device, mut e) = setup();
+    e.set_weights_per_vertex(1).unwrap();
+    let vertices = quad(0.2, [([0; 4], [1.0, 0.0, 0.0, 0.0]); 4]);
+    // Two draws in a row differing only in their bones (and so in nothing BasicEffect's
+    // instancing compares): each lands where its own bones put it.
+    let places = [(-0.5, 0.3), (0.5, -0.4)];
+    for (x, y) in places {
+        e.set_bone_transforms(&[Matrix::create_translation(x, y, 0.0)]).unwrap();
+        draw(&device, &e, &vertices);
+    }
+    // Changing the bones after the last Apply changes nothing already drawn.
+    e.set_bone_transforms(&[Matrix::IDENTITY]).unwrap();
+    let pixels = read_back_buffer(&device);
+    let pixel = |x: f32, y: f32| {
+        let px = ((x + 1.0) / 2.0 * W as f32) as i32;
+        let py = ((1.0 - y) / 2.0 * H as f32) as i32;
+        at(&pixels, W, px, py)
+    };
+    let color = lit(&e, Vector3::UNIT_Z);
+    for (x, y) in places {
+        assert_near(pixel(x + 0.07, y - 0.05), color, 3);
+        assert_near(pixel(x - 0.11, y + 0.09), color, 3);
+    }
+    for (x, y) in [(0.0, 0.0), (-0.5, -0.4), (0.5, 0.3)] {
+        assert_eq!(pixel(x + 0.03, y - 0.02), CLEAR, "nothing drawn at ({x}, {y})");
+    }
+}
+
+#[test]
 fn defaults_are_xnas() {
     let device = device_with(GraphicsProfile::HiDef, params(4, 4));
     let e = SkinnedEffect::new(&device).unwrap();

@@ -230,6 +230,24 @@ mod tests {
     }
 
     #[test]
+    fn only_basic_effect_draws_merge() {
+        let t = texture(2, 2, 1);
+        // SkinnedEffect shares BasicEffect's block layout, but its bones travel beside the
+        // block and its stages have no instanced pair: its draws stay one op each.
+        let skinned = |value: f32| {
+            let mut op = cube(&t, value, [4.0, 1.0, 1.0, 0.0]);
+            if let PassOp::Draw(d) = &mut op {
+                let g = d.geometry.as_mut().unwrap();
+                g.material.shader = StockShader::Skinned;
+                g.bones = vec![[value; 4]; 3];
+            }
+            op
+        };
+        let plan = merged(vec![skinned(1.0), skinned(2.0), skinned(3.0)]);
+        assert_eq!(runs(&plan), [(0, 1), (1, 1), (2, 1)]);
+    }
+
+    #[test]
     fn a_frame_that_does_not_ask_merges_nothing() {
         let t = texture(2, 2, 1);
         let bb = back_buffer(8, 8, DISCARD);
