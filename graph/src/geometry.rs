@@ -77,10 +77,15 @@ pub enum Attribute {
     Normal = 3,
     /// Location 4: second texture coordinate (`TextureCoordinate1`), read by DualTextureEffect.
     TextureCoordinate1 = 4,
+    /// Location 5: the bones that move the vertex (`BlendIndices0`, four bytes read as
+    /// unsigned integers), read by SkinnedEffect.
+    BlendIndices = 5,
+    /// Location 6: each bone's weight (`BlendWeight0`), read by SkinnedEffect.
+    BlendWeight = 6,
 }
 
 /// How many attribute locations the stock geometry shaders read.
-pub const ATTRIBUTES: usize = 5;
+pub const ATTRIBUTES: usize = 7;
 
 /// Where one attribute is read from: a binding (index into [`VertexLayout::bindings`]), its
 /// storage and its byte offset in the vertex.
@@ -192,6 +197,9 @@ pub enum StockShader {
     AlphaTest,
     /// `DualTextureEffect`: `shaders/glsl/dual_texture.*`.
     DualTexture,
+    /// `SkinnedEffect`: `shaders/glsl/skinned.vert` and BasicEffect's fragment stage; its block
+    /// is BasicEffect's, its bones travel beside it ([`GeometryDraw::bones`]).
+    Skinned,
 }
 
 impl StockShader {
@@ -201,7 +209,7 @@ impl StockShader {
     pub const fn options_at(self) -> usize {
         match self {
             // world, world_inverse_transpose, six vec4s, three lights of three vec4s.
-            StockShader::Basic => 16 + 16 + 6 * 4 + 9 * 4,
+            StockShader::Basic | StockShader::Skinned => 16 + 16 + 6 * 4 + 9 * 4,
             // diffuse, alpha_test, fog_color, fog_vector.
             StockShader::AlphaTest => 4 * 4,
             // diffuse, fog_color, fog_vector.
@@ -245,6 +253,8 @@ pub struct StockVariant {
     pub fog: bool,
     /// AlphaTestEffect's `Equal`/`NotEqual` comparison (a tolerance test rather than an order).
     pub alpha_equality: bool,
+    /// SkinnedEffect's `WeightsPerVertex` (1, 2 or 4; 0 for the other effects).
+    pub weights_per_vertex: u8,
     /// The draw is a run of draws merged into one instanced draw
     /// ([`crate::compile::instances`]): instance `i` reads its block from a buffer of blocks,
     /// through the effect's instanced pair of stages, not from a uniform block. Chosen by the
@@ -254,9 +264,10 @@ pub struct StockVariant {
 
 impl StockVariant {
     /// The specialization constants of the stock stages, by `constant_id`: 0 vertex colour,
-    /// 1 texture, 2 per-vertex lighting, 3 per-pixel lighting, 4 fog, 5 alpha equality. A stage
-    /// declares the ones it reads (`shaders/glsl/stock_options.glsl`).
-    pub fn constants(&self) -> [(u32, bool); 6] {
+    /// 1 texture, 2 per-vertex lighting, 3 per-pixel lighting, 4 fog, 5 alpha equality, 6 two
+    /// weights per vertex, 7 four weights per vertex (neither: one). A stage declares the ones
+    /// it reads (`shaders/glsl/stock_options.glsl`).
+    pub fn constants(&self) -> [(u32, bool); 8] {
         [
             (0, self.vertex_color),
             (1, self.texture),
@@ -264,6 +275,8 @@ impl StockVariant {
             (3, self.lighting == StockLighting::PerPixel),
             (4, self.fog),
             (5, self.alpha_equality),
+            (6, self.weights_per_vertex == 2),
+            (7, self.weights_per_vertex == 4),
         ]
     }
 }
@@ -287,16 +300,29 @@ impl StockMaterial {
     /// The variant the block's options word selects (see [`StockShader::options_at`]): for
     /// BasicEffect x vertex colour, y texture, z lighting (0 unlit, 1 per vertex, 2 per pixel),
     /// w fog; for AlphaTestEffect x vertex colour, y equality form, z fog; for DualTextureEffect
-    /// x vertex colour, y fog. An option the shader does not have stays off, so two draws of one
+    /// x vertex colour, y fog; for SkinnedEffect x weights per vertex, y texture (always on), z
+    /// and w as BasicEffect's. An option the shader does not have stays off, so two draws of one
     /// effect differ in variant only where their shader can tell. Derived from the block rather
     /// than stored beside it, so a frame capture, which holds the block, replays the same
     /// variant.
     pub fn variant(&self) -> StockVariant {
         let at = self.shader.options_at();
         let on = |i: usize| self.block[at + i] != 0.0;
-        let mut v = StockVariant { shader: self.shader, vertex_color: on(0), ..Default::default() };
+        let mut v = StockVariant { shader: self.shader, ..Default::default() };
         match self.shader {
-            StockShader::Basic => {
+            StockShader::Basic | StockShader::Skinned => {
+                if self.shader == StockShader::Skinned {
+                    let w = self.block[at];
+                    v.weights_per_vertex = if w == 4.0 {
+                        4
+                    } else if w == 2.0 {
+                        2
+                    } else {
+                        1
+                    };
+                } else {
+                    v.vertex_color = on(0);
+                }
                 v.texture = on(1);
                 let lighting = self.block[at + 2];
                 v.lighting = if lighting == 1.0 {
@@ -309,10 +335,14 @@ impl StockMaterial {
                 v.fog = on(3);
             }
             StockShader::AlphaTest => {
+                v.vertex_color = on(0);
                 v.alpha_equality = on(1);
                 v.fog = on(2);
             }
-            StockShader::DualTexture => v.fog = on(1),
+            StockShader::DualTexture => {
+                v.vertex_color = on(0);
+                v.fog = on(1);
+            }
         }
         v
     }
@@ -365,6 +395,11 @@ pub struct GeometryDraw {
     /// (`SamplerStates[1]`), held like [`crate::Draw::textures`]; `None` for the other stock
     /// effects.
     pub texture2: Option<(Arc<crate::TextureState>, crate::SamplerState)>,
+    /// A `SkinnedEffect`'s bones, three vec4 rows each (the first three columns of each bone's
+    /// XNA matrix, as XNA uploads 4×3 matrices), bound to the vertex stage as a second uniform
+    /// block (set 1, binding 1) rather than grown into every stock draw's block; empty for the
+    /// other effects.
+    pub bones: Vec<[f32; 4]>,
     /// A custom geometry effect's program and values (the pipeline key's shader is then
     /// [`crate::ShaderKind::CustomGeometry`]); `None` for the stock effects.
     pub custom: Option<Box<crate::custom::CustomDraw>>,
@@ -438,6 +473,7 @@ mod tests {
                 lighting: StockLighting::PerPixel,
                 fog: true,
                 alpha_equality: false,
+                weights_per_vertex: 0,
                 instanced: false,
             }
         );
@@ -457,6 +493,17 @@ mod tests {
             (dual.vertex_color, dual.fog, dual.texture, dual.alpha_equality),
             (true, true, false, false)
         );
+        // SkinnedEffect: x weights per vertex (never vertex colour), then BasicEffect's y, z, w.
+        let skinned = material(StockShader::Skinned, [2.0, 1.0, 1.0, 1.0]).variant();
+        assert_eq!(
+            (skinned.weights_per_vertex, skinned.vertex_color, skinned.texture, skinned.fog),
+            (2, false, true, true)
+        );
+        assert_eq!(skinned.lighting, StockLighting::PerVertex);
+        let four = material(StockShader::Skinned, [4.0, 1.0, 2.0, 0.0]).variant();
+        assert_eq!((four.weights_per_vertex, four.lighting), (4, StockLighting::PerPixel));
+        assert_eq!(material(StockShader::Skinned, [1.0; 4]).variant().weights_per_vertex, 1);
+        assert_eq!(basic.weights_per_vertex, 0);
         // The values around the options word do not change the variant.
         let mut moved = material(StockShader::Basic, [1.0, 0.0, 2.0, 1.0]);
         moved.block[0] = -3.0;
@@ -473,11 +520,21 @@ mod tests {
             lighting: StockLighting::PerVertex,
             fog: true,
             alpha_equality: false,
+            weights_per_vertex: 4,
             instanced: true,
         };
         assert_eq!(
             v.constants(),
-            [(0, true), (1, false), (2, true), (3, false), (4, true), (5, false)]
+            [
+                (0, true),
+                (1, false),
+                (2, true),
+                (3, false),
+                (4, true),
+                (5, false),
+                (6, false),
+                (7, true)
+            ]
         );
     }
 }

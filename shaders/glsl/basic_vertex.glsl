@@ -4,7 +4,9 @@
 // the world position and normal for the fragment stage, v_diffuse the vertex colour with the
 // material's alpha. v_specular.a is the fog factor: saturate(dot(position, FogVector)), as
 // XNA's BasicEffect computes it from the object-space position. Attributes the vertex declaration
-// lacks come from a constant stream (white, texture coordinate 0, normal +z).
+// lacks come from a constant stream (white, texture coordinate 0, normal +z). With SKINNED
+// (SkinnedEffect's stage, skinned.vert) the position and normal are first moved by the
+// vertex's bones, weighted, as XNA's SkinnedEffect does before anything else.
 
 #include "basic_block.glsl"
 #include "stock_options.glsl"
@@ -23,16 +25,61 @@ layout(location = 4) out vec3 v_normal_ws;
 layout(location = 5) flat out int v_instance;
 #endif
 
+#ifdef SKINNED
+layout(location = 5) in uvec4 in_blend_indices;
+layout(location = 6) in vec4 in_blend_weights;
+
+// XNA's 72 bones, each the first three columns of its row-vector matrix (a 4×3 matrix), so
+// that column k of the skinned transform dotted with (position, 1) is the skinned position's
+// component k. A second uniform block beside BasicBlock, at vertex uniform slot 1.
+layout(std140, set = 1, binding = 1) uniform SkinnedBones {
+    vec4 bones[72 * 3];
+};
+
+// Adds bone `i` of the vertex, by its weight, to the skinning columns.
+void add_bone(int i, inout vec4 c0, inout vec4 c1, inout vec4 c2) {
+    uint bone = min(in_blend_indices[i], 71u) * 3u;
+    float w = in_blend_weights[i];
+    c0 += bones[bone] * w;
+    c1 += bones[bone + 1u] * w;
+    c2 += bones[bone + 2u] * w;
+}
+
+// The weighted sum of the vertex's WeightsPerVertex bones applied to the position (w kept)
+// and the normal (its 3×3 part), as XNA's Skin(). Each option is read on its own, so that no
+// specialization constant enters an expression.
+void skin(inout vec4 position, inout vec3 normal) {
+    vec4 c0 = vec4(0.0);
+    vec4 c1 = vec4(0.0);
+    vec4 c2 = vec4(0.0);
+    add_bone(0, c0, c1, c2);
+    if (TWO_WEIGHTS) {
+        add_bone(1, c0, c1, c2);
+    }
+    if (FOUR_WEIGHTS) {
+        add_bone(1, c0, c1, c2);
+        add_bone(2, c0, c1, c2);
+        add_bone(3, c0, c1, c2);
+    }
+    position = vec4(dot(position, c0), dot(position, c1), dot(position, c2), position.w);
+    normal = vec3(dot(normal, c0.xyz), dot(normal, c1.xyz), dot(normal, c2.xyz));
+}
+#endif
+
 void main() {
 #ifdef INSTANCED
     b = basic_instances.instances[gl_InstanceIndex];
     v_instance = gl_InstanceIndex;
 #endif
     vec4 position = vec4(in_position, 1.0);
+    vec3 normal = in_normal;
+#ifdef SKINNED
+    skin(position, normal);
+#endif
     gl_Position = b.world_view_projection * position;
     vec4 vertex_color = VERTEX_COLOR ? in_color : vec4(1.0);
     vec3 position_ws = (b.world * position).xyz;
-    vec3 normal_ws = normalize(mat3(b.world_inverse_transpose) * in_normal);
+    vec3 normal_ws = normalize(mat3(b.world_inverse_transpose) * normal);
     float fog = FOG ? clamp(dot(position, b.fog_vector), 0.0, 1.0) : 0.0;
     v_specular = vec4(0.0, 0.0, 0.0, fog);
     if (PER_VERTEX_LIGHTING) {

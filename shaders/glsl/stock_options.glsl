@@ -8,3 +8,5 @@ layout(constant_id = 2) const bool PER_VERTEX_LIGHTING = false;
 layout(constant_id = 3) const bool PER_PIXEL_LIGHTING = false;
 layout(constant_id = 4) const bool FOG = false;              // FogEnabled
 layout(constant_id = 5) const bool ALPHA_EQUALITY = false;   // AlphaFunction Equal/NotEqual
+layout(constant_id = 6) const bool TWO_WEIGHTS = false;      // SkinnedEffect.WeightsPerVertex 2
+layout(constant_id = 7) const bool FOUR_WEIGHTS = false;     // SkinnedEffect.WeightsPerVertex 4

@@ -256,6 +256,17 @@ pub const BASIC_INSTANCED_FRAG: Stage = Stage {
     spirv: include_bytes!("../spirv/basic_instanced.frag.spv"),
 };
 
+/// SkinnedEffect vertex stage: BasicEffect's inputs and block (set 1, binding 0) and the bone
+/// indices (`uvec4`, location 5) and weights (vec4, location 6); the bones, 72 4×3 matrices as
+/// three vec4 each (3456 bytes, `SkinnedBones`), at set 1, binding 1. Skins by one, two or four
+/// weights (specialization constants 6 and 7), then runs BasicEffect's vertex stage; the
+/// fragment stage is [`BASIC_FRAG`].
+pub const SKINNED_VERT: Stage =
+    Stage { name: "skinned.vert", spirv: include_bytes!("../spirv/skinned.vert.spv") };
+
+/// Bytes of SkinnedEffect's bone block: 72 bones of three vec4.
+pub const BONE_BYTES: u64 = 72 * 3 * 16;
+
 /// The vertex and fragment stages of a stock geometry effect; `instanced`: the stages of a
 /// merged run (BasicEffect only; the others have none, and the compiler merges only
 /// BasicEffect's draws).
@@ -265,6 +276,7 @@ pub fn stock_stages(shader: StockShader, instanced: bool) -> (Stage, Stage) {
         StockShader::Basic => (BASIC_VERT, BASIC_FRAG),
         StockShader::AlphaTest => (ALPHA_TEST_VERT, ALPHA_TEST_FRAG),
         StockShader::DualTexture => (DUAL_TEXTURE_VERT, DUAL_TEXTURE_FRAG),
+        StockShader::Skinned => (SKINNED_VERT, BASIC_FRAG),
     }
 }
 
@@ -327,6 +339,14 @@ pub fn stock_attributes(shader: StockShader) -> &'static [Attribute] {
         StockShader::DualTexture => {
             &[A::Position, A::Color, A::TextureCoordinate, A::TextureCoordinate1]
         }
+        StockShader::Skinned => &[
+            A::Position,
+            A::Color,
+            A::TextureCoordinate,
+            A::Normal,
+            A::BlendIndices,
+            A::BlendWeight,
+        ],
     }
 }
 
@@ -350,6 +370,7 @@ mod tests {
             ALPHA_TEST_FRAG,
             DUAL_TEXTURE_VERT,
             DUAL_TEXTURE_FRAG,
+            SKINNED_VERT,
             FULLSCREEN_VERT,
             DEPTH_WRITE_FRAG,
             STENCIL_WRITE_FRAG,
@@ -435,6 +456,7 @@ mod tests {
             (StockShader::Basic, true),
             (StockShader::AlphaTest, false),
             (StockShader::DualTexture, false),
+            (StockShader::Skinned, false),
         ];
         for (shader, instanced) in stocks {
             let (vertex, fragment) = stock_stages(shader, instanced);
@@ -450,20 +472,21 @@ mod tests {
                     lighting: StockLighting::PerPixel,
                     fog: true,
                     alpha_equality: true,
+                    weights_per_vertex: 4,
                     instanced,
                 };
                 let frozen = specialize(&words, &variant.constants());
                 let ops = opcodes(&frozen);
                 assert!(spec_ops.iter().all(|op| !ops.contains(op)), "{}", stage.name);
                 // Each constant the stage declared is now an OpConstantTrue (every option on,
-                // per-vertex lighting off).
+                // per-vertex lighting and two weights off).
                 let all_off = StockVariant { shader, ..Default::default() };
                 let off = specialize(&words, &all_off.constants());
                 let mut at = 5;
                 while at < words.len() {
                     let count = ((words[at] >> 16) as usize).max(1);
                     if words[at] & 0xffff == 71 && count == 4 && words[at + 2] == 1 {
-                        let on = words[at + 3] != 2;
+                        let on = words[at + 3] != 2 && words[at + 3] != 6;
                         assert_eq!(defined_true(&frozen, words[at + 1]), on, "{}", stage.name);
                         assert!(!defined_true(&off, words[at + 1]), "{}", stage.name);
                     }
@@ -491,7 +514,12 @@ mod tests {
 
     #[test]
     fn stock_attributes_are_the_locations_the_vertex_stage_declares() {
-        for shader in [StockShader::Basic, StockShader::AlphaTest, StockShader::DualTexture] {
+        for shader in [
+            StockShader::Basic,
+            StockShader::AlphaTest,
+            StockShader::DualTexture,
+            StockShader::Skinned,
+        ] {
             let (vertex, _) = stock_stages(shader, false);
             let mut table: Vec<u32> = stock_attributes(shader).iter().map(|&a| a as u32).collect();
             table.sort_unstable();

@@ -253,10 +253,11 @@ impl FrameSlot {
                     ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
                     descriptor_count: capacity,
                 },
-                // The stock effects' two uniform sets of the frame.
+                // The stock effects' two uniform sets of the frame, and SkinnedEffect's set of
+                // two (block and bones).
                 vk::DescriptorPoolSize {
                     ty: vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
-                    descriptor_count: 2,
+                    descriptor_count: 4,
                 },
                 // Merged runs' blocks: the frame's set 0, and one per instanced texture set.
                 vk::DescriptorPoolSize {
@@ -265,7 +266,7 @@ impl FrameSlot {
                 },
             ];
             let info = vk::DescriptorPoolCreateInfo::default()
-                .max_sets(capacity * 2 + 3)
+                .max_sets(capacity * 2 + 4)
                 .pool_sizes(&sizes);
             // SAFETY: a valid create info for this device.
             self.descriptors = unsafe { gpu.device.create_descriptor_pool(&info, None) }

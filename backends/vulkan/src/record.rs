@@ -98,9 +98,14 @@ pub(crate) fn measure(
                                 }
                                 None => {
                                     // A stock effect's block takes one uniform slot, read
-                                    // through the frame's two dynamic uniform sets; at most
-                                    // one set of two sampler bindings.
+                                    // through the frame's two dynamic uniform sets (a skinned
+                                    // draw's bones the slots after it); at most one set of two
+                                    // sampler bindings.
                                     needs.draws += 1;
+                                    if d.geometry.as_ref().is_some_and(|g| !g.bones.is_empty()) {
+                                        needs.draws +=
+                                            crate::pass::geometry::bone_slots(uniform_stride);
+                                    }
                                     needs.texture_sets += 1;
                                     needs.samplers += 2;
                                 }

@@ -23,6 +23,7 @@ use crate::device::GraphicsDevice;
 use crate::effects::alpha_test::AlphaTestEffect;
 use crate::effects::basic::BasicEffect;
 use crate::effects::dual_texture::DualTextureEffect;
+use crate::effects::skinned::SkinnedEffect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::math::{Color, Matrix, Quaternion, Vector2, Vector3, Vector4};
@@ -62,6 +63,8 @@ pub enum Cached {
     AlphaTestEffect(Arc<AlphaTestEffect>),
     /// A `DualTextureEffect`.
     DualTextureEffect(Arc<DualTextureEffect>),
+    /// A `SkinnedEffect`.
+    SkinnedEffect(Arc<SkinnedEffect>),
     /// A `Model`.
     Model(Arc<Model>),
     /// An `Int32` (`i32`).
@@ -99,6 +102,7 @@ impl Cached {
             Cached::BasicEffect(_) => BasicEffect::TYPE,
             Cached::AlphaTestEffect(_) => AlphaTestEffect::TYPE,
             Cached::DualTextureEffect(_) => DualTextureEffect::TYPE,
+            Cached::SkinnedEffect(_) => SkinnedEffect::TYPE,
             Cached::Model(_) => Model::TYPE,
             Cached::Int32(_) => i32::TYPE,
             Cached::Single(_) => f32::TYPE,
@@ -129,6 +133,7 @@ impl Cached {
             | Cached::BasicEffect(_)
             | Cached::AlphaTestEffect(_)
             | Cached::DualTextureEffect(_)
+            | Cached::SkinnedEffect(_)
             | Cached::Int32(_)
             | Cached::Single(_)
             | Cached::Boolean(_)
@@ -160,7 +165,8 @@ mod sealed {
 
 /// A type [`ContentManager::load`] reads from `.xnb` files: [`Texture2D`], [`Texture3D`],
 /// [`TextureCube`], [`SpriteFont`], [`VertexDeclaration`], [`VertexBuffer`], [`IndexBuffer`],
-/// the effect materials [`BasicEffect`], [`AlphaTestEffect`] and [`DualTextureEffect`],
+/// the effect materials [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`] and
+/// [`SkinnedEffect`],
 /// [`Model`], and the values XNA's primitive readers make: `i32` (`Int32`), `f32` (`Single`),
 /// `bool` (`Boolean`), [`String`], [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`],
 /// [`Quaternion`] and [`Color`].
@@ -203,6 +209,7 @@ content!(IndexBuffer, IndexBuffer, std::convert::identity);
 content!(BasicEffect, BasicEffect, |effect: Box<BasicEffect>| *effect);
 content!(AlphaTestEffect, AlphaTestEffect, |effect: Box<AlphaTestEffect>| *effect);
 content!(DualTextureEffect, DualTextureEffect, |effect: Box<DualTextureEffect>| *effect);
+content!(SkinnedEffect, SkinnedEffect, |effect: Box<SkinnedEffect>| *effect);
 content!(Model, Model, |model: Box<Model>| *model);
 content!(i32, Int32, std::convert::identity);
 content!(f32, Single, std::convert::identity);

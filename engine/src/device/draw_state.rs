@@ -115,6 +115,9 @@ pub(crate) struct AppliedEffect {
     pub texture: Arc<TextureState>,
     /// DualTextureEffect's `Texture2`, sampled with `SamplerStates[1]`.
     pub texture2: Option<Arc<TextureState>>,
+    /// SkinnedEffect's bones, three rows each ([`xnagraph_graph::GeometryDraw::bones`]); empty
+    /// for the other effects.
+    pub bones: Vec<[f32; 4]>,
     /// The vertex declaration must have `Color0`.
     pub needs_color: bool,
     /// The vertex declaration must have `TextureCoordinate0`.
@@ -123,6 +126,8 @@ pub(crate) struct AppliedEffect {
     pub needs_normal: bool,
     /// The vertex declaration must have `TextureCoordinate1`.
     pub needs_texture_coordinate1: bool,
+    /// The vertex declaration must have `BlendIndices0` and `BlendWeight0`.
+    pub needs_skinning: bool,
 }
 
 /// What `CustomPass::apply` left on the device for the draws that follow.

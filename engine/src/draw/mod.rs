@@ -109,6 +109,8 @@ fn stock_layout(
                 (VertexElementUsage::TextureCoordinate, 0) => Attribute::TextureCoordinate,
                 (VertexElementUsage::Normal, 0) => Attribute::Normal,
                 (VertexElementUsage::TextureCoordinate, 1) => Attribute::TextureCoordinate1,
+                (VertexElementUsage::BlendIndices, 0) => Attribute::BlendIndices,
+                (VertexElementUsage::BlendWeight, 0) => Attribute::BlendWeight,
                 _ => continue,
             };
             let slot = &mut attributes[location as usize];
@@ -127,6 +129,8 @@ fn stock_layout(
         (Attribute::TextureCoordinate, effect.needs_texture_coordinate, "TextureCoordinate0"),
         (Attribute::Normal, effect.needs_normal, "Normal0"),
         (Attribute::TextureCoordinate1, effect.needs_texture_coordinate1, "TextureCoordinate1"),
+        (Attribute::BlendIndices, effect.needs_skinning, "BlendIndices0"),
+        (Attribute::BlendWeight, effect.needs_skinning, "BlendWeight0"),
     ];
     for (location, needed, name) in needed {
         if needed && attributes[location as usize].is_none() {
@@ -140,8 +144,23 @@ fn stock_layout(
             attributes[location as usize] = None;
         }
     }
+    // The bone indices are read as integers, which every renderer reads; only four bytes.
+    if let Some(a) = attributes[Attribute::BlendIndices as usize] {
+        if a.format != VertexFormat::UByte4 {
+            return Err(XnaError::not_supported(format!(
+                "BlendIndices0 of format {:?}: SkinnedEffect reads bone indices as Byte4.",
+                a.format
+            )));
+        }
+    }
     let scaled = [VertexFormat::UByte4, VertexFormat::Short2, VertexFormat::Short4];
-    if let Some(a) = attributes.iter().flatten().find(|a| scaled.contains(&a.format)) {
+    let read_as_floats = attributes
+        .iter()
+        .enumerate()
+        .filter(|(location, _)| *location != Attribute::BlendIndices as usize);
+    if let Some(a) =
+        read_as_floats.filter_map(|(_, a)| a.as_ref()).find(|a| scaled.contains(&a.format))
+    {
         if !caps.scaled_vertex_formats {
             return Err(XnaError::not_supported(format!(
                 "Vertex elements of format {:?} (read as unnormalised floats) are not supported \
@@ -413,6 +432,7 @@ impl GraphicsDevice {
             instances: 1,
             material: StockMaterial::default(),
             texture2: None,
+            bones: Vec::new(),
             custom: None,
         };
         self.record_geometry(&mut rec, effect, geometry)
@@ -494,6 +514,7 @@ impl GraphicsDevice {
             instances: 1,
             material: StockMaterial::default(),
             texture2: None,
+            bones: Vec::new(),
             custom: None,
         };
         self.record_geometry(&mut rec, effect, geometry)
@@ -528,6 +549,7 @@ impl GraphicsDevice {
             instances,
             material: StockMaterial::default(),
             texture2: None,
+            bones: Vec::new(),
             custom: None,
         };
         self.record_geometry(rec, effect, geometry)
@@ -575,6 +597,7 @@ fn record_stock(
     states: &StockStates,
 ) -> Result<()> {
     geometry.material = effect.material;
+    geometry.bones = effect.bones;
     // XNA refuses any draw that samples a bound render target (a feedback loop on the
     // GPU), with SpriteBatch's rule and error.
     rec.refuse_bound(&effect.texture)?;
@@ -652,6 +675,7 @@ pub(crate) fn record_sprite_quads(
         instances: 1,
         material: StockMaterial::default(),
         texture2: None,
+        bones: Vec::new(),
         custom: None,
     };
     match effect {

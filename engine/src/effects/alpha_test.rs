@@ -235,10 +235,12 @@ impl StockEffect for AlphaTestEffect {
             material: block.material(StockShader::AlphaTest),
             texture,
             texture2: None,
+            bones: Vec::new(),
             needs_color: self.vertex_color_enabled,
             needs_texture_coordinate: true,
             needs_normal: false,
             needs_texture_coordinate1: false,
+            needs_skinning: false,
         })
     }
 }

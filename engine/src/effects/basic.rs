@@ -496,10 +496,12 @@ impl StockEffect for BasicEffect {
             material: block.material(StockShader::Basic),
             texture,
             texture2: None,
+            bones: Vec::new(),
             needs_color: self.vertex_color_enabled,
             needs_texture_coordinate: self.texture_enabled,
             needs_normal: lit,
             needs_texture_coordinate1: false,
+            needs_skinning: false,
         })
     }
 }

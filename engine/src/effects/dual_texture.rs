@@ -213,10 +213,12 @@ impl StockEffect for DualTextureEffect {
             material: block.material(StockShader::DualTexture),
             texture,
             texture2: Some(texture2),
+            bones: Vec::new(),
             needs_color: self.vertex_color_enabled,
             needs_texture_coordinate: true,
             needs_normal: false,
             needs_texture_coordinate1: true,
+            needs_skinning: false,
         })
     }
 }

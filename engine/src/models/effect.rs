@@ -14,6 +14,7 @@ use crate::effects::alpha_test::AlphaTestEffect;
 use crate::effects::basic::BasicEffect;
 use crate::effects::custom::CustomEffect;
 use crate::effects::dual_texture::DualTextureEffect;
+use crate::effects::skinned::SkinnedEffect;
 use crate::effects::traits::EffectMatrices;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -39,8 +40,8 @@ use crate::math::Matrix;
 /// # }
 /// ```
 ///
-/// Where it differs from XNA: `SkinnedEffect` and `EnvironmentMapEffect` do not exist in
-/// xnagraph yet, so no part holds one (a file naming one is refused when loaded); a
+/// Where it differs from XNA: `EnvironmentMapEffect` does not exist in xnagraph yet, so no
+/// part holds one (a file naming one is refused when loaded); a
 /// `CustomEffect` has no `World`, `View` and `Projection` of its own (XNA's custom effects do
 /// not implement `IEffectMatrices` either), so [`Model::draw`](crate::Model::draw) refuses a
 /// model that holds one, as XNA's does.
@@ -52,6 +53,8 @@ pub enum ModelEffect {
     AlphaTest(Arc<Mutex<AlphaTestEffect>>),
     /// A `DualTextureEffect`.
     DualTexture(Arc<Mutex<DualTextureEffect>>),
+    /// A `SkinnedEffect` (what XNA's skinned model processor makes).
+    Skinned(Arc<Mutex<SkinnedEffect>>),
     /// A `CustomEffect`: every pass of its current technique draws the part.
     Custom(Arc<CustomEffect>),
 }
@@ -80,6 +83,12 @@ impl From<DualTextureEffect> for ModelEffect {
     }
 }
 
+impl From<SkinnedEffect> for ModelEffect {
+    fn from(effect: SkinnedEffect) -> Self {
+        ModelEffect::Skinned(Arc::new(Mutex::new(effect)))
+    }
+}
+
 impl From<Arc<CustomEffect>> for ModelEffect {
     fn from(effect: Arc<CustomEffect>) -> Self {
         ModelEffect::Custom(effect)
@@ -94,6 +103,7 @@ impl ModelEffect {
             (ModelEffect::Basic(a), ModelEffect::Basic(b)) => Arc::ptr_eq(a, b),
             (ModelEffect::AlphaTest(a), ModelEffect::AlphaTest(b)) => Arc::ptr_eq(a, b),
             (ModelEffect::DualTexture(a), ModelEffect::DualTexture(b)) => Arc::ptr_eq(a, b),
+            (ModelEffect::Skinned(a), ModelEffect::Skinned(b)) => Arc::ptr_eq(a, b),
             (ModelEffect::Custom(a), ModelEffect::Custom(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
@@ -105,6 +115,7 @@ impl ModelEffect {
             ModelEffect::Basic(_) => "BasicEffect",
             ModelEffect::AlphaTest(_) => "AlphaTestEffect",
             ModelEffect::DualTexture(_) => "DualTextureEffect",
+            ModelEffect::Skinned(_) => "SkinnedEffect",
             ModelEffect::Custom(_) => "CustomEffect",
         }
     }
@@ -126,6 +137,7 @@ impl ModelEffect {
             ModelEffect::Basic(e) => set(&mut *lock(e), world, view, projection),
             ModelEffect::AlphaTest(e) => set(&mut *lock(e), world, view, projection),
             ModelEffect::DualTexture(e) => set(&mut *lock(e), world, view, projection),
+            ModelEffect::Skinned(e) => set(&mut *lock(e), world, view, projection),
             ModelEffect::Custom(_) => {
                 return Err(XnaError::invalid_operation(
                     "The model contains an effect that does not implement IEffectMatrices (a \
@@ -150,6 +162,10 @@ impl ModelEffect {
                 draw()
             }
             ModelEffect::DualTexture(e) => {
+                lock(e).current_technique().passes()[0].apply()?;
+                draw()
+            }
+            ModelEffect::Skinned(e) => {
                 lock(e).current_technique().passes()[0].apply()?;
                 draw()
             }

@@ -1,14 +1,15 @@
 //! The effect readers and external references: `BasicEffect`, `AlphaTestEffect` and
 //! `DualTextureEffect` materials loaded through `ContentManager` with every field read back, a
 //! texture named by a relative reference loaded once and shared, cycles refused with their
-//! chain, the effects xnagraph lacks (`SkinnedEffect`, `EnvironmentMapEffect`) and compiled
+//! chain, a `SkinnedEffect` read with every field and a bad WeightsPerVertex refused at its
+//! byte, the effect xnagraph lacks (`EnvironmentMapEffect`) and compiled
 //! effect bytecode refused naming the asset, truncations refused at the byte where they end;
 //! and the primitive and math readers.
 
 use super::*;
 use xnagraph::{
-    AlphaTestEffect, BasicEffect, CompareFunction, DualTextureEffect, Matrix, Quaternion, Vector3,
-    Vector4,
+    AlphaTestEffect, BasicEffect, CompareFunction, DualTextureEffect, Matrix, Quaternion,
+    SkinnedEffect, Vector3, Vector4,
 };
 
 const GRAY: [f32; 3] = [0.25, 0.5, 0.75];
@@ -307,36 +308,62 @@ fn compiled_effects_are_refused_naming_the_asset() {
 }
 
 #[test]
-fn skinned_and_environment_map_effects_are_refused_after_their_layout_is_read() {
+fn a_skinned_effect_reads_every_field_and_its_texture() {
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("skinned-effect");
+    write(&dir, "hero/skin", &small_texture(3));
+    let m = stone("");
+    let body = asset_body(&["SkinnedEffectReader"], |b| skinned_effect_data(b, "skin", 2, &m));
+    write(&dir, "hero/body", &xnb(&body));
+    let content = ContentManager::new(&device, &dir);
+    let effect = content.load::<SkinnedEffect>("hero/body").unwrap();
+    assert_eq!(effect.weights_per_vertex(), 2);
+    assert_eq!(effect.diffuse_color, v3(m.diffuse));
+    assert_eq!(effect.emissive_color, v3(m.emissive));
+    assert_eq!(effect.specular_color, v3(m.specular));
+    assert_eq!((effect.specular_power, effect.alpha), (m.specular_power, m.alpha));
+    let skin = content.load::<Texture2D>("hero/skin").unwrap();
+    assert_eq!(effect.texture().unwrap().resource_id(), skin.resource_id());
+    // WeightsPerVertex 3 is refused at its byte, after the texture reference ("skin": a
+    // length byte and four characters).
+    let body = asset_body(&["SkinnedEffectReader"], |b| skinned_effect_data(b, "skin", 3, &m));
+    write(&dir, "hero/three", &xnb(&body));
+    let at = data_at(&["SkinnedEffectReader"]) + 5;
+    refused_saying(
+        &content,
+        "hero/three",
+        &["WeightsPerVertex is 3; it must be 1, 2 or 4", &format!("at byte {at}")],
+    );
+}
+
+#[test]
+fn environment_map_effects_are_refused_after_their_layout_is_read() {
     let _v = Validation::new();
     let device = device(8, 8);
     let dir = content_dir("lacking-effects");
     let content = ContentManager::new(&device, &dir);
     let m = stone("");
-    let skinned = asset_body(&["SkinnedEffectReader"], |b| skinned_effect_data(b, "skin", 4, &m));
     let env = asset_body(&["EnvironmentMapEffectReader"], |b| {
         environment_map_effect_data(b, ["base", "sky"], &m)
     });
-    for (name, body, effect) in
-        [("skinned", &skinned, "SkinnedEffect"), ("env", &env, "EnvironmentMapEffect")]
-    {
-        let reader = format!("{effect}Reader");
-        let from = data_at(&[&reader]);
-        write(&dir, name, &xnb(body));
-        // The data ends where the file ends: every field was read in its place. The
-        // references are read, not loaded (no file "skin", "base" or "sky" exists).
-        let read = format!("read from byte {from} to byte {}", 10 + body.len());
-        refused_saying(&content, name, &[effect, &read, "not available in xnagraph yet"]);
-        // One byte short: the last field (Alpha) is refused where it lies.
-        let mut cut = body.clone();
-        cut.pop();
-        write(&dir, &format!("{name}-cut"), &xnb(&cut));
-        let last = format!(
-            "ends while reading the {effect}'s Alpha (4 bytes, 3 left) at byte {}",
-            10 + body.len() - 4
-        );
-        refused_saying(&content, &format!("{name}-cut"), &[&last]);
-    }
+    let (name, body, effect) = ("env", &env, "EnvironmentMapEffect");
+    let reader = format!("{effect}Reader");
+    let from = data_at(&[&reader]);
+    write(&dir, name, &xnb(body));
+    // The data ends where the file ends: every field was read in its place. The
+    // references are read, not loaded (no file "base" or "sky" exists).
+    let read = format!("read from byte {from} to byte {}", 10 + body.len());
+    refused_saying(&content, name, &[effect, &read, "not available in xnagraph yet"]);
+    // One byte short: the last field (Alpha) is refused where it lies.
+    let mut cut = body.clone();
+    cut.pop();
+    write(&dir, &format!("{name}-cut"), &xnb(&cut));
+    let last = format!(
+        "ends while reading the {effect}'s Alpha (4 bytes, 3 left) at byte {}",
+        10 + body.len() - 4
+    );
+    refused_saying(&content, &format!("{name}-cut"), &[&last]);
 }
 
 #[test]

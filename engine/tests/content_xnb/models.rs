@@ -2,7 +2,7 @@
 //! parts, tags, the root), absolute bone transforms computed as XNA computes them, one vertex
 //! buffer shared by several parts, effects set in XNA's order and `ModelMeshPart.Effect`'s
 //! setter, bone references one byte wide below 255 bones and four from 255, truncations and
-//! bad references refused at their byte, and a `SkinnedEffect` part refused naming the model.
+//! bad references refused at their byte, and a part holding a `SkinnedEffect`.
 //! `content_xnb/model_draw.rs` holds the tests of `Model.Draw` and `ModelMesh.Draw`.
 
 use super::*;
@@ -454,7 +454,7 @@ fn truncated_models_and_bad_references_are_refused_at_their_byte() {
 }
 
 #[test]
-fn a_part_with_a_skinned_effect_is_refused_naming_the_model() {
+fn a_part_may_hold_a_skinned_effect() {
     let _v = Validation::new();
     let device = device(8, 8);
     let dir = content_dir("model-skinned");
@@ -466,7 +466,15 @@ fn a_part_with_a_skinned_effect_is_refused_naming_the_model() {
     ];
     write(&dir, "skinned/ship", &xnb(&model_body(&ship(), &resources).0));
     let content = ContentManager::new(&device, &dir);
-    let message = super::refusal::<Model>(&content, "skinned/ship");
-    assert!(message.contains("shared resource 4 is a SkinnedEffect"), "{message}");
-    assert!(message.contains("not available in xnagraph yet"), "{message}");
+    let model = content.load::<Model>("skinned/ship").unwrap();
+    let meshes = model.meshes();
+    let hull = meshes.by_name("hull").unwrap();
+    let effect = hull.mesh_parts()[0].effect().unwrap();
+    let ModelEffect::Skinned(skinned) = effect else {
+        panic!("part 0 holds {effect:?}, not the file's SkinnedEffect")
+    };
+    let skinned = skinned.lock().unwrap();
+    assert_eq!(skinned.diffuse_color, Vector3::new(0.0, 0.0, 1.0));
+    assert_eq!(skinned.weights_per_vertex(), 4);
+    assert!(hull.effects().iter().any(|e| e.type_name() == "SkinnedEffect"));
 }

@@ -304,6 +304,7 @@ impl Rebuilder {
             instances: g.instances,
             material: g.material,
             texture2: g.texture2.map(|(t, sampler)| (self.texture(t).clone(), sampler)),
+            bones: g.bones.clone(),
             custom: g.custom.as_ref().map(|c| {
                 Box::new(CustomDraw {
                     effect: self.geometry_effects[c.effect as usize].clone(),

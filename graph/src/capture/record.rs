@@ -22,7 +22,9 @@
 //! ([`GeometryEffectRecord`], [`ShaderRecord::CustomGeometry`] and the values each draw's
 //! `Apply` recorded, [`GeometryRecord::custom`]) and instanced draws (per-instance streams and
 //! instance counts, which 2.x readers refused): new enum variants and a new field of a geometry
-//! draw change the postcard layout of a flush, so 2.x files are refused by version.
+//! draw change the postcard layout of a flush, so 2.x files are refused by version. Format 4.0
+//! added SkinnedEffect: a stock shader, the blend attribute locations of a vertex layout and
+//! each geometry draw's bones ([`GeometryRecord::bones`]), so 3.x files are refused likewise.
 
 use serde::{Deserialize, Serialize};
 
@@ -386,6 +388,8 @@ pub struct GeometryRecord {
     pub material: StockMaterial,
     /// A `DualTextureEffect`'s second texture and its sampler state.
     pub texture2: Option<(TextureKey, SamplerState)>,
+    /// A `SkinnedEffect`'s bones, three rows each (format 4.0).
+    pub bones: Vec<[f32; 4]>,
     /// A custom geometry effect's values, as its pass's `Apply` recorded them (format 3.0);
     /// `None` for the stock effects.
     pub custom: Option<CustomDrawRecord>,

@@ -352,6 +352,7 @@ mod tests {
             instances: 1,
             material: StockMaterial::default(),
             texture2: None,
+            bones: Vec::new(),
             custom: None,
         }));
         d

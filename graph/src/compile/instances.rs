@@ -144,7 +144,7 @@ mod tests {
         d.geometry = Some(Box::new(GeometryDraw {
             layout: VertexLayout {
                 bindings: vec![BindingLayout { stride: 12, instance_frequency: 0 }],
-                attributes: [Some(position), None, None, None, None],
+                attributes: [Some(position), None, None, None, None, None, None],
                 custom: Vec::new(),
             },
             primitive: PrimitiveType::TriangleList,
@@ -160,6 +160,7 @@ mod tests {
             instances: 1,
             material: StockMaterial { shader: StockShader::Basic, block },
             texture2: None,
+            bones: Vec::new(),
             custom: None,
         }));
         PassOp::Draw(d)
@@ -226,6 +227,24 @@ mod tests {
             cube(&t, 3.0, UNLIT),
         ]);
         assert_eq!(runs(&plan), [(0, 1), (1, 1), (2, 2)]);
+    }
+
+    #[test]
+    fn only_basic_effect_draws_merge() {
+        let t = texture(2, 2, 1);
+        // SkinnedEffect shares BasicEffect's block layout, but its bones travel beside the
+        // block and its stages have no instanced pair: its draws stay one op each.
+        let skinned = |value: f32| {
+            let mut op = cube(&t, value, [4.0, 1.0, 1.0, 0.0]);
+            if let PassOp::Draw(d) = &mut op {
+                let g = d.geometry.as_mut().unwrap();
+                g.material.shader = StockShader::Skinned;
+                g.bones = vec![[value; 4]; 3];
+            }
+            op
+        };
+        let plan = merged(vec![skinned(1.0), skinned(2.0), skinned(3.0)]);
+        assert_eq!(runs(&plan), [(0, 1), (1, 1), (2, 1)]);
     }
 
     #[test]

@@ -31,7 +31,7 @@ use sdl3_sys::gpu::*;
 use xnagraph_graph::{
     Attribute, BackendError, ColorWrites, Draw, DrawCall, FrameCommands, GeometryDraw,
     GeometryPipeline, NativeHandle, Node, PassOp, PipelineKey, PrimitiveType, ShaderKind,
-    StockVariant, VertexFormat, VertexLayout, VertexSource,
+    StockShader, StockVariant, VertexFormat, VertexLayout, VertexSource,
 };
 
 use crate::pass::sprites::viewport_and_scissor;
@@ -232,13 +232,21 @@ pub(crate) fn pipeline(
                 Some((SDL_GPU_VERTEXELEMENTFORMAT_FLOAT2, 16))
             }
             Attribute::Normal => Some((SDL_GPU_VERTEXELEMENTFORMAT_FLOAT3, 32)),
+            Attribute::BlendIndices | Attribute::BlendWeight => None,
         };
         let location = attribute as u32;
         let (buffer_slot, format, offset) = match (g.layout.attributes[location as usize], default)
         {
+            // The bone indices are read as integers (`uvec4`).
+            (Some(a), _) if attribute == Attribute::BlendIndices => match a.format {
+                VertexFormat::UByte4 => {
+                    (u32::from(a.binding), SDL_GPU_VERTEXELEMENTFORMAT_UBYTE4, a.offset)
+                }
+                _ => return Err(malformed("bone indices that are not four bytes")),
+            },
             (Some(a), _) => (u32::from(a.binding), vertex_format(a.format)?, a.offset),
             (None, Some((f, o))) => (defaults, f, o),
-            (None, None) => return Err(malformed("a geometry draw without positions")),
+            (None, None) => return Err(malformed("a geometry draw without an element it reads")),
         };
         if buffer_slot > defaults {
             return Err(malformed("an attribute names a missing vertex stream"));
@@ -333,6 +341,17 @@ pub(crate) fn draw(
         Some(_) => None,
         None => Some((stock_samplers(rec, d, g)?, uniform_block(d, g))),
     };
+    let bones = match g.material.shader {
+        StockShader::Skinned if g.custom.is_none() => {
+            let mut bones = [[0.0f32; 4]; (xnagraph_shaders::BONE_BYTES / 16) as usize];
+            if g.bones.len() > bones.len() {
+                return Err(malformed("more bones than SkinnedEffect has"));
+            }
+            bones[..g.bones.len()].copy_from_slice(&g.bones);
+            Some(bones)
+        }
+        _ => None,
+    };
 
     let arena = rec.geometry_offset + DEFAULTS_BYTES;
     let arena_len = rec.frame.geometry_bytes.len() as u64;
@@ -397,6 +416,11 @@ pub(crate) fn draw(
             let bytes = std::mem::size_of_val(block) as u32;
             SDL_PushGPUVertexUniformData(rec.cmd, 0, block.as_ptr().cast(), bytes);
             SDL_PushGPUFragmentUniformData(rec.cmd, 0, block.as_ptr().cast(), bytes);
+        }
+        if let Some(bones) = &bones {
+            // SkinnedEffect's bones: the vertex stage's second uniform block.
+            let bytes = std::mem::size_of_val(bones) as u32;
+            SDL_PushGPUVertexUniformData(rec.cmd, 1, bones.as_ptr().cast(), bytes);
         }
     }
     if let Some(c) = &g.custom {

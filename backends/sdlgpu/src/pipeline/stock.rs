@@ -7,13 +7,14 @@
 //! its own pair of shaders, as XNA's BasicEffect is one of its precompiled shaders), in SDL_gpu's
 //! resource layout: the
 //! vertex stage reads one uniform block (set 1), the fragment stage two samplers (set 2:
-//! `Texture`, `Texture2`) and the same block (set 3). Nothing here decides anything about a
+//! `Texture`, `Texture2`) and the same block (set 3); SkinnedEffect's vertex stage reads its
+//! bones as a second uniform block (set 1, binding 1). Nothing here decides anything about a
 //! frame.
 
 use std::collections::HashMap;
 
 use sdl3_sys::gpu::*;
-use xnagraph_graph::{BackendError, StockVariant};
+use xnagraph_graph::{BackendError, StockShader, StockVariant};
 
 use super::shader;
 
@@ -40,7 +41,8 @@ impl StockEffects {
         // SDL_gpu's resource layout: the vertex stage reads one uniform block (set 1); the
         // fragment stage two samplers (set 2) and the same block (set 3). Every stock fragment
         // stage is made with both samplers, so that one binding serves them all.
-        let v = self::shader(device, &vertex, SDL_GPU_SHADERSTAGE_VERTEX, 0, 1)?;
+        let uniforms = if variant.shader == StockShader::Skinned { 2 } else { 1 };
+        let v = self::shader(device, &vertex, SDL_GPU_SHADERSTAGE_VERTEX, 0, uniforms)?;
         let f = match self::shader(device, &fragment, SDL_GPU_SHADERSTAGE_FRAGMENT, 2, 1) {
             Ok(f) => f,
             Err(e) => {

@@ -35,6 +35,8 @@ pub(crate) struct DrawSets {
     transform: Option<([f32; 16], vk::DescriptorSet)>,
     /// The stock effects' uniform sets (vertex, fragment) for the frame's uniform buffer.
     stock_uniforms: Option<(vk::Buffer, [vk::DescriptorSet; 2])>,
+    /// SkinnedEffect's vertex uniform set (block and bones) for the frame's uniform buffer.
+    skinned_uniforms: Option<(vk::Buffer, vk::DescriptorSet)>,
     stock_textures: HashMap<[(vk::ImageView, vk::Sampler); 2], vk::DescriptorSet>,
     /// A merged run's set 0: the frame's uniform buffer as the vertex stage's blocks.
     stock_instances: Option<(vk::Buffer, vk::DescriptorSet)>,
@@ -49,6 +51,7 @@ pub(crate) struct StockLayouts {
     pub fragment_uniforms: vk::DescriptorSetLayout,
     pub vertex_instances: vk::DescriptorSetLayout,
     pub instanced_samplers: vk::DescriptorSetLayout,
+    pub skinned_vertex_uniforms: vk::DescriptorSetLayout,
 }
 
 /// Where a frame's sets come from.
@@ -68,6 +71,7 @@ impl DrawSets {
         self.indexed.clear();
         self.transform = None;
         self.stock_uniforms = None;
+        self.skinned_uniforms = None;
         self.stock_textures.clear();
         self.stock_instances = None;
         self.instanced_textures.clear();
@@ -148,6 +152,39 @@ impl DrawSets {
         unsafe { src.device.update_descriptor_sets(&writes, &[]) };
         self.stock_uniforms = Some((buffer, sets));
         Ok(sets)
+    }
+
+    /// SkinnedEffect's vertex uniform set (set 1): the frame's uniform buffer `buffer` as the
+    /// block (binding 0, `range` bytes) and as the bones (binding 1, `bones` bytes), both
+    /// dynamic; written at the frame's first skinned draw.
+    pub fn skinned_uniforms(
+        &mut self,
+        src: &SetSource<'_>,
+        layouts: &StockLayouts,
+        buffer: vk::Buffer,
+        (range, bones): (u64, u64),
+    ) -> Result<vk::DescriptorSet, BackendError> {
+        if let Some((b, set)) = self.skinned_uniforms {
+            if b == buffer {
+                return Ok(set);
+            }
+        }
+        let set = Self::allocate(src, layouts.skinned_vertex_uniforms)?;
+        let info = [
+            [vk::DescriptorBufferInfo { buffer, offset: 0, range }],
+            [vk::DescriptorBufferInfo { buffer, offset: 0, range: bones }],
+        ];
+        let writes = [0, 1].map(|binding| {
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(binding)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
+                .buffer_info(&info[binding as usize])
+        });
+        // SAFETY: the set was just allocated and the buffer lives for the submission.
+        unsafe { src.device.update_descriptor_sets(&writes, &[]) };
+        self.skinned_uniforms = Some((buffer, set));
+        Ok(set)
     }
 
     /// A merged run's set 0: `buffer` (the frame's uniform buffer, holding the run's blocks)

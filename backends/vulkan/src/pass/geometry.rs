@@ -11,19 +11,19 @@
 //!
 //! The frame's vertex host buffer holds, after the sprites, the constant stream
 //! ([`DEFAULT_ATTRIBUTES`]) that feeds every attribute a vertex layout lacks, then the geometry
-//! arena (`FrameCommands::geometry_bytes`).
+//! arena (`FrameCommands::geometry_bytes`). A SkinnedEffect draw's bones take the uniform
+//! slots after its block ([`bone_slots`]).
 
 use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::{
     Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, GeometryPipeline,
-    NativeHandle, PassOp, PipelineKey, PrimitiveType, ShaderKind, StockVariant, VertexFormat,
-    VertexLayout, VertexSource,
+    NativeHandle, PassOp, PipelineKey, PrimitiveType, ShaderKind, StockShader, StockVariant,
+    VertexFormat, VertexLayout, VertexSource,
 };
 
 use crate::device::Gpu;
-use crate::pass::draw_sets::StockLayouts;
 use crate::pipeline::stock::StockEffects;
 use crate::pipeline::{static_part, DynamicState, PassFormats, VertexSide};
 use crate::record::Recorder;
@@ -49,6 +49,11 @@ pub(crate) fn vertex_bytes(sprite_bytes: u64, arena: u64) -> u64 {
 /// Size of a stock effect's uniform block: the transform, then
 /// [`xnagraph_graph::MATERIAL_FLOATS`] floats (BasicEffect's is the largest, 448 bytes).
 pub(crate) const UNIFORM_BYTES: u64 = 64 + 4 * xnagraph_graph::MATERIAL_FLOATS as u64;
+
+/// Uniform slots of `stride` bytes a SkinnedEffect draw's bones take after its block.
+pub(crate) fn bone_slots(stride: u64) -> u32 {
+    xnagraph_shaders::BONE_BYTES.div_ceil(stride) as u32
+}
 
 type Key = (StockVariant, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
 
@@ -170,6 +175,8 @@ pub(crate) fn pipeline(
             let mut layout = stock.ensure_layout(gpu, empty)?;
             if variant.instanced {
                 layout = stock.instanced_layout;
+            } else if shader == StockShader::Skinned {
+                layout = stock.skinned_layout;
             }
             let (vertex, fragment) = stock.modules(gpu, shader, variant.instanced)?;
             (vertex, fragment, layout)
@@ -230,12 +237,18 @@ pub(crate) fn pipeline(
                 Some((vk::Format::R32G32_SFLOAT, 16))
             }
             Attribute::Normal => Some((vk::Format::R32G32B32_SFLOAT, 32)),
+            Attribute::BlendIndices | Attribute::BlendWeight => None,
         };
         let location = attribute as u32;
         let (binding, format, offset) = match (g.layout.attributes[location as usize], default) {
+            // The bone indices are read as integers (`uvec4`).
+            (Some(a), _) if attribute == Attribute::BlendIndices => match a.format {
+                VertexFormat::UByte4 => (u32::from(a.binding), vk::Format::R8G8B8A8_UINT, a.offset),
+                _ => return Err(malformed("bone indices that are not four bytes")),
+            },
             (Some(a), _) => (u32::from(a.binding), format(a.format), a.offset),
             (None, Some((f, o))) => (defaults, f, o),
-            (None, None) => return Err(malformed("a geometry draw without positions")),
+            (None, None) => return Err(malformed("a geometry draw without an element it reads")),
         };
         if binding > defaults {
             return Err(malformed("an attribute names a missing vertex stream"));
@@ -468,10 +481,10 @@ pub(crate) fn draw(
             }
         }
         None => {
-            let (pipeline_layout, sets, offset) = stock_values(rec, d, g)?;
-            let offsets = [offset, offset];
+            let (pipeline_layout, sets, (offsets, count)) = stock_values(rec, d, g)?;
+            let offsets = &offsets[..count];
             // SAFETY: as above; sets 1 and 3 name the frame's uniform buffer, read at this
-            // draw's block.
+            // draw's block (and a skinned draw's set 1 at its bones too).
             unsafe {
                 device.cmd_bind_descriptor_sets(
                     cmd,
@@ -479,7 +492,7 @@ pub(crate) fn draw(
                     pipeline_layout,
                     1,
                     &sets,
-                    &offsets,
+                    offsets,
                 )
             };
         }
@@ -499,16 +512,21 @@ pub(crate) fn draw(
     Ok(())
 }
 
+/// The dynamic offsets a stock draw binds its sets 1 to 3 with, and how many there are.
+type DynamicOffsets = ([u32; 3], usize);
+
 /// Writes a stock effect's uniform block (transform, then the material) into the draw's slot of
 /// the frame's uniform buffer, and returns the stock effects' pipeline layout, the sets to bind
 /// at sets 1-3 (the frame's uniform sets around the sampler set of the draw's textures; binding
 /// 1 is `DualTextureEffect`'s second texture, the first texture again for the others, so no
-/// bound descriptor is ever unwritten) and the block's dynamic offset.
+/// bound descriptor is ever unwritten) and their dynamic offsets: the block's for sets 1 and 3,
+/// or for a SkinnedEffect draw (whose set 1 also names its bones, written in the slots after
+/// its block) the block's and the bones' for set 1, then the block's for set 3.
 fn stock_values(
     rec: &mut Recorder<'_>,
     d: &Draw,
     g: &GeometryDraw,
-) -> Result<(vk::PipelineLayout, [vk::DescriptorSet; 3], u32), BackendError> {
+) -> Result<(vk::PipelineLayout, [vk::DescriptorSet; 3], DynamicOffsets), BackendError> {
     let gpu = rec.gpu;
     let pair = sampled_pair(rec, d, g)?;
     let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
@@ -518,22 +536,34 @@ fn stock_values(
     block[16..].copy_from_slice(&g.material.block);
     uniforms.write(gpu, offset, bytemuck::cast_slice(&block))?;
     rec.uniforms_used += rec.uniform_stride;
-    let offset = u32::try_from(offset).map_err(|_| malformed("a uniform offset past 4 GiB"))?;
+    let as_offset = |o: u64| u32::try_from(o).map_err(|_| malformed("a uniform offset past 4 GiB"));
+    let offset = as_offset(offset)?;
+    let skinned = g.material.shader == StockShader::Skinned;
+    let bones_at = rec.uniforms_used;
+    if skinned {
+        let mut bones = [[0.0f32; 4]; (xnagraph_shaders::BONE_BYTES / 16) as usize];
+        if g.bones.len() > bones.len() {
+            return Err(malformed("more bones than SkinnedEffect has"));
+        }
+        bones[..g.bones.len()].copy_from_slice(&g.bones);
+        uniforms.write(gpu, bones_at, bytemuck::cast_slice(&bones))?;
+        rec.uniforms_used += u64::from(bone_slots(rec.uniform_stride)) * rec.uniform_stride;
+    }
 
     let stock = &rec.pipelines.geometry.stock;
-    let layouts = StockLayouts {
-        vertex_uniforms: stock.vertex_uniforms,
-        samplers: stock.samplers,
-        fragment_uniforms: stock.fragment_uniforms,
-        vertex_instances: stock.vertex_instances,
-        instanced_samplers: stock.instanced_samplers,
-    };
-    let pipeline_layout = stock.layout;
+    let layouts = stock.set_layouts();
+    let pipeline_layout = if skinned { stock.skinned_layout } else { stock.layout };
     let src = crate::pass::set_source(rec);
-    let [vertex, fragment] =
+    let [mut vertex, fragment] =
         rec.draw_sets.stock_uniforms(&src, &layouts, uniforms.buffer, UNIFORM_BYTES)?;
+    let mut offsets = ([offset, offset, 0], 2);
+    if skinned {
+        let ranges = (UNIFORM_BYTES, xnagraph_shaders::BONE_BYTES);
+        vertex = rec.draw_sets.skinned_uniforms(&src, &layouts, uniforms.buffer, ranges)?;
+        offsets = ([offset, as_offset(bones_at)?, offset], 3);
+    }
     let textures = rec.draw_sets.stock_textures(&src, &layouts, pair)?;
-    Ok((pipeline_layout, [vertex, textures, fragment], offset))
+    Ok((pipeline_layout, [vertex, textures, fragment], offsets))
 }
 
 /// The (view, sampler) pairs of a stock draw's `Texture` and `Texture2` (the first again for the
@@ -594,13 +624,7 @@ fn instanced_values(
         u32::try_from(start / UNIFORM_BYTES).map_err(|_| malformed("a block index past 2^32"))?;
 
     let stock = &rec.pipelines.geometry.stock;
-    let layouts = StockLayouts {
-        vertex_uniforms: stock.vertex_uniforms,
-        samplers: stock.samplers,
-        fragment_uniforms: stock.fragment_uniforms,
-        vertex_instances: stock.vertex_instances,
-        instanced_samplers: stock.instanced_samplers,
-    };
+    let layouts = stock.set_layouts();
     let pipeline_layout = stock.instanced_layout;
     let src = crate::pass::set_source(rec);
     let vertex = rec.draw_sets.stock_instances(&src, &layouts, uniforms.buffer)?;

@@ -17,6 +17,7 @@ use ash::vk;
 use xnagraph_graph::{BackendError, StockShader};
 
 use crate::device::Gpu;
+use crate::pass::draw_sets::StockLayouts;
 use crate::pipeline::shader_module;
 use crate::vk_error;
 
@@ -38,6 +39,11 @@ pub(crate) struct StockEffects {
     /// The pipeline layout of BasicEffect's instanced stages: sets 0 and 2 as above, 1 and 3
     /// the uniform sets (which those stages do not read).
     pub instanced_layout: vk::PipelineLayout,
+    /// SkinnedEffect's set 1: the block at binding 0 and the bones at binding 1, both at
+    /// dynamic offsets, read by the vertex stage.
+    pub skinned_vertex_uniforms: vk::DescriptorSetLayout,
+    /// SkinnedEffect's pipeline layout: [`Self::layout`] with set 1 as above.
+    pub skinned_layout: vk::PipelineLayout,
     modules: HashMap<(StockShader, bool), (vk::ShaderModule, vk::ShaderModule)>,
 }
 
@@ -59,15 +65,19 @@ impl StockEffects {
                 .stage_flags(vk::ShaderStageFlags::FRAGMENT)
         };
         let samplers = [sampler(0), sampler(1)];
-        let uniforms = |stage| {
-            [vk::DescriptorSetLayoutBinding::default()
-                .binding(0)
+        let uniform = |binding, stage| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(binding)
                 .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
                 .descriptor_count(1)
-                .stage_flags(stage)]
+                .stage_flags(stage)
         };
-        let (vertex_uniforms, fragment_uniforms) =
-            (uniforms(vk::ShaderStageFlags::VERTEX), uniforms(vk::ShaderStageFlags::FRAGMENT));
+        let (vertex_uniforms, fragment_uniforms) = (
+            [uniform(0, vk::ShaderStageFlags::VERTEX)],
+            [uniform(0, vk::ShaderStageFlags::FRAGMENT)],
+        );
+        let skinned_uniforms =
+            [uniform(0, vk::ShaderStageFlags::VERTEX), uniform(1, vk::ShaderStageFlags::VERTEX)];
         // SAFETY: valid create infos on a live device; each handle is kept to be destroyed once.
         unsafe {
             let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&samplers);
@@ -88,6 +98,17 @@ impl StockEffects {
             let sets = [empty, self.vertex_uniforms, self.samplers, self.fragment_uniforms];
             let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
             self.layout = gpu
+                .device
+                .create_pipeline_layout(&info, None)
+                .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&skinned_uniforms);
+            self.skinned_vertex_uniforms = gpu
+                .device
+                .create_descriptor_set_layout(&info, None)
+                .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
+            let sets = [empty, self.skinned_vertex_uniforms, self.samplers, self.fragment_uniforms];
+            let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
+            self.skinned_layout = gpu
                 .device
                 .create_pipeline_layout(&info, None)
                 .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
@@ -126,6 +147,18 @@ impl StockEffects {
         Ok(self.layout)
     }
 
+    /// The set layouts a frame's stock sets are allocated with.
+    pub fn set_layouts(&self) -> StockLayouts {
+        StockLayouts {
+            vertex_uniforms: self.vertex_uniforms,
+            samplers: self.samplers,
+            fragment_uniforms: self.fragment_uniforms,
+            vertex_instances: self.vertex_instances,
+            instanced_samplers: self.instanced_samplers,
+            skinned_vertex_uniforms: self.skinned_vertex_uniforms,
+        }
+    }
+
     /// `shader`'s vertex and fragment modules (`instanced`: those of a merged run), made on
     /// first use.
     pub fn modules(
@@ -160,7 +193,7 @@ impl StockEffects {
                 gpu.device.destroy_shader_module(v, None);
                 gpu.device.destroy_shader_module(f, None);
             }
-            for layout in [self.layout, self.instanced_layout] {
+            for layout in [self.layout, self.instanced_layout, self.skinned_layout] {
                 if layout != vk::PipelineLayout::null() {
                     gpu.device.destroy_pipeline_layout(layout, None);
                 }
@@ -171,6 +204,7 @@ impl StockEffects {
                 self.fragment_uniforms,
                 self.vertex_instances,
                 self.instanced_samplers,
+                self.skinned_vertex_uniforms,
             ] {
                 if l != vk::DescriptorSetLayout::null() {
                     gpu.device.destroy_descriptor_set_layout(l, None);

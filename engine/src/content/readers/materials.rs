@@ -30,9 +30,9 @@
 //! What is decided here: a texture reference is loaded as a `Texture2D` (the environment map as a
 //! `TextureCube`), and one of another type is an error (XNA's readers cast with `as`, making it
 //! null); an external reference that fails carries the referenced asset's error; a
-//! ReferenceAlpha past 255 is refused (xnagraph's holds 0 to 255); `SkinnedEffect` and
-//! `EnvironmentMapEffect`, which xnagraph does not have yet, are read to their end, so every
-//! field's place is checked, then refused, their references read but not loaded; compiled
+//! ReferenceAlpha past 255 and a WeightsPerVertex other than 1, 2 or 4 are refused;
+//! `EnvironmentMapEffect`, which xnagraph does not have yet, is read to its end, so every
+//! field's place is checked, then refused, its references read but not loaded; compiled
 //! effect bytecode is read, then refused: xnagraph runs GLSL or SPIR-V (`CustomEffect`), not
 //! Direct3D or MGFX bytecode.
 
@@ -45,6 +45,7 @@ use crate::device::GraphicsDevice;
 use crate::effects::alpha_test::AlphaTestEffect;
 use crate::effects::basic::BasicEffect;
 use crate::effects::dual_texture::DualTextureEffect;
+use crate::effects::skinned::SkinnedEffect;
 use crate::error::{Result, XnaError};
 use crate::resources::texture::Texture2D;
 
@@ -206,23 +207,32 @@ impl ContentReader<'_> {
         )
     }
 
-    /// `SkinnedEffectReader`'s layout, read to its end, then refused.
-    pub(super) fn skinned_effect(&mut self) -> XnaError {
+    /// `SkinnedEffectReader`. A WeightsPerVertex other than 1, 2 or 4 is an error at its byte
+    /// (XNA's reader would raise the setter's `ArgumentOutOfRangeException`).
+    pub(super) fn skinned_effect(&mut self) -> Result<SkinnedEffect> {
         let at = self.xnb.position();
-        let read = |r: &mut Self| -> Result<()> {
-            r.xnb.string("the SkinnedEffect's Texture")?;
-            r.xnb.i32("the SkinnedEffect's WeightsPerVertex")?;
-            r.vector3_of("the SkinnedEffect's DiffuseColor")?;
-            r.vector3_of("the SkinnedEffect's EmissiveColor")?;
-            r.vector3_of("the SkinnedEffect's SpecularColor")?;
-            r.xnb.f32("the SkinnedEffect's SpecularPower")?;
-            r.xnb.f32("the SkinnedEffect's Alpha")?;
-            Ok(())
-        };
-        match read(self) {
-            Ok(()) => self.lacking("SkinnedEffect", at),
-            Err(e) => e,
-        }
+        let texture = self.external_texture("the SkinnedEffect's Texture")?;
+        let weights_at = self.xnb.position();
+        let weights = self.xnb.i32("the SkinnedEffect's WeightsPerVertex")?;
+        let diffuse = self.vector3_of("the SkinnedEffect's DiffuseColor")?;
+        let emissive = self.vector3_of("the SkinnedEffect's EmissiveColor")?;
+        let specular = self.vector3_of("the SkinnedEffect's SpecularColor")?;
+        let specular_power = self.xnb.f32("the SkinnedEffect's SpecularPower")?;
+        let alpha = self.xnb.f32("the SkinnedEffect's Alpha")?;
+        let mut effect = self.stock("SkinnedEffect", at, SkinnedEffect::new)?;
+        effect.set_weights_per_vertex(weights).map_err(|_| {
+            self.xnb.error_at(
+                weights_at,
+                format!("the SkinnedEffect's WeightsPerVertex is {weights}; it must be 1, 2 or 4"),
+            )
+        })?;
+        effect.set_texture(texture.as_deref());
+        effect.diffuse_color = diffuse;
+        effect.emissive_color = emissive;
+        effect.specular_color = specular;
+        effect.specular_power = specular_power;
+        effect.alpha = alpha;
+        Ok(effect)
     }
 
     /// `EnvironmentMapEffectReader`'s layout, read to its end, then refused.

@@ -51,6 +51,7 @@ use crate::device::GraphicsDevice;
 use crate::effects::alpha_test::AlphaTestEffect;
 use crate::effects::basic::BasicEffect;
 use crate::effects::dual_texture::DualTextureEffect;
+use crate::effects::skinned::SkinnedEffect;
 use crate::error::{Result, XnaError};
 use crate::math::{Color, Matrix, Quaternion, Rectangle, Vector2, Vector3, Vector4};
 use crate::models::Model;
@@ -116,6 +117,8 @@ pub enum Object {
     AlphaTestEffect(Box<AlphaTestEffect>),
     /// `DualTextureEffectReader`'s.
     DualTextureEffect(Box<DualTextureEffect>),
+    /// `SkinnedEffectReader`'s.
+    SkinnedEffect(Box<SkinnedEffect>),
     /// `ModelReader`'s, before its shared resources are read.
     PendingModel(Box<model::PendingModel>),
     /// `ModelReader`'s, with its shared resources.
@@ -306,7 +309,7 @@ impl<'a> ContentReader<'a> {
             Reader::DualTextureEffect => {
                 Object::DualTextureEffect(Box::new(self.dual_texture_effect()?))
             }
-            Reader::SkinnedEffect => return Err(self.skinned_effect()),
+            Reader::SkinnedEffect => Object::SkinnedEffect(Box::new(self.skinned_effect()?)),
             Reader::EnvironmentMapEffect => return Err(self.environment_map_effect()),
             Reader::Effect => return Err(self.effect()),
             Reader::Model if self.in_model => {
@@ -487,6 +490,7 @@ fn object_reader(object: &Object) -> Reader {
         Object::BasicEffect(_) => Reader::BasicEffect,
         Object::AlphaTestEffect(_) => Reader::AlphaTestEffect,
         Object::DualTextureEffect(_) => Reader::DualTextureEffect,
+        Object::SkinnedEffect(_) => Reader::SkinnedEffect,
         Object::PendingModel(_) | Object::Model(_) => Reader::Model,
     }
 }

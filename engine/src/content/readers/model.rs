@@ -90,6 +90,7 @@ impl Shared {
             Some(Object::DualTextureEffect(e)) => {
                 Shared::Effect(ModelEffect::DualTexture(shared(*e)))
             }
+            Some(Object::SkinnedEffect(e)) => Shared::Effect(ModelEffect::Skinned(shared(*e))),
             Some(other) => Shared::Other(other.type_name()),
         }
     }
@@ -139,6 +140,7 @@ fn into_tag(object: Object) -> Option<ModelTag> {
         Object::BasicEffect(v) => Arc::new(*v),
         Object::AlphaTestEffect(v) => Arc::new(*v),
         Object::DualTextureEffect(v) => Arc::new(*v),
+        Object::SkinnedEffect(v) => Arc::new(*v),
         Object::PendingModel(_) | Object::Model(_) => return None,
     })
 }

@@ -160,6 +160,7 @@ impl<W: Write> CaptureWriter<W> {
                 Some((t, sampler)) => Some((self.texture(t)?, *sampler)),
                 None => None,
             },
+            bones: g.bones.clone(),
             custom: match &g.custom {
                 Some(c) => Some(self.custom_draw(c, sources)?),
                 None => None,

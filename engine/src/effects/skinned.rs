@@ -1,0 +1,308 @@
+//! XNA's `SkinnedEffect`: BasicEffect's lit, textured shading of vertices first moved by up to
+//! 72 bones. World, View, Projection, DiffuseColor, EmissiveColor, SpecularColor,
+//! SpecularPower, Alpha, AmbientLightColor and three directional lights (EnableDefaultLighting),
+//! per-vertex or per-pixel lighting (PreferPerPixelLighting), linear fog, Texture, and the
+//! bones: `WeightsPerVertex` (1, 2 or 4) weights from each vertex's `BlendWeight0` pick bones by
+//! its `BlendIndices0`. Lighting is always on and the texture always sampled, as XNA's
+//! SkinnedEffect has no switch for either; one technique with one pass.
+//!
+//! The values reach the shader as BasicEffect's do when lit (the same uniform block; the
+//! options word holds WeightsPerVertex where BasicEffect's holds VertexColorEnabled). The bones
+//! do not: each bone is handed over as XNA hands it, the first three columns of its matrix, in
+//! a second uniform block of the draw ([`xnagraph_graph::GeometryDraw::bones`]), so no other
+//! stock draw carries them. The vertex stage is `shaders/glsl/skinned.vert`, the fragment stage
+//! BasicEffect's.
+
+use std::sync::Arc;
+
+use xnagraph_graph::{StockShader, TextureState};
+
+use crate::device::draw_state::AppliedEffect;
+use crate::device::profile::GraphicsProfile;
+use crate::device::shared::DeviceShared;
+use crate::device::GraphicsDevice;
+use crate::effects::basic::{check_geometry, technique, EffectTechnique};
+use crate::effects::stock::{
+    clip_transform, default_lighting, fog_vector, switch, Block, DirectionalLight, StockEffect,
+};
+use crate::effects::traits::matrices_and_fog;
+use crate::error::{Result, XnaError};
+use crate::math::{Matrix, Vector3};
+use crate::resources::texture::{Texture2D, TextureRef};
+
+/// XNA's `SkinnedEffect` (see the module doc).
+///
+/// `clone()` is XNA's `Effect.Clone()`: a second effect with the same values and bones,
+/// referencing the same texture.
+#[derive(Clone)]
+pub struct SkinnedEffect {
+    device: Arc<DeviceShared>,
+    /// `World` (default identity): object space to world space, after skinning.
+    pub world: Matrix,
+    /// `View` (default identity): world space to view space.
+    pub view: Matrix,
+    /// `Projection` (default identity): view space to clip space.
+    pub projection: Matrix,
+    /// `DiffuseColor` (RGB, default white).
+    pub diffuse_color: Vector3,
+    /// `EmissiveColor` (RGB, default black).
+    pub emissive_color: Vector3,
+    /// `SpecularColor` (RGB, default white): multiplies the lights' specular colours.
+    pub specular_color: Vector3,
+    /// `SpecularPower` (default 16): the exponent of the specular highlight.
+    pub specular_power: f32,
+    /// `Alpha` (default 1): multiplies the colour, premultiplied. Clamped to 0..=1 at `Apply`;
+    /// XNA hands the shader the value as set.
+    pub alpha: f32,
+    /// `PreferPerPixelLighting` (default off): light each pixel rather than each vertex. As
+    /// BasicEffect's, honoured only on a HiDef device.
+    pub prefer_per_pixel_lighting: bool,
+    /// `AmbientLightColor` (default black): added as AmbientLightColor × DiffuseColor.
+    pub ambient_light_color: Vector3,
+    /// `DirectionalLight0` (enabled by default, as in XNA).
+    pub directional_light0: DirectionalLight,
+    /// `DirectionalLight1`.
+    pub directional_light1: DirectionalLight,
+    /// `DirectionalLight2`.
+    pub directional_light2: DirectionalLight,
+    /// `FogEnabled` (default off).
+    pub fog_enabled: bool,
+    /// `FogColor` (default black).
+    pub fog_color: Vector3,
+    /// `FogStart` (default 0): the view-space depth where fog begins.
+    pub fog_start: f32,
+    /// `FogEnd` (default 1): the view-space depth where the colour is all fog.
+    pub fog_end: f32,
+    texture: Option<TextureRef>,
+    weights_per_vertex: i32,
+    bones: Vec<Matrix>,
+}
+
+impl std::fmt::Debug for SkinnedEffect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SkinnedEffect")
+            .field("weights_per_vertex", &self.weights_per_vertex)
+            .field("bones", &self.bones.len())
+            .field("fog_enabled", &self.fog_enabled)
+            .finish()
+    }
+}
+
+impl SkinnedEffect {
+    /// XNA's `SkinnedEffect.MaxBones`: the most bones `SetBoneTransforms` takes.
+    pub const MAX_BONES: usize = 72;
+
+    /// `new SkinnedEffect(device)`: identity matrices and bones (all 72), white, opaque,
+    /// `DirectionalLight0` enabled, white specular of power 16, four weights per vertex, fog
+    /// off, no texture (one must be set before `Apply`).
+    pub fn new(device: &GraphicsDevice) -> Result<Self> {
+        check_geometry(device, "SkinnedEffect")?;
+        Ok(SkinnedEffect {
+            device: device.shared.clone(),
+            world: Matrix::IDENTITY,
+            view: Matrix::IDENTITY,
+            projection: Matrix::IDENTITY,
+            diffuse_color: Vector3::ONE,
+            emissive_color: Vector3::ZERO,
+            specular_color: Vector3::ONE,
+            specular_power: 16.0,
+            alpha: 1.0,
+            prefer_per_pixel_lighting: false,
+            ambient_light_color: Vector3::ZERO,
+            directional_light0: DirectionalLight { enabled: true, ..Default::default() },
+            directional_light1: DirectionalLight::default(),
+            directional_light2: DirectionalLight::default(),
+            fog_enabled: false,
+            fog_color: Vector3::ZERO,
+            fog_start: 0.0,
+            fog_end: 1.0,
+            texture: None,
+            weights_per_vertex: 4,
+            bones: vec![Matrix::IDENTITY; Self::MAX_BONES],
+        })
+    }
+
+    /// `WeightsPerVertex` (default 4): how many of each vertex's bone indices and weights
+    /// are read.
+    pub fn weights_per_vertex(&self) -> i32 {
+        self.weights_per_vertex
+    }
+
+    /// Sets `WeightsPerVertex`: 1, 2 or 4; any other value is `ArgumentOutOfRangeException`
+    /// (`value`), as in XNA, and leaves the effect as it was.
+    pub fn set_weights_per_vertex(&mut self, value: i32) -> Result<()> {
+        if !matches!(value, 1 | 2 | 4) {
+            return Err(XnaError::out_of_range(
+                "value",
+                format!("WeightsPerVertex must be 1, 2 or 4; {value} was given."),
+            ));
+        }
+        self.weights_per_vertex = value;
+        Ok(())
+    }
+
+    /// `SetBoneTransforms`: bone `i` becomes `bone_transforms[i]`; the bones past them keep
+    /// their values, as in XNA. More than [`Self::MAX_BONES`] is `ArgumentException`
+    /// (`boneTransforms`), and nothing changes.
+    pub fn set_bone_transforms(&mut self, bone_transforms: &[Matrix]) -> Result<()> {
+        if bone_transforms.len() > Self::MAX_BONES {
+            return Err(XnaError::argument(
+                "boneTransforms",
+                format!(
+                    "SkinnedEffect takes at most {} bones; {} were given.",
+                    Self::MAX_BONES,
+                    bone_transforms.len()
+                ),
+            ));
+        }
+        self.bones[..bone_transforms.len()].copy_from_slice(bone_transforms);
+        Ok(())
+    }
+
+    /// `GetBoneTransforms(count)`: the first `count` bones. A count outside 1..=72 is
+    /// `ArgumentOutOfRangeException` (`count`), as in XNA.
+    pub fn get_bone_transforms(&self, count: i32) -> Result<Vec<Matrix>> {
+        if count <= 0 || count as usize > Self::MAX_BONES {
+            return Err(XnaError::out_of_range(
+                "count",
+                format!(
+                    "The bone count must lie in 1..={}; {count} was asked for.",
+                    Self::MAX_BONES
+                ),
+            ));
+        }
+        Ok(self.bones[..count as usize].to_vec())
+    }
+
+    /// `LightingEnabled` (`IEffectLights`): always true, as XNA's SkinnedEffect always lights.
+    pub fn lighting_enabled(&self) -> bool {
+        true
+    }
+
+    /// `IEffectLights.LightingEnabled = value`: true is accepted and changes nothing; false is
+    /// `NotSupportedException`, as XNA's SkinnedEffect cannot draw unlit.
+    pub fn set_lighting_enabled(&mut self, value: bool) -> Result<()> {
+        if !value {
+            return Err(XnaError::not_supported("SkinnedEffect without lighting isn't supported."));
+        }
+        Ok(())
+    }
+
+    /// `EnableDefaultLighting`: XNA's standard three-light rig and its ambient colour (see
+    /// [`crate::BasicEffect::enable_default_lighting`]).
+    pub fn enable_default_lighting(&mut self) {
+        let ([l0, l1, l2], ambient) = default_lighting();
+        self.directional_light0 = l0;
+        self.directional_light1 = l1;
+        self.directional_light2 = l2;
+        self.ambient_light_color = ambient;
+    }
+
+    /// `Texture` (default none): the texture set last, the game's own resource.
+    pub fn texture(&self) -> Option<&Texture2D> {
+        self.texture.as_deref()
+    }
+
+    /// Sets `Texture`, referenced as BasicEffect references its texture. SkinnedEffect always
+    /// samples it: `Apply` without one is `InvalidOperationException` (XNA would sample an
+    /// unset texture).
+    pub fn set_texture(&mut self, texture: Option<&Texture2D>) {
+        self.texture = texture.map(TextureRef::new);
+    }
+
+    /// `CurrentTechnique`: the one technique, with one pass.
+    pub fn current_technique(&self) -> EffectTechnique<'_> {
+        technique(self, "SkinnedEffect")
+    }
+
+    fn check_values(&self) -> Result<()> {
+        let mut colors = vec![self.alpha, self.specular_power];
+        for v in
+            [self.diffuse_color, self.emissive_color, self.specular_color, self.ambient_light_color]
+        {
+            colors.extend([v.x, v.y, v.z]);
+        }
+        let mut lights = Vec::new();
+        for l in self.lights() {
+            for v in [l.direction, l.diffuse_color, l.specular_color] {
+                lights.extend([v.x, v.y, v.z]);
+            }
+        }
+        let f = self.fog_color;
+        let fog = [f.x, f.y, f.z, self.fog_start, self.fog_end];
+        crate::finite::check_finite(&[("value", &colors), ("value", &lights), ("value", &fog)])
+    }
+
+    fn lights(&self) -> [&DirectionalLight; 3] {
+        [&self.directional_light0, &self.directional_light1, &self.directional_light2]
+    }
+}
+
+/// A bone as XNA uploads it: the first three columns of its matrix, one vec4 each.
+fn bone_rows(m: &Matrix) -> [[f32; 4]; 3] {
+    std::array::from_fn(|c| [m.m[0][c], m.m[1][c], m.m[2][c], m.m[3][c]])
+}
+
+matrices_and_fog!(SkinnedEffect);
+
+impl StockEffect for SkinnedEffect {
+    fn device(&self) -> &Arc<DeviceShared> {
+        &self.device
+    }
+
+    fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
+        self.check_values()?;
+        let texture = match (texture0, &self.texture) {
+            (Some(t), _) => t,
+            (None, Some(t)) => t.core.state()?,
+            (None, None) => {
+                return Err(XnaError::invalid_operation(
+                    "SkinnedEffect.Texture is null: the effect samples it.",
+                ))
+            }
+        };
+        let a = self.alpha.clamp(0.0, 1.0);
+        let d = self.diffuse_color;
+        let world_view = self.world.mul(&self.view);
+        let mut block = Block::new();
+        block
+            .mat4(&self.world)
+            .mat4(&self.world.invert().transpose())
+            .vec3(d * a, a)
+            .vec3((self.emissive_color + self.ambient_light_color * d) * a, 0.0)
+            .vec3(self.specular_color, self.specular_power)
+            .vec3(self.view.invert().translation(), 1.0)
+            .vec3(self.fog_color, 0.0)
+            .vec4(fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end));
+        let lights = self.lights();
+        for l in lights {
+            block.vec3(l.direction, 0.0);
+        }
+        for l in lights {
+            block.vec3(if l.enabled { l.diffuse_color } else { Vector3::ZERO }, 0.0);
+        }
+        for l in lights {
+            block.vec3(if l.enabled { l.specular_color } else { Vector3::ZERO }, 0.0);
+        }
+        let per_pixel =
+            self.prefer_per_pixel_lighting && self.device.profile == GraphicsProfile::HiDef;
+        block.vec4([
+            self.weights_per_vertex as f32,
+            1.0,
+            if per_pixel { 2.0 } else { 1.0 },
+            switch(self.fog_enabled),
+        ]);
+        Ok(AppliedEffect {
+            transform: clip_transform(&self.world, &self.view, &self.projection),
+            material: block.material(StockShader::Skinned),
+            texture,
+            texture2: None,
+            bones: self.bones.iter().flat_map(bone_rows).collect(),
+            needs_color: false,
+            needs_texture_coordinate: true,
+            needs_normal: true,
+            needs_texture_coordinate1: false,
+            needs_skinning: true,
+        })
+    }
+}
