@@ -21,7 +21,12 @@ layout(location = 0) out vec4 out_color;
 
 void main() {
 #ifdef INSTANCED
-    b = basic_instances.instances[v_instance];
+    // Only per-pixel lighting and fog read the block here: the other variants load none of it.
+    if (PER_PIXEL_LIGHTING) {
+        b = basic_instances.instances[v_instance];
+    } else if (FOG) {
+        b = basic_instances.instances[v_instance];
+    }
 #endif
     vec4 color = v_diffuse;
     if (TEXTURE) {
