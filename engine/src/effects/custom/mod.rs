@@ -175,6 +175,22 @@ struct Techn<'a> {
     passes: Vec<PassCode<'a>>,
 }
 
+/// `techniques` with each pass's two stage sources read as `code` (GLSL or HLSL text).
+fn source_techniques<'a>(
+    techniques: &[TechniqueSource<'a>],
+    code: fn(&'a str) -> Code<'a>,
+) -> Vec<Techn<'a>> {
+    let pass = |p: &PassSource<'a>| PassCode {
+        name: p.name,
+        vertex: code(p.vertex),
+        fragment: code(p.fragment),
+    };
+    techniques
+        .iter()
+        .map(|t| Techn { name: t.name, passes: t.passes.iter().map(pass).collect() })
+        .collect()
+}
+
 struct Pass {
     name: String,
     state: Arc<EffectState>,
@@ -373,22 +389,7 @@ impl CustomEffect {
         device: &GraphicsDevice,
         techniques: &[TechniqueSource<'_>],
     ) -> Result<CustomEffect> {
-        let techniques: Vec<_> = techniques
-            .iter()
-            .map(|t| Techn {
-                name: t.name,
-                passes: t
-                    .passes
-                    .iter()
-                    .map(|p| PassCode {
-                        name: p.name,
-                        vertex: Code::Glsl(p.vertex),
-                        fragment: Code::Glsl(p.fragment),
-                    })
-                    .collect(),
-            })
-            .collect();
-        CustomEffect::build(device, &techniques)
+        CustomEffect::build(device, &source_techniques(techniques, Code::Glsl))
     }
 
     /// An effect from SPIR-V: every pass's two stages as glslc or glslang compiled them, in the
@@ -459,22 +460,7 @@ impl CustomEffect {
         device: &GraphicsDevice,
         techniques: &[TechniqueSource<'_>],
     ) -> Result<CustomEffect> {
-        let techniques: Vec<_> = techniques
-            .iter()
-            .map(|t| Techn {
-                name: t.name,
-                passes: t
-                    .passes
-                    .iter()
-                    .map(|p| PassCode {
-                        name: p.name,
-                        vertex: Code::Hlsl(p.vertex),
-                        fragment: Code::Hlsl(p.fragment),
-                    })
-                    .collect(),
-            })
-            .collect();
-        CustomEffect::build(device, &techniques)
+        CustomEffect::build(device, &source_techniques(techniques, Code::Hlsl))
     }
 
     fn build(device: &GraphicsDevice, techniques: &[Techn<'_>]) -> Result<CustomEffect> {
