@@ -55,7 +55,7 @@
 //! | sprites and text | [`SpriteBatch`] (and [`SpriteBatchOptions`], [`SpriteOptions`]), [`SpriteFont`] |
 //! | geometry | [`VertexBuffer`], [`IndexBuffer`], [`VertexDeclaration`], [`GraphicsDevice::draw_indexed_primitives`] |
 //! | models | [`Model`] (loaded by [`ContentManager`]), [`ModelMesh`], [`ModelMeshPart`], [`ModelBone`], [`ModelEffect`] |
-//! | effects | [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`], [`SkinnedEffect`], [`CustomEffect`] (GLSL, HLSL or SPIR-V techniques), [`Effect`] (a sprite pixel stage) |
+//! | effects | [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`], [`SkinnedEffect`], [`EnvironmentMapEffect`], [`CustomEffect`] (GLSL, HLSL or SPIR-V techniques), [`Effect`] (a sprite pixel stage) |
 //! | queries and capture | [`OcclusionQuery`], [`GraphicsDevice::capture_frames`] |
 //! | maths | [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`], [`Color`], [`Rectangle`] |
 //! | validation messages, live objects | [`diagnostics`] |
@@ -187,6 +187,7 @@ pub use effects::custom::{
     TechniqueSource, VERTEX_SAMPLER_SLOTS,
 };
 pub use effects::dual_texture::DualTextureEffect;
+pub use effects::environment_map::EnvironmentMapEffect;
 pub use effects::parameters::{EffectParameterCollection, StockParameter};
 pub use effects::skinned::SkinnedEffect;
 pub use effects::sprite::Effect;

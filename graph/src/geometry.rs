@@ -200,6 +200,9 @@ pub enum StockShader {
     /// `SkinnedEffect`: `shaders/glsl/skinned.vert` and BasicEffect's fragment stage; its block
     /// is BasicEffect's, its bones travel beside it ([`GeometryDraw::bones`]).
     Skinned,
+    /// `EnvironmentMapEffect`: `shaders/glsl/environment_map.*`; its cube map travels as the
+    /// draw's second texture ([`GeometryDraw::texture2`]).
+    EnvironmentMap,
 }
 
 impl StockShader {
@@ -214,6 +217,8 @@ impl StockShader {
             StockShader::AlphaTest => 4 * 4,
             // diffuse, fog_color, fog_vector.
             StockShader::DualTexture => 3 * 4,
+            // world, world_inverse_transpose, six vec4s, three lights of two vec4s.
+            StockShader::EnvironmentMap => 16 + 16 + 6 * 4 + 6 * 4,
         }
     }
 }
@@ -255,6 +260,15 @@ pub struct StockVariant {
     pub alpha_equality: bool,
     /// SkinnedEffect's `WeightsPerVertex` (1, 2 or 4; 0 for the other effects).
     pub weights_per_vertex: u8,
+    /// EnvironmentMapEffect's Fresnel term (`FresnelFactor` non-zero): the cube map's share
+    /// falls off with the angle between the eye and the normal.
+    pub fresnel: bool,
+    /// EnvironmentMapEffect's specular term (`EnvironmentMapSpecular` non-zero): the cube
+    /// map's alpha times it is added.
+    pub environment_specular: bool,
+    /// EnvironmentMapEffect with `DirectionalLight1` and `DirectionalLight2` off: only light 0
+    /// is evaluated.
+    pub one_light: bool,
     /// The draw is a run of draws merged into one instanced draw
     /// ([`crate::compile::instances`]): instance `i` reads its block from a buffer of blocks,
     /// through the effect's instanced pair of stages, not from a uniform block. Chosen by the
@@ -265,9 +279,10 @@ pub struct StockVariant {
 impl StockVariant {
     /// The specialization constants of the stock stages, by `constant_id`: 0 vertex colour,
     /// 1 texture, 2 per-vertex lighting, 3 per-pixel lighting, 4 fog, 5 alpha equality, 6 two
-    /// weights per vertex, 7 four weights per vertex (neither: one). A stage declares the ones
-    /// it reads (`shaders/glsl/stock_options.glsl`).
-    pub fn constants(&self) -> [(u32, bool); 8] {
+    /// weights per vertex, 7 four weights per vertex (neither: one), 8 Fresnel, 9 environment
+    /// specular, 10 one light. A stage declares the ones it reads
+    /// (`shaders/glsl/stock_options.glsl`).
+    pub fn constants(&self) -> [(u32, bool); 11] {
         [
             (0, self.vertex_color),
             (1, self.texture),
@@ -277,6 +292,9 @@ impl StockVariant {
             (5, self.alpha_equality),
             (6, self.weights_per_vertex == 2),
             (7, self.weights_per_vertex == 4),
+            (8, self.fresnel),
+            (9, self.environment_specular),
+            (10, self.one_light),
         ]
     }
 }
@@ -301,7 +319,8 @@ impl StockMaterial {
     /// BasicEffect x vertex colour, y texture, z lighting (0 unlit, 1 per vertex, 2 per pixel),
     /// w fog; for AlphaTestEffect x vertex colour, y equality form, z fog; for DualTextureEffect
     /// x vertex colour, y fog; for SkinnedEffect x weights per vertex, y texture (always on), z
-    /// and w as BasicEffect's. An option the shader does not have stays off, so two draws of one
+    /// and w as BasicEffect's; for EnvironmentMapEffect x Fresnel, y environment specular, z one
+    /// light, w fog. An option the shader does not have stays off, so two draws of one
     /// effect differ in variant only where their shader can tell. Derived from the block rather
     /// than stored beside it, so a frame capture, which holds the block, replays the same
     /// variant.
@@ -342,6 +361,12 @@ impl StockMaterial {
             StockShader::DualTexture => {
                 v.vertex_color = on(0);
                 v.fog = on(1);
+            }
+            StockShader::EnvironmentMap => {
+                v.fresnel = on(0);
+                v.environment_specular = on(1);
+                v.one_light = on(2);
+                v.fog = on(3);
             }
         }
         v
@@ -392,8 +417,8 @@ pub struct GeometryDraw {
     /// The effect's shader pair and uniform values.
     pub material: StockMaterial,
     /// The second texture a `DualTextureEffect` samples (set 2, binding 1) with its sampler
-    /// (`SamplerStates[1]`), held like [`crate::Draw::textures`]; `None` for the other stock
-    /// effects.
+    /// (`SamplerStates[1]`), held like [`crate::Draw::textures`]: its `Texture2`, or an
+    /// `EnvironmentMapEffect`'s cube map; `None` for the other stock effects.
     pub texture2: Option<(Arc<crate::TextureState>, crate::SamplerState)>,
     /// A `SkinnedEffect`'s bones, three vec4 rows each (the first three columns of each bone's
     /// XNA matrix, as XNA uploads 4×3 matrices), bound to the vertex stage as a second uniform
@@ -474,6 +499,9 @@ mod tests {
                 fog: true,
                 alpha_equality: false,
                 weights_per_vertex: 0,
+                fresnel: false,
+                environment_specular: false,
+                one_light: false,
                 instanced: false,
             }
         );
@@ -504,6 +532,18 @@ mod tests {
         assert_eq!((four.weights_per_vertex, four.lighting), (4, StockLighting::PerPixel));
         assert_eq!(material(StockShader::Skinned, [1.0; 4]).variant().weights_per_vertex, 1);
         assert_eq!(basic.weights_per_vertex, 0);
+        // EnvironmentMapEffect: x Fresnel, y environment specular, z one light, w fog.
+        let env = material(StockShader::EnvironmentMap, [1.0, 0.0, 1.0, 1.0]).variant();
+        assert_eq!(
+            (env.fresnel, env.environment_specular, env.one_light, env.fog, env.texture),
+            (true, false, true, true, false)
+        );
+        let specular = material(StockShader::EnvironmentMap, [0.0, 1.0, 0.0, 0.0]).variant();
+        assert_eq!(
+            (specular.fresnel, specular.environment_specular, specular.one_light, specular.fog),
+            (false, true, false, false)
+        );
+        assert!(!basic.fresnel && !basic.environment_specular && !basic.one_light);
         // The values around the options word do not change the variant.
         let mut moved = material(StockShader::Basic, [1.0, 0.0, 2.0, 1.0]);
         moved.block[0] = -3.0;
@@ -521,6 +561,9 @@ mod tests {
             fog: true,
             alpha_equality: false,
             weights_per_vertex: 4,
+            fresnel: true,
+            environment_specular: false,
+            one_light: true,
             instanced: true,
         };
         assert_eq!(
@@ -533,7 +576,10 @@ mod tests {
                 (4, true),
                 (5, false),
                 (6, false),
-                (7, true)
+                (7, true),
+                (8, true),
+                (9, false),
+                (10, true)
             ]
         );
     }

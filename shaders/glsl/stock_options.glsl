@@ -10,3 +10,6 @@ layout(constant_id = 4) const bool FOG = false;              // FogEnabled
 layout(constant_id = 5) const bool ALPHA_EQUALITY = false;   // AlphaFunction Equal/NotEqual
 layout(constant_id = 6) const bool TWO_WEIGHTS = false;      // SkinnedEffect.WeightsPerVertex 2
 layout(constant_id = 7) const bool FOUR_WEIGHTS = false;     // SkinnedEffect.WeightsPerVertex 4
+layout(constant_id = 8) const bool FRESNEL = false;          // EnvironmentMapEffect.FresnelFactor != 0
+layout(constant_id = 9) const bool ENVIRONMENT_SPECULAR = false; // EnvironmentMapSpecular != 0
+layout(constant_id = 10) const bool ONE_LIGHT = false;       // EnvironmentMapEffect, lights 1 and 2 off

@@ -96,6 +96,23 @@ pub const DUAL_TEXTURE_VERT: Stage =
 pub const DUAL_TEXTURE_FRAG: Stage =
     Stage { name: "dual_texture.frag", spirv: include_bytes!("../spirv/dual_texture.frag.spv") };
 
+/// EnvironmentMapEffect vertex stage: position (vec3, location 0), texture coordinate (vec2, 2)
+/// and normal (vec3, 3); uniform block `EnvironmentMapUniforms` (400 bytes,
+/// `glsl/environment_map_uniforms.glsl`) at set 1. XNA's per-vertex diffuse lighting of one or
+/// three lights, the cube map's share with or without the Fresnel term, fog, and the reflected
+/// eye vector as the cube map's lookup direction.
+pub const ENVIRONMENT_MAP_VERT: Stage = Stage {
+    name: "environment_map.vert",
+    spirv: include_bytes!("../spirv/environment_map.vert.spv"),
+};
+
+/// EnvironmentMapEffect fragment stage: combined image samplers at set 2, binding 0 (`Texture`,
+/// 2D) and binding 1 (`EnvironmentMap`, cube); the same block at set 3; one colour output.
+pub const ENVIRONMENT_MAP_FRAG: Stage = Stage {
+    name: "environment_map.frag",
+    spirv: include_bytes!("../spirv/environment_map.frag.spv"),
+};
+
 /// The transfers through draws (multisampled sample planes, SDL_gpu's depth/stencil): a triangle
 /// covering the whole target from vertices 0 to 2 of a draw without vertex buffers; no
 /// resources, no outputs.
@@ -277,6 +294,7 @@ pub fn stock_stages(shader: StockShader, instanced: bool) -> (Stage, Stage) {
         StockShader::AlphaTest => (ALPHA_TEST_VERT, ALPHA_TEST_FRAG),
         StockShader::DualTexture => (DUAL_TEXTURE_VERT, DUAL_TEXTURE_FRAG),
         StockShader::Skinned => (SKINNED_VERT, BASIC_FRAG),
+        StockShader::EnvironmentMap => (ENVIRONMENT_MAP_VERT, ENVIRONMENT_MAP_FRAG),
     }
 }
 
@@ -347,6 +365,7 @@ pub fn stock_attributes(shader: StockShader) -> &'static [Attribute] {
             A::BlendIndices,
             A::BlendWeight,
         ],
+        StockShader::EnvironmentMap => &[A::Position, A::TextureCoordinate, A::Normal],
     }
 }
 
@@ -371,6 +390,8 @@ mod tests {
             DUAL_TEXTURE_VERT,
             DUAL_TEXTURE_FRAG,
             SKINNED_VERT,
+            ENVIRONMENT_MAP_VERT,
+            ENVIRONMENT_MAP_FRAG,
             FULLSCREEN_VERT,
             DEPTH_WRITE_FRAG,
             STENCIL_WRITE_FRAG,
@@ -457,6 +478,7 @@ mod tests {
             (StockShader::AlphaTest, false),
             (StockShader::DualTexture, false),
             (StockShader::Skinned, false),
+            (StockShader::EnvironmentMap, false),
         ];
         for (shader, instanced) in stocks {
             let (vertex, fragment) = stock_stages(shader, instanced);
@@ -473,6 +495,9 @@ mod tests {
                     fog: true,
                     alpha_equality: true,
                     weights_per_vertex: 4,
+                    fresnel: true,
+                    environment_specular: true,
+                    one_light: true,
                     instanced,
                 };
                 let frozen = specialize(&words, &variant.constants());
@@ -519,6 +544,7 @@ mod tests {
             StockShader::AlphaTest,
             StockShader::DualTexture,
             StockShader::Skinned,
+            StockShader::EnvironmentMap,
         ] {
             let (vertex, _) = stock_stages(shader, false);
             let mut table: Vec<u32> = stock_attributes(shader).iter().map(|&a| a as u32).collect();

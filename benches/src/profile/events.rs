@@ -183,6 +183,8 @@ fn describe_draw(draw: &Draw) -> DrawEvent {
         ShaderKind::Basic => match draw.geometry.as_ref().map(|g| g.material.shader) {
             Some(StockShader::AlphaTest) => "AlphaTestEffect",
             Some(StockShader::DualTexture) => "DualTextureEffect",
+            Some(StockShader::Skinned) => "SkinnedEffect",
+            Some(StockShader::EnvironmentMap) => "EnvironmentMapEffect",
             _ => "BasicEffect",
         },
     };

@@ -113,7 +113,8 @@ pub(crate) struct AppliedEffect {
     pub material: StockMaterial,
     /// The texture sampled at set 2, binding 0 (a white texel when the effect samples none).
     pub texture: Arc<TextureState>,
-    /// DualTextureEffect's `Texture2`, sampled with `SamplerStates[1]`.
+    /// DualTextureEffect's `Texture2` or EnvironmentMapEffect's `EnvironmentMap` (a cube),
+    /// sampled with `SamplerStates[1]`.
     pub texture2: Option<Arc<TextureState>>,
     /// SkinnedEffect's bones, three rows each ([`xnagraph_graph::GeometryDraw::bones`]); empty
     /// for the other effects.

@@ -3,7 +3,7 @@
 //!
 //! `stock.rs` holds what the stock effects share (what `EffectPass::apply` leaves on the
 //! device, lights, fog, the uniform block writer); `basic.rs` (`BasicEffect`), `alpha_test.rs`,
-//! `dual_texture.rs`, `skinned.rs` are the stock effects, `parameters.rs` their parameter collection and
+//! `dual_texture.rs`, `skinned.rs`, `environment_map.rs` are the stock effects, `parameters.rs` their parameter collection and
 //! `traits.rs` XNA's `IEffectMatrices`, `IEffectLights`, `IEffectFog`. `sprite/` is the
 //! pixel stage a `SpriteBatch` runs; `custom/` effects of GLSL, HLSL or SPIR-V techniques, with
 //! parameters reflected from their SPIR-V by `spirv.rs` (and an HLSL source's semantics and
@@ -18,6 +18,7 @@ pub(crate) mod alpha_test;
 pub(crate) mod basic;
 pub(crate) mod custom;
 pub(crate) mod dual_texture;
+pub(crate) mod environment_map;
 pub(crate) mod glsl;
 pub(crate) mod parameters;
 pub(crate) mod skinned;

@@ -1,8 +1,9 @@
 //! What XNA's stock effects share: what `EffectPass::apply` leaves on the device
 //! ([`AppliedEffect`]), directional lights, the fog vector, the clip-space transform, and the
 //! writer of a stock shader's uniform block. The effects themselves: `BasicEffect`
-//! (`crate::effects::basic`), [`AlphaTestEffect`](alpha_test::AlphaTestEffect) and
-//! [`DualTextureEffect`](dual_texture::DualTextureEffect).
+//! (`crate::effects::basic`), [`AlphaTestEffect`](alpha_test::AlphaTestEffect),
+//! [`DualTextureEffect`](dual_texture::DualTextureEffect), `SkinnedEffect` and
+//! `EnvironmentMapEffect`.
 
 use std::sync::Arc;
 

@@ -14,6 +14,7 @@ use crate::effects::alpha_test::AlphaTestEffect;
 use crate::effects::basic::BasicEffect;
 use crate::effects::custom::CustomEffect;
 use crate::effects::dual_texture::DualTextureEffect;
+use crate::effects::environment_map::EnvironmentMapEffect;
 use crate::effects::skinned::SkinnedEffect;
 use crate::effects::traits::EffectMatrices;
 use crate::error::{Result, XnaError};
@@ -40,9 +41,7 @@ use crate::math::Matrix;
 /// # }
 /// ```
 ///
-/// Where it differs from XNA: `EnvironmentMapEffect` does not exist in xnagraph yet, so no
-/// part holds one (a file naming one is refused when loaded); a
-/// `CustomEffect` has no `World`, `View` and `Projection` of its own (XNA's custom effects do
+/// Where it differs from XNA: a `CustomEffect` has no `World`, `View` and `Projection` of its own (XNA's custom effects do
 /// not implement `IEffectMatrices` either), so [`Model::draw`](crate::Model::draw) refuses a
 /// model that holds one, as XNA's does.
 #[derive(Clone)]
@@ -55,6 +54,8 @@ pub enum ModelEffect {
     DualTexture(Arc<Mutex<DualTextureEffect>>),
     /// A `SkinnedEffect` (what XNA's skinned model processor makes).
     Skinned(Arc<Mutex<SkinnedEffect>>),
+    /// An `EnvironmentMapEffect`.
+    EnvironmentMap(Arc<Mutex<EnvironmentMapEffect>>),
     /// A `CustomEffect`: every pass of its current technique draws the part.
     Custom(Arc<CustomEffect>),
 }
@@ -89,6 +90,12 @@ impl From<SkinnedEffect> for ModelEffect {
     }
 }
 
+impl From<EnvironmentMapEffect> for ModelEffect {
+    fn from(effect: EnvironmentMapEffect) -> Self {
+        ModelEffect::EnvironmentMap(Arc::new(Mutex::new(effect)))
+    }
+}
+
 impl From<Arc<CustomEffect>> for ModelEffect {
     fn from(effect: Arc<CustomEffect>) -> Self {
         ModelEffect::Custom(effect)
@@ -104,6 +111,7 @@ impl ModelEffect {
             (ModelEffect::AlphaTest(a), ModelEffect::AlphaTest(b)) => Arc::ptr_eq(a, b),
             (ModelEffect::DualTexture(a), ModelEffect::DualTexture(b)) => Arc::ptr_eq(a, b),
             (ModelEffect::Skinned(a), ModelEffect::Skinned(b)) => Arc::ptr_eq(a, b),
+            (ModelEffect::EnvironmentMap(a), ModelEffect::EnvironmentMap(b)) => Arc::ptr_eq(a, b),
             (ModelEffect::Custom(a), ModelEffect::Custom(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
@@ -116,6 +124,7 @@ impl ModelEffect {
             ModelEffect::AlphaTest(_) => "AlphaTestEffect",
             ModelEffect::DualTexture(_) => "DualTextureEffect",
             ModelEffect::Skinned(_) => "SkinnedEffect",
+            ModelEffect::EnvironmentMap(_) => "EnvironmentMapEffect",
             ModelEffect::Custom(_) => "CustomEffect",
         }
     }
@@ -138,6 +147,7 @@ impl ModelEffect {
             ModelEffect::AlphaTest(e) => set(&mut *lock(e), world, view, projection),
             ModelEffect::DualTexture(e) => set(&mut *lock(e), world, view, projection),
             ModelEffect::Skinned(e) => set(&mut *lock(e), world, view, projection),
+            ModelEffect::EnvironmentMap(e) => set(&mut *lock(e), world, view, projection),
             ModelEffect::Custom(_) => {
                 return Err(XnaError::invalid_operation(
                     "The model contains an effect that does not implement IEffectMatrices (a \
@@ -166,6 +176,10 @@ impl ModelEffect {
                 draw()
             }
             ModelEffect::Skinned(e) => {
+                lock(e).current_technique().passes()[0].apply()?;
+                draw()
+            }
+            ModelEffect::EnvironmentMap(e) => {
                 lock(e).current_technique().passes()[0].apply()?;
                 draw()
             }

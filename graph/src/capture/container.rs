@@ -26,8 +26,9 @@ pub const MAGIC: [u8; 8] = *b"XNAGCAP\0";
 /// snapshot of multisampled preserving targets ([`super::record::SampleSnapshotRecord`], skipped
 /// likewise) and of multisampled targets' depth/stencil (the `SAMPLE_DEPTH_SNAPSHOT` kind, whose
 /// records 3.1 readers would refuse as `DEPTH_SNAPSHOT`s). Major 4: SkinnedEffect (a new
-/// stock shader, two more vertex attribute locations and each geometry draw's bones).
-pub const VERSION: (u16, u16) = (4, 0);
+/// stock shader, two more vertex attribute locations and each geometry draw's bones). Major 5:
+/// EnvironmentMapEffect (a new stock shader, which 4.x readers cannot decode).
+pub const VERSION: (u16, u16) = (5, 0);
 /// Bytes before the first chunk: the magic and the version.
 pub const HEADER_LEN: usize = 12;
 /// Bytes of a chunk's header: kind, decoded length, stored length.

@@ -454,7 +454,7 @@ fn a_geometry_effect_of_no_outputs_or_repeated_bindings_is_refused() {
 }
 
 #[test]
-fn a_chunk_of_an_unknown_kind_is_skipped_and_a_3_x_file_is_refused_by_its_version() {
+fn a_chunk_of_an_unknown_kind_is_skipped_and_a_4_x_file_is_refused_by_its_version() {
     // A later minor version's additive chunk, between known ones: skipped with a warning.
     let bytes = file(|w| {
         w.chunk(kind::GEOMETRY_EFFECT + 100, &(1u32, "a record of a later format")).unwrap();
@@ -462,13 +462,13 @@ fn a_chunk_of_an_unknown_kind_is_skipped_and_a_3_x_file_is_refused_by_its_versio
     });
     let capture = Capture::from_bytes(&bytes).unwrap();
     assert_eq!(capture.textures.len(), 2, "the chunk after the unknown one is read");
-    // A 3.x file's flushes have another layout: refused at the header, naming its version.
+    // A 4.x file's flushes have another layout: refused at the header, naming its version.
     let mut old = bytes;
-    old[8..10].copy_from_slice(&3u16.to_le_bytes());
-    old[10..12].copy_from_slice(&2u16.to_le_bytes());
+    old[8..10].copy_from_slice(&4u16.to_le_bytes());
+    old[10..12].copy_from_slice(&0u16.to_le_bytes());
     let e = Capture::from_bytes(&old).unwrap_err();
     assert_eq!((e.offset, e.chunk), (8, None));
-    assert!(e.message.contains("format version 3.2; this reader reads 4.x"), "{e}");
+    assert!(e.message.contains("format version 4.0; this reader reads 5.x"), "{e}");
 }
 
 /// A file whose texture 1 is a 4x4 target of `depth` and `samples`, with a depth snapshot of

@@ -280,8 +280,8 @@ fn uniform_block(d: &Draw, g: &GeometryDraw) -> [f32; 16 + xnagraph_graph::MATER
 }
 
 /// The stock effect's two fragment samplers: `Texture`, and `Texture2` that only
-/// DualTextureEffect reads (the others get the first texture there, so that no declared sampler
-/// is ever left unbound).
+/// DualTextureEffect (a 2D texture) and EnvironmentMapEffect (its cube map) read (the others get
+/// the first texture there, so that no declared sampler is ever left unbound).
 fn stock_samplers(
     rec: &mut Recorder<'_>,
     d: &Draw,
@@ -296,13 +296,16 @@ fn stock_samplers(
     }
     let sampler = rec.pipelines.sampler(rec.device, &d.sampler, texture.desc.mip_levels)?;
     let first = SDL_GPUTextureSamplerBinding { texture: texture.color, sampler };
-    // Slot 1 is read only by DualTextureEffect's fragment stage; the others get the first
-    // texture there, so that no declared sampler is ever left unbound.
+    // Slot 1 is read only by DualTextureEffect's and EnvironmentMapEffect's fragment stages;
+    // the others get the first texture there, so that no declared sampler is ever left unbound.
+    let cube = g.material.shader == StockShader::EnvironmentMap;
     let second = match &g.texture2 {
         Some((t, s)) => {
             let t = rec.textures.get(t.native())?;
-            if t.is_cube() || t.desc.is_volume() {
-                return Err(malformed("a geometry draw of a texture that is not 2D"));
+            if t.is_cube() != cube || t.desc.is_volume() {
+                return Err(malformed(
+                    "a geometry draw of a texture of another kind than its sampler",
+                ));
             }
             let sampler = rec.pipelines.sampler(rec.device, s, t.desc.mip_levels)?;
             SDL_GPUTextureSamplerBinding { texture: t.color, sampler }

@@ -567,7 +567,8 @@ fn stock_values(
 }
 
 /// The (view, sampler) pairs of a stock draw's `Texture` and `Texture2` (the first again for the
-/// effects without a second texture).
+/// effects without a second texture): 2D views, but for EnvironmentMapEffect's second, which is
+/// its cube map's cube view (binding 1's descriptor type is the same for both).
 fn sampled_pair(
     rec: &mut Recorder<'_>,
     d: &Draw,
@@ -577,17 +578,21 @@ fn sampled_pair(
     if d.textures.len() != 1 {
         return Err(malformed("a geometry draw of several textures"));
     }
-    let sampled = |rec: &mut Recorder<'_>, t: &xnagraph_graph::TextureState, s| {
+    let sampled = |rec: &mut Recorder<'_>, t: &xnagraph_graph::TextureState, s, view| {
         let texture = rec.textures.get(t.native())?;
-        if texture.sampled_view_type != vk::ImageViewType::TYPE_2D {
-            return Err(malformed("a geometry draw of a texture that is not 2D"));
+        if texture.sampled_view_type != view {
+            return Err(malformed("a geometry draw of a texture of another kind than its sampler"));
         }
         let sampler = rec.pipelines.sampler(gpu, s, texture.desc.mip_levels)?;
         Ok((texture.sampled_view, sampler))
     };
-    let first = sampled(rec, d.textures.first(), &d.sampler)?;
+    let first = sampled(rec, d.textures.first(), &d.sampler, vk::ImageViewType::TYPE_2D)?;
+    let second_view = match g.material.shader {
+        StockShader::EnvironmentMap => vk::ImageViewType::CUBE,
+        _ => vk::ImageViewType::TYPE_2D,
+    };
     let second = match &g.texture2 {
-        Some((t, s)) => sampled(rec, t, s)?,
+        Some((t, s)) => sampled(rec, t, s, second_view)?,
         None => first,
     };
     Ok([first, second])
