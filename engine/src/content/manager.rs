@@ -23,6 +23,7 @@ use crate::device::GraphicsDevice;
 use crate::effects::alpha_test::AlphaTestEffect;
 use crate::effects::basic::BasicEffect;
 use crate::effects::dual_texture::DualTextureEffect;
+use crate::effects::environment_map::EnvironmentMapEffect;
 use crate::effects::skinned::SkinnedEffect;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -65,6 +66,8 @@ pub enum Cached {
     DualTextureEffect(Arc<DualTextureEffect>),
     /// A `SkinnedEffect`.
     SkinnedEffect(Arc<SkinnedEffect>),
+    /// An `EnvironmentMapEffect`.
+    EnvironmentMapEffect(Arc<EnvironmentMapEffect>),
     /// A `Model`.
     Model(Arc<Model>),
     /// An `Int32` (`i32`).
@@ -103,6 +106,7 @@ impl Cached {
             Cached::AlphaTestEffect(_) => AlphaTestEffect::TYPE,
             Cached::DualTextureEffect(_) => DualTextureEffect::TYPE,
             Cached::SkinnedEffect(_) => SkinnedEffect::TYPE,
+            Cached::EnvironmentMapEffect(_) => EnvironmentMapEffect::TYPE,
             Cached::Model(_) => Model::TYPE,
             Cached::Int32(_) => i32::TYPE,
             Cached::Single(_) => f32::TYPE,
@@ -134,6 +138,7 @@ impl Cached {
             | Cached::AlphaTestEffect(_)
             | Cached::DualTextureEffect(_)
             | Cached::SkinnedEffect(_)
+            | Cached::EnvironmentMapEffect(_)
             | Cached::Int32(_)
             | Cached::Single(_)
             | Cached::Boolean(_)
@@ -165,8 +170,8 @@ mod sealed {
 
 /// A type [`ContentManager::load`] reads from `.xnb` files: [`Texture2D`], [`Texture3D`],
 /// [`TextureCube`], [`SpriteFont`], [`VertexDeclaration`], [`VertexBuffer`], [`IndexBuffer`],
-/// the effect materials [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`] and
-/// [`SkinnedEffect`],
+/// the effect materials [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`],
+/// [`SkinnedEffect`] and [`EnvironmentMapEffect`],
 /// [`Model`], and the values XNA's primitive readers make: `i32` (`Int32`), `f32` (`Single`),
 /// `bool` (`Boolean`), [`String`], [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`],
 /// [`Quaternion`] and [`Color`].
@@ -210,6 +215,7 @@ content!(BasicEffect, BasicEffect, |effect: Box<BasicEffect>| *effect);
 content!(AlphaTestEffect, AlphaTestEffect, |effect: Box<AlphaTestEffect>| *effect);
 content!(DualTextureEffect, DualTextureEffect, |effect: Box<DualTextureEffect>| *effect);
 content!(SkinnedEffect, SkinnedEffect, |effect: Box<SkinnedEffect>| *effect);
+content!(EnvironmentMapEffect, EnvironmentMapEffect, |effect: Box<EnvironmentMapEffect>| *effect);
 content!(Model, Model, |model: Box<Model>| *model);
 content!(i32, Int32, std::convert::identity);
 content!(f32, Single, std::convert::identity);
@@ -321,10 +327,8 @@ impl<'d> ContentManager<'d> {
     /// indices on a Reach device), an asset of another type than `T` (also when the name was
     /// loaded before as another type), an external reference that cannot be loaded (carrying
     /// its error) or that names an asset being read (a cycle, the chain of names in the
-    /// message), compiled effect bytecode (XNA's Direct3D effects and MonoGame's, which
-    /// xnagraph cannot run: a `CustomEffect` of GLSL or SPIR-V takes their place), and a
-    /// `SkinnedEffect` or `EnvironmentMapEffect` material, which xnagraph does not have yet,
-    /// also as a model's part's effect. Where the file is at fault the message gives the byte offset, in the
+    /// message), and compiled effect bytecode (XNA's Direct3D effects and MonoGame's, which
+    /// xnagraph cannot run: a `CustomEffect` of GLSL or SPIR-V takes their place). Where the file is at fault the message gives the byte offset, in the
     /// file or, for a compressed file, in its decompressed content.
     pub fn load<T: Content>(&self, asset_name: &str) -> Result<Arc<T>> {
         self.load_in::<T>(asset_name, &[])
@@ -429,5 +433,9 @@ impl References for ContentManager<'_> {
 
     fn texture(&self, name: &str, chain: &[String]) -> Result<Arc<Texture2D>> {
         self.load_in::<Texture2D>(name, chain)
+    }
+
+    fn texture_cube(&self, name: &str, chain: &[String]) -> Result<Arc<TextureCube>> {
+        self.load_in::<TextureCube>(name, chain)
     }
 }

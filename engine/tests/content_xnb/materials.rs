@@ -2,14 +2,14 @@
 //! `DualTextureEffect` materials loaded through `ContentManager` with every field read back, a
 //! texture named by a relative reference loaded once and shared, cycles refused with their
 //! chain, a `SkinnedEffect` read with every field and a bad WeightsPerVertex refused at its
-//! byte, the effect xnagraph lacks (`EnvironmentMapEffect`) and compiled
-//! effect bytecode refused naming the asset, truncations refused at the byte where they end;
+//! byte, an `EnvironmentMapEffect` read with every field, its texture and its cube map,
+//! compiled effect bytecode refused naming the asset, truncations refused at the byte where they end;
 //! and the primitive and math readers.
 
 use super::*;
 use xnagraph::{
-    AlphaTestEffect, BasicEffect, CompareFunction, DualTextureEffect, Matrix, Quaternion,
-    SkinnedEffect, Vector3, Vector4,
+    AlphaTestEffect, BasicEffect, CompareFunction, DualTextureEffect, EnvironmentMapEffect, Matrix,
+    Quaternion, SkinnedEffect, TextureCube, Vector3, Vector4,
 };
 
 const GRAY: [f32; 3] = [0.25, 0.5, 0.75];
@@ -337,33 +337,64 @@ fn a_skinned_effect_reads_every_field_and_its_texture() {
     );
 }
 
+/// A 1×1 `Color` cube whose faces are `seed`'s pattern.
+fn small_cube(seed: u8) -> Vec<u8> {
+    let faces: [Vec<Vec<u8>>; 6] = std::array::from_fn(|f| vec![pattern(4, seed + f as u8)]);
+    xnb(&asset_body(&["TextureCubeReader"], |b| texture_cube_data(b, 0, 1, &faces)))
+}
+
 #[test]
-fn environment_map_effects_are_refused_after_their_layout_is_read() {
+fn an_environment_map_effect_reads_every_field_its_texture_and_its_cube_map() {
     let _v = Validation::new();
     let device = device(8, 8);
-    let dir = content_dir("lacking-effects");
+    let dir = content_dir("environment-map-effect");
+    write(&dir, "ship/base", &small_texture(2));
+    write(&dir, "sky/day", &small_cube(5));
     let content = ContentManager::new(&device, &dir);
     let m = stone("");
-    let env = asset_body(&["EnvironmentMapEffectReader"], |b| {
-        environment_map_effect_data(b, ["base", "sky"], &m)
+    let body = asset_body(&["EnvironmentMapEffectReader"], |b| {
+        environment_map_effect_data(b, ["base", "..\\sky\\day"], &m)
     });
-    let (name, body, effect) = ("env", &env, "EnvironmentMapEffect");
-    let reader = format!("{effect}Reader");
-    let from = data_at(&[&reader]);
-    write(&dir, name, &xnb(body));
-    // The data ends where the file ends: every field was read in its place. The
-    // references are read, not loaded (no file "base" or "sky" exists).
-    let read = format!("read from byte {from} to byte {}", 10 + body.len());
-    refused_saying(&content, name, &[effect, &read, "not available in xnagraph yet"]);
+    write(&dir, "ship/hull", &xnb(&body));
+    let effect = content.load::<EnvironmentMapEffect>("ship/hull").unwrap();
+    // The writer's EnvironmentMapAmount 0.75, FresnelFactor 0.5; the material's colours.
+    assert_eq!(effect.environment_map_amount, 0.75);
+    assert_eq!(effect.environment_map_specular, v3(m.specular));
+    assert_eq!(effect.fresnel_factor, 0.5);
+    assert_eq!(effect.diffuse_color, v3(m.diffuse));
+    assert_eq!(effect.emissive_color, v3(m.emissive));
+    assert_eq!(effect.alpha, m.alpha);
+    // What the file does not hold keeps the constructor's value.
+    assert!(effect.directional_light0.enabled && effect.lighting_enabled());
+    let base = content.load::<Texture2D>("ship/base").unwrap();
+    assert_eq!(effect.texture().unwrap().resource_id(), base.resource_id());
+    // The cube map is the manager's cached asset, shared.
+    let sky = content.load::<TextureCube>("sky/day").unwrap();
+    assert!(Arc::ptr_eq(effect.environment_map().unwrap(), &sky));
+    // A model part or a game may hold it and apply it as loaded.
+    effect.current_technique().passes()[0].apply().unwrap();
+
+    // A Texture2D where the cube map belongs is refused, carrying the type error.
+    let body = asset_body(&["EnvironmentMapEffectReader"], |b| {
+        environment_map_effect_data(b, ["base", "base"], &m)
+    });
+    write(&dir, "ship/flat", &xnb(&body));
+    let message = refusal::<EnvironmentMapEffect>(&content, "ship/flat");
+    assert!(message.contains("the EnvironmentMapEffect's EnvironmentMap"), "{message}");
+    assert!(message.contains("TextureCube"), "{message}");
     // One byte short: the last field (Alpha) is refused where it lies.
+    let body = asset_body(&["EnvironmentMapEffectReader"], |b| {
+        environment_map_effect_data(b, ["base", "..\\sky\\day"], &m)
+    });
     let mut cut = body.clone();
     cut.pop();
-    write(&dir, &format!("{name}-cut"), &xnb(&cut));
+    write(&dir, "ship/cut", &xnb(&cut));
+    let message = refusal::<EnvironmentMapEffect>(&content, "ship/cut");
     let last = format!(
-        "ends while reading the {effect}'s Alpha (4 bytes, 3 left) at byte {}",
+        "ends while reading the EnvironmentMapEffect's Alpha (4 bytes, 3 left) at byte {}",
         10 + body.len() - 4
     );
-    refused_saying(&content, &format!("{name}-cut"), &[&last]);
+    assert!(message.contains(&last), "{message}");
 }
 
 #[test]

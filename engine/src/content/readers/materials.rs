@@ -30,9 +30,7 @@
 //! What is decided here: a texture reference is loaded as a `Texture2D` (the environment map as a
 //! `TextureCube`), and one of another type is an error (XNA's readers cast with `as`, making it
 //! null); an external reference that fails carries the referenced asset's error; a
-//! ReferenceAlpha past 255 and a WeightsPerVertex other than 1, 2 or 4 are refused;
-//! `EnvironmentMapEffect`, which xnagraph does not have yet, is read to its end, so every
-//! field's place is checked, then refused, its references read but not loaded; compiled
+//! ReferenceAlpha past 255 and a WeightsPerVertex other than 1, 2 or 4 are refused; compiled
 //! effect bytecode is read, then refused: xnagraph runs GLSL or SPIR-V (`CustomEffect`), not
 //! Direct3D or MGFX bytecode.
 
@@ -45,8 +43,10 @@ use crate::device::GraphicsDevice;
 use crate::effects::alpha_test::AlphaTestEffect;
 use crate::effects::basic::BasicEffect;
 use crate::effects::dual_texture::DualTextureEffect;
+use crate::effects::environment_map::EnvironmentMapEffect;
 use crate::effects::skinned::SkinnedEffect;
 use crate::error::{Result, XnaError};
+use crate::resources::cube::TextureCube;
 use crate::resources::texture::Texture2D;
 
 /// XNA 4.0's wrapper of a compiled effect (`0xBCF00BCF`, little-endian).
@@ -82,18 +82,32 @@ pub(crate) fn resolve_reference(asset: &str, reference: &str) -> String {
 }
 
 impl ContentReader<'_> {
-    /// `ReadExternalReference<T>`: the name (empty: `None`), then the asset it denotes, loaded
-    /// through the manager (cached and shared; a name already being read is a cycle). A failed
-    /// load is this asset's error, saying where the reference lies and carrying the
-    /// referenced asset's error.
+    /// `ReadExternalReference<Texture2D>` (see [`Self::external`]).
     fn external_texture(&mut self, what: &str) -> Result<Option<Arc<Texture2D>>> {
+        self.external(what, |m, name, chain| m.texture(name, chain))
+    }
+
+    /// `ReadExternalReference<TextureCube>` (see [`Self::external`]).
+    fn external_cube(&mut self, what: &str) -> Result<Option<Arc<TextureCube>>> {
+        self.external(what, |m, name, chain| m.texture_cube(name, chain))
+    }
+
+    /// `ReadExternalReference<T>`: the name (empty: `None`), then the asset it denotes, loaded
+    /// through the manager by `load` (cached and shared; a name already being read is a
+    /// cycle). A failed load is this asset's error, saying where the reference lies and
+    /// carrying the referenced asset's error.
+    fn external<T>(
+        &mut self,
+        what: &str,
+        load: impl FnOnce(&dyn super::References, &str, &[String]) -> Result<Arc<T>>,
+    ) -> Result<Option<Arc<T>>> {
         let at = self.xnb.position();
         let reference = self.xnb.string(what)?;
         if reference.is_empty() {
             return Ok(None);
         }
         let name = resolve_reference(self.xnb.asset(), &reference);
-        self.manager.texture(&name, self.chain).map(Some).map_err(|e| {
+        load(self.manager, &name, self.chain).map(Some).map_err(|e| {
             // The referenced asset's message without its closing period, as it is nested.
             let inner = match e {
                 XnaError::ContentLoad { asset, message } => {
@@ -193,20 +207,6 @@ impl ContentReader<'_> {
         Ok(effect)
     }
 
-    /// The refusal of an effect type xnagraph lacks, after its layout from `at` was read.
-    fn lacking(&self, effect: &str, at: usize) -> XnaError {
-        load_error(
-            self.xnb.asset(),
-            format!(
-                "{} is a {effect} (its data read from {} to {}), and {effect} is not \
-                 available in xnagraph yet",
-                self.subject,
-                self.xnb.place(at),
-                self.xnb.place(self.xnb.position())
-            ),
-        )
-    }
-
     /// `SkinnedEffectReader`. A WeightsPerVertex other than 1, 2 or 4 is an error at its byte
     /// (XNA's reader would raise the setter's `ArgumentOutOfRangeException`).
     pub(super) fn skinned_effect(&mut self) -> Result<SkinnedEffect> {
@@ -235,24 +235,29 @@ impl ContentReader<'_> {
         Ok(effect)
     }
 
-    /// `EnvironmentMapEffectReader`'s layout, read to its end, then refused.
-    pub(super) fn environment_map_effect(&mut self) -> XnaError {
+    /// `EnvironmentMapEffectReader`: the texture and the cube map (external references), then
+    /// EnvironmentMapAmount, EnvironmentMapSpecular, FresnelFactor, DiffuseColor,
+    /// EmissiveColor and Alpha.
+    pub(super) fn environment_map_effect(&mut self) -> Result<EnvironmentMapEffect> {
         let at = self.xnb.position();
-        let read = |r: &mut Self| -> Result<()> {
-            r.xnb.string("the EnvironmentMapEffect's Texture")?;
-            r.xnb.string("the EnvironmentMapEffect's EnvironmentMap")?;
-            r.xnb.f32("the EnvironmentMapEffect's EnvironmentMapAmount")?;
-            r.vector3_of("the EnvironmentMapEffect's EnvironmentMapSpecular")?;
-            r.xnb.f32("the EnvironmentMapEffect's FresnelFactor")?;
-            r.vector3_of("the EnvironmentMapEffect's DiffuseColor")?;
-            r.vector3_of("the EnvironmentMapEffect's EmissiveColor")?;
-            r.xnb.f32("the EnvironmentMapEffect's Alpha")?;
-            Ok(())
-        };
-        match read(self) {
-            Ok(()) => self.lacking("EnvironmentMapEffect", at),
-            Err(e) => e,
-        }
+        let texture = self.external_texture("the EnvironmentMapEffect's Texture")?;
+        let environment_map = self.external_cube("the EnvironmentMapEffect's EnvironmentMap")?;
+        let amount = self.xnb.f32("the EnvironmentMapEffect's EnvironmentMapAmount")?;
+        let specular = self.vector3_of("the EnvironmentMapEffect's EnvironmentMapSpecular")?;
+        let fresnel = self.xnb.f32("the EnvironmentMapEffect's FresnelFactor")?;
+        let diffuse = self.vector3_of("the EnvironmentMapEffect's DiffuseColor")?;
+        let emissive = self.vector3_of("the EnvironmentMapEffect's EmissiveColor")?;
+        let alpha = self.xnb.f32("the EnvironmentMapEffect's Alpha")?;
+        let mut effect = self.stock("EnvironmentMapEffect", at, EnvironmentMapEffect::new)?;
+        effect.set_texture(texture.as_deref());
+        effect.set_environment_map(environment_map);
+        effect.environment_map_amount = amount;
+        effect.environment_map_specular = specular;
+        effect.fresnel_factor = fresnel;
+        effect.diffuse_color = diffuse;
+        effect.emissive_color = emissive;
+        effect.alpha = alpha;
+        Ok(effect)
     }
 
     /// `EffectReader`'s bytecode, read, then refused, named by its signature.

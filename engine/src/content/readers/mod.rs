@@ -51,6 +51,7 @@ use crate::device::GraphicsDevice;
 use crate::effects::alpha_test::AlphaTestEffect;
 use crate::effects::basic::BasicEffect;
 use crate::effects::dual_texture::DualTextureEffect;
+use crate::effects::environment_map::EnvironmentMapEffect;
 use crate::effects::skinned::SkinnedEffect;
 use crate::error::{Result, XnaError};
 use crate::math::{Color, Matrix, Quaternion, Rectangle, Vector2, Vector3, Vector4};
@@ -119,6 +120,8 @@ pub enum Object {
     DualTextureEffect(Box<DualTextureEffect>),
     /// `SkinnedEffectReader`'s.
     SkinnedEffect(Box<SkinnedEffect>),
+    /// `EnvironmentMapEffectReader`'s.
+    EnvironmentMapEffect(Box<EnvironmentMapEffect>),
     /// `ModelReader`'s, before its shared resources are read.
     PendingModel(Box<model::PendingModel>),
     /// `ModelReader`'s, with its shared resources.
@@ -141,6 +144,8 @@ pub(crate) trait References {
     /// The texture asset `name`, read inside the assets of `chain` (outermost first): loaded
     /// once and cached by the manager, a name already in `chain` refused as a cycle.
     fn texture(&self, name: &str, chain: &[String]) -> Result<Arc<Texture2D>>;
+    /// The cube map asset `name`, loaded as [`References::texture`] loads a texture.
+    fn texture_cube(&self, name: &str, chain: &[String]) -> Result<Arc<TextureCube>>;
 }
 
 /// Reads objects with the file's type readers.
@@ -310,7 +315,9 @@ impl<'a> ContentReader<'a> {
                 Object::DualTextureEffect(Box::new(self.dual_texture_effect()?))
             }
             Reader::SkinnedEffect => Object::SkinnedEffect(Box::new(self.skinned_effect()?)),
-            Reader::EnvironmentMapEffect => return Err(self.environment_map_effect()),
+            Reader::EnvironmentMapEffect => {
+                Object::EnvironmentMapEffect(Box::new(self.environment_map_effect()?))
+            }
             Reader::Effect => return Err(self.effect()),
             Reader::Model if self.in_model => {
                 return Err(self.xnb.error_at(
@@ -491,6 +498,7 @@ fn object_reader(object: &Object) -> Reader {
         Object::AlphaTestEffect(_) => Reader::AlphaTestEffect,
         Object::DualTextureEffect(_) => Reader::DualTextureEffect,
         Object::SkinnedEffect(_) => Reader::SkinnedEffect,
+        Object::EnvironmentMapEffect(_) => Reader::EnvironmentMapEffect,
         Object::PendingModel(_) | Object::Model(_) => Reader::Model,
     }
 }

@@ -91,6 +91,9 @@ impl Shared {
                 Shared::Effect(ModelEffect::DualTexture(shared(*e)))
             }
             Some(Object::SkinnedEffect(e)) => Shared::Effect(ModelEffect::Skinned(shared(*e))),
+            Some(Object::EnvironmentMapEffect(e)) => {
+                Shared::Effect(ModelEffect::EnvironmentMap(shared(*e)))
+            }
             Some(other) => Shared::Other(other.type_name()),
         }
     }
@@ -141,6 +144,7 @@ fn into_tag(object: Object) -> Option<ModelTag> {
         Object::AlphaTestEffect(v) => Arc::new(*v),
         Object::DualTextureEffect(v) => Arc::new(*v),
         Object::SkinnedEffect(v) => Arc::new(*v),
+        Object::EnvironmentMapEffect(v) => Arc::new(*v),
         Object::PendingModel(_) | Object::Model(_) => return None,
     })
 }
