@@ -129,6 +129,10 @@ pub(crate) struct AppliedEffect {
     pub needs_texture_coordinate1: bool,
     /// The vertex declaration must have `BlendIndices0` and `BlendWeight0`.
     pub needs_skinning: bool,
+    /// Whether a draw samples what `Textures[0]` and `Textures[1]` hold at the draw in place
+    /// of `texture` and `texture2`: set by `EffectPass::apply` for the slots it wrote, as XNA's
+    /// draws sample the device's textures; a `SpriteBatch`'s draws sample their own.
+    pub reads_slots: [bool; 2],
 }
 
 /// What `CustomPass::apply` left on the device for the draws that follow.

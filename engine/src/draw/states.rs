@@ -6,8 +6,9 @@
 //! wire frame without fillModeNonSolid, anisotropic filtering without samplerAnisotropy, a
 //! vertex texture or vertex sampler under Reach) and keeps it; the draws record it. A custom
 //! effect's `apply` writes its texture parameters into `Textures` and `VertexTextures` at their
-//! samplers' bindings, as XNA's does, and a draw samples what the slots hold then. SpriteBatch
-//! keeps its own states and does not change these.
+//! samplers' bindings, as XNA's does, and a draw samples what the slots hold then; a stock
+//! effect's `apply` writes the textures it samples into `Textures` and its draws read them there
+//! too. SpriteBatch keeps its own states, and leaves the last texture it drew in `Textures[0]`.
 
 use std::sync::Arc;
 
@@ -20,6 +21,7 @@ use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::resources::buffer::{IndexBuffer, VertexBuffer};
+use crate::resources::cube::{CubeRef, TextureCube};
 use crate::resources::texture::{Texture2D, TextureRef};
 
 /// The shader stage a texture or sampler collection serves.
@@ -74,11 +76,13 @@ impl Stage {
 /// A custom effect's `EffectPass::apply` writes each texture parameter into the slot of its
 /// sampler's binding (XNA's null where the parameter holds none), and each draw samples what
 /// the slots hold at the draw: a texture set here after `apply` replaces the parameter's for
-/// the draws that follow, as in XNA. Where xnagraph differs: the stock effects and SpriteBatch
-/// neither read nor write these slots (they bind their own textures); the slots hold
-/// `Texture2D`s (render targets through their `Texture2D`), as custom effects sample only
-/// `sampler2D`s; and a draw whose pass samples an empty slot is `InvalidOperation` instead of
-/// sampling zeros.
+/// the draws that follow, as in XNA. The stock effects' `apply` writes the textures their
+/// shader samples (`Texture` at 0, `Texture2` or `EnvironmentMap` at 1) and their draws sample
+/// these slots too; a `SpriteBatch` leaves the last texture it drew in slot 0 when it draws.
+/// Where xnagraph differs: the game sets `Texture2D`s (render targets through their
+/// `Texture2D`), as custom effects sample only `sampler2D`s, and only EnvironmentMapEffect's
+/// `apply` puts a cube in a slot ([`Self::get_cube`]); a draw whose effect samples an empty
+/// slot is `InvalidOperation` instead of sampling zeros.
 #[derive(Clone, Copy)]
 pub struct TextureCollection<'a> {
     device: &'a GraphicsDevice,
@@ -112,6 +116,21 @@ impl TextureCollection<'_> {
             .as_ref()
             .and_then(|t| t.as_any().downcast_ref::<TextureRef>())
             .map(TextureRef::to_texture))
+    }
+
+    /// XNA's `Textures[index]` getter for a slot holding a cube: the cube EnvironmentMapEffect's
+    /// `Apply` wrote there (`EnvironmentMap`, slot 1), `None` when the slot holds no cube.
+    /// Where xnagraph differs: XNA's getter returns the base `Texture`; here a 2D texture reads
+    /// back through [`Self::get`] and a cube through this. `index` past the slots is
+    /// `ArgumentOutOfRange` on `index`.
+    pub fn get_cube(&self, index: usize) -> Result<Option<Arc<TextureCube>>> {
+        self.stage.check_index(index)?;
+        let rec = lock(&self.device.shared.rec);
+        let slot = match self.stage {
+            Stage::Pixel => &rec.draw.textures[index],
+            Stage::Vertex => &rec.draw.vertex_textures[index],
+        };
+        Ok(slot.as_ref().and_then(|t| t.as_any().downcast_ref::<CubeRef>()).map(|c| c.0.clone()))
     }
 
     /// XNA's `Textures[index] = texture`: the texture the sampler at binding `index` of a

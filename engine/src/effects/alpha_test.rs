@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use xnagraph_graph::{CompareFunction, StockShader, TextureState};
 
-use crate::device::draw_state::AppliedEffect;
+use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
 use crate::effects::basic::{check_geometry, technique, EffectTechnique};
@@ -19,7 +19,7 @@ use crate::effects::custom::ParameterType as T;
 use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
-use crate::effects::stock::{clip_transform, fog_vector, switch, Block, StockEffect};
+use crate::effects::stock::{clip_transform, fog_vector, slot_of, switch, Block, StockEffect};
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3, Vector4};
@@ -201,6 +201,10 @@ impl StockEffect for AlphaTestEffect {
         &self.device
     }
 
+    fn device_textures(&self) -> Vec<(usize, Arc<dyn BoundTexture>)> {
+        slot_of(0, &self.texture).into_iter().collect()
+    }
+
     fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
         let d = self.diffuse_color;
         let f = self.fog_color;
@@ -241,6 +245,7 @@ impl StockEffect for AlphaTestEffect {
             needs_normal: false,
             needs_texture_coordinate1: false,
             needs_skinning: false,
+            reads_slots: [false; 2],
         })
     }
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use xnagraph_graph::{StockShader, TextureState};
 
-use crate::device::draw_state::AppliedEffect;
+use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::profile::GraphicsProfile;
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
@@ -23,7 +23,8 @@ use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
 use crate::effects::stock::{
-    clip_transform, default_lighting, fog_vector, switch, Block, DirectionalLight, StockEffect,
+    clip_transform, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
+    StockEffect,
 };
 use crate::effects::traits::{matrices_and_fog, EffectLights};
 use crate::error::{Result, XnaError};
@@ -441,6 +442,13 @@ impl StockEffect for BasicEffect {
         &self.device
     }
 
+    fn device_textures(&self) -> Vec<(usize, Arc<dyn BoundTexture>)> {
+        if !self.texture_enabled {
+            return Vec::new();
+        }
+        slot_of(0, &self.texture).into_iter().collect()
+    }
+
     fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
         self.check_values()?;
         let texture = match (self.texture_enabled, texture0, &self.texture) {
@@ -502,6 +510,7 @@ impl StockEffect for BasicEffect {
             needs_normal: lit,
             needs_texture_coordinate1: false,
             needs_skinning: false,
+            reads_slots: [false; 2],
         })
     }
 }
@@ -529,11 +538,29 @@ impl EffectPass<'_> {
     /// follow. A NaN or infinite colour, alpha, light or fog value is `ArgumentException`; a
     /// texture the effect must sample and has not got is `InvalidOperationException` (XNA would
     /// sample an unset texture); a disposed texture is `ObjectDisposedException`.
+    ///
+    /// As XNA's, `Apply` also writes the textures the effect samples into
+    /// `GraphicsDevice.Textures` (`Texture` at slot 0; DualTextureEffect's `Texture2` and
+    /// EnvironmentMapEffect's `EnvironmentMap` at slot 1), and the draws that follow sample
+    /// what those slots hold at the draw: a texture the game sets into `Textures[0]` after
+    /// `Apply` is the one drawn. A draw whose slot is then empty, or holds a texture of
+    /// another kind than the effect samples there, is `InvalidOperationException`.
     pub fn apply(&self) -> Result<()> {
         let device = self.effect.device();
         device.check_alive()?;
-        let applied = self.effect.applied()?;
-        lock(&device.rec).draw.effect = Some(applied);
+        let mut applied = self.effect.applied()?;
+        let writes = self.effect.device_textures();
+        let mut rec = lock(&device.rec);
+        let mut replaced = Vec::with_capacity(writes.len());
+        for (slot, texture) in writes {
+            applied.reads_slots[slot] = true;
+            replaced.push(std::mem::replace(&mut rec.draw.textures[slot], Some(texture)));
+        }
+        rec.draw.effect = Some(applied);
+        // A texture replaced may be the game's last reference: dropping it disposes it, which
+        // takes the recording lock.
+        drop(rec);
+        drop(replaced);
         Ok(())
     }
 }

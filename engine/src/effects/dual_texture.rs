@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use xnagraph_graph::{StockShader, TextureState};
 
-use crate::device::draw_state::AppliedEffect;
+use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
 use crate::effects::basic::{check_geometry, technique, EffectTechnique};
@@ -16,7 +16,7 @@ use crate::effects::custom::ParameterType as T;
 use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
-use crate::effects::stock::{clip_transform, fog_vector, switch, Block, StockEffect};
+use crate::effects::stock::{clip_transform, fog_vector, slot_of, switch, Block, StockEffect};
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3, Vector4};
@@ -184,6 +184,10 @@ impl StockEffect for DualTextureEffect {
         &self.device
     }
 
+    fn device_textures(&self) -> Vec<(usize, Arc<dyn BoundTexture>)> {
+        [slot_of(0, &self.texture), slot_of(1, &self.texture2)].into_iter().flatten().collect()
+    }
+
     fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
         let d = self.diffuse_color;
         let f = self.fog_color;
@@ -219,6 +223,7 @@ impl StockEffect for DualTextureEffect {
             needs_normal: false,
             needs_texture_coordinate1: true,
             needs_skinning: false,
+            reads_slots: [false; 2],
         })
     }
 }

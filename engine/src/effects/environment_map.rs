@@ -18,17 +18,18 @@ use std::sync::Arc;
 
 use xnagraph_graph::{StockShader, TextureState};
 
-use crate::device::draw_state::AppliedEffect;
+use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
 use crate::effects::basic::{check_geometry, technique, EffectTechnique};
 use crate::effects::stock::{
-    clip_transform, default_lighting, fog_vector, switch, Block, DirectionalLight, StockEffect,
+    clip_transform, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
+    StockEffect,
 };
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3};
-use crate::resources::cube::TextureCube;
+use crate::resources::cube::{CubeRef, TextureCube};
 use crate::resources::texture::{Texture2D, TextureRef};
 
 /// XNA's `EnvironmentMapEffect` (see the module doc).
@@ -231,6 +232,14 @@ impl StockEffect for EnvironmentMapEffect {
         &self.device
     }
 
+    fn device_textures(&self) -> Vec<(usize, Arc<dyn BoundTexture>)> {
+        let cube = self
+            .environment_map
+            .clone()
+            .map(|c| (1, Arc::new(CubeRef(c)) as Arc<dyn BoundTexture>));
+        [slot_of(0, &self.texture), cube].into_iter().flatten().collect()
+    }
+
     fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
         self.check_values()?;
         let texture = match (texture0, &self.texture) {
@@ -284,6 +293,7 @@ impl StockEffect for EnvironmentMapEffect {
             needs_normal: true,
             needs_texture_coordinate1: false,
             needs_skinning: false,
+            reads_slots: [false; 2],
         })
     }
 }

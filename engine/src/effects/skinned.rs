@@ -17,13 +17,14 @@ use std::sync::Arc;
 
 use xnagraph_graph::{StockShader, TextureState};
 
-use crate::device::draw_state::AppliedEffect;
+use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::profile::GraphicsProfile;
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
 use crate::effects::basic::{check_geometry, technique, EffectTechnique};
 use crate::effects::stock::{
-    clip_transform, default_lighting, fog_vector, switch, Block, DirectionalLight, StockEffect,
+    clip_transform, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
+    StockEffect,
 };
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
@@ -250,6 +251,10 @@ impl StockEffect for SkinnedEffect {
         &self.device
     }
 
+    fn device_textures(&self) -> Vec<(usize, Arc<dyn BoundTexture>)> {
+        slot_of(0, &self.texture).into_iter().collect()
+    }
+
     fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
         self.check_values()?;
         let texture = match (texture0, &self.texture) {
@@ -303,6 +308,7 @@ impl StockEffect for SkinnedEffect {
             needs_normal: true,
             needs_texture_coordinate1: false,
             needs_skinning: true,
+            reads_slots: [false; 2],
         })
     }
 }

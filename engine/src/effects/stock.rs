@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use xnagraph_graph::{StockMaterial, StockShader, TextureState, MATERIAL_FLOATS};
 
-use crate::device::draw_state::AppliedEffect;
+use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::shared::DeviceShared;
 use crate::error::Result;
 use crate::math::{Matrix, Vector3};
+use crate::resources::texture::TextureRef;
 
 /// A stock effect as its passes see it.
 pub(crate) trait StockEffect: std::fmt::Debug {
@@ -27,6 +28,19 @@ pub(crate) trait StockEffect: std::fmt::Debug {
     /// the effect's own `Texture` (which then need not be set): what a `SpriteBatch` does when
     /// it binds each sprite's texture to `Textures[0]` after applying the pass.
     fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect>;
+    /// What `EffectPass::apply` writes into `GraphicsDevice.Textures`, by slot: each texture
+    /// the effect's shader samples (`Texture` at 0; `Texture2` or `EnvironmentMap` at 1), as
+    /// XNA's `Apply` sets each sampler's texture on the device. A slot the shader does not
+    /// sample (BasicEffect without `TextureEnabled`) is left as it is.
+    fn device_textures(&self) -> Vec<(usize, Arc<dyn BoundTexture>)>;
+}
+
+/// `texture` at `slot`, as a device slot holds it.
+pub(crate) fn slot_of(
+    slot: usize,
+    texture: &Option<TextureRef>,
+) -> Option<(usize, Arc<dyn BoundTexture>)> {
+    texture.clone().map(|t| (slot, Arc::new(t) as Arc<dyn BoundTexture>))
 }
 
 /// XNA's `DirectionalLight` of an effect: a light infinitely far away shining along

@@ -244,6 +244,20 @@ impl Drop for TextureCube {
     }
 }
 
+/// A cube as a slot of `GraphicsDevice.Textures` holds it (EnvironmentMapEffect's
+/// `EnvironmentMap`, written by its `Apply`): the game's cube, shared.
+pub(crate) struct CubeRef(pub Arc<TextureCube>);
+
+impl crate::device::draw_state::BoundTexture for CubeRef {
+    fn state(&self) -> Result<Arc<xnagraph_graph::TextureState>> {
+        self.0.core.state()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 /// XNA's `RenderTargetCube`: a `TextureCube` (through `Deref`) whose faces can be bound.
 ///
 /// Construction applies the rules of a `RenderTarget2D` plus the cube's: the profile's cube
