@@ -12,8 +12,8 @@ use std::sync::Arc;
 use common::*;
 use xnagraph::{
     Color, CubeMapFace, DirectionalLight, EnvironmentMapEffect, GraphicsDevice, GraphicsProfile,
-    Matrix, PrimitiveType, SurfaceFormat, TextureCube, Vector2, Vector3, VertexPositionColor,
-    VertexPositionNormalTexture, XnaError,
+    Matrix, PrimitiveType, RasterizerState, SurfaceFormat, TextureCube, Vector2, Vector3,
+    VertexPositionColor, VertexPositionNormalTexture, XnaError,
 };
 
 const W: i32 = 40;
@@ -164,22 +164,32 @@ fn model(e: &EnvironmentMapEffect, p: Vector3, n: Vector3) -> (Color, usize) {
 /// Draws every quad with `e` and checks each one's centre against the model; returns the
 /// colours read.
 fn check(device: &GraphicsDevice, e: &EnvironmentMapEffect) -> Vec<Color> {
-    let quads = quads();
+    check_quads(device, e, &quads(), &[4, 0, 1, 2, 3])
+}
+
+/// Draws `quads` with `e`, checks each one's centre against the model and that each reflects
+/// its face of `faces`; returns the colours read.
+fn check_quads(
+    device: &GraphicsDevice,
+    e: &EnvironmentMapEffect,
+    quads: &[Quad],
+    expected_faces: &[usize],
+) -> Vec<Color> {
     e.current_technique().passes()[0].apply().unwrap();
-    for q in &quads {
+    for q in quads {
         device.draw_user_primitives(PrimitiveType::TriangleList, &q.vertices(), 0, 2).unwrap();
     }
     let pixels = read_back_buffer(device);
     let mut seen = Vec::new();
     let mut faces = Vec::new();
-    for q in &quads {
+    for q in quads {
         let (want, face) = model(e, q.centre(), q.normal());
         let got = at(&pixels, W, q.pixel.0, q.pixel.1);
         assert_near(got, want, 3);
         seen.push(got);
         faces.push(face);
     }
-    assert_eq!(faces, [4, 0, 1, 2, 3], "each quad reflects its own face");
+    assert_eq!(faces, expected_faces, "each quad reflects its own face");
     // Between the quads is the clear colour.
     assert_eq!(at(&pixels, W, 2, 20), CLEAR);
     seen
@@ -229,6 +239,24 @@ fn fresnel_factor_0_blends_by_the_amount_alone_and_otherwise_by_the_view_angle()
     // A turned quad sees less of the cube as the factor grows.
     assert_ne!(by_factor[0][1], by_factor[1][1]);
     assert_ne!(by_factor[1][1], by_factor[2][1]);
+}
+
+#[test]
+fn the_fresnel_term_reads_the_angle_whichever_way_the_normal_faces() {
+    let _v = Validation::new();
+    let (device, mut e) = setup();
+    device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
+    e.fresnel_factor = 2.0;
+    e.emissive_color = Vector3::new(0.3, 0.2, 0.1);
+    // Normals facing away from the eye (E·N < 0): the same reflections as their opposites,
+    // and the same Fresnel term, pow(1 − |E·N|, FresnelFactor).
+    let a = 35f32.to_radians();
+    let away = [
+        Quad { pixel: (9, 9), turn: Matrix::create_rotation_y(std::f32::consts::PI) },
+        Quad { pixel: (29, 9), turn: Matrix::create_rotation_y(a + std::f32::consts::PI) },
+    ];
+    let got = check_quads(&device, &e, &away, &[4, 0]);
+    assert_ne!(got[0], got[1]);
 }
 
 #[test]
