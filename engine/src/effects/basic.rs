@@ -554,7 +554,7 @@ impl EffectPass<'_> {
         let mut replaced = Vec::with_capacity(writes.len());
         for (slot, texture) in writes {
             applied.reads_slots[slot] = true;
-            replaced.push(std::mem::replace(&mut rec.draw.textures[slot], Some(texture)));
+            replaced.push(rec.draw.textures[slot].replace(texture));
         }
         rec.draw.effect = Some(applied);
         // A texture replaced may be the game's last reference: dropping it disposes it, which
