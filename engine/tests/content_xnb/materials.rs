@@ -9,7 +9,7 @@
 use super::*;
 use xnagraph::{
     AlphaTestEffect, BasicEffect, CompareFunction, DualTextureEffect, EnvironmentMapEffect, Matrix,
-    Quaternion, SkinnedEffect, TextureCube, Vector3, Vector4,
+    Model, ModelEffect, Quaternion, SkinnedEffect, TextureCube, Vector3, Vector4,
 };
 
 const GRAY: [f32; 3] = [0.25, 0.5, 0.75];
@@ -395,6 +395,62 @@ fn an_environment_map_effect_reads_every_field_its_texture_and_its_cube_map() {
         10 + body.len() - 4
     );
     assert!(message.contains(&last), "{message}");
+}
+
+#[test]
+fn a_model_part_may_hold_an_environment_map_effect() {
+    use super::models::{bone, part, QUADS, QUAD_INDICES};
+    let _v = Validation::new();
+    let device = device(8, 8);
+    let dir = content_dir("model-environment-map");
+    write(&dir, "ship/base", &small_texture(2));
+    write(&dir, "ship/sky", &small_cube(5));
+    let model = ModelData {
+        bones: vec![bone(Some("root"), Matrix::IDENTITY, None, &[])],
+        meshes: vec![MeshData {
+            name: Some("hull".to_owned()),
+            parent_bone: Some(0),
+            sphere: ([0.5, 0.5, 0.0], 1.0),
+            tag: None,
+            parts: vec![part(0, 0, None, 3)],
+        }],
+        root: Some(0),
+        tag: None,
+    };
+    let m = stone("");
+    // The model's readers and EnvironmentMapEffectReader after them (its index 9).
+    let mut readers = model_readers();
+    readers.push(reader("EnvironmentMapEffectReader"));
+    let shared: Vec<SharedWriter> = vec![
+        positions_resource(&QUADS),
+        indices_resource(&QUAD_INDICES),
+        Box::new(|b| {
+            b.int7(9);
+            environment_map_effect_data(b, ["base", "sky"], &m);
+        }),
+    ];
+    let mut b = Body::default();
+    b.readers(&readers, shared.len() as u32).int7(1);
+    model_data(&mut b, &model);
+    for s in &shared {
+        s(&mut b);
+    }
+    write(&dir, "ship/model", &xnb(&b.0));
+    let content = ContentManager::new(&device, &dir);
+    let model = content.load::<Model>("ship/model").unwrap();
+    let meshes = model.meshes();
+    let hull = meshes.by_name("hull").unwrap();
+    let effect = hull.mesh_parts()[0].effect().unwrap();
+    let ModelEffect::EnvironmentMap(env) = effect else {
+        panic!("part 0 holds {effect:?}, not the file's EnvironmentMapEffect")
+    };
+    assert_eq!(effect.type_name(), "EnvironmentMapEffect");
+    let env = env.lock().unwrap();
+    assert_eq!((env.environment_map_amount, env.fresnel_factor), (0.75, 0.5));
+    assert_eq!(env.diffuse_color, v3(m.diffuse));
+    let sky = content.load::<TextureCube>("ship/sky").unwrap();
+    assert!(Arc::ptr_eq(env.environment_map().unwrap(), &sky));
+    assert!(hull.effects().iter().any(|e| e.ptr_eq(effect)));
 }
 
 #[test]
