@@ -22,8 +22,7 @@ use bytemuck::Pod;
 use xnagraph_graph::{
     Attribute, AttributeSource, BindingLayout, BlendState, DepthStencilState, Draw, DrawCall,
     DrawTextures, GeometryDraw, IndexSource, PipelineKey, PrimitiveType, RasterizerState,
-    SamplerState, ShaderKind, StockMaterial, StockShader, TextureState, VertexFormat, VertexLayout,
-    VertexSource, ATTRIBUTES,
+    SamplerState, ShaderKind, StockMaterial, VertexFormat, VertexLayout, VertexSource, ATTRIBUTES,
 };
 
 use std::sync::Arc;
@@ -569,10 +568,10 @@ impl GraphicsDevice {
             }
         };
         if effect.reads_slots[0] {
-            effect.texture = slot_texture(rec, 0, &effect)?;
+            effect.texture = states::slot_texture(rec, 0, &effect)?;
         }
         if effect.reads_slots[1] {
-            effect.texture2 = Some(slot_texture(rec, 1, &effect)?);
+            effect.texture2 = Some(states::slot_texture(rec, 1, &effect)?);
         }
         let states = &rec.draw;
         let states = StockStates {
@@ -583,39 +582,6 @@ impl GraphicsDevice {
         };
         record_stock(&self.shared, rec, effect, geometry, &states)
     }
-}
-
-/// What a stock effect's draw samples at `slot` of `GraphicsDevice.Textures`, as XNA's draws
-/// read the device's textures: the texture the slot holds now, which must be of the kind the
-/// effect's shader samples there (a cube for EnvironmentMapEffect's slot 1, else 2D).
-fn slot_texture(rec: &Recording, slot: usize, effect: &AppliedEffect) -> Result<Arc<TextureState>> {
-    let shader = effect.material.shader;
-    let name = match shader {
-        StockShader::Basic => "BasicEffect",
-        StockShader::AlphaTest => "AlphaTestEffect",
-        StockShader::DualTexture => "DualTextureEffect",
-        StockShader::Skinned => "SkinnedEffect",
-        StockShader::EnvironmentMap => "EnvironmentMapEffect",
-    };
-    let Some(texture) = &rec.draw.textures[slot] else {
-        return Err(XnaError::invalid_operation(format!(
-            "GraphicsDevice.Textures[{slot}] is null: the applied {name} samples it."
-        )));
-    };
-    let state = texture.state()?;
-    let desc = state.desc();
-    let cube = desc.layers == 6 && !desc.is_volume();
-    let wants_cube = slot == 1 && shader == StockShader::EnvironmentMap;
-    if cube != wants_cube {
-        let kind = |cube: bool| if cube { "TextureCube" } else { "Texture2D" };
-        return Err(XnaError::invalid_operation(format!(
-            "GraphicsDevice.Textures[{slot}] holds a {}, but the applied {name} samples a {} \
-             there.",
-            kind(cube),
-            kind(wants_cube)
-        )));
-    }
-    Ok(state)
 }
 
 /// The states a stock effect's geometry draw is recorded with: the device's for a geometry

@@ -12,11 +12,17 @@
 
 use std::sync::Arc;
 
-use xnagraph_graph::{BlendState, DepthStencilState, FillMode, RasterizerState, SamplerState};
+use xnagraph_graph::{
+    BlendState, DepthStencilState, FillMode, RasterizerState, SamplerState, StockShader,
+    TextureState,
+};
 
-use crate::device::draw_state::{BoundIndices, BoundStream, TextureSlot, VERTEX_SAMPLER_SLOTS};
+use crate::device::draw_state::{
+    AppliedEffect, BoundIndices, BoundStream, TextureSlot, VERTEX_SAMPLER_SLOTS,
+};
 pub use crate::device::draw_state::{MAX_VERTEX_STREAMS, SAMPLER_SLOTS};
 use crate::device::profile::GraphicsProfile;
+use crate::device::shared::Recording;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -172,6 +178,43 @@ impl TextureCollection<'_> {
         drop(replaced);
         Ok(())
     }
+}
+
+/// What a stock effect's draw samples at `slot` of `GraphicsDevice.Textures`, as XNA's draws
+/// read the device's textures: the texture the slot holds now, which must be of the kind the
+/// effect's shader samples there (a cube for EnvironmentMapEffect's slot 1, else 2D).
+pub(crate) fn slot_texture(
+    rec: &Recording,
+    slot: usize,
+    effect: &AppliedEffect,
+) -> Result<Arc<TextureState>> {
+    let shader = effect.material.shader;
+    let name = match shader {
+        StockShader::Basic => "BasicEffect",
+        StockShader::AlphaTest => "AlphaTestEffect",
+        StockShader::DualTexture => "DualTextureEffect",
+        StockShader::Skinned => "SkinnedEffect",
+        StockShader::EnvironmentMap => "EnvironmentMapEffect",
+    };
+    let Some(texture) = &rec.draw.textures[slot] else {
+        return Err(XnaError::invalid_operation(format!(
+            "GraphicsDevice.Textures[{slot}] is null: the applied {name} samples it."
+        )));
+    };
+    let state = texture.state()?;
+    let desc = state.desc();
+    let cube = desc.layers == 6 && !desc.is_volume();
+    let wants_cube = slot == 1 && shader == StockShader::EnvironmentMap;
+    if cube != wants_cube {
+        let kind = |cube: bool| if cube { "TextureCube" } else { "Texture2D" };
+        return Err(XnaError::invalid_operation(format!(
+            "GraphicsDevice.Textures[{slot}] holds a {}, but the applied {name} samples a {} \
+             there.",
+            kind(cube),
+            kind(wants_cube)
+        )));
+    }
+    Ok(state)
 }
 
 /// XNA's `SamplerStateCollection`: `GraphicsDevice.SamplerStates` (16 slots) or
