@@ -8,6 +8,7 @@
 //! (`Capabilities::clamp_sample_count`; lavapipe offers 1 and 4); the compiler resolves it
 //! before the composite samples it.
 
+pub mod gltf_assets;
 pub mod mesh;
 
 use std::path::PathBuf;
