@@ -40,7 +40,7 @@ impl Builder {
     /// A buffer view of `bytes` (4-byte aligned); `target` 34962 for vertices, 34963 for
     /// indices.
     fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let target = target.map(|t| format!(",\"target\":{t}")).unwrap_or_default();
@@ -263,10 +263,10 @@ pub fn bar_glb() -> Vec<u8> {
 
 /// A GLB container of `json` and `bin`, each chunk padded to 4 bytes.
 pub fn glb(mut json: Vec<u8>, mut bin: Vec<u8>) -> Vec<u8> {
-    while json.len() % 4 != 0 {
+    while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let total = 12 + 8 + json.len() + 8 + bin.len();

@@ -262,7 +262,7 @@ impl File<'_> {
                 read.values
             }
         };
-        if indices.is_empty() || indices.len() % 3 != 0 {
+        if indices.is_empty() || !indices.len().is_multiple_of(3) {
             return Err(self.error(format!(
                 "{what} has {} indices, which make no whole triangles",
                 indices.len()

@@ -206,7 +206,7 @@ impl File<'_> {
                 let values = match channel.target().property() {
                     Property::MorphTargetWeights => {
                         let n = read.count();
-                        if n == 0 || n % keys != 0 {
+                        if n == 0 || !n.is_multiple_of(keys) {
                             return Err(count_error(n));
                         }
                         AnimationValues::Weights { targets: n / keys, values: read.values.clone() }
