@@ -179,6 +179,9 @@ impl File<'_> {
             }
         }
         let skinned = joints.is_some();
+        // A node without a skin draws its mesh rigidly (glTF ignores the mesh's joints there):
+        // its vertices carry no blend elements.
+        let blend = blend.filter(|_| skinned);
         let inputs = Inputs {
             skinned,
             normals: normals.is_some(),

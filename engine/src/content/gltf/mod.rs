@@ -64,11 +64,12 @@ impl Model {
     ///   reads them back). A vertex holds `Position`, then, where the primitive has them,
     ///   `Normal` (`NORMAL`), `TextureCoordinate` (`TEXCOORD_0`; zeros for a skinned part
     ///   without one, as `SkinnedEffect` samples its texture), `Color` (`COLOR_0`, rounded
-    ///   to bytes, straight alpha), `BlendIndices` (`Byte4`, `JOINTS_0`) and `BlendWeight`
-    ///   (`Vector4`, `WEIGHTS_0`), in that order. Indices are 16-bit, or 32-bit above 65 536
-    ///   vertices; a primitive without indices gets `0..n`. Each triangle's winding is reversed
-    ///   (glTF's front faces are counter-clockwise, XNA's clockwise), so XNA's default
-    ///   `RasterizerState.CullCounterClockwise` keeps the file's front faces. The bounding sphere is
+    ///   to bytes, straight alpha), and for a skinned node's mesh `BlendIndices` (`Byte4`,
+    ///   `JOINTS_0`) and `BlendWeight` (`Vector4`, `WEIGHTS_0`), in that order. Indices are
+    ///   16-bit, or 32-bit above 65 536 vertices; a primitive without indices gets `0..n`.
+    ///   Each triangle's winding is reversed (glTF's front faces are counter-clockwise,
+    ///   XNA's clockwise), so XNA's default `RasterizerState.CullCounterClockwise` keeps the
+    ///   file's front faces. The bounding sphere is
     ///   `BoundingSphere.CreateFromPoints` of the mesh's positions.
     /// - Effects: per material, a `BasicEffect` (base colour factor → `DiffuseColor` and
     ///   `Alpha`, base colour texture → `Texture` with `TextureEnabled`, emissive factor →
