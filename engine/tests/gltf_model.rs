@@ -151,7 +151,7 @@ fn the_skinned_bar_reads_back_its_bones_parts_effects_skin_and_animation() {
     assert_matrix(skin.inverse_bind_matrices()[0], Matrix::IDENTITY);
     assert_matrix(skin.inverse_bind_matrices()[1], Matrix::create_translation(0.0, -1.0, 0.0));
 
-    assert_eq!(model.animations().len(), 1);
+    assert_eq!(model.animations().len(), 2);
     let bend = &model.animations()[0];
     assert_eq!(bend.name(), Some("Bend"));
     assert_eq!(bend.duration(), 2.0);
@@ -198,8 +198,34 @@ fn sampling_between_keys_slerps_rotations_and_holds_steps() {
     assert_eq!(model.rest_poses()[3].translation, Vector3::new(0.0, 1.0, 0.0));
     assert_eq!(model.rest_poses()[3].rotation, Quaternion::IDENTITY);
     assert!(matches!(
-        model.animate_bones(1, 0.0),
+        model.animate_bones(2, 0.0),
         Err(XnaError::ArgumentOutOfRange { param: "animation", .. })
+    ));
+}
+
+#[test]
+fn sampling_a_cubic_spline_follows_the_hermite_spline_of_the_gltf_specification() {
+    let device = depth_device();
+    let model = bar(&device);
+    let pulse = &model.animations()[1];
+    assert_eq!(pulse.name(), Some("Pulse"));
+    let [scale] = pulse.channels() else { panic!("one channel") };
+    assert_eq!((scale.bone(), scale.interpolation()), (2, Interpolation::CubicSpline));
+    let AnimationValues::Scale(v) = scale.values() else { panic!("a scale channel") };
+    assert_eq!(v.len(), 6, "in-tangent, value and out-tangent for each of two keys");
+    // Keys 2 s apart, values 1, x tangents out of key 0: 1, into key 1: -1. At s = 1/4:
+    // h00 = 27/32, dt·h10 = 9/32, h01 = 5/32, dt·h11 = -3/32, so
+    // x = 27/32 + 9/32·1 + 5/32 - 3/32·(-1) = 44/32; at s = 1/2: 1/2 + 1/4 + 1/2 + 1/4.
+    for (time, x) in [(0.5, 1.375), (1.0, 1.5), (2.0, 1.0)] {
+        let mut poses = model.rest_poses().to_vec();
+        pulse.sample(time, &mut poses).unwrap();
+        assert_vector(poses[2].scale, Vector3::new(x, 1.0, 1.0));
+        assert_eq!(poses[2].translation, Vector3::ZERO, "a scale channel leaves translation");
+    }
+    let mut short = [xnagraph::BonePose::IDENTITY; 2];
+    assert!(matches!(
+        pulse.sample(0.0, &mut short),
+        Err(XnaError::ArgumentOutOfRange { param: "poses", .. })
     ));
 }
 

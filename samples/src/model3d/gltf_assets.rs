@@ -6,7 +6,9 @@
 //! The bar: two boxes 0.4 wide, 1 high, stacked from y = 0; the lower (material "Red", plain
 //! red) moves with joint "Base" at the origin, the upper (material "Checker", the texture)
 //! with joint "Tip" at y = 1, a child of "Base". Animation "Bend" turns "Tip" about +z by
-//! 0°, 90°, 0° at 0, 1, 2 s (linear), and moves "Base" to x = 0.5 from 1.5 s (step). The
+//! 0°, 90°, 0° at 0, 1, 2 s (linear), and moves "Base" to x = 0.5 from 1.5 s (step);
+//! animation "Pulse" scales "Base" along a cubic spline from 1 at 0 s to 1 at 2 s, leaving
+//! key 0 with x tangent 1 and reaching key 1 with x tangent −1 (y and z stay 1). The
 //! texture is 4×1 texels: blue, blue, green, green, each box face mapped u 0→1 along its
 //! width, so a face's left half is blue and its right half green.
 //!
@@ -232,6 +234,11 @@ pub fn bar_glb() -> Vec<u8> {
         b.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, s, s, 0.0, 0.0, 0.0, 1.0], 4, "VEC4", false);
     let step_times = b.floats(&[0.0, 1.5], 1, "SCALAR", true);
     let translations = b.floats(&[0.0, 0.0, 0.0, 0.5, 0.0, 0.0], 3, "VEC3", false);
+    let pulse_times = b.floats(&[0.0, 2.0], 1, "SCALAR", true);
+    // In-tangent, value, out-tangent per key.
+    let pulse =
+        [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+    let pulse = b.floats(&pulse, 3, "VEC3", false);
     let png = checker_png();
     let image_view = b.view(&png, None);
     let red = floats(&RED);
@@ -247,7 +254,9 @@ pub fn bar_glb() -> Vec<u8> {
          {{\"sampler\":0,\"target\":{{\"node\":2,\"path\":\"rotation\"}}}},\
          {{\"sampler\":1,\"target\":{{\"node\":1,\"path\":\"translation\"}}}}],\
          \"samplers\":[{{\"input\":{times},\"output\":{rotations},\"interpolation\":\"LINEAR\"}},\
-         {{\"input\":{step_times},\"output\":{translations},\"interpolation\":\"STEP\"}}]}}],\
+         {{\"input\":{step_times},\"output\":{translations},\"interpolation\":\"STEP\"}}]}},\
+         {{\"name\":\"Pulse\",\"channels\":[{{\"sampler\":0,\"target\":{{\"node\":1,\"path\":\"scale\"}}}}],\
+         \"samplers\":[{{\"input\":{pulse_times},\"output\":{pulse},\"interpolation\":\"CUBICSPLINE\"}}]}}],\
          \"materials\":[{{\"name\":\"Red\",\"pbrMetallicRoughness\":{{\"baseColorFactor\":[{red}]}}}},\
          {{\"name\":\"Checker\",\"pbrMetallicRoughness\":{{\"baseColorTexture\":{{\"index\":0}}}}}}],\
          \"textures\":[{{\"source\":0}}],\
