@@ -97,8 +97,8 @@
 //!
 //! - `game/`: the game loop, window and input (winit), for a game that wants them; it creates
 //!   the device for its window and calls the rest like any game code.
-//! - `content/`: the `ContentManager` (`.xnb` files and their type readers) and image files;
-//!   it makes textures, fonts, buffers and models like any game code.
+//! - `content/`: the `ContentManager` (`.xnb` files and their type readers), image files and
+//!   glTF models; it makes textures, fonts, buffers and models like any game code.
 //! - `models/`: XNA's `Model` (`ModelMesh`, `ModelMeshPart`, `ModelBone`); a model sets its
 //!   effects' matrices and draws its parts through the device's geometry draws.
 //! - `sprites/`: `SpriteBatch` (`batch/`) and `SpriteFont` (`font.rs`); a batch reads textures,

@@ -181,3 +181,15 @@ fn the_gltf_scene_bends_the_skinned_bar_between_two_poses_beside_the_static_mode
         assert!(dominant(left, 2) && dominant(right, 1), "pillar: {left:?}, {right:?}");
     }
 }
+
+#[test]
+fn a_negative_pose_is_refused_naming_the_flag() {
+    let out = Command::new(env!("CARGO_BIN_EXE_model3d"))
+        .args(["--scene", "gltf", "--pose", "-1"])
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("the model3d binary could not be started");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--pose") && err.contains("0 seconds or more"), "{err}");
+}

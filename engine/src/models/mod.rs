@@ -206,9 +206,10 @@ impl Model {
         &self.animations
     }
 
-    /// Each bone's pose as the file gave it (not XNA): glTF's translation, rotation and scale,
-    /// or the decomposed matrix (identity where it has shear, or for an `.xnb` model's bones,
-    /// decomposed likewise). Animations start from these.
+    /// Each bone's pose as the file gave it (not XNA): a glTF node's translation, rotation
+    /// and scale; a bone given as a matrix (a glTF node's `matrix`, an `.xnb` model's bone)
+    /// decomposed by `Matrix::decompose`, identity where the matrix has shear. Animations
+    /// start from these.
     pub fn rest_poses(&self) -> &[BonePose] {
         &self.rest_poses
     }

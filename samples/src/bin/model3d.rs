@@ -48,7 +48,7 @@ struct Args {
 
     /// With --scene gltf: hold the bar at this many seconds of its animation instead of
     /// following the game time.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_pose)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_pose, allow_hyphen_values = true)]
     pose: Option<f32>,
 
     /// Folder holding fonts/DejaVuSans.ttf (and models/ for --scene gltf).
