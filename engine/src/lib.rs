@@ -54,7 +54,7 @@
 //! | textures and render targets | [`Texture2D`], [`Texture3D`], [`TextureCube`], [`RenderTarget2D`] (and [`RenderTargetOptions`]), [`RenderTargetCube`] |
 //! | sprites and text | [`SpriteBatch`] (and [`SpriteBatchOptions`], [`SpriteOptions`]), [`SpriteFont`] |
 //! | geometry | [`VertexBuffer`], [`IndexBuffer`], [`VertexDeclaration`], [`GraphicsDevice::draw_indexed_primitives`] |
-//! | models | [`Model`] (loaded by [`ContentManager`]), [`ModelMesh`], [`ModelMeshPart`], [`ModelBone`], [`ModelEffect`] |
+//! | models | [`Model`] (loaded by [`ContentManager`], or from glTF by [`Model::from_gltf`]), [`ModelMesh`], [`ModelMeshPart`], [`ModelBone`], [`ModelEffect`], skins and animations ([`ModelSkin`], [`ModelAnimation`]) |
 //! | effects | [`BasicEffect`], [`AlphaTestEffect`], [`DualTextureEffect`], [`SkinnedEffect`], [`EnvironmentMapEffect`], [`CustomEffect`] (GLSL, HLSL or SPIR-V techniques), [`Effect`] (a sprite pixel stage) |
 //! | queries and capture | [`OcclusionQuery`], [`GraphicsDevice::capture_frames`] |
 //! | maths | [`Vector2`], [`Vector3`], [`Vector4`], [`Matrix`], [`Color`], [`Rectangle`] |
@@ -86,6 +86,7 @@
     doc = "| `game` (default) | `game`: the game loop, window and input on winit |"
 )]
 //! | `png` (default), `jpeg`, `bmp`, `gif`, `tga`, `qoi` | each an image format [`Texture2D::from_file`] reads |
+//! | `gltf` | glTF 2.0 models: [`Model::from_gltf`], and `.glb` and `.gltf` files through [`ContentManager::load`] (the `gltf` crate) |
 //! | `full` | all of the above but `sdlgpu-system` |
 //! | `serde`, `glam`, `mint` | the math types' serde derives and conversions |
 //!
@@ -96,8 +97,8 @@
 //!
 //! - `game/`: the game loop, window and input (winit), for a game that wants them; it creates
 //!   the device for its window and calls the rest like any game code.
-//! - `content/`: the `ContentManager` (`.xnb` files and their type readers) and image files;
-//!   it makes textures, fonts, buffers and models like any game code.
+//! - `content/`: the `ContentManager` (`.xnb` files and their type readers), image files and
+//!   glTF models; it makes textures, fonts, buffers and models like any game code.
 //! - `models/`: XNA's `Model` (`ModelMesh`, `ModelMeshPart`, `ModelBone`); a model sets its
 //!   effects' matrices and draws its parts through the device's geometry draws.
 //! - `sprites/`: `SpriteBatch` (`batch/`) and `SpriteFont` (`font.rs`); a batch reads textures,
@@ -202,8 +203,9 @@ pub use math::{
     Vector3, Vector4,
 };
 pub use models::{
-    Model, ModelBone, ModelBoneCollection, ModelEffect, ModelEffectCollection, ModelMesh,
-    ModelMeshCollection, ModelMeshPart, ModelTag,
+    AnimationChannel, AnimationValues, BonePose, Interpolation, Model, ModelAnimation, ModelBone,
+    ModelBoneCollection, ModelEffect, ModelEffectCollection, ModelMesh, ModelMeshCollection,
+    ModelMeshPart, ModelSkin, ModelTag,
 };
 pub use resources::buffer::{
     BufferUsage, DynamicIndexBuffer, DynamicVertexBuffer, IndexBuffer, IndexElementSize,

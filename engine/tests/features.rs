@@ -112,3 +112,21 @@ fn jpeg_images_without_the_jpeg_feature_are_not_supported() {
     let jpeg = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16, b'J', b'F', b'I', b'F', 0, 1, 1, 0, 0, 1];
     names_feature(xnagraph::Texture2D::from_stream(&device, &jpeg[..]), "jpeg");
 }
+
+#[cfg(not(feature = "gltf"))]
+#[test]
+fn gltf_models_without_the_gltf_feature_are_not_supported() {
+    let device = null_device();
+    // A GLB header: recognised by nothing without the feature, refused before it is read.
+    let glb = [b'g', b'l', b'T', b'F', 2, 0, 0, 0, 12, 0, 0, 0];
+    names_feature(xnagraph::Model::from_gltf_slice(&device, &glb, None), "gltf");
+    // A file on disk, and the content manager's fallback for a model without an `.xnb`.
+    let dir = std::env::temp_dir().join(format!("xnagraph-features-gltf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("model.glb"), glb).unwrap();
+    names_feature(xnagraph::Model::from_gltf(&device, dir.join("model.glb")), "gltf");
+    let content = xnagraph::ContentManager::new(&device, &dir);
+    names_feature(content.load::<xnagraph::Model>("model"), "gltf");
+    // Models from `.xnb` files need no feature: a missing one is still ContentLoad.
+    assert!(matches!(content.load::<xnagraph::Model>("absent"), Err(XnaError::ContentLoad { .. })));
+}

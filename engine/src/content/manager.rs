@@ -314,6 +314,11 @@ impl<'d> ContentManager<'d> {
     /// `Load<T>(assetName)`: the asset `assetName` (the path of its `.xnb` file under the
     /// root directory, without the extension), read on the first load and shared after it.
     ///
+    /// An xnagraph extension: a [`Model`] whose `.xnb` file does not exist is read from
+    /// `assetName.glb`, else `assetName.gltf`, where one exists ([`Model::from_gltf`], its
+    /// errors as `ContentLoad` naming the asset; a build without the `gltf` feature is
+    /// `NotSupported` naming it). Its textures belong to the model, not to the cache.
+    ///
     /// Errors: an empty name is `ArgumentNull` for `assetName`; a disposed manager is
     /// `ObjectDisposed`; everything else is `ContentLoad` naming the asset and what is wrong:
     /// an absolute name, no such file, a file that is not valid XNB (wrong magic, an unknown
@@ -393,6 +398,12 @@ impl<'d> ContentManager<'d> {
             ));
         }
         let path = self.root.join(format!("{normal}.xnb"));
+        if T::TYPE == Model::TYPE && !path.exists() {
+            if let Some(model) = self.read_gltf(asset_name, &normal)? {
+                return T::take(Object::Model(Box::new(model)))
+                    .ok_or_else(|| load_error(asset_name, "a glTF file holds a Model"));
+            }
+        }
         let file = std::fs::read(&path).map_err(|e| {
             load_error(asset_name, format!("the file '{}' cannot be read ({e})", path.display()))
         })?;
@@ -407,6 +418,26 @@ impl<'d> ContentManager<'d> {
                 format!("the file holds {}, not {}", with_article(found), with_article(T::TYPE)),
             )
         })
+    }
+
+    /// The model of `root/normal.glb`, else `root/normal.gltf`, where either exists (an
+    /// xnagraph extension: XNA reads only `.xnb` files).
+    fn read_gltf(&self, asset_name: &str, normal: &str) -> Result<Option<Model>> {
+        for extension in ["glb", "gltf"] {
+            let path = self.root.join(format!("{normal}.{extension}"));
+            if !path.exists() {
+                continue;
+            }
+            let bytes = std::fs::read(&path).map_err(|e| {
+                load_error(
+                    asset_name,
+                    format!("the file '{}' cannot be read ({e})", path.display()),
+                )
+            })?;
+            return super::gltf::read_model(self.device, &bytes, path.parent(), asset_name)
+                .map(Some);
+        }
+        Ok(None)
     }
 
     /// `Unload()`: disposes every asset this manager loaded and forgets them; the next load of

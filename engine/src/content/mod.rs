@@ -1,6 +1,6 @@
 //! Content: XNA's `ContentManager` over compiled `.xnb` files (`manager.rs`: names and
 //! caching; `xnb.rs`: the container, its header and decompression; `readers.rs`: the type
-//! readers), and, here, `Texture2D` loaded from image files and streams (PNG, JPEG, BMP, GIF,
+//! readers; `gltf/`: glTF 2.0 models), and, here, `Texture2D` loaded from image files and streams (PNG, JPEG, BMP, GIF,
 //! TGA, QOI, each format a Cargo feature of its own: `image_file/`) and saved as PNG. A format
 //! whose feature this build lacks is `NotSupported`, naming the feature.
 //!
@@ -11,6 +11,7 @@
 //! its pixels are decoded; a decoder failure is `InvalidOperation` carrying the decoder's message
 //! (and the file's name when loaded from a file), never a panic.
 
+mod gltf;
 mod image_file;
 mod manager;
 mod readers;

@@ -94,6 +94,7 @@ pub struct ModelMesh {
     pub(crate) parts: Vec<ModelMeshPart>,
     pub(crate) effects: ModelEffectCollection,
     pub(crate) device: Weak<DeviceShared>,
+    pub(crate) skin: Option<usize>,
 }
 
 impl ModelMesh {
@@ -111,6 +112,14 @@ impl ModelMesh {
     /// `BoundingSphere`: the sphere around the mesh's vertices, in the space of its bone.
     pub fn bounding_sphere(&self) -> BoundingSphere {
         self.bounding_sphere
+    }
+
+    /// The skin that deforms the mesh, as its index in the model's `skins()` (not XNA; `None`
+    /// for a rigid mesh). A skinned mesh's parts draw with `SkinnedEffect`s, and its parent
+    /// bone is the model's root, since its joints place it (glTF ignores the transform of a
+    /// skinned mesh's node).
+    pub fn skin(&self) -> Option<usize> {
+        self.skin
     }
 
     /// `MeshParts` (XNA's `ModelMeshPartCollection`).

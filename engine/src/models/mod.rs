@@ -1,6 +1,8 @@
 //! XNA's `Model`: meshes placed by a hierarchy of bones, each mesh's parts drawn with their
 //! effects (`bone.rs`: `ModelBone` and the hierarchy; `mesh.rs`: `ModelMesh` and
-//! `ModelMeshPart`, and the mesh's draw; `effect.rs`: the effect a part holds).
+//! `ModelMeshPart`, and the mesh's draw; `effect.rs`: the effect a part holds; not XNA's:
+//! `skin.rs`, a skin's joints and the matrices a `SkinnedEffect` takes, and `animation.rs`,
+//! animations as data and their sampling into bone poses, both as glTF files hold them).
 //!
 //! In: a model as the `ContentManager` reads it (XNA's `ModelReader`) or as a game changes it.
 //! Out: draws recorded into the device's frame. `Model::draw(world, view, projection)` is
@@ -10,13 +12,17 @@
 //! the stock effects; a `CustomEffect` is `InvalidOperation`, as XNA's custom effects are) and
 //! the order of a mesh's `Effects` when a part's effect changes.
 
+mod animation;
 mod bone;
 mod effect;
 mod mesh;
+mod skin;
 
+pub use animation::{AnimationChannel, AnimationValues, BonePose, Interpolation, ModelAnimation};
 pub use bone::{ModelBone, ModelBoneCollection};
 pub use effect::{ModelEffect, ModelEffectCollection};
 pub use mesh::{ModelMesh, ModelMeshPart};
+pub use skin::ModelSkin;
 
 use std::any::Any;
 use std::sync::Arc;
@@ -87,13 +93,19 @@ impl<'a> IntoIterator for &'a ModelMeshCollection {
 /// and owns its bones, meshes and tags.
 ///
 /// Where it differs from XNA: a bone or mesh names bones by index (see [`ModelBone`]); the
-/// effect of a part is a [`ModelEffect`]; XNA's `Model` has no `Clone`.
+/// effect of a part is a [`ModelEffect`]; XNA's `Model` has no `Clone`. Not XNA: a model read
+/// from a glTF file (`Model::from_gltf`, with the `gltf` feature) also holds its skins and
+/// animations as data ([`Self::skins`], [`Self::animations`], [`Self::rest_poses`]), which
+/// [`Self::animate_bones`] and [`Self::update_skins`] apply; an `.xnb` model has none.
 #[derive(Clone, Debug)]
 pub struct Model {
     pub(crate) bones: ModelBoneCollection,
     pub(crate) meshes: ModelMeshCollection,
     pub(crate) root: usize,
     pub(crate) tag: Option<ModelTag>,
+    pub(crate) rest_poses: Vec<BonePose>,
+    pub(crate) skins: Vec<ModelSkin>,
+    pub(crate) animations: Vec<ModelAnimation>,
 }
 
 impl Model {
@@ -179,6 +191,63 @@ impl Model {
                 effect.set_matrices(mesh_world, view, projection)?;
             }
             mesh.draw()?;
+        }
+        Ok(())
+    }
+
+    /// The skins (not XNA), in the file's order; a mesh names its skin by
+    /// [`ModelMesh::skin`].
+    pub fn skins(&self) -> &[ModelSkin] {
+        &self.skins
+    }
+
+    /// The animations (not XNA), in the file's order.
+    pub fn animations(&self) -> &[ModelAnimation] {
+        &self.animations
+    }
+
+    /// Each bone's pose as the file gave it (not XNA): a glTF node's translation, rotation
+    /// and scale; a bone given as a matrix (a glTF node's `matrix`, an `.xnb` model's bone)
+    /// decomposed by `Matrix::decompose`, identity where the matrix has shear. Animations
+    /// start from these.
+    pub fn rest_poses(&self) -> &[BonePose] {
+        &self.rest_poses
+    }
+
+    /// Sets every bone's `Transform` to its rest pose with `Animations[animation]` sampled at
+    /// `time` seconds ([`ModelAnimation::sample`]; not XNA). An `animation` past the
+    /// animations is `ArgumentOutOfRange` on `animation`, and no bone changes.
+    pub fn animate_bones(&mut self, animation: usize, time: f32) -> Result<()> {
+        let clip = self.animations.get(animation).ok_or_else(|| {
+            crate::error::XnaError::out_of_range(
+                "animation",
+                format!("The model has {} animations.", self.animations.len()),
+            )
+        })?;
+        let mut poses = self.rest_poses.clone();
+        clip.sample(time, &mut poses)?;
+        for (bone, pose) in self.bones.0.iter_mut().zip(&poses) {
+            bone.transform = pose.to_matrix();
+        }
+        Ok(())
+    }
+
+    /// For each mesh with a skin (not XNA): the skin's matrices from the bones' current
+    /// absolute transforms ([`ModelSkin::skin_transforms`]) set on every `SkinnedEffect` of the
+    /// mesh (`SetBoneTransforms`). Errors: those of `SetBoneTransforms` (a skin of more than
+    /// `SkinnedEffect::MAX_BONES` joints).
+    pub fn update_skins(&self) -> Result<()> {
+        let mut absolute = vec![Matrix::IDENTITY; self.bones.count()];
+        self.copy_absolute_bone_transforms_to(&mut absolute)?;
+        for mesh in &self.meshes {
+            let Some(skin) = mesh.skin.and_then(|s| self.skins.get(s)) else { continue };
+            let mut matrices = vec![Matrix::IDENTITY; skin.joints.len()];
+            skin.skin_transforms(&absolute, &mut matrices)?;
+            for effect in mesh.effects() {
+                if let ModelEffect::Skinned(e) = effect {
+                    crate::event::lock(e).set_bone_transforms(&matrices)?;
+                }
+            }
         }
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! xnagraph model3d: a lit, textured sphere and cube drawn with BasicEffect into a 4x
 //! multisampled render target with depth, composited under a SpriteFont HUD. Headless by
 //! default: plays `--frames` frames without a window and writes the last one to `--out` as a
-//! PNG; `--window` opens a window instead. Run with `--help` for the flags.
+//! PNG; `--window` opens a window instead. `--scene gltf` draws glTF models instead: a skinned
+//! bar bent by its animation and a static model. Run with `--help` for the flags.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,7 +14,7 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use xnagraph::game::GameContext;
 use xnagraph_samples::breakout::default_content_dir;
-use xnagraph_samples::model3d::Model3d;
+use xnagraph_samples::model3d::{Model3d, Scene3d};
 use xnagraph_samples::write_png;
 
 /// Renders the 3D sample headless to a PNG, or in a window.
@@ -40,13 +41,40 @@ struct Args {
     #[arg(long, value_name = "PIXELS", default_value_t = 480, value_parser = clap::value_parser!(i32).range(64..=4096))]
     height: i32,
 
-    /// Folder holding fonts/DejaVuSans.ttf.
+    /// What to draw: the sphere and cube, or the glTF models (a skinned bar bent by its
+    /// animation and a static model, from models/ under --content).
+    #[arg(long, value_enum, default_value_t = SceneArg::Shapes)]
+    scene: SceneArg,
+
+    /// With --scene gltf: hold the bar at this many seconds of its animation instead of
+    /// following the game time.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_pose, allow_hyphen_values = true)]
+    pose: Option<f32>,
+
+    /// Folder holding fonts/DejaVuSans.ttf (and models/ for --scene gltf).
     #[arg(long, value_name = "DIR")]
     content: Option<PathBuf>,
 
     /// Turn on the Khronos validation layer, with synchronization validation.
     #[arg(long)]
     validation: bool,
+}
+
+/// `--scene`'s values.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum SceneArg {
+    /// The lit, textured sphere and cube.
+    Shapes,
+    /// The glTF models.
+    Gltf,
+}
+
+fn parse_pose(value: &str) -> Result<f32, String> {
+    let seconds: f32 = value.parse().map_err(|e| format!("not a time in seconds: {e}"))?;
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err("the pose must be a time of 0 seconds or more".into());
+    }
+    Ok(seconds)
 }
 
 fn main() -> ExitCode {
@@ -66,7 +94,12 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let mut game = Model3d::new(args.content.clone().unwrap_or_else(default_content_dir));
+    let scene = match args.scene {
+        SceneArg::Shapes => Scene3d::Shapes,
+        SceneArg::Gltf => Scene3d::Gltf,
+    };
+    let mut game = Model3d::new(args.content.clone().unwrap_or_else(default_content_dir))
+        .with_scene(scene, args.pose);
     let mut ctx = GameContext::new();
     ctx.graphics.preferred_back_buffer_width = args.width;
     ctx.graphics.preferred_back_buffer_height = args.height;

@@ -41,7 +41,7 @@ use super::{ContentReader, Object};
 use crate::error::Result;
 use crate::math::{BoundingSphere, Matrix};
 use crate::models::{
-    Model, ModelBone, ModelBoneCollection, ModelEffect, ModelMesh, ModelMeshCollection,
+    BonePose, Model, ModelBone, ModelBoneCollection, ModelEffect, ModelMesh, ModelMeshCollection,
     ModelMeshPart, ModelTag,
 };
 use crate::resources::buffer::{IndexBuffer, VertexBuffer};
@@ -218,11 +218,17 @@ impl ContentReader<'_> {
                 parts,
                 effects: Default::default(),
                 device: Arc::downgrade(&self.device.shared),
+                skin: None,
             });
         }
         let root = self.required_bone(bone_count, "the model's root bone")?;
         let tag = self.tag("the model's tag")?;
+        let rest_poses =
+            bones.iter().map(|b| BonePose::from_matrix(&b.transform).unwrap_or(BonePose::IDENTITY));
         let model = Model {
+            rest_poses: rest_poses.collect(),
+            skins: Vec::new(),
+            animations: Vec::new(),
             bones: ModelBoneCollection(bones),
             meshes: ModelMeshCollection(meshes),
             root,
