@@ -23,7 +23,8 @@ use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
 use crate::effects::stock::{
-    clip_transform, default_lighting, fog_vector, switch, Block, DirectionalLight, StockEffect,
+    clip_transform, default_lighting, fog_vector, switch, Block, DirectionalLight, LitValues,
+    StockEffect,
 };
 use crate::effects::traits::{matrices_and_fog, EffectLights};
 use crate::error::{Result, XnaError};
@@ -255,21 +256,21 @@ impl BasicEffect {
     }
 
     fn check_values(&self) -> Result<()> {
-        let mut colors = vec![self.alpha, self.specular_power];
-        for v in
-            [self.diffuse_color, self.emissive_color, self.specular_color, self.ambient_light_color]
-        {
-            colors.extend([v.x, v.y, v.z]);
+        let [l0, l1, l2] = self.lights();
+        LitValues {
+            alpha: self.alpha,
+            specular_power: self.specular_power,
+            colors: [
+                self.diffuse_color,
+                self.emissive_color,
+                self.specular_color,
+                self.ambient_light_color,
+            ],
+            lights: [l0, l1, l2],
+            fog_color: self.fog_color,
+            fog_range: [self.fog_start, self.fog_end],
         }
-        let mut lights = Vec::new();
-        for l in self.lights() {
-            for v in [l.direction, l.diffuse_color, l.specular_color] {
-                lights.extend([v.x, v.y, v.z]);
-            }
-        }
-        let f = self.fog_color;
-        let fog = [f.x, f.y, f.z, self.fog_start, self.fog_end];
-        crate::finite::check_finite(&[("value", &colors), ("value", &lights), ("value", &fog)])
+        .check()
     }
 
     fn lights(&self) -> [&DirectionalLight; 3] {

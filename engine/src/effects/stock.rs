@@ -11,6 +11,7 @@ use xnagraph_graph::{StockMaterial, StockShader, TextureState, MATERIAL_FLOATS};
 use crate::device::draw_state::AppliedEffect;
 use crate::device::shared::DeviceShared;
 use crate::error::Result;
+use crate::finite;
 use crate::math::{Matrix, Vector3};
 
 /// A stock effect as its passes see it.
@@ -58,6 +59,40 @@ impl Default for DirectionalLight {
 
 /// XNA's `EnableDefaultLighting` rig (key, fill and back lights, all enabled) and the ambient
 /// colour it sets.
+/// The values of a lit stock effect (BasicEffect's and SkinnedEffect's) that reach the GPU as
+/// floats, checked finite at Apply: `Alpha`, `SpecularPower`, the four material and ambient
+/// colours, the three lights' vectors and the fog's colour and range. Runs once per draw, so it
+/// reads them in place (no list is built).
+pub(crate) struct LitValues<'a> {
+    pub alpha: f32,
+    pub specular_power: f32,
+    pub colors: [Vector3; 4],
+    pub lights: [&'a DirectionalLight; 3],
+    pub fog_color: Vector3,
+    pub fog_range: [f32; 2],
+}
+
+impl LitValues<'_> {
+    /// XNA's `ArgumentException` ("value") for the first non-finite value, as its setters raise.
+    pub(crate) fn check(&self) -> Result<()> {
+        let xyz = |v: &Vector3| [v.x, v.y, v.z];
+        let mut bad = !finite::all_finite(&[self.alpha, self.specular_power]);
+        bad |= !finite::all_finite(&self.fog_range);
+        for v in self.colors.iter().chain([&self.fog_color]) {
+            bad |= !finite::all_finite(&xyz(v));
+        }
+        for light in self.lights {
+            for v in [&light.direction, &light.diffuse_color, &light.specular_color] {
+                bad |= !finite::all_finite(&xyz(v));
+            }
+        }
+        if bad {
+            return Err(finite::not_finite("value"));
+        }
+        Ok(())
+    }
+}
+
 pub(crate) fn default_lighting() -> ([DirectionalLight; 3], Vector3) {
     let light = |direction, diffuse_color, specular_color| DirectionalLight {
         enabled: true,
