@@ -35,12 +35,15 @@ pub(crate) fn all_below_2_pow_124(values: &[f32]) -> bool {
 #[inline(never)]
 pub(crate) fn check_finite(values: &[(&'static str, &[f32])]) -> Result<()> {
     match values.iter().find(|(_, v)| !all_finite(v)) {
-        Some((param, _)) => Err(XnaError::argument(
-            param,
-            "The value must be a finite number (not NaN or infinity).",
-        )),
+        Some((param, _)) => Err(not_finite(param)),
         None => Ok(()),
     }
+}
+
+/// The `ArgumentException` for parameter `param` holding a non-finite number.
+#[cold]
+pub(crate) fn not_finite(param: &'static str) -> XnaError {
+    XnaError::argument(param, "The value must be a finite number (not NaN or infinity).")
 }
 
 /// `DepthBias` and `SlopeScaleDepthBias` must be finite numbers.

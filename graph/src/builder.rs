@@ -21,6 +21,7 @@ use crate::commands::{
     Clear, ColorBinding, Draw, FrameCommands, Node, PassOp, PassSegment, Readback, ReadbackId,
     Rect, SegmentStart, Slices, Upload,
 };
+use crate::geometry::GeometryDraw;
 use crate::plan::Image;
 use crate::resource::{RenderTargetUsage, TextureState};
 
@@ -167,6 +168,12 @@ impl FrameBuilder {
     /// nothing either.
     pub fn texture_list(&mut self) -> Vec<Arc<TextureState>> {
         self.spare.textures.pop().unwrap_or_default()
+    }
+
+    /// `geometry` boxed for a [`Draw::geometry`](crate::Draw): in a spare box of a submitted
+    /// frame when there is one, so that a warm frame's 3D draws allocate no box either.
+    pub fn boxed_geometry(&mut self, geometry: GeometryDraw) -> Box<GeometryDraw> {
+        self.spare.boxed_geometry(geometry)
     }
 
     /// The frame's node list, a spare one when the frame has none yet.

@@ -431,6 +431,18 @@ pub struct GeometryDraw {
 }
 
 impl GeometryDraw {
+    /// Drops what the draw holds (its buffers, textures, custom program), keeping its lists'
+    /// capacity: a spare box for a later frame's draw ([`crate::SpareLists`]).
+    pub fn empty(&mut self) {
+        self.layout.bindings.clear();
+        self.layout.custom.clear();
+        self.streams.clear();
+        self.indices = None;
+        self.texture2 = None;
+        self.bones.clear();
+        self.custom = None;
+    }
+
     /// The byte range of each buffer-sourced stream the draw reads, with its buffer: the
     /// vertices it draws, or for an indexed draw everything from the stream's offset to the
     /// end of the buffer (indices are read on the GPU, so the vertices they name are not known

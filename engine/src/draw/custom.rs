@@ -123,7 +123,7 @@ pub(super) fn record(
         viewport: rec.viewport,
         scissor: rec.scissor,
         transform: crate::math::Matrix::IDENTITY.to_column_major(),
-        geometry: Some(Box::new(geometry)),
+        geometry: Some(rec.builder.boxed_geometry(geometry)),
     };
     rec.builder.draw(draw);
     Ok(())

@@ -531,12 +531,12 @@ impl GraphicsDevice {
         indices: Option<IndexSource>,
         instances: u32,
     ) -> Result<()> {
-        let streams = rec.draw.streams.clone();
+        let streams = &rec.draw.streams;
         let declarations: Vec<_> =
             streams.iter().map(|s| (&s.declaration, s.instance_frequency as u32)).collect();
         let layout = layout(&declarations, &effect, &self.shared.caps)?;
         let mut sources = Vec::with_capacity(streams.len());
-        for s in &streams {
+        for s in streams {
             let offset = s.vertex_offset as u64 * s.declaration.vertex_stride() as u64;
             sources.push(VertexSource::Buffer { buffer: s.core.state()?, offset });
         }
@@ -628,6 +628,7 @@ fn record_stock(
         )?;
         geometry.texture2 = Some((texture2, sampler1));
     }
+    let geometry = rec.builder.boxed_geometry(geometry);
     let draw = Draw {
         pipeline: PipelineKey {
             shader: ShaderKind::Basic,
@@ -643,7 +644,7 @@ fn record_stock(
         viewport: rec.viewport,
         scissor: rec.scissor,
         transform: effect.transform,
-        geometry: Some(Box::new(geometry)),
+        geometry: Some(geometry),
     };
     rec.builder.draw(draw);
     Ok(())

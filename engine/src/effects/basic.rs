@@ -24,7 +24,7 @@ use crate::effects::parameters::{
 };
 use crate::effects::stock::{
     clip_transform, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
-    StockEffect,
+    LitValues, StockEffect,
 };
 use crate::effects::traits::{matrices_and_fog, EffectLights};
 use crate::error::{Result, XnaError};
@@ -256,21 +256,20 @@ impl BasicEffect {
     }
 
     fn check_values(&self) -> Result<()> {
-        let mut colors = vec![self.alpha, self.specular_power];
-        for v in
-            [self.diffuse_color, self.emissive_color, self.specular_color, self.ambient_light_color]
-        {
-            colors.extend([v.x, v.y, v.z]);
+        let [l0, l1, l2] = self.lights();
+        LitValues {
+            scalars: &[self.alpha, self.specular_power, self.fog_start, self.fog_end],
+            colors: &[
+                self.diffuse_color,
+                self.emissive_color,
+                self.specular_color,
+                self.ambient_light_color,
+                self.fog_color,
+            ],
+            lights: [l0, l1, l2],
+            light_specular: true,
         }
-        let mut lights = Vec::new();
-        for l in self.lights() {
-            for v in [l.direction, l.diffuse_color, l.specular_color] {
-                lights.extend([v.x, v.y, v.z]);
-            }
-        }
-        let f = self.fog_color;
-        let fog = [f.x, f.y, f.z, self.fog_start, self.fog_end];
-        crate::finite::check_finite(&[("value", &colors), ("value", &lights), ("value", &fog)])
+        .check()
     }
 
     fn lights(&self) -> [&DirectionalLight; 3] {

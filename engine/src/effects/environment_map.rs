@@ -24,7 +24,7 @@ use crate::device::GraphicsDevice;
 use crate::effects::basic::{check_geometry, technique, EffectTechnique};
 use crate::effects::stock::{
     clip_transform, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
-    StockEffect,
+    LitValues, StockEffect,
 };
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
@@ -190,24 +190,26 @@ impl EnvironmentMapEffect {
     }
 
     fn check_values(&self) -> Result<()> {
-        let mut colors = vec![self.alpha, self.environment_map_amount, self.fresnel_factor];
-        for v in [
-            self.diffuse_color,
-            self.emissive_color,
-            self.ambient_light_color,
-            self.environment_map_specular,
-        ] {
-            colors.extend([v.x, v.y, v.z]);
+        let [l0, l1, l2] = self.lights();
+        LitValues {
+            scalars: &[
+                self.alpha,
+                self.environment_map_amount,
+                self.fresnel_factor,
+                self.fog_start,
+                self.fog_end,
+            ],
+            colors: &[
+                self.diffuse_color,
+                self.emissive_color,
+                self.ambient_light_color,
+                self.environment_map_specular,
+                self.fog_color,
+            ],
+            lights: [l0, l1, l2],
+            light_specular: false,
         }
-        let mut lights = Vec::new();
-        for l in self.lights() {
-            for v in [l.direction, l.diffuse_color] {
-                lights.extend([v.x, v.y, v.z]);
-            }
-        }
-        let f = self.fog_color;
-        let fog = [f.x, f.y, f.z, self.fog_start, self.fog_end];
-        crate::finite::check_finite(&[("value", &colors), ("value", &lights), ("value", &fog)])
+        .check()
     }
 
     fn lights(&self) -> [&DirectionalLight; 3] {

@@ -12,6 +12,7 @@ use xnagraph_graph::{StockMaterial, StockShader, TextureState, MATERIAL_FLOATS};
 use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::shared::DeviceShared;
 use crate::error::Result;
+use crate::finite;
 use crate::math::{Matrix, Vector3};
 use crate::resources::texture::TextureRef;
 
@@ -73,6 +74,38 @@ impl Default for DirectionalLight {
 
 /// XNA's `EnableDefaultLighting` rig (key, fill and back lights, all enabled) and the ambient
 /// colour it sets.
+/// The values of a lit stock effect (BasicEffect's, SkinnedEffect's, EnvironmentMapEffect's)
+/// that reach the GPU as floats, checked finite at Apply: its scalars (alpha, fog range, ...),
+/// its colours and the three lights' vectors. Runs once per draw, so it reads them in place
+/// (no list is built).
+pub(crate) struct LitValues<'a> {
+    pub scalars: &'a [f32],
+    pub colors: &'a [Vector3],
+    pub lights: [&'a DirectionalLight; 3],
+    /// Whether the lights' specular colours reach the GPU (not for EnvironmentMapEffect).
+    pub light_specular: bool,
+}
+
+impl LitValues<'_> {
+    /// XNA's `ArgumentException` ("value") for a non-finite value, as its setters raise.
+    pub(crate) fn check(&self) -> Result<()> {
+        let xyz = |v: &Vector3| [v.x, v.y, v.z];
+        let mut bad = !finite::all_finite(self.scalars);
+        for v in self.colors {
+            bad |= !finite::all_finite(&xyz(v));
+        }
+        for light in self.lights {
+            bad |= !finite::all_finite(&xyz(&light.direction));
+            bad |= !finite::all_finite(&xyz(&light.diffuse_color));
+            bad |= self.light_specular && !finite::all_finite(&xyz(&light.specular_color));
+        }
+        if bad {
+            return Err(finite::not_finite("value"));
+        }
+        Ok(())
+    }
+}
+
 pub(crate) fn default_lighting() -> ([DirectionalLight; 3], Vector3) {
     let light = |direction, diffuse_color, specular_color| DirectionalLight {
         enabled: true,

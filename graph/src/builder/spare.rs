@@ -1,9 +1,9 @@
 //! Recycled lists: the emptied vectors of submitted frames, which later frames record into
 //! instead of allocating their own.
 //!
-//! Each frame's node list, each pass segment's attachment and op lists, and the texture list of
-//! each draw of several textures ([`crate::DrawTextures`]) are vectors that grow as the frame
-//! is recorded. Once a frame has been compiled and submitted, the engine
+//! Each frame's node list, each pass segment's attachment and op lists, the texture list of
+//! each draw of several textures ([`crate::DrawTextures`]) and the boxed geometry of each 3D
+//! draw ([`crate::GeometryDraw`]) are allocations that the recording of a frame makes. Once a frame has been compiled and submitted, the engine
 //! empties them ([`SpareLists::take_from`], away from any lock, since emptying drops the
 //! textures they hold) and gives them back to the recorder ([`crate::FrameBuilder::recycle`]),
 //! so that after a few frames of warm-up, recording a frame allocates none of them.
@@ -20,12 +20,15 @@
 use std::sync::Arc;
 
 use crate::commands::{ColorBinding, FrameCommands, Node, PassOp, PassSegment};
+use crate::geometry::GeometryDraw;
 use crate::resource::TextureState;
 
 /// At most this many spare node lists are kept (a few frames in flight each hold one).
 const SPARE_NODE_LISTS: usize = 8;
 /// At most this many spare attachment lists and op lists each (one per pass segment).
 const SPARE_SEGMENT_LISTS: usize = 256;
+/// At most this many spare geometry boxes (one per 3D draw; about 0.7 KiB each).
+const SPARE_GEOMETRIES: usize = 32 << 10;
 /// Upload buffers smaller than this are not kept: the allocator serves them well.
 const SPARE_UPLOAD_MIN: usize = 64 << 10;
 /// At most this many bytes of spare upload buffers are kept (four frames of 64 MiB).
@@ -48,6 +51,9 @@ pub struct SpareLists {
     pub(super) colors: Vec<Vec<ColorBinding>>,
     pub(super) ops: Vec<Vec<PassOp>>,
     pub(super) textures: Vec<Vec<Arc<TextureState>>>,
+    /// Emptied geometry boxes of 3D draws: a draw recorded into one writes memory an earlier
+    /// frame touched, where a fresh box of a frame of thousands of draws faults in its pages.
+    pub(super) geometries: Vec<Box<GeometryDraw>>,
     /// Emptied upload buffers, in the order they came back.
     uploads: Vec<SpareBytes>,
     /// Frames whose lists came back to the recorder ([`SpareLists::append`]): the clock of
@@ -86,6 +92,12 @@ impl SpareLists {
                 let mut more = draw.textures.more;
                 more.clear();
                 keep(&mut self.textures, more, SPARE_SEGMENT_LISTS);
+                if let Some(mut geometry) = draw.geometry {
+                    if self.geometries.len() < SPARE_GEOMETRIES {
+                        geometry.empty();
+                        self.geometries.push(geometry);
+                    }
+                }
             }
         }
         keep(&mut self.colors, segment.colors, SPARE_SEGMENT_LISTS);
@@ -106,6 +118,10 @@ impl SpareLists {
         for list in other.textures.drain(..) {
             keep(&mut self.textures, list, SPARE_SEGMENT_LISTS);
         }
+        let room = SPARE_GEOMETRIES.saturating_sub(self.geometries.len());
+        let taken = other.geometries.len().min(room);
+        self.geometries.extend(other.geometries.drain(..taken));
+        other.geometries.clear();
         self.frames += 1;
         let now = self.frames;
         self.uploads.retain(|spare| now - spare.returned < SPARE_UPLOAD_FRAMES);
@@ -145,6 +161,22 @@ impl SpareLists {
         self.uploads.iter().map(|spare| spare.bytes.capacity()).sum()
     }
 
+    /// `geometry` in a box, a spare one of a submitted frame when there is one.
+    pub(super) fn boxed_geometry(&mut self, geometry: GeometryDraw) -> Box<GeometryDraw> {
+        match self.geometries.pop() {
+            Some(mut spare) => {
+                *spare = geometry;
+                spare
+            }
+            None => Box::new(geometry),
+        }
+    }
+
+    /// How many spare geometry boxes are kept.
+    pub fn geometry_count(&self) -> usize {
+        self.geometries.len()
+    }
+
     /// How many spare lists are kept: (node lists, attachment lists, op lists, texture lists).
     pub fn counts(&self) -> (usize, usize, usize, usize) {
         (self.nodes.len(), self.colors.len(), self.ops.len(), self.textures.len())
@@ -167,7 +199,8 @@ mod tests {
     use crate::builder::FrameBuilder;
     use crate::commands::Draw;
     use crate::commands::{Clear, ColorBinding};
-    use crate::compile::testkit::{back_buffer, draw, target, texture, DISCARD};
+    use crate::compile::testkit::{back_buffer, basic_cube, draw, target, texture, DISCARD};
+    use crate::geometry::GeometryDraw;
 
     fn op(texture: &Arc<crate::TextureState>) -> Draw {
         match draw(texture) {
@@ -218,6 +251,37 @@ mod tests {
             assert!(segments.iter().any(|&(c, _)| c == colors), "an attachment list is reused");
             assert!(segments.iter().any(|&(_, o)| o == ops), "an op list is reused");
         }
+    }
+
+    /// A 3D draw recorded after its predecessor's frame came back is boxed in that frame's
+    /// geometry box, emptied of the buffers and textures it held.
+    #[test]
+    fn a_recycled_frame_boxes_its_geometry_in_the_last_frames_boxes() {
+        let mut builder = FrameBuilder::new(back_buffer(8, 8, DISCARD));
+        let sampled = texture(2, 2, 1);
+        let PassOp::Draw(mut d) = basic_cube(&sampled, 1.0, [0.0; 4]) else { unreachable!() };
+        let geometry = *d.geometry.take().unwrap();
+        let mut texture2 = Some((texture(2, 2, 1), crate::SamplerState::default()));
+        let held = Arc::clone(&texture2.as_ref().unwrap().0);
+        let mut first = geometry.clone();
+        first.texture2 = texture2.take();
+        d.geometry = Some(builder.boxed_geometry(first));
+        let boxed: *const GeometryDraw = &**d.geometry.as_ref().unwrap();
+        builder.bind(Vec::new());
+        builder.draw(d);
+        let mut frame = builder.take_frame();
+        let mut spares = SpareLists::default();
+        spares.take_from(&mut frame);
+        assert_eq!(spares.geometry_count(), 1);
+        assert_eq!(Arc::strong_count(&held), 1, "the spare box no longer holds its texture");
+        builder.recycle(&mut spares);
+
+        let again = builder.boxed_geometry(geometry.clone());
+        assert_eq!(&*again as *const GeometryDraw, boxed, "the box is reused");
+        assert_eq!(again.call, geometry.call);
+        assert!(again.texture2.is_none());
+        let fresh = builder.boxed_geometry(geometry);
+        assert_ne!(&*fresh as *const GeometryDraw, boxed, "no spare left: a new box");
     }
 
     #[test]

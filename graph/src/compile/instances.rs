@@ -125,46 +125,8 @@ mod tests {
     use crate::commands::PassOp;
     use crate::compile::compile;
     use crate::compile::testkit::*;
-    use crate::geometry::{
-        AttributeSource, BindingLayout, DrawCall, PrimitiveType, StockMaterial, VertexFormat,
-        VertexLayout, MATERIAL_FLOATS,
-    };
-    use crate::{FramePlan, ShaderKind, StockShader};
-
-    /// A BasicEffect draw of 36 arena indices over 24 arena vertices, sampling `texture`, with
-    /// `value` in its World and diffuse colour and `options` as its options word.
-    fn cube(texture: &Arc<crate::TextureState>, value: f32, options: [f32; 4]) -> PassOp {
-        let PassOp::Draw(mut d) = draw(texture) else { unreachable!() };
-        d.pipeline.shader = ShaderKind::Basic;
-        d.transform = [value; 16];
-        let mut block = [value; MATERIAL_FLOATS];
-        let at = StockShader::Basic.options_at();
-        block[at..at + 4].copy_from_slice(&options);
-        let position = AttributeSource { binding: 0, format: VertexFormat::Float3, offset: 0 };
-        d.geometry = Some(Box::new(GeometryDraw {
-            layout: VertexLayout {
-                bindings: vec![BindingLayout { stride: 12, instance_frequency: 0 }],
-                attributes: [Some(position), None, None, None, None, None, None],
-                custom: Vec::new(),
-            },
-            primitive: PrimitiveType::TriangleList,
-            streams: vec![VertexSource::User(0..288)],
-            indices: Some(IndexSource { buffer: None, user: 288..360, element_size: 2 }),
-            call: DrawCall::Indexed {
-                base_vertex: 0,
-                first_index: 0,
-                index_count: 36,
-                min_vertex: 0,
-                vertex_span: 24,
-            },
-            instances: 1,
-            material: StockMaterial { shader: StockShader::Basic, block },
-            texture2: None,
-            bones: Vec::new(),
-            custom: None,
-        }));
-        PassOp::Draw(d)
-    }
+    use crate::geometry::DrawCall;
+    use crate::FramePlan;
 
     /// Each planned op of the first pass as (first draw, draws).
     fn runs(plan: &FramePlan) -> Vec<(usize, u32)> {
@@ -183,7 +145,7 @@ mod tests {
     #[test]
     fn draws_that_differ_only_in_their_values_merge_into_one_op() {
         let t = texture(2, 2, 1);
-        let plan = merged((0..5).map(|i| cube(&t, i as f32, UNLIT)).collect());
+        let plan = merged((0..5).map(|i| basic_cube(&t, i as f32, UNLIT)).collect());
         assert_eq!(runs(&plan), [(0, 5)]);
         assert!(plan.to_string().contains("ops [0-4 as 5 instances]"), "{plan}");
     }
@@ -193,7 +155,7 @@ mod tests {
         let (t, u) = (texture(2, 2, 1), texture(2, 2, 1));
         // Another texture, another option (fog), another index range, a sprite draw.
         let fogged = [0.0, 0.0, 0.0, 1.0];
-        let mut other_range = cube(&t, 9.0, UNLIT);
+        let mut other_range = basic_cube(&t, 9.0, UNLIT);
         if let PassOp::Draw(d) = &mut other_range {
             let g = d.geometry.as_mut().unwrap();
             g.call = DrawCall::Indexed {
@@ -205,14 +167,14 @@ mod tests {
             };
         }
         let plan = merged(vec![
-            cube(&t, 1.0, UNLIT),
-            cube(&t, 2.0, UNLIT),
-            cube(&u, 3.0, UNLIT),
-            cube(&u, 4.0, fogged),
-            cube(&u, 5.0, fogged),
+            basic_cube(&t, 1.0, UNLIT),
+            basic_cube(&t, 2.0, UNLIT),
+            basic_cube(&u, 3.0, UNLIT),
+            basic_cube(&u, 4.0, fogged),
+            basic_cube(&u, 5.0, fogged),
             other_range,
             draw(&t),
-            cube(&t, 6.0, UNLIT),
+            basic_cube(&t, 6.0, UNLIT),
         ]);
         assert_eq!(runs(&plan), [(0, 2), (2, 1), (3, 2), (5, 1), (6, 1), (7, 1)]);
     }
@@ -221,10 +183,10 @@ mod tests {
     fn an_op_between_two_draws_keeps_them_apart() {
         let t = texture(2, 2, 1);
         let plan = merged(vec![
-            cube(&t, 1.0, UNLIT),
+            basic_cube(&t, 1.0, UNLIT),
             clear(Some([1.0, 0.0, 0.0, 1.0]), None, None),
-            cube(&t, 2.0, UNLIT),
-            cube(&t, 3.0, UNLIT),
+            basic_cube(&t, 2.0, UNLIT),
+            basic_cube(&t, 3.0, UNLIT),
         ]);
         assert_eq!(runs(&plan), [(0, 1), (1, 1), (2, 2)]);
     }
@@ -235,7 +197,7 @@ mod tests {
         // SkinnedEffect shares BasicEffect's block layout, but its bones travel beside the
         // block and its stages have no instanced pair: its draws stay one op each.
         let skinned = |value: f32| {
-            let mut op = cube(&t, value, [4.0, 1.0, 1.0, 0.0]);
+            let mut op = basic_cube(&t, value, [4.0, 1.0, 1.0, 0.0]);
             if let PassOp::Draw(d) = &mut op {
                 let g = d.geometry.as_mut().unwrap();
                 g.material.shader = StockShader::Skinned;
@@ -251,7 +213,7 @@ mod tests {
     fn a_frame_that_does_not_ask_merges_nothing() {
         let t = texture(2, 2, 1);
         let bb = back_buffer(8, 8, DISCARD);
-        let ops = (0..3).map(|i| cube(&t, i as f32, UNLIT)).collect();
+        let ops = (0..3).map(|i| basic_cube(&t, i as f32, UNLIT)).collect();
         let plan = compile(frame(vec![bind(&bb, ops), present(&bb)]));
         assert_eq!(runs(&plan), [(0, 1), (1, 1), (2, 1)]);
     }

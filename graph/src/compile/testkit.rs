@@ -8,8 +8,13 @@ use std::sync::Arc;
 use crate::builder::FrameBuilder;
 use crate::commands::*;
 use crate::format::{DepthFormat, SurfaceFormat};
+use crate::geometry::{
+    AttributeSource, BindingLayout, DrawCall, GeometryDraw, IndexSource, PrimitiveType,
+    StockMaterial, VertexFormat, VertexLayout, VertexSource, MATERIAL_FLOATS,
+};
 use crate::plan::*;
 use crate::resource::*;
+use crate::{ShaderKind, StockShader};
 
 pub const DISCARD: RenderTargetUsage = RenderTargetUsage::DiscardContents;
 pub const PRESERVE: RenderTargetUsage = RenderTargetUsage::PreserveContents;
@@ -377,4 +382,39 @@ pub fn edges(plan: &FramePlan) -> Vec<(usize, usize, crate::compile::nodes::Haza
         .collect();
     e.sort();
     e
+}
+
+/// A BasicEffect draw of 36 arena indices over 24 arena vertices, sampling `texture`, with
+/// `value` in its World and diffuse colour and `options` as its options word.
+pub fn basic_cube(texture: &Arc<crate::TextureState>, value: f32, options: [f32; 4]) -> PassOp {
+    let PassOp::Draw(mut d) = draw(texture) else { unreachable!() };
+    d.pipeline.shader = ShaderKind::Basic;
+    d.transform = [value; 16];
+    let mut block = [value; MATERIAL_FLOATS];
+    let at = StockShader::Basic.options_at();
+    block[at..at + 4].copy_from_slice(&options);
+    let position = AttributeSource { binding: 0, format: VertexFormat::Float3, offset: 0 };
+    d.geometry = Some(Box::new(GeometryDraw {
+        layout: VertexLayout {
+            bindings: vec![BindingLayout { stride: 12, instance_frequency: 0 }],
+            attributes: [Some(position), None, None, None, None, None, None],
+            custom: Vec::new(),
+        },
+        primitive: PrimitiveType::TriangleList,
+        streams: vec![VertexSource::User(0..288)],
+        indices: Some(IndexSource { buffer: None, user: 288..360, element_size: 2 }),
+        call: DrawCall::Indexed {
+            base_vertex: 0,
+            first_index: 0,
+            index_count: 36,
+            min_vertex: 0,
+            vertex_span: 24,
+        },
+        instances: 1,
+        material: StockMaterial { shader: StockShader::Basic, block },
+        texture2: None,
+        bones: Vec::new(),
+        custom: None,
+    }));
+    PassOp::Draw(d)
 }
