@@ -53,6 +53,7 @@ pub struct SpareLists {
     pub(super) textures: Vec<Vec<Arc<TextureState>>>,
     /// Emptied geometry boxes of 3D draws: a draw recorded into one writes memory an earlier
     /// frame touched, where a fresh box of a frame of thousands of draws faults in its pages.
+    #[allow(clippy::vec_box, reason = "the boxes are what is kept: draws take them as they are")]
     pub(super) geometries: Vec<Box<GeometryDraw>>,
     /// Emptied upload buffers, in the order they came back.
     uploads: Vec<SpareBytes>,
