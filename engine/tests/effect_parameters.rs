@@ -2,9 +2,12 @@
 //! draws exactly what the property draws; code generic over `EffectMatrices` places each stock
 //! effect's geometry where its matrices say (the whole image shifted by whole pixels); held
 //! parameters read back what was set by either path, computed ones read what `Apply` computes
-//! and refuse to be set; types are checked with XNA's `InvalidCastException`.
+//! and refuse to be set; types are checked with XNA's `InvalidCastException`. SkinnedEffect's and
+//! EnvironmentMapEffect's parameters are in `effect_parameters/skinned_and_environment_map.rs`.
 
 mod common;
+#[path = "effect_parameters/skinned_and_environment_map.rs"]
+mod skinned_and_environment_map;
 
 use bytemuck::{Pod, Zeroable};
 use common::*;

@@ -22,13 +22,18 @@ use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
 use crate::effects::basic::{check_geometry, technique, EffectTechnique};
+use crate::effects::custom::ParameterType as T;
+use crate::effects::parameters::{
+    computed, held, light_field, light_value, set_light_value, EffectParameterCollection,
+    StockParameterInfo, StockParameters, StockValue,
+};
 use crate::effects::stock::{
     clip_transform, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
     LitValues, StockEffect,
 };
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
-use crate::math::{Matrix, Vector3};
+use crate::math::{Matrix, Vector3, Vector4};
 use crate::resources::cube::{CubeRef, TextureCube};
 use crate::resources::texture::{Texture2D, TextureRef};
 
@@ -189,6 +194,41 @@ impl EnvironmentMapEffect {
         technique(self, "EnvironmentMapEffect")
     }
 
+    /// `Parameters`: the parameters of XNA's `EnvironmentMapEffect.fx`, in its declaration
+    /// order (see [`EffectParameterCollection`]). Held (read and set the property):
+    /// `Texture`, `EnvironmentMap` (of type `TextureCube`: `set_value` takes a
+    /// `&Arc<TextureCube>` and shares it as [`Self::set_environment_map`] does,
+    /// `get_value_texture_cube` reads it), `EnvironmentMapSpecular`, `FresnelFactor`,
+    /// `EnvironmentMapAmount`, `DirLight0Direction`, `DirLight0DiffuseColor` (and the same for
+    /// lights 1 and 2; a disabled light's colour reaches the shader as black; the effect has no
+    /// `DirLightNSpecularColor`, as XNA's has none), `FogColor`, `World`. Computed at `Apply`
+    /// (read only): `DiffuseColor` (`Vector4`: DiffuseColor × Alpha, Alpha), `EmissiveColor`
+    /// ((EmissiveColor + AmbientLightColor × DiffuseColor) × Alpha), `EyePosition`,
+    /// `FogVector`, `WorldInverseTranspose`, `WorldViewProj` (World × View × Projection) and
+    /// `ShaderIndex` (XNA's shader permutation: +1 without fog, +2 with FresnelFactor non-zero,
+    /// +4 with EnvironmentMapSpecular non-zero, +8 with lights 1 and 2 off).
+    pub fn parameters(&mut self) -> EffectParameterCollection<'_> {
+        EffectParameterCollection::new(self)
+    }
+
+    /// XNA's `ShaderIndex` of the effect's values.
+    fn shader_index(&self) -> i32 {
+        let mut index = 0;
+        if !self.fog_enabled {
+            index += 1;
+        }
+        if self.fresnel_factor != 0.0 {
+            index += 2;
+        }
+        if self.environment_map_specular != Vector3::ZERO {
+            index += 4;
+        }
+        if !self.directional_light1.enabled && !self.directional_light2.enabled {
+            index += 8;
+        }
+        index
+    }
+
     fn check_values(&self) -> Result<()> {
         let [l0, l1, l2] = self.lights();
         LitValues {
@@ -223,6 +263,90 @@ impl EnvironmentMapEffect {
             None => Err(XnaError::invalid_operation(
                 "EnvironmentMapEffect.EnvironmentMap is null: the effect samples it.",
             )),
+        }
+    }
+}
+
+/// `EnvironmentMapEffect.fx`'s parameters, in its declaration order.
+const ENVIRONMENT_MAP_PARAMETERS: &[StockParameterInfo] = &[
+    held("Texture", T::Texture2D),
+    held("EnvironmentMap", T::TextureCube),
+    held("EnvironmentMapSpecular", T::Vector3),
+    held("FresnelFactor", T::Single),
+    held("EnvironmentMapAmount", T::Single),
+    computed("DiffuseColor", T::Vector4, "DiffuseColor and Alpha"),
+    computed("EmissiveColor", T::Vector3, "EmissiveColor, AmbientLightColor, DiffuseColor, Alpha"),
+    held("DirLight0Direction", T::Vector3),
+    held("DirLight0DiffuseColor", T::Vector3),
+    held("DirLight1Direction", T::Vector3),
+    held("DirLight1DiffuseColor", T::Vector3),
+    held("DirLight2Direction", T::Vector3),
+    held("DirLight2DiffuseColor", T::Vector3),
+    computed("EyePosition", T::Vector3, "View"),
+    held("FogColor", T::Vector3),
+    computed("FogVector", T::Vector4, "FogEnabled, FogStart, FogEnd, World and View"),
+    held("World", T::Matrix),
+    computed("WorldInverseTranspose", T::Matrix, "World"),
+    computed("WorldViewProj", T::Matrix, "World, View and Projection"),
+    computed("ShaderIndex", T::Int32, "the effect's values"),
+];
+
+impl StockParameters for EnvironmentMapEffect {
+    fn table(&self) -> &'static [StockParameterInfo] {
+        ENVIRONMENT_MAP_PARAMETERS
+    }
+
+    fn read(&self, index: usize) -> StockValue {
+        let (d, a) = (self.diffuse_color, self.alpha.clamp(0.0, 1.0));
+        match ENVIRONMENT_MAP_PARAMETERS[index].name {
+            "Texture" => StockValue::Texture(self.texture.clone()),
+            "EnvironmentMap" => StockValue::Cube(self.environment_map.clone()),
+            "EnvironmentMapSpecular" => StockValue::Vector3(self.environment_map_specular),
+            "FresnelFactor" => StockValue::Single(self.fresnel_factor),
+            "EnvironmentMapAmount" => StockValue::Single(self.environment_map_amount),
+            "DiffuseColor" => StockValue::Vector4(Vector4::new(d.x * a, d.y * a, d.z * a, a)),
+            "EmissiveColor" => {
+                StockValue::Vector3((self.emissive_color + self.ambient_light_color * d) * a)
+            }
+            "EyePosition" => StockValue::Vector3(self.view.invert().translation()),
+            "FogColor" => StockValue::Vector3(self.fog_color),
+            "FogVector" => {
+                let world_view = self.world.mul(&self.view);
+                let [x, y, z, w] =
+                    fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end);
+                StockValue::Vector4(Vector4::new(x, y, z, w))
+            }
+            "World" => StockValue::Matrix(self.world),
+            "WorldInverseTranspose" => StockValue::Matrix(self.world.invert().transpose()),
+            "WorldViewProj" => StockValue::Matrix(self.world.mul(&self.view).mul(&self.projection)),
+            "ShaderIndex" => StockValue::Int32(self.shader_index()),
+            other => {
+                let (n, field) = light_field(other).unwrap_or((0, "Direction"));
+                StockValue::Vector3(light_value(self.lights()[n], field))
+            }
+        }
+    }
+
+    fn write(&mut self, index: usize, value: StockValue) {
+        match (ENVIRONMENT_MAP_PARAMETERS[index].name, value) {
+            ("Texture", StockValue::Texture(t)) => self.texture = t,
+            ("EnvironmentMap", StockValue::Cube(c)) => self.environment_map = c,
+            ("EnvironmentMapSpecular", StockValue::Vector3(v)) => self.environment_map_specular = v,
+            ("FresnelFactor", StockValue::Single(v)) => self.fresnel_factor = v,
+            ("EnvironmentMapAmount", StockValue::Single(v)) => self.environment_map_amount = v,
+            ("FogColor", StockValue::Vector3(v)) => self.fog_color = v,
+            ("World", StockValue::Matrix(m)) => self.world = m,
+            (other, StockValue::Vector3(v)) => {
+                if let Some((n, field)) = light_field(other) {
+                    let light = match n {
+                        0 => &mut self.directional_light0,
+                        1 => &mut self.directional_light1,
+                        _ => &mut self.directional_light2,
+                    };
+                    set_light_value(light, field, v);
+                }
+            }
+            _ => {}
         }
     }
 }

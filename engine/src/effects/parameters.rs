@@ -1,10 +1,10 @@
 //! XNA's `Effect.Parameters` on the stock effects: the parameters of XNA's stock effect sources
-//! (`BasicEffect.fx`, `AlphaTestEffect.fx`, `DualTextureEffect.fx`), by their names and types,
-//! over the effect's properties.
+//! (`BasicEffect.fx`, `AlphaTestEffect.fx`, `DualTextureEffect.fx`, `SkinnedEffect.fx`,
+//! `EnvironmentMapEffect.fx`), by their names and types, over the effect's properties.
 //!
 //! A stock effect's parameters are of two kinds. Those that hold a property as it is (`World`,
-//! `Texture`, `SpecularPower`, `FogColor`, a light's `Direction`) are read and written: setting
-//! one by name sets the property, and reading one reads it. Those that XNA's effect classes
+//! `Texture`, `SpecularPower`, `FogColor`, a light's `Direction`, SkinnedEffect's `Bones`) are
+//! read and written: setting one by name sets the property, and reading one reads it. Those that XNA's effect classes
 //! compute from several properties at `Apply` (`WorldViewProj`, `WorldInverseTranspose`,
 //! `EyePosition`, `DiffuseColor` and `EmissiveColor` with alpha, ambient and lighting folded
 //! in, `FogVector`, `AlphaTest`, `ShaderIndex`) read as `Apply` would compute them from the
@@ -12,9 +12,13 @@
 //! let such a write stand until a property it derives from next changed, so a ported game that
 //! relied on that learns of it at the call.
 
+use std::sync::Arc;
+
 use crate::effects::custom::{EffectValue, ParameterClass, ParameterType};
+use crate::effects::stock::DirectionalLight;
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3, Vector4};
+use crate::resources::cube::TextureCube;
 use crate::resources::texture::{Texture2D, TextureRef};
 
 /// One parameter of a stock effect's table: its XNA name and type, and, for a computed one,
@@ -24,6 +28,8 @@ pub(crate) struct StockParameterInfo {
     pub name: &'static str,
     pub ty: ParameterType,
     pub computed_from: Option<&'static str>,
+    /// The array's length, or 0 for a parameter that is not an array.
+    pub elements: usize,
 }
 
 impl StockParameterInfo {
@@ -35,7 +41,16 @@ impl StockParameterInfo {
 
 /// A parameter that holds a property.
 pub(crate) const fn held(name: &'static str, ty: ParameterType) -> StockParameterInfo {
-    StockParameterInfo { name, ty, computed_from: None }
+    StockParameterInfo { name, ty, computed_from: None, elements: 0 }
+}
+
+/// An array parameter of `elements` elements that holds a property.
+pub(crate) const fn held_array(
+    name: &'static str,
+    ty: ParameterType,
+    elements: usize,
+) -> StockParameterInfo {
+    StockParameterInfo { name, ty, computed_from: None, elements }
 }
 
 /// A parameter computed at `Apply` from `from`.
@@ -44,7 +59,7 @@ pub(crate) const fn computed(
     ty: ParameterType,
     from: &'static str,
 ) -> StockParameterInfo {
-    StockParameterInfo { name, ty, computed_from: Some(from) }
+    StockParameterInfo { name, ty, computed_from: Some(from), elements: 0 }
 }
 
 /// A stock parameter's value.
@@ -57,6 +72,11 @@ pub(crate) enum StockValue {
     Int32(i32),
     /// A reference to the game's texture, never a copy of it.
     Texture(Option<TextureRef>),
+    /// The game's cube map, shared.
+    Cube(Option<Arc<TextureCube>>),
+    /// The elements of a `Matrix` array parameter: all of them when read; the first ones, to
+    /// set, when written (the others keep their values).
+    Matrices(Vec<Matrix>),
 }
 
 /// A stock effect as its parameter collection sees it: the table, and reading and writing a
@@ -72,7 +92,8 @@ pub(crate) trait StockParameters {
 }
 
 /// XNA's `EffectParameterCollection` of a stock effect (`BasicEffect.Parameters`,
-/// `AlphaTestEffect.Parameters`, `DualTextureEffect.Parameters`): see the module doc of
+/// `AlphaTestEffect.Parameters`, `DualTextureEffect.Parameters`, `SkinnedEffect.Parameters`,
+/// `EnvironmentMapEffect.Parameters`): see the module doc of
 /// `effects::parameters` for which parameters hold a property and which are computed. It
 /// borrows the effect mutably, since a parameter written sets the effect's property.
 pub struct EffectParameterCollection<'a> {
@@ -183,6 +204,12 @@ impl StockParameter<'_> {
         self.info().ty.class()
     }
 
+    /// `Elements.Count`: the array's length (72 for SkinnedEffect's `Bones`, XNA's
+    /// `float4x3 Bones[72]`), or 0 for a parameter that is not an array, as in XNA.
+    pub fn element_count(&self) -> usize {
+        self.info().elements
+    }
+
     /// Whether the effect computes this parameter at `Apply` from its properties (so it can
     /// be read, not set).
     pub fn is_computed(&self) -> bool {
@@ -190,13 +217,17 @@ impl StockParameter<'_> {
     }
 
     /// `SetValue(value)`: sets the property this parameter holds. A value of another type than
-    /// the parameter's (or a slice: no stock parameter is an array) is `InvalidCast`; a
-    /// computed parameter is `InvalidOperation` naming the properties it is computed from; a
-    /// disposed texture is `ObjectDisposed`.
+    /// the parameter's, a slice for a single value or a single value for an array (only
+    /// SkinnedEffect's `Bones` is one), is `InvalidCast`; a slice longer than the array is
+    /// `ArgumentOutOfRange` (`value`), and a shorter one sets the first elements, keeping the
+    /// others, as XNA does; a computed parameter is `InvalidOperation` naming the properties it
+    /// is computed from; a disposed texture or cube map is `ObjectDisposed`. Nothing changes
+    /// on an error. `EnvironmentMap` takes a `&Arc<TextureCube>` and shares it, as
+    /// [`crate::EnvironmentMapEffect::set_environment_map`] does.
     pub fn set_value<V: EffectValue>(&mut self, value: V) -> Result<()> {
         let info = self.info();
         let (ty, array, words) = value.describe();
-        if ty != info.ty || array {
+        if ty != info.ty || array != (info.elements > 0) {
             let given = if array { format!("{ty:?}[]") } else { format!("{ty:?}") };
             return Err(invalid_cast(info.name, info.ty, &given));
         }
@@ -207,16 +238,30 @@ impl StockParameter<'_> {
             )));
         }
         let f = |i: usize| f32::from_bits(words[i]);
-        let stock = match ty {
-            ParameterType::Matrix => {
-                let mut m = Matrix::IDENTITY;
-                for (r, row) in m.m.iter_mut().enumerate() {
-                    for (c, cell) in row.iter_mut().enumerate() {
-                        *cell = f(r * 4 + c);
-                    }
+        let matrix = |w: &[u32]| {
+            let mut m = Matrix::IDENTITY;
+            for (r, row) in m.m.iter_mut().enumerate() {
+                for (c, cell) in row.iter_mut().enumerate() {
+                    *cell = f32::from_bits(w[r * 4 + c]);
                 }
-                StockValue::Matrix(m)
             }
+            m
+        };
+        let stock = match ty {
+            ParameterType::Matrix if array => {
+                let given = words.len() / 16;
+                if given > info.elements {
+                    return Err(XnaError::out_of_range(
+                        "value",
+                        format!(
+                            "The effect parameter '{}' has {} elements; {given} were given.",
+                            info.name, info.elements
+                        ),
+                    ));
+                }
+                StockValue::Matrices(words.chunks(16).map(matrix).collect())
+            }
+            ParameterType::Matrix => StockValue::Matrix(matrix(&words)),
             ParameterType::Vector3 => StockValue::Vector3(Vector3::new(f(0), f(1), f(2))),
             ParameterType::Vector4 => StockValue::Vector4(Vector4::new(f(0), f(1), f(2), f(3))),
             ParameterType::Single => StockValue::Single(f(0)),
@@ -227,6 +272,13 @@ impl StockParameter<'_> {
                     t.core.state()?;
                 }
                 StockValue::Texture(texture.map(TextureRef::new))
+            }
+            ParameterType::TextureCube => {
+                let cube = value.cube();
+                if let Some(c) = cube {
+                    c.core.state()?;
+                }
+                StockValue::Cube(cube.cloned())
             }
             ParameterType::Bool | ParameterType::Vector2 => {
                 return Err(invalid_cast(info.name, info.ty, &format!("{ty:?}")))
@@ -243,7 +295,8 @@ impl StockParameter<'_> {
             .ok_or_else(|| invalid_cast(info.name, info.ty, &format!("{wanted:?} read")))
     }
 
-    /// `GetValueMatrix()`; a parameter of another type is `InvalidCast`.
+    /// `GetValueMatrix()`; a parameter of another type, or an array (`Bones`: see
+    /// [`Self::get_value_matrix_array`]), is `InvalidCast`.
     pub fn get_value_matrix(&self) -> Result<Matrix> {
         self.read(ParameterType::Matrix, |v| match v {
             StockValue::Matrix(m) => Some(m),
@@ -290,5 +343,64 @@ impl StockParameter<'_> {
             StockValue::Texture(t) => Some(t.as_ref().map(TextureRef::to_texture)),
             _ => None,
         })
+    }
+
+    /// `GetValueMatrixArray(count)`: the first `count` elements of a `Matrix` array parameter
+    /// (SkinnedEffect's `Bones`: the bone transforms, as
+    /// [`crate::SkinnedEffect::get_bone_transforms`] returns them). A parameter that is not a
+    /// `Matrix` array is `InvalidCast`; a count outside 1..=`element_count()` is
+    /// `ArgumentOutOfRange` (`count`).
+    pub fn get_value_matrix_array(&self, count: usize) -> Result<Vec<Matrix>> {
+        let info = self.info();
+        let all = self.read(ParameterType::Matrix, |v| match v {
+            StockValue::Matrices(m) => Some(m),
+            _ => None,
+        })?;
+        if count == 0 || count > all.len() {
+            return Err(XnaError::out_of_range(
+                "count",
+                format!(
+                    "The effect parameter '{}' has {} elements; {count} were asked for.",
+                    info.name,
+                    all.len()
+                ),
+            ));
+        }
+        Ok(all[..count].to_vec())
+    }
+
+    /// `GetValueTextureCube()` (`None` for XNA's null): EnvironmentMapEffect's
+    /// `EnvironmentMap`, the cube the effect shares; a parameter of another type is
+    /// `InvalidCast`.
+    pub fn get_value_texture_cube(&self) -> Result<Option<Arc<TextureCube>>> {
+        self.read(ParameterType::TextureCube, |v| match v {
+            StockValue::Cube(c) => Some(c),
+            _ => None,
+        })
+    }
+}
+
+/// Light `n` (0..=2) and the rest of the name, for a `DirLight{n}...` parameter.
+pub(crate) fn light_field(name: &str) -> Option<(usize, &str)> {
+    let rest = name.strip_prefix("DirLight")?;
+    let n = rest.get(..1)?.parse::<usize>().ok().filter(|&n| n < 3)?;
+    Some((n, &rest[1..]))
+}
+
+/// The field of `light` a `DirLightN{field}` parameter holds.
+pub(crate) fn light_value(light: &DirectionalLight, field: &str) -> Vector3 {
+    match field {
+        "Direction" => light.direction,
+        "DiffuseColor" => light.diffuse_color,
+        _ => light.specular_color,
+    }
+}
+
+/// Sets the field of `light` a `DirLightN{field}` parameter holds.
+pub(crate) fn set_light_value(light: &mut DirectionalLight, field: &str, value: Vector3) {
+    match field {
+        "Direction" => light.direction = value,
+        "DiffuseColor" => light.diffuse_color = value,
+        _ => light.specular_color = value,
     }
 }

@@ -22,13 +22,18 @@ use crate::device::profile::GraphicsProfile;
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
 use crate::effects::basic::{check_geometry, technique, EffectTechnique};
+use crate::effects::custom::ParameterType as T;
+use crate::effects::parameters::{
+    computed, held, held_array, light_field, light_value, set_light_value,
+    EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
+};
 use crate::effects::stock::{
     clip_transform, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
     LitValues, StockEffect,
 };
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
-use crate::math::{Matrix, Vector3};
+use crate::math::{Matrix, Vector3, Vector4};
 use crate::resources::texture::{Texture2D, TextureRef};
 
 /// XNA's `SkinnedEffect` (see the module doc).
@@ -216,6 +221,51 @@ impl SkinnedEffect {
         technique(self, "SkinnedEffect")
     }
 
+    /// `Parameters`: the parameters of XNA's `SkinnedEffect.fx`, in its declaration order (see
+    /// [`EffectParameterCollection`]). Held (read and set the property): `Texture`,
+    /// `SpecularColor`, `SpecularPower`, `DirLight0Direction`, `DirLight0DiffuseColor`,
+    /// `DirLight0SpecularColor` (and the same for lights 1 and 2; a disabled light's colours
+    /// reach the shader as black), `FogColor`, `World`, and `Bones`, a `Matrix` array of
+    /// [`Self::MAX_BONES`] elements: `get_value_matrix_array(count)` reads the first `count`
+    /// bone transforms as [`Self::get_bone_transforms`] returns them, and `set_value` of a
+    /// `&[Matrix]` sets the first bones as [`Self::set_bone_transforms`] does (more than 72 is
+    /// `ArgumentOutOfRange`; a single `Matrix`, or `get_value_matrix`, is `InvalidCast`, as
+    /// for any array). XNA stores a bone as `float4x3`, dropping its fourth column, and reads it
+    /// back with that column zero; here the whole matrix is kept and read back, and the
+    /// shader is handed the first three columns, as XNA's. Computed at `Apply` (read only):
+    /// `DiffuseColor` (`Vector4`: DiffuseColor × Alpha, Alpha), `EmissiveColor`
+    /// ((EmissiveColor + AmbientLightColor × DiffuseColor) × Alpha), `EyePosition`,
+    /// `FogVector`, `WorldInverseTranspose`, `WorldViewProj` (World × View × Projection) and
+    /// `ShaderIndex` (XNA's shader permutation: +1 without fog, +2 with two weights per vertex,
+    /// +4 with four, +6 with lights 1 and 2 off, +12 per pixel instead).
+    pub fn parameters(&mut self) -> EffectParameterCollection<'_> {
+        EffectParameterCollection::new(self)
+    }
+
+    /// Whether the lights are computed per pixel: asked for, and on a HiDef device.
+    fn per_pixel(&self) -> bool {
+        self.prefer_per_pixel_lighting && self.device.profile == GraphicsProfile::HiDef
+    }
+
+    /// XNA's `ShaderIndex` of the effect's values.
+    fn shader_index(&self) -> i32 {
+        let mut index = 0;
+        if !self.fog_enabled {
+            index += 1;
+        }
+        index += match self.weights_per_vertex {
+            2 => 2,
+            4 => 4,
+            _ => 0,
+        };
+        if self.per_pixel() {
+            index += 12;
+        } else if !self.directional_light1.enabled && !self.directional_light2.enabled {
+            index += 6;
+        }
+        index
+    }
+
     fn check_values(&self) -> Result<()> {
         let [l0, l1, l2] = self.lights();
         LitValues {
@@ -235,6 +285,90 @@ impl SkinnedEffect {
 
     fn lights(&self) -> [&DirectionalLight; 3] {
         [&self.directional_light0, &self.directional_light1, &self.directional_light2]
+    }
+}
+
+/// `SkinnedEffect.fx`'s parameters, in its declaration order.
+const SKINNED_PARAMETERS: &[StockParameterInfo] = &[
+    held("Texture", T::Texture2D),
+    computed("DiffuseColor", T::Vector4, "DiffuseColor and Alpha"),
+    computed("EmissiveColor", T::Vector3, "EmissiveColor, AmbientLightColor, DiffuseColor, Alpha"),
+    held("SpecularColor", T::Vector3),
+    held("SpecularPower", T::Single),
+    held("DirLight0Direction", T::Vector3),
+    held("DirLight0DiffuseColor", T::Vector3),
+    held("DirLight0SpecularColor", T::Vector3),
+    held("DirLight1Direction", T::Vector3),
+    held("DirLight1DiffuseColor", T::Vector3),
+    held("DirLight1SpecularColor", T::Vector3),
+    held("DirLight2Direction", T::Vector3),
+    held("DirLight2DiffuseColor", T::Vector3),
+    held("DirLight2SpecularColor", T::Vector3),
+    computed("EyePosition", T::Vector3, "View"),
+    held("FogColor", T::Vector3),
+    computed("FogVector", T::Vector4, "FogEnabled, FogStart, FogEnd, World and View"),
+    held("World", T::Matrix),
+    computed("WorldInverseTranspose", T::Matrix, "World"),
+    held_array("Bones", T::Matrix, SkinnedEffect::MAX_BONES),
+    computed("WorldViewProj", T::Matrix, "World, View and Projection"),
+    computed("ShaderIndex", T::Int32, "the effect's values"),
+];
+
+impl StockParameters for SkinnedEffect {
+    fn table(&self) -> &'static [StockParameterInfo] {
+        SKINNED_PARAMETERS
+    }
+
+    fn read(&self, index: usize) -> StockValue {
+        let (d, a) = (self.diffuse_color, self.alpha.clamp(0.0, 1.0));
+        match SKINNED_PARAMETERS[index].name {
+            "Texture" => StockValue::Texture(self.texture.clone()),
+            "DiffuseColor" => StockValue::Vector4(Vector4::new(d.x * a, d.y * a, d.z * a, a)),
+            "EmissiveColor" => {
+                StockValue::Vector3((self.emissive_color + self.ambient_light_color * d) * a)
+            }
+            "SpecularColor" => StockValue::Vector3(self.specular_color),
+            "SpecularPower" => StockValue::Single(self.specular_power),
+            "EyePosition" => StockValue::Vector3(self.view.invert().translation()),
+            "FogColor" => StockValue::Vector3(self.fog_color),
+            "FogVector" => {
+                let world_view = self.world.mul(&self.view);
+                let [x, y, z, w] =
+                    fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end);
+                StockValue::Vector4(Vector4::new(x, y, z, w))
+            }
+            "World" => StockValue::Matrix(self.world),
+            "WorldInverseTranspose" => StockValue::Matrix(self.world.invert().transpose()),
+            "Bones" => StockValue::Matrices(self.bones.clone()),
+            "WorldViewProj" => StockValue::Matrix(self.world.mul(&self.view).mul(&self.projection)),
+            "ShaderIndex" => StockValue::Int32(self.shader_index()),
+            other => {
+                let (n, field) = light_field(other).unwrap_or((0, "Direction"));
+                StockValue::Vector3(light_value(self.lights()[n], field))
+            }
+        }
+    }
+
+    fn write(&mut self, index: usize, value: StockValue) {
+        match (SKINNED_PARAMETERS[index].name, value) {
+            ("Texture", StockValue::Texture(t)) => self.texture = t,
+            ("SpecularColor", StockValue::Vector3(v)) => self.specular_color = v,
+            ("SpecularPower", StockValue::Single(v)) => self.specular_power = v,
+            ("FogColor", StockValue::Vector3(v)) => self.fog_color = v,
+            ("World", StockValue::Matrix(m)) => self.world = m,
+            ("Bones", StockValue::Matrices(m)) => self.bones[..m.len()].copy_from_slice(&m),
+            (other, StockValue::Vector3(v)) => {
+                if let Some((n, field)) = light_field(other) {
+                    let light = match n {
+                        0 => &mut self.directional_light0,
+                        1 => &mut self.directional_light1,
+                        _ => &mut self.directional_light2,
+                    };
+                    set_light_value(light, field, v);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -288,8 +422,7 @@ impl StockEffect for SkinnedEffect {
         for l in lights {
             block.vec3(if l.enabled { l.specular_color } else { Vector3::ZERO }, 0.0);
         }
-        let per_pixel =
-            self.prefer_per_pixel_lighting && self.device.profile == GraphicsProfile::HiDef;
+        let per_pixel = self.per_pixel();
         block.vec4([
             self.weights_per_vertex as f32,
             1.0,

@@ -6,9 +6,12 @@
 //! uniform bytes by `EffectPass::apply`, so a value set after `apply` changes only later
 //! draws.
 
+use std::sync::Arc;
+
 use super::reflect::Member;
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector2, Vector3, Vector4};
+use crate::resources::cube::TextureCube;
 use crate::resources::texture::{Texture2D, TextureRef};
 
 /// XNA's `EffectParameterType`, as far as GLSL declares it. Where it differs: XNA's type is the
@@ -33,6 +36,9 @@ pub enum ParameterType {
     Matrix,
     /// `sampler2D` (XNA: `Texture2D`, class `Object`).
     Texture2D,
+    /// `samplerCube` (XNA: `TextureCube`, class `Object`): only `EnvironmentMapEffect`'s
+    /// `EnvironmentMap` is one; a custom effect's source declares none that xnagraph reflects.
+    TextureCube,
 }
 
 /// XNA's `EffectParameterClass`.
@@ -59,7 +65,7 @@ impl ParameterType {
                 ParameterClass::Vector
             }
             ParameterType::Matrix => ParameterClass::Matrix,
-            ParameterType::Texture2D => ParameterClass::Object,
+            ParameterType::Texture2D | ParameterType::TextureCube => ParameterClass::Object,
         }
     }
 
@@ -71,7 +77,7 @@ impl ParameterType {
             ParameterType::Vector3 => 3,
             ParameterType::Vector4 => 4,
             ParameterType::Matrix => 16,
-            ParameterType::Texture2D => 0,
+            ParameterType::Texture2D | ParameterType::TextureCube => 0,
         }
     }
 
@@ -102,6 +108,11 @@ pub trait EffectValue: private::Sealed {
     /// The texture, for a texture value.
     #[doc(hidden)]
     fn texture(&self) -> Option<&Texture2D> {
+        None
+    }
+    /// The cube map, for a cube map value.
+    #[doc(hidden)]
+    fn cube(&self) -> Option<&Arc<TextureCube>> {
         None
     }
 }
@@ -153,6 +164,16 @@ impl EffectValue for &Texture2D {
         (ParameterType::Texture2D, false, Vec::new())
     }
     fn texture(&self) -> Option<&Texture2D> {
+        Some(self)
+    }
+}
+
+impl private::Sealed for &Arc<TextureCube> {}
+impl EffectValue for &Arc<TextureCube> {
+    fn describe(&self) -> (ParameterType, bool, Vec<u32>) {
+        (ParameterType::TextureCube, false, Vec::new())
+    }
+    fn cube(&self) -> Option<&Arc<TextureCube>> {
         Some(self)
     }
 }
