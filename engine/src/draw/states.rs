@@ -8,7 +8,8 @@
 //! effect's `apply` writes its texture parameters into `Textures` and `VertexTextures` at their
 //! samplers' bindings, as XNA's does, and a draw samples what the slots hold then; a stock
 //! effect's `apply` writes the textures it samples into `Textures` and its draws read them there
-//! too. SpriteBatch keeps its own states, and leaves the last texture it drew in `Textures[0]`.
+//! too. SpriteBatch keeps its own states and, unlike XNA's, leaves `Textures[0]` as it was (writing
+//! it would allocate a slot handle per batch, and a warm frame of sprites allocates nothing).
 
 use std::sync::Arc;
 
@@ -84,7 +85,8 @@ impl Stage {
 /// the slots hold at the draw: a texture set here after `apply` replaces the parameter's for
 /// the draws that follow, as in XNA. The stock effects' `apply` writes the textures their
 /// shader samples (`Texture` at 0, `Texture2` or `EnvironmentMap` at 1) and their draws sample
-/// these slots too; a `SpriteBatch` leaves the last texture it drew in slot 0 when it draws.
+/// these slots too. Unlike XNA's, a `SpriteBatch` does not leave the last texture it drew in
+/// slot 0 (a warm frame of sprites allocates nothing, and the slot holds a counted handle).
 /// Where xnagraph differs: the game sets `Texture2D`s (render targets through their
 /// `Texture2D`), as custom effects sample only `sampler2D`s, and only EnvironmentMapEffect's
 /// `apply` puts a cube in a slot ([`Self::get_cube`]); a draw whose effect samples an empty

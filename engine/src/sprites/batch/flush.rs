@@ -25,13 +25,11 @@ use xnagraph_graph::{
     TextureState, Viewport, MAX_DRAW_TEXTURES,
 };
 
-use crate::device::draw_state::TextureSlot;
 use crate::device::shared::{DeviceShared, Recording};
 use crate::draw::{record_sprite_quads, ActiveEffect, StockStates};
 use crate::error::Result;
 use crate::event::lock;
 use crate::math::{Color, Vector2, Vector3};
-use crate::resources::texture::TextureRef;
 use crate::vertex::VertexPositionColorTexture;
 
 use super::geometry::{apply_rotations, project};
@@ -95,9 +93,7 @@ impl SpriteBatch {
         if let Some(effect) = self.geometry.take() {
             let result = self.draw_quads(&mut rec, state, &effect, &device);
             self.geometry = Some(effect);
-            let replaced = self.leave_last_texture(&mut rec);
             drop(rec);
-            drop(replaced);
             self.clear_queue();
             return result;
         }
@@ -138,25 +134,9 @@ impl SpriteBatch {
         } else {
             self.draw_slotted(&mut rec, state, &placement, first_sprite);
         }
-        let replaced = self.leave_last_texture(&mut rec);
         drop(rec);
-        drop(replaced);
         self.clear_queue();
         Ok(())
-    }
-
-    /// `Textures[0]` becomes the texture of the last run drawn, as XNA's SpriteBatch sets each
-    /// run's texture on the device as it draws it (a cube drawn through the cube stage, or a
-    /// texture the game has let go of, leaves the slot as it was). Returns what the slot held,
-    /// to be dropped once the recording lock is released (dropping a texture may dispose it,
-    /// which takes that lock).
-    fn leave_last_texture(&self, rec: &mut Recording) -> TextureSlot {
-        let last = self.runs.last().map(|run| &self.textures[run.texture as usize]);
-        let texture = last.filter(|t| !t.cube).and_then(|t| TextureRef::of_core(&t.core));
-        match texture {
-            Some(t) => rec.draw.textures[0].replace(Arc::new(t)),
-            None => None,
-        }
     }
 
     /// Draws the sprites as quads through the batch's effect with its own vertex stage (see the
