@@ -609,26 +609,6 @@ impl TextureRef {
         TextureRef(texture.share())
     }
 
-    /// A reference to the 2D texture whose core is `core` (what a `SpriteBatch` holds of the
-    /// textures it draws), or `None` once the game let go of every wrapper of it.
-    pub(crate) fn of_core(core: &Arc<TextureCore>) -> Option<TextureRef> {
-        let mut owners = core.owners.load(Ordering::Acquire);
-        loop {
-            if owners == 0 {
-                return None;
-            }
-            match core.owners.compare_exchange_weak(
-                owners,
-                owners + 1,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return Some(TextureRef(Texture2D { core: core.clone() })),
-                Err(now) => owners = now,
-            }
-        }
-    }
-
     /// A new public wrapper over the same resource (for `GetValueTexture2D`): dropping it ends
     /// nothing while the reference lives.
     pub fn to_texture(&self) -> Texture2D {
