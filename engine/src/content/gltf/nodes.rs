@@ -63,8 +63,10 @@ impl File<'_> {
         // Depth first from the nodes without a parent, children in file order.
         let mut stack: Vec<(usize, usize)> =
             (0..count).rev().filter(|&n| parent[n].is_none()).map(|n| (n, 0)).collect();
+        // Every index on the stack is below the node count, so indexing cannot fail.
+        let nodes: Vec<_> = self.document.nodes().collect();
         while let Some((n, parent_bone)) = stack.pop() {
-            let node = self.document.nodes().nth(n).expect("the node exists");
+            let node = &nodes[n];
             let index = bones.len();
             of_node[n] = index;
             let (transform, pose) = match node.transform() {
