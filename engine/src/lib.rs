@@ -233,7 +233,7 @@ pub use xnagraph_graph::{
     Blend, BlendFunction, BlendState, Capabilities, ColorWriteChannels, CompareFunction, CullMode,
     DepthFormat, DepthStencilState, FillMode, FormatSupport, LiveObjects, PlanCost,
     PresentCounters, PresentStats, PrimitiveType, RasterizerState, RenderTargetUsage, SamplerState,
-    StencilOperation, SurfaceFormat, TextureAddressMode, TextureFilter, Viewport,
+    StencilOperation, SurfaceFormat, TextureAddressMode, TextureFilter, TransientMemory, Viewport,
 };
 
 /// Diagnostics (not XNA): per-device validation messages collected by the backend's debug

@@ -207,6 +207,34 @@ impl AdapterInfo {
     }
 }
 
+/// The memory of the last submitted frame's transient images (multisample and depth/stencil
+/// images whose content neither enters nor leaves the frame: [`crate::compile::transient`]), not
+/// XNA. Without sharing, each takes memory of its own, `unaliased_bytes` in all; shared, they
+/// take the device's transient heaps, `shared_bytes`, where images whose uses do not overlap
+/// take the same bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TransientMemory {
+    /// The frame's transient images.
+    pub images: usize,
+    /// What they take, each in memory of its own (the sum of their sizes).
+    pub unaliased_bytes: u64,
+    /// The size of the shared heaps they are placed in: 0 where the device does not share
+    /// (`DeviceOptions::transient_aliasing` off, or a backend that cannot alias memory).
+    pub shared_bytes: u64,
+}
+
+impl TransientMemory {
+    /// The memory the frame's transient images hold: the shared heaps where they are shared,
+    /// else the sum of their own allocations.
+    pub fn held_bytes(&self) -> u64 {
+        if self.shared_bytes > 0 {
+            self.shared_bytes
+        } else {
+            self.unaliased_bytes
+        }
+    }
+}
+
 /// Live native objects, for leak tests (not XNA).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LiveObjects {
@@ -380,6 +408,12 @@ pub trait Backend: Send {
 
     /// Live native objects right now, for leak tests.
     fn live_objects(&self) -> LiveObjects;
+
+    /// The memory the last submitted frame's transient images took ([`TransientMemory`]);
+    /// nothing on a backend that does not report it.
+    fn transient_memory(&self) -> TransientMemory {
+        TransientMemory::default()
+    }
 
     /// This device's validation messages and live native object count. A backend without a
     /// validation layer reports none; the handle outlives the backend, so teardown is checkable.

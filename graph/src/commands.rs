@@ -516,6 +516,11 @@ pub struct FrameCommands {
     /// into instanced draws ([`crate::compile::instances`]; the engine's
     /// `DeviceOptions::auto_instancing`). Off in a default frame.
     pub merge_instances: bool,
+    /// Whether the frame's transient images (multisample and depth/stencil images whose content
+    /// neither enters nor leaves it, [`crate::compile::transient`]) may share memory where
+    /// their uses do not overlap (the engine's `DeviceOptions::transient_aliasing`). Off in a
+    /// default frame.
+    pub alias_transients: bool,
 }
 
 impl FrameCommands {

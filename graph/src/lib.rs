@@ -39,7 +39,7 @@ pub mod timing;
 
 pub use backend::{
     AdapterIdentity, AdapterInfo, Backend, BackendError, Capabilities, FormatSupport, LiveObjects,
-    SubmissionId, SubmissionWaiter,
+    SubmissionId, SubmissionWaiter, TransientMemory,
 };
 pub use buffer::{BufferDesc, BufferId, BufferKind, BufferState, SetDataOptions};
 pub use builder::{FrameBuilder, SpareLists};

@@ -56,6 +56,12 @@ pub enum Access {
     /// Handed to the presentation engine: a swapchain image drawn straight into
     /// ([`crate::PresentMode::Direct`]). Its content is no longer the engine's.
     PresentSwapchain,
+    /// Only ever a barrier's source: the first use in a frame of a [`TransientImage`], whose
+    /// memory another transient image may have used before it (earlier in the frame, or in an
+    /// earlier submission). The content is undefined (layout UNDEFINED), and the barrier waits for
+    /// every access a transient image can have had: attachment, sampling and transfer stages,
+    /// their writes made available.
+    Aliased,
 }
 
 /// A clear value for a CLEAR load op.
@@ -347,6 +353,47 @@ pub struct FramePlan {
     pub nodes: Vec<PlanNode>,
     /// What the plan loads, stores and synchronizes.
     pub cost: PlanCost,
+    /// The multisample and depth/stencil images whose content neither enters nor leaves the
+    /// frame, and those that need memory of their own ([`crate::compile::transient`]).
+    pub transients: TransientImages,
+}
+
+/// One multisample (`Samples`) or depth/stencil image whose content neither enters nor leaves
+/// the frame: its first use overwrites it whole and its last drops it. Outside its nodes its
+/// memory may hold another transient image of the frame or of another frame.
+#[derive(Clone, Debug)]
+pub struct TransientImage {
+    /// The render target.
+    pub texture: Arc<TextureState>,
+    /// `Samples` or `DepthStencil`.
+    pub image: Image,
+    /// The layer of a `Samples` image (0 for a depth/stencil image, which all layers share).
+    pub layer: u32,
+    /// The plan nodes from its first use to its last (their indices in [`FramePlan::nodes`]).
+    pub nodes: Range<usize>,
+}
+
+impl TransientImage {
+    /// Whether two transient images are in use during a common node, so that their memory must
+    /// not overlap.
+    pub fn overlaps(&self, other: &TransientImage) -> bool {
+        self.nodes.start < other.nodes.end && other.nodes.start < self.nodes.end
+    }
+}
+
+/// What the compiler found about the frame's multisample and depth/stencil images.
+#[derive(Clone, Debug, Default)]
+pub struct TransientImages {
+    /// Whether the frame asked for aliasing ([`crate::FrameCommands::alias_transients`]): the
+    /// first use of each of [`Self::images`] then has a barrier from [`Access::Aliased`], and a
+    /// backend may place them in memory they share.
+    pub aliased: bool,
+    /// The transient images, in order of first use.
+    pub images: Vec<TransientImage>,
+    /// The multisample and depth/stencil images the frame uses whose content enters or leaves
+    /// it (a LOAD at their first use, a STORE at their last): each needs memory of its own.
+    /// Their first use in the frame is a discard barrier whenever they held no content.
+    pub resident: Vec<(Arc<TextureState>, Image, u32)>,
 }
 
 impl FramePlan {

@@ -76,7 +76,8 @@ fn clear_and_read_back(seed: u8) {
         })),
         node(PlanNodeKind::Readback { node: 1 }),
     ];
-    let plan = FramePlan { frame, nodes, cost: PlanCost::default() };
+    let plan =
+        FramePlan { frame, nodes, cost: PlanCost::default(), transients: Default::default() };
     let submission = backend.submit(&plan).expect("submit");
     drop(plan);
     backend.wait(submission).expect("wait");

@@ -94,7 +94,12 @@ fn transfer(
     planned.push(node(PlanNodeKind::Readback { node: nodes.len() }));
     nodes.push(Node::Readback(readback));
     let frame = FrameCommands { nodes, ..FrameCommands::default() };
-    let plan = FramePlan { frame, nodes: planned, cost: PlanCost::default() };
+    let plan = FramePlan {
+        frame,
+        nodes: planned,
+        cost: PlanCost::default(),
+        transients: Default::default(),
+    };
     let submitted = backend.submit(&plan);
     drop(plan);
     let bytes = submitted.map(|submission| {

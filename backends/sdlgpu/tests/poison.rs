@@ -80,7 +80,8 @@ fn pass_then_read(load: LoadOp, store: StoreOp, ops: Vec<PassOp>) -> Vec<u8> {
         })),
         node(PlanNodeKind::Readback { node: 1 }),
     ];
-    let plan = FramePlan { frame, nodes, cost: PlanCost::default() };
+    let plan =
+        FramePlan { frame, nodes, cost: PlanCost::default(), transients: Default::default() };
     let submission = backend.submit(&plan).expect("submit");
     drop(plan);
     backend.wait(submission).expect("wait");

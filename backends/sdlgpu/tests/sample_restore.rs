@@ -86,6 +86,7 @@ fn run(backend: &mut SdlGpuBackend, nodes: Vec<(Node, PlanNodeKind)>, reads: u32
         frame,
         nodes: planned.into_iter().map(node).collect(),
         cost: PlanCost::default(),
+        transients: Default::default(),
     };
     let submission = backend.submit(&plan).expect("submit");
     drop(plan);
@@ -197,6 +198,7 @@ fn a_readback_of_samples_stays_refused() {
         frame,
         nodes: vec![node(PlanNodeKind::Readback { node: 0 })],
         cost: PlanCost::default(),
+        transients: Default::default(),
     };
     match backend.submit(&plan) {
         Err(BackendError::NotSupported(m)) => assert!(m.contains("multisample image"), "{m}"),
@@ -227,6 +229,7 @@ fn planes_past_the_texture_dimension_are_refused() {
         frame,
         nodes: vec![node(PlanNodeKind::Upload { node: 0 })],
         cost: PlanCost::default(),
+        transients: Default::default(),
     };
     match backend.submit(&plan) {
         Err(BackendError::NotSupported(m)) => assert!(m.contains("\"tall\""), "{m}"),

@@ -40,6 +40,11 @@ pub struct VulkanConfig {
     /// are copied into the frame's vertex buffer at submission; the pixels are the same either
     /// way.
     pub mapped_sprites: bool,
+    /// Let the multisample and depth/stencil images whose content neither enters nor leaves a
+    /// frame share memory where their uses do not overlap (default on; see `crate::transient`).
+    /// On, a target's multisample and depth/stencil images get memory from the first frame that
+    /// uses them; the pixels are the same either way.
+    pub transient_aliasing: bool,
     /// A file that keeps the device's pipeline cache between runs (default none): read at
     /// creation when it was written by the same device and driver and is whole (see
     /// `pipeline::cache_file`; anything else is ignored, a damaged file with a `warn` event),
@@ -65,6 +70,7 @@ impl Default for VulkanConfig {
             texture_indexing: TextureIndexing::Auto,
             gpu_timing: false,
             mapped_sprites: true,
+            transient_aliasing: true,
             pipeline_cache: None,
             adapter: None,
         }

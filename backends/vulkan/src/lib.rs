@@ -64,6 +64,7 @@ mod sync;
 mod texture;
 mod timestamps;
 mod transfer;
+mod transient;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -142,6 +143,10 @@ pub struct VulkanBackend {
     pipeline_cache: Option<std::path::PathBuf>,
     /// Bytes of pipeline cache data the file gave the cache at creation (0: started empty).
     pipeline_cache_loaded: usize,
+    /// [`VulkanConfig::transient_aliasing`].
+    share_transients: bool,
+    /// The heaps transient images share.
+    transients: transient::TransientHeaps,
 }
 
 impl VulkanBackend {
@@ -234,6 +239,8 @@ impl VulkanBackend {
             mapped_sprites: config.mapped_sprites,
             pipeline_cache: config.pipeline_cache.clone(),
             pipeline_cache_loaded: cache_data.map_or(0, |d| d.len()),
+            share_transients: config.transient_aliasing,
+            transients: transient::TransientHeaps::default(),
         };
         backend.timer.set(&backend.gpu, config.gpu_timing);
         if let Some((_, window)) = window {
@@ -464,6 +471,10 @@ impl Backend for VulkanBackend {
         }
     }
 
+    fn transient_memory(&self) -> xnagraph_graph::TransientMemory {
+        self.transients.last()
+    }
+
     fn diagnostics(&self) -> Diagnostics {
         (*self.gpu.diagnostics).clone()
     }
@@ -536,6 +547,8 @@ impl Drop for VulkanBackend {
             // SAFETY: the device is idle.
             unsafe { texture::destroy(&self.gpu, t) };
         }
+        // SAFETY: the device is idle and the images bound to the heaps are gone.
+        unsafe { self.transients.destroy(&self.gpu) };
         // SAFETY: the device is idle.
         unsafe { self.buffers.destroy_all(&self.gpu) };
         self.release_idle_buffers();

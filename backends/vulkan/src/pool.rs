@@ -87,7 +87,7 @@ impl VulkanBackend {
         let texture = match self.pool.take(desc) {
             Some(t) => t,
             None => {
-                let t = texture::create(&self.gpu, &self.formats, desc)?;
+                let t = texture::create(&self.gpu, &self.formats, desc, self.share_transients)?;
                 self.images_allocated += t.image_count() as u64;
                 t
             }

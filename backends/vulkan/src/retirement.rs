@@ -24,6 +24,11 @@ pub(crate) enum Retired {
     Geometry(NativeHandle),
     /// A sample-plane transfer's private image (`crate::capture::samples`).
     Scratch(crate::capture::samples::ScratchImage),
+    /// A multisample or depth/stencil image replaced when its memory moved, with its views
+    /// (`crate::transient`).
+    Image(crate::texture::ImageMemory, Vec<ash::vk::ImageView>),
+    /// A transient heap replaced by a larger one (`crate::transient`).
+    Heap(vk_mem::Allocation),
 }
 
 impl VulkanBackend {
@@ -97,6 +102,18 @@ impl VulkanBackend {
             Retired::Scratch(image) => {
                 // SAFETY: the submission that used it has completed.
                 unsafe { image.destroy(&self.gpu) };
+            }
+            Retired::Image(image, views) => {
+                // SAFETY: the last submission that used them has completed.
+                unsafe {
+                    crate::texture::destroy_views(&self.gpu, &views);
+                    crate::texture::destroy_image(&self.gpu, image);
+                }
+            }
+            Retired::Heap(mut alloc) => {
+                // SAFETY: every submission that used an image bound to it has completed; an
+                // image still bound to it is moved before its next use.
+                unsafe { self.gpu.allocator.free_memory(&mut alloc) };
             }
             Retired::Buffer(buffer) => {
                 self.retired_buffers -= 1;

@@ -31,6 +31,7 @@ impl VulkanBackend {
         let i = self.next_slot;
         self.finish_slot(i)?;
         self.free_completed();
+        self.place_transients(plan)?;
         let presentation = self.begin_presentation(plan)?;
         let result = self.record_and_submit_in(plan, i, &presentation);
         self.end_recording(&presentation);

@@ -63,6 +63,18 @@ pub(crate) fn sync_point(kind: SyncAccess) -> SyncPoint {
     use vk::PipelineStageFlags2 as S;
     let (stage, access, layout) = match kind {
         SyncAccess::Plan(Access::Nothing) => (S::NONE, A::NONE, L::UNDEFINED),
+        // Memory another transient image may have used (`crate::transient`): whatever that
+        // image did, as an attachment, sampled by a capture or by a transfer, is waited for and
+        // its writes made available; the content is not kept.
+        SyncAccess::Plan(Access::Aliased) => (
+            S::COLOR_ATTACHMENT_OUTPUT
+                | S::EARLY_FRAGMENT_TESTS
+                | S::LATE_FRAGMENT_TESTS
+                | S::FRAGMENT_SHADER
+                | S::TRANSFER,
+            A::COLOR_ATTACHMENT_WRITE | A::DEPTH_STENCIL_ATTACHMENT_WRITE | A::TRANSFER_WRITE,
+            L::UNDEFINED,
+        ),
         SyncAccess::Plan(Access::ColorAttachmentWrite) => {
             (S::COLOR_ATTACHMENT_OUTPUT, A::COLOR_ATTACHMENT_WRITE, L::COLOR_ATTACHMENT_OPTIMAL)
         }
@@ -323,6 +335,34 @@ mod tests {
         let present = sync_point(SyncAccess::Plan(Access::PresentSwapchain));
         assert_eq!(present.layout, vk::ImageLayout::PRESENT_SRC_KHR);
         assert!(RENDER_FINISHED.contains(present.stage), "the present waits for the transition");
+    }
+
+    #[test]
+    fn an_aliased_first_use_waits_for_every_access_a_transient_image_can_make() {
+        // What a multisample or depth/stencil image can be used as (`crate::transient`): an
+        // attachment, sampled by a capture's snapshot, a transfer's source or destination.
+        let uses = [
+            Access::ColorAttachmentWrite,
+            Access::ColorAttachmentReadWrite,
+            Access::DepthStencilAttachmentReadWrite,
+            Access::FragmentSampled,
+            Access::TransferRead,
+            Access::TransferWrite,
+        ];
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            level_count: 1,
+            layer_count: 1,
+            ..Default::default()
+        };
+        let b =
+            image_barrier(vk::Image::null(), range, Access::Aliased, Access::TransferWrite, true);
+        assert_eq!(b.old_layout, vk::ImageLayout::UNDEFINED, "the content is not kept");
+        for used in uses {
+            let point = sync_point(SyncAccess::Plan(used));
+            assert!(b.src_stage_mask.contains(point.stage), "{used:?}'s stages are waited for");
+            assert!(b.src_access_mask.contains(writes(point.access)), "{used:?}'s writes");
+        }
     }
 
     #[test]

@@ -22,7 +22,18 @@ use crate::vk_error;
 /// One image and its memory.
 pub(crate) struct ImageMemory {
     pub image: vk::Image,
-    alloc: vk_mem::Allocation,
+    pub memory: Memory,
+}
+
+/// Where an image's memory is.
+pub(crate) enum Memory {
+    /// An allocation of its own.
+    Own(vk_mem::Allocation),
+    /// None yet: a multisample or depth/stencil image of a device that shares transient memory,
+    /// bound by the first plan that uses it (`crate::transient`).
+    Unbound,
+    /// Shared transient memory: heap `heap` (its serial number), from byte `offset`.
+    Shared { heap: u64, offset: u64 },
 }
 
 pub(crate) struct NativeTexture {
@@ -104,11 +115,13 @@ impl NativeTexture {
             Image::Samples => &self.msaa_views,
             Image::DepthStencil => &self.depth_views,
         };
-        views.get(layer as usize).copied().ok_or_else(|| {
-            BackendError::Native(format!(
-                "{which:?} layer {layer} of this texture is not attachable"
-            ))
-        })
+        views.get(layer as usize).copied().filter(|v| *v != vk::ImageView::null()).ok_or_else(
+            || {
+                BackendError::Native(format!(
+                    "{which:?} layer {layer} of this texture is not attachable"
+                ))
+            },
+        )
     }
 
     pub fn image_count(&self) -> usize {
@@ -249,10 +262,15 @@ fn check_desc(gpu: &Gpu, formats: &FormatTable, desc: &TextureDesc) -> Result<()
 }
 
 /// Creates every native object of a texture. On failure nothing is left allocated.
+///
+/// With `defer_attachments` (a device that shares transient memory), the multisample and
+/// depth/stencil images get neither memory nor attachment views here: the first plan that uses
+/// them binds them (`crate::transient`).
 pub(crate) fn create(
     gpu: &Gpu,
     formats: &FormatTable,
     desc: &TextureDesc,
+    defer_attachments: bool,
 ) -> Result<NativeTexture, BackendError> {
     check_desc(gpu, formats, desc)?;
     let (format, swizzle) = surface_format(desc.format);
@@ -280,7 +298,7 @@ pub(crate) fn create(
         last_use: SubmissionId(0),
         presenting: None,
     };
-    match fill(gpu, &mut texture, swizzle) {
+    match fill(gpu, &mut texture, swizzle, defer_attachments) {
         Ok(()) => Ok(texture),
         Err(e) => {
             // SAFETY: nothing created so far has been used by any submission.
@@ -296,6 +314,7 @@ fn fill(
     gpu: &Gpu,
     t: &mut NativeTexture,
     swizzle: vk::ComponentMapping,
+    defer: bool,
 ) -> Result<(), BackendError> {
     let color = fill_color(gpu, t, swizzle)?;
     if t.desc.render_target.is_none() {
@@ -306,10 +325,19 @@ fn fill(
         t.color_views.push(attachment_view(gpu, color, t.format, range)?);
     }
     if t.samples != vk::SampleCountFlags::TYPE_1 {
-        fill_samples(gpu, t)?;
+        for layer in 0..t.desc.layers {
+            let image = attachment_image(gpu, t, Image::Samples, defer)?;
+            t.msaa.push(image);
+            if !defer {
+                t.make_views(gpu, Image::Samples, layer)?;
+            }
+        }
     }
     if t.depth_format != vk::Format::UNDEFINED {
-        fill_depth(gpu, t)?;
+        t.depth = Some(attachment_image(gpu, t, Image::DepthStencil, defer)?);
+        if !defer {
+            t.make_views(gpu, Image::DepthStencil, 0)?;
+        }
     }
     Ok(())
 }
@@ -350,55 +378,140 @@ fn fill_color(
     Ok(color_image)
 }
 
-/// A multisampled target's sample images, one single-layer image per face (each face's samples
-/// resolve into its own layer), with their attachment views.
-fn fill_samples(gpu: &Gpu, t: &mut NativeTexture) -> Result<(), BackendError> {
-    // TRANSFER_DST: the plan may fill the samples with a transfer clear; SAMPLED: a capture's
-    // snapshot reads the samples back through a fragment stage (`crate::capture::samples`).
-    let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
-        | vk::ImageUsageFlags::TRANSFER_SRC
-        | vk::ImageUsageFlags::TRANSFER_DST
-        | vk::ImageUsageFlags::SAMPLED;
-    let desc = t.desc;
-    for _ in 0..desc.layers {
-        let flags = vk::ImageCreateFlags::empty();
-        let msaa = allocate_image(gpu, t.format, &desc, (1, 1), t.samples, usage, flags)?;
-        let image = msaa.image;
-        t.msaa.push(msaa);
-        let range = single(vk::ImageAspectFlags::COLOR, 0);
-        t.msaa_views.push(attachment_view(gpu, image, t.format, range)?);
-    }
-    Ok(())
+/// How a target's multisample image (one per layer: each face's samples resolve into its own
+/// layer) or its depth/stencil image (one, shared by every face) is made.
+pub(crate) fn attachment_info(t: &NativeTexture, which: Image) -> vk::ImageCreateInfo<'static> {
+    let multisampled = t.samples != vk::SampleCountFlags::TYPE_1;
+    let (format, usage) = match which {
+        // TRANSFER_DST: the plan may fill the samples with a transfer clear; SAMPLED: a
+        // capture's snapshot reads the samples back through a fragment stage
+        // (`crate::capture::samples`).
+        Image::Samples | Image::Color => (
+            t.format,
+            vk::ImageUsageFlags::COLOR_ATTACHMENT
+                | vk::ImageUsageFlags::TRANSFER_SRC
+                | vk::ImageUsageFlags::TRANSFER_DST
+                | vk::ImageUsageFlags::SAMPLED,
+        ),
+        // TRANSFER_DST: transfer clears, and a replay restoring a snapshot; TRANSFER_SRC: a
+        // capture's snapshot reads it back; SAMPLED (multisampled): a capture's snapshot reads
+        // its samples through a fragment stage.
+        Image::DepthStencil => (
+            t.depth_format,
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                | vk::ImageUsageFlags::TRANSFER_SRC
+                | vk::ImageUsageFlags::TRANSFER_DST
+                | if multisampled {
+                    vk::ImageUsageFlags::SAMPLED
+                } else {
+                    vk::ImageUsageFlags::empty()
+                },
+        ),
+    };
+    image_info(format, &t.desc, (1, 1), t.samples, usage, vk::ImageCreateFlags::empty())
 }
 
-/// A target's depth/stencil image, allocated once and shared by every face of a cube, with its
-/// attachment view and, multisampled, a view of each aspect its samples are read through.
-fn fill_depth(gpu: &Gpu, t: &mut NativeTexture) -> Result<(), BackendError> {
-    // TRANSFER_DST: transfer clears, and a replay restoring a snapshot; TRANSFER_SRC: a
-    // capture's snapshot reads it back; SAMPLED (multisampled): a capture's snapshot reads its
-    // samples through a fragment stage.
-    let multisampled = t.samples != vk::SampleCountFlags::TYPE_1;
-    let sampled =
-        if multisampled { vk::ImageUsageFlags::SAMPLED } else { vk::ImageUsageFlags::empty() };
-    let usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
-        | vk::ImageUsageFlags::TRANSFER_SRC
-        | vk::ImageUsageFlags::TRANSFER_DST
-        | sampled;
-    let (desc, format) = (t.desc, t.depth_format);
-    let flags = vk::ImageCreateFlags::empty();
-    let depth = allocate_image(gpu, format, &desc, (1, 1), t.samples, usage, flags)?;
-    let image = depth.image;
-    t.depth = Some(depth);
-    let aspects = depth_aspects(format);
-    t.depth_views.push(attachment_view(gpu, image, format, single(aspects, 0))?);
-    if multisampled {
-        for aspect in [vk::ImageAspectFlags::DEPTH, vk::ImageAspectFlags::STENCIL] {
-            if aspects.contains(aspect) {
-                t.depth_aspect_views.push(attachment_view(gpu, image, format, single(aspect, 0))?);
+/// A multisample or depth/stencil image of `t`: with its own memory, or (`defer`) none yet.
+fn attachment_image(
+    gpu: &Gpu,
+    t: &NativeTexture,
+    which: Image,
+    defer: bool,
+) -> Result<ImageMemory, BackendError> {
+    let info = attachment_info(t, which);
+    if defer {
+        Ok(ImageMemory { image: unbound_image(gpu, &info)?, memory: Memory::Unbound })
+    } else {
+        allocate(gpu, &info)
+    }
+}
+
+impl NativeTexture {
+    /// The attachment views of `which` image's `layer` (the one depth/stencil image: its
+    /// attachment view and, multisampled, a view of each aspect its samples are read through).
+    /// The image must have memory.
+    pub(crate) fn make_views(
+        &mut self,
+        gpu: &Gpu,
+        which: Image,
+        layer: u32,
+    ) -> Result<(), BackendError> {
+        match which {
+            Image::Samples => {
+                let image = self.msaa[layer as usize].image;
+                let range = single(vk::ImageAspectFlags::COLOR, 0);
+                let view = attachment_view(gpu, image, self.format, range)?;
+                set_view(&mut self.msaa_views, layer as usize, view);
             }
+            Image::DepthStencil => {
+                let Some(depth) = &self.depth else { return Ok(()) };
+                let (image, format) = (depth.image, self.depth_format);
+                let aspects = depth_aspects(format);
+                let view = attachment_view(gpu, image, format, single(aspects, 0))?;
+                set_view(&mut self.depth_views, 0, view);
+                if self.samples != vk::SampleCountFlags::TYPE_1 {
+                    let mut i = 0;
+                    for aspect in [vk::ImageAspectFlags::DEPTH, vk::ImageAspectFlags::STENCIL] {
+                        if aspects.contains(aspect) {
+                            let view = attachment_view(gpu, image, format, single(aspect, 0))?;
+                            set_view(&mut self.depth_aspect_views, i, view);
+                            i += 1;
+                        }
+                    }
+                }
+            }
+            Image::Color => {}
+        }
+        Ok(())
+    }
+
+    /// Takes `which` image of `layer` and its views out (for retirement), leaving `image` in
+    /// its place without views.
+    pub(crate) fn swap_attachment(
+        &mut self,
+        which: Image,
+        layer: u32,
+        image: ImageMemory,
+    ) -> Option<(ImageMemory, Vec<vk::ImageView>)> {
+        let take = |v: &mut Vec<vk::ImageView>, i: usize| {
+            v.get_mut(i).map(|view| std::mem::replace(view, vk::ImageView::null()))
+        };
+        match which {
+            Image::Samples => {
+                let slot = self.msaa.get_mut(layer as usize)?;
+                let old = std::mem::replace(slot, image);
+                let views = take(&mut self.msaa_views, layer as usize).into_iter().collect();
+                Some((old, views))
+            }
+            Image::DepthStencil => {
+                let old = self.depth.replace(image)?;
+                let mut views: Vec<_> = take(&mut self.depth_views, 0).into_iter().collect();
+                views.extend(
+                    self.depth_aspect_views
+                        .iter_mut()
+                        .map(|v| std::mem::replace(v, vk::ImageView::null())),
+                );
+                Some((old, views))
+            }
+            Image::Color => None,
         }
     }
-    Ok(())
+
+    /// The memory of `which` image of `layer`, if the texture has it.
+    pub(crate) fn attachment_memory(&self, which: Image, layer: u32) -> Option<&ImageMemory> {
+        match which {
+            Image::Samples => self.msaa.get(layer as usize),
+            Image::DepthStencil => self.depth.as_ref(),
+            Image::Color => None,
+        }
+    }
+}
+
+fn set_view(views: &mut Vec<vk::ImageView>, i: usize, view: vk::ImageView) {
+    if views.len() <= i {
+        views.resize(i + 1, vk::ImageView::null());
+    }
+    views[i] = view;
 }
 
 /// A 2D view of `range` of `image` without a swizzle: what attachments and per-sample reads use.
@@ -425,12 +538,23 @@ fn allocate_image(
     gpu: &Gpu,
     format: vk::Format,
     desc: &TextureDesc,
-    (layers, mip_levels): (u32, u32),
+    layers_levels: (u32, u32),
     samples: vk::SampleCountFlags,
     usage: vk::ImageUsageFlags,
     flags: vk::ImageCreateFlags,
 ) -> Result<ImageMemory, BackendError> {
-    let info = vk::ImageCreateInfo::default()
+    allocate(gpu, &image_info(format, desc, layers_levels, samples, usage, flags))
+}
+
+fn image_info(
+    format: vk::Format,
+    desc: &TextureDesc,
+    (layers, mip_levels): (u32, u32),
+    samples: vk::SampleCountFlags,
+    usage: vk::ImageUsageFlags,
+    flags: vk::ImageCreateFlags,
+) -> vk::ImageCreateInfo<'static> {
+    vk::ImageCreateInfo::default()
         .flags(flags)
         .image_type(if desc.is_volume() { vk::ImageType::TYPE_3D } else { vk::ImageType::TYPE_2D })
         .format(format)
@@ -441,17 +565,37 @@ fn allocate_image(
         .tiling(vk::ImageTiling::OPTIMAL)
         .usage(usage)
         .sharing_mode(vk::SharingMode::EXCLUSIVE)
-        .initial_layout(vk::ImageLayout::UNDEFINED);
+        .initial_layout(vk::ImageLayout::UNDEFINED)
+}
+
+/// An image with memory of its own.
+pub(crate) fn allocate(
+    gpu: &Gpu,
+    info: &vk::ImageCreateInfo<'_>,
+) -> Result<ImageMemory, BackendError> {
     let alloc_info = vk_mem::AllocationCreateInfo {
         usage: vk_mem::MemoryUsage::AutoPreferDevice,
         ..Default::default()
     };
     // SAFETY: a valid create info for this device; the allocator outlives the image.
-    let (image, alloc) = unsafe { gpu.allocator.create_image(&info, &alloc_info) }
+    let (image, alloc) = unsafe { gpu.allocator.create_image(info, &alloc_info) }
         .map_err(|e| vk_error("vmaCreateImage", e))?;
     gpu.diagnostics.object_created();
     crate::device::validation::claim(image, &gpu.diagnostics);
-    Ok(ImageMemory { image, alloc })
+    Ok(ImageMemory { image, memory: Memory::Own(alloc) })
+}
+
+/// An image without memory, to be bound into shared memory.
+pub(crate) fn unbound_image(
+    gpu: &Gpu,
+    info: &vk::ImageCreateInfo<'_>,
+) -> Result<vk::Image, BackendError> {
+    // SAFETY: a valid create info for this device.
+    let image =
+        unsafe { gpu.device.create_image(info, None) }.map_err(|e| vk_error("vkCreateImage", e))?;
+    gpu.diagnostics.object_created();
+    crate::device::validation::claim(image, &gpu.diagnostics);
+    Ok(image)
 }
 
 fn create_view(
@@ -491,10 +635,37 @@ pub(crate) unsafe fn destroy(gpu: &Gpu, mut t: NativeTexture) {
     }
     let memories = [t.color.take(), t.depth.take()].into_iter().flatten();
     for memory in memories.chain(std::mem::take(&mut t.msaa)) {
-        let ImageMemory { image, mut alloc } = memory;
-        // SAFETY: as above; the image and allocation came from this allocator together.
-        unsafe { gpu.allocator.destroy_image(image, &mut alloc) };
-        crate::device::validation::forget(image);
+        // SAFETY: as above.
+        unsafe { destroy_image(gpu, memory) };
+    }
+}
+
+/// Frees one image and, when it has its own, its memory (shared memory is its heap's).
+///
+/// # Safety
+/// No pending or executing submission may use the image.
+pub(crate) unsafe fn destroy_image(gpu: &Gpu, memory: ImageMemory) {
+    let ImageMemory { image, memory } = memory;
+    match memory {
+        // SAFETY: the caller's guarantee; the image and allocation came from this allocator
+        // together.
+        Memory::Own(mut alloc) => unsafe { gpu.allocator.destroy_image(image, &mut alloc) },
+        // SAFETY: the caller's guarantee; destroying an image leaves the memory it was bound
+        // to (a heap, perhaps already freed) alone.
+        Memory::Unbound | Memory::Shared { .. } => unsafe { gpu.device.destroy_image(image, None) },
+    }
+    crate::device::validation::forget(image);
+    gpu.diagnostics.object_destroyed();
+}
+
+/// Frees image views.
+///
+/// # Safety
+/// No pending or executing submission may use them.
+pub(crate) unsafe fn destroy_views(gpu: &Gpu, views: &[vk::ImageView]) {
+    for view in views.iter().filter(|v| **v != vk::ImageView::null()) {
+        // SAFETY: the caller's guarantee.
+        unsafe { gpu.device.destroy_image_view(*view, None) };
         gpu.diagnostics.object_destroyed();
     }
 }

@@ -85,6 +85,7 @@ fn vulkan_config(options: &DeviceOptions) -> xnagraph_vulkan::VulkanConfig {
         },
         gpu_timing: options.gpu_timing,
         mapped_sprites: options.mapped_sprites,
+        transient_aliasing: options.transient_aliasing,
         pipeline_cache: None,
         adapter: None,
     }

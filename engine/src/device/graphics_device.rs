@@ -190,6 +190,7 @@ impl GraphicsDevice {
             diagnostics,
             compile_policy: options.compile_policy,
             auto_instancing: options.auto_instancing,
+            transient_aliasing: options.transient_aliasing,
             print_plans: options.print_plans,
             last_plan_cost: Mutex::new(None),
             returned_lists: Mutex::new(Default::default()),
@@ -554,6 +555,16 @@ impl GraphicsDevice {
     /// disposed.
     pub fn live_native_objects(&self) -> Option<xnagraph_graph::LiveObjects> {
         self.shared.live_native_objects()
+    }
+
+    /// The memory the last submitted frame's transient images took (not XNA): the multisample
+    /// and depth/stencil images whose content neither entered nor left the frame
+    /// ([`DeviceOptions::transient_aliasing`]), what they take each in memory of its own, and
+    /// the size of the heaps they share where the device shares them. `None` once disposed.
+    /// Waits for the render thread to submit the frames handed over so far.
+    pub fn transient_memory(&self) -> Option<xnagraph_graph::TransientMemory> {
+        self.shared.drain();
+        self.shared.transient_memory()
     }
 
     /// Pipelines the backend has built so far: when a draw's combination was first recorded

@@ -193,6 +193,18 @@ pub struct DeviceOptions {
     /// pixels are the same with it off. The Vulkan backend draws a merged run as one draw; the
     /// SDL_gpu backend draws it draw by draw.
     pub auto_instancing: bool,
+    /// Transient memory (on by default; not XNA's): a render target's multisample image and
+    /// its depth/stencil image are only ever attachments, and in a frame that clears or
+    /// discards them at their first use and drops them at their last (a `DiscardContents`
+    /// target, whose content XNA discards whenever it is set) their memory matters only between
+    /// those uses. Such images of different passes then share memory, as industrial render
+    /// graphs alias their transient resources; the compiler's barriers order each one's first
+    /// use after whatever used the memory before. A target's multisample and depth/stencil
+    /// images then get their memory from the first frame that draws into them. The pixels are
+    /// the same with it off; [`crate::GraphicsDevice::transient_memory`] reports what the
+    /// frame's transient images take either way. The Vulkan backend shares; SDL_gpu, which
+    /// cannot place a texture in given memory, gives each its own.
+    pub transient_aliasing: bool,
     /// Compile, lower and submit on a render thread of the device's own (the default), fed by a
     /// queue as long as `frames_in_flight`: `present` returns once its frame is queued, and a
     /// failure of a queued frame is reported by the device's next call (see
@@ -280,6 +292,7 @@ impl Default for DeviceOptions {
             poison_undefined: false,
             compile_policy: CompilePolicy::Graph,
             auto_instancing: true,
+            transient_aliasing: true,
             render_thread: true,
             target_pool_frames: 60,
             texture_indexing: TextureIndexing::Auto,

@@ -259,6 +259,8 @@ pub(crate) struct DeviceShared {
     pub compile_policy: CompilePolicy,
     /// Whether frames merge runs of draws (`DeviceOptions::auto_instancing`).
     pub auto_instancing: bool,
+    /// Whether frames let transient images share memory (`DeviceOptions::transient_aliasing`).
+    pub transient_aliasing: bool,
     /// Whether every compiled plan is emitted as a `tracing` event
     /// (`DeviceOptions::print_plans`).
     pub print_plans: bool,
@@ -409,6 +411,10 @@ impl DeviceShared {
 
     pub fn live_native_objects(&self) -> Option<LiveObjects> {
         lock(&self.backend).as_ref().map(|b| b.live_objects())
+    }
+
+    pub fn transient_memory(&self) -> Option<xnagraph_graph::TransientMemory> {
+        lock(&self.backend).as_ref().map(|b| b.transient_memory())
     }
 
     pub fn pipeline_stats(&self) -> Option<xnagraph_graph::PipelineStats> {

@@ -331,6 +331,7 @@ impl DeviceShared {
         let mut path = EngineFlush { shared: self, number };
         let mut commands = frame.commands;
         commands.merge_instances = self.auto_instancing;
+        commands.alias_transients = self.transient_aliasing;
         let flushed = flush(&mut path, commands, self.compile_policy, number);
         let submitted = match flushed.submitted {
             Ok(id) => Ok(Ok(id)),

@@ -296,6 +296,9 @@ impl Replayer {
         // A capture does not say whether its device merged runs of draws; a replay merges, as
         // a device does by default (`DeviceOptions::auto_instancing`). The pixels are the same.
         commands.merge_instances = true;
+        // Nor whether it shared transient memory; a replay shares, as a device does by default
+        // (`DeviceOptions::transient_aliasing`). The pixels are the same.
+        commands.alias_transients = true;
         let mut path = ReplayFlush {
             backend,
             back_buffer: self.rebuilder.texture(0),

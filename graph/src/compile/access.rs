@@ -71,7 +71,7 @@ impl<'a> SubresourceUse<'a> {
     /// of it (a partial upload, an attachment that is loaded).
     pub fn reads(&self) -> bool {
         match self.access {
-            Access::Nothing => false,
+            Access::Nothing | Access::Aliased => false,
             Access::FragmentSampled
             | Access::VertexSampled
             | Access::VertexInput

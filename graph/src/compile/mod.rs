@@ -1,6 +1,6 @@
 //! The render-graph compiler: [`FrameCommands`] → [`FramePlan`].
 //!
-//! One frame goes through nine stages, one module each, every decision made once:
+//! One frame goes through ten stages, one module each, every decision made once:
 //!
 //! 0. [`present`] — for a device with a window, whether the frame draws straight into the
 //!    swapchain image, into the offscreen back buffer that the present copies, or presents
@@ -25,7 +25,10 @@
 //!    barriers per node; LOADs of content that does not exist become DONT_CARE here.
 //!    Buffers get theirs in `buffers`: per-range hazards, and whether a `Discard` write renames
 //!    its buffer.
-//! 9. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
+//! 9. [`transient`] — which multisample and depth/stencil images neither take content into the
+//!    frame nor leave any behind, so that they may share memory where their uses do not overlap
+//!    (when the frame asks for it, their first barriers wait for whatever used that memory).
+//! 10. [`output`] — the plan as text and as DOT; [`cost`] counts what it loads, stores and syncs.
 //!
 //! What each node touches is written once, in `access`, for the barriers and the DAG alike.
 //!
@@ -51,6 +54,7 @@ pub mod output;
 pub mod present;
 pub mod store;
 pub mod track;
+pub mod transient;
 
 #[cfg(test)]
 mod depth_transfer_tests;
@@ -142,9 +146,11 @@ pub fn compile_for_submission_with(
         "compile::buffers",
         buffers::derive_buffer_barriers(&frame, &mut nodes, &mut buffer_tracker)
     );
+    let transients =
+        stage!("compile::transient", transient::find_transients(&frame, &mut nodes, &mut tracker));
     let cost = stage!("compile::cost", cost::plan_cost(&frame, &nodes));
     (
-        FramePlan { frame, nodes, cost },
+        FramePlan { frame, nodes, cost, transients },
         tracker.into_commit().with_buffers(buffer_tracker.into_entries()),
     )
 }

@@ -176,7 +176,7 @@ pub fn pixel(bytes: &[u8], width: u32, x: u32, y: u32) -> [u8; 4] {
 }
 
 pub fn plan(frame: FrameCommands, nodes: Vec<PlanNode>) -> FramePlan {
-    FramePlan { frame, nodes, cost: PlanCost::default() }
+    FramePlan { frame, nodes, cost: PlanCost::default(), transients: Default::default() }
 }
 
 /// An upload of `data` into `rect` of level 0, layer 0 of a colour texture.
