@@ -5,7 +5,10 @@
 //! seeded generator) into a [`SIZE`]² 4x `HdrBlendable` target with `Depth24Stencil8`
 //! (DiscardContents), a four-step downsample chain (each half the size of the previous, sampling
 //! it), a bloom combine into the back buffer (the scene's resolve, then the last downsample added
-//! over it) and a present.
+//! over it) and a present. With a reflection ([`PostChain::with_reflection`]), a planar
+//! reflection of the sprites (mirrored top to bottom, half as bright) is drawn first into a
+//! second target like the scene's, and the scene starts from it: two 4x passes whose samples and
+//! depth the device may place in the same memory (`DeviceOptions::transient_aliasing`).
 
 use crate::coverage::{area_inside, sprite_corners};
 use xnagraph::{
@@ -138,6 +141,7 @@ pub fn chain_size(size: (i32, i32), step: u32) -> (i32, i32) {
 /// The frame's targets and sprites, for drawing it any number of times on one device.
 pub struct PostChain {
     size: (i32, i32),
+    reflection: Option<RenderTarget2D>,
     scene: RenderTarget2D,
     chain: Vec<RenderTarget2D>,
     white: Texture2D,
@@ -149,6 +153,21 @@ impl PostChain {
     /// Creates the scene target (the back buffer's size, 4x, depth), the four downsample
     /// targets and the sprites' texture on `device`, whose back buffer is `size`.
     pub fn new(device: &GraphicsDevice, size: (i32, i32), sprites: u32) -> xnagraph::Result<Self> {
+        Self::with_reflection(device, size, sprites, false)
+    }
+
+    /// [`PostChain::new`], with a planar reflection pass before the scene when `reflection`
+    /// (its own 4x `HdrBlendable` target with `Depth24Stencil8`, which the scene samples).
+    pub fn with_reflection(
+        device: &GraphicsDevice,
+        size: (i32, i32),
+        sprites: u32,
+        reflection: bool,
+    ) -> xnagraph::Result<Self> {
+        let reflection = match reflection {
+            true => Some(hdr_target(device, size, DepthFormat::Depth24Stencil8, 4)?),
+            false => None,
+        };
         let scene = hdr_target(device, size, DepthFormat::Depth24Stencil8, 4)?;
         let chain = (1..=4)
             .map(|step| hdr_target(device, chain_size(size, step), DepthFormat::None, 0))
@@ -156,7 +175,7 @@ impl PostChain {
         let white = Texture2D::new(device, 1, 1)?;
         white.set_data(&[Color::WHITE])?;
         let batch = SpriteBatch::new(device)?;
-        Ok(PostChain { size, scene, chain, white, batch, sprites })
+        Ok(PostChain { size, reflection, scene, chain, white, batch, sprites })
     }
 
     /// The scene target's applied sample count (4 where the adapter offers it).
@@ -173,9 +192,17 @@ impl PostChain {
     /// Records the frame (everything but the present); `frame` moves the sprites, so
     /// consecutive frames differ while every run draws the same ones.
     pub fn record(&mut self, device: &GraphicsDevice, frame: u32) -> xnagraph::Result<()> {
+        if let Some(reflection) = &self.reflection {
+            let what = (self.size, self.sprites);
+            record_reflection(device, &mut self.batch, reflection, &self.white, what, frame)?;
+        }
         device.set_render_target(Some(&self.scene))?;
         let sb = &mut self.batch;
         sb.begin()?;
+        if let Some(reflection) = &self.reflection {
+            let whole = Rectangle::new(0, 0, self.size.0, self.size.1);
+            sb.draw_rect(reflection, whole, Color::WHITE)?;
+        }
         for sprite in placements(self.size, self.sprites, frame) {
             sb.draw_ex(
                 &self.white,
@@ -200,6 +227,38 @@ impl PostChain {
         blit(sb, &self.scene, self.size, BlendState::OPAQUE)?;
         blit(sb, previous, self.size, BlendState::ADDITIVE)
     }
+}
+
+/// The reflection pass into `reflection`: frame `frame`'s sprites of a `size` scene mirrored top
+/// to bottom at half brightness, over black.
+fn record_reflection(
+    device: &GraphicsDevice,
+    sb: &mut SpriteBatch,
+    reflection: &RenderTarget2D,
+    white: &Texture2D,
+    (size, sprites): ((i32, i32), u32),
+    frame: u32,
+) -> xnagraph::Result<()> {
+    device.set_render_target(Some(reflection))?;
+    device.clear(Color::BLACK)?;
+    sb.begin()?;
+    for sprite in placements(size, sprites, frame) {
+        let mirrored = Vector2::new(sprite.position.x, size.1 as f32 - sprite.position.y);
+        let c = sprite.color;
+        let dim = Color::new(c.r / 2, c.g / 2, c.b / 2, 255);
+        sb.draw_ex(
+            white,
+            mirrored,
+            None,
+            dim,
+            -sprite.rotation,
+            SPRITE_ORIGIN,
+            sprite.scale,
+            SpriteEffects::NONE,
+            0.0,
+        )?;
+    }
+    sb.end()
 }
 
 /// Runs the frame once on a new device compiled under `policy`; `options` gives the rest of

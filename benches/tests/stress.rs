@@ -236,7 +236,12 @@ fn post_chain_gives_the_same_pixels_under_both_policies_with_less_traffic() {
     assert!(saved > 0.4, "{last}");
     // Each policy's GPU time, against the bound its plan's bytes set.
     let policies: Vec<_> = lines.iter().filter(|l| field(l, "policy").is_some()).collect();
-    assert_eq!(policies.len(), 2, "{lines:?}");
+    assert_eq!(policies.len(), 3, "graph, graph without shared memory, frame-blind: {lines:?}");
+    // The scene's samples and depth are the frame's transient images, both in its one pass:
+    // sharing saves nothing here, and changes no pixel.
+    assert_eq!(field(last, "differing_pixels_shared_against_unshared"), Some("0"), "{last}");
+    assert_eq!(field(policies[0], "transient_images"), Some("2"), "{}", policies[0]);
+    assert_eq!(field(last, "transient_memory_saved"), Some("0.0"), "{last}");
     for s in policies {
         let gpu: f64 = field(s, "gpu_p50_ms").and_then(|v| v.parse().ok()).unwrap_or(-1.0);
         let bound: f64 = field(s, "bandwidth_bound_us").and_then(|v| v.parse().ok()).unwrap();
@@ -264,6 +269,27 @@ fn post_chain_gives_the_same_pixels_under_both_policies_with_less_traffic() {
     assert_eq!(field(s, "fill_floor_ms"), Some("null"), "{s}");
     assert_eq!(field(s, "gpu_over_hardware_floor"), Some("null"), "{s}");
     assert!(field(s, "fill_probe").is_some_and(|w| w.contains("--no-fill-probe")), "{s}");
+}
+
+#[test]
+fn post_chain_with_a_reflection_shares_the_two_passes_transient_memory() {
+    let args = ["post-chain", "--width", "96", "--height", "64", "--reflection"];
+    let (ok, lines) = stress(&[&["--validation", "--frames", "2"][..], &args[..]].concat());
+    assert!(ok, "{lines:?}");
+    let last = lines.last().unwrap();
+    assert_eq!(field(last, "reflection"), Some("true"), "{last}");
+    assert_eq!(field(last, "differing_pixels"), Some("0"), "{last}");
+    assert_eq!(field(last, "differing_pixels_shared_against_unshared"), Some("0"), "{last}");
+    let bytes = |key| field(last, key).and_then(|v| v.parse::<u64>().ok()).unwrap();
+    let (shared, unshared) =
+        (bytes("transient_held_bytes_shared"), bytes("transient_held_bytes_unshared"));
+    // The reflection's samples and depth and the scene's take the same bytes: half as many.
+    assert!(shared * 2 <= unshared + 4096 && shared < unshared, "{last}");
+    let saved: f64 = field(last, "transient_memory_saved").unwrap().parse().unwrap();
+    assert!(saved >= 0.45, "{last}");
+    let graph = lines.iter().find(|l| field(l, "policy") == Some("\"graph\"")).unwrap();
+    assert_eq!(field(graph, "transient_images"), Some("4"), "{graph}");
+    assert!(field(graph, "fill_probe").is_some_and(|w| w.contains("--reflection")), "{graph}");
 }
 
 #[test]

@@ -89,6 +89,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use sdl3_sys::gpu::*;
+use xnagraph_graph::compile::attachment_bytes;
 use xnagraph_graph::{
     Backend, BackendError, Capabilities, DepthFormat, Diagnostics, FormatSupport, FramePlan,
     HandleKind, LiveObjects, NativeHandle, PresentStats, PresentTarget, ReadbackId, RetireSink,
@@ -131,6 +132,9 @@ pub struct SdlGpuBackend {
     poison_undefined: bool,
     /// The window presented to, for a device made with [`SdlGpuBackend::for_window`].
     presenter: Option<Presenter>,
+    /// The last submitted frame's transient images: SDL_gpu places each texture in memory of
+    /// its own, so nothing is shared.
+    transient: xnagraph_graph::TransientMemory,
 }
 
 // SAFETY: every SDL object is used only by the thread that holds the backend (or, for
@@ -248,6 +252,7 @@ impl SdlGpuBackend {
             uploads: None,
             poison_undefined: config.poison_undefined,
             presenter: None,
+            transient: Default::default(),
         };
         if let Some((native, keep)) = window {
             let device = backend.gpu.device;
@@ -441,6 +446,16 @@ impl Backend for SdlGpuBackend {
         }
         let result = self.record_and_submit(plan);
         self.collect();
+        if result.is_ok() {
+            let images = &plan.transients.images;
+            let bytes = images.iter().map(|t| attachment_bytes(&t.texture, t.image)).sum();
+            let shared_bytes = 0;
+            self.transient = xnagraph_graph::TransientMemory {
+                images: images.len(),
+                unaliased_bytes: bytes,
+                shared_bytes,
+            };
+        }
         result
     }
 
@@ -492,6 +507,10 @@ impl Backend for SdlGpuBackend {
 
     fn pipeline_stats(&self) -> xnagraph_graph::PipelineStats {
         self.pipelines.stats
+    }
+
+    fn transient_memory(&self) -> xnagraph_graph::TransientMemory {
+        self.transient
     }
 
     fn live_objects(&self) -> LiveObjects {

@@ -7,6 +7,7 @@ use xnagraph_graph::{
     Access, Backend, ClearValue, DepthFormat, FrameCommands, Image, LoadOp, Node, PlanNode, Rect,
     StoreOp, SurfaceFormat, TextureDesc,
 };
+use xnagraph_vulkan::VulkanConfig;
 
 #[test]
 fn dropped_textures_are_freed_only_after_their_last_submission() {
@@ -105,30 +106,37 @@ fn a_multisampled_depth_target_counts_three_images() {
 /// each, not six layers with six views.
 #[test]
 fn a_cube_target_has_per_face_sample_images_and_one_depth_buffer() {
-    let mut s = Session::new();
-    let samples = s.backend.capabilities().clamp_sample_count(4);
-    for samples in [0, samples] {
-        let mut desc = target_desc(8, 8, 1, samples);
-        desc.layers = 6;
-        if let Some(rt) = desc.render_target.as_mut() {
-            rt.depth = s.backend.applied_depth_format(DepthFormat::Depth24Stencil8);
+    // Without transient memory every image gets its memory and views at creation; with it (the
+    // default) the sample and depth images wait for the first plan that uses them to bind them,
+    // so they have no views yet.
+    for shared in [false, true] {
+        let mut s =
+            Session::with_config(VulkanConfig { transient_aliasing: shared, ..test_config() });
+        let samples = s.backend.capabilities().clamp_sample_count(4);
+        for samples in [0, samples] {
+            let mut desc = target_desc(8, 8, 1, samples);
+            desc.layers = 6;
+            if let Some(rt) = desc.render_target.as_mut() {
+                rt.depth = s.backend.applied_depth_format(DepthFormat::Depth24Stencil8);
+            }
+            let before = s.backend.diagnostics().live_native_objects();
+            let cube = s.texture(desc);
+            let sample_images = if samples > 1 { 6 } else { 0 };
+            // Colour, one image per face's samples, one depth image.
+            assert_eq!(s.backend.live_objects().images, 2 + sample_images);
+            // Views: the cube view and one per face of the colour image, one per sample image,
+            // one of the depth image, and (multisampled) one per aspect of it for sampling its
+            // samples.
+            let aspect_views = if samples > 1 { 2 } else { 0 };
+            let attachment_views = if shared { 0 } else { sample_images + 1 + aspect_views };
+            let views = 1 + 6 + attachment_views;
+            let objects = s.backend.diagnostics().live_native_objects() - before;
+            assert_eq!(objects, 2 + sample_images + views, "{samples} samples, shared {shared}");
+            drop(cube);
+            assert_all_freed(&mut s);
         }
-        let before = s.backend.diagnostics().live_native_objects();
-        let cube = s.texture(desc);
-        let sample_images = if samples > 1 { 6 } else { 0 };
-        // Colour, one image per face's samples, one depth image.
-        assert_eq!(s.backend.live_objects().images, 2 + sample_images);
-        // Views: the cube view and one per face of the colour image, one per sample image,
-        // one of the depth image, and (multisampled) one per aspect of it for sampling its
-        // samples.
-        let aspect_views = if samples > 1 { 2 } else { 0 };
-        let views = 1 + 6 + sample_images + 1 + aspect_views;
-        let objects = s.backend.diagnostics().live_native_objects() - before;
-        assert_eq!(objects, 2 + sample_images + views, "{samples} samples");
-        drop(cube);
-        assert_all_freed(&mut s);
+        s.finish();
     }
-    s.finish();
 }
 
 #[test]

@@ -74,6 +74,11 @@ struct Cli {
     /// values into instanced draws (on, the default: `DeviceOptions::auto_instancing`).
     #[arg(long, global = true, value_enum, default_value_t = OnOff::On)]
     auto_instancing: OnOff,
+    /// Whether the multisample and depth/stencil images whose content neither enters nor
+    /// leaves a frame share memory where their passes do not overlap (on, the default:
+    /// `DeviceOptions::transient_aliasing`). `post-chain` runs its graph policy both ways.
+    #[arg(long, global = true, value_enum, default_value_t = OnOff::On)]
+    transient_aliasing: OnOff,
     /// The longest wait for the GPU before the device is reported lost, in seconds (a CPU
     /// rasteriser needs long for large scenarios).
     #[arg(long, global = true, default_value_t = 10)]
@@ -172,6 +177,10 @@ enum Command {
         /// adapter before the frames), so the summary has no fill or hardware floor.
         #[arg(long)]
         no_fill_probe: bool,
+        /// Draw a planar reflection of the sprites first, into a second 4x HDR target with
+        /// depth that the scene samples (no fill probe: it times the frame without it).
+        #[arg(long)]
+        reflection: bool,
     },
     /// SetData into dynamic textures every frame, against memcpy.
     Uploads {
@@ -239,6 +248,22 @@ impl Run<'_> {
         self.device_with_depth(size, DepthFormat::None, policy)
     }
 
+    /// [`Run::device`] with transient memory shared or not, whatever the command line says.
+    fn device_sharing(
+        &self,
+        size: (i32, i32),
+        policy: CompilePolicy,
+        transient_aliasing: bool,
+    ) -> xnagraph::Result<GraphicsDevice> {
+        let params = PresentationParameters {
+            back_buffer_width: size.0,
+            back_buffer_height: size.1,
+            ..PresentationParameters::default()
+        };
+        let options = DeviceOptions { transient_aliasing, ..self.options(policy) };
+        GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)
+    }
+
     /// A headless device whose back buffer of `size` has a depth buffer of `depth`.
     fn device_with_depth(
         &self,
@@ -277,6 +302,7 @@ impl Run<'_> {
             gpu_timing: self.cli.timestamps == OnOff::On,
             mapped_sprites: self.cli.mapped_sprites == OnOff::On,
             auto_instancing: self.cli.auto_instancing == OnOff::On,
+            transient_aliasing: self.cli.transient_aliasing == OnOff::On,
             ..env
         }
     }
@@ -522,7 +548,7 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 Ok(pass)
             })
         }
-        Command::PostChain { width, height, sprites, bandwidth_gbs, no_fill_probe } => {
+        Command::PostChain { width, height, sprites, bandwidth_gbs, no_fill_probe, reflection } => {
             if cli.window {
                 // Two devices, one per policy, and one window event loop per process.
                 return Err("post-chain compares two devices and runs headless only".to_owned());
@@ -535,15 +561,20 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     / (f64::from(frames.max(1)) * f64::from(width) * f64::from(height));
             let fill = if no_fill_probe {
                 Err("skipped (--no-fill-probe)".to_owned())
+            } else if reflection {
+                Err("skipped (--reflection: the probe times the frame without it)".to_owned())
             } else {
                 probe_fill_floor(cli.validation, size, coverage)?
             };
             let mut results = Vec::new();
-            for (name, policy) in
-                [("graph", CompilePolicy::Graph), ("frame-blind", CompilePolicy::FrameBlind)]
-            {
-                let device = run.device((width, height), policy).map_err(e)?;
-                let mut scenario = Post::new(&device, (width, height), sprites).map_err(e)?;
+            for (name, policy, sharing) in [
+                ("graph", CompilePolicy::Graph, true),
+                ("graph-unshared", CompilePolicy::Graph, false),
+                ("frame-blind", CompilePolicy::FrameBlind, true),
+            ] {
+                let device = run.device_sharing((width, height), policy, sharing).map_err(e)?;
+                let mut scenario =
+                    Post::new(&device, (width, height), sprites, reflection).map_err(e)?;
                 let times = run.frames("post-chain", &device, &mut scenario, frames)?;
                 let result = post::finish(&device).map_err(e)?;
                 let bytes = (result.cost.bytes_loaded + result.cost.bytes_stored) as f64;
@@ -560,6 +591,10 @@ fn scenario(run: &Run) -> Result<bool, String> {
                     ("bytes_loaded", result.cost.bytes_loaded.into()),
                     ("bytes_stored", result.cost.bytes_stored.into()),
                     ("barriers", result.cost.barriers.into()),
+                    ("transient_images", result.transient.images.into()),
+                    ("transient_unaliased_bytes", result.transient.unaliased_bytes.into()),
+                    ("transient_shared_bytes", result.transient.shared_bytes.into()),
+                    ("transient_held_bytes", result.transient.held_bytes().into()),
                     ("bandwidth_bound_us", number(bound_us)),
                     ("gpu_p50_over_bound", number(gpu_p50 * 1e3 / bound_us)),
                 ];
@@ -570,18 +605,25 @@ fn scenario(run: &Run) -> Result<bool, String> {
                 }
                 results.push(result);
             }
-            let differing = post::differing_pixels(&results[0], &results[1]);
+            let [graph, unshared, blind] = &results[..] else {
+                return Err("post-chain: a policy's run is missing".to_owned());
+            };
+            let differing = post::differing_pixels(graph, blind);
+            let differing_shared = post::differing_pixels(graph, unshared);
             let traffic =
                 |r: &post::PolicyResult| (r.cost.bytes_loaded + r.cost.bytes_stored) as f64;
+            let held = |r: &post::PolicyResult| r.transient.held_bytes() as f64;
             out(json(&[
                 ("scenario", string("post-chain")),
+                ("reflection", reflection.into()),
                 ("differing_pixels", differing.into()),
-                (
-                    "traffic_saved",
-                    number(1.0 - traffic(&results[0]) / traffic(&results[1]).max(1.0)),
-                ),
+                ("differing_pixels_shared_against_unshared", differing_shared.into()),
+                ("traffic_saved", number(1.0 - traffic(graph) / traffic(blind).max(1.0))),
+                ("transient_held_bytes_shared", graph.transient.held_bytes().into()),
+                ("transient_held_bytes_unshared", unshared.transient.held_bytes().into()),
+                ("transient_memory_saved", number(1.0 - held(graph) / held(unshared).max(1.0))),
             ]));
-            Ok(differing == 0)
+            Ok(differing == 0 && differing_shared == 0)
         }
         Command::Uploads { mib } => {
             let frames = cli.frames.unwrap_or(200);

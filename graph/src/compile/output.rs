@@ -249,6 +249,19 @@ impl Display for FramePlan {
                 writeln!(f, "  {line}")?;
             }
         }
+        if self.transients.aliased {
+            for t in &self.transients.images {
+                writeln!(
+                    f,
+                    "transient {}.{} layer {} nodes {}-{}",
+                    names.name(&t.texture),
+                    image_name(t.image),
+                    t.layer,
+                    t.nodes.start,
+                    t.nodes.end - 1
+                )?;
+            }
+        }
         Ok(())
     }
 }

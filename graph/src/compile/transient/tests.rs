@@ -82,6 +82,10 @@ fn aliased_first_use_waits_for_every_earlier_use_of_the_memory() {
     let (frame, r, s) = two_scenes();
     let plan = compile(aliased(frame));
     assert!(plan.transients.aliased);
+    let text = plan.to_string();
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("transient ")).collect();
+    assert_eq!(lines.len(), 4, "the plan text lists each transient image:\n{text}");
+    assert!(lines[0].ends_with(".samples layer 0 nodes 0-0"), "{}", lines[0]);
     assert_eq!(
         aliased_barriers(&plan),
         [
