@@ -52,9 +52,9 @@ fn two_quads(
     device.draw_user_primitives(PrimitiveType::TriangleList, &far, 0, 2).unwrap();
 }
 
-fn target(device: &GraphicsDevice) -> RenderTarget2D {
+/// A 4x `W`×`H` target with `Depth24Stencil8`.
+fn target(device: &GraphicsDevice, usage: RenderTargetUsage) -> RenderTarget2D {
     let (format, depth) = (SurfaceFormat::Color, DepthFormat::Depth24Stencil8);
-    let usage = RenderTargetUsage::DiscardContents;
     RenderTarget2D::with_options(device, W, H, false, format, depth, 4, usage).unwrap()
 }
 
@@ -83,7 +83,8 @@ fn draw_frames(
 ) -> (Vec<Color>, xnagraph::TransientMemory, i32) {
     let options = DeviceOptions { transient_aliasing: aliasing, ..test_options() };
     let device = device_with_options(GraphicsProfile::HiDef, params(W, H), options);
-    let (reflection, scene) = (target(&device), target(&device));
+    let discard = RenderTargetUsage::DiscardContents;
+    let (reflection, scene) = (target(&device, discard), target(&device, discard));
     let mut effect = BasicEffect::new(&device).unwrap();
     effect.vertex_color_enabled = true;
     let mut batch = SpriteBatch::new(&device).unwrap();
@@ -190,9 +191,7 @@ fn passes_sharing_memory_without_sampling_each_other_keep_their_pixels() {
 fn a_preserved_target_keeps_memory_of_its_own() {
     let _v = Validation::new();
     let device = device(W, H);
-    let usage = RenderTargetUsage::PreserveContents;
-    let (format, depth) = (SurfaceFormat::Color, DepthFormat::Depth24Stencil8);
-    let kept = RenderTarget2D::with_options(&device, W, H, false, format, depth, 4, usage).unwrap();
+    let kept = target(&device, RenderTargetUsage::PreserveContents);
     let mut effect = BasicEffect::new(&device).unwrap();
     effect.vertex_color_enabled = true;
     let mut batch = SpriteBatch::new(&device).unwrap();

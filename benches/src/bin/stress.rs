@@ -243,6 +243,21 @@ struct Run<'a> {
     times: StageTimes,
 }
 
+/// A headless device with `options` whose back buffer of `size` has a depth buffer of `depth`.
+fn headless_device(
+    size: (i32, i32),
+    depth: DepthFormat,
+    options: DeviceOptions,
+) -> xnagraph::Result<GraphicsDevice> {
+    let params = PresentationParameters {
+        back_buffer_width: size.0,
+        back_buffer_height: size.1,
+        depth_stencil_format: depth,
+        ..PresentationParameters::default()
+    };
+    GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)
+}
+
 impl Run<'_> {
     fn device(&self, size: (i32, i32), policy: CompilePolicy) -> xnagraph::Result<GraphicsDevice> {
         self.device_with_depth(size, DepthFormat::None, policy)
@@ -255,13 +270,8 @@ impl Run<'_> {
         policy: CompilePolicy,
         transient_aliasing: bool,
     ) -> xnagraph::Result<GraphicsDevice> {
-        let params = PresentationParameters {
-            back_buffer_width: size.0,
-            back_buffer_height: size.1,
-            ..PresentationParameters::default()
-        };
         let options = DeviceOptions { transient_aliasing, ..self.options(policy) };
-        GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options)
+        headless_device(size, DepthFormat::None, options)
     }
 
     /// A headless device whose back buffer of `size` has a depth buffer of `depth`.
@@ -271,13 +281,7 @@ impl Run<'_> {
         depth: DepthFormat,
         policy: CompilePolicy,
     ) -> xnagraph::Result<GraphicsDevice> {
-        let params = PresentationParameters {
-            back_buffer_width: size.0,
-            back_buffer_height: size.1,
-            depth_stencil_format: depth,
-            ..PresentationParameters::default()
-        };
-        GraphicsDevice::with_options(GraphicsProfile::HiDef, params, self.options(policy))
+        headless_device(size, depth, self.options(policy))
     }
 
     /// The command line's options over the environment's (`XNAGRAPH_CAPTURE` captures a run;
