@@ -28,12 +28,13 @@
 //! merge into one range.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::Arc;
 
 use super::access::for_each_use;
 use super::track::FrameTracker;
 use crate::commands::FrameCommands;
-use crate::plan::{Access, Image, PlanNode, TransientImage, TransientImages};
+use crate::plan::{Access, Image, PlanNode, PlanNodeKind, TransientImage, TransientImages};
 use crate::resource::{TextureId, TextureState};
 
 /// One multisample or depth/stencil image the frame uses.
@@ -80,28 +81,36 @@ pub(crate) fn find_transients(
 }
 
 /// Every multisample and depth/stencil image the nodes use, with its first and last node, in
-/// order of first use.
+/// order of first use. A pass uses them only as attachments (what its draws sample is a colour
+/// image), so its draws are not walked.
 fn used_images(frame: &FrameCommands, nodes: &[PlanNode]) -> Vec<Used> {
     let mut index: HashMap<(TextureId, Image, u32), usize> = HashMap::new();
     let mut used: Vec<Used> = Vec::new();
-    for (i, node) in nodes.iter().enumerate() {
-        for_each_use(&node.kind, frame, |u| {
-            let layers = match u.image {
-                Image::Color => return,
-                Image::DepthStencil => 0..1,
-                Image::Samples => u.layers.clone(),
-            };
-            for layer in layers {
-                let key = (u.texture.id(), u.image, layer);
-                let next = used.len();
-                let at = *index.entry(key).or_insert(next);
-                if at == next {
-                    let texture = u.texture.clone();
-                    used.push(Used { texture, image: u.image, layer, first: i, last: i });
-                }
-                used[at].last = i;
+    let mut note = |texture: &Arc<TextureState>, image: Image, layers: Range<u32>, i: usize| {
+        let layers = match image {
+            Image::Color => return,
+            Image::DepthStencil => 0..1,
+            Image::Samples => layers,
+        };
+        for layer in layers {
+            let next = used.len();
+            let at = *index.entry((texture.id(), image, layer)).or_insert(next);
+            if at == next {
+                let texture = texture.clone();
+                used.push(Used { texture, image, layer, first: i, last: i });
             }
-        });
+            used[at].last = i;
+        }
+    };
+    for (i, node) in nodes.iter().enumerate() {
+        match &node.kind {
+            PlanNodeKind::Pass(pass) => {
+                for att in pass.colors.iter().chain(&pass.depth) {
+                    note(&att.texture, att.image, att.layer..att.layer + 1, i);
+                }
+            }
+            kind => for_each_use(kind, frame, |u| note(u.texture, u.image, u.layers, i)),
+        }
     }
     used
 }
