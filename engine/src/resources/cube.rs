@@ -163,7 +163,7 @@ impl TextureCube {
         self.core.desc.format
     }
 
-    crate::resources::texture::graphics_resource_accessors!();
+    crate::resources::resource::graphics_resource_accessors!();
 
     /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, releases the backend state (queued
     /// commands keep what they use), raises the device's `ResourceDestroyed`. `RenderTargetCube`

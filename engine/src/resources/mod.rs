@@ -19,3 +19,4 @@ pub(crate) mod resource;
 pub(crate) mod target;
 pub(crate) mod texture;
 pub(crate) mod texture3d;
+pub(crate) mod texture_data;

@@ -117,3 +117,61 @@ impl ResourceCore {
         self.state.store(DISPOSED, Ordering::Release);
     }
 }
+
+/// XNA's `GraphicsResource` members every texture and buffer type has (`IsDisposed`, `Name`,
+/// `Tag`, its identity and `Disposing`), for a type whose `core` field has the resource's
+/// shared `res` state and a `set_name`; one definition, so the resource types cannot drift
+/// apart. The optional literal documents `set_name` (what the name reaches); without it, the
+/// texture types' text.
+macro_rules! graphics_resource_accessors {
+    () => {
+        $crate::resources::resource::graphics_resource_accessors!(
+            "Sets `Name`. The name also becomes the debug name of the native objects (the images \
+             and views tools such as RenderDoc show, and the labels of the passes that use them); \
+             it reaches the driver when the texture is next used in a flushed frame, never at this \
+             call. Copies of a texture share its native objects, which carry the name set last."
+        );
+    };
+    ($set_name_doc:literal) => {
+        /// XNA's `GraphicsResource.IsDisposed`: whether it was disposed (explicitly, by its
+        /// device's disposal, or as the last wrapper dropped).
+        pub fn is_disposed(&self) -> bool {
+            self.core.res.is_disposed()
+        }
+
+        /// XNA's `GraphicsResource.Name` (empty until set); a copy of the string, not a
+        /// property.
+        pub fn name(&self) -> String {
+            lock(&self.core.res.name).clone()
+        }
+
+        #[doc = $set_name_doc]
+        pub fn set_name(&self, name: impl Into<String>) {
+            self.core.set_name(name.into());
+        }
+
+        /// XNA's `GraphicsResource.Tag`: any text the game attaches. Where it differs from XNA:
+        /// a string, not any `object`.
+        pub fn tag(&self) -> Option<String> {
+            lock(&self.core.res.tag).clone()
+        }
+
+        /// Sets XNA's `GraphicsResource.Tag`.
+        pub fn set_tag(&self, tag: Option<String>) {
+            *lock(&self.core.res.tag) = tag;
+        }
+
+        /// The resource's identity, what the device's `ResourceCreated` and `ResourceDestroyed`
+        /// carry (not XNA, whose events carry the object itself).
+        pub fn resource_id(&self) -> crate::ResourceId {
+            self.core.res.id
+        }
+
+        /// XNA's `GraphicsResource.Disposing` event, raised by an explicit `dispose` (or the
+        /// device's disposal), not by dropping the last wrapper.
+        pub fn disposing(&self) -> &Event<ResourceEventArgs> {
+            &self.core.res.disposing
+        }
+    };
+}
+pub(crate) use graphics_resource_accessors;

@@ -19,18 +19,18 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use bytemuck::Pod;
-use xnagraph_graph::{
-    full_mip_count, Rect, Slices, SurfaceFormat, TextureDesc, TextureState, Upload,
-};
+use xnagraph_graph::{full_mip_count, Rect, Slices, SurfaceFormat, TextureDesc, TextureState};
 
 use crate::device::data::{checked_bytes, read_region, validate_region, write_into_level};
 use crate::device::registry::{ResourceEventArgs, Tracked};
 use crate::device::shared::DeviceShared;
-use crate::device::submit::ReadRegion;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::{lock, Event};
 use crate::resources::resource::ResourceCore;
+pub(crate) use crate::resources::texture_data::{
+    read_levels_except, record_upload, record_zero_fill, write_in_place, zeroed_levels,
+};
 
 /// The backend state and CPU shadow that copies of a texture share.
 pub(crate) struct TextureBacking {
@@ -150,98 +150,6 @@ pub(crate) fn create_core(
     shared.register(core.res.id, weak, &core.res.args());
     Ok(core)
 }
-
-/// Every level of `desc` as zero bytes (every slice of a volume's level).
-fn zeroed_levels(desc: &TextureDesc) -> Vec<Vec<u8>> {
-    (0..desc.mip_levels)
-        .map(|l| {
-            let (w, h) = desc.level_size(l);
-            vec![0u8; desc.format.region_size(w, h) * desc.level_depth(l) as usize]
-        })
-        .collect()
-}
-
-/// Records a whole-level upload of zeros to every level of every layer of a new plain texture: a
-/// new texture
-/// reads back as zero, as the CPU image it starts from (the cull stage drops what a later
-/// whole-level `SetData` replaces before any use).
-pub(crate) fn record_zero_fill(device: &DeviceShared, state: &Arc<TextureState>) {
-    let desc = *state.desc();
-    let mut rec = lock(&device.rec);
-    for layer in 0..desc.layers {
-        for (level, data) in zeroed_levels(&desc).into_iter().enumerate() {
-            let level = level as u32;
-            let (w, h) = desc.level_size(level);
-            rec.builder.upload(Upload {
-                image: xnagraph_graph::Image::Color,
-                texture: state.clone(),
-                level,
-                layer,
-                rect: Rect::new(0, 0, w as i32, h as i32),
-                slices: Slices { front: 0, back: desc.level_depth(level) },
-                data,
-            });
-        }
-    }
-}
-
-/// XNA's `GraphicsResource` members every texture and buffer type has (`IsDisposed`, `Name`,
-/// `Tag`, its identity and `Disposing`), for a type whose `core` field has the resource's
-/// shared `res` state and a `set_name`; one definition, so the resource types cannot drift
-/// apart. The optional literal documents `set_name` (what the name reaches); without it, the
-/// texture types' text.
-macro_rules! graphics_resource_accessors {
-    () => {
-        $crate::resources::texture::graphics_resource_accessors!(
-            "Sets `Name`. The name also becomes the debug name of the native objects (the images \
-             and views tools such as RenderDoc show, and the labels of the passes that use them); \
-             it reaches the driver when the texture is next used in a flushed frame, never at this \
-             call. Copies of a texture share its native objects, which carry the name set last."
-        );
-    };
-    ($set_name_doc:literal) => {
-        /// XNA's `GraphicsResource.IsDisposed`: whether it was disposed (explicitly, by its
-        /// device's disposal, or as the last wrapper dropped).
-        pub fn is_disposed(&self) -> bool {
-            self.core.res.is_disposed()
-        }
-
-        /// XNA's `GraphicsResource.Name` (empty until set); a copy of the string, not a
-        /// property.
-        pub fn name(&self) -> String {
-            lock(&self.core.res.name).clone()
-        }
-
-        #[doc = $set_name_doc]
-        pub fn set_name(&self, name: impl Into<String>) {
-            self.core.set_name(name.into());
-        }
-
-        /// XNA's `GraphicsResource.Tag`: any text the game attaches. Where it differs from XNA:
-        /// a string, not any `object`.
-        pub fn tag(&self) -> Option<String> {
-            lock(&self.core.res.tag).clone()
-        }
-
-        /// Sets XNA's `GraphicsResource.Tag`.
-        pub fn set_tag(&self, tag: Option<String>) {
-            *lock(&self.core.res.tag) = tag;
-        }
-
-        /// The resource's identity, what the device's `ResourceCreated` and `ResourceDestroyed`
-        /// carry (not XNA, whose events carry the object itself).
-        pub fn resource_id(&self) -> crate::ResourceId {
-            self.core.res.id
-        }
-
-        /// XNA's `GraphicsResource.Disposing` event, raised by an explicit `dispose` (or the
-        /// device's disposal), not by dropping the last wrapper.
-        pub fn disposing(&self) -> &Event<ResourceEventArgs> {
-            &self.core.res.disposing
-        }
-    };
-}
-pub(crate) use graphics_resource_accessors;
 
 /// XNA's `Texture2D`: a 2D texture with optional mipmaps, filled by `set_data` and read by
 /// `get_data`.
@@ -384,7 +292,7 @@ impl Texture2D {
         Rect::new(0, 0, self.width(), self.height())
     }
 
-    graphics_resource_accessors!();
+    crate::resources::resource::graphics_resource_accessors!();
 
     /// Whether this wrapper shares its backend state with `other` (a copy of it, or the same);
     /// not XNA, whose textures are not copied.
@@ -644,85 +552,4 @@ impl std::fmt::Debug for TextureRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)
     }
-}
-
-/// Every level of `state` read back in one flush, except `skip`, which is left zero-filled.
-fn read_levels_except(
-    device: &DeviceShared,
-    state: &Arc<TextureState>,
-    skip: u32,
-) -> Result<Vec<Vec<u8>>> {
-    let desc = *state.desc();
-    let regions: Vec<ReadRegion> = (0..desc.mip_levels)
-        .filter(|&l| l != skip)
-        .map(|level| {
-            let (w, h) = desc.level_size(level);
-            ReadRegion {
-                image: xnagraph_graph::Image::Color,
-                texture: state.clone(),
-                level,
-                layer: 0,
-                rect: Rect::new(0, 0, w as i32, h as i32),
-                slices: Slices::FLAT,
-            }
-        })
-        .collect();
-    let mut read =
-        if regions.is_empty() { Vec::new() } else { device.read_back_all(regions)? }.into_iter();
-    Ok((0..desc.mip_levels)
-        .map(|l| {
-            let (w, h) = desc.level_size(l);
-            if l == skip {
-                vec![0; desc.format.region_size(w, h)]
-            } else {
-                read.next().unwrap_or_default()
-            }
-        })
-        .collect())
-}
-
-/// Records an upload of `data` into `rect` of one 2D subresource (a level of a layer).
-pub(crate) fn record_upload(
-    device: &DeviceShared,
-    state: &Arc<TextureState>,
-    (level, layer): (u32, u32),
-    rect: Rect,
-    data: Vec<u8>,
-) {
-    lock(&device.rec).builder.upload(Upload {
-        image: xnagraph_graph::Image::Color,
-        texture: state.clone(),
-        level,
-        layer,
-        rect,
-        slices: Slices::FLAT,
-        data,
-    });
-}
-
-/// `SetData` where the GPU is the authority (a render target, a cube): the region of
-/// `(level, layer)` is uploaded in place, refused while the target is bound. A multisampled
-/// target that preserves its contents refuses: the upload reaches its resolved image, but its
-/// next bind loads its samples, which cannot take the uploaded texels here, so they would be lost
-/// without a word (a discarding target starts its next bind from black, so nothing is lost
-/// there).
-pub(crate) fn write_in_place(
-    device: &Arc<DeviceShared>,
-    core: &TextureCore,
-    subresource: (u32, u32),
-    rect: Rect,
-    bytes: &[u8],
-) -> Result<()> {
-    let state = core.state()?;
-    device.check_not_bound(&state)?;
-    if let Some(rt) = core.desc.render_target {
-        if rt.sample_count > 1 && rt.usage.preserves_contents() {
-            return Err(XnaError::not_supported(
-                "SetData on a multisampled render target that preserves its contents is not \
-                 supported by this device: the samples its next bind loads cannot take the data.",
-            ));
-        }
-    }
-    record_upload(device, &state, subresource, rect, device.upload_copy(bytes));
-    Ok(())
 }

@@ -158,7 +158,7 @@ impl Texture3D {
         self.desc().format
     }
 
-    crate::resources::texture::graphics_resource_accessors!();
+    crate::resources::resource::graphics_resource_accessors!();
 
     /// XNA's `GraphicsResource.Dispose()`: raises `Disposing`, releases the backend state (queued
     /// commands keep what they use), raises the device's `ResourceDestroyed`.

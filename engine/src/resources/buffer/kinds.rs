@@ -29,7 +29,7 @@ fn checked_count(param: &'static str, count: i32) -> Result<u64> {
 macro_rules! buffer_resource {
     ($ty:ident) => {
         impl $ty {
-            crate::resources::texture::graphics_resource_accessors!(
+            crate::resources::resource::graphics_resource_accessors!(
                 "Sets XNA's `GraphicsResource.Name`, also shown in plan text and node labels."
             );
             /// XNA's `BufferUsage` property: the usage the buffer was created with.
