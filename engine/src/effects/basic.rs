@@ -555,7 +555,10 @@ impl EffectPass<'_> {
             applied.reads_slots[slot] = true;
             replaced.push(rec.draw.textures[slot].replace(texture));
         }
-        rec.draw.effect = Some(applied);
+        match &mut rec.draw.effect {
+            Some(effect) => **effect = applied,
+            none => *none = Some(Box::new(applied)),
+        }
         // A texture replaced may be the game's last reference: dropping it disposes it, which
         // takes the recording lock.
         drop(rec);
