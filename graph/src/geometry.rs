@@ -492,11 +492,9 @@ impl GeometryDraw {
     /// end of the buffer (indices are read on the GPU, so the vertices they name are not known
     /// here; XNA's `minVertexIndex` and `numVertices` are a promise the compiler does not rely
     /// on, as a GPU's validation of indexed draws does not).
-    pub fn vertex_reads(&self) -> Vec<(&Arc<BufferState>, Range<u64>)> {
-        let mut reads = Vec::new();
-        for (i, s) in self.streams.iter().enumerate() {
-            let VertexSource::Buffer { buffer, offset } = s else { continue };
-            let Some(b) = self.layout.bindings.get(i) else { continue };
+    pub fn vertex_reads(&self) -> impl Iterator<Item = (&Arc<BufferState>, Range<u64>)> {
+        self.streams.iter().zip(&self.layout.bindings).filter_map(|(s, b)| {
+            let VertexSource::Buffer { buffer, offset } = s else { return None };
             let stride = u64::from(b.stride);
             let size = buffer.desc().size;
             let range = match self.call {
@@ -511,9 +509,8 @@ impl GeometryDraw {
                 }
             };
             let end = range.end.min(size);
-            reads.push((buffer, range.start.min(end)..end));
-        }
-        reads
+            Some((buffer, range.start.min(end)..end))
+        })
     }
 
     /// The byte range of the index buffer the draw reads, with the buffer.
