@@ -1,5 +1,6 @@
 //! Recording a frame allocates nothing once warm: the frame's node list, its pass segments'
-//! attachment and op lists and the sprite arena are recycled from submitted frames. Counted by
+//! attachment and op lists, the sprite arena and the 3D draws' geometry boxes are recycled from
+//! submitted frames. Counted by
 //! the counting allocator on the game thread alone (the render thread's compile and submission
 //! are not this test's subject).
 
@@ -70,6 +71,78 @@ fn a_warm_frame_of_sprites_allocates_nothing_on_the_game_thread() {
     }
     assert_eq!(draws(), Some(8), "one draw of one texture, seven of up to 16 textures");
     assert_eq!(batches, [0; FRAMES], "allocations from begin to end, per frame");
+    assert_eq!(frames, [0; FRAMES], "allocations of the whole frame, per frame");
+}
+
+/// A game's frames of 3D draws the XNA way (per cube: BasicEffect's World and DiffuseColor set,
+/// the pass applied, `DrawIndexedPrimitives` from a bound vertex and index buffer), with the
+/// render thread catching up between frames: after warm-up, neither the draws nor the whole
+/// frame allocate (the applied effect is rewritten in place, the vertex layout of the bound
+/// streams is remembered, each draw is written into a spare geometry box of a submitted frame).
+#[test]
+fn a_warm_frame_of_basic_effect_draws_allocates_nothing_on_the_game_thread() {
+    use xnagraph::{
+        BasicEffect, BufferUsage, IndexBuffer, IndexElementSize, Matrix, PrimitiveType, Vector3,
+        VertexBuffer, VertexPositionNormalTexture,
+    };
+    let params = PresentationParameters {
+        back_buffer_width: 64,
+        back_buffer_height: 64,
+        ..Default::default()
+    };
+    let options = DeviceOptions { validation: true, ..Default::default() };
+    let device = GraphicsDevice::with_options(GraphicsProfile::HiDef, params, options).unwrap();
+    let (mesh, index_data) = xnagraph_benches::stress::cubes::mesh();
+    let vertices = VertexBuffer::with_type::<VertexPositionNormalTexture>(
+        &device,
+        mesh.len() as i32,
+        BufferUsage::WriteOnly,
+    )
+    .unwrap();
+    vertices.set_data(&mesh).unwrap();
+    let indices = IndexBuffer::new(
+        &device,
+        IndexElementSize::SixteenBits,
+        index_data.len() as i32,
+        BufferUsage::WriteOnly,
+    )
+    .unwrap();
+    indices.set_data(&index_data).unwrap();
+    let mut effect = BasicEffect::new(&device).unwrap();
+    effect.enable_default_lighting();
+    effect.view =
+        Matrix::create_look_at(Vector3::new(0.0, 0.0, 20.0), Vector3::ZERO, Vector3::UNIT_Y);
+    effect.projection =
+        Matrix::create_perspective_field_of_view(std::f32::consts::FRAC_PI_4, 1.0, 1.0, 50.0)
+            .unwrap();
+    let (mut draws, mut frames) = (Vec::new(), Vec::new());
+    for frame in 0..WARMUP + FRAMES {
+        let mut in_draws = 0;
+        let whole = counted(|| {
+            device.clear(Color::CORNFLOWER_BLUE).unwrap();
+            device.set_indices(Some(&indices)).unwrap();
+            device.set_vertex_buffer(Some(&vertices)).unwrap();
+            in_draws = counted(|| {
+                for i in 0..200 {
+                    let turn = (i + frame) as f32 * 0.1;
+                    effect.world = Matrix::create_rotation_y(turn)
+                        .mul(&Matrix::create_translation((i % 20) as f32 - 10.0, 0.0, 0.0));
+                    effect.diffuse_color = Vector3::new((i % 5) as f32 / 5.0, 0.5, 1.0);
+                    effect.current_technique().passes()[0].apply().unwrap();
+                    device
+                        .draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 24, 0, 12)
+                        .unwrap();
+                }
+            });
+            device.present().unwrap();
+        });
+        device.wait_idle().unwrap();
+        if frame >= WARMUP {
+            draws.push(in_draws);
+            frames.push(whole);
+        }
+    }
+    assert_eq!(draws, [0; FRAMES], "allocations of the 200 applies and draws, per frame");
     assert_eq!(frames, [0; FRAMES], "allocations of the whole frame, per frame");
 }
 

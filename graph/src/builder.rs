@@ -176,6 +176,14 @@ impl FrameBuilder {
         self.spare.boxed_geometry(geometry)
     }
 
+    /// A box holding the draw of nothing ([`GeometryDraw::default`]) for a
+    /// [`Draw::geometry`](crate::Draw) to be written into: a spare box of a submitted frame when
+    /// there is one, whose lists (streams, vertex bindings, bones) keep their capacity, so that
+    /// a warm frame's 3D draws filled in place allocate nothing.
+    pub fn spare_geometry(&mut self) -> Box<GeometryDraw> {
+        self.spare.spare_geometry()
+    }
+
     /// The frame's node list, a spare one when the frame has none yet.
     fn nodes_mut(&mut self) -> &mut Vec<Node> {
         if self.frame.nodes.capacity() == 0 {

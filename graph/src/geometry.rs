@@ -122,7 +122,7 @@ impl BindingLayout {
 /// The vertex layout of a draw: part of its pipeline. An attribute that is `None` is read by
 /// the shader as its default (white colour, texture coordinates 0, normal +z) from a constant
 /// stream the backend provides.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "capture", derive(serde::Serialize, serde::Deserialize))]
 pub struct VertexLayout {
     /// One per vertex stream, in binding order.
@@ -132,6 +132,23 @@ pub struct VertexLayout {
     /// A custom geometry effect's inputs instead (`attributes` then all `None`): each input's
     /// location and where it is read; every input has a source.
     pub custom: Vec<(u32, AttributeSource)>,
+}
+
+impl Clone for VertexLayout {
+    fn clone(&self) -> Self {
+        VertexLayout {
+            bindings: self.bindings.clone(),
+            attributes: self.attributes,
+            custom: self.custom.clone(),
+        }
+    }
+
+    /// Field by field, so that a layout copied into a spare geometry box reuses its lists.
+    fn clone_from(&mut self, source: &Self) {
+        self.bindings.clone_from(&source.bindings);
+        self.attributes = source.attributes;
+        self.custom.clone_from(&source.custom);
+    }
 }
 
 /// Where one vertex stream's bytes are.
@@ -430,17 +447,44 @@ pub struct GeometryDraw {
     pub custom: Option<Box<crate::custom::CustomDraw>>,
 }
 
+/// A draw of nothing: no streams, no vertices, the default material.
+impl Default for GeometryDraw {
+    fn default() -> Self {
+        GeometryDraw {
+            layout: VertexLayout::default(),
+            primitive: PrimitiveType::TriangleList,
+            streams: Vec::new(),
+            indices: None,
+            call: DrawCall::Vertices { first_vertex: 0, vertex_count: 0 },
+            instances: 1,
+            material: StockMaterial::default(),
+            texture2: None,
+            bones: Vec::new(),
+            custom: None,
+        }
+    }
+}
+
 impl GeometryDraw {
-    /// Drops what the draw holds (its buffers, textures, custom program), keeping its lists'
-    /// capacity: a spare box for a later frame's draw ([`crate::SpareLists`]).
+    /// Makes this the draw of nothing ([`GeometryDraw::default`]), dropping what it holds (its
+    /// buffers, textures, custom program) but keeping its lists' capacity: a spare box that a
+    /// later frame's draw is written into ([`crate::FrameBuilder::spare_geometry`]) without
+    /// allocating.
     pub fn empty(&mut self) {
-        self.layout.bindings.clear();
-        self.layout.custom.clear();
-        self.streams.clear();
-        self.indices = None;
-        self.texture2 = None;
-        self.bones.clear();
-        self.custom = None;
+        let mut bindings = std::mem::take(&mut self.layout.bindings);
+        let mut custom = std::mem::take(&mut self.layout.custom);
+        let mut streams = std::mem::take(&mut self.streams);
+        let mut bones = std::mem::take(&mut self.bones);
+        bindings.clear();
+        custom.clear();
+        streams.clear();
+        bones.clear();
+        *self = GeometryDraw {
+            layout: VertexLayout { bindings, custom, ..VertexLayout::default() },
+            streams,
+            bones,
+            ..GeometryDraw::default()
+        };
     }
 
     /// The byte range of each buffer-sourced stream the draw reads, with its buffer: the
@@ -448,11 +492,9 @@ impl GeometryDraw {
     /// end of the buffer (indices are read on the GPU, so the vertices they name are not known
     /// here; XNA's `minVertexIndex` and `numVertices` are a promise the compiler does not rely
     /// on, as a GPU's validation of indexed draws does not).
-    pub fn vertex_reads(&self) -> Vec<(&Arc<BufferState>, Range<u64>)> {
-        let mut reads = Vec::new();
-        for (i, s) in self.streams.iter().enumerate() {
-            let VertexSource::Buffer { buffer, offset } = s else { continue };
-            let Some(b) = self.layout.bindings.get(i) else { continue };
+    pub fn vertex_reads(&self) -> impl Iterator<Item = (&Arc<BufferState>, Range<u64>)> {
+        self.streams.iter().zip(&self.layout.bindings).filter_map(|(s, b)| {
+            let VertexSource::Buffer { buffer, offset } = s else { return None };
             let stride = u64::from(b.stride);
             let size = buffer.desc().size;
             let range = match self.call {
@@ -467,9 +509,8 @@ impl GeometryDraw {
                 }
             };
             let end = range.end.min(size);
-            reads.push((buffer, range.start.min(end)..end));
-        }
-        reads
+            Some((buffer, range.start.min(end)..end))
+        })
     }
 
     /// The byte range of the index buffer the draw reads, with the buffer.

@@ -152,7 +152,7 @@ impl VulkanBackend {
                         let PassOp::Draw(d) = op else { continue };
                         handles.extend(d.textures.iter().map(|t| t.native()));
                         if let Some(g) = &d.geometry {
-                            handles.extend(g.vertex_reads().iter().map(|(b, _)| b.native()));
+                            handles.extend(g.vertex_reads().map(|(b, _)| b.native()));
                             handles.extend(g.index_read().map(|(b, _)| b.native()));
                         }
                     }

@@ -101,7 +101,7 @@ impl Vb {
 }
 
 enum Fx {
-    Basic(BasicEffect),
+    Basic(Box<BasicEffect>),
     AlphaTest(AlphaTestEffect),
     Dual(DualTextureEffect),
 }
@@ -218,7 +218,7 @@ impl Live {
             }
             Op::CreateEffect { slot, kind } => {
                 let e = match kind {
-                    EffectKind::Basic => Fx::Basic(BasicEffect::new(d)?),
+                    EffectKind::Basic => Fx::Basic(Box::new(BasicEffect::new(d)?)),
                     EffectKind::AlphaTest => Fx::AlphaTest(AlphaTestEffect::new(d)?),
                     EffectKind::DualTexture => Fx::Dual(DualTextureEffect::new(d)?),
                 };

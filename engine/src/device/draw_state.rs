@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use xnagraph_graph::{
     BlendState, BufferState, DepthStencilState, EffectState, RasterizerState, SamplerState,
-    StockMaterial, TextureState,
+    StockMaterial, TextureState, VertexLayout,
 };
 
 use crate::error::Result;
@@ -71,8 +71,9 @@ pub(crate) struct DrawStates {
     pub samplers: [SamplerState; SAMPLER_SLOTS],
     pub streams: Vec<BoundStream>,
     pub indices: Option<BoundIndices>,
-    /// What the last `EffectPass::apply` of a `BasicEffect` recorded.
-    pub effect: Option<AppliedEffect>,
+    /// What the last `EffectPass::apply` of a stock effect recorded (boxed, so that an apply
+    /// rewrites it in place and a draw moves it aside while it records, without copying).
+    pub effect: Option<Box<AppliedEffect>>,
     /// What the last `CustomPass::apply` recorded; `effect` is `None` after it, so whichever
     /// was applied last draws.
     pub custom: Option<Arc<CustomApplied>>,
@@ -82,6 +83,31 @@ pub(crate) struct DrawStates {
     pub textures: [TextureSlot; SAMPLER_SLOTS],
     /// `VertexTextures`: what a custom pass's vertex samplers read, by binding.
     pub vertex_textures: [TextureSlot; VERTEX_SAMPLER_SLOTS],
+    /// The vertex layout the last stock effect's draw from the bound streams read, and what
+    /// it was derived from.
+    pub last_layout: Option<LastLayout>,
+}
+
+/// A stock effect's vertex layout of some vertex streams, with what it depends on: the
+/// streams' declarations and instance frequencies and the elements the effect reads
+/// ([`AppliedEffect::needs`]). A draw that finds the same copies the layout rather than
+/// deriving it (and allocating) again.
+#[derive(Clone)]
+pub(crate) struct LastLayout {
+    pub streams: Vec<(VertexDeclaration, u32)>,
+    pub needs: [bool; 5],
+    pub layout: VertexLayout,
+}
+
+impl LastLayout {
+    /// Whether this is the layout of `streams` for an effect of `needs`.
+    pub fn is_of(&self, streams: &[BoundStream], needs: [bool; 5]) -> bool {
+        self.needs == needs
+            && self.streams.len() == streams.len()
+            && self.streams.iter().zip(streams).all(|((declaration, frequency), s)| {
+                *frequency == s.instance_frequency as u32 && *declaration == s.declaration
+            })
+    }
 }
 
 impl Default for DrawStates {
@@ -100,6 +126,7 @@ impl Default for DrawStates {
             vertex_samplers: [SamplerState::LINEAR_WRAP; VERTEX_SAMPLER_SLOTS],
             textures: std::array::from_fn(|_| None),
             vertex_textures: std::array::from_fn(|_| None),
+            last_layout: None,
         }
     }
 }
@@ -133,6 +160,20 @@ pub(crate) struct AppliedEffect {
     /// of `texture` and `texture2`: set by `EffectPass::apply` for the slots it wrote, as XNA's
     /// draws sample the device's textures; a `SpriteBatch`'s draws sample their own.
     pub reads_slots: [bool; 2],
+}
+
+impl AppliedEffect {
+    /// What the vertex layout depends on: whether the declaration must have `Color0`,
+    /// `TextureCoordinate0`, `Normal0`, `TextureCoordinate1`, and the skinning elements.
+    pub fn needs(&self) -> [bool; 5] {
+        [
+            self.needs_color,
+            self.needs_texture_coordinate,
+            self.needs_normal,
+            self.needs_texture_coordinate1,
+            self.needs_skinning,
+        ]
+    }
 }
 
 /// What `CustomPass::apply` left on the device for the draws that follow.

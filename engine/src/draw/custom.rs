@@ -67,7 +67,7 @@ pub(super) fn layout(
 pub(super) fn record(
     rec: &mut Recording,
     effect: &CustomApplied,
-    mut geometry: GeometryDraw,
+    mut geometry: Box<GeometryDraw>,
     shared: &DeviceShared,
     batch: Option<&StockStates>,
 ) -> Result<()> {
@@ -123,7 +123,7 @@ pub(super) fn record(
         viewport: rec.viewport,
         scissor: rec.scissor,
         transform: crate::math::Matrix::IDENTITY.to_column_major(),
-        geometry: Some(rec.builder.boxed_geometry(geometry)),
+        geometry: Some(geometry),
     };
     rec.builder.draw(draw);
     Ok(())

@@ -22,13 +22,12 @@ use bytemuck::Pod;
 use xnagraph_graph::{
     Attribute, AttributeSource, BindingLayout, BlendState, DepthStencilState, Draw, DrawCall,
     DrawTextures, GeometryDraw, IndexSource, PipelineKey, PrimitiveType, RasterizerState,
-    SamplerState, ShaderKind, StockMaterial, VertexFormat, VertexLayout, VertexSource, ATTRIBUTES,
+    SamplerState, ShaderKind, TextureState, VertexFormat, VertexLayout, VertexSource, ATTRIBUTES,
 };
 
 use std::sync::Arc;
 
-use crate::device::draw_state::AppliedEffect;
-use crate::device::draw_state::CustomApplied;
+use crate::device::draw_state::{AppliedEffect, CustomApplied, DrawStates, LastLayout};
 use crate::device::profile::GraphicsProfile;
 use crate::device::shared::{DeviceShared, Recording};
 use crate::device::GraphicsDevice;
@@ -179,6 +178,31 @@ fn stock_layout(
     Ok(VertexLayout { bindings, attributes, custom: Vec::new() })
 }
 
+/// [`stock_layout`] of the bound streams, derived only when they or the elements the effect
+/// reads changed since the last draw that asked (a game draws many times with one vertex buffer
+/// bound): otherwise the layout remembered in `states`.
+fn bound_stock_layout<'a>(
+    states: &'a mut DrawStates,
+    effect: &AppliedEffect,
+    caps: &xnagraph_graph::Capabilities,
+) -> Result<&'a VertexLayout> {
+    let needs = effect.needs();
+    let last = match states.last_layout.take() {
+        Some(last) if last.is_of(&states.streams, needs) => last,
+        _ => {
+            let declarations: Vec<_> = states
+                .streams
+                .iter()
+                .map(|s| (&s.declaration, s.instance_frequency as u32))
+                .collect();
+            let layout = stock_layout(&declarations, effect, caps)?;
+            let streams = declarations.iter().map(|&(d, f)| (d.clone(), f)).collect();
+            LastLayout { streams, needs, layout }
+        }
+    };
+    Ok(&states.last_layout.insert(last).layout)
+}
+
 /// The arguments `DrawIndexedPrimitives` and `DrawInstancedPrimitives` share.
 struct IndexedArgs {
     primitive_type: PrimitiveType,
@@ -222,14 +246,37 @@ pub(crate) enum ActiveEffect {
     Custom(Arc<CustomApplied>),
 }
 
-fn applied_effect(rec: &Recording) -> Result<ActiveEffect> {
-    let basic = rec.draw.effect.clone().map(|e| ActiveEffect::Basic(Box::new(e)));
-    basic.or_else(|| rec.draw.custom.clone().map(ActiveEffect::Custom)).ok_or_else(|| {
-        XnaError::invalid_operation(
+/// XNA's error for a draw with no effect applied.
+fn check_applied(rec: &Recording) -> Result<()> {
+    if rec.draw.effect.is_none() && rec.draw.custom.is_none() {
+        return Err(XnaError::invalid_operation(
             "Both a valid vertex shader and pixel shader (or valid effect) must be set on the \
              device before any draw operations may be performed: call EffectPass.Apply first.",
-        )
-    })
+        ));
+    }
+    Ok(())
+}
+
+/// Records a draw through the applied effect with `record`: a stock effect's values are moved
+/// aside while it records (the draw copies what it keeps of them) and put back after, so no
+/// draw copies the whole applied effect.
+fn with_applied_effect(
+    rec: &mut Recording,
+    record: impl FnOnce(&mut Recording, &ActiveEffect) -> Result<()>,
+) -> Result<()> {
+    check_applied(rec)?;
+    let effect = match rec.draw.effect.take() {
+        Some(basic) => ActiveEffect::Basic(basic),
+        None => match &rec.draw.custom {
+            Some(custom) => ActiveEffect::Custom(custom.clone()),
+            None => return check_applied(rec),
+        },
+    };
+    let recorded = record(rec, &effect);
+    if let ActiveEffect::Basic(basic) = effect {
+        rec.draw.effect = Some(basic);
+    }
+    recorded
 }
 
 impl GraphicsDevice {
@@ -263,7 +310,7 @@ impl GraphicsDevice {
         if rec.draw.streams.is_empty() {
             return Err(XnaError::invalid_operation(NO_BUFFERS));
         }
-        let effect = applied_effect(&rec)?;
+        check_applied(&rec)?;
         for s in rec.draw.streams.iter().filter(|s| s.instance_frequency == 0) {
             let end = i64::from(s.vertex_offset) + i64::from(start_vertex) + vertices as i64;
             if end > i64::from(s.vertex_count) {
@@ -275,7 +322,9 @@ impl GraphicsDevice {
         }
         let call =
             DrawCall::Vertices { first_vertex: start_vertex as u32, vertex_count: vertices as u32 };
-        self.record_buffer_draw(&mut rec, effect, primitive_type, call, None, 1)
+        with_applied_effect(&mut rec, |rec, effect| {
+            self.record_buffer_draw(rec, effect, primitive_type, call, None, 1)
+        })
     }
 
     /// XNA's `GraphicsDevice.DrawIndexedPrimitives(primitiveType, baseVertex, minVertexIndex,
@@ -349,7 +398,7 @@ impl GraphicsDevice {
         if rec.draw.streams.is_empty() {
             return Err(XnaError::invalid_operation(NO_BUFFERS));
         }
-        let effect = applied_effect(&rec)?;
+        check_applied(&rec)?;
         if i64::from(start_index) + indices as i64 > i64::from(bound.index_count) {
             return Err(count_error(
                 "primitiveCount",
@@ -383,7 +432,9 @@ impl GraphicsDevice {
             user: 0..0,
             element_size: bound.element_size.bytes() as u8,
         };
-        self.record_buffer_draw(&mut rec, effect, primitive_type, call, Some(index), instances)
+        with_applied_effect(&mut rec, |rec, effect| {
+            self.record_buffer_draw(rec, effect, primitive_type, call, Some(index), instances)
+        })
     }
 
     /// XNA's `GraphicsDevice.DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset,
@@ -418,24 +469,17 @@ impl GraphicsDevice {
         }
         let used = &vertex_data[vertex_offset as usize..vertex_offset as usize + vertices as usize];
         let mut rec = lock(&self.shared.rec);
-        let effect = applied_effect(&rec)?;
-        let declaration = T::vertex_declaration();
-        let layout = layout(&[(&declaration, 0)], &effect, &self.shared.caps)?;
-        let range = push_arena(&mut rec, bytemuck::cast_slice(used));
-        let call = DrawCall::Vertices { first_vertex: 0, vertex_count: vertices as u32 };
-        let geometry = GeometryDraw {
-            layout,
-            primitive: primitive_type,
-            streams: vec![VertexSource::User(range)],
-            indices: None,
-            call,
-            instances: 1,
-            material: StockMaterial::default(),
-            texture2: None,
-            bones: Vec::new(),
-            custom: None,
-        };
-        self.record_geometry(&mut rec, effect, geometry)
+        with_applied_effect(&mut rec, |rec, effect| {
+            let declaration = T::vertex_declaration();
+            let layout = layout(&[(&declaration, 0)], effect, &self.shared.caps)?;
+            let range = push_arena(rec, bytemuck::cast_slice(used));
+            let mut geometry = rec.builder.spare_geometry();
+            geometry.layout = layout;
+            geometry.primitive = primitive_type;
+            geometry.streams.push(VertexSource::User(range));
+            geometry.call = DrawCall::Vertices { first_vertex: 0, vertex_count: vertices as u32 };
+            self.record_geometry(rec, effect, geometry)
+        })
     }
 
     /// XNA's `GraphicsDevice.DrawUserIndexedPrimitives<T>(primitiveType, vertexData, vertexOffset,
@@ -490,89 +534,87 @@ impl GraphicsDevice {
         let vertices =
             &vertex_data[vertex_offset as usize..vertex_offset as usize + num_vertices as usize];
         let mut rec = lock(&self.shared.rec);
-        let effect = applied_effect(&rec)?;
-        let declaration = T::vertex_declaration();
-        let layout = layout(&[(&declaration, 0)], &effect, &self.shared.caps)?;
-        let vertex_range = push_arena(&mut rec, bytemuck::cast_slice(vertices));
-        let index_range = push_arena(&mut rec, bytemuck::cast_slice(used_indices));
-        let geometry = GeometryDraw {
-            layout,
-            primitive: primitive_type,
-            streams: vec![VertexSource::User(vertex_range)],
-            indices: Some(IndexSource {
+        with_applied_effect(&mut rec, |rec, effect| {
+            let declaration = T::vertex_declaration();
+            let layout = layout(&[(&declaration, 0)], effect, &self.shared.caps)?;
+            let vertex_range = push_arena(rec, bytemuck::cast_slice(vertices));
+            let index_range = push_arena(rec, bytemuck::cast_slice(used_indices));
+            let mut geometry = rec.builder.spare_geometry();
+            geometry.layout = layout;
+            geometry.primitive = primitive_type;
+            geometry.streams.push(VertexSource::User(vertex_range));
+            geometry.indices = Some(IndexSource {
                 buffer: None,
                 user: index_range,
                 element_size: std::mem::size_of::<I>() as u8,
-            }),
-            call: DrawCall::Indexed {
+            });
+            geometry.call = DrawCall::Indexed {
                 base_vertex: 0,
                 first_index: 0,
                 index_count: indices as u32,
                 min_vertex: 0,
                 vertex_span: num_vertices as u32,
-            },
-            instances: 1,
-            material: StockMaterial::default(),
-            texture2: None,
-            bones: Vec::new(),
-            custom: None,
-        };
-        self.record_geometry(&mut rec, effect, geometry)
+            };
+            self.record_geometry(rec, effect, geometry)
+        })
     }
 
     /// Records a draw of `instances` instances from the bound vertex buffers (their offsets
-    /// folded into each stream's byte offset).
+    /// folded into each stream's byte offset), written into a spare geometry box.
     fn record_buffer_draw(
         &self,
         rec: &mut Recording,
-        effect: ActiveEffect,
+        effect: &ActiveEffect,
         primitive: PrimitiveType,
         call: DrawCall,
         indices: Option<IndexSource>,
         instances: u32,
     ) -> Result<()> {
-        let streams = &rec.draw.streams;
-        let declarations: Vec<_> =
-            streams.iter().map(|s| (&s.declaration, s.instance_frequency as u32)).collect();
-        let layout = layout(&declarations, &effect, &self.shared.caps)?;
-        let mut sources = Vec::with_capacity(streams.len());
-        for s in streams {
-            let offset = s.vertex_offset as u64 * s.declaration.vertex_stride() as u64;
-            sources.push(VertexSource::Buffer { buffer: s.core.state()?, offset });
+        let mut geometry = rec.builder.spare_geometry();
+        match effect {
+            ActiveEffect::Basic(e) => {
+                let layout = bound_stock_layout(&mut rec.draw, e, &self.shared.caps)?;
+                geometry.layout.clone_from(layout);
+            }
+            ActiveEffect::Custom(c) => {
+                let declarations: Vec<_> = rec
+                    .draw
+                    .streams
+                    .iter()
+                    .map(|s| (&s.declaration, s.instance_frequency as u32))
+                    .collect();
+                geometry.layout = custom::layout(&declarations, c)?;
+            }
         }
-        let geometry = GeometryDraw {
-            layout,
-            primitive,
-            streams: sources,
-            indices,
-            call,
-            instances,
-            material: StockMaterial::default(),
-            texture2: None,
-            bones: Vec::new(),
-            custom: None,
-        };
+        for s in &rec.draw.streams {
+            let offset = s.vertex_offset as u64 * s.declaration.vertex_stride() as u64;
+            geometry.streams.push(VertexSource::Buffer { buffer: s.core.state()?, offset });
+        }
+        geometry.primitive = primitive;
+        geometry.indices = indices;
+        geometry.call = call;
+        geometry.instances = instances;
         self.record_geometry(rec, effect, geometry)
     }
 
     fn record_geometry(
         &self,
         rec: &mut Recording,
-        effect: ActiveEffect,
-        geometry: GeometryDraw,
+        effect: &ActiveEffect,
+        geometry: Box<GeometryDraw>,
     ) -> Result<()> {
-        let mut effect = match effect {
-            ActiveEffect::Basic(e) => *e,
-            ActiveEffect::Custom(c) => {
-                return custom::record(rec, &c, geometry, &self.shared, None)
-            }
+        let effect = match effect {
+            ActiveEffect::Basic(e) => e,
+            ActiveEffect::Custom(c) => return custom::record(rec, c, geometry, &self.shared, None),
         };
-        if effect.reads_slots[0] {
-            effect.texture = states::slot_texture(rec, 0, &effect)?;
-        }
-        if effect.reads_slots[1] {
-            effect.texture2 = Some(states::slot_texture(rec, 1, &effect)?);
-        }
+        let texture = match effect.reads_slots[0] {
+            true => states::slot_texture(rec, 0, effect)?,
+            false => effect.texture.clone(),
+        };
+        let texture2 = match effect.reads_slots[1] {
+            true => Some(states::slot_texture(rec, 1, effect)?),
+            false => effect.texture2.clone(),
+        };
         let states = &rec.draw;
         let states = StockStates {
             blend: states.blend,
@@ -580,7 +622,7 @@ impl GraphicsDevice {
             rasterizer: states.rasterizer,
             samplers: [states.samplers[0], states.samplers[1]],
         };
-        record_stock(&self.shared, rec, effect, geometry, &states)
+        record_stock(&self.shared, rec, effect, (texture, texture2), geometry, &states)
     }
 }
 
@@ -594,20 +636,20 @@ pub(crate) struct StockStates {
     pub samplers: [SamplerState; 2],
 }
 
-/// Records a stock effect's draw of `geometry` with `states`.
+/// Records a stock effect's draw of `geometry` with `states`, sampling `textures` (what the
+/// effect samples at set 2, bindings 0 and 1).
 fn record_stock(
     shared: &DeviceShared,
     rec: &mut Recording,
-    effect: AppliedEffect,
-    mut geometry: GeometryDraw,
+    effect: &AppliedEffect,
+    (texture, texture2): (Arc<TextureState>, Option<Arc<TextureState>>),
+    mut geometry: Box<GeometryDraw>,
     states: &StockStates,
 ) -> Result<()> {
-    geometry.material = effect.material;
-    geometry.bones = effect.bones;
     // XNA refuses any draw that samples a bound render target (a feedback loop on the
     // GPU), with SpriteBatch's rule and error.
-    rec.refuse_bound(&effect.texture)?;
-    if let Some(texture2) = &effect.texture2 {
+    rec.refuse_bound(&texture)?;
+    if let Some(texture2) = &texture2 {
         rec.refuse_bound(texture2)?;
     }
     let [sampler, sampler1] = states.samplers;
@@ -618,7 +660,7 @@ fn record_stock(
         &sampler,
         &states.rasterizer,
     )?;
-    if let Some(texture2) = effect.texture2 {
+    if let Some(texture2) = texture2 {
         crate::device::capability::check_states(
             shared,
             rec,
@@ -628,7 +670,8 @@ fn record_stock(
         )?;
         geometry.texture2 = Some((texture2, sampler1));
     }
-    let geometry = rec.builder.boxed_geometry(geometry);
+    geometry.material = effect.material;
+    geometry.bones.clone_from(&effect.bones);
     let draw = Draw {
         pipeline: PipelineKey {
             shader: ShaderKind::Basic,
@@ -637,7 +680,7 @@ fn record_stock(
             rasterizer: states.rasterizer,
         },
         sampler,
-        textures: DrawTextures::one(effect.texture),
+        textures: DrawTextures::one(texture),
         effect: None,
         first_sprite: 0,
         sprite_count: 0,
@@ -658,36 +701,32 @@ fn record_stock(
 pub(crate) fn record_sprite_quads(
     shared: &DeviceShared,
     rec: &mut Recording,
-    effect: ActiveEffect,
+    effect: &ActiveEffect,
     states: &StockStates,
     vertices: &[VertexPositionColorTexture],
     indices: &[u16],
 ) -> Result<()> {
     let declaration = VertexPositionColorTexture::vertex_declaration();
-    let layout = layout(&[(&declaration, 0)], &effect, &shared.caps)?;
+    let layout = layout(&[(&declaration, 0)], effect, &shared.caps)?;
     let vertex_range = push_arena(rec, bytemuck::cast_slice(vertices));
     let index_range = push_arena(rec, bytemuck::cast_slice(indices));
-    let geometry = GeometryDraw {
-        layout,
-        primitive: PrimitiveType::TriangleList,
-        streams: vec![VertexSource::User(vertex_range)],
-        indices: Some(IndexSource { buffer: None, user: index_range, element_size: 2 }),
-        call: DrawCall::Indexed {
-            base_vertex: 0,
-            first_index: 0,
-            index_count: indices.len() as u32,
-            min_vertex: 0,
-            vertex_span: vertices.len() as u32,
-        },
-        instances: 1,
-        material: StockMaterial::default(),
-        texture2: None,
-        bones: Vec::new(),
-        custom: None,
+    let mut geometry = rec.builder.spare_geometry();
+    geometry.layout = layout;
+    geometry.streams.push(VertexSource::User(vertex_range));
+    geometry.indices = Some(IndexSource { buffer: None, user: index_range, element_size: 2 });
+    geometry.call = DrawCall::Indexed {
+        base_vertex: 0,
+        first_index: 0,
+        index_count: indices.len() as u32,
+        min_vertex: 0,
+        vertex_span: vertices.len() as u32,
     };
     match effect {
-        ActiveEffect::Basic(e) => record_stock(shared, rec, *e, geometry, states),
-        ActiveEffect::Custom(c) => custom::record(rec, &c, geometry, shared, Some(states)),
+        ActiveEffect::Basic(e) => {
+            let textures = (e.texture.clone(), e.texture2.clone());
+            record_stock(shared, rec, e, textures, geometry, states)
+        }
+        ActiveEffect::Custom(c) => custom::record(rec, c, geometry, shared, Some(states)),
     }
 }
 

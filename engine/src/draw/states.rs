@@ -444,7 +444,6 @@ impl GraphicsDevice {
                 format!("At most {MAX_VERTEX_STREAMS} vertex buffers can be bound at once."),
             ));
         }
-        let mut streams = Vec::with_capacity(bindings.len());
         for b in bindings {
             b.buffer.core.state()?;
             if b.vertex_offset < 0 || b.vertex_offset >= b.buffer.vertex_count() {
@@ -467,15 +466,35 @@ impl GraphicsDevice {
                     b.instance_frequency
                 )));
             }
-            streams.push(BoundStream {
-                core: b.buffer.core.clone(),
-                declaration: b.buffer.vertex_declaration().clone(),
-                vertex_count: b.buffer.vertex_count(),
-                vertex_offset: b.vertex_offset,
-                instance_frequency: b.instance_frequency,
-            });
         }
-        lock(&self.shared.rec).draw.streams = streams;
+        // Written over the bound list in place: a game that binds its buffers every frame
+        // allocates nothing (a declaration is copied only where it differs).
+        let mut rec = lock(&self.shared.rec);
+        let streams = &mut rec.draw.streams;
+        streams.truncate(bindings.len());
+        for (i, b) in bindings.iter().enumerate() {
+            let declaration = b.buffer.vertex_declaration();
+            let core = b.buffer.core.clone();
+            let (vertex_count, vertex_offset) = (b.buffer.vertex_count(), b.vertex_offset);
+            let instance_frequency = b.instance_frequency;
+            match streams.get_mut(i) {
+                Some(s) => {
+                    if s.declaration != *declaration {
+                        s.declaration = declaration.clone();
+                    }
+                    s.core = core;
+                    (s.vertex_count, s.vertex_offset) = (vertex_count, vertex_offset);
+                    s.instance_frequency = instance_frequency;
+                }
+                None => streams.push(BoundStream {
+                    core,
+                    declaration: declaration.clone(),
+                    vertex_count,
+                    vertex_offset,
+                    instance_frequency,
+                }),
+            }
+        }
         Ok(())
     }
 

@@ -23,8 +23,8 @@ use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
 use crate::effects::stock::{
-    clip_transform, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
-    LitValues, StockEffect,
+    clip_transform_of, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
+    EyeCache, LitValues, StockEffect,
 };
 use crate::effects::traits::{matrices_and_fog, EffectLights};
 use crate::error::{Result, XnaError};
@@ -86,6 +86,8 @@ pub struct BasicEffect {
     /// `FogEnd` (default 1): the view-space depth where the colour is all fog.
     pub fog_end: f32,
     texture: Option<TextureRef>,
+    /// `EyePosition` of the last View applied.
+    eye: EyeCache,
 }
 
 impl Clone for BasicEffect {
@@ -114,6 +116,7 @@ impl Clone for BasicEffect {
             fog_start: self.fog_start,
             fog_end: self.fog_end,
             texture: self.texture.clone(),
+            eye: self.eye.clone(),
         }
     }
 }
@@ -201,6 +204,7 @@ impl BasicEffect {
             fog_start: 0.0,
             fog_end: 1.0,
             texture: None,
+            eye: EyeCache::new(),
         })
     }
 
@@ -371,7 +375,7 @@ impl StockParameters for BasicEffect {
             }),
             "SpecularColor" => StockValue::Vector3(self.specular_color),
             "SpecularPower" => StockValue::Single(self.specular_power),
-            "EyePosition" => StockValue::Vector3(self.view.invert().translation()),
+            "EyePosition" => StockValue::Vector3(self.eye.eye_position(&self.view)),
             "FogColor" => StockValue::Vector3(self.fog_color),
             "FogVector" => {
                 let world_view = self.world.mul(&self.view);
@@ -474,7 +478,7 @@ impl StockEffect for BasicEffect {
         }
         block
             .vec3(self.specular_color, self.specular_power)
-            .vec3(self.view.invert().translation(), 1.0)
+            .vec3(self.eye.eye_position(&self.view), 1.0)
             .vec3(self.fog_color, 0.0)
             .vec4(fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end));
         let lights = self.lights();
@@ -499,7 +503,7 @@ impl StockEffect for BasicEffect {
             switch(self.fog_enabled),
         ]);
         Ok(AppliedEffect {
-            transform: clip_transform(&self.world, &self.view, &self.projection),
+            transform: clip_transform_of(&world_view, &self.projection),
             material: block.material(StockShader::Basic),
             texture,
             texture2: None,
@@ -555,7 +559,10 @@ impl EffectPass<'_> {
             applied.reads_slots[slot] = true;
             replaced.push(rec.draw.textures[slot].replace(texture));
         }
-        rec.draw.effect = Some(applied);
+        match &mut rec.draw.effect {
+            Some(effect) => **effect = applied,
+            none => *none = Some(Box::new(applied)),
+        }
         // A texture replaced may be the game's last reference: dropping it disposes it, which
         // takes the recording lock.
         drop(rec);

@@ -28,8 +28,8 @@ use crate::effects::parameters::{
     StockParameterInfo, StockParameters, StockValue,
 };
 use crate::effects::stock::{
-    clip_transform, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
-    LitValues, StockEffect,
+    clip_transform_of, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
+    EyeCache, LitValues, StockEffect,
 };
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
@@ -86,6 +86,8 @@ pub struct EnvironmentMapEffect {
     /// `FogEnd` (default 1): the view-space depth where the colour is all fog.
     pub fog_end: f32,
     texture: Option<TextureRef>,
+    /// `EyePosition` of the last View applied.
+    eye: EyeCache,
     environment_map: Option<Arc<TextureCube>>,
 }
 
@@ -129,6 +131,7 @@ impl EnvironmentMapEffect {
             fog_start: 0.0,
             fog_end: 1.0,
             texture: None,
+            eye: EyeCache::new(),
             environment_map: None,
         })
     }
@@ -308,7 +311,7 @@ impl StockParameters for EnvironmentMapEffect {
             "EmissiveColor" => {
                 StockValue::Vector3((self.emissive_color + self.ambient_light_color * d) * a)
             }
-            "EyePosition" => StockValue::Vector3(self.view.invert().translation()),
+            "EyePosition" => StockValue::Vector3(self.eye.eye_position(&self.view)),
             "FogColor" => StockValue::Vector3(self.fog_color),
             "FogVector" => {
                 let world_view = self.world.mul(&self.view);
@@ -388,7 +391,7 @@ impl StockEffect for EnvironmentMapEffect {
             .mat4(&self.world.invert().transpose())
             .vec3(d * a, a)
             .vec3(emissive, self.environment_map_amount)
-            .vec3(self.view.invert().translation(), self.fresnel_factor)
+            .vec3(self.eye.eye_position(&self.view), self.fresnel_factor)
             .vec3(self.environment_map_specular, 0.0)
             .vec3(self.fog_color, 0.0)
             .vec4(fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end));
@@ -409,7 +412,7 @@ impl StockEffect for EnvironmentMapEffect {
             switch(self.fog_enabled),
         ]);
         Ok(AppliedEffect {
-            transform: clip_transform(&self.world, &self.view, &self.projection),
+            transform: clip_transform_of(&world_view, &self.projection),
             material: block.material(StockShader::EnvironmentMap),
             texture,
             texture2: Some(environment_map),

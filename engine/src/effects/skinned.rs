@@ -28,8 +28,8 @@ use crate::effects::parameters::{
     EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
 use crate::effects::stock::{
-    clip_transform, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
-    LitValues, StockEffect,
+    clip_transform_of, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
+    EyeCache, LitValues, StockEffect,
 };
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
@@ -80,6 +80,8 @@ pub struct SkinnedEffect {
     /// `FogEnd` (default 1): the view-space depth where the colour is all fog.
     pub fog_end: f32,
     texture: Option<TextureRef>,
+    /// `EyePosition` of the last View applied.
+    eye: EyeCache,
     weights_per_vertex: i32,
     bones: Vec<Matrix>,
 }
@@ -123,6 +125,7 @@ impl SkinnedEffect {
             fog_start: 0.0,
             fog_end: 1.0,
             texture: None,
+            eye: EyeCache::new(),
             weights_per_vertex: 4,
             bones: vec![Matrix::IDENTITY; Self::MAX_BONES],
         })
@@ -329,7 +332,7 @@ impl StockParameters for SkinnedEffect {
             }
             "SpecularColor" => StockValue::Vector3(self.specular_color),
             "SpecularPower" => StockValue::Single(self.specular_power),
-            "EyePosition" => StockValue::Vector3(self.view.invert().translation()),
+            "EyePosition" => StockValue::Vector3(self.eye.eye_position(&self.view)),
             "FogColor" => StockValue::Vector3(self.fog_color),
             "FogVector" => {
                 let world_view = self.world.mul(&self.view);
@@ -409,7 +412,7 @@ impl StockEffect for SkinnedEffect {
             .vec3(d * a, a)
             .vec3((self.emissive_color + self.ambient_light_color * d) * a, 0.0)
             .vec3(self.specular_color, self.specular_power)
-            .vec3(self.view.invert().translation(), 1.0)
+            .vec3(self.eye.eye_position(&self.view), 1.0)
             .vec3(self.fog_color, 0.0)
             .vec4(fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end));
         let lights = self.lights();
@@ -430,7 +433,7 @@ impl StockEffect for SkinnedEffect {
             switch(self.fog_enabled),
         ]);
         Ok(AppliedEffect {
-            transform: clip_transform(&self.world, &self.view, &self.projection),
+            transform: clip_transform_of(&world_view, &self.projection),
             material: block.material(StockShader::Skinned),
             texture,
             texture2: None,

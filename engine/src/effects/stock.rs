@@ -5,7 +5,7 @@
 //! [`DualTextureEffect`](dual_texture::DualTextureEffect), `SkinnedEffect` and
 //! `EnvironmentMapEffect`.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use xnagraph_graph::{StockMaterial, StockShader, TextureState, MATERIAL_FLOATS};
 
@@ -136,6 +136,44 @@ pub(crate) fn clip_transform(world: &Matrix, view: &Matrix, projection: &Matrix)
     world.mul(view).mul(projection).mul(&flip).to_column_major()
 }
 
+/// World × View × Projection as [`clip_transform`] gives it, from World × View already
+/// computed (the same products in the same order, so the same bits).
+pub(crate) fn clip_transform_of(world_view: &Matrix, projection: &Matrix) -> [f32; 16] {
+    let flip = Matrix::create_scale(1.0, -1.0, 1.0);
+    world_view.mul(projection).mul(&flip).to_column_major()
+}
+
+/// `EyePosition` (View's inverse, its translation) of the last View an effect asked for: a
+/// game sets View once a frame and applies the pass for every draw, so the inverse is
+/// computed once per View. Views are compared bit for bit, so the result is always the one
+/// the inverse gives. Behind a lock, as an effect is applied through `&self`; when another
+/// thread holds it, the inverse is computed without it.
+#[derive(Debug)]
+pub(crate) struct EyeCache(Mutex<(Matrix, Vector3)>);
+
+impl EyeCache {
+    pub fn new() -> Self {
+        EyeCache(Mutex::new((Matrix::IDENTITY, Matrix::IDENTITY.invert().translation())))
+    }
+
+    /// `view`'s inverse's translation.
+    pub fn eye_position(&self, view: &Matrix) -> Vector3 {
+        let Ok(mut last) = self.0.try_lock() else {
+            return view.invert().translation();
+        };
+        if bytemuck::bytes_of(&last.0) != bytemuck::bytes_of(view) {
+            *last = (*view, view.invert().translation());
+        }
+        last.1
+    }
+}
+
+impl Clone for EyeCache {
+    fn clone(&self) -> Self {
+        EyeCache::new()
+    }
+}
+
 /// XNA's fog vector: the view-space depth row of World × View, scaled so that its dot product
 /// with an object-space position (w = 1) is 0 at `FogStart` and 1 at `FogEnd` (the shader
 /// saturates it). Off, it is zero (no fog); with `FogStart == FogEnd`, (0, 0, 0, 1) fogs
@@ -199,6 +237,22 @@ pub(crate) fn switch(on: bool) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cached eye position is the inverse's, bit for bit, for a repeated View, a changed
+    /// one, and views equal as numbers but not as bits (0 and -0).
+    #[test]
+    fn the_eye_cache_gives_the_inverses_translation_of_every_view() {
+        let cache = EyeCache::new();
+        let a = Matrix::create_look_at(Vector3::new(1.0, 2.0, 3.0), Vector3::ZERO, Vector3::UNIT_Y);
+        let b = Matrix::create_look_at(Vector3::new(-4.0, 0.5, 9.0), Vector3::ONE, Vector3::UNIT_Y);
+        let mut negative_zero = Matrix::IDENTITY;
+        negative_zero.m[3][0] = -0.0;
+        let bits = |v: Vector3| [v.x, v.y, v.z].map(f32::to_bits);
+        for view in [a, a, b, a, Matrix::IDENTITY, negative_zero, Matrix::IDENTITY] {
+            let expected = view.invert().translation();
+            assert_eq!(bits(cache.eye_position(&view)), bits(expected), "{view:?}");
+        }
+    }
 
     #[test]
     fn fog_vector_is_zero_at_fog_start_and_one_at_fog_end() {

@@ -164,13 +164,15 @@ impl SpareLists {
 
     /// `geometry` in a box, a spare one of a submitted frame when there is one.
     pub(super) fn boxed_geometry(&mut self, geometry: GeometryDraw) -> Box<GeometryDraw> {
-        match self.geometries.pop() {
-            Some(mut spare) => {
-                *spare = geometry;
-                spare
-            }
-            None => Box::new(geometry),
-        }
+        let mut boxed = self.spare_geometry();
+        *boxed = geometry;
+        boxed
+    }
+
+    /// A box holding the draw of nothing: a spare one of a submitted frame, whose lists keep
+    /// their capacity, when there is one.
+    pub(super) fn spare_geometry(&mut self) -> Box<GeometryDraw> {
+        self.geometries.pop().unwrap_or_default()
     }
 
     /// How many spare geometry boxes are kept.
@@ -283,6 +285,38 @@ mod tests {
         assert!(again.texture2.is_none());
         let fresh = builder.boxed_geometry(geometry);
         assert_ne!(&*fresh as *const GeometryDraw, boxed, "no spare left: a new box");
+    }
+
+    /// A spare box handed out to be filled in place holds the draw of nothing, with the lists
+    /// of the draw it held before (emptied, their capacity kept), so a draw written into it
+    /// allocates no list.
+    #[test]
+    fn a_spare_geometry_box_holds_the_draw_of_nothing_with_its_lists_kept() {
+        let mut builder = FrameBuilder::new(back_buffer(8, 8, DISCARD));
+        let sampled = texture(2, 2, 1);
+        let PassOp::Draw(d) = basic_cube(&sampled, 1.0, [0.0; 4]) else { unreachable!() };
+        let geometry = d.geometry.as_ref().unwrap();
+        assert!(!geometry.streams.is_empty() && !geometry.layout.bindings.is_empty());
+        let (streams, bindings) = (geometry.streams.as_ptr(), geometry.layout.bindings.as_ptr());
+        builder.bind(Vec::new());
+        builder.draw(d);
+        let mut frame = builder.take_frame();
+        let mut spares = SpareLists::default();
+        spares.take_from(&mut frame);
+        builder.recycle(&mut spares);
+
+        let spare = builder.spare_geometry();
+        let nothing = GeometryDraw::default();
+        assert!(spare.streams.is_empty() && spare.layout.bindings.is_empty());
+        assert_eq!(spare.streams.as_ptr(), streams, "the stream list is kept");
+        assert_eq!(spare.layout.bindings.as_ptr(), bindings, "the binding list is kept");
+        assert_eq!(spare.layout, nothing.layout);
+        assert_eq!(spare.call, nothing.call);
+        assert_eq!(spare.material, nothing.material);
+        assert!(spare.indices.is_none() && spare.texture2.is_none() && spare.custom.is_none());
+        assert_eq!(spare.instances, 1);
+        let fresh = builder.spare_geometry();
+        assert_eq!(fresh.call, nothing.call, "no spare left: a new box of the draw of nothing");
     }
 
     #[test]

@@ -77,7 +77,10 @@ fn use_range(
     access: Access,
     barriers: &mut Vec<BufferBarrier>,
 ) {
-    if range.is_empty() {
+    // A read of bytes a read of the same kind already covers: that read waited for every
+    // tracked write it overlaps (a later write would have cut it), so this one waits for
+    // nothing and tracks nothing new. The common case of many draws of one buffer.
+    if range.is_empty() || (!writes(access) && track.uses.contains(&(range.clone(), access))) {
         return;
     }
     let earlier = std::mem::take(&mut track.uses);

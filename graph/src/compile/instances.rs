@@ -25,7 +25,7 @@
 use std::sync::Arc;
 
 use crate::commands::{Draw, FrameCommands, Node, PassOp};
-use crate::geometry::{GeometryDraw, IndexSource, StockShader, VertexSource};
+use crate::geometry::{GeometryDraw, IndexSource, StockShader, StockVariant, VertexSource};
 use crate::plan::{PlanNode, PlanNodeKind, PlannedOp};
 
 /// The most draws one merged op draws (bounds the frame's buffer of blocks per draw).
@@ -44,17 +44,19 @@ pub fn merge_instance_runs(frame: &FrameCommands, nodes: &mut [PlanNode]) {
             _ => None,
         };
         let mut merged: Vec<PlannedOp> = Vec::with_capacity(pass.ops.len());
+        // The last merged op's draw with its variant (None when it cannot merge), derived
+        // once per run rather than once per draw compared with it.
+        let mut first: Option<(&Draw, StockVariant)> = None;
         for &op in &pass.ops {
-            if let (Some(last), Some(d)) = (merged.last_mut(), draw_at(op.index)) {
+            let d = draw_at(op.index);
+            if let (Some(last), Some(d), Some(first)) = (merged.last_mut(), d, &first) {
                 let next = last.index + last.instances as usize;
-                if op.index == next
-                    && last.instances < MAX_RUN
-                    && draw_at(last.index).is_some_and(|first| same_but_values(first, d))
-                {
+                if op.index == next && last.instances < MAX_RUN && same_but_values(*first, d) {
                     last.instances += 1;
                     continue;
                 }
             }
+            first = d.and_then(|d| Some((d, d.geometry.as_deref()?.material.variant())));
             merged.push(op);
         }
         pass.ops = merged;
@@ -70,8 +72,9 @@ fn mergeable(d: &Draw) -> bool {
         && g.layout.bindings.iter().all(|b| b.instance_frequency == 0)
 }
 
-/// Whether `b` draws what `a` draws with other stock effect values only.
-fn same_but_values(a: &Draw, b: &Draw) -> bool {
+/// Whether `b` draws what `a` (of stock variant `variant`) draws with other stock effect
+/// values only.
+fn same_but_values((a, variant): (&Draw, StockVariant), b: &Draw) -> bool {
     let (Some(ga), Some(gb)) = (a.geometry.as_deref(), b.geometry.as_deref()) else {
         return false;
     };
@@ -81,10 +84,10 @@ fn same_but_values(a: &Draw, b: &Draw) -> bool {
         && Arc::ptr_eq(a.textures.first(), b.textures.first())
         && a.viewport == b.viewport
         && a.scissor == b.scissor
-        && same_geometry(ga, gb)
+        && same_geometry((ga, variant), gb)
 }
 
-fn same_geometry(a: &GeometryDraw, b: &GeometryDraw) -> bool {
+fn same_geometry((a, variant): (&GeometryDraw, StockVariant), b: &GeometryDraw) -> bool {
     let same_stream = |x: &VertexSource, y: &VertexSource| match (x, y) {
         (
             VertexSource::Buffer { buffer: bx, offset: ox },
@@ -104,7 +107,7 @@ fn same_geometry(a: &GeometryDraw, b: &GeometryDraw) -> bool {
     a.primitive == b.primitive
         && a.call == b.call
         && a.layout == b.layout
-        && a.material.variant() == b.material.variant()
+        && variant == b.material.variant()
         && a.streams.len() == b.streams.len()
         && a.streams.iter().zip(&b.streams).all(|(x, y)| same_stream(x, y))
         && match (&a.indices, &b.indices) {

@@ -28,6 +28,10 @@ use crate::pipeline::stock::StockEffects;
 use crate::pipeline::{static_part, DynamicState, PassFormats, VertexSide};
 use crate::record::Recorder;
 
+/// The most vertex streams a draw binds (XNA's `SetVertexBuffers` takes 16), before the
+/// constant stream.
+const MAX_STREAMS: usize = 16;
+
 /// The constant stream: white (RGBA floats) at byte 0, texture coordinate (0, 0) at byte 16
 /// (for both texture coordinates), normal (0, 0, 1) at byte 32.
 pub(crate) const DEFAULT_ATTRIBUTES: [f32; 12] =
@@ -309,6 +313,19 @@ pub(crate) struct GeometryState {
     /// The viewport's and scissor's numbers, bit for bit.
     viewport: Option<[u32; 6]>,
     scissor: Option<[i64; 4]>,
+    /// The last draw's pipeline and what it was looked up by (the pass's formats are the
+    /// same for every draw of the state): a draw repeating it skips the cache's key.
+    last_pipeline: Option<LastPipeline>,
+}
+
+/// A geometry draw's pipeline and the parts of its cache key that change within a pass.
+struct LastPipeline {
+    key: PipelineKey,
+    variant: StockVariant,
+    layout: VertexLayout,
+    primitive: PrimitiveType,
+    writes: ColorWrites,
+    pipeline: vk::Pipeline,
 }
 
 impl GeometryState {
@@ -346,18 +363,50 @@ pub(crate) fn draw(
     }
     let mut variant = g.material.variant();
     variant.instanced = merged;
-    let vertex_side =
-        GeometryPipeline { variant, layout: g.layout.clone(), primitive: g.primitive };
-    let pipeline =
-        pipeline(rec.gpu, rec.pipelines, &d.pipeline, &vertex_side, formats, writes, false)?;
+    let repeated = state.last_pipeline.as_ref().filter(|last| {
+        last.key == d.pipeline
+            && last.variant == variant
+            && last.primitive == g.primitive
+            && last.writes == writes
+            && last.layout == g.layout
+    });
+    let pipeline = match repeated {
+        Some(last) => last.pipeline,
+        None => {
+            let vertex_side =
+                GeometryPipeline { variant, layout: g.layout.clone(), primitive: g.primitive };
+            let pipeline = pipeline(
+                rec.gpu,
+                rec.pipelines,
+                &d.pipeline,
+                &vertex_side,
+                formats,
+                writes,
+                false,
+            )?;
+            state.last_pipeline = Some(LastPipeline {
+                key: d.pipeline,
+                variant,
+                layout: vertex_side.layout,
+                primitive: g.primitive,
+                writes,
+                pipeline,
+            });
+            pipeline
+        }
+    };
     let gpu = rec.gpu;
     let device = &gpu.device;
     let cmd = rec.cmd;
     let dynamic = DynamicState::of(&d.pipeline);
     let arena = rec.geometry_offset + DEFAULTS_BYTES;
-    let mut streams = Vec::with_capacity(g.streams.len() + 1);
-    for s in &g.streams {
-        streams.push(match s {
+    // Into a fixed array: at most XNA's 16 streams and the constant one, no allocation.
+    let mut streams = [(vk::Buffer::null(), 0u64); MAX_STREAMS + 1];
+    if g.streams.len() > MAX_STREAMS {
+        return Err(malformed("more vertex streams than XNA binds"));
+    }
+    for (slot, s) in streams.iter_mut().zip(&g.streams) {
+        *slot = match s {
             VertexSource::Buffer { buffer, offset } => {
                 (rec.buffers.get(buffer.native())?.current.buffer, *offset)
             }
@@ -367,9 +416,10 @@ pub(crate) fn draw(
                 }
                 (rec.vertex_buffer, arena + range.start)
             }
-        });
+        };
     }
-    streams.push((rec.vertex_buffer, rec.geometry_offset));
+    streams[g.streams.len()] = (rec.vertex_buffer, rec.geometry_offset);
+    let streams = &streams[..=g.streams.len()];
     let index = match (&g.indices, g.call) {
         (Some(ix), DrawCall::Indexed { .. }) => {
             let kind = match ix.element_size {
@@ -429,7 +479,8 @@ pub(crate) fn draw(
         if state.streams != streams {
             let (buffers, offsets): (Vec<_>, Vec<_>) = streams.iter().copied().unzip();
             device.cmd_bind_vertex_buffers(cmd, 0, &buffers, &offsets);
-            state.streams = streams;
+            state.streams.clear();
+            state.streams.extend_from_slice(streams);
         }
         if state.viewport != Some(viewport_bits) {
             device.cmd_set_viewport(cmd, 0, &[viewport]);

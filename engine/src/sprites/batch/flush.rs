@@ -207,7 +207,7 @@ impl SpriteBatch {
                     indices.extend(QUAD_INDICES.map(|k| first + k));
                 }
                 for effect in &effects {
-                    record_sprite_quads(device, rec, effect.clone(), &states, &vertices, &indices)?;
+                    record_sprite_quads(device, rec, effect, &states, &vertices, &indices)?;
                 }
             }
         }
