@@ -16,7 +16,7 @@ pub struct PassSource<'a> {
     pub fragment: &'a str,
 }
 
-/// One technique of a [`CustomEffect`]: its name and passes, applied in order.
+/// One technique of a [`CustomEffect`](super::CustomEffect): its name and passes, applied in order.
 #[derive(Clone, Copy, Debug)]
 pub struct TechniqueSource<'a> {
     /// `EffectTechnique.Name`.
@@ -25,7 +25,7 @@ pub struct TechniqueSource<'a> {
     pub passes: &'a [PassSource<'a>],
 }
 
-/// One pass of an effect made from SPIR-V ([`CustomEffect::from_spirv`]): its name and the
+/// One pass of an effect made from SPIR-V ([`CustomEffect::from_spirv`](super::CustomEffect::from_spirv)): its name and the
 /// words of its two stages.
 #[derive(Clone, Copy, Debug)]
 pub struct SpirvPassSource<'a> {
