@@ -29,7 +29,7 @@ use crate::error::{Result, XnaError};
 use crate::event::{lock, Event};
 use crate::resources::resource::ResourceCore;
 pub(crate) use crate::resources::texture_data::{
-    read_levels_except, record_upload, record_zero_fill, write_in_place, zeroed_levels,
+    read_levels_except, record_upload, record_zero_fill, zeroed_levels,
 };
 
 /// The backend state and CPU shadow that copies of a texture share.
@@ -552,4 +552,31 @@ impl std::fmt::Debug for TextureRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)
     }
+}
+
+/// `SetData` where the GPU is the authority (a render target, a cube): the region of
+/// `(level, layer)` is uploaded in place, refused while the target is bound. A multisampled
+/// target that preserves its contents refuses: the upload reaches its resolved image, but its
+/// next bind loads its samples, which cannot take the uploaded texels here, so they would be lost
+/// without a word (a discarding target starts its next bind from black, so nothing is lost
+/// there).
+pub(crate) fn write_in_place(
+    device: &Arc<DeviceShared>,
+    core: &TextureCore,
+    subresource: (u32, u32),
+    rect: Rect,
+    bytes: &[u8],
+) -> Result<()> {
+    let state = core.state()?;
+    device.check_not_bound(&state)?;
+    if let Some(rt) = core.desc.render_target {
+        if rt.sample_count > 1 && rt.usage.preserves_contents() {
+            return Err(XnaError::not_supported(
+                "SetData on a multisampled render target that preserves its contents is not \
+                 supported by this device: the samples its next bind loads cannot take the data.",
+            ));
+        }
+    }
+    record_upload(device, &state, subresource, rect, device.upload_copy(bytes));
+    Ok(())
 }

@@ -1,5 +1,5 @@
-//! How a texture's texels move: zero-filled levels for a new texture, whole-level readbacks,
-//! uploads recorded into the frame, and `SetData` in place where the GPU holds the pixels.
+//! How a texture's texels move: zero-filled levels for a new texture, whole-level readbacks and
+//! uploads recorded into the frame.
 
 use std::sync::Arc;
 
@@ -7,9 +7,8 @@ use xnagraph_graph::{Rect, Slices, TextureDesc, TextureState, Upload};
 
 use crate::device::shared::DeviceShared;
 use crate::device::submit::ReadRegion;
-use crate::error::{Result, XnaError};
+use crate::error::Result;
 use crate::event::lock;
-use crate::resources::texture::TextureCore;
 
 /// Every level of `desc` as zero bytes (every slice of a volume's level).
 pub(crate) fn zeroed_levels(desc: &TextureDesc) -> Vec<Vec<u8>> {
@@ -97,31 +96,4 @@ pub(crate) fn record_upload(
         slices: Slices::FLAT,
         data,
     });
-}
-
-/// `SetData` where the GPU is the authority (a render target, a cube): the region of
-/// `(level, layer)` is uploaded in place, refused while the target is bound. A multisampled
-/// target that preserves its contents refuses: the upload reaches its resolved image, but its
-/// next bind loads its samples, which cannot take the uploaded texels here, so they would be lost
-/// without a word (a discarding target starts its next bind from black, so nothing is lost
-/// there).
-pub(crate) fn write_in_place(
-    device: &Arc<DeviceShared>,
-    core: &TextureCore,
-    subresource: (u32, u32),
-    rect: Rect,
-    bytes: &[u8],
-) -> Result<()> {
-    let state = core.state()?;
-    device.check_not_bound(&state)?;
-    if let Some(rt) = core.desc.render_target {
-        if rt.sample_count > 1 && rt.usage.preserves_contents() {
-            return Err(XnaError::not_supported(
-                "SetData on a multisampled render target that preserves its contents is not \
-                 supported by this device: the samples its next bind loads cannot take the data.",
-            ));
-        }
-    }
-    record_upload(device, &state, subresource, rect, device.upload_copy(bytes));
-    Ok(())
 }
