@@ -108,7 +108,10 @@ fn describing_the_plans_is_not_counted_as_submission_time() {
         .collect();
     excess_us.sort_by(f64::total_cmp);
     let median = excess_us[excess_us.len() / 2];
-    assert!(median <= 3.0, "the median frame's submit exceeds the backend's by {median} µs");
+    // Counted, describing a frame's plans adds 24 to 57 µs a frame here (checked by dropping the
+    // subtraction in `profile::run`); uncounted, the excess is the timing's own, about 1 µs
+    // alone and 3 µs while other tests share the cores. 10 µs tells the two apart.
+    assert!(median <= 10.0, "the median frame's submit exceeds the backend's by {median} µs");
 }
 
 impl Watcher for Counting {
