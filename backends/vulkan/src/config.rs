@@ -43,7 +43,9 @@ pub struct VulkanConfig {
     /// Let the multisample and depth/stencil images whose content neither enters nor leaves a
     /// frame share memory where their uses do not overlap (default on; see `crate::transient`).
     /// On, a target's multisample and depth/stencil images get memory from the first frame that
-    /// uses them; the pixels are the same either way.
+    /// uses them, as the plan's transient lists (`FramePlan::transients`, the compiler's) say:
+    /// a plan built by hand, without them, must not name such an image. The pixels are the same
+    /// either way.
     pub transient_aliasing: bool,
     /// A file that keeps the device's pipeline cache between runs (default none): read at
     /// creation when it was written by the same device and driver and is whole (see

@@ -26,7 +26,7 @@
 use ash::vk;
 use vk_mem::Alloc;
 use xnagraph_graph::{
-    BackendError, FramePlan, Image, NativeHandle, PlanNodeKind, TransientImage, TransientMemory,
+    BackendError, FramePlan, Image, NativeHandle, TransientImage, TransientMemory,
 };
 
 use crate::device::Gpu;
@@ -134,7 +134,7 @@ impl VulkanBackend {
         }
         let unaliased_bytes = slots.iter().map(|s| s.size).sum();
         if !share {
-            self.give_the_rest_own_memory(plan)?;
+            self.give_unshared_own_memory(plan, share)?;
             let images = slots.len();
             self.transients.last = TransientMemory { images, unaliased_bytes, shared_bytes: 0 };
             return Ok(());
@@ -149,57 +149,27 @@ impl VulkanBackend {
             let place = (heap, slot.offset);
             self.bind_shared(image.texture.native(), image.image, image.layer, place)?;
         }
-        self.give_the_rest_own_memory(plan)?;
+        self.give_unshared_own_memory(plan, share)?;
         let shared_bytes = self.transients.heaps.iter().map(|h| h.size).sum();
         let images = slots.len();
         self.transients.last = TransientMemory { images, unaliased_bytes, shared_bytes };
         Ok(())
     }
 
-    /// Gives every multisample and depth/stencil image the plan uses, other than the transient
-    /// images it shares, memory of its own: the plan's resident images, and each image of a plan
-    /// that shares nothing. The walk covers every node that names such an image (attachments,
-    /// transfer clears, barriers, which precede every upload and readback of one), so a plan
-    /// made by hand gets memory too.
-    fn give_the_rest_own_memory(&mut self, plan: &FramePlan) -> Result<(), BackendError> {
+    /// Gives memory of its own to each image the compiler keeps resident in the plan
+    /// (`TransientImages::resident`) and, where the frame shares nothing, to each transient
+    /// image. Between them the two lists name every multisample and depth/stencil image the plan
+    /// uses.
+    fn give_unshared_own_memory(
+        &mut self,
+        plan: &FramePlan,
+        share: bool,
+    ) -> Result<(), BackendError> {
         let t = &plan.transients;
-        let shared = |handle: NativeHandle, image: Image, layer: u32| {
-            t.aliased
-                && self.share_transients
-                && t.images
-                    .iter()
-                    .any(|i| (i.texture.native(), i.image, i.layer) == (handle, image, layer))
-        };
-        let mut wanted: Vec<(NativeHandle, Image, u32)> = Vec::new();
-        let mut want = |handle: NativeHandle, image: Image, layers: std::ops::Range<u32>| {
-            let layers = if image == Image::DepthStencil { 0..1 } else { layers };
-            for layer in layers {
-                if image != Image::Color && !wanted.contains(&(handle, image, layer)) {
-                    wanted.push((handle, image, layer));
-                }
-            }
-        };
-        for node in &plan.nodes {
-            for b in &node.barriers {
-                want(b.texture.native(), b.image, b.layers.clone());
-            }
-            match &node.kind {
-                PlanNodeKind::Pass(p) => {
-                    for a in p.colors.iter().chain(&p.depth) {
-                        want(a.texture.native(), a.image, a.layer..a.layer + 1);
-                    }
-                }
-                PlanNodeKind::ClearImages { clears } => {
-                    for c in clears {
-                        want(c.texture.native(), c.image, c.layer..c.layer + 1);
-                    }
-                }
-                _ => {}
-            }
-        }
-        wanted.retain(|&(handle, image, layer)| !shared(handle, image, layer));
-        for (handle, image, layer) in wanted {
-            self.give_own_memory(handle, image, layer)?;
+        let resident = t.resident.iter().map(|(texture, image, layer)| (texture, *image, *layer));
+        let unshared = t.images.iter().filter(|_| !share).map(|i| (&i.texture, i.image, i.layer));
+        for (texture, image, layer) in resident.chain(unshared) {
+            self.give_own_memory(texture.native(), image, layer)?;
         }
         Ok(())
     }
@@ -249,16 +219,17 @@ impl VulkanBackend {
     ) -> Result<(), BackendError> {
         let t = self.textures.get(handle)?;
         let Some(current) = t.attachment_memory(which, layer) else { return Ok(()) };
-        let image = match current.memory {
-            Memory::Shared { heap: h, offset: o } if (h, o) == (heap, offset) => return Ok(()),
-            Memory::Unbound => None,
-            Memory::Own(_) | Memory::Shared { .. } => {
-                Some(texture::unbound_image(&self.gpu, &texture::attachment_info(t, which))?)
-            }
-        };
-        let image = image.unwrap_or(current.image);
         let Some(h) = self.transients.heaps.iter().find(|h| h.serial == heap) else {
-            return Ok(());
+            return Err(BackendError::Native(format!("transient heap {heap} does not exist")));
+        };
+        let image = match current.memory {
+            Memory::Shared { heap: at, offset: from } if (at, from) == (heap, offset) => {
+                return Ok(())
+            }
+            Memory::Unbound => current.image,
+            Memory::Own(_) | Memory::Shared { .. } => {
+                texture::unbound_image(&self.gpu, &texture::attachment_info(t, which))?
+            }
         };
         // SAFETY: an image without memory, bound inside the heap (the layout kept it within the
         // heap's size at the image's alignment, in the memory types its requirements allow).

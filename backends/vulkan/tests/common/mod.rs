@@ -25,8 +25,17 @@ pub struct Session {
 }
 
 /// The configuration every test runs with: validation on, undefined content poisoned.
+///
+/// Transient memory is off: these tests build plans by hand, without the compiler's transient
+/// lists, and a target's multisample and depth images must then have memory from creation
+/// (sharing is tested through the engine, `engine/tests/transient_memory.rs`).
 pub fn test_config() -> VulkanConfig {
-    VulkanConfig { validation: true, poison_undefined: true, ..VulkanConfig::default() }
+    VulkanConfig {
+        validation: true,
+        poison_undefined: true,
+        transient_aliasing: false,
+        ..VulkanConfig::default()
+    }
 }
 
 impl Session {
