@@ -319,14 +319,14 @@ fn a_file_of_an_older_major_version_is_refused_naming_its_version() {
     // Written by the 2.0 writer (frames 1-2 of the geometry scene of capture_geometry.rs);
     // format 3.0 added variants and a field to a flush's draws, which 2.x files lay out
     // otherwise. (Format 4.0 gave vertex layouts and geometry draws SkinnedEffect's attributes
-    // and bones, format 5.0 EnvironmentMapEffect's stock shader; this reader refuses 3.x and
-    // 4.x files the same way.)
+    // and bones, format 5.0 EnvironmentMapEffect's stock shader, format 6.0 geometry draws
+    // their repeats; this reader refuses 3.x to 5.x files the same way.)
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     for version in ["1.0", "2.0"] {
         let e = Capture::open(&dir.join(format!("capture-{version}.xgc"))).unwrap_err();
         assert_eq!((e.offset, e.chunk), (8, None), "{e}");
         assert!(
-            e.message.contains(&format!("format version {version}; this reader reads 5.x")),
+            e.message.contains(&format!("format version {version}; this reader reads 6.x")),
             "{e}"
         );
     }

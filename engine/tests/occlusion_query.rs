@@ -161,6 +161,40 @@ fn a_query_counts_the_visible_pixels_of_a_partly_hidden_rectangle() {
     assert_eq!(poll(&device, &query).0, 6, "the last span counts");
 }
 
+/// A device that merges runs of draws records a draw that differs from the last one only in
+/// World as a repeat of it; a query begun between the two still counts the second draw alone,
+/// and a draw after `End` stays out of the span.
+#[test]
+fn a_query_begun_between_two_draws_of_one_mesh_counts_the_second_alone() {
+    let _v = Validation::new();
+    let Some((device, query, mut effect)) = setup() else { return };
+    // A 4×3 rectangle at pixel (0, 0); World moves it by whole pixels.
+    let quad =
+        VertexBuffer::with_type::<VertexPositionColor>(&device, 6, BufferUsage::WriteOnly).unwrap();
+    quad.set_data(&rect(0.0, 0.0, 4.0, 3.0, 0.5, FAR)).unwrap();
+    let at_pixel = |x: f32, y: f32| {
+        xnagraph::Matrix::create_translation(x * 2.0 / W as f32, -y * 2.0 / H as f32, 0.0)
+    };
+    device.clear(CLEAR).unwrap();
+    device.set_vertex_buffer(Some(&quad)).unwrap();
+    let mut draw_at = |x: f32, y: f32| {
+        effect.world = at_pixel(x, y);
+        effect.current_technique().passes()[0].apply().unwrap();
+        device.draw_primitives(PrimitiveType::TriangleList, 0, 2).unwrap();
+    };
+    draw_at(2.0, 2.0);
+    query.begin().unwrap();
+    draw_at(10.0, 9.0);
+    query.end().unwrap();
+    draw_at(21.0, 15.0);
+    let px = read_back_buffer(&device);
+    for (x, y) in [(2, 2), (10, 9), (21, 15)] {
+        assert_eq!(at(&px, W, x + 3, y + 2), FAR, "the rectangle at ({x}, {y})");
+        assert_eq!(at(&px, W, x + 4, y + 3), CLEAR, "beyond the rectangle at ({x}, {y})");
+    }
+    assert_eq!(poll(&device, &query).0, 4 * 3, "the draw inside the span alone");
+}
+
 /// XNA's (and MonoGame's) `IsComplete` of a query never begun is false, not an exception: a
 /// game may poll a query before its first use.
 #[test]

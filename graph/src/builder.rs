@@ -48,6 +48,9 @@ pub struct FrameBuilder {
     spare: SpareLists,
     /// The combinations drawn so far, across frames, and where new ones are requested.
     pipelines: crate::pipeline_request::PipelineRequests,
+    /// Where the last draw went (its segment's serial and that segment's op count after it)
+    /// while nothing has been recorded or marked since: the draw [`Self::last_draw_mut`] gives.
+    last_draw: Option<(u64, usize)>,
 }
 
 impl FrameBuilder {
@@ -64,6 +67,7 @@ impl FrameBuilder {
             segments_opened: 0,
             spare: SpareLists::default(),
             pipelines: Default::default(),
+            last_draw: None,
         };
         builder.start_frame();
         builder
@@ -217,6 +221,28 @@ impl FrameBuilder {
     pub fn draw(&mut self, draw: Draw) {
         self.pipelines.note(&draw, &self.cycle);
         self.push_op(PassOp::Draw(draw));
+        if let Some(Node::Pass(segment)) = self.frame.nodes.last() {
+            self.last_draw = Some((self.segments_opened, segment.ops.len()));
+        }
+    }
+
+    /// The draw just recorded, while it is still the last op of the open segment and no op
+    /// position has been taken since ([`Self::next_op_position`]): the draw a following draw
+    /// that differs only in its stock values may be recorded into as a repeat
+    /// ([`GeometryDraw::repeats`]), which stays in the same place in the frame. Anything
+    /// recorded after it (an op, a split of the segment, another frame) ends that.
+    pub fn last_draw_mut(&mut self) -> Option<&mut Draw> {
+        let (serial, len) = self.last_draw?;
+        if self.next_start.is_some() || serial != self.segments_opened {
+            return None;
+        }
+        match self.frame.nodes.last_mut() {
+            Some(Node::Pass(segment)) if segment.ops.len() == len => match segment.ops.last_mut() {
+                Some(PassOp::Draw(d)) => Some(d),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// The frame's sprite arena, which draws index.
@@ -340,8 +366,11 @@ impl FrameBuilder {
 
     /// Where the next pass op goes: the serial of its segment (the open one, or the one the op
     /// will open) and its index there. An occlusion query's `Begin` remembers it; its `End`
-    /// records the span only if the next op still goes into the same segment.
-    pub fn next_op_position(&self) -> (u64, usize) {
+    /// records the span only if the next op still goes into the same segment. The next draw
+    /// is then its own op ([`Self::last_draw_mut`] gives nothing), so that a span that begins
+    /// between two draws never holds one of them as a repeat of the other.
+    pub fn next_op_position(&mut self) -> (u64, usize) {
+        self.last_draw = None;
         match (self.next_start, self.frame.nodes.last()) {
             (None, Some(Node::Pass(segment))) => (self.segments_opened, segment.ops.len()),
             _ => (self.segments_opened + 1, 0),
@@ -466,6 +495,30 @@ mod tests {
         let second = builder.take_frame();
         assert_eq!(starts(&second), [Some(SegmentStart::Continue)]);
         assert_eq!(second.open_cycle, Some(0));
+    }
+
+    /// A draw can take repeats only while it is the last thing recorded: an op after it, a
+    /// split of its segment, an op position taken (an occlusion query's `Begin`) or a new
+    /// frame ends that.
+    #[test]
+    fn only_the_draw_recorded_last_can_be_drawn_again() {
+        let t = texture(4, 4, 1);
+        let mut builder = FrameBuilder::new(back_buffer(4, 4, DISCARD));
+        assert!(builder.last_draw_mut().is_none(), "nothing drawn yet");
+        builder.draw(op(draw(&t)));
+        assert!(builder.last_draw_mut().is_some(), "the draw just recorded");
+        builder.clear(Clear { color: Some([0.0; 4]), depth: None, stencil: None });
+        assert!(builder.last_draw_mut().is_none(), "a clear after it");
+        builder.draw(op(draw(&t)));
+        builder.next_op_position();
+        assert!(builder.last_draw_mut().is_none(), "a position taken after it");
+        builder.draw(op(draw(&t)));
+        builder.readback(t.clone(), 0, 0, Rect::new(0, 0, 1, 1));
+        assert!(builder.last_draw_mut().is_none(), "its segment split");
+        builder.draw(op(draw(&t)));
+        builder.present();
+        builder.take_frame();
+        assert!(builder.last_draw_mut().is_none(), "another frame");
     }
 
     #[test]

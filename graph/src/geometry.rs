@@ -416,6 +416,57 @@ impl<'de> serde::Deserialize<'de> for StockMaterial {
     }
 }
 
+/// The values one draw of a stock geometry effect reads: its clip-space transform (as
+/// [`crate::Draw::transform`]) and its uniform block (as [`StockMaterial::block`]). A repeat of a
+/// draw ([`GeometryDraw::repeats`]) is drawn with these in place of the draw's own. Laid out as
+/// the two are in a stock draw's uniform buffer: the transform's 64 bytes, then the block's.
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+pub struct StockValues {
+    /// The clip-space transform, column-major.
+    pub transform: [f32; 16],
+    /// The uniform block after the transform.
+    pub block: [f32; MATERIAL_FLOATS],
+}
+
+/// Serialised as the transform's and the block's floats as sequences.
+#[cfg(feature = "capture")]
+impl serde::Serialize for StockValues {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (&self.transform[..], &self.block[..]).serialize(s)
+    }
+}
+
+/// A transform or block of any other length is an error.
+#[cfg(feature = "capture")]
+impl<'de> serde::Deserialize<'de> for StockValues {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (transform, block): (Vec<f32>, Vec<f32>) = serde::Deserialize::deserialize(d)?;
+        let transform = transform.try_into().map_err(|v: Vec<f32>| {
+            serde::de::Error::invalid_length(v.len(), &"a transform of 16 floats")
+        })?;
+        let block = block.try_into().map_err(|v: Vec<f32>| {
+            serde::de::Error::invalid_length(v.len(), &"a stock effect's uniform block")
+        })?;
+        Ok(StockValues { transform, block })
+    }
+}
+
+/// [`GeometryDraw::can_repeat`] of a draw's parts (which a capture's record holds too).
+pub(crate) fn repeatable(
+    custom: bool,
+    shader: StockShader,
+    instances: u32,
+    bones: &[[f32; 4]],
+    layout: &VertexLayout,
+) -> bool {
+    !custom
+        && shader == StockShader::Basic
+        && instances == 1
+        && bones.is_empty()
+        && layout.bindings.iter().all(|b| b.instance_frequency == 0)
+}
+
 /// A geometry draw's sources and counts (see the module doc).
 #[derive(Clone, Debug)]
 pub struct GeometryDraw {
@@ -445,6 +496,13 @@ pub struct GeometryDraw {
     /// A custom geometry effect's program and values (the pipeline key's shader is then
     /// [`crate::ShaderKind::CustomGeometry`]); `None` for the stock effects.
     pub custom: Option<Box<crate::custom::CustomDraw>>,
+    /// The same draw again, once per entry, in order after this one, each with its own
+    /// transform and block: a run of draws that differ in nothing but their stock effect's
+    /// values, recorded as one draw ([`GeometryDraw::can_repeat`]) while the device merges such
+    /// runs ([`crate::FrameCommands::merge_instances`]). The draw and its repeats are drawn as
+    /// one instanced draw ([`crate::compile::instances`]). Each repeat's block selects the
+    /// draw's variant. Empty for every other draw.
+    pub repeats: Vec<StockValues>,
 }
 
 /// A draw of nothing: no streams, no vertices, the default material.
@@ -461,6 +519,7 @@ impl Default for GeometryDraw {
             texture2: None,
             bones: Vec::new(),
             custom: None,
+            repeats: Vec::new(),
         }
     }
 }
@@ -475,16 +534,33 @@ impl GeometryDraw {
         let mut custom = std::mem::take(&mut self.layout.custom);
         let mut streams = std::mem::take(&mut self.streams);
         let mut bones = std::mem::take(&mut self.bones);
+        let mut repeats = std::mem::take(&mut self.repeats);
         bindings.clear();
         custom.clear();
         streams.clear();
         bones.clear();
+        repeats.clear();
         *self = GeometryDraw {
             layout: VertexLayout { bindings, custom, ..VertexLayout::default() },
             streams,
             bones,
+            repeats,
             ..GeometryDraw::default()
         };
+    }
+
+    /// Whether this draw can be one of a run drawn as one instanced draw, one instance per draw
+    /// ([`crate::compile::instances`]), and so carry [`GeometryDraw::repeats`]: a BasicEffect
+    /// draw (the one stock effect with an instanced stage pair) of one instance, whose vertex
+    /// streams are all per vertex (no instance data of its own).
+    pub fn can_repeat(&self) -> bool {
+        let custom = self.custom.is_some();
+        repeatable(custom, self.material.shader, self.instances, &self.bones, &self.layout)
+    }
+
+    /// Draws this draw makes: itself and each repeat.
+    pub fn draws(&self) -> u32 {
+        1 + self.repeats.len() as u32
     }
 
     /// The byte range of each buffer-sourced stream the draw reads, with its buffer: the

@@ -193,6 +193,26 @@ pub struct PlannedOp {
     /// of draws that differ in nothing but their stock effect's values
     /// ([`crate::compile::instances`]).
     pub instances: u32,
+    /// The repeats those draws carry ([`crate::GeometryDraw::repeats`]), summed: the op draws
+    /// `instances + repeats` instances, one per draw and one per repeat, in recording order.
+    pub repeats: u32,
+}
+
+impl PlannedOp {
+    /// `op`, the segment's op at `index`, planned alone: a clear, a query, or a draw with its
+    /// repeats.
+    pub fn alone(index: usize, op: &crate::PassOp, writes: ColorWrites) -> Self {
+        let repeats = match op {
+            crate::PassOp::Draw(d) => d.geometry.as_ref().map_or(0, |g| g.repeats.len() as u32),
+            _ => 0,
+        };
+        PlannedOp { index, writes, instances: 1, repeats }
+    }
+
+    /// The draws the op makes: its run's draws and their repeats.
+    pub fn draws(&self) -> u32 {
+        self.instances + self.repeats
+    }
 }
 
 /// A planned render pass over one recorded segment.
@@ -339,7 +359,7 @@ pub struct PlanCost {
     pub bytes_stored: u64,
     /// Draws of the frame's passes that the plan issues: a sprite draw of several textures
     /// counts once, however a backend lowers it, and so does a merged run of draws
-    /// ([`PlannedOp::instances`]).
+    /// ([`PlannedOp::instances`]) or a draw with repeats.
     pub draws: usize,
 }
 

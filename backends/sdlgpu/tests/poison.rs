@@ -44,7 +44,8 @@ fn pass_then_read(load: LoadOp, store: StoreOp, ops: Vec<PassOp>) -> Vec<u8> {
     let handle = backend.create_texture(&desc).expect("a target");
     let target: Arc<TextureState> = TextureState::new(desc, handle, backend.retire_sink());
     let writes = xnagraph_graph::ColorWrites([0xF, 0, 0, 0]);
-    let planned = (0..ops.len()).map(|index| PlannedOp { index, writes, instances: 1 }).collect();
+    let planned =
+        (0..ops.len()).map(|index| PlannedOp { index, writes, instances: 1, repeats: 0 }).collect();
     let segment = PassSegment {
         colors: vec![ColorBinding { target: target.clone(), layer: 0 }],
         start: SegmentStart::Bind { usage: RenderTargetUsage::DiscardContents },

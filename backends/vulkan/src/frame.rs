@@ -123,6 +123,33 @@ impl HostBuffer {
             .map_err(|e| vk_error("vmaFlushAllocation", e))
     }
 
+    /// Copies each of `parts` after the one before, from `offset`, and flushes them to the
+    /// device: [`Self::write`] of their concatenation, without making it. Returns the bytes
+    /// written.
+    pub fn write_parts<'b>(
+        &self,
+        gpu: &Gpu,
+        offset: u64,
+        parts: impl IntoIterator<Item = &'b [u8]>,
+    ) -> Result<u64, BackendError> {
+        let ptr = self.mapped(gpu)?;
+        let mut at = offset;
+        for part in parts {
+            let end = at + part.len() as u64;
+            if end > self.size {
+                return Err(BackendError::Native("write past the end of a host buffer".into()));
+            }
+            // SAFETY: the range lies inside the mapping (checked above); the GPU does not use
+            // it now (the slot's fence has signalled).
+            unsafe { copy_to_mapped(part, ptr.add(at as usize)) };
+            at = end;
+        }
+        gpu.allocator
+            .flush_allocation(&self.alloc, offset, at - offset)
+            .map_err(|e| vk_error("vmaFlushAllocation", e))?;
+        Ok(at - offset)
+    }
+
     /// The first `len` bytes, after invalidating host caches.
     pub fn read(&self, gpu: &Gpu, len: usize) -> Result<Vec<u8>, BackendError> {
         if len as u64 > self.size {

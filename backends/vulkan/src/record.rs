@@ -81,11 +81,12 @@ pub(crate) fn measure(
                 for op in &p.ops {
                     let i = op.index;
                     match segment.ops.get(i) {
-                        Some(PassOp::Draw(_)) if op.instances > 1 => {
-                            // A merged run: its blocks, from a block boundary (at most two
-                            // slots of padding), and at most one texture set.
+                        Some(PassOp::Draw(_)) if op.draws() > 1 => {
+                            // A merged run, or a draw with repeats: its blocks, from a block
+                            // boundary (at most two slots of padding), and at most one texture
+                            // set.
                             needs.geometry = true;
-                            needs.draws += op.instances + 2;
+                            needs.draws += op.draws() + 2;
                             needs.texture_sets += 1;
                             needs.samplers += 2;
                         }

@@ -175,6 +175,7 @@ fn reference_stencil_is_set_per_draw_by_one_pipeline() {
                         index,
                         writes: xnagraph_graph::ColorWrites([0xF, 0, 0, 0]),
                         instances: 1,
+                        repeats: 0,
                     })
                     .collect(),
             }),

@@ -72,6 +72,10 @@ pub struct DrawEvent {
     pub vertices: u32,
     /// Instances (1 unless instanced).
     pub instances: u32,
+    /// Times the same draw follows with other stock effect values, recorded as this one
+    /// (`GeometryDraw::repeats`: a run of `DrawIndexedPrimitives` that differ only in World
+    /// and the material); 0 for any other draw.
+    pub repeats: u32,
     /// Blend state.
     pub blend: String,
     /// Depth-stencil state.
@@ -164,6 +168,7 @@ fn describe_draw(draw: &Draw) -> DrawEvent {
         primitives: 0,
         vertices: 0,
         instances: 1,
+        repeats: 0,
         blend: blend_name(&draw.pipeline.blend),
         depth_stencil: depth_name(&draw.pipeline.depth_stencil),
         rasterizer: rasterizer_name(&draw.pipeline.rasterizer),
@@ -199,6 +204,7 @@ fn describe_draw(draw: &Draw) -> DrawEvent {
     event.vertices = count;
     event.primitives = primitives(geometry.primitive, count);
     event.instances = geometry.instances;
+    event.repeats = geometry.repeats.len() as u32;
     if let Some((texture, _)) = &geometry.texture2 {
         event.textures.push(texture.name());
     }
@@ -284,10 +290,10 @@ pub fn text(nodes: &[NodeEvents]) -> String {
                             d.primitives,
                             d.primitive.as_deref().unwrap_or(""),
                             d.vertices,
-                            if d.instances > 1 {
-                                format!(", {} instances", d.instances)
-                            } else {
-                                String::new()
+                            match (d.instances, d.repeats) {
+                                (1, 0) => String::new(),
+                                (_, 0) => format!(", {} instances", d.instances),
+                                (_, r) => format!(", drawn {} times", r + 1),
                             }
                         )
                     };

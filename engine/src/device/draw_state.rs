@@ -31,6 +31,9 @@ pub const VERTEX_SAMPLER_SLOTS: usize = 4;
 pub(crate) trait BoundBuffer: Send + Sync {
     /// The buffer's native state; `ObjectDisposed` once the buffer is disposed.
     fn state(&self) -> Result<Arc<BufferState>>;
+    /// Whether the buffer's native state is `state` (what [`BoundBuffer::state`] would give,
+    /// without taking a reference); `ObjectDisposed` once the buffer is disposed.
+    fn holds(&self, state: &Arc<BufferState>) -> Result<bool>;
 }
 
 /// What the draw state asks of a texture in `Textures` or `VertexTextures`.

@@ -19,10 +19,12 @@ mod instanced;
 pub mod states;
 
 use bytemuck::Pod;
+use xnagraph_graph::compile::instances::MAX_RUN;
 use xnagraph_graph::{
     Attribute, AttributeSource, BindingLayout, BlendState, DepthStencilState, Draw, DrawCall,
     DrawTextures, GeometryDraw, IndexSource, PipelineKey, PrimitiveType, RasterizerState,
-    SamplerState, ShaderKind, TextureState, VertexFormat, VertexLayout, VertexSource, ATTRIBUTES,
+    SamplerState, ShaderKind, StockShader, StockValues, TextureState, VertexFormat, VertexLayout,
+    VertexSource, ATTRIBUTES,
 };
 
 use std::sync::Arc;
@@ -570,6 +572,14 @@ impl GraphicsDevice {
         indices: Option<IndexSource>,
         instances: u32,
     ) -> Result<()> {
+        if let ActiveEffect::Basic(e) = effect {
+            if self.shared.auto_instancing
+                && instances == 1
+                && repeat_last_draw(rec, e, primitive, call, indices.as_ref(), &self.shared.caps)?
+            {
+                return Ok(());
+            }
+        }
         let mut geometry = rec.builder.spare_geometry();
         match effect {
             ActiveEffect::Basic(e) => {
@@ -624,6 +634,90 @@ impl GraphicsDevice {
         };
         record_stock(&self.shared, rec, effect, (texture, texture2), geometry, &states)
     }
+}
+
+/// Records a draw from the bound vertex buffers through the applied stock effect `effect` as a
+/// repeat of the frame's last draw ([`GeometryDraw::repeats`]) when that draw is one the
+/// compiler would merge it with: a BasicEffect draw that differs from it in nothing but the
+/// effect's transform and block (same states, sampler, texture, viewport, scissor, variant,
+/// streams, indices, topology and call, and nothing recorded between the two). Then only
+/// those values are kept, and nothing is checked again that the last draw's recording checked
+/// against the same state. Returns whether it did; `false` leaves the draw to be recorded
+/// whole.
+///
+/// The one merge rule, [`xnagraph_graph::compile::instances`], applied as the draw is
+/// recorded: a game's run of ten thousand `DrawIndexedPrimitives` of one mesh reaches the
+/// compiler as one draw.
+fn repeat_last_draw(
+    rec: &mut Recording,
+    effect: &AppliedEffect,
+    primitive: PrimitiveType,
+    call: DrawCall,
+    indices: Option<&IndexSource>,
+    caps: &xnagraph_graph::Capabilities,
+) -> Result<bool> {
+    if effect.material.shader != StockShader::Basic
+        || !effect.bones.is_empty()
+        || effect.texture2.is_some()
+    {
+        return Ok(false);
+    }
+    let texture = match effect.reads_slots[0] {
+        true => states::slot_texture(rec, 0, effect)?,
+        false => effect.texture.clone(),
+    };
+    // Derives (or finds) the layout of the bound streams, which it remembers in the states.
+    bound_stock_layout(&mut rec.draw, effect, caps)?;
+    let states = &rec.draw;
+    let Some(layout) = states.last_layout.as_ref().map(|l| &l.layout) else { return Ok(false) };
+    let Some(last) = rec.builder.last_draw_mut() else { return Ok(false) };
+    let same_draw = last.pipeline
+        == (PipelineKey {
+            shader: ShaderKind::Basic,
+            blend: states.blend,
+            depth_stencil: states.depth_stencil,
+            rasterizer: states.rasterizer,
+        })
+        && last.sampler == states.samplers[0]
+        && last.textures.len() == 1
+        && Arc::ptr_eq(last.textures.first(), &texture)
+        && last.viewport == rec.viewport
+        && last.scissor == rec.scissor;
+    let Some(g) = last.geometry.as_deref_mut().filter(|_| same_draw) else { return Ok(false) };
+    if !g.can_repeat()
+        || g.draws() >= MAX_RUN
+        || g.texture2.is_some()
+        || g.primitive != primitive
+        || g.call != call
+        || g.layout != *layout
+        || g.material.variant() != effect.material.variant()
+        || g.streams.len() != states.streams.len()
+    {
+        return Ok(false);
+    }
+    let same_indices = match (&g.indices, indices) {
+        (Some(a), Some(b)) => {
+            a.element_size == b.element_size
+                && match (&a.buffer, &b.buffer) {
+                    (Some(x), Some(y)) => Arc::ptr_eq(x, y),
+                    _ => false,
+                }
+        }
+        (None, None) => true,
+        _ => false,
+    };
+    if !same_indices {
+        return Ok(false);
+    }
+    for (source, s) in g.streams.iter().zip(&states.streams) {
+        let offset = s.vertex_offset as u64 * s.declaration.vertex_stride() as u64;
+        let VertexSource::Buffer { buffer, offset: at } = source else { return Ok(false) };
+        if *at != offset || !s.core.holds(buffer)? {
+            return Ok(false);
+        }
+    }
+    g.repeats.push(StockValues { transform: effect.transform, block: effect.material.block });
+    Ok(true)
 }
 
 /// The states a stock effect's geometry draw is recorded with: the device's for a geometry

@@ -8,7 +8,8 @@ use super::container::{CaptureError, RawChunk};
 use super::reader::{Capture, MAX_INSTANCES, MAX_TEXTURE_EDGE, MAX_VERTEX_INPUTS};
 use super::record::*;
 use crate::commands::SpriteInstance;
-use crate::geometry::{DrawCall, ATTRIBUTES};
+use crate::compile::instances::MAX_RUN;
+use crate::geometry::{repeatable, DrawCall, StockMaterial, StockValues, ATTRIBUTES};
 use crate::resource::TextureDesc;
 
 /// A custom geometry program's resources must be what a device could have created: one to
@@ -365,6 +366,25 @@ impl Capture {
         }
         if g.instances == 0 || g.instances > MAX_INSTANCES {
             return bad(&format!("of {} instances (1 to {MAX_INSTANCES})", g.instances));
+        }
+        if !g.repeats.is_empty() {
+            // Repeats are drawn as instances of one instanced BasicEffect draw: only a draw
+            // that can be one ([`GeometryDraw::can_repeat`]) has them, each selecting its
+            // variant, and a run is at most [`MAX_RUN`] draws.
+            let custom = g.custom.is_some();
+            if !repeatable(custom, g.material.shader, g.instances, &g.bones, &g.layout) {
+                return bad("with repeats that cannot be instances of it");
+            }
+            if g.repeats.len() >= MAX_RUN as usize {
+                return bad(&format!("of {} repeats (at most {})", g.repeats.len(), MAX_RUN - 1));
+            }
+            let variant = g.material.variant();
+            let other = |v: &StockValues| {
+                StockMaterial { shader: g.material.shader, block: v.block }.variant() != variant
+            };
+            if g.repeats.iter().any(other) {
+                return bad("with a repeat of another variant");
+            }
         }
         let attributes = g.layout.attributes.iter().take(ATTRIBUTES).flatten();
         for a in attributes.chain(g.layout.custom.iter().map(|(_, a)| a)) {

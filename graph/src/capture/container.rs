@@ -27,8 +27,9 @@ pub const MAGIC: [u8; 8] = *b"XNAGCAP\0";
 /// likewise) and of multisampled targets' depth/stencil (the `SAMPLE_DEPTH_SNAPSHOT` kind, whose
 /// records 3.1 readers would refuse as `DEPTH_SNAPSHOT`s). Major 4: SkinnedEffect (a new
 /// stock shader, two more vertex attribute locations and each geometry draw's bones). Major 5:
-/// EnvironmentMapEffect (a new stock shader, which 4.x readers cannot decode).
-pub const VERSION: (u16, u16) = (5, 0);
+/// EnvironmentMapEffect (a new stock shader, which 4.x readers cannot decode). Major 6: each
+/// geometry draw's repeats (a run of draws recorded as one, [`crate::GeometryDraw::repeats`]).
+pub const VERSION: (u16, u16) = (6, 0);
 /// Bytes before the first chunk: the magic and the version.
 pub const HEADER_LEN: usize = 12;
 /// Bytes of a chunk's header: kind, decoded length, stored length.

@@ -326,6 +326,7 @@ impl Rebuilder {
                         .collect(),
                 })
             }),
+            repeats: g.repeats.clone(),
         }
     }
 }

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::buffer::{BufferDesc, SetDataOptions};
 use crate::commands::{Clear, Rect, SegmentStart, Slices, Viewport};
 use crate::compile::CompilePolicy;
-use crate::geometry::{DrawCall, PrimitiveType, StockMaterial, VertexLayout};
+use crate::geometry::{DrawCall, PrimitiveType, StockMaterial, StockValues, VertexLayout};
 use crate::resource::TextureDesc;
 use crate::states::{BlendState, DepthStencilState, RasterizerState, SamplerState};
 
@@ -393,6 +393,8 @@ pub struct GeometryRecord {
     /// A custom geometry effect's values, as its pass's `Apply` recorded them (format 3.0);
     /// `None` for the stock effects.
     pub custom: Option<CustomDrawRecord>,
+    /// The draw's repeats, each with its transform and block (format 6.0).
+    pub repeats: Vec<StockValues>,
 }
 
 /// One sampler of a custom geometry draw, as [`crate::CustomSampler`] with a key.

@@ -304,6 +304,7 @@ fn geometry_record(instances: u32, frequency: u32) -> GeometryRecord {
         texture2: None,
         bones: Vec::new(),
         custom: None,
+        repeats: Vec::new(),
     }
 }
 
@@ -362,6 +363,45 @@ fn instanced_draws_read_within_their_instance_streams() {
         let e = read(instances, frequency).unwrap_err();
         assert!(e.message.contains(says), "{instances} at {frequency}: {e}");
     }
+}
+
+/// Repeats are instances of one instanced BasicEffect draw: a capture holds them only on a draw
+/// that can be one, each of the draw's variant.
+#[test]
+fn repeats_are_read_only_where_they_can_be_instances() {
+    use crate::geometry::{StockShader, StockValues, MATERIAL_FLOATS};
+    let read = |g: GeometryRecord| {
+        Capture::from_bytes(&geometry_flush(draw_record(ShaderRecord::Basic), g, false))
+    };
+    let values = |fog: f32| {
+        let mut block = [0.25; MATERIAL_FLOATS];
+        let at = StockShader::Basic.options_at();
+        block[at..at + 4].copy_from_slice(&[0.0, 0.0, 0.0, fog]);
+        StockValues { transform: [0.5; 16], block }
+    };
+    let repeated = |repeats: Vec<StockValues>| {
+        // Positions only, from the per-vertex stream.
+        let mut g = geometry_record(1, 0);
+        g.layout.bindings.truncate(1);
+        g.layout.attributes[1] = None;
+        g.streams.truncate(1);
+        g.material.block = values(0.0).block;
+        g.repeats = repeats;
+        g
+    };
+    if let Err(e) = read(repeated(vec![values(0.0); 3])) {
+        panic!("three repeats of the variant: {e}");
+    }
+    let e = read(repeated(vec![values(0.0), values(1.0)])).unwrap_err();
+    assert!(e.message.contains("a repeat of another variant"), "{e}");
+    let mut skinned = repeated(vec![values(0.0)]);
+    skinned.material.shader = StockShader::Skinned;
+    let e = read(skinned).unwrap_err();
+    assert!(e.message.contains("repeats that cannot be instances"), "{e}");
+    let mut per_instance = geometry_record(1, 1);
+    per_instance.repeats = vec![values(0.0)];
+    let e = read(per_instance).unwrap_err();
+    assert!(e.message.contains("repeats that cannot be instances"), "{e}");
 }
 
 fn custom_geometry(custom: Option<CustomDrawRecord>) -> GeometryRecord {
@@ -454,7 +494,7 @@ fn a_geometry_effect_of_no_outputs_or_repeated_bindings_is_refused() {
 }
 
 #[test]
-fn a_chunk_of_an_unknown_kind_is_skipped_and_a_4_x_file_is_refused_by_its_version() {
+fn a_chunk_of_an_unknown_kind_is_skipped_and_a_5_x_file_is_refused_by_its_version() {
     // A later minor version's additive chunk, between known ones: skipped with a warning.
     let bytes = file(|w| {
         w.chunk(kind::GEOMETRY_EFFECT + 100, &(1u32, "a record of a later format")).unwrap();
@@ -462,13 +502,13 @@ fn a_chunk_of_an_unknown_kind_is_skipped_and_a_4_x_file_is_refused_by_its_versio
     });
     let capture = Capture::from_bytes(&bytes).unwrap();
     assert_eq!(capture.textures.len(), 2, "the chunk after the unknown one is read");
-    // A 4.x file's flushes have another layout: refused at the header, naming its version.
+    // A 5.x file's flushes have another layout: refused at the header, naming its version.
     let mut old = bytes;
-    old[8..10].copy_from_slice(&4u16.to_le_bytes());
+    old[8..10].copy_from_slice(&5u16.to_le_bytes());
     old[10..12].copy_from_slice(&0u16.to_le_bytes());
     let e = Capture::from_bytes(&old).unwrap_err();
     assert_eq!((e.offset, e.chunk), (8, None));
-    assert!(e.message.contains("format version 4.0; this reader reads 5.x"), "{e}");
+    assert!(e.message.contains("format version 5.0; this reader reads 6.x"), "{e}");
 }
 
 /// A file whose texture 1 is a 4x4 target of `depth` and `samples`, with a depth snapshot of

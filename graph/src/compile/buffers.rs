@@ -357,6 +357,7 @@ mod tests {
             texture2: None,
             bones: Vec::new(),
             custom: None,
+            repeats: Vec::new(),
         }));
         d
     }

@@ -4,9 +4,18 @@
 //! In: the plan's nodes, every pass's ops decided (stages 2–6), and whether the frame asks for
 //! merging ([`FrameCommands::merge_instances`], `DeviceOptions::auto_instancing`). Out: the same
 //! nodes where each run of two or more consecutive planned draws that a merge cannot tell apart
-//! is one [`PlannedOp`] whose [`PlannedOp::instances`] counts the run: the backend draws the
-//! first draw's buffers once per draw of the run, instance `i` reading draw `i`'s World,
-//! transform and material from a per-frame buffer of blocks instead of a uniform block.
+//! is one [`PlannedOp`] whose [`PlannedOp::instances`] counts the run and
+//! [`PlannedOp::repeats`] its draws' repeats: the backend draws the first draw's buffers once
+//! per draw and repeat of the run, instance `i` reading the `i`th one's World, transform and
+//! material from a per-frame buffer of blocks instead of a uniform block.
+//!
+//! A device that merges also merges as it records: a draw that the last draw of its segment
+//! could merge with becomes one of that draw's [`GeometryDraw::repeats`] (its transform and
+//! block only), so a run of ten thousand draws reaches the compiler as one draw and costs every
+//! stage one op. A draw with repeats is drawn as one instanced draw whether or not its frame
+//! asks for merging (the run is a recorded fact, and a capture replays it so). This stage
+//! merges what recording did not: runs in a capture of separately recorded draws, and runs
+//! a test builds by hand.
 //!
 //! XNA teaches drawing a mesh many times as set World, apply, DrawIndexedPrimitives, once per
 //! object: thousands of draws a frame that each differ only in a few matrices and colours. What
@@ -25,10 +34,11 @@
 use std::sync::Arc;
 
 use crate::commands::{Draw, FrameCommands, Node, PassOp};
-use crate::geometry::{GeometryDraw, IndexSource, StockShader, StockVariant, VertexSource};
+use crate::geometry::{GeometryDraw, IndexSource, StockVariant, VertexSource};
 use crate::plan::{PlanNode, PlanNodeKind, PlannedOp};
 
-/// The most draws one merged op draws (bounds the frame's buffer of blocks per draw).
+/// The most draws one merged op draws, repeats included (bounds the frame's buffer of blocks
+/// per draw).
 pub const MAX_RUN: u32 = 1 << 16;
 
 /// Merges the runs of every pass when the frame asks for it.
@@ -51,8 +61,12 @@ pub fn merge_instance_runs(frame: &FrameCommands, nodes: &mut [PlanNode]) {
             let d = draw_at(op.index);
             if let (Some(last), Some(d), Some(first)) = (merged.last_mut(), d, &first) {
                 let next = last.index + last.instances as usize;
-                if op.index == next && last.instances < MAX_RUN && same_but_values(*first, d) {
+                if op.index == next
+                    && last.draws() + op.draws() <= MAX_RUN
+                    && same_but_values(*first, d)
+                {
                     last.instances += 1;
+                    last.repeats += op.repeats;
                     continue;
                 }
             }
@@ -65,15 +79,12 @@ pub fn merge_instance_runs(frame: &FrameCommands, nodes: &mut [PlanNode]) {
 
 /// A draw that can take part in a run.
 fn mergeable(d: &Draw) -> bool {
-    let Some(g) = d.geometry.as_deref() else { return false };
-    g.custom.is_none()
-        && g.material.shader == StockShader::Basic
-        && g.instances == 1
-        && g.layout.bindings.iter().all(|b| b.instance_frequency == 0)
+    d.geometry.as_deref().is_some_and(GeometryDraw::can_repeat)
 }
 
 /// Whether `b` draws what `a` (of stock variant `variant`) draws with other stock effect
-/// values only.
+/// values only. The recording's merge ([`GeometryDraw::repeats`]) asks the same of the device's
+/// state before a draw is made.
 fn same_but_values((a, variant): (&Draw, StockVariant), b: &Draw) -> bool {
     let (Some(ga), Some(gb)) = (a.geometry.as_deref(), b.geometry.as_deref()) else {
         return false;
@@ -124,11 +135,11 @@ fn same_geometry((a, variant): (&GeometryDraw, StockVariant), b: &GeometryDraw) 
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::MAX_RUN;
     use crate::commands::PassOp;
     use crate::compile::compile;
     use crate::compile::testkit::*;
-    use crate::geometry::DrawCall;
+    use crate::geometry::{DrawCall, StockShader, StockValues};
     use crate::FramePlan;
 
     /// Each planned op of the first pass as (first draw, draws).
@@ -151,6 +162,58 @@ mod tests {
         let plan = merged((0..5).map(|i| basic_cube(&t, i as f32, UNLIT)).collect());
         assert_eq!(runs(&plan), [(0, 5)]);
         assert!(plan.to_string().contains("ops [0-4 as 5 instances]"), "{plan}");
+    }
+
+    /// `op` (a draw) with `n` repeats of other values.
+    fn repeated(mut op: PassOp, n: usize) -> PassOp {
+        if let PassOp::Draw(d) = &mut op {
+            let g = d.geometry.as_mut().unwrap();
+            let block = g.material.block;
+            g.repeats = (0..n).map(|i| StockValues { transform: [i as f32; 16], block }).collect();
+        }
+        op
+    }
+
+    fn repeats(plan: &FramePlan) -> Vec<u32> {
+        pass(plan, 0).ops.iter().map(|o| o.repeats).collect()
+    }
+
+    #[test]
+    fn a_draw_with_repeats_is_one_op_of_all_its_draws_merging_or_not() {
+        let t = texture(2, 2, 1);
+        let plan = merged(vec![repeated(basic_cube(&t, 1.0, UNLIT), 3)]);
+        assert_eq!((runs(&plan), repeats(&plan)), (vec![(0, 1)], vec![3]));
+        assert!(plan.to_string().contains("ops [0 as 4 instances]"), "{plan}");
+        // The repeats were recorded: a frame that does not merge still draws them as one op.
+        let bb = back_buffer(8, 8, DISCARD);
+        let ops = vec![repeated(basic_cube(&t, 1.0, UNLIT), 3)];
+        let plan = compile(frame(vec![bind(&bb, ops), present(&bb)]));
+        assert!(plan.to_string().contains("ops [0 as 4 instances]"), "{plan}");
+    }
+
+    #[test]
+    fn draws_with_repeats_merge_and_the_run_counts_every_repeat() {
+        let t = texture(2, 2, 1);
+        let plan = merged(vec![
+            repeated(basic_cube(&t, 1.0, UNLIT), 2),
+            basic_cube(&t, 2.0, UNLIT),
+            repeated(basic_cube(&t, 3.0, UNLIT), 4),
+        ]);
+        assert_eq!((runs(&plan), repeats(&plan)), (vec![(0, 3)], vec![6]));
+        assert!(plan.to_string().contains("ops [0-2 as 9 instances]"), "{plan}");
+    }
+
+    #[test]
+    fn a_run_holds_at_most_max_run_draws_repeats_included() {
+        let t = texture(2, 2, 1);
+        let full = MAX_RUN as usize - 1;
+        let plan = merged(vec![
+            repeated(basic_cube(&t, 1.0, UNLIT), full - 1),
+            basic_cube(&t, 2.0, UNLIT),
+            basic_cube(&t, 3.0, UNLIT),
+        ]);
+        assert_eq!(runs(&plan), [(0, 2), (2, 1)]);
+        assert_eq!(pass(&plan, 0).ops[0].draws(), MAX_RUN);
     }
 
     #[test]

@@ -173,10 +173,9 @@ pub(crate) fn derive_load_ops(frame: &FrameCommands, nodes: &mut [PlanNode]) {
         let leading = plan_clears(&segment.ops, start_clear, aspects, &mut scratch, &mut kept);
         let n = segment.colors.len();
         pass.ops.clear();
-        pass.ops.extend(kept.iter().map(|&index| PlannedOp {
-            index,
-            writes: op_writes(&segment.ops[index], n),
-            instances: 1,
+        pass.ops.extend(kept.iter().map(|&index| {
+            let op = &segment.ops[index];
+            PlannedOp::alone(index, op, op_writes(op, n))
         }));
         for (att, binding) in pass.colors.iter_mut().zip(&segment.colors) {
             debug_assert_eq!(att.image, color_image(binding));

@@ -55,7 +55,7 @@ pub(crate) fn recorded_nodes(frame: &FrameCommands) -> Vec<PlanNode> {
                     .map(|c| undecided(c, Image::DepthStencil, 0));
                 let n = segment.colors.len();
                 let ops = (segment.ops.iter().enumerate())
-                    .map(|(index, op)| PlannedOp { index, writes: op_writes(op, n), instances: 1 })
+                    .map(|(index, op)| PlannedOp::alone(index, op, op_writes(op, n)))
                     .collect();
                 PlanNodeKind::Pass(crate::plan::PlannedPass { segment: i, colors, depth, ops })
             }

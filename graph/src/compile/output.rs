@@ -59,8 +59,10 @@ impl Display for Ops<'_> {
             write!(f, "{}", op.index)?;
             if op.instances > 1 {
                 // A merged run: draws index..=last as one instanced draw.
-                let last = op.index + op.instances as usize - 1;
-                write!(f, "-{last} as {} instances", op.instances)?;
+                write!(f, "-{}", op.index + op.instances as usize - 1)?;
+            }
+            if op.draws() > 1 {
+                write!(f, " as {} instances", op.draws())?;
             }
             if attachments > 1 {
                 let masks: Vec<_> =

@@ -415,6 +415,7 @@ pub fn basic_cube(texture: &Arc<crate::TextureState>, value: f32, options: [f32;
         texture2: None,
         bones: Vec::new(),
         custom: None,
+        repeats: Vec::new(),
     }));
     PassOp::Draw(d)
 }

@@ -273,10 +273,18 @@ pub(crate) fn pipeline(
 /// The stock effect's uniform block, read by both stages: the transform (y flipped for SDL's
 /// clip space), then the effect's [`xnagraph_graph::StockMaterial::block`].
 fn uniform_block(d: &Draw, g: &GeometryDraw) -> [f32; 16 + xnagraph_graph::MATERIAL_FLOATS] {
-    let mut block = [0.0; 16 + xnagraph_graph::MATERIAL_FLOATS];
-    block[..16].copy_from_slice(&crate::pass::sprites::sdl_transform(d.transform));
-    block[16..].copy_from_slice(&g.material.block);
-    block
+    block_of(d.transform, &g.material.block)
+}
+
+/// A stock uniform block of `transform` (Vulkan's clip space) and a material `block`.
+fn block_of(
+    transform: [f32; 16],
+    block: &[f32; xnagraph_graph::MATERIAL_FLOATS],
+) -> [f32; 16 + xnagraph_graph::MATERIAL_FLOATS] {
+    let mut out = [0.0; 16 + xnagraph_graph::MATERIAL_FLOATS];
+    out[..16].copy_from_slice(&crate::pass::sprites::sdl_transform(transform));
+    out[16..].copy_from_slice(block);
+    out
 }
 
 /// The stock effect's two fragment samplers: `Texture`, and `Texture2` that only
@@ -429,25 +437,46 @@ pub(crate) fn draw(
     if let Some(c) = &g.custom {
         crate::pipeline::custom::bind_values(rec, rp, d, c)?;
     }
-    // SAFETY: as above; the pipeline and every binding of the draw are set.
-    unsafe {
-        match (g.call, index) {
-            (DrawCall::Vertices { first_vertex, vertex_count }, _) => {
-                SDL_DrawGPUPrimitives(rp, vertex_count, g.instances, first_vertex, 0);
+    if let Some((b, size)) = &index {
+        // SAFETY: as above.
+        unsafe { SDL_BindGPUIndexBuffer(rp, b, *size) };
+    }
+    let issue = || {
+        // SAFETY: as above; the pipeline and every binding of the draw are set.
+        unsafe {
+            match (g.call, index) {
+                (DrawCall::Vertices { first_vertex, vertex_count }, _) => {
+                    SDL_DrawGPUPrimitives(rp, vertex_count, g.instances, first_vertex, 0);
+                }
+                (DrawCall::Indexed { base_vertex, first_index, index_count, .. }, Some(_)) => {
+                    SDL_DrawGPUIndexedPrimitives(
+                        rp,
+                        index_count,
+                        g.instances,
+                        first_index,
+                        base_vertex,
+                        0,
+                    );
+                }
+                (DrawCall::Indexed { .. }, None) => {}
             }
-            (DrawCall::Indexed { base_vertex, first_index, index_count, .. }, Some((b, size))) => {
-                SDL_BindGPUIndexBuffer(rp, &b, size);
-                SDL_DrawGPUIndexedPrimitives(
-                    rp,
-                    index_count,
-                    g.instances,
-                    first_index,
-                    base_vertex,
-                    0,
-                );
-            }
-            (DrawCall::Indexed { .. }, None) => {}
         }
+    };
+    issue();
+    // A draw's repeats, drawn one by one as the run they were recorded from (this backend has
+    // no instanced stages), each with its own block pushed.
+    if !g.repeats.is_empty() && (stock.is_none() || bones.is_some()) {
+        return Err(malformed("repeats of a draw that cannot repeat"));
+    }
+    for repeat in &g.repeats {
+        let block = block_of(repeat.transform, &repeat.block);
+        let bytes = std::mem::size_of_val(&block) as u32;
+        // SAFETY: as above.
+        unsafe {
+            SDL_PushGPUVertexUniformData(rec.cmd, 0, block.as_ptr().cast(), bytes);
+            SDL_PushGPUFragmentUniformData(rec.cmd, 0, block.as_ptr().cast(), bytes);
+        }
+        issue();
     }
     Ok(Some(pipeline))
 }

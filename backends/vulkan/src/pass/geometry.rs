@@ -357,8 +357,8 @@ pub(crate) fn draw(
     if g.streams.len() != g.layout.bindings.len() {
         return Err(malformed("vertex streams and layout bindings differ"));
     }
-    let merged = run.len() > 1;
-    if merged && (g.custom.is_some() || g.instances != 1) {
+    let merged = run.len() > 1 || !g.repeats.is_empty();
+    if merged && !g.can_repeat() {
         return Err(malformed("a merged run of draws that cannot merge"));
     }
     let mut variant = g.material.variant();
@@ -514,8 +514,8 @@ pub(crate) fn draw(
             }
         }
         None if merged => {
-            let (pipeline_layout, sets, first) = instanced_values(rec, d, g, run)?;
-            instances = (run.len() as u32, first);
+            let (pipeline_layout, sets, first, draws) = instanced_values(rec, d, g, run)?;
+            instances = (draws, first);
             // SAFETY: as above; both sets name the frame's uniform buffer, which holds the
             // run's blocks from block `first` on.
             unsafe {
@@ -649,32 +649,47 @@ fn sampled_pair(
     Ok([first, second])
 }
 
-/// Writes the blocks of a merged run, one per draw in draw order, from a block boundary of the
-/// frame's uniform buffer, and returns the instanced pipeline layout, its sets 0 and 2, and the
-/// first block's index (the draw's first instance: the stages read block `gl_InstanceIndex`).
+fn op_geometry(op: &PassOp) -> Option<&GeometryDraw> {
+    match op {
+        PassOp::Draw(d) => d.geometry.as_deref(),
+        _ => None,
+    }
+}
+
+/// Writes the blocks of a merged run, one per draw and repeat in draw order, from a block
+/// boundary of the frame's uniform buffer, and returns the instanced pipeline layout, its sets 0
+/// and 2, the first block's index (the draw's first instance: the stages read block
+/// `gl_InstanceIndex`) and the number of blocks (the draw's instances).
 fn instanced_values(
     rec: &mut Recorder<'_>,
     d: &Draw,
     g: &GeometryDraw,
     run: &[PassOp],
-) -> Result<(vk::PipelineLayout, [vk::DescriptorSet; 2], u32), BackendError> {
+) -> Result<(vk::PipelineLayout, [vk::DescriptorSet; 2], u32, u32), BackendError> {
     let gpu = rec.gpu;
     let pair = sampled_pair(rec, d, g)?;
     let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
     let start = rec.uniforms_used.next_multiple_of(UNIFORM_BYTES);
-    let mut blocks = Vec::with_capacity(run.len() * (16 + xnagraph_graph::MATERIAL_FLOATS));
+    let mut draws = 0u32;
+    let mut runs = Vec::with_capacity(run.len());
     for op in run {
-        let PassOp::Draw(draw) = op else {
+        let (PassOp::Draw(draw), Some(geometry)) = (op, op_geometry(op)) else {
             return Err(malformed("a merged run of draws that cannot merge"));
         };
-        let Some(geometry) = draw.geometry.as_deref() else {
-            return Err(malformed("a merged run of draws that cannot merge"));
-        };
-        blocks.extend_from_slice(&draw.transform);
-        blocks.extend_from_slice(&geometry.material.block);
+        draws += geometry.draws();
+        runs.push((draw, geometry));
     }
-    uniforms.write(gpu, start, bytemuck::cast_slice(&blocks))?;
-    let end = start + UNIFORM_BYTES * run.len() as u64;
+    // Each block is the transform then the material (UNIFORM_BYTES); a repeat's values are laid
+    // out the same, so a draw's repeats are one copy.
+    let parts = runs.iter().flat_map(|(draw, geometry)| {
+        [
+            bytemuck::cast_slice(&draw.transform),
+            bytemuck::cast_slice(&geometry.material.block),
+            bytemuck::cast_slice(&geometry.repeats),
+        ]
+    });
+    uniforms.write_parts(gpu, start, parts)?;
+    let end = start + UNIFORM_BYTES * u64::from(draws);
     rec.uniforms_used = end.next_multiple_of(rec.uniform_stride);
     let first =
         u32::try_from(start / UNIFORM_BYTES).map_err(|_| malformed("a block index past 2^32"))?;
@@ -685,5 +700,5 @@ fn instanced_values(
     let src = crate::pass::set_source(rec);
     let vertex = rec.draw_sets.stock_instances(&src, &layouts, uniforms.buffer)?;
     let textures = rec.draw_sets.instanced_textures(&src, &layouts, pair, uniforms.buffer)?;
-    Ok((pipeline_layout, [vertex, textures], first))
+    Ok((pipeline_layout, [vertex, textures], first, draws))
 }

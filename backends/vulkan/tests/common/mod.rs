@@ -242,7 +242,7 @@ pub fn pass(
     let writes = xnagraph_graph::ColorWrites([0xF, 0, 0, 0]);
     let ops = ops
         .into_iter()
-        .map(|index| xnagraph_graph::PlannedOp { index, writes, instances: 1 })
+        .map(|index| xnagraph_graph::PlannedOp { index, writes, instances: 1, repeats: 0 })
         .collect();
     PlanNodeKind::Pass(PlannedPass { segment, colors, depth: None, ops })
 }

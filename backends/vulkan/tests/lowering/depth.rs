@@ -88,6 +88,7 @@ fn depth_test_keeps_the_nearer_sprite() {
                     index: 0,
                     writes: ColorWrites([0xF, 0, 0, 0]),
                     instances: 1,
+                    repeats: 0,
                 }],
             }),
         },

@@ -232,6 +232,14 @@ impl BoundBuffer for BufferCore {
     fn state(&self) -> Result<Arc<BufferState>> {
         BufferCore::state(self)
     }
+
+    fn holds(&self, state: &Arc<BufferState>) -> Result<bool> {
+        self.res.check_alive()?;
+        match lock(&self.state).as_ref() {
+            Some(own) => Ok(Arc::ptr_eq(own, state)),
+            None => Err(XnaError::ObjectDisposed { object: self.res.kind }),
+        }
+    }
 }
 
 mod kinds;

@@ -165,6 +165,7 @@ impl<W: Write> CaptureWriter<W> {
                 Some(c) => Some(self.custom_draw(c, sources)?),
                 None => None,
             },
+            repeats: g.repeats.clone(),
         })
     }
 
