@@ -324,6 +324,9 @@ impl GraphicsDevice {
         }
         let call =
             DrawCall::Vertices { first_vertex: start_vertex as u32, vertex_count: vertices as u32 };
+        if self.shared.auto_instancing && repeat_last_draw(&mut rec, primitive_type, call)? {
+            return Ok(());
+        }
         with_applied_effect(&mut rec, |rec, effect| {
             self.record_buffer_draw(rec, effect, primitive_type, call, None, 1)
         })
@@ -394,14 +397,15 @@ impl GraphicsDevice {
         }
         let indices = primitive_type.vertex_count(count);
         let mut rec = lock(&self.shared.rec);
-        let Some(bound) = rec.draw.indices.clone() else {
+        let Some(bound) = &rec.draw.indices else {
             return Err(XnaError::invalid_operation(NO_BUFFERS));
         };
+        let index_count = bound.index_count;
         if rec.draw.streams.is_empty() {
             return Err(XnaError::invalid_operation(NO_BUFFERS));
         }
         check_applied(&rec)?;
-        if i64::from(start_index) + indices as i64 > i64::from(bound.index_count) {
+        if i64::from(start_index) + indices as i64 > i64::from(index_count) {
             return Err(count_error(
                 "primitiveCount",
                 "The indices drawn run past the end of the index buffer.",
@@ -428,6 +432,15 @@ impl GraphicsDevice {
         let instances = match instances {
             Some(n) => instanced::check_streams(&rec.draw.streams, n)?,
             None => 1,
+        };
+        if instances == 1
+            && self.shared.auto_instancing
+            && repeat_last_draw(&mut rec, primitive_type, call)?
+        {
+            return Ok(());
+        }
+        let Some(bound) = &rec.draw.indices else {
+            return Err(XnaError::invalid_operation(NO_BUFFERS));
         };
         let index = IndexSource {
             buffer: Some(bound.core.state()?),
@@ -572,14 +585,6 @@ impl GraphicsDevice {
         indices: Option<IndexSource>,
         instances: u32,
     ) -> Result<()> {
-        if let ActiveEffect::Basic(e) = effect {
-            if self.shared.auto_instancing
-                && instances == 1
-                && repeat_last_draw(rec, e, primitive, call, indices.as_ref(), &self.shared.caps)?
-            {
-                return Ok(());
-            }
-        }
         let mut geometry = rec.builder.spare_geometry();
         match effect {
             ActiveEffect::Basic(e) => {
@@ -636,40 +641,42 @@ impl GraphicsDevice {
     }
 }
 
-/// Records a draw from the bound vertex buffers through the applied stock effect `effect` as a
-/// repeat of the frame's last draw ([`GeometryDraw::repeats`]) when that draw is one the
-/// compiler would merge it with: a BasicEffect draw that differs from it in nothing but the
-/// effect's transform and block (same states, sampler, texture, viewport, scissor, variant,
-/// streams, indices, topology and call, and nothing recorded between the two). Then only
-/// those values are kept, and nothing is checked again that the last draw's recording checked
-/// against the same state. Returns whether it did; `false` leaves the draw to be recorded
-/// whole.
+/// Records a draw of `call` from the bound vertex buffers (and, for an indexed call, the bound
+/// index buffer) through the applied stock effect as a repeat of the frame's last draw
+/// ([`GeometryDraw::repeats`]) when that draw is one the compiler would merge it with: a
+/// BasicEffect draw that differs from it in nothing but the effect's transform and block (same
+/// states, sampler, texture, viewport, scissor, variant, vertex layout, streams, indices,
+/// topology and call, with nothing recorded between the two). Then only those values are kept,
+/// and nothing is checked again that the last draw's recording checked against the same state.
+/// Returns whether it did; `false` leaves the draw to be recorded whole.
 ///
 /// The one merge rule, [`xnagraph_graph::compile::instances`], applied as the draw is
 /// recorded: a game's run of ten thousand `DrawIndexedPrimitives` of one mesh reaches the
-/// compiler as one draw.
-fn repeat_last_draw(
-    rec: &mut Recording,
-    effect: &AppliedEffect,
-    primitive: PrimitiveType,
-    call: DrawCall,
-    indices: Option<&IndexSource>,
-    caps: &xnagraph_graph::Capabilities,
-) -> Result<bool> {
+/// compiler as one draw. It reads the device's state in place (no reference is taken, no
+/// layout derived: a layout not already remembered for these streams and this effect is left
+/// to the whole recording), as it runs once per draw.
+fn repeat_last_draw(rec: &mut Recording, primitive: PrimitiveType, call: DrawCall) -> Result<bool> {
+    let states = &rec.draw;
+    let Some(effect) = states.effect.as_deref() else { return Ok(false) };
     if effect.material.shader != StockShader::Basic
         || !effect.bones.is_empty()
         || effect.texture2.is_some()
     {
         return Ok(false);
     }
+    let slot_texture;
     let texture = match effect.reads_slots[0] {
-        true => states::slot_texture(rec, 0, effect)?,
-        false => effect.texture.clone(),
+        true => {
+            slot_texture = states::slot_texture(rec, 0, effect)?;
+            &slot_texture
+        }
+        false => &effect.texture,
     };
-    // Derives (or finds) the layout of the bound streams, which it remembers in the states.
-    bound_stock_layout(&mut rec.draw, effect, caps)?;
-    let states = &rec.draw;
-    let Some(layout) = states.last_layout.as_ref().map(|l| &l.layout) else { return Ok(false) };
+    let Some(layout) =
+        states.last_layout.as_ref().filter(|l| l.is_of(&states.streams, effect.needs()))
+    else {
+        return Ok(false);
+    };
     let Some(last) = rec.builder.last_draw_mut() else { return Ok(false) };
     let same_draw = last.pipeline
         == (PipelineKey {
@@ -680,7 +687,7 @@ fn repeat_last_draw(
         })
         && last.sampler == states.samplers[0]
         && last.textures.len() == 1
-        && Arc::ptr_eq(last.textures.first(), &texture)
+        && Arc::ptr_eq(last.textures.first(), texture)
         && last.viewport == rec.viewport
         && last.scissor == rec.scissor;
     let Some(g) = last.geometry.as_deref_mut().filter(|_| same_draw) else { return Ok(false) };
@@ -689,21 +696,21 @@ fn repeat_last_draw(
         || g.texture2.is_some()
         || g.primitive != primitive
         || g.call != call
-        || g.layout != *layout
+        || g.layout != layout.layout
         || g.material.variant() != effect.material.variant()
         || g.streams.len() != states.streams.len()
     {
         return Ok(false);
     }
-    let same_indices = match (&g.indices, indices) {
-        (Some(a), Some(b)) => {
-            a.element_size == b.element_size
-                && match (&a.buffer, &b.buffer) {
-                    (Some(x), Some(y)) => Arc::ptr_eq(x, y),
-                    _ => false,
+    let same_indices = match (&g.indices, &states.indices, call) {
+        (Some(a), Some(b), DrawCall::Indexed { .. }) => {
+            a.element_size == b.element_size.bytes() as u8
+                && match &a.buffer {
+                    Some(buffer) => b.core.holds(buffer)?,
+                    None => false,
                 }
         }
-        (None, None) => true,
+        (None, _, DrawCall::Vertices { .. }) => true,
         _ => false,
     };
     if !same_indices {
