@@ -9,7 +9,7 @@ mod common;
 use common::{replay_final, scratch, vulkan};
 use xnagraph::{
     BasicEffect, BlendState, BufferUsage, Color, DepthFormat, DepthStencilState, DeviceOptions,
-    DynamicVertexBuffer, GraphicsDevice, GraphicsProfile, IndexBuffer, IndexElementSize,
+    DynamicVertexBuffer, GraphicsDevice, GraphicsProfile, IndexBuffer, IndexElementSize, Matrix,
     PresentationParameters, PrimitiveType, RasterizerState, SetDataOptions, Vector3, VertexBuffer,
     VertexPositionColor, VertexType,
 };
@@ -89,6 +89,14 @@ fn render(device: &GraphicsDevice, frames: u32) -> Vec<u8> {
         for i in 0..4 {
             device.draw_indexed_primitives(PrimitiveType::TriangleList, 4 * i, 0, 4, 0, 2).unwrap();
         }
+        // The first quad twice more, lower down, moved by World only: a run the device records
+        // as one draw with a repeat.
+        for k in 1..3 {
+            effect.world = Matrix::create_translation(0.0, -0.25 * k as f32, 0.0);
+            effect.current_technique().passes()[0].apply().unwrap();
+            device.draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 4, 0, 2).unwrap();
+        }
+        effect.world = Matrix::IDENTITY;
         let x = 2.0 + 4.0 * frame as f32;
         let white = Color::new(240, 240, 240, 255);
         moving
@@ -173,14 +181,16 @@ fn a_capture_of_geometry_frames_5_to_9_replays_to_the_live_final_frame_exactly()
                 _ => None,
             })
             .collect();
-        assert_eq!(draws.len(), 6, "four indexed, one dynamic, one user draw");
+        assert_eq!(draws.len(), 7, "four indexed, one repeated, one dynamic, one user draw");
         assert!(matches!(draws[0].1.call, DrawCall::Indexed { .. }));
+        let repeats: Vec<_> = draws.iter().map(|(_, g)| g.repeats.len()).collect();
+        assert_eq!(repeats, [0, 0, 0, 0, 1, 0, 0], "the run of two is one draw and a repeat");
         assert!(
-            matches!(draws[4].1.streams[0], StreamRecord::Buffer { buffer, .. } if buffer == moving.key)
+            matches!(draws[5].1.streams[0], StreamRecord::Buffer { buffer, .. } if buffer == moving.key)
         );
-        assert!(matches!(draws[5].1.streams[0], StreamRecord::User { .. }));
+        assert!(matches!(draws[6].1.streams[0], StreamRecord::User { .. }));
         assert_eq!(draws[0].0.depth_stencil, xnagraph_graph::DepthStencilState::DEFAULT);
-        assert_eq!(draws[5].0.blend, xnagraph_graph::BlendState::ADDITIVE);
+        assert_eq!(draws[6].0.blend, xnagraph_graph::BlendState::ADDITIVE);
     }
     assert_eq!(replay_final(&capture), live);
 }
@@ -331,9 +341,12 @@ fn the_event_list_shows_each_geometry_draw_with_its_call_counts_and_states() {
         .collect();
     let calls: Vec<_> = draws
         .iter()
-        .map(|d| (d.call, d.primitive.as_deref().unwrap(), d.primitives, d.vertices, d.instances))
+        .map(|d| {
+            let primitive = d.primitive.as_deref().unwrap();
+            (d.call, primitive, d.primitives, d.vertices, d.instances, d.repeats)
+        })
         .collect();
-    let indexed_quad = ("DrawIndexedPrimitives", "TriangleList", 2, 6, 1);
+    let indexed_quad = ("DrawIndexedPrimitives", "TriangleList", 2, 6, 1, 0);
     assert_eq!(
         calls,
         [
@@ -341,15 +354,16 @@ fn the_event_list_shows_each_geometry_draw_with_its_call_counts_and_states() {
             indexed_quad,
             indexed_quad,
             indexed_quad,
-            ("DrawPrimitives", "TriangleStrip", 2, 4, 1),
-            ("DrawIndexedPrimitives", "TriangleList", 1, 3, 1),
+            ("DrawIndexedPrimitives", "TriangleList", 2, 6, 1, 1),
+            ("DrawPrimitives", "TriangleStrip", 2, 4, 1, 0),
+            ("DrawIndexedPrimitives", "TriangleList", 1, 3, 1, 0),
         ]
     );
     for (i, d) in draws.iter().enumerate() {
         assert_eq!(d.effect, "BasicEffect", "draw {i}");
         assert_eq!(d.depth_stencil, "Default", "draw {i}");
         assert_eq!(d.rasterizer, "CullNone", "draw {i}");
-        assert_eq!(d.blend, if i == 5 { "Additive" } else { "Opaque" }, "draw {i}");
+        assert_eq!(d.blend, if i == 6 { "Additive" } else { "Opaque" }, "draw {i}");
         assert_eq!(d.viewport, [0, 0, W, H], "draw {i}");
         assert_eq!(d.sprites, 0);
     }

@@ -27,6 +27,25 @@ fn the_seeds_are_real_captures_of_this_format_version() {
         .collect();
     let current = xnagraph_graph::capture::container::VERSION;
     assert!(versions.iter().all(|&v| v == current), "{versions:?}");
+    // A run of draws recorded as one draw with repeats is in the corpus for mutants to reach.
+    let repeats: usize = corpus.iter().map(|seed| repeats(seed)).sum();
+    assert!(repeats > 0, "no seed holds a repeated geometry draw");
+}
+
+/// The repeats of every geometry draw of a capture.
+fn repeats(seed: &[u8]) -> usize {
+    use xnagraph_graph::capture::record::{NodeRecord, OpRecord};
+    let capture = xnagraph_graph::capture::Capture::from_bytes(seed).unwrap();
+    let flushes = capture.frames.iter().flat_map(|f| &f.flushes);
+    let ops = flushes.flat_map(|f| &f.nodes).flat_map(|n| match n {
+        NodeRecord::Pass { ops, .. } => ops.as_slice(),
+        _ => &[],
+    });
+    ops.map(|op| match op {
+        OpRecord::Geometry(_, g) => g.repeats.len(),
+        _ => 0,
+    })
+    .sum()
 }
 
 #[test]

@@ -192,6 +192,12 @@ pub struct DeviceOptions {
     /// ([`DeviceOptions::print_plans`]) shows each merge as `first-last as n instances`, and the
     /// pixels are the same with it off. The Vulkan backend draws a merged run as one draw; the
     /// SDL_gpu backend draws it draw by draw.
+    ///
+    /// The merge starts at the call: a draw that the frame's last draw could merge with is
+    /// recorded as that draw's repeat, keeping only its transform and uniform block, so a run
+    /// costs the compiler and the backend one op (`0 as n instances` in the plan text). An
+    /// `OcclusionQuery.Begin` between two draws keeps them apart, so a query counts what was
+    /// drawn inside its span. A frame capture keeps the repeats as recorded.
     pub auto_instancing: bool,
     /// Transient memory (on by default; not XNA's): a render target's multisample image and
     /// its depth/stencil image are only ever attachments, and in a frame that clears or
