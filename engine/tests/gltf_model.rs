@@ -331,6 +331,16 @@ fn the_content_manager_reads_a_model_without_an_xnb_from_its_glb_or_gltf() {
     assert_eq!(bar.skins().len(), 1);
     assert!(std::sync::Arc::ptr_eq(&bar, &content.load::<Model>("BAR").unwrap()));
     assert!(matches!(content.load::<Model>("missing"), Err(XnaError::ContentLoad { .. })));
+    // Unload disposes what the file made: the buffers, and the textures decoded from its
+    // images (the model's own, where an XNB model's textures are assets of their own).
+    let pillar = &scene.meshes().by_name("Pillar").unwrap().mesh_parts()[0];
+    let ModelEffect::Basic(e) = pillar.effect().unwrap() else { panic!("BasicEffect") };
+    let effect = e.lock().unwrap();
+    let checker = effect.texture().unwrap();
+    assert!(!checker.is_disposed());
+    content.unload();
+    assert!(pillar.vertex_buffer().unwrap().is_disposed());
+    assert!(checker.is_disposed(), "the model's texture is disposed with it");
 }
 
 /// The camera both pixel tests look through, and the pixel where world point `p` lands.

@@ -106,6 +106,10 @@ pub struct Model {
     pub(crate) rest_poses: Vec<BonePose>,
     pub(crate) skins: Vec<ModelSkin>,
     pub(crate) animations: Vec<ModelAnimation>,
+    /// Textures the model's file made for it (a glTF file's images, and the white texel its
+    /// untextured materials sample): its own, as its buffers are, where an XNB model's textures
+    /// are assets of their own.
+    pub(crate) textures: Vec<crate::resources::texture::Texture2D>,
 }
 
 impl Model {
@@ -253,8 +257,12 @@ impl Model {
     }
 
     /// `Dispose` of what the model's file made, as `ContentManager.Unload` does: the vertex
-    /// and index buffers (the effects hold nothing of their own; their textures are assets).
+    /// and index buffers, and the textures a glTF file made (an XNB model's effects hold
+    /// nothing of their own: their textures are assets).
     pub(crate) fn dispose_resources(&self) {
+        for texture in &self.textures {
+            texture.dispose();
+        }
         for part in self.meshes.iter().flat_map(|m| m.parts.iter()) {
             if let Some(b) = &part.vertex_buffer {
                 b.dispose();

@@ -36,6 +36,11 @@ pub struct Materials {
 }
 
 impl Materials {
+    /// The textures made: each image decoded, and the white texel.
+    pub fn into_textures(self) -> Vec<Texture2D> {
+        self.images.into_values().chain(self.white).collect()
+    }
+
     /// The effect of `material` for vertices holding `inputs`; `what` names the primitive.
     pub fn effect(
         &mut self,

@@ -82,6 +82,7 @@ impl File<'_> {
             rest_poses: bones.rest_poses,
             skins,
             animations,
+            textures: materials.into_textures(),
         })
     }
 

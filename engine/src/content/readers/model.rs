@@ -229,6 +229,7 @@ impl ContentReader<'_> {
             rest_poses: rest_poses.collect(),
             skins: Vec::new(),
             animations: Vec::new(),
+            textures: Vec::new(),
             bones: ModelBoneCollection(bones),
             meshes: ModelMeshCollection(meshes),
             root,
