@@ -332,6 +332,19 @@ pub struct StockMaterial {
 }
 
 impl StockMaterial {
+    /// Whether `other` selects the same variant as this block: the same shader and the same
+    /// options word, bit for bit. The variant is a function of the two, so this is the cheap
+    /// form of comparing [`variant`](Self::variant)s (the engine writes each option as 0, 1 or
+    /// 2, so the two tests agree on every block it makes).
+    pub fn selects_same_variant(&self, other: &StockMaterial) -> bool {
+        let at = self.shader.options_at();
+        self.shader == other.shader
+            && self.block[at..at + 4]
+                .iter()
+                .zip(&other.block[at..at + 4])
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+    }
+
     /// The variant the block's options word selects (see [`StockShader::options_at`]): for
     /// BasicEffect x vertex colour, y texture, z lighting (0 unlit, 1 per vertex, 2 per pixel),
     /// w fog; for AlphaTestEffect x vertex colour, y equality form, z fog; for DualTextureEffect
@@ -678,6 +691,26 @@ mod tests {
         moved.block[0] = -3.0;
         moved.block[MATERIAL_FLOATS - 5] = 9.0;
         assert_eq!(moved.variant(), basic);
+    }
+
+    #[test]
+    fn two_blocks_select_the_same_variant_when_shader_and_options_word_match() {
+        let lit = material(StockShader::Basic, [0.0, 0.0, 1.0, 0.0]);
+        let mut recoloured = lit;
+        recoloured.block[0] = -3.0;
+        recoloured.block[MATERIAL_FLOATS - 5] = 9.0;
+        assert!(lit.selects_same_variant(&recoloured));
+        assert_eq!(lit.variant(), recoloured.variant());
+        for i in 0..4 {
+            let mut options = [0.0, 0.0, 1.0, 0.0];
+            options[i] = if i == 2 { 2.0 } else { 1.0 };
+            let other = material(StockShader::Basic, options);
+            assert!(!lit.selects_same_variant(&other), "option {i}");
+            assert_ne!(lit.variant(), other.variant(), "option {i}");
+        }
+        // The same word in another shader's block is another variant.
+        let skinned = material(StockShader::Skinned, [0.0, 0.0, 1.0, 0.0]);
+        assert!(!lit.selects_same_variant(&skinned));
     }
 
     #[test]

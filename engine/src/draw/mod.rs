@@ -697,7 +697,7 @@ fn repeat_last_draw(rec: &mut Recording, primitive: PrimitiveType, call: DrawCal
         || g.primitive != primitive
         || g.call != call
         || g.layout != layout.layout
-        || g.material.variant() != effect.material.variant()
+        || !g.material.selects_same_variant(&effect.material)
         || g.streams.len() != states.streams.len()
     {
         return Ok(false);

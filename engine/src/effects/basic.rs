@@ -41,6 +41,10 @@ pub struct BasicEffect {
     device: Arc<DeviceShared>,
     /// One white texel: what an untextured draw samples.
     white: Texture2D,
+    /// Its backend state, which stays the same: the texel is written once, before anything
+    /// shares it, so nothing renames it (see `Texture2D::set_data`). `Apply` clones this
+    /// rather than taking the texture's lock.
+    white_state: Arc<TextureState>,
     /// `World` (default identity): object space to world space.
     pub world: Matrix,
     /// `View` (default identity): world space to view space.
@@ -95,6 +99,7 @@ impl Clone for BasicEffect {
         BasicEffect {
             device: self.device.clone(),
             white: self.white.share(),
+            white_state: self.white_state.clone(),
             world: self.world,
             view: self.view,
             projection: self.projection,
@@ -182,6 +187,7 @@ impl BasicEffect {
         let white = white_texel(device)?;
         Ok(BasicEffect {
             device: device.shared.clone(),
+            white_state: white.core.state()?,
             white,
             world: Matrix::IDENTITY,
             view: Matrix::IDENTITY,
@@ -462,7 +468,7 @@ impl StockEffect for BasicEffect {
                     "BasicEffect.TextureEnabled is set but BasicEffect.Texture is null.",
                 ))
             }
-            (false, _, _) => self.white.core.state()?,
+            (false, _, _) => self.white_state.clone(),
         };
         let a = self.alpha.clamp(0.0, 1.0);
         let d = self.diffuse_color;

@@ -45,6 +45,11 @@ pub enum BufferUsage {
 pub(crate) struct BufferCore {
     pub res: ResourceCore,
     state: std::sync::Mutex<Option<Arc<BufferState>>>,
+    /// The address of `state`'s buffer, which is the buffer's for its whole life (only
+    /// disposal takes it): a draw asks whether it still binds the buffer a recorded draw
+    /// holds by comparing addresses, without the lock. The recorded draw's reference keeps
+    /// that address from being reused.
+    identity: usize,
     desc: BufferDesc,
     usage: BufferUsage,
     content_lost: AtomicBool,
@@ -67,6 +72,7 @@ impl BufferCore {
         shared.capture.buffer_created(&state, usage == BufferUsage::WriteOnly);
         let core = Arc::new(BufferCore {
             res: ResourceCore::new(kind, Arc::downgrade(shared)),
+            identity: Arc::as_ptr(&state) as usize,
             state: std::sync::Mutex::new(Some(state)),
             desc,
             usage,
@@ -235,10 +241,7 @@ impl BoundBuffer for BufferCore {
 
     fn holds(&self, state: &Arc<BufferState>) -> Result<bool> {
         self.res.check_alive()?;
-        match lock(&self.state).as_ref() {
-            Some(own) => Ok(Arc::ptr_eq(own, state)),
-            None => Err(XnaError::ObjectDisposed { object: self.res.kind }),
-        }
+        Ok(self.identity == Arc::as_ptr(state) as usize)
     }
 }
 
