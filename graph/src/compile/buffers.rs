@@ -352,12 +352,7 @@ mod tests {
                 min_vertex: 0,
                 vertex_span: 2,
             },
-            instances: 1,
-            material: StockMaterial::default(),
-            texture2: None,
-            bones: Vec::new(),
-            custom: None,
-            repeats: Vec::new(),
+            ..GeometryDraw::default()
         }));
         d
     }
