@@ -20,8 +20,9 @@
 //! XNA teaches drawing a mesh many times as set World, apply, DrawIndexedPrimitives, once per
 //! object: thousands of draws a frame that each differ only in a few matrices and colours. What
 //! the run must share, draw by draw, so that one instanced draw gives the same pixels:
-//! - a BasicEffect draw ([`StockShader::Basic`](crate::geometry::StockShader::Basic), the one stock effect with an instanced stage
-//!   pair), of one instance, whose vertex streams are all per vertex (no instance data of its own);
+//! - a BasicEffect draw ([`StockShader::Basic`](crate::geometry::StockShader::Basic), the one
+//!   stock effect with an instanced stage pair), of one instance, whose vertex streams are all
+//!   per vertex (no instance data of its own);
 //! - the same pipeline: states, stock variant, vertex layout, topology;
 //! - the same vertex streams (buffer and offset, or arena range), indices and draw call;
 //! - the same textures and samplers, viewport and scissor.
