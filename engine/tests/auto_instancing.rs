@@ -150,3 +150,63 @@ fn merged_runs_draw_the_pixels_of_the_draws_they_merge() {
     let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
     assert_eq!(different, 0, "pixels differ between merged and separate draws");
 }
+
+/// A run's lights, eye position and fog colour are one uniform block for all its instances
+/// (what XNA sets per object, World and the material colours, is each instance's own): a draw
+/// that changes a light, or the view, starts a new run, and every cube keeps its own lighting.
+#[test]
+fn a_draw_that_changes_a_light_or_the_view_starts_a_new_run() {
+    let _v = Validation::new();
+    let draw_frame = |device: &GraphicsDevice, red_light: bool| {
+        let (vb, ib) = cube(device);
+        device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
+        device.clear(Color::new(10, 20, 30, 255)).unwrap();
+        device.set_vertex_buffer(Some(&vb)).unwrap();
+        device.set_indices(Some(&ib)).unwrap();
+        let mut effect = BasicEffect::new(device).unwrap();
+        effect.enable_default_lighting();
+        effect.projection = Matrix::create_orthographic(W as f32, H as f32, 1.0, 100.0);
+        let eye = |x: f32| {
+            Matrix::create_look_at(Vector3::new(x, 0.0, 20.0), Vector3::ZERO, Vector3::UNIT_Y)
+        };
+        effect.view = eye(0.0);
+        for i in 0..6 {
+            if i == 2 && red_light {
+                // A redder key light for cubes 2 and 3.
+                effect.directional_light0.diffuse_color = Vector3::new(1.0, 0.2, 0.1);
+            }
+            if i == 4 {
+                // The eye moves for cubes 4 and 5 (their transform moves with it).
+                effect.view = eye(3.0);
+            }
+            let a = 0.4 + 0.3 * i as f32;
+            effect.world = Matrix::create_scale(7.0, 7.0, 7.0)
+                * Matrix::create_rotation_y(a)
+                * Matrix::create_rotation_x(0.5 * a)
+                * Matrix::create_translation(-25.0 + 10.0 * i as f32, 3.0, 0.0);
+            effect.diffuse_color = Vector3::new(0.8, 0.7 - 0.1 * i as f32, 0.5);
+            effect.current_technique().passes()[0].apply().unwrap();
+            device.draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 24, 0, 12).unwrap();
+        }
+        read_back_buffer(device)
+    };
+    let merged = device(true);
+    let pixels = draw_frame(&merged, true);
+    assert_eq!(merged.last_plan_cost().unwrap().draws, 3, "one draw per pair of cubes");
+    let separate = device(false);
+    let reference = draw_frame(&separate, true);
+    assert_eq!(separate.last_plan_cost().unwrap().draws, 6);
+    // The redder light shows: cube 2 is less green and less blue than under the rig's key light
+    // (whose red is already full).
+    let rig = draw_frame(&device(true), false);
+    let sums = |pixels: &[Color], channel: fn(&Color) -> u8| {
+        let x0 = W / 2 - 25 + 10 * 2 - 4;
+        let region = (0..H).flat_map(|y| (x0..x0 + 18).map(move |x| (x, y)));
+        region.map(|(x, y)| u32::from(channel(&at(pixels, W, x, y)))).sum::<u32>()
+    };
+    let (green, blue) = (|c: &Color| c.g, |c: &Color| c.b);
+    assert!(sums(&pixels, green) + 500 < sums(&rig, green), "less green");
+    assert!(sums(&pixels, blue) + 500 < sums(&rig, blue), "less blue");
+    let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
+    assert_eq!(different, 0, "pixels differ between merged and separate draws");
+}

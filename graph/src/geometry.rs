@@ -251,12 +251,12 @@ pub struct GeometryDraw {
     /// [`crate::ShaderKind::CustomGeometry`]); `None` for the stock effects.
     pub custom: Option<Box<crate::custom::CustomDraw>>,
     /// The same draw again, once per entry, in order after this one, each with its own
-    /// transform and block: a run of draws that differ in nothing but their stock effect's
-    /// values, recorded as one draw ([`GeometryDraw::can_repeat`]) while the device merges such
-    /// runs ([`crate::FrameCommands::merge_instances`]). The draw and its repeats are drawn as
-    /// one instanced draw ([`crate::compile::instances`]). Each repeat's block selects the
-    /// draw's variant. Empty for every other draw.
-    pub repeats: Vec<StockValues>,
+    /// transform and values ([`BasicInstance`]; the rest of its block is this draw's): a run of
+    /// draws that differ in nothing but their stock effect's values of a draw's own, recorded
+    /// as one draw ([`GeometryDraw::can_repeat`]) while the device merges such runs
+    /// ([`crate::FrameCommands::merge_instances`]). The draw and its repeats are drawn as one
+    /// instanced draw ([`crate::compile::instances`]). Empty for every other draw.
+    pub repeats: Vec<BasicInstance>,
 }
 
 /// A draw of nothing: no streams, no vertices, the default material.

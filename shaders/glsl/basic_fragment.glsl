@@ -14,20 +14,14 @@ layout(location = 2) in vec2 v_texcoord;
 layout(location = 3) in vec3 v_position_ws;
 layout(location = 4) in vec3 v_normal_ws;
 #ifdef INSTANCED
-layout(location = 5) flat in int v_instance;
+layout(location = 5) flat in vec4 v_material_diffuse;
+layout(location = 6) flat in vec4 v_material_emissive;
+layout(location = 7) flat in vec4 v_material_specular;
 #endif
 
 layout(location = 0) out vec4 out_color;
 
 void main() {
-#ifdef INSTANCED
-    // Only per-pixel lighting and fog read the block here: the other variants load none of it.
-    if (PER_PIXEL_LIGHTING) {
-        b = basic_instances.instances[v_instance];
-    } else if (FOG) {
-        b = basic_instances.instances[v_instance];
-    }
-#endif
     vec4 color = v_diffuse;
     if (TEXTURE) {
         color *= texture(basic_texture, v_texcoord);
@@ -35,8 +29,14 @@ void main() {
     if (PER_PIXEL_LIGHTING) {
         vec3 lit_diffuse;
         vec3 lit_specular;
+#ifdef INSTANCED
         compute_lights(normalize(b.eye_position.xyz - v_position_ws), normalize(v_normal_ws),
+                       v_material_diffuse, v_material_emissive.rgb, v_material_specular,
                        lit_diffuse, lit_specular);
+#else
+        compute_lights(normalize(b.eye_position.xyz - v_position_ws), normalize(v_normal_ws),
+                       b.diffuse, b.emissive.rgb, b.specular, lit_diffuse, lit_specular);
+#endif
         color.rgb *= lit_diffuse;
         color.rgb += lit_specular * color.a;
     } else if (PER_VERTEX_LIGHTING) {

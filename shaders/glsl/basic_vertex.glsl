@@ -22,7 +22,10 @@ layout(location = 2) out vec2 v_texcoord;
 layout(location = 3) out vec3 v_position_ws;
 layout(location = 4) out vec3 v_normal_ws;
 #ifdef INSTANCED
-layout(location = 5) flat out int v_instance;
+// The instance's material for the fragment stage's per-pixel lighting.
+layout(location = 5) flat out vec4 v_material_diffuse;
+layout(location = 6) flat out vec4 v_material_emissive;
+layout(location = 7) flat out vec4 v_material_specular;
 #endif
 
 #ifdef SKINNED
@@ -68,31 +71,36 @@ void skin(inout vec4 position, inout vec3 normal) {
 
 void main() {
 #ifdef INSTANCED
-    b = basic_instances.instances[gl_InstanceIndex];
-    v_instance = gl_InstanceIndex;
+    BasicDraw p = basic_instances.instances[gl_InstanceIndex];
+    v_material_diffuse = p.diffuse;
+    v_material_emissive = p.emissive;
+    v_material_specular = p.specular;
+#else
+    BasicDraw p = BasicDraw(b.world_view_projection, b.world, mat3(b.world_inverse_transpose),
+                            b.diffuse, b.emissive, b.specular, b.fog_vector);
 #endif
     vec4 position = vec4(in_position, 1.0);
     vec3 normal = in_normal;
 #ifdef SKINNED
     skin(position, normal);
 #endif
-    gl_Position = b.world_view_projection * position;
+    gl_Position = p.world_view_projection * position;
     vec4 vertex_color = VERTEX_COLOR ? in_color : vec4(1.0);
-    vec3 position_ws = (b.world * position).xyz;
-    vec3 normal_ws = normalize(mat3(b.world_inverse_transpose) * normal);
-    float fog = FOG ? clamp(dot(position, b.fog_vector), 0.0, 1.0) : 0.0;
+    vec3 position_ws = (p.world * position).xyz;
+    vec3 normal_ws = normalize(p.world_inverse_transpose * normal);
+    float fog = FOG ? clamp(dot(position, p.fog_vector), 0.0, 1.0) : 0.0;
     v_specular = vec4(0.0, 0.0, 0.0, fog);
     if (PER_VERTEX_LIGHTING) {
         vec3 lit_diffuse;
         vec3 lit_specular;
-        compute_lights(normalize(b.eye_position.xyz - position_ws), normal_ws, lit_diffuse,
-                       lit_specular);
-        v_diffuse = vec4(lit_diffuse, b.diffuse.a) * vertex_color;
+        compute_lights(normalize(b.eye_position.xyz - position_ws), normal_ws, p.diffuse,
+                       p.emissive.rgb, p.specular, lit_diffuse, lit_specular);
+        v_diffuse = vec4(lit_diffuse, p.diffuse.a) * vertex_color;
         v_specular.rgb = lit_specular;
     } else if (PER_PIXEL_LIGHTING) {
-        v_diffuse = vec4(vertex_color.rgb, vertex_color.a * b.diffuse.a);
+        v_diffuse = vec4(vertex_color.rgb, vertex_color.a * p.diffuse.a);
     } else {
-        v_diffuse = b.diffuse * vertex_color;
+        v_diffuse = p.diffuse * vertex_color;
     }
     v_texcoord = in_texcoord;
     v_position_ws = position_ws;

@@ -258,20 +258,28 @@ pub const CUBE_REFERENCE_GLSL: &str = include_str!("../glsl/cube_reference.glsl"
 /// The text of [`CUBE_REFERENCE_FRAG`] (`glsl/cube_reference.frag`), for the same use.
 pub const CUBE_REFERENCE_FRAG_GLSL: &str = include_str!("../glsl/cube_reference.frag");
 
-/// BasicEffect's vertex stage for a merged run of draws: instance `i` reads block `i`
-/// (`BasicBlock`, the uniform block's layout, 448 bytes) of a storage buffer at set 0, binding 0,
-/// and hands `gl_InstanceIndex` to the fragment stage (location 5, flat).
+/// BasicEffect's vertex stage for a merged run of draws: instance `i` reads its own values
+/// (`BasicDraw`, [`BASIC_INSTANCE_BYTES`]) from element `i` of a storage buffer at set 0, binding
+/// 0, and what the run shares (eye, lights) from the first draw's uniform block at set 1; it hands
+/// the instance's diffuse, emissive and specular colours to the fragment stage (locations 5 to
+/// 7, flat).
 pub const BASIC_INSTANCED_VERT: Stage = Stage {
     name: "basic_instanced.vert",
     spirv: include_bytes!("../spirv/basic_instanced.vert.spv"),
 };
 
-/// BasicEffect's fragment stage for a merged run of draws: the instance's block from a storage
-/// buffer at set 2, binding 2 (after the two samplers).
+/// BasicEffect's fragment stage for a merged run of draws: the instance's material colours
+/// from the vertex stage, what the run shares (eye, lights, fog colour) from the first draw's
+/// uniform block at set 3; its samplers at set 2 as [`BASIC_FRAG`]'s.
 pub const BASIC_INSTANCED_FRAG: Stage = Stage {
     name: "basic_instanced.frag",
     spirv: include_bytes!("../spirv/basic_instanced.frag.spv"),
 };
+
+/// Bytes of one instance of a merged run in the instanced stages' storage buffer (`BasicDraw`,
+/// std430): the transform, then the floats of BasicEffect's block that are one draw's own
+/// ([`xnagraph_graph::BASIC_INSTANCE_PARTS`]), in that order.
+pub const BASIC_INSTANCE_BYTES: u64 = 4 * xnagraph_graph::BASIC_INSTANCE_FLOATS as u64;
 
 /// SkinnedEffect vertex stage: BasicEffect's inputs and block (set 1, binding 0) and the bone
 /// indices (`uvec4`, location 5) and weights (vec4, location 6); the bones, 72 4×3 matrices as

@@ -286,10 +286,10 @@ impl FrameSlot {
                     ty: vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
                     descriptor_count: 4,
                 },
-                // Merged runs' blocks: the frame's set 0, and one per instanced texture set.
+                // Merged runs' instances: the frame's one set 0.
                 vk::DescriptorPoolSize {
                     ty: vk::DescriptorType::STORAGE_BUFFER,
-                    descriptor_count: capacity + 1,
+                    descriptor_count: 1,
                 },
             ];
             let info = vk::DescriptorPoolCreateInfo::default()

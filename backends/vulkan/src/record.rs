@@ -16,6 +16,7 @@ use xnagraph_graph::{
     BackendError, FrameCommands, FramePlan, Image, Node, PassOp, PlanNodeKind, SpriteInstance,
     MAX_DRAW_TEXTURES,
 };
+use xnagraph_shaders::BASIC_INSTANCE_BYTES;
 
 use crate::buffer::{self, BufferTable};
 use crate::device::Gpu;
@@ -82,11 +83,17 @@ pub(crate) fn measure(
                     let i = op.index;
                     match segment.ops.get(i) {
                         Some(PassOp::Draw(_)) if op.draws() > 1 => {
-                            // A merged run, or a draw with repeats: its blocks, from a block
-                            // boundary (at most two slots of padding), and at most one texture
-                            // set.
+                            // A merged run, or a draw with repeats: its instances from an
+                            // instance boundary (less than one slot of padding before them, the
+                            // last slot partly filled), the run's block in a slot of its own,
+                            // and at most one texture set.
                             needs.geometry = true;
-                            needs.draws += op.draws() + 2;
+                            let instances = BASIC_INSTANCE_BYTES * u64::from(op.draws());
+                            let slots = instances.div_ceil(uniform_stride) + 2;
+                            needs.draws = u32::try_from(slots)
+                                .ok()
+                                .and_then(|s| needs.draws.checked_add(s))
+                                .ok_or_else(|| plan_error("more uniform slots than 2^32".into()))?;
                             needs.texture_sets += 1;
                             needs.samplers += 2;
                         }

@@ -21,10 +21,10 @@ pub mod states;
 use bytemuck::Pod;
 use xnagraph_graph::compile::instances::MAX_RUN;
 use xnagraph_graph::{
-    Attribute, AttributeSource, BindingLayout, BlendState, DepthStencilState, Draw, DrawCall,
-    DrawTextures, GeometryDraw, IndexSource, PipelineKey, PrimitiveType, RasterizerState,
-    SamplerState, ShaderKind, StockShader, StockValues, TextureState, VertexFormat, VertexLayout,
-    VertexSource, ATTRIBUTES,
+    Attribute, AttributeSource, BasicInstance, BindingLayout, BlendState, DepthStencilState, Draw,
+    DrawCall, DrawTextures, GeometryDraw, IndexSource, PipelineKey, PrimitiveType, RasterizerState,
+    SamplerState, ShaderKind, StockShader, TextureState, VertexFormat, VertexLayout, VertexSource,
+    ATTRIBUTES,
 };
 
 use std::sync::Arc;
@@ -644,9 +644,10 @@ impl GraphicsDevice {
 /// Records a draw of `call` from the bound vertex buffers (and, for an indexed call, the bound
 /// index buffer) through the applied stock effect as a repeat of the frame's last draw
 /// ([`GeometryDraw::repeats`]) when that draw is one the compiler would merge it with: a
-/// BasicEffect draw that differs from it in nothing but the effect's transform and block (same
-/// states, sampler, texture, viewport, scissor, variant, vertex layout, streams, indices,
-/// topology and call, with nothing recorded between the two). Then only those values are kept,
+/// BasicEffect draw that differs from it in nothing but the effect's transform and a draw's own
+/// values (World, the material colours: same states, sampler, texture, viewport, scissor,
+/// lights, eye, fog colour, variant, vertex layout, streams, indices, topology and call, with
+/// nothing recorded between the two). Then only those values are kept,
 /// and nothing is checked again that the last draw's recording checked against the same state.
 /// Returns whether it did; `false` leaves the draw to be recorded whole.
 ///
@@ -697,7 +698,7 @@ fn repeat_last_draw(rec: &mut Recording, primitive: PrimitiveType, call: DrawCal
         || g.primitive != primitive
         || g.call != call
         || g.layout != layout.layout
-        || !g.material.selects_same_variant(&effect.material)
+        || !g.material.shares_run_values(&effect.material)
         || g.streams.len() != states.streams.len()
     {
         return Ok(false);
@@ -723,7 +724,7 @@ fn repeat_last_draw(rec: &mut Recording, primitive: PrimitiveType, call: DrawCal
             return Ok(false);
         }
     }
-    g.repeats.push(StockValues { transform: effect.transform, block: effect.material.block });
+    g.repeats.push(BasicInstance::new(&effect.transform, &effect.material.block));
     Ok(true)
 }
 

@@ -369,8 +369,9 @@ impl Capture {
         }
         if !g.repeats.is_empty() {
             // Repeats are drawn as instances of one instanced BasicEffect draw: only a draw
-            // that can be one ([`GeometryDraw::can_repeat`]) has them, each selecting its
-            // variant, and a run is at most [`MAX_RUN`] draws.
+            // that can be one ([`GeometryDraw::can_repeat`]) has them, each sharing the run's
+            // values ([`StockMaterial::shares_run_values`]: so the draw's variant too), and a
+            // run is at most [`MAX_RUN`] draws.
             let custom = g.custom.is_some();
             if !repeatable(custom, g.material.shader, g.instances, &g.bones, &g.layout) {
                 return bad("with repeats that cannot be instances of it");
@@ -378,12 +379,14 @@ impl Capture {
             if g.repeats.len() >= MAX_RUN as usize {
                 return bad(&format!("of {} repeats (at most {})", g.repeats.len(), MAX_RUN - 1));
             }
-            let variant = g.material.variant();
-            let other = |v: &StockValues| {
-                StockMaterial { shader: g.material.shader, block: v.block }.variant() != variant
+            let apart = |v: &StockValues| {
+                let repeat = StockMaterial { shader: g.material.shader, block: v.block };
+                !g.material.shares_run_values(&repeat)
             };
-            if g.repeats.iter().any(other) {
-                return bad("with a repeat of another variant");
+            if let Some(i) = g.repeats.iter().position(apart) {
+                return bad(&format!(
+                    "whose repeat {i} has other lights, eye, fog colour or options"
+                ));
             }
         }
         let attributes = g.layout.attributes.iter().take(ATTRIBUTES).flatten();

@@ -326,7 +326,12 @@ impl Rebuilder {
                         .collect(),
                 })
             }),
-            repeats: g.repeats.clone(),
+            // Each repeat shares the rest of its block with the draw (checked on read).
+            repeats: g
+                .repeats
+                .iter()
+                .map(|v| crate::geometry::BasicInstance::new(&v.transform, &v.block))
+                .collect(),
         }
     }
 }

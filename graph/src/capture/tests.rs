@@ -366,7 +366,7 @@ fn instanced_draws_read_within_their_instance_streams() {
 }
 
 /// Repeats are instances of one instanced BasicEffect draw: a capture holds them only on a draw
-/// that can be one, each of the draw's variant.
+/// that can be one, each sharing the draw's lights, eye, fog colour and options.
 #[test]
 fn repeats_are_read_only_where_they_can_be_instances() {
     use crate::geometry::{StockShader, StockValues, MATERIAL_FLOATS};
@@ -393,7 +393,17 @@ fn repeats_are_read_only_where_they_can_be_instances() {
         panic!("three repeats of the variant: {e}");
     }
     let e = read(repeated(vec![values(0.0), values(1.0)])).unwrap_err();
-    assert!(e.message.contains("a repeat of another variant"), "{e}");
+    assert!(e.message.contains("repeat 1 has other lights, eye, fog colour or options"), "{e}");
+    // A repeat's own values (World, here) may differ; a light's may not.
+    let mut moved = values(0.0);
+    moved.block[0] = 7.0;
+    if let Err(e) = read(repeated(vec![moved])) {
+        panic!("a repeat of another World: {e}");
+    }
+    let mut relit = values(0.0);
+    relit.block[60] = 7.0;
+    let e = read(repeated(vec![moved, relit])).unwrap_err();
+    assert!(e.message.contains("repeat 1 has other lights"), "{e}");
     let mut skinned = repeated(vec![values(0.0)]);
     skinned.material.shader = StockShader::Skinned;
     let e = read(skinned).unwrap_err();

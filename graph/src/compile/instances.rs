@@ -6,8 +6,10 @@
 //! nodes where each run of two or more consecutive planned draws that a merge cannot tell apart
 //! is one [`PlannedOp`] whose [`PlannedOp::instances`] counts the run and
 //! [`PlannedOp::repeats`] its draws' repeats: the backend draws the first draw's buffers once
-//! per draw and repeat of the run, instance `i` reading the `i`th one's World, transform and
-//! material from a per-frame buffer of blocks instead of a uniform block.
+//! per draw and repeat of the run, instance `i` reading the `i`th one's own values (transform,
+//! World, material colours: [`BASIC_INSTANCE_PARTS`](crate::geometry::BASIC_INSTANCE_PARTS))
+//! from a per-frame buffer of instances, and what the run shares from the first draw's uniform
+//! block.
 //!
 //! A device that merges also merges as it records: a draw that the last draw of its segment
 //! could merge with becomes one of that draw's [`GeometryDraw::repeats`] (its transform and
@@ -24,6 +26,9 @@
 //!   stock effect with an instanced stage pair), of one instance, whose vertex streams are all
 //!   per vertex (no instance data of its own);
 //! - the same pipeline: states, stock variant, vertex layout, topology;
+//! - the same eye position, fog colour, lights and options: what a draw may change in a run is
+//!   what XNA sets per object, World and the material colours
+//!   ([`StockMaterial::shares_run_values`](crate::geometry::StockMaterial::shares_run_values));
 //! - the same vertex streams (buffer and offset, or arena range), indices and draw call;
 //! - the same textures and samplers, viewport and scissor.
 //!
@@ -35,7 +40,7 @@
 use std::sync::Arc;
 
 use crate::commands::{Draw, FrameCommands, Node, PassOp};
-use crate::geometry::{GeometryDraw, IndexSource, StockVariant, VertexSource};
+use crate::geometry::{GeometryDraw, IndexSource, VertexSource};
 use crate::plan::{PlanNode, PlanNodeKind, PlannedOp};
 
 /// The most draws one merged op draws, repeats included (bounds the frame's buffer of blocks
@@ -55,23 +60,22 @@ pub fn merge_instance_runs(frame: &FrameCommands, nodes: &mut [PlanNode]) {
             _ => None,
         };
         let mut merged: Vec<PlannedOp> = Vec::with_capacity(pass.ops.len());
-        // The last merged op's draw with its variant (None when it cannot merge), derived
-        // once per run rather than once per draw compared with it.
-        let mut first: Option<(&Draw, StockVariant)> = None;
+        // The last merged op's draw (None when it cannot merge).
+        let mut first: Option<&Draw> = None;
         for &op in &pass.ops {
             let d = draw_at(op.index);
             if let (Some(last), Some(d), Some(first)) = (merged.last_mut(), d, &first) {
                 let next = last.index + last.instances as usize;
                 if op.index == next
                     && last.draws() + op.draws() <= MAX_RUN
-                    && same_but_values(*first, d)
+                    && same_but_values(first, d)
                 {
                     last.instances += 1;
                     last.repeats += op.repeats;
                     continue;
                 }
             }
-            first = d.and_then(|d| Some((d, d.geometry.as_deref()?.material.variant())));
+            first = d;
             merged.push(op);
         }
         pass.ops = merged;
@@ -83,10 +87,11 @@ fn mergeable(d: &Draw) -> bool {
     d.geometry.as_deref().is_some_and(GeometryDraw::can_repeat)
 }
 
-/// Whether `b` draws what `a` (of stock variant `variant`) draws with other stock effect
-/// values only. The recording's merge ([`GeometryDraw::repeats`]) asks the same of the device's
-/// state before a draw is made.
-fn same_but_values((a, variant): (&Draw, StockVariant), b: &Draw) -> bool {
+/// Whether `b` draws what `a` draws with other values of a draw's own only
+/// ([`StockMaterial::shares_run_values`](crate::geometry::StockMaterial::shares_run_values)).
+/// The recording's merge ([`GeometryDraw::repeats`]) asks the same of the device's state
+/// before a draw is made.
+fn same_but_values(a: &Draw, b: &Draw) -> bool {
     let (Some(ga), Some(gb)) = (a.geometry.as_deref(), b.geometry.as_deref()) else {
         return false;
     };
@@ -96,10 +101,10 @@ fn same_but_values((a, variant): (&Draw, StockVariant), b: &Draw) -> bool {
         && Arc::ptr_eq(a.textures.first(), b.textures.first())
         && a.viewport == b.viewport
         && a.scissor == b.scissor
-        && same_geometry((ga, variant), gb)
+        && same_geometry(ga, gb)
 }
 
-fn same_geometry((a, variant): (&GeometryDraw, StockVariant), b: &GeometryDraw) -> bool {
+fn same_geometry(a: &GeometryDraw, b: &GeometryDraw) -> bool {
     let same_stream = |x: &VertexSource, y: &VertexSource| match (x, y) {
         (
             VertexSource::Buffer { buffer: bx, offset: ox },
@@ -119,7 +124,7 @@ fn same_geometry((a, variant): (&GeometryDraw, StockVariant), b: &GeometryDraw) 
     a.primitive == b.primitive
         && a.call == b.call
         && a.layout == b.layout
-        && variant == b.material.variant()
+        && a.material.shares_run_values(&b.material)
         && a.streams.len() == b.streams.len()
         && a.streams.iter().zip(&b.streams).all(|(x, y)| same_stream(x, y))
         && match (&a.indices, &b.indices) {
@@ -140,7 +145,7 @@ mod tests {
     use crate::commands::PassOp;
     use crate::compile::compile;
     use crate::compile::testkit::*;
-    use crate::geometry::{DrawCall, StockShader, StockValues};
+    use crate::geometry::{BasicInstance, DrawCall, StockShader};
     use crate::FramePlan;
 
     /// Each planned op of the first pass as (first draw, draws).
@@ -170,7 +175,7 @@ mod tests {
         if let PassOp::Draw(d) = &mut op {
             let g = d.geometry.as_mut().unwrap();
             let block = g.material.block;
-            g.repeats = (0..n).map(|i| StockValues { transform: [i as f32; 16], block }).collect();
+            g.repeats = (0..n).map(|i| BasicInstance::new(&[i as f32; 16], &block)).collect();
         }
         op
     }
@@ -244,6 +249,28 @@ mod tests {
             basic_cube(&t, 6.0, UNLIT),
         ]);
         assert_eq!(runs(&plan), [(0, 2), (2, 1), (3, 2), (5, 1), (6, 1), (7, 1)]);
+    }
+
+    #[test]
+    fn draws_with_other_lights_or_eye_or_fog_colour_do_not_merge() {
+        let t = texture(2, 2, 1);
+        // A light direction, the eye position, the fog colour: the run's values.
+        let with = |i: usize, value: f32| {
+            let mut op = basic_cube(&t, 2.0, UNLIT);
+            if let PassOp::Draw(d) = &mut op {
+                d.geometry.as_mut().unwrap().material.block[i] = value;
+            }
+            op
+        };
+        let plan = merged(vec![
+            basic_cube(&t, 1.0, UNLIT),
+            with(56, -1.0),
+            with(56, -1.0),
+            with(44, 3.0),
+            with(48, 0.5),
+            basic_cube(&t, 3.0, UNLIT),
+        ]);
+        assert_eq!(runs(&plan), [(0, 1), (1, 2), (3, 1), (4, 1), (5, 1)]);
     }
 
     #[test]

@@ -385,12 +385,17 @@ pub fn edges(plan: &FramePlan) -> Vec<(usize, usize, crate::compile::nodes::Haza
 }
 
 /// A BasicEffect draw of 36 arena indices over 24 arena vertices, sampling `texture`, with
-/// `value` in its World and diffuse colour and `options` as its options word.
+/// `value` in its transform and its own values in a merged run (World, material colours, fog
+/// vector), 0.25 in the rest of its block, and `options` as its options word.
 pub fn basic_cube(texture: &Arc<crate::TextureState>, value: f32, options: [f32; 4]) -> PassOp {
     let PassOp::Draw(mut d) = draw(texture) else { unreachable!() };
     d.pipeline.shader = ShaderKind::Basic;
     d.transform = [value; 16];
-    let mut block = [value; MATERIAL_FLOATS];
+    // `value` in the draw's own floats; the run's (eye, fog colour, lights) the same for all.
+    let mut block = [0.25; MATERIAL_FLOATS];
+    for part in crate::geometry::BASIC_INSTANCE_PARTS {
+        block[part].fill(value);
+    }
     let at = StockShader::Basic.options_at();
     block[at..at + 4].copy_from_slice(&options);
     let position = AttributeSource { binding: 0, format: VertexFormat::Float3, offset: 0 };

@@ -1,7 +1,9 @@
 //! The stock effects' side of a geometry draw: which shader pair draws it
 //! ([`StockShader`]), the variant its options select when the pipeline is made
 //! ([`StockVariant`]), and the per-draw values it binds ([`StockMaterial`], and
-//! [`StockValues`] for each repeat of a draw).
+//! [`BasicInstance`] for each repeat of a draw, [`StockValues`] for it whole).
+
+use std::ops::Range;
 
 /// Which stock effect's shader pair draws a geometry draw (part of its pipeline).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -120,6 +122,22 @@ impl StockVariant {
 /// How many floats of a stock effect's uniform block follow its transform.
 pub const MATERIAL_FLOATS: usize = 96;
 
+/// The ranges of BasicEffect's [`StockMaterial::block`] that are one draw's own in a merged
+/// run, in the order the instanced stages' `BasicInstance` lays them out after the transform
+/// (`shaders/glsl/basic_block.glsl`): World; the first three columns of its inverse transpose
+/// (the stages read its upper 3×3; the fourth moves with World but is read by nothing);
+/// diffuse, emissive and specular; the fog vector (the view-space depth row of World × View).
+/// The rest of the block, eye position, fog colour, lights and options, is the run's, one
+/// uniform block for all its instances ([`StockMaterial::shares_run_values`]).
+pub const BASIC_INSTANCE_PARTS: [Range<usize>; 3] = [0..28, 32..44, 52..56];
+
+/// Floats of one instance of a merged run: its transform, then [`BASIC_INSTANCE_PARTS`].
+pub const BASIC_INSTANCE_FLOATS: usize = 16 + 28 + 12 + 4;
+
+/// The ranges of BasicEffect's block every draw of a merged run shares: eye position and fog
+/// colour; the three lights and the options word.
+const BASIC_SHARED_PARTS: [Range<usize>; 2] = [44..52, 56..MATERIAL_FLOATS];
+
 /// The per-draw values of a stock geometry effect: which shader pair draws, and the floats of
 /// its uniform block after the transform, laid out as that shader's block declares them (std140;
 /// the engine's effect that fills them and the GLSL are the two ends of one contract). The
@@ -133,17 +151,21 @@ pub struct StockMaterial {
 }
 
 impl StockMaterial {
-    /// Whether `other` selects the same variant as this block: the same shader and the same
-    /// options word, bit for bit. The variant is a function of the two, so this is the cheap
-    /// form of comparing [`variant`](Self::variant)s (the engine writes each option as 0, 1 or
-    /// 2, so the two tests agree on every block it makes).
-    pub fn selects_same_variant(&self, other: &StockMaterial) -> bool {
-        let at = self.shader.options_at();
-        self.shader == other.shader
-            && self.block[at..at + 4]
-                .iter()
-                .zip(&other.block[at..at + 4])
-                .all(|(a, b)| a.to_bits() == b.to_bits())
+    /// Whether a draw of block `other` can be an instance of a merged run whose draws have this
+    /// block ([`crate::compile::instances`]): both are BasicEffect's (the one stock effect
+    /// with instanced stages), and every float the run shares is the same bit for bit: eye
+    /// position, fog colour, the three lights and the options word (so the same variant).
+    /// What a run's instances may differ in is [`BASIC_INSTANCE_PARTS`]: World, its inverse
+    /// transpose, the material colours and the fog vector, the values XNA's
+    /// `BasicEffect.World` and material properties set for each object. Both merges, the
+    /// recording's and the compiler's, and the capture reader's check of repeats ask this.
+    pub fn shares_run_values(&self, other: &StockMaterial) -> bool {
+        self.shader == StockShader::Basic
+            && other.shader == StockShader::Basic
+            && BASIC_SHARED_PARTS.iter().all(|r| {
+                let (a, b) = (&self.block[r.clone()], &other.block[r.clone()]);
+                a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+            })
     }
 
     /// The variant the block's options word selects (see [`StockShader::options_at`]): for
@@ -242,6 +264,46 @@ pub struct StockValues {
     pub transform: [f32; 16],
     /// The uniform block after the transform.
     pub block: [f32; MATERIAL_FLOATS],
+}
+
+/// One repeat of a BasicEffect draw ([`GeometryDraw::repeats`](super::GeometryDraw::repeats)) as
+/// a merged run's instance holds it, and as the instanced stages read it (`BasicDraw`, std430):
+/// its transform, then the parts of its block that are its own ([`BASIC_INSTANCE_PARTS`]). The
+/// rest of its block is the draw's ([`StockMaterial::shares_run_values`]), so a repeat keeps
+/// 240 bytes, not the 448 of a whole transform and block.
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(transparent)]
+pub struct BasicInstance(pub [f32; BASIC_INSTANCE_FLOATS]);
+
+impl BasicInstance {
+    /// The instance of a draw whose transform is `transform` and block `block`.
+    pub fn new(transform: &[f32; 16], block: &[f32; MATERIAL_FLOATS]) -> BasicInstance {
+        let mut floats = [0.0; BASIC_INSTANCE_FLOATS];
+        floats[..16].copy_from_slice(transform);
+        let mut at = 16;
+        for part in BASIC_INSTANCE_PARTS {
+            let end = at + part.len();
+            floats[at..end].copy_from_slice(&block[part]);
+            at = end;
+        }
+        BasicInstance(floats)
+    }
+
+    /// The transform and whole block this instance draws with in a run whose draw has block
+    /// `run`: `run` with this instance's own parts in place (the inverse transpose's fourth
+    /// column, which no stage reads, is the draw's).
+    pub fn values(&self, run: &[f32; MATERIAL_FLOATS]) -> StockValues {
+        let mut block = *run;
+        let mut at = 16;
+        for part in BASIC_INSTANCE_PARTS {
+            let end = at + part.len();
+            block[part].copy_from_slice(&self.0[at..end]);
+            at = end;
+        }
+        let mut transform = [0.0; 16];
+        transform.copy_from_slice(&self.0[..16]);
+        StockValues { transform, block }
+    }
 }
 
 /// Serialised as the transform's and the block's floats as sequences.
@@ -345,23 +407,66 @@ mod tests {
     }
 
     #[test]
-    fn two_blocks_select_the_same_variant_when_shader_and_options_word_match() {
+    fn a_run_shares_eye_fog_colour_lights_and_options_and_nothing_else() {
         let lit = material(StockShader::Basic, [0.0, 0.0, 1.0, 0.0]);
-        let mut recoloured = lit;
-        recoloured.block[0] = -3.0;
-        recoloured.block[MATERIAL_FLOATS - 5] = 9.0;
-        assert!(lit.selects_same_variant(&recoloured));
-        assert_eq!(lit.variant(), recoloured.variant());
+        // Each float of a draw's own parts may differ; so may the inverse transpose's fourth
+        // column, which no stage reads.
+        let own = BASIC_INSTANCE_PARTS.iter().cloned().flatten().chain(28..32);
+        for i in own {
+            let mut other = lit;
+            other.block[i] = -3.0;
+            assert!(lit.shares_run_values(&other), "float {i} is one draw's own");
+        }
+        // Every other float is the run's: eye, fog colour, lights, and the options word (so a
+        // run is one variant).
+        for i in (44..52).chain(56..MATERIAL_FLOATS) {
+            let mut other = lit;
+            other.block[i] = -3.0;
+            assert!(!lit.shares_run_values(&other), "float {i} is the run's");
+        }
         for i in 0..4 {
             let mut options = [0.0, 0.0, 1.0, 0.0];
             options[i] = if i == 2 { 2.0 } else { 1.0 };
             let other = material(StockShader::Basic, options);
-            assert!(!lit.selects_same_variant(&other), "option {i}");
+            assert!(!lit.shares_run_values(&other), "option {i}");
             assert_ne!(lit.variant(), other.variant(), "option {i}");
         }
-        // The same word in another shader's block is another variant.
+        // Bit for bit: a negative zero is another value.
+        let mut signed = lit;
+        signed.block[60] = -0.0;
+        let mut unsigned = lit;
+        unsigned.block[60] = 0.0;
+        assert!(!signed.shares_run_values(&unsigned));
+        // Only BasicEffect has instanced stages.
         let skinned = material(StockShader::Skinned, [0.0, 0.0, 1.0, 0.0]);
-        assert!(!lit.selects_same_variant(&skinned));
+        assert!(!skinned.shares_run_values(&skinned));
+        assert!(!lit.shares_run_values(&skinned));
+        // The instance's parts fill the floats the instanced stages read after the transform.
+        let floats: usize = BASIC_INSTANCE_PARTS.iter().map(|r| r.len()).sum();
+        assert_eq!(16 + floats, BASIC_INSTANCE_FLOATS);
+    }
+
+    #[test]
+    fn an_instance_keeps_a_draws_own_values_and_takes_the_rest_from_its_run() {
+        let run = material(StockShader::Basic, [0.0, 0.0, 1.0, 0.0]).block;
+        let mut block = run;
+        let own: Vec<usize> = BASIC_INSTANCE_PARTS.iter().cloned().flatten().collect();
+        for &i in &own {
+            block[i] = i as f32;
+        }
+        let transform: [f32; 16] = std::array::from_fn(|i| 100.0 + i as f32);
+        let instance = BasicInstance::new(&transform, &block);
+        // In the stages' order: the transform, then each part in turn.
+        assert_eq!(instance.0[..16], transform);
+        let after: Vec<f32> = own.iter().map(|&i| i as f32).collect();
+        assert_eq!(instance.0[16..], after[..]);
+        // Back to the whole block: the draw's own values from the instance, the rest the run's.
+        let values = instance.values(&run);
+        assert_eq!(values.transform, transform);
+        assert_eq!(values.block, block);
+        let mut other_run = run;
+        other_run[60] = -1.0;
+        assert_eq!(instance.values(&other_run).block[60], -1.0);
     }
 
     #[test]

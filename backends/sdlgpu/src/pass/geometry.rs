@@ -469,6 +469,7 @@ pub(crate) fn draw(
         return Err(malformed("repeats of a draw that cannot repeat"));
     }
     for repeat in &g.repeats {
+        let repeat = repeat.values(&g.material.block);
         let block = block_of(repeat.transform, &repeat.block);
         let bytes = std::mem::size_of_val(&block) as u32;
         // SAFETY: as above.

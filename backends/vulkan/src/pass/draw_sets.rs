@@ -38,10 +38,8 @@ pub(crate) struct DrawSets {
     /// SkinnedEffect's vertex uniform set (block and bones) for the frame's uniform buffer.
     skinned_uniforms: Option<(vk::Buffer, vk::DescriptorSet)>,
     stock_textures: HashMap<[(vk::ImageView, vk::Sampler); 2], vk::DescriptorSet>,
-    /// A merged run's set 0: the frame's uniform buffer as the vertex stage's blocks.
+    /// A merged run's set 0: the frame's uniform buffer as the vertex stage's instances.
     stock_instances: Option<(vk::Buffer, vk::DescriptorSet)>,
-    /// A merged run's set 2 per pair of textures: the samplers, and the frame's blocks.
-    instanced_textures: HashMap<[(vk::ImageView, vk::Sampler); 2], vk::DescriptorSet>,
 }
 
 /// The layouts of the stock effects' sets ([`crate::pipeline::stock::StockEffects`]).
@@ -50,7 +48,6 @@ pub(crate) struct StockLayouts {
     pub samplers: vk::DescriptorSetLayout,
     pub fragment_uniforms: vk::DescriptorSetLayout,
     pub vertex_instances: vk::DescriptorSetLayout,
-    pub instanced_samplers: vk::DescriptorSetLayout,
     pub skinned_vertex_uniforms: vk::DescriptorSetLayout,
 }
 
@@ -74,7 +71,6 @@ impl DrawSets {
         self.skinned_uniforms = None;
         self.stock_textures.clear();
         self.stock_instances = None;
-        self.instanced_textures.clear();
     }
 
     fn allocate(
@@ -187,8 +183,9 @@ impl DrawSets {
         Ok(set)
     }
 
-    /// A merged run's set 0: `buffer` (the frame's uniform buffer, holding the run's blocks)
-    /// as the vertex stage's storage buffer of blocks; written at the frame's first run.
+    /// A merged run's set 0: `buffer` (the frame's uniform buffer, holding the runs'
+    /// instances) as the vertex stage's storage buffer of instances; written at the frame's
+    /// first run.
     pub fn stock_instances(
         &mut self,
         src: &SetSource<'_>,
@@ -210,52 +207,6 @@ impl DrawSets {
         // SAFETY: the set was just allocated and the buffer lives for the submission.
         unsafe { src.device.update_descriptor_sets(&[write], &[]) };
         self.stock_instances = Some((buffer, set));
-        Ok(set)
-    }
-
-    /// A merged run's set 2: the samplers as [`Self::stock_textures`] has them, and `buffer`
-    /// (the frame's blocks) at binding 2 for the fragment stage; written at the first use of
-    /// the pair this frame.
-    pub fn instanced_textures(
-        &mut self,
-        src: &SetSource<'_>,
-        layouts: &StockLayouts,
-        key: [(vk::ImageView, vk::Sampler); 2],
-        buffer: vk::Buffer,
-    ) -> Result<vk::DescriptorSet, BackendError> {
-        if let Some(set) = self.instanced_textures.get(&key) {
-            return Ok(*set);
-        }
-        let set = Self::allocate(src, layouts.instanced_samplers)?;
-        let images = key.map(|(image_view, sampler)| {
-            [vk::DescriptorImageInfo {
-                sampler,
-                image_view,
-                image_layout: layout(Access::FragmentSampled),
-            }]
-        });
-        let blocks = [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
-        let writes = [
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(0)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                .image_info(&images[0]),
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(1)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                .image_info(&images[1]),
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(2)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .buffer_info(&blocks),
-        ];
-        // SAFETY: the set was just allocated; the views, samplers and buffer live for the
-        // submission.
-        unsafe { src.device.update_descriptor_sets(&writes, &[]) };
-        self.instanced_textures.insert(key, set);
         Ok(set)
     }
 

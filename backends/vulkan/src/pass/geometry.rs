@@ -20,8 +20,9 @@ use ash::vk;
 use xnagraph_graph::{
     Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, GeometryPipeline,
     NativeHandle, PassOp, PipelineKey, PrimitiveType, ShaderKind, StockShader, StockVariant,
-    VertexFormat, VertexLayout, VertexSource,
+    VertexFormat, VertexLayout, VertexSource, BASIC_INSTANCE_PARTS, MATERIAL_FLOATS,
 };
+use xnagraph_shaders::BASIC_INSTANCE_BYTES;
 
 use crate::device::Gpu;
 use crate::pipeline::stock::StockEffects;
@@ -514,21 +515,28 @@ pub(crate) fn draw(
             }
         }
         None if merged => {
-            let (pipeline_layout, sets, first, draws) = instanced_values(rec, d, g, run)?;
+            let (pipeline_layout, set, first, draws) = instanced_values(rec, g, run)?;
+            let (_, sets, (offsets, count)) = stock_values(rec, d, g)?;
             instances = (draws, first);
-            // SAFETY: as above; both sets name the frame's uniform buffer, which holds the
-            // run's blocks from block `first` on.
+            // SAFETY: as above; set 0 names the frame's uniform buffer, which holds the run's
+            // instances from instance `first` on, and sets 1 and 3 the run's shared block.
             unsafe {
-                for (index, set) in [(0, sets[0]), (2, sets[1])] {
-                    device.cmd_bind_descriptor_sets(
-                        cmd,
-                        vk::PipelineBindPoint::GRAPHICS,
-                        pipeline_layout,
-                        index,
-                        &[set],
-                        &[],
-                    );
-                }
+                device.cmd_bind_descriptor_sets(
+                    cmd,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    pipeline_layout,
+                    0,
+                    &[set],
+                    &[],
+                );
+                device.cmd_bind_descriptor_sets(
+                    cmd,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    pipeline_layout,
+                    1,
+                    &sets,
+                    &offsets[..count],
+                );
             }
         }
         None => {
@@ -656,49 +664,56 @@ fn op_geometry(op: &PassOp) -> Option<&GeometryDraw> {
     }
 }
 
-/// Writes the blocks of a merged run, one per draw and repeat in draw order, from a block
-/// boundary of the frame's uniform buffer, and returns the instanced pipeline layout, its sets 0
-/// and 2, the first block's index (the draw's first instance: the stages read block
-/// `gl_InstanceIndex`) and the number of blocks (the draw's instances).
+/// Writes the instances of a merged run, one per draw and repeat in draw order, from an
+/// instance boundary of the frame's uniform buffer: each its transform, then the parts of its
+/// block that are its own ([`xnagraph_graph::BASIC_INSTANCE_PARTS`]; the rest is the run's,
+/// the first draw's block that [`stock_values`] writes). Returns the instanced pipeline
+/// layout, its set 0, the first instance's index (the draw's first instance: the vertex stage
+/// reads instance `gl_InstanceIndex`) and the number of instances.
 fn instanced_values(
     rec: &mut Recorder<'_>,
-    d: &Draw,
     g: &GeometryDraw,
     run: &[PassOp],
-) -> Result<(vk::PipelineLayout, [vk::DescriptorSet; 2], u32, u32), BackendError> {
+) -> Result<(vk::PipelineLayout, vk::DescriptorSet, u32, u32), BackendError> {
     let gpu = rec.gpu;
-    let pair = sampled_pair(rec, d, g)?;
     let uniforms = rec.uniforms.ok_or_else(|| malformed("draw without uniform space"))?;
-    let start = rec.uniforms_used.next_multiple_of(UNIFORM_BYTES);
+    let start = rec.uniforms_used.next_multiple_of(BASIC_INSTANCE_BYTES);
     let mut draws = 0u32;
     let mut runs = Vec::with_capacity(run.len());
     for op in run {
         let (PassOp::Draw(draw), Some(geometry)) = (op, op_geometry(op)) else {
             return Err(malformed("a merged run of draws that cannot merge"));
         };
+        if !g.material.shares_run_values(&geometry.material) {
+            return Err(malformed("a merged run of draws that do not share their lights"));
+        }
         draws += geometry.draws();
         runs.push((draw, geometry));
     }
-    // Each block is the transform then the material (UNIFORM_BYTES); a repeat's values are laid
-    // out the same, so a draw's repeats are one copy.
+    // A draw's repeats are kept as instances: one copy.
     let parts = runs.iter().flat_map(|(draw, geometry)| {
-        [
-            bytemuck::cast_slice(&draw.transform),
-            bytemuck::cast_slice(&geometry.material.block),
-            bytemuck::cast_slice(&geometry.repeats),
-        ]
+        let repeats = bytemuck::cast_slice(&geometry.repeats);
+        instance(&draw.transform, &geometry.material.block).into_iter().chain([repeats])
     });
-    uniforms.write_parts(gpu, start, parts)?;
-    let end = start + UNIFORM_BYTES * u64::from(draws);
-    rec.uniforms_used = end.next_multiple_of(rec.uniform_stride);
-    let first =
-        u32::try_from(start / UNIFORM_BYTES).map_err(|_| malformed("a block index past 2^32"))?;
+    let written = uniforms.write_parts(gpu, start, parts)?;
+    if written != BASIC_INSTANCE_BYTES * u64::from(draws) {
+        return Err(malformed("a merged run's instances of another size"));
+    }
+    rec.uniforms_used = (start + written).next_multiple_of(rec.uniform_stride);
+    let first = u32::try_from(start / BASIC_INSTANCE_BYTES)
+        .map_err(|_| malformed("an instance index past 2^32"))?;
 
     let stock = &rec.pipelines.geometry.stock;
     let layouts = stock.set_layouts();
     let pipeline_layout = stock.instanced_layout;
     let src = crate::pass::set_source(rec);
-    let vertex = rec.draw_sets.stock_instances(&src, &layouts, uniforms.buffer)?;
-    let textures = rec.draw_sets.instanced_textures(&src, &layouts, pair, uniforms.buffer)?;
-    Ok((pipeline_layout, [vertex, textures], first, draws))
+    let set = rec.draw_sets.stock_instances(&src, &layouts, uniforms.buffer)?;
+    Ok((pipeline_layout, set, first, draws))
+}
+
+/// One instance of a merged run as the byte slices it is written from, in the instanced
+/// stages' order: the transform, then [`BASIC_INSTANCE_PARTS`] of the block.
+fn instance<'a>(transform: &'a [f32; 16], block: &'a [f32; MATERIAL_FLOATS]) -> [&'a [u8]; 4] {
+    let [world, material, fog] = BASIC_INSTANCE_PARTS;
+    [&transform[..], &block[world], &block[material], &block[fog]].map(bytemuck::cast_slice)
 }

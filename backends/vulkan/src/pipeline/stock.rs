@@ -31,13 +31,12 @@ pub(crate) struct StockEffects {
     /// Set 3: the uniform block at a dynamic offset, read by the fragment stage.
     pub fragment_uniforms: vk::DescriptorSetLayout,
     pub layout: vk::PipelineLayout,
-    /// A merged run's set 0: the frame's blocks as a storage buffer, read by the vertex stage.
+    /// A merged run's set 0: the frame's uniform buffer as a storage buffer of instances,
+    /// read by the vertex stage.
     pub vertex_instances: vk::DescriptorSetLayout,
-    /// A merged run's set 2: the two samplers and, at binding 2, the frame's blocks for the
-    /// fragment stage.
-    pub instanced_samplers: vk::DescriptorSetLayout,
-    /// The pipeline layout of BasicEffect's instanced stages: sets 0 and 2 as above, 1 and 3
-    /// the uniform sets (which those stages do not read).
+    /// The pipeline layout of BasicEffect's instanced stages: set 0 as above, sets 1 to 3 as
+    /// [`Self::layout`]'s (the uniform sets hold the run's shared values, the first draw's
+    /// block).
     pub instanced_layout: vk::PipelineLayout,
     /// SkinnedEffect's set 1: the block at binding 0 and the bones at binding 1, both at
     /// dynamic offsets, read by the vertex stage.
@@ -125,17 +124,10 @@ impl StockEffects {
                 .device
                 .create_descriptor_set_layout(&info, None)
                 .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
-            let instanced_samplers =
-                [sampler(0), sampler(1), storage(2, vk::ShaderStageFlags::FRAGMENT)];
-            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&instanced_samplers);
-            self.instanced_samplers = gpu
-                .device
-                .create_descriptor_set_layout(&info, None)
-                .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
             let sets = [
                 self.vertex_instances,
                 self.vertex_uniforms,
-                self.instanced_samplers,
+                self.samplers,
                 self.fragment_uniforms,
             ];
             let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
@@ -154,7 +146,6 @@ impl StockEffects {
             samplers: self.samplers,
             fragment_uniforms: self.fragment_uniforms,
             vertex_instances: self.vertex_instances,
-            instanced_samplers: self.instanced_samplers,
             skinned_vertex_uniforms: self.skinned_vertex_uniforms,
         }
     }
@@ -203,7 +194,6 @@ impl StockEffects {
                 self.samplers,
                 self.fragment_uniforms,
                 self.vertex_instances,
-                self.instanced_samplers,
                 self.skinned_vertex_uniforms,
             ] {
                 if l != vk::DescriptorSetLayout::null() {

@@ -165,7 +165,9 @@ impl<W: Write> CaptureWriter<W> {
                 Some(c) => Some(self.custom_draw(c, sources)?),
                 None => None,
             },
-            repeats: g.repeats.clone(),
+            // Whole, as the format keeps them: each repeat's block is the draw's with the
+            // repeat's own values in place.
+            repeats: g.repeats.iter().map(|r| r.values(&g.material.block)).collect(),
         })
     }
 
