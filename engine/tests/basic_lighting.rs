@@ -409,3 +409,33 @@ fn the_texture_modulates_the_lit_colour_per_vertex_and_per_pixel() {
         }
     }
 }
+
+/// An `Apply` that XNA refuses (a value that is not finite; `TextureEnabled` without a texture)
+/// changes nothing: the draws after it use the values of the last `Apply` that succeeded.
+#[test]
+fn a_refused_apply_leaves_the_last_applied_values_in_place() {
+    let _v = Validation::new();
+    let (device, mut e) = setup(GraphicsProfile::HiDef, 5.0);
+    let quad = Quad { x: (-1.0, 1.0), y: (-1.0, 1.0), z: 0.0, normals: [Vector3::UNIT_Z; 4] };
+    let vertices = quad.vertices();
+    let drawn = |e: &BasicEffect| {
+        let applied = e.current_technique().passes()[0].apply();
+        device.clear(CLEAR).unwrap();
+        device.draw_user_primitives(PrimitiveType::TriangleList, &vertices, 0, 2).unwrap();
+        (applied, at(&read_back_buffer(&device), W, 13, 29))
+    };
+    e.diffuse_color = Vector3::new(1.0, 0.0, 0.0);
+    assert_eq!(drawn(&e), (Ok(()), Color::new(255, 0, 0, 255)));
+    e.diffuse_color = Vector3::new(0.0, 1.0, 0.0);
+    e.alpha = f32::NAN;
+    let (applied, pixel) = drawn(&e);
+    assert!(matches!(applied, Err(XnaError::Argument { .. })), "{applied:?}");
+    assert_eq!(pixel, Color::new(255, 0, 0, 255), "drawn with the last applied values");
+    e.alpha = 1.0;
+    e.texture_enabled = true;
+    let (applied, pixel) = drawn(&e);
+    assert!(matches!(applied, Err(XnaError::InvalidOperation { .. })), "{applied:?}");
+    assert_eq!(pixel, Color::new(255, 0, 0, 255), "drawn with the last applied values");
+    e.texture_enabled = false;
+    assert_eq!(drawn(&e), (Ok(()), Color::new(0, 255, 0, 255)));
+}

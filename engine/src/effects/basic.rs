@@ -459,17 +459,71 @@ impl StockEffect for BasicEffect {
     }
 
     fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
-        self.check_values()?;
-        let texture = match (self.texture_enabled, texture0, &self.texture) {
-            (true, Some(t), _) => t,
-            (true, None, Some(t)) => t.core.state()?,
-            (true, None, None) => {
-                return Err(XnaError::invalid_operation(
-                    "BasicEffect.TextureEnabled is set but BasicEffect.Texture is null.",
-                ))
-            }
-            (false, _, _) => self.white_state.clone(),
+        let (transform, block) = self.values()?;
+        let texture = self.sampled(texture0)?;
+        let mut applied = AppliedEffect {
+            transform,
+            material: block.material(StockShader::Basic),
+            texture,
+            texture2: None,
+            bones: Vec::new(),
+            needs_color: false,
+            needs_texture_coordinate: false,
+            needs_normal: false,
+            needs_texture_coordinate1: false,
+            needs_skinning: false,
+            reads_slots: [false; 2],
         };
+        self.set_needs(&mut applied);
+        Ok(applied)
+    }
+
+    /// In place: a game applies the pass once per draw, so the block is written straight into
+    /// the device's applied effect, and its texture (the white texel, most often) is only
+    /// replaced when it is another.
+    fn apply_to(&self, target: &mut Option<Box<AppliedEffect>>) -> Result<()> {
+        let Some(applied) = target.as_deref_mut() else {
+            *target = Some(Box::new(self.applied()?));
+            return Ok(());
+        };
+        let (transform, block) = self.values()?;
+        let texture = match self.texture_enabled {
+            false if Arc::ptr_eq(&applied.texture, &self.white_state) => None,
+            _ => Some(self.sampled(None)?),
+        };
+        // Nothing fails past this point: an effect that cannot be applied left the last
+        // applied effect as it was.
+        applied.transform = transform;
+        applied.material = block.material(StockShader::Basic);
+        if let Some(texture) = texture {
+            applied.texture = texture;
+        }
+        applied.texture2 = None;
+        applied.bones.clear();
+        applied.reads_slots = [false; 2];
+        self.set_needs(applied);
+        Ok(())
+    }
+}
+
+impl BasicEffect {
+    /// The texture a draw samples: `texture0` (what a `SpriteBatch` binds) or `Texture` when
+    /// `TextureEnabled`, else the white texel.
+    fn sampled(&self, texture0: Option<Arc<TextureState>>) -> Result<Arc<TextureState>> {
+        match (self.texture_enabled, texture0, &self.texture) {
+            (true, Some(t), _) => Ok(t),
+            (true, None, Some(t)) => t.core.state(),
+            (true, None, None) => Err(XnaError::invalid_operation(
+                "BasicEffect.TextureEnabled is set but BasicEffect.Texture is null.",
+            )),
+            (false, _, _) => Ok(self.white_state.clone()),
+        }
+    }
+
+    /// The clip transform and the uniform block a draw reads (`shaders/glsl/basic_block.glsl`),
+    /// or XNA's error for a value that is not finite.
+    fn values(&self) -> Result<([f32; 16], Block)> {
+        self.check_values()?;
         let a = self.alpha.clamp(0.0, 1.0);
         let d = self.diffuse_color;
         let e = self.emissive_color;
@@ -508,19 +562,16 @@ impl StockEffect for BasicEffect {
             lighting,
             switch(self.fog_enabled),
         ]);
-        Ok(AppliedEffect {
-            transform: clip_transform_of(&world_view, &self.projection),
-            material: block.material(StockShader::Basic),
-            texture,
-            texture2: None,
-            bones: Vec::new(),
-            needs_color: self.vertex_color_enabled,
-            needs_texture_coordinate: self.texture_enabled,
-            needs_normal: lit,
-            needs_texture_coordinate1: false,
-            needs_skinning: false,
-            reads_slots: [false; 2],
-        })
+        Ok((clip_transform_of(&world_view, &self.projection), block))
+    }
+
+    /// The vertex elements the effect's options read.
+    fn set_needs(&self, applied: &mut AppliedEffect) {
+        applied.needs_color = self.vertex_color_enabled;
+        applied.needs_texture_coordinate = self.texture_enabled;
+        applied.needs_normal = self.lighting_enabled;
+        applied.needs_texture_coordinate1 = false;
+        applied.needs_skinning = false;
     }
 }
 
@@ -557,17 +608,17 @@ impl EffectPass<'_> {
     pub fn apply(&self) -> Result<()> {
         let device = self.effect.device();
         device.check_alive()?;
-        let mut applied = self.effect.applied()?;
         let writes = self.effect.device_textures();
         let mut rec = lock(&device.rec);
+        self.effect.apply_to(&mut rec.draw.effect)?;
         let mut replaced = Vec::with_capacity(writes.len());
-        for (slot, texture) in writes {
-            applied.reads_slots[slot] = true;
-            replaced.push(rec.draw.textures[slot].replace(texture));
+        if let Some(applied) = rec.draw.effect.as_deref_mut() {
+            for &(slot, _) in &writes {
+                applied.reads_slots[slot] = true;
+            }
         }
-        match &mut rec.draw.effect {
-            Some(effect) => **effect = applied,
-            none => *none = Some(Box::new(applied)),
+        for (slot, texture) in writes {
+            replaced.push(rec.draw.textures[slot].replace(texture));
         }
         // A texture replaced may be the game's last reference: dropping it disposes it, which
         // takes the recording lock.

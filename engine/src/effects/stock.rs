@@ -29,6 +29,17 @@ pub(crate) trait StockEffect: std::fmt::Debug {
     /// the effect's own `Texture` (which then need not be set): what a `SpriteBatch` does when
     /// it binds each sprite's texture to `Textures[0]` after applying the pass.
     fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect>;
+    /// Makes `target` (the device's applied effect) what [`StockEffect::applied`] gives, or
+    /// returns its error and leaves `target` as it was: what `EffectPass::apply` does, under
+    /// the recording lock.
+    fn apply_to(&self, target: &mut Option<Box<AppliedEffect>>) -> Result<()> {
+        let applied = self.applied()?;
+        match target {
+            Some(effect) => **effect = applied,
+            none => *none = Some(Box::new(applied)),
+        }
+        Ok(())
+    }
     /// What `EffectPass::apply` writes into `GraphicsDevice.Textures`, by slot: each texture
     /// the effect's shader samples (`Texture` at 0; `Texture2` or `EnvironmentMap` at 1), as
     /// XNA's `Apply` sets each sampler's texture on the device. A slot the shader does not
@@ -89,15 +100,14 @@ pub(crate) struct LitValues<'a> {
 impl LitValues<'_> {
     /// XNA's `ArgumentException` ("value") for a non-finite value, as its setters raise.
     pub(crate) fn check(&self) -> Result<()> {
-        let xyz = |v: &Vector3| [v.x, v.y, v.z];
+        // Each group's floats in one pass: a game applies the pass once per draw.
         let mut bad = !finite::all_finite(self.scalars);
-        for v in self.colors {
-            bad |= !finite::all_finite(&xyz(v));
-        }
+        bad |= !finite::all_finite(bytemuck::cast_slice(self.colors));
+        let light_floats = if self.light_specular { 9 } else { 6 };
         for light in self.lights {
-            bad |= !finite::all_finite(&xyz(&light.direction));
-            bad |= !finite::all_finite(&xyz(&light.diffuse_color));
-            bad |= self.light_specular && !finite::all_finite(&xyz(&light.specular_color));
+            let values = [light.direction, light.diffuse_color, light.specular_color];
+            let floats: &[f32] = bytemuck::cast_slice(&values);
+            bad |= !finite::all_finite(&floats[..light_floats]);
         }
         if bad {
             return Err(finite::not_finite("value"));

@@ -163,8 +163,9 @@ impl StockMaterial {
         self.shader == StockShader::Basic
             && other.shader == StockShader::Basic
             && BASIC_SHARED_PARTS.iter().all(|r| {
-                let (a, b) = (&self.block[r.clone()], &other.block[r.clone()]);
-                a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+                let a: &[u32] = bytemuck::cast_slice(&self.block[r.clone()]);
+                let b: &[u32] = bytemuck::cast_slice(&other.block[r.clone()]);
+                a == b
             })
     }
 
