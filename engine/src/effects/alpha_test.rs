@@ -222,7 +222,8 @@ impl StockEffect for AlphaTestEffect {
         let a = self.alpha.clamp(0.0, 1.0);
         let world_view = self.world.mul(&self.view);
         let (test, eq_ne) = alpha_test_vector(self.alpha_function, self.reference_alpha);
-        let mut block = Block::new();
+        let mut floats = [0.0; xnagraph_graph::MATERIAL_FLOATS];
+        let mut block = Block::new(&mut floats);
         block
             .vec3(d * a, a)
             .vec4(test)

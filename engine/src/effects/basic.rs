@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use xnagraph_graph::{StockShader, TextureState};
+use xnagraph_graph::{StockMaterial, StockShader, TextureState, MATERIAL_FLOATS};
 
 use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::profile::GraphicsProfile;
@@ -459,11 +459,13 @@ impl StockEffect for BasicEffect {
     }
 
     fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect> {
-        let (transform, block) = self.values()?;
+        self.check_values()?;
         let texture = self.sampled(texture0)?;
+        let mut material = StockMaterial { shader: StockShader::Basic, ..Default::default() };
+        let transform = self.write_values(&mut material.block);
         let mut applied = AppliedEffect {
             transform,
-            material: block.material(StockShader::Basic),
+            material,
             texture,
             texture2: None,
             bones: Vec::new(),
@@ -486,15 +488,15 @@ impl StockEffect for BasicEffect {
             *target = Some(Box::new(self.applied()?));
             return Ok(());
         };
-        let (transform, block) = self.values()?;
+        self.check_values()?;
         let texture = match self.texture_enabled {
             false if Arc::ptr_eq(&applied.texture, &self.white_state) => None,
             _ => Some(self.sampled(None)?),
         };
         // Nothing fails past this point: an effect that cannot be applied left the last
         // applied effect as it was.
-        applied.transform = transform;
-        applied.material = block.material(StockShader::Basic);
+        applied.material.shader = StockShader::Basic;
+        applied.transform = self.write_values(&mut applied.material.block);
         if let Some(texture) = texture {
             applied.texture = texture;
         }
@@ -520,16 +522,15 @@ impl BasicEffect {
         }
     }
 
-    /// The clip transform and the uniform block a draw reads (`shaders/glsl/basic_block.glsl`),
-    /// or XNA's error for a value that is not finite.
-    fn values(&self) -> Result<([f32; 16], Block)> {
-        self.check_values()?;
+    /// Writes the uniform block a draw reads (`shaders/glsl/basic_block.glsl`) into `floats`
+    /// and returns the clip transform; the values were checked ([`Self::check_values`]).
+    fn write_values(&self, floats: &mut [f32; MATERIAL_FLOATS]) -> [f32; 16] {
         let a = self.alpha.clamp(0.0, 1.0);
         let d = self.diffuse_color;
         let e = self.emissive_color;
         let lit = self.lighting_enabled;
         let world_view = self.world.mul(&self.view);
-        let mut block = Block::new();
+        let mut block = Block::new(floats);
         block.mat4(&self.world).mat4(&self.world.invert().transpose());
         if lit {
             block.vec3(d * a, a).vec3((e + self.ambient_light_color * d) * a, 0.0);
@@ -562,7 +563,8 @@ impl BasicEffect {
             lighting,
             switch(self.fog_enabled),
         ]);
-        Ok((clip_transform_of(&world_view, &self.projection), block))
+        block.end(StockShader::Basic);
+        clip_transform_of(&world_view, &self.projection)
     }
 
     /// The vertex elements the effect's options read.

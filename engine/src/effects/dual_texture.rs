@@ -206,7 +206,8 @@ impl StockEffect for DualTextureEffect {
         let texture2 = state(&self.texture2, "Texture2")?;
         let a = self.alpha.clamp(0.0, 1.0);
         let world_view = self.world.mul(&self.view);
-        let mut block = Block::new();
+        let mut floats = [0.0; xnagraph_graph::MATERIAL_FLOATS];
+        let mut block = Block::new(&mut floats);
         block
             .vec3(d * a, a)
             .vec3(f, 0.0)

@@ -385,7 +385,8 @@ impl StockEffect for EnvironmentMapEffect {
         let d = self.diffuse_color;
         let world_view = self.world.mul(&self.view);
         let emissive = (self.emissive_color + self.ambient_light_color * d) * a;
-        let mut block = Block::new();
+        let mut floats = [0.0; xnagraph_graph::MATERIAL_FLOATS];
+        let mut block = Block::new(&mut floats);
         block
             .mat4(&self.world)
             .mat4(&self.world.invert().transpose())

@@ -405,7 +405,8 @@ impl StockEffect for SkinnedEffect {
         let a = self.alpha.clamp(0.0, 1.0);
         let d = self.diffuse_color;
         let world_view = self.world.mul(&self.view);
-        let mut block = Block::new();
+        let mut floats = [0.0; xnagraph_graph::MATERIAL_FLOATS];
+        let mut block = Block::new(&mut floats);
         block
             .mat4(&self.world)
             .mat4(&self.world.invert().transpose())

@@ -100,14 +100,15 @@ pub(crate) struct LitValues<'a> {
 impl LitValues<'_> {
     /// XNA's `ArgumentException` ("value") for a non-finite value, as its setters raise.
     pub(crate) fn check(&self) -> Result<()> {
-        // Each group's floats in one pass: a game applies the pass once per draw.
+        let xyz = |v: &Vector3| [v.x, v.y, v.z];
         let mut bad = !finite::all_finite(self.scalars);
-        bad |= !finite::all_finite(bytemuck::cast_slice(self.colors));
-        let light_floats = if self.light_specular { 9 } else { 6 };
+        for v in self.colors {
+            bad |= !finite::all_finite(&xyz(v));
+        }
         for light in self.lights {
-            let values = [light.direction, light.diffuse_color, light.specular_color];
-            let floats: &[f32] = bytemuck::cast_slice(&values);
-            bad |= !finite::all_finite(&floats[..light_floats]);
+            bad |= !finite::all_finite(&xyz(&light.direction));
+            bad |= !finite::all_finite(&xyz(&light.diffuse_color));
+            bad |= self.light_specular && !finite::all_finite(&xyz(&light.specular_color));
         }
         if bad {
             return Err(finite::not_finite("value"));
@@ -200,15 +201,15 @@ pub(crate) fn fog_vector(enabled: bool, world_view: &Matrix, start: f32, end: f3
     [m[0][2] * scale, m[1][2] * scale, m[2][2] * scale, (m[3][2] + start) * scale]
 }
 
-/// Fills a stock shader's uniform block after the transform, vec4 by vec4 (std140).
-pub(crate) struct Block {
-    floats: [f32; MATERIAL_FLOATS],
+/// Fills a stock shader's uniform block after the transform, vec4 by vec4 (std140), in place.
+pub(crate) struct Block<'a> {
+    floats: &'a mut [f32; MATERIAL_FLOATS],
     len: usize,
 }
 
-impl Block {
-    pub fn new() -> Self {
-        Block { floats: [0.0; MATERIAL_FLOATS], len: 0 }
+impl<'a> Block<'a> {
+    pub fn new(floats: &'a mut [f32; MATERIAL_FLOATS]) -> Self {
+        Block { floats, len: 0 }
     }
 
     /// Appends one vec4.
@@ -231,11 +232,16 @@ impl Block {
         self
     }
 
-    /// The block as `shader`'s material: its last vec4 written is the options word, where
+    /// Ends `shader`'s block: its last vec4 written is the options word, where
     /// [`StockShader::options_at`] says the pipeline's variant is read from.
-    pub fn material(&self, shader: StockShader) -> StockMaterial {
+    pub fn end(&self, shader: StockShader) {
         debug_assert_eq!(self.len, shader.options_at() + 4, "the options word ends the block");
-        StockMaterial { shader, block: self.floats }
+    }
+
+    /// The block as `shader`'s material ([`Block::end`]).
+    pub fn material(&self, shader: StockShader) -> StockMaterial {
+        self.end(shader);
+        StockMaterial { shader, block: *self.floats }
     }
 }
 
