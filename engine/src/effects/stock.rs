@@ -143,15 +143,22 @@ pub(crate) fn default_lighting() -> ([DirectionalLight; 3], Vector3) {
 /// World × View × Projection with y flipped for Vulkan's clip space, column-major for the
 /// shaders (whose `M * v` is XNA's `v * M`).
 pub(crate) fn clip_transform(world: &Matrix, view: &Matrix, projection: &Matrix) -> [f32; 16] {
-    let flip = Matrix::create_scale(1.0, -1.0, 1.0);
-    world.mul(view).mul(projection).mul(&flip).to_column_major()
+    flip_y(world.mul(view).mul(projection)).to_column_major()
+}
+
+/// `m` × `Matrix::CreateScale(1, -1, 1)`: its y column negated, which is that product's value
+/// for every finite `m` (up to the sign of a zero), without the product's 64 multiplications.
+fn flip_y(mut m: Matrix) -> Matrix {
+    for row in &mut m.m {
+        row[1] = -row[1];
+    }
+    m
 }
 
 /// World × View × Projection as [`clip_transform`] gives it, from World × View already
 /// computed (the same products in the same order, so the same bits).
 pub(crate) fn clip_transform_of(world_view: &Matrix, projection: &Matrix) -> [f32; 16] {
-    let flip = Matrix::create_scale(1.0, -1.0, 1.0);
-    world_view.mul(projection).mul(&flip).to_column_major()
+    flip_y(world_view.mul(projection)).to_column_major()
 }
 
 /// `EyePosition` (View's inverse, its translation) of the last View an effect asked for: a
@@ -268,6 +275,16 @@ mod tests {
             let expected = view.invert().translation();
             assert_eq!(bits(cache.eye_position(&view)), bits(expected), "{view:?}");
         }
+    }
+
+    #[test]
+    fn flipping_y_is_the_product_with_xnas_y_flip() {
+        let flip = Matrix::create_scale(1.0, -1.0, 1.0);
+        let m = Matrix::create_from_yaw_pitch_roll(0.3, -1.1, 2.0)
+            .mul(&Matrix::create_translation(4.0, -5.5, 6.25))
+            .mul(&Matrix::create_perspective_field_of_view(0.9, 1.5, 0.5, 80.0).unwrap());
+        let bits = |m: &Matrix| m.m.map(|row| row.map(f32::to_bits));
+        assert_eq!(bits(&flip_y(m)), bits(&m.mul(&flip)));
     }
 
     #[test]
