@@ -1,0 +1,127 @@
+//! A draw recorded as a repeat of the frame's last draw
+//! ([`GeometryDraw::repeats`](xnagraph_graph::GeometryDraw::repeats)): the
+//! instances stage's merge rule applied as the game calls `DrawIndexedPrimitives`.
+
+use std::sync::Arc;
+
+use xnagraph_graph::compile::instances::MAX_RUN;
+use xnagraph_graph::{
+    BasicInstance, DrawCall, PipelineKey, PrimitiveType, ShaderKind, StockShader, VertexSource,
+};
+
+use super::states;
+use crate::device::shared::Recording;
+use crate::error::Result;
+
+/// Records a draw of `call` from the bound vertex buffers (and, for an indexed call, the bound
+/// index buffer) through the applied stock effect as a repeat of the frame's last draw
+/// ([`GeometryDraw::repeats`]) when that draw is one the compiler would merge it with: a
+/// BasicEffect draw that differs from it in nothing but the effect's transform and a draw's own
+/// values (World, the material colours: same states, sampler, texture, viewport, scissor,
+/// lights, eye, fog colour, variant, vertex layout, streams, indices, topology and call, with
+/// nothing recorded between the two). Then only those values are kept,
+/// and nothing is checked again that the last draw's recording checked against the same state.
+/// Returns whether it did; `false` leaves the draw to be recorded whole.
+///
+/// The one merge rule, [`xnagraph_graph::compile::instances`], applied as the draw is
+/// recorded: a game's run of ten thousand `DrawIndexedPrimitives` of one mesh reaches the
+/// compiler as one draw. It reads the device's state in place (no reference is taken, no
+/// layout derived: a layout not already remembered for these streams and this effect is left
+/// to the whole recording), as it runs once per draw.
+pub(super) fn repeat_last_draw(
+    rec: &mut Recording,
+    primitive: PrimitiveType,
+    call: DrawCall,
+) -> Result<bool> {
+    let states = &rec.draw;
+    let Some(effect) = states.effect.as_deref() else { return Ok(false) };
+    if effect.material.shader != StockShader::Basic
+        || !effect.bones.is_empty()
+        || effect.texture2.is_some()
+    {
+        return Ok(false);
+    }
+    let slot_texture;
+    let texture = match effect.reads_slots[0] {
+        true => {
+            slot_texture = states::slot_texture(rec, 0, effect)?;
+            &slot_texture
+        }
+        false => &effect.texture,
+    };
+    let Some(layout) =
+        states.last_layout.as_ref().filter(|l| l.is_of(&states.streams, effect.needs()))
+    else {
+        return Ok(false);
+    };
+    let Some(last) = rec.builder.last_draw_mut() else { return Ok(false) };
+    let same_draw = last.pipeline
+        == (PipelineKey {
+            shader: ShaderKind::Basic,
+            blend: states.blend,
+            depth_stencil: states.depth_stencil,
+            rasterizer: states.rasterizer,
+        })
+        && last.sampler == states.samplers[0]
+        && last.textures.len() == 1
+        && Arc::ptr_eq(last.textures.first(), texture)
+        && last.viewport == rec.viewport
+        && last.scissor == rec.scissor;
+    let Some(g) = last.geometry.as_deref_mut().filter(|_| same_draw) else { return Ok(false) };
+    if !g.can_repeat()
+        || g.draws() >= MAX_RUN
+        || g.texture2.is_some()
+        || g.primitive != primitive
+        || g.call != call
+        || g.layout != layout.layout
+        || !g.material.shares_run_values(&effect.material)
+        || g.streams.len() != states.streams.len()
+    {
+        return Ok(false);
+    }
+    let same_indices = match (&g.indices, &states.indices, call) {
+        (Some(a), Some(b), DrawCall::Indexed { .. }) => {
+            a.element_size == b.element_size.bytes() as u8
+                && match &a.buffer {
+                    Some(buffer) => b.core.holds(buffer)?,
+                    None => false,
+                }
+        }
+        (None, _, DrawCall::Vertices { .. }) => true,
+        _ => false,
+    };
+    if !same_indices {
+        return Ok(false);
+    }
+    for (source, s) in g.streams.iter().zip(&states.streams) {
+        let offset = s.vertex_offset as u64 * s.declaration.vertex_stride() as u64;
+        let VertexSource::Buffer { buffer, offset: at } = source else { return Ok(false) };
+        if *at != offset || !s.core.holds(buffer)? {
+            return Ok(false);
+        }
+    }
+    g.repeats.push(BasicInstance::new(&effect.transform, &effect.material.block));
+    prefetch_next_repeat(&g.repeats);
+    Ok(true)
+}
+
+/// Asks the CPU to bring the memory the next repeat will be written to into its cache, while
+/// the game computes the next draw. A run's repeats are more memory than a core's caches hold
+/// (ten thousand are 2.4 MB), so without it each repeat's write waits for its cache lines, and
+/// the release of the recording lock after it (a locked instruction, which waits for every
+/// earlier write) waits with it: that wait was the largest single cost of a repeated draw.
+fn prefetch_next_repeat(repeats: &Vec<BasicInstance>) {
+    #[cfg(target_arch = "x86_64")]
+    if repeats.len() < repeats.capacity() {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        const SIZE: usize = std::mem::size_of::<BasicInstance>();
+        let next = repeats.as_ptr().wrapping_add(repeats.len()).cast::<i8>();
+        for offset in (0..SIZE).step_by(64).chain([SIZE - 1]) {
+            // SAFETY: a prefetch reads nothing and never faults; the address lies inside the
+            // vector's allocation (its spare capacity).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(next.wrapping_add(offset)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = repeats;
+}
