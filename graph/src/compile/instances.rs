@@ -43,7 +43,7 @@ use crate::commands::{Draw, FrameCommands, Node, PassOp};
 use crate::geometry::{GeometryDraw, IndexSource, VertexSource};
 use crate::plan::{PlanNode, PlanNodeKind, PlannedOp};
 
-/// The most draws one merged op draws, repeats included (bounds the frame's buffer of blocks
+/// The most draws one merged op draws, repeats included (bounds the frame's buffer of instances
 /// per draw).
 pub const MAX_RUN: u32 = 1 << 16;
 

@@ -90,8 +90,9 @@ pub struct StockVariant {
     /// is evaluated.
     pub one_light: bool,
     /// The draw is a run of draws merged into one instanced draw
-    /// ([`crate::compile::instances`]): instance `i` reads its block from a buffer of blocks,
-    /// through the effect's instanced pair of stages, not from a uniform block. Chosen by the
+    /// ([`crate::compile::instances`]): instance `i` reads its own values ([`BasicInstance`])
+    /// from a buffer of instances, through the effect's instanced pair of stages, and the rest
+    /// from the first draw's uniform block. Chosen by the
     /// backend for a merged op; never by [`StockMaterial::variant`].
     pub instanced: bool,
 }
@@ -280,14 +281,24 @@ impl BasicInstance {
     /// The instance of a draw whose transform is `transform` and block `block`.
     pub fn new(transform: &[f32; 16], block: &[f32; MATERIAL_FLOATS]) -> BasicInstance {
         let mut floats = [0.0; BASIC_INSTANCE_FLOATS];
-        floats[..16].copy_from_slice(transform);
-        let mut at = 16;
-        for part in BASIC_INSTANCE_PARTS {
+        let mut at = 0;
+        for part in Self::parts(transform, block) {
             let end = at + part.len();
-            floats[at..end].copy_from_slice(&block[part]);
+            floats[at..end].copy_from_slice(part);
             at = end;
         }
         BasicInstance(floats)
+    }
+
+    /// The slices of a draw's transform and block its instance is made of, in the instance's
+    /// order: what [`BasicInstance::new`] copies, and what a backend writes in place of the
+    /// instance of a draw that has none of its own.
+    pub fn parts<'a>(
+        transform: &'a [f32; 16],
+        block: &'a [f32; MATERIAL_FLOATS],
+    ) -> [&'a [f32]; 4] {
+        let [world, material, fog] = BASIC_INSTANCE_PARTS;
+        [&transform[..], &block[world], &block[material], &block[fog]]
     }
 
     /// The transform and whole block this instance draws with in a run whose draw has block

@@ -18,9 +18,9 @@ use std::collections::HashMap;
 
 use ash::vk;
 use xnagraph_graph::{
-    Attribute, BackendError, ColorWrites, Draw, DrawCall, GeometryDraw, GeometryPipeline,
-    NativeHandle, PassOp, PipelineKey, PrimitiveType, ShaderKind, StockShader, StockVariant,
-    VertexFormat, VertexLayout, VertexSource, BASIC_INSTANCE_PARTS, MATERIAL_FLOATS,
+    Attribute, BackendError, BasicInstance, ColorWrites, Draw, DrawCall, GeometryDraw,
+    GeometryPipeline, NativeHandle, PassOp, PipelineKey, PrimitiveType, ShaderKind, StockShader,
+    StockVariant, VertexFormat, VertexLayout, VertexSource,
 };
 use xnagraph_shaders::BASIC_INSTANCE_BYTES;
 
@@ -515,7 +515,7 @@ pub(crate) fn draw(
             }
         }
         None if merged => {
-            let (pipeline_layout, set, first, draws) = instanced_values(rec, g, run)?;
+            let (pipeline_layout, set, first, draws) = instanced_values(rec, run)?;
             let (_, sets, (offsets, count)) = stock_values(rec, d, g)?;
             instances = (draws, first);
             // SAFETY: as above; set 0 names the frame's uniform buffer, which holds the run's
@@ -672,7 +672,6 @@ fn op_geometry(op: &PassOp) -> Option<&GeometryDraw> {
 /// reads instance `gl_InstanceIndex`) and the number of instances.
 fn instanced_values(
     rec: &mut Recorder<'_>,
-    g: &GeometryDraw,
     run: &[PassOp],
 ) -> Result<(vk::PipelineLayout, vk::DescriptorSet, u32, u32), BackendError> {
     let gpu = rec.gpu;
@@ -684,21 +683,16 @@ fn instanced_values(
         let (PassOp::Draw(draw), Some(geometry)) = (op, op_geometry(op)) else {
             return Err(malformed("a merged run of draws that cannot merge"));
         };
-        if !g.material.shares_run_values(&geometry.material) {
-            return Err(malformed("a merged run of draws that do not share their lights"));
-        }
         draws += geometry.draws();
         runs.push((draw, geometry));
     }
-    // A draw's repeats are kept as instances: one copy.
+    // Each draw's instance from its transform and block; its repeats are kept as instances,
+    // so they are one copy.
     let parts = runs.iter().flat_map(|(draw, geometry)| {
-        let repeats = bytemuck::cast_slice(&geometry.repeats);
-        instance(&draw.transform, &geometry.material.block).into_iter().chain([repeats])
+        let own = BasicInstance::parts(&draw.transform, &geometry.material.block);
+        own.map(bytemuck::cast_slice).into_iter().chain([bytemuck::cast_slice(&geometry.repeats)])
     });
     let written = uniforms.write_parts(gpu, start, parts)?;
-    if written != BASIC_INSTANCE_BYTES * u64::from(draws) {
-        return Err(malformed("a merged run's instances of another size"));
-    }
     rec.uniforms_used = (start + written).next_multiple_of(rec.uniform_stride);
     let first = u32::try_from(start / BASIC_INSTANCE_BYTES)
         .map_err(|_| malformed("an instance index past 2^32"))?;
@@ -709,11 +703,4 @@ fn instanced_values(
     let src = crate::pass::set_source(rec);
     let set = rec.draw_sets.stock_instances(&src, &layouts, uniforms.buffer)?;
     Ok((pipeline_layout, set, first, draws))
-}
-
-/// One instance of a merged run as the byte slices it is written from, in the instanced
-/// stages' order: the transform, then [`BASIC_INSTANCE_PARTS`] of the block.
-fn instance<'a>(transform: &'a [f32; 16], block: &'a [f32; MATERIAL_FLOATS]) -> [&'a [u8]; 4] {
-    let [world, material, fog] = BASIC_INSTANCE_PARTS;
-    [&transform[..], &block[world], &block[material], &block[fog]].map(bytemuck::cast_slice)
 }
