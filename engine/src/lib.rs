@@ -181,7 +181,7 @@ pub use draw::states::{
 };
 pub use draw::IndexElement;
 pub use effects::alpha_test::AlphaTestEffect;
-pub use effects::basic::{BasicEffect, EffectPass, EffectTechnique};
+pub use effects::basic::BasicEffect;
 pub use effects::custom::{
     AnnotationValue, CustomEffect, CustomPass, CustomTechnique, EffectAnnotation, EffectParameter,
     EffectValue, ParameterClass, ParameterType, PassSource, SpirvPassSource, SpirvTechniqueSource,
@@ -193,6 +193,7 @@ pub use effects::parameters::{EffectParameterCollection, StockParameter};
 pub use effects::skinned::SkinnedEffect;
 pub use effects::sprite::Effect;
 pub use effects::stock::DirectionalLight;
+pub use effects::technique::{EffectPass, EffectTechnique};
 pub use effects::traits::{EffectFog, EffectLights, EffectMatrices};
 pub use error::{Result, XnaError};
 pub use event::{Event, HandlerId};

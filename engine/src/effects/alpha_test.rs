@@ -14,12 +14,12 @@ use xnagraph_graph::{CompareFunction, StockShader, TextureState};
 use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
-use crate::effects::basic::{check_geometry, technique, EffectTechnique};
 use crate::effects::custom::ParameterType as T;
 use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
 use crate::effects::stock::{clip_transform, fog_vector, slot_of, switch, Block, StockEffect};
+use crate::effects::technique::{check_geometry, technique, EffectTechnique};
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3, Vector4};

@@ -26,9 +26,9 @@ use crate::effects::stock::{
     clip_transform_of, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
     EyeCache, LitValues, StockEffect,
 };
+use crate::effects::technique::{check_geometry, technique, white_texel, EffectTechnique};
 use crate::effects::traits::{matrices_and_fog, EffectLights};
 use crate::error::{Result, XnaError};
-use crate::event::lock;
 use crate::math::{Matrix, Vector3, Vector4};
 use crate::resources::texture::{Texture2D, TextureRef};
 
@@ -135,47 +135,6 @@ impl std::fmt::Debug for BasicEffect {
             .field("fog_enabled", &self.fog_enabled)
             .finish()
     }
-}
-
-/// XNA's `EffectTechnique` of a stock effect: one pass.
-#[derive(Debug)]
-pub struct EffectTechnique<'a> {
-    effect: &'a dyn StockEffect,
-    name: &'static str,
-}
-
-/// XNA's `EffectPass` of a stock effect: [`EffectPass::apply`] records the effect's state on
-/// the device.
-#[derive(Debug)]
-pub struct EffectPass<'a> {
-    effect: &'a dyn StockEffect,
-    name: &'static str,
-}
-
-/// The one technique of a stock effect named `name`.
-pub(crate) fn technique<'a>(
-    effect: &'a dyn StockEffect,
-    name: &'static str,
-) -> EffectTechnique<'a> {
-    EffectTechnique { effect, name }
-}
-
-/// One white texel, the texture a stock effect samples when it has none.
-pub(crate) fn white_texel(device: &GraphicsDevice) -> Result<Texture2D> {
-    let white = Texture2D::new(device, 1, 1)?;
-    white.set_data(&[0xFFFF_FFFFu32])?;
-    Ok(white)
-}
-
-/// Refuses a geometry effect on a renderer that lowers no geometry.
-pub(crate) fn check_geometry(device: &GraphicsDevice, effect: &str) -> Result<()> {
-    device.shared.check_alive()?;
-    if !device.shared.caps.geometry {
-        return Err(XnaError::not_supported(format!(
-            "{effect} is not supported by the active renderer (it lowers no geometry)."
-        )));
-    }
-    Ok(())
 }
 
 impl BasicEffect {
@@ -574,58 +533,5 @@ impl BasicEffect {
         applied.needs_normal = self.lighting_enabled;
         applied.needs_texture_coordinate1 = false;
         applied.needs_skinning = false;
-    }
-}
-
-impl<'a> EffectTechnique<'a> {
-    /// `EffectTechnique.Name`: the effect's type name (`"BasicEffect"`, `"AlphaTestEffect"`,
-    /// `"DualTextureEffect"`).
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-
-    /// `EffectTechnique.Passes`: the one pass of a stock effect.
-    pub fn passes(&self) -> [EffectPass<'a>; 1] {
-        [EffectPass { effect: self.effect, name: self.name }]
-    }
-}
-
-impl EffectPass<'_> {
-    /// `EffectPass.Name`: the same name as its technique's.
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-
-    /// `Apply`: the effect's values as they are now become the device's for the draws that
-    /// follow. A NaN or infinite colour, alpha, light or fog value is `ArgumentException`; a
-    /// texture the effect must sample and has not got is `InvalidOperationException` (XNA would
-    /// sample an unset texture); a disposed texture is `ObjectDisposedException`.
-    ///
-    /// As XNA's, `Apply` also writes the textures the effect samples into
-    /// `GraphicsDevice.Textures` (`Texture` at slot 0; DualTextureEffect's `Texture2` and
-    /// EnvironmentMapEffect's `EnvironmentMap` at slot 1), and the draws that follow sample
-    /// what those slots hold at the draw: a texture the game sets into `Textures[0]` after
-    /// `Apply` is the one drawn. A draw whose slot is then empty, or holds a texture of
-    /// another kind than the effect samples there, is `InvalidOperationException`.
-    pub fn apply(&self) -> Result<()> {
-        let device = self.effect.device();
-        device.check_alive()?;
-        let writes = self.effect.device_textures();
-        let mut rec = lock(&device.rec);
-        self.effect.apply_to(&mut rec.draw.effect)?;
-        let mut replaced = Vec::with_capacity(writes.len());
-        if let Some(applied) = rec.draw.effect.as_deref_mut() {
-            for &(slot, _) in &writes {
-                applied.reads_slots[slot] = true;
-            }
-        }
-        for (slot, texture) in writes {
-            replaced.push(rec.draw.textures[slot].replace(texture));
-        }
-        // A texture replaced may be the game's last reference: dropping it disposes it, which
-        // takes the recording lock.
-        drop(rec);
-        drop(replaced);
-        Ok(())
     }
 }

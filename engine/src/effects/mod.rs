@@ -25,4 +25,5 @@ pub(crate) mod skinned;
 pub(crate) mod spirv;
 pub(crate) mod sprite;
 pub(crate) mod stock;
+pub(crate) mod technique;
 pub(crate) mod traits;

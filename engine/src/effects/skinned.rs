@@ -21,7 +21,6 @@ use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::profile::GraphicsProfile;
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
-use crate::effects::basic::{check_geometry, technique, EffectTechnique};
 use crate::effects::custom::ParameterType as T;
 use crate::effects::parameters::{
     computed, held, held_array, light_field, light_value, set_light_value,
@@ -31,6 +30,7 @@ use crate::effects::stock::{
     clip_transform_of, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
     EyeCache, LitValues, StockEffect,
 };
+use crate::effects::technique::{check_geometry, technique, EffectTechnique};
 use crate::effects::traits::matrices_and_fog;
 use crate::error::{Result, XnaError};
 use crate::math::{Matrix, Vector3, Vector4};
