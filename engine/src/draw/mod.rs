@@ -16,29 +16,29 @@
 
 mod custom;
 mod instanced;
+mod layout;
 mod repeat;
 pub mod states;
 
+use layout::{bound_stock_layout, layout, vertex_format};
 use repeat::repeat_last_draw;
 
 use bytemuck::Pod;
 use xnagraph_graph::{
-    Attribute, AttributeSource, BindingLayout, BlendState, DepthStencilState, Draw, DrawCall,
-    DrawTextures, GeometryDraw, IndexSource, PipelineKey, PrimitiveType, RasterizerState,
-    SamplerState, ShaderKind, TextureState, VertexFormat, VertexLayout, VertexSource, ATTRIBUTES,
+    BlendState, DepthStencilState, Draw, DrawCall, DrawTextures, GeometryDraw, IndexSource,
+    PipelineKey, PrimitiveType, RasterizerState, SamplerState, ShaderKind, TextureState,
+    VertexSource,
 };
 
 use std::sync::Arc;
 
-use crate::device::draw_state::{AppliedEffect, CustomApplied, DrawStates, LastLayout};
+use crate::device::draw_state::{AppliedEffect, CustomApplied};
 use crate::device::profile::GraphicsProfile;
 use crate::device::shared::{DeviceShared, Recording};
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
-use crate::resources::buffer::{
-    VertexDeclaration, VertexElementFormat, VertexElementUsage, VertexType,
-};
+use crate::resources::buffer::VertexType;
 use crate::vertex::VertexPositionColorTexture;
 
 /// An index type of `DrawUserIndexedPrimitives`: `u16` or `u32` (XNA's `short[]` / `int[]`).
@@ -63,147 +63,6 @@ impl IndexElement for u32 {
     fn to_u32(self) -> u32 {
         self
     }
-}
-
-fn vertex_format(f: VertexElementFormat) -> VertexFormat {
-    match f {
-        VertexElementFormat::Single => VertexFormat::Float1,
-        VertexElementFormat::Vector2 => VertexFormat::Float2,
-        VertexElementFormat::Vector3 => VertexFormat::Float3,
-        VertexElementFormat::Vector4 => VertexFormat::Float4,
-        VertexElementFormat::Color => VertexFormat::UByte4Norm,
-        VertexElementFormat::Byte4 => VertexFormat::UByte4,
-        VertexElementFormat::Short2 => VertexFormat::Short2,
-        VertexElementFormat::Short4 => VertexFormat::Short4,
-        VertexElementFormat::NormalizedShort2 => VertexFormat::Short2Norm,
-        VertexElementFormat::NormalizedShort4 => VertexFormat::Short4Norm,
-        VertexElementFormat::HalfVector2 => VertexFormat::Half2,
-        VertexElementFormat::HalfVector4 => VertexFormat::Half4,
-    }
-}
-
-/// The vertex layout of `declarations` (one per stream) for the applied effect: the first
-/// element of each usage the shader reads, searched stream by stream. An element the effect
-/// needs and no stream has is XNA's `InvalidOperationException` naming it.
-fn layout(
-    declarations: &[(&VertexDeclaration, u32)],
-    effect: &ActiveEffect,
-    caps: &xnagraph_graph::Capabilities,
-) -> Result<VertexLayout> {
-    match effect {
-        ActiveEffect::Basic(e) => stock_layout(declarations, e, caps),
-        ActiveEffect::Custom(c) => custom::layout(declarations, c),
-    }
-}
-
-/// [`layout`] for a stock effect.
-fn stock_layout(
-    declarations: &[(&VertexDeclaration, u32)],
-    effect: &AppliedEffect,
-    caps: &xnagraph_graph::Capabilities,
-) -> Result<VertexLayout> {
-    let mut attributes = [None; ATTRIBUTES];
-    for (binding, (decl, _)) in declarations.iter().enumerate() {
-        for e in decl.vertex_elements() {
-            let location = match (e.usage, e.usage_index) {
-                (VertexElementUsage::Position, 0) => Attribute::Position,
-                (VertexElementUsage::Color, 0) => Attribute::Color,
-                (VertexElementUsage::TextureCoordinate, 0) => Attribute::TextureCoordinate,
-                (VertexElementUsage::Normal, 0) => Attribute::Normal,
-                (VertexElementUsage::TextureCoordinate, 1) => Attribute::TextureCoordinate1,
-                (VertexElementUsage::BlendIndices, 0) => Attribute::BlendIndices,
-                (VertexElementUsage::BlendWeight, 0) => Attribute::BlendWeight,
-                _ => continue,
-            };
-            let slot = &mut attributes[location as usize];
-            if slot.is_none() {
-                *slot = Some(AttributeSource {
-                    binding: binding as u8,
-                    format: vertex_format(e.format),
-                    offset: e.offset,
-                });
-            }
-        }
-    }
-    let needed = [
-        (Attribute::Position, true, "Position0"),
-        (Attribute::Color, effect.needs_color, "Color0"),
-        (Attribute::TextureCoordinate, effect.needs_texture_coordinate, "TextureCoordinate0"),
-        (Attribute::Normal, effect.needs_normal, "Normal0"),
-        (Attribute::TextureCoordinate1, effect.needs_texture_coordinate1, "TextureCoordinate1"),
-        (Attribute::BlendIndices, effect.needs_skinning, "BlendIndices0"),
-        (Attribute::BlendWeight, effect.needs_skinning, "BlendWeight0"),
-    ];
-    for (location, needed, name) in needed {
-        if needed && attributes[location as usize].is_none() {
-            return Err(XnaError::invalid_operation(format!(
-                "The current vertex declaration does not include all the elements required by \
-                 the current vertex shader. {name} is missing."
-            )));
-        }
-        // Elements the effect does not use are not read: the constant stream stands in.
-        if !needed {
-            attributes[location as usize] = None;
-        }
-    }
-    // The bone indices are read as integers, which every renderer reads; only four bytes.
-    if let Some(a) = attributes[Attribute::BlendIndices as usize] {
-        if a.format != VertexFormat::UByte4 {
-            return Err(XnaError::not_supported(format!(
-                "BlendIndices0 of format {:?}: SkinnedEffect reads bone indices as Byte4.",
-                a.format
-            )));
-        }
-    }
-    let scaled = [VertexFormat::UByte4, VertexFormat::Short2, VertexFormat::Short4];
-    let read_as_floats = attributes
-        .iter()
-        .enumerate()
-        .filter(|(location, _)| *location != Attribute::BlendIndices as usize);
-    if let Some(a) =
-        read_as_floats.filter_map(|(_, a)| a.as_ref()).find(|a| scaled.contains(&a.format))
-    {
-        if !caps.scaled_vertex_formats {
-            return Err(XnaError::not_supported(format!(
-                "Vertex elements of format {:?} (read as unnormalised floats) are not supported \
-                 by the active renderer.",
-                a.format
-            )));
-        }
-    }
-    let bindings = declarations
-        .iter()
-        .map(|(d, freq)| BindingLayout {
-            stride: d.vertex_stride() as u32,
-            instance_frequency: *freq,
-        })
-        .collect();
-    Ok(VertexLayout { bindings, attributes, custom: Vec::new() })
-}
-
-/// [`stock_layout`] of the bound streams, derived only when they or the elements the effect
-/// reads changed since the last draw that asked (a game draws many times with one vertex buffer
-/// bound): otherwise the layout remembered in `states`.
-fn bound_stock_layout<'a>(
-    states: &'a mut DrawStates,
-    effect: &AppliedEffect,
-    caps: &xnagraph_graph::Capabilities,
-) -> Result<&'a VertexLayout> {
-    let needs = effect.needs();
-    let last = match states.last_layout.take() {
-        Some(last) if last.is_of(&states.streams, needs) => last,
-        _ => {
-            let declarations: Vec<_> = states
-                .streams
-                .iter()
-                .map(|s| (&s.declaration, s.instance_frequency as u32))
-                .collect();
-            let layout = stock_layout(&declarations, effect, caps)?;
-            let streams = declarations.iter().map(|&(d, f)| (d.clone(), f)).collect();
-            LastLayout { streams, needs, layout }
-        }
-    };
-    Ok(&states.last_layout.insert(last).layout)
 }
 
 /// The arguments `DrawIndexedPrimitives` and `DrawInstancedPrimitives` share.
@@ -455,7 +314,8 @@ impl GraphicsDevice {
 
     /// XNA's `GraphicsDevice.DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset,
     /// primitiveCount)`: primitives from the caller's vertices, copied at the call, read at the
-    /// stride of `T`'s declaration (a multiple of 4, as in XNA: see [`VertexDeclaration`]).
+    /// stride of `T`'s declaration (a multiple of 4, as in XNA: see
+    /// [`VertexDeclaration`](crate::VertexDeclaration)).
     ///
     /// Errors: empty `vertexData` is `ArgumentNull` on `vertexData` (XNA's null array); a
     /// negative offset, a non-positive count or vertices past the end of the slice is
