@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use xnagraph_graph::{
-    AttributeSource, BindingLayout, CustomDraw, CustomSampler, CustomStage, Draw, GeometryDraw,
-    PipelineKey, ShaderKind, TextureState, VertexLayout, ATTRIBUTES,
+    AttributeSource, CustomDraw, CustomSampler, CustomStage, Draw, GeometryDraw, PipelineKey,
+    ShaderKind, TextureState, VertexLayout, ATTRIBUTES,
 };
 
 use super::{vertex_format, StockStates};
@@ -44,13 +44,7 @@ pub(super) fn layout(
         };
         custom.push((input.location, source));
     }
-    let bindings = declarations
-        .iter()
-        .map(|(d, freq)| BindingLayout {
-            stride: d.vertex_stride() as u32,
-            instance_frequency: *freq,
-        })
-        .collect();
+    let bindings = super::layout::bindings(declarations);
     Ok(VertexLayout { bindings, attributes: [None; ATTRIBUTES], custom })
 }
 

@@ -118,13 +118,7 @@ fn stock_layout(
             )));
         }
     }
-    let bindings = declarations
-        .iter()
-        .map(|(d, freq)| BindingLayout {
-            stride: d.vertex_stride() as u32,
-            instance_frequency: *freq,
-        })
-        .collect();
+    let bindings = bindings(declarations);
     Ok(VertexLayout { bindings, attributes, custom: Vec::new() })
 }
 
@@ -151,4 +145,13 @@ pub(super) fn bound_stock_layout<'a>(
         }
     };
     Ok(&states.last_layout.insert(last).layout)
+}
+
+/// One binding per stream: its declaration's stride and its instance frequency (0 per vertex).
+pub(super) fn bindings(declarations: &[(&VertexDeclaration, u32)]) -> Vec<BindingLayout> {
+    let binding = |(d, freq): &(&VertexDeclaration, u32)| BindingLayout {
+        stride: d.vertex_stride() as u32,
+        instance_frequency: *freq,
+    };
+    declarations.iter().map(binding).collect()
 }
