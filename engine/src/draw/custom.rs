@@ -1,52 +1,18 @@
-//! Geometry draws with a custom effect applied (`CustomPass::apply`): the vertex layout from the
-//! pass's named inputs, and the recorded draw carrying the pass's program and values, with the
-//! textures the device's `Textures` and `VertexTextures` hold at the draw.
+//! Geometry draws with a custom effect applied (`CustomPass::apply`): the recorded draw carrying
+//! the pass's program and values, with the textures the device's `Textures` and `VertexTextures`
+//! hold at the draw (its vertex layout, from the pass's named inputs, is `layout.rs`'s).
 
 use std::sync::Arc;
 
 use xnagraph_graph::{
-    AttributeSource, CustomDraw, CustomSampler, CustomStage, Draw, GeometryDraw, PipelineKey,
-    ShaderKind, TextureState, VertexLayout, ATTRIBUTES,
+    CustomDraw, CustomSampler, CustomStage, Draw, GeometryDraw, PipelineKey, ShaderKind,
+    TextureState,
 };
 
-use super::{vertex_format, StockStates};
+use super::StockStates;
 use crate::device::draw_state::{CustomApplied, DrawStates, TextureSlot};
 use crate::device::shared::{DeviceShared, Recording};
 use crate::error::{Result, XnaError};
-use crate::resources::buffer::VertexDeclaration;
-
-/// The vertex layout of `declarations` (one per stream, with its instance frequency) for the
-/// pass's inputs: each input reads the first element of its usage and index, searched stream
-/// by stream. An input no stream has is XNA's `InvalidOperationException` naming it.
-pub(super) fn layout(
-    declarations: &[(&VertexDeclaration, u32)],
-    effect: &CustomApplied,
-) -> Result<VertexLayout> {
-    let mut custom = Vec::with_capacity(effect.inputs.len());
-    for input in &effect.inputs {
-        let found = declarations.iter().enumerate().find_map(|(binding, (decl, _))| {
-            let e = decl
-                .vertex_elements()
-                .iter()
-                .find(|e| e.usage == input.usage && e.usage_index == input.usage_index)?;
-            Some(AttributeSource {
-                binding: binding as u8,
-                format: vertex_format(e.format),
-                offset: e.offset,
-            })
-        });
-        let Some(source) = found else {
-            return Err(XnaError::invalid_operation(format!(
-                "The current vertex declaration does not include all the elements required by \
-                 the current vertex shader. {:?}{} (the input '{}') is missing.",
-                input.usage, input.usage_index, input.name
-            )));
-        };
-        custom.push((input.location, source));
-    }
-    let bindings = super::layout::bindings(declarations);
-    Ok(VertexLayout { bindings, attributes: [None; ATTRIBUTES], custom })
-}
 
 /// Records `geometry` drawn with the custom pass `effect`: the device's states in the pipeline
 /// key, the pass's uniform bytes, and for each sampler the texture in its slot of `Textures`

@@ -7,12 +7,12 @@ use xnagraph_graph::{
     Attribute, AttributeSource, BindingLayout, VertexFormat, VertexLayout, ATTRIBUTES,
 };
 
-use super::{custom, ActiveEffect};
-use crate::device::draw_state::{AppliedEffect, DrawStates, LastLayout};
+use super::ActiveEffect;
+use crate::device::draw_state::{AppliedEffect, CustomApplied, DrawStates, LastLayout};
 use crate::error::{Result, XnaError};
 use crate::resources::buffer::{VertexDeclaration, VertexElementFormat, VertexElementUsage};
 
-pub(super) fn vertex_format(f: VertexElementFormat) -> VertexFormat {
+fn vertex_format(f: VertexElementFormat) -> VertexFormat {
     match f {
         VertexElementFormat::Single => VertexFormat::Float1,
         VertexElementFormat::Vector2 => VertexFormat::Float2,
@@ -39,7 +39,7 @@ pub(super) fn layout(
 ) -> Result<VertexLayout> {
     match effect {
         ActiveEffect::Basic(e) => stock_layout(declarations, e, caps),
-        ActiveEffect::Custom(c) => custom::layout(declarations, c),
+        ActiveEffect::Custom(c) => custom_layout(declarations, c),
     }
 }
 
@@ -145,6 +145,39 @@ pub(super) fn bound_stock_layout<'a>(
         }
     };
     Ok(&states.last_layout.insert(last).layout)
+}
+
+/// The vertex layout of `declarations` (one per stream, with its instance frequency) for the
+/// pass's inputs: each input reads the first element of its usage and index, searched stream
+/// by stream. An input no stream has is XNA's `InvalidOperationException` naming it.
+pub(super) fn custom_layout(
+    declarations: &[(&VertexDeclaration, u32)],
+    effect: &CustomApplied,
+) -> Result<VertexLayout> {
+    let mut custom = Vec::with_capacity(effect.inputs.len());
+    for input in &effect.inputs {
+        let found = declarations.iter().enumerate().find_map(|(binding, (decl, _))| {
+            let e = decl
+                .vertex_elements()
+                .iter()
+                .find(|e| e.usage == input.usage && e.usage_index == input.usage_index)?;
+            Some(AttributeSource {
+                binding: binding as u8,
+                format: vertex_format(e.format),
+                offset: e.offset,
+            })
+        });
+        let Some(source) = found else {
+            return Err(XnaError::invalid_operation(format!(
+                "The current vertex declaration does not include all the elements required by \
+                 the current vertex shader. {:?}{} (the input '{}') is missing.",
+                input.usage, input.usage_index, input.name
+            )));
+        };
+        custom.push((input.location, source));
+    }
+    let bindings = bindings(declarations);
+    Ok(VertexLayout { bindings, attributes: [None; ATTRIBUTES], custom })
 }
 
 /// One binding per stream: its declaration's stride and its instance frequency (0 per vertex).

@@ -20,7 +20,7 @@ mod layout;
 mod repeat;
 pub mod states;
 
-use layout::{bound_stock_layout, layout, vertex_format};
+use layout::{bound_stock_layout, custom_layout, layout};
 use repeat::repeat_last_draw;
 
 use bytemuck::Pod;
@@ -459,7 +459,7 @@ impl GraphicsDevice {
                     .iter()
                     .map(|s| (&s.declaration, s.instance_frequency as u32))
                     .collect();
-                geometry.layout = custom::layout(&declarations, c)?;
+                geometry.layout = custom_layout(&declarations, c)?;
             }
         }
         for s in &rec.draw.streams {
