@@ -210,3 +210,53 @@ fn a_draw_that_changes_a_light_or_the_view_starts_a_new_run() {
     let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
     assert_eq!(different, 0, "pixels differ between merged and separate draws");
 }
+
+/// A draw of a merged run is drawn with the View and Projection of its own `Apply`: cubes 2 and
+/// 3 follow an `Apply` of a zoomed projection that drew nothing, then each changes only its
+/// World, so the recording keeps their values to be derived later. They must be derived with
+/// the zoomed projection, not the one of cubes 0 and 1 before them.
+#[test]
+fn merged_draws_keep_the_projection_of_their_own_apply() {
+    let _v = Validation::new();
+    let draw_frame = |device: &GraphicsDevice| {
+        let (vb, ib) = cube(device);
+        device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
+        device.clear(Color::new(10, 20, 30, 255)).unwrap();
+        device.set_vertex_buffer(Some(&vb)).unwrap();
+        device.set_indices(Some(&ib)).unwrap();
+        let mut effect = BasicEffect::new(device).unwrap();
+        effect.view =
+            Matrix::create_look_at(Vector3::new(0.0, 0.0, 20.0), Vector3::ZERO, Vector3::UNIT_Y);
+        effect.projection = Matrix::create_orthographic(W as f32, H as f32, 1.0, 100.0);
+        let place = |effect: &mut BasicEffect, i: usize| {
+            effect.world = Matrix::create_scale(6.0, 6.0, 6.0)
+                * Matrix::create_translation(-15.0 + 10.0 * i as f32, 5.0 - 3.0 * i as f32, 0.0);
+            effect.diffuse_color = UNLIT[i].to_vector3();
+        };
+        for i in 0..4 {
+            if i == 2 {
+                // Zoomed out by half, applied with no draw of its own.
+                effect.projection =
+                    Matrix::create_orthographic(2.0 * W as f32, 2.0 * H as f32, 1.0, 100.0);
+                effect.current_technique().passes()[0].apply().unwrap();
+            }
+            place(&mut effect, i);
+            effect.current_technique().passes()[0].apply().unwrap();
+            device.draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 24, 0, 12).unwrap();
+        }
+        read_back_buffer(device)
+    };
+    let merged = device(true);
+    let pixels = draw_frame(&merged);
+    // Two runs recorded (one per projection); the compiler merges them into one draw, as their
+    // transforms are each instance's own.
+    assert_eq!(merged.last_plan_cost().unwrap().draws, 1, "the four cubes in one draw");
+    let reference = draw_frame(&device(false));
+    let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
+    assert_eq!(different, 0, "pixels differ between merged and separate draws");
+    // Cube 3 at (15, -4) under the zoomed projection: at (7.5, -2) in back-buffer units from
+    // the centre, 3 pixels wide; not at its unzoomed place.
+    let (cx, cy) = (W / 2, H / 2);
+    assert_eq!(at(&pixels, W, cx + 7, cy + 2), UNLIT[3], "cube 3 where the zoomed view puts it");
+    assert_eq!(at(&pixels, W, cx + 15, cy + 4), Color::new(10, 20, 30, 255), "not unzoomed");
+}

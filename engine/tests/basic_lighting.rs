@@ -438,4 +438,19 @@ fn a_refused_apply_leaves_the_last_applied_values_in_place() {
     assert_eq!(pixel, Color::new(255, 0, 0, 255), "drawn with the last applied values");
     e.texture_enabled = false;
     assert_eq!(drawn(&e), (Ok(()), Color::new(0, 255, 0, 255)));
+    // An Apply that changes only a draw's own values checks only those: each of them not
+    // finite is refused all the same.
+    for value in ["Alpha", "DiffuseColor", "EmissiveColor", "SpecularColor", "SpecularPower"] {
+        let mut bad = e.clone();
+        match value {
+            "Alpha" => bad.alpha = f32::INFINITY,
+            "DiffuseColor" => bad.diffuse_color.y = f32::NAN,
+            "EmissiveColor" => bad.emissive_color.x = f32::NEG_INFINITY,
+            "SpecularColor" => bad.specular_color.z = f32::NAN,
+            _ => bad.specular_power = f32::NAN,
+        }
+        let (applied, pixel) = drawn(&bad);
+        assert!(matches!(applied, Err(XnaError::Argument { .. })), "{value}: {applied:?}");
+        assert_eq!(pixel, Color::new(0, 255, 0, 255), "{value}: the last applied values");
+    }
 }

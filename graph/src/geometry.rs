@@ -17,7 +17,9 @@ use std::sync::Arc;
 
 use crate::buffer::BufferState;
 
+mod basic;
 mod stock;
+pub use basic::*;
 pub use stock::*;
 
 /// XNA's `PrimitiveType`.
@@ -257,6 +259,35 @@ pub struct GeometryDraw {
     /// ([`crate::FrameCommands::merge_instances`]). The draw and its repeats are drawn as one
     /// instanced draw ([`crate::compile::instances`]). Empty for every other draw.
     pub repeats: Vec<BasicInstance>,
+    /// More repeats, after those of [`GeometryDraw::repeats`], as the recording's merge keeps
+    /// them: each draw's BasicEffect values as `Apply` took them, not yet derived, so that the
+    /// game's thread only copies them. The compiler's first stage derives their instances into
+    /// `repeats` ([`crate::FrameCommands::derive_repeats`]), which leaves this empty: no later
+    /// stage, backend or capture sees it.
+    pub repeat_values: RepeatValues,
+}
+
+/// Repeats of a draw kept as BasicEffect's values of each draw
+/// ([`GeometryDraw::repeat_values`]), with the one basis they are all derived with.
+#[derive(Clone, Debug, Default)]
+pub struct RepeatValues {
+    /// View, Projection, ambient light and fog of every repeat here (`Some` while `values` is
+    /// not empty).
+    pub basis: Option<Arc<BasicRunBasis>>,
+    /// Each repeat's values, in draw order.
+    pub values: Vec<BasicDrawValues>,
+}
+
+impl RepeatValues {
+    /// How many repeats.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
 }
 
 /// A draw of nothing: no streams, no vertices, the default material.
@@ -274,6 +305,7 @@ impl Default for GeometryDraw {
             bones: Vec::new(),
             custom: None,
             repeats: Vec::new(),
+            repeat_values: RepeatValues::default(),
         }
     }
 }
@@ -289,16 +321,19 @@ impl GeometryDraw {
         let mut streams = std::mem::take(&mut self.streams);
         let mut bones = std::mem::take(&mut self.bones);
         let mut repeats = std::mem::take(&mut self.repeats);
+        let mut values = std::mem::take(&mut self.repeat_values.values);
         bindings.clear();
         custom.clear();
         streams.clear();
         bones.clear();
         repeats.clear();
+        values.clear();
         *self = GeometryDraw {
             layout: VertexLayout { bindings, custom, ..VertexLayout::default() },
             streams,
             bones,
             repeats,
+            repeat_values: RepeatValues { basis: None, values },
             ..GeometryDraw::default()
         };
     }
@@ -314,7 +349,17 @@ impl GeometryDraw {
 
     /// Draws this draw makes: itself and each repeat.
     pub fn draws(&self) -> u32 {
-        1 + self.repeats.len() as u32
+        1 + self.repeats.len() as u32 + self.repeat_values.len() as u32
+    }
+
+    /// Derives the instance of each of [`GeometryDraw::repeat_values`] into
+    /// [`GeometryDraw::repeats`], after those there, and empties it.
+    pub fn derive_repeats(&mut self) {
+        let RepeatValues { basis, values } = &mut self.repeat_values;
+        if let Some(basis) = basis.take() {
+            self.repeats.extend(values.iter().map(|v| basis.instance(v)));
+        }
+        values.clear();
     }
 
     /// The byte range of each buffer-sourced stream the draw reads, with its buffer: the

@@ -12,8 +12,8 @@
 use std::sync::Arc;
 
 use xnagraph_graph::{
-    BlendState, BufferState, DepthStencilState, EffectState, RasterizerState, SamplerState,
-    StockMaterial, TextureState, VertexLayout,
+    BasicDrawValues, BasicRunBasis, BlendState, BufferState, DepthStencilState, EffectState,
+    RasterizerState, SamplerState, StockMaterial, TextureState, VertexLayout,
 };
 
 use crate::error::Result;
@@ -137,10 +137,15 @@ impl Default for DrawStates {
 /// What `EffectPass::apply` left on the device for the draws that follow.
 #[derive(Clone, Debug)]
 pub(crate) struct AppliedEffect {
-    /// World × View × Projection, then y flipped for Vulkan's clip space; column-major.
+    /// World × View × Projection, then y flipped for Vulkan's clip space; column-major. A
+    /// BasicEffect's, with its block's own parts, may be older than its last `Apply`
+    /// ([`AppliedEffect::derive_values`]).
     pub transform: [f32; 16],
     /// The shader pair and the rest of its uniform block.
     pub material: StockMaterial,
+    /// A BasicEffect's values as its last `Apply` took them ([`BasicApplied`]); `None` for the
+    /// other effects.
+    pub basic: Option<BasicApplied>,
     /// The texture sampled at set 2, binding 0 (a white texel when the effect samples none).
     pub texture: Arc<TextureState>,
     /// DualTextureEffect's `Texture2` or EnvironmentMapEffect's `EnvironmentMap` (a cube),
@@ -166,6 +171,16 @@ pub(crate) struct AppliedEffect {
 }
 
 impl AppliedEffect {
+    /// Derives a BasicEffect's values of a draw that its last `Apply` only kept into the
+    /// transform and block: what a draw recorded whole does first. A draw merged into a run
+    /// keeps the values instead (`draw::repeat`).
+    pub fn derive_values(&mut self) {
+        if let Some(basic) = self.basic.as_mut().filter(|b| b.stale) {
+            self.transform = basic.basis.write_own(&basic.values, &mut self.material.block);
+            basic.stale = false;
+        }
+    }
+
     /// What the vertex layout depends on: whether the declaration must have `Color0`,
     /// `TextureCoordinate0`, `Normal0`, `TextureCoordinate1`, and the skinning elements.
     pub fn needs(&self) -> [bool; 5] {
@@ -177,6 +192,28 @@ impl AppliedEffect {
             self.needs_skinning,
         ]
     }
+}
+
+/// How many values a BasicEffect's `Apply` compares with the last one's ([`BasicApplied::run`]).
+pub(crate) const BASIC_RUN_VALUES: usize = 75;
+
+/// What BasicEffect's last `Apply` left beside the device's applied block
+/// ([`AppliedEffect::basic`]): every value of the effect a run shares as it was then, to tell
+/// whether the next `Apply` changes any; what the draw's own values are derived with; and
+/// those values, derived into the block and transform only when `stale` is false.
+#[derive(Clone, Debug)]
+pub(crate) struct BasicApplied {
+    /// The effect's values that every draw of a run shares (View, Projection, lights, fog,
+    /// switches: `BasicEffect::run_values`), as bits, of the `Apply` that wrote the block's
+    /// shared parts.
+    pub run: [u32; BASIC_RUN_VALUES],
+    /// What `values` are derived with: a new one at each `Apply` that writes the shared parts,
+    /// so two draws with the same one share every value of their run.
+    pub basis: Arc<BasicRunBasis>,
+    /// The draw's own values, as the last `Apply` took them.
+    pub values: BasicDrawValues,
+    /// Whether `values` are newer than the transform and the block's own parts.
+    pub stale: bool,
 }
 
 /// What `CustomPass::apply` left on the device for the draws that follow.

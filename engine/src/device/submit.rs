@@ -374,8 +374,10 @@ impl DeviceShared {
     fn recycle_captured(
         &self,
         capture: crate::device::capture::CaptureTag,
-        commands: FrameCommands,
+        mut commands: FrameCommands,
     ) {
+        // A frame that never reached the compiler still holds its merged runs' values.
+        commands.derive_repeats();
         let sprites = commands.sprites.len();
         let arena = capture.write(commands);
         let mut rec = lock(&self.rec);

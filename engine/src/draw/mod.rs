@@ -121,14 +121,18 @@ fn check_applied(rec: &Recording) -> Result<()> {
 
 /// Records a draw through the applied effect with `record`: a stock effect's values are moved
 /// aside while it records (the draw copies what it keeps of them) and put back after, so no
-/// draw copies the whole applied effect.
+/// draw copies the whole applied effect. A BasicEffect's values that its `Apply` only kept are
+/// derived first ([`AppliedEffect::derive_values`](crate::device::draw_state::AppliedEffect)).
 fn with_applied_effect(
     rec: &mut Recording,
     record: impl FnOnce(&mut Recording, &ActiveEffect) -> Result<()>,
 ) -> Result<()> {
     check_applied(rec)?;
     let effect = match rec.draw.effect.take() {
-        Some(basic) => ActiveEffect::Basic(basic),
+        Some(mut basic) => {
+            basic.derive_values();
+            ActiveEffect::Basic(basic)
+        }
         None => match &rec.draw.custom {
             Some(custom) => ActiveEffect::Custom(custom.clone()),
             None => return check_applied(rec),

@@ -1,5 +1,6 @@
 //! A draw recorded as a repeat of the frame's last draw
-//! ([`GeometryDraw::repeats`](xnagraph_graph::GeometryDraw::repeats)): the
+//! ([`GeometryDraw::repeats`](xnagraph_graph::GeometryDraw::repeats) and
+//! [`GeometryDraw::repeat_values`](xnagraph_graph::GeometryDraw::repeat_values)): the
 //! instances stage's merge rule applied as the game calls `DrawIndexedPrimitives`.
 
 use std::sync::Arc;
@@ -19,8 +20,10 @@ use crate::error::Result;
 /// BasicEffect draw that differs from it in nothing but the effect's transform and a draw's own
 /// values (World, the material colours: same states, sampler, texture, viewport, scissor,
 /// lights, eye, fog colour, variant, vertex layout, streams, indices, topology and call, with
-/// nothing recorded between the two). Then only those values are kept,
-/// and nothing is checked again that the last draw's recording checked against the same state.
+/// nothing recorded between the two). Then only those values are kept: as `Apply` took them
+/// ([`GeometryDraw::repeat_values`], derived by the compiler) when it took no more, else their
+/// instance; nothing is checked again that the last draw's recording checked against the same
+/// state.
 /// Returns whether it did; `false` leaves the draw to be recorded whole.
 ///
 /// The one merge rule, [`xnagraph_graph::compile::instances`], applied as the draw is
@@ -74,9 +77,21 @@ pub(super) fn repeat_last_draw(
         || g.primitive != primitive
         || g.call != call
         || g.layout != layout.layout
-        || !g.material.shares_run_values(&effect.material)
         || g.streams.len() != states.streams.len()
     {
+        return Ok(false);
+    }
+    // The values the run shares. A draw whose `Apply` only kept its own values joins the values
+    // kept before it when both were kept under one basis (no `Apply` wrote the block's shared
+    // parts since the first of them, which was checked here); one whose values are derived
+    // joins only ahead of any kept values, so that the run stays in draw order.
+    let kept = effect.basic.as_ref().filter(|b| b.stale);
+    let shares = match (kept, &g.repeat_values.basis) {
+        (Some(basic), Some(basis)) => Arc::ptr_eq(&basic.basis, basis),
+        (Some(_), None) => g.material.shares_run_values(&effect.material),
+        (None, _) => g.repeat_values.is_empty() && g.material.shares_run_values(&effect.material),
+    };
+    if !shares {
         return Ok(false);
     }
     let same_indices = match (&g.indices, &states.indices, call) {
@@ -100,23 +115,33 @@ pub(super) fn repeat_last_draw(
             return Ok(false);
         }
     }
-    g.repeats.push(BasicInstance::new(&effect.transform, &effect.material.block));
-    prefetch_next_repeat(&g.repeats);
+    match kept {
+        Some(basic) => {
+            let repeats = &mut g.repeat_values;
+            repeats.basis.get_or_insert_with(|| basic.basis.clone());
+            repeats.values.push(basic.values);
+            prefetch_next(&repeats.values);
+        }
+        None => {
+            g.repeats.push(BasicInstance::new(&effect.transform, &effect.material.block));
+            prefetch_next(&g.repeats);
+        }
+    }
     Ok(true)
 }
 
 /// Asks the CPU to bring the memory the next repeat will be written to into its cache, while
 /// the game computes the next draw. A run's repeats are more memory than a core's caches hold
-/// (ten thousand are 2.4 MB), so without it each repeat's write waits for its cache lines, and
-/// the release of the recording lock after it (a locked instruction, which waits for every
-/// earlier write) waits with it: that wait was the largest single cost of a repeated draw.
-fn prefetch_next_repeat(repeats: &Vec<BasicInstance>) {
+/// (ten thousand are over a megabyte), so without it each repeat's write waits for its cache
+/// lines, and the release of the recording lock after it (a locked instruction, which waits for
+/// every earlier write) waits with it: that wait was the largest single cost of a repeated draw.
+fn prefetch_next<T>(repeats: &Vec<T>) {
     #[cfg(target_arch = "x86_64")]
     if repeats.len() < repeats.capacity() {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        const SIZE: usize = std::mem::size_of::<BasicInstance>();
+        let size = std::mem::size_of::<T>();
         let next = repeats.as_ptr().wrapping_add(repeats.len()).cast::<i8>();
-        for offset in (0..SIZE).step_by(64).chain([SIZE - 1]) {
+        for offset in (0..size).step_by(64).chain([size - 1]) {
             // SAFETY: a prefetch reads nothing and never faults; the address lies inside the
             // vector's allocation (its spare capacity).
             unsafe { _mm_prefetch::<_MM_HINT_T0>(next.wrapping_add(offset)) };

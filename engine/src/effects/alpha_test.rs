@@ -238,6 +238,7 @@ impl StockEffect for AlphaTestEffect {
         Ok(AppliedEffect {
             transform: clip_transform(&self.world, &self.view, &self.projection),
             material: block.material(StockShader::AlphaTest),
+            basic: None,
             texture,
             texture2: None,
             bones: Vec::new(),

@@ -12,9 +12,11 @@
 
 use std::sync::Arc;
 
-use xnagraph_graph::{StockMaterial, StockShader, TextureState, MATERIAL_FLOATS};
+use xnagraph_graph::{
+    BasicDrawValues, BasicRunBasis, StockMaterial, StockShader, TextureState, MATERIAL_FLOATS,
+};
 
-use crate::device::draw_state::{AppliedEffect, BoundTexture};
+use crate::device::draw_state::{AppliedEffect, BasicApplied, BoundTexture, BASIC_RUN_VALUES};
 use crate::device::profile::GraphicsProfile;
 use crate::device::shared::DeviceShared;
 use crate::device::GraphicsDevice;
@@ -23,12 +25,13 @@ use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
 use crate::effects::stock::{
-    clip_transform_of, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
-    EyeCache, LitValues, StockEffect,
+    default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight, EyeCache, LitValues,
+    StockEffect,
 };
 use crate::effects::technique::{check_geometry, technique, white_texel, EffectTechnique};
 use crate::effects::traits::{matrices_and_fog, EffectLights};
 use crate::error::{Result, XnaError};
+use crate::finite;
 use crate::math::{Matrix, Vector3, Vector4};
 use crate::resources::texture::{Texture2D, TextureRef};
 
@@ -241,6 +244,20 @@ impl BasicEffect {
         .check()
     }
 
+    /// [`Self::check_values`] of the values a draw of a run has of its own: the rest is as the
+    /// last `Apply` checked it.
+    fn check_draw_values(&self) -> Result<()> {
+        let xyz = |v: Vector3| [v.x, v.y, v.z];
+        let finite = finite::all_finite(&[self.alpha, self.specular_power])
+            && finite::all_finite(&xyz(self.diffuse_color))
+            && finite::all_finite(&xyz(self.emissive_color))
+            && finite::all_finite(&xyz(self.specular_color));
+        match finite {
+            true => Ok(()),
+            false => Err(finite::not_finite("value")),
+        }
+    }
+
     fn lights(&self) -> [&DirectionalLight; 3] {
         [&self.directional_light0, &self.directional_light1, &self.directional_light2]
     }
@@ -421,10 +438,15 @@ impl StockEffect for BasicEffect {
         self.check_values()?;
         let texture = self.sampled(texture0)?;
         let mut material = StockMaterial { shader: StockShader::Basic, ..Default::default() };
-        let transform = self.write_values(&mut material.block);
+        let (basis, values) = (self.run_basis(), self.draw_values());
+        let transform = basis.write_own(&values, &mut material.block);
+        self.write_run_values(&mut material.block);
+        let basic =
+            BasicApplied { run: self.run_values(), basis: Arc::new(basis), values, stale: false };
         let mut applied = AppliedEffect {
             transform,
             material,
+            basic: Some(basic),
             texture,
             texture2: None,
             bones: Vec::new(),
@@ -439,23 +461,47 @@ impl StockEffect for BasicEffect {
         Ok(applied)
     }
 
-    /// In place: a game applies the pass once per draw, so the block is written straight into
+    /// In place: a game applies the pass once per draw, so the values are written straight into
     /// the device's applied effect, and its texture (the white texel, most often) is only
-    /// replaced when it is another.
+    /// replaced when it is another. When every value a run shares is as the last `Apply` left
+    /// it (the game changed World or the material colours, as XNA teaches per object), only
+    /// the draw's own values are checked and kept: what is derived from them (the clip
+    /// transform, World's inverse transpose, the lit colours, the fog vector) waits for the
+    /// draw ([`AppliedEffect::derive_values`]), or, for a draw the recording merges into a run,
+    /// for the compiler, off the game's thread.
     fn apply_to(&self, target: &mut Option<Box<AppliedEffect>>) -> Result<()> {
         let Some(applied) = target.as_deref_mut() else {
             *target = Some(Box::new(self.applied()?));
             return Ok(());
         };
-        self.check_values()?;
+        let run = self.run_values();
+        let same_run = applied.material.shader == StockShader::Basic
+            && applied.basic.as_ref().is_some_and(|b| b.run == run);
+        match same_run {
+            true => self.check_draw_values()?,
+            false => self.check_values()?,
+        }
         let texture = match self.texture_enabled {
             false if Arc::ptr_eq(&applied.texture, &self.white_state) => None,
             _ => Some(self.sampled(None)?),
         };
         // Nothing fails past this point: an effect that cannot be applied left the last
         // applied effect as it was.
-        applied.material.shader = StockShader::Basic;
-        applied.transform = self.write_values(&mut applied.material.block);
+        let values = self.draw_values();
+        match applied.basic.as_mut().filter(|_| same_run) {
+            Some(basic) => {
+                basic.values = values;
+                basic.stale = true;
+            }
+            None => {
+                let basis = self.run_basis();
+                applied.material.shader = StockShader::Basic;
+                applied.transform = basis.write_own(&values, &mut applied.material.block);
+                self.write_run_values(&mut applied.material.block);
+                let basis = Arc::new(basis);
+                applied.basic = Some(BasicApplied { run, basis, values, stale: false });
+            }
+        }
         if let Some(texture) = texture {
             applied.texture = texture;
         }
@@ -466,6 +512,10 @@ impl StockEffect for BasicEffect {
         Ok(())
     }
 }
+
+// What [`BasicEffect::run_values`] puts together: View, Projection, the ambient and fog
+// colours, the fog range, five switches, three lights of ten values.
+const _: () = assert!(BASIC_RUN_VALUES == 16 + 16 + 3 + 3 + 2 + 5 + 3 * 10);
 
 impl BasicEffect {
     /// The texture a draw samples: `texture0` (what a `SpriteBatch` binds) or `Texture` when
@@ -481,26 +531,78 @@ impl BasicEffect {
         }
     }
 
-    /// Writes the uniform block a draw reads (`shaders/glsl/basic_block.glsl`) into `floats`
-    /// and returns the clip transform; the values were checked ([`Self::check_values`]).
-    fn write_values(&self, floats: &mut [f32; MATERIAL_FLOATS]) -> [f32; 16] {
-        let a = self.alpha.clamp(0.0, 1.0);
-        let d = self.diffuse_color;
-        let e = self.emissive_color;
-        let lit = self.lighting_enabled;
-        let world_view = self.world.mul(&self.view);
-        let mut block = Block::new(floats);
-        block.mat4(&self.world).mat4(&self.world.invert().transpose());
-        if lit {
-            block.vec3(d * a, a).vec3((e + self.ambient_light_color * d) * a, 0.0);
-        } else {
-            block.vec3((d + e) * a, a).vec3(Vector3::ZERO, 0.0);
+    /// The values of a draw that are its own, as `Apply` hands them on ([`BasicDrawValues`];
+    /// the values were checked).
+    fn draw_values(&self) -> BasicDrawValues {
+        BasicDrawValues {
+            world: self.world,
+            diffuse_color: self.diffuse_color,
+            emissive_color: self.emissive_color,
+            specular_color: self.specular_color,
+            specular_power: self.specular_power,
+            alpha: self.alpha.clamp(0.0, 1.0),
         }
+    }
+
+    /// What a draw's own values are derived with ([`BasicRunBasis`]).
+    fn run_basis(&self) -> BasicRunBasis {
+        BasicRunBasis {
+            view: self.view,
+            projection: self.projection,
+            ambient_light_color: self.ambient_light_color,
+            lighting_enabled: self.lighting_enabled,
+            fog_enabled: self.fog_enabled,
+            fog_start: self.fog_start,
+            fog_end: self.fog_end,
+        }
+    }
+
+    /// Every value a run of draws shares, as bits: View, Projection, the ambient and fog
+    /// colours, the fog range, the switches and the lights. Two applies with the same give the
+    /// same block but for the draw's own parts ([`BasicRunBasis::write_own`]).
+    fn run_values(&self) -> [u32; BASIC_RUN_VALUES] {
+        let mut bits = [0; BASIC_RUN_VALUES];
+        let mut at = 0;
+        let mut put = |floats: &[f32]| {
+            for (b, f) in bits[at..at + floats.len()].iter_mut().zip(floats) {
+                *b = f.to_bits();
+            }
+            at += floats.len();
+        };
+        let xyz = |v: Vector3| [v.x, v.y, v.z];
+        put(self.view.m.as_flattened());
+        put(self.projection.m.as_flattened());
+        put(&xyz(self.ambient_light_color));
+        put(&xyz(self.fog_color));
+        put(&[self.fog_start, self.fog_end]);
+        put(&[
+            switch(self.vertex_color_enabled),
+            switch(self.texture_enabled),
+            switch(self.lighting_enabled),
+            switch(self.per_pixel()),
+            switch(self.fog_enabled),
+        ]);
+        for l in self.lights() {
+            put(&[switch(l.enabled)]);
+            put(&xyz(l.direction));
+            put(&xyz(l.diffuse_color));
+            put(&xyz(l.specular_color));
+        }
+        debug_assert_eq!(at, BASIC_RUN_VALUES);
+        bits
+    }
+
+    /// Writes the parts of the uniform block a draw reads (`shaders/glsl/basic_block.glsl`)
+    /// that every draw of a run shares into `floats`: the eye position and fog colour (floats
+    /// 44..52), the lights and the options word (56..96). The draw's own parts are
+    /// [`BasicRunBasis::write_own`]'s; the values were checked ([`Self::check_values`]).
+    fn write_run_values(&self, floats: &mut [f32; MATERIAL_FLOATS]) {
+        let mut block = Block::at(floats, 44);
         block
-            .vec3(self.specular_color, self.specular_power)
             .vec3(self.eye.eye_position(&self.view), 1.0)
             .vec3(self.fog_color, 0.0)
-            .vec4(fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end));
+            // The fog vector: the draw's own.
+            .skip(4);
         let lights = self.lights();
         for l in lights {
             block.vec3(l.direction, 0.0);
@@ -511,7 +613,7 @@ impl BasicEffect {
         for l in lights {
             block.vec3(if l.enabled { l.specular_color } else { Vector3::ZERO }, 0.0);
         }
-        let lighting = match (lit, self.per_pixel()) {
+        let lighting = match (self.lighting_enabled, self.per_pixel()) {
             (false, _) => 0.0,
             (true, false) => 1.0,
             (true, true) => 2.0,
@@ -523,7 +625,6 @@ impl BasicEffect {
             switch(self.fog_enabled),
         ]);
         block.end(StockShader::Basic);
-        clip_transform_of(&world_view, &self.projection)
     }
 
     /// The vertex elements the effect's options read.

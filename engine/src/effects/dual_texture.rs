@@ -216,6 +216,7 @@ impl StockEffect for DualTextureEffect {
         Ok(AppliedEffect {
             transform: clip_transform(&self.world, &self.view, &self.projection),
             material: block.material(StockShader::DualTexture),
+            basic: None,
             texture,
             texture2: Some(texture2),
             bones: Vec::new(),

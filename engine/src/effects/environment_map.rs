@@ -415,6 +415,7 @@ impl StockEffect for EnvironmentMapEffect {
         Ok(AppliedEffect {
             transform: clip_transform_of(&world_view, &self.projection),
             material: block.material(StockShader::EnvironmentMap),
+            basic: None,
             texture,
             texture2: Some(environment_map),
             bones: Vec::new(),

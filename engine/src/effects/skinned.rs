@@ -436,6 +436,7 @@ impl StockEffect for SkinnedEffect {
         Ok(AppliedEffect {
             transform: clip_transform_of(&world_view, &self.projection),
             material: block.material(StockShader::Skinned),
+            basic: None,
             texture,
             texture2: None,
             bones: self.bones.iter().flat_map(bone_rows).collect(),

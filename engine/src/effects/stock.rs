@@ -7,7 +7,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use xnagraph_graph::{StockMaterial, StockShader, TextureState, MATERIAL_FLOATS};
+pub(crate) use xnagraph_graph::{clip_transform_of, fog_vector};
+use xnagraph_graph::{flip_y, StockMaterial, StockShader, TextureState, MATERIAL_FLOATS};
 
 use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::shared::DeviceShared;
@@ -146,21 +147,6 @@ pub(crate) fn clip_transform(world: &Matrix, view: &Matrix, projection: &Matrix)
     flip_y(world.mul(view).mul(projection)).to_column_major()
 }
 
-/// `m` × `Matrix::CreateScale(1, -1, 1)`: its y column negated, which is that product's value
-/// for every finite `m` (up to the sign of a zero), without the product's 64 multiplications.
-fn flip_y(mut m: Matrix) -> Matrix {
-    for row in &mut m.m {
-        row[1] = -row[1];
-    }
-    m
-}
-
-/// World × View × Projection as [`clip_transform`] gives it, from World × View already
-/// computed (the same products in the same order, so the same bits).
-pub(crate) fn clip_transform_of(world_view: &Matrix, projection: &Matrix) -> [f32; 16] {
-    flip_y(world_view.mul(projection)).to_column_major()
-}
-
 /// `EyePosition` (View's inverse, its translation) of the last View an effect asked for: a
 /// game sets View once a frame and applies the pass for every draw, so the inverse is
 /// computed once per View. Views are compared bit for bit, so the result is always the one
@@ -192,22 +178,6 @@ impl Clone for EyeCache {
     }
 }
 
-/// XNA's fog vector: the view-space depth row of World × View, scaled so that its dot product
-/// with an object-space position (w = 1) is 0 at `FogStart` and 1 at `FogEnd` (the shader
-/// saturates it). Off, it is zero (no fog); with `FogStart == FogEnd`, (0, 0, 0, 1) fogs
-/// everything fully.
-pub(crate) fn fog_vector(enabled: bool, world_view: &Matrix, start: f32, end: f32) -> [f32; 4] {
-    if !enabled {
-        return [0.0; 4];
-    }
-    if start == end {
-        return [0.0, 0.0, 0.0, 1.0];
-    }
-    let scale = 1.0 / (start - end);
-    let m = &world_view.m;
-    [m[0][2] * scale, m[1][2] * scale, m[2][2] * scale, (m[3][2] + start) * scale]
-}
-
 /// Fills a stock shader's uniform block after the transform, vec4 by vec4 (std140), in place.
 pub(crate) struct Block<'a> {
     floats: &'a mut [f32; MATERIAL_FLOATS],
@@ -216,7 +186,18 @@ pub(crate) struct Block<'a> {
 
 impl<'a> Block<'a> {
     pub fn new(floats: &'a mut [f32; MATERIAL_FLOATS]) -> Self {
-        Block { floats, len: 0 }
+        Block::at(floats, 0)
+    }
+
+    /// Writes from float `start` on, leaving the floats before it as they are.
+    pub fn at(floats: &'a mut [f32; MATERIAL_FLOATS], start: usize) -> Self {
+        Block { floats, len: start }
+    }
+
+    /// Leaves the next `floats` floats as they are.
+    pub fn skip(&mut self, floats: usize) -> &mut Self {
+        self.len += floats;
+        self
     }
 
     /// Appends one vec4.
@@ -275,28 +256,5 @@ mod tests {
             let expected = view.invert().translation();
             assert_eq!(bits(cache.eye_position(&view)), bits(expected), "{view:?}");
         }
-    }
-
-    #[test]
-    fn flipping_y_is_the_product_with_xnas_y_flip() {
-        let flip = Matrix::create_scale(1.0, -1.0, 1.0);
-        let m = Matrix::create_from_yaw_pitch_roll(0.3, -1.1, 2.0)
-            .mul(&Matrix::create_translation(4.0, -5.5, 6.25))
-            .mul(&Matrix::create_perspective_field_of_view(0.9, 1.5, 0.5, 80.0).unwrap());
-        let bits = |m: &Matrix| m.m.map(|row| row.map(f32::to_bits));
-        assert_eq!(bits(&flip_y(m)), bits(&m.mul(&flip)));
-    }
-
-    #[test]
-    fn fog_vector_is_zero_at_fog_start_and_one_at_fog_end() {
-        let world_view = Matrix::create_translation(0.0, 0.0, -3.0);
-        let f = fog_vector(true, &world_view, 2.0, 6.0);
-        // A point at object z = -1 sits at view depth 4 (z = -4): halfway from 2 to 6.
-        let at = |z: f32| f[2] * z + f[3];
-        assert!((at(1.0) - 0.0).abs() < 1e-6, "view depth 2");
-        assert!((at(-1.0) - 0.5).abs() < 1e-6, "view depth 4");
-        assert!((at(-3.0) - 1.0).abs() < 1e-6, "view depth 6");
-        assert_eq!(fog_vector(false, &world_view, 2.0, 6.0), [0.0; 4]);
-        assert_eq!(fog_vector(true, &world_view, 5.0, 5.0), [0.0, 0.0, 0.0, 1.0]);
     }
 }

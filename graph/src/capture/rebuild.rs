@@ -332,6 +332,7 @@ impl Rebuilder {
                 .iter()
                 .map(|v| crate::geometry::BasicInstance::new(&v.transform, &v.block))
                 .collect(),
+            repeat_values: Default::default(),
         }
     }
 }

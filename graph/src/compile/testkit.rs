@@ -421,6 +421,7 @@ pub fn basic_cube(texture: &Arc<crate::TextureState>, value: f32, options: [f32;
         bones: Vec::new(),
         custom: None,
         repeats: Vec::new(),
+        repeat_values: Default::default(),
     }));
     PassOp::Draw(d)
 }
