@@ -57,9 +57,24 @@ const UNLIT: [Color; 4] = [
     Color::new(255, 255, 0, 255),
 ];
 
+/// The start of each test's frame: the cube bound, culling off, the clear drawn, and a
+/// BasicEffect looking down -z from (0, 0, 20) through an orthographic projection of one unit
+/// per pixel. The buffers are returned to live as long as the frame's draws.
+fn begin_frame(device: &GraphicsDevice) -> (VertexBuffer, IndexBuffer, BasicEffect) {
+    let (vb, ib) = cube(device);
+    device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
+    device.clear(Color::new(10, 20, 30, 255)).unwrap();
+    device.set_vertex_buffer(Some(&vb)).unwrap();
+    device.set_indices(Some(&ib)).unwrap();
+    let mut effect = BasicEffect::new(device).unwrap();
+    effect.view =
+        Matrix::create_look_at(Vector3::new(0.0, 0.0, 20.0), Vector3::ZERO, Vector3::UNIT_Y);
+    effect.projection = Matrix::create_orthographic(W as f32, H as f32, 1.0, 100.0);
+    (vb, ib, effect)
+}
+
 /// Records and reads back one frame of three runs of four cubes each.
 fn frame(device: &GraphicsDevice) -> Vec<Color> {
-    let (vb, ib) = cube(device);
     let checker = Texture2D::new(device, 2, 2).unwrap();
     checker
         .set_data(&[
@@ -69,14 +84,7 @@ fn frame(device: &GraphicsDevice) -> Vec<Color> {
             Color::WHITE,
         ])
         .unwrap();
-    device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
-    device.clear(Color::new(10, 20, 30, 255)).unwrap();
-    device.set_vertex_buffer(Some(&vb)).unwrap();
-    device.set_indices(Some(&ib)).unwrap();
-    let mut effect = BasicEffect::new(device).unwrap();
-    effect.view =
-        Matrix::create_look_at(Vector3::new(0.0, 0.0, 20.0), Vector3::ZERO, Vector3::UNIT_Y);
-    effect.projection = Matrix::create_orthographic(W as f32, H as f32, 1.0, 100.0);
+    let (_vb, _ib, mut effect) = begin_frame(device);
     let draw = |effect: &BasicEffect| {
         effect.current_technique().passes()[0].apply().unwrap();
         device.draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 24, 0, 12).unwrap();
@@ -158,14 +166,8 @@ fn merged_runs_draw_the_pixels_of_the_draws_they_merge() {
 fn a_draw_that_changes_a_light_or_the_view_starts_a_new_run() {
     let _v = Validation::new();
     let draw_frame = |device: &GraphicsDevice, red_light: bool| {
-        let (vb, ib) = cube(device);
-        device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
-        device.clear(Color::new(10, 20, 30, 255)).unwrap();
-        device.set_vertex_buffer(Some(&vb)).unwrap();
-        device.set_indices(Some(&ib)).unwrap();
-        let mut effect = BasicEffect::new(device).unwrap();
+        let (_vb, _ib, mut effect) = begin_frame(device);
         effect.enable_default_lighting();
-        effect.projection = Matrix::create_orthographic(W as f32, H as f32, 1.0, 100.0);
         let eye = |x: f32| {
             Matrix::create_look_at(Vector3::new(x, 0.0, 20.0), Vector3::ZERO, Vector3::UNIT_Y)
         };
@@ -219,15 +221,7 @@ fn a_draw_that_changes_a_light_or_the_view_starts_a_new_run() {
 fn merged_draws_keep_the_projection_of_their_own_apply() {
     let _v = Validation::new();
     let draw_frame = |device: &GraphicsDevice| {
-        let (vb, ib) = cube(device);
-        device.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap();
-        device.clear(Color::new(10, 20, 30, 255)).unwrap();
-        device.set_vertex_buffer(Some(&vb)).unwrap();
-        device.set_indices(Some(&ib)).unwrap();
-        let mut effect = BasicEffect::new(device).unwrap();
-        effect.view =
-            Matrix::create_look_at(Vector3::new(0.0, 0.0, 20.0), Vector3::ZERO, Vector3::UNIT_Y);
-        effect.projection = Matrix::create_orthographic(W as f32, H as f32, 1.0, 100.0);
+        let (_vb, _ib, mut effect) = begin_frame(device);
         let place = |effect: &mut BasicEffect, i: usize| {
             effect.world = Matrix::create_scale(6.0, 6.0, 6.0)
                 * Matrix::create_translation(-15.0 + 10.0 * i as f32, 5.0 - 3.0 * i as f32, 0.0);
