@@ -121,25 +121,18 @@ impl BasicRunBasis {
     /// the transform and block [`BasicRunBasis::write_own`] gives.
     pub fn instance(&self, values: &BasicDrawValues) -> BasicInstance {
         let own = self.own_values(values);
-        let mut floats = [0.0; BASIC_INSTANCE_FLOATS];
-        let wit = &own.world_inverse_transpose.m;
-        let parts: [&[f32]; 9] = [
-            &own.transform,
-            own.world.m.as_flattened(),
-            &wit[0],
-            &wit[1],
-            &wit[2],
-            &own.diffuse,
-            &own.emissive,
-            &own.specular,
-            &own.fog,
-        ];
-        let mut at = 0;
-        for part in parts {
-            floats[at..at + part.len()].copy_from_slice(part);
-            at += part.len();
-        }
-        BasicInstance(floats)
+        // The instance's layout (`BasicDraw` in `shaders/glsl/basic_block.glsl`): the transform,
+        // then the block's parts of `BASIC_INSTANCE_PARTS` in order.
+        let mut f = [0.0; BASIC_INSTANCE_FLOATS];
+        f[..16].copy_from_slice(&own.transform);
+        f[16..32].copy_from_slice(own.world.m.as_flattened());
+        // The inverse transpose's first three rows: no stage reads the fourth.
+        f[32..44].copy_from_slice(&own.world_inverse_transpose.m.as_flattened()[..12]);
+        f[44..48].copy_from_slice(&own.diffuse);
+        f[48..52].copy_from_slice(&own.emissive);
+        f[52..56].copy_from_slice(&own.specular);
+        f[56..60].copy_from_slice(&own.fog);
+        BasicInstance(f)
     }
 }
 

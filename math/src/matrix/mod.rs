@@ -122,6 +122,7 @@ impl Matrix {
     }
 
     /// `Matrix.Transpose(matrix)`.
+    #[inline]
     pub fn transpose(&self) -> Matrix {
         let m = &self.m;
         Matrix { m: std::array::from_fn(|i| [m[0][i], m[1][i], m[2][i], m[3][i]]) }
@@ -145,6 +146,7 @@ impl Matrix {
     /// `Matrix.Invert(matrix)`: the inverse by cofactors (Laplace expansion), with XNA's
     /// double-precision intermediate sums; no allocation. A singular matrix gives infinities or
     /// NaNs, as XNA's does (XNA raises no error).
+    #[inline]
     pub fn invert(&self) -> Matrix {
         let w = |r: usize, c: usize| f64::from(self.m[r][c]);
         let (m11, m12, m13, m14) = (w(0, 0), w(0, 1), w(0, 2), w(0, 3));
