@@ -25,8 +25,7 @@ use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
 use crate::effects::stock::{
-    default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight, EyeCache, LitValues,
-    StockEffect,
+    default_lighting, slot_of, switch, Block, DirectionalLight, EyeCache, LitValues, StockEffect,
 };
 use crate::effects::technique::{check_geometry, technique, white_texel, EffectTechnique};
 use crate::effects::traits::{matrices_and_fog, EffectLights};
@@ -332,7 +331,8 @@ impl StockParameters for BasicEffect {
     }
 
     fn read(&self, index: usize) -> StockValue {
-        let (d, e, a) = (self.diffuse_color, self.emissive_color, self.alpha.clamp(0.0, 1.0));
+        // The values `Apply` derives, as it derives them.
+        let own = || self.run_basis().own_values(&self.draw_values());
         let lights = self.lights();
         let light = |name: &str| -> Option<Vector3> {
             let rest = name.strip_prefix("DirLight")?;
@@ -347,26 +347,23 @@ impl StockParameters for BasicEffect {
         match name {
             "Texture" => StockValue::Texture(self.texture.clone()),
             "DiffuseColor" => {
-                let rgb = if self.lighting_enabled { d * a } else { (d + e) * a };
-                StockValue::Vector4(Vector4::new(rgb.x, rgb.y, rgb.z, a))
+                let [r, g, b, a] = own().diffuse;
+                StockValue::Vector4(Vector4::new(r, g, b, a))
             }
-            "EmissiveColor" => StockValue::Vector3(if self.lighting_enabled {
-                (e + self.ambient_light_color * d) * a
-            } else {
-                Vector3::ZERO
-            }),
+            "EmissiveColor" => {
+                let [r, g, b, _] = own().emissive;
+                StockValue::Vector3(Vector3::new(r, g, b))
+            }
             "SpecularColor" => StockValue::Vector3(self.specular_color),
             "SpecularPower" => StockValue::Single(self.specular_power),
             "EyePosition" => StockValue::Vector3(self.eye.eye_position(&self.view)),
             "FogColor" => StockValue::Vector3(self.fog_color),
             "FogVector" => {
-                let world_view = self.world.mul(&self.view);
-                let [x, y, z, w] =
-                    fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end);
+                let [x, y, z, w] = own().fog;
                 StockValue::Vector4(Vector4::new(x, y, z, w))
             }
             "World" => StockValue::Matrix(self.world),
-            "WorldInverseTranspose" => StockValue::Matrix(self.world.invert().transpose()),
+            "WorldInverseTranspose" => StockValue::Matrix(own().world_inverse_transpose),
             "WorldViewProj" => StockValue::Matrix(self.world.mul(&self.view).mul(&self.projection)),
             "ShaderIndex" => StockValue::Int32(self.shader_index()),
             other => StockValue::Vector3(light(other).unwrap_or(Vector3::ZERO)),
@@ -438,11 +435,7 @@ impl StockEffect for BasicEffect {
         self.check_values()?;
         let texture = self.sampled(texture0)?;
         let mut material = StockMaterial { shader: StockShader::Basic, ..Default::default() };
-        let (basis, values) = (self.run_basis(), self.draw_values());
-        let transform = basis.write_own(&values, &mut material.block);
-        self.write_run_values(&mut material.block);
-        let basic =
-            BasicApplied { run: self.run_values(), basis: Arc::new(basis), values, stale: false };
+        let (transform, basic) = self.write_block(self.run_values(), &mut material.block);
         let mut applied = AppliedEffect {
             transform,
             material,
@@ -487,19 +480,16 @@ impl StockEffect for BasicEffect {
         };
         // Nothing fails past this point: an effect that cannot be applied left the last
         // applied effect as it was.
-        let values = self.draw_values();
         match applied.basic.as_mut().filter(|_| same_run) {
             Some(basic) => {
-                basic.values = values;
+                basic.values = self.draw_values();
                 basic.stale = true;
             }
             None => {
-                let basis = self.run_basis();
                 applied.material.shader = StockShader::Basic;
-                applied.transform = basis.write_own(&values, &mut applied.material.block);
-                self.write_run_values(&mut applied.material.block);
-                let basis = Arc::new(basis);
-                applied.basic = Some(BasicApplied { run, basis, values, stale: false });
+                let (transform, basic) = self.write_block(run, &mut applied.material.block);
+                applied.transform = transform;
+                applied.basic = Some(basic);
             }
         }
         if let Some(texture) = texture {
@@ -529,6 +519,20 @@ impl BasicEffect {
             )),
             (false, _, _) => Ok(self.white_state.clone()),
         }
+    }
+
+    /// Writes the whole block a draw reads into `floats` (the draw's own parts derived from its
+    /// values, then the run's) and returns the clip transform with what the applied effect
+    /// keeps beside the block; `run` is [`Self::run_values`]. The values were checked.
+    fn write_block(
+        &self,
+        run: [u32; BASIC_RUN_VALUES],
+        floats: &mut [f32; MATERIAL_FLOATS],
+    ) -> ([f32; 16], BasicApplied) {
+        let (basis, values) = (self.run_basis(), self.draw_values());
+        let transform = basis.write_own(&values, floats);
+        self.write_run_values(floats);
+        (transform, BasicApplied { run, basis: Arc::new(basis), values, stale: false })
     }
 
     /// The values of a draw that are its own, as `Apply` hands them on ([`BasicDrawValues`];
