@@ -528,24 +528,6 @@ impl FrameCommands {
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
-
-    /// Derives every draw's [`GeometryDraw::repeat_values`](crate::GeometryDraw::repeat_values)
-    /// into its repeats ([`crate::GeometryDraw::derive_repeats`]): the compiler's first stage,
-    /// and what a capture of a frame that was never compiled asks first. Idempotent.
-    pub fn derive_repeats(&mut self) {
-        for node in &mut self.nodes {
-            let Node::Pass(segment) = node else { continue };
-            for op in &mut segment.ops {
-                if let PassOp::Draw(d) = op {
-                    if let Some(g) = d.geometry.as_deref_mut() {
-                        if !g.repeat_values.is_empty() {
-                            g.derive_repeats();
-                        }
-                    }
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -262,7 +262,7 @@ pub struct GeometryDraw {
     /// More repeats, after those of [`GeometryDraw::repeats`], as the recording's merge keeps
     /// them: each draw's BasicEffect values as `Apply` took them, not yet derived, so that the
     /// game's thread only copies them. The compiler's first stage derives their instances into
-    /// `repeats` ([`crate::FrameCommands::derive_repeats`]), which leaves this empty: no later
+    /// `repeats` ([`crate::compile::repeats`]), which leaves this empty: no later
     /// stage, backend or capture sees it.
     pub repeat_values: RepeatValues,
 }

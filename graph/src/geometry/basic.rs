@@ -5,7 +5,7 @@
 //!
 //! The engine's `BasicEffect` derives them at `Apply` for a draw recorded whole; a draw the
 //! recording merges into a run keeps only its values ([`GeometryDraw::repeat_values`]), and the
-//! compiler's first stage derives its instance ([`crate::FrameCommands::derive_repeats`]), on
+//! compiler's first stage derives its instance ([`crate::compile::repeats`]), on
 //! the thread that compiles rather than the game's. Both go through
 //! [`BasicRunBasis::own_values`], so a merged draw reads the bits an unmerged one would.
 //!
