@@ -12,7 +12,7 @@ use xnagraph::{
     IndexElementSize, Matrix, PresentationParameters, PrimitiveType, Vector3, VertexBuffer,
     VertexPositionNormalTexture,
 };
-use xnagraph_benches::alloc_count::{thread_allocations, CountingAllocator};
+use xnagraph_benches::alloc_count::{thread_allocations, thread_minor_faults, CountingAllocator};
 use xnagraph_benches::stress::cubes::mesh;
 use xnagraph_benches::{json, number, stats, string};
 
@@ -70,10 +70,12 @@ fn main() -> xnagraph::Result<()> {
 
     let mut timings: Vec<Duration> = Vec::with_capacity(ROUNDS);
     let mut most_allocations = 0;
+    let mut faults: Vec<u64> = Vec::with_capacity(ROUNDS);
     for round in 0..WARMUP + ROUNDS {
         device.clear(Color::BLACK)?;
         device.set_indices(Some(&indices))?;
         device.set_vertex_buffer(Some(&vertices))?;
+        let faulted = thread_minor_faults();
         let allocated = thread_allocations();
         let start = Instant::now();
         for (world, color) in &cubes {
@@ -84,11 +86,13 @@ fn main() -> xnagraph::Result<()> {
         }
         let elapsed = start.elapsed();
         let allocated = thread_allocations() - allocated;
+        let faulted = thread_minor_faults().zip(faulted).map(|(after, before)| after - before);
         device.present()?;
         device.wait_idle()?;
         if round >= WARMUP {
             timings.push(elapsed);
             most_allocations = most_allocations.max(allocated);
+            faults.extend(faulted);
         }
     }
     if std::env::var_os("XNAGRAPH_BENCH_ROUNDS").is_some() {
@@ -97,6 +101,7 @@ fn main() -> xnagraph::Result<()> {
             .map(|d| format!("{:.1}", d.as_secs_f64() * 1e9 / CUBES as f64))
             .collect();
         eprintln!("rounds (ns/draw): {}", ns.join(" "));
+        eprintln!("rounds (page faults): {faults:?}");
     }
     let s = stats(&timings);
     println!(
@@ -109,6 +114,7 @@ fn main() -> xnagraph::Result<()> {
             ("min_ns_per_draw", number(s.min_ns / CUBES as f64)),
             ("mean_ns_per_draw", number(s.mean_ns / CUBES as f64)),
             ("most_allocations_per_round", most_allocations.into()),
+            ("most_page_faults_per_round", faults.iter().copied().max().unwrap_or(0).into()),
         ])
     );
     Ok(())

@@ -8,9 +8,10 @@ mod common;
 
 use common::*;
 use xnagraph::{
-    BasicEffect, BufferUsage, Color, DepthFormat, DeviceOptions, GraphicsDevice, GraphicsProfile,
-    IndexBuffer, IndexElementSize, Matrix, PrimitiveType, RasterizerState, Texture2D, Vector2,
-    Vector3, VertexBuffer, VertexPositionNormalTexture,
+    BasicEffect, BlendState, BufferUsage, Color, DepthFormat, DepthStencilState, DeviceOptions,
+    GraphicsDevice, GraphicsProfile, IndexBuffer, IndexElementSize, Matrix, PrimitiveType,
+    RasterizerState, Rectangle, SamplerState, Texture2D, Vector2, Vector3, VertexBuffer,
+    VertexPositionNormalTexture, Viewport,
 };
 
 const W: i32 = 64;
@@ -253,4 +254,51 @@ fn merged_draws_keep_the_projection_of_their_own_apply() {
     let (cx, cy) = (W / 2, H / 2);
     assert_eq!(at(&pixels, W, cx + 7, cy + 2), UNLIT[3], "cube 3 where the zoomed view puts it");
     assert_eq!(at(&pixels, W, cx + 15, cy + 4), Color::new(10, 20, 30, 255), "not unzoomed");
+}
+
+/// A state set between two draws ends the run the recording was growing, though each `Apply`
+/// changes only World and the colour: with each state a draw is recorded with set after cube 1
+/// (blend, depth/stencil, rasterizer, sampler, viewport, scissor rectangle), the frame has two
+/// draws, and its pixels are those of the draws unmerged. The frame starts with the scissor
+/// test on and a rectangle that leaves out cubes 2 and 3, so the rasterizer and scissor changes
+/// show.
+#[test]
+fn a_state_set_between_two_draws_ends_the_run() {
+    let _v = Validation::new();
+    let scissored = RasterizerState { scissor_test_enable: true, ..RasterizerState::CULL_NONE };
+    type Change = fn(&GraphicsDevice);
+    let changes: [(&str, Change); 6] = [
+        ("blend", |d| d.set_blend_state(BlendState::ADDITIVE).unwrap()),
+        ("depth/stencil", |d| d.set_depth_stencil_state(DepthStencilState::NONE).unwrap()),
+        ("rasterizer", |d| d.set_rasterizer_state(RasterizerState::CULL_NONE).unwrap()),
+        ("sampler", |d| d.set_sampler_state(0, SamplerState::POINT_CLAMP).unwrap()),
+        ("viewport", |d| d.set_viewport(Viewport::new(6, 4, W - 12, H - 8)).unwrap()),
+        ("scissor", |d| d.set_scissor_rectangle(Rectangle::new(0, 0, W, H)).unwrap()),
+    ];
+    for (name, change) in changes {
+        let draw_frame = |device: &GraphicsDevice| {
+            let (_vb, _ib, mut effect) = begin_frame(device);
+            device.set_rasterizer_state(scissored).unwrap();
+            device.set_scissor_rectangle(Rectangle::new(0, 0, W / 2, H)).unwrap();
+            for (i, c) in UNLIT.iter().enumerate() {
+                if i == 2 {
+                    change(device);
+                }
+                effect.world = Matrix::create_scale(8.0, 8.0, 8.0)
+                    * Matrix::create_translation(-21.0 + 14.0 * i as f32, 5.0, 0.0);
+                effect.diffuse_color = c.to_vector3();
+                effect.current_technique().passes()[0].apply().unwrap();
+                device
+                    .draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 24, 0, 12)
+                    .unwrap();
+            }
+            read_back_buffer(device)
+        };
+        let merged = device(true);
+        let pixels = draw_frame(&merged);
+        assert_eq!(merged.last_plan_cost().unwrap().draws, 2, "{name}: a draw per run");
+        let reference = draw_frame(&device(false));
+        let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
+        assert_eq!(different, 0, "{name}: pixels differ between merged and separate draws");
+    }
 }

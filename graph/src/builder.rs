@@ -245,6 +245,12 @@ impl FrameBuilder {
         }
     }
 
+    /// Where the draw [`Self::last_draw_mut`] gives was recorded: its segment's serial and its
+    /// place in it, unique for the builder's life. Equal positions name the same draw.
+    pub fn last_draw_at(&self) -> Option<(u64, usize)> {
+        self.last_draw
+    }
+
     /// The frame's sprite arena, which draws index.
     pub fn sprites_mut(&mut self) -> &mut crate::SpriteArena {
         &mut self.frame.sprites

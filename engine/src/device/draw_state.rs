@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use xnagraph_graph::{
     BasicDrawValues, BasicRunBasis, BlendState, BufferState, DepthStencilState, EffectState,
-    RasterizerState, SamplerState, StockMaterial, TextureState, VertexLayout,
+    RasterizerState, Rect, SamplerState, StockMaterial, TextureState, VertexLayout, Viewport,
 };
 
 use crate::error::Result;
@@ -89,6 +89,59 @@ pub(crate) struct DrawStates {
     /// The vertex layout the last stock effect's draw from the bound streams read, and what
     /// it was derived from.
     pub last_layout: Option<LastLayout>,
+    /// `Viewport`.
+    pub viewport: Viewport,
+    /// `ScissorRectangle`, clipped to the current target.
+    pub scissor: Rect,
+}
+
+/// The draw state with a count of the mutable accesses to it ([`Versioned::version`]): every
+/// `&mut` borrow through `DerefMut` counts one, whether or not it changes a value, so two equal
+/// counts mean nothing of the state was written in between. A draw that repeats the last one
+/// reads that rather than comparing every state the last one was recorded with
+/// (`draw::repeat`). The one borrow that does not count is [`Versioned::own_values_mut`], for
+/// what `Apply` keeps of a draw's own values.
+pub(crate) struct Versioned<T> {
+    value: T,
+    version: u64,
+}
+
+impl<T> Versioned<T> {
+    pub fn new(value: T) -> Self {
+        Versioned { value, version: 0 }
+    }
+
+    /// How many mutable borrows the value has had.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Counts a change made through [`Versioned::own_values_mut`] that turned out to be more
+    /// than a draw's own values.
+    pub fn count_change(&mut self) {
+        self.version = self.version.wrapping_add(1);
+    }
+
+    /// The value, borrowed without counting: only for writing what a repeat of the last draw
+    /// carries as its own (a BasicEffect's World and material colours, kept by its `Apply`).
+    /// Whoever writes more through it calls [`Versioned::count_change`].
+    pub fn own_values_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+}
+
+impl<T> std::ops::Deref for Versioned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T> std::ops::DerefMut for Versioned<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        self.count_change();
+        &mut self.value
+    }
 }
 
 /// A stock effect's vertex layout of some vertex streams, with what it depends on: the
@@ -115,7 +168,8 @@ impl LastLayout {
 
 impl Default for DrawStates {
     /// XNA's defaults: Opaque, Default, CullCounterClockwise, LinearWrap in every sampler slot
-    /// and vertex sampler slot, no texture in any texture slot.
+    /// and vertex sampler slot, no texture in any texture slot; the viewport and scissor
+    /// rectangle are the target's (`Recording::reset_viewport_and_scissor`).
     fn default() -> Self {
         DrawStates {
             blend: BlendState::OPAQUE,
@@ -130,6 +184,8 @@ impl Default for DrawStates {
             textures: std::array::from_fn(|_| None),
             vertex_textures: std::array::from_fn(|_| None),
             last_layout: None,
+            viewport: Viewport::default(),
+            scissor: Rect::default(),
         }
     }
 }
@@ -264,5 +320,21 @@ mod tests {
         assert!(d.samplers.iter().all(|s| *s == SamplerState::LINEAR_WRAP));
         assert!(d.vertex_samplers.iter().all(|s| *s == SamplerState::LINEAR_WRAP));
         assert!(d.textures.iter().chain(&d.vertex_textures).all(Option::is_none));
+    }
+
+    #[test]
+    fn every_mutable_borrow_counts_but_the_own_values_one() {
+        let mut d = Versioned::new(DrawStates::default());
+        let start = d.version();
+        let _ = d.blend;
+        assert_eq!(d.version(), start, "a read does not count");
+        d.own_values_mut().effect = None;
+        assert_eq!(d.version(), start);
+        d.blend = BlendState::ADDITIVE;
+        assert_eq!(d.version(), start + 1);
+        let _ = &mut d.streams;
+        assert_eq!(d.version(), start + 2, "a borrow counts whether or not it writes");
+        d.count_change();
+        assert_eq!(d.version(), start + 3);
     }
 }

@@ -363,7 +363,7 @@ impl GraphicsDevice {
     /// XNA's `GraphicsDevice.Viewport`: the current viewport; binding render targets resets it
     /// to the first target's bounds.
     pub fn viewport(&self) -> Viewport {
-        lock(&self.shared.rec).viewport
+        lock(&self.shared.rec).draw.viewport
     }
 
     /// Sets XNA's `GraphicsDevice.Viewport`; switching targets resets it.
@@ -390,13 +390,13 @@ impl GraphicsDevice {
                  current render target bounds. The MinDepth and MaxDepth must be between 0 and 1.",
             ));
         }
-        rec.viewport = viewport;
+        rec.draw.viewport = viewport;
         Ok(())
     }
 
     /// XNA's `GraphicsDevice.ScissorRectangle`, as clipped to the current target.
     pub fn scissor_rectangle(&self) -> Rect {
-        lock(&self.shared.rec).scissor
+        lock(&self.shared.rec).draw.scissor
     }
 
     /// Sets XNA's `GraphicsDevice.ScissorRectangle`, clipped to the current target as XNA does.
@@ -410,7 +410,7 @@ impl GraphicsDevice {
         let y0 = rect.y.clamp(0, d.height as i32);
         let x1 = (rect.x.saturating_add(rect.width)).clamp(x0, d.width as i32);
         let y1 = (rect.y.saturating_add(rect.height)).clamp(y0, d.height as i32);
-        rec.scissor = Rect::new(x0, y0, x1 - x0, y1 - y0);
+        rec.draw.scissor = Rect::new(x0, y0, x1 - x0, y1 - y0);
         Ok(())
     }
 

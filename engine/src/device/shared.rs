@@ -26,6 +26,7 @@ use xnagraph_graph::{
     TextureDesc, TextureState, Viewport,
 };
 
+use crate::device::draw_state::{DrawStates, Versioned};
 use crate::device::options::PresentationParameters;
 use crate::device::profile::GraphicsProfile;
 use crate::device::registry::{Registry, ResourceEventArgs, ResourceId, Tracked};
@@ -68,8 +69,6 @@ pub(crate) struct Recording {
     pub bindings: Vec<BoundTarget>,
     pub render_target_bound: bool,
     pub bound_target_destroyed: bool,
-    pub viewport: Viewport,
-    pub scissor: Rect,
     pub params: PresentationParameters,
     /// Submitted frames' sprite arenas, emptied, for the next sprite batches to fill (at most
     /// [`SPARE_SPRITE_ARENAS`]).
@@ -79,8 +78,14 @@ pub(crate) struct Recording {
     pub sprite_memory: Option<Arc<dyn SpriteMemorySource>>,
     /// About as many sprites as recent frames held: what a new mapped arena is made for.
     pub sprite_hint: usize,
-    /// The states, buffers and applied effect geometry draws use.
-    pub draw: crate::device::draw_state::DrawStates,
+    /// The states, buffers and applied effect geometry draws use, with the count of their
+    /// changes.
+    pub draw: Versioned<DrawStates>,
+    /// The draw state's version and the frame's last draw (`FrameBuilder::last_draw_at`) when
+    /// that draw was recorded through a BasicEffect from the bound buffers, or found a repeat
+    /// of the one before: while both are the same, the next such draw has the state the last
+    /// one was recorded with, without comparing it (`draw::repeat`).
+    pub repeat_verified: Option<(u64, (u64, usize))>,
 }
 
 /// Sprite arenas kept for reuse. With the render thread, the frame being recorded, the frames
@@ -99,13 +104,12 @@ impl Recording {
             bindings: Vec::new(),
             render_target_bound: false,
             bound_target_destroyed: false,
-            viewport: Viewport::default(),
-            scissor: Rect::default(),
             params,
             spare_sprites: Vec::new(),
             sprite_memory: None,
             sprite_hint: 0,
-            draw: Default::default(),
+            draw: Versioned::new(DrawStates::default()),
+            repeat_verified: None,
         };
         rec.reset_viewport_and_scissor();
         rec
@@ -120,8 +124,8 @@ impl Recording {
     pub fn reset_viewport_and_scissor(&mut self) {
         let d = self.primary().desc();
         let (w, h) = (d.width as i32, d.height as i32);
-        self.viewport = Viewport::new(0, 0, w, h);
-        self.scissor = Rect::new(0, 0, w, h);
+        self.draw.viewport = Viewport::new(0, 0, w, h);
+        self.draw.scissor = Rect::new(0, 0, w, h);
     }
 
     /// Gives a submitted frame's sprite arena back, emptied, to be filled again: a later frame

@@ -80,8 +80,8 @@ pub(super) fn record(
         effect: None,
         first_sprite: 0,
         sprite_count: 0,
-        viewport: rec.viewport,
-        scissor: rec.scissor,
+        viewport: rec.draw.viewport,
+        scissor: rec.draw.scissor,
         transform: crate::math::Matrix::IDENTITY.to_column_major(),
         geometry: Some(geometry),
     };

@@ -21,7 +21,7 @@ mod repeat;
 pub mod states;
 
 use layout::{bound_stock_layout, custom_layout, layout};
-use repeat::repeat_last_draw;
+use repeat::{repeat_last_draw, verified_now};
 
 use bytemuck::Pod;
 use xnagraph_graph::{
@@ -193,7 +193,9 @@ impl GraphicsDevice {
         }
         with_applied_effect(&mut rec, |rec, effect| {
             self.record_buffer_draw(rec, effect, primitive_type, call, None, 1)
-        })
+        })?;
+        rec.repeat_verified = verified_now(&rec);
+        Ok(())
     }
 
     /// XNA's `GraphicsDevice.DrawIndexedPrimitives(primitiveType, baseVertex, minVertexIndex,
@@ -313,7 +315,12 @@ impl GraphicsDevice {
         };
         with_applied_effect(&mut rec, |rec, effect| {
             self.record_buffer_draw(rec, effect, primitive_type, call, Some(index), instances)
-        })
+        })?;
+        rec.repeat_verified = match instances {
+            1 => verified_now(&rec),
+            _ => None,
+        };
+        Ok(())
     }
 
     /// XNA's `GraphicsDevice.DrawUserPrimitives<T>(primitiveType, vertexData, vertexOffset,
@@ -488,11 +495,11 @@ impl GraphicsDevice {
             ActiveEffect::Custom(c) => return custom::record(rec, c, geometry, &self.shared, None),
         };
         let texture = match effect.reads_slots[0] {
-            true => states::slot_texture(rec, 0, effect)?,
+            true => states::slot_texture(&rec.draw, 0, effect)?,
             false => effect.texture.clone(),
         };
         let texture2 = match effect.reads_slots[1] {
-            true => Some(states::slot_texture(rec, 1, effect)?),
+            true => Some(states::slot_texture(&rec.draw, 1, effect)?),
             false => effect.texture2.clone(),
         };
         let states = &rec.draw;
@@ -564,8 +571,8 @@ fn record_stock(
         effect: None,
         first_sprite: 0,
         sprite_count: 0,
-        viewport: rec.viewport,
-        scissor: rec.scissor,
+        viewport: rec.draw.viewport,
+        scissor: rec.draw.scissor,
         transform: effect.transform,
         geometry: Some(geometry),
     };

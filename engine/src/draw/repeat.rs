@@ -7,10 +7,12 @@ use std::sync::Arc;
 
 use xnagraph_graph::compile::instances::MAX_RUN;
 use xnagraph_graph::{
-    BasicInstance, DrawCall, PipelineKey, PrimitiveType, ShaderKind, StockShader, VertexSource,
+    BasicInstance, Draw, DrawCall, PipelineKey, PrimitiveType, ShaderKind, StockShader,
+    TextureState, VertexSource,
 };
 
 use super::states;
+use crate::device::draw_state::{AppliedEffect, DrawStates};
 use crate::device::shared::Recording;
 use crate::error::Result;
 
@@ -36,7 +38,14 @@ pub(super) fn repeat_last_draw(
     primitive: PrimitiveType,
     call: DrawCall,
 ) -> Result<bool> {
-    let states = &rec.draw;
+    // The draw state is as the last draw was recorded with (no borrow of it to write since),
+    // so what follows need not compare it again: only the call, the draw's own values and the
+    // buffers (which a `SetData` may have renamed, or `Dispose` disposed, without touching the
+    // draw state) are this draw's to check.
+    let unchanged = rec.repeat_verified.is_some_and(|(version, at)| {
+        version == rec.draw.version() && Some(at) == rec.builder.last_draw_at()
+    });
+    let states = &*rec.draw;
     let Some(effect) = states.effect.as_deref() else { return Ok(false) };
     if effect.material.shader != StockShader::Basic
         || !effect.bones.is_empty()
@@ -44,41 +53,20 @@ pub(super) fn repeat_last_draw(
     {
         return Ok(false);
     }
-    let slot_texture;
-    let texture = match effect.reads_slots[0] {
-        true => {
-            slot_texture = states::slot_texture(rec, 0, effect)?;
-            &slot_texture
-        }
-        false => &effect.texture,
-    };
-    let Some(layout) =
-        states.last_layout.as_ref().filter(|l| l.is_of(&states.streams, effect.needs()))
-    else {
-        return Ok(false);
-    };
     let Some(last) = rec.builder.last_draw_mut() else { return Ok(false) };
-    let same_draw = last.pipeline
-        == (PipelineKey {
-            shader: ShaderKind::Basic,
-            blend: states.blend,
-            depth_stencil: states.depth_stencil,
-            rasterizer: states.rasterizer,
-        })
-        && last.sampler == states.samplers[0]
-        && last.textures.len() == 1
-        && Arc::ptr_eq(last.textures.first(), texture)
-        && last.viewport == rec.viewport
-        && last.scissor == rec.scissor;
-    let Some(g) = last.geometry.as_deref_mut().filter(|_| same_draw) else { return Ok(false) };
-    if !g.can_repeat()
-        || g.draws() >= MAX_RUN
-        || g.texture2.is_some()
-        || g.primitive != primitive
-        || g.call != call
-        || g.layout != layout.layout
-        || g.streams.len() != states.streams.len()
-    {
+    let same_state = (unchanged && !effect.reads_slots[0]) || {
+        let slot_texture;
+        let texture = match effect.reads_slots[0] {
+            true => {
+                slot_texture = states::slot_texture(states, 0, effect)?;
+                &slot_texture
+            }
+            false => &effect.texture,
+        };
+        recorded_with(states, effect, texture, last)
+    };
+    let Some(g) = last.geometry.as_deref_mut().filter(|_| same_state) else { return Ok(false) };
+    if !g.can_repeat() || g.draws() >= MAX_RUN || g.primitive != primitive || g.call != call {
         return Ok(false);
     }
     // The values the run shares. A draw whose `Apply` only kept its own values joins the values
@@ -127,7 +115,47 @@ pub(super) fn repeat_last_draw(
             prefetch_next(&g.repeats);
         }
     }
+    rec.repeat_verified = verified_now(rec);
     Ok(true)
+}
+
+/// What [`Recording::repeat_verified`] holds once the frame's last draw was recorded from the
+/// draw state as it is now.
+pub(super) fn verified_now(rec: &Recording) -> Option<(u64, (u64, usize))> {
+    Some((rec.draw.version(), rec.builder.last_draw_at()?))
+}
+
+/// Whether `last` was recorded from the draw state `states` holds now, through `effect` (a
+/// BasicEffect's, sampling `texture`): the same pipeline states, sampler, texture, viewport,
+/// scissor, vertex layout and number of streams. The streams' buffers and the call are the
+/// caller's to compare.
+fn recorded_with(
+    states: &DrawStates,
+    effect: &AppliedEffect,
+    texture: &Arc<TextureState>,
+    last: &Draw,
+) -> bool {
+    let Some(layout) =
+        states.last_layout.as_ref().filter(|l| l.is_of(&states.streams, effect.needs()))
+    else {
+        return false;
+    };
+    let Some(g) = last.geometry.as_deref() else { return false };
+    last.pipeline
+        == (PipelineKey {
+            shader: ShaderKind::Basic,
+            blend: states.blend,
+            depth_stencil: states.depth_stencil,
+            rasterizer: states.rasterizer,
+        })
+        && last.sampler == states.samplers[0]
+        && last.textures.len() == 1
+        && Arc::ptr_eq(last.textures.first(), texture)
+        && last.viewport == states.viewport
+        && last.scissor == states.scissor
+        && g.texture2.is_none()
+        && g.layout == layout.layout
+        && g.streams.len() == states.streams.len()
 }
 
 /// Asks the CPU to bring the memory the next repeat will be written to into its cache, while

@@ -19,11 +19,10 @@ use xnagraph_graph::{
 };
 
 use crate::device::draw_state::{
-    AppliedEffect, BoundIndices, BoundStream, TextureSlot, VERTEX_SAMPLER_SLOTS,
+    AppliedEffect, BoundIndices, BoundStream, DrawStates, TextureSlot, VERTEX_SAMPLER_SLOTS,
 };
 pub use crate::device::draw_state::{MAX_VERTEX_STREAMS, SAMPLER_SLOTS};
 use crate::device::profile::GraphicsProfile;
-use crate::device::shared::Recording;
 use crate::device::GraphicsDevice;
 use crate::error::{Result, XnaError};
 use crate::event::lock;
@@ -186,7 +185,7 @@ impl TextureCollection<'_> {
 /// read the device's textures: the texture the slot holds now, which must be of the kind the
 /// effect's shader samples there (a cube for EnvironmentMapEffect's slot 1, else 2D).
 pub(crate) fn slot_texture(
-    rec: &Recording,
+    states: &DrawStates,
     slot: usize,
     effect: &AppliedEffect,
 ) -> Result<Arc<TextureState>> {
@@ -198,7 +197,7 @@ pub(crate) fn slot_texture(
         StockShader::Skinned => "SkinnedEffect",
         StockShader::EnvironmentMap => "EnvironmentMapEffect",
     };
-    let Some(texture) = &rec.draw.textures[slot] else {
+    let Some(texture) = &states.textures[slot] else {
         return Err(XnaError::invalid_operation(format!(
             "GraphicsDevice.Textures[{slot}] is null: the applied {name} samples it."
         )));

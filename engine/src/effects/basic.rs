@@ -25,7 +25,8 @@ use crate::effects::parameters::{
     computed, held, EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
 use crate::effects::stock::{
-    default_lighting, slot_of, switch, Block, DirectionalLight, EyeCache, LitValues, StockEffect,
+    default_lighting, slot_of, switch, AppliedChange, Block, DirectionalLight, EyeCache, LitValues,
+    StockEffect,
 };
 use crate::effects::technique::{check_geometry, technique, white_texel, EffectTechnique};
 use crate::effects::traits::{matrices_and_fog, EffectLights};
@@ -462,14 +463,13 @@ impl StockEffect for BasicEffect {
     /// transform, World's inverse transpose, the lit colours, the fog vector) waits for the
     /// draw ([`AppliedEffect::derive_values`]), or, for a draw the recording merges into a run,
     /// for the compiler, off the game's thread.
-    fn apply_to(&self, target: &mut Option<Box<AppliedEffect>>) -> Result<()> {
+    fn apply_to(&self, target: &mut Option<Box<AppliedEffect>>) -> Result<AppliedChange> {
         let Some(applied) = target.as_deref_mut() else {
             *target = Some(Box::new(self.applied()?));
-            return Ok(());
+            return Ok(AppliedChange::More);
         };
-        let run = self.run_values();
         let same_run = applied.material.shader == StockShader::Basic
-            && applied.basic.as_ref().is_some_and(|b| b.run == run);
+            && applied.basic.as_ref().is_some_and(|b| self.has_run_values(&b.run));
         match same_run {
             true => self.check_draw_values()?,
             false => self.check_values()?,
@@ -480,6 +480,10 @@ impl StockEffect for BasicEffect {
         };
         // Nothing fails past this point: an effect that cannot be applied left the last
         // applied effect as it was.
+        let change = match (same_run, &texture) {
+            (true, None) => AppliedChange::OwnValues,
+            _ => AppliedChange::More,
+        };
         match applied.basic.as_mut().filter(|_| same_run) {
             Some(basic) => {
                 basic.values = self.draw_values();
@@ -487,6 +491,7 @@ impl StockEffect for BasicEffect {
             }
             None => {
                 applied.material.shader = StockShader::Basic;
+                let run = self.run_values();
                 let (transform, basic) = self.write_block(run, &mut applied.material.block);
                 applied.transform = transform;
                 applied.basic = Some(basic);
@@ -499,7 +504,7 @@ impl StockEffect for BasicEffect {
         applied.bones.clear();
         applied.reads_slots = [false; 2];
         self.set_needs(applied);
-        Ok(())
+        Ok(change)
     }
 }
 
@@ -567,33 +572,50 @@ impl BasicEffect {
     fn run_values(&self) -> [u32; BASIC_RUN_VALUES] {
         let mut bits = [0; BASIC_RUN_VALUES];
         let mut at = 0;
-        let mut put = |floats: &[f32]| {
+        self.visit_run_values(|floats| {
             for (b, f) in bits[at..at + floats.len()].iter_mut().zip(floats) {
                 *b = f.to_bits();
             }
             at += floats.len();
-        };
-        let xyz = |v: Vector3| [v.x, v.y, v.z];
-        put(self.view.m.as_flattened());
-        put(self.projection.m.as_flattened());
-        put(&xyz(self.ambient_light_color));
-        put(&xyz(self.fog_color));
-        put(&[self.fog_start, self.fog_end]);
-        put(&[
-            switch(self.vertex_color_enabled),
-            switch(self.texture_enabled),
-            switch(self.lighting_enabled),
-            switch(self.per_pixel()),
-            switch(self.fog_enabled),
-        ]);
-        for l in self.lights() {
-            put(&[switch(l.enabled)]);
-            put(&xyz(l.direction));
-            put(&xyz(l.diffuse_color));
-            put(&xyz(l.specular_color));
-        }
+            true
+        });
         debug_assert_eq!(at, BASIC_RUN_VALUES);
         bits
+    }
+
+    /// Whether [`Self::run_values`] would give `bits`, read in place (an `Apply` per draw asks
+    /// this, and most often the answer is yes).
+    fn has_run_values(&self, bits: &[u32; BASIC_RUN_VALUES]) -> bool {
+        let mut at = 0;
+        self.visit_run_values(|floats| {
+            let same = floats.iter().zip(&bits[at..]).all(|(f, b)| f.to_bits() == *b);
+            at += floats.len();
+            same
+        })
+    }
+
+    /// Hands each group of [`Self::run_values`] to `visit`, in order, until it answers false;
+    /// answers whether it never did.
+    fn visit_run_values(&self, mut visit: impl FnMut(&[f32]) -> bool) -> bool {
+        let xyz = |v: Vector3| [v.x, v.y, v.z];
+        visit(self.view.m.as_flattened())
+            && visit(self.projection.m.as_flattened())
+            && visit(&xyz(self.ambient_light_color))
+            && visit(&xyz(self.fog_color))
+            && visit(&[self.fog_start, self.fog_end])
+            && visit(&[
+                switch(self.vertex_color_enabled),
+                switch(self.texture_enabled),
+                switch(self.lighting_enabled),
+                switch(self.per_pixel()),
+                switch(self.fog_enabled),
+            ])
+            && self.lights().into_iter().all(|l| {
+                visit(&[switch(l.enabled)])
+                    && visit(&xyz(l.direction))
+                    && visit(&xyz(l.diffuse_color))
+                    && visit(&xyz(l.specular_color))
+            })
     }
 
     /// Writes the parts of the uniform block a draw reads (`shaders/glsl/basic_block.glsl`)

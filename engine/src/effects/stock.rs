@@ -32,20 +32,31 @@ pub(crate) trait StockEffect: std::fmt::Debug {
     fn applied_with(&self, texture0: Option<Arc<TextureState>>) -> Result<AppliedEffect>;
     /// Makes `target` (the device's applied effect) what [`StockEffect::applied`] gives, or
     /// returns its error and leaves `target` as it was: what `EffectPass::apply` does, under
-    /// the recording lock.
-    fn apply_to(&self, target: &mut Option<Box<AppliedEffect>>) -> Result<()> {
+    /// the recording lock. Says what it changed: [`AppliedChange::OwnValues`] only where no
+    /// more than a draw's own values (what a repeat of the last draw carries) changed.
+    fn apply_to(&self, target: &mut Option<Box<AppliedEffect>>) -> Result<AppliedChange> {
         let applied = self.applied()?;
         match target {
             Some(effect) => **effect = applied,
             none => *none = Some(Box::new(applied)),
         }
-        Ok(())
+        Ok(AppliedChange::More)
     }
     /// What `EffectPass::apply` writes into `GraphicsDevice.Textures`, by slot: each texture
     /// the effect's shader samples (`Texture` at 0; `Texture2` or `EnvironmentMap` at 1), as
     /// XNA's `Apply` sets each sampler's texture on the device. A slot the shader does not
     /// sample (BasicEffect without `TextureEnabled`) is left as it is.
     fn device_textures(&self) -> Vec<(usize, Arc<dyn BoundTexture>)>;
+}
+
+/// What [`StockEffect::apply_to`] changed of the device's applied effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AppliedChange {
+    /// A BasicEffect's own values of a draw (World, the material colours), kept as they are;
+    /// nothing a draw compares with the last one.
+    OwnValues,
+    /// Anything more: the shader, a value a run of draws shares, a texture.
+    More,
 }
 
 /// `texture` at `slot`, as a device slot holds it.

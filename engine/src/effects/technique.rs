@@ -4,7 +4,7 @@
 //! renderer's geometry check.
 
 use crate::device::GraphicsDevice;
-use crate::effects::stock::StockEffect;
+use crate::effects::stock::{AppliedChange, StockEffect};
 use crate::error::{Result, XnaError};
 use crate::event::lock;
 use crate::resources::texture::Texture2D;
@@ -85,11 +85,18 @@ impl EffectPass<'_> {
         device.check_alive()?;
         let writes = self.effect.device_textures();
         let mut rec = lock(&device.rec);
-        self.effect.apply_to(&mut rec.draw.effect)?;
+        // Written uncounted: a draw after an `Apply` that changed only a draw's own values has
+        // the draw state the last draw had (`Versioned`).
+        let change = self.effect.apply_to(&mut rec.draw.own_values_mut().effect)?;
+        if change != AppliedChange::OwnValues {
+            rec.draw.count_change();
+        }
         let mut replaced = Vec::with_capacity(writes.len());
-        if let Some(applied) = rec.draw.effect.as_deref_mut() {
-            for &(slot, _) in &writes {
-                applied.reads_slots[slot] = true;
+        if !writes.is_empty() {
+            if let Some(applied) = rec.draw.effect.as_deref_mut() {
+                for &(slot, _) in &writes {
+                    applied.reads_slots[slot] = true;
+                }
             }
         }
         for (slot, texture) in writes {

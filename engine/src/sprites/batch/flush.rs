@@ -97,10 +97,10 @@ impl SpriteBatch {
             self.clear_queue();
             return result;
         }
-        let viewport = rec.viewport;
+        let viewport = rec.draw.viewport;
         let placement = Placement {
             viewport,
-            scissor: rec.scissor,
+            scissor: rec.draw.scissor,
             transform: state.projected.unwrap_or_else(|| project(&state.transform, viewport)),
         };
         let sprites = rec.builder.sprites_mut();

@@ -423,7 +423,7 @@ impl SpriteBatch {
                 let arena = std::mem::replace(&mut self.instances, rec.take_sprite_arena(mapped));
                 rec.recycle_sprites(arena);
             }
-            (sort == SpriteSortMode::Immediate).then(|| project(&transform, rec.viewport))
+            (sort == SpriteSortMode::Immediate).then(|| project(&transform, rec.draw.viewport))
         };
         self.state = Some(BatchState {
             sort,
