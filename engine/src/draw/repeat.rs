@@ -38,10 +38,10 @@ pub(super) fn repeat_last_draw(
     primitive: PrimitiveType,
     call: DrawCall,
 ) -> Result<bool> {
-    // The draw state is as the last draw was recorded with (no borrow of it to write since),
-    // so what follows need not compare it again: only the call, the draw's own values and the
-    // buffers (which a `SetData` may have renamed, or `Dispose` disposed, without touching the
-    // draw state) are this draw's to check.
+    // Whether the draw state is as the frame's last draw was recorded with (no borrow of it to
+    // write since): then what follows need not compare it again, and only the call, the draw's
+    // own values and the buffers (which a `SetData` may have renamed, or `Dispose` disposed,
+    // without touching the draw state) are this draw's to check.
     let unchanged = rec.repeat_verified.is_some_and(|(version, at)| {
         version == rec.draw.version() && Some(at) == rec.builder.last_draw_at()
     });
