@@ -11,7 +11,7 @@ use xnagraph::{
     BasicEffect, BlendState, BufferUsage, Color, DepthFormat, DepthStencilState, DeviceOptions,
     GraphicsDevice, GraphicsProfile, IndexBuffer, IndexElementSize, Matrix, PrimitiveType,
     RasterizerState, Rectangle, SamplerState, Texture2D, Vector2, Vector3, VertexBuffer,
-    VertexPositionNormalTexture, Viewport,
+    VertexPositionNormalTexture, Viewport, XnaError,
 };
 
 const W: i32 = 64;
@@ -301,4 +301,35 @@ fn a_state_set_between_two_draws_ends_the_run() {
         let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
         assert_eq!(different, 0, "{name}: pixels differ between merged and separate draws");
     }
+}
+
+/// A draw that would repeat the last one still checks the buffers it reads: with the bound
+/// vertex buffer disposed after cube 1 (nothing else changed, and the `Apply` between changes
+/// only World), the next draw is XNA's `ObjectDisposed` and records nothing.
+#[test]
+fn a_repeat_of_a_disposed_buffer_is_refused() {
+    let _v = Validation::new();
+    let device = device(true);
+    let (vb, _ib, mut effect) = begin_frame(&device);
+    let draw = |effect: &mut BasicEffect, i: usize| {
+        effect.world = Matrix::create_scale(8.0, 8.0, 8.0)
+            * Matrix::create_translation(-21.0 + 14.0 * i as f32, 5.0, 0.0);
+        effect.diffuse_color = UNLIT[i].to_vector3();
+        effect.current_technique().passes()[0].apply().unwrap();
+        device.draw_indexed_primitives(PrimitiveType::TriangleList, 0, 0, 24, 0, 12)
+    };
+    draw(&mut effect, 0).unwrap();
+    draw(&mut effect, 1).unwrap();
+    vb.dispose();
+    let refused = draw(&mut effect, 2);
+    assert!(
+        matches!(refused, Err(XnaError::ObjectDisposed { object: "VertexBuffer" })),
+        "{refused:?}"
+    );
+    let pixels = read_back_buffer(&device);
+    assert_eq!(device.last_plan_cost().unwrap().draws, 1, "cubes 0 and 1, merged");
+    let y = H / 2 - 5;
+    assert_eq!(at(&pixels, W, W / 2 - 21 + 2, y), UNLIT[0], "cube 0");
+    assert_eq!(at(&pixels, W, W / 2 - 7 + 2, y), UNLIT[1], "cube 1");
+    assert_eq!(at(&pixels, W, W / 2 + 7 + 2, y), Color::new(10, 20, 30, 255), "no cube 2");
 }
