@@ -127,6 +127,11 @@ fn frame(device: &GraphicsDevice) -> Vec<Color> {
     read_back_buffer(device)
 }
 
+/// How many pixels of two frames of the same size differ.
+fn differing(frame: &[Color], reference: &[Color]) -> usize {
+    frame.iter().zip(reference).filter(|(a, b)| a != b).count()
+}
+
 fn device(auto_instancing: bool) -> GraphicsDevice {
     let mut p = params(W, H);
     p.depth_stencil_format = DepthFormat::Depth24;
@@ -156,8 +161,11 @@ fn merged_runs_draw_the_pixels_of_the_draws_they_merge() {
         assert_ne!(*c, Color::new(10, 20, 30, 255), "lit cube {i} drawn");
         assert!(lit[i + 1..].iter().all(|d| d != c), "lit cubes {lit:?}");
     }
-    let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
-    assert_eq!(different, 0, "pixels differ between merged and separate draws");
+    assert_eq!(
+        differing(&pixels, &reference),
+        0,
+        "pixels differ between merged and separate draws"
+    );
 }
 
 /// A run's lights, eye position and fog colour are one uniform block for all its instances
@@ -210,8 +218,11 @@ fn a_draw_that_changes_a_light_or_the_view_starts_a_new_run() {
     let (green, blue) = (|c: &Color| c.g, |c: &Color| c.b);
     assert!(sums(&pixels, green) + 500 < sums(&rig, green), "less green");
     assert!(sums(&pixels, blue) + 500 < sums(&rig, blue), "less blue");
-    let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
-    assert_eq!(different, 0, "pixels differ between merged and separate draws");
+    assert_eq!(
+        differing(&pixels, &reference),
+        0,
+        "pixels differ between merged and separate draws"
+    );
 }
 
 /// A draw of a merged run is drawn with the View and Projection of its own `Apply`: cubes 2 and
@@ -247,8 +258,11 @@ fn merged_draws_keep_the_projection_of_their_own_apply() {
     // transforms are each instance's own.
     assert_eq!(merged.last_plan_cost().unwrap().draws, 1, "the four cubes in one draw");
     let reference = draw_frame(&device(false));
-    let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
-    assert_eq!(different, 0, "pixels differ between merged and separate draws");
+    assert_eq!(
+        differing(&pixels, &reference),
+        0,
+        "pixels differ between merged and separate draws"
+    );
     // Cube 3 at (15, -4) under the zoomed projection: at (7.5, -2) in back-buffer units from
     // the centre, 3 pixels wide; not at its unzoomed place.
     let (cx, cy) = (W / 2, H / 2);
@@ -298,7 +312,7 @@ fn a_state_set_between_two_draws_ends_the_run() {
         let pixels = draw_frame(&merged);
         assert_eq!(merged.last_plan_cost().unwrap().draws, 2, "{name}: a draw per run");
         let reference = draw_frame(&device(false));
-        let different = pixels.iter().zip(&reference).filter(|(a, b)| a != b).count();
+        let different = differing(&pixels, &reference);
         assert_eq!(different, 0, "{name}: pixels differ between merged and separate draws");
     }
 }
