@@ -3,7 +3,7 @@
 //! `xnagraph-stress cubes --mode draws` loop, without a GPU-bound frame: a 64x64 back buffer).
 //! The timed region is the game thread's loop over the cubes; each round's frame is presented
 //! and drained outside it. A counting allocator reports the game thread's heap allocations in
-//! the timed region.
+//! the timed region, and the kernel its page faults there (memory touched for the first time).
 
 use std::time::{Duration, Instant};
 
