@@ -82,9 +82,9 @@ pub(crate) struct Recording {
     /// changes.
     pub draw: Versioned<DrawStates>,
     /// The draw state's version and the frame's last draw (`FrameBuilder::last_draw_at`) when
-    /// that draw was recorded through a BasicEffect from the bound buffers, or found a repeat
-    /// of the one before: while both are the same, the next such draw has the state the last
-    /// one was recorded with, without comparing it (`draw::repeat`).
+    /// that draw was recorded whole from the bound buffers (one instance, any effect), or found
+    /// a repeat of the one before: while both are the same, the state is the one that draw was
+    /// recorded with, and a repeat of it need not compare it (`draw::repeat`).
     pub repeat_verified: Option<(u64, (u64, usize))>,
 }
 

@@ -115,7 +115,9 @@ pub(super) fn repeat_last_draw(
             prefetch_next(&g.repeats);
         }
     }
-    rec.repeat_verified = verified_now(rec);
+    if !unchanged {
+        rec.repeat_verified = verified_now(rec);
+    }
     Ok(true)
 }
 

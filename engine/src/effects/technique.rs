@@ -92,14 +92,10 @@ impl EffectPass<'_> {
             rec.draw.count_change();
         }
         let mut replaced = Vec::with_capacity(writes.len());
-        if !writes.is_empty() {
-            if let Some(applied) = rec.draw.effect.as_deref_mut() {
-                for &(slot, _) in &writes {
-                    applied.reads_slots[slot] = true;
-                }
-            }
-        }
         for (slot, texture) in writes {
+            if let Some(applied) = rec.draw.effect.as_deref_mut() {
+                applied.reads_slots[slot] = true;
+            }
             replaced.push(rec.draw.textures[slot].replace(texture));
         }
         // A texture replaced may be the game's last reference: dropping it disposes it, which
