@@ -396,13 +396,7 @@ impl StockEffect for EnvironmentMapEffect {
             .vec3(self.environment_map_specular, 0.0)
             .vec3(self.fog_color, 0.0)
             .vec4(fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end));
-        let lights = self.lights();
-        for l in lights {
-            block.vec3(l.direction, 0.0);
-        }
-        for l in lights {
-            block.vec3(if l.enabled { l.diffuse_color } else { Vector3::ZERO }, 0.0);
-        }
+        block.lights(self.lights(), false);
         // XNA's shader index: Fresnel when FresnelFactor is non-zero, specular when
         // EnvironmentMapSpecular is, one light when lights 1 and 2 are off.
         let one_light = !self.directional_light1.enabled && !self.directional_light2.enabled;

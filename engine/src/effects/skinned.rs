@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use xnagraph_graph::{StockShader, TextureState};
+use xnagraph_graph::{BasicDrawValues, BasicRunBasis, StockShader, TextureState};
 
 use crate::device::draw_state::{AppliedEffect, BoundTexture};
 use crate::device::profile::GraphicsProfile;
@@ -27,8 +27,8 @@ use crate::effects::parameters::{
     EffectParameterCollection, StockParameterInfo, StockParameters, StockValue,
 };
 use crate::effects::stock::{
-    clip_transform_of, default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight,
-    EyeCache, LitValues, StockEffect,
+    default_lighting, fog_vector, slot_of, switch, Block, DirectionalLight, EyeCache, LitValues,
+    StockEffect,
 };
 use crate::effects::technique::{check_geometry, technique, EffectTechnique};
 use crate::effects::traits::matrices_and_fog;
@@ -402,30 +402,33 @@ impl StockEffect for SkinnedEffect {
                 ))
             }
         };
-        let a = self.alpha.clamp(0.0, 1.0);
-        let d = self.diffuse_color;
-        let world_view = self.world.mul(&self.view);
+        // The draw's own parts are BasicEffect's, lit: one derivation serves both blocks.
+        let basis = BasicRunBasis {
+            view: self.view,
+            projection: self.projection,
+            ambient_light_color: self.ambient_light_color,
+            lighting_enabled: true,
+            fog_enabled: self.fog_enabled,
+            fog_start: self.fog_start,
+            fog_end: self.fog_end,
+        };
+        let values = BasicDrawValues {
+            world: self.world,
+            diffuse_color: self.diffuse_color,
+            emissive_color: self.emissive_color,
+            specular_color: self.specular_color,
+            specular_power: self.specular_power,
+            alpha: self.alpha.clamp(0.0, 1.0),
+        };
         let mut floats = [0.0; xnagraph_graph::MATERIAL_FLOATS];
-        let mut block = Block::new(&mut floats);
+        let transform = basis.write_own(&values, &mut floats);
+        let mut block = Block::at(&mut floats, 44);
         block
-            .mat4(&self.world)
-            .mat4(&self.world.invert().transpose())
-            .vec3(d * a, a)
-            .vec3((self.emissive_color + self.ambient_light_color * d) * a, 0.0)
-            .vec3(self.specular_color, self.specular_power)
             .vec3(self.eye.eye_position(&self.view), 1.0)
             .vec3(self.fog_color, 0.0)
-            .vec4(fog_vector(self.fog_enabled, &world_view, self.fog_start, self.fog_end));
-        let lights = self.lights();
-        for l in lights {
-            block.vec3(l.direction, 0.0);
-        }
-        for l in lights {
-            block.vec3(if l.enabled { l.diffuse_color } else { Vector3::ZERO }, 0.0);
-        }
-        for l in lights {
-            block.vec3(if l.enabled { l.specular_color } else { Vector3::ZERO }, 0.0);
-        }
+            // The fog vector: the draw's own.
+            .skip(4)
+            .lights(self.lights(), true);
         let per_pixel = self.per_pixel();
         block.vec4([
             self.weights_per_vertex as f32,
@@ -434,7 +437,7 @@ impl StockEffect for SkinnedEffect {
             switch(self.fog_enabled),
         ]);
         Ok(AppliedEffect {
-            transform: clip_transform_of(&world_view, &self.projection),
+            transform,
             material: block.material(StockShader::Skinned),
             basic: None,
             texture,

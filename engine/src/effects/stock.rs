@@ -231,6 +231,25 @@ impl<'a> Block<'a> {
         self
     }
 
+    /// Appends three directional lights as the stock blocks hold them: the directions, then
+    /// the diffuse colours, then (with `specular`) the specular colours, a disabled light's
+    /// colours black.
+    pub fn lights(&mut self, lights: [&DirectionalLight; 3], specular: bool) -> &mut Self {
+        let colour = |l: &DirectionalLight, c: Vector3| if l.enabled { c } else { Vector3::ZERO };
+        for l in lights {
+            self.vec3(l.direction, 0.0);
+        }
+        for l in lights {
+            self.vec3(colour(l, l.diffuse_color), 0.0);
+        }
+        if specular {
+            for l in lights {
+                self.vec3(colour(l, l.specular_color), 0.0);
+            }
+        }
+        self
+    }
+
     /// Ends `shader`'s block: its last vec4 written is the options word, where
     /// [`StockShader::options_at`] says the pipeline's variant is read from.
     pub fn end(&self, shader: StockShader) {

@@ -224,16 +224,7 @@ impl BasicEffect {
             .vec3(self.fog_color, 0.0)
             // The fog vector: the draw's own.
             .skip(4);
-        let lights = self.lights();
-        for l in lights {
-            block.vec3(l.direction, 0.0);
-        }
-        for l in lights {
-            block.vec3(if l.enabled { l.diffuse_color } else { Vector3::ZERO }, 0.0);
-        }
-        for l in lights {
-            block.vec3(if l.enabled { l.specular_color } else { Vector3::ZERO }, 0.0);
-        }
+        block.lights(self.lights(), true);
         let lighting = match (self.lighting_enabled, self.per_pixel()) {
             (false, _) => 0.0,
             (true, false) => 1.0,
