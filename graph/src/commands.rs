@@ -528,6 +528,23 @@ impl FrameCommands {
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
+
+    /// Derives every draw's [`crate::GeometryDraw::repeat_values`] into its repeats
+    /// ([`crate::GeometryDraw::derive_repeats`]), so that the frame holds each repeat as the
+    /// instance the GPU reads: what a capture asks before writing a frame. The compiler and the
+    /// backends leave the values as they are (a backend derives each where the GPU reads it).
+    /// Idempotent.
+    pub fn derive_repeats(&mut self) {
+        for node in &mut self.nodes {
+            let Node::Pass(segment) = node else { continue };
+            for op in &mut segment.ops {
+                let PassOp::Draw(d) = op else { continue };
+                if let Some(g) = d.geometry.as_deref_mut().filter(|g| !g.repeat_values.is_empty()) {
+                    g.derive_repeats();
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

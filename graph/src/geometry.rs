@@ -261,9 +261,10 @@ pub struct GeometryDraw {
     pub repeats: Vec<BasicInstance>,
     /// More repeats, after those of [`GeometryDraw::repeats`], as the recording's merge keeps
     /// them: each draw's BasicEffect values as `Apply` took them, not yet derived, so that the
-    /// game's thread only copies them. The compiler's first stage derives their instances into
-    /// `repeats` ([`crate::compile::repeats`]), which leaves this empty: no later
-    /// stage, backend or capture sees it.
+    /// game's thread only copies them. No stage of the compiler reads a repeat's values, so
+    /// they stay here until the backend writes the run's instances: it derives each where the
+    /// GPU reads it ([`GeometryDraw::repeat_instances`]), with no list of instances between.
+    /// A capture derives them into `repeats` first ([`crate::FrameCommands::derive_repeats`]).
     pub repeat_values: RepeatValues,
 }
 
@@ -350,6 +351,17 @@ impl GeometryDraw {
     /// Draws this draw makes: itself and each repeat.
     pub fn draws(&self) -> u32 {
         1 + self.repeats.len() as u32 + self.repeat_values.len() as u32
+    }
+
+    /// Every repeat's instance, in draw order: [`GeometryDraw::repeats`], then each of
+    /// [`GeometryDraw::repeat_values`] derived ([`BasicRunBasis::instance`]) as it is asked for.
+    pub fn repeat_instances(&self) -> impl Iterator<Item = BasicInstance> + '_ {
+        let RepeatValues { basis, values } = &self.repeat_values;
+        let derived = basis
+            .as_deref()
+            .into_iter()
+            .flat_map(move |basis| values.iter().map(move |v| basis.instance(v)));
+        self.repeats.iter().copied().chain(derived)
     }
 
     /// Derives the instance of each of [`GeometryDraw::repeat_values`] into

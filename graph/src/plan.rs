@@ -193,7 +193,8 @@ pub struct PlannedOp {
     /// of draws that differ in nothing but their stock effect's values
     /// ([`crate::compile::instances`]).
     pub instances: u32,
-    /// The repeats those draws carry ([`crate::GeometryDraw::repeats`]), summed: the op draws
+    /// The repeats those draws carry ([`crate::GeometryDraw::repeats`] and
+    /// [`crate::GeometryDraw::repeat_values`]), summed: the op draws
     /// `instances + repeats` instances, one per draw and one per repeat, in recording order.
     pub repeats: u32,
 }
@@ -203,7 +204,7 @@ impl PlannedOp {
     /// repeats.
     pub fn alone(index: usize, op: &crate::PassOp, writes: ColorWrites) -> Self {
         let repeats = match op {
-            crate::PassOp::Draw(d) => d.geometry.as_ref().map_or(0, |g| g.repeats.len() as u32),
+            crate::PassOp::Draw(d) => d.geometry.as_ref().map_or(0, |g| g.draws() - 1),
             _ => 0,
         };
         PlannedOp { index, writes, instances: 1, repeats }

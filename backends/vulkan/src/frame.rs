@@ -22,6 +22,32 @@ pub(crate) struct HostBuffer {
     pub size: u64,
 }
 
+/// Where [`HostBuffer::write_with`] puts the next part: an offset into the buffer's mapping.
+pub(crate) struct MappedWriter<'a> {
+    ptr: *mut u8,
+    at: u64,
+    size: u64,
+    /// A part did not fit: nothing more is written, and the write fails.
+    past_end: bool,
+    buffer: std::marker::PhantomData<&'a HostBuffer>,
+}
+
+impl MappedWriter<'_> {
+    /// Copies `bytes` after the parts put before.
+    pub fn put(&mut self, bytes: &[u8]) {
+        let end = self.at + bytes.len() as u64;
+        if self.past_end || end > self.size {
+            self.past_end = true;
+            return;
+        }
+        // SAFETY: the range lies inside the mapping of `size` bytes (checked above); the GPU
+        // does not use it now (the slot's fence has signalled), and `bytes` is host memory of
+        // the caller's, not the mapping.
+        unsafe { copy_to_mapped(bytes, self.ptr.add(self.at as usize)) };
+        self.at = end;
+    }
+}
+
 /// Copies of at least this many bytes are split across threads ([`copy_to_mapped`]).
 const PARALLEL_COPY_BYTES: usize = 8 << 20;
 /// Each thread of a split copy moves at least this many bytes.
@@ -123,31 +149,32 @@ impl HostBuffer {
             .map_err(|e| vk_error("vmaFlushAllocation", e))
     }
 
-    /// Copies each of `parts` after the one before, from `offset`, and flushes them to the
-    /// device: [`Self::write`] of their concatenation, without making it. Returns the bytes
-    /// written.
-    pub fn write_parts<'b>(
+    /// Writes what `write` puts ([`MappedWriter::put`]), one part after the other from
+    /// `offset`, and flushes it to the device: [`Self::write`] of the parts' concatenation,
+    /// without making it (a part may be made as it is put, in a buffer of the caller's stack).
+    /// Returns the bytes written; a part that would end past the buffer fails the write.
+    pub fn write_with(
         &self,
         gpu: &Gpu,
         offset: u64,
-        parts: impl IntoIterator<Item = &'b [u8]>,
+        write: impl FnOnce(&mut MappedWriter<'_>),
     ) -> Result<u64, BackendError> {
         let ptr = self.mapped(gpu)?;
-        let mut at = offset;
-        for part in parts {
-            let end = at + part.len() as u64;
-            if end > self.size {
-                return Err(BackendError::Native("write past the end of a host buffer".into()));
-            }
-            // SAFETY: the range lies inside the mapping (checked above); the GPU does not use
-            // it now (the slot's fence has signalled).
-            unsafe { copy_to_mapped(part, ptr.add(at as usize)) };
-            at = end;
+        let mut writer = MappedWriter {
+            ptr,
+            at: offset,
+            size: self.size,
+            past_end: false,
+            buffer: std::marker::PhantomData,
+        };
+        write(&mut writer);
+        if writer.past_end || offset > self.size {
+            return Err(BackendError::Native("write past the end of a host buffer".into()));
         }
         gpu.allocator
-            .flush_allocation(&self.alloc, offset, at - offset)
+            .flush_allocation(&self.alloc, offset, writer.at - offset)
             .map_err(|e| vk_error("vmaFlushAllocation", e))?;
-        Ok(at - offset)
+        Ok(writer.at - offset)
     }
 
     /// The first `len` bytes, after invalidating host caches.

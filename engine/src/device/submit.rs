@@ -377,7 +377,7 @@ impl DeviceShared {
         mut commands: FrameCommands,
     ) {
         // A frame that never reached the compiler still holds its merged runs' values.
-        xnagraph_graph::compile::repeats::derive_repeats(&mut commands);
+        commands.derive_repeats();
         let sprites = commands.sprites.len();
         let arena = capture.write(commands);
         let mut rec = lock(&self.rec);

@@ -1,9 +1,6 @@
 //! The render-graph compiler: [`FrameCommands`] → [`FramePlan`].
 //!
-//! One frame goes through ten stages, one module each, every decision made once, after the
-//! repeats a recording's merge kept as values are derived into instances
-//! ([`repeats`], span `compile::repeats`: the matrices and colours of a
-//! merged run's draws are computed here, on the thread that compiles, not on the game's):
+//! One frame goes through ten stages, one module each, every decision made once:
 //!
 //! 0. [`present`] — for a device with a window, whether the frame draws straight into the
 //!    swapchain image, into the offscreen back buffer that the present copies, or presents
@@ -55,7 +52,6 @@ pub mod mips;
 pub mod nodes;
 pub mod output;
 pub mod present;
-pub mod repeats;
 pub mod store;
 pub mod track;
 pub mod transient;
@@ -120,7 +116,6 @@ pub fn compile_for_submission_with(
 ) -> (FramePlan, TrackingCommit) {
     let _compile = tracing::debug_span!("compile", ?policy).entered();
     crate::profile_scope!("compile");
-    stage!("compile::repeats", repeats::derive_repeats(&mut frame));
     frame.presentation = stage!("compile::present", present::decide_present_mode(&frame));
     let mut nodes = stage!("compile::nodes", nodes::recorded_nodes(&frame));
     stage!("compile::load", load::derive_load_ops(&frame, &mut nodes));

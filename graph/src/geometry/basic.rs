@@ -5,11 +5,12 @@
 //!
 //! The engine's `BasicEffect` derives them at `Apply` for a draw recorded whole; a draw the
 //! recording merges into a run keeps only its values ([`GeometryDraw::repeat_values`]), and the
-//! compiler's first stage derives its instance ([`crate::compile::repeats`]), on
-//! the thread that compiles rather than the game's. Both go through
-//! [`BasicRunBasis::own_values`], so a merged draw reads the bits an unmerged one would.
+//! backend derives its instance as it writes the run's instances for the GPU
+//! ([`GeometryDraw::repeat_instances`]), on the render thread rather than the game's. Both go
+//! through [`BasicRunBasis::own_values`], so a merged draw reads the bits an unmerged one would.
 //!
 //! [`GeometryDraw::repeat_values`]: super::GeometryDraw::repeat_values
+//! [`GeometryDraw::repeat_instances`]: super::GeometryDraw::repeat_instances
 
 use xnagraph_math::{Matrix, Vector3};
 

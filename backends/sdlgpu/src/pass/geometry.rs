@@ -465,10 +465,10 @@ pub(crate) fn draw(
     issue();
     // A draw's repeats, drawn one by one as the run they were recorded from (this backend has
     // no instanced stages), each with its own block pushed.
-    if !g.repeats.is_empty() && (stock.is_none() || bones.is_some()) {
+    if g.draws() > 1 && (stock.is_none() || bones.is_some()) {
         return Err(malformed("repeats of a draw that cannot repeat"));
     }
-    for repeat in &g.repeats {
+    for repeat in g.repeat_instances() {
         let repeat = repeat.values(&g.material.block);
         let block = block_of(repeat.transform, &repeat.block);
         let bytes = std::mem::size_of_val(&block) as u32;

@@ -358,7 +358,7 @@ pub(crate) fn draw(
     if g.streams.len() != g.layout.bindings.len() {
         return Err(malformed("vertex streams and layout bindings differ"));
     }
-    let merged = run.len() > 1 || !g.repeats.is_empty();
+    let merged = run.len() > 1 || g.draws() > 1;
     if merged && !g.can_repeat() {
         return Err(malformed("a merged run of draws that cannot merge"));
     }
@@ -686,13 +686,21 @@ fn instanced_values(
         draws += geometry.draws();
         runs.push((draw, geometry));
     }
-    // Each draw's instance from its transform and block; its repeats are kept as instances,
-    // so they are one copy.
-    let parts = runs.iter().flat_map(|(draw, geometry)| {
-        let own = BasicInstance::parts(&draw.transform, &geometry.material.block);
-        own.map(bytemuck::cast_slice).into_iter().chain([bytemuck::cast_slice(&geometry.repeats)])
-    });
-    let written = uniforms.write_parts(gpu, start, parts)?;
+    // Each draw's instance from its transform and block, then its repeats: those kept as
+    // instances in one copy, those kept as values each derived into the mapping as it is put.
+    let written = uniforms.write_with(gpu, start, |out| {
+        for (draw, geometry) in &runs {
+            for part in BasicInstance::parts(&draw.transform, &geometry.material.block) {
+                out.put(bytemuck::cast_slice(part));
+            }
+            out.put(bytemuck::cast_slice(&geometry.repeats));
+            if let Some(basis) = &geometry.repeat_values.basis {
+                for values in &geometry.repeat_values.values {
+                    out.put(bytemuck::bytes_of(&basis.instance(values)));
+                }
+            }
+        }
+    })?;
     rec.uniforms_used = (start + written).next_multiple_of(rec.uniform_stride);
     let first = u32::try_from(start / BASIC_INSTANCE_BYTES)
         .map_err(|_| malformed("an instance index past 2^32"))?;
