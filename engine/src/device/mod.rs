@@ -29,6 +29,7 @@ pub(crate) mod data;
 pub(crate) mod draw_state;
 pub(crate) mod gpu_timing;
 mod graphics_device;
+mod introspection;
 pub(crate) mod options;
 pub(crate) mod present;
 pub(crate) mod profile;
