@@ -5,6 +5,7 @@
 
 use super::geometry::apply_rotations;
 use super::*;
+use crate::event::lock;
 use crate::finite::all_finite;
 use crate::math::sin_cos;
 use crate::{GraphicsProfile, PresentationParameters};
