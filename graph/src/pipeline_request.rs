@@ -51,6 +51,18 @@ pub struct GeometryPipeline {
     pub primitive: PrimitiveType,
 }
 
+impl GeometryPipeline {
+    /// The stock options a pipeline of `key`'s shader is built with: [`Self::variant`] for a
+    /// stock effect, none for a custom geometry effect, whose pipeline does not depend on them
+    /// (so its draws share one pipeline whatever stock options they carry).
+    pub fn variant_for(&self, key: &crate::PipelineKey) -> StockVariant {
+        match key.shader {
+            crate::ShaderKind::CustomGeometry(_) => StockVariant::default(),
+            _ => self.variant,
+        }
+    }
+}
+
 /// Pipelines a backend has built, by when: a test of "created when first recorded" expects
 /// none at lowering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -105,12 +105,7 @@ pub(crate) fn pipeline(
     writes: ColorWrites,
     on_request: bool,
 ) -> Result<vk::Pipeline, BackendError> {
-    // A custom effect's pipeline does not depend on the stock options.
-    let variant = if matches!(key.shader, ShaderKind::CustomGeometry(_)) {
-        StockVariant::default()
-    } else {
-        g.variant
-    };
+    let variant = g.variant_for(key);
     let shader = variant.shader;
     let key = (variant, static_part(key), g.layout.clone(), g.primitive, formats.clone(), writes);
     if let Some(p) = pipelines.geometry.pipelines.get(&key) {
