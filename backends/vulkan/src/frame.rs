@@ -474,6 +474,31 @@ mod tests {
         }
     }
 
+    /// Parts land one after the other from the writer's offset; a part that would end past the
+    /// buffer writes nothing, nor does any part after it, and the write is marked failed.
+    #[test]
+    fn a_mapped_writer_puts_parts_in_order_and_none_past_the_end() {
+        // A "mapping" of 16 bytes, followed by guard bytes the writer must never touch.
+        let mut memory = [0u8; 24];
+        let mut writer = MappedWriter {
+            ptr: memory.as_mut_ptr(),
+            at: 2,
+            size: 16,
+            past_end: false,
+            buffer: std::marker::PhantomData,
+        };
+        writer.put(&[1, 2, 3]);
+        writer.put(&[]);
+        writer.put(&[4, 5, 6, 7, 8, 9, 10, 11]);
+        assert_eq!((writer.at, writer.past_end), (13, false));
+        writer.put(&[12, 13, 14, 15]);
+        writer.put(&[16]);
+        assert!(writer.past_end, "a part ending at 17 of 16 bytes");
+        assert_eq!(writer.at, 13);
+        let expected = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        assert_eq!(memory, expected);
+    }
+
     /// A small copy (a frame's sprites) never asks how many threads the machine has: the
     /// question reads files.
     #[test]
