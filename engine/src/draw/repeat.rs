@@ -23,7 +23,7 @@ use crate::error::Result;
 /// values (World, the material colours: same states, sampler, texture, viewport, scissor,
 /// lights, eye, fog colour, variant, vertex layout, streams, indices, topology and call, with
 /// nothing recorded between the two). Then only those values are kept: as `Apply` took them
-/// ([`GeometryDraw::repeat_values`], derived by the compiler) when it took no more, else their
+/// ([`GeometryDraw::repeat_values`], derived by the backend) when it took no more, else their
 /// instance; nothing is checked again that the last draw's recording checked against the same
 /// state.
 /// Returns whether it did; `false` leaves the draw to be recorded whole.

@@ -57,7 +57,7 @@ impl StockEffect for BasicEffect {
     /// the draw's own values are checked and kept: what is derived from them (the clip
     /// transform, World's inverse transpose, the lit colours, the fog vector) waits for the
     /// draw ([`AppliedEffect::derive_values`]), or, for a draw the recording merges into a run,
-    /// for the compiler, off the game's thread.
+    /// for the backend's lowering, off the game's thread.
     fn apply_to(&self, target: &mut Option<Box<AppliedEffect>>) -> Result<AppliedChange> {
         let Some(applied) = target.as_deref_mut() else {
             *target = Some(Box::new(self.applied()?));
