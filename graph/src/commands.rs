@@ -96,6 +96,18 @@ pub struct PipelineKey {
     pub rasterizer: RasterizerState,
 }
 
+impl PipelineKey {
+    /// The key a pipeline is built and cached under: this key without the blend factor and the
+    /// stencil reference, which every backend sets as dynamic state per draw, so they never
+    /// select a pipeline.
+    pub fn static_part(&self) -> PipelineKey {
+        let mut key = *self;
+        key.blend.blend_factor = [0; 4];
+        key.depth_stencil.reference_stencil = 0;
+        key
+    }
+}
+
 /// One sprite as `sprite.vert` reads it: an instance (52 bytes) whose four corners the vertex
 /// stage expands, drawn as a four-vertex strip TL, TR, BL, BR. Corner `i` lies at
 /// `origin + right·(i & 1) + down·(i >> 1)` and samples `texcoords` interpolated the same way,

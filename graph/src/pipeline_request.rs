@@ -125,10 +125,7 @@ impl PipelineRequests {
         let Some(sink) = self.sink.as_mut() else {
             return;
         };
-        let mut key = draw.pipeline;
-        // Both dynamic on every backend: they never select a pipeline.
-        key.blend.blend_factor = [0; 4];
-        key.depth_stencil.reference_stencil = 0;
+        let key = draw.pipeline.static_part();
         let mut parts = [None; MAX_COLOR_ATTACHMENTS];
         for (part, t) in parts.iter_mut().zip(targets) {
             let desc = t.target.desc();

@@ -71,15 +71,6 @@ pub(crate) fn draws_geometry(frame: &FrameCommands) -> bool {
     })
 }
 
-/// The draw's part of the key without what is set per draw (blend constants, stencil
-/// reference).
-pub(crate) fn static_part(key: &PipelineKey) -> PipelineKey {
-    let mut k = *key;
-    k.blend.blend_factor = [0; 4];
-    k.depth_stencil.reference_stencil = 0;
-    k
-}
-
 type Key = (StockVariant, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
 
 /// Geometry pipelines by their full key, the stock effects' stages ([`StockEffects`], each pair
@@ -175,7 +166,7 @@ pub(crate) fn pipeline(
 ) -> Result<*mut SDL_GPUGraphicsPipeline, BackendError> {
     let variant = g.variant_for(key);
     let shader = variant.shader;
-    let key = (variant, static_part(key), g.layout.clone(), g.primitive, formats.clone(), writes);
+    let key = (variant, key.static_part(), g.layout.clone(), g.primitive, formats.clone(), writes);
     let custom = match key.1.shader {
         ShaderKind::CustomGeometry(effect) => Some(effect.native),
         _ => None,

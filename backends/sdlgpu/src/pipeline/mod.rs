@@ -207,7 +207,7 @@ impl Pipelines {
         writes: ColorWrites,
         on_request: bool,
     ) -> Result<*mut SDL_GPUGraphicsPipeline, BackendError> {
-        let draw = &crate::pass::geometry::static_part(draw);
+        let draw = &draw.static_part();
         let key = Key { draw: *draw, formats: formats.clone(), writes };
         if let Some(p) = self.pipelines.get(&key) {
             return Ok(*p);

@@ -65,14 +65,6 @@ impl DynamicState {
     }
 }
 
-/// The key a pipeline is cached under: everything of the draw's key but its dynamic state.
-pub(crate) fn static_part(key: &PipelineKey) -> PipelineKey {
-    let mut k = *key;
-    k.blend.blend_factor = [0; 4];
-    k.depth_stencil.reference_stencil = 0;
-    k
-}
-
 /// XNA's `MaxMipLevel` (the most detailed level a sampler uses) for a texture of `levels`
 /// levels: Direct3D 9 clamps it to the least detailed level the texture has.
 pub(crate) fn most_detailed_level(max_mip_level: u32, levels: u32) -> u32 {
@@ -365,7 +357,7 @@ impl Pipelines {
         indexed: bool,
         on_request: bool,
     ) -> Result<vk::Pipeline, BackendError> {
-        let cache_key = (static_part(key), formats.clone(), writes, indexed);
+        let cache_key = (key.static_part(), formats.clone(), writes, indexed);
         if let Some(p) = self.pipelines.get(&cache_key) {
             return Ok(*p);
         }

@@ -13,7 +13,7 @@ use xnagraph_graph::{
 use super::malformed;
 use crate::device::Gpu;
 use crate::pipeline::stock::StockEffects;
-use crate::pipeline::{static_part, PassFormats, VertexSide};
+use crate::pipeline::{PassFormats, VertexSide};
 
 type Key = (StockVariant, PipelineKey, VertexLayout, PrimitiveType, PassFormats, ColorWrites);
 
@@ -107,7 +107,7 @@ pub(crate) fn pipeline(
 ) -> Result<vk::Pipeline, BackendError> {
     let variant = g.variant_for(key);
     let shader = variant.shader;
-    let key = (variant, static_part(key), g.layout.clone(), g.primitive, formats.clone(), writes);
+    let key = (variant, key.static_part(), g.layout.clone(), g.primitive, formats.clone(), writes);
     if let Some(p) = pipelines.geometry.pipelines.get(&key) {
         return Ok(*p);
     }
