@@ -289,6 +289,14 @@ impl RepeatValues {
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
+
+    /// Each repeat's instance, in draw order, derived ([`BasicRunBasis::instance`]) as it is
+    /// asked for: no list of instances is made.
+    pub fn instances(&self) -> impl Iterator<Item = BasicInstance> + '_ {
+        // Values are kept only under a basis (`None` leaves none to derive).
+        let values = if self.basis.is_some() { &self.values[..] } else { &[] };
+        values.iter().filter_map(|v| Some(self.basis.as_deref()?.instance(v)))
+    }
 }
 
 /// A draw of nothing: no streams, no vertices, the default material.
@@ -353,25 +361,18 @@ impl GeometryDraw {
         1 + self.repeats.len() as u32 + self.repeat_values.len() as u32
     }
 
-    /// Every repeat's instance, in draw order: [`GeometryDraw::repeats`], then each of
-    /// [`GeometryDraw::repeat_values`] derived ([`BasicRunBasis::instance`]) as it is asked for.
+    /// Every repeat's instance, in draw order: [`GeometryDraw::repeats`], then those of
+    /// [`GeometryDraw::repeat_values`] ([`RepeatValues::instances`]).
     pub fn repeat_instances(&self) -> impl Iterator<Item = BasicInstance> + '_ {
-        let RepeatValues { basis, values } = &self.repeat_values;
-        let derived = basis
-            .as_deref()
-            .into_iter()
-            .flat_map(move |basis| values.iter().map(move |v| basis.instance(v)));
-        self.repeats.iter().copied().chain(derived)
+        self.repeats.iter().copied().chain(self.repeat_values.instances())
     }
 
     /// Derives the instance of each of [`GeometryDraw::repeat_values`] into
     /// [`GeometryDraw::repeats`], after those there, and empties it.
     pub fn derive_repeats(&mut self) {
-        let RepeatValues { basis, values } = &mut self.repeat_values;
-        if let Some(basis) = basis.take() {
-            self.repeats.extend(values.iter().map(|v| basis.instance(v)));
-        }
-        values.clear();
+        self.repeats.extend(self.repeat_values.instances());
+        self.repeat_values.basis = None;
+        self.repeat_values.values.clear();
     }
 
     /// The byte range of each buffer-sourced stream the draw reads, with its buffer: the

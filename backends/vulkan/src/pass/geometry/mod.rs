@@ -457,10 +457,8 @@ fn instanced_values(
                 out.put(bytemuck::cast_slice(part));
             }
             out.put(bytemuck::cast_slice(&geometry.repeats));
-            if let Some(basis) = &geometry.repeat_values.basis {
-                for values in &geometry.repeat_values.values {
-                    out.put(bytemuck::bytes_of(&basis.instance(values)));
-                }
+            for instance in geometry.repeat_values.instances() {
+                out.put(bytemuck::bytes_of(&instance));
             }
         }
     })?;
